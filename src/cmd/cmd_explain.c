@@ -1,0 +1,12 @@
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+
+/* Placeholder until the command lands; keeps the table and build whole. */
+int
+cmd_explain(int argc, char **argv)
+{
+	(void)argc;
+	fprintf(stderr, "gpusite: '%s' is not implemented yet\n", argv[0]);
+	return GS_EXIT_FAILURE;
+}

@@ -1,0 +1,72 @@
+/*
+ * main.c - gpusite: dispatch to a subcommand, then make sure stdout really
+ * got its bytes (a closed pipe or a full disk is exit 3, never a silent
+ * truncation).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "json/json.h"
+#include "kube/kube.h"
+#include "source/source.h"
+#include "yamlio/yamlio.h"
+
+static void
+print_usage(FILE *out)
+{
+	fprintf(out, "usage: gpusite <command> [options]\n"
+		     "       gpusite --version | --help\n\ncommands:\n");
+	for (size_t i = 0; i < commands_count; i++)
+		fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nRun 'gpusite <command> --help' for a command's options.\n"
+		     "Exit codes: 0 ok, 1 findings (invalid, difference, drift),"
+		     " 2 usage error, 3 could not do the job.\n");
+}
+
+static void
+print_version(void)
+{
+	printf("gpusite %s\n", GPUSITE_VERSION);
+	printf("libgit2 %s\n", source_library_version());
+	printf("libyaml %s\n", yamlio_library_version());
+	printf("cJSON %s\n", json_library_version());
+	printf("libcurl %s\n", kube_library_version());
+}
+
+static int
+finish_stdout(int code)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "gpusite: error: cannot write standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return GS_EXIT_FAILURE;
+	}
+	return code;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return GS_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return finish_stdout(GS_EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		print_version();
+		return finish_stdout(GS_EXIT_OK);
+	}
+	for (size_t i = 0; i < commands_count; i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
+	}
+	fprintf(stderr, "gpusite: '%s' is not a gpusite command; see 'gpusite --help'\n",
+		argv[1]);
+	return GS_EXIT_USAGE;
+}

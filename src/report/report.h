@@ -1,0 +1,43 @@
+/*
+ * report.h - diagnostics -> text (compiler style), json, github, sarif,
+ * junit, markdown, as cli.md specifies.
+ */
+#ifndef GS_REPORT_H
+#define GS_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "source/source.h"
+#include "spec/spec.h"
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_JSON,
+	REPORT_GITHUB,
+	REPORT_SARIF,
+	REPORT_JUNIT,
+	REPORT_MARKDOWN,
+};
+
+struct report_input {
+	const struct diags *diags;	/* sorted */
+	const struct source_set *files;	/* for caret lines and per-file suites */
+	const struct spec_fleet *fleet;	/* for per-site test cases */
+	size_t sites;			/* sites read (valid or not) */
+	const char *tool_name;		/* "gpusite validate" */
+};
+
+/* "text", "json", ... -> enum; -1 for an unknown name. */
+int report_format_parse(const char *name, enum report_format *out);
+
+/*
+ * Write the report.  `text` goes to `err` (compiler style, caret lines
+ * when `color_or_tty`), every other format to `out`.  Returns 0 or -1
+ * on a write error.
+ */
+int report_write(FILE *out, FILE *err, const struct report_input *in,
+		 enum report_format fmt, bool color_or_tty);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * spec.h - the typed GPUSite model, every default applied.
+ *
+ * spec_load() turns a document that passed the JSON Schema into this
+ * model.  Every struct keeps `src`, the mapping it came from, so rules
+ * can point at the exact line:column of a field (spec_field_pos()).
+ * Everything lives in the run's arena.
+ */
+#ifndef GS_SPEC_H
+#define GS_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "node/node.h"
+
+struct arena;
+
+#define SPEC_API_VERSION "gpusite.io/v1alpha1"
+#define SPEC_KIND "GPUSite"
+
+/* A Go duration ("90s", "1h30m", "720h") or "Never". */
+struct spec_duration {
+	int64_t seconds;	/* whole seconds; fractions rounded up */
+	bool never;		/* "Never" (expireAfter, consolidateAfter only) */
+	const char *text;	/* as written, or the default's text */
+	bool set;		/* written in the spec (not defaulted) */
+};
+
+struct spec_kv {
+	const char *key;
+	const char *value;
+	const struct node *src;	/* the value node (key node via pair) */
+};
+
+struct spec_taint {
+	const char *key;
+	const char *value;	/* "" when none */
+	const char *effect;	/* NoSchedule | PreferNoSchedule | NoExecute */
+	const struct node *src;
+};
+
+enum spec_provisioner { PROV_KARPENTER, PROV_AUTO_MODE };
+enum spec_stack_type { STACK_DEVICE_PLUGIN, STACK_GPU_OPERATOR };
+enum spec_capacity { CAP_ON_DEMAND, CAP_SPOT, CAP_RESERVED };
+enum spec_placement_mode { PLACE_PREFER_ONPREM, PLACE_REQUIRE_ONPREM };
+enum spec_engine {
+	ENGINE_KYVERNO,			/* policies.kyverno.io/v1 MutatingPolicy */
+	ENGINE_KYVERNO_CLUSTERPOLICY,	/* kyverno.io/v1 ClusterPolicy */
+	ENGINE_MAP,			/* MutatingAdmissionPolicy */
+	ENGINE_NONE,
+};
+enum spec_fencing { FENCE_NONE, FENCE_LEASE, FENCE_STATEFULSET };
+enum spec_credentials { CRED_NONE, CRED_SSM, CRED_IAMRA, CRED_BOTH };
+
+struct spec_iamra {
+	const char *trust_anchor_arn;
+	const char *profile_arn;
+	const char *role_arn;
+	const char *certificate_path;	/* default /etc/iam/pki/server.pem */
+	const char *private_key_path;	/* default /etc/iam/pki/server.key */
+	const struct node *src;
+};
+
+struct spec_ssm {
+	const char *activation_id;
+	const char *activation_code_env;	/* name of the env var, never the code */
+	const struct node *src;
+};
+
+struct spec_node_group {
+	const char *name;
+	const char *gpu_model;		/* lower-case, e.g. "h200" */
+	int gpus_per_node;		/* 1..16 */
+	const char **nodes;		/* node names (may be empty with ssm) */
+	const struct node **node_srcs;	/* the scalar of each node name */
+	size_t node_count;
+	int count;			/* nodes in the group; = node_count when nodes given */
+	bool count_set;
+	enum spec_credentials credentials;
+	struct spec_iamra iamra;	/* valid when credentials == CRED_IAMRA */
+	struct spec_ssm ssm;		/* valid when credentials == CRED_SSM */
+	struct spec_kv *labels;		/* sorted by key */
+	size_t label_count;
+	struct spec_taint *taints;	/* extra taints, in spec order */
+	size_t taint_count;
+	const char **kubelet_flags;
+	const struct node **kubelet_flag_srcs;
+	size_t kubelet_flag_count;
+	const struct node *kubelet_config;	/* mapping or NULL */
+	const struct node *src;
+};
+
+struct spec_chart {
+	const char *repo_url;	/* defaulted per stack type */
+	const char *name;
+	const char *version;	/* exact */
+	const char *namespace;
+	const struct node *src;
+};
+
+struct spec_gpu_stack {
+	enum spec_stack_type type;
+	struct spec_chart chart;
+	bool gfd;
+	bool dcgm_exporter;
+	bool dcgm_exporter_set;	/* written explicitly (GS033) */
+	bool toolkit;
+	const struct node *values;	/* extra Helm values (mapping) or NULL */
+	const struct node *src;
+};
+
+struct spec_fallback {
+	bool enabled;
+	const char *node_pool_name;
+	const char *node_class_name;
+	const char **instance_types;
+	const struct node **instance_type_srcs;
+	size_t instance_type_count;
+	enum spec_capacity capacity_type;
+	int64_t gpu_limit;
+	bool gpu_limit_set;
+	int64_t min_gpu_memory_mib;	/* 0 when not set */
+	struct spec_duration expire_after;
+	const char *consolidation_policy;	/* WhenEmpty | WhenEmptyOrUnderutilized */
+	struct spec_duration consolidate_after;
+	const char **zones;
+	size_t zone_count;
+	const struct node *src;
+};
+
+struct spec_placement {
+	enum spec_placement_mode mode;
+	int weight;
+	enum spec_engine engine;
+	const char **namespaces;
+	size_t namespace_count;
+	const struct node *pod_selector;	/* label selector mapping or NULL */
+	int64_t not_ready_toleration_seconds;
+	int64_t unreachable_toleration_seconds;
+	bool single_writer;
+	enum spec_fencing fencing;
+	const struct node *src;
+};
+
+struct spec_recovery {
+	bool set;			/* the block is present */
+	struct spec_duration target_rto;
+	struct spec_duration node_monitor_grace_period;	/* default 50s */
+	struct spec_duration node_provisioning;
+	struct spec_duration image_pull;
+	struct spec_duration model_load;
+	const struct node *src;
+};
+
+struct spec_alerts {
+	bool enabled;
+	const char *namespace;
+	struct spec_kv *labels;
+	size_t label_count;
+	const struct node *src;
+};
+
+struct spec_argocd {
+	const char *namespace;
+	const char *project;
+	const char *destination_server;
+	const struct node *src;
+};
+
+struct spec_cluster {
+	const char *name;
+	const char *region;
+	enum spec_provisioner provisioner;
+	const char *kubernetes_version;	/* "1.35" or NULL when not set */
+	int kube_minor;			/* 35; 36 when not set (assumed) */
+	bool kube_version_assumed;
+	const struct node *src;
+};
+
+struct spec_site {
+	const char *name;		/* metadata.name */
+	const char *file;		/* where it was read */
+	struct spec_cluster cluster;
+	struct spec_taint gpu_taint;	/* defaults nvidia.com/gpu=Exists:NoSchedule */
+	struct spec_node_group *groups;
+	size_t group_count;
+	struct spec_gpu_stack gpu_stack;
+	struct spec_fallback fallback;
+	struct spec_placement placement;
+	struct spec_recovery recovery;
+	struct spec_alerts alerts;
+	struct spec_argocd argocd;
+	const struct node *doc;		/* the whole document */
+};
+
+/* All sites of one run, sorted by name (then file) for determinism. */
+struct spec_fleet {
+	struct spec_site **sites;
+	size_t count;
+	size_t files;			/* spec files read */
+};
+
+/*
+ * Build the model of one schema-valid GPUSite document.  Returns NULL
+ * (with diagnostics) only when the document is not a GPUSite at all.
+ */
+struct spec_site *spec_load(struct arena *a, struct diags *d,
+			    const struct node *doc);
+
+/* Append a site; spec_fleet_sort() orders by name, then file. */
+void spec_fleet_add(struct arena *a, struct spec_fleet *f, struct spec_site *s);
+void spec_fleet_sort(struct spec_fleet *f);
+struct spec_site *spec_fleet_find(const struct spec_fleet *f, const char *name);
+
+/* Position of map[key]'s value, else of the map itself, else a file pos. */
+struct pos spec_field_pos(const struct node *map, const char *key);
+
+/* Parse a Go duration; returns 0 and fills out, or -1. */
+int spec_parse_duration(const char *text, bool allow_never,
+			struct spec_duration *out);
+
+const char *spec_engine_name(enum spec_engine e);
+const char *spec_stack_type_name(enum spec_stack_type t);	/* "device-plugin" */
+const char *spec_provisioner_name(enum spec_provisioner p);
+const char *spec_capacity_name(enum spec_capacity c);
+
+#endif

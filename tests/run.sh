@@ -1,0 +1,62 @@
+#!/bin/sh
+# run.sh [unit|scripts]: run every test layer and print one closing line,
+# "N passed, N failed, N skipped".  Every runner speaks TAP ("ok" / "not ok"
+# lines; "# SKIP why" marks a skip, which is printed, never silent).
+# cmocka binaries are switched to TAP with CMOCKA_MESSAGE_OUTPUT.
+set -u
+O=${O:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export GPUSITE="$top/$O/gpusite" TEST_TOP="$top" O
+export CMOCKA_MESSAGE_OUTPUT=TAP
+export LC_ALL=C TZ=UTC
+layer=${1:-all}
+logdir="$top/$O/test-logs"
+rm -rf "$logdir" && mkdir -p "$logdir"
+pass=0 fail=0 skip=0 broken=""
+
+run_one() {	# run_one NAME CMD...
+	name=$1; shift
+	log="$logdir/$(echo "$name" | tr '/' '_').log"
+	"$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	p=$(grep -c '^ok ' "$log" | tr -d ' ')
+	s=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$log" | tr -d ' ')
+	f=$(grep -c '^not ok' "$log" | tr -d ' ')
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "not ok - $name exited $rc without reporting a failure" >>"$log"
+	fi
+	if [ "$((p + f + s))" -eq 0 ]; then
+		f=1
+		echo "not ok - $name ran no test" >>"$log"
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	status=ok; [ "$f" -gt 0 ] && status=FAIL
+	printf '%-48s %4d passed %3d failed %3d skipped  %s\n' "$name" "$p" "$f" "$s" "$status"
+	grep '^ok .*# [Ss][Kk][Ii][Pp]' "$log" | sed 's/^/    /'
+	if [ "$f" -gt 0 ]; then
+		broken="$broken $name"
+		grep -B2 -A25 '^not ok' "$log" | head -80 | sed 's/^/    | /'
+	fi
+}
+
+if [ "$layer" = all ] || [ "$layer" = unit ]; then
+	for t in "$O"/tests/test_*; do
+		[ -x "$t" ] || continue
+		run_one "unit/$(basename "$t")" "$t"
+	done
+fi
+if [ "$layer" = all ] || [ "$layer" = scripts ]; then
+	for t in tests/golden/t*.sh tests/e2e/t*.sh; do
+		[ -f "$t" ] || continue
+		run_one "$t" sh "$t"
+	done
+fi
+
+echo
+[ -n "$broken" ] && echo "failing:$broken"
+echo "logs: $O/test-logs/"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
