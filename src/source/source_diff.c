@@ -1,0 +1,69 @@
+/*
+ * source_diff.c - diff_unified() on libgit2's git_diff_buffers(): no diff
+ * algorithm of our own.
+ */
+#include <string.h>
+
+#include <git2.h>
+
+#include "base/buf.h"
+#include "diff/diff.h"
+
+struct diff_sink {
+	struct buf *out;
+	int err;
+};
+
+static int
+diff_sink_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+	       const git_diff_line *line, void *payload)
+{
+	struct diff_sink *sink = payload;
+
+	(void)delta;
+	(void)hunk;
+	switch (line->origin) {
+	case GIT_DIFF_LINE_CONTEXT:
+	case GIT_DIFF_LINE_ADDITION:
+	case GIT_DIFF_LINE_DELETION:
+		if (buf_addch(sink->out, line->origin) < 0)
+			goto fail;
+		break;
+	case GIT_DIFF_LINE_CONTEXT_EOFNL:
+	case GIT_DIFF_LINE_ADD_EOFNL:
+	case GIT_DIFF_LINE_DEL_EOFNL:
+		break;
+	default:	/* file and hunk headers: content is the header text */
+		break;
+	}
+	if (buf_add(sink->out, line->content, line->content_len) < 0)
+		goto fail;
+	return 0;
+fail:
+	sink->err = -1;
+	return -1;
+}
+
+int
+diff_unified(struct buf *out, const char *a_text, size_t a_len,
+	     const char *a_label, const char *b_text, size_t b_len,
+	     const char *b_label)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	struct diff_sink sink = { out, 0 };
+	int error;
+
+	if (a_len == b_len && !memcmp(a_text, b_text, a_len))
+		return 0;
+	git_libgit2_init();
+	opts.context_lines = 3;
+	opts.flags |= GIT_DIFF_FORCE_TEXT;
+	if (buf_printf(out, "--- %s\n+++ %s\n", a_label, b_label) < 0)
+		return -1;
+	error = git_diff_buffers(a_text, a_len, NULL, b_text, b_len, NULL,
+				 &opts, NULL, NULL, NULL, diff_sink_line, &sink);
+	git_libgit2_shutdown();
+	if (error < 0 || sink.err < 0)
+		return -1;
+	return 1;
+}
