@@ -15,6 +15,20 @@ struct diff_sink {
 };
 
 static int
+diff_sink_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk,
+	       void *payload)
+{
+	struct diff_sink *sink = payload;
+
+	(void)delta;
+	if (buf_add(sink->out, hunk->header, hunk->header_len) < 0) {
+		sink->err = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static int
 diff_sink_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	       const git_diff_line *line, void *payload)
 {
@@ -29,12 +43,8 @@ diff_sink_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 		if (buf_addch(sink->out, line->origin) < 0)
 			goto fail;
 		break;
-	case GIT_DIFF_LINE_CONTEXT_EOFNL:
-	case GIT_DIFF_LINE_ADD_EOFNL:
-	case GIT_DIFF_LINE_DEL_EOFNL:
-		break;
-	default:	/* file and hunk headers: content is the header text */
-		break;
+	default:	/* "\ No newline at end of file" markers */
+		return 0;
 	}
 	if (buf_add(sink->out, line->content, line->content_len) < 0)
 		goto fail;
@@ -61,7 +71,8 @@ diff_unified(struct buf *out, const char *a_text, size_t a_len,
 	if (buf_printf(out, "--- %s\n+++ %s\n", a_label, b_label) < 0)
 		return -1;
 	error = git_diff_buffers(a_text, a_len, NULL, b_text, b_len, NULL,
-				 &opts, NULL, NULL, NULL, diff_sink_line, &sink);
+				 &opts, NULL, NULL, diff_sink_hunk,
+				 diff_sink_line, &sink);
 	git_libgit2_shutdown();
 	if (error < 0 || sink.err < 0)
 		return -1;
