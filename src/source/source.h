@@ -51,6 +51,35 @@ int source_from_paths(struct source_set *out, struct arena *a,
 		      struct diags *d, const char *root,
 		      const char *const *paths, size_t npaths);
 
+/*
+ * Collect spec files from a Git revision without a checkout.  `repo` is a
+ * local repository path (opened in place) or a URL (file://, git://,
+ * http(s)://, ssh): cloned or fetched into a bare cache under
+ * $XDG_CACHE_HOME/gpusite/repos/ keyed by the URL without credentials; a
+ * full or short SHA already in the cache needs no network.  `rev` is
+ * anything git rev-parse takes (branch, tag, SHA, HEAD~1); NULL = HEAD.
+ * `paths` select files inside the tree as for source_from_paths (none:
+ * `sites/` if the tree has it, else the whole tree).  Credentials: the
+ * token in GPUSITE_GIT_TOKEN (HTTPS), the SSH agent (ssh); never printed.
+ * Returns 0, SOURCE_ENOTFOUND (repository or revision missing) or
+ * SOURCE_EFAIL, after a diagnostic.
+ */
+int source_from_git(struct source_set *out, struct arena *a, struct diags *d,
+		    const char *repo, const char *rev,
+		    const char *const *paths, size_t npaths);
+
+/*
+ * Collect spec files exactly as staged in the index of the repository
+ * that holds the current directory (what the next commit will contain).
+ * `paths` are relative to the current directory; none: `sites/` below it
+ * if staged files live there, else everything staged below it.
+ */
+int source_from_index(struct source_set *out, struct arena *a,
+		      struct diags *d, const char *const *paths, size_t npaths);
+
+/* Copy of a URL with any user:password@ removed (arena). */
+const char *source_url_scrub(struct arena *a, const char *url);
+
 void source_set_add(struct arena *a, struct source_set *s, const char *path,
 		    const char *data, size_t len);
 void source_set_sort(struct source_set *s);

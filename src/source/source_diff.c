@@ -59,10 +59,11 @@ diff_unified(struct buf *out, const char *a_text, size_t a_len,
 	     const char *a_label, const char *b_text, size_t b_len,
 	     const char *b_label)
 {
-	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	git_diff_options opts;
 	struct diff_sink sink = { out, 0 };
 	int error;
 
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	if (a_len == b_len && !memcmp(a_text, b_text, a_len))
 		return 0;
 	git_libgit2_init();
