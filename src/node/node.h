@@ -83,6 +83,9 @@ void node_seq_push(struct arena *a, struct node *seq, struct node *item);
 /* Append key/value (no duplicate check); returns value. */
 struct node *node_map_add(struct arena *a, struct node *map, const char *key,
 			  struct node *value);
+/* Append a pair whose key is an existing scalar node (keeps its pos). */
+void node_map_add_node(struct arena *a, struct node *map, struct node *key,
+		       struct node *value);
 /* Replace the value of key, or append it. */
 struct node *node_map_set(struct arena *a, struct node *map, const char *key,
 			  struct node *value);

@@ -27,7 +27,9 @@ struct yamlio_limits {
 	size_t max_nodes;	/* nodes produced, aliases expanded, per file */
 	size_t max_scalar;	/* bytes of one scalar (keys included) */
 	size_t max_docs;	/* documents in one file */
+	size_t max_key;		/* bytes of one mapping key */
 };
+/* A field left 0 takes the default value. */
 
 #define YAMLIO_MAX_BYTES (4u << 20)
 extern const struct yamlio_limits yamlio_default_limits;

@@ -1,0 +1,983 @@
+/*
+ * yaml_read.c - YAML bytes -> node trees, with libyaml's event API.
+ *
+ * The event API (not the document API) lets us stop at the first sign of
+ * trouble: nesting is checked when a collection opens, alias expansion is
+ * charged to a running total when the alias is seen (anchors share their
+ * subtree, they are never copied), so neither a billion-laughs file nor a
+ * 100,000-deep nest costs more than a few milliseconds.  Bytes are
+ * checked for NUL and invalid UTF-8 before libyaml sees them, so those
+ * are reported at their exact line:column.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/num.h"
+#include "base/utf8.h"
+#include "base/xalloc.h"
+#include "node/node.h"
+#include "yamlio/yamlio.h"
+
+#define RULE_SYNTAX "GS001"
+#define RULE_DUPKEY "GS002"
+#define TAG_PREFIX "tag:yaml.org,2002:"
+
+const struct yamlio_limits yamlio_default_limits = {
+	.max_bytes = YAMLIO_MAX_BYTES,
+	.max_depth = 64,
+	.max_nodes = 1000000,
+	.max_scalar = 1u << 20,
+	.max_docs = 10000,
+	.max_key = 1024,
+};
+
+/* An anchor: the node it names and how many nodes it expands into. */
+struct anchor {
+	const char *name;
+	struct node *node;	/* NULL while its collection is still open */
+	size_t nodes;		/* nodes in the subtree, aliases expanded */
+	unsigned height;	/* collection levels in the subtree */
+};
+
+struct anchors {
+	struct anchor *slots;	/* open addressing, heap */
+	size_t size;		/* power of two, or 0 */
+	size_t used;
+};
+
+/* A collection being built. */
+struct frame {
+	struct node *node;
+	const char *anchor;	/* registered when the collection closes */
+	size_t nodes;		/* this node plus its subtree so far */
+	unsigned height;	/* 1 + the tallest child collection */
+	struct node *key;	/* mappings: the key waiting for its value */
+	bool key_is_merge;
+	struct node **merges;	/* mappings named by `<<`, in order */
+	size_t nmerges, amerges;
+};
+
+struct loader {
+	struct arena *a;
+	struct diags *d;
+	const char *file;
+	const char *bytes;
+	size_t len;
+	struct yamlio_limits lim;
+	struct yamlio_docs *out;
+	struct frame *stack;	/* heap */
+	size_t depth, stack_alloc;
+	struct anchors anchors;
+	size_t total;		/* nodes of the file so far, aliases expanded */
+	size_t docs_seen;
+	struct node *root;
+	bool root_empty;	/* the root is an empty plain scalar */
+	bool dup_found;
+};
+
+/* ---------------------------------------------------------------- places */
+
+static struct pos pos_of(const struct loader *l, yaml_mark_t m)
+{
+	struct pos p = { l->file, (unsigned)m.line + 1, (unsigned)m.column + 1 };
+
+	return p;
+}
+
+/*
+ * line:col of a byte offset, counting as libyaml does: columns are
+ * characters, a BOM at the start is not a column, CR LF / CR / LF and
+ * NEL, LS, PS are line breaks.
+ */
+static struct pos pos_at_offset(const struct loader *l, size_t off)
+{
+	const unsigned char *p = (const unsigned char *)l->bytes;
+	struct pos at = { l->file, 1, 1 };
+	size_t i = 0;
+
+	if (off > l->len)
+		off = l->len;
+	if (l->len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+		i = 3;
+	while (i < off) {
+		unsigned char c = p[i];
+
+		if (c == '\n' || (c == '\r' && (i + 1 >= l->len || p[i + 1] != '\n'))) {
+			at.line++;
+			at.col = 1;
+			i++;
+			continue;
+		}
+		if (c == '\r') {
+			i++;
+			continue;
+		}
+		if (c == 0xc2 && i + 1 < l->len && p[i + 1] == 0x85) {
+			at.line++;
+			at.col = 1;
+			i += 2;
+			continue;
+		}
+		if (c == 0xe2 && i + 2 < l->len && p[i + 1] == 0x80 &&
+		    (p[i + 2] == 0xa8 || p[i + 2] == 0xa9)) {
+			at.line++;
+			at.col = 1;
+			i += 3;
+			continue;
+		}
+		if ((c & 0xc0) != 0x80)
+			at.col++;
+		i++;
+	}
+	return at;
+}
+
+static int syntax_error(struct loader *l, struct pos at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int syntax_error(struct loader *l, struct pos at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(l->d, DIAG_ERROR, at, RULE_SYNTAX, "", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * Text fit for a one-line message: control characters escaped, long
+ * text cut to 60 bytes (at a character boundary) with "...".
+ */
+static const char *shown(struct loader *l, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, n = 0, lim = len > 60 ? 57 : len;
+	char *o;
+
+	while (lim < len && lim > 0 && ((unsigned char)s[lim] & 0xc0) == 0x80)
+		lim--;
+	o = arena_alloc(l->a, lim * 4 + 4);
+	for (i = 0; i < lim; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f) {
+			o[n++] = '\\';
+			o[n++] = 'x';
+			o[n++] = hex[c >> 4];
+			o[n++] = hex[c & 15];
+		} else {
+			o[n++] = (char)c;
+		}
+	}
+	if (lim < len) {
+		memcpy(o + n, "...", 3);
+		n += 3;
+	}
+	o[n] = '\0';
+	return o;
+}
+
+/* "!!python/object" for "tag:yaml.org,2002:python/object". */
+static const char *tag_shown(struct loader *l, const char *tag)
+{
+	if (strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0)
+		return arena_printf(l->a, "!!%s",
+				    shown(l, tag + strlen(TAG_PREFIX),
+					  strlen(tag + strlen(TAG_PREFIX))));
+	return shown(l, tag, strlen(tag));
+}
+
+/* -------------------------------------------------------------- anchors */
+
+static size_t hash_str(const char *s, size_t len)
+{
+	size_t h = 14695981039346656037ULL & SIZE_MAX, i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= (size_t)1099511628211ULL;
+	}
+	return h;
+}
+
+static struct anchor *anchor_find(struct anchors *t, const char *name)
+{
+	size_t i;
+
+	if (!t->size)
+		return NULL;
+	i = hash_str(name, strlen(name)) & (t->size - 1);
+	while (t->slots[i].name) {
+		if (strcmp(t->slots[i].name, name) == 0)
+			return &t->slots[i];
+		i = (i + 1) & (t->size - 1);
+	}
+	return NULL;
+}
+
+/* Define (or redefine: the latest definition wins) an anchor. */
+static struct anchor *anchor_set(struct loader *l, const char *name)
+{
+	struct anchors *t = &l->anchors;
+	struct anchor *e = anchor_find(t, name);
+	size_t i;
+
+	if (e)
+		return e;
+	if ((t->used + 1) * 2 > t->size) {
+		struct anchors old = *t;
+
+		t->size = old.size ? old.size * 2 : 64;
+		t->slots = xcalloc(t->size, sizeof(*t->slots));
+		t->used = 0;
+		for (i = 0; i < old.size; i++) {
+			if (old.slots[i].name) {
+				size_t j = hash_str(old.slots[i].name,
+					strlen(old.slots[i].name)) & (t->size - 1);
+
+				while (t->slots[j].name)
+					j = (j + 1) & (t->size - 1);
+				t->slots[j] = old.slots[i];
+				t->used++;
+			}
+		}
+		free(old.slots);
+	}
+	i = hash_str(name, strlen(name)) & (t->size - 1);
+	while (t->slots[i].name)
+		i = (i + 1) & (t->size - 1);
+	e = &t->slots[i];
+	e->name = arena_strdup(l->a, name);
+	t->used++;
+	return e;
+}
+
+static void anchors_clear(struct anchors *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	t->size = 0;
+	t->used = 0;
+}
+
+/* --------------------------------------------------------------- keysets */
+
+/* A set of key texts, to find duplicates and merged keys in O(1). */
+struct keyset {
+	const struct node **slots;
+	size_t size;
+};
+
+static void keyset_init(struct keyset *s, size_t n)
+{
+	s->size = 16;
+	while (s->size < n * 2)
+		s->size *= 2;
+	s->slots = xcalloc(s->size, sizeof(*s->slots));
+}
+
+/* The key already in the set with the same text, else insert k. */
+static const struct node *keyset_add(struct keyset *s, const struct node *k)
+{
+	size_t i = hash_str(k->scalar.text, k->scalar.len) & (s->size - 1);
+
+	while (s->slots[i]) {
+		const struct node *o = s->slots[i];
+
+		if (o->scalar.len == k->scalar.len &&
+		    memcmp(o->scalar.text, k->scalar.text, k->scalar.len) == 0)
+			return o;
+		i = (i + 1) & (s->size - 1);
+	}
+	s->slots[i] = k;
+	return NULL;
+}
+
+/* ---------------------------------------------------- scalar resolution */
+
+static bool is_word(const char *s, size_t len, const char *const *words)
+{
+	for (; *words; words++)
+		if (strlen(*words) == len && memcmp(s, *words, len) == 0)
+			return true;
+	return false;
+}
+
+static const char *const null_words[] = { "~", "null", "Null", "NULL", NULL };
+static const char *const true_words[] = { "true", "True", "TRUE", NULL };
+static const char *const false_words[] = { "false", "False", "FALSE", NULL };
+
+/*
+ * YAML 1.2 core int: [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+.
+ * Returns 1 (int64 in *i), 2 (too big: value in *f only), 0 (not an int).
+ */
+static int parse_int(const char *s, size_t len, int64_t *i, double *f)
+{
+	unsigned base = 10;
+	bool neg = false, over = false;
+	uint64_t v = 0, lim;
+	double dv = 0;
+	size_t k = 0;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'o' || s[1] == 'x')) {
+		base = s[1] == 'o' ? 8 : 16;
+		k = 2;
+	} else if (len > 0 && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		k = 1;
+	}
+	if (k >= len)
+		return 0;
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; k < len; k++) {
+		unsigned c = (unsigned char)s[k], dgt;
+
+		if (c >= '0' && c <= '9')
+			dgt = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			dgt = c - 'a' + 10;
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			dgt = c - 'A' + 10;
+		else
+			return 0;
+		if (dgt >= base)
+			return 0;
+		dv = dv * base + dgt;
+		if (!over && v > (lim - dgt) / base)
+			over = true;
+		if (!over)
+			v = v * base + dgt;
+	}
+	if (over) {
+		*f = neg ? -dv : dv;
+		return 2;
+	}
+	*i = neg ? (int64_t)(0 - v) : (int64_t)v;
+	if (neg && v == (uint64_t)INT64_MAX + 1)
+		*i = INT64_MIN;
+	*f = (double)*i;
+	return 1;
+}
+
+/* YAML 1.2 core float; 1 with *f set, else 0. */
+static int parse_float(const char *s, size_t len, double *f)
+{
+	size_t k = 0, digits = 0;
+	const char *p = s;
+	char tmp[64], *copy, *end;
+
+	if (len > 0 && (s[0] == '-' || s[0] == '+'))
+		k = 1;
+	if (len - k == 4 && s[k] == '.' &&
+	    (memcmp(s + k, ".inf", 4) == 0 || memcmp(s + k, ".Inf", 4) == 0 ||
+	     memcmp(s + k, ".INF", 4) == 0)) {
+		*f = s[0] == '-' ? -INFINITY : INFINITY;
+		return 1;
+	}
+	if (len == 4 && (memcmp(s, ".nan", 4) == 0 ||
+			 memcmp(s, ".NaN", 4) == 0 || memcmp(s, ".NAN", 4) == 0)) {
+		*f = NAN;
+		return 1;
+	}
+	/* (\.[0-9]+ | [0-9]+(\.[0-9]*)?) ([eE][-+]?[0-9]+)? */
+	while (k < len && s[k] >= '0' && s[k] <= '9')
+		k++, digits++;
+	if (k < len && s[k] == '.') {
+		size_t frac = 0;
+
+		k++;
+		while (k < len && s[k] >= '0' && s[k] <= '9')
+			k++, frac++;
+		if (!digits && !frac)
+			return 0;
+		digits += frac;
+	}
+	if (!digits)
+		return 0;
+	if (k < len && (s[k] == 'e' || s[k] == 'E')) {
+		size_t exp = 0;
+
+		k++;
+		if (k < len && (s[k] == '-' || s[k] == '+'))
+			k++;
+		while (k < len && s[k] >= '0' && s[k] <= '9')
+			k++, exp++;
+		if (!exp)
+			return 0;
+	}
+	if (k != len)
+		return 0;
+	copy = len < sizeof(tmp) ? tmp : xmalloc(len + 1);
+	memcpy(copy, p, len);
+	copy[len] = '\0';
+	*f = num_strtod(copy, &end);
+	if (copy != tmp)
+		free(copy);
+	return 1;
+}
+
+static struct node *scalar_node(struct loader *l, struct pos at,
+				enum node_type type, const char *text, size_t len)
+{
+	struct node *n = node_new_strn(l->a, at, text, len);
+
+	n->type = type;
+	return n;
+}
+
+static struct node *int_node(struct loader *l, struct pos at, int64_t v)
+{
+	return node_new_int(l->a, at, v);
+}
+
+/* A plain scalar, resolved as the YAML 1.2 core schema says. */
+static struct node *resolve_plain(struct loader *l, struct pos at,
+				  const char *s, size_t len)
+{
+	int64_t i;
+	double f;
+	int r;
+	struct node *n;
+
+	if (len == 0 || is_word(s, len, null_words))
+		return node_new_null(l->a, at);
+	if (is_word(s, len, true_words))
+		return node_new_bool(l->a, at, true);
+	if (is_word(s, len, false_words))
+		return node_new_bool(l->a, at, false);
+	r = parse_int(s, len, &i, &f);
+	if (r == 1)
+		return int_node(l, at, i);
+	if (r == 0 && !parse_float(s, len, &f))
+		return node_new_strn(l->a, at, s, len);
+	/* A float, or an int too big for int64: keep the source text. */
+	n = scalar_node(l, at, NODE_FLOAT, s, len);
+	n->scalar.f = f;
+	return n;
+}
+
+/*
+ * A scalar with an explicit core tag (the suffix after
+ * "tag:yaml.org,2002:").  0 with *out set; -1 when the value does not fit
+ * the tag (diagnostic added); 1 when the tag is not one we know.
+ */
+static int resolve_tagged(struct node **out, struct loader *l, struct pos at,
+			  const char *tag, const char *s, size_t len)
+{
+	int64_t i;
+	double f;
+	int r;
+
+	*out = NULL;
+	if (strcmp(tag, "str") == 0) {
+		*out = node_new_strn(l->a, at, s, len);
+	} else if (strcmp(tag, "null") == 0) {
+		if (len == 0 || is_word(s, len, null_words))
+			*out = node_new_null(l->a, at);
+	} else if (strcmp(tag, "bool") == 0) {
+		if (is_word(s, len, true_words))
+			*out = node_new_bool(l->a, at, true);
+		else if (is_word(s, len, false_words))
+			*out = node_new_bool(l->a, at, false);
+	} else if (strcmp(tag, "int") == 0) {
+		r = parse_int(s, len, &i, &f);
+		if (r == 1) {
+			*out = int_node(l, at, i);
+		} else if (r == 2) {
+			*out = scalar_node(l, at, NODE_FLOAT, s, len);
+			(*out)->scalar.f = f;
+		}
+	} else if (strcmp(tag, "float") == 0) {
+		r = parse_int(s, len, &i, &f);
+		if (r || parse_float(s, len, &f)) {
+			*out = scalar_node(l, at, NODE_FLOAT, s, len);
+			(*out)->scalar.f = f;
+		}
+	} else {
+		return 1;
+	}
+	if (*out)
+		return 0;
+	return syntax_error(l, at, "'%s' is not a valid !!%s value",
+			    shown(l, s, len), tag);
+}
+
+/* ------------------------------------------------------- tree building */
+
+static int check_total(struct loader *l, struct pos at, size_t add)
+{
+	if (add > l->lim.max_nodes || l->total > l->lim.max_nodes - add) {
+		l->total = l->lim.max_nodes + 1;
+		return syntax_error(l, at,
+			"alias expansion exceeds the limit of %zu nodes per file; "
+			"use fewer aliases or split the file", l->lim.max_nodes);
+	}
+	l->total += add;
+	return 0;
+}
+
+static struct frame *top(struct loader *l)
+{
+	return l->depth ? &l->stack[l->depth - 1] : NULL;
+}
+
+/* A mapping with its `<<` sources folded in and duplicates dropped. */
+static void map_finish(struct loader *l, struct frame *fr)
+{
+	struct node *m = fr->node;
+	struct keyset set;
+	size_t i, j, kept = 0;
+
+	keyset_init(&set, m->map.count + 1);
+	for (i = 0; i < m->map.count; i++) {
+		struct node_pair *p = &m->map.pairs[i];
+		const struct node *first = keyset_add(&set, p->key);
+
+		if (first) {
+			diag_add(l->d, DIAG_ERROR, p->key->at, RULE_DUPKEY, "",
+				 "duplicate key '%s' (first at line %u, column %u); "
+				 "remove one of them",
+				 shown(l, p->key->scalar.text, p->key->scalar.len),
+				 first->at.line, first->at.col);
+			l->dup_found = true;
+			continue;
+		}
+		m->map.pairs[kept++] = *p;
+	}
+	m->map.count = kept;
+	/* Explicit keys win; an earlier merged mapping wins over a later. */
+	for (i = 0; i < fr->nmerges; i++) {
+		const struct node *src = fr->merges[i];
+
+		for (j = 0; j < src->map.count; j++) {
+			const struct node_pair *p = &src->map.pairs[j];
+
+			if (keyset_add(&set, p->key))
+				continue;
+			node_map_add_node(l->a, m, p->key, p->value);
+		}
+	}
+	free(set.slots);
+}
+
+static int add_merge(struct loader *l, struct frame *fr, struct node *src)
+{
+	if (fr->nmerges == fr->amerges) {
+		size_t n = fr->amerges ? fr->amerges * 2 : 4;
+
+		fr->merges = arena_realloc(l->a, fr->merges,
+					   fr->amerges * sizeof(*fr->merges),
+					   n * sizeof(*fr->merges));
+		fr->amerges = n;
+	}
+	fr->merges[fr->nmerges++] = src;
+	return 0;
+}
+
+static int merge_value(struct loader *l, struct frame *fr, struct node *v)
+{
+	size_t i;
+
+	if (v->kind == NODE_MAP)
+		return add_merge(l, fr, v);
+	if (v->kind == NODE_SEQ) {
+		for (i = 0; i < v->seq.count; i++)
+			if (v->seq.items[i]->kind != NODE_MAP)
+				goto bad;
+		for (i = 0; i < v->seq.count; i++)
+			add_merge(l, fr, v->seq.items[i]);
+		return 0;
+	}
+bad:
+	return syntax_error(l, v->at,
+		"the value of a merge key '<<' must be a mapping or a sequence "
+		"of mappings");
+}
+
+/*
+ * Hand a finished node (nodes = its expanded size, height = its
+ * collection levels) to the collection that holds it.
+ */
+static int attach(struct loader *l, struct node *n, size_t nodes,
+		  unsigned height, bool is_merge_key)
+{
+	struct frame *fr = top(l);
+
+	if (!fr) {
+		l->root = n;
+		return 0;
+	}
+	fr->nodes += nodes;
+	if (height + 1 > fr->height)
+		fr->height = height + 1;
+	if (fr->node->kind == NODE_SEQ) {
+		node_seq_push(l->a, fr->node, n);
+		return 0;
+	}
+	if (!fr->key) {
+		if (n->kind != NODE_SCALAR)
+			return syntax_error(l, n->at,
+				"a mapping key must be a scalar, not a %s",
+				n->kind == NODE_MAP ? "mapping" : "sequence");
+		if (n->scalar.len > l->lim.max_key)
+			return syntax_error(l, n->at,
+				"mapping key is %zu bytes; the limit is %zu",
+				n->scalar.len, l->lim.max_key);
+		fr->key = n;
+		fr->key_is_merge = is_merge_key;
+		return 0;
+	}
+	if (fr->key_is_merge) {
+		if (merge_value(l, fr, n) < 0)
+			return -1;
+	} else {
+		node_map_add_node(l->a, fr->node, fr->key, n);
+	}
+	fr->key = NULL;
+	fr->key_is_merge = false;
+	return 0;
+}
+
+/* Is the next node a mapping key?  (Collections may not be keys.) */
+static bool wants_key(struct loader *l)
+{
+	struct frame *fr = top(l);
+
+	return fr && fr->node->kind == NODE_MAP && !fr->key;
+}
+
+static const char *core_tag(const char *tag)
+{
+	if (tag && strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0)
+		return tag + strlen(TAG_PREFIX);
+	return NULL;
+}
+
+static int on_scalar(struct loader *l, const yaml_event_t *ev)
+{
+	struct pos at = pos_of(l, ev->start_mark);
+	const char *s = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	const char *tag = (const char *)ev->data.scalar.tag;
+	const char *core = core_tag(tag);
+	bool plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	bool merge_key = false;
+	struct node *n;
+
+	if (check_total(l, at, 1) < 0)
+		return -1;
+	if (len > l->lim.max_scalar)
+		return syntax_error(l, at, "scalar is %zu bytes; the limit is %zu",
+				    len, l->lim.max_scalar);
+	if (!tag) {
+		n = plain ? resolve_plain(l, at, s, len) :
+			node_new_strn(l->a, at, s, len);
+		merge_key = plain && len == 2 && memcmp(s, "<<", 2) == 0;
+	} else if (strcmp(tag, "!") == 0) {
+		n = node_new_strn(l->a, at, s, len);
+	} else if (core && strcmp(core, "merge") == 0 && len == 2 &&
+		   memcmp(s, "<<", 2) == 0 && wants_key(l)) {
+		n = node_new_strn(l->a, at, s, len);
+		merge_key = true;
+	} else if (core && (strcmp(core, "map") == 0 || strcmp(core, "seq") == 0)) {
+		return syntax_error(l, at, "tag !!%s on a scalar; use it on a %s",
+				    core, strcmp(core, "map") == 0 ?
+				    "mapping" : "sequence");
+	} else {
+		int r = core ? resolve_tagged(&n, l, at, core, s, len) : 1;
+
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			return syntax_error(l, at,
+				"unsupported tag '%s'; only !!str, !!int, !!float, "
+				"!!bool, !!null, !!map and !!seq are allowed",
+				tag_shown(l, tag));
+	}
+	if (!l->depth)
+		l->root_empty = plain && !tag && len == 0 && !ev->data.scalar.anchor;
+	if (ev->data.scalar.anchor) {
+		struct anchor *e = anchor_set(l, (const char *)ev->data.scalar.anchor);
+
+		e->node = n;
+		e->nodes = 1;
+		e->height = 0;
+	}
+	return attach(l, n, 1, 0, merge_key);
+}
+
+static int on_alias(struct loader *l, const yaml_event_t *ev)
+{
+	struct pos at = pos_of(l, ev->start_mark);
+	const char *name = (const char *)ev->data.alias.anchor;
+	struct anchor *e = anchor_find(&l->anchors, name);
+
+	if (!e)
+		return syntax_error(l, at, "undefined alias '*%s'; define the "
+				    "anchor '&%s' before using it",
+				    shown(l, name, strlen(name)),
+				    shown(l, name, strlen(name)));
+	if (!e->node)
+		return syntax_error(l, at, "alias '*%s' refers to a node that "
+				    "contains it", shown(l, name, strlen(name)));
+	if (check_total(l, at, e->nodes) < 0)
+		return -1;
+	if (l->depth + e->height > l->lim.max_depth)
+		return syntax_error(l, at, "alias '*%s' makes the nesting deeper "
+				    "than %u levels", shown(l, name, strlen(name)),
+				    l->lim.max_depth);
+	if (!l->depth)
+		l->root_empty = false;
+	return attach(l, e->node, e->nodes, e->height, false);
+}
+
+static int on_start(struct loader *l, const yaml_event_t *ev, bool is_map)
+{
+	struct pos at = pos_of(l, ev->start_mark);
+	const char *tag = is_map ? (const char *)ev->data.mapping_start.tag :
+		(const char *)ev->data.sequence_start.tag;
+	const char *anchor = is_map ? (const char *)ev->data.mapping_start.anchor :
+		(const char *)ev->data.sequence_start.anchor;
+	const char *core = core_tag(tag);
+	struct frame *fr;
+
+	if (wants_key(l))
+		return syntax_error(l, at, "a mapping key must be a scalar, not a %s",
+				    is_map ? "mapping" : "sequence");
+	if (l->depth + 1 > l->lim.max_depth)
+		return syntax_error(l, at, "nesting is deeper than %u levels",
+				    l->lim.max_depth);
+	if (check_total(l, at, 1) < 0)
+		return -1;
+	if (tag && strcmp(tag, "!") != 0) {
+		if (!core || (strcmp(core, "map") != 0 && strcmp(core, "seq") != 0))
+			return syntax_error(l, at,
+				"unsupported tag '%s'; only !!str, !!int, !!float, "
+				"!!bool, !!null, !!map and !!seq are allowed",
+				tag_shown(l, tag));
+		if ((strcmp(core, "map") == 0) != is_map)
+			return syntax_error(l, at, "tag !!%s on a %s", core,
+					    is_map ? "mapping" : "sequence");
+	}
+	if (l->depth == l->stack_alloc) {
+		l->stack_alloc = l->stack_alloc ? l->stack_alloc * 2 : 16;
+		l->stack = xrealloc(l->stack, l->stack_alloc * sizeof(*l->stack));
+	}
+	fr = &l->stack[l->depth++];
+	memset(fr, 0, sizeof(*fr));
+	fr->node = is_map ? node_new_map(l->a, at) : node_new_seq(l->a, at);
+	fr->nodes = 1;
+	fr->height = 1;
+	if (anchor) {
+		struct anchor *e = anchor_set(l, anchor);
+
+		/* Until it closes, an alias to it would be a cycle. */
+		e->node = NULL;
+		fr->anchor = e->name;
+	}
+	return 0;
+}
+
+static int on_end(struct loader *l)
+{
+	struct frame fr = l->stack[--l->depth];
+
+	if (fr.node->kind == NODE_MAP)
+		map_finish(l, &fr);
+	if (fr.anchor) {
+		struct anchor *e = anchor_find(&l->anchors, fr.anchor);
+
+		if (e) {
+			e->node = fr.node;
+			e->nodes = fr.nodes;
+			e->height = fr.height;
+		}
+	}
+	if (!l->depth)
+		l->root_empty = false;
+	return attach(l, fr.node, fr.nodes, fr.height, false);
+}
+
+static int on_document_start(struct loader *l, const yaml_event_t *ev)
+{
+	if (++l->docs_seen > l->lim.max_docs)
+		return syntax_error(l, pos_of(l, ev->start_mark),
+			"more than %zu documents in one file; split the file",
+			l->lim.max_docs);
+	anchors_clear(&l->anchors);
+	l->depth = 0;
+	l->root = NULL;
+	l->root_empty = false;
+	return 0;
+}
+
+static void on_document_end(struct loader *l)
+{
+	struct yamlio_docs *o = l->out;
+
+	if (!l->root || l->root_empty)
+		return;
+	o->docs = arena_realloc(l->a, o->docs, o->count * sizeof(*o->docs),
+				(o->count + 1) * sizeof(*o->docs));
+	o->docs[o->count++] = l->root;
+	l->root = NULL;
+}
+
+static int on_event(struct loader *l, const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		return on_document_start(l, ev);
+	case YAML_DOCUMENT_END_EVENT:
+		on_document_end(l);
+		return 0;
+	case YAML_SCALAR_EVENT:
+		return on_scalar(l, ev);
+	case YAML_ALIAS_EVENT:
+		return on_alias(l, ev);
+	case YAML_SEQUENCE_START_EVENT:
+		return on_start(l, ev, false);
+	case YAML_MAPPING_START_EVENT:
+		return on_start(l, ev, true);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		return on_end(l);
+	default:
+		return 0;
+	}
+}
+
+static void parser_error(struct loader *l, const yaml_parser_t *p)
+{
+	struct pos at;
+	const char *problem = p->problem ? p->problem : "malformed YAML";
+
+	switch (p->error) {
+	case YAML_MEMORY_ERROR:
+		syntax_error(l, pos_at_offset(l, 0), "out of memory while parsing YAML");
+		return;
+	case YAML_READER_ERROR:
+		at = pos_at_offset(l, p->problem_offset);
+		if (p->problem_value != -1)
+			syntax_error(l, at, "%s (character 0x%x)", problem,
+				     (unsigned)p->problem_value);
+		else
+			syntax_error(l, at, "%s", problem);
+		return;
+	default:
+		at = pos_of(l, p->problem_mark);
+		if (p->context)
+			syntax_error(l, at, "%s (%s at line %u, column %u)",
+				     problem, p->context,
+				     (unsigned)p->context_mark.line + 1,
+				     (unsigned)p->context_mark.column + 1);
+		else
+			syntax_error(l, at, "%s", problem);
+	}
+}
+
+/* NUL bytes and invalid UTF-8, at their exact place. */
+static int check_bytes(struct loader *l)
+{
+	size_t off;
+	const char *why;
+
+	if (!utf8_check(l->bytes, l->len, &off, &why))
+		return 0;
+	if (l->bytes[off] == '\0')
+		return syntax_error(l, pos_at_offset(l, off),
+			"NUL byte (0x00) in the file; YAML text cannot contain it");
+	return syntax_error(l, pos_at_offset(l, off),
+		"invalid UTF-8 byte 0x%02x (%s); save the file as UTF-8",
+		(unsigned char)l->bytes[off], why);
+}
+
+static void limits_fill(struct yamlio_limits *o, const struct yamlio_limits *lim)
+{
+	const struct yamlio_limits *def = &yamlio_default_limits;
+
+	*o = lim ? *lim : *def;
+	if (!o->max_bytes)
+		o->max_bytes = def->max_bytes;
+	if (!o->max_depth)
+		o->max_depth = def->max_depth;
+	if (!o->max_nodes)
+		o->max_nodes = def->max_nodes;
+	if (!o->max_scalar)
+		o->max_scalar = def->max_scalar;
+	if (!o->max_docs)
+		o->max_docs = def->max_docs;
+	if (!o->max_key)
+		o->max_key = def->max_key;
+}
+
+int yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d,
+		const char *file, const char *bytes, size_t len,
+		const struct yamlio_limits *lim)
+{
+	struct loader l;
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int ret = -1;
+
+	memset(&l, 0, sizeof(l));
+	l.a = a;
+	l.d = d;
+	l.file = file;
+	l.bytes = bytes;
+	l.len = len;
+	l.out = out;
+	limits_fill(&l.lim, lim);
+	out->docs = NULL;
+	out->count = 0;
+
+	if (len > l.lim.max_bytes) {
+		struct pos whole = { file, 0, 0 };
+
+		return syntax_error(&l, whole, "file is %zu bytes; the limit is %zu",
+				    len, l.lim.max_bytes);
+	}
+	if (check_bytes(&l) < 0)
+		return -1;
+	if (!yaml_parser_initialize(&parser))
+		return syntax_error(&l, pos_at_offset(&l, 0),
+				    "out of memory while parsing YAML");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)bytes, len);
+	for (;;) {
+		yaml_event_type_t type;
+		int rc;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			parser_error(&l, &parser);
+			goto out;
+		}
+		rc = on_event(&l, &ev);
+		type = ev.type;
+		yaml_event_delete(&ev);
+		if (rc < 0)
+			goto out;
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	ret = l.dup_found ? -1 : 0;
+out:
+	yaml_parser_delete(&parser);
+	anchors_clear(&l.anchors);
+	free(l.stack);
+	return ret;
+}
+
+const char *yamlio_library_version(void)
+{
+	return yaml_get_version_string();
+}

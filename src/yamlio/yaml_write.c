@@ -1,0 +1,344 @@
+/*
+ * yaml_write.c - node trees -> deterministic YAML bytes (libyaml emitter).
+ *
+ * Block style, indent 2, no line folding, unicode written as is.  The
+ * scalar style is decided here, not left to libyaml: a string is written
+ * plain only when both YAML 1.1 and 1.2 readers would read it back as
+ * the same string and libyaml can write it plain (so libyaml never falls
+ * back to single quotes on its own); otherwise it is double-quoted.
+ * Multi-line strings use the literal block style when that is exact, and
+ * double quotes when not (libyaml itself also falls back to double quotes
+ * when a literal cannot hold the text).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "base/buf.h"
+#include "node/node.h"
+#include "yamlio/yamlio.h"
+
+/* Deeper trees than this are refused rather than risking the stack. */
+#define EMIT_MAX_DEPTH 10000
+
+struct writer {
+	struct buf *out;
+	int err;
+};
+
+static int write_handler(void *data, unsigned char *buffer, size_t size)
+{
+	struct writer *w = data;
+	int err = buf_add(w->out, buffer, size);
+
+	if (err) {
+		w->err = err;
+		return 0;
+	}
+	return 1;
+}
+
+static bool in_words(const char *s, size_t len, const char *const *words)
+{
+	for (; *words; words++)
+		if (strlen(*words) == len && memcmp(s, *words, len) == 0)
+			return true;
+	return false;
+}
+
+/* Words YAML 1.1 or 1.2 reads as bool or null, and the 1.1 value/merge keys. */
+static const char *const special_words[] = {
+	"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+	"true", "True", "TRUE", "false", "False", "FALSE",
+	"on", "On", "ON", "off", "Off", "OFF",
+	"null", "Null", "NULL", "~", "=", "<<", NULL,
+};
+
+static bool all_in(const char *s, size_t len, const char *set)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!s[i] || !strchr(set, s[i]))
+			return false;
+	return true;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Does a YAML 1.1 or 1.2 reader see a number here?  Deliberately broad
+ * (quoting a string that only looks numeric costs nothing): ints in any
+ * base, `_` separators, sexagesimal `1:30`, floats with or without a
+ * leading digit, `.inf` / `.nan` in any case, and dates (1.1 timestamps).
+ */
+static bool looks_numeric(const char *s, size_t len)
+{
+	size_t k = 0;
+
+	if (len > 0 && (s[0] == '-' || s[0] == '+'))
+		k = 1;
+	if (len - k == 4 && s[k] == '.') {
+		char w[4];
+		size_t i;
+
+		for (i = 0; i < 3; i++)
+			w[i] = (char)(s[k + 1 + i] | 0x20);
+		w[3] = '\0';
+		if (strcmp(w, "inf") == 0 || strcmp(w, "nan") == 0)
+			return true;
+	}
+	if (k >= len)
+		return false;
+	if (!(is_digit(s[k]) || (s[k] == '.' && k + 1 < len && is_digit(s[k + 1]))))
+		return false;
+	if (len - k >= 2 && s[k] == '0' && (s[k + 1] == 'x' || s[k + 1] == 'X'))
+		return all_in(s + k + 2, len - k - 2, "0123456789abcdefABCDEF_");
+	if (len - k >= 2 && s[k] == '0' && (s[k + 1] == 'o' || s[k + 1] == 'O'))
+		return all_in(s + k + 2, len - k - 2, "01234567_");
+	if (len - k >= 2 && s[k] == '0' && (s[k + 1] == 'b' || s[k + 1] == 'B'))
+		return all_in(s + k + 2, len - k - 2, "01_");
+	if (all_in(s + k, len - k, "0123456789_.:+-eE"))
+		return true;
+	/* 2001-12-14, 2001-12-14t21:59:43.10-05:00 */
+	if (k == 0 && len >= 8 && is_digit(s[0]) && is_digit(s[1]) &&
+	    is_digit(s[2]) && is_digit(s[3]) && s[4] == '-' && is_digit(s[5]))
+		return true;
+	return false;
+}
+
+/*
+ * Characters that have no place in a plain or literal scalar: C0 and C1
+ * controls (tab included), DEL, the BOM, U+2028/U+2029 (line breaks to
+ * YAML) and the non-characters U+FFFE/U+FFFF.  `allow_nl` lets '\n' pass.
+ */
+static bool has_special(const char *s, size_t len, bool allow_nl)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (c == '\n' && allow_nl)
+			continue;
+		if (c < 0x20 || c == 0x7f)
+			return true;
+		if (c == 0xc2 && i + 1 < len && p[i + 1] < 0xa0)
+			return true;	/* U+0080..U+009F */
+		if (c == 0xe2 && i + 2 < len && p[i + 1] == 0x80 &&
+		    (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
+			return true;
+		if (c == 0xef && i + 2 < len &&
+		    ((p[i + 1] == 0xbb && p[i + 2] == 0xbf) ||
+		     (p[i + 1] == 0xbf && (p[i + 2] == 0xbe || p[i + 2] == 0xbf))))
+			return true;
+		if (c >= 0x80 && (c & 0xc0) != 0x80 && c < 0xc2)
+			return true;	/* not UTF-8 at all */
+	}
+	return false;
+}
+
+static bool has_sub(const char *s, size_t len, const char *sub)
+{
+	size_t n = strlen(sub), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (memcmp(s + i, sub, n) == 0)
+			return true;
+	return false;
+}
+
+/* Can s be written plain and read back as this very string? */
+static bool plain_ok(const char *s, size_t len)
+{
+	char c;
+
+	if (len == 0 || memchr(s, '\n', len) || has_special(s, len, false))
+		return false;
+	if (s[0] == ' ' || s[len - 1] == ' ')
+		return false;
+	c = s[0];
+	if (strchr("#,[]{}&*!|>'\"%@`?:", c))
+		return false;
+	if (c == '-' && (len == 1 || s[1] == ' '))
+		return false;
+	if (len >= 3 && (memcmp(s, "---", 3) == 0 || memcmp(s, "...", 3) == 0))
+		return false;
+	if (has_sub(s, len, ": ") || has_sub(s, len, " #") || s[len - 1] == ':')
+		return false;
+	if (in_words(s, len, special_words) || looks_numeric(s, len))
+		return false;
+	return true;
+}
+
+/*
+ * Can s be a literal block (`|`, `|-`) that reads back exactly?  Not with
+ * a leading space or break (it would need an indentation indicator), a
+ * space before a break or at the end, more than one final break (keep
+ * chomping), or a special character.
+ */
+static bool literal_ok(const char *s, size_t len)
+{
+	if (len == 0 || !memchr(s, '\n', len) || has_special(s, len, true))
+		return false;
+	if (s[0] == ' ' || s[0] == '\n')
+		return false;
+	if (s[len - 1] == ' ' || has_sub(s, len, " \n"))
+		return false;
+	if (len >= 2 && s[len - 1] == '\n' && s[len - 2] == '\n')
+		return false;
+	return true;
+}
+
+static yaml_scalar_style_t str_style(const char *s, size_t len)
+{
+	if (plain_ok(s, len))
+		return YAML_PLAIN_SCALAR_STYLE;
+	if (literal_ok(s, len))
+		return YAML_LITERAL_SCALAR_STYLE;
+	return YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+}
+
+static int emit_scalar(yaml_emitter_t *em, const struct node *n)
+{
+	yaml_event_t ev;
+	yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
+	const char *text = n->scalar.text ? n->scalar.text : "";
+	size_t len = n->scalar.text ? n->scalar.len : 0;
+
+	switch (n->type) {
+	case NODE_STR:
+		style = str_style(text, len);
+		break;
+	case NODE_NULL:
+		text = "null";
+		len = 4;
+		break;
+	case NODE_BOOL:
+		text = n->scalar.i ? "true" : "false";
+		len = strlen(text);
+		break;
+	case NODE_INT:
+	case NODE_FLOAT:
+		if (len == 0)
+			return -1;
+		break;
+	}
+	if (len > INT32_MAX)
+		return -1;
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
+					  (yaml_char_t *)(uintptr_t)text,
+					  (int)len, 1, 1, style))
+		return -1;
+	return yaml_emitter_emit(em, &ev) ? 0 : -1;
+}
+
+static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
+{
+	yaml_event_t ev;
+	size_t i;
+
+	if (!n || depth > EMIT_MAX_DEPTH)
+		return -1;
+	switch (n->kind) {
+	case NODE_SCALAR:
+		return emit_scalar(em, n);
+	case NODE_SEQ:
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+				YAML_BLOCK_SEQUENCE_STYLE) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		for (i = 0; i < n->seq.count; i++)
+			if (emit_node(em, n->seq.items[i], depth + 1) < 0)
+				return -1;
+		if (!yaml_sequence_end_event_initialize(&ev) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		return 0;
+	case NODE_MAP:
+		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+				YAML_BLOCK_MAPPING_STYLE) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		for (i = 0; i < n->map.count; i++) {
+			const struct node *k = n->map.pairs[i].key;
+
+			/* Keys are written as strings whatever their type. */
+			if (!k || k->kind != NODE_SCALAR)
+				return -1;
+			if (k->type == NODE_STR) {
+				if (emit_scalar(em, k) < 0)
+					return -1;
+			} else {
+				struct node ks = *k;
+
+				ks.type = NODE_STR;
+				if (emit_scalar(em, k->type == NODE_NULL ||
+						k->type == NODE_BOOL ? k : &ks) < 0)
+					return -1;
+			}
+			if (emit_node(em, n->map.pairs[i].value, depth + 1) < 0)
+				return -1;
+		}
+		if (!yaml_mapping_end_event_initialize(&ev) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+int yamlio_emit(struct buf *out, const struct node *doc, unsigned flags)
+{
+	yaml_emitter_t em;
+	yaml_event_t ev;
+	struct writer w = { out, 0 };
+	size_t start = out->len;
+	int ret = -1;
+
+	if (!yaml_emitter_initialize(&em))
+		return -1;
+	yaml_emitter_set_output(&em, write_handler, &w);
+	yaml_emitter_set_encoding(&em, YAML_UTF8_ENCODING);
+	yaml_emitter_set_canonical(&em, 0);
+	yaml_emitter_set_indent(&em, 2);
+	yaml_emitter_set_width(&em, -1);
+	yaml_emitter_set_unicode(&em, 1);
+	yaml_emitter_set_break(&em, YAML_LN_BREAK);
+
+	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) ||
+	    !yaml_emitter_emit(&em, &ev))
+		goto out;
+	if (!yaml_document_start_event_initialize(&ev, NULL, NULL, NULL,
+			(flags & YAMLIO_DOC_START) ? 0 : 1) ||
+	    !yaml_emitter_emit(&em, &ev))
+		goto out;
+	if (emit_node(&em, doc, 0) < 0)
+		goto out;
+	if (!yaml_document_end_event_initialize(&ev, 1) ||
+	    !yaml_emitter_emit(&em, &ev))
+		goto out;
+	if (!yaml_stream_end_event_initialize(&ev) ||
+	    !yaml_emitter_emit(&em, &ev))
+		goto out;
+	if (!yaml_emitter_flush(&em))
+		goto out;
+	ret = 0;
+out:
+	yaml_emitter_delete(&em);
+	if (ret < 0) {
+		/* Nothing half written: the buffer is as it was. */
+		out->len = start;
+		if (out->alloc)
+			out->data[start] = '\0';
+		if (w.err)
+			ret = w.err;
+	}
+	return ret;
+}
