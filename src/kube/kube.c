@@ -1,0 +1,906 @@
+/*
+ * kube.c - requests to the API server on libcurl: credentials, retries,
+ * one deadline for the whole command, capped bodies, Status messages,
+ * discovery, GET and paged LIST.  GET is the only method ever sent.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/xalloc.h"
+#include "json/json.h"
+#include "kube/kube_int.h"
+#include "node/node.h"
+
+#define RETRY_MAX 10		/* 429 / 5xx, as client-go */
+#define DROP_RETRY_MAX 5	/* connection dropped before an answer */
+#define RESTART_MAX 3		/* LIST restarted after 410 Expired */
+
+struct gv_cache {
+	const char *gv;			/* "v1", "karpenter.sh/v1" */
+	bool served;
+	struct kube_resource *res;
+	size_t count;
+};
+
+struct kube_client {
+	struct arena *arena;
+	struct diags *diags;
+	struct kube_conf conf;
+	const char *(*env)(const char *);
+	FILE *log;
+	int verbose;
+	double timeout;
+	double deadline;		/* kube_now() seconds */
+	CURL *curl;
+	struct kube_cred cred;		/* from the exec plugin */
+	bool have_cred;
+	unsigned requests;
+	struct gv_cache *gvs;
+	size_t ngv, agv;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+struct resp {
+	long code;
+	struct buf body;
+	double retry_after;		/* seconds; < 0 when absent */
+	bool too_big;
+};
+
+static const char *
+std_getenv(const char *name)
+{
+	return getenv(name);
+}
+
+const char *
+kube_library_version(void)
+{
+	return curl_version_info(CURLVERSION_NOW)->version;
+}
+
+int
+kube_url_escape(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+		    *p == '.' || *p == '~') {
+			if (buf_addch(b, (char)*p) < 0)
+				return -1;
+		} else if (buf_printf(b, "%%%c%c", hex[*p >> 4], hex[*p & 15]) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+kube_open(struct kube_client **out, struct arena *a, struct diags *d,
+	  const struct kube_options *opt)
+{
+	struct kube_client *k;
+	static bool curl_ready;
+
+	*out = NULL;
+	k = arena_alloc(a, sizeof(*k));
+	k->arena = a;
+	k->diags = d;
+	k->env = opt->getenv ? opt->getenv : std_getenv;
+	k->log = opt->log ? opt->log : stderr;
+	k->verbose = opt->verbose;
+	k->timeout = opt->timeout > 0 ? opt->timeout : KUBE_DEFAULT_TIMEOUT;
+	k->deadline = kube_now() + k->timeout;
+	if (kube_config_load(&k->conf, a, d, opt) < 0)
+		return KUBE_EFAIL;
+	if (!curl_ready) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+			return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+					"", "libcurl could not be initialised");
+		curl_ready = true;
+	}
+	k->curl = curl_easy_init();
+	if (!k->curl)
+		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+				"libcurl could not be initialised");
+	*out = k;
+	return 0;
+}
+
+void
+kube_close(struct kube_client *k)
+{
+	if (!k)
+		return;
+	if (k->curl)
+		curl_easy_cleanup(k->curl);
+	k->curl = NULL;
+	kube_cred_release(&k->cred);
+}
+
+const struct kube_info *
+kube_get_info(const struct kube_client *k)
+{
+	return &k->conf.info;
+}
+
+unsigned
+kube_request_count(const struct kube_client *k)
+{
+	return k->requests;
+}
+
+/* ---------------------------------------------------------- transport */
+
+static size_t
+on_body(char *ptr, size_t size, size_t nmemb, void *payload)
+{
+	struct resp *r = payload;
+	size_t n = size * nmemb;
+
+	if (buf_add(&r->body, ptr, n) < 0) {
+		r->too_big = true;
+		return 0;	/* curl aborts with CURLE_WRITE_ERROR */
+	}
+	return n;
+}
+
+static size_t
+on_header(char *ptr, size_t size, size_t nmemb, void *payload)
+{
+	struct resp *r = payload;
+	size_t n = size * nmemb;
+
+	if (n > 12 && !strncasecmp(ptr, "Retry-After:", 12)) {
+		char tmp[32];
+		size_t m = n - 12 < sizeof(tmp) - 1 ? n - 12 : sizeof(tmp) - 1;
+		char *end;
+		double v;
+
+		memcpy(tmp, ptr + 12, m);
+		tmp[m] = '\0';
+		v = strtod(tmp, &end);
+		if (end != tmp && v >= 0)
+			r->retry_after = v;
+	}
+	return n;
+}
+
+static void
+sleep_for(double secs)
+{
+	struct timespec ts;
+
+	if (secs <= 0)
+		return;
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0)
+		;
+}
+
+static int
+timeout_fail(struct kube_client *k, const char *what)
+{
+	return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			"timed out after %gs trying to %s on %s: the cluster is "
+			"slow or unreachable; raise --timeout or retry later",
+			k->timeout, what, k->conf.info.server);
+}
+
+/* The bearer token for this request (heap, wiped by the caller), or NULL. */
+static char *
+current_token(struct kube_client *k, int *err)
+{
+	struct kube_conf *c = &k->conf;
+
+	*err = 0;
+	if (c->token)
+		return xstrdup(c->token);
+	if (c->token_file) {
+		struct buf b;
+		size_t n;
+		char *t;
+
+		/* re-read each time: projected tokens rotate */
+		buf_init(&b, 1u << 20);
+		if (buf_read_file(&b, c->token_file) < 0) {
+			buf_release(&b);
+			*err = diag_add(k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
+					"cannot read the token file %s of user '%s'",
+					c->token_file, c->info.user ? c->info.user
+					: "(service account)");
+			return NULL;
+		}
+		n = b.len;
+		while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == '\r' ||
+			     b.data[n - 1] == ' '))
+			n--;
+		t = xstrndup(b.data, n);
+		memset(b.data, 0, b.len);
+		buf_release(&b);
+		return t;
+	}
+	if (c->exec) {
+		time_t now = time(NULL);
+
+		if (k->have_cred && k->cred.expires && now >= k->cred.expires) {
+			kube_cred_release(&k->cred);
+			k->have_cred = false;
+		}
+		if (!k->have_cred) {
+			if (kube_exec_run(&k->cred, k->arena, k->diags, c,
+					  k->deadline, k->env) < 0) {
+				*err = -1;
+				return NULL;
+			}
+			k->have_cred = true;
+		}
+		return k->cred.token ? xstrdup(k->cred.token) : NULL;
+	}
+	return NULL;
+}
+
+static void
+set_tls(struct kube_client *k)
+{
+	struct kube_conf *c = &k->conf;
+	CURL *h = k->curl;
+
+	if (c->insecure) {
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+	} else if (c->ca_data) {
+		struct curl_blob blob = { (void *)c->ca_data, c->ca_len,
+					  CURL_BLOB_COPY };
+
+		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &blob);
+	} else if (c->ca_file) {
+		curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_file);
+	}
+	if (k->have_cred && k->cred.cert && k->cred.key) {
+		struct curl_blob cb = { k->cred.cert, strlen(k->cred.cert),
+					CURL_BLOB_COPY };
+		struct curl_blob kb = { k->cred.key, strlen(k->cred.key),
+					CURL_BLOB_COPY };
+
+		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
+		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
+	} else if (c->cert_data) {
+		struct curl_blob cb = { (void *)c->cert_data, c->cert_len,
+					CURL_BLOB_COPY };
+		struct curl_blob kb = { (void *)c->key_data, c->key_len,
+					CURL_BLOB_COPY };
+
+		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
+		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
+	} else if (c->cert_file) {
+		curl_easy_setopt(h, CURLOPT_SSLCERT, c->cert_file);
+		curl_easy_setopt(h, CURLOPT_SSLKEY, c->key_file);
+	}
+	curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+	curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+}
+
+static bool
+tls_error(CURLcode cc)
+{
+	return cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CACERT_BADFILE ||
+	       cc == CURLE_SSL_CONNECT_ERROR || cc == CURLE_SSL_CERTPROBLEM ||
+	       cc == CURLE_SSL_ISSUER_ERROR || cc == CURLE_SSL_CIPHER ||
+	       cc == CURLE_SSL_INVALIDCERTSTATUS || cc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
+}
+
+static bool
+dropped(CURLcode cc)
+{
+	return cc == CURLE_GOT_NOTHING || cc == CURLE_RECV_ERROR ||
+	       cc == CURLE_SEND_ERROR || cc == CURLE_PARTIAL_FILE;
+}
+
+/* One attempt.  Returns the curl result; r holds the answer. */
+static CURLcode
+perform(struct kube_client *k, const char *url, struct resp *r, int *err)
+{
+	struct kube_conf *c = &k->conf;
+	CURL *h = k->curl;
+	struct curl_slist *hdr = NULL;
+	char *token;
+	double left = k->deadline - kube_now();
+	CURLcode cc;
+
+	*err = 0;
+	token = current_token(k, err);
+	if (*err)
+		return CURLE_OK;
+	curl_easy_reset(h);
+	k->errbuf[0] = '\0';
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, k->errbuf);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, (long)(left * 1000) + 1);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	if (!c->disable_compression)
+		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+	if (c->proxy_url)
+		curl_easy_setopt(h, CURLOPT_PROXY, c->proxy_url);
+	set_tls(k);
+	hdr = curl_slist_append(hdr, "Accept: application/json");
+	hdr = curl_slist_append(hdr, "User-Agent: gpusite/" GPUSITE_VERSION
+				" (linux)");
+	/* a bearer token only ever goes over TLS */
+	if (token && !strncmp(c->info.server, "https://", 8)) {
+		struct buf b;
+
+		buf_init(&b, 0);
+		if (buf_printf(&b, "Authorization: Bearer %s", token) == 0)
+			hdr = curl_slist_append(hdr, b.data);
+		memset(b.data, 0, b.len);
+		buf_release(&b);
+	} else if (c->username && c->password &&
+		   !strncmp(c->info.server, "https://", 8)) {
+		curl_easy_setopt(h, CURLOPT_USERNAME, c->username);
+		curl_easy_setopt(h, CURLOPT_PASSWORD, c->password);
+	}
+	if (c->impersonate) {
+		struct buf b;
+
+		buf_init(&b, 0);
+		if (buf_printf(&b, "Impersonate-User: %s", c->impersonate) == 0)
+			hdr = curl_slist_append(hdr, b.data);
+		buf_release(&b);
+	}
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+	if (token) {
+		memset(token, 0, strlen(token));
+		free(token);
+	}
+	cc = curl_easy_perform(h);
+	k->requests++;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->code);
+	/* the header list held the token: wipe it before freeing */
+	for (struct curl_slist *s = hdr; s; s = s->next)
+		memset(s->data, 0, strlen(s->data));
+	curl_slist_free_all(hdr);
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+	return cc;
+}
+
+/*
+ * GET server+path with retries.  0: an HTTP answer is in r (any status
+ * the caller must judge); KUBE_EFAIL after a diagnostic.
+ */
+static int
+request(struct kube_client *k, const char *path, struct resp *r,
+	const char *what)
+{
+	const char *url = arena_printf(k->arena, "%s%s", k->conf.info.server, path);
+	int tries = 0, drops = 0, err;
+	bool reexec = false;
+
+	for (;;) {
+		double t0 = kube_now(), wait;
+		CURLcode cc;
+
+		if (t0 >= k->deadline)
+			return timeout_fail(k, what);
+		buf_reset(&r->body);
+		r->code = 0;
+		r->retry_after = -1;
+		r->too_big = false;
+		cc = perform(k, url, r, &err);
+		if (err)
+			return KUBE_EFAIL;
+		if (k->verbose > 0) {
+			fprintf(k->log, "gpusite: GET %s %ld in %.0f ms%s\n", url,
+				cc == CURLE_OK ? r->code : 0L,
+				(kube_now() - t0) * 1000,
+				cc == CURLE_OK ? "" : " (no answer)");
+			fflush(k->log);
+		}
+		if (r->too_big)
+			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+					KUBE_RULE, "",
+					"the answer to GET %s is larger than %u MiB; "
+					"refusing it (is that really an API server?)",
+					url, KUBE_MAX_BODY >> 20);
+		if (cc == CURLE_OPERATION_TIMEDOUT || kube_now() >= k->deadline)
+			return timeout_fail(k, what);
+		if (tls_error(cc))
+			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+					KUBE_RULE, "",
+					"cannot verify the TLS certificate of %s: %s; "
+					"check certificate-authority(-data) of cluster '%s' "
+					"in %s", k->conf.info.server, k->errbuf,
+					k->conf.info.cluster ? k->conf.info.cluster : "",
+					k->conf.info.origin);
+		if (dropped(cc) && ++drops <= DROP_RETRY_MAX) {
+			sleep_for(fmin(0.2 * drops, k->deadline - kube_now()));
+			continue;
+		}
+		if (cc != CURLE_OK)
+			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+					KUBE_RULE, "", "cannot %s: %s: %s%s", what,
+					k->conf.info.server,
+					k->errbuf[0] ? k->errbuf : curl_easy_strerror(cc),
+					dropped(cc) ? " (the connection was dropped "
+					"every time)" : "");
+		if (r->code == 401 && k->conf.exec && !reexec) {
+			/* the cached credential may have been revoked: once more */
+			reexec = true;
+			kube_cred_release(&k->cred);
+			k->have_cred = false;
+			continue;
+		}
+		if ((r->code == 429 || r->code >= 500) && ++tries < RETRY_MAX) {
+			wait = r->retry_after >= 0 ? r->retry_after
+				: fmin(0.25 * pow(2, tries - 1), 4.0);
+			if (kube_now() + wait >= k->deadline)
+				return timeout_fail(k, what);
+			sleep_for(wait);
+			continue;
+		}
+		return 0;
+	}
+}
+
+/* ---------------------------------------------------------- errors */
+
+static const char *
+res_name(struct arena *a, const char *plural, const char *group)
+{
+	return *group ? arena_printf(a, "%s.%s", plural, group) : plural;
+}
+
+/* Turn a non-2xx answer into one diagnostic. */
+static int
+status_fail(struct kube_client *k, const struct resp *r, const char *verb,
+	    const char *plural, const char *group, const char *ns,
+	    const char *name)
+{
+	struct arena *a = k->arena;
+	struct diags quiet;
+	const struct node *st;
+	const char *msg = NULL, *res = res_name(a, plural, group);
+	const char *obj = name ? arena_printf(a, "%s '%s'", res, name) : res;
+
+	diags_init(&quiet, a);
+	st = json_parse(a, &quiet, KUBE_RULE, "response", r->body.data, r->body.len);
+	if (st && st->kind == NODE_MAP) {
+		const char *kind = node_str(node_map_get(st, "kind"));
+
+		if (kind && !strcmp(kind, "Status"))
+			msg = node_str(node_map_get(st, "message"));
+	}
+	switch (r->code) {
+	case 401:
+		return diag_add(k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
+				"the API server %s rejected the credentials of user "
+				"'%s' (%s) with 401 Unauthorized: they are missing, "
+				"expired or for another cluster", k->conf.info.server,
+				k->conf.info.user ? k->conf.info.user : "(service account)",
+				k->conf.info.auth);
+	case 403:
+		if (ns && *ns)
+			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+					KUBE_RULE, "",
+					"cannot %s %s in namespace '%s': RBAC needs '%s' on "
+					"'%s' in namespace '%s' for the user of context '%s'",
+					verb, obj, ns, verb, res, ns,
+					k->conf.info.context ? k->conf.info.context : "in-cluster");
+		return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+				"cannot %s %s at the cluster scope: RBAC needs '%s' on "
+				"'%s' for the user of context '%s'", verb, obj, verb,
+				res, k->conf.info.context ? k->conf.info.context : "in-cluster");
+	default:
+		return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+				"cannot %s %s: the API server answered %ld%s%s",
+				verb, obj, r->code, msg ? ": " : "", msg ? msg : "");
+	}
+}
+
+/* ---------------------------------------------------------- discovery */
+
+static void
+split_api_version(struct arena *a, const char *api_version, const char **group,
+		  const char **version)
+{
+	const char *slash = strchr(api_version, '/');
+
+	if (!slash) {
+		*group = "";
+		*version = api_version;
+	} else {
+		*group = arena_strndup(a, api_version, (size_t)(slash - api_version));
+		*version = slash + 1;
+	}
+}
+
+static int
+discover(struct gv_cache **out, struct kube_client *k, const char *group,
+	 const char *version)
+{
+	struct arena *a = k->arena;
+	const char *gv = *group ? arena_printf(a, "%s/%s", group, version) : version;
+	const char *path = *group ? arena_printf(a, "/apis/%s", gv)
+				  : arena_printf(a, "/api/%s", gv);
+	struct gv_cache *c;
+	struct resp r;
+	const struct node *root, *list;
+	int rc;
+
+	for (size_t i = 0; i < k->ngv; i++)
+		if (!strcmp(k->gvs[i].gv, gv)) {
+			*out = &k->gvs[i];
+			return 0;
+		}
+	memset(&r, 0, sizeof(r));
+	buf_init(&r.body, KUBE_MAX_BODY);
+	rc = request(k, path, &r, arena_printf(a, "discover the API group %s", gv));
+	if (rc < 0)
+		goto out;
+	if (k->ngv == k->agv) {
+		size_t n = k->agv ? k->agv * 2 : 16;
+
+		k->gvs = arena_realloc(a, k->gvs, k->agv * sizeof(*k->gvs),
+				       n * sizeof(*k->gvs));
+		k->agv = n;
+	}
+	c = &k->gvs[k->ngv];
+	memset(c, 0, sizeof(*c));
+	c->gv = gv;
+	if (r.code == 404) {
+		k->ngv++;
+		*out = c;
+		goto out;
+	}
+	if (r.code != 200) {
+		rc = status_fail(k, &r, "discover", gv, "", NULL, NULL);
+		goto out;
+	}
+	root = json_parse(a, k->diags, KUBE_RULE, path, r.body.data, r.body.len);
+	if (!root) {
+		rc = KUBE_EFAIL;
+		goto out;
+	}
+	list = node_map_get(root, "resources");
+	c->served = true;
+	if (list && list->kind == NODE_SEQ) {
+		c->res = arena_alloc(a, (list->seq.count + 1) * sizeof(*c->res));
+		for (size_t i = 0; i < list->seq.count; i++) {
+			const struct node *e = list->seq.items[i];
+			const char *name = node_str(node_map_get(e, "name"));
+			const char *kind = node_str(node_map_get(e, "kind"));
+			struct kube_resource *kr;
+
+			if (!name || !kind || strchr(name, '/'))
+				continue;	/* subresources */
+			kr = &c->res[c->count++];
+			kr->group = group;
+			kr->version = version;
+			kr->kind = kind;
+			kr->plural = name;
+			kr->namespaced = node_is_bool(node_map_get(e, "namespaced")) &&
+					 node_map_get(e, "namespaced")->scalar.i;
+		}
+	}
+	k->ngv++;
+	*out = c;
+out:
+	buf_release(&r.body);
+	return rc;
+}
+
+int
+kube_resource_find(const struct kube_resource **out, struct kube_client *k,
+		   const char *api_version, const char *kind)
+{
+	const char *group, *version;
+	struct gv_cache *c;
+
+	*out = NULL;
+	split_api_version(k->arena, api_version, &group, &version);
+	if (discover(&c, k, group, version) < 0)
+		return KUBE_EFAIL;
+	if (!c->served)
+		return KUBE_ENOTFOUND;
+	for (size_t i = 0; i < c->count; i++)
+		if (!strcmp(c->res[i].kind, kind)) {
+			*out = &c->res[i];
+			return 0;
+		}
+	return KUBE_ENOTFOUND;
+}
+
+static int
+res_path(struct buf *b, const struct kube_resource *r, const char *ns,
+	 const char *name)
+{
+	int rc = *r->group ? buf_printf(b, "/apis/%s/%s", r->group, r->version)
+			   : buf_printf(b, "/api/%s", r->version);
+
+	if (rc == 0 && r->namespaced && ns && *ns) {
+		rc = buf_adds(b, "/namespaces/");
+		if (rc == 0)
+			rc = kube_url_escape(b, ns);
+	}
+	if (rc == 0)
+		rc = buf_printf(b, "/%s", r->plural);
+	if (rc == 0 && name) {
+		rc = buf_addch(b, '/');
+		if (rc == 0)
+			rc = kube_url_escape(b, name);
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------- GET, LIST */
+
+int
+kube_get(struct node **out, struct kube_client *k, struct arena *a,
+	 const char *api_version, const char *kind, const char *ns,
+	 const char *name)
+{
+	const struct kube_resource *res;
+	struct buf path;
+	struct resp r;
+	int rc;
+
+	*out = NULL;
+	rc = kube_resource_find(&res, k, api_version, kind);
+	if (rc < 0)
+		return rc;
+	buf_init(&path, 0);
+	memset(&r, 0, sizeof(r));
+	buf_init(&r.body, KUBE_MAX_BODY);
+	if (res_path(&path, res, ns, name) < 0) {
+		rc = KUBE_EFAIL;
+		goto out;
+	}
+	rc = request(k, path.data, &r, arena_printf(k->arena, "get %s '%s'",
+		     res_name(k->arena, res->plural, res->group), name));
+	if (rc < 0)
+		goto out;
+	if (r.code == 404) {
+		rc = KUBE_ENOTFOUND;
+		goto out;
+	}
+	if (r.code != 200) {
+		rc = status_fail(k, &r, "get", res->plural, res->group,
+				 res->namespaced ? ns : NULL, name);
+		goto out;
+	}
+	*out = json_parse(a, k->diags, KUBE_RULE, arena_strdup(k->arena, path.data),
+			  r.body.data, r.body.len);
+	rc = *out ? 0 : KUBE_EFAIL;
+out:
+	buf_release(&path);
+	buf_release(&r.body);
+	return rc;
+}
+
+static int
+list_query(struct buf *b, const struct kube_resource *res,
+	   const struct kube_list_query *q, const char *cont)
+{
+	if (res_path(b, res, q->namespace, NULL) < 0 ||
+	    buf_printf(b, "?limit=%u", q->limit ? q->limit : KUBE_PAGE_LIMIT) < 0)
+		return -1;
+	if (q->label_selector && *q->label_selector &&
+	    (buf_adds(b, "&labelSelector=") < 0 ||
+	     kube_url_escape(b, q->label_selector) < 0))
+		return -1;
+	if (q->field_selector && *q->field_selector &&
+	    (buf_adds(b, "&fieldSelector=") < 0 ||
+	     kube_url_escape(b, q->field_selector) < 0))
+		return -1;
+	if (cont && (buf_adds(b, "&continue=") < 0 || kube_url_escape(b, cont) < 0))
+		return -1;
+	return 0;
+}
+
+int
+kube_list(struct kube_client *k, const struct kube_list_query *q,
+	  const struct kube_list_cb *cb)
+{
+	const struct kube_resource *res;
+	struct buf path;
+	struct resp r;
+	char *cont = NULL;
+	int rc, restarts = 0;
+	const char *what;
+
+	rc = kube_resource_find(&res, k, q->api_version, q->kind);
+	if (rc < 0)
+		return rc;
+	what = arena_printf(k->arena, "list %s", res_name(k->arena, res->plural,
+							    res->group));
+	buf_init(&path, 0);
+	memset(&r, 0, sizeof(r));
+	buf_init(&r.body, KUBE_MAX_BODY);
+	for (;;) {
+		struct arena page;
+		struct node *root;
+		const struct node *items, *meta;
+		const char *next;
+
+		buf_reset(&path);
+		if (list_query(&path, res, q, cont) < 0) {
+			rc = KUBE_EFAIL;
+			break;
+		}
+		rc = request(k, path.data, &r, what);
+		if (rc < 0)
+			break;
+		if (r.code == 410 && cont && restarts < RESTART_MAX) {
+			/* continue token expired: start over for a consistent list */
+			restarts++;
+			free(cont);
+			cont = NULL;
+			if (cb->restart)
+				cb->restart(cb->payload);
+			continue;
+		}
+		if (r.code == 404) {
+			rc = KUBE_ENOTFOUND;
+			break;
+		}
+		if (r.code != 200) {
+			rc = status_fail(k, &r, "list", res->plural, res->group,
+					 res->namespaced ? q->namespace : NULL, NULL);
+			break;
+		}
+		arena_init(&page);
+		root = json_parse(&page, k->diags, KUBE_RULE, "list response",
+				  r.body.data, r.body.len);
+		if (!root) {
+			arena_release(&page);
+			rc = KUBE_EFAIL;
+			break;
+		}
+		buf_reset(&r.body);
+		items = node_map_get(root, "items");
+		for (size_t i = 0; items && items->kind == NODE_SEQ &&
+		     i < items->seq.count && rc == 0; i++)
+			rc = cb->item(cb->payload, items->seq.items[i]);
+		meta = node_map_get(root, "metadata");
+		next = node_str(node_map_get(meta, "continue"));
+		free(cont);
+		cont = next && *next ? xstrdup(next) : NULL;
+		arena_release(&page);
+		if (rc != 0 || !cont)
+			break;
+	}
+	free(cont);
+	buf_release(&path);
+	buf_release(&r.body);
+	return rc;
+}
+
+struct collect {
+	struct arena *a;
+	struct node *seq;
+};
+
+static int
+collect_item(void *payload, const struct node *item)
+{
+	struct collect *c = payload;
+
+	node_seq_push(c->a, c->seq, node_clone(c->a, item));
+	return 0;
+}
+
+static void
+collect_restart(void *payload)
+{
+	struct collect *c = payload;
+
+	c->seq->seq.count = 0;
+}
+
+int
+kube_list_all(struct node **out, struct kube_client *k, struct arena *a,
+	      const struct kube_list_query *q)
+{
+	struct collect c = { a, node_new_seq(a, (struct pos){ 0 }) };
+	struct kube_list_cb cb = { collect_item, collect_restart, &c };
+	int rc = kube_list(k, q, &cb);
+
+	*out = rc == 0 ? c.seq : NULL;
+	return rc;
+}
+
+int
+kube_list_nodes(struct node **out, struct kube_client *k, struct arena *a)
+{
+	struct kube_list_query q = { "v1", "Node", NULL, NULL, NULL, 0 };
+
+	return kube_list_all(out, k, a, &q);
+}
+
+int
+kube_list_daemonsets(struct node **out, struct kube_client *k,
+		     struct arena *a, const char *ns)
+{
+	struct kube_list_query q = { "apps/v1", "DaemonSet", ns, NULL, NULL, 0 };
+
+	return kube_list_all(out, k, a, &q);
+}
+
+/* ---------------------------------------------------------- cluster */
+
+static int
+first_provider(void *payload, const struct node *item)
+{
+	const char **pid = payload;
+	const char *s = node_str(node_path(item, "spec.providerID"));
+
+	if (s && !strncmp(s, "eks-hybrid:///", 14)) {
+		*pid = s;
+		return 1;	/* stop: one is enough */
+	}
+	return 0;
+}
+
+struct first_ctx {
+	struct arena *a;
+	const char *pid;
+};
+
+static int
+first_provider_copy(void *payload, const struct node *item)
+{
+	struct first_ctx *f = payload;
+	const char *pid = NULL;
+
+	if (first_provider(&pid, item)) {
+		f->pid = arena_strdup(f->a, pid);
+		return 1;
+	}
+	return 0;
+}
+
+const char *
+kube_cluster_name(struct kube_client *k, const char **how)
+{
+	struct kube_list_query q = { "v1", "Node", NULL,
+				     "eks.amazonaws.com/compute-type=hybrid", NULL, 50 };
+	struct first_ctx f = { k->arena, NULL };
+	struct kube_list_cb cb = { first_provider_copy, NULL, &f };
+	const char *p, *slash;
+
+	if (k->conf.info.eks_cluster) {
+		*how = "the EKS cluster ARN in the kubeconfig";
+		return k->conf.info.eks_cluster;
+	}
+	if (kube_list(k, &q, &cb) < 0 || !f.pid)
+		return NULL;
+	/* eks-hybrid:///REGION/CLUSTER/NODE */
+	p = f.pid + 14;
+	p = strchr(p, '/');
+	if (!p)
+		return NULL;
+	p++;
+	slash = strchr(p, '/');
+	if (!slash || slash == p)
+		return NULL;
+	*how = "the providerID of hybrid nodes";
+	return arena_strndup(k->arena, p, (size_t)(slash - p));
+}

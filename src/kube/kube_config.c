@@ -1,0 +1,635 @@
+/*
+ * kube_config.c - the kubeconfig exactly as kubectl reads it.
+ *
+ * Discovery order: --kubeconfig (one file, must exist), else KUBECONFIG
+ * (':'-separated, missing files skipped, merged), else ~/.kube/config,
+ * else the in-cluster service account.  Merging: the first file to
+ * define a cluster, user or context name wins the whole entry;
+ * current-context comes from the first file that sets it; relative paths
+ * resolve against the directory of the file that defined the entry.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "kube/kube_int.h"
+#include "node/node.h"
+#include "yamlio/yamlio.h"
+
+struct entry {
+	const char *name;
+	const struct node *body;	/* the "cluster" / "user" / "context" map */
+	const char *dir;		/* directory of the defining file */
+	const char *file;
+	struct pos at;
+};
+
+struct entries {
+	struct entry *items;
+	size_t count;
+	size_t alloc;
+};
+
+struct merged {
+	struct entries clusters;
+	struct entries users;
+	struct entries contexts;
+	const char *current;		/* current-context */
+	struct pos current_at;
+	const char *files;		/* "a, b" for messages */
+	size_t nfiles;
+};
+
+static const char *
+std_getenv(const char *name)
+{
+	return getenv(name);
+}
+
+static void
+entries_add(struct arena *a, struct entries *e, const struct entry *it)
+{
+	for (size_t i = 0; i < e->count; i++)
+		if (!strcmp(e->items[i].name, it->name))
+			return;	/* the first file to define a name wins */
+	if (e->count == e->alloc) {
+		size_t n = e->alloc ? e->alloc * 2 : 8;
+
+		e->items = arena_realloc(a, e->items,
+					 e->alloc * sizeof(*e->items),
+					 n * sizeof(*e->items));
+		e->alloc = n;
+	}
+	e->items[e->count++] = *it;
+}
+
+static const struct entry *
+entries_find(const struct entries *e, const char *name)
+{
+	for (size_t i = 0; i < e->count; i++)
+		if (!strcmp(e->items[i].name, name))
+			return &e->items[i];
+	return NULL;
+}
+
+static const char *
+dir_of(struct arena *a, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return ".";
+	if (slash == path)
+		return "/";
+	return arena_strndup(a, path, (size_t)(slash - path));
+}
+
+/* A string field, or NULL when absent or empty. */
+static const char *
+str_field(const struct node *map, const char *key)
+{
+	const char *s = node_text(node_map_get(map, key));
+
+	return s && *s ? s : NULL;
+}
+
+static bool
+bool_field(const struct node *map, const char *key)
+{
+	const struct node *n = node_map_get(map, key);
+
+	if (!n || n->kind != NODE_SCALAR)
+		return false;
+	if (n->type == NODE_BOOL)
+		return n->scalar.i != 0;
+	return n->type == NODE_STR && !strcmp(n->scalar.text, "true");
+}
+
+static const char *
+resolve_path(struct arena *a, const char *dir, const char *p)
+{
+	if (!p || p[0] == '/' || !dir)
+		return p;
+	if (p[0] == '~' && p[1] == '/') {
+		const char *home = getenv("HOME");
+
+		if (home)
+			return arena_printf(a, "%s%s", home, p + 1);
+	}
+	return arena_printf(a, "%s/%s", dir, p);
+}
+
+static void
+merge_list(struct arena *a, struct entries *e, const struct node *seq,
+	   const char *body_key, const char *file, const char *dir)
+{
+	if (!seq || seq->kind != NODE_SEQ)
+		return;
+	for (size_t i = 0; i < seq->seq.count; i++) {
+		const struct node *it = seq->seq.items[i];
+		struct entry en;
+
+		if (it->kind != NODE_MAP)
+			continue;
+		en.name = node_text(node_map_get(it, "name"));
+		if (!en.name)
+			continue;
+		en.body = node_map_get(it, body_key);
+		en.dir = dir;
+		en.file = file;
+		en.at = it->at;
+		entries_add(a, e, &en);
+	}
+}
+
+/* Load one file into the merge.  1 when merged, 0 when missing and
+ * `may_miss`, -1 after a diagnostic. */
+static int
+merge_file(struct merged *m, struct arena *a, struct diags *d,
+	   const char *path, bool may_miss)
+{
+	struct buf b;
+	struct yamlio_docs docs = { NULL, 0 };
+	const char *file = arena_strdup(a, path);
+	const char *dir = dir_of(a, file);
+	const struct node *root;
+	const char *cur;
+	int rc;
+
+	buf_init(&b, YAMLIO_MAX_BYTES);
+	rc = buf_read_file(&b, path);
+	if (rc < 0) {
+		int err = errno;
+
+		buf_release(&b);
+		if (rc == -1 && err == ENOENT && may_miss)
+			return 0;
+		if (rc == BUF_ETOOBIG)
+			return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 },
+					KUBE_RULE, "", "kubeconfig '%s' is larger than %u bytes",
+					path, YAMLIO_MAX_BYTES);
+		return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 },
+				KUBE_RULE, "", "cannot read kubeconfig '%s': %s",
+				path, strerror(err));
+	}
+	rc = yamlio_load(&docs, a, d, file, b.data, b.len,
+			 &yamlio_default_limits);
+	buf_release(&b);
+	if (rc < 0)
+		return -1;
+	if (docs.count == 0)
+		return 1;	/* an empty file merges nothing */
+	root = docs.docs[0];
+	if (root->kind != NODE_MAP)
+		return diag_add(d, DIAG_ERROR, root->at, KUBE_RULE, "",
+				"kubeconfig '%s' is not a mapping", path);
+	merge_list(a, &m->clusters, node_map_get(root, "clusters"), "cluster",
+		   file, dir);
+	merge_list(a, &m->users, node_map_get(root, "users"), "user", file, dir);
+	merge_list(a, &m->contexts, node_map_get(root, "contexts"), "context",
+		   file, dir);
+	cur = str_field(root, "current-context");
+	if (cur && !m->current) {
+		m->current = cur;
+		m->current_at = node_map_get(root, "current-context")->at;
+	}
+	m->files = m->files ? arena_printf(a, "%s, %s", m->files, file) : file;
+	m->nfiles++;
+	return 1;
+}
+
+int
+kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster,
+		   const char **region)
+{
+	/* arn:PARTITION:eks:REGION:ACCOUNT:cluster/NAME */
+	const char *p = s, *f[6];
+	int n = 0;
+
+	if (!s || strncmp(s, "arn:", 4))
+		return -1;
+	f[n++] = p;
+	while (*p && n < 6) {
+		if (*p == ':')
+			f[n++] = p + 1;
+		p++;
+	}
+	if (n < 6 || strncmp(f[2], "eks:", 4) || strncmp(f[5], "cluster/", 8))
+		return -1;
+	if (!f[5][8] || strchr(f[5] + 8, '/'))
+		return -1;
+	*cluster = arena_strdup(a, f[5] + 8);
+	*region = arena_strndup(a, f[3], (size_t)(f[4] - f[3] - 1));
+	return 0;
+}
+
+static const signed char b64val[256] = {
+	['A'] = 1, ['B'] = 2, ['C'] = 3, ['D'] = 4, ['E'] = 5, ['F'] = 6,
+	['G'] = 7, ['H'] = 8, ['I'] = 9, ['J'] = 10, ['K'] = 11, ['L'] = 12,
+	['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16, ['Q'] = 17,
+	['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22,
+	['W'] = 23, ['X'] = 24, ['Y'] = 25, ['Z'] = 26, ['a'] = 27,
+	['b'] = 28, ['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32,
+	['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36, ['k'] = 37,
+	['l'] = 38, ['m'] = 39, ['n'] = 40, ['o'] = 41, ['p'] = 42,
+	['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47,
+	['v'] = 48, ['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52,
+	['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56, ['4'] = 57,
+	['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62,
+	['+'] = 63, ['/'] = 64,
+};	/* value + 1; 0 = not base64 */
+
+int
+kube_base64_decode(struct arena *a, const char *in, const char **out,
+		   size_t *out_len)
+{
+	size_t n = strlen(in), o = 0;
+	unsigned acc = 0;
+	int bits = 0, pad = 0;
+	char *res = arena_alloc(a, n / 4 * 3 + 4);
+
+	for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+		if (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
+			continue;
+		if (*p == '=') {
+			pad++;
+			continue;
+		}
+		if (pad || !b64val[*p])
+			return -1;
+		acc = (acc << 6) | (unsigned)(b64val[*p] - 1);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			res[o++] = (char)((acc >> bits) & 0xff);
+		}
+	}
+	if (pad > 2)
+		return -1;
+	res[o] = '\0';
+	*out = res;
+	*out_len = o;
+	return 0;
+}
+
+static int
+load_data(struct arena *a, struct diags *d, const struct node *map,
+	  const char *key, const char *what, const char **out, size_t *len)
+{
+	const struct node *n = node_map_get(map, key);
+	const char *s = node_text(n);
+
+	if (!s || !*s)
+		return 0;
+	if (kube_base64_decode(a, s, out, len) < 0 || *len == 0)
+		return diag_add(d, DIAG_ERROR, n->at, KUBE_RULE, key,
+				"%s is not valid base64: decode it with "
+				"'base64 -d' to check, or use the file form", what);
+	return 0;
+}
+
+static int
+load_exec(struct kube_conf *c, struct arena *a, struct diags *d,
+	  const struct node *ex, const char *dir)
+{
+	struct kube_exec_conf *e = arena_alloc(a, sizeof(*e));
+	const struct node *args = node_map_get(ex, "args");
+	const struct node *env = node_map_get(ex, "env");
+	const char *cmd = str_field(ex, "command");
+
+	if (!cmd)
+		return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE, "exec.command",
+				"exec credential plugin has no command");
+	e->api_version = str_field(ex, "apiVersion");
+	if (!e->api_version)
+		return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE, "exec.apiVersion",
+				"exec credential plugin '%s' has no apiVersion: "
+				"set client.authentication.k8s.io/v1", cmd);
+	if (strcmp(e->api_version, "client.authentication.k8s.io/v1") &&
+	    strcmp(e->api_version, "client.authentication.k8s.io/v1beta1"))
+		return diag_add(d, DIAG_ERROR, node_map_get(ex, "apiVersion")->at,
+				KUBE_RULE, "exec.apiVersion",
+				"exec plugin apiVersion '%s' is not supported: use "
+				"client.authentication.k8s.io/v1 or v1beta1",
+				e->api_version);
+	e->command = strchr(cmd, '/') ? resolve_path(a, dir, cmd) : cmd;
+	e->interactive_mode = str_field(ex, "interactiveMode");
+	if (!e->interactive_mode) {
+		if (!strcmp(e->api_version, "client.authentication.k8s.io/v1"))
+			return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE,
+					"exec.interactiveMode",
+					"interactiveMode must be specified for exec plugin "
+					"'%s' with client.authentication.k8s.io/v1 (Never, "
+					"IfAvailable or Always)", cmd);
+		e->interactive_mode = "IfAvailable";
+	} else if (strcmp(e->interactive_mode, "Never") &&
+		   strcmp(e->interactive_mode, "IfAvailable") &&
+		   strcmp(e->interactive_mode, "Always")) {
+		return diag_add(d, DIAG_ERROR,
+				node_map_get(ex, "interactiveMode")->at, KUBE_RULE,
+				"exec.interactiveMode",
+				"exec plugin interactiveMode '%s' is not one of Never, "
+				"IfAvailable, Always", e->interactive_mode);
+	}
+	e->install_hint = str_field(ex, "installHint");
+	e->provide_cluster_info = bool_field(ex, "provideClusterInfo");
+	if (args && args->kind == NODE_SEQ) {
+		e->args = arena_alloc(a, (args->seq.count + 1) * sizeof(*e->args));
+		for (size_t i = 0; i < args->seq.count; i++) {
+			const char *s = node_text(args->seq.items[i]);
+
+			if (s)
+				e->args[e->nargs++] = s;
+		}
+	}
+	if (env && env->kind == NODE_SEQ) {
+		e->env_names = arena_alloc(a, (env->seq.count + 1) * sizeof(char *));
+		e->env_values = arena_alloc(a, (env->seq.count + 1) * sizeof(char *));
+		for (size_t i = 0; i < env->seq.count; i++) {
+			const struct node *it = env->seq.items[i];
+			const char *name = node_text(node_map_get(it, "name"));
+			const char *value = node_text(node_map_get(it, "value"));
+
+			if (!name)
+				continue;
+			e->env_names[e->nenv] = name;
+			e->env_values[e->nenv++] = value ? value : "";
+		}
+	}
+	c->exec = e;
+	return 0;
+}
+
+static int
+load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
+	     const struct entry *en)
+{
+	const struct node *cl = en->body;
+	const char *ca_data;
+
+	if (!cl || cl->kind != NODE_MAP)
+		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "clusters",
+				"cluster '%s' has no 'cluster' mapping", en->name);
+	c->info.server = str_field(cl, "server");
+	if (!c->info.server)
+		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "cluster.server",
+				"cluster '%s' has no server URL", en->name);
+	if (strncmp(c->info.server, "https://", 8) &&
+	    strncmp(c->info.server, "http://", 7))
+		c->info.server = arena_printf(a, "https://%s", c->info.server);
+	{
+		size_t n = strlen(c->info.server);
+
+		while (n > 8 && c->info.server[n - 1] == '/')
+			n--;
+		c->info.server = arena_strndup(a, c->info.server, n);
+	}
+	c->ca_file = resolve_path(a, en->dir, str_field(cl, "certificate-authority"));
+	ca_data = str_field(cl, "certificate-authority-data");
+	c->ca_data_b64 = ca_data;
+	if (load_data(a, d, cl, "certificate-authority-data",
+		      arena_printf(a, "certificate-authority-data of cluster '%s'",
+				   en->name), &c->ca_data, &c->ca_len) < 0)
+		return -1;
+	c->insecure = bool_field(cl, "insecure-skip-tls-verify");
+	if (c->insecure && (c->ca_file || c->ca_data))
+		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "cluster",
+				"cluster '%s' sets a certificate authority and "
+				"insecure-skip-tls-verify together: remove one "
+				"(kubectl refuses this too)", en->name);
+	c->tls_server_name = str_field(cl, "tls-server-name");
+	c->proxy_url = str_field(cl, "proxy-url");
+	c->disable_compression = bool_field(cl, "disable-compression");
+	return 0;
+}
+
+static int
+load_user(struct kube_conf *c, struct arena *a, struct diags *d,
+	  const struct entry *en)
+{
+	const struct node *u = en->body;
+	const struct node *ex;
+
+	if (!u || u->kind != NODE_MAP) {
+		c->info.auth = "none";
+		return 0;
+	}
+	if (node_map_get(u, "auth-provider"))
+		return diag_add(d, DIAG_ERROR, node_map_get(u, "auth-provider")->at,
+				KUBE_RULE, "user.auth-provider",
+				"user '%s' uses an auth-provider, which is not "
+				"supported (removed from kubectl in 1.26): use an "
+				"exec credential plugin", en->name);
+	c->cert_file = resolve_path(a, en->dir, str_field(u, "client-certificate"));
+	c->key_file = resolve_path(a, en->dir, str_field(u, "client-key"));
+	if (load_data(a, d, u, "client-certificate-data",
+		      arena_printf(a, "client-certificate-data of user '%s'", en->name),
+		      &c->cert_data, &c->cert_len) < 0 ||
+	    load_data(a, d, u, "client-key-data",
+		      arena_printf(a, "client-key-data of user '%s'", en->name),
+		      &c->key_data, &c->key_len) < 0)
+		return -1;
+	if ((c->cert_file || c->cert_data) != (c->key_file || c->key_data))
+		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "user",
+				"user '%s' has a client certificate without its key "
+				"or a key without its certificate: set both", en->name);
+	c->token = str_field(u, "token");
+	c->token_file = resolve_path(a, en->dir, str_field(u, "tokenFile"));
+	c->username = str_field(u, "username");
+	c->password = str_field(u, "password");
+	c->impersonate = str_field(u, "as");
+	ex = node_map_get(u, "exec");
+	if (ex && ex->kind == NODE_MAP && load_exec(c, a, d, ex, en->dir) < 0)
+		return -1;
+	if (c->token)
+		c->info.auth = "token";
+	else if (c->token_file)
+		c->info.auth = "token file";
+	else if (c->exec)
+		c->info.auth = arena_printf(a, "exec plugin '%s'", c->exec->command);
+	else if (c->cert_file || c->cert_data)
+		c->info.auth = "client certificate";
+	else if (c->username)
+		c->info.auth = "basic";
+	else
+		c->info.auth = "none";
+	return 0;
+}
+
+static void
+detect_eks(struct kube_conf *c, struct arena *a)
+{
+	const char *names[3] = { c->info.cluster, c->info.user, c->info.context };
+
+	for (size_t i = 0; i < 3; i++)
+		if (names[i] && kube_parse_eks_arn(a, names[i], &c->info.eks_cluster,
+						   &c->info.eks_region) == 0)
+			return;
+}
+
+static int
+read_small(struct arena *a, const char *path, const char **out)
+{
+	struct buf b;
+	size_t n;
+
+	buf_init(&b, 1u << 20);
+	if (buf_read_file(&b, path) < 0) {
+		buf_release(&b);
+		return -1;
+	}
+	n = b.len;
+	while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == ' '))
+		n--;
+	*out = arena_strndup(a, b.data, n);
+	buf_release(&b);
+	return 0;
+}
+
+static int
+load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
+		const char *(*env)(const char *))
+{
+	const char *host = env("KUBERNETES_SERVICE_HOST");
+	const char *port = env("KUBERNETES_SERVICE_PORT");
+	const char *dir = env(KUBE_SA_DIR_ENV);
+	const char *ns;
+	struct stat st;
+
+	if (!dir || !*dir)
+		dir = KUBE_SA_DIR;
+	c->info.origin = "in-cluster";
+	c->info.server = arena_printf(a, strchr(host, ':') ? "https://[%s]:%s"
+					  : "https://%s:%s", host, port);
+	c->token_file = arena_printf(a, "%s/token", dir);
+	c->ca_file = arena_printf(a, "%s/ca.crt", dir);
+	if (stat(c->token_file, &st) < 0)
+		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+				"running in a cluster (KUBERNETES_SERVICE_HOST is set) "
+				"but the service account token %s cannot be read: %s; "
+				"mount a service account token or pass --kubeconfig",
+				c->token_file, strerror(errno));
+	if (stat(c->ca_file, &st) < 0)
+		c->ca_file = NULL;	/* system roots then */
+	if (read_small(a, arena_printf(a, "%s/namespace", dir), &ns) == 0 && *ns)
+		c->info.namespace = ns;
+	else
+		c->info.namespace = "default";
+	c->info.auth = "service account";
+	return 0;
+}
+
+int
+kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
+		 const struct kube_options *opt)
+{
+	const char *(*env)(const char *) = opt->getenv ? opt->getenv : std_getenv;
+	struct merged m;
+	const struct entry *ctx, *cl, *us;
+	const char *name, *list;
+
+	memset(out, 0, sizeof(*out));
+	memset(&m, 0, sizeof(m));
+	if (opt->kubeconfig) {
+		if (merge_file(&m, a, d, opt->kubeconfig, false) < 0)
+			return KUBE_EFAIL;
+	} else if ((list = env("KUBECONFIG")) && *list) {
+		const char *p = list;
+		const char *seen[64];
+		size_t nseen = 0;
+
+		while (*p) {
+			size_t n = strcspn(p, ":");
+			bool dup = false;
+
+			if (n) {
+				const char *f = arena_strndup(a, p, n);
+
+				/* the same file twice is read once */
+				for (size_t i = 0; i < nseen; i++)
+					dup = dup || !strcmp(seen[i], f);
+				if (!dup && nseen < 64)
+					seen[nseen++] = f;
+				if (!dup && merge_file(&m, a, d, f, true) < 0)
+					return KUBE_EFAIL;
+			}
+			p += n;
+			if (*p == ':')
+				p++;
+		}
+	} else {
+		const char *home = env("HOME");
+
+		if (home && *home &&
+		    merge_file(&m, a, d, arena_printf(a, "%s/.kube/config", home),
+			       true) < 0)
+			return KUBE_EFAIL;
+	}
+	if (m.nfiles == 0 || (m.contexts.count == 0 && !opt->context &&
+			      !opt->kubeconfig)) {
+		const char *host = env("KUBERNETES_SERVICE_HOST");
+		const char *port = env("KUBERNETES_SERVICE_PORT");
+
+		if (host && *host && port && *port && !opt->context)
+			return load_in_cluster(out, a, d, env) < 0 ? KUBE_EFAIL : 0;
+		if (m.nfiles == 0) {
+			diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+				 "no kubeconfig found (%s) and not running in a "
+				 "cluster: pass --kubeconfig or set KUBECONFIG",
+				 list && *list ? arena_printf(a, "none of KUBECONFIG=%s exists", list)
+					       : "~/.kube/config does not exist");
+			return KUBE_EFAIL;
+		}
+	}
+	out->info.origin = m.files;
+	name = opt->context ? opt->context : m.current;
+	if (!name) {
+		diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			 "no context chosen: %s sets no current-context; pass "
+			 "--context NAME or run 'kubectl config use-context NAME'",
+			 m.files);
+		return KUBE_EFAIL;
+	}
+	ctx = entries_find(&m.contexts, name);
+	if (!ctx) {
+		struct pos at = opt->context ? (struct pos){ 0 } : m.current_at;
+
+		diag_add(d, DIAG_ERROR, at, KUBE_RULE, "",
+			 "context '%s' is not defined in %s; see 'kubectl config "
+			 "get-contexts'", name, m.files);
+		return KUBE_EFAIL;
+	}
+	out->at = ctx->at;
+	out->info.context = ctx->name;
+	out->info.cluster = node_text(node_map_get(ctx->body, "cluster"));
+	out->info.user = node_text(node_map_get(ctx->body, "user"));
+	out->info.namespace = str_field(ctx->body, "namespace");
+	if (!out->info.namespace)
+		out->info.namespace = "default";
+	if (!out->info.cluster || !(cl = entries_find(&m.clusters, out->info.cluster))) {
+		diag_add(d, DIAG_ERROR, ctx->at, KUBE_RULE, "context.cluster",
+			 "context '%s' names cluster '%s', which is not defined in %s",
+			 name, out->info.cluster ? out->info.cluster : "", m.files);
+		return KUBE_EFAIL;
+	}
+	if (load_cluster(out, a, d, cl) < 0)
+		return KUBE_EFAIL;
+	us = out->info.user ? entries_find(&m.users, out->info.user) : NULL;
+	if (out->info.user && *out->info.user && !us) {
+		diag_add(d, DIAG_ERROR, ctx->at, KUBE_RULE, "context.user",
+			 "context '%s' names user '%s', which is not defined in %s",
+			 name, out->info.user, m.files);
+		return KUBE_EFAIL;
+	}
+	if (us) {
+		if (load_user(out, a, d, us) < 0)
+			return KUBE_EFAIL;
+	} else {
+		out->info.auth = "none";
+	}
+	detect_eks(out, a);
+	return 0;
+}

@@ -1,0 +1,388 @@
+/*
+ * kube_exec.c - exec credential plugins (client.authentication.k8s.io v1
+ * and v1beta1), as client-go runs them: KUBERNETES_EXEC_INFO always set
+ * with the kubeconfig's apiVersion, the plugin's env added to ours, stdin
+ * handed over only when interactive, stderr passed through, stdout read
+ * (capped) and decoded as an ExecCredential of the same apiVersion.
+ * Nothing the plugin prints on stdout ever reaches a message.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/xalloc.h"
+#include "json/json.h"
+#include "kube/kube_int.h"
+#include "node/node.h"
+
+#define EXEC_MAX_OUTPUT (1u << 20)
+
+double
+kube_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+wipe_free(char *s)
+{
+	if (s) {
+		volatile char *p = s;
+
+		while (*p)
+			*p++ = 0;
+		free(s);
+	}
+}
+
+void
+kube_cred_release(struct kube_cred *c)
+{
+	wipe_free(c->token);
+	wipe_free(c->cert);
+	wipe_free(c->key);
+	memset(c, 0, sizeof(*c));
+}
+
+static int
+digits(const char *s, int n, int *out)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int
+kube_parse_time(const char *s, time_t *out)
+{
+	struct tm tm;
+	int y, mo, d, h, mi, se, oh = 0, om = 0;
+	const char *p;
+	long off = 0;
+
+	if (!s || strlen(s) < 20 || digits(s, 4, &y) || s[4] != '-' ||
+	    digits(s + 5, 2, &mo) || s[7] != '-' || digits(s + 8, 2, &d) ||
+	    (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+	    digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi) ||
+	    s[16] != ':' || digits(s + 17, 2, &se))
+		return -1;
+	p = s + 19;
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		if (digits(p + 1, 2, &oh) || p[3] != ':' || digits(p + 4, 2, &om))
+			return -1;
+		off = (oh * 3600L + om * 60L) * (*p == '-' ? -1 : 1);
+		p += 6;
+	} else {
+		return -1;
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+	    se > 60)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
+	*out = timegm(&tm) - off;
+	return 0;
+}
+
+/* KUBERNETES_EXEC_INFO: {"apiVersion","kind","spec":{"interactive",
+ * "cluster"?}} */
+static char *
+exec_info(struct arena *a, const struct kube_conf *c, bool interactive)
+{
+	struct node *root = node_new_map(a, (struct pos){ 0 });
+	struct node *spec = node_new_map(a, (struct pos){ 0 });
+	struct buf b;
+	char *res;
+
+	node_map_add_str(a, root, "apiVersion", c->exec->api_version);
+	node_map_add_str(a, root, "kind", "ExecCredential");
+	node_map_add(a, root, "spec", spec);
+	if (c->exec->provide_cluster_info) {
+		struct node *cl = node_new_map(a, (struct pos){ 0 });
+
+		node_map_add_str(a, cl, "server", c->info.server);
+		if (c->tls_server_name)
+			node_map_add_str(a, cl, "tls-server-name", c->tls_server_name);
+		if (c->insecure)
+			node_map_add_bool(a, cl, "insecure-skip-tls-verify", true);
+		if (c->ca_data_b64)
+			node_map_add_str(a, cl, "certificate-authority-data",
+					 c->ca_data_b64);
+		if (c->proxy_url)
+			node_map_add_str(a, cl, "proxy-url", c->proxy_url);
+		if (c->disable_compression)
+			node_map_add_bool(a, cl, "disable-compression", true);
+		if (c->exec->cluster_config)
+			node_map_add(a, cl, "config",
+				     node_clone(a, c->exec->cluster_config));
+		node_map_add(a, spec, "cluster", cl);
+	}
+	node_map_add_bool(a, spec, "interactive", interactive);
+	buf_init(&b, 0);
+	if (json_write(&b, root, 0) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	res = arena_strdup(a, b.data);
+	buf_release(&b);
+	return res;
+}
+
+static const char *
+base_name(const char *cmd)
+{
+	const char *s = strrchr(cmd, '/');
+
+	return s ? s + 1 : cmd;
+}
+
+static int
+exec_fail(struct diags *d, const struct kube_conf *c, const char *fmt,
+	  const char *detail)
+{
+	const char *hint = c->exec->install_hint;
+
+	return diag_add(d, DIAG_ERROR, c->at, KUBE_RULE, "user.exec",
+			"exec credential plugin '%s' of user '%s' %s%s%s",
+			c->exec->command, c->info.user ? c->info.user : "",
+			detail ? detail : fmt, hint ? ": " : "", hint ? hint : "");
+}
+
+/* Read stdout of the child until EOF or the deadline. */
+static int
+read_child(struct buf *out, int fd, double deadline, bool *timed_out)
+{
+	char chunk[8192];
+
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		double left = deadline - kube_now();
+		int rc;
+		ssize_t n;
+
+		if (left <= 0) {
+			*timed_out = true;
+			return -1;
+		}
+		rc = poll(&p, 1, (int)(left * 1000) + 1);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0) {
+			*timed_out = rc == 0;
+			if (rc == 0)
+				continue;
+			return -1;
+		}
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if (buf_add(out, chunk, (size_t)n) < 0)
+			return BUF_ETOOBIG;
+	}
+}
+
+int
+kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
+	      const struct kube_conf *c, double deadline,
+	      const char *(*get_env)(const char *))
+{
+	const struct kube_exec_conf *e = c->exec;
+	bool interactive = false, timed_out = false;
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	struct buf b;
+	char *info, **argv;
+	pid_t pid;
+	int status = 0, child_errno = 0, rc = KUBE_EFAIL, rr;
+	const struct node *root, *st;
+	const char *s;
+
+	(void)get_env;
+	memset(out, 0, sizeof(*out));
+	if (strcmp(e->interactive_mode, "Never"))
+		interactive = isatty(0) == 1;
+	if (!strcmp(e->interactive_mode, "Always") && !interactive)
+		return exec_fail(d, c, "needs an interactive terminal "
+				 "(interactiveMode: Always) but standard input is "
+				 "not one", NULL);
+	info = exec_info(a, c, interactive);
+	if (!info)
+		return exec_fail(d, c, "could not be given KUBERNETES_EXEC_INFO",
+				 NULL);
+	argv = arena_alloc(a, (e->nargs + 2) * sizeof(*argv));
+	argv[0] = (char *)e->command;
+	for (size_t i = 0; i < e->nargs; i++)
+		argv[i + 1] = (char *)e->args[i];
+	if (pipe(outp) < 0 || pipe(errp) < 0)
+		return exec_fail(d, c, "could not be started", strerror(errno));
+	fcntl(errp[1], F_SETFD, FD_CLOEXEC);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(outp[0]); close(outp[1]); close(errp[0]); close(errp[1]);
+		return exec_fail(d, c, "could not be started", strerror(errno));
+	}
+	if (pid == 0) {
+		int err;
+
+		close(outp[0]);
+		close(errp[0]);
+		if (!interactive) {
+			int nul = open("/dev/null", O_RDONLY);
+
+			if (nul >= 0) {
+				dup2(nul, 0);
+				close(nul);
+			}
+		}
+		dup2(outp[1], 1);
+		close(outp[1]);
+		setenv("KUBERNETES_EXEC_INFO", info, 1);
+		for (size_t i = 0; i < e->nenv; i++)
+			setenv(e->env_names[i], e->env_values[i], 1);
+		execvp(e->command, argv);
+		err = errno;
+		if (write(errp[1], &err, sizeof(err)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(outp[1]);
+	close(errp[1]);
+	rr = (int)read(errp[0], &child_errno, sizeof(child_errno));
+	close(errp[0]);
+	buf_init(&b, EXEC_MAX_OUTPUT);
+	if (rr == (int)sizeof(child_errno)) {
+		close(outp[0]);
+		waitpid(pid, &status, 0);
+		if (child_errno == ENOENT)
+			exec_fail(d, c, NULL, arena_printf(a,
+				  "cannot be run: executable '%s' not found on PATH",
+				  e->command));
+		else
+			exec_fail(d, c, NULL, arena_printf(a, "cannot be run: %s",
+							   strerror(child_errno)));
+		goto out;
+	}
+	rr = read_child(&b, outp[0], deadline, &timed_out);
+	close(outp[0]);
+	if (timed_out) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		exec_fail(d, c, "did not answer within the --timeout", NULL);
+		goto out;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rr == BUF_ETOOBIG) {
+		exec_fail(d, c, "printed more than 1 MiB; refusing it", NULL);
+		goto out;
+	}
+	if (WIFSIGNALED(status)) {
+		exec_fail(d, c, NULL, arena_printf(a, "was killed by signal %d",
+						   WTERMSIG(status)));
+		goto out;
+	}
+	if (WEXITSTATUS(status) != 0) {
+		exec_fail(d, c, NULL, arena_printf(a, "failed with exit code %d",
+						   WEXITSTATUS(status)));
+		goto out;
+	}
+	{
+		struct diags quiet;
+
+		/* the parse error would quote the plugin's output: keep it out */
+		diags_init(&quiet, a);
+		root = json_parse(a, &quiet, KUBE_RULE, base_name(e->command),
+				  b.data, b.len);
+	}
+	if (!root || root->kind != NODE_MAP) {
+		exec_fail(d, c, "did not print an ExecCredential in JSON (with "
+			  "'aws', check that the AWS CLI output format is json)",
+			  NULL);
+		goto out;
+	}
+	s = node_str(node_map_get(root, "apiVersion"));
+	if (!s || strcmp(s, e->api_version)) {
+		exec_fail(d, c, NULL, arena_printf(a,
+			  "answered with apiVersion '%s' but the kubeconfig asks "
+			  "for '%s'", s ? s : "", e->api_version));
+		goto out;
+	}
+	s = node_str(node_map_get(root, "kind"));
+	if (!s || strcmp(s, "ExecCredential")) {
+		exec_fail(d, c, NULL, arena_printf(a,
+			  "answered with kind '%s', not ExecCredential", s ? s : ""));
+		goto out;
+	}
+	st = node_map_get(root, "status");
+	if (!st || st->kind != NODE_MAP) {
+		exec_fail(d, c, "answered without a status", NULL);
+		goto out;
+	}
+	{
+		const char *tok = node_str(node_map_get(st, "token"));
+		const char *cert = node_str(node_map_get(st, "clientCertificateData"));
+		const char *key = node_str(node_map_get(st, "clientKeyData"));
+		const char *exp = node_str(node_map_get(st, "expirationTimestamp"));
+
+		if ((cert != NULL) != (key != NULL)) {
+			exec_fail(d, c, "answered with a client certificate "
+				  "without its key, or a key without its certificate",
+				  NULL);
+			goto out;
+		}
+		if (!(tok && *tok) && !cert) {
+			exec_fail(d, c, "answered with neither a token nor a "
+				  "client certificate", NULL);
+			goto out;
+		}
+		if (exp && kube_parse_time(exp, &out->expires) < 0) {
+			exec_fail(d, c, NULL, arena_printf(a,
+				  "answered with a malformed expirationTimestamp '%s'",
+				  exp));
+			goto out;
+		}
+		out->token = tok && *tok ? xstrdup(tok) : NULL;
+		out->cert = cert ? xstrdup(cert) : NULL;
+		out->key = key ? xstrdup(key) : NULL;
+	}
+	rc = 0;
+out:
+	if (b.len)
+		memset(b.data, 0, b.len);	/* the credential was in there */
+	buf_release(&b);
+	return rc;
+}
