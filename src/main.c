@@ -13,6 +13,8 @@
 #include "source/source.h"
 #include "yamlio/yamlio.h"
 
+static char help_flag[] = "--help";
+
 static void
 print_usage(FILE *out)
 {
@@ -51,6 +53,18 @@ main(int argc, char **argv)
 {
 	if (argc < 2) {
 		print_usage(stderr);
+		return GS_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* `gpusite help CMD` is `gpusite CMD --help` */
+		char *help_argv[] = { argv[2], help_flag, NULL };
+
+		for (size_t i = 0; i < commands_count; i++) {
+			if (!strcmp(argv[2], commands[i].name))
+				return finish_stdout(commands[i].fn(2, help_argv));
+		}
+		fprintf(stderr, "gpusite: '%s' is not a gpusite command; see 'gpusite --help'\n",
+			argv[2]);
 		return GS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||

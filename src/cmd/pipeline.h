@@ -5,6 +5,9 @@
 #ifndef GS_PIPELINE_H
 #define GS_PIPELINE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "base/diag.h"
 #include "source/source.h"
 #include "spec/spec.h"
@@ -26,5 +29,25 @@ struct pipeline {
  */
 int pipeline_load(struct pipeline *p, struct arena *a,
 		  const struct source_set *files);
+
+/* Where a reading command takes its spec files from (common options). */
+struct pipeline_source {
+	const char *repo;		/* --repo URL|PATH, or NULL */
+	const char *ref;		/* --ref REV, or NULL (HEAD with --repo) */
+	bool staged;			/* --staged: the Git index */
+	const char *const *paths;	/* PATH|FILE arguments */
+	size_t npaths;
+};
+
+/*
+ * Collect the spec files: the work tree (source_from_paths), a Git
+ * revision (--repo and/or --ref: source_from_git) or the index (--staged:
+ * source_from_index).  Finding no spec file at all is SOURCE_ENOTFOUND
+ * ("no spec files found under 'sites'"), never an empty success.
+ * Returns 0 (findings such as GS006 may have been appended), or
+ * SOURCE_EFAIL / SOURCE_ENOTFOUND after a diagnostic: exit 3.
+ */
+int pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
+		  const struct pipeline_source *src);
 
 #endif

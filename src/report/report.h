@@ -40,4 +40,27 @@ int report_format_parse(const char *name, enum report_format *out);
 int report_write(FILE *out, FILE *err, const struct report_input *in,
 		 enum report_format fmt, bool color_or_tty);
 
+/* Flags for report_write_flags(); report_write(..., true) is CARET|COLOR. */
+enum report_flags {
+	REPORT_CARET = 1 << 0,	/* text: the source line and a caret under the column */
+	REPORT_COLOR = 1 << 1,	/* text: ANSI colours */
+	REPORT_QUIET = 1 << 2,	/* text: no summary line when nothing was found */
+	REPORT_NO_SUMMARY = 1 << 3,	/* text: the diagnostics only (a run that
+					 * could not do its job) */
+};
+
+int report_write_flags(FILE *out, FILE *err, const struct report_input *in,
+		       enum report_format fmt, unsigned flags);
+
+/* "gpusite: 1 error, 0 warnings (1 file, 1 site)" and a newline. */
+int report_summary(FILE *out, const struct report_input *in);
+
+/*
+ * The Markdown table of every diagnostic and the summary (the markdown
+ * format; also what the github format appends to $GITHUB_STEP_SUMMARY).
+ * At most `max_rows` rows (0: all); a final line counts the rest.
+ */
+int report_write_markdown(FILE *out, const struct report_input *in,
+			  size_t max_rows);
+
 #endif

@@ -1,0 +1,167 @@
+/*
+ * pipeline.c - source -> yamlio -> schema -> spec -> rules, the road of
+ * every reading command, and the choice of source.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "cmd/pipeline.h"
+#include "rules/rules.h"
+#include "schema/schema.h"
+#include "yamlio/yamlio.h"
+
+/* A document read, to tell which site a later finding belongs to. */
+struct doc_ref {
+	const char *file;
+	unsigned line;		/* where the document starts */
+	const char *name;	/* metadata.name when it is a string, else NULL */
+};
+
+struct doc_refs {
+	struct doc_ref *items;
+	size_t count;
+	size_t alloc;
+};
+
+static void
+refs_add(struct arena *a, struct doc_refs *r, const char *file, unsigned line,
+	 const char *name)
+{
+	if (r->count == r->alloc) {
+		size_t n = r->alloc ? r->alloc * 2 : 64;
+
+		r->items = arena_realloc(a, r->items, r->alloc * sizeof(*r->items),
+					 n * sizeof(*r->items));
+		r->alloc = n;
+	}
+	r->items[r->count].file = file;
+	r->items[r->count].line = line;
+	r->items[r->count].name = name;
+	r->count++;
+}
+
+/* The site a finding at d's place belongs to: the last document of its
+ * file that starts at or before its line. */
+static const char *
+refs_site(const struct doc_refs *r, const struct diag *d)
+{
+	const char *best = NULL;
+	unsigned best_line = 0;
+
+	if (!d->at.file || !d->at.line)
+		return NULL;
+	for (size_t i = 0; i < r->count; i++) {
+		const struct doc_ref *ref = &r->items[i];
+
+		if (ref->line <= d->at.line && ref->line >= best_line &&
+		    !strcmp(ref->file, d->at.file)) {
+			best = ref->name;
+			best_line = ref->line;
+		}
+	}
+	return best;
+}
+
+static void
+mark_site(struct diags *d, size_t from, const char *name)
+{
+	for (size_t i = from; i < d->count; i++)
+		if (!d->items[i].site)
+			d->items[i].site = name;
+}
+
+int
+pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *files)
+{
+	const struct schema *schema;
+	struct doc_refs refs = { NULL, 0, 0 };
+	size_t before_rules;
+
+	memset(p, 0, sizeof(*p));
+	p->arena = a;
+	p->files = files;
+	diags_init(&p->diags, a);
+	p->fleet.files = files->count;
+	schema = schema_gpusite(a, &p->diags);
+	if (!schema)
+		return -1;
+	for (size_t i = 0; i < files->count; i++) {
+		const struct source_file *f = &files->files[i];
+		struct yamlio_docs docs = { NULL, 0 };
+
+		/* Findings of the loader stay with the file: the document they
+		 * are in may not have loaded at all. */
+		yamlio_load(&docs, a, &p->diags, f->path, f->data, f->len,
+			    &yamlio_default_limits);
+		for (size_t j = 0; j < docs.count; j++) {
+			const struct node *doc = docs.docs[j];
+			const char *name = node_str(node_path(doc, "metadata.name"));
+			size_t mark = p->diags.count;
+			struct spec_site *site;
+
+			p->docs++;
+			if (doc->kind != NODE_MAP) {
+				diag_add(&p->diags, DIAG_ERROR, doc->at, "GS001", "",
+					 "document is not a mapping: a site spec starts with"
+					 " 'apiVersion: %s' and 'kind: %s'",
+					 SPEC_API_VERSION, SPEC_KIND);
+				continue;
+			}
+			refs_add(a, &refs, f->path, doc->at.line, name);
+			if (schema_validate(schema, a, &p->diags, "GS003", doc) == 0) {
+				site = spec_load(a, &p->diags, doc);
+				if (site) {
+					site->file = f->path;
+					spec_fleet_add(a, &p->fleet, site);
+				}
+			} else {
+				/* a secret is reported even in a spec the rules never see */
+				rules_scan_secrets(a, &p->diags, doc);
+			}
+			mark_site(&p->diags, mark, name);
+		}
+	}
+	spec_fleet_sort(&p->fleet);
+	before_rules = p->diags.count;
+	rules_check(a, &p->diags, &p->fleet);
+	for (size_t i = before_rules; i < p->diags.count; i++)
+		if (!p->diags.items[i].site)
+			p->diags.items[i].site = refs_site(&refs, &p->diags.items[i]);
+	diags_sort(&p->diags);
+	return diags_count(&p->diags, DIAG_ERROR) ? -1 : 0;
+}
+
+int
+pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
+	      const struct pipeline_source *src)
+{
+	struct pos none = { NULL, 0, 0 };
+	size_t before = d->count;
+	int r;
+
+	if (src->staged)
+		r = source_from_index(out, a, d, src->paths, src->npaths);
+	else if (src->repo || src->ref)
+		r = source_from_git(out, a, d, src->repo ? src->repo : ".", src->ref,
+				    src->paths, src->npaths);
+	else
+		r = source_from_paths(out, a, d, NULL, src->paths, src->npaths);
+	if (r < 0)
+		return r;
+	if (out->count == 0 && d->count == before) {
+		const char *where = src->npaths == 1 ? src->paths[0]
+				  : out->label ? out->label : ".";
+		const char *what = src->staged ? "staged spec files" : "spec files";
+
+		if (src->npaths > 1)
+			diag_add(d, DIAG_ERROR, none, "", "",
+				 "no %s found in the %zu paths given", what, src->npaths);
+		else
+			diag_add(d, DIAG_ERROR, none, "", "",
+				 "no %s found under '%s'%s%s", what, where,
+				 src->repo || src->ref ? " at " : "",
+				 src->repo || src->ref ? (src->ref ? src->ref : "HEAD") : "");
+		return SOURCE_ENOTFOUND;
+	}
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * report_int.h - helpers shared by the report formats (not for other
+ * modules): escaping for terminals, XML, Markdown and GitHub workflow
+ * commands, and the site a diagnostic belongs to.
+ */
+#ifndef GS_REPORT_INT_H
+#define GS_REPORT_INT_H
+
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
+size_t report_utf8_len(const unsigned char *s);
+
+/* Terminal-safe text: control characters, C1 controls and invalid UTF-8
+ * are written as escapes (\n, \x1b, \u009b), so a message stays one line
+ * and never drives the terminal. */
+void report_put_safe(FILE *out, const char *s);
+
+/* XML character data (attr: attribute value, newlines as &#10;);
+ * characters XML 1.0 forbids and invalid UTF-8 become U+FFFD. */
+void report_put_xml(FILE *out, const char *s, int attr);
+
+/* A Markdown table cell: one line, | \ ` * _ [ ] < > & escaped. */
+void report_put_md(FILE *out, const char *s);
+
+/* GitHub workflow command data (% \r \n) and properties (also : ,). */
+void report_put_gh_data(FILE *out, const char *s);
+void report_put_gh_prop(FILE *out, const char *s);
+
+/* One diagnostic as a plain text line, no colour, no newline. */
+void report_put_diag_line(FILE *out, const struct diag *d);
+
+size_t report_count_errors(const struct report_input *in);
+size_t report_count_warnings(const struct report_input *in);
+
+int report_write_text(FILE *err, const struct report_input *in, unsigned flags);
+int report_write_json(FILE *out, const struct report_input *in);
+int report_write_github(FILE *out, const struct report_input *in);
+int report_write_sarif(FILE *out, const struct report_input *in);
+int report_write_junit(FILE *out, const struct report_input *in);
+
+#endif

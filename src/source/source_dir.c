@@ -1,0 +1,494 @@
+/*
+ * source_dir.c - spec files from the work tree.
+ *
+ * Directories are walked in byte order, hidden entries (and so .git)
+ * skipped, *.yaml / *.yml taken.  A symlink is followed only when its
+ * target stays under the root and is a regular file; symlinked
+ * directories are not walked (as git stores a link, not a tree), so the
+ * walk can neither loop nor leave the tree.  Nothing that is not a
+ * regular file is ever opened for reading: a FIFO would block the run.
+ *
+ * Problems with one file (a symlink leading out, a FIFO, a file over the
+ * size limit) are findings (GS006, GS001) and the walk goes on; not being
+ * able to do the job at all (a missing path, permission denied, too many
+ * files, nesting too deep) stops it with SOURCE_ENOTFOUND / SOURCE_EFAIL.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "source/source.h"
+
+#define RULE_READ "GS001"	/* a file that cannot be taken as a spec */
+#define RULE_PATH "GS006"	/* a symlink leading out, not a regular file */
+
+struct dir_walk {
+	struct arena *arena;
+	struct diags *diags;
+	struct source_set *out;
+	const char *root;	/* real path of the root, no trailing '/' */
+	size_t total;		/* bytes read in this run */
+	const char *arg;	/* the argument being walked, as given */
+};
+
+void
+source_set_add(struct arena *a, struct source_set *s, const char *path,
+	       const char *data, size_t len)
+{
+	char *copy;
+
+	if (s->count == s->alloc) {
+		size_t n = s->alloc ? s->alloc * 2 : 16;
+
+		s->files = arena_realloc(a, s->files, s->alloc * sizeof(*s->files),
+					 n * sizeof(*s->files));
+		s->alloc = n;
+	}
+	copy = arena_alloc(a, len + 1);
+	if (len)
+		memcpy(copy, data, len);
+	copy[len] = '\0';
+	s->files[s->count].path = arena_strdup(a, path);
+	s->files[s->count].data = copy;
+	s->files[s->count].len = len;
+	s->count++;
+}
+
+static int
+cmp_file(const void *x, const void *y)
+{
+	const struct source_file *a = x, *b = y;
+
+	return strcmp(a->path, b->path);
+}
+
+void
+source_set_sort(struct source_set *s)
+{
+	if (s->count > 1)
+		qsort(s->files, s->count, sizeof(*s->files), cmp_file);
+}
+
+static int
+cmp_name(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static int
+has_spec_suffix(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 5 && !strcmp(name + n - 5, ".yaml")) ||
+	       (n > 4 && !strcmp(name + n - 4, ".yml"));
+}
+
+/*
+ * A path as the user would write it: "./x.yaml" -> "x.yaml",
+ * "sites//a/./b/" -> "sites/a/b"; ".." is kept (its meaning depends on
+ * symlinks), an absolute path stays absolute, an empty one is ".".
+ */
+static char *
+path_normalize(struct arena *a, const char *p)
+{
+	size_t n = strlen(p);
+	char *out = arena_alloc(a, n + 2), *q = out;
+	int abs = p[0] == '/';
+
+	if (abs)
+		*q++ = '/';
+	while (*p) {
+		const char *e;
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		e = p;
+		while (*e && *e != '/')
+			e++;
+		len = (size_t)(e - p);
+		if (len && !(len == 1 && p[0] == '.')) {
+			if (q > out && q[-1] != '/')
+				*q++ = '/';
+			memcpy(q, p, len);
+			q += len;
+		}
+		p = e;
+	}
+	if (q == out)
+		*q++ = '.';
+	*q = '\0';
+	return out;
+}
+
+static char *
+path_join(struct arena *a, const char *dir, const char *name)
+{
+	if (!strcmp(dir, "."))
+		return arena_strdup(a, name);
+	if (!strcmp(dir, "/"))
+		return arena_printf(a, "/%s", name);
+	return arena_printf(a, "%s/%s", dir, name);
+}
+
+/* Whether real path `p` is `root` or lies below it. */
+static int
+path_under(const char *p, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (!strcmp(root, "/"))
+		return 1;
+	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
+}
+
+static const char *
+type_name(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	if (S_ISLNK(m))
+		return "a symlink";
+	return "not a regular file";
+}
+
+/* Could not do the job at all: a diagnostic without a rule, and stop. */
+static int fatal(struct dir_walk *w, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+fatal(struct dir_walk *w, int code, const char *fmt, ...)
+{
+	struct pos none = { NULL, 0, 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(w->diags, DIAG_ERROR, none, "", "", fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* A file that cannot be taken: a finding at the file, and go on. */
+static void finding(struct dir_walk *w, const char *rule, const char *path,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+finding(struct dir_walk *w, const char *rule, const char *path,
+	const char *fmt, ...)
+{
+	struct pos at = { path, 0, 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(w->diags, DIAG_ERROR, at, rule, "", fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Read the regular file at `fs_path` as spec `path`.  Opened without
+ * following a final symlink and without blocking, then checked again on
+ * the open descriptor, so a file swapped for a FIFO or a link after the
+ * walk looked at it is refused, not read.
+ */
+static int
+read_file(struct dir_walk *w, const char *path, const char *fs_path)
+{
+	struct buf b = BUF_INIT;
+	struct stat st;
+	int fd, r, ret = SOURCE_OK;
+
+	fd = open(fs_path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP) {
+			finding(w, RULE_PATH, path, "not a regular file (a symlink that"
+				" changed while it was read)");
+			return SOURCE_OK;
+		}
+		return fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+	}
+	if (fstat(fd, &st) < 0) {
+		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		finding(w, RULE_PATH, path, "not a regular file (%s); spec files"
+			" must be regular files", type_name(st.st_mode));
+		goto out;
+	}
+	if ((uintmax_t)st.st_size > SOURCE_MAX_FILE_BYTES) {
+		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, RULE_READ, "",
+			 "file is %jd bytes, over the %u MiB limit for a spec file;"
+			 " split it into several files", (intmax_t)st.st_size,
+			 SOURCE_MAX_FILE_BYTES >> 20);
+		goto out;
+	}
+	if (w->out->count >= SOURCE_MAX_FILES) {
+		ret = fatal(w, SOURCE_EFAIL, "more than 20000 spec files under '%s';"
+			    " point gpusite at a smaller tree", w->arg);
+		goto out;
+	}
+	buf_init(&b, SOURCE_MAX_FILE_BYTES);
+	r = buf_read_fd(&b, fd);
+	if (r == BUF_ETOOBIG) {
+		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, RULE_READ, "",
+			 "file grew over the %u MiB limit for a spec file while it was read",
+			 SOURCE_MAX_FILE_BYTES >> 20);
+		goto out;
+	}
+	if (r < 0) {
+		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (w->total + b.len > SOURCE_MAX_TOTAL_BYTES) {
+		ret = fatal(w, SOURCE_EFAIL, "the spec files under '%s' add up to more"
+			    " than 512 MiB; point gpusite at a smaller tree", w->arg);
+		goto out;
+	}
+	w->total += b.len;
+	source_set_add(w->arena, w->out, path, b.data, b.len);
+out:
+	buf_release(&b);
+	close(fd);
+	return ret;
+}
+
+static int walk_dir(struct dir_walk *w, const char *path, unsigned depth);
+
+/*
+ * A symlink at `path`: take its target when it stays under the root and
+ * is a regular file (a directory only when named on the command line).
+ */
+static int
+take_symlink(struct dir_walk *w, const char *path, int explicit_arg,
+	     unsigned depth)
+{
+	struct stat st;
+	char *real = realpath(path, NULL);
+	int ret = SOURCE_OK;
+
+	if (!real) {
+		if (errno == ELOOP)
+			finding(w, RULE_PATH, path, "symlink loop: the link never reaches"
+				" a file; spec files must be regular files");
+		else if (errno == ENOENT || errno == ENOTDIR)
+			finding(w, RULE_PATH, path, "symlink leads to a file that does"
+				" not exist");
+		else
+			ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		return ret;
+	}
+	if (!path_under(real, w->root)) {
+		finding(w, RULE_PATH, path, "symlink leads outside the repository;"
+			" spec files must be regular files inside it");
+		goto out;
+	}
+	if (stat(real, &st) < 0) {
+		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (S_ISREG(st.st_mode))
+		ret = read_file(w, path, real);
+	else if (S_ISDIR(st.st_mode) && explicit_arg)
+		ret = walk_dir(w, path, depth);
+	else
+		finding(w, RULE_PATH, path, "symlink to %s, not a regular file;"
+			" spec files must be regular files", type_name(st.st_mode));
+out:
+	free(real);
+	return ret;
+}
+
+/* One entry of a walk, or an argument (explicit_arg: taken whatever its
+ * name, and may be a directory reached through a symlink). */
+static int
+take_entry(struct dir_walk *w, const char *path, const char *name,
+	   int explicit_arg, unsigned depth)
+{
+	struct stat st;
+	int spec = explicit_arg || has_spec_suffix(name);
+
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT && !explicit_arg)
+			return SOURCE_OK;	/* removed while we walked */
+		return fatal(w, errno == ENOENT ? SOURCE_ENOTFOUND : SOURCE_EFAIL,
+			     "cannot read '%s': %s", path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (has_spec_suffix(name) && !explicit_arg) {
+			finding(w, RULE_PATH, path, "not a regular file (a directory"
+				" named like a spec file); rename it");
+			return SOURCE_OK;
+		}
+		return walk_dir(w, path, depth);
+	}
+	if (!spec)
+		return SOURCE_OK;
+	if (S_ISLNK(st.st_mode))
+		return take_symlink(w, path, explicit_arg, depth);
+	if (S_ISREG(st.st_mode))
+		return read_file(w, path, path);
+	finding(w, RULE_PATH, path, "not a regular file (%s); spec files must be"
+		" regular files", type_name(st.st_mode));
+	return SOURCE_OK;
+}
+
+static int
+walk_dir(struct dir_walk *w, const char *path, unsigned depth)
+{
+	DIR *dir;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = SOURCE_OK;
+
+	if (depth >= SOURCE_MAX_DEPTH)
+		return fatal(w, SOURCE_EFAIL, "directories under '%s' nest deeper than"
+			     " 64 levels; point gpusite at a smaller tree", w->arg);
+	dir = opendir(path);
+	if (!dir)
+		return fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+	while ((errno = 0, de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;	/* hidden entries, ".git", "." and ".." */
+		if (n == alloc) {
+			size_t na = alloc ? alloc * 2 : 32;
+
+			names = arena_realloc(w->arena, names, alloc * sizeof(*names),
+					      na * sizeof(*names));
+			alloc = na;
+		}
+		names[n++] = arena_strdup(w->arena, de->d_name);
+	}
+	if (errno) {
+		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		closedir(dir);
+		return ret;
+	}
+	closedir(dir);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < n && ret == SOURCE_OK; i++)
+		ret = take_entry(w, path_join(w->arena, path, names[i]), names[i], 0,
+				 depth + 1);
+	return ret;
+}
+
+/*
+ * The root an argument's symlinks must stay under: the current directory
+ * when the argument (its last component unresolved) lies below it, else
+ * the argument itself (a directory) or the directory holding it.
+ */
+static char *
+arg_root(struct arena *a, const char *arg, const char *cwd)
+{
+	const char *slash = strrchr(arg, '/');
+	const char *base = slash ? slash + 1 : arg;
+	char *dir = slash ? arena_strndup(a, arg, (size_t)(slash - arg)) : arena_strdup(a, ".");
+	char *real_dir, *placed, *res;
+	struct stat st;
+
+	if (slash == arg)
+		dir = arena_strdup(a, "/");
+	real_dir = realpath(dir, NULL);
+	if (!real_dir)
+		return NULL;
+	if (!strcmp(base, "..") || !strcmp(base, ".") || !*base) {
+		char *real = realpath(arg, NULL);
+
+		placed = arena_strdup(a, real ? real : real_dir);
+		free(real);
+	} else {
+		placed = path_join(a, real_dir, base);
+	}
+	if (path_under(placed, cwd)) {
+		res = arena_strdup(a, cwd);
+	} else if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char *real = realpath(arg, NULL);
+
+		res = arena_strdup(a, real ? real : real_dir);
+		free(real);
+	} else {
+		res = arena_strdup(a, real_dir);
+	}
+	free(real_dir);
+	return res;
+}
+
+static void
+dedup_sorted(struct source_set *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->count; i++)
+		if (k == 0 || strcmp(s->files[k - 1].path, s->files[i].path))
+			s->files[k++] = s->files[i];
+	s->count = k;
+}
+
+int
+source_from_paths(struct source_set *out, struct arena *a, struct diags *d,
+		  const char *root, const char *const *paths, size_t npaths)
+{
+	static const char *const dot[] = { "." };
+	static const char *const sites[] = { "sites" };
+	struct dir_walk w = { a, d, out, NULL, 0, NULL };
+	struct stat st;
+	char *cwd = realpath(".", NULL);
+	int ret = SOURCE_OK;
+
+	if (!cwd) {
+		w.arg = ".";
+		return fatal(&w, SOURCE_EFAIL, "cannot read '%s': %s", ".", strerror(errno));
+	}
+	if (npaths == 0) {
+		paths = stat("sites", &st) == 0 && S_ISDIR(st.st_mode) ? sites : dot;
+		npaths = 1;
+	}
+	out->label = npaths == 1 ? path_normalize(a, paths[0])
+				 : arena_printf(a, "%zu paths", npaths);
+	for (size_t i = 0; i < npaths && ret == SOURCE_OK; i++) {
+		char *path = path_normalize(a, paths[i]);
+		const char *slash = strrchr(path, '/');
+
+		w.arg = path;
+		if (root) {
+			char *real = realpath(root, NULL);
+
+			if (!real) {
+				ret = fatal(&w, SOURCE_EFAIL, "cannot read '%s': %s", root, strerror(errno));
+				break;
+			}
+			w.root = arena_strdup(a, real);
+			free(real);
+		} else {
+			w.root = arg_root(a, path, cwd);
+			if (!w.root) {
+				ret = fatal(&w, errno == ENOENT ? SOURCE_ENOTFOUND : SOURCE_EFAIL,
+					    "cannot read '%s': %s", path, strerror(errno));
+				break;
+			}
+		}
+		ret = take_entry(&w, path, slash ? slash + 1 : path, 1, 0);
+	}
+	free(cwd);
+	source_set_sort(out);
+	dedup_sorted(out);
+	return ret;
+}

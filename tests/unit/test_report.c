@@ -1,0 +1,502 @@
+/*
+ * test_report.c - every report format on one fixed list of diagnostics,
+ * compared byte for byte, and the escaping each destination needs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/arena.h"
+#include "report/report.h"
+#include "rules/rules.h"
+
+struct fixture {
+	struct arena arena;
+	struct diags diags;
+	struct source_set files;
+	struct spec_fleet fleet;
+	struct spec_site site_a;
+	struct spec_site *sites[1];
+	struct report_input in;
+};
+
+static const char file_a[] =
+	"apiVersion: gpusite.io/v1alpha1\n"	/* 1 */
+	"kind: GPUSite\n"
+	"metadata:\n"
+	"  name: seoul\n"
+	"spec:\n"				/* 5 */
+	"  cluster: {name: c1, region: us-west-2}\n"
+	"  nodeGroups: []\n"
+	"  gpuStack: {chart: {version: 0.20.0}}\n"
+	"  fallback:\n"
+	"    instanceTypes: [g6.12xlarge]\n"	/* 10 */
+	"    x: 1\n"
+	"    gpuLimit: 2\n"			/* 12 */
+	"\tplacement: {}\n";			/* 13: a tab */
+
+static void
+add(struct fixture *f, enum diag_level level, const char *file, unsigned line,
+    unsigned col, const char *rule, const char *path, const char *msg,
+    const char *site)
+{
+	struct pos at = { file, line, col };
+
+	diag_add(&f->diags, level, at, rule, path, "%s", msg);
+	f->diags.items[f->diags.count - 1].site = site;
+}
+
+/* The fixed list: two findings in a loaded site, one whole-file finding
+ * in a file that was never read (a symlink leading out). */
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	arena_init(&f->arena);
+	diags_init(&f->diags, &f->arena);
+	source_set_add(&f->arena, &f->files, "sites/a.yaml", file_a, sizeof(file_a) - 1);
+	add(f, DIAG_ERROR, "sites/a.yaml", 12, 15, "GS041", "spec.fallback.gpuLimit",
+	    "fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge", "seoul");
+	add(f, DIAG_WARNING, "sites/a.yaml", 12, 15, "GS045", "spec.fallback.gpuLimit",
+	    "fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs", "seoul");
+	add(f, DIAG_ERROR, "sites/b.yaml", 0, 0, "GS006", "",
+	    "symlink leads outside the repository", NULL);
+	f->site_a.name = "seoul";
+	f->site_a.file = "sites/a.yaml";
+	f->sites[0] = &f->site_a;
+	f->fleet.sites = f->sites;
+	f->fleet.count = 1;
+	f->fleet.files = 1;
+	f->in.diags = &f->diags;
+	f->in.files = &f->files;
+	f->in.fleet = &f->fleet;
+	f->in.sites = 2;
+	f->in.tool_name = "gpusite validate";
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	arena_release(&f->arena);
+	free(f);
+	return 0;
+}
+
+/* Run one format into memory; returns a malloc'd string. */
+static char *
+render(struct fixture *f, enum report_format fmt, unsigned flags, int want_stderr)
+{
+	char *out_buf = NULL, *err_buf = NULL;
+	size_t out_len = 0, err_len = 0;
+	FILE *out = open_memstream(&out_buf, &out_len);
+	FILE *err = open_memstream(&err_buf, &err_len);
+
+	assert_non_null(out);
+	assert_non_null(err);
+	assert_int_equal(report_write_flags(out, err, &f->in, fmt, flags), 0);
+	fclose(out);
+	fclose(err);
+	if (want_stderr) {
+		free(out_buf);
+		return err_buf;
+	}
+	free(err_buf);
+	return out_buf;
+}
+
+static void
+test_report__format_names_parse(void **state)
+{
+	static const char *const names[] = { "text", "json", "github", "sarif",
+					     "junit", "markdown" };
+	enum report_format fmt;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(report_format_parse(names[i], &fmt), 0);
+		assert_int_equal((int)fmt, (int)i);
+	}
+	assert_int_equal(report_format_parse("yaml", &fmt), -1);
+	assert_int_equal(report_format_parse("TEXT", &fmt), -1);
+}
+
+static void
+test_report__text_is_compiler_style_on_stderr(void **state)
+{
+	struct fixture *f = *state;
+	char *err = render(f, REPORT_TEXT, 0, 1);
+	char *out = render(f, REPORT_TEXT, 0, 0);
+
+	assert_string_equal(err,
+		"sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge [GS041]\n"
+		"sites/a.yaml:12:15: warning: fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs [GS045]\n"
+		"sites/b.yaml: error: symlink leads outside the repository [GS006]\n"
+		"gpusite: 2 errors, 1 warning (1 file, 2 sites)\n");
+	assert_string_equal(out, "");
+	free(err);
+	free(out);
+}
+
+static void
+test_report__text_caret_points_at_the_column(void **state)
+{
+	struct fixture *f = *state;
+	char *err;
+
+	f->diags.count = 1;
+	err = render(f, REPORT_TEXT, REPORT_CARET, 1);
+	assert_string_equal(err,
+		"sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge [GS041]\n"
+		"   12 |     gpuLimit: 2\n"
+		"      |               ^\n"
+		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
+	free(err);
+}
+
+static void
+test_report__text_caret_keeps_tabs_aligned(void **state)
+{
+	struct fixture *f = *state;
+	char *err;
+
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "sites/a.yaml", 13, 2, "GS001", "", "tabs are not indentation", NULL);
+	err = render(f, REPORT_TEXT, REPORT_CARET | REPORT_QUIET, 1);
+	assert_string_equal(err,
+		"sites/a.yaml:13:2: error: tabs are not indentation [GS001]\n"
+		"   13 | \tplacement: {}\n"
+		"      | \t^\n"
+		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
+	free(err);
+}
+
+static void
+test_report__text_colour_marks_severity(void **state)
+{
+	struct fixture *f = *state;
+	char *err;
+
+	f->diags.count = 1;
+	err = render(f, REPORT_TEXT, REPORT_COLOR, 1);
+	assert_string_equal(err,
+		"\033[1msites/a.yaml:12:15:\033[0m \033[1;31merror:\033[0m fallback.gpuLimit 2"
+		" is below the 4 GPUs of g6.12xlarge [GS041]\n"
+		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
+	free(err);
+}
+
+static void
+test_report__text_quiet_prints_nothing_when_clean(void **state)
+{
+	struct fixture *f = *state;
+	char *err;
+
+	f->diags.count = 0;
+	err = render(f, REPORT_TEXT, REPORT_QUIET, 1);
+	assert_string_equal(err, "");
+	free(err);
+	err = render(f, REPORT_TEXT, 0, 1);
+	assert_string_equal(err, "gpusite: 0 errors, 0 warnings (1 file, 2 sites)\n");
+	free(err);
+}
+
+static void
+test_report__text_never_passes_control_characters(void **state)
+{
+	struct fixture *f = *state;
+	char *err;
+
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "x\n.yaml", 1, 1, "GS003", "",
+	    "key '\033[2J' \xc2\x9b and \xff\nnext", NULL);
+	err = render(f, REPORT_TEXT, REPORT_NO_SUMMARY, 1);
+	assert_string_equal(err,
+		"x\\n.yaml:1:1: error: key '\\x1b[2J' \\u009b and \\xff\\nnext [GS003]\n");
+	free(err);
+}
+
+static void
+test_report__json_lists_every_field(void **state)
+{
+	struct fixture *f = *state;
+	char *out = render(f, REPORT_JSON, 0, 0);
+
+	assert_string_equal(out,
+		"{\"diagnostics\":["
+		"{\"file\":\"sites/a.yaml\",\"line\":12,\"column\":15,\"severity\":\"error\","
+		"\"rule\":\"GS041\",\"path\":\"spec.fallback.gpuLimit\","
+		"\"message\":\"fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\"},"
+		"{\"file\":\"sites/a.yaml\",\"line\":12,\"column\":15,\"severity\":\"warning\","
+		"\"rule\":\"GS045\",\"path\":\"spec.fallback.gpuLimit\","
+		"\"message\":\"fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs\"},"
+		"{\"file\":\"sites/b.yaml\",\"line\":0,\"column\":0,\"severity\":\"error\","
+		"\"rule\":\"GS006\",\"path\":\"\","
+		"\"message\":\"symlink leads outside the repository\"}],"
+		"\"summary\":{\"files\":1,\"sites\":2,\"errors\":2,\"warnings\":1}}\n");
+	free(out);
+}
+
+static void
+test_report__json_escapes_strings(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "a\"b.yaml", 1, 2, "GS003", "spec[\"x\"]",
+	    "quote \" backslash \\ newline \n tab \t bell \a", NULL);
+	out = render(f, REPORT_JSON, 0, 0);
+	assert_non_null(strstr(out,
+		"{\"file\":\"a\\\"b.yaml\",\"line\":1,\"column\":2,\"severity\":\"error\","
+		"\"rule\":\"GS003\",\"path\":\"spec[\\\"x\\\"]\","
+		"\"message\":\"quote \\\" backslash \\\\ newline \\n tab \\t bell \\u0007\"}"));
+	free(out);
+}
+
+static void
+test_report__github_annotations(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	unsetenv("GITHUB_STEP_SUMMARY");
+	out = render(f, REPORT_GITHUB, 0, 0);
+	assert_string_equal(out,
+		"::error file=sites/a.yaml,line=12,col=15,title=GS041::fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\n"
+		"::warning file=sites/a.yaml,line=12,col=15,title=GS045::fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs\n"
+		"::error file=sites/b.yaml,title=GS006::symlink leads outside the repository\n");
+	free(out);
+}
+
+static void
+test_report__github_escapes_data_and_properties(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	unsetenv("GITHUB_STEP_SUMMARY");
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "we%ird,na:me\r\n.yaml", 3, 4, "GS001", "",
+	    "100% sure\r\nline two: a,b", NULL);
+	out = render(f, REPORT_GITHUB, 0, 0);
+	assert_string_equal(out,
+		"::error file=we%25ird%2Cna%3Ame%0D%0A.yaml,line=3,col=4,title=GS001::"
+		"100%25 sure%0D%0Aline two: a,b\n");
+	free(out);
+}
+
+static void
+test_report__github_appends_the_step_summary(void **state)
+{
+	struct fixture *f = *state;
+	char path[] = "/tmp/gpusite-summary-XXXXXX";
+	int fd = mkstemp(path);
+	char got[4096];
+	ssize_t n;
+	char *out;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "earlier step\n", 13), 13);
+	setenv("GITHUB_STEP_SUMMARY", path, 1);
+	out = render(f, REPORT_GITHUB, 0, 0);
+	unsetenv("GITHUB_STEP_SUMMARY");
+	free(out);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	n = read(fd, got, sizeof(got) - 1);
+	close(fd);
+	unlink(path);
+	assert_true(n > 0);
+	got[n] = '\0';
+	assert_string_equal(got,
+		"earlier step\n"
+		"### gpusite validate\n\n"
+		"| | File | Line | Rule | Message |\n"
+		"|---|---|---|---|---|\n"
+		"| \xe2\x9d\x8c | sites/a.yaml | 12:15 | GS041 | fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge |\n"
+		"| \xe2\x9a\xa0\xef\xb8\x8f | sites/a.yaml | 12:15 | GS045 | fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs |\n"
+		"| \xe2\x9d\x8c | sites/b.yaml |  | GS006 | symlink leads outside the repository |\n"
+		"\n"
+		"gpusite: 2 errors, 1 warning (1 file, 2 sites)\n");
+}
+
+static void
+test_report__markdown_escapes_cells(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	f->diags.count = 0;
+	add(f, DIAG_WARNING, "a|b.yaml", 2, 1, "GS061", "",
+	    "use `x` | not *y* <b>&\nnext", NULL);
+	out = render(f, REPORT_MARKDOWN, 0, 0);
+	assert_string_equal(out,
+		"### gpusite validate\n\n"
+		"| | File | Line | Rule | Message |\n"
+		"|---|---|---|---|---|\n"
+		"| \xe2\x9a\xa0\xef\xb8\x8f | a\\|b.yaml | 2:1 | GS061 | use \\`x\\` \\| not \\*y\\* &lt;b&gt;&amp; next |\n"
+		"\n"
+		"gpusite: 0 errors, 1 warning (1 file, 2 sites)\n");
+	free(out);
+}
+
+static void
+test_report__markdown_says_when_clean(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	f->diags.count = 0;
+	out = render(f, REPORT_MARKDOWN, 0, 0);
+	assert_string_equal(out,
+		"### gpusite validate\n\n"
+		"No problems found.\n\n"
+		"gpusite: 0 errors, 0 warnings (1 file, 2 sites)\n");
+	free(out);
+}
+
+static void
+test_report__sarif_has_rules_results_and_regions(void **state)
+{
+	struct fixture *f = *state;
+	const struct rule *r006 = rules_find("GS006"), *r041 = rules_find("GS041"),
+			  *r045 = rules_find("GS045");
+	char *out, *want;
+	size_t len;
+	FILE *w;
+
+	assert_non_null(r006);
+	assert_non_null(r041);
+	assert_non_null(r045);
+	w = open_memstream(&want, &len);
+	fprintf(w,
+		"{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json\","
+		"\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"gpusite\","
+		"\"version\":\"%s\",\"informationUri\":\"https://gpusite.io\",\"rules\":["
+		"{\"id\":\"GS006\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"error\"}},"
+		"{\"id\":\"GS041\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"error\"}},"
+		"{\"id\":\"GS045\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"warning\"}}]}},"
+		"\"columnKind\":\"unicodeCodePoints\",\"results\":["
+		"{\"ruleId\":\"GS041\",\"ruleIndex\":1,\"level\":\"error\",\"message\":{\"text\":"
+		"\"fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\"},\"locations\":[{\"physicalLocation\":"
+		"{\"artifactLocation\":{\"uri\":\"sites/a.yaml\"},\"region\":{\"startLine\":12,\"startColumn\":15}}}],"
+		"\"properties\":{\"path\":\"spec.fallback.gpuLimit\"}},"
+		"{\"ruleId\":\"GS045\",\"ruleIndex\":2,\"level\":\"warning\",\"message\":{\"text\":"
+		"\"fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs\"},\"locations\":[{\"physicalLocation\":"
+		"{\"artifactLocation\":{\"uri\":\"sites/a.yaml\"},\"region\":{\"startLine\":12,\"startColumn\":15}}}],"
+		"\"properties\":{\"path\":\"spec.fallback.gpuLimit\"}},"
+		"{\"ruleId\":\"GS006\",\"ruleIndex\":0,\"level\":\"error\",\"message\":{\"text\":"
+		"\"symlink leads outside the repository\"},\"locations\":[{\"physicalLocation\":"
+		"{\"artifactLocation\":{\"uri\":\"sites/b.yaml\"}}}]}]}]}\n",
+		GPUSITE_VERSION, r006->summary, r041->summary, r045->summary);
+	fclose(w);
+	out = render(f, REPORT_SARIF, 0, 0);
+	assert_string_equal(out, want);
+	free(out);
+	free(want);
+}
+
+static void
+test_report__sarif_uri_is_percent_encoded(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "my sites/a#1.yaml", 1, 1, "GS001", "", "bad", NULL);
+	add(f, DIAG_ERROR, "/abs/b.yaml", 1, 1, "GS001", "", "bad", NULL);
+	out = render(f, REPORT_SARIF, 0, 0);
+	assert_non_null(strstr(out, "\"uri\":\"my%20sites/a%231.yaml\""));
+	assert_non_null(strstr(out, "\"uri\":\"file:///abs/b.yaml\""));
+	free(out);
+}
+
+static void
+test_report__junit_suite_per_file_case_per_site(void **state)
+{
+	struct fixture *f = *state;
+	char *out = render(f, REPORT_JUNIT, 0, 0);
+
+	assert_string_equal(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"gpusite validate\" tests=\"2\" failures=\"2\" errors=\"0\">\n"
+		"  <testsuite name=\"sites/a.yaml\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+		"    <testcase name=\"seoul\" classname=\"sites/a.yaml\">\n"
+		"      <failure message=\"fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\" type=\"GS041\">"
+		"sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge [GS041]\n"
+		"</failure>\n"
+		"      <system-out>sites/a.yaml:12:15: warning: fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs [GS045]\n"
+		"</system-out>\n"
+		"    </testcase>\n"
+		"  </testsuite>\n"
+		"  <testsuite name=\"sites/b.yaml\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+		"    <testcase name=\"sites/b.yaml\" classname=\"sites/b.yaml\">\n"
+		"      <failure message=\"symlink leads outside the repository\" type=\"GS006\">"
+		"sites/b.yaml: error: symlink leads outside the repository [GS006]\n"
+		"</failure>\n"
+		"    </testcase>\n"
+		"  </testsuite>\n"
+		"</testsuites>\n");
+	free(out);
+}
+
+static void
+test_report__junit_passing_site_and_xml_escaping(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "x&<y>.yaml", 1, 1, "GS001", "",
+	    "bad \"quote\" 'apos' <tag> & \x01 \xff", NULL);
+	out = render(f, REPORT_JUNIT, 0, 0);
+	/* the valid site of sites/a.yaml is a passing case */
+	assert_non_null(strstr(out,
+		"    <testcase name=\"seoul\" classname=\"sites/a.yaml\"/>\n"));
+	assert_non_null(strstr(out,
+		"<testsuite name=\"x&amp;&lt;y&gt;.yaml\" tests=\"1\" failures=\"1\""));
+	assert_non_null(strstr(out,
+		"<failure message=\"bad &quot;quote&quot; &apos;apos&apos; &lt;tag&gt; &amp; "
+		"\xef\xbf\xbd \xef\xbf\xbd\" type=\"GS001\">"));
+	free(out);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report__format_names_parse),
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_report__text_is_compiler_style_on_stderr),
+		T(test_report__text_caret_points_at_the_column),
+		T(test_report__text_caret_keeps_tabs_aligned),
+		T(test_report__text_colour_marks_severity),
+		T(test_report__text_quiet_prints_nothing_when_clean),
+		T(test_report__text_never_passes_control_characters),
+		T(test_report__json_lists_every_field),
+		T(test_report__json_escapes_strings),
+		T(test_report__github_annotations),
+		T(test_report__github_escapes_data_and_properties),
+		T(test_report__github_appends_the_step_summary),
+		T(test_report__markdown_escapes_cells),
+		T(test_report__markdown_says_when_clean),
+		T(test_report__sarif_has_rules_results_and_regions),
+		T(test_report__sarif_uri_is_percent_encoded),
+		T(test_report__junit_suite_per_file_case_per_site),
+		T(test_report__junit_passing_site_and_xml_escaping),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
