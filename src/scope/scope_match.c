@@ -1,0 +1,350 @@
+/*
+ * scope_match.c - Kubernetes' placement predicates for daemon pods, as
+ * the DaemonSet controller applies them (NodeShouldRunDaemonPod): node
+ * affinity (nodeSelector AND required node affinity), then taints with
+ * effect NoSchedule or NoExecute against the pod's tolerations plus the
+ * ones the controller adds to every daemon pod.  Copied from
+ * k8s.io/component-helpers/scheduling/corev1 (nodeaffinity, helpers) and
+ * k8s.io/api/core/v1 Toleration.ToleratesTaint.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "scope/scope.h"
+
+/* Tolerations the DaemonSet controller adds to every daemon pod
+ * (pkg/controller/daemon/util AddOrUpdateDaemonPodTolerations). */
+static const struct {
+	const char *key;
+	const char *effect;
+	bool host_network_only;
+} daemon_tolerations[] = {
+	{ "node.kubernetes.io/not-ready", "NoExecute", false },
+	{ "node.kubernetes.io/unreachable", "NoExecute", false },
+	{ "node.kubernetes.io/disk-pressure", "NoSchedule", false },
+	{ "node.kubernetes.io/memory-pressure", "NoSchedule", false },
+	{ "node.kubernetes.io/pid-pressure", "NoSchedule", false },
+	{ "node.kubernetes.io/unschedulable", "NoSchedule", false },
+	{ "node.kubernetes.io/network-unavailable", "NoSchedule", true },
+};
+
+static const char *
+text_or_empty(const struct node *n)
+{
+	const char *s = node_is_null(n) ? NULL : node_text(n);
+
+	return s ? s : "";
+}
+
+const char *
+scope_node_label(const struct scope_node *n, const char *key)
+{
+	for (size_t i = 0; i < n->runtime_count; i++)
+		if (!strcmp(n->runtime[i].key, key))
+			return n->runtime[i].value;
+	if (!n->labels || n->labels->kind != NODE_MAP)
+		return NULL;
+	const struct node_pair *p = node_map_pair(n->labels, key);
+
+	return p ? text_or_empty(p->value) : NULL;
+}
+
+bool
+scope_parse_int64(const char *s, long long *out)
+{
+	const char *p = s;
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	if (*p == '+' || *p == '-')
+		p++;
+	/* ParseInt takes digits only: no spaces, no 0x, no underscores */
+	if (!*p)
+		return false;
+	for (const char *q = p; *q; q++)
+		if (*q < '0' || *q > '9')
+			return false;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+
+	if (errno == ERANGE || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool
+scope_toleration_tolerates(const struct node *t, const struct node *taint)
+{
+	const char *t_effect = text_or_empty(node_map_get(t, "effect"));
+	const char *t_key = text_or_empty(node_map_get(t, "key"));
+	const char *t_op = text_or_empty(node_map_get(t, "operator"));
+	const char *t_value = text_or_empty(node_map_get(t, "value"));
+	const char *effect = text_or_empty(node_map_get(taint, "effect"));
+	const char *key = text_or_empty(node_map_get(taint, "key"));
+	const char *value = text_or_empty(node_map_get(taint, "value"));
+
+	if (!t || t->kind != NODE_MAP)
+		return false;
+	if (*t_effect && strcmp(t_effect, effect))
+		return false;
+	if (*t_key && strcmp(t_key, key))
+		return false;
+	if (!*t_op || !strcmp(t_op, "Equal"))
+		return !strcmp(t_value, value);
+	return !strcmp(t_op, "Exists");
+}
+
+static const char *
+values_text(struct arena *a, const struct node *values)
+{
+	const char *s = "";
+
+	if (!values || values->kind != NODE_SEQ)
+		return "[]";
+	for (size_t i = 0; i < values->seq.count; i++)
+		s = arena_printf(a, "%s%s%s", s, i ? "," : "",
+				 text_or_empty(values->seq.items[i]));
+	return arena_printf(a, "[%s]", s);
+}
+
+static bool
+value_in(const char *v, const struct node *values)
+{
+	if (!values || values->kind != NODE_SEQ)
+		return false;
+	for (size_t i = 0; i < values->seq.count; i++)
+		if (!strcmp(v, text_or_empty(values->seq.items[i])))
+			return true;
+	return false;
+}
+
+/* One matchExpressions entry against the node's labels. */
+static bool
+expression_matches(const struct scope_node *n, const struct node *e,
+		   struct arena *a, const char **why)
+{
+	const char *key = node_str(node_map_get(e, "key"));
+	const char *op = node_str(node_map_get(e, "operator"));
+	const struct node *values = node_map_get(e, "values");
+	size_t nvalues = values && values->kind == NODE_SEQ ? values->seq.count : 0;
+	const char *have;
+	long long want, got;
+
+	if (e->kind != NODE_MAP || !key || !op) {
+		*why = "affinity expression without key or operator";
+		return false;
+	}
+	have = scope_node_label(n, key);
+	*why = arena_printf(a, "affinity %s %s%s%s", key, op,
+			    nvalues ? " " : "", nvalues ? values_text(a, values) : "");
+	if (!strcmp(op, "In"))
+		return have && value_in(have, values);
+	if (!strcmp(op, "NotIn"))
+		return !have || !value_in(have, values);
+	if (!strcmp(op, "Exists") || !strcmp(op, "DoesNotExist")) {
+		if (nvalues) {
+			*why = arena_printf(a, "affinity %s %s has values (invalid: the term never matches)",
+					    key, op);
+			return false;
+		}
+		return (have != NULL) == !strcmp(op, "Exists");
+	}
+	if (!strcmp(op, "Gt") || !strcmp(op, "Lt")) {
+		if (nvalues != 1 ||
+		    !scope_parse_int64(text_or_empty(values->seq.items[0]), &want)) {
+			*why = arena_printf(a, "affinity %s %s needs exactly one integer value (invalid: the term never matches)",
+					    key, op);
+			return false;
+		}
+		if (!have || !scope_parse_int64(have, &got))
+			return false;
+		return op[0] == 'G' ? got > want : got < want;
+	}
+	*why = arena_printf(a, "affinity %s: unknown operator %s (the term never matches)",
+			    key, op);
+	return false;
+}
+
+/* matchFields: only metadata.name with In / NotIn and one value. */
+static bool
+field_matches(const struct scope_node *n, const struct node *e,
+	      struct arena *a, const char **why)
+{
+	const char *key = node_str(node_map_get(e, "key"));
+	const char *op = node_str(node_map_get(e, "operator"));
+	const struct node *values = node_map_get(e, "values");
+
+	if (!key || !op || strcmp(key, "metadata.name") ||
+	    (strcmp(op, "In") && strcmp(op, "NotIn")) ||
+	    !values || values->kind != NODE_SEQ || values->seq.count != 1) {
+		*why = arena_printf(a, "affinity matchFields %s %s is not supported by Kubernetes (the term never matches)",
+				    key ? key : "?", op ? op : "?");
+		return false;
+	}
+	*why = arena_printf(a, "affinity metadata.name %s %s", op, values_text(a, values));
+	bool in = !strcmp(n->name, text_or_empty(values->seq.items[0]));
+
+	return op[0] == 'I' ? in : !in;
+}
+
+bool
+scope_term_matches(const struct scope_node *n, const struct node *term,
+		   struct arena *a, const char **why)
+{
+	const struct node *exprs = node_map_get(term, "matchExpressions");
+	const struct node *fields = node_map_get(term, "matchFields");
+	size_t ne = exprs && exprs->kind == NODE_SEQ ? exprs->seq.count : 0;
+	size_t nf = fields && fields->kind == NODE_SEQ ? fields->seq.count : 0;
+
+	/* "A null or empty node selector term matches no objects." */
+	if (ne + nf == 0) {
+		*why = "affinity: empty nodeSelectorTerm (matches no node)";
+		return false;
+	}
+	for (size_t i = 0; i < ne; i++)
+		if (!expression_matches(n, exprs->seq.items[i], a, why))
+			return false;
+	for (size_t i = 0; i < nf; i++)
+		if (!field_matches(n, fields->seq.items[i], a, why))
+			return false;
+	return true;
+}
+
+static void
+add_reason(struct scope_cell *c, struct arena *a, const char *why)
+{
+	c->reasons = arena_realloc(a, c->reasons, c->reason_count * sizeof(*c->reasons),
+				   (c->reason_count + 1) * sizeof(*c->reasons));
+	c->reasons[c->reason_count++] = why;
+}
+
+static bool
+tolerated_by_daemon(const struct node *taint, bool host_network)
+{
+	const char *key = text_or_empty(node_map_get(taint, "key"));
+	const char *effect = text_or_empty(node_map_get(taint, "effect"));
+
+	for (size_t i = 0; i < sizeof(daemon_tolerations) / sizeof(daemon_tolerations[0]); i++) {
+		if (daemon_tolerations[i].host_network_only && !host_network)
+			continue;
+		if (!strcmp(key, daemon_tolerations[i].key) &&
+		    !strcmp(effect, daemon_tolerations[i].effect))
+			return true;
+	}
+	return false;
+}
+
+static const char *
+taint_text(struct arena *a, const struct node *taint)
+{
+	const char *value = text_or_empty(node_map_get(taint, "value"));
+
+	return arena_printf(a, "taint %s%s%s:%s",
+			    text_or_empty(node_map_get(taint, "key")),
+			    *value ? "=" : "", value,
+			    text_or_empty(node_map_get(taint, "effect")));
+}
+
+/* Which runtime labels the pod's placement refers to (for "yes" cells). */
+static bool
+placement_mentions(const struct node *pod_spec, const char *key)
+{
+	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
+	const struct node *terms = node_path(pod_spec,
+		"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+
+	if (sel && sel->kind == NODE_MAP && node_map_pair(sel, key))
+		return true;
+	if (!terms || terms->kind != NODE_SEQ)
+		return false;
+	for (size_t i = 0; i < terms->seq.count; i++) {
+		const struct node *ex = node_map_get(terms->seq.items[i], "matchExpressions");
+
+		for (size_t j = 0; ex && ex->kind == NODE_SEQ && j < ex->seq.count; j++) {
+			const char *k = node_str(node_map_get(ex->seq.items[j], "key"));
+
+			if (k && !strcmp(k, key))
+				return true;
+		}
+	}
+	return false;
+}
+
+void
+scope_place(struct scope_cell *out, struct arena *a, const struct scope_node *n,
+	    const struct node *pod_spec, bool daemonset)
+{
+	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
+	const struct node *affinity = node_path(pod_spec,
+		"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+	const struct node *tols = node_map_get(pod_spec, "tolerations");
+	const struct node *host_net = node_map_get(pod_spec, "hostNetwork");
+	bool host_network = node_is_bool(host_net) && host_net->scalar.i;
+
+	memset(out, 0, sizeof(*out));
+	/* 1. nodeSelector: every pair must be a label of the node */
+	if (sel && sel->kind == NODE_MAP) {
+		for (size_t i = 0; i < sel->map.count; i++) {
+			const char *key = node_text(sel->map.pairs[i].key);
+			const char *want = text_or_empty(sel->map.pairs[i].value);
+			const char *have = scope_node_label(n, key);
+
+			if (!have || strcmp(have, want))
+				add_reason(out, a, arena_printf(a, "nodeSelector %s=%s", key, want));
+		}
+	} else if (sel && !node_is_null(sel)) {
+		add_reason(out, a, "nodeSelector is not a mapping");
+	}
+	/* 2. required node affinity: terms ORed, requirements ANDed */
+	if (affinity && !node_is_null(affinity)) {
+		const struct node *terms = node_map_get(affinity, "nodeSelectorTerms");
+		const char *why = NULL, *first = NULL;
+		bool any = false;
+		size_t count = terms && terms->kind == NODE_SEQ ? terms->seq.count : 0;
+
+		for (size_t i = 0; i < count && !any; i++) {
+			any = scope_term_matches(n, terms->seq.items[i], a, &why);
+			if (!first)
+				first = why;
+		}
+		if (!any) {
+			if (count == 0)
+				add_reason(out, a, "affinity: no nodeSelectorTerms (matches no node)");
+			else if (count == 1)
+				add_reason(out, a, first);
+			else
+				add_reason(out, a, arena_printf(a, "affinity: none of %zu nodeSelectorTerms matches",
+								count));
+		}
+	}
+	/* 3. taints that keep pods off: NoSchedule and NoExecute */
+	if (n->taints && n->taints->kind == NODE_SEQ) {
+		for (size_t i = 0; i < n->taints->seq.count; i++) {
+			const struct node *taint = n->taints->seq.items[i];
+			const char *effect = text_or_empty(node_map_get(taint, "effect"));
+			bool ok = false;
+
+			if (strcmp(effect, "NoSchedule") && strcmp(effect, "NoExecute"))
+				continue;	/* PreferNoSchedule: a preference only */
+			if (daemonset && tolerated_by_daemon(taint, host_network))
+				continue;
+			for (size_t j = 0; tols && tols->kind == NODE_SEQ && j < tols->seq.count && !ok; j++)
+				ok = scope_toleration_tolerates(tols->seq.items[j], taint);
+			if (!ok)
+				add_reason(out, a, taint_text(a, taint));
+		}
+	}
+	out->runs = out->reason_count == 0;
+	if (!out->runs)
+		return;
+	for (size_t i = 0; i < n->runtime_count; i++)
+		if (placement_mentions(pod_spec, n->runtime[i].key))
+			add_reason(out, a, arena_printf(a, "runtime label %s=%s (%s)",
+							n->runtime[i].key, n->runtime[i].value,
+							n->runtime[i].by));
+}
