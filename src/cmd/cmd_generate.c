@@ -1,12 +1,400 @@
+/*
+ * cmd_generate.c - `gpusite generate`: the Argo CD config-management
+ * plugin entry point (plugin/plugin.yaml).
+ *
+ * Argo CD runs it in a fresh copy of the repository with the application
+ * path as working directory and the inputs in the environment only
+ * (cmd/argocd_env.h).  It prints the same YAML stream `gpusite render`
+ * prints for the same sites.  Whatever goes wrong, stdout stays empty:
+ * an empty success would make Argo CD prune every object of the app.
+ * The output is built in memory and written only once all went well;
+ * stderr is one line per problem and a summary last, which is what the
+ * Argo CD UI shows.
+ */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
+#include "cmd/pipeline.h"
+#include "emit/emit.h"
+#include "render/render.h"
+#include "source/source.h"
+#include "spec/spec.h"
 
-/* Placeholder until the command lands; keeps the table and build whole. */
+extern char **environ;
+
+/* Argo CD gives the whole request 60 s by default (argocd-cmp.md 3.3). */
+#define DEADLINE_SECONDS 45
+/* One gRPC message carries every manifest; its default cap is 100 MiB. */
+#define OUTPUT_CAP (64u << 20)
+/* The UI shows the whole of stderr: keep it readable. */
+#define MAX_LINES 50
+
+static const char *const settings[] = { "sites", "strict", "kube-version", NULL };
+
+static const char usage[] =
+	"usage: gpusite generate\n"
+	"\n"
+	"Argo CD config-management plugin entry point (plugin/plugin.yaml).\n"
+	"Renders the sites under the working directory (its sites/ when present)\n"
+	"and prints the YAML stream on stdout, the bytes `gpusite render` prints.\n"
+	"Takes no arguments: every input comes from the environment Argo CD sets.\n"
+	"\n"
+	"Settings, each looked up as a plugin parameter (ARGOCD_APP_PARAMETERS or\n"
+	"PARAM_*), then ARGOCD_ENV_<NAME> (plugin env), then <NAME>:\n"
+	"  sites         array of site names (metadata.name); default all sites\n"
+	"  strict        \"true\": warnings fail the render; default false\n"
+	"  kube-version  target Kubernetes version, e.g. 1.35; default KUBE_VERSION,\n"
+	"                else each site's cluster.kubernetesVersion\n"
+	"KUBE_API_VERSIONS (set by Argo CD) is checked for every API the output\n"
+	"needs: a missing one is a warning (an error with strict).\n"
+	"\n"
+	"On any error stdout stays empty, stderr holds one line per problem and a\n"
+	"summary last, and the exit code is not 0.\n";
+
+static void
+on_deadline(int sig)
+{
+	static const char msg[] =
+		"gpusite: error: gave up after 45 s, before Argo CD's 60 s deadline:"
+		" make the application path hold fewer sites [" ARGOCD_RULE_DEADLINE "]\n"
+		"gpusite: generate failed: out of time (" ARGOCD_RULE_DEADLINE ")\n";
+	ssize_t r;
+
+	(void)sig;
+	/* Only async-signal-safe calls here; stdout was never written. */
+	r = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)r;
+	_exit(GS_EXIT_FAILURE);
+}
+
+static void
+deadline_arm(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_deadline;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(DEADLINE_SECONDS);
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Between stages: the alarm is the hard stop, this the polite one. */
+static int
+deadline_check(struct diags *d, double start, const char *stage)
+{
+	struct pos at = { "gpusite", 0, 0 };
+
+	if (now_seconds() - start < DEADLINE_SECONDS)
+		return 0;
+	return diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_DEADLINE, "",
+			"gave up after %s, past %d s of Argo CD's 60 s deadline",
+			stage, DEADLINE_SECONDS);
+}
+
+/* Activation codes are never needed: generate writes no NodeConfig file. */
+static const char *
+no_env(const char *name)
+{
+	(void)name;
+	return NULL;
+}
+
+struct gen_settings {
+	bool strict;
+	int kube_minor;		/* 0: each site's own */
+	const char **sites;	/* NULL: all */
+	size_t site_count;
+};
+
+static int
+setting_string(struct diags *d, const struct argocd_setting *s)
+{
+	if (!s->is_array && !s->is_map)
+		return 0;
+	return diag_add(d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+			"setting '%s' takes a string, not %s: pass it as {name: %s, string: \"...\"}",
+			s->name, s->is_map ? "a map" : "an array", s->name);
+}
+
+static int
+read_settings(struct gen_settings *out, struct arena *a, struct diags *d,
+	      const struct argocd_env *e, unsigned flags)
+{
+	struct argocd_setting s;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	argocd_setting_lookup(&s, a, e, "strict", flags);
+	if (setting_string(d, &s) < 0)
+		ret = -1;
+	else if (s.string && argocd_parse_bool(&out->strict, s.string) < 0)
+		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_SETTING, "",
+			       "strict is '%s': write true or false", s.string);
+
+	argocd_setting_lookup(&s, a, e, "kube-version", flags);
+	if (setting_string(d, &s) < 0)
+		ret = -1;
+	else if (s.string && argocd_parse_kube_version(&out->kube_minor, s.string) < 0)
+		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_SETTING, "",
+			       "kube-version is '%s': write a Kubernetes version such as 1.35 or v1.35.2",
+			       s.string);
+
+	argocd_setting_lookup(&s, a, e, "sites", flags);
+	if (s.is_map) {
+		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_SETTING, "",
+			       "setting 'sites' takes an array of site names, not a map");
+	} else {
+		const char **list;
+		size_t n = argocd_setting_list(&list, a, &s), kept = 0;
+
+		/* Drop repeats so a site is rendered once. */
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+
+			for (size_t j = 0; j < kept; j++)
+				seen |= !strcmp(list[j], list[i]);
+			if (!seen)
+				list[kept++] = list[i];
+		}
+		out->sites = kept ? list : NULL;
+		out->site_count = kept;
+	}
+	return ret;
+}
+
+/* Every requested name must be a site: never an empty success. */
+static int
+check_site_names(struct arena *a, struct diags *d, const struct argocd_env *e,
+		 const struct gen_settings *g, const struct spec_fleet *fleet)
+{
+	struct argocd_setting s;
+	char *known = arena_strdup(a, "");
+	int ret = 0;
+
+	argocd_setting_lookup(&s, a, e, "sites", 0);
+	for (size_t i = 0; i < fleet->count && i < 20; i++)
+		known = arena_printf(a, "%s%s%s", known, i ? ", " : "",
+				     fleet->sites[i]->name);
+	if (fleet->count > 20)
+		known = arena_printf(a, "%s, ... (%zu in all)", known, fleet->count);
+	for (size_t i = 0; i < g->site_count; i++) {
+		if (spec_fleet_find(fleet, g->sites[i]))
+			continue;
+		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_OUTPUT, "",
+			       "no site is named '%s' under the application path (sites: %s): fix the 'sites' setting or the site's metadata.name",
+			       g->sites[i], fleet->count ? known : "none");
+	}
+	return ret;
+}
+
+/* Which part of a site makes an object of this kind, and what to do when
+ * the cluster cannot take it. */
+struct api_need {
+	const char *kind;
+	const char *field;
+	const char *advice;
+};
+
+static const struct api_need api_needs[] = {
+	{ "ConfigMap", "nodeGroups", "the core API always serves it: check KUBE_API_VERSIONS" },
+	{ "NodePool", "fallback", "install Karpenter v1 on the cluster, or set fallback.enabled: false" },
+	{ "Application", "gpuStack", "install Argo CD's CRDs there, or deploy this app to the cluster Argo CD runs in" },
+	{ "MutatingPolicy", "placement", "install Kyverno 1.17 or newer, or set placement.engine: kyverno-clusterpolicy for an older Kyverno" },
+	{ "ClusterPolicy", "placement", "install Kyverno, or choose another placement.engine" },
+	{ "MutatingAdmissionPolicy", "placement", "set kube-version to the cluster's version (v1 needs 1.36, v1beta1 1.34-1.35 with the feature gate), or choose another placement.engine" },
+	{ "MutatingAdmissionPolicyBinding", "placement", "set kube-version to the cluster's version (v1 needs 1.36, v1beta1 1.34-1.35 with the feature gate), or choose another placement.engine" },
+	{ "PrometheusRule", "alerts", "install the Prometheus Operator CRDs, or set alerts.enabled: false" },
+};
+
+static const struct spec_site *
+owner_site(const struct spec_fleet *fleet, const struct render_object *o,
+	   const struct gen_settings *g)
+{
+	if (o->site)
+		return spec_fleet_find(fleet, o->site);
+	/* Shared per cluster: name the first selected site of that cluster. */
+	for (size_t i = 0; i < fleet->count; i++) {
+		const struct spec_site *s = fleet->sites[i];
+		bool selected = !g->site_count;
+
+		for (size_t j = 0; j < g->site_count; j++)
+			selected |= !strcmp(g->sites[j], s->name);
+		if (selected && o->cluster && s->cluster.name &&
+		    !strcmp(o->cluster, s->cluster.name))
+			return s;
+	}
+	return NULL;
+}
+
+static void
+check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
+	   const struct gen_settings *g, const struct spec_fleet *fleet,
+	   const struct render_result *r)
+{
+	struct argocd_api_versions have;
+	const char **said = arena_alloc(a, (r->count + 1) * sizeof(*said));
+	size_t nsaid = 0;
+
+	argocd_api_versions_parse(&have, a, argocd_env_get(e, "KUBE_API_VERSIONS"));
+	if (!have.count)
+		return;		/* unknown cluster: nothing to check against */
+	for (size_t i = 0; i < r->count; i++) {
+		const struct render_object *o = &r->objects[i];
+		const struct spec_site *s;
+		const struct api_need *need = NULL;
+		struct pos at = { "gpusite", 0, 0 };
+		const char *key;
+		bool dup = false;
+
+		if (argocd_api_versions_serves(&have, o->api_version, o->kind))
+			continue;
+		s = owner_site(fleet, o, g);
+		key = arena_printf(a, "%s/%s@%s", o->api_version, o->kind,
+				   s ? s->name : "");
+		for (size_t j = 0; j < nsaid; j++)
+			dup |= !strcmp(said[j], key);
+		if (dup)
+			continue;
+		said[nsaid++] = key;
+		for (size_t j = 0; j < sizeof(api_needs) / sizeof(api_needs[0]); j++) {
+			if (!strcmp(api_needs[j].kind, o->kind))
+				need = &api_needs[j];
+		}
+		if (s) {
+			const struct node *spec = node_map_get(s->doc, "spec");
+
+			at = spec ? spec_field_pos(spec, need ? need->field : "cluster") :
+				    (struct pos){ s->file, 0, 0 };
+			if (!at.file)
+				at.file = s->file;
+		}
+		diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_API, "",
+			 "site %s needs %s %s, which the target cluster does not serve (KUBE_API_VERSIONS): %s",
+			 s ? s->name : o->cluster ? o->cluster : "?", o->api_version,
+			 o->kind, need ? need->advice : "install what serves it");
+	}
+}
+
+static int
+run(struct buf *out, struct arena *a, struct diags *d)
+{
+	struct argocd_env env;
+	struct gen_settings g;
+	struct pipeline p;
+	struct source_set files;
+	struct render_result r;
+	struct render_options opt;
+	double start = now_seconds();
+	int ret;
+
+	if (argocd_env_load(&env, a, d, (const char *const *)environ) < 0)
+		return GS_EXIT_USAGE;
+	argocd_env_check_names(d, &env, settings);
+	if (read_settings(&g, a, d, &env, 0) < 0)
+		return GS_EXIT_USAGE;
+
+	ret = argocd_app_load(&p, &files, a, d, &env);
+	if (ret == ARGOCD_LOAD_FAILED)
+		return GS_EXIT_FAILURE;
+	if (ret == ARGOCD_LOAD_FINDINGS)
+		return GS_EXIT_FINDINGS;
+	if (deadline_check(d, start, "reading the specs") < 0)
+		return GS_EXIT_FAILURE;
+	if (check_site_names(a, d, &env, &g, &p.fleet) < 0)
+		return GS_EXIT_FINDINGS;
+
+	memset(&r, 0, sizeof(r));
+	memset(&opt, 0, sizeof(opt));
+	opt.sites = g.sites;
+	opt.site_count = g.site_count;
+	opt.kube_minor = g.kube_minor;
+	opt.files = false;
+	opt.getenv = no_env;
+	if (render_fleet(&r, a, d, &p.fleet, &opt) < 0)
+		return GS_EXIT_FINDINGS;
+	if (!r.count) {
+		struct pos at = { "gpusite", 0, 0 };
+
+		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
+			 "the sites rendered no object: refusing an empty success, which would prune the application");
+		return GS_EXIT_FINDINGS;
+	}
+	check_apis(a, d, &env, &g, &p.fleet, &r);
+	if (g.strict)
+		diags_promote_warnings(d);
+	if (diags_count(d, DIAG_ERROR))
+		return GS_EXIT_FINDINGS;
+
+	ret = emit_stream(out, &r, EMIT_YAML);
+	if (ret < 0 || !out->len) {
+		struct pos at = { "gpusite", 0, 0 };
+
+		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
+			 ret == BUF_ETOOBIG ?
+			 "the rendered stream is larger than %u MiB: split the sites over several applications with the 'sites' setting" :
+			 "the rendered stream could not be written (%u MiB cap)",
+			 OUTPUT_CAP >> 20);
+		return GS_EXIT_FAILURE;
+	}
+	if (deadline_check(d, start, "rendering") < 0)
+		return GS_EXIT_FAILURE;
+	return GS_EXIT_OK;
+}
+
 int
 cmd_generate(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "gpusite: '%s' is not implemented yet\n", argv[0]);
-	return GS_EXIT_FAILURE;
+	struct arena a;
+	struct diags d;
+	struct buf out;
+	int code;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			fputs(usage, stdout);
+			return GS_EXIT_OK;
+		}
+		fprintf(stderr, "gpusite generate: takes no arguments (got '%s'): Argo CD passes everything in the environment\n%s",
+			argv[1], usage);
+		return GS_EXIT_USAGE;
+	}
+	deadline_arm();
+	arena_init(&a);
+	diags_init(&d, &a);
+	buf_init(&out, OUTPUT_CAP);
+
+	code = run(&out, &a, &d);
+	alarm(0);
+	if (code == GS_EXIT_OK && diags_count(&d, DIAG_ERROR))
+		code = GS_EXIT_FINDINGS;
+	diags_sort(&d);
+	argocd_diags_print(stderr, &d, MAX_LINES);
+	if (code != GS_EXIT_OK) {
+		const char *sum = argocd_diags_summary(&a, &d);
+
+		fprintf(stderr, "gpusite: generate failed%s%s\n", *sum ? ": " : "", sum);
+	} else if (fwrite(out.data, 1, out.len, stdout) != out.len) {
+		code = GS_EXIT_FAILURE;	/* main.c reports the write error */
+	}
+	buf_release(&out);
+	arena_release(&a);
+	return code;
 }
