@@ -26,6 +26,21 @@ extern const size_t schema_gpusite_json_len;
 struct schema *schema_compile(struct arena *a, struct diags *d,
 			      const char *rule, const struct node *root);
 
+/*
+ * A $ref may name a document outside the one being compiled.  The
+ * draft-07 meta-schema is built in; for any other absolute URI (no
+ * fragment) the compiler asks this callback, which returns the parsed
+ * document (allocated in `a`) or NULL when it does not know it.  Nothing
+ * is ever fetched over the network by the compiler itself.
+ */
+typedef const struct node *schema_resolve_fn(void *payload, struct arena *a,
+					     struct diags *d, const char *uri);
+
+/* schema_compile() with a resolver for remote $refs (may be NULL). */
+struct schema *schema_compile_with(struct arena *a, struct diags *d,
+				   const char *rule, const struct node *root,
+				   schema_resolve_fn *resolve, void *payload);
+
 /* Compile a CRD's openAPIV3Schema (nullable, x-kubernetes-int-or-string,
  * x-kubernetes-preserve-unknown-fields, x-kubernetes-embedded-resource). */
 struct schema *schema_compile_openapi(struct arena *a, struct diags *d,

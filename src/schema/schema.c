@@ -1,0 +1,2193 @@
+/*
+ * schema.c - JSON Schema draft-07 (and Kubernetes structural schemas)
+ * compiled from node trees and checked against node trees.
+ *
+ * Compiling turns a schema document into `struct schema` once: keywords
+ * parsed, $ref resolved (JSON pointers, $id base URIs, the draft-07
+ * meta-schema, documents a loader hands in), patterns compiled.  Checking
+ * then never parses or compiles anything.  A check runs in one of two
+ * modes: "accept" stops at the first problem and allocates nothing (used
+ * for anyOf/oneOf/not/if and contains); "collect" records every problem
+ * with the node's position and JSON path.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "json/json.h"
+#include "schema/schema.h"
+#include "schema/schema_int.h"
+
+enum stype {
+	ST_NULL = 1 << 0,
+	ST_BOOLEAN = 1 << 1,
+	ST_INTEGER = 1 << 2,
+	ST_NUMBER = 1 << 3,
+	ST_STRING = 1 << 4,
+	ST_ARRAY = 1 << 5,
+	ST_OBJECT = 1 << 6,
+};
+
+struct sprop {
+	const char *name;
+	struct schema *s;
+};
+
+struct spattern {
+	const struct schema_regex *re;
+	const char *src;
+	struct schema *s;
+};
+
+struct sdep {
+	const char *name;
+	const char **req;	/* array form */
+	size_t nreq;
+	struct schema *s;	/* schema form */
+};
+
+struct schema {
+	const struct node *src;
+	const char *where;	/* "#/definitions/taint": for messages */
+	bool is_bool;
+	bool bool_val;
+	struct schema *ref;	/* $ref: every sibling keyword is ignored */
+	unsigned types;		/* enum stype bits; 0 = any */
+	const char *title;
+	const char *description;
+
+	struct sprop *props;	/* schema order */
+	size_t nprops;
+	struct sprop *sorted;	/* by name, for bsearch */
+	struct spattern *pprops;
+	size_t npprops;
+	struct schema *addl;	/* additionalProperties, NULL when absent */
+	struct schema *propnames;
+	const char **required;
+	size_t nrequired;
+	struct sdep *deps;
+	size_t ndeps;
+	int64_t min_props, max_props;	/* -1 when absent */
+
+	struct schema *items;	/* one schema for every item */
+	struct schema **tuple;	/* items as an array */
+	size_t ntuple;
+	bool is_tuple;
+	struct schema *addl_items;
+	struct schema *contains;
+	int64_t min_items, max_items;
+	bool unique;
+
+	int64_t min_len, max_len;
+	const struct schema_regex *pattern;
+	const char *pattern_src;
+
+	const struct node *minimum, *maximum;
+	const struct node *xminimum, *xmaximum;
+	const struct node *multiple_of;
+
+	const struct node *const_v;
+	const struct node *enum_v;	/* a sequence */
+
+	struct schema **all_of, **any_of, **one_of;
+	size_t nall, nany, none;
+	struct schema *not_s, *if_s, *then_s, *else_s;
+
+	/* Kubernetes structural schemas */
+	bool nullable;
+	bool preserve;		/* x-kubernetes-preserve-unknown-fields */
+	bool embedded;		/* x-kubernetes-embedded-resource */
+	bool strict;		/* unknown fields are errors (structural) */
+	int list_type;		/* 0, LIST_SET, LIST_MAP */
+	const char **map_keys;
+	size_t nmap_keys;
+	int int_bits;		/* format int32 / int64 */
+};
+
+enum { LIST_SET = 1, LIST_MAP = 2 };
+
+/* ------------------------------------------------------------------ */
+/* URIs: just enough of RFC 3986 for $id and $ref */
+
+static const char *draft07_uri = "http://json-schema.org/draft-07/schema";
+
+static size_t scheme_len(const char *u)
+{
+	size_t i = 0;
+
+	if (!((u[0] >= 'a' && u[0] <= 'z') || (u[0] >= 'A' && u[0] <= 'Z')))
+		return 0;
+	while (u[i] && u[i] != ':' && u[i] != '/' && u[i] != '?' && u[i] != '#')
+		i++;
+	return u[i] == ':' ? i + 1 : 0;
+}
+
+/* Remove "." and ".." segments of an absolute path in place. */
+static void remove_dots(char *path)
+{
+	char *in = path, *out = path;
+
+	while (*in) {
+		if (in[0] == '.' && (in[1] == '/' || in[1] == '\0') &&
+		    (in == path || in[-1] == '/')) {
+			in += in[1] ? 2 : 1;
+			continue;
+		}
+		if (in[0] == '.' && in[1] == '.' && (in[2] == '/' || in[2] == '\0') &&
+		    (in == path || in[-1] == '/')) {
+			in += in[2] ? 3 : 2;
+			/* drop the last output segment */
+			if (out > path && out[-1] == '/')
+				out--;
+			while (out > path && out[-1] != '/')
+				out--;
+			continue;
+		}
+		*out++ = *in++;
+	}
+	*out = '\0';
+}
+
+static char *uri_resolve(struct arena *a, const char *base, const char *ref)
+{
+	size_t sl, auth_end, path_end, k;
+	const char *b;
+	char *r;
+
+	if (scheme_len(ref) || !base || !*base)
+		return arena_strdup(a, ref);
+	if (ref[0] == '#' || ref[0] == '\0') {
+		const char *hash = strchr(base, '#');
+		size_t n = hash ? (size_t)(hash - base) : strlen(base);
+
+		return arena_printf(a, "%.*s%s", (int)n, base, ref);
+	}
+	sl = scheme_len(base);
+	b = base + sl;
+	auth_end = sl;
+	if (b[0] == '/' && b[1] == '/') {
+		auth_end = sl + 2;
+		while (base[auth_end] && base[auth_end] != '/' &&
+		       base[auth_end] != '?' && base[auth_end] != '#')
+			auth_end++;
+	}
+	if (ref[0] == '/' && ref[1] == '/')
+		return arena_printf(a, "%.*s%s", (int)sl, base, ref);
+	if (ref[0] == '/') {
+		r = arena_printf(a, "%.*s%s", (int)auth_end, base, ref);
+		remove_dots(r + auth_end);
+		return r;
+	}
+	/* Merge: the base path up to its last '/', then ref. */
+	path_end = auth_end;
+	while (base[path_end] && base[path_end] != '?' && base[path_end] != '#')
+		path_end++;
+	k = path_end;
+	while (k > auth_end && base[k - 1] != '/')
+		k--;
+	if (k == auth_end && auth_end > sl)
+		r = arena_printf(a, "%.*s/%s", (int)auth_end, base, ref);
+	else
+		r = arena_printf(a, "%.*s%s", (int)k, base, ref);
+	remove_dots(r + auth_end);
+	return r;
+}
+
+/* "doc#frag" -> doc (new string) and frag (NULL when there is none). */
+static char *uri_split(struct arena *a, const char *uri, const char **frag)
+{
+	const char *hash = strchr(uri, '#');
+
+	if (!hash) {
+		*frag = NULL;
+		return arena_strdup(a, uri);
+	}
+	*frag = hash + 1;
+	return arena_strndup(a, uri, (size_t)(hash - uri));
+}
+
+/* ------------------------------------------------------------------ */
+/* Compiling */
+
+struct reg {
+	const char *uri;		/* absolute, no empty fragment */
+	const struct node *n;
+	const char *parent_base;	/* base in effect around n */
+};
+
+struct memo {
+	const struct node *n;
+	struct schema *s;
+};
+
+struct cctx {
+	struct arena *a;
+	struct diags *d;
+	const char *rule;
+	bool openapi;
+	int err;
+	struct reg *reg;
+	size_t nreg, areg;
+	struct memo *memo;	/* open addressing, keyed by node pointer */
+	size_t nmemo, amemo;
+	schema_resolve_fn *resolve;
+	void *payload;
+	unsigned loads;
+};
+
+static void cerr(struct cctx *c, const struct node *at, const char *where,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void cerr(struct cctx *c, const struct node *at, const char *where,
+		 const char *fmt, ...)
+{
+	struct pos p = { NULL, 0, 0 };
+	va_list ap;
+
+	if (at)
+		p = at->at;
+	va_start(ap, fmt);
+	diag_vadd(c->d, DIAG_ERROR, p, c->rule, where ? where : "", fmt, ap);
+	va_end(ap);
+	c->err = -1;
+}
+
+static size_t ptr_hash(const void *p, size_t mask)
+{
+	uintptr_t u = (uintptr_t)p;
+
+	u ^= u >> 17;
+	u *= (uintptr_t)0x9E3779B97F4A7C15ull;
+	return (size_t)(u >> 7) & mask;
+}
+
+static struct schema *memo_get(const struct cctx *c, const struct node *n)
+{
+	size_t i;
+
+	if (!c->amemo)
+		return NULL;
+	for (i = ptr_hash(n, c->amemo - 1); c->memo[i].n; i = (i + 1) & (c->amemo - 1))
+		if (c->memo[i].n == n)
+			return c->memo[i].s;
+	return NULL;
+}
+
+static void memo_put(struct cctx *c, const struct node *n, struct schema *s)
+{
+	size_t i;
+
+	if ((c->nmemo + 1) * 2 > c->amemo) {
+		struct memo *old = c->memo;
+		size_t oldn = c->amemo, k;
+
+		c->amemo = c->amemo ? c->amemo * 2 : 256;
+		c->memo = arena_alloc(c->a, c->amemo * sizeof(*c->memo));
+		for (k = 0; k < oldn; k++) {
+			if (!old[k].n)
+				continue;
+			for (i = ptr_hash(old[k].n, c->amemo - 1); c->memo[i].n;
+			     i = (i + 1) & (c->amemo - 1))
+				;
+			c->memo[i] = old[k];
+		}
+	}
+	for (i = ptr_hash(n, c->amemo - 1); c->memo[i].n; i = (i + 1) & (c->amemo - 1))
+		;
+	c->memo[i].n = n;
+	c->memo[i].s = s;
+	c->nmemo++;
+}
+
+static const struct reg *reg_find(const struct cctx *c, const char *uri)
+{
+	size_t k;
+
+	for (k = 0; k < c->nreg; k++)
+		if (strcmp(c->reg[k].uri, uri) == 0)
+			return &c->reg[k];
+	return NULL;
+}
+
+static void reg_add(struct cctx *c, const char *uri, const struct node *n,
+		    const char *parent_base)
+{
+	size_t len = strlen(uri);
+
+	if (len && uri[len - 1] == '#')
+		uri = arena_strndup(c->a, uri, len - 1);
+	if (reg_find(c, uri))
+		return;	/* first one wins */
+	if (c->nreg == c->areg) {
+		size_t na = c->areg ? c->areg * 2 : 16;
+
+		c->reg = arena_realloc(c->a, c->reg, c->areg * sizeof(*c->reg),
+				       na * sizeof(*c->reg));
+		c->areg = na;
+	}
+	c->reg[c->nreg].uri = uri;
+	c->reg[c->nreg].n = n;
+	c->reg[c->nreg].parent_base = parent_base;
+	c->nreg++;
+}
+
+/* Keywords whose value is a schema, an array of schemas, or a map of
+ * schemas: where $id may appear. */
+static const char *const kw_schema[] = {
+	"additionalItems", "additionalProperties", "contains", "else", "if",
+	"items", "not", "propertyNames", "then",
+};
+static const char *const kw_schema_array[] = { "allOf", "anyOf", "items", "oneOf" };
+static const char *const kw_schema_map[] = {
+	"definitions", "dependencies", "patternProperties", "properties",
+};
+
+static bool in_list(const char *const *list, size_t n, const char *s)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (strcmp(list[k], s) == 0)
+			return true;
+	return false;
+}
+
+#define COUNT(x) (sizeof(x) / sizeof((x)[0]))
+
+/* Record every $id below n (base = the base URI around n). */
+static void index_ids(struct cctx *c, const struct node *n, const char *base,
+		      unsigned depth)
+{
+	const char *id;
+	size_t k, j;
+
+	if (!n || n->kind != NODE_MAP || depth > 256)
+		return;
+	id = node_str(node_map_get(n, "$id"));
+	if (id) {
+		char *abs = uri_resolve(c->a, base, id);
+		const char *frag;
+		char *doc = uri_split(c->a, abs, &frag);
+
+		reg_add(c, abs, n, base);
+		if (!frag || !*frag)
+			base = doc;
+	}
+	for (k = 0; k < n->map.count; k++) {
+		const char *kw = n->map.pairs[k].key->scalar.text;
+		const struct node *v = n->map.pairs[k].value;
+
+		if (in_list(kw_schema, COUNT(kw_schema), kw))
+			index_ids(c, v, base, depth + 1);
+		if (in_list(kw_schema_array, COUNT(kw_schema_array), kw) &&
+		    v->kind == NODE_SEQ)
+			for (j = 0; j < v->seq.count; j++)
+				index_ids(c, v->seq.items[j], base, depth + 1);
+		if (in_list(kw_schema_map, COUNT(kw_schema_map), kw) &&
+		    v->kind == NODE_MAP)
+			for (j = 0; j < v->map.count; j++)
+				index_ids(c, v->map.pairs[j].value, base, depth + 1);
+	}
+}
+
+/* A document named by an absolute URI: known already, the meta-schema,
+ * or what the loader hands in. */
+static const struct reg *load_doc(struct cctx *c, const char *doc)
+{
+	const struct reg *r = reg_find(c, doc);
+	const struct node *root = NULL;
+
+	if (r)
+		return r;
+	if (strcmp(doc, draft07_uri) == 0) {
+		root = json_parse(c->a, c->d, c->rule, draft07_uri,
+				  schema_draft07_json, strlen(schema_draft07_json));
+	} else if (c->resolve && c->loads < 64) {
+		c->loads++;
+		root = c->resolve(c->payload, c->a, c->d, doc);
+	}
+	if (!root)
+		return NULL;
+	reg_add(c, doc, root, doc);
+	index_ids(c, root, doc, 0);
+	return reg_find(c, doc);
+}
+
+/* Decode %XX escapes of a URI fragment. */
+static char *pct_decode(struct arena *a, const char *s)
+{
+	char *out = arena_alloc(a, strlen(s) + 1), *o = out;
+
+	while (*s) {
+		if (s[0] == '%' && s[1] && s[2]) {
+			char hex[3] = { s[1], s[2], 0 };
+			char *end;
+			long v = strtol(hex, &end, 16);
+
+			if (*end == '\0') {
+				*o++ = (char)v;
+				s += 3;
+				continue;
+			}
+		}
+		*o++ = *s++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * Follow JSON pointer `ptr` ("/definitions/a~1b") from n.  *base is the
+ * base around n on entry and the base around the target on return.
+ */
+static const struct node *pointer_walk(struct cctx *c, const struct node *n,
+				       const char *ptr, const char **base)
+{
+	const char *p = ptr;
+
+	while (*p == '/' && n) {
+		const char *end = strchr(p + 1, '/');
+		size_t len = end ? (size_t)(end - p - 1) : strlen(p + 1);
+		char *tok = arena_alloc(c->a, len + 1), *t = tok;
+		size_t k;
+		const char *id;
+
+		for (k = 0; k < len; k++) {
+			char ch = p[1 + k];
+
+			if (ch == '~' && k + 1 < len && p[2 + k] == '1')
+				*t++ = '/', k++;
+			else if (ch == '~' && k + 1 < len && p[2 + k] == '0')
+				*t++ = '~', k++;
+			else
+				*t++ = ch;
+		}
+		*t = '\0';
+		/* Leaving n for a child: n's own $id now applies. */
+		id = node_str(node_map_get(n, "$id"));
+		if (id && p != ptr) {
+			const char *frag;
+			char *doc = uri_split(c->a, uri_resolve(c->a, *base, id), &frag);
+
+			if (!frag || !*frag)
+				*base = doc;
+		}
+		if (n->kind == NODE_MAP) {
+			n = node_map_get(n, tok);
+		} else if (n->kind == NODE_SEQ) {
+			char *e;
+			unsigned long i = strtoul(tok, &e, 10);
+
+			n = (*tok && !*e && i < n->seq.count) ? n->seq.items[i] : NULL;
+		} else {
+			n = NULL;
+		}
+		p += 1 + len;
+	}
+	return *p ? NULL : n;
+}
+
+static struct schema *compile_node(struct cctx *c, const struct node *n,
+				   const char *base, const char *where,
+				   bool logic);
+
+static struct schema *schema_true(struct arena *a)
+{
+	struct schema *s = arena_alloc(a, sizeof(*s));
+
+	s->is_bool = true;
+	s->bool_val = true;
+	s->where = "";
+	s->min_props = s->max_props = -1;
+	s->min_items = s->max_items = -1;
+	s->min_len = s->max_len = -1;
+	return s;
+}
+
+static struct schema *resolve_ref(struct cctx *c, const struct node *at,
+				  const char *ref, const char *base,
+				  const char *where)
+{
+	char *abs = uri_resolve(c->a, base, ref);
+	const char *frag;
+	char *doc = uri_split(c->a, abs, &frag);
+	const struct reg *r;
+	const struct node *target;
+	const char *tbase;
+
+	if (frag && !*frag)
+		frag = NULL;
+	r = load_doc(c, doc);
+	if (!r) {
+		cerr(c, at, where, "cannot resolve $ref '%s': no schema has the URI "
+		     "'%s' (remote references are not fetched)", ref, doc);
+		return schema_true(c->a);
+	}
+	target = r->n;
+	tbase = r->parent_base;
+	if (frag && frag[0] == '/') {
+		tbase = doc;
+		target = pointer_walk(c, target, pct_decode(c->a, frag), &tbase);
+	} else if (frag) {
+		const struct reg *anchor = reg_find(c, abs);
+
+		target = anchor ? anchor->n : NULL;
+		if (anchor)
+			tbase = anchor->parent_base;
+	}
+	if (!target) {
+		cerr(c, at, where, "cannot resolve $ref '%s': nothing at '%s'", ref, abs);
+		return schema_true(c->a);
+	}
+	return compile_node(c, target, tbase, *doc ? abs : arena_printf(c->a, "#%s", frag ? frag : ""), false);
+}
+
+static const char *ptr_join(struct arena *a, const char *where, const char *key)
+{
+	const char *p;
+	size_t n = 0;
+	char *out, *o;
+
+	for (p = key; *p; p++)
+		n += (*p == '~' || *p == '/') ? 2 : 1;
+	out = arena_alloc(a, strlen(where) + n + 2);
+	o = out;
+	memcpy(o, where, strlen(where));
+	o += strlen(where);
+	*o++ = '/';
+	for (p = key; *p; p++) {
+		if (*p == '~')
+			*o++ = '~', *o++ = '0';
+		else if (*p == '/')
+			*o++ = '~', *o++ = '1';
+		else
+			*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+static bool num_is_integral(const struct node *n)
+{
+	if (n->type == NODE_INT)
+		return true;
+	return n->type == NODE_FLOAT && isfinite(n->scalar.f) &&
+		n->scalar.f == floor(n->scalar.f);
+}
+
+/* A non-negative integer keyword value (minLength, maxItems, ...). */
+static int64_t get_count(struct cctx *c, const struct node *v, const char *kw,
+			 const char *where)
+{
+	if (!node_is_number(v) || !num_is_integral(v) ||
+	    (v->type == NODE_INT ? v->scalar.i < 0 : v->scalar.f < 0)) {
+		cerr(c, v, where, "'%s' must be a non-negative integer", kw);
+		return -1;
+	}
+	if (v->type == NODE_FLOAT)
+		return v->scalar.f >= 9.2e18 ? INT64_MAX : (int64_t)v->scalar.f;
+	return v->scalar.i;
+}
+
+static const struct node *get_number(struct cctx *c, const struct node *v,
+				     const char *kw, const char *where)
+{
+	if (!node_is_number(v)) {
+		cerr(c, v, where, "'%s' must be a number", kw);
+		return NULL;
+	}
+	return v;
+}
+
+static const char **get_strings(struct cctx *c, const struct node *v,
+				const char *kw, const char *where, size_t *count)
+{
+	const char **out;
+	size_t k;
+
+	*count = 0;
+	if (v->kind != NODE_SEQ) {
+		cerr(c, v, where, "'%s' must be an array of strings", kw);
+		return NULL;
+	}
+	out = arena_alloc(c->a, (v->seq.count + 1) * sizeof(*out));
+	for (k = 0; k < v->seq.count; k++) {
+		out[k] = node_str(v->seq.items[k]);
+		if (!out[k]) {
+			cerr(c, v->seq.items[k], where, "'%s' must be an array of strings", kw);
+			return NULL;
+		}
+	}
+	*count = v->seq.count;
+	return out;
+}
+
+static unsigned type_bit(const char *t)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} map[] = {
+		{ "null", ST_NULL }, { "boolean", ST_BOOLEAN },
+		{ "integer", ST_INTEGER }, { "number", ST_NUMBER },
+		{ "string", ST_STRING }, { "array", ST_ARRAY },
+		{ "object", ST_OBJECT },
+	};
+	size_t k;
+
+	for (k = 0; k < COUNT(map); k++)
+		if (strcmp(map[k].name, t) == 0)
+			return map[k].bit;
+	return 0;
+}
+
+static struct schema **compile_array(struct cctx *c, const struct node *v,
+				     const char *base, const char *where,
+				     const char *kw, size_t *count)
+{
+	struct schema **out;
+	size_t k;
+
+	*count = 0;
+	if (v->kind != NODE_SEQ || v->seq.count == 0) {
+		cerr(c, v, where, "'%s' must be a non-empty array of schemas", kw);
+		return NULL;
+	}
+	out = arena_alloc(c->a, v->seq.count * sizeof(*out));
+	for (k = 0; k < v->seq.count; k++)
+		out[k] = compile_node(c, v->seq.items[k], base,
+				      arena_printf(c->a, "%s/%zu", where, k), true);
+	*count = v->seq.count;
+	return out;
+}
+
+static int sprop_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct sprop *)x)->name,
+		      ((const struct sprop *)y)->name);
+}
+
+/* Keywords of later drafts that change what validates: refusing them
+ * beats silently accepting what their author meant to reject. */
+static const char *const kw_unsupported[] = {
+	"$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveAnchor",
+	"$recursiveRef", "dependentRequired", "dependentSchemas", "maxContains",
+	"minContains", "prefixItems", "unevaluatedItems", "unevaluatedProperties",
+};
+
+static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
+			    const struct node *v, const char *base,
+			    const char *where, bool logic, bool *xmin_flag,
+			    bool *xmax_flag)
+{
+	const char *kwhere = ptr_join(c->a, where, kw);
+	size_t k;
+
+	if (strcmp(kw, "type") == 0) {
+		if (v->kind == NODE_SEQ) {
+			for (k = 0; k < v->seq.count; k++) {
+				const char *t = node_str(v->seq.items[k]);
+				unsigned bit = t ? type_bit(t) : 0;
+
+				if (!bit)
+					cerr(c, v->seq.items[k], kwhere,
+					     "unknown type '%s'", t ? t : "(not a string)");
+				s->types |= bit;
+			}
+		} else if (node_str(v) && type_bit(node_str(v))) {
+			s->types = type_bit(node_str(v));
+		} else {
+			cerr(c, v, kwhere, "'type' must be a type name or an array of them");
+		}
+		if (s->types & ST_NUMBER)
+			s->types |= ST_INTEGER;
+	} else if (strcmp(kw, "properties") == 0) {
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'properties' must be an object");
+			return;
+		}
+		s->nprops = v->map.count;
+		s->props = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->props));
+		s->sorted = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->sorted));
+		for (k = 0; k < v->map.count; k++) {
+			const char *name = v->map.pairs[k].key->scalar.text;
+
+			s->props[k].name = name;
+			s->props[k].s = compile_node(c, v->map.pairs[k].value, base,
+						     ptr_join(c->a, kwhere, name), logic);
+		}
+		memcpy(s->sorted, s->props, s->nprops * sizeof(*s->props));
+		qsort(s->sorted, s->nprops, sizeof(*s->sorted), sprop_cmp);
+	} else if (strcmp(kw, "patternProperties") == 0) {
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'patternProperties' must be an object");
+			return;
+		}
+		s->pprops = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->pprops));
+		for (k = 0; k < v->map.count; k++) {
+			const char *src = v->map.pairs[k].key->scalar.text;
+			char *err = NULL;
+			struct spattern *pp = &s->pprops[s->npprops];
+
+			pp->re = schema_regex_get(src, &err);
+			if (!pp->re) {
+				cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
+				free(err);
+				continue;
+			}
+			pp->src = src;
+			pp->s = compile_node(c, v->map.pairs[k].value, base,
+					     ptr_join(c->a, kwhere, src), logic);
+			s->npprops++;
+		}
+	} else if (strcmp(kw, "additionalProperties") == 0) {
+		s->addl = compile_node(c, v, base, kwhere, logic);
+	} else if (strcmp(kw, "propertyNames") == 0) {
+		s->propnames = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "required") == 0) {
+		s->required = get_strings(c, v, kw, kwhere, &s->nrequired);
+	} else if (strcmp(kw, "dependencies") == 0) {
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'dependencies' must be an object");
+			return;
+		}
+		s->deps = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->deps));
+		for (k = 0; k < v->map.count; k++) {
+			struct sdep *dp = &s->deps[k];
+			const struct node *dv = v->map.pairs[k].value;
+
+			dp->name = v->map.pairs[k].key->scalar.text;
+			if (dv->kind == NODE_SEQ)
+				dp->req = get_strings(c, dv, kw, kwhere, &dp->nreq);
+			else
+				dp->s = compile_node(c, dv, base,
+						     ptr_join(c->a, kwhere, dp->name), true);
+		}
+		s->ndeps = v->map.count;
+	} else if (strcmp(kw, "minProperties") == 0) {
+		s->min_props = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maxProperties") == 0) {
+		s->max_props = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "items") == 0) {
+		if (v->kind == NODE_SEQ) {
+			s->is_tuple = true;
+			s->ntuple = v->seq.count;
+			s->tuple = arena_alloc(c->a, (v->seq.count + 1) * sizeof(*s->tuple));
+			for (k = 0; k < v->seq.count; k++)
+				s->tuple[k] = compile_node(c, v->seq.items[k], base,
+							   arena_printf(c->a, "%s/%zu", kwhere, k),
+							   logic);
+		} else {
+			s->items = compile_node(c, v, base, kwhere, logic);
+		}
+	} else if (strcmp(kw, "additionalItems") == 0) {
+		s->addl_items = compile_node(c, v, base, kwhere, logic);
+	} else if (strcmp(kw, "contains") == 0) {
+		s->contains = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "minItems") == 0) {
+		s->min_items = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maxItems") == 0) {
+		s->max_items = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "uniqueItems") == 0) {
+		if (!node_is_bool(v))
+			cerr(c, v, kwhere, "'uniqueItems' must be a boolean");
+		else
+			s->unique = v->scalar.i != 0;
+	} else if (strcmp(kw, "minLength") == 0) {
+		s->min_len = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maxLength") == 0) {
+		s->max_len = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "pattern") == 0) {
+		char *err = NULL;
+
+		if (!node_str(v)) {
+			cerr(c, v, kwhere, "'pattern' must be a string");
+			return;
+		}
+		s->pattern = schema_regex_get(node_str(v), &err);
+		if (!s->pattern) {
+			cerr(c, v, kwhere, "%s", err);
+			free(err);
+		}
+		s->pattern_src = node_str(v);
+	} else if (strcmp(kw, "minimum") == 0) {
+		s->minimum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maximum") == 0) {
+		s->maximum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "exclusiveMinimum") == 0) {
+		/* draft-07: a number; OpenAPI 3.0 / draft-04: a flag on minimum */
+		if (node_is_bool(v))
+			*xmin_flag = v->scalar.i != 0;
+		else
+			s->xminimum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "exclusiveMaximum") == 0) {
+		if (node_is_bool(v))
+			*xmax_flag = v->scalar.i != 0;
+		else
+			s->xmaximum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "multipleOf") == 0) {
+		s->multiple_of = get_number(c, v, kw, kwhere);
+		if (s->multiple_of && !(s->multiple_of->scalar.f > 0))
+			cerr(c, v, kwhere, "'multipleOf' must be greater than 0");
+	} else if (strcmp(kw, "const") == 0) {
+		s->const_v = v;
+	} else if (strcmp(kw, "enum") == 0) {
+		if (v->kind != NODE_SEQ)
+			cerr(c, v, kwhere, "'enum' must be an array");
+		else
+			s->enum_v = v;
+	} else if (strcmp(kw, "allOf") == 0) {
+		s->all_of = compile_array(c, v, base, kwhere, kw, &s->nall);
+	} else if (strcmp(kw, "anyOf") == 0) {
+		s->any_of = compile_array(c, v, base, kwhere, kw, &s->nany);
+	} else if (strcmp(kw, "oneOf") == 0) {
+		s->one_of = compile_array(c, v, base, kwhere, kw, &s->none);
+	} else if (strcmp(kw, "not") == 0) {
+		s->not_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "if") == 0) {
+		s->if_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "then") == 0) {
+		s->then_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "else") == 0) {
+		s->else_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "title") == 0) {
+		s->title = node_str(v);
+	} else if (strcmp(kw, "description") == 0) {
+		s->description = node_str(v);
+	} else if (strcmp(kw, "definitions") == 0) {
+		/* Compiled when referenced; but a broken definition is still
+		 * an error of the schema, so compile them all now. */
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'definitions' must be an object");
+			return;
+		}
+		if (!c->openapi)
+			for (k = 0; k < v->map.count; k++)
+				compile_node(c, v->map.pairs[k].value, base,
+					     ptr_join(c->a, kwhere,
+						      v->map.pairs[k].key->scalar.text),
+					     false);
+	} else if (c->openapi && strcmp(kw, "nullable") == 0) {
+		s->nullable = node_is_bool(v) && v->scalar.i;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-preserve-unknown-fields") == 0) {
+		s->preserve = node_is_bool(v) && v->scalar.i;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-embedded-resource") == 0) {
+		s->embedded = node_is_bool(v) && v->scalar.i;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-int-or-string") == 0) {
+		if (node_is_bool(v) && v->scalar.i && !s->types)
+			s->types = ST_INTEGER | ST_STRING;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-list-type") == 0) {
+		const char *lt = node_str(v);
+
+		if (lt && strcmp(lt, "set") == 0)
+			s->list_type = LIST_SET;
+		else if (lt && strcmp(lt, "map") == 0)
+			s->list_type = LIST_MAP;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-list-map-keys") == 0) {
+		s->map_keys = get_strings(c, v, kw, kwhere, &s->nmap_keys);
+	} else if (c->openapi && strcmp(kw, "format") == 0) {
+		const char *f = node_str(v);
+
+		if (f && strcmp(f, "int32") == 0)
+			s->int_bits = 32;
+		else if (f && strcmp(f, "int64") == 0)
+			s->int_bits = 64;
+	} else if (in_list(kw_unsupported, COUNT(kw_unsupported), kw)) {
+		cerr(c, v, kwhere, "keyword '%s' belongs to a later JSON Schema draft "
+		     "and is not implemented here (draft-07 only)", kw);
+	}
+	/* Everything else (format, default, examples, $comment, $schema,
+	 * readOnly, contentMediaType, x-kubernetes-validations, unknown
+	 * keywords) is an annotation: draft-07 says to ignore it. */
+}
+
+static struct schema *compile_node(struct cctx *c, const struct node *n,
+				   const char *base, const char *where,
+				   bool logic)
+{
+	struct schema *s;
+	const char *id, *ref;
+	bool xmin = false, xmax = false;
+	size_t k;
+
+	if (!n) {
+		cerr(c, NULL, where, "missing schema");
+		return schema_true(c->a);
+	}
+	s = memo_get(c, n);
+	if (s)
+		return s;
+	s = schema_true(c->a);
+	s->src = n;
+	s->where = where;
+	memo_put(c, n, s);
+	if (n->kind == NODE_SCALAR && n->type == NODE_BOOL) {
+		s->bool_val = n->scalar.i != 0;
+		return s;
+	}
+	if (n->kind != NODE_MAP) {
+		cerr(c, n, where, "a schema must be an object or a boolean");
+		return s;
+	}
+	s->is_bool = false;
+	id = node_str(node_map_get(n, "$id"));
+	if (id) {
+		const char *frag;
+		char *doc = uri_split(c->a, uri_resolve(c->a, base, id), &frag);
+
+		if (!frag || !*frag)
+			base = doc;
+	}
+	ref = node_str(node_map_get(n, "$ref"));
+	if (ref) {
+		/* draft-07: $ref replaces the whole schema object. */
+		s->ref = resolve_ref(c, node_map_get(n, "$ref"), ref, base, where);
+		return s;
+	}
+	for (k = 0; k < n->map.count; k++)
+		compile_keyword(c, s, n->map.pairs[k].key->scalar.text,
+				n->map.pairs[k].value, base, where, logic, &xmin, &xmax);
+	if (xmin) {
+		s->xminimum = s->minimum;
+		s->minimum = NULL;
+	}
+	if (xmax) {
+		s->xmaximum = s->maximum;
+		s->maximum = NULL;
+	}
+	/* Structural schemas prune (and strict field validation rejects)
+	 * what they do not declare; value validations inside allOf/anyOf/
+	 * oneOf/not declare nothing. */
+	if (c->openapi && !logic && !s->preserve && !s->addl &&
+	    ((s->types & ST_OBJECT) || s->nprops))
+		s->strict = true;
+	return s;
+}
+
+struct compile_opts {
+	bool openapi;
+	schema_resolve_fn *resolve;
+	void *payload;
+};
+
+static struct schema *compile_root(struct arena *a, struct diags *d,
+				   const char *rule, const struct node *root,
+				   const struct compile_opts *o)
+{
+	struct cctx c;
+	struct schema *s;
+	const char *sch;
+
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.d = d;
+	c.rule = rule;
+	c.openapi = o->openapi;
+	c.resolve = o->resolve;
+	c.payload = o->payload;
+	if (!root) {
+		cerr(&c, NULL, "", "no schema document");
+		return NULL;
+	}
+	sch = node_str(node_map_get(root, "$schema"));
+	if (sch && (strstr(sch, "2019-09") || strstr(sch, "2020-12"))) {
+		cerr(&c, node_map_get(root, "$schema"), "#/$schema",
+		     "the schema is written for JSON Schema '%s'; this validator "
+		     "implements draft-07", sch);
+		return NULL;
+	}
+	reg_add(&c, "", root, "");
+	index_ids(&c, root, "", 0);
+	s = compile_node(&c, root, "", "#", false);
+	if (c.openapi && !s->is_bool) {
+		/* The API server validates ObjectMeta itself; a CRD schema
+		 * only says `metadata: {type: object}`. */
+		for (size_t k = 0; k < s->nprops; k++)
+			if (strcmp(s->props[k].name, "metadata") == 0 &&
+			    !s->props[k].s->nprops) {
+				s->props[k].s->strict = false;
+				s->props[k].s->preserve = true;
+			}
+	}
+	return c.err ? NULL : s;
+}
+
+struct schema *schema_compile(struct arena *a, struct diags *d,
+			      const char *rule, const struct node *root)
+{
+	struct compile_opts o = { false, NULL, NULL };
+
+	return compile_root(a, d, rule, root, &o);
+}
+
+struct schema *schema_compile_with(struct arena *a, struct diags *d,
+				   const char *rule, const struct node *root,
+				   schema_resolve_fn *resolve, void *payload)
+{
+	struct compile_opts o = { false, resolve, payload };
+
+	return compile_root(a, d, rule, root, &o);
+}
+
+struct schema *schema_compile_openapi(struct arena *a, struct diags *d,
+				      const char *rule, const struct node *root)
+{
+	struct compile_opts o = { true, NULL, NULL };
+
+	return compile_root(a, d, rule, root, &o);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checking */
+
+#define MAX_ERRORS 500
+#define MAX_DEPTH 4096
+#define ECHO_MAX 80
+
+struct pseg {
+	const struct pseg *up;
+	const char *key;	/* NULL: index */
+	size_t index;
+};
+
+struct verr {
+	struct pos at;
+	const char *path;
+	const char *msg;
+};
+
+struct vctx {
+	struct arena *a;
+	bool collect;		/* false: stop at the first problem, record nothing */
+	struct verr *errs;
+	size_t nerrs, aerrs;
+	bool truncated;
+	unsigned depth;
+	const char *name_of;	/* checking a property name: "field name 'x' in P" */
+};
+
+static const char *path_of(struct arena *a, const struct pseg *p)
+{
+	const char *base;
+
+	if (!p)
+		return "";
+	base = path_of(a, p->up);
+	return p->key ? node_path_join(a, base, p->key) :
+		node_path_index(a, base, p->index);
+}
+
+static const char *subject(struct vctx *c, const char *path)
+{
+	if (c->name_of)
+		return c->name_of;
+	return *path ? path : "the document";
+}
+
+static void verr_add(struct vctx *c, struct pos at, const char *path,
+		     const char *msg)
+{
+	if (c->nerrs >= MAX_ERRORS) {
+		c->truncated = true;
+		return;
+	}
+	if (c->nerrs == c->aerrs) {
+		size_t na = c->aerrs ? c->aerrs * 2 : 8;
+
+		c->errs = arena_realloc(c->a, c->errs, c->aerrs * sizeof(*c->errs),
+					na * sizeof(*c->errs));
+		c->aerrs = na;
+	}
+	c->errs[c->nerrs].at = at;
+	c->errs[c->nerrs].path = path;
+	c->errs[c->nerrs].msg = msg;
+	c->nerrs++;
+}
+
+/*
+ * Record a problem at node n.  The format gets the subject (the JSON
+ * path, or "the document") as its first %s.
+ */
+static void verr(struct vctx *c, const struct node *n, const struct pseg *p,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void verr(struct vctx *c, const struct node *n, const struct pseg *p,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	const char *path;
+
+	if (!c->collect)
+		return;
+	path = path_of(c->a, p);
+	va_start(ap, fmt);
+	verr_add(c, n->at, path, arena_vprintf(c->a, fmt, ap));
+	va_end(ap);
+}
+
+/* Arguments (paths, echoed values) are built only when recording. */
+#define VERR(c, ...) do { if ((c)->collect) verr((c), __VA_ARGS__); } while (0)
+
+/* Long strings of key-like characters are echoed as <redacted>: an error
+ * message must never carry an activation code or an access key. */
+static bool looks_secret(const char *s, size_t len)
+{
+	bool up = false, low = false, dig = false;
+	size_t k;
+
+	if (strstr(s, "PRIVATE KEY"))
+		return true;
+	if (len < 16)
+		return false;
+	for (k = 0; k < len; k++) {
+		char ch = s[k];
+
+		if (ch >= 'A' && ch <= 'Z')
+			up = true;
+		else if (ch >= 'a' && ch <= 'z')
+			low = true;
+		else if (ch >= '0' && ch <= '9')
+			dig = true;
+		else if (ch != '+' && ch != '/' && ch != '=')
+			return false;
+	}
+	return up && low && dig;
+}
+
+/* A value fit for a one-line message: control characters escaped, cut
+ * after ECHO_MAX characters, secrets hidden. */
+static const char *echo(struct arena *a, const char *s, size_t len)
+{
+	char *out, *o;
+	size_t k, chars = 0;
+
+	if (looks_secret(s, len))
+		return "<redacted>";
+	out = arena_alloc(a, len * 4 + 8);
+	o = out;
+	for (k = 0; k < len; k++) {
+		unsigned char ch = (unsigned char)s[k];
+
+		if ((ch & 0xC0) != 0x80 && ++chars > ECHO_MAX) {
+			memcpy(o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (ch == '\n')
+			*o++ = '\\', *o++ = 'n';
+		else if (ch == '\t')
+			*o++ = '\\', *o++ = 't';
+		else if (ch < 0x20 || ch == 0x7F)
+			o += snprintf(o, 5, "\\x%02x", ch);
+		else
+			*o++ = (char)ch;
+	}
+	*o = '\0';
+	return out;
+}
+
+static const char *kind_name(const struct node *n)
+{
+	if (n->kind == NODE_MAP)
+		return "an object";
+	if (n->kind == NODE_SEQ)
+		return "an array";
+	switch (n->type) {
+	case NODE_NULL:
+		return "null";
+	case NODE_BOOL:
+		return "boolean";
+	case NODE_INT:
+		return "integer";
+	case NODE_FLOAT:
+		return "number";
+	default:
+		return "string";
+	}
+}
+
+/* "string 'abc'", "integer 3", "an object" */
+static const char *describe(struct arena *a, const struct node *n)
+{
+	if (n->kind != NODE_SCALAR || n->type == NODE_NULL)
+		return kind_name(n);
+	if (n->type == NODE_STR)
+		return arena_printf(a, "string '%s'",
+				    echo(a, n->scalar.text, n->scalar.len));
+	return arena_printf(a, "%s %s", kind_name(n),
+			    echo(a, n->scalar.text, n->scalar.len));
+}
+
+/* A scalar value as a message shows it: strings quoted. */
+static const char *show(struct arena *a, const struct node *n)
+{
+	struct buf b;
+	const char *out;
+
+	if (n->kind == NODE_SCALAR && n->type == NODE_STR)
+		return arena_printf(a, "'%s'", echo(a, n->scalar.text, n->scalar.len));
+	if (n->kind == NODE_SCALAR)
+		return echo(a, n->scalar.text, n->scalar.len);
+	buf_init(&b, 4096);
+	if (json_write(&b, n, 0))
+		out = n->kind == NODE_MAP ? "{...}" : "[...]";
+	else
+		out = echo(a, b.data, b.len);
+	out = arena_strdup(a, out);
+	buf_release(&b);
+	return out;
+}
+
+static unsigned node_types(const struct node *n)
+{
+	if (n->kind == NODE_MAP)
+		return ST_OBJECT;
+	if (n->kind == NODE_SEQ)
+		return ST_ARRAY;
+	switch (n->type) {
+	case NODE_NULL:
+		return ST_NULL;
+	case NODE_BOOL:
+		return ST_BOOLEAN;
+	case NODE_INT:
+		return ST_INTEGER | ST_NUMBER;
+	case NODE_FLOAT:
+		return num_is_integral(n) ? ST_INTEGER | ST_NUMBER : ST_NUMBER;
+	default:
+		return ST_STRING;
+	}
+}
+
+static const char *types_text(struct arena *a, unsigned t)
+{
+	static const struct {
+		unsigned bit;
+		const char *text;
+	} names[] = {
+		{ ST_OBJECT, "an object" }, { ST_ARRAY, "an array" },
+		{ ST_STRING, "a string" }, { ST_INTEGER, "an integer" },
+		{ ST_NUMBER, "a number" }, { ST_BOOLEAN, "a boolean" },
+		{ ST_NULL, "null" },
+	};
+	const char *out = NULL;
+	size_t k;
+
+	if (t & ST_NUMBER)
+		t &= ~(unsigned)ST_INTEGER;
+	for (k = 0; k < COUNT(names); k++) {
+		if (!(t & names[k].bit))
+			continue;
+		out = out ? arena_printf(a, "%s or %s", out, names[k].text) :
+			names[k].text;
+	}
+	return out ? out : "nothing";
+}
+
+/* Exact comparison of two numbers (int64 or double). */
+static int num_cmp(const struct node *x, const struct node *y)
+{
+	long double a, b;
+
+	if (x->type == NODE_INT && y->type == NODE_INT)
+		return x->scalar.i < y->scalar.i ? -1 : x->scalar.i > y->scalar.i;
+	a = x->type == NODE_INT ? (long double)x->scalar.i : (long double)x->scalar.f;
+	b = y->type == NODE_INT ? (long double)y->scalar.i : (long double)y->scalar.f;
+	return a < b ? -1 : a > b;
+}
+
+static bool is_multiple(const struct node *x, const struct node *m)
+{
+	double q, r;
+
+	if (x->type == NODE_INT && m->type == NODE_INT && m->scalar.i > 0)
+		return x->scalar.i % m->scalar.i == 0;
+	q = (x->type == NODE_INT ? (double)x->scalar.i : x->scalar.f) /
+		(m->type == NODE_INT ? (double)m->scalar.i : m->scalar.f);
+	if (!isfinite(q))
+		return false;
+	r = nearbyint(q);
+	return fabs(q - r) <= 1e-9 * fmax(1.0, fabs(q));
+}
+
+static size_t utf8_length(const char *s, size_t len)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < len; k++)
+		if (((unsigned char)s[k] & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Levenshtein distance, or a large number when over `limit`. */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[65];
+
+	if (la > 64 || lb > 64)
+		return limit + 1;
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0], best;
+
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t v = diag + cost;
+
+			if (up + 1 < v)
+				v = up + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit)
+			return limit + 1;
+	}
+	return row[lb];
+}
+
+/* The closest name within 2 edits (and not a total rewrite), or NULL. */
+static const char *closest(const char *word, const char *const *cands,
+			   size_t n, const struct node *skip_present)
+{
+	const char *best = NULL;
+	size_t best_d = 3, k, wl = strlen(word);
+
+	for (k = 0; k < n; k++) {
+		size_t d;
+
+		if (skip_present && node_map_get(skip_present, cands[k]))
+			continue;
+		d = edit_distance(word, cands[k], 2);
+		if (d < best_d && d < wl && d < strlen(cands[k])) {
+			best = cands[k];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static bool v_schema(struct vctx *c, const struct schema *s,
+		     const struct node *n, const struct pseg *p);
+
+/* Run s on n in accept mode (no record, first problem stops). */
+static bool accepts(struct vctx *c, const struct schema *s, const struct node *n)
+{
+	struct vctx sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.a = c->a;
+	sub.depth = c->depth;
+	return v_schema(&sub, s, n, NULL);
+}
+
+/* Append errors of a sub-check to c. */
+static void take_errors(struct vctx *c, const struct vctx *sub)
+{
+	size_t k;
+
+	for (k = 0; k < sub->nerrs; k++)
+		verr_add(c, sub->errs[k].at, sub->errs[k].path, sub->errs[k].msg);
+	if (sub->truncated)
+		c->truncated = true;
+}
+
+static const struct sprop *find_prop(const struct schema *s, const char *name)
+{
+	struct sprop key;
+
+	if (!s->nprops)
+		return NULL;
+	key.name = name;
+	key.s = NULL;
+	return bsearch(&key, s->sorted, s->nprops, sizeof(*s->sorted), sprop_cmp);
+}
+
+static void unknown_field(struct vctx *c, const struct schema *s,
+			  const struct node *map, const struct node_pair *pr,
+			  const struct pseg *p, const struct pseg *kp)
+{
+	const char *name = pr->key->scalar.text;
+	const char *where = subject(c, path_of(c->a, p));
+	const char **cands;
+	const char *hint;
+	size_t k;
+
+	if (!c->collect)
+		return;
+	cands = arena_alloc(c->a, (s->nprops + 1) * sizeof(*cands));
+	for (k = 0; k < s->nprops; k++)
+		cands[k] = s->props[k].name;
+	hint = closest(name, cands, s->nprops, map);
+	if (hint) {
+		VERR(c, pr->key, kp, "unknown field '%s' in %s (did you mean '%s'?)",
+		     echo(c->a, name, strlen(name)), where, hint);
+	} else if (s->nprops == 0) {
+		VERR(c, pr->key, kp, "unknown field '%s' in %s: it takes no fields",
+		     echo(c->a, name, strlen(name)), where);
+	} else if (s->nprops <= 12) {
+		const char *list = s->props[0].name;
+
+		for (k = 1; k < s->nprops; k++)
+			list = arena_printf(c->a, "%s, %s", list, s->props[k].name);
+		VERR(c, pr->key, kp, "unknown field '%s' in %s (known fields: %s)",
+		     echo(c->a, name, strlen(name)), where, list);
+	} else {
+		VERR(c, pr->key, kp, "unknown field '%s' in %s",
+		     echo(c->a, name, strlen(name)), where);
+	}
+}
+
+static bool embedded_field(const char *name)
+{
+	return strcmp(name, "apiVersion") == 0 || strcmp(name, "kind") == 0 ||
+		strcmp(name, "metadata") == 0;
+}
+
+static bool v_object(struct vctx *c, const struct schema *s,
+		     const struct node *n, const struct pseg *p)
+{
+	bool ok = true;
+	size_t k, j;
+
+	for (k = 0; k < n->map.count; k++) {
+		const struct node_pair *pr = &n->map.pairs[k];
+		const char *name = pr->key->scalar.text;
+		struct pseg kp = { p, name, 0 };
+		const struct sprop *sp = find_prop(s, name);
+		bool matched = sp != NULL;
+
+		if (sp) {
+			if (sp->s->is_bool && !sp->s->bool_val) {
+				VERR(c, pr->key, &kp, "field '%s' is not allowed in %s",
+				     echo(c->a, name, strlen(name)),
+				     subject(c, path_of(c->a, p)));
+				ok = false;
+			} else if (!v_schema(c, sp->s, pr->value, &kp)) {
+				ok = false;
+			}
+			if (!ok && !c->collect)
+				return false;
+		}
+		for (j = 0; j < s->npprops; j++) {
+			if (!schema_regex_match(s->pprops[j].re, name, pr->key->scalar.len))
+				continue;
+			matched = true;
+			if (!v_schema(c, s->pprops[j].s, pr->value, &kp)) {
+				ok = false;
+				if (!c->collect)
+					return false;
+			}
+		}
+		if (!matched) {
+			if (s->addl && s->addl->is_bool && !s->addl->bool_val) {
+				unknown_field(c, s, n, pr, p, &kp);
+				ok = false;
+			} else if (s->addl) {
+				ok = v_schema(c, s->addl, pr->value, &kp) && ok;
+			} else if (s->strict && !(s->embedded && embedded_field(name))) {
+				unknown_field(c, s, n, pr, p, &kp);
+				ok = false;
+			}
+			if (!ok && !c->collect)
+				return false;
+		}
+		if (s->propnames) {
+			struct vctx sub;
+
+			memset(&sub, 0, sizeof(sub));
+			sub = *c;
+			sub.errs = NULL;
+			sub.nerrs = sub.aerrs = 0;
+			sub.truncated = false;
+			if (c->collect)
+				sub.name_of = arena_printf(c->a, "field name '%s' in %s",
+							   echo(c->a, name, strlen(name)),
+							   subject(c, path_of(c->a, p)));
+			if (!v_schema(&sub, s->propnames, pr->key, &kp)) {
+				ok = false;
+				take_errors(c, &sub);
+				if (!c->collect)
+					return false;
+			}
+		}
+	}
+	for (k = 0; k < s->nrequired; k++) {
+		if (node_map_get(n, s->required[k]))
+			continue;
+		ok = false;
+		if (!c->collect)
+			return false;
+		{
+			struct pseg rp = { p, s->required[k], 0 };
+
+			VERR(c, n, &rp, "missing required field '%s' in %s",
+			     s->required[k], subject(c, path_of(c->a, p)));
+		}
+	}
+	for (k = 0; k < s->ndeps; k++) {
+		const struct sdep *dp = &s->deps[k];
+		const struct node_pair *have = node_map_pair(n, dp->name);
+
+		if (!have)
+			continue;
+		if (dp->s) {
+			if (!v_schema(c, dp->s, n, p))
+				ok = false;
+		}
+		for (j = 0; j < dp->nreq; j++) {
+			struct pseg kp = { p, dp->name, 0 };
+
+			if (node_map_get(n, dp->req[j]))
+				continue;
+			ok = false;
+			VERR(c, have->key, &kp, "field '%s' in %s requires field '%s' beside it",
+			     dp->name, subject(c, path_of(c->a, p)), dp->req[j]);
+		}
+		if (!ok && !c->collect)
+			return false;
+	}
+	if (s->min_props >= 0 && n->map.count < (uint64_t)s->min_props) {
+		VERR(c, n, p, "%s has %zu field%s; at least %lld %s required",
+		     subject(c, path_of(c->a, p)), n->map.count,
+		     n->map.count == 1 ? "" : "s", (long long)s->min_props,
+		     s->min_props == 1 ? "is" : "are");
+		ok = false;
+	}
+	if (s->max_props >= 0 && n->map.count > (uint64_t)s->max_props) {
+		VERR(c, n, p, "%s has %zu fields; at most %lld %s allowed",
+		     subject(c, path_of(c->a, p)), n->map.count,
+		     (long long)s->max_props, s->max_props == 1 ? "is" : "are");
+		ok = false;
+	}
+	return ok;
+}
+
+/* ---- duplicate detection (uniqueItems, list-type set/map) ---- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		h = (h ^ (unsigned char)s[k]) * 1099511628211ull;
+	return h;
+}
+
+/* A hash that agrees with node_equal (1 and 1.0 hash alike; key order
+ * does not matter). */
+static uint64_t node_hash(const struct node *n)
+{
+	uint64_t h;
+	size_t k;
+
+	if (!n)
+		return 0;
+	switch (n->kind) {
+	case NODE_SEQ:
+		h = 7;
+		for (k = 0; k < n->seq.count; k++)
+			h = mix(h, node_hash(n->seq.items[k]));
+		return h;
+	case NODE_MAP:
+		h = 11;
+		for (k = 0; k < n->map.count; k++)
+			h += mix(str_hash(n->map.pairs[k].key->scalar.text,
+					  n->map.pairs[k].key->scalar.len),
+				 node_hash(n->map.pairs[k].value));
+		return h;
+	case NODE_SCALAR:
+		break;
+	}
+	switch (n->type) {
+	case NODE_NULL:
+		return 1;
+	case NODE_BOOL:
+		return 2 + (n->scalar.i != 0);
+	case NODE_INT:
+	case NODE_FLOAT: {
+		double f = n->type == NODE_INT ? (double)n->scalar.i : n->scalar.f;
+		uint64_t bits;
+
+		if (f == 0)
+			f = 0;	/* -0 == 0 */
+		memcpy(&bits, &f, sizeof(bits));
+		return mix(5, bits);
+	}
+	default:
+		return str_hash(n->scalar.text, n->scalar.len);
+	}
+}
+
+struct hidx {
+	uint64_t h;
+	size_t i;
+};
+
+static int hidx_cmp(const void *x, const void *y)
+{
+	const struct hidx *a = x, *b = y;
+
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static uint64_t map_key_hash(const struct schema *s, const struct node *item)
+{
+	uint64_t h = 13;
+	size_t k;
+
+	for (k = 0; k < s->nmap_keys; k++)
+		h = mix(h, node_hash(node_map_get(item, s->map_keys[k])));
+	return h;
+}
+
+static bool map_key_equal(const struct schema *s, const struct node *a,
+			  const struct node *b)
+{
+	size_t k;
+
+	for (k = 0; k < s->nmap_keys; k++) {
+		const struct node *x = node_map_get(a, s->map_keys[k]);
+		const struct node *y = node_map_get(b, s->map_keys[k]);
+
+		if (!x != !y || (x && !node_equal(x, y)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Report every item equal to an earlier one (by value, or by the
+ * list-map keys when by_keys).  O(n log n): items are bucketed by hash
+ * and only items of one bucket are compared.
+ */
+static bool check_unique(struct vctx *c, const struct schema *s,
+			 const struct node *n, const struct pseg *p,
+			 bool by_keys, const char *why)
+{
+	size_t count = n->seq.count, k, j, run;
+	struct hidx *ix;
+	bool ok = true;
+
+	if (count < 2)
+		return true;
+	ix = malloc(count * sizeof(*ix));
+	if (!ix)
+		return true;
+	for (k = 0; k < count; k++) {
+		ix[k].i = k;
+		ix[k].h = by_keys ? map_key_hash(s, n->seq.items[k]) :
+			node_hash(n->seq.items[k]);
+	}
+	qsort(ix, count, sizeof(*ix), hidx_cmp);
+	for (k = 0; k < count; k = run) {
+		for (run = k + 1; run < count && ix[run].h == ix[k].h; run++)
+			;
+		for (j = k + 1; j < run; j++) {
+			size_t m;
+
+			for (m = k; m < j; m++) {
+				const struct node *a = n->seq.items[ix[m].i];
+				const struct node *b = n->seq.items[ix[j].i];
+				bool same = by_keys ? map_key_equal(s, a, b) : node_equal(a, b);
+
+				if (!same)
+					continue;
+				ok = false;
+				if (c->collect) {
+					struct pseg ip = { p, NULL, ix[j].i };
+					struct pseg fp = { p, NULL, ix[m].i };
+
+					VERR(c, b, &ip, "%s repeats %s (%s); %s",
+					     path_of(c->a, &ip), path_of(c->a, &fp),
+					     show(c->a, b), why);
+				}
+				break;
+			}
+			if (!ok && !c->collect)
+				goto out;
+		}
+	}
+out:
+	free(ix);
+	return ok;
+}
+
+static bool v_array(struct vctx *c, const struct schema *s,
+		    const struct node *n, const struct pseg *p)
+{
+	bool ok = true;
+	size_t k, count = n->seq.count;
+
+	for (k = 0; k < count; k++) {
+		const struct schema *is = NULL;
+		struct pseg ip = { p, NULL, k };
+
+		if (s->is_tuple) {
+			if (k < s->ntuple) {
+				is = s->tuple[k];
+			} else if (s->addl_items) {
+				is = s->addl_items;
+				if (is->is_bool && !is->bool_val) {
+					VERR(c, n->seq.items[k], &ip,
+					     "%s has %zu items; at most %zu are allowed",
+					     subject(c, path_of(c->a, p)), count, s->ntuple);
+					ok = false;
+					break;
+				}
+			}
+		} else {
+			is = s->items;
+		}
+		if (is && !v_schema(c, is, n->seq.items[k], &ip)) {
+			ok = false;
+			if (!c->collect)
+				return false;
+		}
+	}
+	if (s->min_items >= 0 && count < (uint64_t)s->min_items) {
+		if (count == 0)
+			VERR(c, n, p, "%s is empty; at least %lld item%s required",
+			     subject(c, path_of(c->a, p)), (long long)s->min_items,
+			     s->min_items == 1 ? " is" : "s are");
+		else
+			VERR(c, n, p, "%s has %zu item%s; at least %lld %s required",
+			     subject(c, path_of(c->a, p)), count, count == 1 ? "" : "s",
+			     (long long)s->min_items, s->min_items == 1 ? "is" : "are");
+		ok = false;
+	}
+	if (s->max_items >= 0 && count > (uint64_t)s->max_items) {
+		VERR(c, n, p, "%s has %zu items; at most %lld %s allowed",
+		     subject(c, path_of(c->a, p)), count, (long long)s->max_items,
+		     s->max_items == 1 ? "is" : "are");
+		ok = false;
+	}
+	if (!ok && !c->collect)
+		return false;
+	if (s->contains) {
+		bool found = false;
+
+		for (k = 0; k < count && !found; k++)
+			found = accepts(c, s->contains, n->seq.items[k]);
+		if (!found) {
+			VERR(c, n, p, "%s has no item that matches the schema at %s",
+			     subject(c, path_of(c->a, p)), s->contains->where);
+			ok = false;
+		}
+	}
+	if (s->unique && !check_unique(c, s, n, p, false, "the items must be unique"))
+		ok = false;
+	if (s->list_type == LIST_SET &&
+	    !check_unique(c, s, n, p, false,
+			  "x-kubernetes-list-type 'set' needs unique items"))
+		ok = false;
+	if (s->list_type == LIST_MAP && s->nmap_keys &&
+	    !check_unique(c, s, n, p, true,
+			  "x-kubernetes-list-type 'map' needs unique keys"))
+		ok = false;
+	return ok;
+}
+
+static bool v_string(struct vctx *c, const struct schema *s,
+		     const struct node *n, const struct pseg *p)
+{
+	const char *txt = n->scalar.text;
+	size_t len = n->scalar.len;
+	bool ok = true;
+
+	if (s->min_len >= 0 || s->max_len >= 0) {
+		size_t chars = utf8_length(txt, len);
+
+		if (s->min_len >= 0 && chars < (uint64_t)s->min_len) {
+			if (chars == 0)
+				VERR(c, n, p, "%s is empty; it needs at least %lld character%s",
+				     subject(c, path_of(c->a, p)), (long long)s->min_len,
+				     s->min_len == 1 ? "" : "s");
+			else
+				VERR(c, n, p, "%s '%s' is %zu character%s long; the minimum is %lld",
+				     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
+				     chars, chars == 1 ? "" : "s", (long long)s->min_len);
+			ok = false;
+		}
+		if (s->max_len >= 0 && chars > (uint64_t)s->max_len) {
+			VERR(c, n, p, "%s '%s' is %zu characters long; the maximum is %lld",
+			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
+			     chars, (long long)s->max_len);
+			ok = false;
+		}
+		if (!ok && !c->collect)
+			return false;
+	}
+	if (s->pattern && !schema_regex_match(s->pattern, txt, len)) {
+		ok = false;
+		if (!c->collect)
+			return false;
+		if (s->title && s->description) {
+			size_t dl = strlen(s->description);
+
+			if (dl && s->description[dl - 1] == '.')
+				dl--;
+			VERR(c, n, p, "%s '%s' is not a valid %s: %.*s",
+			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
+			     s->title, (int)dl, s->description);
+		} else if (s->title) {
+			VERR(c, n, p, "%s '%s' is not a valid %s (pattern %s)",
+			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
+			     s->title, echo(c->a, s->pattern_src, strlen(s->pattern_src)));
+		} else {
+			VERR(c, n, p, "%s '%s' does not match the pattern %s",
+			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
+			     echo(c->a, s->pattern_src, strlen(s->pattern_src)));
+		}
+	}
+	return ok;
+}
+
+static bool v_number(struct vctx *c, const struct schema *s,
+		     const struct node *n, const struct pseg *p)
+{
+	bool ok = true;
+	const char *num = n->scalar.text;
+
+	if (s->minimum && num_cmp(n, s->minimum) < 0) {
+		VERR(c, n, p, "%s is %s; the minimum is %s", subject(c, path_of(c->a, p)),
+		     num, node_text(s->minimum));
+		ok = false;
+	}
+	if (s->maximum && num_cmp(n, s->maximum) > 0) {
+		VERR(c, n, p, "%s is %s; the maximum is %s", subject(c, path_of(c->a, p)),
+		     num, node_text(s->maximum));
+		ok = false;
+	}
+	if (s->xminimum && num_cmp(n, s->xminimum) <= 0) {
+		VERR(c, n, p, "%s is %s; it must be greater than %s",
+		     subject(c, path_of(c->a, p)), num, node_text(s->xminimum));
+		ok = false;
+	}
+	if (s->xmaximum && num_cmp(n, s->xmaximum) >= 0) {
+		VERR(c, n, p, "%s is %s; it must be less than %s",
+		     subject(c, path_of(c->a, p)), num, node_text(s->xmaximum));
+		ok = false;
+	}
+	if (s->multiple_of && !is_multiple(n, s->multiple_of)) {
+		VERR(c, n, p, "%s is %s; it must be a multiple of %s",
+		     subject(c, path_of(c->a, p)), num, node_text(s->multiple_of));
+		ok = false;
+	}
+	if (s->int_bits && num_is_integral(n)) {
+		double v = n->type == NODE_INT ? (double)n->scalar.i : n->scalar.f;
+
+		if (s->int_bits == 32 && (v < INT32_MIN || v > INT32_MAX)) {
+			VERR(c, n, p, "%s is %s; it does not fit in a 32-bit integer (int32)",
+			     subject(c, path_of(c->a, p)), num);
+			ok = false;
+		}
+		if (s->int_bits == 64 && n->type == NODE_FLOAT &&
+		    (v < -9.223372036854775808e18 || v >= 9.223372036854775808e18)) {
+			VERR(c, n, p, "%s is %s; it does not fit in a 64-bit integer (int64)",
+			     subject(c, path_of(c->a, p)), num);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static void type_error(struct vctx *c, const struct schema *s,
+		       const struct node *n, const struct pseg *p)
+{
+	const char *want = types_text(c->a, s->types);
+	const char *subj = subject(c, path_of(c->a, p));
+	const char *hint = "";
+
+	if ((s->types & ST_STRING) && n->kind == NODE_SCALAR &&
+	    n->type != NODE_STR)
+		hint = arena_printf(c->a, "; to mean the text, quote it: \"%s\"",
+				    echo(c->a, n->scalar.text, n->scalar.len));
+	else if ((s->types & (ST_INTEGER | ST_NUMBER)) && n->kind == NODE_SCALAR &&
+		 n->type == NODE_STR && n->scalar.len &&
+		 strspn(n->scalar.text, "0123456789.-+eE") == n->scalar.len)
+		hint = "; remove the quotes";
+	VERR(c, n, p, "%s must be %s (got %s)%s", subj, want, describe(c->a, n), hint);
+}
+
+static void enum_error(struct vctx *c, const struct schema *s,
+		       const struct node *n, const struct pseg *p)
+{
+	const struct node *ev = s->enum_v;
+	const char **cands = arena_alloc(c->a, (ev->seq.count + 1) * sizeof(*cands));
+	const char *list = NULL, *hint = NULL;
+	size_t k, ncand = 0;
+
+	for (k = 0; k < ev->seq.count; k++) {
+		const struct node *e = ev->seq.items[k];
+		const char *t = e->kind == NODE_SCALAR && e->type == NODE_STR ?
+			echo(c->a, e->scalar.text, e->scalar.len) : show(c->a, e);
+
+		if (k == 12) {
+			list = arena_printf(c->a, "%s, ...", list);
+			break;
+		}
+		list = list ? arena_printf(c->a, "%s, %s", list, t) : t;
+	}
+	for (k = 0; k < ev->seq.count; k++)
+		if (node_is_str(ev->seq.items[k]))
+			cands[ncand++] = ev->seq.items[k]->scalar.text;
+	if (node_is_str(n))
+		hint = closest(n->scalar.text, cands, ncand, NULL);
+	if (hint)
+		VERR(c, n, p, "%s must be one of: %s (got %s; did you mean '%s'?)",
+		     subject(c, path_of(c->a, p)), list ? list : "", show(c->a, n), hint);
+	else
+		VERR(c, n, p, "%s must be one of: %s (got %s)",
+		     subject(c, path_of(c->a, p)), list ? list : "", show(c->a, n));
+}
+
+/* anyOf / oneOf with no passing branch: the errors of the branch that
+ * came closest (fewest errors), not a wall of every branch's errors. */
+static void best_branch(struct vctx *c, struct schema *const *br, size_t n,
+			const struct node *node, const struct pseg *p)
+{
+	struct vctx best, sub;
+	size_t k;
+	bool have = false;
+
+	memset(&best, 0, sizeof(best));
+	for (k = 0; k < n; k++) {
+		memset(&sub, 0, sizeof(sub));
+		sub.a = c->a;
+		sub.collect = true;
+		sub.depth = c->depth;
+		sub.name_of = c->name_of;
+		v_schema(&sub, br[k], node, p);
+		if (sub.nerrs && (!have || sub.nerrs < best.nerrs)) {
+			best = sub;
+			have = true;
+		}
+	}
+	if (have)
+		take_errors(c, &best);
+	else
+		VERR(c, node, p, "%s matches none of the allowed alternatives",
+		     subject(c, path_of(c->a, p)));
+}
+
+static bool v_schema(struct vctx *c, const struct schema *s,
+		     const struct node *n, const struct pseg *p)
+{
+	bool ok = true;
+	size_t k;
+
+	if (s->is_bool) {
+		if (s->bool_val)
+			return true;
+		VERR(c, n, p, "%s is not allowed here", subject(c, path_of(c->a, p)));
+		return false;
+	}
+	if (++c->depth > MAX_DEPTH) {
+		VERR(c, n, p, "%s: the schema nests too deep here (a $ref loop?)",
+		     subject(c, path_of(c->a, p)));
+		ok = false;
+		goto out;
+	}
+	if (s->ref) {
+		ok = v_schema(c, s->ref, n, p);
+		goto out;
+	}
+	if (s->nullable && node_is_null(n))
+		goto out;
+	if (s->types && !(s->types & node_types(n))) {
+		type_error(c, s, n, p);
+		ok = false;
+		goto out;	/* the rest would only repeat it */
+	}
+	if (s->const_v && !node_equal(n, s->const_v)) {
+		VERR(c, n, p, "%s must be %s (got %s)", subject(c, path_of(c->a, p)),
+		     show(c->a, s->const_v), show(c->a, n));
+		ok = false;
+		if (!c->collect)
+			goto out;
+	}
+	if (s->enum_v) {
+		for (k = 0; k < s->enum_v->seq.count; k++)
+			if (node_equal(n, s->enum_v->seq.items[k]))
+				break;
+		if (k == s->enum_v->seq.count) {
+			if (c->collect)
+				enum_error(c, s, n, p);
+			ok = false;
+			if (!c->collect)
+				goto out;
+		}
+	}
+	if (n->kind == NODE_MAP)
+		ok = v_object(c, s, n, p) && ok;
+	else if (n->kind == NODE_SEQ)
+		ok = v_array(c, s, n, p) && ok;
+	else if (n->type == NODE_STR)
+		ok = v_string(c, s, n, p) && ok;
+	else if (n->type == NODE_INT || n->type == NODE_FLOAT)
+		ok = v_number(c, s, n, p) && ok;
+	if (!ok && !c->collect)
+		goto out;
+	for (k = 0; k < s->nall; k++) {
+		if (!v_schema(c, s->all_of[k], n, p)) {
+			ok = false;
+			if (!c->collect)
+				goto out;
+		}
+	}
+	if (s->nany) {
+		for (k = 0; k < s->nany; k++)
+			if (accepts(c, s->any_of[k], n))
+				break;
+		if (k == s->nany) {
+			ok = false;
+			if (!c->collect)
+				goto out;
+			best_branch(c, s->any_of, s->nany, n, p);
+		}
+	}
+	if (s->none) {
+		size_t pass = 0, first = 0, second = 0;
+
+		for (k = 0; k < s->none && pass < 2; k++) {
+			if (accepts(c, s->one_of[k], n)) {
+				if (pass == 0)
+					first = k;
+				else
+					second = k;
+				pass++;
+			}
+		}
+		if (pass != 1) {
+			ok = false;
+			if (!c->collect)
+				goto out;
+			if (pass == 0)
+				best_branch(c, s->one_of, s->none, n, p);
+			else
+				VERR(c, n, p, "%s matches more than one alternative "
+				     "(%s/%zu and /%zu); it must match exactly one",
+				     subject(c, path_of(c->a, p)), s->where, first, second);
+		}
+	}
+	if (s->not_s && accepts(c, s->not_s, n)) {
+		VERR(c, n, p, "%s must not match the schema at %s",
+		     subject(c, path_of(c->a, p)), s->not_s->where);
+		ok = false;
+		if (!c->collect)
+			goto out;
+	}
+	if (s->if_s && (s->then_s || s->else_s)) {
+		const struct schema *branch = accepts(c, s->if_s, n) ?
+			s->then_s : s->else_s;
+
+		if (branch && !v_schema(c, branch, n, p))
+			ok = false;
+	}
+out:
+	c->depth--;
+	return ok;
+}
+
+int schema_validate(const struct schema *s, struct arena *a, struct diags *d,
+		    const char *rule, const struct node *doc)
+{
+	struct vctx c;
+	size_t k;
+
+	if (!s || !doc)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.collect = true;
+	if (v_schema(&c, s, doc, NULL) && c.nerrs == 0)
+		return 0;
+	if (c.nerrs == 0)
+		diag_add(d, DIAG_ERROR, doc->at, rule, "",
+			 "the document does not match the schema");
+	for (k = 0; k < c.nerrs; k++)
+		diag_add(d, DIAG_ERROR, c.errs[k].at, rule, c.errs[k].path, "%s",
+			 c.errs[k].msg);
+	if (c.truncated)
+		diag_add(d, DIAG_ERROR, doc->at, rule, "",
+			 "more than %d schema violations in this document; "
+			 "the rest are not shown", MAX_ERRORS);
+	return -1;
+}
+
+bool schema_accepts(const struct schema *s, const struct node *doc)
+{
+	struct vctx c;
+
+	if (!s || !doc)
+		return false;
+	memset(&c, 0, sizeof(c));
+	return v_schema(&c, s, doc, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The embedded GPUSite schema, compiled once per process */
+
+static struct arena gpusite_arena = ARENA_INIT;
+static const struct schema *gpusite_schema;
+
+static void gpusite_release(void)
+{
+	arena_release(&gpusite_arena);
+	gpusite_schema = NULL;
+}
+
+const struct schema *schema_gpusite(struct arena *a, struct diags *d)
+{
+	struct diags local;
+	const struct node *root;
+	size_t k;
+
+	(void)a;
+	if (gpusite_schema)
+		return gpusite_schema;
+	/* Kept outside the run's arena: the compiled schema outlives a run
+	 * (a test or the benchmark may run many), and is built only once. */
+	diags_init(&local, &gpusite_arena);
+	root = json_parse(&gpusite_arena, &local, "GS003",
+			  "schemas/gpusite.v1alpha1.schema.json",
+			  schema_gpusite_json, schema_gpusite_json_len);
+	if (root)
+		gpusite_schema = schema_compile(&gpusite_arena, &local, "GS003", root);
+	if (!gpusite_schema) {
+		for (k = 0; k < local.count; k++)
+			diag_add(d, DIAG_ERROR, local.items[k].at, local.items[k].rule,
+				 local.items[k].path, "built-in schema: %s",
+				 local.items[k].msg);
+		arena_release(&gpusite_arena);
+		return NULL;
+	}
+	atexit(gpusite_release);
+	return gpusite_schema;
+}

@@ -1,0 +1,46 @@
+/*
+ * schema_int.h - internals of the schema module shared by its files and
+ * its unit tests; nothing outside src/schema/ and tests should need it.
+ */
+#ifndef GS_SCHEMA_INT_H
+#define GS_SCHEMA_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+
+/*
+ * ECMA-262 regular expressions (what JSON Schema's `pattern` means) run
+ * on POSIX <regex.h>.  schema_regex_translate() turns one into POSIX ERE
+ * text: \d \w \s and their negations, (?:...) and (?<name>...) groups,
+ * escapes, lazy quantifiers (same verdict as greedy when only "does it
+ * match" is asked), `.` without line terminators.  Features ERE cannot
+ * express (lookaround, backreferences, \b) fail with *why set to a static
+ * reason and *where to the byte offset in `src`, never a silent accept.
+ * `utf8` says the ERE will run in a UTF-8 locale (code points, not bytes).
+ */
+int schema_regex_translate(struct buf *out, const char *src, size_t len,
+			   bool utf8, const char **why, size_t *where);
+
+struct schema_regex;
+
+/*
+ * The compiled form of `src`, from a process-wide cache (one regcomp per
+ * distinct pattern for the life of the process, freed at exit).  NULL when
+ * the pattern cannot be compiled; *err is then a message allocated with
+ * malloc that the caller frees.
+ */
+const struct schema_regex *schema_regex_get(const char *src, char **err);
+
+/* Whether the pattern matches anywhere in s[0..len) (ECMA test()). */
+bool schema_regex_match(const struct schema_regex *re, const char *s,
+			size_t len);
+
+/* True when patterns run in a UTF-8 locale (code point semantics). */
+bool schema_regex_utf8(void);
+
+/* The draft-07 meta-schema (http://json-schema.org/draft-07/schema#). */
+extern const char schema_draft07_json[];
+
+#endif

@@ -1,0 +1,866 @@
+/*
+ * schema_regex.c - ECMA-262 patterns on POSIX <regex.h>.
+ *
+ * JSON Schema patterns are ECMA-262 regular expressions and are not
+ * anchored.  They are translated to POSIX extended syntax once, compiled
+ * once per process (a cache keyed by the pattern text) and matched with
+ * regexec() in a UTF-8 locale, so `.` and lengths count code points.
+ * What ERE cannot say is refused with a reason, never accepted silently.
+ */
+#include <limits.h>
+#include <locale.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/xalloc.h"
+#include "schema/schema_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Translation */
+
+struct tr {
+	struct buf *out;
+	const char *s;
+	size_t len;
+	size_t i;
+	bool utf8;
+	const char *why;
+	size_t where;
+	int err;
+};
+
+static int tr_fail(struct tr *t, size_t at, const char *why)
+{
+	if (!t->err) {
+		t->why = why;
+		t->where = at;
+		t->err = -1;
+	}
+	return -1;
+}
+
+static void tr_puts(struct tr *t, const char *s)
+{
+	if (buf_adds(t->out, s))
+		tr_fail(t, t->i, "pattern too long");
+}
+
+static void tr_putc(struct tr *t, char c)
+{
+	if (buf_addch(t->out, c))
+		tr_fail(t, t->i, "pattern too long");
+}
+
+static size_t utf8_encode(char out[4], uint32_t cp)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* Decode one UTF-8 sequence at s[*i] (input is valid UTF-8: it came
+ * through the YAML or JSON reader). */
+static uint32_t utf8_next(const char *s, size_t len, size_t *i)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t cp = u[*i];
+	size_t n = 0, k;
+
+	if (cp >= 0xF0)
+		n = 3, cp &= 0x07;
+	else if (cp >= 0xE0)
+		n = 2, cp &= 0x0F;
+	else if (cp >= 0xC0)
+		n = 1, cp &= 0x1F;
+	(*i)++;
+	for (k = 0; k < n && *i < len; k++, (*i)++)
+		cp = (cp << 6) | (u[*i] & 0x3F);
+	return cp;
+}
+
+static bool ere_special(uint32_t c)
+{
+	return c < 0x80 && strchr(".[]()*+?{}|^$\\", (int)c) && c != 0;
+}
+
+/* A literal code point outside brackets. */
+static void tr_literal(struct tr *t, uint32_t cp)
+{
+	char u[4];
+	size_t n;
+
+	if (cp == 0) {
+		tr_fail(t, t->i, "NUL in a pattern");
+		return;
+	}
+	if (ere_special(cp)) {
+		tr_putc(t, '\\');
+		tr_putc(t, (char)cp);
+		return;
+	}
+	n = utf8_encode(u, cp);
+	/* Byte-mode regex: keep a multi-byte character one atom. */
+	if (n > 1 && !t->utf8)
+		tr_putc(t, '(');
+	if (buf_add(t->out, u, n))
+		tr_fail(t, t->i, "pattern too long");
+	if (n > 1 && !t->utf8)
+		tr_putc(t, ')');
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Read n hex digits at t->i; -1 when they are not there. */
+static long tr_hex(struct tr *t, size_t n)
+{
+	long v = 0;
+	size_t k;
+
+	if (t->i + n > t->len)
+		return -1;
+	for (k = 0; k < n; k++) {
+		int h = hexval(t->s[t->i + k]);
+
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	t->i += n;
+	return v;
+}
+
+/* Code point ranges of the class escapes (ECMA \s is Unicode White_Space
+ * plus line terminators and the BOM). */
+struct range {
+	uint32_t lo, hi;
+};
+
+static const struct range digit_ranges[] = { { '0', '9' } };
+static const struct range word_ranges[] = {
+	{ '0', '9' }, { 'A', 'Z' }, { '_', '_' }, { 'a', 'z' },
+};
+static const struct range space_ranges[] = {
+	{ 0x09, 0x0D }, { 0x20, 0x20 }, { 0xA0, 0xA0 }, { 0x1680, 0x1680 },
+	{ 0x2000, 0x200A }, { 0x2028, 0x2029 }, { 0x202F, 0x202F },
+	{ 0x205F, 0x205F }, { 0x3000, 0x3000 }, { 0xFEFF, 0xFEFF },
+};
+
+/* A set of code point ranges being built for one bracket expression. */
+struct cset {
+	struct range r[128];
+	size_t n;
+	bool neg;
+};
+
+static void cset_add(struct tr *t, struct cset *cs, uint32_t lo, uint32_t hi)
+{
+	if (cs->n == sizeof(cs->r) / sizeof(cs->r[0])) {
+		tr_fail(t, t->i, "character class too large");
+		return;
+	}
+	cs->r[cs->n].lo = lo;
+	cs->r[cs->n].hi = hi;
+	cs->n++;
+}
+
+static void cset_add_class(struct tr *t, struct cset *cs, char cls)
+{
+	const struct range *r;
+	size_t n, k;
+
+	switch (cls) {
+	case 'd':
+		r = digit_ranges, n = 1;
+		break;
+	case 'w':
+		r = word_ranges, n = 4;
+		break;
+	default:
+		r = space_ranges;
+		n = sizeof(space_ranges) / sizeof(space_ranges[0]);
+		if (!t->utf8)
+			n = 2;	/* ASCII only in byte mode */
+		break;
+	}
+	for (k = 0; k < n; k++)
+		cset_add(t, cs, r[k].lo, r[k].hi);
+}
+
+static void emit_cp(struct tr *t, uint32_t cp)
+{
+	char u[4];
+	size_t n = utf8_encode(u, cp);
+
+	if (cp >= 0x80 && !t->utf8) {
+		tr_fail(t, t->i, "non-ASCII character class without a UTF-8 locale");
+		return;
+	}
+	if (buf_add(t->out, u, n))
+		tr_fail(t, t->i, "pattern too long");
+}
+
+/*
+ * Write a POSIX bracket expression for cs.  POSIX brackets have no
+ * escapes: ']' must come first, '-' last, '^' not first, and '[' must not
+ * be followed by ':', '.' or '=', so those four are split out of ranges
+ * and placed where they are literal.
+ */
+static void cset_emit(struct tr *t, const struct cset *cs)
+{
+	static const uint32_t specials[] = { '-', '[', ']', '^' };
+	bool has[4] = { false, false, false, false };
+	size_t k, j, body_start;
+
+	tr_putc(t, '[');
+	if (cs->neg)
+		tr_putc(t, '^');
+	for (k = 0; k < cs->n; k++)
+		for (j = 0; j < 4; j++)
+			if (cs->r[k].lo <= specials[j] && specials[j] <= cs->r[k].hi)
+				has[j] = true;
+	if (has[2])
+		tr_putc(t, ']');
+	body_start = t->out->len;
+	for (k = 0; k < cs->n; k++) {
+		uint32_t lo = cs->r[k].lo, hi = cs->r[k].hi;
+
+		while (lo <= hi) {
+			uint32_t end = hi;
+
+			/* Stop the piece before the next special in it. */
+			for (j = 0; j < 4; j++)
+				if (specials[j] >= lo && specials[j] <= end)
+					end = specials[j] == lo ? lo : specials[j] - 1;
+			if (!(end == lo && (lo == '-' || lo == '[' || lo == ']' ||
+					    lo == '^'))) {
+				emit_cp(t, lo);
+				if (end > lo) {
+					if (end > lo + 1)
+						tr_putc(t, '-');
+					emit_cp(t, end);
+				}
+			}
+			if (end == UINT32_MAX)
+				break;
+			lo = end + 1;
+		}
+	}
+	if (has[3]) {
+		/* '^' first in a non-negated bracket would negate it. */
+		if (!cs->neg && t->out->len == body_start && !has[2] &&
+		    !has[1] && !has[0]) {
+			/* The class is exactly "^": say it outside brackets. */
+			t->out->len--;
+			t->out->data[t->out->len] = '\0';
+			tr_puts(t, "\\^");
+			return;
+		}
+		if (!cs->neg && t->out->len == body_start && !has[2]) {
+			/* Put something else first; '[' or '-' can lead. */
+			if (has[1]) {
+				tr_putc(t, '[');
+				has[1] = false;
+			} else {
+				tr_putc(t, '-');
+				has[0] = false;
+			}
+		}
+		tr_putc(t, '^');
+	}
+	if (has[1])
+		tr_putc(t, '[');
+	if (has[0])
+		tr_putc(t, '-');
+	tr_putc(t, ']');
+}
+
+/* One class atom inside [...]: a code point, or a class escape (then
+ * *cls is 'd', 'w' or 's', or an upper-case letter for a negated one). */
+static int tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
+{
+	char c;
+	long v;
+
+	*cls = 0;
+	if (t->s[t->i] != '\\') {
+		*cp = utf8_next(t->s, t->len, &t->i);
+		return 0;
+	}
+	if (t->i + 1 >= t->len)
+		return tr_fail(t, t->i, "pattern ends with '\\'");
+	c = t->s[t->i + 1];
+	t->i += 2;
+	switch (c) {
+	case 'd': case 'w': case 's':
+	case 'D': case 'W': case 'S':
+		*cls = c;
+		return 0;
+	case 'b':
+		*cp = 0x08;
+		return 0;
+	case 't': *cp = '\t'; return 0;
+	case 'n': *cp = '\n'; return 0;
+	case 'r': *cp = '\r'; return 0;
+	case 'f': *cp = '\f'; return 0;
+	case 'v': *cp = '\v'; return 0;
+	case 'x':
+		v = tr_hex(t, 2);
+		if (v < 0)
+			return tr_fail(t, t->i, "bad \\x escape");
+		*cp = (uint32_t)v;
+		return 0;
+	case 'u':
+		v = tr_hex(t, 4);
+		if (v < 0)
+			return tr_fail(t, t->i, "bad \\u escape");
+		if (v >= 0xD800 && v <= 0xDFFF)
+			return tr_fail(t, t->i, "UTF-16 surrogate escape");
+		*cp = (uint32_t)v;
+		return 0;
+	case 'c':
+		if (t->i < t->len &&
+		    ((t->s[t->i] >= 'a' && t->s[t->i] <= 'z') ||
+		     (t->s[t->i] >= 'A' && t->s[t->i] <= 'Z'))) {
+			*cp = (uint32_t)(t->s[t->i] & 31);
+			t->i++;
+			return 0;
+		}
+		return tr_fail(t, t->i, "bad \\c escape");
+	case '0':
+		return tr_fail(t, t->i - 2, "NUL in a pattern");
+	case 'p': case 'P':
+		return tr_fail(t, t->i - 2, "Unicode property escape \\p");
+	default:
+		if (c >= '1' && c <= '9')
+			return tr_fail(t, t->i - 2, "octal escape in a class");
+		t->i--;
+		*cp = utf8_next(t->s, t->len, &t->i);
+		return 0;
+	}
+}
+
+static int tr_bracket(struct tr *t)
+{
+	struct cset cs;
+	size_t open = t->i;
+	char neg_class = 0;
+	size_t items = 0;
+
+	cs.n = 0;
+	cs.neg = false;
+	t->i++;	/* '[' */
+	if (t->i < t->len && t->s[t->i] == '^') {
+		cs.neg = true;
+		t->i++;
+	}
+	while (t->i < t->len && t->s[t->i] != ']') {
+		uint32_t lo, hi;
+		char cls, cls2;
+
+		if (tr_class_atom(t, &lo, &cls))
+			return -1;
+		items++;
+		if (cls) {
+			if (cls >= 'A' && cls <= 'Z')
+				neg_class = cls;
+			else
+				cset_add_class(t, &cs, cls);
+			continue;
+		}
+		hi = lo;
+		if (t->i + 1 < t->len && t->s[t->i] == '-' &&
+		    t->s[t->i + 1] != ']') {
+			size_t dash = t->i;
+
+			t->i++;
+			if (tr_class_atom(t, &hi, &cls2))
+				return -1;
+			if (cls2) {
+				/* [a-\d]: '-' is a literal (Annex B). */
+				cset_add(t, &cs, lo, lo);
+				cset_add(t, &cs, '-', '-');
+				if (cls2 >= 'A' && cls2 <= 'Z')
+					neg_class = cls2;
+				else
+					cset_add_class(t, &cs, cls2);
+				items += 2;
+				continue;
+			}
+			if (hi < lo)
+				return tr_fail(t, dash, "range out of order in a character class");
+		}
+		cset_add(t, &cs, lo, hi);
+	}
+	if (t->i >= t->len)
+		return tr_fail(t, open, "unterminated character class");
+	t->i++;	/* ']' */
+	if (t->err)
+		return -1;
+	if (neg_class) {
+		/* Only [\D] alone (or [^\D]) has an ERE form. */
+		if (items != 1)
+			return tr_fail(t, open, "negated class escape inside a larger class");
+		cs.n = 0;
+		cset_add_class(t, &cs, (char)(neg_class - 'A' + 'a'));
+		cs.neg = !cs.neg;
+	}
+	if (cs.n == 0) {
+		if (cs.neg) {	/* [^] matches any character */
+			tr_puts(t, "(.|\n)");
+			return t->err;
+		}
+		return tr_fail(t, open, "empty character class [] matches nothing");
+	}
+	cset_emit(t, &cs);
+	return t->err;
+}
+
+/* A class escape outside brackets. */
+static void tr_class_escape(struct tr *t, char c)
+{
+	struct cset cs;
+
+	cs.n = 0;
+	cs.neg = c >= 'A' && c <= 'Z';
+	cset_add_class(t, &cs, (char)(cs.neg ? c - 'A' + 'a' : c));
+	cset_emit(t, &cs);
+}
+
+/* {n}, {n,} or {n,m} at t->i: length of the quantifier, or 0. */
+static size_t brace_quantifier(const struct tr *t, long *lo, long *hi)
+{
+	size_t j = t->i + 1;
+	long a = 0, b = -1;
+	bool digits = false;
+
+	while (j < t->len && t->s[j] >= '0' && t->s[j] <= '9') {
+		if (a < 100000)
+			a = a * 10 + (t->s[j] - '0');
+		j++, digits = true;
+	}
+	if (!digits)
+		return 0;
+	if (j < t->len && t->s[j] == ',') {
+		j++;
+		if (j < t->len && t->s[j] >= '0' && t->s[j] <= '9') {
+			b = 0;
+			while (j < t->len && t->s[j] >= '0' && t->s[j] <= '9') {
+				if (b < 100000)
+					b = b * 10 + (t->s[j] - '0');
+				j++;
+			}
+		}
+	} else {
+		b = a;
+	}
+	if (j >= t->len || t->s[j] != '}')
+		return 0;
+	*lo = a;
+	*hi = b;
+	return j + 1 - t->i;
+}
+
+int schema_regex_translate(struct buf *out, const char *src, size_t len,
+			   bool utf8, const char **why, size_t *where)
+{
+	struct tr t;
+	unsigned depth = 0;
+	bool atom = false;	/* something a quantifier may follow */
+	long v, lo, hi;
+	size_t q;
+
+	memset(&t, 0, sizeof(t));
+	t.out = out;
+	t.s = src;
+	t.len = len;
+	t.utf8 = utf8;
+	while (t.i < t.len && !t.err) {
+		char c = t.s[t.i];
+
+		switch (c) {
+		case '\\':
+			if (t.i + 1 >= t.len) {
+				tr_fail(&t, t.i, "pattern ends with '\\'");
+				break;
+			}
+			c = t.s[t.i + 1];
+			t.i += 2;
+			atom = true;
+			switch (c) {
+			case 'd': case 'w': case 's':
+			case 'D': case 'W': case 'S':
+				tr_class_escape(&t, c);
+				break;
+			case 'b': case 'B':
+				tr_fail(&t, t.i - 2, "word boundary \\b / \\B");
+				break;
+			case 't': tr_literal(&t, '\t'); break;
+			case 'n': tr_literal(&t, '\n'); break;
+			case 'r': tr_literal(&t, '\r'); break;
+			case 'f': tr_literal(&t, '\f'); break;
+			case 'v': tr_literal(&t, '\v'); break;
+			case 'x':
+				v = tr_hex(&t, 2);
+				if (v < 0)
+					tr_fail(&t, t.i, "bad \\x escape");
+				else
+					tr_literal(&t, (uint32_t)v);
+				break;
+			case 'u':
+				v = tr_hex(&t, 4);
+				if (v < 0) {
+					tr_fail(&t, t.i, "bad \\u escape");
+				} else if (v >= 0xD800 && v <= 0xDBFF &&
+					   t.i + 6 <= t.len && t.s[t.i] == '\\' &&
+					   t.s[t.i + 1] == 'u') {
+					long low;
+
+					t.i += 2;
+					low = tr_hex(&t, 4);
+					if (low < 0xDC00 || low > 0xDFFF)
+						tr_fail(&t, t.i, "unpaired UTF-16 surrogate escape");
+					else
+						tr_literal(&t, (uint32_t)(0x10000 +
+							((v - 0xD800) << 10) + (low - 0xDC00)));
+				} else if (v >= 0xD800 && v <= 0xDFFF) {
+					tr_fail(&t, t.i, "unpaired UTF-16 surrogate escape");
+				} else {
+					tr_literal(&t, (uint32_t)v);
+				}
+				break;
+			case 'c':
+				if (t.i < t.len &&
+				    ((t.s[t.i] >= 'a' && t.s[t.i] <= 'z') ||
+				     (t.s[t.i] >= 'A' && t.s[t.i] <= 'Z'))) {
+					tr_literal(&t, (uint32_t)(t.s[t.i] & 31));
+					t.i++;
+				} else {
+					tr_fail(&t, t.i, "bad \\c escape");
+				}
+				break;
+			case 'k':
+				tr_fail(&t, t.i - 2, "named backreference \\k");
+				break;
+			case 'p': case 'P':
+				tr_fail(&t, t.i - 2, "Unicode property escape \\p");
+				break;
+			case '0':
+				tr_fail(&t, t.i - 2, "NUL in a pattern");
+				break;
+			default:
+				if (c >= '1' && c <= '9') {
+					tr_fail(&t, t.i - 2, "backreference");
+					break;
+				}
+				/* Identity escape: the character itself. */
+				t.i--;
+				tr_literal(&t, utf8_next(t.s, t.len, &t.i));
+				break;
+			}
+			break;
+		case '.':
+			/* ECMA '.' stops at line terminators. */
+			tr_puts(&t, t.utf8 ? "[^\n\r\xE2\x80\xA8\xE2\x80\xA9]" : "[^\n\r]");
+			t.i++;
+			atom = true;
+			break;
+		case '[':
+			tr_bracket(&t);
+			atom = true;
+			break;
+		case '(':
+			if (t.i + 1 < t.len && t.s[t.i + 1] == '?') {
+				if (t.i + 2 < t.len && t.s[t.i + 2] == ':') {
+					t.i += 3;
+				} else if (t.i + 3 < t.len && t.s[t.i + 2] == '<' &&
+					   t.s[t.i + 3] != '=' && t.s[t.i + 3] != '!') {
+					/* Named group: a plain group for matching. */
+					size_t j = t.i + 3;
+
+					while (j < t.len && t.s[j] != '>')
+						j++;
+					if (j >= t.len) {
+						tr_fail(&t, t.i, "unterminated group name");
+						break;
+					}
+					t.i = j + 1;
+				} else if (t.i + 2 < t.len &&
+					   (t.s[t.i + 2] == '=' || t.s[t.i + 2] == '!' ||
+					    t.s[t.i + 2] == '<')) {
+					tr_fail(&t, t.i, "lookahead or lookbehind (?= (?! (?<= (?<!");
+					break;
+				} else {
+					tr_fail(&t, t.i, "unknown group (?...)");
+					break;
+				}
+			} else {
+				t.i++;
+			}
+			tr_putc(&t, '(');
+			depth++;
+			atom = false;
+			break;
+		case ')':
+			if (depth == 0) {
+				tr_fail(&t, t.i, "unmatched ')'");
+				break;
+			}
+			depth--;
+			tr_putc(&t, ')');
+			t.i++;
+			atom = true;
+			break;
+		case '|':
+			tr_putc(&t, '|');
+			t.i++;
+			atom = false;
+			break;
+		case '^':
+		case '$':
+			tr_putc(&t, c);
+			t.i++;
+			atom = false;
+			break;
+		case '*':
+		case '+':
+		case '?':
+			if (!atom) {
+				tr_fail(&t, t.i, "nothing to repeat");
+				break;
+			}
+			tr_putc(&t, c);
+			t.i++;
+			if (t.i < t.len && t.s[t.i] == '?')
+				t.i++;	/* lazy: same verdict as greedy */
+			atom = false;
+			break;
+		case '{':
+			q = brace_quantifier(&t, &lo, &hi);
+			if (!q) {
+				/* Annex B: a '{' that is no quantifier is literal. */
+				tr_literal(&t, '{');
+				t.i++;
+				atom = true;
+				break;
+			}
+			if (!atom) {
+				tr_fail(&t, t.i, "nothing to repeat");
+				break;
+			}
+			if (hi >= 0 && hi < lo) {
+				tr_fail(&t, t.i, "numbers out of order in {} quantifier");
+				break;
+			}
+			if (lo > RE_DUP_MAX || hi > RE_DUP_MAX) {
+				tr_fail(&t, t.i, "repeat count too large for POSIX regex");
+				break;
+			}
+			if (buf_add(t.out, t.s + t.i, q))
+				tr_fail(&t, t.i, "pattern too long");
+			t.i += q;
+			if (t.i < t.len && t.s[t.i] == '?')
+				t.i++;
+			atom = false;
+			break;
+		case '}':
+		case ']':
+			tr_literal(&t, (uint32_t)(unsigned char)c);
+			t.i++;
+			atom = true;
+			break;
+		default:
+			tr_literal(&t, utf8_next(t.s, t.len, &t.i));
+			atom = true;
+			break;
+		}
+	}
+	if (!t.err && depth)
+		tr_fail(&t, t.len, "unmatched '('");
+	if (t.err) {
+		*why = t.why;
+		*where = t.where;
+	}
+	return t.err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Compiled patterns, one per distinct text for the whole process */
+
+struct schema_regex {
+	struct schema_regex *next;
+	char *src;
+	regex_t re;
+};
+
+#define RE_BUCKETS 256
+static struct schema_regex *re_table[RE_BUCKETS];
+static bool re_atexit;
+static locale_t re_locale;
+static int re_locale_state;	/* 0 unknown, 1 UTF-8, -1 bytes */
+
+static void re_free_all(void)
+{
+	size_t k;
+
+	for (k = 0; k < RE_BUCKETS; k++) {
+		struct schema_regex *r = re_table[k], *next;
+
+		for (; r; r = next) {
+			next = r->next;
+			regfree(&r->re);
+			free(r->src);
+			free(r);
+		}
+		re_table[k] = NULL;
+	}
+	if (re_locale_state == 1)
+		freelocale(re_locale);
+	re_locale_state = 0;
+}
+
+bool schema_regex_utf8(void)
+{
+	if (re_locale_state == 0) {
+		re_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+		if (!re_locale)
+			re_locale = newlocale(LC_CTYPE_MASK, "C.utf8", (locale_t)0);
+		if (!re_locale)
+			re_locale = newlocale(LC_CTYPE_MASK, "en_US.UTF-8", (locale_t)0);
+		re_locale_state = re_locale ? 1 : -1;
+	}
+	return re_locale_state == 1;
+}
+
+static size_t re_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h % RE_BUCKETS;
+}
+
+static char *re_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* A malloc'd message (the cache lives outside any run's arena). */
+static char *re_error(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	msg = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+	va_end(ap);
+	return msg;
+}
+
+const struct schema_regex *schema_regex_get(const char *src, char **err)
+{
+	struct schema_regex *r;
+	struct buf ere;
+	size_t h = re_hash(src), where = 0;
+	const char *why = NULL;
+	bool utf8 = schema_regex_utf8();
+	locale_t old = (locale_t)0;
+	int rc;
+
+	*err = NULL;
+	for (r = re_table[h]; r; r = r->next)
+		if (strcmp(r->src, src) == 0)
+			return r;
+	buf_init(&ere, 1u << 20);
+	if (schema_regex_translate(&ere, src, strlen(src), utf8, &why, &where)) {
+		*err = re_error("pattern '%s' uses %s (at offset %zu), which "
+				"POSIX regular expressions cannot express; rewrite it",
+				src, why, where);
+		buf_release(&ere);
+		return NULL;
+	}
+	r = xcalloc(1, sizeof(*r));
+	if (utf8)
+		old = uselocale(re_locale);
+	rc = regcomp(&r->re, ere.data, REG_EXTENDED | REG_NOSUB);
+	if (utf8)
+		uselocale(old);
+	if (rc) {
+		char msg[160];
+
+		regerror(rc, &r->re, msg, sizeof(msg));
+		*err = re_error("pattern '%s' is not a valid regular expression: %s",
+				src, msg);
+		free(r);
+		buf_release(&ere);
+		return NULL;
+	}
+	buf_release(&ere);
+	r->src = xstrdup(src);
+	r->next = re_table[h];
+	re_table[h] = r;
+	if (!re_atexit) {
+		atexit(re_free_all);
+		re_atexit = true;
+	}
+	return r;
+}
+
+bool schema_regex_match(const struct schema_regex *re, const char *s,
+			size_t len)
+{
+	locale_t old = (locale_t)0;
+	bool utf8 = re_locale_state == 1;
+	int rc;
+#ifdef REG_STARTEND
+	regmatch_t m[1];
+
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)len;
+#endif
+	if (utf8)
+		old = uselocale(re_locale);
+#ifdef REG_STARTEND
+	rc = regexec(&re->re, s, 1, m, REG_STARTEND);
+#else
+	(void)len;
+	rc = regexec(&re->re, s, 0, NULL, 0);
+#endif
+	if (utf8)
+		uselocale(old);
+	return rc == 0;
+}
