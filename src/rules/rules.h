@@ -15,4 +15,36 @@ struct arena;
  * any error was appended, else 0. */
 int rules_check(struct arena *a, struct diags *d, const struct spec_fleet *fleet);
 
+struct rule_ctx;
+
+/*
+ * One row of the catalogue.  Severity lives here and nowhere else: the
+ * checks report through rule_report() (rules/rule.h), which takes it from
+ * the descriptor.  Rows without a check (GS001-GS003, GS006) are found by
+ * other modules (yamlio, schema, source) and listed so that reports (SARIF
+ * rule metadata, docs) see the whole catalogue.
+ */
+struct rule {
+	const char *id;			/* "GS041" */
+	enum diag_level level;
+	const char *summary;		/* one line, as in site-spec.md */
+	void (*check_site)(struct rule_ctx *c, const struct spec_site *s);
+	void (*check_fleet)(struct rule_ctx *c, const struct spec_fleet *f);
+};
+
+/* The catalogue in ID order (GS001 ... GS063, then GS1xx). */
+extern const struct rule *const rules_table[];
+extern const size_t rules_count;
+
+/* The row of `id`, or NULL. */
+const struct rule *rules_find(const char *id);
+
+/*
+ * GS010 over one document that did NOT reach the fleet (it failed the
+ * schema): a literal secret is reported wherever it sits, even under a
+ * field the schema rejects.  rules_check() already scans fleet sites, so
+ * call this only for the others.  Returns -1 when a secret was found.
+ */
+int rules_scan_secrets(struct arena *a, struct diags *d, const struct node *doc);
+
 #endif

@@ -222,9 +222,19 @@ struct pos spec_field_pos(const struct node *map, const char *key);
 int spec_parse_duration(const char *text, bool allow_never,
 			struct spec_duration *out);
 
+/* Print whole seconds the way Go's Duration.String does ("16m50s",
+ * "5m0s", "1h0m0s", "0s") into out[size]; 24 bytes always suffice. */
+#define SPEC_DURATION_BUFSZ 24
+void spec_duration_format(char *out, size_t size, int64_t seconds);
+
+/* Groups' GPUs added up: perNode * count over every node group. */
+int64_t spec_site_onprem_gpus(const struct spec_site *s);
+
 const char *spec_engine_name(enum spec_engine e);
 const char *spec_stack_type_name(enum spec_stack_type t);	/* "device-plugin" */
 const char *spec_provisioner_name(enum spec_provisioner p);
 const char *spec_capacity_name(enum spec_capacity c);
+const char *spec_placement_mode_name(enum spec_placement_mode m);
+const char *spec_fencing_name(enum spec_fencing f);
 
 #endif

@@ -1,0 +1,86 @@
+/*
+ * gs005_duplicate_names.c - GS005: two node groups of one site share a
+ * name, or a node name appears twice in the repository (a Node name is
+ * the identity the cluster, IAM Roles Anywhere and the NodeConfig files
+ * all key on).  Reported at the second occurrence, naming the first.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "rules/rule.h"
+
+static void
+check_groups(struct rule_ctx *c, const struct spec_site *s)
+{
+	size_t i, j;
+
+	for (i = 1; i < s->group_count; i++) {
+		const struct spec_node_group *g = &s->groups[i];
+
+		for (j = 0; j < i; j++) {
+			if (strcmp(g->name, s->groups[j].name))
+				continue;
+			rule_report(c, s, rule_pos(s, g->src, "name"),
+				    arena_printf(c->arena, "%s.name",
+						 rule_group_path(c, s, g)),
+				    "node group name '%s' is used twice in site '%s': "
+				    "rename one (first at %s)", g->name, s->name,
+				    rule_pos_text(c, rule_pos(s, s->groups[j].src,
+							      "name")));
+			break;
+		}
+	}
+}
+
+static void
+check_nodes(struct rule_ctx *c, const struct spec_fleet *f)
+{
+	struct rule_occurrence *v;
+	size_t n = 0, i, j, k, first = 0;
+
+	for (i = 0; i < f->count; i++)
+		for (j = 0; j < f->sites[i]->group_count; j++)
+			n += f->sites[i]->groups[j].node_count;
+	if (n < 2)
+		return;
+	v = arena_alloc(c->arena, n * sizeof(*v));
+	n = 0;
+	for (i = 0; i < f->count; i++) {
+		const struct spec_site *s = f->sites[i];
+
+		for (j = 0; j < s->group_count; j++) {
+			const struct spec_node_group *g = &s->groups[j];
+
+			for (k = 0; k < g->node_count; k++) {
+				v[n].key = g->nodes[k];
+				v[n].at = g->node_srcs[k]->at;
+				if (!v[n].at.file)
+					v[n].at.file = s->file;
+				v[n].site = s;
+				v[n].path = arena_printf(c->arena, "%s.nodes[%zu]",
+							 rule_group_path(c, s, g), k);
+				n++;
+			}
+		}
+	}
+	rule_sort_occurrences(v, n);
+	for (i = 1; i < n; i++) {
+		if (strcmp(v[i].key, v[first].key)) {
+			first = i;
+			continue;
+		}
+		rule_report(c, v[i].site, v[i].at, v[i].path,
+			    "node name '%s' is listed twice: a node can join one "
+			    "node group of one site only, remove one (first at %s)",
+			    rule_quote(v[i].key), rule_pos_text(c, v[first].at));
+	}
+}
+
+const struct rule rule_gs005 = {
+	.id = "GS005",
+	.level = DIAG_ERROR,
+	.summary = "two node groups in a site share a name, or a node name "
+		"appears twice in the repository",
+	.check_site = check_groups,
+	.check_fleet = check_nodes,
+};

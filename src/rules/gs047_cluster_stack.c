@@ -1,0 +1,196 @@
+/*
+ * gs047_cluster_stack.c - the cluster-wide parts of a site:
+ *   GS047 sites of one cluster render one GPU stack Application: the
+ *         gpuStack and argocd blocks must agree;
+ *   GS100 sites of one cluster must agree on the cluster's region and
+ *         Kubernetes version (one cluster has one of each, and the version
+ *         picks the API versions rendered).
+ * Each site is compared with the first site of its cluster (position
+ * order) and every differing field is reported at the later site, naming
+ * where the first says otherwise.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "rules/rule.h"
+
+struct pair {
+	struct rule_ctx *c;
+	const struct spec_site *first;	/* the cluster's first site */
+	const struct spec_site *s;	/* the site compared with it */
+	const char *why;
+	size_t found;
+};
+
+static const char *
+shown(struct rule_ctx *c, const char *v)
+{
+	return v && *v ? arena_printf(c->arena, "'%s'", rule_quote(v)) : "unset";
+}
+
+static void
+differ(struct pair *p, const char *field, const char *a, const char *b,
+       struct pos first_at, struct pos at)
+{
+	p->found++;
+	rule_report(p->c, p->s, at, arena_printf(p->c->arena, "spec.%s", field),
+		    "%s %s differs from %s in site '%s' of the same cluster "
+		    "'%s': %s (first at %s)", field, shown(p->c, b),
+		    shown(p->c, a), p->first->name, p->s->cluster.name, p->why,
+		    rule_pos_text(p->c, first_at));
+}
+
+static void
+cmp_str(struct pair *p, const char *field, const char *a, const char *b,
+	const struct node *amap, const struct node *bmap, const char *key)
+{
+	if (!strcmp(a ? a : "", b ? b : ""))
+		return;
+	differ(p, field, a, b, rule_pos(p->first, amap, key),
+	       rule_pos(p->s, bmap, key));
+}
+
+static void
+cmp_bool(struct pair *p, const char *field, bool a, bool b,
+	 const struct node *amap, const struct node *bmap, const char *key)
+{
+	cmp_str(p, field, a ? "true" : "false", b ? "true" : "false", amap, bmap,
+		key);
+}
+
+static bool
+values_equal(const struct node *a, const struct node *b)
+{
+	bool ea = !a || (a->kind == NODE_MAP && !a->map.count);
+	bool eb = !b || (b->kind == NODE_MAP && !b->map.count);
+
+	if (ea || eb)
+		return ea && eb;
+	return node_equal(a, b);
+}
+
+static void
+compare_stack(struct pair *p)
+{
+	const struct spec_gpu_stack *a = &p->first->gpu_stack, *b = &p->s->gpu_stack;
+
+	p->why = "the GPU stack is cluster-wide and rendered once, so every "
+		"site of a cluster must agree";
+	if (a->type != b->type) {
+		/* the chart defaults follow the type: one finding is enough */
+		cmp_str(p, "gpuStack.type", spec_stack_type_name(a->type),
+			spec_stack_type_name(b->type), a->src, b->src, "type");
+		return;
+	}
+	cmp_str(p, "gpuStack.chart.repoURL", a->chart.repo_url, b->chart.repo_url,
+		a->chart.src, b->chart.src, "repoURL");
+	cmp_str(p, "gpuStack.chart.name", a->chart.name, b->chart.name,
+		a->chart.src, b->chart.src, "name");
+	cmp_str(p, "gpuStack.chart.version", a->chart.version, b->chart.version,
+		a->chart.src, b->chart.src, "version");
+	cmp_str(p, "gpuStack.chart.namespace", a->chart.namespace,
+		b->chart.namespace, a->chart.src, b->chart.src, "namespace");
+	cmp_bool(p, "gpuStack.gfd", a->gfd, b->gfd, a->src, b->src, "gfd");
+	cmp_bool(p, "gpuStack.dcgmExporter", a->dcgm_exporter, b->dcgm_exporter,
+		 a->src, b->src, "dcgmExporter");
+	cmp_bool(p, "gpuStack.toolkit", a->toolkit, b->toolkit, a->src, b->src,
+		 "toolkit");
+	if (!values_equal(a->values, b->values)) {
+		p->found++;
+		rule_report(p->c, p->s, rule_pos(p->s, b->src, "values"),
+			    "spec.gpuStack.values",
+			    "gpuStack.values differ from those of site '%s' in the "
+			    "same cluster '%s': %s (first at %s)", p->first->name,
+			    p->s->cluster.name, p->why,
+			    rule_pos_text(p->c, rule_pos(p->first, a->src, "values")));
+	}
+}
+
+static void
+compare_argocd(struct pair *p)
+{
+	const struct spec_argocd *a = &p->first->argocd, *b = &p->s->argocd;
+
+	p->why = "the cluster's GPU stack Application is rendered once, so "
+		"every site of a cluster must agree";
+	cmp_str(p, "argocd.namespace", a->namespace, b->namespace, a->src, b->src,
+		"namespace");
+	cmp_str(p, "argocd.project", a->project, b->project, a->src, b->src,
+		"project");
+	cmp_str(p, "argocd.destinationServer", a->destination_server,
+		b->destination_server, a->src, b->src, "destinationServer");
+}
+
+static void
+compare_cluster(struct pair *p)
+{
+	const struct spec_cluster *a = &p->first->cluster, *b = &p->s->cluster;
+
+	p->why = "one cluster has one region and one Kubernetes version";
+	cmp_str(p, "cluster.region", a->region, b->region, a->src, b->src,
+		"region");
+	cmp_str(p, "cluster.kubernetesVersion",
+		a->kubernetes_version, b->kubernetes_version,
+		a->src, b->src, "kubernetesVersion");
+}
+
+static void
+by_cluster(struct rule_ctx *c, const struct spec_fleet *f,
+	   void (*compare)(struct pair *))
+{
+	struct rule_occurrence *v;
+	size_t i, first = 0;
+
+	if (f->count < 2)
+		return;
+	v = arena_alloc(c->arena, f->count * sizeof(*v));
+	for (i = 0; i < f->count; i++) {
+		v[i].key = f->sites[i]->cluster.name ? f->sites[i]->cluster.name : "";
+		v[i].at = rule_pos(f->sites[i], NULL, NULL);
+		if (f->sites[i]->doc)
+			v[i].at = f->sites[i]->doc->at;
+		if (!v[i].at.file)
+			v[i].at.file = f->sites[i]->file;
+		v[i].site = f->sites[i];
+		v[i].path = "";
+	}
+	rule_sort_occurrences(v, f->count);
+	for (i = 1; i < f->count; i++) {
+		struct pair p = { c, v[first].site, v[i].site, "", 0 };
+
+		if (strcmp(v[i].key, v[first].key)) {
+			first = i;
+			continue;
+		}
+		compare(&p);
+	}
+}
+
+static void
+check_gs047(struct rule_ctx *c, const struct spec_fleet *f)
+{
+	by_cluster(c, f, compare_stack);
+	by_cluster(c, f, compare_argocd);
+}
+
+static void
+check_gs100(struct rule_ctx *c, const struct spec_fleet *f)
+{
+	by_cluster(c, f, compare_cluster);
+}
+
+const struct rule rule_gs047 = {
+	.id = "GS047",
+	.level = DIAG_ERROR,
+	.summary = "two sites in the same cluster render different GPU stacks or "
+		"name different argocd settings",
+	.check_fleet = check_gs047,
+};
+
+const struct rule rule_gs100 = {
+	.id = "GS100",
+	.level = DIAG_ERROR,
+	.summary = "two sites in the same cluster name different regions or "
+		"Kubernetes versions",
+	.check_fleet = check_gs100,
+};

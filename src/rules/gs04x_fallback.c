@@ -1,0 +1,242 @@
+/*
+ * gs04x_fallback.c - the cloud fallback NodePool of one site, checked
+ * against the instance-type table (instance_types.c):
+ *   GS040 every type exists and has whole NVIDIA GPUs;
+ *   GS041 gpuLimit fits at least one node of the smallest type;
+ *   GS042 every type meets minGpuMemoryMiB;
+ *   GS043 without a minimum, fallback GPUs are not smaller than on-prem;
+ *   GS044 Auto Mode offers the types and caps node lifetime at 21 days;
+ *   GS045 gpuLimit covers at least half of the on-prem GPUs.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "rules/instance_types.h"
+#include "rules/rule.h"
+
+#define AUTO_MODE_MAX_LIFETIME (504 * 3600)	/* 21 days */
+
+static const char *
+item_path(struct rule_ctx *c, size_t i)
+{
+	return arena_printf(c->arena, "spec.fallback.instanceTypes[%zu]", i);
+}
+
+static struct pos
+item_pos(const struct spec_site *s, size_t i)
+{
+	const struct node *n = s->fallback.instance_type_srcs[i];
+
+	return n ? n->at : rule_pos(s, s->fallback.src, "instanceTypes");
+}
+
+static void
+check_gs040(struct rule_ctx *c, const struct spec_site *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->fallback.instance_type_count; i++) {
+		const char *name = s->fallback.instance_types[i];
+		const struct instance_type *t = instance_type_find(name);
+		const char *hint;
+
+		if (!t) {
+			hint = instance_type_suggest(name);
+			if (hint)
+				rule_report(c, s, item_pos(s, i), item_path(c, i),
+					    "fallback.instanceTypes names '%s', which "
+					    "is not a known GPU instance type: did you "
+					    "mean %s?", rule_quote(name), hint);
+			else
+				rule_report(c, s, item_pos(s, i), item_path(c, i),
+					    "fallback.instanceTypes names '%s', which "
+					    "is not a known GPU instance type: use an "
+					    "NVIDIA GPU type such as g6e.12xlarge",
+					    rule_quote(name));
+		} else if (strcmp(t->gpu_manufacturer, "nvidia")) {
+			rule_report(c, s, item_pos(s, i), item_path(c, i),
+				    "fallback.instanceTypes names %s, whose GPUs "
+				    "(%s) are not NVIDIA: the fallback serves the "
+				    "NVIDIA GPU workloads of the site, pick an NVIDIA "
+				    "type", name, t->gpu_name);
+		} else if (!instance_type_whole_nvidia(t)) {
+			rule_report(c, s, item_pos(s, i), item_path(c, i),
+				    "fallback.instanceTypes names %s, which has a "
+				    "fractional GPU and no nvidia.com/gpu resource: "
+				    "pick a type with whole GPUs", name);
+		}
+	}
+}
+
+static void
+check_gs041(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct instance_type *small = NULL;
+	size_t i;
+
+	if (!s->fallback.enabled || !s->fallback.gpu_limit_set)
+		return;
+	for (i = 0; i < s->fallback.instance_type_count; i++) {
+		const struct instance_type *t =
+			instance_type_find(s->fallback.instance_types[i]);
+
+		if (instance_type_whole_nvidia(t) &&
+		    (!small || t->nvidia_gpus < small->nvidia_gpus))
+			small = t;
+	}
+	if (!small || s->fallback.gpu_limit >= small->nvidia_gpus)
+		return;
+	rule_report(c, s, rule_pos(s, s->fallback.src, "gpuLimit"),
+		    "spec.fallback.gpuLimit",
+		    "fallback.gpuLimit %lld is below the %d GPUs of %s, the "
+		    "smallest listed instance type: the pool can never launch a "
+		    "node", (long long)s->fallback.gpu_limit, small->nvidia_gpus,
+		    small->name);
+}
+
+static void
+check_gs042(struct rule_ctx *c, const struct spec_site *s)
+{
+	size_t i;
+
+	if (!s->fallback.enabled || s->fallback.min_gpu_memory_mib <= 0)
+		return;
+	for (i = 0; i < s->fallback.instance_type_count; i++) {
+		const struct instance_type *t =
+			instance_type_find(s->fallback.instance_types[i]);
+
+		if (!instance_type_whole_nvidia(t) ||
+		    t->gpu_memory_mib >= s->fallback.min_gpu_memory_mib)
+			continue;
+		rule_report(c, s, item_pos(s, i), item_path(c, i),
+			    "%s has %lld MiB per GPU (%s), below "
+			    "fallback.minGpuMemoryMiB %lld: Karpenter will never "
+			    "launch it, remove it or lower the minimum", t->name,
+			    (long long)t->gpu_memory_mib, t->gpu_name,
+			    (long long)s->fallback.min_gpu_memory_mib);
+	}
+}
+
+static void
+check_gs043(struct rule_ctx *c, const struct spec_site *s)
+{
+	const char *model = NULL;
+	int64_t need = 0;
+	size_t i;
+
+	if (!s->fallback.enabled || s->fallback.min_gpu_memory_mib > 0)
+		return;
+	for (i = 0; i < s->group_count; i++) {
+		int64_t m = gpu_model_memory_mib(s->groups[i].gpu_model);
+
+		if (m > need) {
+			need = m;
+			model = s->groups[i].gpu_model;
+		}
+	}
+	if (!need)
+		return;		/* unknown on-prem models: nothing to compare */
+	for (i = 0; i < s->fallback.instance_type_count; i++) {
+		const struct instance_type *t =
+			instance_type_find(s->fallback.instance_types[i]);
+
+		if (!instance_type_whole_nvidia(t) || t->gpu_memory_mib >= need)
+			continue;
+		rule_report(c, s, item_pos(s, i), item_path(c, i),
+			    "%s has %lld MiB per GPU (%s), less than the %lld MiB "
+			    "of the on-prem %s: the served model may not fit; set "
+			    "fallback.minGpuMemoryMiB to what the model needs",
+			    t->name, (long long)t->gpu_memory_mib, t->gpu_name,
+			    (long long)need, model);
+	}
+}
+
+static void
+check_gs044(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct spec_duration *e = &s->fallback.expire_after;
+	size_t i;
+
+	if (!s->fallback.enabled || s->cluster.provisioner != PROV_AUTO_MODE)
+		return;
+	for (i = 0; i < s->fallback.instance_type_count; i++) {
+		const struct instance_type *t =
+			instance_type_find(s->fallback.instance_types[i]);
+
+		if (!t || t->auto_mode)
+			continue;
+		rule_report(c, s, item_pos(s, i), item_path(c, i),
+			    "EKS Auto Mode does not offer %s (family %s): pick "
+			    "a type of a family Auto Mode supports, such as g6, "
+			    "g6e, g7e, p5 or p5en", t->name, t->family);
+	}
+	if (e->never || e->seconds > AUTO_MODE_MAX_LIFETIME)
+		rule_report(c, s, rule_pos(s, s->fallback.src, "expireAfter"),
+			    "spec.fallback.expireAfter",
+			    "fallback.expireAfter %s is over the 21 days (504h) "
+			    "that EKS Auto Mode lets a node live: use 504h or "
+			    "less (the default is 336h)", e->text);
+}
+
+static void
+check_gs045(struct rule_ctx *c, const struct spec_site *s)
+{
+	int64_t onprem = spec_site_onprem_gpus(s);
+
+	if (!s->fallback.enabled || !s->fallback.gpu_limit_set || onprem <= 0 ||
+	    s->fallback.gpu_limit * 2 >= onprem)
+		return;
+	rule_report(c, s, rule_pos(s, s->fallback.src, "gpuLimit"),
+		    "spec.fallback.gpuLimit",
+		    "fallback.gpuLimit %lld covers less than half of the %lld "
+		    "on-prem GPUs: when the site is down the fallback carries "
+		    "only part of its work; raise gpuLimit if that is not meant",
+		    (long long)s->fallback.gpu_limit, (long long)onprem);
+}
+
+const struct rule rule_gs040 = {
+	.id = "GS040",
+	.level = DIAG_ERROR,
+	.summary = "fallback.instanceTypes names an unknown type or one without "
+		"whole NVIDIA GPUs",
+	.check_site = check_gs040,
+};
+
+const struct rule rule_gs041 = {
+	.id = "GS041",
+	.level = DIAG_ERROR,
+	.summary = "fallback.gpuLimit is below the GPU count of the smallest "
+		"listed instance type",
+	.check_site = check_gs041,
+};
+
+const struct rule rule_gs042 = {
+	.id = "GS042",
+	.level = DIAG_ERROR,
+	.summary = "an instance type has less GPU memory per GPU than "
+		"minGpuMemoryMiB",
+	.check_site = check_gs042,
+};
+
+const struct rule rule_gs043 = {
+	.id = "GS043",
+	.level = DIAG_WARNING,
+	.summary = "no minGpuMemoryMiB and a fallback GPU has less memory than "
+		"the on-prem GPU model",
+	.check_site = check_gs043,
+};
+
+const struct rule rule_gs044 = {
+	.id = "GS044",
+	.level = DIAG_ERROR,
+	.summary = "provisioner auto-mode with an instance type Auto Mode does "
+		"not offer, or expireAfter over 21 days",
+	.check_site = check_gs044,
+};
+
+const struct rule rule_gs045 = {
+	.id = "GS045",
+	.level = DIAG_WARNING,
+	.summary = "fallback gpuLimit covers less than half of the on-prem GPUs",
+	.check_site = check_gs045,
+};

@@ -1,0 +1,75 @@
+/*
+ * instance_lookup.c - lookups over the generated instance-type table.
+ */
+#include <string.h>
+
+#include "rules/instance_types.h"
+
+const struct instance_type *
+instance_type_find(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < instance_types_count; i++)
+		if (!strcmp(instance_types[i].name, name))
+			return &instance_types[i];
+	return NULL;
+}
+
+bool
+instance_type_whole_nvidia(const struct instance_type *t)
+{
+	return t && !strcmp(t->gpu_manufacturer, "nvidia") &&
+		t->gpu_count > 0 && t->nvidia_gpus > 0;
+}
+
+/* Levenshtein distance, capped: names are short (< 32 bytes). */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[33];
+
+	if (la > 32 || lb > 32)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *
+instance_type_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, i;	/* at most two edits away */
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < instance_types_count; i++) {
+		size_t d = edit_distance(name, instance_types[i].name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = instance_types[i].name;
+		}
+	}
+	return best;
+}

@@ -1,0 +1,48 @@
+/*
+ * instance_types.h - facts about EC2 GPU instance types and GPU models
+ * that the rules (GS040-GS045) and the renderer share.
+ *
+ * instance_types[] is generated from Karpenter's instance-type table by
+ * mk/gen-instance-types.sh (src/rules/instance_types.c, committed); the
+ * GPU-model table (gpu_models.c) is kept by hand.
+ */
+#ifndef GS_INSTANCE_TYPES_H
+#define GS_INSTANCE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct instance_type {
+	const char *name;		/* "g6e.12xlarge" */
+	const char *family;		/* "g6e" */
+	const char *arch;		/* "amd64" | "arm64" */
+	int vcpus;
+	int64_t memory_mib;
+	const char *gpu_manufacturer;	/* "nvidia" | "amd" (instance-gpu-manufacturer) */
+	const char *gpu_name;		/* "l40s" (instance-gpu-name) */
+	int gpu_count;			/* instance-gpu-count; 0 on fractional g6f/gr6f */
+	int64_t gpu_memory_mib;		/* instance-gpu-memory: MiB PER GPU */
+	int nvidia_gpus;		/* allocatable nvidia.com/gpu; 0 when absent */
+	int efa;			/* vpc.amazonaws.com/efa */
+	bool auto_mode;			/* EKS Auto Mode offers the type */
+};
+
+extern const struct instance_type instance_types[];
+extern const size_t instance_types_count;
+
+/* The type called `name` (exact, case-sensitive), or NULL. */
+const struct instance_type *instance_type_find(const char *name);
+
+/* True when the type has whole NVIDIA GPUs (what a GPU NodePool can use). */
+bool instance_type_whole_nvidia(const struct instance_type *t);
+
+/* The known type closest to `name` by edit distance (for "did you
+ * mean"), or NULL when nothing is close. */
+const char *instance_type_suggest(const char *name);
+
+/* Memory per GPU in MiB of an on-prem GPU model, written in the
+ * instance-gpu-name vocabulary ("h200"); 0 when the model is unknown. */
+int64_t gpu_model_memory_mib(const char *model);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * rule.h - what rule files share: the running context, reporting, and
+ * helpers for positions, ordering and Kubernetes name syntax.  Private to
+ * src/rules/ (the public face is rules.h).
+ */
+#ifndef GS_RULE_H
+#define GS_RULE_H
+
+#include <stdbool.h>
+
+#include "base/diag.h"
+#include "rules/rules.h"
+#include "spec/spec.h"
+
+struct arena;
+
+struct rule_ctx {
+	struct arena *arena;
+	struct diags *diags;
+	const struct rule *rule;	/* the rule running now */
+	const struct spec_fleet *fleet;
+	size_t errors;			/* error diagnostics appended */
+};
+
+/* Every descriptor of the catalogue (one per rule file or family). */
+extern const struct rule rule_gs001, rule_gs002, rule_gs003, rule_gs004,
+	rule_gs005, rule_gs006, rule_gs010, rule_gs011, rule_gs012,
+	rule_gs013, rule_gs020, rule_gs021, rule_gs022, rule_gs023,
+	rule_gs030, rule_gs031, rule_gs032, rule_gs033, rule_gs040,
+	rule_gs041, rule_gs042, rule_gs043, rule_gs044, rule_gs045,
+	rule_gs046, rule_gs047, rule_gs050, rule_gs051, rule_gs052,
+	rule_gs060, rule_gs061, rule_gs062, rule_gs063, rule_gs100,
+	rule_gs101, rule_gs102;
+
+/*
+ * Append a diagnostic for the running rule (its ID and severity) at `at`,
+ * for `site` (may be NULL), with JSON path `path` ("" when none).
+ */
+void rule_report(struct rule_ctx *c, const struct spec_site *site,
+		 struct pos at, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/*
+ * Where to point for map[key]: its value; else the map; else, when the
+ * block is absent (all defaults), the site's `spec` mapping.
+ */
+struct pos rule_pos(const struct spec_site *s, const struct node *map,
+		    const char *key);
+/* The KEY node of map[key] (label keys, owned Helm values), else rule_pos. */
+struct pos rule_key_pos(const struct spec_site *s, const struct node *map,
+			const char *key);
+
+/* "sites/a.yaml:3:9" (or "sites/a.yaml" for whole-file positions). */
+const char *rule_pos_text(struct rule_ctx *c, struct pos at);
+
+/* Position order (file, line, column) for "second occurrence" rules. */
+int rule_pos_cmp(struct pos a, struct pos b);
+/* The fleet's sites sorted by file, then position in the file. */
+const struct spec_site **rule_sites_by_position(struct rule_ctx *c,
+						const struct spec_fleet *f,
+						size_t *count_out);
+
+/*
+ * Duplicate finding for the cross-file rules: fill occurrences, sort them
+ * (key, then position), and every entry whose key equals its
+ * predecessor's is a repeat of the run's first entry.
+ */
+struct rule_occurrence {
+	const char *key;
+	struct pos at;
+	const struct spec_site *site;
+	const char *path;
+};
+void rule_sort_occurrences(struct rule_occurrence *v, size_t n);
+
+/* JSON path of a node group: "spec.nodeGroups[2]". */
+const char *rule_group_path(struct rule_ctx *c, const struct spec_site *s,
+			    const struct spec_node_group *g);
+
+/*
+ * Text safe to quote in a message: `text`, or "<redacted>" when it looks
+ * like a secret (GS010 reports those; no other message may echo them).
+ */
+const char *rule_quote(const char *text);
+bool rules_looks_secret(const char *text);
+
+/* Kubernetes syntax (k8s.io/apimachinery validation); each returns NULL
+ * when valid, else why not, as a message fragment. */
+const char *k8s_qualified_name_problem(const char *key);	/* label key, taint key */
+const char *k8s_label_value_problem(const char *value);
+bool k8s_is_dns1123_subdomain(const char *s);
+bool k8s_is_dns1123_label(const char *s);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * rules.c - the catalogue (one table) and the driver that runs it, plus
+ * the helpers every rule file uses.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "rules/rule.h"
+
+/* Table order is run order; keep it the ID order of site-spec.md. */
+const struct rule *const rules_table[] = {
+	&rule_gs001, &rule_gs002, &rule_gs003, &rule_gs004, &rule_gs005,
+	&rule_gs006, &rule_gs010, &rule_gs011, &rule_gs012, &rule_gs013,
+	&rule_gs020, &rule_gs021, &rule_gs022, &rule_gs023, &rule_gs030,
+	&rule_gs031, &rule_gs032, &rule_gs033, &rule_gs040, &rule_gs041,
+	&rule_gs042, &rule_gs043, &rule_gs044, &rule_gs045, &rule_gs046,
+	&rule_gs047, &rule_gs050, &rule_gs051, &rule_gs052, &rule_gs060,
+	&rule_gs061, &rule_gs062, &rule_gs063, &rule_gs100, &rule_gs101,
+	&rule_gs102,
+};
+
+const size_t rules_count = sizeof(rules_table) / sizeof(rules_table[0]);
+
+const struct rule *
+rules_find(const char *id)
+{
+	size_t i;
+
+	for (i = 0; id && i < rules_count; i++)
+		if (!strcmp(rules_table[i]->id, id))
+			return rules_table[i];
+	return NULL;
+}
+
+int
+rules_check(struct arena *a, struct diags *d, const struct spec_fleet *fleet)
+{
+	struct rule_ctx c = { a, d, NULL, fleet, 0 };
+	size_t i, j;
+
+	if (!fleet)
+		return 0;
+	for (i = 0; i < rules_count; i++) {
+		c.rule = rules_table[i];
+		if (c.rule->check_site)
+			for (j = 0; j < fleet->count; j++)
+				c.rule->check_site(&c, fleet->sites[j]);
+		if (c.rule->check_fleet)
+			c.rule->check_fleet(&c, fleet);
+	}
+	return c.errors ? -1 : 0;
+}
+
+void
+rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at,
+	    const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!at.file && site)
+		at.file = site->file;
+	va_start(ap, fmt);
+	diag_vadd(c->diags, c->rule->level, at, c->rule->id, path ? path : "",
+		  fmt, ap);
+	va_end(ap);
+	if (c->diags->count && site)
+		c->diags->items[c->diags->count - 1].site = site->name;
+	if (c->rule->level == DIAG_ERROR)
+		c->errors++;
+}
+
+struct pos
+rule_pos(const struct spec_site *s, const struct node *map, const char *key)
+{
+	const struct node *spec;
+
+	if (map)
+		return spec_field_pos(map, key);
+	spec = s && s->doc && s->doc->kind == NODE_MAP ?
+		node_map_get(s->doc, "spec") : NULL;
+	if (spec)
+		return spec->at;
+	if (s && s->doc)
+		return s->doc->at;
+	return (struct pos){ s ? s->file : NULL, 0, 0 };
+}
+
+struct pos
+rule_key_pos(const struct spec_site *s, const struct node *map, const char *key)
+{
+	const struct node_pair *p = map && map->kind == NODE_MAP ?
+		node_map_pair(map, key) : NULL;
+
+	if (p && p->key)
+		return p->key->at;
+	return rule_pos(s, map, key);
+}
+
+const char *
+rule_pos_text(struct rule_ctx *c, struct pos at)
+{
+	const char *file = at.file ? at.file : "<input>";
+
+	if (!at.line)
+		return arena_strdup(c->arena, file);
+	return arena_printf(c->arena, "%s:%u:%u", file, at.line, at.col);
+}
+
+int
+rule_pos_cmp(struct pos a, struct pos b)
+{
+	int r;
+
+	if (a.file != b.file) {
+		if (!a.file || !b.file)
+			return a.file ? 1 : -1;
+		if ((r = strcmp(a.file, b.file)))
+			return r;
+	}
+	if (a.line != b.line)
+		return a.line < b.line ? -1 : 1;
+	if (a.col != b.col)
+		return a.col < b.col ? -1 : 1;
+	return 0;
+}
+
+static struct pos
+site_pos(const struct spec_site *s)
+{
+	struct pos p = { s->file, 0, 0 };
+
+	if (s->doc) {
+		p = s->doc->at;
+		if (!p.file)
+			p.file = s->file;
+	}
+	return p;
+}
+
+static int
+site_pos_cmp(const void *pa, const void *pb)
+{
+	const struct spec_site *a = *(const struct spec_site *const *)pa;
+	const struct spec_site *b = *(const struct spec_site *const *)pb;
+
+	return rule_pos_cmp(site_pos(a), site_pos(b));
+}
+
+const struct spec_site **
+rule_sites_by_position(struct rule_ctx *c, const struct spec_fleet *f,
+		       size_t *count_out)
+{
+	const struct spec_site **v;
+
+	*count_out = f ? f->count : 0;
+	if (!*count_out)
+		return NULL;
+	v = arena_alloc(c->arena, f->count * sizeof(*v));
+	memcpy(v, f->sites, f->count * sizeof(*v));
+	qsort(v, f->count, sizeof(*v), site_pos_cmp);
+	return v;
+}
+
+const char *
+rule_group_path(struct rule_ctx *c, const struct spec_site *s,
+		const struct spec_node_group *g)
+{
+	size_t i = s->groups && g >= s->groups ? (size_t)(g - s->groups) : 0;
+
+	return arena_printf(c->arena, "spec.nodeGroups[%zu]", i);
+}
+
+static int
+occurrence_cmp(const void *pa, const void *pb)
+{
+	const struct rule_occurrence *a = pa, *b = pb;
+	int r = strcmp(a->key, b->key);
+
+	return r ? r : rule_pos_cmp(a->at, b->at);
+}
+
+void
+rule_sort_occurrences(struct rule_occurrence *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), occurrence_cmp);
+}

@@ -1,0 +1,446 @@
+/*
+ * spec_load.c - a schema-valid GPUSite document -> struct spec_site,
+ * every default of site-spec.md applied.
+ *
+ * The schema has already checked types, enums and required fields, so
+ * this file does not report them again; it still reads defensively (a
+ * missing or mistyped field falls back to its default) so that no input
+ * can crash it.  The one thing the schema cannot check is whether a
+ * duration's digits overflow; that is reported here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "spec/spec.h"
+
+struct loader {
+	struct arena *a;
+	struct diags *d;
+	bool failed;
+};
+
+#define DEFAULT_TAINT_KEY "nvidia.com/gpu"
+#define DEFAULT_TAINT_VALUE "Exists"
+#define DEFAULT_TAINT_EFFECT "NoSchedule"
+#define DEFAULT_CERT_PATH "/etc/iam/pki/server.pem"
+#define DEFAULT_KEY_PATH "/etc/iam/pki/server.key"
+#define DEFAULT_KUBE_MINOR 36
+
+static const struct node *
+get(const struct node *map, const char *key)
+{
+	if (!map || map->kind != NODE_MAP)
+		return NULL;
+	return node_map_get(map, key);
+}
+
+static const struct node *
+get_map(const struct node *map, const char *key)
+{
+	const struct node *n = get(map, key);
+
+	return n && n->kind == NODE_MAP ? n : NULL;
+}
+
+static const struct node *
+get_seq(const struct node *map, const char *key)
+{
+	const struct node *n = get(map, key);
+
+	return n && n->kind == NODE_SEQ ? n : NULL;
+}
+
+static const char *
+get_str(const struct node *map, const char *key, const char *def)
+{
+	const char *s = node_str(get(map, key));
+
+	return s ? s : def;
+}
+
+static int64_t
+get_int(const struct node *map, const char *key, int64_t def)
+{
+	const struct node *n = get(map, key);
+
+	return node_is_int(n) ? n->scalar.i : def;
+}
+
+static bool
+get_bool(const struct node *map, const char *key, bool def, bool *set)
+{
+	const struct node *n = get(map, key);
+
+	if (set)
+		*set = node_is_bool(n);
+	return node_is_bool(n) ? n->scalar.i != 0 : def;
+}
+
+static bool
+streq(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* A duration field: parsed when written, else the default's text. */
+static void
+load_duration(struct loader *L, struct spec_duration *out,
+	      const struct node *map, const char *key, const char *path,
+	      const char *def, bool allow_never)
+{
+	const struct node *n = get(map, key);
+	const char *text = node_str(n);
+
+	memset(out, 0, sizeof(*out));
+	if (text) {
+		if (!spec_parse_duration(text, allow_never, out))
+			return;
+		L->failed = true;
+		diag_add(L->d, DIAG_ERROR, n->at, "GS003",
+			 arena_printf(L->a, "%s.%s", path, key),
+			 "%s.%s is not a duration: write Go syntax such as 90s, "
+			 "5m or 1h30m%s", path + (strncmp(path, "spec.", 5) ? 0 : 5),
+			 key, allow_never ? ", or Never" : "");
+	}
+	if (def) {
+		spec_parse_duration(def, allow_never, out);
+		out->set = false;
+	} else {
+		memset(out, 0, sizeof(*out));
+	}
+}
+
+static const char **
+load_strings(struct loader *L, const struct node *seq,
+	     const struct node ***srcs_out, size_t *count_out)
+{
+	const char **v;
+	const struct node **srcs;
+	size_t i, n = 0;
+
+	*count_out = 0;
+	if (srcs_out)
+		*srcs_out = NULL;
+	if (!seq || seq->kind != NODE_SEQ || !seq->seq.count)
+		return NULL;
+	v = arena_alloc(L->a, seq->seq.count * sizeof(*v));
+	srcs = arena_alloc(L->a, seq->seq.count * sizeof(*srcs));
+	for (i = 0; i < seq->seq.count; i++) {
+		const char *s = node_text(seq->seq.items[i]);
+
+		if (!s)
+			continue;
+		v[n] = s;
+		srcs[n] = seq->seq.items[i];
+		n++;
+	}
+	*count_out = n;
+	if (srcs_out)
+		*srcs_out = srcs;
+	return v;
+}
+
+static int
+kv_cmp(const void *pa, const void *pb)
+{
+	const struct spec_kv *a = pa, *b = pb;
+
+	return strcmp(a->key, b->key);
+}
+
+/* A string map (labels); values of other scalar types keep their text. */
+static struct spec_kv *
+load_labels(struct loader *L, const struct node *map, size_t *count_out)
+{
+	struct spec_kv *kv;
+	size_t i, n = 0;
+
+	*count_out = 0;
+	if (!map || map->kind != NODE_MAP || !map->map.count)
+		return NULL;
+	kv = arena_alloc(L->a, map->map.count * sizeof(*kv));
+	for (i = 0; i < map->map.count; i++) {
+		const struct node_pair *p = &map->map.pairs[i];
+		const char *k = node_text(p->key);
+		const char *v = node_is_null(p->value) ? "" : node_text(p->value);
+
+		if (!k || !v)
+			continue;
+		kv[n].key = k;
+		kv[n].value = v;
+		kv[n].src = p->value;
+		n++;
+	}
+	qsort(kv, n, sizeof(*kv), kv_cmp);
+	*count_out = n;
+	return kv;
+}
+
+static void
+load_taint(struct spec_taint *t, const struct node *map, const char *def_key,
+	   const char *def_value, const char *def_effect)
+{
+	t->key = get_str(map, "key", def_key);
+	t->value = get_str(map, "value", def_value);
+	t->effect = get_str(map, "effect", def_effect);
+	t->src = map;
+}
+
+static void
+load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
+{
+	const char *v;
+
+	(void)L;
+	c->src = map;
+	c->name = get_str(map, "name", "");
+	c->region = get_str(map, "region", "");
+	c->provisioner = streq(get_str(map, "provisioner", NULL), "auto-mode") ?
+		PROV_AUTO_MODE : PROV_KARPENTER;
+	v = get_str(map, "kubernetesVersion", NULL);
+	c->kubernetes_version = v;
+	c->kube_minor = DEFAULT_KUBE_MINOR;
+	c->kube_version_assumed = true;
+	if (v) {
+		/* "1.35", also tolerated: "v1.35", "1.35.2" */
+		const char *p = v + (*v == 'v');
+		char *end;
+		long minor;
+
+		if (p[0] == '1' && p[1] == '.' && p[2] >= '0' && p[2] <= '9') {
+			minor = strtol(p + 2, &end, 10);
+			if ((*end == '\0' || *end == '.' || *end == '-' || *end == '+') &&
+			    minor < 1000) {
+				c->kube_minor = (int)minor;
+				c->kube_version_assumed = false;
+			}
+		}
+	}
+}
+
+static enum spec_credentials
+load_credentials(struct spec_node_group *g, const struct node *cred)
+{
+	const struct node *ssm = get(cred, "ssm");
+	const struct node *ra = get(cred, "iamRolesAnywhere");
+
+	if (ssm && ra)
+		return CRED_BOTH;
+	if (ra) {
+		g->iamra.src = ra;
+		g->iamra.trust_anchor_arn = get_str(ra, "trustAnchorArn", "");
+		g->iamra.profile_arn = get_str(ra, "profileArn", "");
+		g->iamra.role_arn = get_str(ra, "roleArn", "");
+		g->iamra.certificate_path = get_str(ra, "certificatePath",
+						    DEFAULT_CERT_PATH);
+		g->iamra.private_key_path = get_str(ra, "privateKeyPath",
+						    DEFAULT_KEY_PATH);
+		return CRED_IAMRA;
+	}
+	if (ssm) {
+		g->ssm.src = ssm;
+		g->ssm.activation_id = get_str(ssm, "activationId", "");
+		g->ssm.activation_code_env = get_str(ssm, "activationCodeEnv", "");
+		return CRED_SSM;
+	}
+	return CRED_NONE;
+}
+
+static void
+load_group(struct loader *L, struct spec_node_group *g, const struct node *map)
+{
+	const struct node *gpu = get_map(map, "gpu");
+	const struct node *kubelet = get_map(map, "kubelet");
+	const struct node *taints = get_seq(map, "taints");
+	const struct node *cred = get_map(map, "credentials");
+	size_t i;
+
+	g->src = map;
+	g->name = get_str(map, "name", "");
+	g->gpu_model = get_str(gpu, "model", "");
+	g->gpus_per_node = (int)get_int(gpu, "perNode", 0);
+	g->nodes = load_strings(L, get_seq(map, "nodes"), &g->node_srcs,
+				&g->node_count);
+	g->count_set = node_is_int(get(map, "count"));
+	g->count = (int)get_int(map, "count", 0);
+	if (g->node_count)
+		g->count = (int)g->node_count;	/* the names are the truth */
+	g->credentials = load_credentials(g, cred);
+	g->labels = load_labels(L, get_map(map, "labels"), &g->label_count);
+	if (taints && taints->seq.count) {
+		g->taints = arena_alloc(L->a, taints->seq.count * sizeof(*g->taints));
+		for (i = 0; i < taints->seq.count; i++) {
+			const struct node *t = taints->seq.items[i];
+
+			if (!t || t->kind != NODE_MAP)
+				continue;
+			load_taint(&g->taints[g->taint_count++], t, "", "", "");
+		}
+	}
+	g->kubelet_flags = load_strings(L, get_seq(kubelet, "flags"),
+					&g->kubelet_flag_srcs,
+					&g->kubelet_flag_count);
+	g->kubelet_config = get_map(kubelet, "config");
+}
+
+static void
+load_gpu_stack(struct spec_gpu_stack *gs, const struct node *map)
+{
+	const struct node *chart = get_map(map, "chart");
+	bool operator;
+
+	gs->src = map;
+	gs->type = streq(get_str(map, "type", NULL), "gpu-operator") ?
+		STACK_GPU_OPERATOR : STACK_DEVICE_PLUGIN;
+	operator = gs->type == STACK_GPU_OPERATOR;
+	gs->chart.src = chart;
+	gs->chart.repo_url = get_str(chart, "repoURL", operator ?
+				     "https://helm.ngc.nvidia.com/nvidia" :
+				     "https://nvidia.github.io/k8s-device-plugin");
+	gs->chart.name = get_str(chart, "name", operator ? "gpu-operator" :
+				 "nvidia-device-plugin");
+	gs->chart.namespace = get_str(chart, "namespace", operator ?
+				      "gpu-operator" : "nvidia-device-plugin");
+	/* a chart version given as a number (1.2) still reaches GS030 */
+	gs->chart.version = node_text(get(chart, "version"));
+	if (!gs->chart.version)
+		gs->chart.version = "";
+	gs->gfd = get_bool(map, "gfd", true, NULL);
+	gs->dcgm_exporter = get_bool(map, "dcgmExporter", operator,
+				     &gs->dcgm_exporter_set);
+	gs->toolkit = get_bool(map, "toolkit", false, NULL);
+	gs->values = get_map(map, "values");
+}
+
+static void
+load_fallback(struct loader *L, struct spec_fallback *f,
+	      const struct node *map, const char *site,
+	      enum spec_provisioner prov)
+{
+	const char *cap;
+	bool auto_mode = prov == PROV_AUTO_MODE;
+
+	f->src = map;
+	f->enabled = get_bool(map, "enabled", true, NULL);
+	f->node_pool_name = get_str(map, "nodePoolName", NULL);
+	if (!f->node_pool_name)
+		f->node_pool_name = arena_printf(L->a, "%s-gpu-fallback", site);
+	f->node_class_name = get_str(map, "nodeClassName",
+				     auto_mode ? "default" : "gpu-fallback");
+	f->instance_types = load_strings(L, get_seq(map, "instanceTypes"),
+					 &f->instance_type_srcs,
+					 &f->instance_type_count);
+	cap = get_str(map, "capacityType", "on-demand");
+	f->capacity_type = streq(cap, "spot") ? CAP_SPOT :
+		streq(cap, "reserved") ? CAP_RESERVED : CAP_ON_DEMAND;
+	f->gpu_limit_set = node_is_int(get(map, "gpuLimit"));
+	f->gpu_limit = get_int(map, "gpuLimit", 0);
+	f->min_gpu_memory_mib = get_int(map, "minGpuMemoryMiB", 0);
+	load_duration(L, &f->expire_after, map, "expireAfter", "spec.fallback",
+		      auto_mode ? "336h" : "720h", true);
+	f->consolidation_policy = get_str(map, "consolidationPolicy",
+					  "WhenEmptyOrUnderutilized");
+	load_duration(L, &f->consolidate_after, map, "consolidateAfter",
+		      "spec.fallback", "5m", true);
+	f->zones = load_strings(L, get_seq(map, "zones"), NULL, &f->zone_count);
+}
+
+static void
+load_placement(struct loader *L, struct spec_placement *p, const struct node *map)
+{
+	const char *engine = get_str(map, "engine", "kyverno");
+	const char *fencing = get_str(map, "fencing", "none");
+
+	p->src = map;
+	p->mode = streq(get_str(map, "mode", NULL), "require-onprem") ?
+		PLACE_REQUIRE_ONPREM : PLACE_PREFER_ONPREM;
+	p->weight = (int)get_int(map, "weight", 100);
+	p->engine = streq(engine, "kyverno-clusterpolicy") ? ENGINE_KYVERNO_CLUSTERPOLICY :
+		streq(engine, "mutating-admission-policy") ? ENGINE_MAP :
+		streq(engine, "none") ? ENGINE_NONE : ENGINE_KYVERNO;
+	p->namespaces = load_strings(L, get_seq(map, "namespaces"), NULL,
+				     &p->namespace_count);
+	p->pod_selector = get_map(map, "podSelector");
+	p->not_ready_toleration_seconds = get_int(map, "notReadyTolerationSeconds", 300);
+	p->unreachable_toleration_seconds = get_int(map, "unreachableTolerationSeconds", 300);
+	p->single_writer = get_bool(map, "singleWriter", false, NULL);
+	p->fencing = streq(fencing, "lease") ? FENCE_LEASE :
+		streq(fencing, "statefulset") ? FENCE_STATEFULSET : FENCE_NONE;
+}
+
+static void
+load_recovery(struct loader *L, struct spec_recovery *r, const struct node *map)
+{
+	const char *path = "spec.recovery";
+
+	r->src = map;
+	r->set = map != NULL;
+	load_duration(L, &r->target_rto, map, "targetRTO", path, NULL, false);
+	load_duration(L, &r->node_monitor_grace_period, map,
+		      "nodeMonitorGracePeriod", path, "50s", false);
+	load_duration(L, &r->node_provisioning, map, "nodeProvisioning", path,
+		      NULL, false);
+	load_duration(L, &r->image_pull, map, "imagePull", path, NULL, false);
+	load_duration(L, &r->model_load, map, "modelLoad", path, NULL, false);
+}
+
+struct spec_site *
+spec_load(struct arena *a, struct diags *d, const struct node *doc)
+{
+	struct loader L = { a, d, false };
+	struct spec_site *s;
+	const struct node *spec, *groups;
+	size_t i;
+
+	if (!doc || doc->kind != NODE_MAP ||
+	    !streq(get_str(doc, "apiVersion", NULL), SPEC_API_VERSION) ||
+	    !streq(get_str(doc, "kind", NULL), SPEC_KIND) ||
+	    !get_map(doc, "spec")) {
+		struct pos at = { doc ? doc->at.file : NULL, doc ? doc->at.line : 0,
+				  doc ? doc->at.col : 0 };
+
+		diag_add(d, DIAG_ERROR, at, "GS003", "",
+			 "document is not a %s: write apiVersion: %s, kind: %s "
+			 "and a spec mapping", SPEC_KIND, SPEC_API_VERSION,
+			 SPEC_KIND);
+		return NULL;
+	}
+	spec = get_map(doc, "spec");
+	s = arena_alloc(a, sizeof(*s));
+	s->doc = doc;
+	s->file = doc->at.file;
+	s->name = get_str(get_map(doc, "metadata"), "name", "");
+
+	load_cluster(&L, &s->cluster, get_map(spec, "cluster"));
+	load_taint(&s->gpu_taint, get_map(spec, "gpuTaint"), DEFAULT_TAINT_KEY,
+		   DEFAULT_TAINT_VALUE, DEFAULT_TAINT_EFFECT);
+	groups = get_seq(spec, "nodeGroups");
+	if (groups && groups->seq.count) {
+		s->groups = arena_alloc(a, groups->seq.count * sizeof(*s->groups));
+		for (i = 0; i < groups->seq.count; i++) {
+			const struct node *g = groups->seq.items[i];
+
+			if (g && g->kind == NODE_MAP)
+				load_group(&L, &s->groups[s->group_count++], g);
+		}
+	}
+	load_gpu_stack(&s->gpu_stack, get_map(spec, "gpuStack"));
+	load_fallback(&L, &s->fallback, get_map(spec, "fallback"), s->name,
+		      s->cluster.provisioner);
+	load_placement(&L, &s->placement, get_map(spec, "placement"));
+	load_recovery(&L, &s->recovery, get_map(spec, "recovery"));
+
+	s->alerts.src = get_map(spec, "alerts");
+	s->alerts.enabled = get_bool(s->alerts.src, "enabled", true, NULL);
+	s->alerts.namespace = get_str(s->alerts.src, "namespace", "monitoring");
+	s->alerts.labels = load_labels(&L, get_map(s->alerts.src, "labels"),
+				       &s->alerts.label_count);
+
+	s->argocd.src = get_map(spec, "argocd");
+	s->argocd.namespace = get_str(s->argocd.src, "namespace", "argocd");
+	s->argocd.project = get_str(s->argocd.src, "project", "default");
+	s->argocd.destination_server = get_str(s->argocd.src, "destinationServer",
+					       "https://kubernetes.default.svc");
+	return s;
+}
