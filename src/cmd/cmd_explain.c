@@ -1,12 +1,345 @@
+/*
+ * cmd_explain.c - `gpusite explain [SITE] [PATH]`: per site, the RTO budget
+ * term by term against targetRTO, the Kubernetes version the output is
+ * written for, on-prem GPUs against the fallback's GPU limit and the
+ * instance types that serve it, and one line per rendered object saying
+ * what it is for.  With engine none, the policy to paste.
+ *
+ * Findings go to stderr as validate prints them; the explanation is still
+ * printed (it is how one understands a GS060), and the exit code is 1 when
+ * there were errors.
+ */
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
+#include "base/arena.h"
+#include "base/buf.h"
+#include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
+#include "cmd/pipeline.h"
+#include "emit/emit.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "rules/instance_types.h"
 
-/* Placeholder until the command lands; keeps the table and build whole. */
+enum explain_opt { E_KUBE_VERSION = 1 };
+
+static const struct opt_spec explain_opts[] = {
+	{ E_KUBE_VERSION, "kube-version", 0, "X.Y", "target Kubernetes version"
+	  " (overrides cluster.kubernetesVersion)" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static int explain_option(void *payload, int id, const char *value);
+
+static struct opts_cmd explain_cmd = {
+	.name = "explain",
+	.usage = "[options] [SITE] [PATH]",
+	.about =
+	"Explain each site (or only SITE) of the specs under PATH (default:\n"
+	"sites/ below the current directory if it exists, else the directory):\n"
+	"the RTO budget term by term against recovery.targetRTO, the Kubernetes\n"
+	"version the output is written for, on-prem GPUs against the fallback's\n"
+	"GPU limit and the instance types that serve it, and what each rendered\n"
+	"object is for.  A single argument that is an existing file or\n"
+	"directory is PATH, else SITE.\n",
+	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
+	.own = explain_opts,
+	.on_option = explain_option,
+	.min_args = 0,
+	.max_args = 2,
+};
+
+static int
+explain_option(void *payload, int id, const char *value)
+{
+	int *kube_minor = payload;
+
+	if (id == E_KUBE_VERSION &&
+	    argocd_parse_kube_version(kube_minor, value) < 0)
+		return opts_usage_error(&explain_cmd, "--kube-version '%s' is not a"
+					" Kubernetes 1.x version such as 1.35", value);
+	return 0;
+}
+
+static const char *
+dur(struct arena *a, int64_t seconds)
+{
+	char b[SPEC_DURATION_BUFSZ];
+
+	spec_duration_format(b, sizeof(b), seconds);
+	return arena_strdup(a, b);
+}
+
+static void
+explain_kube(FILE *out, const struct spec_site *s, int override)
+{
+	if (override > 0)
+		fprintf(out, "  kubernetes: 1.%d (--kube-version)\n", override);
+	else if (s->cluster.kube_version_assumed || !s->cluster.kubernetes_version)
+		fprintf(out, "  kubernetes: 1.%d (assumed 1.%d: neither"
+			" cluster.kubernetesVersion nor --kube-version says)\n",
+			s->cluster.kube_minor > 0 ? s->cluster.kube_minor : 36,
+			s->cluster.kube_minor > 0 ? s->cluster.kube_minor : 36);
+	else
+		fprintf(out, "  kubernetes: 1.%d (cluster.kubernetesVersion)\n",
+			s->cluster.kube_minor);
+}
+
+/*
+ * The recovery budget: how long GPU Pods of a dead on-prem node take to
+ * serve again on the fallback.  The node is marked NotReady/Unknown after
+ * the node monitor grace period; its Pods are evicted when their not-ready
+ * or unreachable toleration runs out (the longer one bounds it); then a
+ * cloud node is provisioned, the image pulled, the model loaded.
+ */
+static void
+explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
+{
+	const struct spec_recovery *r = &s->recovery;
+	const struct spec_placement *p = &s->placement;
+	int64_t evict = p->not_ready_toleration_seconds > p->unreachable_toleration_seconds ?
+			p->not_ready_toleration_seconds : p->unreachable_toleration_seconds;
+	int64_t total;
+
+	if (!r->set) {
+		fprintf(out, "  recovery budget: not given (no spec.recovery block);"
+			" eviction toleration %s + node monitor grace %s before Pods"
+			" leave a dead node\n", dur(a, evict),
+			dur(a, r->node_monitor_grace_period.seconds ?
+			       r->node_monitor_grace_period.seconds : 50));
+		return;
+	}
+	total = evict + r->node_monitor_grace_period.seconds +
+		r->node_provisioning.seconds + r->image_pull.seconds +
+		r->model_load.seconds;
+	fprintf(out, "  recovery budget (targetRTO %s):\n",
+		r->target_rto.text ? r->target_rto.text : dur(a, r->target_rto.seconds));
+	fprintf(out, "    %-22s %8s  (%s %llds, %s %llds; the longer one)\n",
+		"eviction toleration", dur(a, evict), "not-ready",
+		(long long)p->not_ready_toleration_seconds, "unreachable",
+		(long long)p->unreachable_toleration_seconds);
+	fprintf(out, "    %-22s %8s\n", "node monitor grace",
+		dur(a, r->node_monitor_grace_period.seconds));
+	fprintf(out, "    %-22s %8s\n", "node provisioning", dur(a, r->node_provisioning.seconds));
+	fprintf(out, "    %-22s %8s\n", "image pull", dur(a, r->image_pull.seconds));
+	fprintf(out, "    %-22s %8s\n", "model load", dur(a, r->model_load.seconds));
+	if (!r->target_rto.seconds)
+		fprintf(out, "    %-22s %8s  (no targetRTO to compare with)\n", "total",
+			dur(a, total));
+	else if (total <= r->target_rto.seconds)
+		fprintf(out, "    %-22s %8s  OK: %s within the target\n", "total",
+			dur(a, total), dur(a, r->target_rto.seconds - total));
+	else
+		fprintf(out, "    %-22s %8s  OVER the target by %s\n", "total",
+			dur(a, total), dur(a, total - r->target_rto.seconds));
+}
+
+static void
+explain_capacity(FILE *out, const struct spec_site *s)
+{
+	const struct spec_fallback *fb = &s->fallback;
+	int64_t onprem = 0;
+
+	for (size_t i = 0; i < s->group_count; i++) {
+		const struct spec_node_group *g = &s->groups[i];
+		int nodes = g->count ? g->count : (int)g->node_count;
+
+		onprem += (int64_t)nodes * g->gpus_per_node;
+	}
+	fprintf(out, "  capacity:\n    on-prem GPUs: %lld (", (long long)onprem);
+	for (size_t i = 0; i < s->group_count; i++) {
+		const struct spec_node_group *g = &s->groups[i];
+
+		fprintf(out, "%s%s: %d x %d %s", i ? "; " : "", g->name,
+			g->count ? g->count : (int)g->node_count, g->gpus_per_node,
+			g->gpu_model);
+	}
+	fprintf(out, ")\n");
+	if (!fb->enabled) {
+		fprintf(out, "    fallback: none (fallback.enabled is false): GPU Pods"
+			" wait for the on-prem nodes\n");
+		return;
+	}
+	fprintf(out, "    fallback: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
+		" (%lld%% of on-prem)\n",
+		fb->node_pool_name ? fb->node_pool_name : "(default)",
+		spec_provisioner_name(s->cluster.provisioner),
+		spec_capacity_name(fb->capacity_type), (long long)fb->gpu_limit,
+		onprem ? (long long)(fb->gpu_limit * 100 / onprem) : 0LL);
+	for (size_t i = 0; i < fb->instance_type_count; i++) {
+		const struct instance_type *t = instance_type_find(fb->instance_types[i]);
+
+		if (!t || !instance_type_whole_nvidia(t)) {
+			fprintf(out, "      %-18s cannot serve: %s\n", fb->instance_types[i],
+				t ? "no whole NVIDIA GPU" : "unknown instance type");
+			continue;
+		}
+		fprintf(out, "      %-18s %d x %-8s %7lld MiB per GPU  ", t->name,
+			t->nvidia_gpus, t->gpu_name, (long long)t->gpu_memory_mib);
+		if (fb->min_gpu_memory_mib && t->gpu_memory_mib < fb->min_gpu_memory_mib)
+			fprintf(out, "below minGpuMemoryMiB %lld\n",
+				(long long)fb->min_gpu_memory_mib);
+		else if (t->nvidia_gpus > fb->gpu_limit)
+			fprintf(out, "never launches: more GPUs than the limit\n");
+		else
+			fprintf(out, "up to %lld node%s within the limit\n",
+				(long long)(fb->gpu_limit / t->nvidia_gpus),
+				fb->gpu_limit / t->nvidia_gpus == 1 ? "" : "s");
+	}
+}
+
+static void
+explain_objects(FILE *out, const struct spec_site *s, const struct render_result *r,
+		bool rendered)
+{
+	fprintf(out, "  objects:\n");
+	if (!rendered) {
+		fprintf(out, "    (not rendered: see the findings above)\n");
+		return;
+	}
+	for (size_t i = 0; i < r->count; i++) {
+		const struct render_object *o = &r->objects[i];
+
+		if (o->site ? strcmp(o->site, s->name)
+			    : (!o->cluster || strcmp(o->cluster, s->cluster.name)))
+			continue;
+		fprintf(out, "    %s %s%s%s: %s\n", o->kind, o->namespace,
+			o->namespace[0] ? "/" : "", o->name, o->purpose);
+	}
+	for (size_t i = 0; i < r->file_count; i++) {
+		const struct render_file *f = &r->files[i];
+
+		if (f->kind == RENDER_FILE_NODECONFIG && f->site && !strcmp(f->site, s->name))
+			fprintf(out, "    file %s: nodeadm NodeConfig for"
+				" --nodeconfigs (taint and labels at join time)\n", f->path);
+	}
+}
+
+static void
+explain_snippet(FILE *out, struct arena *a, struct diags *d,
+		const struct spec_site *s, const struct render_options *opt)
+{
+	struct render_object o;
+	struct buf b = BUF_INIT;
+
+	fprintf(out, "  placement: engine none, so nothing is rendered; to place GPU"
+		" Pods, apply a policy like this one (Kyverno 1.17+):\n");
+	if (render_placement_snippet(&o, a, d, s, opt) == 0 &&
+	    emit_document(&b, o.obj, EMIT_YAML) == 0) {
+		const char *p = b.data;
+
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+			fprintf(out, "    %.*s\n", (int)n, p);
+			p += n + (nl ? 1 : 0);
+		}
+	}
+	buf_release(&b);
+}
+
+static bool
+is_path(const char *arg)
+{
+	struct stat st;
+
+	return stat(arg, &st) == 0;
+}
+
 int
 cmd_explain(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "gpusite: '%s' is not implemented yet\n", argv[0]);
-	return GS_EXIT_FAILURE;
+	struct arena a = ARENA_INIT;
+	struct opts o;
+	struct diags sd;
+	struct source_set files = { NULL, 0, 0, NULL };
+	struct pipeline p;
+	struct pipeline_source src;
+	struct report_input in;
+	struct render_result r;
+	struct render_options ropt;
+	const char *site = NULL, *path = NULL;
+	unsigned flags = REPORT_QUIET;
+	int kube_minor = 0, rc, code = GS_EXIT_OK;
+	bool rendered, any = false;
+
+	explain_cmd.payload = &kube_minor;
+	rc = opts_parse(&o, &explain_cmd, argc, argv);
+	if (rc != OPTS_OK)
+		return opts_exit_code(rc);
+	if (o.nargs == 2) {
+		site = o.args[0];
+		path = o.args[1];
+	} else if (o.nargs == 1) {
+		if (is_path(o.args[0]))
+			path = o.args[0];
+		else
+			site = o.args[0];
+	}
+	if (opts_use_color(&o, stderr))
+		flags |= REPORT_COLOR;
+	if (opts_is_tty(stderr) || o.color == OPTS_COLOR_ALWAYS)
+		flags |= REPORT_CARET;
+
+	arena_init(&a);
+	diags_init(&sd, &a);
+	src.repo = o.repo;
+	src.ref = o.ref;
+	src.staged = o.staged;
+	src.paths = path ? &path : NULL;
+	src.npaths = path ? 1 : 0;
+	if (pipeline_read(&files, &a, &sd, &src) < 0) {
+		diags_sort(&sd);
+		in = (struct report_input){ &sd, NULL, NULL, 0, "gpusite explain" };
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
+				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	pipeline_load(&p, &a, &files);
+	for (size_t i = 0; i < sd.count; i++) {
+		const struct diag *d = &sd.items[i];
+
+		diag_add(&p.diags, d->level, d->at, d->rule, d->path, "%s", d->msg);
+	}
+
+	memset(&ropt, 0, sizeof(ropt));
+	ropt.sites = site ? &site : NULL;
+	ropt.site_count = site ? 1 : 0;
+	ropt.kube_minor = kube_minor;
+	/* Every rendered object of the site, without reading any secret. */
+	rendered = render_fleet(&r, &a, &p.diags, &p.fleet, &ropt) == 0;
+
+	diags_sort(&p.diags);
+	if (p.diags.count) {
+		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite explain" };
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
+	}
+	if (diags_count(&p.diags, DIAG_ERROR))
+		code = GS_EXIT_FINDINGS;
+
+	for (size_t i = 0; i < p.fleet.count; i++) {
+		const struct spec_site *s = p.fleet.sites[i];
+
+		if (site && strcmp(site, s->name))
+			continue;
+		if (any)
+			printf("\n");
+		any = true;
+		printf("site %s (cluster %s, %s; %s)\n", s->name, s->cluster.name,
+		       s->cluster.region, s->file ? s->file : "?");
+		explain_kube(stdout, s, kube_minor);
+		explain_budget(stdout, &a, s);
+		explain_capacity(stdout, s);
+		if (s->placement.engine == ENGINE_NONE)
+			explain_snippet(stdout, &a, &p.diags, s, &ropt);
+		explain_objects(stdout, s, &r, rendered);
+	}
+out:
+	arena_release(&a);
+	return code;
 }

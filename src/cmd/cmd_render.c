@@ -1,12 +1,494 @@
+/*
+ * cmd_render.c - `gpusite render [PATH] [--site NAME...] [-o FILE]
+ * [--format yaml|json] [--nodeconfigs DIR] [--values DIR]`: print or write
+ * the cluster stream; write NodeConfig and Helm values files.
+ *
+ * Exit 0 with output; 1 for invalid specs (nothing on stdout); 2 usage;
+ * 3 when the job could not be done: specs unreadable, an SSM
+ * activation-code variable unset, a file that could not be written.  Files
+ * are written all or nothing: every one goes to a temporary file beside
+ * its target, is synced, and only then are all of them renamed in place.
+ */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "base/arena.h"
+#include "base/buf.h"
+#include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
+#include "cmd/pipeline.h"
+#include "emit/emit.h"
+#include "render/render.h"
+#include "report/report.h"
 
-/* Placeholder until the command lands; keeps the table and build whole. */
+#define STREAM_CAP ((size_t)1 << 30)
+#define FILE_CAP ((size_t)16 << 20)
+
+enum render_opt {
+	R_SITE = 1,
+	R_OUTPUT,
+	R_FORMAT,
+	R_NODECONFIGS,
+	R_VALUES,
+	R_KUBE_VERSION,
+};
+
+static const struct opt_spec render_opts[] = {
+	{ R_SITE, "site", 0, "NAME", "only this site (metadata.name); repeat or"
+	  " separate with commas" },
+	{ R_OUTPUT, "output", 'o', "FILE", "write the stream to FILE instead of stdout" },
+	{ R_FORMAT, "format", 0, "FMT", "yaml (default; '---' before every document)"
+	  " or json (one object per line)" },
+	{ R_NODECONFIGS, "nodeconfigs", 0, "DIR", "write the nodeadm NodeConfigs:"
+	  " DIR/<site>/<group>/<node>.yaml, DIR/<site>/<group>.yaml (SSM, mode 0600)" },
+	{ R_VALUES, "values", 0, "DIR", "write the GPU stack's Helm values:"
+	  " DIR/<cluster>/values.yaml" },
+	{ R_KUBE_VERSION, "kube-version", 0, "X.Y", "target Kubernetes version"
+	  " (overrides cluster.kubernetesVersion)" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+struct render_args {
+	struct arena *arena;
+	const char **sites;
+	size_t site_count;
+	const char *output;
+	enum emit_format format;
+	const char *nodeconfigs;
+	const char *values;
+	int kube_minor;
+};
+
+static int on_option(void *payload, int id, const char *value);
+
+static struct opts_cmd render_cmd = {
+	.name = "render",
+	.usage = "[options] [PATH]",
+	.about =
+	"Render the cluster stream of the site specs under PATH (default: sites/\n"
+	"below the current directory if it exists, else the directory): the\n"
+	"NodeConfig ConfigMaps, fallback NodePools, GPU stack Applications,\n"
+	"placement policies and PrometheusRules, sorted by kind, namespace and\n"
+	"name.  Any error prints the findings on stderr and nothing on stdout.\n"
+	"SSM activation codes are read from the environment variables the specs\n"
+	"name, only for --nodeconfigs, and only ever written to those files.\n",
+	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
+	.own = render_opts,
+	.on_option = on_option,
+	.min_args = 0,
+	.max_args = 1,
+};
+
+static int
+on_option(void *payload, int id, const char *value)
+{
+	struct render_args *ra = payload;
+
+	switch (id) {
+	case R_SITE: {
+		const char *p = value;
+
+		if (!*value)
+			return opts_usage_error(&render_cmd, "--site needs a site name");
+		while (*p) {
+			const char *comma = strchr(p, ',');
+			size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+			if (n) {
+				ra->sites = arena_realloc(ra->arena, ra->sites,
+					ra->site_count * sizeof(*ra->sites),
+					(ra->site_count + 1) * sizeof(*ra->sites));
+				ra->sites[ra->site_count++] = arena_strndup(ra->arena, p, n);
+			}
+			p += n + (comma ? 1 : 0);
+		}
+		return 0;
+	}
+	case R_OUTPUT:
+		ra->output = value;
+		return 0;
+	case R_FORMAT:
+		if (!strcmp(value, "yaml"))
+			ra->format = EMIT_YAML;
+		else if (!strcmp(value, "json"))
+			ra->format = EMIT_JSON;
+		else
+			return opts_usage_error(&render_cmd, "unknown --format '%s': use yaml"
+						" or json", value);
+		return 0;
+	case R_NODECONFIGS:
+		ra->nodeconfigs = value;
+		return 0;
+	case R_VALUES:
+		ra->values = value;
+		return 0;
+	case R_KUBE_VERSION:
+		if (argocd_parse_kube_version(&ra->kube_minor, value) < 0)
+			return opts_usage_error(&render_cmd, "--kube-version '%s' is not a"
+						" Kubernetes 1.x version such as 1.35", value);
+		return 0;
+	}
+	return 0;
+}
+
+static const char *
+env_lookup(const char *name)
+{
+	return getenv(name);
+}
+
+/* ---- all-or-nothing output ---------------------------------------- */
+
+struct out_file {
+	char *path;	/* final path */
+	char *tmp;	/* temporary file beside it, or NULL once renamed */
+	struct buf *data;
+	bool secret;
+};
+
+struct out_set {
+	struct out_file *files;
+	size_t count;
+	size_t alloc;
+	char **dirs;	/* directories this run created, in creation order */
+	size_t ndirs;
+	size_t dirs_alloc;
+};
+
+static void
+out_add(struct arena *a, struct out_set *s, const char *path,
+	struct buf *data, bool secret)
+{
+	if (s->count == s->alloc) {
+		size_t n = s->alloc ? s->alloc * 2 : 16;
+
+		s->files = arena_realloc(a, s->files, s->alloc * sizeof(*s->files),
+					 n * sizeof(*s->files));
+		s->alloc = n;
+	}
+	s->files[s->count].path = arena_strdup(a, path);
+	s->files[s->count].tmp = NULL;
+	s->files[s->count].data = data;
+	s->files[s->count].secret = secret;
+	s->count++;
+}
+
+/* mkdir -p for the parent of `path`, remembering what it made. */
+static int
+make_parents(struct arena *a, struct out_set *s, const char *path)
+{
+	char *dir = arena_strdup(a, path), *slash = strrchr(dir, '/');
+	struct stat st;
+
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
+	if (make_parents(a, s, dir) < 0)
+		return -1;
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return -1;
+	if (s->ndirs == s->dirs_alloc) {
+		size_t n = s->dirs_alloc ? s->dirs_alloc * 2 : 16;
+
+		s->dirs = arena_realloc(a, s->dirs, s->dirs_alloc * sizeof(*s->dirs),
+					n * sizeof(*s->dirs));
+		s->dirs_alloc = n;
+	}
+	s->dirs[s->ndirs++] = dir;
+	return 0;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void
+out_abort(struct out_set *s)
+{
+	for (size_t i = 0; i < s->count; i++)
+		if (s->files[i].tmp)
+			unlink(s->files[i].tmp);
+	for (size_t i = s->ndirs; i-- > 0;)
+		rmdir(s->dirs[i]);
+}
+
+static void
+sync_dir_of(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	int fd;
+
+	if (!slash) {
+		strcpy(dir, ".");
+	} else if (n == 0) {
+		strcpy(dir, "/");
+	} else if (n < sizeof(dir)) {
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+	} else {
+		return;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* Write every file to a temporary beside it, sync, then rename them all.
+ * On failure nothing new is left behind; returns -1 with a message. */
+static int
+out_commit(struct arena *a, struct out_set *s)
+{
+	mode_t mask = umask(0);
+	size_t i;
+
+	umask(mask);
+	for (i = 0; i < s->count; i++) {
+		struct out_file *f = &s->files[i];
+		const char *slash = strrchr(f->path, '/');
+		int fd;
+
+		if (make_parents(a, s, f->path) < 0) {
+			fprintf(stderr, "gpusite render: error: cannot create the directory"
+				" of '%s': %s\n", f->path, strerror(errno));
+			goto fail;
+		}
+		f->tmp = slash ? arena_printf(a, "%.*s/.%s.gpusite-XXXXXX",
+					      (int)(slash - f->path), f->path, slash + 1)
+			       : arena_printf(a, ".%s.gpusite-XXXXXX", f->path);
+		fd = mkstemp(f->tmp);	/* mode 0600 */
+		if (fd < 0) {
+			fprintf(stderr, "gpusite render: error: cannot write '%s': %s\n",
+				f->path, strerror(errno));
+			f->tmp = NULL;
+			goto fail;
+		}
+		if ((!f->secret && fchmod(fd, 0666 & ~mask) < 0) ||
+		    write_all(fd, f->data->data, f->data->len) < 0 || fsync(fd) < 0) {
+			fprintf(stderr, "gpusite render: error: cannot write '%s': %s\n",
+				f->path, strerror(errno));
+			close(fd);
+			goto fail;
+		}
+		if (close(fd) < 0) {
+			fprintf(stderr, "gpusite render: error: cannot write '%s': %s\n",
+				f->path, strerror(errno));
+			goto fail;
+		}
+	}
+	for (i = 0; i < s->count; i++) {
+		struct out_file *f = &s->files[i];
+
+		if (rename(f->tmp, f->path) < 0) {
+			fprintf(stderr, "gpusite render: error: cannot replace '%s': %s\n",
+				f->path, strerror(errno));
+			goto fail;
+		}
+		f->tmp = NULL;
+		sync_dir_of(f->path);
+	}
+	return 0;
+fail:
+	out_abort(s);
+	return -1;
+}
+
+/* A relative path of render's own making; refuse anything that could
+ * step out of the target directory. */
+static bool
+safe_relative(const char *p)
+{
+	if (!*p || *p == '/')
+		return false;
+	for (const char *c = p; *c;) {
+		size_t n = strcspn(c, "/");
+
+		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c += n;
+		if (*c == '/')
+			c++;
+	}
+	return true;
+}
+
+static int
+plan_files(struct arena *a, struct out_set *s, const struct render_result *r,
+	   enum render_file_kind kind, const char *dir)
+{
+	for (size_t i = 0; i < r->file_count; i++) {
+		const struct render_file *f = &r->files[i];
+		struct buf *b;
+
+		if (f->kind != kind)
+			continue;
+		if (!safe_relative(f->path)) {
+			fprintf(stderr, "gpusite render: error: refusing to write '%s'"
+				" outside '%s'\n", f->path, dir);
+			return -1;
+		}
+		b = arena_alloc(a, sizeof(*b));
+		buf_init(b, FILE_CAP);
+		if (emit_document(b, f->doc, EMIT_YAML) < 0) {
+			fprintf(stderr, "gpusite render: error: cannot format '%s'\n", f->path);
+			buf_release(b);
+			return -1;
+		}
+		out_add(a, s, arena_printf(a, "%s/%s", dir, f->path), b, f->has_secret);
+	}
+	return 0;
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static bool
+has_rule(const struct diags *d, const char *rule)
+{
+	for (size_t i = 0; i < d->count; i++)
+		if (d->items[i].level == DIAG_ERROR && !strcmp(d->items[i].rule, rule))
+			return true;
+	return false;
+}
+
 int
 cmd_render(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "gpusite: '%s' is not implemented yet\n", argv[0]);
-	return GS_EXIT_FAILURE;
+	struct arena a = ARENA_INIT;
+	struct render_args ra;
+	struct opts o;
+	struct diags sd;
+	struct source_set files = { NULL, 0, 0, NULL };
+	struct pipeline p;
+	struct pipeline_source src;
+	struct report_input in;
+	struct render_result r;
+	struct render_options ropt;
+	struct out_set outs;
+	struct buf stream = BUF_INIT;
+	unsigned flags = REPORT_QUIET;
+	double t0 = now_ms();
+	int rc, code = GS_EXIT_OK;
+
+	arena_init(&a);
+	memset(&ra, 0, sizeof(ra));
+	memset(&outs, 0, sizeof(outs));
+	ra.arena = &a;
+	ra.format = EMIT_YAML;
+	render_cmd.payload = &ra;
+	rc = opts_parse(&o, &render_cmd, argc, argv);
+	if (rc != OPTS_OK) {
+		code = opts_exit_code(rc);
+		goto out;
+	}
+	if (opts_use_color(&o, stderr))
+		flags |= REPORT_COLOR;
+	if (opts_is_tty(stderr) || o.color == OPTS_COLOR_ALWAYS)
+		flags |= REPORT_CARET;
+
+	diags_init(&sd, &a);
+	src.repo = o.repo;
+	src.ref = o.ref;
+	src.staged = o.staged;
+	src.paths = (const char *const *)o.args;
+	src.npaths = o.nargs;
+	if (pipeline_read(&files, &a, &sd, &src) < 0) {
+		diags_sort(&sd);
+		in = (struct report_input){ &sd, NULL, NULL, 0, "gpusite render" };
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
+				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	pipeline_load(&p, &a, &files);
+	for (size_t i = 0; i < sd.count; i++) {
+		const struct diag *d = &sd.items[i];
+
+		diag_add(&p.diags, d->level, d->at, d->rule, d->path, "%s", d->msg);
+	}
+
+	memset(&ropt, 0, sizeof(ropt));
+	ropt.sites = ra.sites;
+	ropt.site_count = ra.site_count;
+	ropt.kube_minor = ra.kube_minor;
+	ropt.files = ra.nodeconfigs || ra.values;
+	ropt.no_nodeconfig_files = !ra.nodeconfigs;
+	ropt.getenv = env_lookup;
+	if (o.strict)
+		diags_promote_warnings(&p.diags);
+	if (!diags_count(&p.diags, DIAG_ERROR) &&
+	    render_fleet(&r, &a, &p.diags, &p.fleet, &ropt) == 0) {
+		buf_init(&stream, STREAM_CAP);
+		if (emit_stream(&stream, &r, ra.format) < 0) {
+			fprintf(stderr, "gpusite render: error: the stream could not be"
+				" formatted (over %zu MiB?)\n", STREAM_CAP >> 20);
+			code = GS_EXIT_FAILURE;
+			goto out;
+		}
+	}
+	diags_sort(&p.diags);
+	if (p.diags.count) {
+		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite render" };
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
+	}
+	if (diags_count(&p.diags, DIAG_ERROR)) {
+		code = has_rule(&p.diags, RENDER_RULE_SECRET_ENV) ? GS_EXIT_FAILURE
+								  : GS_EXIT_FINDINGS;
+		goto out;
+	}
+
+	if (ra.output)
+		out_add(&a, &outs, ra.output, &stream, false);
+	if ((ra.nodeconfigs &&
+	     plan_files(&a, &outs, &r, RENDER_FILE_NODECONFIG, ra.nodeconfigs) < 0) ||
+	    (ra.values && plan_files(&a, &outs, &r, RENDER_FILE_VALUES, ra.values) < 0) ||
+	    out_commit(&a, &outs) < 0) {
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	if (!ra.output && fwrite(stream.data, 1, stream.len, stdout) != stream.len)
+		code = GS_EXIT_FAILURE;	/* main reports the write error */
+	if (o.verbose)
+		fprintf(stderr, "gpusite render: %zu site%s, %zu object%s, %zu file%s"
+			" written; %.1f ms, %zu KiB of memory\n", p.fleet.count,
+			p.fleet.count == 1 ? "" : "s", r.count, r.count == 1 ? "" : "s",
+			outs.count, outs.count == 1 ? "" : "s", now_ms() - t0, a.total >> 10);
+out:
+	for (size_t i = 0; i < outs.count; i++)
+		if (outs.files[i].data != &stream)
+			buf_release(outs.files[i].data);
+	buf_release(&stream);
+	arena_release(&a);
+	return code;
 }

@@ -49,6 +49,9 @@ struct render_options {
 	/* Environment lookup for SSM activation codes (getenv in the CLI,
 	 * a table in tests). */
 	const char *(*getenv)(const char *name);
+	/* With `files`: leave the NodeConfig files out (and so need no SSM
+	 * activation code), for `render --values DIR` alone. */
+	bool no_nodeconfig_files;
 };
 
 struct render_result {
@@ -66,5 +69,208 @@ struct render_result {
  */
 int render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 		 const struct spec_fleet *fleet, const struct render_options *opt);
+
+/*
+ * Kind ranks: the order of the cluster stream (outputs.md, "Order of the
+ * cluster stream").  Objects of equal rank are ordered by namespace, then
+ * name.
+ */
+enum render_rank {
+	RENDER_RANK_CONFIGMAP = 0,
+	RENDER_RANK_NODEPOOL = 1,
+	RENDER_RANK_APPLICATION = 2,
+	RENDER_RANK_MUTATINGPOLICY = 3,
+	RENDER_RANK_CLUSTERPOLICY = 4,
+	RENDER_RANK_MAP = 5,
+	RENDER_RANK_MAP_BINDING = 6,
+	RENDER_RANK_PROMETHEUSRULE = 7,
+};
+
+/* Rule IDs of the diagnostics render_fleet() appends itself. */
+#define RENDER_RULE_UNKNOWN_SITE "GS190"	/* --site names no site */
+#define RENDER_RULE_EMPTY "GS191"		/* nothing to render */
+#define RENDER_RULE_SECRET_ENV "GS192"		/* activation-code variable unset / bad */
+
+/* What one artifact kind's render functions get. */
+struct render_ctx {
+	struct arena *arena;
+	struct diags *diags;
+	const struct render_options *opt;
+	struct render_result *out;
+};
+
+/*
+ * One artifact kind (render/render_<kind>.c), listed once in
+ * render_kinds[] (render/render.c).  render_site runs for every selected
+ * site, render_cluster once per cluster with that cluster's selected
+ * sites (sorted by name); either may be NULL.  They append objects and
+ * files to ctx->out and return 0, or -1 after a diagnostic.
+ */
+struct render_kind {
+	const char *kind;
+	const char *api_version;	/* the usual one; an object may differ */
+	int rank;
+	int (*render_site)(struct render_ctx *ctx, const struct spec_site *site);
+	int (*render_cluster)(struct render_ctx *ctx,
+			      const struct spec_site *const *sites, size_t count);
+};
+
+extern const struct render_kind *const render_kinds[];
+extern const size_t render_kinds_count;
+
+extern const struct render_kind render_kind_nodeconfig;
+extern const struct render_kind render_kind_nodepool;
+extern const struct render_kind render_kind_gpustack;
+extern const struct render_kind render_kind_placement_kyverno;
+extern const struct render_kind render_kind_placement_clusterpolicy;
+extern const struct render_kind render_kind_placement_map;
+extern const struct render_kind render_kind_alerts;
+
+/* The Kubernetes minor version a site renders for: opt->kube_minor when
+ * > 0, else the site's (36 when the spec does not say). */
+int render_kube_minor(const struct spec_site *site,
+		      const struct render_options *opt);
+
+/* "admissionregistration.k8s.io/v1" from 1.36 on, else ".../v1beta1". */
+const char *render_map_api_version(int kube_minor);
+
+/*
+ * The Helm values of a cluster's GPU stack (outputs.md section 2) for the
+ * `count` sites of one cluster (they agree on the stack: GS047): the
+ * tool's values for the stack type, with tolerations for the GPU taint
+ * and for every extra node-group taint of those sites (so the scoped
+ * DaemonSets land on every on-prem GPU node), then sites[0]'s
+ * gpuStack.values deep-merged last (maps merge key by key; anything else
+ * replaces).  The tree lives in `a`.  This is both the Application's
+ * helm.valuesObject and the file `render --values DIR` writes.
+ */
+struct node *render_gpustack_values(struct arena *a,
+				    const struct spec_site *const *sites,
+				    size_t count);
+
+/*
+ * Helm-style deep merge of `over` into `base` (both mappings): maps are
+ * merged recursively, every other value replaces.  `base` is changed in
+ * place; values from `over` are cloned into `a`.  Keys new to `base` are
+ * appended in `over`'s order.
+ */
+void render_values_merge(struct arena *a, struct node *base,
+			 const struct node *over);
+
+/*
+ * The NodeConfig of one IAM Roles Anywhere node (`node` = its name) or one
+ * SSM group (`node` = NULL).  `activation_code` is written into
+ * hybrid.ssm.activationCode when not NULL (the file under --nodeconfigs);
+ * NULL leaves the key out (the copy in the ConfigMap).
+ */
+struct node *render_nodeconfig_doc(struct arena *a,
+				   const struct spec_site *site,
+				   const struct spec_node_group *group,
+				   const char *node, const char *activation_code);
+
+/*
+ * Placement semantics as data.
+ *
+ * Every placement engine (Kyverno MutatingPolicy, legacy ClusterPolicy,
+ * MutatingAdmissionPolicy) is written from this one plan, and
+ * render_placement_patches() computes, in C, the RFC 6902 JSON patch the
+ * rendered policy produces for a given Pod.  Tests apply those patches to
+ * sample Pods; the policies' CEL / JMESPath expressions implement exactly
+ * the same steps:
+ *
+ *  match   the Pod is created in one of `namespaces` (none listed: any),
+ *          its labels match `pod_selector` (NULL: any), and one of
+ *          spec.containers has `gpu_resource` under resources.limits or
+ *          resources.requests.  Otherwise: no patch at all.
+ *  step 1  for each key K in {not-ready, unreachable} whose seconds differ
+ *          from 300 (`replace_not_ready` / `replace_unreachable`): every
+ *          toleration with key K, operator Exists, effect NoExecute and
+ *          tolerationSeconds 300 (DefaultTolerationSeconds' entry) gets
+ *          {op: replace, path: /spec/tolerations/<i>/tolerationSeconds,
+ *          value: seconds}.  Entries with other seconds are the user's and
+ *          are kept.  Nothing is added or removed.
+ *  step 2  unless a toleration already tolerates the GPU taint (its key is
+ *          the taint key, or empty with operator Exists; operator Exists or
+ *          value equal to the taint's; effect empty or equal):
+ *          {op: add, path: /spec/tolerations/-, value: the toleration}
+ *          when spec.tolerations exists, else
+ *          {op: add, path: /spec/tolerations, value: [the toleration]}.
+ *  step 3  unless spec.affinity.nodeAffinity exists:
+ *          {op: add, path: /spec/affinity, value: {}} when spec.affinity
+ *          is absent, then {op: add, path: /spec/affinity/nodeAffinity,
+ *          value: <preferred (weight) or required term on
+ *          eks.amazonaws.com/compute-type In [hybrid]>}.
+ *
+ * Steps run in this order, each on the result of the one before; step 1
+ * only replaces scalars, so every step may be computed on the original Pod.
+ */
+#define RENDER_GPU_RESOURCE "nvidia.com/gpu"
+#define RENDER_HYBRID_LABEL "eks.amazonaws.com/compute-type"
+#define RENDER_HYBRID_VALUE "hybrid"
+#define RENDER_NOT_READY_KEY "node.kubernetes.io/not-ready"
+#define RENDER_UNREACHABLE_KEY "node.kubernetes.io/unreachable"
+#define RENDER_DEFAULT_TOLERATION_SECONDS 300
+
+struct render_placement_plan {
+	const char *name;		/* policy (and binding) name */
+	const char *gpu_resource;	/* RENDER_GPU_RESOURCE */
+	const char *const *namespaces;
+	size_t namespace_count;
+	const struct node *pod_selector;	/* label selector or NULL */
+	const char *taint_key;		/* the GPU taint the toleration covers */
+	const char *taint_value;
+	const char *taint_effect;
+	bool replace_not_ready;
+	int64_t not_ready_seconds;
+	bool replace_unreachable;
+	int64_t unreachable_seconds;
+	enum spec_placement_mode mode;
+	int weight;			/* prefer-onprem only */
+};
+
+/* One RFC 6902 operation. */
+struct render_patch_op {
+	const char *op;		/* "add" | "replace" */
+	const char *path;	/* JSON pointer */
+	struct node *value;
+};
+
+struct render_patch {
+	struct render_patch_op *ops;
+	size_t count;
+	size_t alloc;
+};
+
+/* Fill the plan of `site` (pointers into the model; nothing allocated). */
+void render_placement_plan(struct render_placement_plan *out,
+			   const struct spec_site *site);
+
+/* The "match" step above for a Pod (a node tree) created in `ns`. */
+bool render_placement_applies(const struct render_placement_plan *plan,
+			      const struct node *pod, const char *ns);
+
+/*
+ * The JSON patch the policy produces for `pod` created in `ns`, steps 1-3
+ * in order (empty when the Pod does not match or needs nothing).  Values
+ * and paths are allocated in `a`.  Returns 0.
+ */
+int render_placement_patches(struct render_patch *out, struct arena *a,
+			     const struct render_placement_plan *plan,
+			     const struct node *pod, const char *ns);
+
+/* Whether the label selector (matchLabels / matchExpressions with In,
+ * NotIn, Exists, DoesNotExist) matches `labels` (a mapping or NULL).
+ * A NULL or empty selector matches everything. */
+bool render_selector_matches(const struct node *selector,
+			     const struct node *labels);
+
+/*
+ * `gpusite explain`'s "policy snippet to paste" for engine none: the
+ * Kyverno MutatingPolicy the site would get with engine kyverno, as a
+ * render_object (not part of any stream).
+ */
+int render_placement_snippet(struct render_object *out, struct arena *a,
+			     struct diags *d, const struct spec_site *site,
+			     const struct render_options *opt);
 
 #endif

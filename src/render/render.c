@@ -1,0 +1,160 @@
+/*
+ * render.c - the driver: select sites, run every artifact kind of
+ * render_kinds[] over them, sort the stream.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "render/render.h"
+#include "render/render_util.h"
+
+/* The one table of artifact kinds, in stream order. */
+const struct render_kind *const render_kinds[] = {
+	&render_kind_nodeconfig,
+	&render_kind_nodepool,
+	&render_kind_gpustack,
+	&render_kind_placement_kyverno,
+	&render_kind_placement_clusterpolicy,
+	&render_kind_placement_map,
+	&render_kind_alerts,
+};
+const size_t render_kinds_count = sizeof(render_kinds) / sizeof(render_kinds[0]);
+
+int
+render_kube_minor(const struct spec_site *site, const struct render_options *opt)
+{
+	if (opt && opt->kube_minor > 0)
+		return opt->kube_minor;
+	if (site->cluster.kube_minor > 0)
+		return site->cluster.kube_minor;
+	return 36;
+}
+
+const char *
+render_map_api_version(int kube_minor)
+{
+	return kube_minor >= 36 ? "admissionregistration.k8s.io/v1"
+				: "admissionregistration.k8s.io/v1beta1";
+}
+
+static int
+object_cmp(const void *pa, const void *pb)
+{
+	const struct render_object *a = pa, *b = pb;
+	int c;
+
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	if ((c = strcmp(a->namespace, b->namespace)))
+		return c;
+	if ((c = strcmp(a->name, b->name)))
+		return c;
+	return strcmp(a->kind, b->kind);
+}
+
+static int
+file_cmp(const void *pa, const void *pb)
+{
+	const struct render_file *a = pa, *b = pb;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+static bool
+site_selected(const struct render_options *opt, const char *name)
+{
+	if (!opt->sites)
+		return true;
+	for (size_t i = 0; i < opt->site_count; i++)
+		if (!strcmp(opt->sites[i], name))
+			return true;
+	return false;
+}
+
+static const char *
+cluster_of(const struct spec_site *s)
+{
+	return s->cluster.name ? s->cluster.name : "";
+}
+
+int
+render_fleet(struct render_result *out, struct arena *a, struct diags *d,
+	     const struct spec_fleet *fleet, const struct render_options *opt)
+{
+	static const struct render_options defaults;	/* all zero: every site, no files */
+	const struct pos nowhere = { NULL, 0, 0 };
+	const struct spec_site **sel;
+	struct render_ctx ctx;
+	size_t nsel = 0, i, k;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!opt)
+		opt = &defaults;
+	ctx.arena = a;
+	ctx.diags = d;
+	ctx.opt = opt;
+	ctx.out = out;
+
+	/* Every name asked for must name a site: a typo is never an empty
+	 * success that Argo CD would take as "prune everything". */
+	for (i = 0; opt->sites && i < opt->site_count; i++) {
+		if (!spec_fleet_find(fleet, opt->sites[i]))
+			rc = diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_UNKNOWN_SITE, "",
+				      "no site is named '%s' (%zu site%s read): check the"
+				      " name against metadata.name", opt->sites[i],
+				      fleet->count, fleet->count == 1 ? "" : "s");
+	}
+	if (rc)
+		return -1;
+
+	sel = arena_alloc(a, (fleet->count + 1) * sizeof(*sel));
+	for (i = 0; i < fleet->count; i++)
+		if (site_selected(opt, fleet->sites[i]->name))
+			sel[nsel++] = fleet->sites[i];
+
+	for (k = 0; k < render_kinds_count; k++) {
+		const struct render_kind *kind = render_kinds[k];
+
+		for (i = 0; kind->render_site && i < nsel; i++)
+			if (kind->render_site(&ctx, sel[i]) < 0)
+				rc = -1;
+		if (!kind->render_cluster)
+			continue;
+		/* Sites come sorted by name; each cluster is rendered once,
+		 * from all its selected sites, at its first site. */
+		for (i = 0; i < nsel; i++) {
+			const struct spec_site **group;
+			size_t n = 0, j;
+			bool seen = false;
+
+			for (j = 0; j < i && !seen; j++)
+				seen = !strcmp(cluster_of(sel[j]), cluster_of(sel[i]));
+			if (seen)
+				continue;
+			group = arena_alloc(a, nsel * sizeof(*group));
+			for (j = i; j < nsel; j++)
+				if (!strcmp(cluster_of(sel[j]), cluster_of(sel[i])))
+					group[n++] = sel[j];
+			if (kind->render_cluster(&ctx, (const struct spec_site *const *)group, n) < 0)
+				rc = -1;
+		}
+	}
+	if (rc)
+		return -1;
+	if (out->count == 0)
+		return diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_EMPTY, "",
+				nsel == 0 ? "nothing to render: no site spec was found;"
+					    " point the command at the directory that holds"
+					    " the GPUSite files"
+					  : "nothing to render: the selected sites produce no"
+					    " object; an empty stream would make Argo CD prune"
+					    " everything");
+	qsort(out->objects, out->count, sizeof(*out->objects), object_cmp);
+	if (out->file_count > 1)
+		qsort(out->files, out->file_count, sizeof(*out->files), file_cmp);
+	return 0;
+}

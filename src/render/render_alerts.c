@@ -1,0 +1,199 @@
+/*
+ * render_alerts.c - the site's PrometheusRule (monitoring.coreos.com/v1,
+ * <alerts.namespace>/gpusite-<site>): fallback activated, fallback near its
+ * GPU limit, GPU Pods pending, an on-prem GPU node NotReady (outputs.md
+ * section 5).  Metric names: karpenter-nodepool.md section 8 and
+ * policies-and-metrics.md section 4.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "render/render_util.h"
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+struct alert {
+	const char *name;
+	const char *expr;
+	const char *for_;
+	const char *severity;
+	const char *summary;
+	const char *description;
+};
+
+static struct node *
+alert_node(struct arena *a, const char *site, const struct alert *al)
+{
+	struct node *r = node_new_map(a, no_pos), *labels, *ann;
+
+	node_map_add_str(a, r, "alert", al->name);
+	node_map_add_str(a, r, "expr", al->expr);
+	node_map_add_str(a, r, "for", al->for_);
+	labels = node_map_add(a, r, "labels", node_new_map(a, no_pos));
+	node_map_add_str(a, labels, "gpusite_site", site);
+	node_map_add_str(a, labels, "severity", al->severity);
+	ann = node_map_add(a, r, "annotations", node_new_map(a, no_pos));
+	node_map_add_str(a, ann, "description", al->description);
+	node_map_add_str(a, ann, "summary", al->summary);
+	return r;
+}
+
+/* The site's on-prem nodes, as a PromQL selector expression that is 1 for
+ * each NotReady one.  Named nodes (IAM Roles Anywhere) match by name; SSM
+ * nodes get their names at activation, so they match through the
+ * gpusite.io/site node label (kube-state-metrics needs
+ * --metric-labels-allowlist=nodes=[gpusite.io/site] for kube_node_labels). */
+static const char *
+not_ready_expr(struct arena *a, const struct spec_site *site)
+{
+	const char **names;
+	size_t n = 0, total = 0;
+	bool unnamed = false;
+	const char *by_name = NULL, *by_label = NULL;
+
+	for (size_t g = 0; g < site->group_count; g++)
+		total += site->groups[g].node_count;
+	names = arena_alloc(a, (total + 1) * sizeof(*names));
+	for (size_t g = 0; g < site->group_count; g++) {
+		const struct spec_node_group *grp = &site->groups[g];
+
+		if (grp->credentials != CRED_IAMRA || !grp->node_count) {
+			unnamed = true;
+			continue;
+		}
+		for (size_t i = 0; i < grp->node_count; i++)
+			names[n++] = grp->nodes[i];
+	}
+	if (n)
+		by_name = arena_printf(a,
+			"kube_node_status_condition{condition=\"Ready\",status!=\"true\",node=~%s} == 1",
+			render_quote(a, render_promql_alt(a, names, n)));
+	if (unnamed)
+		by_label = arena_printf(a,
+			"(kube_node_status_condition{condition=\"Ready\",status!=\"true\"} == 1)\n"
+			"  and on (node) kube_node_labels{label_gpusite_io_site=%s}",
+			render_quote(a, site->name));
+	if (by_name && by_label)
+		return arena_printf(a, "(%s)\nor\n(%s)", by_name, by_label);
+	return by_name ? by_name : by_label;
+}
+
+static const char *
+pending_expr(struct arena *a, const struct spec_site *site)
+{
+	const struct spec_placement *p = &site->placement;
+	const char *ns = "";
+
+	if (p->namespace_count)
+		ns = arena_printf(a, ",namespace=~%s", render_quote(a,
+				  render_promql_alt(a, p->namespaces, p->namespace_count)));
+	return arena_printf(a,
+		"(max by (namespace, pod) (kube_pod_status_phase{phase=\"Pending\"%s}) == 1)\n"
+		"  and on (namespace, pod)\n"
+		"(max by (namespace, pod) (kube_pod_container_resource_requests{resource=\"nvidia_com_gpu\"%s}) > 0)",
+		ns, ns);
+}
+
+static int
+alerts_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	struct arena *a = ctx->arena;
+	const struct spec_alerts *al = &site->alerts;
+	const struct spec_fallback *fb = &site->fallback;
+	struct render_kvs extra = { NULL, 0, 0 };
+	struct render_object *o;
+	struct node *spec, *groups, *group, *rules;
+	const char *pool, *pool_sel;
+	struct alert x;
+
+	if (!al->enabled)
+		return 0;
+	for (size_t i = 0; i < al->label_count; i++)
+		render_kvs_add(a, &extra, al->labels[i].key, al->labels[i].value);
+	o = render_object_add(ctx, &render_kind_alerts, NULL, NULL,
+			      al->namespace ? al->namespace : "monitoring",
+			      arena_printf(a, "gpusite-%s", site->name), site->name,
+			      site->cluster.name, &extra,
+			      "alerts when the cloud fallback takes over or nears its"
+			      " GPU limit, GPU Pods stay pending, or an on-prem GPU node"
+			      " is NotReady");
+	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
+	groups = node_map_add(a, spec, "groups", node_new_seq(a, no_pos));
+	group = node_new_map(a, no_pos);
+	node_map_add_str(a, group, "name", arena_printf(a, "gpusite-%s", site->name));
+	rules = node_map_add(a, group, "rules", node_new_seq(a, no_pos));
+	node_seq_push(a, groups, group);
+
+	if (fb->enabled) {
+		pool = fb->node_pool_name ? fb->node_pool_name
+					  : arena_printf(a, "%s-gpu-fallback", site->name);
+		pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool));
+		x.name = "GPUSiteFallbackActive";
+		x.expr = arena_printf(a,
+			"karpenter_nodepools_usage{%s,resource_type=\"nodes\"} > 0\n"
+			"or\n"
+			"increase(karpenter_nodeclaims_created_total{%s,reason=\"provisioned\"}[10m]) > 0",
+			pool_sel, pool_sel);
+		x.for_ = "1m";
+		x.severity = "warning";
+		x.summary = arena_printf(a, "GPU site %s runs GPU pods on the cloud fallback",
+					 site->name);
+		x.description = arena_printf(a, "The fallback NodePool %s has nodes or"
+			" launched NodeClaims for pending pods: the on-prem GPU nodes of"
+			" site %s cannot take the load.", pool, site->name);
+		node_seq_push(a, rules, alert_node(a, site->name, &x));
+
+		x.name = "GPUSiteFallbackNearLimit";
+		x.expr = arena_printf(a,
+			"karpenter_nodepools_usage{%s,resource_type=\"nvidia.com/gpu\"}\n"
+			"  / karpenter_nodepools_limit{%s,resource_type=\"nvidia.com/gpu\"} > 0.8",
+			pool_sel, pool_sel);
+		x.for_ = "5m";
+		x.severity = "warning";
+		x.summary = arena_printf(a, "GPU site %s: the cloud fallback is over 80%% of"
+					 " its GPU limit", site->name);
+		x.description = arena_printf(a, "The fallback NodePool %s uses more than 80%%"
+			" of its limit of %lld GPUs; pods beyond it stay pending.", pool,
+			(long long)fb->gpu_limit);
+		node_seq_push(a, rules, alert_node(a, site->name, &x));
+	}
+
+	x.name = "GPUSitePodsPending";
+	x.expr = pending_expr(a, site);
+	x.for_ = "5m";
+	x.severity = "warning";
+	x.summary = arena_printf(a, "GPU pods of site %s pending for over 5 minutes",
+				 site->name);
+	x.description = arena_printf(a, "Pod {{ $labels.namespace }}/{{ $labels.pod }}"
+		" requests GPUs and has been Pending for more than 5 minutes:%s",
+		fb->enabled ? " neither the on-prem nodes nor the cloud fallback can"
+			      " place it." : " the on-prem GPU nodes cannot place it"
+			      " and the site has no cloud fallback.");
+	node_seq_push(a, rules, alert_node(a, site->name, &x));
+
+	if (site->group_count) {
+		x.name = "GPUSiteOnPremNodeNotReady";
+		x.expr = not_ready_expr(a, site);
+		x.for_ = "1m";
+		x.severity = "critical";
+		x.summary = arena_printf(a, "On-prem GPU node {{ $labels.node }} of site %s"
+					 " is not Ready", site->name);
+		x.description = arena_printf(a, "Node {{ $labels.node }} of GPU site %s has"
+			" not been Ready for a minute; its GPU pods are evicted after the"
+			" eviction toleration (%llds unreachable, %llds not-ready)%s.",
+			site->name,
+			(long long)site->placement.unreachable_toleration_seconds,
+			(long long)site->placement.not_ready_toleration_seconds,
+			fb->enabled ? " and may move to the cloud fallback" : "");
+		node_seq_push(a, rules, alert_node(a, site->name, &x));
+	}
+	return 0;
+}
+
+const struct render_kind render_kind_alerts = {
+	.kind = "PrometheusRule",
+	.api_version = "monitoring.coreos.com/v1",
+	.rank = RENDER_RANK_PROMETHEUSRULE,
+	.render_site = alerts_site,
+	.render_cluster = NULL,
+};

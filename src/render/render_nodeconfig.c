@@ -1,0 +1,259 @@
+/*
+ * render_nodeconfig.c - nodeadm NodeConfigs (node.eks.aws/v1alpha1) with
+ * the GPU taint and the node labels set at registration, and their
+ * secret-free copies in the ConfigMap kube-system/gpusite-nodeconfig-<site>
+ * (outputs.md section 1).
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "emit/emit.h"
+#include "render/render_util.h"
+
+#define NODECONFIG_API_VERSION "node.eks.aws/v1alpha1"
+#define NODE_TYPE_LABEL "node-type"
+#define NODE_TYPE_HYBRID_GPU "hybrid-gpu"
+#define GPU_MODEL_LABEL "gpu.model"
+#define CONFIGMAP_BYTES_CAP (1u << 20)	/* the API server's object limit */
+
+/* nodeadm: activationCode must match ^.{20,250}$. */
+#define SSM_CODE_MIN 20
+#define SSM_CODE_MAX 250
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+/* --node-labels=k=v,... sorted by key; the tool's labels win over a group
+ * label of the same key (rules forbid most such clashes). */
+static const char *
+node_labels_flag(struct arena *a, const struct spec_site *site,
+		 const struct spec_node_group *g)
+{
+	struct render_kvs kv = { NULL, 0, 0 };
+	size_t len = 0, cap;
+	char *out;
+
+	for (size_t i = 0; i < g->label_count; i++)
+		render_kvs_add(a, &kv, g->labels[i].key, g->labels[i].value);
+	render_kvs_add(a, &kv, NODE_TYPE_LABEL, NODE_TYPE_HYBRID_GPU);
+	render_kvs_add(a, &kv, GPU_MODEL_LABEL, g->gpu_model);
+	render_kvs_add(a, &kv, RENDER_SITE_LABEL, site->name);
+	render_kvs_add(a, &kv, RENDER_GROUP_LABEL, g->name);
+	render_kvs_sort(&kv);
+
+	cap = sizeof("--node-labels=");
+	for (size_t i = 0; i < kv.count; i++)
+		cap += strlen(kv.items[i].key) + strlen(kv.items[i].value) + 2;
+	out = arena_alloc(a, cap);
+	memcpy(out, "--node-labels=", 14);
+	len = 14;
+	for (size_t i = 0; i < kv.count; i++) {
+		size_t kl = strlen(kv.items[i].key), vl = strlen(kv.items[i].value);
+
+		if (i)
+			out[len++] = ',';
+		memcpy(out + len, kv.items[i].key, kl);
+		len += kl;
+		out[len++] = '=';
+		memcpy(out + len, kv.items[i].value, vl);
+		len += vl;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* --register-with-taints=<GPU taint>,<group taints in spec order>. */
+static const char *
+taints_flag(struct arena *a, const struct spec_site *site,
+	    const struct spec_node_group *g)
+{
+	const char *s = arena_printf(a, "--register-with-taints=%s",
+				     render_taint_text(a, &site->gpu_taint));
+
+	for (size_t i = 0; i < g->taint_count; i++)
+		s = arena_printf(a, "%s,%s", s, render_taint_text(a, &g->taints[i]));
+	return s;
+}
+
+struct node *
+render_nodeconfig_doc(struct arena *a, const struct spec_site *site,
+		      const struct spec_node_group *g, const char *node,
+		      const char *activation_code)
+{
+	struct node *doc = node_new_map(a, no_pos), *spec, *cluster, *hybrid;
+	struct node *kubelet, *flags;
+
+	node_map_add_str(a, doc, "apiVersion", NODECONFIG_API_VERSION);
+	node_map_add_str(a, doc, "kind", "NodeConfig");
+	spec = node_map_add(a, doc, "spec", node_new_map(a, no_pos));
+	cluster = node_map_add(a, spec, "cluster", node_new_map(a, no_pos));
+	node_map_add_str(a, cluster, "name", site->cluster.name);
+	node_map_add_str(a, cluster, "region", site->cluster.region);
+
+	hybrid = node_map_add(a, spec, "hybrid", node_new_map(a, no_pos));
+	if (g->credentials == CRED_IAMRA) {
+		struct node *ra = node_map_add(a, hybrid, "iamRolesAnywhere",
+					       node_new_map(a, no_pos));
+
+		node_map_add_str(a, ra, "nodeName", node);
+		node_map_add_str(a, ra, "trustAnchorArn", g->iamra.trust_anchor_arn);
+		node_map_add_str(a, ra, "profileArn", g->iamra.profile_arn);
+		node_map_add_str(a, ra, "roleArn", g->iamra.role_arn);
+		/* Always written: `nodeadm config check` does not default them. */
+		node_map_add_str(a, ra, "certificatePath", g->iamra.certificate_path ?
+				 g->iamra.certificate_path : "/etc/iam/pki/server.pem");
+		node_map_add_str(a, ra, "privateKeyPath", g->iamra.private_key_path ?
+				 g->iamra.private_key_path : "/etc/iam/pki/server.key");
+	} else {
+		struct node *ssm = node_map_add(a, hybrid, "ssm", node_new_map(a, no_pos));
+
+		if (activation_code)
+			node_map_add_str(a, ssm, "activationCode", activation_code);
+		node_map_add_str(a, ssm, "activationId", g->ssm.activation_id);
+	}
+
+	kubelet = node_map_add(a, spec, "kubelet", node_new_map(a, no_pos));
+	if (g->kubelet_config && g->kubelet_config->kind == NODE_MAP &&
+	    g->kubelet_config->map.count)
+		node_map_add(a, kubelet, "config", node_clone(a, g->kubelet_config));
+	flags = node_map_add(a, kubelet, "flags", node_new_seq(a, no_pos));
+	node_seq_push(a, flags, node_new_str(a, no_pos, node_labels_flag(a, site, g)));
+	node_seq_push(a, flags, node_new_str(a, no_pos, taints_flag(a, site, g)));
+	for (size_t i = 0; i < g->kubelet_flag_count; i++)
+		node_seq_push(a, flags, node_new_str(a, no_pos, g->kubelet_flags[i]));
+	return doc;
+}
+
+/* The activation code of an SSM group, or NULL after a diagnostic.  The
+ * value itself never reaches a message. */
+static const char *
+activation_code(struct render_ctx *ctx, const struct spec_site *site,
+		const struct spec_node_group *g)
+{
+	const char *env = g->ssm.activation_code_env;
+	const char *code = env && ctx->opt->getenv ? ctx->opt->getenv(env) : NULL;
+	struct pos at = spec_field_pos(g->ssm.src, "activationCodeEnv");
+	size_t n;
+
+	if (!env || !*env) {
+		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
+			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			 "site '%s', node group '%s': no activationCodeEnv names the"
+			 " variable that holds the SSM activation code", site->name,
+			 g->name);
+		return NULL;
+	}
+	if (!code || !*code) {
+		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
+			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			 "environment variable %s is not set: it must hold the SSM"
+			 " activation code of node group '%s' of site '%s' to write its"
+			 " NodeConfig; set it, or render without --nodeconfigs", env,
+			 g->name, site->name);
+		return NULL;
+	}
+	n = strlen(code);
+	if (n < SSM_CODE_MIN || n > SSM_CODE_MAX) {
+		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
+			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			 "environment variable %s holds %zu characters, but an SSM"
+			 " activation code has %d to %d (nodeadm rejects it): set it to"
+			 " the code of the activation", env, n, SSM_CODE_MIN, SSM_CODE_MAX);
+		return NULL;
+	}
+	return code;
+}
+
+/* The ConfigMap's value: the NodeConfig as YAML, without the secret. */
+static int
+add_data(struct render_ctx *ctx, struct node *data, const char *key,
+	 const struct node *doc)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b, CONFIGMAP_BYTES_CAP);
+	rc = emit_document(&b, doc, EMIT_YAML);
+	if (rc == 0)
+		node_map_add(ctx->arena, data, key,
+			     node_new_strn(ctx->arena, no_pos, b.data, b.len));
+	buf_release(&b);
+	return rc;
+}
+
+static int
+nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	struct arena *a = ctx->arena;
+	struct render_object *o;
+	struct node *data;
+	bool files = ctx->opt->files && !ctx->opt->no_nodeconfig_files;
+	int rc = 0;
+
+	o = render_object_add(ctx, &render_kind_nodeconfig, "v1", "ConfigMap",
+			      "kube-system",
+			      arena_printf(a, "gpusite-nodeconfig-%s", site->name),
+			      site->name, site->cluster.name, NULL,
+			      "the nodeadm NodeConfigs of the site's on-prem GPU nodes"
+			      " (SSM activation codes left out), so reviewers and Argo CD"
+			      " see them change");
+	data = node_map_add(a, o->obj, "data", node_new_map(a, no_pos));
+
+	for (size_t gi = 0; gi < site->group_count; gi++) {
+		const struct spec_node_group *g = &site->groups[gi];
+
+		if (g->credentials == CRED_IAMRA) {
+			for (size_t ni = 0; ni < g->node_count; ni++) {
+				const char *n = g->nodes[ni];
+				struct node *doc = render_nodeconfig_doc(a, site, g, n, NULL);
+
+				if (add_data(ctx, data, arena_printf(a, "%s.%s.yaml",
+								     g->name, n), doc) < 0)
+					rc = -1;
+				if (files)
+					render_file_add(ctx, RENDER_FILE_NODECONFIG,
+							arena_printf(a, "%s/%s/%s.yaml",
+								     site->name, g->name, n),
+							site->name, doc, false);
+			}
+		} else if (g->credentials == CRED_SSM) {
+			struct node *doc = render_nodeconfig_doc(a, site, g, NULL, NULL);
+
+			if (add_data(ctx, data, arena_printf(a, "%s.yaml", g->name), doc) < 0)
+				rc = -1;
+			if (files) {
+				const char *code = activation_code(ctx, site, g);
+
+				if (!code) {
+					rc = -1;
+					continue;
+				}
+				render_file_add(ctx, RENDER_FILE_NODECONFIG,
+						arena_printf(a, "%s/%s.yaml", site->name, g->name),
+						site->name,
+						render_nodeconfig_doc(a, site, g, NULL, code), true);
+			}
+		}
+	}
+	/* Data keys in one order whatever the spec's group order. */
+	if (data->map.count > 1) {
+		for (size_t i = 1; i < data->map.count; i++) {
+			struct node_pair cur = data->map.pairs[i];
+			size_t j = i;
+
+			for (; j > 0 && strcmp(node_str(data->map.pairs[j - 1].key),
+					       node_str(cur.key)) > 0; j--)
+				data->map.pairs[j] = data->map.pairs[j - 1];
+			data->map.pairs[j] = cur;
+		}
+	}
+	return rc;
+}
+
+const struct render_kind render_kind_nodeconfig = {
+	.kind = "ConfigMap",
+	.api_version = "v1",
+	.rank = RENDER_RANK_CONFIGMAP,
+	.render_site = nodeconfig_site,
+	.render_cluster = NULL,
+};

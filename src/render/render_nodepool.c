@@ -1,0 +1,118 @@
+/*
+ * render_nodepool.c - the cloud GPU fallback NodePool (karpenter.sh/v1),
+ * in self-managed Karpenter's or EKS Auto Mode's vocabulary, never both
+ * (outputs.md section 3, karpenter-nodepool.md sections 5-6).
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "render/render_util.h"
+
+#define FALLBACK_NODE_TYPE "cloud-gpu-fallback"
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+/* The two vocabularies; one object only ever uses one of them. */
+struct nodepool_vocab {
+	const char *class_group;
+	const char *class_kind;
+	const char *gpu_manufacturer;	/* label key */
+	const char *gpu_memory;		/* label key, MiB per GPU */
+};
+
+static const struct nodepool_vocab vocab_karpenter = {
+	"karpenter.k8s.aws", "EC2NodeClass",
+	"karpenter.k8s.aws/instance-gpu-manufacturer",
+	"karpenter.k8s.aws/instance-gpu-memory",
+};
+
+static const struct nodepool_vocab vocab_auto_mode = {
+	"eks.amazonaws.com", "NodeClass",
+	"eks.amazonaws.com/instance-gpu-manufacturer",
+	"eks.amazonaws.com/instance-gpu-memory",
+};
+
+static int
+nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	const struct spec_fallback *fb = &site->fallback;
+	const struct nodepool_vocab *v;
+	struct arena *a = ctx->arena;
+	struct render_kvs tl = { NULL, 0, 0 };
+	struct render_object *o;
+	struct node *spec, *tmpl, *tspec, *ref, *reqs, *taints, *dis, *limits;
+	const char *name, *class_name, *capacity;
+	static const char *const nvidia[] = { "nvidia" };
+
+	if (!fb->enabled)
+		return 0;
+	v = site->cluster.provisioner == PROV_AUTO_MODE ? &vocab_auto_mode
+							 : &vocab_karpenter;
+	name = fb->node_pool_name ? fb->node_pool_name
+				  : arena_printf(a, "%s-gpu-fallback", site->name);
+	class_name = fb->node_class_name ? fb->node_class_name :
+		site->cluster.provisioner == PROV_AUTO_MODE ? "default" : "gpu-fallback";
+
+	o = render_object_add(ctx, &render_kind_nodepool, NULL, NULL, "", name,
+			      site->name, site->cluster.name, NULL,
+			      "the cloud GPU fallback: launches tainted GPU nodes when"
+			      " the on-prem nodes cannot take the GPU pods, up to the"
+			      " GPU limit");
+	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
+	tmpl = node_map_add(a, spec, "template", node_new_map(a, no_pos));
+	render_kvs_add(a, &tl, "node-type", FALLBACK_NODE_TYPE);
+	render_kvs_add(a, &tl, RENDER_SITE_LABEL, site->name);
+	node_map_add(a, node_map_add(a, tmpl, "metadata", node_new_map(a, no_pos)),
+		     "labels", render_kvs_node(a, &tl));
+	tspec = node_map_add(a, tmpl, "spec", node_new_map(a, no_pos));
+
+	ref = node_map_add(a, tspec, "nodeClassRef", node_new_map(a, no_pos));
+	node_map_add_str(a, ref, "group", v->class_group);
+	node_map_add_str(a, ref, "kind", v->class_kind);
+	node_map_add_str(a, ref, "name", class_name);
+
+	reqs = node_map_add(a, tspec, "requirements", node_new_seq(a, no_pos));
+	node_seq_push(a, reqs, render_requirement(a, v->gpu_manufacturer, "In",
+						  nvidia, 1));
+	if (fb->instance_type_count)
+		node_seq_push(a, reqs, render_requirement(a, "node.kubernetes.io/instance-type",
+							  "In", fb->instance_types,
+							  fb->instance_type_count));
+	capacity = spec_capacity_name(fb->capacity_type);
+	node_seq_push(a, reqs, render_requirement(a, "karpenter.sh/capacity-type", "In",
+						  &capacity, 1));
+	if (fb->zone_count)
+		node_seq_push(a, reqs, render_requirement(a, "topology.kubernetes.io/zone",
+							  "In", fb->zones, fb->zone_count));
+	if (fb->min_gpu_memory_mib > 0) {
+		const char *mib = render_itoa(a, fb->min_gpu_memory_mib);
+
+		/* Gte: Karpenter v1.9+; the label is MiB per GPU. */
+		node_seq_push(a, reqs, render_requirement(a, v->gpu_memory, "Gte", &mib, 1));
+	}
+
+	/* The fallback nodes carry the same GPU taint as the on-prem ones, so
+	 * only Pods that tolerate it (the placement policy adds that) land. */
+	taints = node_map_add(a, tspec, "taints", node_new_seq(a, no_pos));
+	node_seq_push(a, taints, render_toleration_taint(a, &site->gpu_taint));
+	node_map_add_str(a, tspec, "expireAfter", fb->expire_after.text ?
+			 fb->expire_after.text :
+			 site->cluster.provisioner == PROV_AUTO_MODE ? "336h" : "720h");
+
+	dis = node_map_add(a, spec, "disruption", node_new_map(a, no_pos));
+	node_map_add_str(a, dis, "consolidationPolicy", fb->consolidation_policy ?
+			 fb->consolidation_policy : "WhenEmptyOrUnderutilized");
+	node_map_add_str(a, dis, "consolidateAfter", fb->consolidate_after.text ?
+			 fb->consolidate_after.text : "5m");
+	limits = node_map_add(a, spec, "limits", node_new_map(a, no_pos));
+	node_map_add_int(a, limits, RENDER_GPU_RESOURCE, fb->gpu_limit);
+	return 0;
+}
+
+const struct render_kind render_kind_nodepool = {
+	.kind = "NodePool",
+	.api_version = "karpenter.sh/v1",
+	.rank = RENDER_RANK_NODEPOOL,
+	.render_site = nodepool_site,
+	.render_cluster = NULL,
+};

@@ -1,0 +1,44 @@
+/*
+ * render_placement.h - pieces the three placement engines share, all
+ * written from one struct render_placement_plan (render.h), so the
+ * engines cannot drift apart.  Allocations are in the run's arena.
+ */
+#ifndef GS_RENDER_PLACEMENT_H
+#define GS_RENDER_PLACEMENT_H
+
+#include "render/render.h"
+
+/* "gpusite-<site>-placement" */
+const char *render_placement_name(struct arena *a, const struct spec_site *site);
+
+/* The nodeAffinity value that step 3 adds (preferred or required). */
+struct node *render_placement_node_affinity(struct arena *a,
+					    const struct render_placement_plan *plan);
+
+/* The GPU toleration that step 2 adds. */
+struct node *render_placement_gpu_toleration(struct arena *a,
+					     const struct render_placement_plan *plan);
+
+/* {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In,
+ * values: namespaces}]}, or NULL when no namespace is listed. */
+struct node *render_placement_namespace_selector(struct arena *a,
+						 const struct render_placement_plan *plan);
+
+/* [{apiGroups: [""], apiVersions: [v1], operations: [CREATE],
+ * resources: [pods]}] */
+struct node *render_placement_pod_rules(struct arena *a);
+
+/*
+ * CEL for MutatingPolicy and MutatingAdmissionPolicy: appends to `spec`
+ * matchConditions, variables (only when step 1 has work) and mutations
+ * (JSONPatch only: tolerations and node affinity are atomic lists, which
+ * apply configurations may not touch).
+ */
+void render_placement_cel(struct arena *a, struct node *spec,
+			  const struct render_placement_plan *plan);
+
+/* The one-line purpose of a placement policy for `explain`. */
+const char *render_placement_purpose(struct arena *a,
+				     const struct render_placement_plan *plan);
+
+#endif

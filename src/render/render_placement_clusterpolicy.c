@@ -1,0 +1,192 @@
+/*
+ * render_placement_clusterpolicy.c - placement engine
+ * `kyverno-clusterpolicy`: the legacy kyverno.io/v1 ClusterPolicy
+ * (deprecated since Kyverno 1.18) for clusters with an older Kyverno.  The
+ * same plan as the MutatingPolicy, with JMESPath preconditions and
+ * patchesJson6902, never patchStrategicMerge (which replaces the whole
+ * toleration list; policies-and-metrics.md section 2).
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "json/json.h"
+#include "render/render_placement.h"
+#include "render/render_util.h"
+
+#define JSON_VALUE_CAP (64u << 10)
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+/* Compact JSON of a value for a patchesJson6902 document. */
+static const char *
+json_text(struct arena *a, const struct node *n)
+{
+	struct buf b;
+	const char *s = NULL;
+
+	buf_init(&b, JSON_VALUE_CAP);
+	if (json_write(&b, n, 0) == 0)
+		s = arena_strndup(a, b.data, b.len);
+	buf_release(&b);
+	return s ? s : "null";
+}
+
+static struct node *
+condition(struct arena *a, const char *key, const char *op, struct node *value)
+{
+	struct node *c = node_new_map(a, no_pos);
+
+	node_map_add_str(a, c, "key", key);
+	node_map_add_str(a, c, "operator", op);
+	node_map_add(a, c, "value", value);
+	return c;
+}
+
+/* The GPU Pod precondition: a container with the GPU resource under
+ * limits or requests.  A JMESPath projection drops missing values. */
+static struct node *
+gpu_condition(struct arena *a, const struct render_placement_plan *plan)
+{
+	const char *r = render_quote(a, plan->gpu_resource);
+
+	return condition(a, arena_printf(a, "{{ length(request.object.spec.containers["
+					 "?resources.limits.%s || resources.requests.%s]) }}",
+					 r, r),
+			 "GreaterThan", node_new_int(a, no_pos, 0));
+}
+
+static struct node *
+match_block(struct arena *a, const struct render_placement_plan *plan)
+{
+	static const char *const pod[] = { "Pod" }, *const create[] = { "CREATE" };
+	struct node *m = node_new_map(a, no_pos), *any, *item, *res;
+
+	any = node_map_add(a, m, "any", node_new_seq(a, no_pos));
+	item = node_new_map(a, no_pos);
+	res = node_map_add(a, item, "resources", node_new_map(a, no_pos));
+	node_map_add(a, res, "kinds", render_str_seq(a, pod, 1));
+	if (plan->namespace_count)
+		node_map_add(a, res, "namespaces", render_str_seq(a, plan->namespaces,
+								  plan->namespace_count));
+	/* CREATE only: affinity is immutable afterwards. */
+	node_map_add(a, res, "operations", render_str_seq(a, create, 1));
+	if (plan->pod_selector && plan->pod_selector->kind == NODE_MAP &&
+	    plan->pod_selector->map.count)
+		node_map_add(a, res, "selector", node_clone(a, plan->pod_selector));
+	node_seq_push(a, any, item);
+	return m;
+}
+
+/* A rule with the shared match block and preconditions (GPU Pod first). */
+static struct node *
+rule(struct arena *a, struct node *rules, const char *name,
+     const struct render_placement_plan *plan, struct node **all_out,
+     struct node **mutate_out)
+{
+	struct node *r = node_new_map(a, no_pos), *pre;
+
+	node_map_add_str(a, r, "name", name);
+	node_map_add(a, r, "match", match_block(a, plan));
+	pre = node_map_add(a, r, "preconditions", node_new_map(a, no_pos));
+	*all_out = node_map_add(a, pre, "all", node_new_seq(a, no_pos));
+	node_seq_push(a, *all_out, gpu_condition(a, plan));
+	*mutate_out = node_map_add(a, r, "mutate", node_new_map(a, no_pos));
+	node_seq_push(a, rules, r);
+	return r;
+}
+
+/* foreach entry: replace DefaultTolerationSeconds' 300 s for `key`. */
+static struct node *
+seconds_foreach(struct arena *a, const char *key, int64_t seconds)
+{
+	struct node *f = node_new_map(a, no_pos), *pre, *all;
+
+	node_map_add_str(a, f, "list", "request.object.spec.tolerations");
+	pre = node_map_add(a, f, "preconditions", node_new_map(a, no_pos));
+	all = node_map_add(a, pre, "all", node_new_seq(a, no_pos));
+	node_seq_push(a, all, condition(a, "{{ element.key || '' }}", "Equals",
+					node_new_str(a, no_pos, key)));
+	node_seq_push(a, all, condition(a, "{{ element.operator || '' }}", "Equals",
+					node_new_str(a, no_pos, "Exists")));
+	node_seq_push(a, all, condition(a, "{{ element.effect || '' }}", "Equals",
+					node_new_str(a, no_pos, "NoExecute")));
+	node_seq_push(a, all, condition(a, "{{ element.tolerationSeconds || `0` }}",
+					"Equals", node_new_int(a, no_pos,
+					RENDER_DEFAULT_TOLERATION_SECONDS)));
+	node_map_add_str(a, f, "patchesJson6902", arena_printf(a,
+		"- op: replace\n"
+		"  path: /spec/tolerations/{{elementIndex}}/tolerationSeconds\n"
+		"  value: %lld\n", (long long)seconds));
+	return f;
+}
+
+static int
+clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	struct arena *a = ctx->arena;
+	struct render_placement_plan plan;
+	struct render_object *o;
+	struct node *spec, *rules, *all, *mutate;
+
+	if (site->placement.engine != ENGINE_KYVERNO_CLUSTERPOLICY)
+		return 0;
+	render_placement_plan(&plan, site);
+	plan.name = render_placement_name(a, site);
+	o = render_object_add(ctx, &render_kind_placement_clusterpolicy, NULL, NULL,
+			      "", plan.name, site->name, site->cluster.name, NULL,
+			      render_placement_purpose(a, &plan));
+	/* No autogen onto controllers: Pods only. */
+	render_object_annotate(a, o, "pod-policies.kyverno.io/autogen-controllers", "none");
+	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
+	node_map_add_bool(a, spec, "background", false);
+	rules = node_map_add(a, spec, "rules", node_new_seq(a, no_pos));
+
+	if (plan.replace_not_ready || plan.replace_unreachable) {
+		struct node *fe;
+
+		rule(a, rules, "eviction-toleration-seconds", &plan, &all, &mutate);
+		node_seq_push(a, all, condition(a,
+			"{{ request.object.spec.tolerations || `[]` | length(@) }}",
+			"GreaterThan", node_new_int(a, no_pos, 0)));
+		fe = node_map_add(a, mutate, "foreach", node_new_seq(a, no_pos));
+		if (plan.replace_not_ready)
+			node_seq_push(a, fe, seconds_foreach(a, RENDER_NOT_READY_KEY,
+							     plan.not_ready_seconds));
+		if (plan.replace_unreachable)
+			node_seq_push(a, fe, seconds_foreach(a, RENDER_UNREACHABLE_KEY,
+							     plan.unreachable_seconds));
+	}
+
+	rule(a, rules, "gpu-toleration", &plan, &all, &mutate);
+	/* No toleration that already tolerates the GPU taint. */
+	node_seq_push(a, all, condition(a, arena_printf(a,
+		"{{ length(request.object.spec.tolerations[?(key == %s || (!key && operator == 'Exists'))"
+		" && (operator == 'Exists' || value == %s) && (!effect || effect == %s)] || `[]`) }}",
+		render_jp_raw(a, plan.taint_key), render_jp_raw(a, plan.taint_value),
+		render_jp_raw(a, plan.taint_effect)), "Equals", node_new_int(a, no_pos, 0)));
+	/* Appended; Kyverno creates the list when it is absent. */
+	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
+		"- op: add\n"
+		"  path: /spec/tolerations/-\n"
+		"  value: %s\n", json_text(a, render_placement_gpu_toleration(a, &plan))));
+
+	rule(a, rules, "hybrid-node-affinity", &plan, &all, &mutate);
+	/* Only where the Pod has no node affinity of its own. */
+	node_seq_push(a, all, condition(a,
+		"{{ request.object.spec.affinity.nodeAffinity || `{}` | length(@) }}",
+		"Equals", node_new_int(a, no_pos, 0)));
+	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
+		"- op: add\n"
+		"  path: /spec/affinity/nodeAffinity\n"
+		"  value: %s\n", json_text(a, render_placement_node_affinity(a, &plan))));
+	return 0;
+}
+
+const struct render_kind render_kind_placement_clusterpolicy = {
+	.kind = "ClusterPolicy",
+	.api_version = "kyverno.io/v1",
+	.rank = RENDER_RANK_CLUSTERPOLICY,
+	.render_site = clusterpolicy_site,
+	.render_cluster = NULL,
+};

@@ -1,0 +1,64 @@
+/*
+ * render_placement_map.c - placement engine `mutating-admission-policy`:
+ * a Kubernetes MutatingAdmissionPolicy and its Binding,
+ * admissionregistration.k8s.io/v1 on 1.36+ (GA), v1beta1 on 1.34-1.35
+ * (policies-and-metrics.md section 3).  JSONPatch only: the API server
+ * rejects apply configurations that touch the atomic toleration and node
+ * affinity lists.
+ */
+#include "base/arena.h"
+#include "render/render_placement.h"
+#include "render/render_util.h"
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+static int
+map_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	struct arena *a = ctx->arena;
+	struct render_placement_plan plan;
+	struct render_object *o, *b;
+	struct node *spec, *mc, *bspec, *mr, *nssel;
+	const char *api;
+
+	if (site->placement.engine != ENGINE_MAP)
+		return 0;
+	render_placement_plan(&plan, site);
+	plan.name = render_placement_name(a, site);
+	api = render_map_api_version(render_kube_minor(site, ctx->opt));
+
+	o = render_object_add(ctx, &render_kind_placement_map, api, NULL, "",
+			      plan.name, site->name, site->cluster.name, NULL,
+			      render_placement_purpose(a, &plan));
+	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
+	node_map_add_str(a, spec, "failurePolicy", "Fail");
+	/* Every patch is guarded, so a second pass changes nothing. */
+	node_map_add_str(a, spec, "reinvocationPolicy", "IfNeeded");
+	mc = node_map_add(a, spec, "matchConstraints", node_new_map(a, no_pos));
+	node_map_add(a, mc, "resourceRules", render_placement_pod_rules(a));
+	render_placement_cel(a, spec, &plan);
+
+	b = render_object_add(ctx, &render_kind_placement_map, api,
+			      "MutatingAdmissionPolicyBinding", "", plan.name,
+			      site->name, site->cluster.name, NULL,
+			      "binds the placement MutatingAdmissionPolicy to the"
+			      " placement namespaces and Pod selector");
+	b->rank = RENDER_RANK_MAP_BINDING;
+	bspec = node_map_add(a, b->obj, "spec", node_new_map(a, no_pos));
+	node_map_add_str(a, bspec, "policyName", plan.name);
+	mr = node_map_add(a, bspec, "matchResources", node_new_map(a, no_pos));
+	if ((nssel = render_placement_namespace_selector(a, &plan)))
+		node_map_add(a, mr, "namespaceSelector", nssel);
+	if (plan.pod_selector && plan.pod_selector->kind == NODE_MAP &&
+	    plan.pod_selector->map.count)
+		node_map_add(a, mr, "objectSelector", node_clone(a, plan.pod_selector));
+	return 0;
+}
+
+const struct render_kind render_kind_placement_map = {
+	.kind = "MutatingAdmissionPolicy",
+	.api_version = "admissionregistration.k8s.io/v1",
+	.rank = RENDER_RANK_MAP,
+	.render_site = map_site,
+	.render_cluster = NULL,
+};

@@ -1,0 +1,298 @@
+/*
+ * render_util.c - the object envelope, label maps and quoting shared by
+ * every artifact kind.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "render/render_util.h"
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+void
+render_kvs_add(struct arena *a, struct render_kvs *kv, const char *key,
+	       const char *value)
+{
+	if (kv->count == kv->alloc) {
+		size_t n = kv->alloc ? kv->alloc * 2 : 8;
+
+		kv->items = arena_realloc(a, kv->items,
+					  kv->alloc * sizeof(*kv->items),
+					  n * sizeof(*kv->items));
+		kv->alloc = n;
+	}
+	kv->items[kv->count].key = key;
+	kv->items[kv->count].value = value;
+	kv->items[kv->count].src = NULL;
+	kv->count++;
+}
+
+void
+render_kvs_add_new(struct arena *a, struct render_kvs *kv, const char *key,
+		   const char *value)
+{
+	for (size_t i = 0; i < kv->count; i++)
+		if (!strcmp(kv->items[i].key, key))
+			return;
+	render_kvs_add(a, kv, key, value);
+}
+
+/* Insertion sort: stable, so among equal keys the last added stays last. */
+void
+render_kvs_sort(struct render_kvs *kv)
+{
+	size_t i, j, out;
+
+	for (i = 1; i < kv->count; i++) {
+		struct spec_kv cur = kv->items[i];
+
+		for (j = i; j > 0 && strcmp(kv->items[j - 1].key, cur.key) > 0; j--)
+			kv->items[j] = kv->items[j - 1];
+		kv->items[j] = cur;
+	}
+	/* A later value for the same key replaces the earlier one. */
+	for (i = 0, out = 0; i < kv->count; i++) {
+		if (i + 1 < kv->count && !strcmp(kv->items[i].key, kv->items[i + 1].key))
+			continue;
+		kv->items[out++] = kv->items[i];
+	}
+	kv->count = out;
+}
+
+struct node *
+render_kvs_node(struct arena *a, struct render_kvs *kv)
+{
+	struct node *m = node_new_map(a, no_pos);
+
+	render_kvs_sort(kv);
+	for (size_t i = 0; i < kv->count; i++)
+		node_map_add_str(a, m, kv->items[i].key, kv->items[i].value);
+	return m;
+}
+
+struct render_object *
+render_object_add(struct render_ctx *ctx, const struct render_kind *k,
+		  const char *api_version, const char *kind, const char *ns,
+		  const char *name, const char *site, const char *cluster,
+		  const struct render_kvs *extra, const char *purpose)
+{
+	struct arena *a = ctx->arena;
+	struct render_result *r = ctx->out;
+	struct render_object *o;
+	struct render_kvs labels = { NULL, 0, 0 };
+	struct node *obj, *meta;
+
+	if (r->count == r->alloc) {
+		size_t n = r->alloc ? r->alloc * 2 : 16;
+
+		r->objects = arena_realloc(a, r->objects,
+					   r->alloc * sizeof(*r->objects),
+					   n * sizeof(*r->objects));
+		r->alloc = n;
+	}
+	o = &r->objects[r->count++];
+	memset(o, 0, sizeof(*o));
+	o->rank = k->rank;
+	o->api_version = api_version ? api_version : k->api_version;
+	o->kind = kind ? kind : k->kind;
+	o->namespace = ns ? ns : "";
+	o->name = name;
+	o->site = site;
+	o->cluster = cluster;
+	o->purpose = purpose;
+
+	if (extra)
+		for (size_t i = 0; i < extra->count; i++)
+			render_kvs_add(a, &labels, extra->items[i].key,
+				       extra->items[i].value);
+	/* The tool's own labels win over any extra label of the same key. */
+	render_kvs_add(a, &labels, RENDER_MANAGED_BY_KEY, RENDER_MANAGED_BY);
+	if (site)
+		render_kvs_add(a, &labels, RENDER_SITE_LABEL, site);
+	else if (cluster)
+		render_kvs_add(a, &labels, RENDER_CLUSTER_LABEL, cluster);
+
+	obj = node_new_map(a, no_pos);
+	node_map_add_str(a, obj, "apiVersion", o->api_version);
+	node_map_add_str(a, obj, "kind", o->kind);
+	meta = node_map_add(a, obj, "metadata", node_new_map(a, no_pos));
+	node_map_add_str(a, meta, "name", name);
+	if (o->namespace[0])
+		node_map_add_str(a, meta, "namespace", o->namespace);
+	node_map_add(a, meta, "labels", render_kvs_node(a, &labels));
+	o->obj = obj;
+	return o;
+}
+
+void
+render_object_annotate(struct arena *a, struct render_object *o,
+		       const char *key, const char *value)
+{
+	struct node *meta = node_map_get(o->obj, "metadata");
+	struct node *ann = node_map_get(meta, "annotations");
+
+	if (!ann)
+		ann = node_map_add(a, meta, "annotations", node_new_map(a, no_pos));
+	node_map_set(a, ann, key, node_new_str(a, no_pos, value));
+}
+
+void
+render_file_add(struct render_ctx *ctx, enum render_file_kind kind,
+		const char *path, const char *site, struct node *doc,
+		bool has_secret)
+{
+	struct render_result *r = ctx->out;
+	struct render_file *f;
+
+	if (r->file_count == r->file_alloc) {
+		size_t n = r->file_alloc ? r->file_alloc * 2 : 8;
+
+		r->files = arena_realloc(ctx->arena, r->files,
+					 r->file_alloc * sizeof(*r->files),
+					 n * sizeof(*r->files));
+		r->file_alloc = n;
+	}
+	f = &r->files[r->file_count++];
+	f->kind = kind;
+	f->path = path;
+	f->site = site;
+	f->doc = doc;
+	f->has_secret = has_secret;
+}
+
+struct node *
+render_toleration(struct arena *a, const char *key, const char *op,
+		  const char *value, const char *effect, int64_t seconds)
+{
+	struct node *t = node_new_map(a, no_pos);
+
+	if (key)
+		node_map_add_str(a, t, "key", key);
+	node_map_add_str(a, t, "operator", op);
+	if (value && value[0])
+		node_map_add_str(a, t, "value", value);
+	if (effect && effect[0])
+		node_map_add_str(a, t, "effect", effect);
+	if (seconds >= 0)
+		node_map_add_int(a, t, "tolerationSeconds", seconds);
+	return t;
+}
+
+struct node *
+render_toleration_taint(struct arena *a, const struct spec_taint *t)
+{
+	struct node *n = node_new_map(a, no_pos);
+
+	node_map_add_str(a, n, "key", t->key);
+	if (t->value && t->value[0])
+		node_map_add_str(a, n, "value", t->value);
+	node_map_add_str(a, n, "effect", t->effect);
+	return n;
+}
+
+struct node *
+render_str_seq(struct arena *a, const char *const *items, size_t n)
+{
+	struct node *s = node_new_seq(a, no_pos);
+
+	for (size_t i = 0; i < n; i++)
+		node_seq_push(a, s, node_new_str(a, no_pos, items[i]));
+	return s;
+}
+
+struct node *
+render_requirement(struct arena *a, const char *key, const char *op,
+		   const char *const *values, size_t n)
+{
+	struct node *r = node_new_map(a, no_pos);
+
+	node_map_add_str(a, r, "key", key);
+	node_map_add_str(a, r, "operator", op);
+	if (values)
+		node_map_add(a, r, "values", render_str_seq(a, values, n));
+	return r;
+}
+
+const char *
+render_taint_text(struct arena *a, const struct spec_taint *t)
+{
+	if (t->value && t->value[0])
+		return arena_printf(a, "%s=%s:%s", t->key, t->value, t->effect);
+	return arena_printf(a, "%s:%s", t->key, t->effect);
+}
+
+/* Escape into a fresh arena string: `open`, s with escapes, `close`. */
+static const char *
+quote_with(struct arena *a, const char *s, char q, const char *open,
+	   const char *close)
+{
+	size_t n = strlen(s), len = 0;
+	char *out = arena_alloc(a, n * 6 + strlen(open) + strlen(close) + 1);
+
+	memcpy(out, open, strlen(open));
+	len = strlen(open);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == (unsigned char)q || *p == '\\') {
+			out[len++] = '\\';
+			out[len++] = (char)*p;
+		} else if (*p == '\n') {
+			out[len++] = '\\';
+			out[len++] = 'n';
+		} else if (*p == '\t') {
+			out[len++] = '\\';
+			out[len++] = 't';
+		} else if (*p < 0x20 || *p == 0x7f) {
+			len += (size_t)snprintf(out + len, 7, "\\u%04x", *p);
+		} else {
+			out[len++] = (char)*p;
+		}
+	}
+	memcpy(out + len, close, strlen(close));
+	len += strlen(close);
+	out[len] = '\0';
+	return out;
+}
+
+const char *
+render_quote(struct arena *a, const char *s)
+{
+	return quote_with(a, s, '"', "\"", "\"");
+}
+
+const char *
+render_jp_raw(struct arena *a, const char *s)
+{
+	return quote_with(a, s, '\'', "'", "'");
+}
+
+const char *
+render_promql_alt(struct arena *a, const char *const *items, size_t n)
+{
+	static const char meta[] = "\\.+*?()|[]{}^$";
+	size_t cap = 1, len = 0;
+	char *out;
+
+	for (size_t i = 0; i < n; i++)
+		cap += strlen(items[i]) * 2 + 1;
+	out = arena_alloc(a, cap);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			out[len++] = '|';
+		for (const char *p = items[i]; *p; p++) {
+			if (strchr(meta, *p))
+				out[len++] = '\\';
+			out[len++] = *p;
+		}
+	}
+	out[len] = '\0';
+	return out;
+}
+
+const char *
+render_itoa(struct arena *a, int64_t v)
+{
+	return arena_printf(a, "%" PRId64, v);
+}
