@@ -1076,7 +1076,7 @@ static const char *path_of(struct arena *a, const struct pseg *p)
 {
 	const char *base;
 
-	if (!p)
+	if (!p || !a)	/* accept mode builds no text */
 		return "";
 	base = path_of(a, p->up);
 	return p->key ? node_path_join(a, base, p->key) :
@@ -1424,13 +1424,14 @@ static void unknown_field(struct vctx *c, const struct schema *s,
 			  const struct pseg *p, const struct pseg *kp)
 {
 	const char *name = pr->key->scalar.text;
-	const char *where = subject(c, path_of(c->a, p));
+	const char *where;
 	const char **cands;
 	const char *hint;
 	size_t k;
 
 	if (!c->collect)
 		return;
+	where = subject(c, path_of(c->a, p));
 	cands = arena_alloc(c->a, (s->nprops + 1) * sizeof(*cands));
 	for (k = 0; k < s->nprops; k++)
 		cands[k] = s->props[k].name;
@@ -2021,7 +2022,8 @@ static bool v_schema(struct vctx *c, const struct schema *s,
 	if (s->nullable && node_is_null(n))
 		goto out;
 	if (s->types && !(s->types & node_types(n))) {
-		type_error(c, s, n, p);
+		if (c->collect)
+			type_error(c, s, n, p);
 		ok = false;
 		goto out;	/* the rest would only repeat it */
 	}
