@@ -1,0 +1,795 @@
+/*
+ * drift.c - the live checks of `gpusite drift` over compact records of
+ * nodes, pods and fallback pools (drift.h).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "diff/diff.h"
+#include "diff/drift.h"
+#include "node/node.h"
+
+/* The one table of drift findings (site-spec.md numbering: GS2xx). */
+const struct drift_rule drift_rules[] = {
+	{ DRIFT_NO_TAINT, DIAG_ERROR,
+	  "a hybrid node of a site has no GPU taint (joined without it, or it was removed)" },
+	{ DRIFT_TAINT_WRONG, DIAG_ERROR,
+	  "a hybrid node of a site carries the GPU taint key with another value or effect" },
+	{ DRIFT_LABELS, DIAG_ERROR,
+	  "a hybrid node of a site lacks the site's labels or has other values" },
+	{ DRIFT_NODE_ABSENT, DIAG_ERROR,
+	  "a node the spec names (or counts) is not registered in the cluster" },
+	{ DRIFT_NODE_NOT_READY, DIAG_ERROR,
+	  "a node of a site is not Ready" },
+	{ DRIFT_NODE_UNKNOWN, DIAG_WARNING,
+	  "a hybrid node is in no site spec of the cluster" },
+	{ DRIFT_STACK_OFF_HYBRID, DIAG_ERROR,
+	  "a GPU stack DaemonSet pod runs on a non-hybrid node (double device plugin)" },
+	{ DRIFT_NO_DEVICE_PLUGIN, DIAG_ERROR,
+	  "a hybrid GPU node has no running device plugin pod" },
+	{ DRIFT_NO_GPU_CAPACITY, DIAG_ERROR,
+	  "a hybrid GPU node advertises no nvidia.com/gpu capacity" },
+	{ DRIFT_POOL_MISSING, DIAG_ERROR,
+	  "the fallback NodePool is missing from the cluster" },
+	{ DRIFT_POOL_DIFFERS, DIAG_ERROR,
+	  "the fallback NodePool differs from the rendered one" },
+	{ DRIFT_CLASS_MISSING, DIAG_ERROR,
+	  "the EC2NodeClass / NodeClass of the fallback NodePool does not exist" },
+	{ DRIFT_FALLBACK_ACTIVE, DIAG_NOTE,
+	  "the fallback is active: NodeClaims or nodes of the pool, GPUs in use against gpuLimit (state, not drift)" },
+	{ DRIFT_PODS_PENDING, DIAG_ERROR,
+	  "GPU pods are Pending in a placement namespace" },
+	{ DRIFT_PODS_NO_TOLERATION, DIAG_ERROR,
+	  "GPU pods in a placement namespace lack the GPU toleration (the admission policy is not working)" },
+};
+const size_t drift_rules_count = sizeof(drift_rules) / sizeof(drift_rules[0]);
+
+#define MAX_NAMED 10	/* objects named in one message before "and N more" */
+#define MAX_PATHS 5	/* differing fields named in GS211 */
+
+const struct drift_rule *
+drift_rule_find(const char *id)
+{
+	for (size_t i = 0; i < drift_rules_count; i++)
+		if (!strcmp(drift_rules[i].id, id))
+			return &drift_rules[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ records */
+
+static const char *
+dup_or_null(struct arena *a, const char *s)
+{
+	return s ? arena_strdup(a, s) : NULL;
+}
+
+void
+drift_node_from(struct drift_node *out, struct arena *a, const struct node *obj)
+{
+	const struct node *md = node_map_get(obj, "metadata");
+	const struct node *spec = node_map_get(obj, "spec");
+	const struct node *st = node_map_get(obj, "status");
+	const struct node *conds = node_map_get(st, "conditions");
+	const struct node *labels = node_map_get(md, "labels");
+	const struct node *taints = node_map_get(spec, "taints");
+
+	memset(out, 0, sizeof(*out));
+	out->name = dup_or_null(a, node_str(node_map_get(md, "name")));
+	if (!out->name)
+		out->name = "";
+	out->labels = labels && labels->kind == NODE_MAP ? node_clone(a, labels) : NULL;
+	out->taints = taints && taints->kind == NODE_SEQ ? node_clone(a, taints) : NULL;
+	out->provider_id = dup_or_null(a, node_str(node_map_get(spec, "providerID")));
+	out->gpu_capacity = dup_or_null(a, node_text(node_map_get(
+		node_map_get(st, "capacity"), "nvidia.com/gpu")));
+	out->ready = false;
+	out->ready_reason = "no Ready condition";
+	for (size_t i = 0; conds && conds->kind == NODE_SEQ && i < conds->seq.count; i++) {
+		const struct node *c = conds->seq.items[i];
+		const char *type = node_str(node_map_get(c, "type"));
+
+		if (type && !strcmp(type, "Ready")) {
+			const char *s = node_str(node_map_get(c, "status"));
+			const char *r = node_str(node_map_get(c, "reason"));
+
+			out->ready = s && !strcmp(s, "True");
+			out->ready_reason = r ? arena_strdup(a, r)
+				: arena_printf(a, "Ready is %s", s ? s : "unset");
+		}
+	}
+}
+
+static int64_t
+gpu_amount(const struct node *resources)
+{
+	int64_t best = 0;
+	static const char *const which[] = { "requests", "limits" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *t = node_text(node_map_get(node_map_get(resources, which[i]),
+						       "nvidia.com/gpu"));
+		int64_t v = t ? strtoll(t, NULL, 10) : 0;
+
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+void
+drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj)
+{
+	const struct node *md = node_map_get(obj, "metadata");
+	const struct node *spec = node_map_get(obj, "spec");
+	const struct node *labels = node_map_get(md, "labels");
+	const struct node *tols = node_map_get(spec, "tolerations");
+	const struct node *owners = node_map_get(md, "ownerReferences");
+	const struct node *ctrs = node_map_get(spec, "containers");
+	const char *phase = node_str(node_path(obj, "status.phase"));
+
+	memset(out, 0, sizeof(*out));
+	out->ns = dup_or_null(a, node_str(node_map_get(md, "namespace")));
+	out->name = dup_or_null(a, node_str(node_map_get(md, "name")));
+	if (!out->ns)
+		out->ns = "";
+	if (!out->name)
+		out->name = "";
+	out->node = dup_or_null(a, node_str(node_map_get(spec, "nodeName")));
+	out->phase = phase ? arena_strdup(a, phase) : "";
+	out->labels = labels && labels->kind == NODE_MAP ? node_clone(a, labels) : NULL;
+	out->tolerations = tols && tols->kind == NODE_SEQ ? node_clone(a, tols) : NULL;
+	for (size_t i = 0; owners && owners->kind == NODE_SEQ && i < owners->seq.count; i++) {
+		const struct node *o = owners->seq.items[i];
+		const struct node *ctl = node_map_get(o, "controller");
+
+		if (!ctl || (node_is_bool(ctl) && ctl->scalar.i))
+			out->owner_kind = dup_or_null(a, node_str(node_map_get(o, "kind")));
+	}
+	for (size_t i = 0; ctrs && ctrs->kind == NODE_SEQ && i < ctrs->seq.count; i++)
+		out->gpus += gpu_amount(node_map_get(ctrs->seq.items[i], "resources"));
+}
+
+static const char *
+label(const struct node *labels, const char *key)
+{
+	return node_str(node_map_get(labels, key));
+}
+
+bool
+drift_is_device_plugin(const struct drift_pod *p)
+{
+	const char *name = label(p->labels, "app.kubernetes.io/name");
+	const char *app = label(p->labels, "app");
+	const char *comp = label(p->labels, "app.kubernetes.io/component");
+
+	if (name && !strcmp(name, "nvidia-device-plugin"))
+		return !comp || !strcmp(comp, "nvidia-device-plugin");
+	return app && !strcmp(app, "nvidia-device-plugin-daemonset");
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static int
+cmp_node_name(const void *a, const void *b)
+{
+	const struct drift_node *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+struct index {
+	const struct drift_node **sorted;
+	size_t n;
+	bool *matched;		/* per input node: belongs to a spec group */
+	const struct drift_node *base;
+};
+
+static const struct drift_node *
+index_find(const struct index *ix, const char *name)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(ix->sorted[mid]->name, name);
+
+		if (c == 0)
+			return ix->sorted[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static bool
+is_hybrid(const struct drift_node *n)
+{
+	const char *t = label(n->labels, "eks.amazonaws.com/compute-type");
+
+	return t && !strcmp(t, "hybrid");
+}
+
+/* What a non-hybrid node is, for messages. */
+static const char *
+node_nature(struct arena *a, const struct drift_node *n)
+{
+	const char *t = label(n->labels, "eks.amazonaws.com/compute-type");
+	const char *v;
+
+	if (t && !strcmp(t, "auto"))
+		return "an EKS Auto Mode node";
+	if ((v = label(n->labels, "karpenter.sh/nodepool")))
+		return arena_printf(a, "a node of Karpenter NodePool %s", v);
+	if ((v = label(n->labels, "eks.amazonaws.com/nodegroup")))
+		return arena_printf(a, "a node of managed node group %s", v);
+	if (n->provider_id && !strncmp(n->provider_id, "aws:///", 7))
+		return "an EC2 node";
+	return "not a hybrid node";
+}
+
+static const char *
+taint_text(struct arena *a, const char *key, const char *value, const char *effect)
+{
+	return value && *value ? arena_printf(a, "%s=%s:%s", key, value, effect)
+			       : arena_printf(a, "%s:%s", key, effect);
+}
+
+/* Append to an uncapped buffer (it cannot fail but by running out of
+ * memory, which is fatal anyway). */
+static void
+addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+addf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (buf_vprintf(b, fmt, ap) < 0)
+		buf_reset(b);
+	va_end(ap);
+}
+
+/* "a, b, c and 4 more" of at most MAX_NAMED names */
+static const char *
+name_list(struct arena *a, const char *const *names, size_t n)
+{
+	struct buf b;
+	const char *res;
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < n && i < MAX_NAMED; i++)
+		if (buf_printf(&b, "%s%s", i ? ", " : "", names[i]) < 0)
+			break;
+	if (n > MAX_NAMED && buf_printf(&b, " and %zu more", n - MAX_NAMED) < 0)
+		buf_reset(&b);
+	res = arena_strdup(a, b.data);
+	buf_release(&b);
+	return res;
+}
+
+static void
+finding(struct diags *d, size_t *count, const char *rule, struct pos at,
+	const char *path, const char *site, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static void
+finding(struct diags *d, size_t *count, const char *rule, struct pos at,
+	const char *path, const char *site, const char *fmt, ...)
+{
+	const struct drift_rule *r = drift_rule_find(rule);
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vadd(d, r->level, at, rule, path, fmt, ap);
+	va_end(ap);
+	d->items[d->count - 1].site = site;
+	if (r->level != DIAG_NOTE)
+		(*count)++;
+}
+
+/* ------------------------------------------------------------ node checks */
+
+static void
+check_taint(struct arena *a, struct diags *d, size_t *count,
+	    const struct spec_site *s, const struct drift_node *n, struct pos at)
+{
+	const struct spec_taint *t = &s->gpu_taint;
+	const char *want = taint_text(a, t->key, t->value, t->effect);
+
+	for (size_t i = 0; n->taints && i < n->taints->seq.count; i++) {
+		const struct node *tn = n->taints->seq.items[i];
+		const char *k = node_str(node_map_get(tn, "key"));
+		const char *v = node_str(node_map_get(tn, "value"));
+		const char *e = node_str(node_map_get(tn, "effect"));
+
+		if (!k || strcmp(k, t->key))
+			continue;
+		if (!v)
+			v = "";
+		if (!e)
+			e = "";
+		if (!strcmp(v, t->value ? t->value : "") && !strcmp(e, t->effect))
+			return;
+		finding(d, count, DRIFT_TAINT_WRONG, at, "spec.gpuTaint", s->name,
+			"node %s of site %s has the taint %s, not %s: pods that "
+			"tolerate only the site's taint may not land on it, or other "
+			"pods may; fix it with 'kubectl taint nodes %s %s-' and "
+			"'kubectl taint nodes %s %s', and correct the node's NodeConfig",
+			n->name, s->name, taint_text(a, k, v, e), want, n->name,
+			taint_text(a, k, v, e), n->name, want);
+		return;
+	}
+	finding(d, count, DRIFT_NO_TAINT, at, "spec.gpuTaint", s->name,
+		"node %s of site %s has no GPU taint %s: it joined without "
+		"--register-with-taints or the taint was removed, so non-GPU pods "
+		"can land on it; re-join it with the rendered NodeConfig or run "
+		"'kubectl taint nodes %s %s'", n->name, s->name, want, n->name, want);
+}
+
+static void
+check_labels(struct diags *d, size_t *count,
+	     const struct spec_site *s, const struct spec_node_group *g,
+	     const struct drift_node *n, struct pos at)
+{
+	struct buf b;
+	size_t bad = 0;
+	const char *keys[4] = { "node-type", "gpu.model", "gpusite.io/site",
+				"gpusite.io/node-group" };
+	const char *vals[4] = { "hybrid-gpu", g->gpu_model, s->name, g->name };
+
+	buf_init(&b, 0);
+	for (size_t i = 0; i < 4 + g->label_count; i++) {
+		const char *k = i < 4 ? keys[i] : g->labels[i - 4].key;
+		const char *v = i < 4 ? vals[i] : g->labels[i - 4].value;
+		const char *have = label(n->labels, k);
+
+		if (have && !strcmp(have, v))
+			continue;
+		if (have)
+			addf(&b, "%s%s=%s (has %s)", bad ? ", " : "", k, v, have);
+		else
+			addf(&b, "%s%s=%s", bad ? ", " : "", k, v);
+		bad++;
+	}
+	if (bad)
+		finding(d, count, DRIFT_LABELS, at, "", s->name,
+			"node %s of site %s, group %s, lacks the label%s %s: the "
+			"kubelet was started without the rendered --node-labels; "
+			"re-join it with the rendered NodeConfig", n->name, s->name,
+			g->name, bad == 1 ? "" : "s", b.data);
+	buf_release(&b);
+}
+
+static bool
+has_running_plugin(const struct drift_input *in, const char *node)
+{
+	for (size_t i = 0; i < in->npods; i++) {
+		const struct drift_pod *p = &in->pods[i];
+
+		if (p->node && !strcmp(p->node, node) && !strcmp(p->phase, "Running") &&
+		    drift_is_device_plugin(p))
+			return true;
+	}
+	return false;
+}
+
+static void
+check_node(struct arena *a, struct diags *d, size_t *count,
+	   const struct drift_input *in, const struct spec_site *s,
+	   const struct spec_node_group *g, const struct drift_node *n,
+	   struct pos at, const bool *plugin_nodes_unused)
+{
+	(void)plugin_nodes_unused;
+	if (!is_hybrid(n)) {
+		finding(d, count, DRIFT_LABELS, at, "", s->name,
+			"node %s of site %s, group %s, is %s, not a hybrid node "
+			"(eks.amazonaws.com/compute-type=hybrid): a cloud node has "
+			"the name of an on-prem server", n->name, s->name, g->name,
+			node_nature(a, n));
+		return;
+	}
+	if (!n->ready)
+		finding(d, count, DRIFT_NODE_NOT_READY, at, "", s->name,
+			"node %s of site %s is not Ready (%s): its GPUs serve nothing "
+			"and pods there are evicted after the toleration seconds",
+			n->name, s->name, n->ready_reason);
+	check_taint(a, d, count, s, n, at);
+	check_labels(d, count, s, g, n, at);
+	if (!n->gpu_capacity || !strcmp(n->gpu_capacity, "0"))
+		finding(d, count, DRIFT_NO_GPU_CAPACITY, at, "", s->name,
+			"node %s of site %s advertises no nvidia.com/gpu capacity "
+			"(expected %d): the device plugin is not running there or "
+			"cannot see the GPUs", n->name, s->name, g->gpus_per_node);
+	if (in->stack_listed && !has_running_plugin(in, n->name))
+		finding(d, count, DRIFT_NO_DEVICE_PLUGIN, at, "", s->name,
+			"node %s of site %s has no running device plugin pod in "
+			"namespace %s: check the DaemonSet's nodeSelector and "
+			"tolerations against the node ('gpusite verify-scope --live')",
+			n->name, s->name, s->gpu_stack.chart.namespace);
+}
+
+static void
+check_groups(struct arena *a, struct diags *d, size_t *count,
+	     const struct drift_input *in, struct index *ix,
+	     const struct spec_site *s)
+{
+	for (size_t gi = 0; gi < s->group_count; gi++) {
+		const struct spec_node_group *g = &s->groups[gi];
+
+		if (g->node_count) {
+			for (size_t i = 0; i < g->node_count; i++) {
+				const struct drift_node *n = index_find(ix, g->nodes[i]);
+				struct pos at = g->node_srcs && g->node_srcs[i]
+					? g->node_srcs[i]->at
+					: spec_field_pos(g->src, "nodes");
+
+				if (!n) {
+					finding(d, count, DRIFT_NODE_ABSENT, at, "",
+						s->name, "node %s of site %s, group %s, is "
+						"not registered in cluster %s: nodeadm init has "
+						"not run on it, or failed", g->nodes[i], s->name,
+						g->name, in->cluster);
+					continue;
+				}
+				ix->matched[n - ix->base] = true;
+				check_node(a, d, count, in, s, g, n, at, NULL);
+			}
+			continue;
+		}
+		/* SSM: names come at activation; the labels tell the group */
+		{
+			size_t found = 0;
+			struct pos at = spec_field_pos(g->src, "count");
+
+			for (size_t i = 0; i < in->nnodes; i++) {
+				const struct drift_node *n = &in->nodes[i];
+				const char *ls = label(n->labels, "gpusite.io/site");
+				const char *lg = label(n->labels, "gpusite.io/node-group");
+
+				if (!ls || !lg || strcmp(ls, s->name) || strcmp(lg, g->name) ||
+				    ix->matched[i])
+					continue;
+				ix->matched[i] = true;
+				found++;
+				check_node(a, d, count, in, s, g, n, at, NULL);
+			}
+			if ((int64_t)found < g->count)
+				finding(d, count, DRIFT_NODE_ABSENT, at, "", s->name,
+					"node group %s of site %s counts %d nodes but %zu "
+					"%s registered in cluster %s with its labels: "
+					"activate the missing servers with nodeadm", g->name,
+					s->name, g->count, found, found == 1 ? "is" : "are",
+					in->cluster);
+		}
+	}
+}
+
+static void
+check_unknown_nodes(struct arena *a, struct diags *d, size_t *count,
+		    const struct drift_input *in, const struct index *ix)
+{
+	const char **names = arena_alloc(a, (in->nnodes + 1) * sizeof(*names));
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->nnodes; i++)
+		if (is_hybrid(&in->nodes[i]) && !ix->matched[i])
+			names[n++] = in->nodes[i].name;
+	if (!n || !in->nsites)
+		return;
+	finding(d, count, DRIFT_NODE_UNKNOWN,
+		spec_field_pos(in->sites[0]->cluster.src, "name"), "",
+		in->sites[0]->name,
+		"%zu hybrid node%s of cluster %s %s in no site spec: %s; add %s to a "
+		"node group or remove %s from the cluster", n, n == 1 ? "" : "s",
+		in->cluster, n == 1 ? "is" : "are", name_list(a, names, n),
+		n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+}
+
+/* ------------------------------------------------------------ GPU stack */
+
+static void
+check_stack(struct arena *a, struct diags *d, size_t *count,
+	    const struct drift_input *in, const struct index *ix)
+{
+	const struct spec_site *s;
+
+	if (!in->stack_listed || !in->nsites)
+		return;
+	s = in->sites[0];	/* the stack is per cluster: sites agree (GS047) */
+	for (size_t i = 0; i < in->npods; i++) {
+		const struct drift_pod *p = &in->pods[i];
+		const struct drift_node *n;
+
+		if (strcmp(p->ns, s->gpu_stack.chart.namespace) || !p->node ||
+		    !p->owner_kind || strcmp(p->owner_kind, "DaemonSet"))
+			continue;
+		n = index_find(ix, p->node);
+		if (!n || is_hybrid(n))
+			continue;
+		finding(d, count, DRIFT_STACK_OFF_HYBRID,
+			spec_field_pos(s->gpu_stack.src, "type"), "spec.gpuStack",
+			s->name,
+			"GPU stack pod %s/%s runs on node %s, %s: a second device "
+			"plugin there fights the one the node brings (double "
+			"device plugin); scope the DaemonSet to "
+			"eks.amazonaws.com/compute-type=hybrid (gpusite renders that "
+			"nodeSelector: sync the Application)", p->ns, p->name, p->node,
+			node_nature(a, n));
+	}
+}
+
+/* ------------------------------------------------------------ fallback */
+
+/* Scalar text of a node, or a short summary for a collection. */
+static const char *
+short_value(struct arena *a, const struct node *n)
+{
+	if (!n)
+		return "absent";
+	if (n->kind == NODE_SCALAR)
+		return n->type == NODE_STR ? arena_printf(a, "'%s'", n->scalar.text)
+					   : n->scalar.text;
+	return n->kind == NODE_MAP ? "a mapping" : "a list";
+}
+
+/* Follow a path that paths_walk() made, from `root`. */
+static const struct node *
+walk_path(const struct node *root, const char *path)
+{
+	const struct node *n = root;
+	const char *p = path;
+
+	while (n && *p) {
+		if (*p == '.')
+			p++;
+		if (*p == '[' && p[1] == '"') {
+			char key[512];
+			size_t k = 0;
+
+			p += 2;
+			while (*p && *p != '"' && k < sizeof(key) - 1) {
+				if (*p == '\\' && p[1])
+					p++;
+				key[k++] = *p++;
+			}
+			key[k] = '\0';
+			p += *p == '"' ? 2 : 0;
+			n = node_map_get(n, key);
+		} else if (*p == '[') {
+			size_t idx = strtoul(p + 1, (char **)&p, 10);
+
+			p += *p == ']';
+			n = n->kind == NODE_SEQ && idx < n->seq.count ? n->seq.items[idx] : NULL;
+		} else {
+			char key[512];
+			size_t k = 0;
+
+			while (*p && *p != '.' && *p != '[' && k < sizeof(key) - 1)
+				key[k++] = *p++;
+			key[k] = '\0';
+			n = node_map_get(n, key);
+		}
+	}
+	return n;
+}
+
+static void
+check_fallback(struct arena *a, struct diags *d, size_t *count,
+	       const struct drift_input *in, const struct drift_fallback *f)
+{
+	const struct spec_site *s = f->site;
+	const char *pool = s->fallback.node_pool_name;
+	struct pos pool_at = spec_field_pos(s->fallback.src, "nodePoolName");
+	const char **pool_nodes;
+	size_t npool = 0;
+	int64_t gpus = 0;
+
+	if (!f->live) {
+		finding(d, count, DRIFT_POOL_MISSING, pool_at, "spec.fallback", s->name,
+			"fallback NodePool %s of site %s is missing from cluster %s: "
+			"no cloud GPU node can launch when the site fails; sync the "
+			"Argo CD Application that carries it (see 'gpusite diff "
+			"--live')", pool, s->name, in->cluster);
+	} else if (f->rendered) {
+		struct node *r = diff_normalize(a, f->rendered);
+		struct node *l = diff_live_subset(a, diff_normalize(a, f->live), r);
+		const char *paths[MAX_PATHS];
+		size_t n = diff_paths(a, l, r, paths, MAX_PATHS);
+
+		if (n) {
+			struct buf b;
+
+			buf_init(&b, 0);
+			for (size_t i = 0; i < n && i < MAX_PATHS; i++)
+				addf(&b, "%s%s (cluster %s, rendered %s)",
+				     i ? ", " : "", paths[i],
+				     short_value(a, walk_path(l, paths[i])),
+				     short_value(a, walk_path(r, paths[i])));
+			if (n > MAX_PATHS)
+				addf(&b, " and %zu more", n - MAX_PATHS);
+			finding(d, count, DRIFT_POOL_DIFFERS, pool_at, "spec.fallback",
+				s->name, "fallback NodePool %s of site %s differs from "
+				"the rendered one at %s: it was changed by hand; sync the "
+				"Application or see 'gpusite diff --live'", pool, s->name,
+				b.data);
+			buf_release(&b);
+		}
+	}
+	if (f->class_missing)
+		finding(d, count, DRIFT_CLASS_MISSING,
+			spec_field_pos(s->fallback.src, "nodeClassName"), "spec.fallback",
+			s->name, "%s %s, which fallback NodePool %s of site %s refers "
+			"to, does not exist in cluster %s: the pool cannot launch a "
+			"node; create it (it must exist before the pool is used)",
+			f->class_kind, s->fallback.node_class_name, pool, s->name,
+			in->cluster);
+	/* state: is the fallback in use right now? */
+	pool_nodes = arena_alloc(a, (in->nnodes + 1) * sizeof(*pool_nodes));
+	for (size_t i = 0; i < in->nnodes; i++) {
+		const char *p = label(in->nodes[i].labels, "karpenter.sh/nodepool");
+
+		if (p && !strcmp(p, pool)) {
+			pool_nodes[npool++] = in->nodes[i].name;
+			if (in->nodes[i].gpu_capacity)
+				gpus += strtoll(in->nodes[i].gpu_capacity, NULL, 10);
+		}
+	}
+	if (f->nclaims || npool) {
+		const char *used = node_text(node_path(f->live, "status.resources"));
+
+		(void)used;
+		finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, "spec.fallback",
+			s->name, "fallback NodePool %s of site %s is active: %zu "
+			"NodeClaim%s%s%s%s, %zu node%s%s%s%s, %lld of %lld GPUs in use "
+			"(%lld%%)", pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
+			f->nclaims ? " (" : "", f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
+			f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s",
+			npool ? " (" : "", npool ? name_list(a, pool_nodes, npool) : "",
+			npool ? ")" : "", (long long)gpus, (long long)s->fallback.gpu_limit,
+			s->fallback.gpu_limit ? (long long)(gpus * 100 / s->fallback.gpu_limit) : 0LL);
+	}
+}
+
+/* ------------------------------------------------------------ placement */
+
+static bool
+tolerates(const struct node *tols, const struct spec_taint *t)
+{
+	for (size_t i = 0; tols && i < tols->seq.count; i++) {
+		const struct node *x = tols->seq.items[i];
+		const char *k = node_str(node_map_get(x, "key"));
+		const char *op = node_str(node_map_get(x, "operator"));
+		const char *v = node_str(node_map_get(x, "value"));
+		const char *e = node_str(node_map_get(x, "effect"));
+		bool exists = op && !strcmp(op, "Exists");
+
+		if (k && *k && strcmp(k, t->key))
+			continue;
+		if ((!k || !*k) && !exists)
+			continue;
+		if (!exists && strcmp(v ? v : "", t->value ? t->value : ""))
+			continue;
+		if (e && *e && strcmp(e, t->effect))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+static bool
+selector_matches(const struct node *sel, const struct node *labels)
+{
+	const struct node *ml = node_map_get(sel, "matchLabels");
+	const struct node *me = node_map_get(sel, "matchExpressions");
+
+	if (!sel || sel->kind != NODE_MAP)
+		return true;
+	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
+		const char *k = node_text(ml->map.pairs[i].key);
+		const char *v = node_text(ml->map.pairs[i].value);
+		const char *have = k ? label(labels, k) : NULL;
+
+		if (!have || !v || strcmp(have, v))
+			return false;
+	}
+	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
+		const struct node *e = me->seq.items[i];
+		const char *k = node_str(node_map_get(e, "key"));
+		const char *op = node_str(node_map_get(e, "operator"));
+		const struct node *vals = node_map_get(e, "values");
+		const char *have = k ? label(labels, k) : NULL;
+		bool in = false;
+
+		for (size_t j = 0; have && vals && vals->kind == NODE_SEQ &&
+		     j < vals->seq.count; j++) {
+			const char *v = node_text(vals->seq.items[j]);
+
+			in = in || (v && !strcmp(v, have));
+		}
+		if (!op)
+			return false;
+		if ((!strcmp(op, "In") && !in) || (!strcmp(op, "NotIn") && in) ||
+		    (!strcmp(op, "Exists") && !have) ||
+		    (!strcmp(op, "DoesNotExist") && have))
+			return false;
+	}
+	return true;
+}
+
+static void
+check_placement(struct arena *a, struct diags *d, size_t *count,
+		const struct drift_input *in, const struct spec_site *s)
+{
+	struct pos at = spec_field_pos(s->placement.src, "namespaces");
+
+	for (size_t ni = 0; ni < s->placement.namespace_count; ni++) {
+		const char *ns = s->placement.namespaces[ni];
+		const char **pending = arena_alloc(a, (in->npods + 1) * sizeof(char *));
+		const char **untol = arena_alloc(a, (in->npods + 1) * sizeof(char *));
+		size_t np = 0, nu = 0;
+
+		for (size_t i = 0; i < in->npods; i++) {
+			const struct drift_pod *p = &in->pods[i];
+
+			if (strcmp(p->ns, ns) || p->gpus <= 0 ||
+			    !selector_matches(s->placement.pod_selector, p->labels))
+				continue;
+			if (!strcmp(p->phase, "Pending"))
+				pending[np++] = p->name;
+			if (s->placement.engine != ENGINE_NONE &&
+			    !tolerates(p->tolerations, &s->gpu_taint) &&
+			    strcmp(p->phase, "Succeeded") && strcmp(p->phase, "Failed"))
+				untol[nu++] = p->name;
+		}
+		if (np)
+			finding(d, count, DRIFT_PODS_PENDING, at, "spec.placement.namespaces",
+				s->name, "%zu GPU pod%s Pending in namespace %s of site %s: "
+				"%s; the on-prem GPUs are full or unreachable and the "
+				"fallback has not placed %s (see 'kubectl describe pod')",
+				np, np == 1 ? " is" : "s are", ns, s->name,
+				name_list(a, pending, np), np == 1 ? "it" : "them");
+		if (nu)
+			finding(d, count, DRIFT_PODS_NO_TOLERATION, at,
+				"spec.placement.namespaces", s->name,
+				"%zu GPU pod%s in namespace %s of site %s lack%s a toleration "
+				"for %s: %s; the %s placement policy did not mutate them "
+				"(is the admission controller running and the policy ready?)",
+				nu, nu == 1 ? "" : "s", ns, s->name, nu == 1 ? "s" : "",
+				taint_text(a, s->gpu_taint.key, s->gpu_taint.value,
+					   s->gpu_taint.effect),
+				name_list(a, untol, nu), spec_engine_name(s->placement.engine));
+	}
+}
+
+/* ------------------------------------------------------------ driver */
+
+size_t
+drift_check(struct arena *a, struct diags *d, const struct drift_input *in)
+{
+	struct index ix;
+	size_t count = 0;
+
+	ix.n = in->nnodes;
+	ix.base = in->nodes;
+	ix.sorted = arena_alloc(a, (in->nnodes + 1) * sizeof(*ix.sorted));
+	ix.matched = arena_alloc(a, (in->nnodes + 1) * sizeof(*ix.matched));
+	for (size_t i = 0; i < in->nnodes; i++)
+		ix.sorted[i] = &in->nodes[i];
+	qsort(ix.sorted, ix.n, sizeof(*ix.sorted), cmp_node_name);
+	for (size_t i = 0; i < in->nsites; i++)
+		check_groups(a, d, &count, in, &ix, in->sites[i]);
+	check_unknown_nodes(a, d, &count, in, &ix);
+	check_stack(a, d, &count, in, &ix);
+	for (size_t i = 0; i < in->nfallbacks; i++)
+		check_fallback(a, d, &count, in, &in->fallbacks[i]);
+	for (size_t i = 0; i < in->nsites; i++)
+		check_placement(a, d, &count, in, in->sites[i]);
+	return count;
+}

@@ -1,0 +1,115 @@
+/*
+ * drift.h - live checks beyond the object diff (`gpusite drift`): the
+ * cluster as it is against what the site specs say it must be.
+ *
+ * The command layer reads the cluster (kube/) into the compact records
+ * below, page by page, so 5,000 nodes never sit in memory as JSON; the
+ * checks here only look at records, which keeps them testable without a
+ * server.  Every finding is a diagnostic with a GS2xx rule at the spec
+ * line it concerns, naming the cluster objects involved.
+ */
+#ifndef GS_DRIFT_H
+#define GS_DRIFT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "node/node.h"
+#include "spec/spec.h"
+
+struct arena;
+
+/* The finding table: every GS2xx ID, its severity and what it means. */
+struct drift_rule {
+	const char *id;
+	enum diag_level level;
+	const char *summary;
+};
+
+extern const struct drift_rule drift_rules[];
+extern const size_t drift_rules_count;
+const struct drift_rule *drift_rule_find(const char *id);
+
+#define DRIFT_NO_TAINT		"GS201"
+#define DRIFT_TAINT_WRONG	"GS202"
+#define DRIFT_LABELS		"GS203"
+#define DRIFT_NODE_ABSENT	"GS204"
+#define DRIFT_NODE_NOT_READY	"GS205"
+#define DRIFT_NODE_UNKNOWN	"GS206"
+#define DRIFT_STACK_OFF_HYBRID	"GS207"
+#define DRIFT_NO_DEVICE_PLUGIN	"GS208"
+#define DRIFT_NO_GPU_CAPACITY	"GS209"
+#define DRIFT_POOL_MISSING	"GS210"
+#define DRIFT_POOL_DIFFERS	"GS211"
+#define DRIFT_CLASS_MISSING	"GS212"
+#define DRIFT_FALLBACK_ACTIVE	"GS213"
+#define DRIFT_PODS_PENDING	"GS214"
+#define DRIFT_PODS_NO_TOLERATION "GS215"
+
+/* A Node, cut down to what the checks read.  Strings in the arena. */
+struct drift_node {
+	const char *name;
+	const struct node *labels;	/* mapping, or NULL */
+	const struct node *taints;	/* sequence, or NULL */
+	const char *provider_id;	/* or NULL */
+	const char *gpu_capacity;	/* status.capacity["nvidia.com/gpu"], or NULL */
+	bool ready;
+	const char *ready_reason;	/* Ready condition reason when not ready */
+};
+
+/* A Pod, cut down likewise. */
+struct drift_pod {
+	const char *ns;
+	const char *name;
+	const char *node;		/* spec.nodeName, or NULL (not scheduled) */
+	const char *phase;		/* status.phase, or "" */
+	const struct node *labels;	/* mapping, or NULL */
+	const struct node *tolerations;	/* sequence, or NULL */
+	const char *owner_kind;		/* controller's kind, or NULL */
+	int64_t gpus;			/* nvidia.com/gpu requested (0: none) */
+};
+
+/* One site's fallback pool as found in the cluster. */
+struct drift_fallback {
+	const struct spec_site *site;
+	const struct node *rendered;	/* the NodePool as rendered */
+	const struct node *live;	/* as served, or NULL when missing */
+	bool class_missing;		/* its EC2NodeClass / NodeClass is not there */
+	const char *class_kind;		/* "EC2NodeClass" / "NodeClass" */
+	const char **claims;		/* NodeClaim names of the pool */
+	size_t nclaims;
+};
+
+struct drift_input {
+	const char *cluster;
+	const struct spec_site *const *sites;	/* the sites of `cluster` */
+	size_t nsites;
+	const struct drift_node *nodes;	/* every node of the cluster */
+	size_t nnodes;
+	/* Pods of the GPU stack namespace and of the placement namespaces. */
+	const struct drift_pod *pods;
+	size_t npods;
+	bool stack_listed;		/* the stack namespace's pods are in `pods` */
+	const struct drift_fallback *fallbacks;
+	size_t nfallbacks;
+};
+
+/* Records from API objects (copied into `a`, so the page can go). */
+void drift_node_from(struct drift_node *out, struct arena *a,
+		     const struct node *obj);
+void drift_pod_from(struct drift_pod *out, struct arena *a,
+		    const struct node *obj);
+
+/* Is this pod one of the device plugin's (either chart)? */
+bool drift_is_device_plugin(const struct drift_pod *p);
+
+/*
+ * Run every check; findings are appended to d.  Returns the number of
+ * findings that count as drift (errors and warnings; notes such as an
+ * active fallback are state, not drift).
+ */
+size_t drift_check(struct arena *a, struct diags *d, const struct drift_input *in);
+
+#endif
