@@ -62,7 +62,6 @@ void *arena_alloc(struct arena *a, size_t size)
 {
 	size_t need = round_up(size ? size : 1);
 	struct arena_block *b;
-	void *p;
 
 #ifdef ARENA_DEBUG
 	/* Exact size, so an overrun of even one byte is caught. */
@@ -74,6 +73,8 @@ void *arena_alloc(struct arena *a, size_t size)
 	a->total += need;
 	return block_data(b);
 #else
+	void *p;
+
 	b = a->head;
 	if (b && b->size - b->used >= need) {
 		p = block_data(b) + b->used;

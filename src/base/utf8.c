@@ -45,7 +45,7 @@ int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why)
 				hi = 0x8f;	/* beyond U+10FFFF */
 		} else {
 			*bad_off = i;
-			*why = "beyond U+10FFFF";
+			*why = c < 0xf8 ? "beyond U+10FFFF" : "never valid in UTF-8";
 			return 1;
 		}
 		for (k = 1; k < n; k++) {

@@ -250,9 +250,11 @@ struct node *json_parse(struct arena *a, struct diags *d, const char *rule,
 	tree = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
 	if (!tree) {
 		off = end && end >= copy && end <= copy + len ? (size_t)(end - copy) : 0;
-		if (off >= len)
+		if (len == strspn(copy, " \t\r\n"))
+			parse_error(d, rule, file, text, len, len, "JSON text is empty");
+		else if (off >= len)
 			parse_error(d, rule, file, text, len, len,
-				    "JSON text ends too early (empty, or unclosed '{', '[' or '\"')");
+				    "invalid JSON: unexpected end of text or malformed value");
 		else
 			parse_error(d, rule, file, text, len, off,
 				    "invalid JSON at byte %zu near '%.20s'", off, copy + off);

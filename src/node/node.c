@@ -80,6 +80,20 @@ struct node *node_new_null(struct arena *a, struct pos at)
 	return r;
 }
 
+/* A float's text: C syntax, or YAML's .inf / -.Inf / .NaN spellings. */
+static double text_to_double(const char *t)
+{
+	const char *p = t + (*t == '-' || *t == '+');
+
+	if (p[0] == '.' && (p[1] | 0x20) == 'i' && (p[2] | 0x20) == 'n' &&
+	    (p[3] | 0x20) == 'f' && !p[4])
+		return *t == '-' ? -INFINITY : INFINITY;
+	if (p[0] == '.' && (p[1] | 0x20) == 'n' && (p[2] | 0x20) == 'a' &&
+	    (p[3] | 0x20) == 'n' && !p[4])
+		return NAN;
+	return num_strtod(t, NULL);
+}
+
 struct node *node_new_scalar(struct arena *a, struct pos at,
 			     enum node_type type, const char *text, size_t len)
 {
@@ -94,7 +108,7 @@ struct node *node_new_scalar(struct arena *a, struct pos at,
 		r->scalar.f = (double)r->scalar.i;
 		break;
 	case NODE_FLOAT:
-		r->scalar.f = num_strtod(r->scalar.text, NULL);
+		r->scalar.f = text_to_double(r->scalar.text);
 		break;
 	case NODE_BOOL:
 		r->scalar.i = len == 4 && memcmp(text, "true", 4) == 0;

@@ -359,6 +359,18 @@ static int parse_int(const char *s, size_t len, int64_t *i, double *f)
 			v = v * base + dgt;
 	}
 	if (over) {
+		/* strtod rounds decimal and hex text correctly. */
+		if (base != 8) {
+			char tmp[128];
+
+			if (len < sizeof(tmp)) {
+				memcpy(tmp, s, len);
+				tmp[len] = '\0';
+				dv = num_strtod(tmp, NULL);
+				*f = dv;
+				return 2;
+			}
+		}
 		*f = neg ? -dv : dv;
 		return 2;
 	}
@@ -608,8 +620,8 @@ bad:
  * Hand a finished node (nodes = its expanded size, height = its
  * collection levels) to the collection that holds it.
  */
-static int attach(struct loader *l, struct node *n, size_t nodes,
-		  unsigned height, bool is_merge_key)
+static int attach(struct loader *l, struct node *n, struct pos at,
+		  size_t nodes, unsigned height, bool is_merge_key)
 {
 	struct frame *fr = top(l);
 
@@ -626,11 +638,11 @@ static int attach(struct loader *l, struct node *n, size_t nodes,
 	}
 	if (!fr->key) {
 		if (n->kind != NODE_SCALAR)
-			return syntax_error(l, n->at,
+			return syntax_error(l, at,
 				"a mapping key must be a scalar, not a %s",
 				n->kind == NODE_MAP ? "mapping" : "sequence");
 		if (n->scalar.len > l->lim.max_key)
-			return syntax_error(l, n->at,
+			return syntax_error(l, at,
 				"mapping key is %zu bytes; the limit is %zu",
 				n->scalar.len, l->lim.max_key);
 		fr->key = n;
@@ -713,7 +725,7 @@ static int on_scalar(struct loader *l, const yaml_event_t *ev)
 		e->nodes = 1;
 		e->height = 0;
 	}
-	return attach(l, n, 1, 0, merge_key);
+	return attach(l, n, at, 1, 0, merge_key);
 }
 
 static int on_alias(struct loader *l, const yaml_event_t *ev)
@@ -738,7 +750,7 @@ static int on_alias(struct loader *l, const yaml_event_t *ev)
 				    l->lim.max_depth);
 	if (!l->depth)
 		l->root_empty = false;
-	return attach(l, e->node, e->nodes, e->height, false);
+	return attach(l, e->node, at, e->nodes, e->height, false);
 }
 
 static int on_start(struct loader *l, const yaml_event_t *ev, bool is_map)
@@ -805,7 +817,7 @@ static int on_end(struct loader *l)
 	}
 	if (!l->depth)
 		l->root_empty = false;
-	return attach(l, fr.node, fr.nodes, fr.height, false);
+	return attach(l, fr.node, fr.node->at, fr.nodes, fr.height, false);
 }
 
 static int on_document_start(struct loader *l, const yaml_event_t *ev)
@@ -857,6 +869,65 @@ static int on_event(struct loader *l, const yaml_event_t *ev)
 	}
 }
 
+/* Byte offset of a 1-based line:column (the inverse of pos_at_offset). */
+static size_t offset_of(const struct loader *l, struct pos at)
+{
+	const unsigned char *p = (const unsigned char *)l->bytes;
+	size_t off = 0;
+	unsigned line = 1, col = 1;
+
+	if (l->len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+		off = 3;
+	while (off < l->len && (line < at.line || col < at.col)) {
+		if (p[off] == '\n') {
+			line++;
+			col = 1;
+		} else if (p[off] != '\r' && (p[off] & 0xc0) != 0x80) {
+			col++;
+		}
+		off++;
+	}
+	while (off < l->len && (p[off] & 0xc0) == 0x80)
+		off++;
+	return off;
+}
+
+/*
+ * libyaml gives up on an implicit key longer than 1024 characters with
+ * "could not find expected ':'"; say what is really wrong, at the key.
+ */
+static bool long_key(struct loader *l, const yaml_parser_t *p)
+{
+	struct pos at = pos_of(l, p->context_mark);
+	size_t lim = l->lim.max_key < 1024 ? l->lim.max_key : 1024;
+	size_t start, i;
+
+	if (!p->context || strcmp(p->context, "while scanning a simple key") != 0 ||
+	    p->context_mark.line != p->problem_mark.line ||
+	    p->problem_mark.column - p->context_mark.column <= 1024)
+		return false;
+	start = offset_of(l, at);
+	/* A plain key: its length is up to the ": " that ends it. */
+	if (start < l->len && l->bytes[start] != '"' && l->bytes[start] != '\'') {
+		for (i = start; i < l->len && l->bytes[i] != '\n'; i++) {
+			char next = i + 1 < l->len ? l->bytes[i + 1] : ' ';
+			size_t n = i - start;
+
+			if (l->bytes[i] != ':' || !strchr(" \t\r\n", next))
+				continue;
+			while (n && (l->bytes[start + n - 1] == ' ' ||
+				     l->bytes[start + n - 1] == '\t'))
+				n--;
+			syntax_error(l, at, "mapping key is %zu bytes; the limit is %zu",
+				     n, lim);
+			return true;
+		}
+	}
+	syntax_error(l, at, "mapping key is longer than 1024 characters; "
+		     "the limit is %zu", lim);
+	return true;
+}
+
 static void parser_error(struct loader *l, const yaml_parser_t *p)
 {
 	struct pos at;
@@ -876,6 +947,8 @@ static void parser_error(struct loader *l, const yaml_parser_t *p)
 		return;
 	default:
 		at = pos_of(l, p->problem_mark);
+		if (long_key(l, p))
+			return;
 		if (p->context)
 			syntax_error(l, at, "%s (%s at line %u, column %u)",
 				     problem, p->context,

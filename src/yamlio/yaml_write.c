@@ -196,16 +196,17 @@ static bool literal_ok(const char *s, size_t len)
 	return true;
 }
 
-static yaml_scalar_style_t str_style(const char *s, size_t len)
+static yaml_scalar_style_t str_style(const char *s, size_t len, bool is_key)
 {
 	if (plain_ok(s, len))
 		return YAML_PLAIN_SCALAR_STYLE;
-	if (literal_ok(s, len))
+	/* A literal key would need the "? " form: keys stay on one line. */
+	if (!is_key && literal_ok(s, len))
 		return YAML_LITERAL_SCALAR_STYLE;
 	return YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 }
 
-static int emit_scalar(yaml_emitter_t *em, const struct node *n)
+static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
 {
 	yaml_event_t ev;
 	yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
@@ -214,7 +215,7 @@ static int emit_scalar(yaml_emitter_t *em, const struct node *n)
 
 	switch (n->type) {
 	case NODE_STR:
-		style = str_style(text, len);
+		style = str_style(text, len, is_key);
 		break;
 	case NODE_NULL:
 		text = "null";
@@ -248,7 +249,7 @@ static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
 		return -1;
 	switch (n->kind) {
 	case NODE_SCALAR:
-		return emit_scalar(em, n);
+		return emit_scalar(em, n, false);
 	case NODE_SEQ:
 		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
 				YAML_BLOCK_SEQUENCE_STYLE) ||
@@ -273,14 +274,14 @@ static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
 			if (!k || k->kind != NODE_SCALAR)
 				return -1;
 			if (k->type == NODE_STR) {
-				if (emit_scalar(em, k) < 0)
+				if (emit_scalar(em, k, true) < 0)
 					return -1;
 			} else {
 				struct node ks = *k;
 
 				ks.type = NODE_STR;
 				if (emit_scalar(em, k->type == NODE_NULL ||
-						k->type == NODE_BOOL ? k : &ks) < 0)
+						k->type == NODE_BOOL ? k : &ks, true) < 0)
 					return -1;
 			}
 			if (emit_node(em, n->map.pairs[i].value, depth + 1) < 0)
