@@ -1,0 +1,30 @@
+#!/bin/sh
+# t0002-version: --version names gpusite and the libraries it runs with.
+. "$TEST_TOP/tests/lib.sh"
+cd "$SCRATCH" || exit 1
+
+test_expect_success 'gpusite --version: the version from VERSION, exit 0' '
+	"$GPUSITE" --version >out 2>err &&
+	test ! -s err &&
+	echo "gpusite $(cat "$TEST_TOP/VERSION")" >expect &&
+	head -n 1 out >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'gpusite --version: libgit2, libyaml, cJSON and libcurl with versions' '
+	"$GPUSITE" --version >out &&
+	grep -E "^libgit2 [0-9]+\.[0-9]+\.[0-9]+$" out &&
+	grep -E "^libyaml [0-9]+\.[0-9]+\.[0-9]+$" out &&
+	grep -E "^cJSON [0-9]+\.[0-9]+\.[0-9]+$" out &&
+	grep -E "^libcurl [0-9]+\.[0-9]+\.[0-9]+" out &&
+	test $(wc -l <out) -eq 5
+'
+
+test_expect_success 'the libraries are the ones pkg-config knows, when it is there' '
+	if command -v pkg-config >/dev/null && pkg-config --exists yaml-0.1; then
+		"$GPUSITE" --version >out &&
+		grep -x "libyaml $(pkg-config --modversion yaml-0.1)" out
+	fi
+'
+
+test_done

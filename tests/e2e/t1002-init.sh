@@ -1,0 +1,106 @@
+#!/bin/sh
+# t1002-init: `gpusite init NAME` writes a commented starter spec that
+# validates cleanly, never overwrites, and checks NAME.
+. "$TEST_TOP/tests/lib.sh"
+cd "$SCRATCH" || exit 1
+
+test_expect_success 'init writes sites/NAME.yaml and prints the path' '
+	mkdir a && cd a &&
+	"$GPUSITE" init seoul-dc9 >out 2>err &&
+	echo "sites/seoul-dc9.yaml" >expect &&
+	test_cmp expect out &&
+	test ! -s err &&
+	test -f sites/seoul-dc9.yaml
+'
+
+test_expect_success 'the starter names the schema for editors on its first line' '
+	head -n 1 a/sites/seoul-dc9.yaml >first &&
+	echo "# yaml-language-server: \$schema=../schemas/gpusite.v1alpha1.schema.json" >expect &&
+	test_cmp expect first
+'
+
+test_expect_success 'the starter is commented and carries NAME as metadata.name' '
+	test $(grep -c "#" a/sites/seoul-dc9.yaml) -ge 20 &&
+	grep -E "^  name: seoul-dc9( |$)" a/sites/seoul-dc9.yaml
+'
+
+test_expect_success 'init then validate: exit 0, no finding at all' '
+	(cd a && "$GPUSITE" validate) >out 2>err &&
+	test ! -s out &&
+	echo "gpusite: 0 errors, 0 warnings (1 file, 1 site)" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'the starter stays clean under --strict in every format' '
+	(cd a && "$GPUSITE" validate --strict --format json) >out &&
+	python3 -c "
+import json
+d = json.load(open(\"out\"))
+assert d[\"diagnostics\"] == [] and d[\"summary\"][\"warnings\"] == 0, d
+"
+'
+
+test_expect_success 'init refuses to overwrite: exit 3, file unchanged' '
+	cd a &&
+	cp sites/seoul-dc9.yaml before &&
+	echo "# mine" >>sites/seoul-dc9.yaml &&
+	cp sites/seoul-dc9.yaml mine &&
+	expect_exit 3 "$GPUSITE" init seoul-dc9 >out 2>err &&
+	test ! -s out &&
+	grep "sites/seoul-dc9.yaml exists" err &&
+	test_cmp mine sites/seoul-dc9.yaml
+'
+
+test_expect_success 'init does not follow a symlink planted at the path' '
+	mkdir b && cd b && mkdir sites &&
+	echo keep >target &&
+	ln -s ../target sites/x.yaml &&
+	expect_exit 3 "$GPUSITE" init x 2>err &&
+	echo keep >expect &&
+	test_cmp expect target
+'
+
+for bad in Seoul seoul_dc -seoul seoul- "" "a.b" \
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"; do
+	test_expect_success "init rejects the name '$bad': exit 2, nothing written" "
+		mkdir -p c && cd c &&
+		expect_exit 2 \"\$GPUSITE\" init -- '$bad' >out 2>err &&
+		grep 'DNS-1123 label' err &&
+		test ! -e sites
+	"
+done
+
+test_expect_success 'a 63-character name is fine' '
+	mkdir d && cd d &&
+	name=$(printf "%063d" 0 | tr 0 a) &&
+	"$GPUSITE" init "$name" &&
+	"$GPUSITE" validate 2>err &&
+	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err
+'
+
+test_expect_success 'init -o DIR writes there (creating it) and the result validates' '
+	mkdir e && cd e &&
+	"$GPUSITE" init -o specs/eu lab1 >out &&
+	echo "specs/eu/lab1.yaml" >expect &&
+	test_cmp expect out &&
+	head -n 1 specs/eu/lab1.yaml | grep -x "# yaml-language-server: \$schema=../../schemas/gpusite.v1alpha1.schema.json" &&
+	"$GPUSITE" validate specs 2>err &&
+	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err
+'
+
+test_expect_success 'two starters in one tree clash only by design, not by name' '
+	mkdir f && cd f &&
+	"$GPUSITE" init one >/dev/null &&
+	"$GPUSITE" init two >/dev/null &&
+	"$GPUSITE" validate 2>err &&
+	grep -x "gpusite: 0 errors, 0 warnings (2 files, 2 sites)" err
+'
+
+test_expect_success 'init without NAME, or with two, is a usage error' '
+	expect_exit 2 "$GPUSITE" init 2>err &&
+	grep "missing argument" err &&
+	expect_exit 2 "$GPUSITE" init a b 2>err &&
+	grep "unexpected argument '"'"'b'"'"'" err
+'
+
+test_done
