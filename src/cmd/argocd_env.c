@@ -88,15 +88,11 @@ node_kind_name(const struct node *n)
 	if (n->kind == NODE_MAP)
 		return "an object";
 	switch (n->type) {
-	case NODE_NULL:
-		return "null";
-	case NODE_BOOL:
-		return "a boolean";
+	case NODE_NULL: return "null";
+	case NODE_BOOL: return "a boolean";
 	case NODE_INT:
-	case NODE_FLOAT:
-		return "a number";
-	case NODE_STR:
-		break;
+	case NODE_FLOAT: return "a number";
+	case NODE_STR: break;
 	}
 	return "a string";
 }
@@ -118,21 +114,23 @@ bad(struct diags *d, const char *where, const char *fmt, ...)
 }
 
 static int
-parse_array(struct argocd_param *p, struct arena *a, struct diags *d,
-	    const char *where, const struct node *v)
+parse_array(struct argocd_param *p, struct arena *a, struct diags *d, const char *where,
+	    const struct node *v)
 {
 	if (v->kind != NODE_SEQ)
-		return bad(d, where, "parameter '%s': \"array\" must be an array of strings, not %s",
-			   p->name, node_kind_name(v));
+		return bad(d, where,
+			   "parameter '%s': \"array\" must be an array of strings, not %s", p->name,
+			   node_kind_name(v));
 	if (v->seq.count > MAX_ITEMS)
-		return bad(d, where, "parameter '%s': \"array\" has more than %d items",
-			   p->name, MAX_ITEMS);
+		return bad(d, where, "parameter '%s': \"array\" has more than %d items", p->name,
+			   MAX_ITEMS);
 	p->array = arena_alloc(a, (v->seq.count + 1) * sizeof(*p->array));
 	for (size_t i = 0; i < v->seq.count; i++) {
 		const char *s = node_str(v->seq.items[i]);
 
 		if (!s)
-			return bad(d, where, "parameter '%s': \"array\" items must be strings, found %s",
+			return bad(d, where,
+				   "parameter '%s': \"array\" items must be strings, found %s",
 				   p->name, node_kind_name(v->seq.items[i]));
 		p->array[i] = s;
 	}
@@ -141,21 +139,22 @@ parse_array(struct argocd_param *p, struct arena *a, struct diags *d,
 }
 
 static int
-parse_map(struct argocd_param *p, struct arena *a, struct diags *d,
-	  const char *where, const struct node *v)
+parse_map(struct argocd_param *p, struct arena *a, struct diags *d, const char *where,
+	  const struct node *v)
 {
 	if (v->kind != NODE_MAP)
 		return bad(d, where, "parameter '%s': \"map\" must be an object of strings, not %s",
 			   p->name, node_kind_name(v));
 	if (v->map.count > MAX_ITEMS)
-		return bad(d, where, "parameter '%s': \"map\" has more than %d keys",
-			   p->name, MAX_ITEMS);
+		return bad(d, where, "parameter '%s': \"map\" has more than %d keys", p->name,
+			   MAX_ITEMS);
 	p->map = arena_alloc(a, (v->map.count + 1) * sizeof(*p->map));
 	for (size_t i = 0; i < v->map.count; i++) {
 		const char *s = node_str(v->map.pairs[i].value);
 
 		if (!s)
-			return bad(d, where, "parameter '%s': \"map\" values must be strings, found %s",
+			return bad(d, where,
+				   "parameter '%s': \"map\" values must be strings, found %s",
 				   p->name, node_kind_name(v->map.pairs[i].value));
 		p->map[i].key = node_text(v->map.pairs[i].key);
 		p->map[i].value = s;
@@ -165,19 +164,20 @@ parse_map(struct argocd_param *p, struct arena *a, struct diags *d,
 }
 
 static int
-parse_entry(struct argocd_param *p, struct arena *a, struct diags *d,
-	    const char *where, const struct node *item, size_t index)
+parse_entry(struct argocd_param *p, struct arena *a, struct diags *d, const char *where,
+	    const struct node *item, size_t index)
 {
 	const struct node *name, *v;
 
 	memset(p, 0, sizeof(*p));
 	if (item->kind != NODE_MAP)
-		return bad(d, where, "entry %zu must be an object like {\"name\":\"sites\",\"array\":[...]}, not %s",
+		return bad(d, where,
+			   "entry %zu must be an object like {\"name\":\"sites\",\"array\":[...]}, "
+			   "not %s",
 			   index, node_kind_name(item));
 	name = node_map_get(item, "name");
 	if (!node_str(name) || !*node_str(name))
-		return bad(d, where, "entry %zu has no \"name\": every parameter needs one",
-			   index);
+		return bad(d, where, "entry %zu has no \"name\": every parameter needs one", index);
 	p->name = node_str(name);
 	/* Go omits kinds that were not set; `null` means the same. */
 	v = node_map_get(item, "string");
@@ -197,9 +197,8 @@ parse_entry(struct argocd_param *p, struct arena *a, struct diags *d,
 }
 
 int
-argocd_parameters_parse(struct argocd_param **out, size_t *count,
-			enum argocd_params_state *state, struct arena *a,
-			struct diags *d, const char *where, const char *json)
+argocd_parameters_parse(struct argocd_param **out, size_t *count, enum argocd_params_state *state,
+			struct arena *a, struct diags *d, const char *where, const char *json)
 {
 	const struct node *root;
 	size_t len, start = 0;
@@ -223,8 +222,7 @@ argocd_parameters_parse(struct argocd_param **out, size_t *count,
 		*state = ARGOCD_PARAMS_NULL;
 		return 0;
 	}
-	root = json_parse(a, d, ARGOCD_RULE_PARAMETERS, where, json + start,
-			  len - start);
+	root = json_parse(a, d, ARGOCD_RULE_PARAMETERS, where, json + start, len - start);
 	if (!root)
 		return -1;
 	if (node_is_null(root)) {
@@ -249,13 +247,11 @@ argocd_parameters_parse(struct argocd_param **out, size_t *count,
 }
 
 int
-argocd_env_load(struct argocd_env *out, struct arena *a, struct diags *d,
-		const char *const *envp)
+argocd_env_load(struct argocd_env *out, struct arena *a, struct diags *d, const char *const *envp)
 {
 	memset(out, 0, sizeof(*out));
 	out->envp = envp;
-	return argocd_parameters_parse(&out->params, &out->param_count,
-				       &out->params_state, a, d,
+	return argocd_parameters_parse(&out->params, &out->param_count, &out->params_state, a, d,
 				       ARGOCD_PARAMETERS_VAR,
 				       argocd_env_get(out, ARGOCD_PARAMETERS_VAR));
 }
@@ -272,8 +268,8 @@ has_item(const char *const *list, size_t n)
 
 /* PARAM_<N>_0, _1, ... as Argo CD flattens an array parameter. */
 static bool
-lookup_param_env(struct argocd_setting *out, struct arena *a,
-		 const struct argocd_env *e, const char *var)
+lookup_param_env(struct argocd_setting *out, struct arena *a, const struct argocd_env *e,
+		 const char *var)
 {
 	const char *v = argocd_env_get(e, arena_printf(a, "%s_0", var));
 
@@ -308,9 +304,8 @@ lookup_param_env(struct argocd_setting *out, struct arena *a,
 }
 
 void
-argocd_setting_lookup(struct argocd_setting *out, struct arena *a,
-		      const struct argocd_env *e, const char *name,
-		      unsigned flags)
+argocd_setting_lookup(struct argocd_setting *out, struct arena *a, const struct argocd_env *e,
+		      const char *name, unsigned flags)
 {
 	const char *v, *var;
 
@@ -322,8 +317,8 @@ argocd_setting_lookup(struct argocd_setting *out, struct arena *a,
 	if (!(flags & ARGOCD_LOOKUP_NO_PARAMS)) {
 		const struct argocd_param *p = argocd_env_param(e, name);
 
-		if (p && (has_item(p->array, p->array_count) ||
-			  (p->string && *p->string) || p->map_count)) {
+		if (p && (has_item(p->array, p->array_count) || (p->string && *p->string) ||
+			  p->map_count)) {
 			out->origin = ARGOCD_FROM_PARAMETERS;
 			out->where = ARGOCD_PARAMETERS_VAR;
 			if (has_item(p->array, p->array_count)) {
@@ -367,8 +362,7 @@ is_sep(char c)
 }
 
 size_t
-argocd_setting_list(const char ***out, struct arena *a,
-		    const struct argocd_setting *s)
+argocd_setting_list(const char ***out, struct arena *a, const struct argocd_setting *s)
 {
 	size_t n = 0;
 	const char **items;
@@ -431,14 +425,12 @@ is_known(const char *const *known, const char *name)
 }
 
 static char *
-known_list(struct arena *a, const char *const *known, const char *prefix,
-	   bool upper)
+known_list(struct arena *a, const char *const *known, const char *prefix, bool upper)
 {
 	char *s = arena_strdup(a, "");
 
 	for (size_t i = 0; known[i]; i++) {
-		const char *n = upper ? argocd_env_var_name(a, prefix, known[i]) :
-					known[i];
+		const char *n = upper ? argocd_env_var_name(a, prefix, known[i]) : known[i];
 
 		s = arena_printf(a, "%s%s%s", s, i ? ", " : "", n);
 	}
@@ -446,8 +438,7 @@ known_list(struct arena *a, const char *const *known, const char *prefix,
 }
 
 void
-argocd_env_check_names(struct diags *d, const struct argocd_env *e,
-		       const char *const *known)
+argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *const *known)
 {
 	struct arena *a = d->arena;
 	struct pos at = { ARGOCD_PARAMETERS_VAR, 0, 0 };
@@ -461,7 +452,8 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e,
 			later |= !strcmp(e->params[j].name, name);
 		if (!is_known(known, name))
 			diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_UNKNOWN, "",
-				 "parameter '%s' is not a gpusite setting and is ignored: the settings are %s",
+				 "parameter '%s' is not a gpusite setting and is ignored: the "
+				 "settings are %s",
 				 name, known_list(a, known, "", false));
 		else if (later)
 			diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_UNKNOWN, "",
@@ -485,11 +477,12 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e,
 			match |= !strcmp(norm, argocd_env_var_name(a, prefix, known[i]));
 		if (match && strcmp(norm, var))
 			diag_add(d, DIAG_WARNING, vat, ARGOCD_RULE_UNKNOWN, "",
-				 "%s is not read: write the plugin env name as %s",
-				 var, norm + sizeof(prefix) - 1);
+				 "%s is not read: write the plugin env name as %s", var,
+				 norm + sizeof(prefix) - 1);
 		else if (!match)
 			diag_add(d, DIAG_WARNING, vat, ARGOCD_RULE_UNKNOWN, "",
-				 "%s is not a gpusite setting and is ignored: the plugin env names are %s",
+				 "%s is not a gpusite setting and is ignored: the plugin env names "
+				 "are %s",
 				 var, known_list(a, known, "", true));
 	}
 }
@@ -552,8 +545,7 @@ cmp_str(const void *x, const void *y)
 }
 
 void
-argocd_api_versions_parse(struct argocd_api_versions *out, struct arena *a,
-			  const char *text)
+argocd_api_versions_parse(struct argocd_api_versions *out, struct arena *a, const char *text)
 {
 	size_t max = 1, n = 0;
 	const char **items;
@@ -594,8 +586,8 @@ api_has(const struct argocd_api_versions *v, const char *entry)
 }
 
 bool
-argocd_api_versions_serves(const struct argocd_api_versions *v,
-			   const char *api_version, const char *kind)
+argocd_api_versions_serves(const struct argocd_api_versions *v, const char *api_version,
+			   const char *kind)
 {
 	size_t n = strlen(api_version), lo = 0, hi = v->count;
 
@@ -643,8 +635,7 @@ is_uuid(const char *s, size_t n)
 		if (i == 8 || i == 13 || i == 18 || i == 23) {
 			if (c != '-')
 				return false;
-		} else if (!is_digit(c) && !(c >= 'a' && c <= 'f') &&
-			   !(c >= 'A' && c <= 'F')) {
+		} else if (!is_digit(c) && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F')) {
 			return false;
 		}
 	}
@@ -704,15 +695,14 @@ diags_append(struct diags *to, const struct diags *from)
 	for (size_t i = 0; i < from->count; i++) {
 		const struct diag *g = &from->items[i];
 
-		diag_add(to, g->level, g->at, g->rule, g->path ? g->path : "",
-			 "%s", g->msg);
+		diag_add(to, g->level, g->at, g->rule, g->path ? g->path : "", "%s", g->msg);
 		to->items[to->count - 1].site = g->site;
 	}
 }
 
 int
-argocd_app_load(struct pipeline *p, struct source_set *files,
-		struct arena *a, struct diags *d, const struct argocd_env *e)
+argocd_app_load(struct pipeline *p, struct source_set *files, struct arena *a, struct diags *d,
+		const struct argocd_env *e)
 {
 	struct pos here = { "gpusite", 0, 0 };
 	const char *path;
@@ -731,9 +721,9 @@ argocd_app_load(struct pipeline *p, struct source_set *files,
 	/* lstat: a `sites` symlink still goes to the walker, which refuses
 	 * it when it leaves the repository (GS006). */
 	path = lstat("sites", &st) == 0 ? "sites" : ".";
-	ret = source_from_paths(files, a, d,
-				argocd_repo_root(a, cwd, argocd_env_get(e, "ARGOCD_APP_SOURCE_PATH")),
-				&path, 1);
+	ret = source_from_paths(
+		files, a, d, argocd_repo_root(a, cwd, argocd_env_get(e, "ARGOCD_APP_SOURCE_PATH")),
+		&path, 1);
 	if (ret < 0)
 		return ARGOCD_LOAD_FAILED;
 	ret = pipeline_load(p, a, files);
@@ -812,14 +802,13 @@ argocd_diags_summary(struct arena *a, const struct diags *d)
 		where = arena_strdup(a, "");
 		for (size_t i = 0; i < nfiles; i++)
 			where = arena_printf(a, "%s%s%s", where,
-					     i ? (i + 1 == nfiles ? " and " : ", ") : "",
-					     files[i]);
+					     i ? (i + 1 == nfiles ? " and " : ", ") : "", files[i]);
 	}
 	ids = arena_strdup(a, "");
 	for (size_t i = 0; i < nrules; i++)
 		ids = arena_printf(a, "%s%s%s", ids, i ? ", " : "", rules[i]);
-	where = arena_printf(a, "%zu error%s in %s (%s)", errors,
-			     errors == 1 ? "" : "s", where, ids);
+	where = arena_printf(a, "%zu error%s in %s (%s)", errors, errors == 1 ? "" : "s", where,
+			     ids);
 	/* File names come from the repository: keep the line one line. */
 	for (char *c = where; *c; c++) {
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)

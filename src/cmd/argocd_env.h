@@ -24,13 +24,14 @@ struct source_set;
 
 #define ARGOCD_PARAMETERS_VAR "ARGOCD_APP_PARAMETERS"
 /* Rule IDs of the Argo CD environment (site-spec.md: new IDs from GS100). */
-#define ARGOCD_RULE_PARAMETERS "GS120"	/* ARGOCD_APP_PARAMETERS unreadable */
-#define ARGOCD_RULE_SETTING "GS121"	/* a setting has a value it cannot take */
-#define ARGOCD_RULE_UNKNOWN "GS122"	/* unknown parameter, misspelt ARGOCD_ENV_ */
-#define ARGOCD_RULE_API "GS123"		/* target cluster lacks an API the output needs */
-#define ARGOCD_RULE_OUTPUT "GS124"	/* nothing (or too much) to print: a `sites`
-					 * name matching no site, an empty stream */
-#define ARGOCD_RULE_DEADLINE "GS125"	/* ran out of time */
+#define ARGOCD_RULE_PARAMETERS "GS120" /* ARGOCD_APP_PARAMETERS unreadable */
+#define ARGOCD_RULE_SETTING "GS121"    /* a setting has a value it cannot take */
+#define ARGOCD_RULE_UNKNOWN "GS122"    /* unknown parameter, misspelt ARGOCD_ENV_ */
+#define ARGOCD_RULE_API "GS123"        /* target cluster lacks an API the output needs */
+/* Nothing (or too much) to print: a `sites` name matching no site, an
+ * empty stream. */
+#define ARGOCD_RULE_OUTPUT "GS124"
+#define ARGOCD_RULE_DEADLINE "GS125" /* ran out of time */
 /* Largest ARGOCD_APP_PARAMETERS / KUBE_API_VERSIONS value read. */
 #define ARGOCD_ENV_MAX_VALUE (1u << 20)
 
@@ -43,40 +44,40 @@ struct argocd_kv {
 struct argocd_param {
 	const char *name;
 	const char *string;
-	const char **array;		/* non-NULL (maybe empty) when set */
+	const char **array; /* non-NULL (maybe empty) when set */
 	size_t array_count;
-	struct argocd_kv *map;		/* non-NULL (maybe empty) when set */
+	struct argocd_kv *map; /* non-NULL (maybe empty) when set */
 	size_t map_count;
 };
 
 enum argocd_params_state {
-	ARGOCD_PARAMS_ABSENT,	/* no plugin: block in the Application */
-	ARGOCD_PARAMS_NULL,	/* the literal `null`: a plugin: block without parameters */
-	ARGOCD_PARAMS_SET,	/* a JSON array, maybe empty */
+	ARGOCD_PARAMS_ABSENT, /* no plugin: block in the Application */
+	ARGOCD_PARAMS_NULL,   /* the literal `null`: a plugin: block without parameters */
+	ARGOCD_PARAMS_SET,    /* a JSON array, maybe empty */
 };
 
 struct argocd_env {
-	const char *const *envp;	/* "NAME=value" entries, NULL-terminated */
+	const char *const *envp; /* "NAME=value" entries, NULL-terminated */
 	enum argocd_params_state params_state;
-	struct argocd_param *params;	/* in the order Argo CD sent them */
+	struct argocd_param *params; /* in the order Argo CD sent them */
 	size_t param_count;
 };
 
 /* Where a setting's value was found, in lookup order. */
 enum argocd_origin {
-	ARGOCD_FROM_DEFAULT,	/* nowhere: the built-in default applies */
-	ARGOCD_FROM_PARAMETERS,	/* ARGOCD_APP_PARAMETERS */
-	ARGOCD_FROM_PARAM_ENV,	/* PARAM_<NAME> or PARAM_<NAME>_<i> */
-	ARGOCD_FROM_ARGOCD_ENV,	/* ARGOCD_ENV_<NAME>: the Application's plugin.env */
-	ARGOCD_FROM_PLAIN_ENV,	/* <NAME>: the sidecar's own environment */
+	ARGOCD_FROM_DEFAULT,    /* nowhere: the built-in default applies */
+	ARGOCD_FROM_PARAMETERS, /* ARGOCD_APP_PARAMETERS */
+	ARGOCD_FROM_PARAM_ENV,  /* PARAM_<NAME> or PARAM_<NAME>_<i> */
+	ARGOCD_FROM_ARGOCD_ENV, /* ARGOCD_ENV_<NAME>: the Application's plugin.env */
+	ARGOCD_FROM_PLAIN_ENV,  /* <NAME>: the sidecar's own environment */
 };
 
 struct argocd_setting {
-	const char *name;		/* "kube-version" */
+	const char *name; /* "kube-version" */
 	enum argocd_origin origin;
-	const char *where;		/* variable that held it, for messages; "" for defaults */
-	bool is_array;			/* `array` form; else `string` (maybe NULL) */
-	bool is_map;			/* a `map` parameter: no setting takes one */
+	const char *where; /* variable that held it, for messages; "" for defaults */
+	bool is_array;     /* `array` form; else `string` (maybe NULL) */
+	bool is_map;       /* a `map` parameter: no setting takes one */
 	const char *string;
 	const char **array;
 	size_t array_count;
@@ -100,8 +101,7 @@ int argocd_env_load(struct argocd_env *out, struct arena *a, struct diags *d,
 const char *argocd_env_get(const struct argocd_env *e, const char *name);
 
 /* The parameter called `name`, NULL when Argo CD did not send it. */
-const struct argocd_param *argocd_env_param(const struct argocd_env *e,
-					    const char *name);
+const struct argocd_param *argocd_env_param(const struct argocd_env *e, const char *name);
 
 /*
  * Parse the text of ARGOCD_APP_PARAMETERS: absent (NULL), "", "null",
@@ -110,32 +110,29 @@ const struct argocd_param *argocd_env_param(const struct argocd_env *e,
  * none), or -1 after appending a GS120 diagnostic at `where`.
  */
 int argocd_parameters_parse(struct argocd_param **out, size_t *count,
-			    enum argocd_params_state *state, struct arena *a,
-			    struct diags *d, const char *where, const char *json);
+			    enum argocd_params_state *state, struct arena *a, struct diags *d,
+			    const char *where, const char *json);
 
 /*
  * "PARAM_" / "ARGOCD_ENV_" / "" + name upper-cased, every byte outside
  * [A-Z0-9_] turned into '_' (how Argo CD names PARAM_* variables).
  */
-char *argocd_env_var_name(struct arena *a, const char *prefix,
-			  const char *name);
+char *argocd_env_var_name(struct arena *a, const char *prefix, const char *name);
 
 /*
  * Look a setting up: the parameter `name` (ARGOCD_APP_PARAMETERS, else
  * PARAM_<NAME>_0.. or PARAM_<NAME>), then ARGOCD_ENV_<NAME>, then <NAME>.
  * Always fills `out`; origin ARGOCD_FROM_DEFAULT when nothing was found.
  */
-void argocd_setting_lookup(struct argocd_setting *out, struct arena *a,
-			   const struct argocd_env *e, const char *name,
-			   unsigned flags);
+void argocd_setting_lookup(struct argocd_setting *out, struct arena *a, const struct argocd_env *e,
+			   const char *name, unsigned flags);
 
 /*
  * The setting as a list of names: an array as given (empty items
  * dropped), a string split at commas and white space.  Returns the count;
  * *out is arena memory.
  */
-size_t argocd_setting_list(const char ***out, struct arena *a,
-			   const struct argocd_setting *s);
+size_t argocd_setting_list(const char ***out, struct arena *a, const struct argocd_setting *s);
 
 /* Diagnostics position naming the variable a setting came from. */
 struct pos argocd_setting_pos(const struct argocd_setting *s);
@@ -145,8 +142,7 @@ struct pos argocd_setting_pos(const struct argocd_setting *s);
  * variables that spell a known setting in another case or with '-'
  * (`known` is NULL-terminated, e.g. {"sites", "strict", "kube-version"}).
  */
-void argocd_env_check_names(struct diags *d, const struct argocd_env *e,
-			    const char *const *known);
+void argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *const *known);
 
 /* Go's strconv.ParseBool: 1 t T TRUE true True, 0 f F FALSE false False. */
 int argocd_parse_bool(bool *out, const char *text);
@@ -163,20 +159,19 @@ int argocd_parse_kube_version(int *out, const char *text);
  * "group/version/Kind" entries ("v1", "v1/Pod", "apps/v1/Deployment").
  */
 struct argocd_api_versions {
-	const char **items;	/* sorted, deduplicated */
+	const char **items; /* sorted, deduplicated */
 	size_t count;
 };
 
-void argocd_api_versions_parse(struct argocd_api_versions *out,
-			       struct arena *a, const char *text);
+void argocd_api_versions_parse(struct argocd_api_versions *out, struct arena *a, const char *text);
 
 /*
  * Does the cluster serve `api_version` (e.g. "karpenter.sh/v1") and, when
  * the list names kinds of that group/version at all, `kind` in it?
  * An empty list (unknown cluster) serves everything.
  */
-bool argocd_api_versions_serves(const struct argocd_api_versions *v,
-				const char *api_version, const char *kind);
+bool argocd_api_versions_serves(const struct argocd_api_versions *v, const char *api_version,
+				const char *kind);
 
 /*
  * The repository root of a plugin run whose working directory is `cwd`
@@ -184,8 +179,7 @@ bool argocd_api_versions_serves(const struct argocd_api_versions *v,
  * root, else `cwd` minus `source_path` (ARGOCD_APP_SOURCE_PATH) when cwd
  * ends with it, else `cwd` itself.  Arena string.
  */
-char *argocd_repo_root(struct arena *a, const char *cwd,
-		       const char *source_path);
+char *argocd_repo_root(struct arena *a, const char *cwd, const char *source_path);
 
 /*
  * The sites of the application path, which is the working directory:
@@ -201,8 +195,7 @@ enum argocd_load_result {
 	ARGOCD_LOAD_FAILED = -2,
 };
 
-int argocd_app_load(struct pipeline *p, struct source_set *files,
-		    struct arena *a, struct diags *d,
+int argocd_app_load(struct pipeline *p, struct source_set *files, struct arena *a, struct diags *d,
 		    const struct argocd_env *e);
 
 /*

@@ -105,8 +105,8 @@ deadline_check(struct diags *d, double start, const char *stage)
 	if (now_seconds() - start < DEADLINE_SECONDS)
 		return 0;
 	return diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_DEADLINE, "",
-			"gave up after %s, past %d s of Argo CD's 60 s deadline",
-			stage, DEADLINE_SECONDS);
+			"gave up after %s, past %d s of Argo CD's 60 s deadline", stage,
+			DEADLINE_SECONDS);
 }
 
 /* Activation codes are never needed: generate writes no NodeConfig file. */
@@ -119,8 +119,8 @@ no_env(const char *name)
 
 struct gen_settings {
 	bool strict;
-	int kube_minor;		/* 0: each site's own */
-	const char **sites;	/* NULL: all */
+	int kube_minor;     /* 0: each site's own */
+	const char **sites; /* NULL: all */
 	size_t site_count;
 };
 
@@ -129,9 +129,10 @@ setting_string(struct diags *d, const struct argocd_setting *s)
 {
 	if (!s->is_array && !s->is_map)
 		return 0;
-	return diag_add(d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
-			"setting '%s' takes a string, not %s: pass it as {name: %s, string: \"...\"}",
-			s->name, s->is_map ? "a map" : "an array", s->name);
+	return diag_add(
+		d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+		"setting '%s' takes a string, not %s: pass it as {name: %s, string: \"...\"}",
+		s->name, s->is_map ? "a map" : "an array", s->name);
 }
 
 static int
@@ -153,9 +154,10 @@ read_settings(struct gen_settings *out, struct arena *a, struct diags *d,
 	if (setting_string(d, &s) < 0)
 		ret = -1;
 	else if (s.string && argocd_parse_kube_version(&out->kube_minor, s.string) < 0)
-		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_SETTING, "",
-			       "kube-version is '%s': write a Kubernetes version such as 1.35 or v1.35.2",
-			       s.string);
+		ret = diag_add(
+			d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_SETTING, "",
+			"kube-version is '%s': write a Kubernetes version such as 1.35 or v1.35.2",
+			s.string);
 
 	argocd_setting_lookup(&s, a, e, "sites", flags);
 	if (s.is_map) {
@@ -191,15 +193,15 @@ check_site_names(struct arena *a, struct diags *d, const struct argocd_env *e,
 
 	argocd_setting_lookup(&s, a, e, "sites", 0);
 	for (size_t i = 0; i < fleet->count && i < 20; i++)
-		known = arena_printf(a, "%s%s%s", known, i ? ", " : "",
-				     fleet->sites[i]->name);
+		known = arena_printf(a, "%s%s%s", known, i ? ", " : "", fleet->sites[i]->name);
 	if (fleet->count > 20)
 		known = arena_printf(a, "%s, ... (%zu in all)", known, fleet->count);
 	for (size_t i = 0; i < g->site_count; i++) {
 		if (spec_fleet_find(fleet, g->sites[i]))
 			continue;
 		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_OUTPUT, "",
-			       "no site is named '%s' under the application path (sites: %s): fix the 'sites' setting or the site's metadata.name",
+			       "no site is named '%s' under the application path (sites: %s): fix "
+			       "the 'sites' setting or the site's metadata.name",
 			       g->sites[i], fleet->count ? known : "none");
 	}
 	return ret;
@@ -215,13 +217,22 @@ struct api_need {
 
 static const struct api_need api_needs[] = {
 	{ "ConfigMap", "nodeGroups", "the core API always serves it: check KUBE_API_VERSIONS" },
-	{ "NodePool", "fallback", "install Karpenter v1 on the cluster, or set fallback.enabled: false" },
-	{ "Application", "gpuStack", "install Argo CD's CRDs there, or deploy this app to the cluster Argo CD runs in" },
-	{ "MutatingPolicy", "placement", "install Kyverno 1.17 or newer, or set placement.engine: kyverno-clusterpolicy for an older Kyverno" },
+	{ "NodePool", "fallback",
+	  "install Karpenter v1 on the cluster, or set fallback.enabled: false" },
+	{ "Application", "gpuStack",
+	  "install Argo CD's CRDs there, or deploy this app to the cluster Argo CD runs in" },
+	{ "MutatingPolicy", "placement",
+	  "install Kyverno 1.17 or newer, or set placement.engine: kyverno-clusterpolicy for an "
+	  "older Kyverno" },
 	{ "ClusterPolicy", "placement", "install Kyverno, or choose another placement.engine" },
-	{ "MutatingAdmissionPolicy", "placement", "set kube-version to the cluster's version (v1 needs 1.36, v1beta1 1.34-1.35 with the feature gate), or choose another placement.engine" },
-	{ "MutatingAdmissionPolicyBinding", "placement", "set kube-version to the cluster's version (v1 needs 1.36, v1beta1 1.34-1.35 with the feature gate), or choose another placement.engine" },
-	{ "PrometheusRule", "alerts", "install the Prometheus Operator CRDs, or set alerts.enabled: false" },
+	{ "MutatingAdmissionPolicy", "placement",
+	  "set kube-version to the cluster's version (v1 needs 1.36, v1beta1 1.34-1.35 with the "
+	  "feature gate), or choose another placement.engine" },
+	{ "MutatingAdmissionPolicyBinding", "placement",
+	  "set kube-version to the cluster's version (v1 needs 1.36, v1beta1 1.34-1.35 with the "
+	  "feature gate), or choose another placement.engine" },
+	{ "PrometheusRule", "alerts",
+	  "install the Prometheus Operator CRDs, or set alerts.enabled: false" },
 };
 
 static const struct spec_site *
@@ -255,20 +266,20 @@ check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
 
 	argocd_api_versions_parse(&have, a, argocd_env_get(e, "KUBE_API_VERSIONS"));
 	if (!have.count)
-		return;		/* unknown cluster: nothing to check against */
+		return; /* unknown cluster: nothing to check against */
 	for (size_t i = 0; i < r->count; i++) {
 		const struct render_object *o = &r->objects[i];
 		const struct spec_site *s;
 		const struct api_need *need = NULL;
 		struct pos at = { "gpusite", 0, 0 };
-		const char *key;
+		const char *key, *who;
 		bool dup = false;
 
 		if (argocd_api_versions_serves(&have, o->api_version, o->kind))
 			continue;
 		s = owner_site(fleet, o, g);
-		key = arena_printf(a, "%s/%s@%s", o->api_version, o->kind,
-				   s ? s->name : "");
+		who = s ? s->name : o->cluster ? o->cluster : "?";
+		key = arena_printf(a, "%s/%s@%s", o->api_version, o->kind, s ? s->name : "");
 		for (size_t j = 0; j < nsaid; j++)
 			dup |= !strcmp(said[j], key);
 		if (dup)
@@ -281,15 +292,16 @@ check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
 		if (s) {
 			const struct node *spec = node_map_get(s->doc, "spec");
 
-			at = spec ? spec_field_pos(spec, need ? need->field : "cluster") :
-				    (struct pos){ s->file, 0, 0 };
+			at = spec ? spec_field_pos(spec, need ? need->field : "cluster")
+				  : (struct pos){ s->file, 0, 0 };
 			if (!at.file)
 				at.file = s->file;
 		}
 		diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_API, "",
-			 "site %s needs %s %s, which the target cluster does not serve (KUBE_API_VERSIONS): %s",
-			 s ? s->name : o->cluster ? o->cluster : "?", o->api_version,
-			 o->kind, need ? need->advice : "install what serves it");
+			 "site %s needs %s %s, which the target cluster does not serve "
+			 "(KUBE_API_VERSIONS): %s",
+			 who, o->api_version, o->kind,
+			 need ? need->advice : "install what serves it");
 	}
 }
 
@@ -334,7 +346,8 @@ run(struct buf *out, struct arena *a, struct diags *d)
 		struct pos at = { "gpusite", 0, 0 };
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the sites rendered no object: refusing an empty success, which would prune the application");
+			 "the sites rendered no object: refusing an empty success, which would "
+			 "prune the application");
 		return GS_EXIT_FINDINGS;
 	}
 	check_apis(a, d, &env, &g, &p.fleet, &r);
@@ -348,9 +361,10 @@ run(struct buf *out, struct arena *a, struct diags *d)
 		struct pos at = { "gpusite", 0, 0 };
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 ret == BUF_ETOOBIG ?
-			 "the rendered stream is larger than %u MiB: split the sites over several applications with the 'sites' setting" :
-			 "the rendered stream could not be written (%u MiB cap)",
+			 ret == BUF_ETOOBIG
+				 ? "the rendered stream is larger than %u MiB: split the sites "
+				   "over several applications with the 'sites' setting"
+				 : "the rendered stream could not be written (%u MiB cap)",
 			 OUTPUT_CAP >> 20);
 		return GS_EXIT_FAILURE;
 	}
@@ -372,7 +386,9 @@ cmd_generate(int argc, char **argv)
 			fputs(usage, stdout);
 			return GS_EXIT_OK;
 		}
-		fprintf(stderr, "gpusite generate: takes no arguments (got '%s'): Argo CD passes everything in the environment\n%s",
+		fprintf(stderr,
+			"gpusite generate: takes no arguments (got '%s'): Argo CD passes "
+			"everything in the environment\n%s",
 			argv[1], usage);
 		return GS_EXIT_USAGE;
 	}
@@ -392,7 +408,7 @@ cmd_generate(int argc, char **argv)
 
 		fprintf(stderr, "gpusite: generate failed%s%s\n", *sum ? ": " : "", sum);
 	} else if (fwrite(out.data, 1, out.len, stdout) != out.len) {
-		code = GS_EXIT_FAILURE;	/* main.c reports the write error */
+		code = GS_EXIT_FAILURE; /* main.c reports the write error */
 	}
 	buf_release(&out);
 	arena_release(&a);

@@ -34,8 +34,8 @@ static const char usage[] =
 	"announced as such, the way `gpusite generate` applies them.\n";
 
 static struct node *
-announce(struct arena *a, struct node *list, const char *name,
-	 const char *title, const char *tooltip, const char *collection)
+announce(struct arena *a, struct node *list, const char *name, const char *title,
+	 const char *tooltip, const char *collection)
 {
 	struct pos none = { NULL, 0, 0 };
 	struct node *m = node_new_map(a, none);
@@ -77,7 +77,8 @@ run(struct buf *out, struct arena *a, struct diags *d)
 
 	list = node_new_seq(a, none);
 	m = announce(a, list, "sites", "Sites",
-		     "metadata.name of each site to render; empty: every site under the application path",
+		     "metadata.name of each site to render; empty: every site under the "
+		     "application path",
 		     "array");
 	arr = node_map_add(a, m, "array", node_new_seq(a, none));
 	argocd_setting_lookup(&s, a, &env, "sites", ARGOCD_LOOKUP_NO_PARAMS);
@@ -99,7 +100,8 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	node_map_add_str(a, m, "string", strict ? "true" : "false");
 
 	m = announce(a, list, "kube-version", "Kubernetes version",
-		     "target cluster version such as 1.35; picks the admission policy API version; empty: KUBE_VERSION, else each site's cluster.kubernetesVersion",
+		     "target cluster version such as 1.35; picks the admission policy API version; "
+		     "empty: KUBE_VERSION, else each site's cluster.kubernetesVersion",
 		     "string");
 	argocd_setting_lookup(&s, a, &env, "kube-version", ARGOCD_LOOKUP_NO_PARAMS);
 	node_map_add_str(a, m, "string", s.string ? s.string : "");
@@ -108,8 +110,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 		struct pos at = { "gpusite", 0, 0 };
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the parameter announcements do not fit in %zu bytes",
-			 out->cap);
+			 "the parameter announcements do not fit in %zu bytes", out->cap);
 		return GS_EXIT_FAILURE;
 	}
 	return GS_EXIT_OK;
@@ -128,8 +129,8 @@ cmd_parameters(int argc, char **argv)
 			fputs(usage, stdout);
 			return GS_EXIT_OK;
 		}
-		fprintf(stderr, "gpusite parameters: takes no arguments (got '%s')\n%s",
-			argv[1], usage);
+		fprintf(stderr, "gpusite parameters: takes no arguments (got '%s')\n%s", argv[1],
+			usage);
 		return GS_EXIT_USAGE;
 	}
 	arena_init(&a);
@@ -144,7 +145,8 @@ cmd_parameters(int argc, char **argv)
 		fprintf(stderr, "gpusite: parameters failed%s%s\n", *sum ? ": " : "", sum);
 	} else {
 		if (diags_count(&d, DIAG_ERROR))
-			fprintf(stderr, "gpusite: parameters: %s; 'sites' lists the sites that loaded\n",
+			fprintf(stderr,
+				"gpusite: parameters: %s; 'sites' lists the sites that loaded\n",
 				argocd_diags_summary(&a, &d));
 		if (fwrite(out.data, 1, out.len, stdout) != out.len)
 			code = GS_EXIT_FAILURE;

@@ -21,7 +21,8 @@ struct fixture {
 	struct diags d;
 };
 
-static int setup(void **state)
+static int
+setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
@@ -33,7 +34,8 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
+static int
+teardown(void **state)
 {
 	struct fixture *f = *state;
 
@@ -42,14 +44,15 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int parse(struct fixture *f, const char *json, struct argocd_param **out,
-		 size_t *count, enum argocd_params_state *st)
+static int
+parse(struct fixture *f, const char *json, struct argocd_param **out, size_t *count,
+      enum argocd_params_state *st)
 {
-	return argocd_parameters_parse(out, count, st, &f->a, &f->d,
-				       "ARGOCD_APP_PARAMETERS", json);
+	return argocd_parameters_parse(out, count, st, &f->a, &f->d, "ARGOCD_APP_PARAMETERS", json);
 }
 
-static void test_argocd_env__parameters_absent_null_and_empty(void **state)
+static void
+test_argocd_env__parameters_absent_null_and_empty(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_param *p;
@@ -72,7 +75,8 @@ static void test_argocd_env__parameters_absent_null_and_empty(void **state)
 	assert_int_equal(f->d.count, 0);
 }
 
-static void test_argocd_env__parameters_go_marshal_with_escapes(void **state)
+static void
+test_argocd_env__parameters_go_marshal_with_escapes(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_param *p;
@@ -81,7 +85,8 @@ static void test_argocd_env__parameters_go_marshal_with_escapes(void **state)
 	/* What Go writes: compact, keys sorted, <>& escaped, empty kinds kept. */
 	const char *json =
 		"[{\"array\":[\"a\\u003cb\",\"values-dev.yaml\"],\"name\":\"values-files\"},"
-		"{\"map\":{\"image.tag\":\"v1.2.3\",\"k\\u0026\":\"\\u003e\"},\"name\":\"helm-parameters\"},"
+		"{\"map\":{\"image.tag\":\"v1.2.3\",\"k\\u0026\":\"\\u003e\"},\"name\":\"helm-"
+		"parameters\"},"
 		"{\"array\":[],\"map\":{},\"name\":\"empty\",\"string\":\"\"},"
 		"{\"name\":\"sites\",\"string\":\"caf\\u00e9 \\ud83d\\ude00\"}]";
 
@@ -107,7 +112,8 @@ static void test_argocd_env__parameters_go_marshal_with_escapes(void **state)
 	assert_int_equal(f->d.count, 0);
 }
 
-static void expect_garbage(struct fixture *f, const char *json, const char *says)
+static void
+expect_garbage(struct fixture *f, const char *json, const char *says)
 {
 	struct argocd_param *p;
 	size_t n = 7;
@@ -122,16 +128,18 @@ static void expect_garbage(struct fixture *f, const char *json, const char *says
 	assert_string_equal(f->d.items[before].rule, "GS120");
 	assert_string_equal(f->d.items[before].at.file, "ARGOCD_APP_PARAMETERS");
 	if (!strstr(f->d.items[before].msg, says))
-		fail_msg("'%s': message '%s' does not say '%s'", json,
-			 f->d.items[before].msg, says);
+		fail_msg("'%s': message '%s' does not say '%s'", json, f->d.items[before].msg,
+			 says);
 }
 
-static void test_argocd_env__parameters_garbage_is_a_clear_error(void **state)
+static void
+test_argocd_env__parameters_garbage_is_a_clear_error(void **state)
 {
 	struct fixture *f = *state;
 
 	expect_garbage(f, "[{\"name\":", "");
-	expect_garbage(f, "{\"name\":\"sites\"}", "must be a JSON array of parameters, not an object");
+	expect_garbage(f, "{\"name\":\"sites\"}",
+		       "must be a JSON array of parameters, not an object");
 	expect_garbage(f, "\"sites\"", "not a string");
 	expect_garbage(f, "[1]", "entry 0 must be an object");
 	expect_garbage(f, "[{\"string\":\"x\"}]", "entry 0 has no \"name\"");
@@ -147,25 +155,30 @@ static void test_argocd_env__parameters_garbage_is_a_clear_error(void **state)
 		       "parameter 'strict': \"string\" must be a string, not a number");
 }
 
-static void test_argocd_env__param_var_names_as_argo_cd_escapes_them(void **state)
+static void
+test_argocd_env__param_var_names_as_argo_cd_escapes_them(void **state)
 {
 	struct fixture *f = *state;
 
 	assert_string_equal(argocd_env_var_name(&f->a, "PARAM_", "sites"), "PARAM_SITES");
-	assert_string_equal(argocd_env_var_name(&f->a, "PARAM_", "kube-version"), "PARAM_KUBE_VERSION");
+	assert_string_equal(argocd_env_var_name(&f->a, "PARAM_", "kube-version"),
+			    "PARAM_KUBE_VERSION");
 	assert_string_equal(argocd_env_var_name(&f->a, "PARAM_", "a.b c"), "PARAM_A_B_C");
-	assert_string_equal(argocd_env_var_name(&f->a, "ARGOCD_ENV_", "Strict_9"), "ARGOCD_ENV_STRICT_9");
+	assert_string_equal(argocd_env_var_name(&f->a, "ARGOCD_ENV_", "Strict_9"),
+			    "ARGOCD_ENV_STRICT_9");
 	/* One '_' per rune, as Go's regexp replaces runes, not bytes. */
 	assert_string_equal(argocd_env_var_name(&f->a, "", "caf\xc3\xa9x"), "CAF_X");
 	assert_string_equal(argocd_env_var_name(&f->a, "", "\xf0\x9f\x98\x80"), "_");
 }
 
-static void load(struct fixture *f, struct argocd_env *e, const char *const *envp)
+static void
+load(struct fixture *f, struct argocd_env *e, const char *const *envp)
 {
 	assert_int_equal(argocd_env_load(e, &f->a, &f->d, envp), 0);
 }
 
-static void test_argocd_env__lookup_order_parameter_env_plain(void **state)
+static void
+test_argocd_env__lookup_order_parameter_env_plain(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_env e;
@@ -191,7 +204,7 @@ static void test_argocd_env__lookup_order_parameter_env_plain(void **state)
 	assert_int_equal(s.origin, ARGOCD_FROM_ARGOCD_ENV);
 	assert_string_equal(s.string, "from-env");
 
-	full[3] = NULL;		/* no JSON: the flattened PARAM_* */
+	full[3] = NULL; /* no JSON: the flattened PARAM_* */
 	load(f, &e, full);
 	argocd_setting_lookup(&s, &f->a, &e, "sites", 0);
 	assert_int_equal(s.origin, ARGOCD_FROM_PARAM_ENV);
@@ -225,7 +238,8 @@ static void test_argocd_env__lookup_order_parameter_env_plain(void **state)
 	assert_int_equal(f->d.count, 0);
 }
 
-static void test_argocd_env__lookup_names_empty_values_and_duplicates(void **state)
+static void
+test_argocd_env__lookup_names_empty_values_and_duplicates(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_env e;
@@ -233,12 +247,15 @@ static void test_argocd_env__lookup_names_empty_values_and_duplicates(void **sta
 	const char *envp[] = {
 		/* kube-version: KUBE_VERSION is also what Argo CD sets itself. */
 		"KUBE_VERSION=1.34.1",
-		"ARGOCD_ENV_KUBE_VERSION=",		/* empty: not set */
+		"ARGOCD_ENV_KUBE_VERSION=", /* empty: not set */
 		"PARAM_KUBE_VERSION=1.35",
 		"PARAM_STRICT=false",
-		"PARAM_STRICT=true",			/* exec keeps the last one */
-		"PARAM_SITES_0=a", "PARAM_SITES_1=b", "PARAM_SITES_3=d",
-		"ARGOCD_APP_PARAMETERS=[{\"name\":\"kube-version\",\"string\":\"\"},{\"array\":[],\"name\":\"sites\"}]",
+		"PARAM_STRICT=true", /* exec keeps the last one */
+		"PARAM_SITES_0=a",
+		"PARAM_SITES_1=b",
+		"PARAM_SITES_3=d",
+		"ARGOCD_APP_PARAMETERS=[{\"name\":\"kube-version\",\"string\":\"\"},{\"array\":[],"
+		"\"name\":\"sites\"}]",
 		NULL,
 	};
 
@@ -262,7 +279,8 @@ static void test_argocd_env__lookup_names_empty_values_and_duplicates(void **sta
 	assert_null(argocd_env_get(&e, "PARAM_STRIC"));
 }
 
-static void test_argocd_env__map_parameter_is_flagged(void **state)
+static void
+test_argocd_env__map_parameter_is_flagged(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_env e;
@@ -279,7 +297,8 @@ static void test_argocd_env__map_parameter_is_flagged(void **state)
 	assert_null(s.string);
 }
 
-static void test_argocd_env__setting_list_splits_strings(void **state)
+static void
+test_argocd_env__setting_list_splits_strings(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_setting s;
@@ -305,17 +324,22 @@ static void test_argocd_env__setting_list_splits_strings(void **state)
 	assert_null(list);
 }
 
-static void test_argocd_env__kube_version_forms(void **state)
+static void
+test_argocd_env__kube_version_forms(void **state)
 {
 	static const struct {
 		const char *text;
-		int minor;	/* -1: rejected */
+		int minor; /* -1: rejected */
 	} cases[] = {
-		{ "1.35", 35 }, { "v1.35.2", 35 }, { "1.31.2+eks", 31 },
-		{ "v1.30.4-eks-a737599", 30 }, { "V1.36", 36 }, { "1.9", 9 },
-		{ "", -1 }, { "1", -1 }, { "1.", -1 }, { "2.0", -1 }, { "11.2", -1 },
-		{ "v", -1 }, { "1.x", -1 }, { "1.35x", -1 }, { "banana", -1 },
-		{ "1.123456", -1 }, { " 1.35", -1 },
+		{ "1.35", 35 },       { "v1.35.2", 35 },
+		{ "1.31.2+eks", 31 }, { "v1.30.4-eks-a737599", 30 },
+		{ "V1.36", 36 },      { "1.9", 9 },
+		{ "", -1 },           { "1", -1 },
+		{ "1.", -1 },         { "2.0", -1 },
+		{ "11.2", -1 },       { "v", -1 },
+		{ "1.x", -1 },        { "1.35x", -1 },
+		{ "banana", -1 },     { "1.123456", -1 },
+		{ " 1.35", -1 },
 	};
 
 	(void)state;
@@ -328,13 +352,14 @@ static void test_argocd_env__kube_version_forms(void **state)
 			assert_int_equal(minor, -7);
 		} else {
 			if (ret != 0 || minor != cases[i].minor)
-				fail_msg("'%s': ret %d minor %d, want %d", cases[i].text,
-					 ret, minor, cases[i].minor);
+				fail_msg("'%s': ret %d minor %d, want %d", cases[i].text, ret,
+					 minor, cases[i].minor);
 		}
 	}
 }
 
-static void test_argocd_env__bool_as_go_parses_it(void **state)
+static void
+test_argocd_env__bool_as_go_parses_it(void **state)
 {
 	bool b = false;
 
@@ -352,19 +377,20 @@ static void test_argocd_env__bool_as_go_parses_it(void **state)
 	assert_int_equal(argocd_parse_bool(&b, ""), -1);
 }
 
-static void test_argocd_env__api_versions_group_versions_and_kinds(void **state)
+static void
+test_argocd_env__api_versions_group_versions_and_kinds(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_api_versions v;
 
 	argocd_api_versions_parse(&v, &f->a,
-		"v1,v1/ConfigMap, apps/v1,apps/v1/Deployment,karpenter.sh/v1,"
-		"karpenter.sh/v1/NodePool,karpenter.sh/v1/NodePool,"
-		"admissionregistration.k8s.io/v1,"
-		"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy,"
-		"admissionregistration.k8s.io/v1beta1,"
-		"admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy,"
-		"kyverno.io/v1,,");
+				  "v1,v1/ConfigMap, apps/v1,apps/v1/Deployment,karpenter.sh/v1,"
+				  "karpenter.sh/v1/NodePool,karpenter.sh/v1/NodePool,"
+				  "admissionregistration.k8s.io/v1,"
+				  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy,"
+				  "admissionregistration.k8s.io/v1beta1,"
+				  "admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy,"
+				  "kyverno.io/v1,,");
 	assert_int_equal(v.count, 11);
 	assert_true(argocd_api_versions_serves(&v, "karpenter.sh/v1", "NodePool"));
 	assert_false(argocd_api_versions_serves(&v, "karpenter.sh/v1", "NodeClaim"));
@@ -389,42 +415,53 @@ static void test_argocd_env__api_versions_group_versions_and_kinds(void **state)
 	assert_true(argocd_api_versions_serves(&v, "karpenter.sh/v1", "NodePool"));
 }
 
-static void test_argocd_env__repo_root_of_the_cmp_copy(void **state)
+static void
+test_argocd_env__repo_root_of_the_cmp_copy(void **state)
 {
 	struct fixture *f = *state;
 	struct arena *a = &f->a;
 	const char *u1 = "0f8fad5b-d9cb-469f-a165-70867728950e";
 	const char *u2 = "7C9E6679-7425-40DE-944B-E07FC1F90AE7";
 
-	assert_string_equal(argocd_repo_root(a, arena_printf(a, "/tmp/_cmp_server/%s/sites", u1), "sites"),
-			    arena_printf(a, "/tmp/_cmp_server/%s", u1));
-	assert_string_equal(argocd_repo_root(a, arena_printf(a, "/tmp/_cmp_server/%s/a/b/", u1), NULL),
-			    arena_printf(a, "/tmp/_cmp_server/%s", u1));
+	assert_string_equal(
+		argocd_repo_root(a, arena_printf(a, "/tmp/_cmp_server/%s/sites", u1), "sites"),
+		arena_printf(a, "/tmp/_cmp_server/%s", u1));
+	assert_string_equal(
+		argocd_repo_root(a, arena_printf(a, "/tmp/_cmp_server/%s/a/b/", u1), NULL),
+		arena_printf(a, "/tmp/_cmp_server/%s", u1));
 	assert_string_equal(argocd_repo_root(a, arena_printf(a, "/w/_cmp_server/%s", u2), "x"),
 			    arena_printf(a, "/w/_cmp_server/%s", u2));
 	/* The nearest copy root wins (a repository holding such a tree). */
-	assert_string_equal(argocd_repo_root(a, arena_printf(a, "/t/_cmp_server/%s/x/_cmp_server/%s/y", u1, u2), ""),
-			    arena_printf(a, "/t/_cmp_server/%s/x/_cmp_server/%s", u1, u2));
+	assert_string_equal(
+		argocd_repo_root(a, arena_printf(a, "/t/_cmp_server/%s/x/_cmp_server/%s/y", u1, u2),
+				 ""),
+		arena_printf(a, "/t/_cmp_server/%s/x/_cmp_server/%s", u1, u2));
 	/* Not a copy: cwd minus ARGOCD_APP_SOURCE_PATH, else cwd. */
-	assert_string_equal(argocd_repo_root(a, "/t/_cmp_server/not-a-uuid/sites", "sites"), "/t/_cmp_server/not-a-uuid");
+	assert_string_equal(argocd_repo_root(a, "/t/_cmp_server/not-a-uuid/sites", "sites"),
+			    "/t/_cmp_server/not-a-uuid");
 	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "envs/prod"), "/srv/repo");
-	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "./envs/prod/"), "/srv/repo");
+	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "./envs/prod/"),
+			    "/srv/repo");
 	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "prod"), "/srv/repo/envs");
-	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "od"), "/srv/repo/envs/prod");
-	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "other"), "/srv/repo/envs/prod");
+	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "od"),
+			    "/srv/repo/envs/prod");
+	assert_string_equal(argocd_repo_root(a, "/srv/repo/envs/prod", "other"),
+			    "/srv/repo/envs/prod");
 	assert_string_equal(argocd_repo_root(a, "/srv/repo", "."), "/srv/repo");
 	assert_string_equal(argocd_repo_root(a, "/srv/repo/", NULL), "/srv/repo");
 	assert_string_equal(argocd_repo_root(a, "/sites", "sites"), "/");
 }
 
-static void test_argocd_env__check_names_warns_about_misspellings(void **state)
+static void
+test_argocd_env__check_names_warns_about_misspellings(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_env e;
 	static const char *const known[] = { "sites", "strict", "kube-version", NULL };
 	const char *envp[] = {
 		"ARGOCD_APP_PARAMETERS=[{\"array\":[\"a\"],\"name\":\"site\"},"
-		"{\"name\":\"strict\",\"string\":\"true\"},{\"name\":\"strict\",\"string\":\"false\"}]",
+		"{\"name\":\"strict\",\"string\":\"true\"},{\"name\":\"strict\",\"string\":"
+		"\"false\"}]",
 		"ARGOCD_ENV_STRICT=true",
 		"ARGOCD_ENV_kube-version=1.35",
 		"ARGOCD_ENV_SITE=a",
@@ -432,10 +469,12 @@ static void test_argocd_env__check_names_warns_about_misspellings(void **state)
 		NULL,
 	};
 	const char *want[] = {
-		"parameter 'site' is not a gpusite setting and is ignored: the settings are sites, strict, kube-version",
+		"parameter 'site' is not a gpusite setting and is ignored: the settings are sites, "
+		"strict, kube-version",
 		"parameter 'strict' is given more than once: the last one is used",
 		"ARGOCD_ENV_kube-version is not read: write the plugin env name as KUBE_VERSION",
-		"ARGOCD_ENV_SITE is not a gpusite setting and is ignored: the plugin env names are SITES, STRICT, KUBE_VERSION",
+		"ARGOCD_ENV_SITE is not a gpusite setting and is ignored: the plugin env names are "
+		"SITES, STRICT, KUBE_VERSION",
 	};
 
 	load(f, &e, envp);
@@ -450,7 +489,8 @@ static void test_argocd_env__check_names_warns_about_misspellings(void **state)
 	assert_string_equal(f->d.items[2].at.file, "ARGOCD_ENV_kube-version");
 }
 
-static void test_argocd_env__stderr_lines_and_summary(void **state)
+static void
+test_argocd_env__stderr_lines_and_summary(void **state)
 {
 	struct fixture *f = *state;
 	struct pos p1 = { "sites/seoul.yaml", 12, 7 }, p2 = { "sites/seoul.yaml", 3, 1 };
@@ -470,34 +510,35 @@ static void test_argocd_env__stderr_lines_and_summary(void **state)
 	assert_non_null(mem);
 	argocd_diags_print(mem, &f->d, 50);
 	fclose(mem);
-	assert_string_equal(text,
-			    "sites/seoul.yaml:12:7: error: limit too low [GS041]\n"
-			    "ARGOCD_APP_PARAMETERS: warning: unknown?parameter [GS122]\n"
-			    "sites/seoul.yaml:3:1: error: unknown field [GS003]\n");
+	assert_string_equal(text, "sites/seoul.yaml:12:7: error: limit too low [GS041]\n"
+				  "ARGOCD_APP_PARAMETERS: warning: unknown?parameter [GS122]\n"
+				  "sites/seoul.yaml:3:1: error: unknown field [GS003]\n");
 	free(text);
 
 	mem = open_memstream(&text, &len);
 	assert_non_null(mem);
 	argocd_diags_print(mem, &f->d, 1);
 	fclose(mem);
-	assert_string_equal(text,
-			    "sites/seoul.yaml:12:7: error: limit too low [GS041]\n"
-			    "gpusite: ... and 2 more\n");
+	assert_string_equal(text, "sites/seoul.yaml:12:7: error: limit too low [GS041]\n"
+				  "gpusite: ... and 2 more\n");
 	free(text);
 
 	diag_add(&f->d, DIAG_ERROR, p3, "GS120", "", "bad");
-	assert_string_equal(argocd_diags_summary(&f->a, &f->d),
-			    "3 errors in ARGOCD_APP_PARAMETERS and sites/seoul.yaml (GS003, GS041, GS120)");
+	assert_string_equal(
+		argocd_diags_summary(&f->a, &f->d),
+		"3 errors in ARGOCD_APP_PARAMETERS and sites/seoul.yaml (GS003, GS041, GS120)");
 	diag_add(&f->d, DIAG_ERROR, p4, "GS001", "", "bad");
 	assert_string_equal(argocd_diags_summary(&f->a, &f->d),
-			    "4 errors in ARGOCD_APP_PARAMETERS, sites/b?ad.yaml and sites/seoul.yaml (GS001, GS003, GS041, GS120)");
+			    "4 errors in ARGOCD_APP_PARAMETERS, sites/b?ad.yaml and "
+			    "sites/seoul.yaml (GS001, GS003, GS041, GS120)");
 	p4.file = "x.yaml";
 	diag_add(&f->d, DIAG_ERROR, p4, "GS001", "", "bad");
 	assert_string_equal(argocd_diags_summary(&f->a, &f->d),
 			    "5 errors in 4 files (GS001, GS003, GS041, GS120)");
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
