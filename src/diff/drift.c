@@ -759,12 +759,13 @@ check_placement(struct arena *a, struct diags *d, size_t *count,
 			finding(d, count, DRIFT_PODS_NO_TOLERATION, at,
 				"spec.placement.namespaces", s->name,
 				"%zu GPU pod%s in namespace %s of site %s lack%s a toleration "
-				"for %s: %s; the %s placement policy did not mutate them "
+				"for %s: %s; the %s placement policy did not mutate %s "
 				"(is the admission controller running and the policy ready?)",
 				nu, nu == 1 ? "" : "s", ns, s->name, nu == 1 ? "s" : "",
 				taint_text(a, s->gpu_taint.key, s->gpu_taint.value,
 					   s->gpu_taint.effect),
-				name_list(a, untol, nu), spec_engine_name(s->placement.engine));
+				name_list(a, untol, nu), spec_engine_name(s->placement.engine),
+				nu == 1 ? "it" : "them");
 	}
 }
 

@@ -1,0 +1,110 @@
+# live.sh - helpers for the live-cluster tests (source after lib.sh):
+# a test CA made in the scratch directory, the fake API server of
+# tests/tools/fake-apiserver.py on a free loopback port, and kubeconfigs
+# that point at it.  The server is stopped when the test script exits.
+FAKE="$TEST_TOP/tests/tools/fake-apiserver.py"
+LIVE="$TEST_TOP/testdata/live"
+# Unique and greppable: no output of gpusite may ever contain it.
+TOKEN="gpusite-test-token-$$-c2VjcmV0"
+EKS_ARN="arn:aws:eks:us-west-2:111122223333:cluster/my-hybrid-cluster"
+SERVER_PID=
+trap 'live_stop; rm -rf "$SCRATCH"' EXIT
+
+# live_have_python: the server needs python3 and openssl.
+live_have_python() {
+	command -v python3 >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1
+}
+
+live_certs() {
+	[ -f "$SCRATCH/tls/ca.crt" ] || python3 "$FAKE" certs "$SCRATCH/tls"
+}
+
+# live_applied SITES_DIR [SITE]: what Argo CD would have synced, as the
+# tool renders it (one JSON object per line) -> $SCRATCH/applied.json
+live_applied() {
+	if [ -n "${2:-}" ]; then
+		"$GPUSITE" render --format json --site "$2" "$1" >"$SCRATCH/applied.json"
+	else
+		"$GPUSITE" render --format json "$1" >"$SCRATCH/applied.json"
+	fi
+}
+
+# live_start SCENARIO [server options...]: start the server, set PORT and
+# SERVER, write $SCRATCH/kubeconfig (bearer token, EKS ARN names).
+live_start() {
+	live_stop
+	scen=$1
+	shift
+	live_certs || return 1
+	rm -f "$SCRATCH/port" "$SCRATCH/requests.log"
+	python3 "$FAKE" serve --scenario "$LIVE/$scen" --tls "$SCRATCH/tls" \
+		--port-file "$SCRATCH/port" --token "$TOKEN" \
+		--log "$SCRATCH/requests.log" "$@" 2>"$SCRATCH/server.err" &
+	SERVER_PID=$!
+	i=0
+	while [ ! -s "$SCRATCH/port" ]; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+			echo "fake API server did not start:" >&2
+			cat "$SCRATCH/server.err" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	PORT=$(cat "$SCRATCH/port")
+	SERVER="https://127.0.0.1:$PORT"
+	live_kubeconfig >"$SCRATCH/kubeconfig"
+}
+
+live_stop() {
+	if [ -n "$SERVER_PID" ]; then
+		kill "$SERVER_PID" 2>/dev/null
+		wait "$SERVER_PID" 2>/dev/null
+		SERVER_PID=
+	fi
+	return 0
+}
+
+# live_kubeconfig [USER-YAML]: a kubeconfig as `aws eks update-kubeconfig`
+# writes it (ARN names), with the given user block (default: the token).
+live_kubeconfig() {
+	user=${1:-"    token: $TOKEN"}
+	cat <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: $EKS_ARN
+  cluster:
+    server: $SERVER
+    certificate-authority: $SCRATCH/tls/ca.crt
+users:
+- name: $EKS_ARN
+  user:
+$user
+contexts:
+- name: $EKS_ARN
+  context:
+    cluster: $EKS_ARN
+    user: $EKS_ARN
+current-context: $EKS_ARN
+EOF
+}
+
+# no_leak FILE...: none of the files holds the token or a private key.
+no_leak() {
+	if grep -l -e "$TOKEN" -e "PRIVATE KEY" -e "c2VjcmV0" "$@" 2>/dev/null; then
+		echo "secret leaked into the files above" >&2
+		return 1
+	fi
+	return 0
+}
+
+# A kubectl to check the server against: PATH, else the one make deps put
+# in .tools/ (none: the kubectl tests skip visibly).
+live_kubectl() {
+	if command -v kubectl >/dev/null 2>&1; then
+		command -v kubectl
+	elif [ -x "$TEST_TOP/.tools/bin/kubectl-layer" ]; then
+		echo "$TEST_TOP/.tools/bin/kubectl-layer"
+	fi
+}
