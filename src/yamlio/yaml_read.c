@@ -596,7 +596,8 @@ static int add_merge(struct loader *l, struct frame *fr, struct node *src)
 	return 0;
 }
 
-static int merge_value(struct loader *l, struct frame *fr, struct node *v)
+static int merge_value(struct loader *l, struct frame *fr, struct node *v,
+		       struct pos at)
 {
 	size_t i;
 
@@ -611,7 +612,7 @@ static int merge_value(struct loader *l, struct frame *fr, struct node *v)
 		return 0;
 	}
 bad:
-	return syntax_error(l, v->at,
+	return syntax_error(l, at,
 		"the value of a merge key '<<' must be a mapping or a sequence "
 		"of mappings");
 }
@@ -650,7 +651,7 @@ static int attach(struct loader *l, struct node *n, struct pos at,
 		return 0;
 	}
 	if (fr->key_is_merge) {
-		if (merge_value(l, fr, n) < 0)
+		if (merge_value(l, fr, n, at) < 0)
 			return -1;
 	} else {
 		node_map_add_node(l->a, fr->node, fr->key, n);
