@@ -271,8 +271,21 @@ out_commit(struct arena *a, struct out_set *s)
 	for (i = 0; i < s->count; i++) {
 		struct out_file *f = &s->files[i];
 		const char *slash = strrchr(f->path, '/');
+		struct stat st;
 		int fd;
 
+		/* A symlink, device or pipe (-o /dev/stdout) is written through
+		 * in place: renaming over it would replace the link or the
+		 * device node itself. */
+		if (lstat(f->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			if (S_ISDIR(st.st_mode) ||
+			    (stat(f->path, &st) == 0 && S_ISDIR(st.st_mode))) {
+				fprintf(stderr, "gpusite render: error: '%s' is a directory\n",
+					f->path);
+				goto fail;
+			}
+			continue;
+		}
 		if (make_parents(a, s, f->path) < 0) {
 			fprintf(stderr, "gpusite render: error: cannot create the directory"
 				" of '%s': %s\n", f->path, strerror(errno));
@@ -304,6 +317,19 @@ out_commit(struct arena *a, struct out_set *s)
 	for (i = 0; i < s->count; i++) {
 		struct out_file *f = &s->files[i];
 
+		if (!f->tmp) {
+			int fd = open(f->path, O_WRONLY | O_TRUNC);
+
+			if (fd < 0 || write_all(fd, f->data->data, f->data->len) < 0) {
+				fprintf(stderr, "gpusite render: error: cannot write '%s': %s\n",
+					f->path, strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				goto fail;
+			}
+			close(fd);
+			continue;
+		}
 		if (rename(f->tmp, f->path) < 0) {
 			fprintf(stderr, "gpusite render: error: cannot replace '%s': %s\n",
 				f->path, strerror(errno));
@@ -468,6 +494,8 @@ cmd_render(int argc, char **argv)
 		goto out;
 	}
 
+	if (ra.output && !strcmp(ra.output, "-"))
+		ra.output = NULL;
 	if (ra.output)
 		out_add(&a, &outs, ra.output, &stream, false);
 	if ((ra.nodeconfigs &&

@@ -114,8 +114,11 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 			      al->namespace ? al->namespace : "monitoring",
 			      arena_printf(a, "gpusite-%s", site->name), site->name,
 			      site->cluster.name, &extra,
+			      fb->enabled ?
 			      "alerts when the cloud fallback takes over or nears its"
 			      " GPU limit, GPU Pods stay pending, or an on-prem GPU node"
+			      " is NotReady" :
+			      "alerts when GPU Pods stay pending or an on-prem GPU node"
 			      " is NotReady");
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	groups = node_map_add(a, spec, "groups", node_new_seq(a, no_pos));

@@ -1,0 +1,79 @@
+#!/bin/sh
+# t2060-explain.sh - `gpusite explain [SITE] [PATH]`: the RTO budget term by
+# term, the Kubernetes version (and when it is assumed), capacity against
+# the fallback, one line per rendered object; a budget over target is
+# explained and exits 1; an unknown site is an error.
+. "$TEST_TOP/tests/lib.sh"
+
+fleet="$TEST_TOP/testdata/fleet/sites"
+
+test_expect_success 'explain SITE PATH: the budget adds up term by term' '
+	"$GPUSITE" explain seoul-dc1 "$fleet" >"$SCRATCH/e" &&
+	grep -q "^site seoul-dc1 (cluster my-hybrid-cluster" "$SCRATCH/e" &&
+	grep -q "recovery budget (targetRTO 15m):" "$SCRATCH/e" &&
+	grep -q "eviction toleration *1m0s" "$SCRATCH/e" &&
+	grep -q "node monitor grace *50s" "$SCRATCH/e" &&
+	grep -q "node provisioning *4m0s" "$SCRATCH/e" &&
+	grep -q "image pull *6m0s" "$SCRATCH/e" &&
+	grep -q "model load *3m0s" "$SCRATCH/e" &&
+	grep -q "total *14m50s  OK: 10s within the target" "$SCRATCH/e" &&
+	! grep -q "^site incheon-edge" "$SCRATCH/e"
+'
+
+test_expect_success 'capacity: on-prem GPUs, the limit, what each type serves' '
+	grep -q "on-prem GPUs: 32 (rack-a: 2 x 8 h200; rack-b: 2 x 8 h200)" "$SCRATCH/e" &&
+	grep -q "gpuLimit 16 nvidia.com/gpu (50% of on-prem)" "$SCRATCH/e" &&
+	grep -q "g6.12xlarge *4 x l4 *22888 MiB per GPU  up to 4 nodes" "$SCRATCH/e" &&
+	grep -q "g6e.12xlarge *4 x l40s *45776 MiB per GPU" "$SCRATCH/e"
+'
+
+test_expect_success 'one line per rendered object of the site' '
+	"$GPUSITE" render --site seoul-dc1 "$fleet" | grep -c "^kind: " >"$SCRATCH/n" &&
+	test "$(grep -c "^    [A-Za-z]* [^ ]*: " "$SCRATCH/e")" -eq "$(cat "$SCRATCH/n")" &&
+	grep -q "^    NodePool seoul-dc1-gpu-fallback: " "$SCRATCH/e" &&
+	grep -q "^    Application argocd/my-hybrid-cluster-nvidia-device-plugin: " "$SCRATCH/e" &&
+	grep -q "^    MutatingPolicy gpusite-seoul-dc1-placement: .*eviction toleration seconds" "$SCRATCH/e"
+'
+
+test_expect_success 'the Kubernetes version: from the spec, overridden, assumed' '
+	grep -q "kubernetes: 1.35 (cluster.kubernetesVersion)" "$SCRATCH/e" &&
+	"$GPUSITE" explain --kube-version 1.36 seoul-dc1 "$fleet" | grep -q "kubernetes: 1.36 (--kube-version)" &&
+	mkdir -p "$SCRATCH/nov" &&
+	sed "/kubernetesVersion/d" "$fleet/seoul-dc1.yaml" >"$SCRATCH/nov/s.yaml" &&
+	"$GPUSITE" explain "$SCRATCH/nov" >"$SCRATCH/nov.txt" &&
+	grep -q "kubernetes: 1.36 (assumed 1.36" "$SCRATCH/nov.txt"
+'
+
+test_expect_success 'a single argument is PATH when it exists, else SITE' '
+	(cd "$TEST_TOP/testdata/fleet" && "$GPUSITE" explain incheon-edge) >"$SCRATCH/i" &&
+	grep -q "^site incheon-edge" "$SCRATCH/i" && ! grep -q "^site seoul-dc1" "$SCRATCH/i" &&
+	"$GPUSITE" explain "$fleet" >"$SCRATCH/all" &&
+	test "$(grep -c "^site " "$SCRATCH/all")" -eq 3
+'
+
+test_expect_success 'a budget over target is explained, with exit 1 and GS060' '
+	mkdir -p "$SCRATCH/over" &&
+	sed -e "s/notReadyTolerationSeconds: 60/notReadyTolerationSeconds: 300/" \
+	    -e "s/unreachableTolerationSeconds: 60/unreachableTolerationSeconds: 300/" \
+		"$fleet/seoul-dc1.yaml" >"$SCRATCH/over/s.yaml" &&
+	expect_exit 1 "$GPUSITE" explain "$SCRATCH/over" >"$SCRATCH/o" 2>"$SCRATCH/oe" &&
+	grep -q "total *18m50s  OVER the target by 3m50s" "$SCRATCH/o" &&
+	grep -q "\[GS060\]" "$SCRATCH/oe"
+'
+
+test_expect_success 'engine none: the policy to paste is shown' '
+	mkdir -p "$SCRATCH/none" &&
+	sed "s/engine: kyverno/engine: none/" "$fleet/seoul-dc1.yaml" >"$SCRATCH/none/s.yaml" &&
+	"$GPUSITE" explain "$SCRATCH/none" >"$SCRATCH/n.txt" &&
+	grep -q "placement: engine none" "$SCRATCH/n.txt" &&
+	grep -q "^    kind: MutatingPolicy$" "$SCRATCH/n.txt" &&
+	! grep -q "^    MutatingPolicy gpusite" "$SCRATCH/n.txt"
+'
+
+test_expect_success 'an unknown site is an error' '
+	expect_exit 1 "$GPUSITE" explain nowhere-dc "$TEST_TOP/testdata/fleet/sites" \
+		>"$SCRATCH/u" 2>"$SCRATCH/ue" &&
+	test ! -s "$SCRATCH/u" && grep -q "no site is named .nowhere-dc." "$SCRATCH/ue"
+'
+
+test_done
