@@ -1455,6 +1455,20 @@ static void unknown_field(struct vctx *c, const struct schema *s,
 	}
 }
 
+/* A key of map within 2 edits of `want` (a likely misspelling), or NULL. */
+static const char *present_typo(struct vctx *c, const struct node *map,
+				const char *want)
+{
+	const char **keys = arena_alloc(c->a, (map->map.count + 1) * sizeof(*keys));
+	const char *best;
+	size_t k;
+
+	for (k = 0; k < map->map.count; k++)
+		keys[k] = map->map.pairs[k].key->scalar.text;
+	best = closest(want, keys, map->map.count, NULL);
+	return best ? echo(c->a, best, strlen(best)) : NULL;
+}
+
 static bool embedded_field(const char *name)
 {
 	return strcmp(name, "apiVersion") == 0 || strcmp(name, "kind") == 0 ||
@@ -1530,17 +1544,22 @@ static bool v_object(struct vctx *c, const struct schema *s,
 		}
 	}
 	for (k = 0; k < s->nrequired; k++) {
+		struct pseg rp = { p, s->required[k], 0 };
+		const char *typo;
+
 		if (node_map_get(n, s->required[k]))
 			continue;
 		ok = false;
 		if (!c->collect)
 			return false;
-		{
-			struct pseg rp = { p, s->required[k], 0 };
-
+		typo = present_typo(c, n, s->required[k]);
+		if (typo)
+			VERR(c, n, &rp, "missing required field '%s' in %s ('%s' looks "
+			     "like a misspelling of it)", s->required[k],
+			     subject(c, path_of(c->a, p)), typo);
+		else
 			VERR(c, n, &rp, "missing required field '%s' in %s",
 			     s->required[k], subject(c, path_of(c->a, p)));
-		}
 	}
 	for (k = 0; k < s->ndeps; k++) {
 		const struct sdep *dp = &s->deps[k];
@@ -1572,8 +1591,9 @@ static bool v_object(struct vctx *c, const struct schema *s,
 		ok = false;
 	}
 	if (s->max_props >= 0 && n->map.count > (uint64_t)s->max_props) {
-		VERR(c, n, p, "%s has %zu fields; at most %lld %s allowed",
+		VERR(c, n, p, "%s has %zu field%s; at most %lld %s allowed",
 		     subject(c, path_of(c->a, p)), n->map.count,
+		     n->map.count == 1 ? "" : "s",
 		     (long long)s->max_props, s->max_props == 1 ? "is" : "are");
 		ok = false;
 	}
@@ -1756,8 +1776,10 @@ static bool v_array(struct vctx *c, const struct schema *s,
 				is = s->addl_items;
 				if (is->is_bool && !is->bool_val) {
 					VERR(c, n->seq.items[k], &ip,
-					     "%s has %zu items; at most %zu are allowed",
-					     subject(c, path_of(c->a, p)), count, s->ntuple);
+					     "%s has %zu item%s; at most %zu %s allowed",
+					     subject(c, path_of(c->a, p)), count,
+					     count == 1 ? "" : "s", s->ntuple,
+					     s->ntuple == 1 ? "is" : "are");
 					ok = false;
 					break;
 				}
@@ -1783,9 +1805,13 @@ static bool v_array(struct vctx *c, const struct schema *s,
 		ok = false;
 	}
 	if (s->max_items >= 0 && count > (uint64_t)s->max_items) {
-		VERR(c, n, p, "%s has %zu items; at most %lld %s allowed",
-		     subject(c, path_of(c->a, p)), count, (long long)s->max_items,
-		     s->max_items == 1 ? "is" : "are");
+		if (s->max_items == 0)
+			VERR(c, n, p, "%s must be empty here (it has %zu item%s)",
+			     subject(c, path_of(c->a, p)), count, count == 1 ? "" : "s");
+		else
+			VERR(c, n, p, "%s has %zu items; at most %lld %s allowed",
+			     subject(c, path_of(c->a, p)), count, (long long)s->max_items,
+			     s->max_items == 1 ? "is" : "are");
 		ok = false;
 	}
 	if (!ok && !c->collect)
@@ -1853,9 +1879,16 @@ static bool v_string(struct vctx *c, const struct schema *s,
 
 			if (dl && s->description[dl - 1] == '.')
 				dl--;
-			VERR(c, n, p, "%s '%s' is not a valid %s: %.*s",
+			char *desc = arena_strndup(c->a, s->description, dl);
+
+			/* "Lower-case letters" reads "lower-case letters" after a
+			 * colon; "DNS-1123 ..." keeps its capitals. */
+			if (desc[0] >= 'A' && desc[0] <= 'Z' &&
+			    !(desc[1] >= 'A' && desc[1] <= 'Z'))
+				desc[0] = (char)(desc[0] - 'A' + 'a');
+			VERR(c, n, p, "%s '%s' is not a valid %s: %s",
 			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
-			     s->title, (int)dl, s->description);
+			     s->title, desc);
 		} else if (s->title) {
 			VERR(c, n, p, "%s '%s' is not a valid %s (pattern %s)",
 			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),

@@ -1,0 +1,38 @@
+#!/bin/sh
+# t1102: the schema cases under testdata/schema/: every valid/*.yaml is
+# accepted without a diagnostic; every invalid/*.yaml gives exactly the
+# diagnostics in invalid/NAME.expected (FILE:LINE:COL: PATH: MESSAGE),
+# byte for byte.  GOLDEN_UPDATE=1 rewrites the expected files instead
+# (review the diff before committing it).
+. "$TEST_TOP/tests/lib.sh"
+
+CHECK="$TEST_TOP/$O/tests/schema-check"
+cd "$TEST_TOP" || exit 1
+
+test_expect_success 'schema-check is built' '
+	test -x "$CHECK"
+'
+
+for f in testdata/schema/valid/*.yaml; do
+	test_expect_success "valid: $f" '
+		"$CHECK" verdict "$f" >"$SCRATCH/v" &&
+		test -s "$SCRATCH/v" &&
+		! grep -v "	valid\$" "$SCRATCH/v" &&
+		"$CHECK" diags "$f" >"$SCRATCH/d" &&
+		test_cmp /dev/null "$SCRATCH/d"
+	'
+done
+
+for f in testdata/schema/invalid/*.yaml; do
+	exp=${f%.yaml}.expected
+	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
+		"$CHECK" diags "$f" >"$exp"
+	fi
+	test_expect_success "invalid: $f" '
+		test -f "$exp" &&
+		"$CHECK" diags "$f" >"$SCRATCH/d" &&
+		test -s "$SCRATCH/d" &&
+		test_cmp "$exp" "$SCRATCH/d"
+	'
+done
+test_done
