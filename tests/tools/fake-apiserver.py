@@ -19,6 +19,7 @@ Usage:
       client certificate and a second, unrelated CA into DIR (openssl).
   fake-apiserver.py serve --scenario DIR --tls DIR [--port N] [--port-file F]
       [--token T]... [--applied FILE] [--fault SPEC]... [--log FILE]
+      [--parent PID]    (exit when process PID is gone)
   fake-apiserver.py dump --scenario DIR [--applied FILE]
       print the scenario's objects as one JSON List (for checks).
 
@@ -1056,6 +1057,17 @@ def serve(opts):
         os.rename(tmp, opts["port_file"])
     else:
         print(port, flush=True)
+    parent = opts.get("parent")
+    if parent:
+        # never outlive the test that started us
+        def watch():
+            while True:
+                time.sleep(0.5)
+                try:
+                    os.kill(parent, 0)
+                except OSError:
+                    os._exit(0)
+        threading.Thread(target=watch, daemon=True).start()
     try:
         srv.serve_forever(poll_interval=0.1)
     except KeyboardInterrupt:
@@ -1094,6 +1106,8 @@ def main(argv):
             opts["faults"].append(val)
         elif a == "--log":
             opts["log"] = val
+        elif a == "--parent":
+            opts["parent"] = int(val)
         else:
             sys.stderr.write("fake-apiserver: unknown option %s\n" % a)
             return 2

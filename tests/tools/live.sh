@@ -39,8 +39,10 @@ live_start() {
 	rm -f "$SCRATCH/port" "$SCRATCH/requests.log"
 	python3 "$FAKE" serve --scenario "$LIVE/$scen" --tls "$SCRATCH/tls" \
 		--port-file "$SCRATCH/port" --token "$TOKEN" \
-		--log "$SCRATCH/requests.log" "$@" 2>"$SCRATCH/server.err" &
+		--log "$SCRATCH/requests.log" --parent $$ "$@" \
+		2>"$SCRATCH/server.err" &
 	SERVER_PID=$!
+	echo "$SERVER_PID" >"$SCRATCH/server.pid"
 	i=0
 	while [ ! -s "$SCRATCH/port" ]; do
 		i=$((i + 1))
@@ -56,12 +58,17 @@ live_start() {
 	live_kubeconfig >"$SCRATCH/kubeconfig"
 }
 
+# Test bodies run in subshells, so the pid also goes through a file.
 live_stop() {
+	if [ -z "$SERVER_PID" ] && [ -s "$SCRATCH/server.pid" ]; then
+		SERVER_PID=$(cat "$SCRATCH/server.pid")
+	fi
 	if [ -n "$SERVER_PID" ]; then
 		kill "$SERVER_PID" 2>/dev/null
 		wait "$SERVER_PID" 2>/dev/null
 		SERVER_PID=
 	fi
+	rm -f "$SCRATCH/server.pid"
 	return 0
 }
 
@@ -107,4 +114,22 @@ live_kubectl() {
 	elif [ -x "$TEST_TOP/.tools/bin/kubectl-layer" ]; then
 		echo "$TEST_TOP/.tools/bin/kubectl-layer"
 	fi
+}
+
+# live_golden EXPECTED ACTUAL: byte-for-byte; GPUSITE_GOLDEN_UPDATE=1
+# rewrites EXPECTED instead (review the change with git diff).
+live_golden() {
+	if [ "${GPUSITE_GOLDEN_UPDATE:-}" = 1 ]; then
+		mkdir -p "$(dirname "$1")" && cp "$2" "$1"
+	fi
+	test_cmp "$1" "$2"
+}
+
+# only_gets: the request log shows GETs and nothing else.
+only_gets() {
+	if grep -v '^GET ' "$SCRATCH/requests.log"; then
+		echo "a request other than GET was sent" >&2
+		return 1
+	fi
+	return 0
 }
