@@ -153,6 +153,27 @@ test_expect_success '--color never and NO_COLOR: no escape sequences' '
 	! grep -q "$(printf "\033")" err
 '
 
+test_expect_success '--staged checks the index, --ref a revision, not the work tree' '
+	if ! command -v git >/dev/null; then exit 0; fi
+	mkdir repo && cd repo &&
+	git init -q &&
+	"$GPUSITE" init one >/dev/null &&
+	git add sites/one.yaml &&
+	git -c user.name=t -c user.email=t@example.com commit -q -m one &&
+	sed -i "s/gpuLimit: 8 /gpuLimit: 2 /" sites/one.yaml &&
+	expect_exit 1 "$GPUSITE" validate 2>err &&
+	grep "GS041" err &&
+	"$GPUSITE" validate --staged 2>err &&
+	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err &&
+	"$GPUSITE" validate --ref HEAD 2>err &&
+	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err &&
+	git add sites/one.yaml &&
+	expect_exit 1 "$GPUSITE" validate --staged 2>err &&
+	grep "^sites/one.yaml:[0-9]*:[0-9]*: error: .*\[GS041\]" err &&
+	expect_exit 3 "$GPUSITE" validate --ref no-such-rev 2>err &&
+	grep "no-such-rev" err
+'
+
 # ---- formats ----
 
 test_expect_success 'json on the fleet: an empty list and the counts' '
