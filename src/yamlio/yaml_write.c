@@ -66,6 +66,16 @@ static bool all_in(const char *s, size_t len, const char *set)
 	return true;
 }
 
+static bool strpbrk_n(const char *s, size_t len, const char *set)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] && strchr(set, s[i]))
+			return true;
+	return false;
+}
+
 static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -75,7 +85,8 @@ static bool is_digit(char c)
  * Does a YAML 1.1 or 1.2 reader see a number here?  Deliberately broad
  * (quoting a string that only looks numeric costs nothing): ints in any
  * base, `_` separators, sexagesimal `1:30`, floats with or without a
- * leading digit, `.inf` / `.nan` in any case, and dates (1.1 timestamps).
+ * leading digit (1.1 readers even take "." and "e1"), `.inf` / `.nan` in
+ * any case, and dates (1.1 timestamps).
  */
 static bool looks_numeric(const char *s, size_t len)
 {
@@ -95,15 +106,15 @@ static bool looks_numeric(const char *s, size_t len)
 	}
 	if (k >= len)
 		return false;
-	if (!(is_digit(s[k]) || (s[k] == '.' && k + 1 < len && is_digit(s[k + 1]))))
-		return false;
 	if (len - k >= 2 && s[k] == '0' && (s[k + 1] == 'x' || s[k + 1] == 'X'))
 		return all_in(s + k + 2, len - k - 2, "0123456789abcdefABCDEF_");
 	if (len - k >= 2 && s[k] == '0' && (s[k + 1] == 'o' || s[k + 1] == 'O'))
 		return all_in(s + k + 2, len - k - 2, "01234567_");
 	if (len - k >= 2 && s[k] == '0' && (s[k + 1] == 'b' || s[k + 1] == 'B'))
 		return all_in(s + k + 2, len - k - 2, "01_");
-	if (all_in(s + k, len - k, "0123456789_.:+-eE"))
+	/* YAML 1.1's float pattern even takes "." and "e1" (as NaN, in some readers). */
+	if (all_in(s + k, len - k, "0123456789_.:+-eE") &&
+	    (memchr(s, '.', len) || strpbrk_n(s, len, "0123456789")))
 		return true;
 	/* 2001-12-14, 2001-12-14t21:59:43.10-05:00 */
 	if (k == 0 && len >= 8 && is_digit(s[0]) && is_digit(s[1]) &&

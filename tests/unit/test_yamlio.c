@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "json/json.h"
 #include "node/node.h"
 #include "yamlio/yamlio.h"
 
@@ -759,7 +760,7 @@ static void test_yamlio__emit_quotes_ambiguous(void **state)
 		" lead", "trail ", " ", "- x", "-", "? x", "?x", ":", ":x", "#c",
 		"&a", "*a", "!t", "|x", ">x", "'q", "\"q", "%p", "@a", "`b",
 		"{x", "[x", "]", "}", ",x", "a: b", "a #b", "ends:", "---", "--- x",
-		"...", "...x", "1.2.3",
+		"...", "...x", "1.2.3", ".", "-.", "+.", "._", "e1", "E0", "e+12", "1-2",
 	};
 	struct buf want = BUF_INIT;
 	size_t i;
@@ -797,7 +798,7 @@ static void test_yamlio__emit_plain_when_safe(void **state)
 		"https://example.com/a?b=c&d", "a-b_c", "-flag", "--set", "a:b", "a#b",
 		"key=value", "v1.2.3", "x y", "1.2.3a", "\xc3\xbcmlaut", "\xe6\x97\xa5\xe6\x9c\xac",
 		"it's", "say \"hi\"", "a,b", "a[0]", "50%", "C:\\dir", "yes-or-no", "nullable",
-		"Truex", "0xZZ", "e5", ".git", "~user", "a~", "x=", "<<a",
+		"Truex", "0xZZ", "e", "-e", "+", ".git", "~user", "a~", "x=", "<<a",
 	};
 	char want[128];
 	size_t i;
@@ -935,6 +936,150 @@ static void test_yamlio__round_trip_property(void **state)
 	buf_release(&again);
 }
 
+/*
+ * The same property over 20,000 strings made of fragments that matter to
+ * YAML (deterministic generator, so a failure is reproducible).
+ */
+static void test_yamlio__round_trip_generated_strings(void **state)
+{
+	static const char *const frag[] = {
+		" ", "  ", "\n", ":", ": ", "#", " #", "-", "- ", "?", "'", "\"", "a",
+		"Z", "1", "0", ".", "e", "E", "x", "o", "+", "_", "\xc3\xa9", "\t",
+		"!", "&", "*", "{", "}", "[", "]", ",", "~", "y", "n", "null", "true",
+		"No", "|", ">", "%", "@", "`", "\\", "\r", "\xc2\x85", "\xe2\x80\xa8",
+		"---", "...", "<<", "=", ".inf", ".NaN", "0x", "0o", "1e3", "\x01",
+		"\xef\xbb\xbf", "/", "=",
+	};
+	const size_t nfrag = sizeof(frag) / sizeof(frag[0]);
+	struct pos p0 = { NULL, 0, 0 };
+	struct buf out = BUF_INIT, s = BUF_INIT;
+	unsigned long long seed = 0x9e3779b97f4a7c15ULL;
+	int i, k, n;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		struct node *m = node_new_map(&A, p0);
+
+		buf_reset(&s);
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = 1 + (int)((seed >> 33) % 6);
+		for (k = 0; k < n; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			assert_int_equal(buf_adds(&s, frag[(seed >> 33) % nfrag]), 0);
+		}
+		node_map_add(&A, m, "k", node_new_strn(&A, p0, s.data, s.len));
+		node_map_add(&A, m, s.data, str("v"));
+		buf_reset(&out);
+		assert_int_equal(yamlio_emit(&out, m, 0), 0);
+		if (loadn(out.data, out.len, NULL) != 0 || DOCS.count != 1 ||
+		    !node_equal(DOCS.docs[0], m)) {
+			dump_diags();
+			fail_msg("round trip %d failed; emitted:\n%s", i, out.data);
+		}
+		if (!strchr(s.data, '\''))
+			assert_null(strchr(out.data, '\''));
+		if (i % 512 == 0) {
+			/* Keep the arena small. */
+			arena_release(&A);
+		}
+	}
+	buf_release(&out);
+	buf_release(&s);
+}
+
+/*
+ * Other readers see the strings we write: PyYAML (YAML 1.1, what many
+ * tools still use) and eemeli/yaml in 1.1 and 1.2 modes, when installed.
+ * One sequence of {s: s} maps is written as YAML by the emitter and as
+ * JSON by json_write; each reader must find the YAML equal to the JSON.
+ */
+static void test_yamlio__other_readers_agree(void **state)
+{
+	static const char *const frag[] = {
+		" ", "\n", ":", ": ", "#", " #", "-", "- ", "?", "'", "\"", "a", "1",
+		"0", ".", "e", "E", "x", "o", "+", "_", "\xc3\xa9", "\t", "!", "&", "*",
+		"{", "]", ",", "~", "y", "n", "null", "true", "No", "|", ">", "%",
+		"@", "`", "\\", "\r", "\xc2\x85", "---", "...", "<<", "=", ".inf",
+		".NaN", "0x", "0o", "1e3", "\x01", "2001-01-01", "1:2", "1_0", "0b1",
+		"Yes", "off", "12",
+	};
+	const size_t nfrag = sizeof(frag) / sizeof(frag[0]);
+	const char *top = getenv("TEST_TOP");
+	const char *tmp = getenv("TMPDIR");
+	char dir[256], cmd[2048];
+	struct pos p0 = { NULL, 0, 0 };
+	struct node *seq = node_new_seq(&A, p0);
+	struct buf s = BUF_INIT, y = BUF_INIT, j = BUF_INIT;
+	unsigned long long seed = 12345;
+	int i, k, n, ran = 0;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		struct node *m = node_new_map(&A, p0);
+
+		buf_reset(&s);
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = 1 + (int)((seed >> 33) % 4);
+		for (k = 0; k < n; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			assert_int_equal(buf_adds(&s, frag[(seed >> 33) % nfrag]), 0);
+		}
+		node_map_add(&A, m, s.data, node_new_strn(&A, p0, s.data, s.len));
+		node_seq_push(&A, seq, m);
+	}
+	assert_int_equal(yamlio_emit(&y, seq, 0), 0);
+	assert_int_equal(json_write(&j, seq, 0), 0);
+	snprintf(dir, sizeof(dir), "%s/test_yamlio.XXXXXX", tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s/x.yaml", dir);
+	assert_non_null(f = fopen(cmd, "wb"));
+	assert_int_equal(fwrite(y.data, 1, y.len, f), y.len);
+	assert_int_equal(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "%s/x.json", dir);
+	assert_non_null(f = fopen(cmd, "wb"));
+	assert_int_equal(fwrite(j.data, 1, j.len, f), j.len);
+	assert_int_equal(fclose(f), 0);
+	buf_release(&s);
+	buf_release(&y);
+	buf_release(&j);
+
+	if (system("python3 -c 'import yaml' >/dev/null 2>&1") == 0) {
+		snprintf(cmd, sizeof(cmd),
+			 "cd '%s' && python3 -c \"import json, yaml, sys\n"
+			 "y = yaml.safe_load(open('x.yaml', encoding='utf-8'))\n"
+			 "j = json.load(open('x.json', encoding='utf-8'))\n"
+			 "bad = [b for a, b in zip(y, j) if a != b]\n"
+			 "print('pyyaml differs on', bad[:5]) if bad else None\n"
+			 "sys.exit(1 if bad or len(y) != len(j) else 0)\"", dir);
+		assert_int_equal(system(cmd), 0);
+		ran++;
+	}
+	if (top) {
+		snprintf(cmd, sizeof(cmd), "test -d '%s/.tools/node_modules/yaml' && "
+			 "command -v node >/dev/null", top);
+		if (system(cmd) == 0) {
+			snprintf(cmd, sizeof(cmd),
+				 "cd '%s' && NODE_PATH='%s/.tools/node_modules' node -e '"
+				 "const YAML = require(\"yaml\"), fs = require(\"fs\");"
+				 "const j = JSON.parse(fs.readFileSync(\"x.json\", \"utf8\"));"
+				 "let bad = 0;"
+				 "for (const v of [\"1.1\", \"1.2\"]) {"
+				 "const y = YAML.parse(fs.readFileSync(\"x.yaml\", \"utf8\"), {version: v});"
+				 "for (let i = 0; i < j.length; i++)"
+				 "if (JSON.stringify(y[i]) !== JSON.stringify(j[i])) {"
+				 "if (bad++ < 5) console.log(v, JSON.stringify(j[i])); } }"
+				 "process.exit(bad ? 1 : 0);'", dir, top);
+			assert_int_equal(system(cmd), 0);
+			ran++;
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	if (!ran)
+		skip();
+}
+
 static void test_yamlio__round_trip_typed(void **state)
 {
 	const char *y =
@@ -1034,6 +1179,8 @@ int main(void)
 		cmocka_unit_test(test_yamlio__emit_block_layout),
 		cmocka_unit_test(test_yamlio__emit_multiline),
 		cmocka_unit_test(test_yamlio__round_trip_property),
+		cmocka_unit_test(test_yamlio__round_trip_generated_strings),
+		cmocka_unit_test(test_yamlio__other_readers_agree),
 		cmocka_unit_test(test_yamlio__round_trip_typed),
 		cmocka_unit_test(test_yamlio__emit_failure_leaves_buffer),
 		cmocka_unit_test(test_yamlio__library_version),
