@@ -92,6 +92,17 @@ struct check_upstream *check_upstream_open(struct arena *a, struct diags *d,
 int check_rendered(struct arena *a, struct diags *d, struct check_upstream *u,
 		   struct node *const *docs, size_t count);
 
+struct source_set;
+
+/*
+ * `validate --rendered`: read each path ("-": standard input) into
+ * `files` (for caret lines), open `upstream` (NULL: only the C checks)
+ * and check every document.  Returns 0, -1 when an error was found, -3
+ * when a file or the upstream schemas could not be read.
+ */
+int check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
+			 const char *upstream, const char *const *paths, size_t npaths);
+
 /* The C checks of one object (no schema); what check_rendered runs. */
 int check_object(struct arena *a, struct diags *d, const struct node *obj);
 

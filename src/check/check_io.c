@@ -55,5 +55,6 @@ check_read_docs(struct yamlio_docs *out, struct arena *a, struct diags *d,
 	lim.max_bytes = CHECK_MAX_BYTES;
 	lim.max_nodes = 32u << 20;
 	lim.max_docs = 200000;
+	lim.max_depth = 256;	/* CRD schemas nest deep */
 	return yamlio_load(out, a, d, name, data, len, &lim) < 0 ? -1 : 0;
 }

@@ -8,11 +8,41 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <stdlib.h>
+
 #include "base/arena.h"
+#include "check/check.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "cmd/pipeline.h"
 #include "report/report.h"
+
+/* --rendered: check rendered manifests instead of site specs (check/). */
+enum { OPT_RENDERED = 1, OPT_UPSTREAM };
+
+static struct {
+	bool rendered;
+	const char *upstream;
+} rendered_args;
+
+static int
+validate_option(void *payload, int id, const char *value)
+{
+	(void)payload;
+	if (id == OPT_RENDERED)
+		rendered_args.rendered = true;
+	else if (id == OPT_UPSTREAM)
+		rendered_args.upstream = value;
+	return 0;
+}
+
+static const struct opt_spec validate_opts[] = {
+	{ OPT_RENDERED, "rendered", 0, NULL,
+	  "check rendered manifests (FILE..., none or -: stdin) against upstream schemas and rules" },
+	{ OPT_UPSTREAM, "upstream", 0, "DIR",
+	  "upstream schemas for --rendered (default: $GPUSITE_UPSTREAM)" },
+	{ 0, NULL, 0, NULL, NULL },
+};
 
 static const struct opts_cmd validate_cmd = {
 	.name = "validate",
@@ -23,9 +53,15 @@ static const struct opts_cmd validate_cmd = {
 	"*.yml below it; hidden entries skipped) or a file.  Without PATH:\n"
 	"sites/ below the current directory if it exists, else the directory.\n"
 	"Text findings go to stderr as FILE:LINE:COL: SEVERITY: MESSAGE [RULE]\n"
-	"with a summary line; the other formats go to stdout.\n",
+	"with a summary line; the other formats go to stdout.\n"
+	"\n"
+	"With --rendered, FILE is a rendered stream (gpusite render, helm\n"
+	"template, NodeConfig files): every object is checked against its\n"
+	"upstream schema from --upstream DIR (laid out like shared/upstream) and\n"
+	"against the rules upstream enforces beyond it (GS130-GS170).\n",
 	.common = OPTS_FINDINGS,
-	.own = NULL,
+	.own = validate_opts,
+	.on_option = validate_option,
 	.min_args = 0,
 	.max_args = OPTS_ANY,
 };
@@ -62,6 +98,43 @@ total_bytes(const struct source_set *s)
 	return n;
 }
 
+static int
+validate_rendered(const struct opts *o, unsigned flags)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct source_set files = { NULL, 0, 0, NULL };
+	struct report_input in;
+	const char *up = rendered_args.upstream ? rendered_args.upstream : getenv("GPUSITE_UPSTREAM");
+	int r, code;
+
+	if (!up || !*up)
+		return opts_exit_code(opts_usage_error(&validate_cmd,
+			"--rendered needs the upstream schemas: --upstream DIR or GPUSITE_UPSTREAM"));
+	if (o->staged || o->repo || o->ref)
+		return opts_exit_code(opts_usage_error(&validate_cmd,
+			"--rendered reads files or standard input, not --staged, --repo or --ref"));
+	arena_init(&a);
+	diags_init(&d, &a);
+	r = check_rendered_files(&a, &d, &files, up, (const char *const *)o->args, o->nargs);
+	diags_sort(&d);
+	if (o->strict)
+		diags_promote_warnings(&d);
+	in = (struct report_input){ &d, &files, NULL, 0, "gpusite validate --rendered" };
+	if (r == -3) {
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
+				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
+		code = GS_EXIT_FAILURE;
+	} else if (report_write_flags(stdout, stderr, &in, o->format, flags) < 0) {
+		fprintf(stderr, "gpusite validate: error: cannot write the report\n");
+		code = GS_EXIT_FAILURE;
+	} else {
+		code = diags_count(&d, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
+	}
+	arena_release(&a);
+	return code;
+}
+
 int
 cmd_validate(int argc, char **argv)
 {
@@ -90,6 +163,8 @@ cmd_validate(int argc, char **argv)
 		flags |= REPORT_CARET;
 	if (o.quiet)
 		flags |= REPORT_QUIET;
+	if (rendered_args.rendered)
+		return validate_rendered(&o, flags);
 
 	arena_init(&a);
 	diags_init(&source_diags, &a);

@@ -1,0 +1,343 @@
+/*
+ * check.c - one rendered stream through the upstream checks: each object's
+ * metadata as the API server validates it (ObjectMeta), its upstream
+ * schema, its kind's rules, and the rules across objects (a
+ * MutatingAdmissionPolicyBinding names a policy of the stream).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "check/check_int.h"
+#include "source/source.h"
+
+void
+check_report(struct check_ctx *c, enum diag_level level, const char *rule,
+	     const struct node *at, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	struct pos where = at && at->at.file ? at->at : (c->obj ? c->obj->at : (struct pos){ 0 });
+
+	va_start(ap, fmt);
+	if (diag_vadd(c->d, level, where, rule, path ? path : "", fmt, ap) < 0)
+		c->rc = -1;
+	va_end(ap);
+}
+
+const char *
+check_text(const struct node *n)
+{
+	return node_is_null(n) ? NULL : node_text(n);
+}
+
+size_t
+check_seq_count(const struct node *n)
+{
+	return n && n->kind == NODE_SEQ ? n->seq.count : 0;
+}
+
+bool
+check_parse_int(const char *s, long long *out)
+{
+	const char *p = s;
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return false;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!*p)
+		return false;
+	for (; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno == ERANGE || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+const char *
+check_path(struct check_ctx *c, const char *base, const char *key)
+{
+	return node_path_join(c->a, base, key);
+}
+
+const char *
+check_index(struct check_ctx *c, const char *base, size_t i)
+{
+	return node_path_index(c->a, base, i);
+}
+
+/* Kinds that live in a namespace (the rest here are cluster-scoped). */
+static const char *const namespaced_kinds[] = {
+	"ConfigMap", "Application", "ApplicationSet", "PrometheusRule", "Pod",
+	"DaemonSet", "Deployment", "Secret", "Service", "ServiceAccount",
+};
+
+static bool
+is_namespaced(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(namespaced_kinds) / sizeof(namespaced_kinds[0]); i++)
+		if (!strcmp(kind, namespaced_kinds[i]))
+			return true;
+	return false;
+}
+
+/* ObjectMeta as the API server validates it (ValidateObjectMeta). */
+static void
+check_metadata(struct check_ctx *c, const char *kind)
+{
+	const struct node *meta = node_map_get(c->obj, "metadata");
+	const struct node *name = node_map_get(meta, "name");
+	const struct node *ns = node_map_get(meta, "namespace");
+	const struct node *labels = node_map_get(meta, "labels");
+	const struct node *ann = node_map_get(meta, "annotations");
+	const char *n = node_str(name);
+
+	if (!meta || meta->kind != NODE_MAP || !n || !*n) {
+		check_report(c, DIAG_ERROR, CHECK_OBJECT, meta, "metadata.name",
+			     "%s has no metadata.name: the API server rejects it; name it", kind);
+	} else if (check_dns1123_subdomain(n) < 0) {
+		check_report(c, DIAG_ERROR, CHECK_OBJECT, name, "metadata.name",
+			     "%s name \"%s\" is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', at most 253 characters): the API server rejects it",
+			     kind, n);
+	}
+	if (ns && !node_is_null(ns)) {
+		const char *s = node_str(ns);
+
+		if (!is_namespaced(kind))
+			check_report(c, DIAG_WARNING, CHECK_OBJECT, ns, "metadata.namespace",
+				     "%s is cluster-scoped: metadata.namespace \"%s\" means nothing and confuses tools that compare objects; drop it",
+				     kind, s ? s : "");
+		else if (!s || check_dns1123_label(s) < 0)
+			check_report(c, DIAG_ERROR, CHECK_OBJECT, ns, "metadata.namespace",
+				     "namespace \"%s\" is not a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)",
+				     s ? s : "");
+	} else if (is_namespaced(kind)) {
+		check_report(c, DIAG_WARNING, CHECK_OBJECT, meta, "metadata.namespace",
+			     "%s %s has no metadata.namespace: it lands in whatever namespace the tool applying it uses; set it",
+			     kind, n ? n : "");
+	}
+	for (size_t i = 0; labels && labels->kind == NODE_MAP && i < labels->map.count; i++) {
+		const struct node_pair *p = &labels->map.pairs[i];
+		const char *k = node_text(p->key), *v = check_text(p->value);
+		const char *path = check_path(c, "metadata.labels", k);
+
+		if (check_qualified_name(k) < 0)
+			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->key, path,
+				     "label key \"%s\" is not a qualified name ([prefix/]name, name at most 63 characters of [A-Za-z0-9_.-] starting and ending alphanumeric)",
+				     k);
+		if (!node_is_str(p->value) && !node_is_null(p->value))
+			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->value, path,
+				     "label \"%s\" has a non-string value: quote it", k);
+		else if (check_label_value(v ? v : "") < 0)
+			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->value, path,
+				     "label \"%s\" value \"%s\" is not a valid label value (at most 63 characters of [A-Za-z0-9_.-], starting and ending alphanumeric)",
+				     k, v ? v : "");
+	}
+	for (size_t i = 0; ann && ann->kind == NODE_MAP && i < ann->map.count; i++) {
+		const struct node_pair *p = &ann->map.pairs[i];
+		const char *k = node_text(p->key);
+
+		if (check_qualified_name(k) < 0)
+			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->key,
+				     check_path(c, "metadata.annotations", k),
+				     "annotation key \"%s\" is not a qualified name", k);
+		if (!node_is_str(p->value) && !node_is_null(p->value))
+			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->value,
+				     check_path(c, "metadata.annotations", k),
+				     "annotation \"%s\" has a non-string value: quote it", k);
+	}
+}
+
+struct dispatch {
+	const char *group;	/* apiVersion up to the '/' ("" for core) */
+	const char *kind;
+	void (*fn)(struct check_ctx *c);
+};
+
+static const struct dispatch checkers[] = {
+	{ "karpenter.sh", "NodePool", check_nodepool },
+	{ "node.eks.aws", "NodeConfig", check_nodeconfig },
+	{ "monitoring.coreos.com", "PrometheusRule", check_prometheusrule },
+	{ "", "ConfigMap", check_configmap },
+	{ "argoproj.io", "Application", check_application },
+	{ "policies.kyverno.io", "MutatingPolicy", check_mutatingpolicy },
+	{ "policies.kyverno.io", "NamespacedMutatingPolicy", check_mutatingpolicy },
+	{ "admissionregistration.k8s.io", "MutatingAdmissionPolicy", check_admissionpolicy },
+	{ "kyverno.io", "ClusterPolicy", check_clusterpolicy },
+};
+
+static bool
+group_is(const char *api, const char *group)
+{
+	const char *slash = strchr(api, '/');
+
+	if (!*group)
+		return !slash;
+	return slash && (size_t)(slash - api) == strlen(group) &&
+	       !strncmp(api, group, strlen(group));
+}
+
+int
+check_object(struct arena *a, struct diags *d, const struct node *obj)
+{
+	struct check_ctx c = { a, d, obj, "", false, 0 };
+	const char *api = node_str(node_map_get(obj, "apiVersion"));
+	const char *kind = node_str(node_map_get(obj, "kind"));
+	const char *name = node_str(node_path(obj, "metadata.name"));
+
+	if (!obj || obj->kind != NODE_MAP || !api || !*api || !kind || !*kind) {
+		check_report(&c, DIAG_ERROR, CHECK_OBJECT, obj, "",
+			     "this document is not a Kubernetes object (it needs apiVersion and kind)");
+		return -1;
+	}
+	c.what = arena_printf(a, "%s %s", kind, name ? name : "(unnamed)");
+	/* NodeConfig is read by nodeadm from a file, never stored by an API server */
+	if (strcmp(kind, "NodeConfig"))
+		check_metadata(&c, kind);
+	for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
+		if (!strcmp(kind, checkers[i].kind) && group_is(api, checkers[i].group))
+			checkers[i].fn(&c);
+	return c.rc;
+}
+
+/* Every MutatingAdmissionPolicyBinding names a policy of the stream, and
+ * every policy has a binding (a policy without one never runs). */
+static int
+check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_t count)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		const char *kind = node_str(node_map_get(docs[i], "kind"));
+		const char *want, *api = node_str(node_map_get(docs[i], "apiVersion"));
+		bool found = false;
+		struct check_ctx c = { a, d, docs[i], "", false, 0 };
+
+		if (!kind || !api || !group_is(api, "admissionregistration.k8s.io"))
+			continue;
+		if (!strcmp(kind, "MutatingAdmissionPolicyBinding")) {
+			const struct node *pn = node_path(docs[i], "spec.policyName");
+
+			want = node_str(pn);
+			for (size_t k = 0; want && k < count && !found; k++) {
+				const char *kk = node_str(node_map_get(docs[k], "kind"));
+				const char *n = node_str(node_path(docs[k], "metadata.name"));
+
+				found = kk && n && !strcmp(kk, "MutatingAdmissionPolicy") && !strcmp(n, want);
+			}
+			if (!found)
+				check_report(&c, DIAG_ERROR, CHECK_POL_BINDING, pn, "spec.policyName",
+					     "binding names MutatingAdmissionPolicy \"%s\", which is not in the stream: the binding does nothing; render the policy with it",
+					     want ? want : "");
+		} else if (!strcmp(kind, "MutatingAdmissionPolicy")) {
+			const char *name = node_str(node_path(docs[i], "metadata.name"));
+
+			for (size_t k = 0; name && k < count && !found; k++) {
+				const char *kk = node_str(node_map_get(docs[k], "kind"));
+				const char *p = node_str(node_path(docs[k], "spec.policyName"));
+
+				found = kk && p && !strcmp(kk, "MutatingAdmissionPolicyBinding") &&
+					!strcmp(p, name);
+			}
+			if (!found)
+				check_report(&c, DIAG_WARNING, CHECK_POL_BINDING, docs[i], "",
+					     "MutatingAdmissionPolicy \"%s\" has no binding in the stream: a policy without a MutatingAdmissionPolicyBinding never runs",
+					     name ? name : "");
+		}
+		if (c.rc < 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+int
+check_rendered(struct arena *a, struct diags *d, struct check_upstream *u,
+	       struct node *const *docs, size_t count)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		const struct node *obj = docs[i];
+		const char *kind = node_str(node_map_get(obj, "kind"));
+		int r;
+
+		if (node_is_null(obj))
+			continue;
+		if (check_object(a, d, obj) < 0)
+			rc = rc == -3 ? rc : -1;
+		if (u) {
+			r = check_upstream_validate(u, a, d, obj);
+			if (r == -3)
+				rc = -3;
+			else if (r < 0 && rc == 0)
+				rc = -1;
+		}
+		if (kind && !strcmp(kind, "ConfigMap")) {
+			struct check_ctx c = { a, d, obj, "", false, 0 };
+
+			check_configmap_nodeconfigs(&c, u);
+			if (c.rc == -3)
+				rc = -3;
+			else if (c.rc < 0 && rc == 0)
+				rc = -1;
+		}
+	}
+	if (check_bindings(a, d, docs, count) < 0 && rc == 0)
+		rc = -1;
+	return rc;
+}
+
+int
+check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
+		     const char *upstream, const char *const *paths, size_t npaths)
+{
+	static const char *const stdin_only[] = { "-" };
+	struct check_upstream *u = NULL;
+	struct node **all = NULL;
+	size_t count = 0;
+	int worst = 0;
+
+	if (!npaths) {
+		paths = stdin_only;
+		npaths = 1;
+	}
+	if (upstream && !(u = check_upstream_open(a, d, upstream)))
+		return -3;
+	for (size_t i = 0; i < npaths; i++) {
+		struct yamlio_docs docs;
+		const char *data = NULL;
+		size_t len = 0;
+		int rc = check_read_docs(&docs, a, d, paths[i], &data, &len);
+
+		if (rc == -3)
+			return -3;
+		if (rc < 0)
+			worst = -1;
+		if (data)
+			source_set_add(a, files, strcmp(paths[i], "-") ? paths[i] : "<stdin>", data, len);
+		all = arena_realloc(a, all, count * sizeof(*all), (count + docs.count) * sizeof(*all));
+		memcpy(all + count, docs.docs, docs.count * sizeof(*all));
+		count += docs.count;
+	}
+	source_set_sort(files);
+	if (!count) {
+		diag_add(d, DIAG_ERROR, (struct pos){ files->count ? files->files[0].path : NULL, 0, 0 },
+			 CHECK_OBJECT, "", "the rendered stream holds no object: an empty render is an error, not a success");
+		return -1;
+	}
+	switch (check_rendered(a, d, u, all, count)) {
+	case -3:
+		return -3;
+	case -1:
+		return -1;
+	}
+	return worst;
+}

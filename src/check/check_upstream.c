@@ -1,0 +1,432 @@
+/*
+ * check_upstream.c - the upstream schema of each rendered kind, read at
+ * run time from a directory laid out like ../shared/upstream (SOURCES.md):
+ *   - custom resources: the CRD whose spec.group and spec.names.kind
+ *     match, its spec.versions[name == <version>].schema.openAPIV3Schema;
+ *   - built-in kinds: kubernetes/release-1.35/<api|apis__group__version>
+ *     _openapi.json, the components.schemas entry whose
+ *     x-kubernetes-group-version-kind matches; its #/components/schemas
+ *     references are resolved inside that file (each file is whole).
+ * admissionregistration.k8s.io/v1 MutatingAdmissionPolicy(Binding) is GA
+ * in 1.36, and no 1.36 OpenAPI file is saved upstream: such objects are
+ * checked against the v1beta1 schema (the same fields in kubernetes/api
+ * 1.36) with the apiVersion swapped, and a GS131 note says so.
+ * Compiled schemas are cached per apiVersion and kind.
+ */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "check/check_int.h"
+#include "json/json.h"
+#include "schema/schema.h"
+
+#define K8S_DIR "kubernetes/release-1.35"
+#define MAX_FILE (64u << 20)
+
+/* Custom resources: the CRD file of each group/kind. */
+static const struct {
+	const char *group;
+	const char *kind;
+	const char *file;
+} crds[] = {
+	{ "karpenter.sh", "NodePool", "karpenter/aws-provider/karpenter.sh_nodepools.yaml" },
+	{ "karpenter.sh", "NodeClaim", "karpenter/aws-provider/karpenter.sh_nodeclaims.yaml" },
+	{ "karpenter.k8s.aws", "EC2NodeClass", "karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml" },
+	{ "node.eks.aws", "NodeConfig", "nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" },
+	{ "argoproj.io", "Application", "argocd/application-crd.yaml" },
+	{ "argoproj.io", "ApplicationSet", "argocd/applicationset-crd.yaml" },
+	{ "policies.kyverno.io", "MutatingPolicy", "kyverno/policies.kyverno.io_mutatingpolicies.yaml" },
+	{ "kyverno.io", "ClusterPolicy", "kyverno/kyverno.io_clusterpolicies.yaml" },
+	{ "monitoring.coreos.com", "PrometheusRule", "prometheus-operator/monitoring.coreos.com_prometheusrules.yaml" },
+	{ "nvidia.com", "ClusterPolicy", "gpu-operator/chart/crds/nvidia.com_clusterpolicies.yaml" },
+};
+
+struct up_file {
+	const char *rel;
+	struct node **docs;	/* NULL after a failed read */
+	size_t count;
+	int rc;
+};
+
+struct up_schema {
+	const char *api;
+	const char *kind;
+	const struct schema *s;	/* NULL: none known */
+	const char *source;	/* file it came from */
+	const char *standin;	/* apiVersion used instead, or NULL */
+	int rc;			/* 0, or -3: could not be compiled */
+};
+
+struct check_upstream {
+	const char *dir;
+	struct up_file *files;
+	size_t nfiles, files_alloc;
+	struct up_schema *schemas;
+	size_t nschemas, schemas_alloc;
+};
+
+struct check_upstream *
+check_upstream_open(struct arena *a, struct diags *d, const char *dir)
+{
+	struct stat st;
+	struct check_upstream *u;
+
+	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		diag_add(d, DIAG_ERROR, (struct pos){ dir, 0, 0 }, CHECK_COVERAGE, "",
+			 "upstream schema directory %s is not a directory: give --upstream DIR (or GPUSITE_UPSTREAM) laid out like shared/upstream",
+			 dir ? dir : "(none)");
+		return NULL;
+	}
+	u = arena_alloc(a, sizeof(*u));
+	u->dir = arena_strdup(a, dir);
+	return u;
+}
+
+static bool
+exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The documents of an upstream file, read once. */
+static struct up_file *
+load(struct check_upstream *u, struct arena *a, struct diags *d, const char *rel)
+{
+	const char *path = arena_printf(a, "%s/%s", u->dir, rel);
+	size_t n = strlen(rel);
+	struct up_file *f;
+
+	for (size_t i = 0; i < u->nfiles; i++)
+		if (!strcmp(u->files[i].rel, rel))
+			return &u->files[i];
+	if (u->nfiles == u->files_alloc) {
+		size_t want = u->files_alloc ? u->files_alloc * 2 : 8;
+
+		u->files = arena_realloc(a, u->files, u->files_alloc * sizeof(*u->files),
+					 want * sizeof(*u->files));
+		u->files_alloc = want;
+	}
+	f = &u->files[u->nfiles++];
+	memset(f, 0, sizeof(*f));
+	f->rel = arena_strdup(a, rel);
+	if (n > 5 && !strcmp(rel + n - 5, ".json")) {
+		struct buf b;
+		struct node *root;
+
+		buf_init(&b, MAX_FILE);
+		if (buf_read_file(&b, path) < 0) {
+			buf_release(&b);
+			diag_add(d, DIAG_ERROR, (struct pos){ arena_strdup(a, path), 0, 0 }, CHECK_COVERAGE, "",
+				 "cannot read upstream schema %s", path);
+			f->rc = -3;
+			return f;
+		}
+		root = json_parse(a, d, CHECK_COVERAGE, arena_strdup(a, path), b.data, b.len);
+		buf_release(&b);
+		if (!root) {
+			f->rc = -3;
+			return f;
+		}
+		f->docs = arena_alloc(a, sizeof(*f->docs));
+		f->docs[0] = root;
+		f->count = 1;
+	} else {
+		struct yamlio_docs docs;
+
+		if (check_read_docs(&docs, a, d, path, NULL, NULL) < 0) {
+			f->rc = -3;
+			return f;
+		}
+		f->docs = docs.docs;
+		f->count = docs.count;
+	}
+	return f;
+}
+
+static struct up_schema *
+new_entry(struct check_upstream *u, struct arena *a, const char *api, const char *kind)
+{
+	struct up_schema *e;
+
+	if (u->nschemas == u->schemas_alloc) {
+		size_t want = u->schemas_alloc ? u->schemas_alloc * 2 : 8;
+
+		u->schemas = arena_realloc(a, u->schemas, u->schemas_alloc * sizeof(*u->schemas),
+					   want * sizeof(*u->schemas));
+		u->schemas_alloc = want;
+	}
+	e = &u->schemas[u->nschemas++];
+	memset(e, 0, sizeof(*e));
+	e->api = arena_strdup(a, api);
+	e->kind = arena_strdup(a, kind);
+	return e;
+}
+
+/* The openAPIV3Schema of group/kind at `version` in a CRD file. */
+static const struct node *
+crd_schema(const struct up_file *f, const char *group, const char *kind,
+	   const char *version, const struct node **version_node)
+{
+	for (size_t i = 0; i < f->count; i++) {
+		const struct node *spec = node_map_get(f->docs[i], "spec");
+		const char *g = node_str(node_map_get(spec, "group"));
+		const char *k = node_str(node_path(spec, "names.kind"));
+		const struct node *versions = node_map_get(spec, "versions");
+
+		if (!g || !k || strcmp(g, group) || strcmp(k, kind))
+			continue;
+		for (size_t v = 0; v < check_seq_count(versions); v++) {
+			const char *name = node_str(node_map_get(versions->seq.items[v], "name"));
+
+			if (name && !strcmp(name, version)) {
+				*version_node = versions->seq.items[v];
+				return node_path(versions->seq.items[v], "schema.openAPIV3Schema");
+			}
+		}
+	}
+	return NULL;
+}
+
+/* The components.schemas entry of group/version/kind in an OpenAPI v3 file. */
+static const char *
+openapi_component(const struct up_file *f, const char *group, const char *version,
+		  const char *kind, const struct node **components)
+{
+	const struct node *schemas = f->count ? node_path(f->docs[0], "components.schemas") : NULL;
+
+	*components = f->count ? node_map_get(f->docs[0], "components") : NULL;
+	for (size_t i = 0; schemas && schemas->kind == NODE_MAP && i < schemas->map.count; i++) {
+		const struct node *gvks = node_map_get(schemas->map.pairs[i].value,
+						       "x-kubernetes-group-version-kind");
+
+		for (size_t k = 0; k < check_seq_count(gvks); k++) {
+			const struct node *gvk = gvks->seq.items[k];
+			const char *g = node_str(node_map_get(gvk, "group"));
+			const char *v = node_str(node_map_get(gvk, "version"));
+			const char *kk = node_str(node_map_get(gvk, "kind"));
+
+			if (g && v && kk && !strcmp(g, group) && !strcmp(v, version) && !strcmp(kk, kind))
+				return node_text(schemas->map.pairs[i].key);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The API server checks CRD patterns with Go's RE2, whose \s is the ASCII
+ * class [\t\n\f\r ]; JSON Schema (ECMA-262) would mean Unicode white
+ * space.  Write RE2's meaning out so the validator matches what the API
+ * server matches (karpenter-nodepool.md §2: budgets[].schedule).
+ */
+static const char *
+re2_pattern(struct arena *a, const char *p)
+{
+	const char *s = "";
+	bool in_class = false, fold = false;
+
+	/* a leading (?i) (after ^): RE2's case-insensitive flag */
+	if (!strncmp(p, "^(?i)", 5) || !strncmp(p, "(?i)", 4)) {
+		fold = true;
+		s = *p == '^' ? "^" : "";
+		p += *p == '^' ? 5 : 4;
+	} else if (!strstr(p, "\\s")) {
+		return NULL;
+	}
+	for (const char *q = p; *q; q++) {
+		char lo = (char)(*q | 0x20);
+
+		if (*q == '\\' && q[1]) {
+			if (q[1] == 's')
+				s = arena_printf(a, "%s%s", s, in_class ? "\\t\\n\\f\\r " : "[\\t\\n\\f\\r ]");
+			else
+				s = arena_printf(a, "%s%c%c", s, q[0], q[1]);
+			q++;
+			continue;
+		}
+		if (*q == '[')
+			in_class = true;
+		else if (*q == ']')
+			in_class = false;
+		if (fold && lo >= 'a' && lo <= 'z')
+			s = arena_printf(a, in_class ? "%s%c%c" : "%s[%c%c]", s, lo, (char)(lo - 32));
+		else
+			s = arena_printf(a, "%s%c", s, *q);
+	}
+	return s;
+}
+
+/*
+ * controller-gen writes runtime.RawExtension as {type: object,
+ * x-kubernetes-preserve-unknown-fields: true}, but nodeadm decodes a
+ * RawExtension from any JSON value: kubelet.config holds strings and
+ * numbers too (shutdownGracePeriod: 60s).  For NodeConfig, say so.
+ */
+static void
+raw_extensions(struct arena *a, struct node *n, int depth)
+{
+	if (!n || n->kind != NODE_MAP || depth > 200)
+		return;
+	for (size_t i = 0; i < n->map.count; i++) {
+		struct node_pair *p = &n->map.pairs[i];
+		const struct node *pres = node_map_get(p->value, "x-kubernetes-preserve-unknown-fields");
+		const char *type = node_str(node_map_get(p->value, "type"));
+
+		if (!strcmp(node_text(p->key), "additionalProperties") && node_is_bool(pres) &&
+		    pres->scalar.i && type && !strcmp(type, "object") &&
+		    !node_map_get(p->value, "properties")) {
+			struct node *any = node_new_map(a, p->value->at);
+
+			node_map_add_bool(a, any, "x-kubernetes-preserve-unknown-fields", true);
+			p->value = any;
+			continue;
+		}
+		if (p->value && p->value->kind == NODE_MAP)
+			raw_extensions(a, p->value, depth + 1);
+	}
+}
+
+static void
+re2_patterns(struct arena *a, struct node *n, int depth)
+{
+	if (!n || depth > 200)
+		return;
+	if (n->kind == NODE_SEQ) {
+		for (size_t i = 0; i < n->seq.count; i++)
+			re2_patterns(a, n->seq.items[i], depth + 1);
+		return;
+	}
+	if (n->kind != NODE_MAP)
+		return;
+	for (size_t i = 0; i < n->map.count; i++) {
+		struct node_pair *p = &n->map.pairs[i];
+		const char *text = node_str(p->value), *fixed;
+
+		if (text && !strcmp(node_text(p->key), "pattern") &&
+		    (fixed = re2_pattern(a, text)) != NULL)
+			p->value = node_new_str(a, p->value->at, fixed);
+		else
+			re2_patterns(a, p->value, depth + 1);
+	}
+}
+
+static void
+compile_entry(struct up_schema *e, struct arena *a, struct diags *d,
+	      const struct node *root, const char *source)
+{
+	e->source = source;
+	e->s = schema_compile_openapi(a, d, CHECK_SCHEMA, root);
+	if (!e->s)
+		e->rc = -3;
+}
+
+/* Find (and compile once) the schema of apiVersion/kind. */
+static struct up_schema *
+lookup(struct check_upstream *u, struct arena *a, struct diags *d,
+       const char *api, const char *kind)
+{
+	const char *slash = strchr(api, '/');
+	const char *group = slash ? arena_strndup(a, api, (size_t)(slash - api)) : "";
+	const char *version = slash ? slash + 1 : api;
+	struct up_schema *e;
+
+	for (size_t i = 0; i < u->nschemas; i++)
+		if (!strcmp(u->schemas[i].api, api) && !strcmp(u->schemas[i].kind, kind))
+			return &u->schemas[i];
+	e = new_entry(u, a, api, kind);
+	for (size_t i = 0; i < sizeof(crds) / sizeof(crds[0]); i++) {
+		const struct node *schema, *vnode = NULL;
+		struct up_file *f;
+
+		if (strcmp(crds[i].group, group) || strcmp(crds[i].kind, kind))
+			continue;
+		f = load(u, a, d, crds[i].file);
+		if (f->rc < 0) {
+			e->rc = -3;
+			return e;
+		}
+		schema = crd_schema(f, group, kind, version, &vnode);
+		e->source = crds[i].file;
+		if (!schema)
+			return e;	/* version not served: reported by the caller */
+		re2_patterns(a, (struct node *)schema, 0);
+		if (!strcmp(group, "node.eks.aws"))
+			raw_extensions(a, (struct node *)schema, 0);
+		compile_entry(e, a, d, schema, crds[i].file);
+		return e;
+	}
+	/* built-in kinds, when the group/version has a saved OpenAPI file */
+	{
+		const char *rel = *group ? arena_printf(a, "%s/apis__%s__%s_openapi.json", K8S_DIR, group, version)
+					 : arena_printf(a, "%s/api__%s_openapi.json", K8S_DIR, version);
+		const char *standin = NULL, *name = NULL;
+		const struct node *components = NULL;
+		struct up_file *f = NULL;
+
+		if (!strcmp(group, "admissionregistration.k8s.io") && !strcmp(version, "v1") &&
+		    (!strcmp(kind, "MutatingAdmissionPolicy") || !strcmp(kind, "MutatingAdmissionPolicyBinding"))) {
+			/* GA in 1.36; the saved 1.35 files have it as v1beta1 only */
+			standin = "admissionregistration.k8s.io/v1beta1";
+			rel = arena_printf(a, "%s/apis__admissionregistration.k8s.io__v1beta1_openapi.json", K8S_DIR);
+			version = "v1beta1";
+		}
+		if (!exists(arena_printf(a, "%s/%s", u->dir, rel)))
+			return e;
+		f = load(u, a, d, rel);
+		if (f->rc < 0) {
+			e->rc = -3;
+			return e;
+		}
+		name = openapi_component(f, group, version, kind, &components);
+		if (!name)
+			return e;
+		{
+			struct node *root = node_new_map(a, (struct pos){ 0 });
+
+			node_map_add_str(a, root, "$ref", arena_printf(a, "#/components/schemas/%s", name));
+			node_map_add(a, root, "components", (struct node *)components);
+			compile_entry(e, a, d, root, rel);
+			e->standin = standin;
+		}
+	}
+	return e;
+}
+
+int
+check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags *d,
+			const struct node *obj)
+{
+	const char *api = node_str(node_map_get(obj, "apiVersion"));
+	const char *kind = node_str(node_map_get(obj, "kind"));
+	const struct node *doc = obj;
+	struct up_schema *e;
+
+	if (!u || !api || !kind)
+		return 1;
+	e = lookup(u, a, d, api, kind);
+	if (e->rc < 0)
+		return -3;
+	if (!e->s) {
+		if (e->source)
+			return diag_add(d, DIAG_ERROR, obj->at, CHECK_SCHEMA, "apiVersion",
+					"%s %s is not a version the upstream CRD (%s) serves: the API server rejects it",
+					kind, api, e->source) < 0 ? -1 : 0;
+		diag_add(d, DIAG_WARNING, obj->at, CHECK_COVERAGE, "",
+			 "no upstream schema for %s %s in %s: the object is not checked against one",
+			 api, kind, u->dir);
+		return 1;
+	}
+	if (e->standin) {
+		struct node *copy = node_clone(a, obj);
+
+		node_map_set(a, copy, "apiVersion", node_new_str(a, obj->at, e->standin));
+		doc = copy;
+		diag_add(d, DIAG_NOTE, obj->at, CHECK_COVERAGE, "",
+			 "%s %s checked against the %s schema of Kubernetes 1.35 (no %s schema is saved upstream; the 1.36 Go types have the same fields)",
+			 api, kind, e->standin, api);
+	}
+	return schema_validate(e->s, a, d, CHECK_SCHEMA, doc) < 0 ? -1 : 0;
+}
