@@ -540,7 +540,7 @@ discover(struct gv_cache **out, struct kube_client *k, const char *group,
 	const char *gv = *group ? arena_printf(a, "%s/%s", group, version) : version;
 	const char *path = *group ? arena_printf(a, "/apis/%s", gv)
 				  : arena_printf(a, "/api/%s", gv);
-	struct gv_cache *c;
+	struct gv_cache *c = NULL;
 	struct resp r;
 	const struct node *root, *list;
 	int rc;
@@ -612,7 +612,7 @@ kube_resource_find(const struct kube_resource **out, struct kube_client *k,
 		   const char *api_version, const char *kind)
 {
 	const char *group, *version;
-	struct gv_cache *c;
+	struct gv_cache *c = NULL;
 
 	*out = NULL;
 	split_api_version(k->arena, api_version, &group, &version);

@@ -529,7 +529,7 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 	const char *(*env)(const char *) = opt->getenv ? opt->getenv : std_getenv;
 	struct merged m;
 	const struct entry *ctx, *cl, *us;
-	const char *name, *list;
+	const char *name, *list = NULL;
 
 	memset(out, 0, sizeof(*out));
 	memset(&m, 0, sizeof(m));
