@@ -1,0 +1,291 @@
+#!/bin/sh
+# t4002-plugin-manifests.sh - the files users install: plugin.yaml is a
+# ConfigManagementPlugin argocd-cmp-server accepts, the repo-server patch
+# and kustomize Component produce a valid Deployment with the sidecar as the
+# CMP docs require, the ApplicationSet and the Applications it makes
+# validate against Argo CD's CRDs (unknown fields rejected), and the
+# Dockerfile's packages and paths match what the binary needs.
+. "$TEST_TOP/tests/lib.sh"
+cd "$SCRATCH" || exit 1
+
+PLUGIN="$TEST_TOP/plugin"
+KUBECTL=$(command -v kubectl || echo "$TEST_TOP/.tools/bin/kubectl-layer")
+AJV_TOOLS="$TEST_TOP/.tools"
+K8S="$UPSTREAM/kubernetes/release-1.35"
+
+# yaml2json IN OUT: every document of IN as one JSON list.
+yaml2json() {
+	python3 -c 'import json,sys,yaml
+json.dump([d for d in yaml.safe_load_all(open(sys.argv[1])) if d is not None], open(sys.argv[2], "w"))' "$1" "$2"
+}
+
+# The validator: ajv on a CRD's openAPIV3Schema or on the Kubernetes
+# OpenAPI v3 document, made strict about unknown fields as the API server
+# is with fieldValidation=Strict (x-kubernetes-preserve-unknown-fields
+# stays open).
+cat >validate.js <<'EOF'
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const [tools, mode, schemaFile, ref, docsFile] = process.argv.slice(2);
+const Ajv = require(path.join(path.resolve(tools), 'node_modules', 'ajv'));
+function strict(s) {
+	if (Array.isArray(s)) return s.forEach(strict);
+	if (!s || typeof s !== 'object') return;
+	if (s.properties && s.additionalProperties === undefined &&
+	    !s['x-kubernetes-preserve-unknown-fields'])
+		s.additionalProperties = false;
+	for (const k of Object.keys(s)) strict(s[k]);
+}
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8'));
+let validate;
+if (mode === 'k8s') {
+	strict(schema.components.schemas);
+	ajv.addSchema(schema, 'k8s');
+	validate = ajv.compile({ $ref: 'k8s#/components/schemas/' + ref });
+} else {
+	strict(schema);
+	validate = ajv.compile(schema);
+}
+const docs = JSON.parse(fs.readFileSync(docsFile, 'utf8'));
+let bad = 0;
+docs.forEach((doc, i) => {
+	if (validate(doc)) return console.log(`${i} ${doc.kind}/${doc.metadata && doc.metadata.name}: valid`);
+	bad++;
+	for (const e of validate.errors)
+		console.log(`${i} ${doc.kind}: ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+});
+if (!docs.length) { console.log('no document'); bad = 1; }
+process.exit(bad ? 1 : 0);
+EOF
+
+# crd_schema CRD OUT: the openAPIV3Schema of the CRD's served version.
+crd_schema() {
+	python3 -c 'import json,sys,yaml
+crd = yaml.safe_load(open(sys.argv[1]))
+v = [v for v in crd["spec"]["versions"] if v.get("served")][0]
+json.dump(v["schema"]["openAPIV3Schema"], open(sys.argv[2], "w"))' "$1" "$2"
+}
+
+test_expect_success 'plugin.yaml is a named, versioned ConfigManagementPlugin with no discover rule' '
+	python3 - "$PLUGIN/plugin.yaml" <<-\EOF
+	import sys, yaml
+	p = yaml.safe_load(open(sys.argv[1]))
+	s = p["spec"]
+	assert p["kind"] == "ConfigManagementPlugin", p["kind"]
+	assert p["metadata"]["name"] == "gpusite" and s["version"] == "v0.1", p
+	assert s["generate"]["command"] == ["gpusite", "generate"], s["generate"]
+	assert not s["generate"].get("args"), "argv only"
+	assert s["parameters"]["dynamic"]["command"] == ["gpusite", "parameters"]
+	assert "discover" not in s, "a discover rule captures other apps"
+	assert "init" not in s
+	assert s["preserveFileMode"] is False
+	keys = {"name", "title", "tooltip", "required", "itemType", "collectionType", "string", "array", "map"}
+	for a in s["parameters"]["static"]:
+	    assert set(a) <= keys, a
+	    assert a["collectionType"] in ("string", "array", "map"), a
+	    assert a["collectionType"] in a, a   # the default is of the announced kind
+	    assert a["name"] != "sites", "static entries would hide the dynamic site list"
+	for cmd in (s["generate"]["command"], s["parameters"]["dynamic"]["command"]):
+	    assert "sh" not in cmd[0], cmd
+	EOF
+'
+
+test_expect_success 'static announcements say what gpusite parameters announces' '
+	mkdir -p empty/sites &&
+	cp "$TEST_TOP/testdata/cmp/fleet/sites/seoul-dc1.yaml" empty/sites/ &&
+	(cd empty && env -i PATH="$PATH" "$GPUSITE" parameters) >dyn.json &&
+	python3 - "$PLUGIN/plugin.yaml" dyn.json <<-\EOF
+	import json, sys, yaml
+	static = yaml.safe_load(open(sys.argv[1]))["spec"]["parameters"]["static"]
+	dyn = {a["name"]: a for a in json.load(open(sys.argv[2]))}
+	assert dyn["sites"]["array"] == ["seoul-dc1"], dyn["sites"]
+	for a in static:
+	    assert a == dyn[a["name"]], (a, dyn[a["name"]])
+	EOF
+'
+
+test_expect_success 'kustomize Component: ConfigMap from plugin.yaml and the sidecar on the repo-server' '
+	mkdir -p kz/base &&
+	cp "$TEST_TOP/testdata/cmp/argocd-repo-server.yaml" kz/base/ &&
+	cp -R "$PLUGIN" kz/plugin &&
+	printf "namespace: argocd\nresources: [base/argocd-repo-server.yaml]\ncomponents: [plugin]\n" >kz/kustomization.yaml &&
+	"$KUBECTL" kustomize kz >kz.yaml &&
+	python3 - kz.yaml "$PLUGIN/plugin.yaml" <<-\EOF
+	import sys, yaml
+	docs = {d["kind"]: d for d in yaml.safe_load_all(open(sys.argv[1]))}
+	cm, dep = docs["ConfigMap"], docs["Deployment"]
+	assert cm["data"]["plugin.yaml"] == open(sys.argv[2]).read(), "ConfigMap differs from plugin.yaml"
+	assert cm["metadata"]["name"].startswith("gpusite-plugin-"), cm["metadata"]
+	pod = dep["spec"]["template"]["spec"]
+	vols = {v["name"]: v for v in pod["volumes"]}
+	assert vols["gpusite-plugin-config"]["configMap"]["name"] == cm["metadata"]["name"]
+	assert vols["gpusite-tmp"] == {"name": "gpusite-tmp", "emptyDir": {}}
+	for v in ("var-files", "plugins", "tmp", "ssh-known-hosts"):
+	    assert v in vols, v            # the repo-server keeps its volumes
+	cs = {c["name"]: c for c in pod["containers"]}
+	side = cs["gpusite"]
+	assert side["command"] == ["/var/run/argocd/argocd-cmp-server"], side
+	sc = side["securityContext"]
+	assert sc["runAsUser"] == 999 and sc["runAsNonRoot"] is True, sc
+	assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False, sc
+	mounts = {m["mountPath"]: m for m in side["volumeMounts"]}
+	assert mounts["/var/run/argocd"]["name"] == "var-files"
+	assert mounts["/home/argocd/cmp-server/plugins"]["name"] == "plugins"
+	cfg = mounts["/home/argocd/cmp-server/config/plugin.yaml"]
+	assert cfg["name"] == "gpusite-plugin-config" and cfg["subPath"] == "plugin.yaml", cfg
+	assert mounts["/tmp"]["name"] == "gpusite-tmp"
+	# A private /tmp: no other container mounts it, the sidecar not theirs.
+	for c in pod["containers"] + pod.get("initContainers", []):
+	    if c["name"] != "gpusite":
+	        assert all(m["name"] != "gpusite-tmp" for m in c.get("volumeMounts", [])), c["name"]
+	assert cs["argocd-repo-server"]["args"] == ["/usr/local/bin/argocd-repo-server"]
+	assert pod["initContainers"][0]["command"][-1] == "/var/run/argocd/argocd-cmp-server"
+	EOF
+'
+
+test_expect_success 'kubectl patch --local with the patch file: same sidecar, no field dropped' '
+	"$KUBECTL" patch --local -f "$TEST_TOP/testdata/cmp/argocd-repo-server.yaml" \
+		--type strategic --patch-file "$PLUGIN/argocd-repo-server-patch.yaml" -o json >merged.json &&
+	python3 - merged.json "$PLUGIN/argocd-repo-server-patch.yaml" kz.yaml <<-\EOF
+	import json, sys, yaml
+	merged = json.load(open(sys.argv[1]))["spec"]["template"]["spec"]
+	patch = yaml.safe_load(open(sys.argv[2]))["spec"]["template"]["spec"]
+	side = [c for c in merged["containers"] if c["name"] == "gpusite"][0]
+	assert side == patch["containers"][0], "kubectl changed or dropped fields of the sidecar"
+	for v in patch["volumes"]:
+	    assert v in merged["volumes"], v
+	kz = [d for d in yaml.safe_load_all(open(sys.argv[3])) if d["kind"] == "Deployment"][0]
+	kside = [c for c in kz["spec"]["template"]["spec"]["containers"] if c["name"] == "gpusite"][0]
+	assert kside == side, "kustomize and kubectl patch disagree"
+	EOF
+'
+
+if need_upstream && [ -d "$K8S" ] && [ -d "$AJV_TOOLS/node_modules/ajv" ]; then
+test_expect_success 'the patched Deployment and the ConfigMap validate against the Kubernetes 1.35 OpenAPI' '
+	python3 -c "import json,sys,yaml
+d = [x for x in yaml.safe_load_all(open(\"kz.yaml\"))]
+json.dump([x for x in d if x[\"kind\"] == \"Deployment\"] + [json.load(open(\"merged.json\"))], open(\"dep.json\", \"w\"))
+json.dump([x for x in d if x[\"kind\"] == \"ConfigMap\"], open(\"cm.json\", \"w\"))" &&
+	node validate.js "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment dep.json &&
+	node validate.js "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.ConfigMap cm.json &&
+	python3 -c "import json
+d = json.load(open(\"dep.json\"))
+d[0][\"spec\"][\"template\"][\"spec\"][\"containers\"][0][\"securityContxt\"] = {}
+json.dump(d[:1], open(\"dep-bad.json\", \"w\"))" &&
+	! node validate.js "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment dep-bad.json >bad.out &&
+	grep -q "must NOT have additional properties" bad.out
+'
+else
+test_skip 'the patched Deployment and the ConfigMap validate against the Kubernetes 1.35 OpenAPI' \
+	"../shared/upstream not found (or .tools/node_modules/ajv missing: make deps)"
+fi
+
+if need_upstream && [ -d "$AJV_TOOLS/node_modules/ajv" ]; then
+test_expect_success 'the ApplicationSet validates against Argo CD ApplicationSet CRD; a broken one does not' '
+	crd_schema "$UPSTREAM/argocd/applicationset-crd.yaml" appset.schema.json &&
+	yaml2json "$PLUGIN/applicationset.yaml" appset.json &&
+	node validate.js "$AJV_TOOLS" crd appset.schema.json - appset.json &&
+	python3 -c "import json
+d = json.load(open(\"appset.json\"))
+d[0][\"spec\"][\"template\"][\"spec\"][\"source\"][\"plugin\"][\"parameter\"] = []
+json.dump(d, open(\"appset-bad.json\", \"w\"))" &&
+	! node validate.js "$AJV_TOOLS" crd appset.schema.json - appset-bad.json >bad.out &&
+	grep -q "/spec/template/spec/source/plugin must NOT have additional properties" bad.out
+'
+
+test_expect_success 'the Applications the ApplicationSet makes, and the test Applications, validate against the Application CRD' '
+	crd_schema "$UPSTREAM/argocd/application-crd.yaml" app.schema.json &&
+	python3 "$TEST_TOP/tests/tools/cmp-server.py" expand \
+		--appset "$PLUGIN/applicationset.yaml" --repo "$TEST_TOP/testdata/cmp/fleet" >apps.json &&
+	test "$(python3 -c "import json; print(len(json.load(open(\"apps.json\"))))")" = 3 &&
+	node validate.js "$AJV_TOOLS" crd app.schema.json - apps.json >apps.out &&
+	test "$(grep -c ": valid$" apps.out)" = 3 &&
+	for f in "$TEST_TOP"/testdata/cmp/apps/*.yaml; do
+		yaml2json "$f" one.json &&
+		node validate.js "$AJV_TOOLS" crd app.schema.json - one.json || exit 1
+	done &&
+	python3 -c "import json
+d = json.load(open(\"apps.json\"))
+d[0][\"spec\"][\"source\"][\"plugin\"][\"parameters\"][0][\"array\"] = \"busan-dc2\"
+json.dump(d[:1], open(\"app-bad.json\", \"w\"))" &&
+	! node validate.js "$AJV_TOOLS" crd app.schema.json - app-bad.json >bad.out &&
+	grep -q "/spec/source/plugin/parameters/0/array must be array" bad.out
+'
+else
+test_skip 'the ApplicationSet validates against Argo CD ApplicationSet CRD; a broken one does not' \
+	"../shared/upstream not found (or .tools/node_modules/ajv missing: make deps)"
+test_skip 'the Applications the ApplicationSet makes, and the test Applications, validate against the Application CRD' \
+	"../shared/upstream not found (or .tools/node_modules/ajv missing: make deps)"
+fi
+
+test_expect_success 'the ApplicationSet names the plugin as plugin.yaml defines it and passes the site' '
+	python3 - "$PLUGIN/applicationset.yaml" "$PLUGIN/plugin.yaml" <<-\EOF
+	import sys, yaml
+	a = yaml.safe_load(open(sys.argv[1]))
+	p = yaml.safe_load(open(sys.argv[2]))
+	s = a["spec"]
+	assert s["goTemplate"] is True and "missingkey=error" in s["goTemplateOptions"], s
+	assert s["generators"][0]["git"]["files"] == [{"path": "sites/*.yaml"}]
+	src = s["template"]["spec"]["source"]
+	assert src["plugin"]["name"] == p["metadata"]["name"] + "-" + p["spec"]["version"]
+	assert src["plugin"]["parameters"] == [{"name": "sites", "array": ["{{ .metadata.name }}"]}]
+	assert src["path"] == "sites"
+	assert s["template"]["metadata"]["annotations"]["argocd.argoproj.io/manifest-generate-paths"] == "."
+	assert src["repoURL"] == s["generators"][0]["git"]["repoURL"]
+	EOF
+'
+
+test_expect_success 'Dockerfile: builds with make, installs gpusite on PATH, runs as uid 999' '
+	df="$PLUGIN/Dockerfile" &&
+	grep -q "^FROM debian:12 AS build$" "$df" &&
+	grep -q "^FROM debian:12-slim$" "$df" &&
+	grep -q "make O=/out" "$df" &&
+	grep -q "^COPY --from=build /out/gpusite /usr/local/bin/gpusite$" "$df" &&
+	test "$(grep "^USER " "$df" | tail -n 1)" = "USER 999" &&
+	python3 -c "import yaml,sys; c=yaml.safe_load(open(sys.argv[1]))[\"spec\"][\"generate\"][\"command\"][0]; assert c == \"gpusite\", c" "$PLUGIN/plugin.yaml"
+'
+
+# apt_list STAGE: the packages `apt-get install` names in Dockerfile stage
+# 1 (build) or 2 (runtime).
+apt_list() {
+	awk -v want="$1" '/^FROM /{stage++} stage==want' "$PLUGIN/Dockerfile" |
+		sed -n "/apt-get install/,/rm -rf/p" | tr " \\\\" "\n\n" |
+		grep -E "^[a-z0-9][a-z0-9.+-]+$" | grep -vxE "apt-get|install|rm|rf|-y|--no-install-recommends" | sort -u
+}
+
+if command -v apt-cache >/dev/null && grep -q "bookworm" /etc/os-release 2>/dev/null; then
+test_expect_success 'Dockerfile: every apt package exists in Debian 12' '
+	apt_list 1 >build.pkgs && apt_list 2 >run.pkgs &&
+	grep -qx libgit2-1.5 run.pkgs && grep -qx libgit2-dev build.pkgs &&
+	for p in $(cat build.pkgs run.pkgs); do
+		apt-cache policy "$p" | grep -q "Candidate: [0-9]" || { echo "no Debian 12 package $p"; exit 1; }
+	done
+'
+
+test_expect_success 'Dockerfile: the runtime stage has every library the binary loads, the build stage every -dev' '
+	apt_list 1 >build.pkgs && apt_list 2 >run.pkgs &&
+	readelf -d "$GPUSITE" | sed -n "s/.*NEEDED.*\[\(.*\)\]/\1/p" >needed &&
+	test -s needed &&
+	while read -r so; do
+		case $so in libc.so.*|libm.so.*) continue ;; esac
+		lib=$(ldd "$GPUSITE" | awk -v so="$so" "\$1 == so { print \$3 }") &&
+		pkg=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "/usr$lib") &&
+		pkg=${pkg%%:*} &&
+		grep -qx "$pkg" run.pkgs || { echo "$so comes from $pkg, not in the runtime stage"; exit 1; }
+	done <needed &&
+	for m in $(sed -n "s/^PKGS *:= *//p" "$TEST_TOP/Makefile"); do
+		pc="$(pkg-config --variable=pcfiledir "$m")/$m.pc" &&
+		pkg=$(dpkg -S "$pc" 2>/dev/null || dpkg -S "$(readlink -f "$pc")") &&
+		pkg=${pkg%%:*} &&
+		grep -qx "$pkg" build.pkgs || { echo "$m.pc comes from $pkg, not in the build stage"; exit 1; }
+	done
+'
+else
+test_skip 'Dockerfile: every apt package exists in Debian 12' "no apt-cache or not Debian 12 here"
+test_skip 'Dockerfile: the runtime stage has every library the binary loads, the build stage every -dev' \
+	"no apt-cache or not Debian 12 here"
+fi
+
+test_done
