@@ -234,24 +234,22 @@ out_abort(struct out_set *s)
 		rmdir(s->dirs[i]);
 }
 
+/* fsync the directory holding `path`, so the rename itself is durable. */
 static void
 sync_dir_of(const char *path)
 {
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path) : 0;
-	int fd;
+	int n, fd;
 
-	if (!slash) {
-		strcpy(dir, ".");
-	} else if (n == 0) {
-		strcpy(dir, "/");
-	} else if (n < sizeof(dir)) {
-		memcpy(dir, path, n);
-		dir[n] = '\0';
-	} else {
+	if (!slash)
+		n = snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		n = snprintf(dir, sizeof(dir), "/");
+	else
+		n = snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (n < 0 || (size_t)n >= sizeof(dir))
 		return;
-	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (fd >= 0) {
 		fsync(fd);

@@ -30,16 +30,6 @@ render_kvs_add(struct arena *a, struct render_kvs *kv, const char *key,
 	kv->count++;
 }
 
-void
-render_kvs_add_new(struct arena *a, struct render_kvs *kv, const char *key,
-		   const char *value)
-{
-	for (size_t i = 0; i < kv->count; i++)
-		if (!strcmp(kv->items[i].key, key))
-			return;
-	render_kvs_add(a, kv, key, value);
-}
-
 /* Insertion sort: stable, so among equal keys the last added stays last. */
 void
 render_kvs_sort(struct render_kvs *kv)

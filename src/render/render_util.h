@@ -29,9 +29,6 @@ struct render_kvs {
 
 void render_kvs_add(struct arena *a, struct render_kvs *kv, const char *key,
 		    const char *value);
-/* Add only when `key` is not there yet. */
-void render_kvs_add_new(struct arena *a, struct render_kvs *kv,
-			const char *key, const char *value);
 /* Sort by key (byte order) and drop earlier duplicates. */
 void render_kvs_sort(struct render_kvs *kv);
 struct node *render_kvs_node(struct arena *a, struct render_kvs *kv);
