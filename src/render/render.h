@@ -90,6 +90,7 @@ enum render_rank {
 #define RENDER_RULE_UNKNOWN_SITE "GS190"	/* --site names no site */
 #define RENDER_RULE_EMPTY "GS191"		/* nothing to render */
 #define RENDER_RULE_SECRET_ENV "GS192"		/* activation-code variable unset / bad */
+#define RENDER_RULE_NAME "GS193"		/* a name that cannot become a label value */
 
 /* What one artifact kind's render functions get. */
 struct render_ctx {

@@ -158,6 +158,38 @@ default_repo(enum spec_stack_type t)
 				       : "https://nvidia.github.io/k8s-device-plugin";
 }
 
+/* The Application's name: cluster names may hold upper case and '_',
+ * which object names may not. */
+static const char *
+app_name(struct arena *a, const char *cluster, enum spec_stack_type t)
+{
+	char *n = arena_printf(a, "%s-%s", cluster, stack_app_suffix(t));
+
+	for (char *p = n; *p; p++) {
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+		else if (*p == '_')
+			*p = '-';
+	}
+	return n;
+}
+
+/* A cluster name is the value of the gpusite.io/cluster label: at most 63
+ * characters, ending in a letter or digit (the schema allows 100 and a
+ * trailing '-' or '_'). */
+static bool
+label_value_ok(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n > 63)
+		return false;
+	if (n && !((v[n - 1] >= 'a' && v[n - 1] <= 'z') || (v[n - 1] >= 'A' && v[n - 1] <= 'Z') ||
+		   (v[n - 1] >= '0' && v[n - 1] <= '9')))
+		return false;
+	return true;
+}
+
 static int
 gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 		 size_t count)
@@ -172,10 +204,18 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 	struct render_object *o;
 	struct node *values, *spec, *src, *helm, *dst, *sync, *opts;
 
+	if (!label_value_ok(cluster))
+		return diag_add(ctx->diags, DIAG_ERROR,
+				spec_field_pos(first->cluster.src, "name"),
+				RENDER_RULE_NAME, "spec.cluster.name",
+				"cluster name '%s' cannot be the value of the %s label of the"
+				" cluster's GPU stack Application (at most 63 characters,"
+				" ending in a letter or digit): shorten it", cluster,
+				RENDER_CLUSTER_LABEL);
 	values = render_gpustack_values(a, sites, count);
 	o = render_object_add(ctx, &render_kind_gpustack, NULL, NULL,
 			      ad->namespace ? ad->namespace : "argocd",
-			      arena_printf(a, "%s-%s", cluster, stack_app_suffix(st->type)),
+			      app_name(a, cluster, st->type),
 			      NULL, cluster, NULL,
 			      st->type == STACK_GPU_OPERATOR ?
 			      "the NVIDIA GPU Operator of the cluster, pinned, driver"

@@ -950,6 +950,26 @@ static void test_render__same_bytes_whatever_the_input_order(void **state)
 	buf_release(&b2);
 }
 
+static void test_render__cluster_names_become_valid_names(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *s = site_new(&f->a, "seoul-dc1", "Prod_EKS-1");
+	struct render_result r;
+	char longname[80];
+
+	assert_int_equal(render_one(f, s, &r, NULL), 0);
+	assert_non_null(find(&r, "Application", "prod-eks-1-nvidia-device-plugin"));
+	assert_string_equal(node_str(node_path(find(&r, "Application",
+		"prod-eks-1-nvidia-device-plugin")->obj, "metadata.labels")->map.pairs[1].value),
+		"Prod_EKS-1");
+
+	memset(longname, 'c', 70);
+	longname[70] = '\0';
+	s->cluster.name = longname;
+	assert_int_equal(render_one(f, s, &r, NULL), -1);
+	assert_string_equal(f->d.items[f->d.count - 1].rule, RENDER_RULE_NAME);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -975,6 +995,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_render__alerts_use_real_metric_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__unknown_site_and_empty_are_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__same_bytes_whatever_the_input_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__cluster_names_become_valid_names, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
