@@ -169,7 +169,10 @@ check_application(struct check_ctx *c)
 			check_report(c, DIAG_ERROR, CHECK_APP, node_map_get(src, "path"), "spec.source.path",
 				     "a Helm chart source takes chart, not path");
 	}
-	if ((server && *server) == (name && *name))
+	if ((server && *server) && (name && *name))
+		check_report(c, DIAG_ERROR, CHECK_APP, dest, "spec.destination",
+			     "the destination needs exactly one of server and name: Argo CD refuses the Application (\"application destination can't have both name and server defined\")");
+	else if (!(server && *server) && !(name && *name))
 		check_report(c, DIAG_ERROR, CHECK_APP, dest ? dest : spec, "spec.destination",
-			     "the destination needs exactly one of server and name (Argo CD: \"application destination can't have both name and server defined\" or none)");
+			     "the destination needs exactly one of server and name: it names no cluster");
 }

@@ -365,6 +365,16 @@ check_clusterpolicy(struct check_ctx *c)
 			json6902(c, jp, check_path(c, path, "mutate.patchesJson6902"));
 			affinity = node_str(jp) && strstr(node_str(jp), "/spec/affinity");
 		}
+		for (size_t k = 0; k < check_seq_count(node_path(r, "mutate.foreach")); k++) {
+			const struct node *fe = node_path(r, "mutate.foreach")->seq.items[k];
+			const struct node *fjp = node_map_get(fe, "patchesJson6902");
+
+			if (!fjp)
+				continue;
+			json6902(c, fjp, check_path(c, check_index(c, check_path(c, path, "mutate.foreach"), k),
+						    "patchesJson6902"));
+			affinity = affinity || (node_str(fjp) && strstr(node_str(fjp), "/spec/affinity"));
+		}
 		if (smp) {
 			smp_walk(c, smp, check_path(c, path, "mutate.patchStrategicMerge"), false, 0);
 			affinity = affinity || node_path(smp, "spec.affinity") ||
