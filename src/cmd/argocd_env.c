@@ -704,7 +704,7 @@ int
 argocd_app_load(struct pipeline *p, struct source_set *files, struct arena *a, struct diags *d,
 		const struct argocd_env *e)
 {
-	struct pos here = { "gpusite", 0, 0 };
+	struct pos here = { NULL, 0, 0 };
 	const char *path;
 	char cwd[4096];
 	struct stat st;
@@ -785,11 +785,11 @@ argocd_diags_summary(struct arena *a, const struct diags *d)
 	rules = arena_alloc(a, errors * sizeof(*rules));
 	for (size_t i = 0; i < d->count; i++) {
 		const struct diag *g = &d->items[i];
-		const char *file = g->at.file ? g->at.file : "gpusite";
+		const char *file = g->at.file;
 
 		if (g->level != DIAG_ERROR)
 			continue;
-		if (!in_list(files, nfiles, file))
+		if (file && !in_list(files, nfiles, file))
 			files[nfiles++] = file;
 		if (!in_list(rules, nrules, g->rule))
 			rules[nrules++] = g->rule;
@@ -797,9 +797,9 @@ argocd_diags_summary(struct arena *a, const struct diags *d)
 	qsort(files, nfiles, sizeof(*files), cmp_str);
 	qsort(rules, nrules, sizeof(*rules), cmp_str);
 	if (nfiles > 3) {
-		where = arena_printf(a, "%zu files", nfiles);
+		where = arena_printf(a, " in %zu files", nfiles);
 	} else {
-		where = arena_strdup(a, "");
+		where = arena_strdup(a, nfiles ? " in " : "");
 		for (size_t i = 0; i < nfiles; i++)
 			where = arena_printf(a, "%s%s%s", where,
 					     i ? (i + 1 == nfiles ? " and " : ", ") : "", files[i]);
@@ -807,8 +807,7 @@ argocd_diags_summary(struct arena *a, const struct diags *d)
 	ids = arena_strdup(a, "");
 	for (size_t i = 0; i < nrules; i++)
 		ids = arena_printf(a, "%s%s%s", ids, i ? ", " : "", rules[i]);
-	where = arena_printf(a, "%zu error%s in %s (%s)", errors, errors == 1 ? "" : "s", where,
-			     ids);
+	where = arena_printf(a, "%zu error%s%s (%s)", errors, errors == 1 ? "" : "s", where, ids);
 	/* File names come from the repository: keep the line one line. */
 	for (char *c = where; *c; c++) {
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)

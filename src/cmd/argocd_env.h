@@ -208,7 +208,8 @@ void argocd_diags_print(FILE *err, const struct diags *d, size_t max);
 
 /*
  * The one-line summary that ends stderr, e.g. "2 errors in
- * sites/seoul.yaml (GS003, GS041)".  Arena string; "" without errors.
+ * sites/seoul.yaml (GS003, GS041)"; errors tied to no file are counted
+ * but name none.  Arena string; "" without errors.
  */
 char *argocd_diags_summary(struct arena *a, const struct diags *d);
 

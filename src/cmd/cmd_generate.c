@@ -100,7 +100,7 @@ now_seconds(void)
 static int
 deadline_check(struct diags *d, double start, const char *stage)
 {
-	struct pos at = { "gpusite", 0, 0 };
+	struct pos at = { NULL, 0, 0 };
 
 	if (now_seconds() - start < DEADLINE_SECONDS)
 		return 0;
@@ -235,6 +235,27 @@ static const struct api_need api_needs[] = {
 	  "install the Prometheus Operator CRDs, or set alerts.enabled: false" },
 };
 
+/* The cluster may serve the policy under the other version: say which. */
+static const char *
+advice(struct arena *a, const struct argocd_api_versions *have, const struct render_object *o,
+       const struct api_need *need)
+{
+	static const char *const map_versions[] = { "admissionregistration.k8s.io/v1",
+						    "admissionregistration.k8s.io/v1beta1" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const char *other = map_versions[1 - i];
+
+		if (strcmp(o->api_version, map_versions[i]) ||
+		    !argocd_api_versions_serves(have, other, o->kind))
+			continue;
+		return arena_printf(
+			a, "it serves %s %s: set kube-version to the cluster's version (%s)", other,
+			o->kind, i == 0 ? "1.34 or 1.35" : "1.36 or later");
+	}
+	return need ? need->advice : "install what serves it";
+}
+
 static const struct spec_site *
 owner_site(const struct spec_fleet *fleet, const struct render_object *o,
 	   const struct gen_settings *g)
@@ -271,7 +292,7 @@ check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
 		const struct render_object *o = &r->objects[i];
 		const struct spec_site *s;
 		const struct api_need *need = NULL;
-		struct pos at = { "gpusite", 0, 0 };
+		struct pos at = { NULL, 0, 0 };
 		const char *key, *who;
 		bool dup = false;
 
@@ -300,8 +321,7 @@ check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
 		diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_API, "",
 			 "site %s needs %s %s, which the target cluster does not serve "
 			 "(KUBE_API_VERSIONS): %s",
-			 who, o->api_version, o->kind,
-			 need ? need->advice : "install what serves it");
+			 who, o->api_version, o->kind, advice(a, &have, o, need));
 	}
 }
 
@@ -343,7 +363,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	if (render_fleet(&r, a, d, &p.fleet, &opt) < 0)
 		return GS_EXIT_FINDINGS;
 	if (!r.count) {
-		struct pos at = { "gpusite", 0, 0 };
+		struct pos at = { NULL, 0, 0 };
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
 			 "the sites rendered no object: refusing an empty success, which would "
@@ -358,7 +378,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 
 	ret = emit_stream(out, &r, EMIT_YAML);
 	if (ret < 0 || !out->len) {
-		struct pos at = { "gpusite", 0, 0 };
+		struct pos at = { NULL, 0, 0 };
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
 			 ret == BUF_ETOOBIG

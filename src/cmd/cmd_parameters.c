@@ -107,7 +107,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	node_map_add_str(a, m, "string", s.string ? s.string : "");
 
 	if (json_write(out, list, 0) < 0 || buf_addch(out, '\n') < 0) {
-		struct pos at = { "gpusite", 0, 0 };
+		struct pos at = { NULL, 0, 0 };
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
 			 "the parameter announcements do not fit in %zu bytes", out->cap);

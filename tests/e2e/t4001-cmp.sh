@@ -183,6 +183,15 @@ test_expect_success 'a site name that matches nothing fails, never an empty succ
 	tail -n 1 none/stderr | grep -qx "gpusite: generate failed: 1 error in ARGOCD_APP_PARAMETERS (GS124)"
 '
 
+test_expect_success 'an application path without any site fails, never an empty success' '
+	mkdir -p nosites/sites &&
+	echo "# no spec yet" >nosites/sites/README.md &&
+	REPO=nosites cmp_run empty "$APPS/fleet.yaml" &&
+	test "$(cat empty/rc)" != 0 &&
+	test ! -s empty/stdout &&
+	tail -n 1 empty/stderr | grep -q "^gpusite: generate failed: 1 error (GS[0-9]*)$"
+'
+
 test_expect_success 'KUBE_API_VERSIONS without karpenter.sh/v1: a warning naming the site, stream still printed' '
 	cmp_run nokarp "$APPS/busan.yaml" --api-versions "$API_NO_KARPENTER" --dump-env nokarp.env &&
 	rc_is nokarp 0 &&
@@ -206,7 +215,7 @@ test_expect_success 'Kubernetes 1.35 serving only v1beta1 MutatingAdmissionPolic
 	test ! -s k8s135/stderr &&
 	test "$(kind_api k8s135/manifests.json MutatingAdmissionPolicy)" = "admissionregistration.k8s.io/v1beta1" &&
 	cmp_run k8s135b "$APPS/busan.yaml" --kube-version 1.35.4 --api-versions "$api" --set-env ARGOCD_ENV_KUBE_VERSION=1.36 &&
-	grep -q "warning: site busan-dc2 needs admissionregistration\.k8s\.io/v1 MutatingAdmissionPolicy,.*\[GS123\]" k8s135b/stderr
+	grep -q "warning: site busan-dc2 needs admissionregistration\.k8s\.io/v1 MutatingAdmissionPolicy,.*: it serves admissionregistration\.k8s\.io/v1beta1 MutatingAdmissionPolicy: set kube-version to the cluster.s version (1\.34 or 1\.35) \[GS123\]$" k8s135b/stderr
 '
 
 test_expect_success 'with strict the missing API fails the render: stdout empty, error and summary' '

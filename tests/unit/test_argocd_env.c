@@ -535,6 +535,29 @@ test_argocd_env__stderr_lines_and_summary(void **state)
 	diag_add(&f->d, DIAG_ERROR, p4, "GS001", "", "bad");
 	assert_string_equal(argocd_diags_summary(&f->a, &f->d),
 			    "5 errors in 4 files (GS001, GS003, GS041, GS120)");
+	p4.file = NULL;
+	diag_add(&f->d, DIAG_ERROR, p4, "GS191", "", "nothing");
+	assert_string_equal(argocd_diags_summary(&f->a, &f->d),
+			    "6 errors in 4 files (GS001, GS003, GS041, GS120, GS191)");
+}
+
+static void
+test_argocd_env__summary_without_a_file(void **state)
+{
+	struct fixture *f = *state;
+	struct pos none = { NULL, 0, 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	diag_add(&f->d, DIAG_ERROR, none, "GS191", "", "nothing to render");
+	assert_string_equal(argocd_diags_summary(&f->a, &f->d), "1 error (GS191)");
+	mem = open_memstream(&text, &len);
+	assert_non_null(mem);
+	argocd_diags_print(mem, &f->d, 50);
+	fclose(mem);
+	assert_string_equal(text, "gpusite: error: nothing to render [GS191]\n");
+	free(text);
 }
 
 int
@@ -556,6 +579,7 @@ main(void)
 		T(test_argocd_env__repo_root_of_the_cmp_copy),
 		T(test_argocd_env__check_names_warns_about_misspellings),
 		T(test_argocd_env__stderr_lines_and_summary),
+		T(test_argocd_env__summary_without_a_file),
 #undef T
 	};
 
