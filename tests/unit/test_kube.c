@@ -1,0 +1,541 @@
+/*
+ * test_kube.c - the Kubernetes client without a server: kubeconfig
+ * discovery and merging as kubectl does it, in-cluster config, EKS ARNs,
+ * base64, RFC 3339 times, URL escaping, exec credential plugins.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "kube/kube_int.h"
+
+static char dir[256];
+
+/* getenv for the tests: a small table, nothing from the real environment */
+static const char *env_names[8];
+static const char *env_values[8];
+
+static const char *
+table_env(const char *name)
+{
+	for (size_t i = 0; i < 8 && env_names[i]; i++)
+		if (!strcmp(env_names[i], name))
+			return env_values[i];
+	return NULL;
+}
+
+static void
+env_set(size_t i, const char *name, const char *value)
+{
+	env_names[i] = name;
+	env_values[i] = value;
+	if (i + 1 < 8)
+		env_names[i + 1] = NULL;
+}
+
+static const char *
+write_file(const char *name, const char *text)
+{
+	static char path[8][512];
+	static int next;
+	char *p = path[next++ % 8];
+	FILE *f;
+
+	snprintf(p, 512, "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return p;
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/test_kube.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return -1;
+	memset(env_names, 0, sizeof(env_names));
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static bool
+has_msg(const struct diags *d, const char *needle)
+{
+	for (size_t i = 0; i < d->count; i++)
+		if (strstr(d->items[i].msg, needle))
+			return true;
+	return false;
+}
+
+static const char config_a[] =
+	"apiVersion: v1\n"
+	"kind: Config\n"
+	"clusters:\n"
+	"- name: shared\n"
+	"  cluster: {server: 'https://a.example:6443/', certificate-authority: pki/ca.crt}\n"
+	"users:\n"
+	"- name: ops\n"
+	"  user: {tokenFile: token}\n"
+	"contexts:\n"
+	"- name: arn:aws:eks:us-west-2:111122223333:cluster/my-hybrid-cluster\n"
+	"  context: {cluster: shared, user: ops, namespace: gpu}\n";
+
+static const char config_b[] =
+	"apiVersion: v1\n"
+	"kind: Config\n"
+	"clusters:\n"
+	"- name: shared\n"
+	"  cluster: {server: 'https://b.example'}\n"
+	"- name: only-b\n"
+	"  cluster: {server: 'https://only-b.example'}\n"
+	"users:\n"
+	"- name: ops\n"
+	"  user: {token: from-b}\n"
+	"contexts:\n"
+	"- name: other\n"
+	"  context: {cluster: only-b, user: ops}\n"
+	"current-context: arn:aws:eks:us-west-2:111122223333:cluster/my-hybrid-cluster\n";
+
+static void
+test_kube__merge_first_definition_wins(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+	char list[1600];
+	const char *fa, *fb;
+
+	(void)state;
+	diags_init(&d, &a);
+	fa = write_file("a.yaml", config_a);
+	fb = write_file("b.yaml", config_b);
+	snprintf(list, sizeof(list), "%s/missing.yaml:%s:%s", dir, fa, fb);
+	env_set(0, "KUBECONFIG", list);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
+	/* cluster "shared" and user "ops" come whole from a.yaml */
+	assert_string_equal(c.info.server, "https://a.example:6443");
+	assert_null(c.token);
+	assert_non_null(c.token_file);
+	/* current-context from b.yaml, the first file that sets it */
+	assert_string_equal(c.info.context,
+			    "arn:aws:eks:us-west-2:111122223333:cluster/my-hybrid-cluster");
+	assert_string_equal(c.info.namespace, "gpu");
+	/* relative paths against the defining file's directory */
+	{
+		char want[600];
+
+		snprintf(want, sizeof(want), "%s/pki/ca.crt", dir);
+		assert_string_equal(c.ca_file, want);
+		snprintf(want, sizeof(want), "%s/token", dir);
+		assert_string_equal(c.token_file, want);
+	}
+	assert_string_equal(c.info.eks_cluster, "my-hybrid-cluster");
+	assert_string_equal(c.info.eks_region, "us-west-2");
+	assert_string_equal(c.info.auth, "token file");
+	arena_release(&a);
+}
+
+static void
+test_kube__context_option_and_missing_context(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+	const char *fb;
+
+	(void)state;
+	diags_init(&d, &a);
+	fb = write_file("b.yaml", config_b);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	o.kubeconfig = fb;
+	o.context = "other";
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
+	assert_string_equal(c.info.server, "https://only-b.example");
+	assert_string_equal(c.token, "from-b");
+	assert_null(c.info.eks_cluster);
+
+	o.context = "nope";
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
+	assert_true(has_msg(&d, "context 'nope' is not defined"));
+	arena_release(&a);
+}
+
+static void
+test_kube__kubeconfig_option_must_exist(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+	char path[400];
+
+	(void)state;
+	diags_init(&d, &a);
+	snprintf(path, sizeof(path), "%s/absent.yaml", dir);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	o.kubeconfig = path;
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
+	assert_true(has_msg(&d, "cannot read kubeconfig"));
+	arena_release(&a);
+}
+
+static void
+test_kube__refuses_inconsistent_users_and_clusters(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "    exec: {apiVersion: client.authentication.k8s.io/v1, command: aws}\n",
+		  "interactiveMode must be specified" },
+		{ "    exec: {apiVersion: client.authentication.k8s.io/v1alpha1, command: aws}\n",
+		  "is not supported" },
+		{ "    client-certificate: c.crt\n", "without its key" },
+		{ "    auth-provider: {name: gcp}\n", "auth-provider" },
+		{ "    client-key-data: '***not base64***'\n", "not valid base64" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct arena a = ARENA_INIT;
+		struct diags d;
+		struct kube_conf c;
+		struct kube_options o;
+		char text[2048];
+
+		diags_init(&d, &a);
+		snprintf(text, sizeof(text),
+			 "clusters:\n- name: c\n  cluster: {server: 'https://x'}\n"
+			 "users:\n- name: u\n  user:\n%s"
+			 "contexts:\n- name: x\n  context: {cluster: c, user: u}\n"
+			 "current-context: x\n", bad[i][0]);
+		memset(&o, 0, sizeof(o));
+		o.getenv = table_env;
+		o.kubeconfig = write_file("bad.yaml", text);
+		assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
+		if (!has_msg(&d, bad[i][1]))
+			fail_msg("case %zu: no message with '%s'", i, bad[i][1]);
+		arena_release(&a);
+	}
+}
+
+static void
+test_kube__ca_with_insecure_is_refused(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+
+	(void)state;
+	diags_init(&d, &a);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	o.kubeconfig = write_file("i.yaml",
+		"clusters:\n- name: c\n  cluster: {server: 'https://x', "
+		"certificate-authority: ca.crt, insecure-skip-tls-verify: true}\n"
+		"contexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n");
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
+	assert_true(has_msg(&d, "insecure-skip-tls-verify together"));
+	arena_release(&a);
+}
+
+static void
+test_kube__exec_config_is_read(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+	char want[600];
+
+	(void)state;
+	diags_init(&d, &a);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	o.kubeconfig = write_file("e.yaml",
+		"clusters:\n- name: c\n  cluster: {server: 'https://x'}\n"
+		"users:\n- name: u\n  user:\n    exec:\n"
+		"      apiVersion: client.authentication.k8s.io/v1beta1\n"
+		"      command: bin/aws\n"
+		"      args: [eks, get-token, --cluster-name, c]\n"
+		"      env: [{name: AWS_PROFILE, value: ops}]\n"
+		"      provideClusterInfo: true\n"
+		"contexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n");
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
+	assert_non_null(c.exec);
+	snprintf(want, sizeof(want), "%s/bin/aws", dir);
+	assert_string_equal(c.exec->command, want);
+	assert_int_equal(c.exec->nargs, 4);
+	assert_string_equal(c.exec->args[3], "c");
+	assert_int_equal(c.exec->nenv, 1);
+	assert_string_equal(c.exec->env_names[0], "AWS_PROFILE");
+	/* v1beta1 defaults interactiveMode to IfAvailable */
+	assert_string_equal(c.exec->interactive_mode, "IfAvailable");
+	assert_true(c.exec->provide_cluster_info);
+	arena_release(&a);
+}
+
+static void
+test_kube__in_cluster_when_no_kubeconfig(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+	char sa[400], want[600];
+
+	(void)state;
+	diags_init(&d, &a);
+	snprintf(sa, sizeof(sa), "%s/sa", dir);
+	assert_int_equal(mkdir(sa, 0700), 0);
+	write_file("sa/token", "header.payload.sig\n");
+	write_file("sa/ca.crt", "-----BEGIN CERTIFICATE-----\n");
+	write_file("sa/namespace", "argocd\n");
+	env_set(0, "HOME", dir);	/* no .kube/config there */
+	env_set(1, "KUBERNETES_SERVICE_HOST", "fd00::1");
+	env_set(2, "KUBERNETES_SERVICE_PORT", "443");
+	env_set(3, KUBE_SA_DIR_ENV, sa);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
+	assert_string_equal(c.info.server, "https://[fd00::1]:443");
+	assert_string_equal(c.info.namespace, "argocd");
+	assert_string_equal(c.info.origin, "in-cluster");
+	snprintf(want, sizeof(want), "%s/token", sa);
+	assert_string_equal(c.token_file, want);
+	arena_release(&a);
+}
+
+static void
+test_kube__nothing_configured_says_what_to_do(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+
+	(void)state;
+	diags_init(&d, &a);
+	env_set(0, "HOME", dir);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
+	assert_true(has_msg(&d, "no kubeconfig found"));
+	assert_true(has_msg(&d, "--kubeconfig"));
+	arena_release(&a);
+}
+
+static void
+test_kube__eks_arn(void **state)
+{
+	struct arena a = ARENA_INIT;
+	const char *c = NULL, *r = NULL;
+
+	(void)state;
+	assert_int_equal(kube_parse_eks_arn(&a,
+		"arn:aws:eks:eu-central-1:444455556666:cluster/inference-eu", &c, &r), 0);
+	assert_string_equal(c, "inference-eu");
+	assert_string_equal(r, "eu-central-1");
+	assert_int_equal(kube_parse_eks_arn(&a,
+		"arn:aws-cn:eks:cn-north-1:1:cluster/x", &c, &r), 0);
+	assert_string_equal(c, "x");
+	assert_int_equal(kube_parse_eks_arn(&a, "my-cluster", &c, &r), -1);
+	assert_int_equal(kube_parse_eks_arn(&a,
+		"arn:aws:iam::111122223333:role/HybridNodesRole", &c, &r), -1);
+	assert_int_equal(kube_parse_eks_arn(&a,
+		"arn:aws:eks:us-west-2:1:nodegroup/c/ng/id", &c, &r), -1);
+	arena_release(&a);
+}
+
+static void
+test_kube__base64(void **state)
+{
+	struct arena a = ARENA_INIT;
+	const char *out;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(kube_base64_decode(&a, "aGVsbG8gd29ybGQ=", &out, &n), 0);
+	assert_int_equal(n, 11);
+	assert_memory_equal(out, "hello world", 11);
+	assert_int_equal(kube_base64_decode(&a, "aGVs\nbG8=\n", &out, &n), 0);
+	assert_string_equal(out, "hello");
+	assert_int_equal(kube_base64_decode(&a, "a*b", &out, &n), -1);
+	assert_int_equal(kube_base64_decode(&a, "aG=Vs", &out, &n), -1);
+	arena_release(&a);
+}
+
+static void
+test_kube__rfc3339_times(void **state)
+{
+	time_t t;
+
+	(void)state;
+	assert_int_equal(kube_parse_time("1970-01-01T00:01:00Z", &t), 0);
+	assert_int_equal(t, 60);
+	assert_int_equal(kube_parse_time("2025-06-01T08:14:00.123456Z", &t), 0);
+	assert_int_equal(t, 1748765640);
+	assert_int_equal(kube_parse_time("2025-06-01T17:14:00+09:00", &t), 0);
+	assert_int_equal(t, 1748765640);
+	assert_int_equal(kube_parse_time("2025-06-01 08:14", &t), -1);
+	assert_int_equal(kube_parse_time("2025-13-01T08:14:00Z", &t), -1);
+	assert_int_equal(kube_parse_time("tomorrow", &t), -1);
+}
+
+static void
+test_kube__url_escape(void **state)
+{
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 0);
+	assert_int_equal(kube_url_escape(&b, "karpenter.sh/nodepool=a b,c!=d"), 0);
+	assert_string_equal(b.data, "karpenter.sh%2Fnodepool%3Da%20b%2Cc%21%3Dd");
+	buf_release(&b);
+}
+
+/* A kube_conf with only what kube_exec_run() reads. */
+static void
+exec_conf(struct kube_conf *c, struct kube_exec_conf *e, const char *script,
+	  const char *api)
+{
+	memset(c, 0, sizeof(*c));
+	memset(e, 0, sizeof(*e));
+	c->info.server = "https://127.0.0.1:6443";
+	c->info.user = "u";
+	c->exec = e;
+	e->api_version = api;
+	e->command = script;
+	e->interactive_mode = "Never";
+}
+
+static void
+test_kube__exec_plugin_credential(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_exec_conf e;
+	struct kube_cred cred;
+	char script[600], info[600], cmd[1400];
+	const char *p;
+	FILE *f;
+
+	(void)state;
+	diags_init(&d, &a);
+	snprintf(info, sizeof(info), "%s/info", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "#!/bin/sh\nprintf '%%s' \"$KUBERNETES_EXEC_INFO\" >'%s'\n"
+		 "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+		 "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"k8s-aws-v1.abc\","
+		 "\"expirationTimestamp\":\"2030-01-01T00:00:00Z\"}}'\n", info);
+	p = write_file("plugin.sh", cmd);
+	snprintf(script, sizeof(script), "%s", p);
+	assert_int_equal(chmod(script, 0755), 0);
+	exec_conf(&c, &e, script, "client.authentication.k8s.io/v1");
+	assert_int_equal(kube_exec_run(&cred, &a, &d, &c, kube_now() + 10, NULL), 0);
+	assert_string_equal(cred.token, "k8s-aws-v1.abc");
+	assert_int_equal(cred.expires, 1893456000);
+	kube_cred_release(&cred);
+	assert_null(cred.token);
+	f = fopen(info, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(cmd, sizeof(cmd), f));
+	fclose(f);
+	assert_non_null(strstr(cmd, "\"apiVersion\":\"client.authentication.k8s.io/v1\""));
+	assert_non_null(strstr(cmd, "\"interactive\":false"));
+	assert_null(strstr(cmd, "\"cluster\""));	/* provideClusterInfo unset */
+
+	/* asked for v1beta1, answered v1: refused, and the token is not quoted */
+	e.api_version = "client.authentication.k8s.io/v1beta1";
+	assert_int_equal(kube_exec_run(&cred, &a, &d, &c, kube_now() + 10, NULL), KUBE_EFAIL);
+	assert_true(has_msg(&d, "answered with apiVersion"));
+	for (size_t i = 0; i < d.count; i++)
+		assert_null(strstr(d.items[i].msg, "k8s-aws-v1.abc"));
+	arena_release(&a);
+}
+
+static void
+test_kube__exec_plugin_bad_output(void **state)
+{
+	static const char *const outs[][2] = {
+		{ "not json at all: s3cr3t", "did not print an ExecCredential" },
+		{ "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+		  "\"status\":{}}", "neither a token nor a client certificate" },
+		{ "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+		  "\"status\":{\"clientCertificateData\":\"x\"}}", "without its key" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		struct arena a = ARENA_INIT;
+		struct diags d;
+		struct kube_conf c;
+		struct kube_exec_conf e;
+		struct kube_cred cred;
+		char text[1024];
+		const char *p;
+
+		diags_init(&d, &a);
+		snprintf(text, sizeof(text), "#!/bin/sh\necho '%s'\n", outs[i][0]);
+		p = write_file("bad-plugin.sh", text);
+		assert_int_equal(chmod(p, 0755), 0);
+		exec_conf(&c, &e, p, "client.authentication.k8s.io/v1");
+		assert_int_equal(kube_exec_run(&cred, &a, &d, &c, kube_now() + 10, NULL),
+				 KUBE_EFAIL);
+		if (!has_msg(&d, outs[i][1]))
+			fail_msg("case %zu: no message with '%s'", i, outs[i][1]);
+		assert_false(has_msg(&d, "s3cr3t"));
+		arena_release(&a);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_kube__merge_first_definition_wins, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__context_option_and_missing_context, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__kubeconfig_option_must_exist, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__refuses_inconsistent_users_and_clusters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__ca_with_insecure_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__exec_config_is_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__in_cluster_when_no_kubeconfig, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__nothing_configured_says_what_to_do, setup, teardown),
+		cmocka_unit_test(test_kube__eks_arn),
+		cmocka_unit_test(test_kube__base64),
+		cmocka_unit_test(test_kube__rfc3339_times),
+		cmocka_unit_test(test_kube__url_escape),
+		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_credential, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_bad_output, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
