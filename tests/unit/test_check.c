@@ -1,0 +1,355 @@
+/*
+ * test_check.c - the upstream checks without the upstream files: name
+ * syntax as apimachinery defines it, and each kind's rules on small
+ * objects (the rule fires with its ID where it should and stays quiet on a
+ * correct object).  Schema conformance needs ../shared/upstream and is
+ * covered by t2202/t2203.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base/arena.h"
+#include "check/check.h"
+#include "yamlio/yamlio.h"
+
+static struct arena A;
+static struct diags D;
+
+static int
+setup(void **state)
+{
+	(void)state;
+	arena_init(&A);
+	diags_init(&D, &A);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	arena_release(&A);
+	return 0;
+}
+
+static struct yamlio_docs
+docs_of(const char *text)
+{
+	struct yamlio_docs docs;
+
+	assert_int_equal(yamlio_load(&docs, &A, &D, "t.yaml", text, strlen(text), NULL), 0);
+	return docs;
+}
+
+/* Run the C checks over a stream; returns the diagnostics added. */
+static size_t
+run(const char *text)
+{
+	struct yamlio_docs docs = docs_of(text);
+	size_t before = D.count;
+
+	check_rendered(&A, &D, NULL, docs.docs, docs.count);
+	return D.count - before;
+}
+
+/* How many diagnostics with `rule` (and `text` in the message, if given). */
+static size_t
+count(const char *rule, const char *text)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < D.count; i++)
+		if (!strcmp(D.items[i].rule, rule) && (!text || strstr(D.items[i].msg, text)))
+			n++;
+	return n;
+}
+
+static void
+test_check__qualified_names_and_label_values(void **state)
+{
+	char long63[64], long64[65];
+
+	(void)state;
+	memset(long63, 'a', 63);
+	long63[63] = '\0';
+	memset(long64, 'a', 64);
+	long64[64] = '\0';
+	assert_int_equal(check_qualified_name("nvidia.com/gpu"), 0);
+	assert_int_equal(check_qualified_name("node-type"), 0);
+	assert_int_equal(check_qualified_name("A_b.c-D"), 0);
+	assert_int_equal(check_qualified_name(long63), 0);
+	assert_int_equal(check_qualified_name(long64), -1);
+	assert_int_equal(check_qualified_name("-x"), -1);
+	assert_int_equal(check_qualified_name("x-"), -1);
+	assert_int_equal(check_qualified_name("a b"), -1);
+	assert_int_equal(check_qualified_name("Example.com/x"), -1);	/* prefix is lower-case DNS */
+	assert_int_equal(check_qualified_name("a/b/c"), -1);
+	assert_int_equal(check_qualified_name("/x"), -1);
+	assert_int_equal(check_qualified_name(""), -1);
+	assert_int_equal(check_label_value(""), 0);
+	assert_int_equal(check_label_value("Exists"), 0);
+	assert_int_equal(check_label_value("a/b"), -1);
+	assert_int_equal(check_label_value(long64), -1);
+	assert_int_equal(check_dns1123_subdomain("gpu-fallback.a"), 0);
+	assert_int_equal(check_dns1123_subdomain("GPU"), -1);
+	assert_int_equal(check_dns1123_subdomain("a..b"), -1);
+	assert_int_equal(check_dns1123_label("kube-system"), 0);
+	assert_int_equal(check_dns1123_label("a.b"), -1);
+}
+
+static const char good_nodepool[] =
+	"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: gpu-fallback}\n"
+	"spec:\n  template:\n    metadata: {labels: {node-type: cloud-gpu-fallback}}\n"
+	"    spec:\n"
+	"      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu-fallback}\n"
+	"      requirements:\n"
+	"        - {key: karpenter.k8s.aws/instance-gpu-manufacturer, operator: In, values: [nvidia]}\n"
+	"        - {key: karpenter.k8s.aws/instance-gpu-memory, operator: Gte, values: [\"40000\"]}\n"
+	"        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand, spot]}\n"
+	"      taints: [{key: nvidia.com/gpu, value: Exists, effect: NoSchedule}]\n"
+	"  disruption: {consolidateAfter: 5m}\n  limits: {nvidia.com/gpu: 16}\n";
+
+static void
+test_check__a_correct_nodepool_is_quiet(void **state)
+{
+	(void)state;
+	assert_int_equal(run(good_nodepool), 0);
+}
+
+static void
+test_check__nodepool_label_domains_follow_cel_find_endswith(void **state)
+{
+	(void)state;
+	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n"
+	    "    metadata:\n      labels:\n"
+	    "        notkarpenter.sh/x: a\n"		/* endsWith: rejected */
+	    "        karpenter.sh: a\n"			/* no '/': the whole key */
+	    "        karpenter.sh/capacity-type: on-demand\n"	/* allowed */
+	    "        karpenter.k8s.aws/instance-family: g6\n"	/* allowed */
+	    "        sub.karpenter.k8s.aws/x: a\n"
+	    "    spec: {nodeClassRef: {group: g, kind: k, name: n}, requirements: []}\n");
+	assert_int_equal(count("GS136", "\"notkarpenter.sh/x\""), 1);
+	assert_int_equal(count("GS136", "template label \"karpenter.sh\" makes"), 1);
+	assert_int_equal(count("GS136", "capacity-type"), 0);
+	assert_int_equal(count("GS139", "instance-family"), 0);
+	assert_int_equal(count("GS139", "sub.karpenter.k8s.aws/x"), 1);
+	assert_int_equal(count("GS137", NULL), 0);
+}
+
+static void
+test_check__nodepool_requirement_rules(void **state)
+{
+	(void)state;
+	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n"
+	    "      nodeClassRef: {group: g, kind: k, name: n}\n"
+	    "      requirements:\n"
+	    "        - {key: a, operator: Lt, values: [\"-1\"]}\n"	/* negative */
+	    "        - {key: b, operator: Gt, values: [\"+3\"]}\n"	/* ParseInt takes the sign */
+	    "        - {key: c, operator: Gte}\n"			/* no value */
+	    "        - {key: d, operator: In, values: [x, y], minValues: 2}\n"
+	    "        - {key: e, operator: In, values: [x], minValues: 3}\n"
+	    "        - {key: karpenter.sh/capacity-type, operator: In, values: [spot, preemptible]}\n"
+	    "        - {key: karpenter.k8s.aws/instance-tenancy, operator: NotIn, values: [host]}\n");
+	assert_int_equal(count("GS142", "a Lt"), 1);
+	assert_int_equal(count("GS142", "b Gt"), 0);
+	assert_int_equal(count("GS142", "c Gte has 0 values"), 1);
+	assert_int_equal(count("GS143", NULL), 1);
+	assert_int_equal(count("GS143", "e has minValues 3 but 1 value"), 1);
+	assert_int_equal(count("GS147", NULL), 0);	/* spot is known */
+	assert_int_equal(count("GS148", NULL), 0);	/* only In is judged */
+}
+
+static void
+test_check__nodepool_taints_are_qualified_and_unique(void **state)
+{
+	(void)state;
+	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n"
+	    "      nodeClassRef: {group: g, kind: k, name: n}\n      requirements: []\n"
+	    "      taints:\n"
+	    "        - {key: nvidia.com/gpu, value: \"true\", effect: NoSchedule}\n"
+	    "        - {key: a, value: \"a b\", effect: NoExecute}\n"
+	    "        - {key: nvidia.com/gpu, value: other, effect: NoExecute}\n"
+	    "      startupTaints:\n"
+	    "        - {key: nvidia.com/gpu, effect: NoSchedule}\n");
+	assert_int_equal(count("GS150", "\"a b\""), 1);
+	assert_int_equal(count("GS150", "\"true\""), 0);
+	/* same key, other effect: fine; same key and effect across lists: not */
+	assert_int_equal(count("GS152", NULL), 1);
+	assert_int_equal(count("GS152", "first at spec.template.spec.taints[0]"), 1);
+}
+
+static void
+test_check__nodeconfig_ssm_and_iamra(void **state)
+{
+	(void)state;
+	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n"
+	    "  cluster: {name: c, region: us-west-2}\n"
+	    "  hybrid: {ssm: {activationCode: \"aaaaaaaaaaaaaaaaaaaa\", activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n"
+	    "  kubelet: {flags: [\"--node-labels=topology.kubernetes.io/zone=a,node.kubernetes.io/x=y,gpu.model=h200\", "
+	    "\"--register-with-taints=nvidia.com/gpu=Exists:NoSchedule,dedicated:NoExecute\"]}\n");
+	assert_int_equal(D.count, 0);
+	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n"
+	    "  cluster: {name: c, region: us-west-2}\n"
+	    "  hybrid: {iamRolesAnywhere: {nodeName: gpu-a-01, trustAnchorArn: t, profileArn: p, roleArn: r}}\n"
+	    "  kubelet: {flags: [--hostname-override, gpu-a-01]}\n");
+	assert_int_equal(count("GS156", "certificatePath is missing"), 1);
+	assert_int_equal(count("GS156", "privateKeyPath is missing"), 1);
+	assert_int_equal(count("GS157", "--hostname-override"), 1);
+	assert_int_equal(count("GS154", NULL), 0);
+	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, region: r}\n  hybrid: {}\n");
+	assert_int_equal(count("GS154", "Either IAMRolesAnywhere or SSM"), 1);
+}
+
+static void
+test_check__activation_code_only_outside_the_configmap(void **state)
+{
+	(void)state;
+	/* in the ConfigMap copy the code must be absent, and absent is right */
+	run("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gpusite-nodeconfig-s, namespace: kube-system}\n"
+	    "data:\n  g.yaml: |\n    apiVersion: node.eks.aws/v1alpha1\n    kind: NodeConfig\n"
+	    "    spec:\n      cluster: {name: c, region: r}\n"
+	    "      hybrid: {ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n");
+	assert_int_equal(D.count, 0);
+	run("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gpusite-nodeconfig-s, namespace: kube-system}\n"
+	    "data:\n  g.yaml: |\n    apiVersion: node.eks.aws/v1alpha1\n    kind: NodeConfig\n"
+	    "    spec:\n      cluster: {name: c, region: r}\n"
+	    "      hybrid: {ssm: {activationCode: aaaaaaaaaaaaaaaaaaaaaa, activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n");
+	assert_int_equal(count("GS155", "published in the cluster stream"), 1);
+	/* the diagnostic points at the data value and names the key */
+	assert_int_equal(D.items[D.count - 1].at.line, 5);
+	assert_non_null(strstr(D.items[D.count - 1].path, "g.yaml"));
+	assert_non_null(strstr(D.items[D.count - 1].path, "spec.hybrid.ssm.activationCode"));
+	/* a file given to the node needs it */
+	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, region: r}\n"
+	    "  hybrid: {ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n");
+	assert_int_equal(count("GS155", "the SSM activation code is missing"), 1);
+}
+
+static void
+test_check__prometheus_durations_and_groups(void **state)
+{
+	(void)state;
+	run("apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: r, namespace: m}\n"
+	    "spec:\n  groups:\n"
+	    "    - name: a\n      interval: 1h30m\n      rules:\n"
+	    "        - {alert: A, expr: 'up == 0', for: 0}\n"
+	    "        - {alert: B, expr: 'rate(x[5m]) > 0', for: 1m30s500ms}\n"
+	    "        - {alert: C, expr: 'up', for: 5ms}\n"
+	    "        - {alert: D, expr: 'up', for: 1m1h}\n"
+	    "        - {record: 'job:up:sum', expr: 'sum(up) by (job)', for: 5m}\n"
+	    "    - name: a\n      rules: []\n");
+	assert_int_equal(count("GS159", "for \"1m1h\""), 1);	/* units out of order */
+	assert_int_equal(count("GS159", "for \"0\""), 0);
+	assert_int_equal(count("GS159", "for \"5ms\""), 0);
+	assert_int_equal(count("GS159", "for \"1m30s500ms\""), 0);
+	assert_int_equal(count("GS159", "invalid field 'for' in recording rule"), 1);
+	assert_int_equal(count("GS158", "used twice"), 1);
+}
+
+static void
+test_check__application_pin(void **state)
+{
+	static const char *const bad[] = { "", "HEAD", "latest", "^0.20.0", "~0.20", ">=0.20.0", "0.x", "1.2.X", "0.20 || 0.19" };
+	static const char *const good[] = { "0.20.0", "v26.7.0", "1.0.0-rc.1", "2.1.0+build.5" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t before = count("GS165", "targetRevision");
+
+		run(arena_printf(&A, "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a, namespace: argocd}\n"
+				 "spec:\n  project: default\n  source: {repoURL: r, chart: c, targetRevision: \"%s\"}\n"
+				 "  destination: {server: s, namespace: n}\n", bad[i]));
+		assert_int_equal(count("GS165", "targetRevision"), before + 1);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		size_t before = D.count;
+
+		run(arena_printf(&A, "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a, namespace: argocd}\n"
+				 "spec:\n  project: default\n  source: {repoURL: r, chart: c, targetRevision: \"%s\"}\n"
+				 "  destination: {server: s, namespace: n}\n", good[i]));
+		assert_int_equal(D.count, before);
+	}
+}
+
+static void
+test_check__policies(void **state)
+{
+	(void)state;
+	/* a correct JSON patch pod policy: autogen off, CREATE only */
+	assert_int_equal(run(
+		"apiVersion: policies.kyverno.io/v1\nkind: MutatingPolicy\nmetadata: {name: p}\nspec:\n"
+		"  autogen: {podControllers: {controllers: []}}\n"
+		"  matchConstraints:\n    resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n"
+		"  matchConditions: [{name: gpu, expression: 'true'}]\n"
+		"  mutations:\n    - patchType: JSONPatch\n      jsonPatch: {expression: '[JSONPatch{op: \"add\", path: \"/spec/affinity\", value: {}}]'}\n"),
+		0);
+	/* the same matching UPDATE too */
+	run("apiVersion: policies.kyverno.io/v1\nkind: MutatingPolicy\nmetadata: {name: p}\nspec:\n"
+	    "  autogen: {podControllers: {controllers: []}}\n"
+	    "  matchConstraints:\n    resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], operations: [\"*\"], resources: [pods]}]\n"
+	    "  matchConditions: [{name: gpu, expression: 'true'}, {name: gpu, expression: ''}]\n"
+	    "  mutations:\n    - patchType: JSONPatch\n      jsonPatch: {expression: '[JSONPatch{op: \"add\", path: \"/spec/affinity\", value: {}}]'}\n");
+	assert_int_equal(count("GS167", "immutable"), 1);
+	assert_int_equal(count("GS167", "used twice"), 1);
+	assert_int_equal(count("GS167", "has no expression"), 1);
+	/* ClusterPolicy: anchored affinity is fine, list overlay is not */
+	run("apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: c, annotations: {pod-policies.kyverno.io/autogen-controllers: none}}\n"
+	    "spec:\n  rules:\n    - name: a\n      match: {any: [{resources: {kinds: [Pod], operations: [CREATE]}}]}\n"
+	    "      mutate:\n        patchStrategicMerge:\n          spec:\n            affinity:\n              nodeAffinity:\n"
+	    "                +(preferredDuringSchedulingIgnoredDuringExecution): [{weight: 1}]\n"
+	    "    - name: b\n      match: {any: [{resources: {kinds: [Pod], operations: [CREATE]}}]}\n"
+	    "      mutate:\n        patchStrategicMerge:\n          spec:\n            affinity:\n              nodeAffinity:\n"
+	    "                requiredDuringSchedulingIgnoredDuringExecution:\n                  nodeSelectorTerms: [{}]\n");
+	assert_int_equal(count("GS170", "preferredDuringScheduling"), 0);
+	assert_int_equal(count("GS170", "nodeSelectorTerms"), 1);
+	assert_int_equal(count("GS168", NULL), 0);
+}
+
+static void
+test_check__bindings_name_policies_of_the_stream(void **state)
+{
+	(void)state;
+	assert_int_equal(run(
+		"apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: p}\n"
+		"spec:\n  reinvocationPolicy: IfNeeded\n"
+		"  matchConstraints: {resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}\n"
+		"  mutations: [{patchType: JSONPatch, jsonPatch: {expression: '[]'}}]\n"
+		"---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: p}\n"
+		"spec: {policyName: p}\n"), 0);
+	run("apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: b}\n"
+	    "spec: {policyName: nowhere}\n");
+	assert_int_equal(count("GS169", "\"nowhere\""), 1);
+}
+
+static void
+test_check__not_an_object(void **state)
+{
+	(void)state;
+	run("just: a map\n");
+	assert_int_equal(count("GS132", "not a Kubernetes object"), 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_check__qualified_names_and_label_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__a_correct_nodepool_is_quiet, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__nodepool_label_domains_follow_cel_find_endswith, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__nodepool_requirement_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__nodepool_taints_are_qualified_and_unique, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__nodeconfig_ssm_and_iamra, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__activation_code_only_outside_the_configmap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__prometheus_durations_and_groups, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__application_pin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__policies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__bindings_name_policies_of_the_stream, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check__not_an_object, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
