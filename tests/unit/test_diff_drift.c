@@ -1,0 +1,356 @@
+/*
+ * test_diff_drift.c - the drift checks over records, without a server:
+ * each GS2xx finding from a minimal cluster, positions in the spec, and
+ * notes (an active fallback) that are state, not drift.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "cmd/pipeline.h"
+#include "diff/drift.h"
+#include "json/json.h"
+#include "node/node.h"
+#include "source/source.h"
+
+static const char spec_text[] =
+	"apiVersion: gpusite.io/v1alpha1\n"
+	"kind: GPUSite\n"
+	"metadata:\n"
+	"  name: seoul-dc1\n"
+	"spec:\n"
+	"  cluster: {name: my-hybrid-cluster, region: us-west-2}\n"
+	"  nodeGroups:\n"
+	"    - name: rack-a\n"
+	"      gpu: {model: h200, perNode: 8}\n"
+	"      nodes: [gpu-a-01, gpu-a-02]\n"
+	"      credentials:\n"
+	"        iamRolesAnywhere:\n"
+	"          trustAnchorArn: arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/1f2e3d4c-aaaa-bbbb-cccc-111122223333\n"
+	"          profileArn: arn:aws:rolesanywhere:us-west-2:111122223333:profile/9a8b7c6d-aaaa-bbbb-cccc-111122223333\n"
+	"          roleArn: arn:aws:iam::111122223333:role/HybridNodesRole\n"
+	"  gpuStack:\n"
+	"    chart: {version: 0.20.0}\n"
+	"  fallback:\n"
+	"    instanceTypes: [g6e.12xlarge]\n"
+	"    gpuLimit: 16\n"
+	"    minGpuMemoryMiB: 40000\n"
+	"  placement:\n"
+	"    namespaces: [inference]\n"
+	"    podSelector: {matchLabels: {gpu: \"yes\"}}\n";
+
+struct fixture {
+	struct arena a;
+	struct source_set files;
+	struct pipeline p;
+	struct diags d;
+	struct drift_node nodes[8];
+	size_t nnodes;
+	struct drift_pod pods[8];
+	size_t npods;
+	struct drift_input in;
+	const struct spec_site *sites[1];
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = test_calloc(1, sizeof(*f));
+
+	arena_init(&f->a);
+	source_set_add(&f->a, &f->files, "sites/seoul-dc1.yaml", spec_text,
+		       sizeof(spec_text) - 1);
+	if (pipeline_load(&f->p, &f->a, &f->files) < 0 || f->p.fleet.count != 1)
+		return -1;
+	diags_init(&f->d, &f->a);
+	f->sites[0] = f->p.fleet.sites[0];
+	f->in.cluster = "my-hybrid-cluster";
+	f->in.sites = f->sites;
+	f->in.nsites = 1;
+	f->in.nodes = f->nodes;
+	f->in.pods = f->pods;
+	f->in.stack_listed = true;
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	arena_release(&f->a);
+	test_free(f);
+	return 0;
+}
+
+static const struct node *
+J(struct fixture *f, const char *text)
+{
+	struct diags d;
+	const struct node *n;
+
+	diags_init(&d, &f->a);
+	n = json_parse(&f->a, &d, "T", "test", text, strlen(text));
+	assert_non_null(n);
+	return n;
+}
+
+/* A hybrid node of rack-a as nodeadm registers it; `extra` is spliced
+ * into spec (taints). */
+static void
+add_node(struct fixture *f, const char *name, const char *compute,
+	 const char *taints, const char *gpus, bool ready)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\"metadata\":{\"name\":\"%s\",\"labels\":{"
+		 "\"eks.amazonaws.com/compute-type\":\"%s\",\"node-type\":\"hybrid-gpu\","
+		 "\"gpu.model\":\"h200\",\"gpusite.io/site\":\"seoul-dc1\","
+		 "\"gpusite.io/node-group\":\"rack-a\"}},"
+		 "\"spec\":{\"taints\":%s},"
+		 "\"status\":{\"capacity\":{%s},\"conditions\":[{\"type\":\"Ready\","
+		 "\"status\":\"%s\",\"reason\":\"%s\"}]}}",
+		 name, compute, taints, gpus, ready ? "True" : "Unknown",
+		 ready ? "KubeletReady" : "NodeStatusUnknown");
+	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f, text));
+	f->in.nnodes = f->nnodes;
+}
+
+static void
+add_pod(struct fixture *f, const char *ns, const char *name, const char *node,
+	const char *phase, const char *labels, const char *owner, int gpus,
+	const char *tolerations)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\"metadata\":{\"namespace\":\"%s\",\"name\":\"%s\",\"labels\":%s,"
+		 "\"ownerReferences\":[{\"kind\":\"%s\",\"name\":\"o\",\"controller\":true}]},"
+		 "\"spec\":{%s%s%s\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":"
+		 "{\"nvidia.com/gpu\":\"%d\"}}}],\"tolerations\":%s},"
+		 "\"status\":{\"phase\":\"%s\"}}",
+		 ns, name, labels, owner, node ? "\"nodeName\":\"" : "",
+		 node ? node : "", node ? "\"," : "", gpus, tolerations, phase);
+	drift_pod_from(&f->pods[f->npods++], &f->a, J(f, text));
+	f->in.npods = f->npods;
+}
+
+#define GPU_TAINT "[{\"key\":\"nvidia.com/gpu\",\"value\":\"Exists\",\"effect\":\"NoSchedule\"}]"
+#define GPU_TOL "[{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\"}]"
+#define DP_LABELS "{\"app.kubernetes.io/name\":\"nvidia-device-plugin\"}"
+
+static void
+healthy(struct fixture *f)
+{
+	add_node(f, "gpu-a-01", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
+	add_node(f, "gpu-a-02", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
+	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS,
+		"DaemonSet", 0, "[]");
+	add_pod(f, "nvidia-device-plugin", "dp-2", "gpu-a-02", "Running", DP_LABELS,
+		"DaemonSet", 0, "[]");
+}
+
+static size_t
+count_rule(const struct diags *d, const char *rule)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->count; i++)
+		n += !strcmp(d->items[i].rule, rule);
+	return n;
+}
+
+static const struct diag *
+first(const struct diags *d, const char *rule)
+{
+	for (size_t i = 0; i < d->count; i++)
+		if (!strcmp(d->items[i].rule, rule))
+			return &d->items[i];
+	fail_msg("no %s finding", rule);
+	return NULL;
+}
+
+static void
+test_diff_drift__healthy_cluster_has_no_finding(void **state)
+{
+	struct fixture *f = *state;
+
+	healthy(f);
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 0);
+	assert_int_equal(f->d.count, 0);
+}
+
+static void
+test_diff_drift__untainted_node_points_at_its_name(void **state)
+{
+	struct fixture *f = *state;
+	const struct diag *x;
+
+	healthy(f);
+	f->nodes[1].taints = NULL;
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 1);
+	x = first(&f->d, DRIFT_NO_TAINT);
+	assert_int_equal(x->level, DIAG_ERROR);
+	assert_string_equal(x->at.file, "sites/seoul-dc1.yaml");
+	assert_int_equal(x->at.line, 10);
+	assert_int_equal(x->at.col, 25);	/* gpu-a-02 in the nodes list */
+	assert_non_null(strstr(x->msg, "node gpu-a-02 of site seoul-dc1 has no GPU taint"));
+	assert_string_equal(x->site, "seoul-dc1");
+}
+
+static void
+test_diff_drift__wrong_effect_absent_notready_unknown(void **state)
+{
+	struct fixture *f = *state;
+
+	add_node(f, "gpu-a-01", "hybrid",
+		 "[{\"key\":\"nvidia.com/gpu\",\"value\":\"Exists\",\"effect\":\"NoExecute\"}]",
+		 "\"nvidia.com/gpu\":\"8\"", false);
+	add_node(f, "gpu-z-09", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
+	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS,
+		"DaemonSet", 0, "[]");
+	/* gpu-a-02 is absent, gpu-z-09 is in no spec */
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 4);
+	assert_int_equal(count_rule(&f->d, DRIFT_TAINT_WRONG), 1);
+	assert_int_equal(count_rule(&f->d, DRIFT_NODE_ABSENT), 1);
+	assert_int_equal(count_rule(&f->d, DRIFT_NODE_NOT_READY), 1);
+	assert_int_equal(first(&f->d, DRIFT_NODE_UNKNOWN)->level, DIAG_WARNING);
+	assert_non_null(strstr(first(&f->d, DRIFT_NODE_UNKNOWN)->msg, "gpu-z-09"));
+	assert_non_null(strstr(first(&f->d, DRIFT_NODE_ABSENT)->msg, "gpu-a-02"));
+}
+
+static void
+test_diff_drift__device_plugin_and_capacity(void **state)
+{
+	struct fixture *f = *state;
+
+	add_node(f, "gpu-a-01", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
+	add_node(f, "gpu-a-02", "hybrid", GPU_TAINT, "\"cpu\":\"96\"", true);
+	add_node(f, "i-0auto", "auto", "[]", "\"nvidia.com/gpu\":\"1\"", true);
+	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS,
+		"DaemonSet", 0, "[]");
+	add_pod(f, "nvidia-device-plugin", "dp-x", "i-0auto", "Running", DP_LABELS,
+		"DaemonSet", 0, "[]");
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 3);
+	assert_non_null(strstr(first(&f->d, DRIFT_STACK_OFF_HYBRID)->msg,
+			       "dp-x runs on node i-0auto, an EKS Auto Mode node"));
+	assert_non_null(strstr(first(&f->d, DRIFT_NO_DEVICE_PLUGIN)->msg, "gpu-a-02"));
+	assert_non_null(strstr(first(&f->d, DRIFT_NO_GPU_CAPACITY)->msg, "gpu-a-02"));
+}
+
+static void
+test_diff_drift__active_fallback_is_state_not_drift(void **state)
+{
+	struct fixture *f = *state;
+	struct drift_fallback fb;
+	const char *claims[] = { "pool-abc" };
+	const struct node *pool = J(f, "{\"apiVersion\":\"karpenter.sh/v1\","
+				    "\"kind\":\"NodePool\",\"metadata\":{\"name\":\"p\"},"
+				    "\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
+
+	healthy(f);
+	memset(&fb, 0, sizeof(fb));
+	fb.site = f->sites[0];
+	fb.rendered = pool;
+	fb.live = pool;
+	fb.class_kind = "EC2NodeClass";
+	fb.claims = claims;
+	fb.nclaims = 1;
+	f->in.fallbacks = &fb;
+	f->in.nfallbacks = 1;
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 0);
+	assert_int_equal(f->d.count, 1);
+	assert_int_equal(first(&f->d, DRIFT_FALLBACK_ACTIVE)->level, DIAG_NOTE);
+	assert_non_null(strstr(first(&f->d, DRIFT_FALLBACK_ACTIVE)->msg, "1 NodeClaim (pool-abc)"));
+}
+
+static void
+test_diff_drift__pool_missing_changed_class_missing(void **state)
+{
+	struct fixture *f = *state;
+	struct drift_fallback fb[2];
+
+	healthy(f);
+	memset(fb, 0, sizeof(fb));
+	fb[0].site = f->sites[0];
+	fb[0].rendered = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
+	fb[0].live = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":\"8\"},\"weight\":5},"
+		       "\"status\":{}}");
+	fb[0].class_missing = true;
+	fb[0].class_kind = "EC2NodeClass";
+	fb[1].site = f->sites[0];
+	fb[1].rendered = fb[0].rendered;
+	fb[1].class_kind = "EC2NodeClass";
+	f->in.fallbacks = fb;
+	f->in.nfallbacks = 2;
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 3);
+	assert_non_null(strstr(first(&f->d, DRIFT_POOL_DIFFERS)->msg,
+			       "spec.limits[\"nvidia.com/gpu\"] (cluster '8', rendered 16)"));
+	/* the server-side weight is not a difference */
+	assert_null(strstr(first(&f->d, DRIFT_POOL_DIFFERS)->msg, "weight"));
+	assert_int_equal(count_rule(&f->d, DRIFT_POOL_MISSING), 1);
+	assert_non_null(strstr(first(&f->d, DRIFT_CLASS_MISSING)->msg, "EC2NodeClass gpu-fallback"));
+}
+
+static void
+test_diff_drift__pending_and_untolerated_gpu_pods(void **state)
+{
+	struct fixture *f = *state;
+
+	healthy(f);
+	add_pod(f, "inference", "llm-0", NULL, "Pending", "{\"gpu\":\"yes\"}",
+		"StatefulSet", 8, GPU_TOL);
+	add_pod(f, "inference", "llm-1", "gpu-a-01", "Running", "{\"gpu\":\"yes\"}",
+		"StatefulSet", 8, "[]");
+	/* outside the podSelector: the policy does not apply to it */
+	add_pod(f, "inference", "other", NULL, "Pending", "{}", "Job", 1, "[]");
+	/* no GPU request: not a GPU pod */
+	add_pod(f, "inference", "cpu", NULL, "Pending", "{\"gpu\":\"yes\"}", "Job", 0, "[]");
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 2);
+	assert_non_null(strstr(first(&f->d, DRIFT_PODS_PENDING)->msg,
+			       "1 GPU pod is Pending in namespace inference of site seoul-dc1: llm-0"));
+	assert_non_null(strstr(first(&f->d, DRIFT_PODS_NO_TOLERATION)->msg, ": llm-1;"));
+	assert_null(strstr(first(&f->d, DRIFT_PODS_NO_TOLERATION)->msg, "other"));
+}
+
+static void
+test_diff_drift__rule_table_is_whole(void **state)
+{
+	(void)state;
+	assert_int_equal(drift_rules_count, 15);
+	for (size_t i = 0; i < drift_rules_count; i++) {
+		char want[8];
+
+		snprintf(want, sizeof(want), "GS%03zu", 201 + i);
+		assert_string_equal(drift_rules[i].id, want);
+		assert_non_null(drift_rule_find(want));
+		assert_true(strlen(drift_rules[i].summary) > 10);
+	}
+	assert_int_equal(drift_rule_find(DRIFT_FALLBACK_ACTIVE)->level, DIAG_NOTE);
+	assert_null(drift_rule_find("GS299"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_diff_drift__healthy_cluster_has_no_finding, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__untainted_node_points_at_its_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__wrong_effect_absent_notready_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__device_plugin_and_capacity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__active_fallback_is_state_not_drift, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__pool_missing_changed_class_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__pending_and_untolerated_gpu_pods, setup, teardown),
+		cmocka_unit_test(test_diff_drift__rule_table_is_whole),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
