@@ -204,6 +204,9 @@ struct node *render_nodeconfig_doc(struct arena *a,
  *
  * Steps run in this order, each on the result of the one before; step 1
  * only replaces scalars, so every step may be computed on the original Pod.
+ * One engine difference: the legacy ClusterPolicy's JMESPath treats an
+ * empty `nodeAffinity: {}` as absent and adds the affinity there; the CEL
+ * engines (and this function) see it as present and leave it.
  */
 #define RENDER_GPU_RESOURCE "nvidia.com/gpu"
 #define RENDER_HYBRID_LABEL "eks.amazonaws.com/compute-type"
