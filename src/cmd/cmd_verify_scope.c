@@ -12,11 +12,13 @@
 #include "base/buf.h"
 #include "check/check.h"
 #include "cmd/cmd.h"
+#include "cmd/live.h"
 #include "cmd/opts.h"
+#include "kube/kube.h"
 #include "scope/scope.h"
 #include "source/source.h"
 
-enum { OPT_NODES = 1, OPT_MANIFESTS };
+enum { OPT_NODES = 1, OPT_MANIFESTS, OPT_LIVE };
 
 #define MAX_INPUTS 64
 
@@ -25,6 +27,8 @@ struct vs_args {
 	size_t nnodes;
 	const char *manifests[MAX_INPUTS];
 	size_t nmanifests;
+	bool live;
+	struct live_opts lo;
 	const struct opts_cmd *cmd;
 };
 
@@ -33,6 +37,10 @@ static const struct opt_spec vs_opts[] = {
 	  "Node objects: a YAML stream, a List / NodeList, or a directory of *.yaml (repeatable)" },
 	{ OPT_MANIFESTS, "manifests", 0, "FILE",
 	  "the manifests to place, e.g. helm template output; - reads standard input (repeatable)" },
+	{ OPT_LIVE, "live", 0, NULL,
+	  "read the nodes and the DaemonSets (and GPU Operator ClusterPolicies) from"
+	  " the cluster, where --nodes / --manifests are not given; GET and LIST only" },
+	LIVE_OPT_SPECS,
 	{ 0, NULL, 0, NULL, NULL },
 };
 
@@ -49,8 +57,86 @@ vs_option(void *payload, int id, const char *value)
 		if (v->nmanifests == MAX_INPUTS)
 			return opts_usage_error(v->cmd, "too many --manifests (at most %d)", MAX_INPUTS);
 		v->manifests[v->nmanifests++] = value;
+	} else if (id == OPT_LIVE) {
+		v->live = true;
+	} else {
+		int rc = live_on_option(&v->lo, v->cmd, id, value);
+
+		return rc == 1 ? 0 : rc;
 	}
 	return 0;
+}
+
+/* A live list as one document scope_add_*() takes: items of built-in
+ * lists carry no apiVersion and kind, so they are set. */
+static struct node *
+live_list_doc(struct arena *a, struct node *items, const char *api_version,
+	      const char *kind)
+{
+	struct node *doc = node_new_map(a, (struct pos){ 0 });
+
+	for (size_t i = 0; i < items->seq.count; i++) {
+		node_map_set(a, items->seq.items[i], "apiVersion",
+			     node_new_str(a, (struct pos){ 0 }, api_version));
+		node_map_set(a, items->seq.items[i], "kind",
+			     node_new_str(a, (struct pos){ 0 }, kind));
+	}
+	node_map_add_str(a, doc, "apiVersion", "v1");
+	node_map_add_str(a, doc, "kind", "List");
+	node_map_add(a, doc, "items", items);
+	return doc;
+}
+
+static void
+docs_push(struct arena *a, struct yamlio_docs *all, struct node *doc)
+{
+	all->docs = arena_realloc(a, all->docs, all->count * sizeof(*all->docs),
+				  (all->count + 1) * sizeof(*all->docs));
+	all->docs[all->count++] = doc;
+}
+
+/* --live: what --nodes / --manifests did not give, from the cluster. */
+static int
+read_live(struct arena *a, struct diags *d, const struct vs_args *v,
+	  const struct opts *o, struct yamlio_docs *nodes,
+	  struct yamlio_docs *manifests)
+{
+	struct kube_options ko;
+	struct kube_client *k = NULL;
+	struct node *items;
+	int rc = -1;
+
+	memset(&ko, 0, sizeof(ko));
+	ko.kubeconfig = v->lo.kubeconfig;
+	ko.context = v->lo.context;
+	ko.timeout = v->lo.timeout;
+	ko.verbose = o->verbose;
+	if (kube_open(&k, a, d, &ko) < 0)
+		goto out;
+	if (!v->nnodes) {
+		if (kube_list_nodes(&items, k, a) < 0)
+			goto out;
+		docs_push(a, nodes, live_list_doc(a, items, "v1", "Node"));
+	}
+	if (!v->nmanifests) {
+		struct kube_list_query q = { "nvidia.com/v1", "ClusterPolicy", NULL,
+					     NULL, NULL, 0 };
+
+		if (kube_list_daemonsets(&items, k, a, NULL) < 0)
+			goto out;
+		docs_push(a, manifests, live_list_doc(a, items, "apps/v1", "DaemonSet"));
+		/* the GPU Operator's operands come from its ClusterPolicy */
+		rc = kube_list_all(&items, k, a, &q);
+		if (rc == KUBE_EFAIL)
+			goto out;
+		if (rc == 0)
+			docs_push(a, manifests, live_list_doc(a, items, "nvidia.com/v1",
+							      "ClusterPolicy"));
+	}
+	rc = 0;
+out:
+	kube_close(k);
+	return rc;
 }
 
 static int
@@ -184,9 +270,9 @@ cmd_verify_scope(int argc, char **argv)
 	struct vs_args v = { .nnodes = 0 };
 	struct opts_cmd cmd = {
 		.name = "verify-scope",
-		.usage = "--nodes FILE --manifests FILE [--format text|json]",
+		.usage = "--nodes FILE --manifests FILE | --live [--nodes FILE | --manifests FILE] [--format text|json]",
 		.about = vs_about,
-		.common = OPTS_FORMAT | OPTS_COLOR,
+		.common = OPTS_FORMAT | OPTS_COLOR | OPTS_VERBOSE,
 		.own = vs_opts,
 		.on_option = vs_option,
 		.payload = &v,
@@ -211,8 +297,17 @@ cmd_verify_scope(int argc, char **argv)
 		opts_usage_error(&cmd, "--format must be text or json");
 		return GS_EXIT_USAGE;
 	}
-	if (!v.nnodes || !v.nmanifests) {
-		opts_usage_error(&cmd, "give both --nodes FILE and --manifests FILE");
+	if (!v.live && (!v.nnodes || !v.nmanifests)) {
+		opts_usage_error(&cmd, "give both --nodes FILE and --manifests FILE, or --live");
+		return GS_EXIT_USAGE;
+	}
+	if (!v.live && (v.lo.kubeconfig || v.lo.context || v.lo.timeout > 0)) {
+		opts_usage_error(&cmd, "--kubeconfig, --context and --timeout go with --live");
+		return GS_EXIT_USAGE;
+	}
+	if (v.lo.cluster) {
+		opts_usage_error(&cmd, "--cluster does not apply: verify-scope --live"
+				 " places what the context's cluster runs");
 		return GS_EXIT_USAGE;
 	}
 	arena_init(&a);
@@ -221,6 +316,8 @@ cmd_verify_scope(int argc, char **argv)
 	rc = read_inputs(&a, &d, &files, v.nodes, v.nnodes, &nodes);
 	if (rc == 0)
 		rc = read_inputs(&a, &d, &files, v.manifests, v.nmanifests, &manifests);
+	if (rc == 0 && v.live)
+		rc = read_live(&a, &d, &v, &o, &nodes, &manifests) < 0 ? -3 : 0;
 	source_set_sort(&files);
 	memset(&in, 0, sizeof(in));
 	in.diags = &d;

@@ -434,6 +434,15 @@ request(struct kube_client *k, const char *path, struct resp *r,
 			sleep_for(fmin(0.2 * drops, k->deadline - kube_now()));
 			continue;
 		}
+		if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST ||
+		    cc == CURLE_COULDNT_RESOLVE_PROXY)
+			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+					KUBE_RULE, "", "cannot connect to the API server "
+					"%s of context '%s' (%s): is the cluster up, and the "
+					"kubeconfig's server (or proxy-url) right?",
+					k->conf.info.server, k->conf.info.context
+					? k->conf.info.context : "in-cluster",
+					k->errbuf[0] ? k->errbuf : curl_easy_strerror(cc));
 		if (cc != CURLE_OK)
 			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
 					KUBE_RULE, "", "cannot %s: %s: %s%s", what,
@@ -724,7 +733,7 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 	struct resp r;
 	char *cont = NULL;
 	int rc, restarts = 0;
-	const char *what;
+	const char *what, *origin;
 
 	rc = kube_resource_find(&res, k, q->api_version, q->kind);
 	if (rc < 0)
@@ -732,6 +741,13 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 	what = arena_printf(k->arena, "list %s", res_name(k->arena, res->plural,
 							    res->group));
 	buf_init(&path, 0);
+	/* where the items came from, for messages about them; in the
+	 * client's arena, since items may be cloned out of the page */
+	if (res_path(&path, res, q->namespace, NULL) < 0) {
+		buf_release(&path);
+		return KUBE_EFAIL;
+	}
+	origin = arena_printf(k->arena, "%s%s", k->conf.info.server, path.data);
 	memset(&r, 0, sizeof(r));
 	buf_init(&r.body, KUBE_MAX_BODY);
 	for (;;) {
@@ -767,7 +783,7 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 			break;
 		}
 		arena_init(&page);
-		root = json_parse(&page, k->diags, KUBE_RULE, "list response",
+		root = json_parse(&page, k->diags, KUBE_RULE, origin,
 				  r.body.data, r.body.len);
 		if (!root) {
 			arena_release(&page);

@@ -108,6 +108,6 @@ test_expect_success 'the connection refused: exit 3, says which server' '
 	live_start healthy &&
 	live_stop &&
 	expect_exit 3 drift 2>"$SCRATCH/err" &&
-	grep "https://127.0.0.1:$PORT" "$SCRATCH/err"
+	grep "cannot connect to the API server https://127.0.0.1:$PORT" "$SCRATCH/err"
 '
 test_done
