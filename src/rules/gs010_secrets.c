@@ -172,7 +172,8 @@ rules_looks_secret(const char *text)
 
 	if (!text)
 		return false;
-	if (classify(text, NULL) != SECRET_NONE)
+	/* "" rather than NULL: the text is a value, not a key name */
+	if (classify(text, "") != SECRET_NONE)
 		return true;
 	/* without a context: the bare shape of an AWS secret access key */
 	for (p = text; *p;) {

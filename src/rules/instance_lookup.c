@@ -55,17 +55,36 @@ edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* "g6e" and "12xlarge" of "g6e.12xlarge" (lengths of both parts). */
+static void
+split_name(const char *name, size_t *family, const char **size)
+{
+	const char *dot = strchr(name, '.');
+
+	*family = dot ? (size_t)(dot - name) : strlen(name);
+	*size = dot ? dot + 1 : "";
+}
+
+/* A typo is at most two edits away and keeps either the family or the
+ * size: m5.large is not a misspelt g5.xlarge. */
 const char *
 instance_type_suggest(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = 3, i;	/* at most two edits away */
+	const char *best = NULL, *size;
+	size_t best_d = 3, i, fam;
 
 	if (!name)
 		return NULL;
+	split_name(name, &fam, &size);
 	for (i = 0; i < instance_types_count; i++) {
-		size_t d = edit_distance(name, instance_types[i].name);
+		const char *tsize;
+		size_t tfam, d;
 
+		split_name(instance_types[i].name, &tfam, &tsize);
+		if (!(tfam == fam && !strncmp(name, instance_types[i].name, fam)) &&
+		    strcmp(size, tsize))
+			continue;
+		d = edit_distance(name, instance_types[i].name);
 		if (d < best_d) {
 			best_d = d;
 			best = instance_types[i].name;
