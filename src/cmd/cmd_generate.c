@@ -231,14 +231,20 @@ static const struct api_need api_needs[] = {
 	{ "MutatingAdmissionPolicyBinding", "placement",
 	  "set kube-version to the cluster's version (v1 needs 1.36, v1beta1 1.34-1.35 with the "
 	  "feature gate), or choose another placement.engine" },
+	{ "EC2NodeClass", "fallback",
+	  "install Karpenter's AWS provider and create the EC2NodeClass, or on an EKS Auto Mode "
+	  "cluster set cluster.provisioner: auto-mode" },
+	{ "NodeClass", "cluster",
+	  "the cluster does not run EKS Auto Mode: set cluster.provisioner: karpenter, or enable "
+	  "Auto Mode" },
 	{ "PrometheusRule", "alerts",
 	  "install the Prometheus Operator CRDs, or set alerts.enabled: false" },
 };
 
 /* The cluster may serve the policy under the other version: say which. */
 static const char *
-advice(struct arena *a, const struct argocd_api_versions *have, const struct render_object *o,
-       const struct api_need *need)
+advice(struct arena *a, const struct argocd_api_versions *have, const char *api_version,
+       const char *kind, const struct api_need *need)
 {
 	static const char *const map_versions[] = { "admissionregistration.k8s.io/v1",
 						    "admissionregistration.k8s.io/v1beta1" };
@@ -246,12 +252,12 @@ advice(struct arena *a, const struct argocd_api_versions *have, const struct ren
 	for (size_t i = 0; i < 2; i++) {
 		const char *other = map_versions[1 - i];
 
-		if (strcmp(o->api_version, map_versions[i]) ||
-		    !argocd_api_versions_serves(have, other, o->kind))
+		if (strcmp(api_version, map_versions[i]) ||
+		    !argocd_api_versions_serves(have, other, kind))
 			continue;
 		return arena_printf(
 			a, "it serves %s %s: set kube-version to the cluster's version (%s)", other,
-			o->kind, i == 0 ? "1.34 or 1.35" : "1.36 or later");
+			kind, i == 0 ? "1.34 or 1.35" : "1.36 or later");
 	}
 	return need ? need->advice : "install what serves it";
 }
@@ -276,52 +282,80 @@ owner_site(const struct spec_fleet *fleet, const struct render_object *o,
 	return NULL;
 }
 
+struct api_check {
+	struct arena *a;
+	struct diags *d;
+	struct argocd_api_versions have;
+	const struct spec_fleet *fleet;
+	const struct gen_settings *g;
+	const char **said; /* "<api>/<kind>@<site>" already warned about */
+	size_t nsaid;
+};
+
+/* Warn once per site when the cluster does not serve `kind` of `api`,
+ * which object `o` is (`via` NULL) or refers to (`via` says how). */
+static void
+api_require(struct api_check *c, const struct render_object *o, const char *api, const char *kind,
+	 const char *via)
+{
+	const struct spec_site *s;
+	const struct api_need *need = NULL;
+	struct pos at = { NULL, 0, 0 };
+	const char *key, *who;
+
+	if (argocd_api_versions_serves(&c->have, api, kind))
+		return;
+	s = owner_site(c->fleet, o, c->g);
+	who = s ? s->name : o->cluster ? o->cluster : "?";
+	key = arena_printf(c->a, "%s/%s@%s", api, kind, s ? s->name : "");
+	for (size_t j = 0; j < c->nsaid; j++) {
+		if (!strcmp(c->said[j], key))
+			return;
+	}
+	c->said[c->nsaid++] = key;
+	for (size_t j = 0; j < sizeof(api_needs) / sizeof(api_needs[0]); j++) {
+		if (!strcmp(api_needs[j].kind, kind))
+			need = &api_needs[j];
+	}
+	if (s) {
+		const struct node *spec = node_map_get(s->doc, "spec");
+
+		at = spec ? spec_field_pos(spec, need ? need->field : "cluster")
+			  : (struct pos){ s->file, 0, 0 };
+		if (!at.file)
+			at.file = s->file;
+	}
+	diag_add(c->d, DIAG_WARNING, at, ARGOCD_RULE_API, "",
+		 "site %s needs %s %s%s, which the target cluster does not serve "
+		 "(KUBE_API_VERSIONS): %s",
+		 who, api, kind, via ? via : "", advice(c->a, &c->have, api, kind, need));
+}
+
 static void
 check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
 	   const struct gen_settings *g, const struct spec_fleet *fleet,
 	   const struct render_result *r)
 {
-	struct argocd_api_versions have;
-	const char **said = arena_alloc(a, (r->count + 1) * sizeof(*said));
-	size_t nsaid = 0;
+	struct api_check c = { a, d, { NULL, 0 }, fleet, g, NULL, 0 };
 
-	argocd_api_versions_parse(&have, a, argocd_env_get(e, "KUBE_API_VERSIONS"));
-	if (!have.count)
+	argocd_api_versions_parse(&c.have, a, argocd_env_get(e, "KUBE_API_VERSIONS"));
+	if (!c.have.count)
 		return; /* unknown cluster: nothing to check against */
+	c.said = arena_alloc(a, (2 * r->count + 1) * sizeof(*c.said));
 	for (size_t i = 0; i < r->count; i++) {
 		const struct render_object *o = &r->objects[i];
-		const struct spec_site *s;
-		const struct api_need *need = NULL;
-		struct pos at = { NULL, 0, 0 };
-		const char *key, *who;
-		bool dup = false;
+		const char *group, *kind;
 
-		if (argocd_api_versions_serves(&have, o->api_version, o->kind))
+		api_require(&c, o, o->api_version, o->kind, NULL);
+		if (strcmp(o->kind, "NodePool"))
 			continue;
-		s = owner_site(fleet, o, g);
-		who = s ? s->name : o->cluster ? o->cluster : "?";
-		key = arena_printf(a, "%s/%s@%s", o->api_version, o->kind, s ? s->name : "");
-		for (size_t j = 0; j < nsaid; j++)
-			dup |= !strcmp(said[j], key);
-		if (dup)
-			continue;
-		said[nsaid++] = key;
-		for (size_t j = 0; j < sizeof(api_needs) / sizeof(api_needs[0]); j++) {
-			if (!strcmp(api_needs[j].kind, o->kind))
-				need = &api_needs[j];
-		}
-		if (s) {
-			const struct node *spec = node_map_get(s->doc, "spec");
-
-			at = spec ? spec_field_pos(spec, need ? need->field : "cluster")
-				  : (struct pos){ s->file, 0, 0 };
-			if (!at.file)
-				at.file = s->file;
-		}
-		diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_API, "",
-			 "site %s needs %s %s, which the target cluster does not serve "
-			 "(KUBE_API_VERSIONS): %s",
-			 who, o->api_version, o->kind, advice(a, &have, o, need));
+		/* A NodePool is useless without the node class it points at
+		 * (Karpenter v1: karpenter.k8s.aws/v1, eks.amazonaws.com/v1). */
+		group = node_str(node_path(o->obj, "spec.template.spec.nodeClassRef.group"));
+		kind = node_str(node_path(o->obj, "spec.template.spec.nodeClassRef.kind"));
+		if (group && kind)
+			api_require(&c, o, arena_printf(a, "%s/v1", group), kind,
+				 " (its NodePool's nodeClassRef)");
 	}
 }
 

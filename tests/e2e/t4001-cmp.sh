@@ -48,8 +48,8 @@ kind_api() {
 print(" ".join(sorted({o["apiVersion"] for o in json.load(open(sys.argv[1])) if o["kind"] == sys.argv[2]})))' "$1" "$2"
 }
 
-# Everything busan-dc2 (karpenter, device plugin, MAP on 1.36, alerts) needs.
-API_FULL="v1,v1/ConfigMap,v1/Pod,apps/v1,apps/v1/Deployment,karpenter.sh/v1,karpenter.sh/v1/NodePool,karpenter.sh/v1/NodeClaim,argoproj.io/v1alpha1,argoproj.io/v1alpha1/Application,admissionregistration.k8s.io/v1,admissionregistration.k8s.io/v1/MutatingAdmissionPolicy,admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding,monitoring.coreos.com/v1,monitoring.coreos.com/v1/PrometheusRule"
+# Everything busan-dc2 (Karpenter, device plugin, MAP on 1.36, alerts) needs.
+API_FULL="v1,v1/ConfigMap,v1/Pod,apps/v1,apps/v1/Deployment,karpenter.sh/v1,karpenter.sh/v1/NodePool,karpenter.sh/v1/NodeClaim,karpenter.k8s.aws/v1,karpenter.k8s.aws/v1/EC2NodeClass,argoproj.io/v1alpha1,argoproj.io/v1alpha1/Application,admissionregistration.k8s.io/v1,admissionregistration.k8s.io/v1/MutatingAdmissionPolicy,admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding,monitoring.coreos.com/v1,monitoring.coreos.com/v1/PrometheusRule"
 API_NO_KARPENTER=$(echo "$API_FULL" | tr ',' '\n' | grep -v '^karpenter\.sh/' | paste -sd, -)
 
 test_expect_success 'all sites, parameters null: the stream equals gpusite render byte for byte' '
@@ -200,6 +200,21 @@ test_expect_success 'KUBE_API_VERSIONS without karpenter.sh/v1: a warning naming
 	test "$(grep -c GS123 nokarp/stderr)" = 1 &&
 	render_ref --site busan-dc2 >expect &&
 	test_cmp expect nokarp/stdout
+'
+
+test_expect_success 'the node class a NodePool points at must be served too (Karpenter vs EKS Auto Mode)' '
+	api=$(echo "$API_FULL" | tr "," "\n" | grep -v "^karpenter\.k8s\.aws/" | paste -sd, -) &&
+	cmp_run noclass "$APPS/busan.yaml" --api-versions "$api" &&
+	rc_is noclass 0 &&
+	grep -Eq "^sites/busan-dc2\.yaml:[0-9]+:[0-9]+: warning: site busan-dc2 needs karpenter\.k8s\.aws/v1 EC2NodeClass \(its NodePool.s nodeClassRef\), .*\[GS123\]$" noclass/stderr &&
+	test "$(grep -c GS123 noclass/stderr)" = 1 &&
+	cmp_run automode "$APPS/busan.yaml" --api-versions "$API_FULL,policies.kyverno.io/v1,kyverno.io/v1" \
+		--set-env "ARGOCD_APP_PARAMETERS=[{\"array\":[\"osaka-dc3\"],\"name\":\"sites\"}]" &&
+	rc_is automode 0 &&
+	grep -Eq "^sites/osaka-dc3\.yaml:[0-9]+:[0-9]+: warning: site osaka-dc3 needs eks\.amazonaws\.com/v1 NodeClass .*set cluster\.provisioner: karpenter.*\[GS123\]$" automode/stderr &&
+	test "$(grep -c GS123 automode/stderr)" = 1 &&
+	render_ref --site osaka-dc3 >expect &&
+	test_cmp expect automode/stdout
 '
 
 test_expect_success 'a cluster that serves everything: no warning at all' '
