@@ -159,6 +159,20 @@ test_argocd_env__parameters_garbage_is_a_clear_error(void **state)
 	expect_garbage(f, "[{\"name\":\"m\",\"map\":[]}]", "\"map\" must be an object");
 	expect_garbage(f, "[{\"name\":\"strict\",\"string\":5}]",
 		       "parameter 'strict': \"string\" must be a string, not a number");
+
+	/* Bounded: more than 1 MiB is refused before it is parsed. */
+	{
+		size_t n = ARGOCD_ENV_MAX_VALUE + 16;
+		char *big = arena_alloc(&f->a, n + 1);
+		const char *head = "[{\"name\":\"sites\",\"string\":\"";
+
+		memset(big, ' ', n);
+		memcpy(big, head, strlen(head));
+		big[n - 3] = '"';
+		big[n - 2] = '}';
+		big[n - 1] = ']';
+		expect_garbage(f, big, "value is larger than 1048576 bytes");
+	}
 }
 
 static void
