@@ -702,6 +702,8 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 			}
 		} else if (node_str(v) && type_bit(node_str(v))) {
 			s->types = type_bit(node_str(v));
+		} else if (node_str(v)) {
+			cerr(c, v, kwhere, "unknown type '%s'", node_str(v));
 		} else {
 			cerr(c, v, kwhere, "'type' must be a type name or an array of them");
 		}
@@ -735,7 +737,7 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 			char *err = NULL;
 			struct spattern *pp = &s->pprops[s->npprops];
 
-			pp->re = schema_regex_get(src, &err);
+			pp->re = schema_regex_get(src, c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA, &err);
 			if (!pp->re) {
 				cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
 				free(err);
@@ -810,7 +812,8 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 			cerr(c, v, kwhere, "'pattern' must be a string");
 			return;
 		}
-		s->pattern = schema_regex_get(node_str(v), &err);
+		s->pattern = schema_regex_get(node_str(v), c->openapi ?
+					      SCHEMA_RE_GO : SCHEMA_RE_ECMA, &err);
 		if (!s->pattern) {
 			cerr(c, v, kwhere, "%s", err);
 			free(err);
@@ -1840,6 +1843,17 @@ static bool v_array(struct vctx *c, const struct schema *s,
 	return ok;
 }
 
+/* "spec.x 'value'", or the property name being checked (which already
+ * shows the value). */
+static const char *subject_value(struct vctx *c, const struct pseg *p,
+				 const char *txt, size_t len)
+{
+	if (c->name_of)
+		return c->name_of;
+	return arena_printf(c->a, "%s '%s'", subject(c, path_of(c->a, p)),
+			    echo(c->a, txt, len));
+}
+
 static bool v_string(struct vctx *c, const struct schema *s,
 		     const struct node *n, const struct pseg *p)
 {
@@ -1856,15 +1870,14 @@ static bool v_string(struct vctx *c, const struct schema *s,
 				     subject(c, path_of(c->a, p)), (long long)s->min_len,
 				     s->min_len == 1 ? "" : "s");
 			else
-				VERR(c, n, p, "%s '%s' is %zu character%s long; the minimum is %lld",
-				     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
-				     chars, chars == 1 ? "" : "s", (long long)s->min_len);
+				VERR(c, n, p, "%s is %zu character%s long; the minimum is %lld",
+				     subject_value(c, p, txt, len), chars,
+				     chars == 1 ? "" : "s", (long long)s->min_len);
 			ok = false;
 		}
 		if (s->max_len >= 0 && chars > (uint64_t)s->max_len) {
-			VERR(c, n, p, "%s '%s' is %zu characters long; the maximum is %lld",
-			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
-			     chars, (long long)s->max_len);
+			VERR(c, n, p, "%s is %zu characters long; the maximum is %lld",
+			     subject_value(c, p, txt, len), chars, (long long)s->max_len);
 			ok = false;
 		}
 		if (!ok && !c->collect)
@@ -1876,26 +1889,25 @@ static bool v_string(struct vctx *c, const struct schema *s,
 			return false;
 		if (s->title && s->description) {
 			size_t dl = strlen(s->description);
+			char *desc;
 
 			if (dl && s->description[dl - 1] == '.')
 				dl--;
-			char *desc = arena_strndup(c->a, s->description, dl);
-
+			desc = arena_strndup(c->a, s->description, dl);
 			/* "Lower-case letters" reads "lower-case letters" after a
 			 * colon; "DNS-1123 ..." keeps its capitals. */
 			if (desc[0] >= 'A' && desc[0] <= 'Z' &&
 			    !(desc[1] >= 'A' && desc[1] <= 'Z'))
 				desc[0] = (char)(desc[0] - 'A' + 'a');
-			VERR(c, n, p, "%s '%s' is not a valid %s: %s",
-			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
-			     s->title, desc);
+			VERR(c, n, p, "%s is not a valid %s: %s",
+			     subject_value(c, p, txt, len), s->title, desc);
 		} else if (s->title) {
-			VERR(c, n, p, "%s '%s' is not a valid %s (pattern %s)",
-			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
-			     s->title, echo(c->a, s->pattern_src, strlen(s->pattern_src)));
+			VERR(c, n, p, "%s is not a valid %s (pattern %s)",
+			     subject_value(c, p, txt, len), s->title,
+			     echo(c->a, s->pattern_src, strlen(s->pattern_src)));
 		} else {
-			VERR(c, n, p, "%s '%s' does not match the pattern %s",
-			     subject(c, path_of(c->a, p)), echo(c->a, txt, len),
+			VERR(c, n, p, "%s does not match the pattern %s",
+			     subject_value(c, p, txt, len),
 			     echo(c->a, s->pattern_src, strlen(s->pattern_src)));
 		}
 	}
@@ -2010,16 +2022,31 @@ static void best_branch(struct vctx *c, struct schema *const *br, size_t n,
 	size_t k;
 	bool have = false;
 
+	bool best_fits = false;
+
 	memset(&best, 0, sizeof(best));
 	for (k = 0; k < n; k++) {
+		const struct schema *b = br[k];
+		bool fits;
+		unsigned hops = 0;
+
+		/* A branch for another type (string vs object) is the least
+		 * relevant, however few its errors: it says "wrong type". */
+		while (b->ref && hops++ < 64)
+			b = b->ref;
+		fits = !b->types || (b->types & node_types(node));
 		memset(&sub, 0, sizeof(sub));
 		sub.a = c->a;
 		sub.collect = true;
 		sub.depth = c->depth;
 		sub.name_of = c->name_of;
 		v_schema(&sub, br[k], node, p);
-		if (sub.nerrs && (!have || sub.nerrs < best.nerrs)) {
+		if (!sub.nerrs)
+			continue;
+		if (!have || (fits && !best_fits) ||
+		    (fits == best_fits && sub.nerrs < best.nerrs)) {
 			best = sub;
+			best_fits = fits;
 			have = true;
 		}
 	}

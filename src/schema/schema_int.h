@@ -25,13 +25,22 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 
 struct schema_regex;
 
+/* Which syntax a pattern is written in. */
+enum schema_regex_dialect {
+	SCHEMA_RE_ECMA,	/* JSON Schema: ECMA-262 */
+	SCHEMA_RE_GO,	/* Kubernetes OpenAPI: Go RE2, same subset, plus a
+			 * leading (?i) flag group */
+};
+
 /*
  * The compiled form of `src`, from a process-wide cache (one regcomp per
  * distinct pattern for the life of the process, freed at exit).  NULL when
  * the pattern cannot be compiled; *err is then a message allocated with
  * malloc that the caller frees.
  */
-const struct schema_regex *schema_regex_get(const char *src, char **err);
+const struct schema_regex *schema_regex_get(const char *src,
+					    enum schema_regex_dialect dialect,
+					    char **err);
 
 /* Whether the pattern matches anywhere in s[0..len) (ECMA test()). */
 bool schema_regex_match(const struct schema_regex *re, const char *s,

@@ -262,6 +262,22 @@ static void cset_emit(struct tr *t, const struct cset *cs)
 			for (j = 0; j < 4; j++)
 				if (specials[j] >= lo && specials[j] <= end)
 					end = specials[j] == lo ? lo : specials[j] - 1;
+			/* glibc refuses ranges between multi-byte characters
+			 * ("Invalid collation character"): list them. */
+			if (end >= 0x80 && lo < 0x80) {
+				end = 0x7F;
+			} else if (end >= 0x80 && end > lo) {
+				uint32_t cp;
+
+				if (end - lo > 1024) {
+					tr_fail(t, t->i, "a non-ASCII range of more than 1024 characters");
+					return;
+				}
+				for (cp = lo; cp <= end; cp++)
+					emit_cp(t, cp);
+				lo = end + 1;
+				continue;
+			}
 			if (!(end == lo && (lo == '-' || lo == '[' || lo == ']' ||
 					    lo == '^'))) {
 				emit_cp(t, lo);
@@ -720,6 +736,7 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 struct schema_regex {
 	struct schema_regex *next;
 	char *src;
+	enum schema_regex_dialect dialect;
 	regex_t re;
 };
 
@@ -791,22 +808,39 @@ static char *re_error(const char *fmt, ...)
 	return msg;
 }
 
-const struct schema_regex *schema_regex_get(const char *src, char **err)
+const struct schema_regex *schema_regex_get(const char *src,
+					    enum schema_regex_dialect dialect,
+					    char **err)
 {
 	struct schema_regex *r;
 	struct buf ere;
 	size_t h = re_hash(src), where = 0;
-	const char *why = NULL;
+	const char *why = NULL, *body = src;
 	bool utf8 = schema_regex_utf8();
 	locale_t old = (locale_t)0;
-	int rc;
+	int rc, cflags = REG_EXTENDED | REG_NOSUB;
+	bool caret = false;	/* "^" written before the flag group */
 
 	*err = NULL;
 	for (r = re_table[h]; r; r = r->next)
-		if (strcmp(r->src, src) == 0)
+		if (r->dialect == dialect && strcmp(r->src, src) == 0)
 			return r;
+	/* RE2's case-insensitive flag, as CRDs write it ("(?i)abc",
+	 * "^(?i)abc"): only where it covers the whole pattern. */
+	if (dialect == SCHEMA_RE_GO && strncmp(src, "(?i)", 4) == 0) {
+		body = src + 4;
+		cflags |= REG_ICASE;
+	} else if (dialect == SCHEMA_RE_GO && strncmp(src, "^(?i)", 5) == 0) {
+		body = src + 5;
+		cflags |= REG_ICASE;
+		caret = true;
+	}
 	buf_init(&ere, 1u << 20);
-	if (schema_regex_translate(&ere, src, strlen(src), utf8, &why, &where)) {
+	if (caret && buf_addch(&ere, '^'))
+		why = "pattern too long";
+	if (why || schema_regex_translate(&ere, body, strlen(body), utf8,
+					  &why, &where)) {
+		where += (size_t)(body - src);
 		*err = re_error("pattern '%s' uses %s (at offset %zu), which "
 				"POSIX regular expressions cannot express; rewrite it",
 				src, why, where);
@@ -816,7 +850,7 @@ const struct schema_regex *schema_regex_get(const char *src, char **err)
 	r = xcalloc(1, sizeof(*r));
 	if (utf8)
 		old = uselocale(re_locale);
-	rc = regcomp(&r->re, ere.data, REG_EXTENDED | REG_NOSUB);
+	rc = regcomp(&r->re, ere.data, cflags);
 	if (utf8)
 		uselocale(old);
 	if (rc) {
@@ -831,6 +865,7 @@ const struct schema_regex *schema_regex_get(const char *src, char **err)
 	}
 	buf_release(&ere);
 	r->src = xstrdup(src);
+	r->dialect = dialect;
 	r->next = re_table[h];
 	re_table[h] = r;
 	if (!re_atexit) {
