@@ -4,7 +4,7 @@
 # checkout as ../shared/upstream/karpenter/gpu-instance-types.csv
 # (aws/karpenter-provider-aws website/content/en/v1.14/reference/
 # instance-types.md, AL2023 view).  The output is committed; `make
-# instance-types` regenerates it and tests/golden/t1001 checks it is current.
+# instance-types` regenerates it and tests/golden/t1010 checks it is current.
 #
 # Facts encoded here besides the CSV:
 #   - instance_gpu_memory_mib is MiB PER GPU (the instance-gpu-memory label):

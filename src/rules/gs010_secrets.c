@@ -300,13 +300,12 @@ scan_node(struct scan *sc, const struct node *n, const char *path,
 
 			if (kk != SECRET_NONE) {
 				/* the key may be the secret itself: keep it
-				 * out of the path, report at the parent */
-				bool named = !rules_looks_secret(k);
-
-				child = named ? node_path_join(sc->c->arena, path, k) : path;
+				 * out of the path; and one finding per field
+				 * is enough, so its value is not scanned */
+				child = rules_looks_secret(k) ? path :
+					node_path_join(sc->c->arena, path, k);
 				hit(sc, p->key, child, kk, true);
-				if (!named)
-					continue;
+				continue;
 			}
 			if (sibling && k && !strcmp(k, "value"))
 				ctx = sibling;

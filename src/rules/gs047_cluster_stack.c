@@ -22,22 +22,20 @@ struct pair {
 	size_t found;
 };
 
+/* 'value', marked when the site did not write it */
 static const char *
-shown(struct rule_ctx *c, const char *v)
+shown(struct rule_ctx *c, const char *v, bool written)
 {
-	return v && *v ? arena_printf(c->arena, "'%s'", rule_quote(v)) : "unset";
+	if (!v || !*v)
+		return "unset";
+	return arena_printf(c->arena, "'%s'%s", rule_quote(v),
+			    written ? "" : " (the default)");
 }
 
-static void
-differ(struct pair *p, const char *field, const char *a, const char *b,
-       struct pos first_at, struct pos at)
+static bool
+written(const struct node *map, const char *key)
 {
-	p->found++;
-	rule_report(p->c, p->s, at, arena_printf(p->c->arena, "spec.%s", field),
-		    "%s %s differs from %s in site '%s' of the same cluster "
-		    "'%s': %s (first at %s)", field, shown(p->c, b),
-		    shown(p->c, a), p->first->name, p->s->cluster.name, p->why,
-		    rule_pos_text(p->c, first_at));
+	return map && map->kind == NODE_MAP && node_map_get(map, key);
 }
 
 static void
@@ -46,8 +44,15 @@ cmp_str(struct pair *p, const char *field, const char *a, const char *b,
 {
 	if (!strcmp(a ? a : "", b ? b : ""))
 		return;
-	differ(p, field, a, b, rule_pos(p->first, amap, key),
-	       rule_pos(p->s, bmap, key));
+	p->found++;
+	rule_report(p->c, p->s, rule_pos(p->s, bmap, key),
+		    arena_printf(p->c->arena, "spec.%s", field),
+		    "%s %s differs from %s in site '%s' of the same cluster "
+		    "'%s': %s (first at %s)", field,
+		    shown(p->c, b, written(bmap, key)),
+		    shown(p->c, a, written(amap, key)), p->first->name,
+		    p->s->cluster.name, p->why,
+		    rule_pos_text(p->c, rule_pos(p->first, amap, key)));
 }
 
 static void

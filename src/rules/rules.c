@@ -74,14 +74,15 @@ rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at,
 struct pos
 rule_pos(const struct spec_site *s, const struct node *map, const char *key)
 {
-	const struct node *spec;
+	const struct node_pair *spec;
 
 	if (map)
 		return spec_field_pos(map, key);
+	/* the whole block is defaulted: point at "spec:" */
 	spec = s && s->doc && s->doc->kind == NODE_MAP ?
-		node_map_get(s->doc, "spec") : NULL;
-	if (spec)
-		return spec->at;
+		node_map_pair(s->doc, "spec") : NULL;
+	if (spec && spec->key)
+		return spec->key->at;
 	if (s && s->doc)
 		return s->doc->at;
 	return (struct pos){ s ? s->file : NULL, 0, 0 };

@@ -465,12 +465,13 @@ test_rules__gs010_scan_of_a_rejected_document(void **state)
 	assert_int_equal(yamlio_load(&docs, &A, &D, "sites/x.yaml", y, strlen(y),
 				     &yamlio_default_limits), 0);
 	assert_int_equal(rules_scan_secrets(&A, &D, docs.docs[0]), -1);
-	/* the key and the code under it: both found, neither echoed */
-	assert_int_equal(D.count, 2);
+	/* one finding for the field, at its key, the code not echoed */
+	assert_int_equal(D.count, 1);
 	assert_string_equal(D.items[0].rule, "GS010");
 	assert_int_equal(D.items[0].at.line, 3);
+	assert_int_equal(D.items[0].at.col, 5);
 	assert_null(strstr(D.items[0].msg, "Fjz3"));
-	assert_null(strstr(D.items[1].msg, "Fjz3"));
+	assert_string_equal(D.items[0].path, "spec.ssm.activationCode");
 	assert_true(rules_looks_secret("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"));
 	assert_false(rules_looks_secret("topology.example.com/rack"));
 }
@@ -949,7 +950,9 @@ test_rules__gs047_cluster_stack(void **state)
 	expect_at(0, "sites/b.yaml", b, "0.19.3", 0);
 	expect_msg(0, "gpuStack.chart.version '0.19.3' differs from '0.20.0' in site 'a'");
 	expect_at(1, "sites/b.yaml", b, "other", 0);
-	expect_msg(1, "argocd.project 'other' differs from 'default'");
+	expect_msg(1, "argocd.project 'other' differs from 'default' (the default)");
+	/* a defaulted block: "first at" names site a's "spec:" line */
+	expect_msg(1, "(first at sites/a.yaml:5:1)");
 }
 
 static void
@@ -970,6 +973,7 @@ test_rules__gs100_cluster_facts(void **state)
 	expect_at(0, "sites/b.yaml", b, "eu-west-1", 0);
 	expect_at(1, "sites/b.yaml", b, "\"1.35\"", 0);
 	expect_msg(1, "'1.35' differs from unset");
+	expect_msg(0, "cluster.region 'eu-west-1' differs from 'us-west-2' in site 'a'");
 }
 
 /* ---- GS050-GS052: placement ---- */
