@@ -57,6 +57,40 @@ test_expect_success 'every property in the schema has a description' '
 	assert seen > 60, seen
 	PY
 '
+test_expect_success 'the schema uses only draft-07 keywords (a typo would be ignored)' '
+	python3 - "$SCHEMA" <<-\PY
+	import json, sys
+	known = {"$schema", "$id", "$ref", "$comment", "title", "description",
+	         "default", "examples", "type", "enum", "const", "properties",
+	         "patternProperties", "additionalProperties", "required",
+	         "propertyNames", "dependencies", "minProperties", "maxProperties",
+	         "items", "additionalItems", "contains", "minItems", "maxItems",
+	         "uniqueItems", "minLength", "maxLength", "pattern", "format",
+	         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+	         "multipleOf", "allOf", "anyOf", "oneOf", "not", "if", "then",
+	         "else", "definitions"}
+	bad, used = [], set()
+	def schema(node, path):
+	    if not isinstance(node, dict):
+	        return
+	    for k, v in node.items():
+	        used.add(k)
+	        if k not in known:
+	            bad.append(path + "/" + k)
+	        if k in ("properties", "patternProperties", "definitions", "dependencies"):
+	            for name, sub in v.items():
+	                schema(sub, path + "/" + k + "/" + name)
+	        elif k in ("allOf", "anyOf", "oneOf") or (k == "items" and isinstance(v, list)):
+	            for i, sub in enumerate(v):
+	                schema(sub, path + "/" + k + "/" + str(i))
+	        elif k in ("items", "additionalItems", "additionalProperties", "contains",
+	                   "propertyNames", "not", "if", "then", "else"):
+	            schema(v, path + "/" + k)
+	schema(json.load(open(sys.argv[1])), "#")
+	assert not bad, bad
+	print(sorted(used))
+	PY
+'
 if command -v node >/dev/null && [ -d "$TOOLS/node_modules/ajv" ]; then
 	test_expect_success 'ajv compiles the schema in strict mode' '
 		node -e "
