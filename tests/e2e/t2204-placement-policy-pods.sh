@@ -1,0 +1,126 @@
+#!/bin/sh
+# t2204: the RENDERED placement policies, run on real Pod objects.
+# tests/tools/policy-eval.mjs evaluates each engine's policy as admission
+# would (CEL JSON patches for the Kyverno MutatingPolicy and the
+# MutatingAdmissionPolicy, JMESPath preconditions and patchesJson6902 for
+# the legacy ClusterPolicy); tests/tools/policy-expect.py computes from the
+# Pod and the site's settings what outputs.md §4 demands (nothing lost or
+# duplicated, the GPU toleration once, 300 s defaults replaced, the user's
+# own seconds kept, node affinity only where there is none, preferred or
+# required) and compares.  A second pass must change nothing, and every
+# mutated Pod must validate against the Kubernetes 1.35 Pod schema.
+. "$TEST_TOP/tests/lib.sh"
+
+tools="$TEST_TOP/.tools/node_modules"
+pods="$TEST_TOP/testdata/pods"
+fleet="$TEST_TOP/testdata/fleet"
+
+if ! [ -d "$tools/@marcbachmann/cel-js" ] || ! [ -d "$tools/fast-json-patch" ] ||
+   ! [ -d "$tools/jmespath" ] || ! [ -d "$tools/yaml" ]; then
+	test_skip "rendered placement policies on sample Pods" "npm test tools missing in .tools (run make deps)"
+	test_done
+	exit
+fi
+# the evaluator resolves its packages from .tools/node_modules
+mkdir -p "$SCRATCH/eval"
+cp "$TEST_TOP/tests/tools/policy-eval.mjs" "$SCRATCH/eval/"
+ln -s "$tools" "$SCRATCH/eval/node_modules"
+eval_policy() { node "$SCRATCH/eval/policy-eval.mjs" "$@"; }
+
+# variant NAME SED_SCRIPT [render options]: the fleet with seoul-dc1 edited
+variant() {
+	name=$1 script=$2
+	shift 2
+	rm -rf "$SCRATCH/$name" && cp -R "$fleet" "$SCRATCH/$name" &&
+	awk "$script" "$fleet/sites/seoul-dc1.yaml" >"$SCRATCH/$name/sites/seoul-dc1.yaml" &&
+	"$GPUSITE" render "$SCRATCH/$name" "$@" >"$SCRATCH/$name.yaml"
+}
+
+# run_case CASE STREAM POLICY NAMESPACES SELECTOR MODE WEIGHT NR UR
+# One test per sample Pod, then the second pass and the schema check.
+run_case() {
+	case=$1 stream=$2 policy=$3 nss=$4 sel=$5 mode=$6 weight=$7 nr=$8 ur=$9
+	mkdir -p "$SCRATCH/$case"
+	for pod in "$pods"/*.yaml "$SCRATCH"/extra-pods/*.yaml; do
+		[ -f "$pod" ] || continue
+		p=$(basename "$pod" .yaml)
+		test_expect_success "$case: $p comes out as outputs.md §4 says" "
+			eval_policy '$stream' '$policy' '$pod' >'$SCRATCH/$case/$p.json' 2>'$SCRATCH/$case/$p.log' &&
+			python3 '$TEST_TOP/tests/tools/policy-expect.py' '$pod' '$SCRATCH/$case/$p.json' \
+				'$nss' '$sel' '$mode' '$weight' '$nr' '$ur'
+		"
+	done
+	test_expect_success "$case: a second pass changes nothing" "
+		for f in '$SCRATCH/$case'/*.json; do
+			eval_policy '$stream' '$policy' \"\$f\" >\"\$f.again\" 2>/dev/null &&
+			python3 -c 'import json,sys; a,b=(json.load(open(x)) for x in sys.argv[1:]); sys.exit(a != b)' \"\$f\" \"\$f.again\" ||
+			{ echo \"second pass changed \$f\"; exit 1; }
+		done
+	"
+	test_expect_success "$case: the policy really mutated the matching Pods" "
+		grep -q 'tolerationSeconds' '$SCRATCH/$case/gpu-own-tolerations.json' &&
+		grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/gpu-own-tolerations.json' &&
+		! grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/cpu-pod.json'
+	"
+	if need_upstream; then
+		test_expect_success "$case: every mutated Pod validates against the Kubernetes 1.35 Pod schema" "
+			'$GPUSITE' validate --rendered --upstream '$UPSTREAM' '$SCRATCH/$case'/*.json 2>'$SCRATCH/$case/schema.err' ||
+			{ cat '$SCRATCH/$case/schema.err'; false; }
+		"
+	else
+		test_skip "$case: mutated Pods against the Pod schema" "../shared/upstream not found"
+	fi
+}
+
+# A Pod in the namespace without the label the incheon-edge podSelector wants.
+mkdir -p "$SCRATCH/extra-pods"
+sed -e 's/namespace: inference/namespace: batch-inference/' -e 's/name: llm-serve-0/name: unlabelled-0/' \
+	-e 's/, app.kubernetes.io\/part-of: batch-inference//' \
+	"$pods/gpu-own-tolerations.yaml" >"$SCRATCH/extra-pods/gpu-unlabelled.yaml"
+
+test_expect_success "render the fleet and its engine variants" '
+	"$GPUSITE" render "$fleet" >"$SCRATCH/fleet.yaml" &&
+	variant clusterpolicy "{ sub(/engine: kyverno\$/, \"engine: kyverno-clusterpolicy\") } 1" &&
+	variant map136 "{ sub(/engine: kyverno\$/, \"engine: mutating-admission-policy\") } 1" --kube-version 1.36 &&
+	variant map135 "{ sub(/engine: kyverno\$/, \"engine: mutating-admission-policy\") } 1" --kube-version 1.35 &&
+	variant require "/^  fallback:/ { f = 1 } f && /^    enabled: true/ { sub(/true/, \"false\"); f = 0 } { sub(/mode: prefer-onprem/, \"mode: require-onprem\") } 1" &&
+	grep -qx "kind: ClusterPolicy" "$SCRATCH/clusterpolicy.yaml" &&
+	grep -q "^apiVersion: admissionregistration.k8s.io/v1$" "$SCRATCH/map136.yaml" &&
+	grep -q "^apiVersion: admissionregistration.k8s.io/v1beta1$" "$SCRATCH/map135.yaml" &&
+	grep -q "requiredDuringSchedulingIgnoredDuringExecution" "$SCRATCH/require.yaml"
+'
+
+# seoul-dc1: namespaces [inference], no pod selector, 60 s, prefer weight 100
+run_case kyverno "$SCRATCH/fleet.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
+run_case clusterpolicy "$SCRATCH/clusterpolicy.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
+run_case map-v1 "$SCRATCH/map136.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
+run_case map-v1beta1 "$SCRATCH/map135.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
+run_case require-onprem "$SCRATCH/require.yaml" gpusite-seoul-dc1-placement inference '{}' require-onprem 100 60 60
+# frankfurt-lab: MutatingAdmissionPolicy v1, [research, inference], 300 s, weight 80
+run_case frankfurt "$SCRATCH/fleet.yaml" gpusite-frankfurt-lab-placement research,inference '{}' prefer-onprem 80 300 300
+
+# incheon-edge: batch-inference with a pod selector; the Pods moved there
+mkdir -p "$SCRATCH/incheon-pods"
+for pod in "$pods"/*.yaml; do
+	sed 's/namespace: inference$/namespace: batch-inference/' "$pod" >"$SCRATCH/incheon-pods/$(basename "$pod")"
+done
+test_expect_success "incheon-edge: the pod selector is honoured" '
+	eval_policy "$SCRATCH/fleet.yaml" gpusite-incheon-edge-placement "$SCRATCH/extra-pods/gpu-unlabelled.yaml" \
+		>"$SCRATCH/unlabelled.json" 2>"$SCRATCH/unlabelled.log" &&
+	grep -q "does not match this Pod" "$SCRATCH/unlabelled.log" &&
+	eval_policy "$SCRATCH/fleet.yaml" gpusite-incheon-edge-placement "$SCRATCH/incheon-pods/gpu-own-tolerations.yaml" \
+		>"$SCRATCH/labelled.json" 2>/dev/null &&
+	python3 "$TEST_TOP/tests/tools/policy-expect.py" "$SCRATCH/incheon-pods/gpu-own-tolerations.yaml" \
+		"$SCRATCH/labelled.json" batch-inference \
+		"{\"matchLabels\": {\"app.kubernetes.io/part-of\": \"batch-inference\"}}" prefer-onprem 100 300 300
+'
+test_expect_success "the harness is live: a policy that wipes tolerations is caught" '
+	sed "s|\[JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",|[JSONPatch{op: \"replace\", path: \"/spec/tolerations\", value: []}, JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",|" \
+		"$SCRATCH/fleet.yaml" >"$SCRATCH/wipe.yaml" &&
+	! cmp -s "$SCRATCH/fleet.yaml" "$SCRATCH/wipe.yaml" &&
+	eval_policy "$SCRATCH/wipe.yaml" gpusite-seoul-dc1-placement "$pods/gpu-own-tolerations.yaml" \
+		>"$SCRATCH/wipe.json" 2>/dev/null &&
+	! python3 "$TEST_TOP/tests/tools/policy-expect.py" "$pods/gpu-own-tolerations.yaml" "$SCRATCH/wipe.json" \
+		inference "{}" prefer-onprem 100 60 60 >/dev/null
+'
+test_done

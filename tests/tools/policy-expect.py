@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""policy-expect.py - what outputs.md section 4 says the placement policy
+must do to a Pod, computed from the Pod and the site's placement settings,
+compared with what the rendered policy did (policy-eval.mjs).
+
+  policy-expect.py ORIGINAL.yaml MUTATED.json NAMESPACES POD_SELECTOR_JSON \
+                   MODE WEIGHT NOT_READY_SECONDS UNREACHABLE_SECONDS
+
+Exit 0 when MUTATED is exactly the expected Pod, else 1 with the difference.
+"""
+import copy
+import json
+import sys
+
+import_yaml = None
+try:
+    import yaml as import_yaml  # PyYAML, or fall back to the JSON subset
+except ImportError:
+    pass
+
+GPU = "nvidia.com/gpu"
+HYBRID = {"key": "eks.amazonaws.com/compute-type", "operator": "In", "values": ["hybrid"]}
+
+
+def load(path):
+    with open(path) as f:
+        text = f.read()
+    if path.endswith(".json") or import_yaml is None:
+        return json.loads(text)
+    return import_yaml.safe_load(text)
+
+
+def selects(sel, labels):
+    for k, v in (sel.get("matchLabels") or {}).items():
+        if labels.get(k) != v:
+            return False
+    for e in sel.get("matchExpressions") or []:
+        has, vals = e["key"] in labels, e.get("values") or []
+        op = e["operator"]
+        if (op == "In" and not (has and labels[e["key"]] in vals)) or \
+           (op == "NotIn" and has and labels[e["key"]] in vals) or \
+           (op == "Exists" and not has) or (op == "DoesNotExist" and has):
+            return False
+    return True
+
+
+def requests_gpu(pod):
+    for c in pod["spec"].get("containers") or []:
+        r = c.get("resources") or {}
+        if GPU in (r.get("limits") or {}) or GPU in (r.get("requests") or {}):
+            return True
+    return False
+
+
+def tolerates_gpu_taint(t):
+    """Toleration.ToleratesTaint against nvidia.com/gpu=Exists:NoSchedule."""
+    if t.get("effect") and t["effect"] != "NoSchedule":
+        return False
+    if t.get("key") and t["key"] != GPU:
+        return False
+    op = t.get("operator") or "Equal"
+    return op == "Exists" or (op == "Equal" and t.get("value", "") == "Exists")
+
+
+def expected(pod, namespaces, pod_selector, mode, weight, seconds):
+    ns = pod["metadata"].get("namespace", "default")
+    if ns not in namespaces or not selects(pod_selector, pod["metadata"].get("labels") or {}) \
+            or not requests_gpu(pod):
+        return pod
+    out = copy.deepcopy(pod)
+    spec = out["spec"]
+    tols = spec.get("tolerations")
+    for t in tols or []:
+        # DefaultTolerationSeconds' entries (300 s) take the site's seconds;
+        # other seconds were set by the user and stay
+        if t.get("key") in seconds and t.get("operator") == "Exists" and \
+                t.get("effect") == "NoExecute" and t.get("tolerationSeconds") == 300:
+            t["tolerationSeconds"] = seconds[t["key"]]
+    if not any(tolerates_gpu_taint(t) for t in tols or []):
+        spec["tolerations"] = (tols or []) + [{"key": GPU, "operator": "Exists", "effect": "NoSchedule"}]
+    aff = spec.setdefault("affinity", {})
+    if "nodeAffinity" not in aff:
+        if mode == "require-onprem":
+            aff["nodeAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": [HYBRID]}]}}
+        else:
+            aff["nodeAffinity"] = {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": weight, "preference": {"matchExpressions": [HYBRID]}}]}
+    return out
+
+
+def main():
+    original, mutated = load(sys.argv[1]), load(sys.argv[2])
+    namespaces = sys.argv[3].split(",")
+    pod_selector = json.loads(sys.argv[4])
+    mode, weight = sys.argv[5], int(sys.argv[6])
+    seconds = {"node.kubernetes.io/not-ready": int(sys.argv[7]),
+               "node.kubernetes.io/unreachable": int(sys.argv[8])}
+    want = expected(original, namespaces, pod_selector, mode, weight, seconds)
+    if want != mutated:
+        print("expected:", json.dumps(want["spec"], indent=1, sort_keys=True))
+        print("got:     ", json.dumps(mutated["spec"], indent=1, sort_keys=True))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
