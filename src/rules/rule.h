@@ -55,10 +55,6 @@ const char *rule_pos_text(struct rule_ctx *c, struct pos at);
 
 /* Position order (file, line, column) for "second occurrence" rules. */
 int rule_pos_cmp(struct pos a, struct pos b);
-/* The fleet's sites sorted by file, then position in the file. */
-const struct spec_site **rule_sites_by_position(struct rule_ctx *c,
-						const struct spec_fleet *f,
-						size_t *count_out);
 
 /*
  * Duplicate finding for the cross-file rules: fill occurrences, sort them

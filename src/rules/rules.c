@@ -127,43 +127,6 @@ rule_pos_cmp(struct pos a, struct pos b)
 	return 0;
 }
 
-static struct pos
-site_pos(const struct spec_site *s)
-{
-	struct pos p = { s->file, 0, 0 };
-
-	if (s->doc) {
-		p = s->doc->at;
-		if (!p.file)
-			p.file = s->file;
-	}
-	return p;
-}
-
-static int
-site_pos_cmp(const void *pa, const void *pb)
-{
-	const struct spec_site *a = *(const struct spec_site *const *)pa;
-	const struct spec_site *b = *(const struct spec_site *const *)pb;
-
-	return rule_pos_cmp(site_pos(a), site_pos(b));
-}
-
-const struct spec_site **
-rule_sites_by_position(struct rule_ctx *c, const struct spec_fleet *f,
-		       size_t *count_out)
-{
-	const struct spec_site **v;
-
-	*count_out = f ? f->count : 0;
-	if (!*count_out)
-		return NULL;
-	v = arena_alloc(c->arena, f->count * sizeof(*v));
-	memcpy(v, f->sites, f->count * sizeof(*v));
-	qsort(v, f->count, sizeof(*v), site_pos_cmp);
-	return v;
-}
-
 const char *
 rule_group_path(struct rule_ctx *c, const struct spec_site *s,
 		const struct spec_node_group *g)
