@@ -14,6 +14,7 @@ gpusite() { "$bin" "$@"; }
 steps='
 validate the example fleet (text findings on stderr, summary line)|gpusite validate
 the same check as JSON for machines|gpusite validate --format json
+start the example cluster, show diff --live and drift against it, stop it|sh "$top/mk/demo-live.sh" "$bin"
 '
 
 failed=0
