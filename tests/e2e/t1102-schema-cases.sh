@@ -23,6 +23,21 @@ for f in testdata/schema/valid/*.yaml; do
 	'
 done
 
+# What only a semantic rule reports must get through the schema, or the
+# rule's own ID would never fire.
+test_expect_success 'rules-not-schema.yaml: every rule fires, GS003 never' '
+	expect_exit 1 "$GPUSITE" validate --format json \
+		testdata/schema/valid/rules-not-schema.yaml >"$SCRATCH/rules.json" &&
+	python3 - "$SCRATCH/rules.json" <<-\PY
+	import json, sys
+	got = {d["rule"] for d in json.load(open(sys.argv[1]))["diagnostics"]}
+	want = {"GS005", "GS011", "GS013", "GS020", "GS021", "GS022", "GS023",
+	        "GS030", "GS040", "GS052"}
+	assert "GS003" not in got, got
+	assert want <= got, sorted(want - got)
+	PY
+'
+
 for f in testdata/schema/invalid/*.yaml; do
 	exp=${f%.yaml}.expected
 	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
