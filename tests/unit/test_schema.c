@@ -811,6 +811,45 @@ static void test_schema__upstream_crds_compile(void **state)
 	assert_int_equal(D.count, 0);
 }
 
+static struct node *load_json_file(const char *path)
+{
+	struct buf b;
+	struct node *n;
+
+	buf_init(&b, 16u << 20);
+	assert_int_equal(buf_read_file(&b, path), 0);
+	n = json_parse(&A, &D, "TEST", arena_strdup(&A, path), b.data, b.len);
+	buf_release(&b);
+	assert_non_null(n);
+	return n;
+}
+
+/* Upstream JSON Schemas: SARIF 2.1.0 (draft-04 keywords, read the same
+ * by draft-07) and the converted EKS Auto Mode NodeClass. */
+static void test_schema__upstream_json_schemas(void **state)
+{
+	const char *up = upstream_dir();
+	struct schema *sarif, *nodeclass;
+
+	(void)state;
+	if (!up) {
+		skip_visibly("test_schema__upstream_json_schemas");
+		return;
+	}
+	sarif = schema_compile(&A, &D, "TEST", load_json_file(
+		arena_printf(&A, "%s/sarif/sarif-schema-2.1.0.json", up)));
+	assert_non_null(sarif);
+	assert_int_equal(check(sarif, json("{\"version\": \"2.1.0\", \"runs\": [{"
+		"\"tool\": {\"driver\": {\"name\": \"gpusite\"}}, \"results\": [{"
+		"\"ruleId\": \"GS041\", \"message\": {\"text\": \"m\"}}]}]}")), 0);
+	assert_int_equal(check(sarif, json("{\"version\": \"2.0\", \"runs\": [{}]}")), 2);
+	assert_non_null(find_diag("version"));
+	assert_non_null(find_diag("runs[0].tool"));
+	nodeclass = schema_compile(&A, &D, "TEST", load_json_file(arena_printf(&A,
+		"%s/eks-auto-mode/eks.amazonaws.com_nodeclass_v1.schema.json", up)));
+	assert_non_null(nodeclass);
+}
+
 #define NODEPOOL \
 	"apiVersion: karpenter.sh/v1\n" \
 	"kind: NodePool\n" \
@@ -949,6 +988,7 @@ int main(void)
 		T(test_schema__openapi_list_types),
 		T(test_schema__upstream_crds_compile),
 		T(test_schema__nodepool_good_and_bad),
+		T(test_schema__upstream_json_schemas),
 		T(test_schema__validates_a_thousand_sites_fast),
 	};
 
