@@ -116,10 +116,10 @@ live_kubectl() {
 	fi
 }
 
-# live_golden EXPECTED ACTUAL: byte-for-byte; GPUSITE_GOLDEN_UPDATE=1
+# live_golden EXPECTED ACTUAL: byte-for-byte; GOLDEN_UPDATE=1
 # rewrites EXPECTED instead (review the change with git diff).
 live_golden() {
-	if [ "${GPUSITE_GOLDEN_UPDATE:-}" = 1 ]; then
+	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
 		mkdir -p "$(dirname "$1")" && cp "$2" "$1"
 	fi
 	test_cmp "$1" "$2"
