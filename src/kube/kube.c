@@ -42,6 +42,8 @@ struct kube_client {
 	struct kube_cred cred;		/* from the exec plugin */
 	bool have_cred;
 	unsigned requests;
+	const char *fetch_base;		/* server, or its tls-server-name form */
+	struct curl_slist *connect_to;	/* tls-server-name: where to connect */
 	struct gv_cache *gvs;
 	size_t ngv, agv;
 	char errbuf[CURL_ERROR_SIZE];
@@ -84,6 +86,42 @@ kube_url_escape(struct buf *b, const char *s)
 	return 0;
 }
 
+/*
+ * tls-server-name: TLS must name (SNI) and verify another host than the
+ * one connected to.  curl does both with the URL's host, so the URL says
+ * the TLS name and CONNECT_TO sends the connection to the real server.
+ */
+static int
+tls_name_route(struct kube_client *k)
+{
+	const char *server = k->conf.info.server, *h, *end, *port = NULL;
+	const char *scheme_end = strstr(server, "://");
+	char *host;
+
+	if (!scheme_end)
+		return -1;
+	h = scheme_end + 3;
+	if (*h == '[') {
+		end = strchr(h, ']');
+		if (!end)
+			return -1;
+		end++;
+	} else {
+		end = h + strcspn(h, ":/");
+	}
+	host = arena_strndup(k->arena, h, (size_t)(end - h));
+	if (*end == ':')
+		port = arena_strndup(k->arena, end + 1, strcspn(end + 1, "/"));
+	if (!port || !*port)
+		port = strncmp(server, "https", 5) ? "80" : "443";
+	k->fetch_base = arena_printf(k->arena, "%.*s%s:%s",
+				     (int)(h - server), server,
+				     k->conf.tls_server_name, port);
+	k->connect_to = curl_slist_append(NULL, arena_printf(k->arena, "%s:%s:%s:%s",
+				k->conf.tls_server_name, port, host, port));
+	return k->connect_to ? 0 : -1;
+}
+
 int
 kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 	  const struct kube_options *opt)
@@ -112,6 +150,13 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 	if (!k->curl)
 		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
 				"libcurl could not be initialised");
+	k->fetch_base = k->conf.info.server;
+	if (k->conf.tls_server_name && tls_name_route(k) < 0) {
+		kube_close(k);
+		return diag_add(d, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
+				"cannot use tls-server-name '%s' with server %s",
+				k->conf.tls_server_name, k->conf.info.server);
+	}
 	*out = k;
 	return 0;
 }
@@ -124,6 +169,8 @@ kube_close(struct kube_client *k)
 	if (k->curl)
 		curl_easy_cleanup(k->curl);
 	k->curl = NULL;
+	curl_slist_free_all(k->connect_to);
+	k->connect_to = NULL;
 	kube_cred_release(&k->cred);
 }
 
@@ -340,6 +387,8 @@ perform(struct kube_client *k, const char *url, struct resp *r, int *err)
 		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
 	if (c->proxy_url)
 		curl_easy_setopt(h, CURLOPT_PROXY, c->proxy_url);
+	if (k->connect_to)
+		curl_easy_setopt(h, CURLOPT_CONNECT_TO, k->connect_to);
 	set_tls(k);
 	hdr = curl_slist_append(hdr, "Accept: application/json");
 	hdr = curl_slist_append(hdr, "User-Agent: gpusite/" GPUSITE_VERSION
@@ -391,6 +440,8 @@ request(struct kube_client *k, const char *path, struct resp *r,
 	const char *what)
 {
 	const char *url = arena_printf(k->arena, "%s%s", k->conf.info.server, path);
+	const char *fetch = k->fetch_base == k->conf.info.server ? url
+		: arena_printf(k->arena, "%s%s", k->fetch_base, path);
 	int tries = 0, drops = 0, err;
 	bool reexec = false;
 
@@ -404,7 +455,7 @@ request(struct kube_client *k, const char *path, struct resp *r,
 		r->code = 0;
 		r->retry_after = -1;
 		r->too_big = false;
-		cc = perform(k, url, r, &err);
+		cc = perform(k, fetch, r, &err);
 		if (err)
 			return KUBE_EFAIL;
 		if (k->verbose > 0) {

@@ -168,6 +168,16 @@ test_expect_success 'insecure-skip-tls-verify only when the kubeconfig says so' 
 	expect_exit 3 drift --kubeconfig "$SCRATCH/kc2" 2>"$SCRATCH/err" &&
 	grep "cannot verify the TLS certificate" "$SCRATCH/err"
 '
+test_expect_success 'tls-server-name: TLS names and verifies that host, the connection goes to the server' '
+	srv &&
+	live_kubeconfig | sed "s|^    certificate-authority: \(.*\)|    certificate-authority: \1\n    tls-server-name: localhost|" >"$SCRATCH/kc" &&
+	grep "tls-server-name: localhost" "$SCRATCH/kc" &&
+	drift --kubeconfig "$SCRATCH/kc" >"$SCRATCH/out" 2>&1 &&
+	grep "0 errors" "$SCRATCH/out" &&
+	sed "s|tls-server-name: localhost|tls-server-name: api.other.example|" "$SCRATCH/kc" >"$SCRATCH/kc2" &&
+	expect_exit 3 drift --kubeconfig "$SCRATCH/kc2" 2>"$SCRATCH/err" &&
+	grep "cannot verify the TLS certificate of https://127.0.0.1" "$SCRATCH/err"
+'
 test_expect_success '--context picks a context; an unknown one is exit 3' '
 	srv &&
 	live_kubeconfig | sed "s|^current-context: .*|current-context: gone|" >"$SCRATCH/kc" &&
