@@ -227,6 +227,8 @@ cmd_drift(int argc, char **argv)
 	struct drift_fallback *fbs;
 	struct diags findings;
 	struct report_input ri;
+	struct spec_fleet fleet;
+	struct source_set files;
 	const char *stack_ns;
 	unsigned flags = REPORT_NO_SUMMARY;
 	size_t nfb = 0, drift;
@@ -299,7 +301,21 @@ cmd_drift(int argc, char **argv)
 
 	if (opts_use_color(&o, stdout))
 		flags |= REPORT_COLOR;
-	ri = (struct report_input){ &findings, &run.files, &run.p.fleet, run.nsites,
+	/* only this cluster's sites are reported on (junit test cases) */
+	fleet.sites = (struct spec_site **)run.sites;
+	fleet.count = run.nsites;
+	memset(&files, 0, sizeof(files));
+	for (size_t i = 0; i < run.files.count; i++) {
+		const struct source_file *sf = &run.files.files[i];
+		bool ours = false;
+
+		for (size_t j = 0; j < run.nsites && !ours; j++)
+			ours = run.sites[j]->file && !strcmp(run.sites[j]->file, sf->path);
+		if (ours)
+			source_set_add(&a, &files, sf->path, sf->data, sf->len);
+	}
+	fleet.files = files.count;
+	ri = (struct report_input){ &findings, &files, &fleet, run.nsites,
 				    "gpusite drift" };
 	if (report_write_flags(stdout, stdout, &ri, o.format, flags) < 0) {
 		code = GS_EXIT_FAILURE;

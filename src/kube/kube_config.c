@@ -400,6 +400,19 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 				"cluster '%s' sets a certificate authority and "
 				"insecure-skip-tls-verify together: remove one "
 				"(kubectl refuses this too)", en->name);
+	{
+		/* extensions[name=client.authentication.k8s.io/exec]: config
+		 * handed to exec plugins that ask for the cluster info */
+		const struct node *ext = node_map_get(cl, "extensions");
+
+		for (size_t i = 0; ext && ext->kind == NODE_SEQ && i < ext->seq.count; i++) {
+			const char *n = node_text(node_map_get(ext->seq.items[i], "name"));
+
+			if (n && !strcmp(n, "client.authentication.k8s.io/exec"))
+				c->exec_cluster_config = node_map_get(ext->seq.items[i],
+								      "extension");
+		}
+	}
 	c->tls_server_name = str_field(cl, "tls-server-name");
 	c->proxy_url = str_field(cl, "proxy-url");
 	c->disable_compression = bool_field(cl, "disable-compression");
@@ -444,6 +457,8 @@ load_user(struct kube_conf *c, struct arena *a, struct diags *d,
 	ex = node_map_get(u, "exec");
 	if (ex && ex->kind == NODE_MAP && load_exec(c, a, d, ex, en->dir) < 0)
 		return -1;
+	if (c->exec)
+		c->exec->cluster_config = c->exec_cluster_config;
 	if (c->token)
 		c->info.auth = "token";
 	else if (c->token_file)

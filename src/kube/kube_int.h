@@ -45,6 +45,7 @@ struct kube_conf {
 	const char *tls_server_name;
 	const char *proxy_url;
 	bool disable_compression;
+	const struct node *exec_cluster_config;	/* extension for exec plugins */
 	/* user */
 	const char *cert_file;
 	const char *key_file;

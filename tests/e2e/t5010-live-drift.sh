@@ -67,6 +67,15 @@ assert note[\"severity\"] == \"note\", note
 assert note[\"file\"] == \"sites/seoul-dc1.yaml\", note
 " "$SCRATCH/j"
 '
+test_expect_success 'CI formats: github annotations, junit of this cluster's sites only' '
+	live_start no-taint --applied "$SCRATCH/applied.keep" &&
+	cd "$LIVE" &&
+	expect_exit 1 "$GPUSITE" drift --format github --kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/gh" 2>/dev/null &&
+	grep "^::error file=sites/seoul-dc1.yaml,line=28,col=25,title=GS201::node gpu-a-02" "$SCRATCH/gh" &&
+	expect_exit 1 "$GPUSITE" drift --format junit --kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/ju" 2>/dev/null &&
+	grep "<testsuites name=\"gpusite drift\" tests=\"1\" failures=\"1\"" "$SCRATCH/ju" &&
+	! grep frankfurt "$SCRATCH/ju"
+'
 test_expect_success 'sites of other clusters are neither checked nor reported' '
 	live_start healthy --applied "$SCRATCH/applied.keep" &&
 	cd "$LIVE" &&
