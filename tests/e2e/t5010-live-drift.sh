@@ -67,7 +67,7 @@ assert note[\"severity\"] == \"note\", note
 assert note[\"file\"] == \"sites/seoul-dc1.yaml\", note
 " "$SCRATCH/j"
 '
-test_expect_success 'CI formats: github annotations, junit of this cluster's sites only' '
+test_expect_success 'CI formats: github annotations, junit of the sites of this cluster only' '
 	live_start no-taint --applied "$SCRATCH/applied.keep" &&
 	cd "$LIVE" &&
 	expect_exit 1 "$GPUSITE" drift --format github --kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/gh" 2>/dev/null &&
