@@ -16,7 +16,7 @@ cp "$SCRATCH/applied.json" "$SCRATCH/applied.keep" 2>/dev/null
 # drift_case SCENARIO EXIT: run drift, compare with expected/drift.txt
 drift_case() {
 	live_start "$1" --applied "$SCRATCH/applied.keep" &&
-	(cd "$LIVE" && expect_exit "$2" "$GPUSITE" drift --kubeconfig "$SCRATCH/kubeconfig" \
+	(cd "$LIVE" && expect_exit "$2" "$GPUSITE" drift -v --kubeconfig "$SCRATCH/kubeconfig" \
 		sites >"$SCRATCH/out" 2>"$SCRATCH/err") &&
 	live_golden "$LIVE/$1/expected/drift.txt" "$SCRATCH/out" &&
 	grep "cluster my-hybrid-cluster (from the EKS cluster ARN in the kubeconfig), 1 site: seoul-dc1" "$SCRATCH/err" &&

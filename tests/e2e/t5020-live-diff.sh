@@ -20,7 +20,7 @@ diff_case() {
 	scen=$1 want=$2 golden=$3
 	shift 3
 	live_start "$scen" "$@" &&
-	(cd "$LIVE" && expect_exit "$want" "$GPUSITE" diff --live \
+	(cd "$LIVE" && expect_exit "$want" "$GPUSITE" diff --live -v \
 		--kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/out" 2>"$SCRATCH/err") &&
 	live_golden "$LIVE/$scen/expected/$golden" "$SCRATCH/out" &&
 	only_gets &&
