@@ -44,7 +44,8 @@ static struct opts_cmd drift_cmd = {
 	"               (a note: state, not drift)\n"
 	"  GS214-GS215  GPU pods Pending in the placement namespaces, or\n"
 	"               without the GPU toleration\n"
-	"Only GET and LIST are sent.  Exit 1 on drift.\n",
+	"Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"
+	"GS206 with --strict), 0 when only notes remain.\n",
 	.common = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET |
 		  OPTS_VERBOSE | OPTS_SOURCE,
 	.own = drift_opts,
@@ -336,8 +337,10 @@ cmd_drift(int argc, char **argv)
 	if (o.verbose)
 		fprintf(stderr, "gpusite drift: %u requests, %zu KiB of memory\n",
 			kube_request_count(run.kube), a.total >> 10);
-	/* errors and warnings are drift; notes (an active fallback) are state */
-	code = drift ? GS_EXIT_FINDINGS : GS_EXIT_OK;
+	/* errors are drift, warnings with --strict (promoted above); notes
+	 * (an active fallback) are state */
+	code = drift && diags_count(&findings, DIAG_ERROR) ? GS_EXIT_FINDINGS
+							  : GS_EXIT_OK;
 	goto out;
 fail:
 	code = live_fail(&run);

@@ -642,18 +642,17 @@ check_fallback(struct arena *a, struct diags *d, size_t *count,
 		}
 	}
 	if (f->nclaims || npool) {
-		const char *used = node_text(node_path(f->live, "status.resources"));
-
-		(void)used;
 		finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, "spec.fallback",
 			s->name, "fallback NodePool %s of site %s is active: %zu "
 			"NodeClaim%s%s%s%s, %zu node%s%s%s%s, %lld of %lld GPUs in use "
-			"(%lld%%)", pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
+			"(%lld%%)%s", pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
 			f->nclaims ? " (" : "", f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
 			f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s",
 			npool ? " (" : "", npool ? name_list(a, pool_nodes, npool) : "",
 			npool ? ")" : "", (long long)gpus, (long long)s->fallback.gpu_limit,
-			s->fallback.gpu_limit ? (long long)(gpus * 100 / s->fallback.gpu_limit) : 0LL);
+			s->fallback.gpu_limit ? (long long)(gpus * 100 / s->fallback.gpu_limit) : 0LL,
+			s->fallback.gpu_limit && gpus * 100 >= s->fallback.gpu_limit * 80
+			? ": near gpuLimit, raise it or bring the site back" : "");
 	}
 }
 

@@ -53,6 +53,12 @@ test_expect_success 'fallback active is a note; pending and untolerated GPU pods
 	grep "embedder-0.*\[GS215\]" "$SCRATCH/out" &&
 	grep "node gpu-a-01 of site seoul-dc1 is not Ready.*\[GS205\]" "$SCRATCH/out"
 '
+test_expect_success 'a hybrid node in no spec is a warning: exit 0, exit 1 with --strict' '
+	drift_case unknown-node 0 &&
+	grep "warning: 1 hybrid node of cluster my-hybrid-cluster is in no site spec: gpu-c-07.*\[GS206\]" "$SCRATCH/out" &&
+	(cd "$LIVE" && expect_exit 1 "$GPUSITE" drift --strict --kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/strict" 2>/dev/null) &&
+	grep "error: 1 hybrid node .*\[GS206\]" "$SCRATCH/strict"
+'
 test_expect_success 'drift --format json: each finding with rule, severity and file' '
 	live_start fallback-active --applied "$SCRATCH/applied.keep" &&
 	cd "$LIVE" &&

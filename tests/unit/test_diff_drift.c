@@ -273,6 +273,33 @@ test_diff_drift__active_fallback_is_state_not_drift(void **state)
 }
 
 static void
+test_diff_drift__fallback_near_its_limit(void **state)
+{
+	struct fixture *f = *state;
+	struct drift_fallback fb;
+	const struct node *pool = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
+
+	healthy(f);
+	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f,
+		"{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
+		"\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+		"\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"14\"},"
+		"\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
+	f->in.nnodes = f->nnodes;
+	memset(&fb, 0, sizeof(fb));
+	fb.site = f->sites[0];
+	fb.rendered = pool;
+	fb.live = pool;
+	fb.class_kind = "EC2NodeClass";
+	f->in.fallbacks = &fb;
+	f->in.nfallbacks = 1;
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 0);
+	assert_non_null(strstr(first(&f->d, DRIFT_FALLBACK_ACTIVE)->msg,
+			       "0 NodeClaims, 1 node (ip-10-0-1-2), 14 of 16 GPUs in use (87%): "
+			       "near gpuLimit"));
+}
+
+static void
 test_diff_drift__pool_missing_changed_class_missing(void **state)
 {
 	struct fixture *f = *state;
@@ -347,6 +374,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_diff_drift__wrong_effect_absent_notready_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diff_drift__device_plugin_and_capacity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diff_drift__active_fallback_is_state_not_drift, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__fallback_near_its_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diff_drift__pool_missing_changed_class_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diff_drift__pending_and_untolerated_gpu_pods, setup, teardown),
 		cmocka_unit_test(test_diff_drift__rule_table_is_whole),
