@@ -21,8 +21,15 @@ struct schema;
 extern const char schema_gpusite_json[];
 extern const size_t schema_gpusite_json_len;
 
-/* Compile a draft-07 schema document.  NULL (with a diagnostic under
- * `rule`) when it uses a keyword this validator does not implement. */
+/*
+ * Compile a draft-07 schema document.  NULL (with a diagnostic under
+ * `rule`) when it uses a keyword this validator does not implement (a
+ * later draft's), a pattern POSIX regex cannot express, or a $ref that
+ * does not resolve.  `format` is an annotation, as draft-07 allows: it is
+ * never asserted (in OpenAPI schemas int32/int64 are range checks).
+ * Unknown keywords are ignored, as draft-07 says.  Heap: compiled
+ * patterns live in a process-wide cache; everything else is in `a`.
+ */
 struct schema *schema_compile(struct arena *a, struct diags *d,
 			      const char *rule, const struct node *root);
 
