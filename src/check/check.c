@@ -323,6 +323,8 @@ check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
 			worst = -1;
 		if (data)
 			source_set_add(a, files, strcmp(paths[i], "-") ? paths[i] : "<stdin>", data, len);
+		if (!docs.count)
+			continue;
 		all = arena_realloc(a, all, count * sizeof(*all), (count + docs.count) * sizeof(*all));
 		memcpy(all + count, docs.docs, docs.count * sizeof(*all));
 		count += docs.count;

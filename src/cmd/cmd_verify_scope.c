@@ -231,6 +231,8 @@ read_inputs(struct arena *a, struct diags *d, struct source_set *files,
 			if (data)
 				source_set_add(a, files, strcmp(list[k], "-") ? list[k] : "<stdin>",
 					       data, len);
+			if (!docs.count)
+				continue;
 			all->docs = arena_realloc(a, all->docs, all->count * sizeof(*all->docs),
 						  (all->count + docs.count) * sizeof(*all->docs));
 			memcpy(all->docs + all->count, docs.docs, docs.count * sizeof(*docs.docs));
