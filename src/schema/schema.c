@@ -47,36 +47,36 @@ struct spattern {
 
 struct sdep {
 	const char *name;
-	const char **req;	/* array form */
+	const char **req; /* array form */
 	size_t nreq;
-	struct schema *s;	/* schema form */
+	struct schema *s; /* schema form */
 };
 
 struct schema {
 	const struct node *src;
-	const char *where;	/* "#/definitions/taint": for messages */
+	const char *where; /* "#/definitions/taint": for messages */
 	bool is_bool;
 	bool bool_val;
-	struct schema *ref;	/* $ref: every sibling keyword is ignored */
-	unsigned types;		/* enum stype bits; 0 = any */
+	struct schema *ref; /* $ref: every sibling keyword is ignored */
+	unsigned types;     /* enum stype bits; 0 = any */
 	const char *title;
 	const char *description;
 
-	struct sprop *props;	/* schema order */
+	struct sprop *props; /* schema order */
 	size_t nprops;
-	struct sprop *sorted;	/* by name, for bsearch */
+	struct sprop *sorted; /* by name, for bsearch */
 	struct spattern *pprops;
 	size_t npprops;
-	struct schema *addl;	/* additionalProperties, NULL when absent */
+	struct schema *addl; /* additionalProperties, NULL when absent */
 	struct schema *propnames;
 	const char **required;
 	size_t nrequired;
 	struct sdep *deps;
 	size_t ndeps;
-	int64_t min_props, max_props;	/* -1 when absent */
+	int64_t min_props, max_props; /* -1 when absent */
 
-	struct schema *items;	/* one schema for every item */
-	struct schema **tuple;	/* items as an array */
+	struct schema *items;  /* one schema for every item */
+	struct schema **tuple; /* items as an array */
 	size_t ntuple;
 	bool is_tuple;
 	struct schema *addl_items;
@@ -93,7 +93,7 @@ struct schema {
 	const struct node *multiple_of;
 
 	const struct node *const_v;
-	const struct node *enum_v;	/* a sequence */
+	const struct node *enum_v; /* a sequence */
 
 	struct schema **all_of, **any_of, **one_of;
 	size_t nall, nany, none;
@@ -101,13 +101,13 @@ struct schema {
 
 	/* Kubernetes structural schemas */
 	bool nullable;
-	bool preserve;		/* x-kubernetes-preserve-unknown-fields */
-	bool embedded;		/* x-kubernetes-embedded-resource */
-	bool strict;		/* unknown fields are errors (structural) */
-	int list_type;		/* 0, LIST_SET, LIST_MAP */
+	bool preserve; /* x-kubernetes-preserve-unknown-fields */
+	bool embedded; /* x-kubernetes-embedded-resource */
+	bool strict;   /* unknown fields are errors (structural) */
+	int list_type; /* 0, LIST_SET, LIST_MAP */
 	const char **map_keys;
 	size_t nmap_keys;
-	int int_bits;		/* format int32 / int64 */
+	int int_bits; /* format int32 / int64 */
 };
 
 enum { LIST_SET = 1, LIST_MAP = 2 };
@@ -117,7 +117,8 @@ enum { LIST_SET = 1, LIST_MAP = 2 };
 
 static const char *draft07_uri = "http://json-schema.org/draft-07/schema";
 
-static size_t scheme_len(const char *u)
+static size_t
+scheme_len(const char *u)
 {
 	size_t i = 0;
 
@@ -129,7 +130,8 @@ static size_t scheme_len(const char *u)
 }
 
 /* Remove "." and ".." segments of an absolute path in place. */
-static void remove_dots(char *path)
+static void
+remove_dots(char *path)
 {
 	char *in = path, *out = path;
 
@@ -154,7 +156,8 @@ static void remove_dots(char *path)
 	*out = '\0';
 }
 
-static char *uri_resolve(struct arena *a, const char *base, const char *ref)
+static char *
+uri_resolve(struct arena *a, const char *base, const char *ref)
 {
 	size_t sl, auth_end, path_end, k;
 	const char *b;
@@ -173,8 +176,8 @@ static char *uri_resolve(struct arena *a, const char *base, const char *ref)
 	auth_end = sl;
 	if (b[0] == '/' && b[1] == '/') {
 		auth_end = sl + 2;
-		while (base[auth_end] && base[auth_end] != '/' &&
-		       base[auth_end] != '?' && base[auth_end] != '#')
+		while (base[auth_end] && base[auth_end] != '/' && base[auth_end] != '?' &&
+		       base[auth_end] != '#')
 			auth_end++;
 	}
 	if (ref[0] == '/' && ref[1] == '/')
@@ -200,7 +203,8 @@ static char *uri_resolve(struct arena *a, const char *base, const char *ref)
 }
 
 /* "doc#frag" -> doc (new string) and frag (NULL when there is none). */
-static char *uri_split(struct arena *a, const char *uri, const char **frag)
+static char *
+uri_split(struct arena *a, const char *uri, const char **frag)
 {
 	const char *hash = strchr(uri, '#');
 
@@ -216,9 +220,9 @@ static char *uri_split(struct arena *a, const char *uri, const char **frag)
 /* Compiling */
 
 struct reg {
-	const char *uri;		/* absolute, no empty fragment */
+	const char *uri; /* absolute, no empty fragment */
 	const struct node *n;
-	const char *parent_base;	/* base in effect around n */
+	const char *parent_base; /* base in effect around n */
 };
 
 struct memo {
@@ -234,18 +238,18 @@ struct cctx {
 	int err;
 	struct reg *reg;
 	size_t nreg, areg;
-	struct memo *memo;	/* open addressing, keyed by node pointer */
+	struct memo *memo; /* open addressing, keyed by node pointer */
 	size_t nmemo, amemo;
 	schema_resolve_fn *resolve;
 	void *payload;
 	unsigned loads;
 };
 
-static void cerr(struct cctx *c, const struct node *at, const char *where,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void cerr(struct cctx *c, const struct node *at, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void cerr(struct cctx *c, const struct node *at, const char *where,
-		 const char *fmt, ...)
+static void
+cerr(struct cctx *c, const struct node *at, const char *where, const char *fmt, ...)
 {
 	struct pos p = { NULL, 0, 0 };
 	va_list ap;
@@ -258,7 +262,8 @@ static void cerr(struct cctx *c, const struct node *at, const char *where,
 	c->err = -1;
 }
 
-static size_t ptr_hash(const void *p, size_t mask)
+static size_t
+ptr_hash(const void *p, size_t mask)
 {
 	uintptr_t u = (uintptr_t)p;
 
@@ -267,7 +272,8 @@ static size_t ptr_hash(const void *p, size_t mask)
 	return (size_t)(u >> 7) & mask;
 }
 
-static struct schema *memo_get(const struct cctx *c, const struct node *n)
+static struct schema *
+memo_get(const struct cctx *c, const struct node *n)
 {
 	size_t i;
 
@@ -279,7 +285,8 @@ static struct schema *memo_get(const struct cctx *c, const struct node *n)
 	return NULL;
 }
 
-static void memo_put(struct cctx *c, const struct node *n, struct schema *s)
+static void
+memo_put(struct cctx *c, const struct node *n, struct schema *s)
 {
 	size_t i;
 
@@ -305,7 +312,8 @@ static void memo_put(struct cctx *c, const struct node *n, struct schema *s)
 	c->nmemo++;
 }
 
-static const struct reg *reg_find(const struct cctx *c, const char *uri)
+static const struct reg *
+reg_find(const struct cctx *c, const char *uri)
 {
 	size_t k;
 
@@ -315,15 +323,15 @@ static const struct reg *reg_find(const struct cctx *c, const char *uri)
 	return NULL;
 }
 
-static void reg_add(struct cctx *c, const char *uri, const struct node *n,
-		    const char *parent_base)
+static void
+reg_add(struct cctx *c, const char *uri, const struct node *n, const char *parent_base)
 {
 	size_t len = strlen(uri);
 
 	if (len && uri[len - 1] == '#')
 		uri = arena_strndup(c->a, uri, len - 1);
 	if (reg_find(c, uri))
-		return;	/* first one wins */
+		return; /* first one wins */
 	if (c->nreg == c->areg) {
 		size_t na = c->areg ? c->areg * 2 : 16;
 
@@ -340,15 +348,26 @@ static void reg_add(struct cctx *c, const char *uri, const struct node *n,
 /* Keywords whose value is a schema, an array of schemas, or a map of
  * schemas: where $id may appear. */
 static const char *const kw_schema[] = {
-	"additionalItems", "additionalProperties", "contains", "else", "if",
-	"items", "not", "propertyNames", "then",
+	"additionalItems",
+	"additionalProperties",
+	"contains",
+	"else",
+	"if",
+	"items",
+	"not",
+	"propertyNames",
+	"then",
 };
 static const char *const kw_schema_array[] = { "allOf", "anyOf", "items", "oneOf" };
 static const char *const kw_schema_map[] = {
-	"definitions", "dependencies", "patternProperties", "properties",
+	"definitions",
+	"dependencies",
+	"patternProperties",
+	"properties",
 };
 
-static bool in_list(const char *const *list, size_t n, const char *s)
+static bool
+in_list(const char *const *list, size_t n, const char *s)
 {
 	size_t k;
 
@@ -361,8 +380,8 @@ static bool in_list(const char *const *list, size_t n, const char *s)
 #define COUNT(x) (sizeof(x) / sizeof((x)[0]))
 
 /* Record every $id below n (base = the base URI around n). */
-static void index_ids(struct cctx *c, const struct node *n, const char *base,
-		      unsigned depth)
+static void
+index_ids(struct cctx *c, const struct node *n, const char *base, unsigned depth)
 {
 	const char *id;
 	size_t k, j;
@@ -385,12 +404,10 @@ static void index_ids(struct cctx *c, const struct node *n, const char *base,
 
 		if (in_list(kw_schema, COUNT(kw_schema), kw))
 			index_ids(c, v, base, depth + 1);
-		if (in_list(kw_schema_array, COUNT(kw_schema_array), kw) &&
-		    v->kind == NODE_SEQ)
+		if (in_list(kw_schema_array, COUNT(kw_schema_array), kw) && v->kind == NODE_SEQ)
 			for (j = 0; j < v->seq.count; j++)
 				index_ids(c, v->seq.items[j], base, depth + 1);
-		if (in_list(kw_schema_map, COUNT(kw_schema_map), kw) &&
-		    v->kind == NODE_MAP)
+		if (in_list(kw_schema_map, COUNT(kw_schema_map), kw) && v->kind == NODE_MAP)
 			for (j = 0; j < v->map.count; j++)
 				index_ids(c, v->map.pairs[j].value, base, depth + 1);
 	}
@@ -398,7 +415,8 @@ static void index_ids(struct cctx *c, const struct node *n, const char *base,
 
 /* A document named by an absolute URI: known already, the meta-schema,
  * or what the loader hands in. */
-static const struct reg *load_doc(struct cctx *c, const char *doc)
+static const struct reg *
+load_doc(struct cctx *c, const char *doc)
 {
 	const struct reg *r = reg_find(c, doc);
 	const struct node *root = NULL;
@@ -406,8 +424,8 @@ static const struct reg *load_doc(struct cctx *c, const char *doc)
 	if (r)
 		return r;
 	if (strcmp(doc, draft07_uri) == 0) {
-		root = json_parse(c->a, c->d, c->rule, draft07_uri,
-				  schema_draft07_json, strlen(schema_draft07_json));
+		root = json_parse(c->a, c->d, c->rule, draft07_uri, schema_draft07_json,
+				  strlen(schema_draft07_json));
 	} else if (c->resolve && c->loads < 64) {
 		c->loads++;
 		root = c->resolve(c->payload, c->a, c->d, doc);
@@ -420,7 +438,8 @@ static const struct reg *load_doc(struct cctx *c, const char *doc)
 }
 
 /* Decode %XX escapes of a URI fragment. */
-static char *pct_decode(struct arena *a, const char *s)
+static char *
+pct_decode(struct arena *a, const char *s)
 {
 	char *out = arena_alloc(a, strlen(s) + 1), *o = out;
 
@@ -446,8 +465,8 @@ static char *pct_decode(struct arena *a, const char *s)
  * Follow JSON pointer `ptr` ("/definitions/a~1b") from n.  *base is the
  * base around n on entry and the base around the target on return.
  */
-static const struct node *pointer_walk(struct cctx *c, const struct node *n,
-				       const char *ptr, const char **base)
+static const struct node *
+pointer_walk(struct cctx *c, const struct node *n, const char *ptr, const char **base)
 {
 	const char *p = ptr;
 
@@ -493,11 +512,11 @@ static const struct node *pointer_walk(struct cctx *c, const struct node *n,
 	return *p ? NULL : n;
 }
 
-static struct schema *compile_node(struct cctx *c, const struct node *n,
-				   const char *base, const char *where,
-				   bool logic);
+static struct schema *compile_node(struct cctx *c, const struct node *n, const char *base,
+				   const char *where, bool logic);
 
-static struct schema *schema_true(struct arena *a)
+static struct schema *
+schema_true(struct arena *a)
 {
 	struct schema *s = arena_alloc(a, sizeof(*s));
 
@@ -510,9 +529,9 @@ static struct schema *schema_true(struct arena *a)
 	return s;
 }
 
-static struct schema *resolve_ref(struct cctx *c, const struct node *at,
-				  const char *ref, const char *base,
-				  const char *where)
+static struct schema *
+resolve_ref(struct cctx *c, const struct node *at, const char *ref, const char *base,
+	    const char *where)
 {
 	char *abs = uri_resolve(c->a, base, ref);
 	const char *frag;
@@ -525,8 +544,10 @@ static struct schema *resolve_ref(struct cctx *c, const struct node *at,
 		frag = NULL;
 	r = load_doc(c, doc);
 	if (!r) {
-		cerr(c, at, where, "cannot resolve $ref '%s': no schema has the URI "
-		     "'%s' (remote references are not fetched)", ref, doc);
+		cerr(c, at, where,
+		     "cannot resolve $ref '%s': no schema has the URI "
+		     "'%s' (remote references are not fetched)",
+		     ref, doc);
 		return schema_true(c->a);
 	}
 	target = r->n;
@@ -545,10 +566,12 @@ static struct schema *resolve_ref(struct cctx *c, const struct node *at,
 		cerr(c, at, where, "cannot resolve $ref '%s': nothing at '%s'", ref, abs);
 		return schema_true(c->a);
 	}
-	return compile_node(c, target, tbase, *doc ? abs : arena_printf(c->a, "#%s", frag ? frag : ""), false);
+	return compile_node(c, target, tbase,
+			    *doc ? abs : arena_printf(c->a, "#%s", frag ? frag : ""), false);
 }
 
-static const char *ptr_join(struct arena *a, const char *where, const char *key)
+static const char *
+ptr_join(struct arena *a, const char *where, const char *key)
 {
 	const char *p;
 	size_t n = 0;
@@ -573,17 +596,17 @@ static const char *ptr_join(struct arena *a, const char *where, const char *key)
 	return out;
 }
 
-static bool num_is_integral(const struct node *n)
+static bool
+num_is_integral(const struct node *n)
 {
 	if (n->type == NODE_INT)
 		return true;
-	return n->type == NODE_FLOAT && isfinite(n->scalar.f) &&
-		n->scalar.f == floor(n->scalar.f);
+	return n->type == NODE_FLOAT && isfinite(n->scalar.f) && n->scalar.f == floor(n->scalar.f);
 }
 
 /* A non-negative integer keyword value (minLength, maxItems, ...). */
-static int64_t get_count(struct cctx *c, const struct node *v, const char *kw,
-			 const char *where)
+static int64_t
+get_count(struct cctx *c, const struct node *v, const char *kw, const char *where)
 {
 	if (!node_is_number(v) || !num_is_integral(v) ||
 	    (v->type == NODE_INT ? v->scalar.i < 0 : v->scalar.f < 0)) {
@@ -595,8 +618,8 @@ static int64_t get_count(struct cctx *c, const struct node *v, const char *kw,
 	return v->scalar.i;
 }
 
-static const struct node *get_number(struct cctx *c, const struct node *v,
-				     const char *kw, const char *where)
+static const struct node *
+get_number(struct cctx *c, const struct node *v, const char *kw, const char *where)
 {
 	if (!node_is_number(v)) {
 		cerr(c, v, where, "'%s' must be a number", kw);
@@ -605,8 +628,8 @@ static const struct node *get_number(struct cctx *c, const struct node *v,
 	return v;
 }
 
-static const char **get_strings(struct cctx *c, const struct node *v,
-				const char *kw, const char *where, size_t *count)
+static const char **
+get_strings(struct cctx *c, const struct node *v, const char *kw, const char *where, size_t *count)
 {
 	const char **out;
 	size_t k;
@@ -628,15 +651,15 @@ static const char **get_strings(struct cctx *c, const struct node *v,
 	return out;
 }
 
-static unsigned type_bit(const char *t)
+static unsigned
+type_bit(const char *t)
 {
 	static const struct {
 		const char *name;
 		unsigned bit;
 	} map[] = {
-		{ "null", ST_NULL }, { "boolean", ST_BOOLEAN },
-		{ "integer", ST_INTEGER }, { "number", ST_NUMBER },
-		{ "string", ST_STRING }, { "array", ST_ARRAY },
+		{ "null", ST_NULL },     { "boolean", ST_BOOLEAN }, { "integer", ST_INTEGER },
+		{ "number", ST_NUMBER }, { "string", ST_STRING },   { "array", ST_ARRAY },
 		{ "object", ST_OBJECT },
 	};
 	size_t k;
@@ -647,9 +670,9 @@ static unsigned type_bit(const char *t)
 	return 0;
 }
 
-static struct schema **compile_array(struct cctx *c, const struct node *v,
-				     const char *base, const char *where,
-				     const char *kw, size_t *count)
+static struct schema **
+compile_array(struct cctx *c, const struct node *v, const char *base, const char *where,
+	      const char *kw, size_t *count)
 {
 	struct schema **out;
 	size_t k;
@@ -667,24 +690,23 @@ static struct schema **compile_array(struct cctx *c, const struct node *v,
 	return out;
 }
 
-static int sprop_cmp(const void *x, const void *y)
+static int
+sprop_cmp(const void *x, const void *y)
 {
-	return strcmp(((const struct sprop *)x)->name,
-		      ((const struct sprop *)y)->name);
+	return strcmp(((const struct sprop *)x)->name, ((const struct sprop *)y)->name);
 }
 
 /* Keywords of later drafts that change what validates: refusing them
  * beats silently accepting what their author meant to reject. */
 static const char *const kw_unsupported[] = {
-	"$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveAnchor",
+	"$anchor",       "$dynamicAnchor",    "$dynamicRef",      "$recursiveAnchor",
 	"$recursiveRef", "dependentRequired", "dependentSchemas", "maxContains",
-	"minContains", "prefixItems", "unevaluatedItems", "unevaluatedProperties",
+	"minContains",   "prefixItems",       "unevaluatedItems", "unevaluatedProperties",
 };
 
-static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
-			    const struct node *v, const char *base,
-			    const char *where, bool logic, bool *xmin_flag,
-			    bool *xmax_flag)
+static void
+compile_keyword(struct cctx *c, struct schema *s, const char *kw, const struct node *v,
+		const char *base, const char *where, bool logic, bool *xmin_flag, bool *xmax_flag)
 {
 	const char *kwhere = ptr_join(c->a, where, kw);
 	size_t k;
@@ -696,8 +718,8 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 				unsigned bit = t ? type_bit(t) : 0;
 
 				if (!bit)
-					cerr(c, v->seq.items[k], kwhere,
-					     "unknown type '%s'", t ? t : "(not a string)");
+					cerr(c, v->seq.items[k], kwhere, "unknown type '%s'",
+					     t ? t : "(not a string)");
 				s->types |= bit;
 			}
 		} else if (node_str(v) && type_bit(node_str(v))) {
@@ -737,7 +759,8 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 			char *err = NULL;
 			struct spattern *pp = &s->pprops[s->npprops];
 
-			pp->re = schema_regex_get(src, c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA, &err);
+			pp->re = schema_regex_get(src, c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
+						  &err);
 			if (!pp->re) {
 				cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
 				free(err);
@@ -768,8 +791,8 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 			if (dv->kind == NODE_SEQ)
 				dp->req = get_strings(c, dv, kw, kwhere, &dp->nreq);
 			else
-				dp->s = compile_node(c, dv, base,
-						     ptr_join(c->a, kwhere, dp->name), true);
+				dp->s = compile_node(c, dv, base, ptr_join(c->a, kwhere, dp->name),
+						     true);
 		}
 		s->ndeps = v->map.count;
 	} else if (strcmp(kw, "minProperties") == 0) {
@@ -812,8 +835,8 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 			cerr(c, v, kwhere, "'pattern' must be a string");
 			return;
 		}
-		s->pattern = schema_regex_get(node_str(v), c->openapi ?
-					      SCHEMA_RE_GO : SCHEMA_RE_ECMA, &err);
+		s->pattern = schema_regex_get(node_str(v),
+					      c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA, &err);
 		if (!s->pattern) {
 			cerr(c, v, kwhere, "%s", err);
 			free(err);
@@ -872,10 +895,10 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 		}
 		if (!c->openapi)
 			for (k = 0; k < v->map.count; k++)
-				compile_node(c, v->map.pairs[k].value, base,
-					     ptr_join(c->a, kwhere,
-						      v->map.pairs[k].key->scalar.text),
-					     false);
+				compile_node(
+					c, v->map.pairs[k].value, base,
+					ptr_join(c->a, kwhere, v->map.pairs[k].key->scalar.text),
+					false);
 	} else if (c->openapi && strcmp(kw, "nullable") == 0) {
 		s->nullable = node_is_bool(v) && v->scalar.i;
 	} else if (c->openapi && strcmp(kw, "x-kubernetes-preserve-unknown-fields") == 0) {
@@ -902,17 +925,18 @@ static void compile_keyword(struct cctx *c, struct schema *s, const char *kw,
 		else if (f && strcmp(f, "int64") == 0)
 			s->int_bits = 64;
 	} else if (in_list(kw_unsupported, COUNT(kw_unsupported), kw)) {
-		cerr(c, v, kwhere, "keyword '%s' belongs to a later JSON Schema draft "
-		     "and is not implemented here (draft-07 only)", kw);
+		cerr(c, v, kwhere,
+		     "keyword '%s' belongs to a later JSON Schema draft "
+		     "and is not implemented here (draft-07 only)",
+		     kw);
 	}
 	/* Everything else (format, default, examples, $comment, $schema,
 	 * readOnly, contentMediaType, x-kubernetes-validations, unknown
 	 * keywords) is an annotation: draft-07 says to ignore it. */
 }
 
-static struct schema *compile_node(struct cctx *c, const struct node *n,
-				   const char *base, const char *where,
-				   bool logic)
+static struct schema *
+compile_node(struct cctx *c, const struct node *n, const char *base, const char *where, bool logic)
 {
 	struct schema *s;
 	const char *id, *ref;
@@ -954,8 +978,8 @@ static struct schema *compile_node(struct cctx *c, const struct node *n,
 		return s;
 	}
 	for (k = 0; k < n->map.count; k++)
-		compile_keyword(c, s, n->map.pairs[k].key->scalar.text,
-				n->map.pairs[k].value, base, where, logic, &xmin, &xmax);
+		compile_keyword(c, s, n->map.pairs[k].key->scalar.text, n->map.pairs[k].value, base,
+				where, logic, &xmin, &xmax);
 	if (xmin) {
 		s->xminimum = s->minimum;
 		s->minimum = NULL;
@@ -979,9 +1003,9 @@ struct compile_opts {
 	void *payload;
 };
 
-static struct schema *compile_root(struct arena *a, struct diags *d,
-				   const char *rule, const struct node *root,
-				   const struct compile_opts *o)
+static struct schema *
+compile_root(struct arena *a, struct diags *d, const char *rule, const struct node *root,
+	     const struct compile_opts *o)
 {
 	struct cctx c;
 	struct schema *s;
@@ -1002,7 +1026,8 @@ static struct schema *compile_root(struct arena *a, struct diags *d,
 	if (sch && (strstr(sch, "2019-09") || strstr(sch, "2020-12"))) {
 		cerr(&c, node_map_get(root, "$schema"), "#/$schema",
 		     "the schema is written for JSON Schema '%s'; this validator "
-		     "implements draft-07", sch);
+		     "implements draft-07",
+		     sch);
 		return NULL;
 	}
 	reg_add(&c, "", root, "");
@@ -1012,8 +1037,7 @@ static struct schema *compile_root(struct arena *a, struct diags *d,
 		/* The API server validates ObjectMeta itself; a CRD schema
 		 * only says `metadata: {type: object}`. */
 		for (size_t k = 0; k < s->nprops; k++)
-			if (strcmp(s->props[k].name, "metadata") == 0 &&
-			    !s->props[k].s->nprops) {
+			if (strcmp(s->props[k].name, "metadata") == 0 && !s->props[k].s->nprops) {
 				s->props[k].s->strict = false;
 				s->props[k].s->preserve = true;
 			}
@@ -1021,25 +1045,25 @@ static struct schema *compile_root(struct arena *a, struct diags *d,
 	return c.err ? NULL : s;
 }
 
-struct schema *schema_compile(struct arena *a, struct diags *d,
-			      const char *rule, const struct node *root)
+struct schema *
+schema_compile(struct arena *a, struct diags *d, const char *rule, const struct node *root)
 {
 	struct compile_opts o = { false, NULL, NULL };
 
 	return compile_root(a, d, rule, root, &o);
 }
 
-struct schema *schema_compile_with(struct arena *a, struct diags *d,
-				   const char *rule, const struct node *root,
-				   schema_resolve_fn *resolve, void *payload)
+struct schema *
+schema_compile_with(struct arena *a, struct diags *d, const char *rule, const struct node *root,
+		    schema_resolve_fn *resolve, void *payload)
 {
 	struct compile_opts o = { false, resolve, payload };
 
 	return compile_root(a, d, rule, root, &o);
 }
 
-struct schema *schema_compile_openapi(struct arena *a, struct diags *d,
-				      const char *rule, const struct node *root)
+struct schema *
+schema_compile_openapi(struct arena *a, struct diags *d, const char *rule, const struct node *root)
 {
 	struct compile_opts o = { true, NULL, NULL };
 
@@ -1055,7 +1079,7 @@ struct schema *schema_compile_openapi(struct arena *a, struct diags *d,
 
 struct pseg {
 	const struct pseg *up;
-	const char *key;	/* NULL: index */
+	const char *key; /* NULL: index */
 	size_t index;
 };
 
@@ -1067,34 +1091,35 @@ struct verr {
 
 struct vctx {
 	struct arena *a;
-	bool collect;		/* false: stop at the first problem, record nothing */
+	bool collect; /* false: stop at the first problem, record nothing */
 	struct verr *errs;
 	size_t nerrs, aerrs;
 	bool truncated;
 	unsigned depth;
-	const char *name_of;	/* checking a property name: "field name 'x' in P" */
+	const char *name_of; /* checking a property name: "field name 'x' in P" */
 };
 
-static const char *path_of(struct arena *a, const struct pseg *p)
+static const char *
+path_of(struct arena *a, const struct pseg *p)
 {
 	const char *base;
 
-	if (!p || !a)	/* accept mode builds no text */
+	if (!p || !a) /* accept mode builds no text */
 		return "";
 	base = path_of(a, p->up);
-	return p->key ? node_path_join(a, base, p->key) :
-		node_path_index(a, base, p->index);
+	return p->key ? node_path_join(a, base, p->key) : node_path_index(a, base, p->index);
 }
 
-static const char *subject(struct vctx *c, const char *path)
+static const char *
+subject(struct vctx *c, const char *path)
 {
 	if (c->name_of)
 		return c->name_of;
 	return *path ? path : "the document";
 }
 
-static void verr_add(struct vctx *c, struct pos at, const char *path,
-		     const char *msg)
+static void
+verr_add(struct vctx *c, struct pos at, const char *path, const char *msg)
 {
 	if (c->nerrs >= MAX_ERRORS) {
 		c->truncated = true;
@@ -1117,11 +1142,11 @@ static void verr_add(struct vctx *c, struct pos at, const char *path,
  * Record a problem at node n.  The format gets the subject (the JSON
  * path, or "the document") as its first %s.
  */
-static void verr(struct vctx *c, const struct node *n, const struct pseg *p,
-		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void verr(struct vctx *c, const struct node *n, const struct pseg *p, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void verr(struct vctx *c, const struct node *n, const struct pseg *p,
-		 const char *fmt, ...)
+static void
+verr(struct vctx *c, const struct node *n, const struct pseg *p, const char *fmt, ...)
 {
 	va_list ap;
 	const char *path;
@@ -1135,11 +1160,16 @@ static void verr(struct vctx *c, const struct node *n, const struct pseg *p,
 }
 
 /* Arguments (paths, echoed values) are built only when recording. */
-#define VERR(c, ...) do { if ((c)->collect) verr((c), __VA_ARGS__); } while (0)
+#define VERR(c, ...)                                                                               \
+	do {                                                                                       \
+		if ((c)->collect)                                                                  \
+			verr((c), __VA_ARGS__);                                                    \
+	} while (0)
 
 /* Long strings of key-like characters are echoed as <redacted>: an error
  * message must never carry an activation code or an access key. */
-static bool looks_secret(const char *s, size_t len)
+static bool
+looks_secret(const char *s, size_t len)
 {
 	bool up = false, low = false, dig = false;
 	size_t k;
@@ -1165,7 +1195,8 @@ static bool looks_secret(const char *s, size_t len)
 
 /* A value fit for a one-line message: control characters escaped, cut
  * after ECHO_MAX characters, secrets hidden. */
-static const char *echo(struct arena *a, const char *s, size_t len)
+static const char *
+echo(struct arena *a, const char *s, size_t len)
 {
 	char *out, *o;
 	size_t k, chars = 0;
@@ -1195,40 +1226,36 @@ static const char *echo(struct arena *a, const char *s, size_t len)
 	return out;
 }
 
-static const char *kind_name(const struct node *n)
+static const char *
+kind_name(const struct node *n)
 {
 	if (n->kind == NODE_MAP)
 		return "an object";
 	if (n->kind == NODE_SEQ)
 		return "an array";
 	switch (n->type) {
-	case NODE_NULL:
-		return "null";
-	case NODE_BOOL:
-		return "boolean";
-	case NODE_INT:
-		return "integer";
-	case NODE_FLOAT:
-		return "number";
-	default:
-		return "string";
+	case NODE_NULL: return "null";
+	case NODE_BOOL: return "boolean";
+	case NODE_INT: return "integer";
+	case NODE_FLOAT: return "number";
+	default: return "string";
 	}
 }
 
 /* "string 'abc'", "integer 3", "an object" */
-static const char *describe(struct arena *a, const struct node *n)
+static const char *
+describe(struct arena *a, const struct node *n)
 {
 	if (n->kind != NODE_SCALAR || n->type == NODE_NULL)
 		return kind_name(n);
 	if (n->type == NODE_STR)
-		return arena_printf(a, "string '%s'",
-				    echo(a, n->scalar.text, n->scalar.len));
-	return arena_printf(a, "%s %s", kind_name(n),
-			    echo(a, n->scalar.text, n->scalar.len));
+		return arena_printf(a, "string '%s'", echo(a, n->scalar.text, n->scalar.len));
+	return arena_printf(a, "%s %s", kind_name(n), echo(a, n->scalar.text, n->scalar.len));
 }
 
 /* A scalar value as a message shows it: strings quoted. */
-static const char *show(struct arena *a, const struct node *n)
+static const char *
+show(struct arena *a, const struct node *n)
 {
 	struct buf b;
 	const char *out;
@@ -1247,35 +1274,32 @@ static const char *show(struct arena *a, const struct node *n)
 	return out;
 }
 
-static unsigned node_types(const struct node *n)
+static unsigned
+node_types(const struct node *n)
 {
 	if (n->kind == NODE_MAP)
 		return ST_OBJECT;
 	if (n->kind == NODE_SEQ)
 		return ST_ARRAY;
 	switch (n->type) {
-	case NODE_NULL:
-		return ST_NULL;
-	case NODE_BOOL:
-		return ST_BOOLEAN;
-	case NODE_INT:
-		return ST_INTEGER | ST_NUMBER;
-	case NODE_FLOAT:
-		return num_is_integral(n) ? ST_INTEGER | ST_NUMBER : ST_NUMBER;
-	default:
-		return ST_STRING;
+	case NODE_NULL: return ST_NULL;
+	case NODE_BOOL: return ST_BOOLEAN;
+	case NODE_INT: return ST_INTEGER | ST_NUMBER;
+	case NODE_FLOAT: return num_is_integral(n) ? ST_INTEGER | ST_NUMBER : ST_NUMBER;
+	default: return ST_STRING;
 	}
 }
 
-static const char *types_text(struct arena *a, unsigned t)
+static const char *
+types_text(struct arena *a, unsigned t)
 {
 	static const struct {
 		unsigned bit;
 		const char *text;
 	} names[] = {
 		{ ST_OBJECT, "an object" }, { ST_ARRAY, "an array" },
-		{ ST_STRING, "a string" }, { ST_INTEGER, "an integer" },
-		{ ST_NUMBER, "a number" }, { ST_BOOLEAN, "a boolean" },
+		{ ST_STRING, "a string" },  { ST_INTEGER, "an integer" },
+		{ ST_NUMBER, "a number" },  { ST_BOOLEAN, "a boolean" },
 		{ ST_NULL, "null" },
 	};
 	const char *out = NULL;
@@ -1286,14 +1310,14 @@ static const char *types_text(struct arena *a, unsigned t)
 	for (k = 0; k < COUNT(names); k++) {
 		if (!(t & names[k].bit))
 			continue;
-		out = out ? arena_printf(a, "%s or %s", out, names[k].text) :
-			names[k].text;
+		out = out ? arena_printf(a, "%s or %s", out, names[k].text) : names[k].text;
 	}
 	return out ? out : "nothing";
 }
 
 /* Exact comparison of two numbers (int64 or double). */
-static int num_cmp(const struct node *x, const struct node *y)
+static int
+num_cmp(const struct node *x, const struct node *y)
 {
 	long double a, b;
 
@@ -1304,21 +1328,23 @@ static int num_cmp(const struct node *x, const struct node *y)
 	return a < b ? -1 : a > b;
 }
 
-static bool is_multiple(const struct node *x, const struct node *m)
+static bool
+is_multiple(const struct node *x, const struct node *m)
 {
 	double q, r;
 
 	if (x->type == NODE_INT && m->type == NODE_INT && m->scalar.i > 0)
 		return x->scalar.i % m->scalar.i == 0;
 	q = (x->type == NODE_INT ? (double)x->scalar.i : x->scalar.f) /
-		(m->type == NODE_INT ? (double)m->scalar.i : m->scalar.f);
+	    (m->type == NODE_INT ? (double)m->scalar.i : m->scalar.f);
 	if (!isfinite(q))
 		return false;
 	r = nearbyint(q);
 	return fabs(q - r) <= 1e-9 * fmax(1.0, fabs(q));
 }
 
-static size_t utf8_length(const char *s, size_t len)
+static size_t
+utf8_length(const char *s, size_t len)
 {
 	size_t k, n = 0;
 
@@ -1329,7 +1355,8 @@ static size_t utf8_length(const char *s, size_t len)
 }
 
 /* Levenshtein distance, or a large number when over `limit`. */
-static size_t edit_distance(const char *a, const char *b, size_t limit)
+static size_t
+edit_distance(const char *a, const char *b, size_t limit)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
 	size_t row[65];
@@ -1366,8 +1393,8 @@ static size_t edit_distance(const char *a, const char *b, size_t limit)
 }
 
 /* The closest name within 2 edits (and not a total rewrite), or NULL. */
-static const char *closest(const char *word, const char *const *cands,
-			   size_t n, const struct node *skip_present)
+static const char *
+closest(const char *word, const char *const *cands, size_t n, const struct node *skip_present)
 {
 	const char *best = NULL;
 	size_t best_d = 3, k, wl = strlen(word);
@@ -1386,11 +1413,12 @@ static const char *closest(const char *word, const char *const *cands,
 	return best;
 }
 
-static bool v_schema(struct vctx *c, const struct schema *s,
-		     const struct node *n, const struct pseg *p);
+static bool v_schema(struct vctx *c, const struct schema *s, const struct node *n,
+		     const struct pseg *p);
 
 /* Run s on n in accept mode (no record, first problem stops). */
-static bool accepts(struct vctx *c, const struct schema *s, const struct node *n)
+static bool
+accepts(struct vctx *c, const struct schema *s, const struct node *n)
 {
 	struct vctx sub;
 
@@ -1401,7 +1429,8 @@ static bool accepts(struct vctx *c, const struct schema *s, const struct node *n
 }
 
 /* Append errors of a sub-check to c. */
-static void take_errors(struct vctx *c, const struct vctx *sub)
+static void
+take_errors(struct vctx *c, const struct vctx *sub)
 {
 	size_t k;
 
@@ -1411,7 +1440,8 @@ static void take_errors(struct vctx *c, const struct vctx *sub)
 		c->truncated = true;
 }
 
-static const struct sprop *find_prop(const struct schema *s, const char *name)
+static const struct sprop *
+find_prop(const struct schema *s, const char *name)
 {
 	struct sprop key;
 
@@ -1422,9 +1452,9 @@ static const struct sprop *find_prop(const struct schema *s, const char *name)
 	return bsearch(&key, s->sorted, s->nprops, sizeof(*s->sorted), sprop_cmp);
 }
 
-static void unknown_field(struct vctx *c, const struct schema *s,
-			  const struct node *map, const struct node_pair *pr,
-			  const struct pseg *p, const struct pseg *kp)
+static void
+unknown_field(struct vctx *c, const struct schema *s, const struct node *map,
+	      const struct node_pair *pr, const struct pseg *p, const struct pseg *kp)
 {
 	const char *name = pr->key->scalar.text;
 	const char *where;
@@ -1453,14 +1483,14 @@ static void unknown_field(struct vctx *c, const struct schema *s,
 		VERR(c, pr->key, kp, "unknown field '%s' in %s (known fields: %s)",
 		     echo(c->a, name, strlen(name)), where, list);
 	} else {
-		VERR(c, pr->key, kp, "unknown field '%s' in %s",
-		     echo(c->a, name, strlen(name)), where);
+		VERR(c, pr->key, kp, "unknown field '%s' in %s", echo(c->a, name, strlen(name)),
+		     where);
 	}
 }
 
 /* A key of map within 2 edits of `want` (a likely misspelling), or NULL. */
-static const char *present_typo(struct vctx *c, const struct node *map,
-				const char *want)
+static const char *
+present_typo(struct vctx *c, const struct node *map, const char *want)
 {
 	const char **keys = arena_alloc(c->a, (map->map.count + 1) * sizeof(*keys));
 	const char *best;
@@ -1472,14 +1502,15 @@ static const char *present_typo(struct vctx *c, const struct node *map,
 	return best ? echo(c->a, best, strlen(best)) : NULL;
 }
 
-static bool embedded_field(const char *name)
+static bool
+embedded_field(const char *name)
 {
 	return strcmp(name, "apiVersion") == 0 || strcmp(name, "kind") == 0 ||
-		strcmp(name, "metadata") == 0;
+	       strcmp(name, "metadata") == 0;
 }
 
-static bool v_object(struct vctx *c, const struct schema *s,
-		     const struct node *n, const struct pseg *p)
+static bool
+v_object(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	bool ok = true;
 	size_t k, j;
@@ -1494,8 +1525,7 @@ static bool v_object(struct vctx *c, const struct schema *s,
 		if (sp) {
 			if (sp->s->is_bool && !sp->s->bool_val) {
 				VERR(c, pr->key, &kp, "field '%s' is not allowed in %s",
-				     echo(c->a, name, strlen(name)),
-				     subject(c, path_of(c->a, p)));
+				     echo(c->a, name, strlen(name)), subject(c, path_of(c->a, p)));
 				ok = false;
 			} else if (!v_schema(c, sp->s, pr->value, &kp)) {
 				ok = false;
@@ -1557,12 +1587,13 @@ static bool v_object(struct vctx *c, const struct schema *s,
 			return false;
 		typo = present_typo(c, n, s->required[k]);
 		if (typo)
-			VERR(c, n, &rp, "missing required field '%s' in %s ('%s' looks "
-			     "like a misspelling of it)", s->required[k],
-			     subject(c, path_of(c->a, p)), typo);
+			VERR(c, n, &rp,
+			     "missing required field '%s' in %s ('%s' looks "
+			     "like a misspelling of it)",
+			     s->required[k], subject(c, path_of(c->a, p)), typo);
 		else
-			VERR(c, n, &rp, "missing required field '%s' in %s",
-			     s->required[k], subject(c, path_of(c->a, p)));
+			VERR(c, n, &rp, "missing required field '%s' in %s", s->required[k],
+			     subject(c, path_of(c->a, p)));
 	}
 	for (k = 0; k < s->ndeps; k++) {
 		const struct sdep *dp = &s->deps[k];
@@ -1588,15 +1619,13 @@ static bool v_object(struct vctx *c, const struct schema *s,
 	}
 	if (s->min_props >= 0 && n->map.count < (uint64_t)s->min_props) {
 		VERR(c, n, p, "%s has %zu field%s; at least %lld %s required",
-		     subject(c, path_of(c->a, p)), n->map.count,
-		     n->map.count == 1 ? "" : "s", (long long)s->min_props,
-		     s->min_props == 1 ? "is" : "are");
+		     subject(c, path_of(c->a, p)), n->map.count, n->map.count == 1 ? "" : "s",
+		     (long long)s->min_props, s->min_props == 1 ? "is" : "are");
 		ok = false;
 	}
 	if (s->max_props >= 0 && n->map.count > (uint64_t)s->max_props) {
 		VERR(c, n, p, "%s has %zu field%s; at most %lld %s allowed",
-		     subject(c, path_of(c->a, p)), n->map.count,
-		     n->map.count == 1 ? "" : "s",
+		     subject(c, path_of(c->a, p)), n->map.count, n->map.count == 1 ? "" : "s",
 		     (long long)s->max_props, s->max_props == 1 ? "is" : "are");
 		ok = false;
 	}
@@ -1605,13 +1634,15 @@ static bool v_object(struct vctx *c, const struct schema *s,
 
 /* ---- duplicate detection (uniqueItems, list-type set/map) ---- */
 
-static uint64_t mix(uint64_t h, uint64_t v)
+static uint64_t
+mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
 	return h;
 }
 
-static uint64_t str_hash(const char *s, size_t len)
+static uint64_t
+str_hash(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull;
 	size_t k;
@@ -1623,7 +1654,8 @@ static uint64_t str_hash(const char *s, size_t len)
 
 /* A hash that agrees with node_equal (1 and 1.0 hash alike; key order
  * does not matter). */
-static uint64_t node_hash(const struct node *n)
+static uint64_t
+node_hash(const struct node *n)
 {
 	uint64_t h;
 	size_t k;
@@ -1643,26 +1675,22 @@ static uint64_t node_hash(const struct node *n)
 					  n->map.pairs[k].key->scalar.len),
 				 node_hash(n->map.pairs[k].value));
 		return h;
-	case NODE_SCALAR:
-		break;
+	case NODE_SCALAR: break;
 	}
 	switch (n->type) {
-	case NODE_NULL:
-		return 1;
-	case NODE_BOOL:
-		return 2 + (n->scalar.i != 0);
+	case NODE_NULL: return 1;
+	case NODE_BOOL: return 2 + (n->scalar.i != 0);
 	case NODE_INT:
 	case NODE_FLOAT: {
 		double f = n->type == NODE_INT ? (double)n->scalar.i : n->scalar.f;
 		uint64_t bits;
 
 		if (f == 0)
-			f = 0;	/* -0 == 0 */
+			f = 0; /* -0 == 0 */
 		memcpy(&bits, &f, sizeof(bits));
 		return mix(5, bits);
 	}
-	default:
-		return str_hash(n->scalar.text, n->scalar.len);
+	default: return str_hash(n->scalar.text, n->scalar.len);
 	}
 }
 
@@ -1671,7 +1699,8 @@ struct hidx {
 	size_t i;
 };
 
-static int hidx_cmp(const void *x, const void *y)
+static int
+hidx_cmp(const void *x, const void *y)
 {
 	const struct hidx *a = x, *b = y;
 
@@ -1680,7 +1709,8 @@ static int hidx_cmp(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-static uint64_t map_key_hash(const struct schema *s, const struct node *item)
+static uint64_t
+map_key_hash(const struct schema *s, const struct node *item)
 {
 	uint64_t h = 13;
 	size_t k;
@@ -1690,8 +1720,8 @@ static uint64_t map_key_hash(const struct schema *s, const struct node *item)
 	return h;
 }
 
-static bool map_key_equal(const struct schema *s, const struct node *a,
-			  const struct node *b)
+static bool
+map_key_equal(const struct schema *s, const struct node *a, const struct node *b)
 {
 	size_t k;
 
@@ -1710,9 +1740,9 @@ static bool map_key_equal(const struct schema *s, const struct node *a,
  * list-map keys when by_keys).  O(n log n): items are bucketed by hash
  * and only items of one bucket are compared.
  */
-static bool check_unique(struct vctx *c, const struct schema *s,
-			 const struct node *n, const struct pseg *p,
-			 bool by_keys, const char *why)
+static bool
+check_unique(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p,
+	     bool by_keys, const char *why)
 {
 	size_t count = n->seq.count, k, j, run;
 	struct hidx *ix;
@@ -1725,8 +1755,7 @@ static bool check_unique(struct vctx *c, const struct schema *s,
 		return true;
 	for (k = 0; k < count; k++) {
 		ix[k].i = k;
-		ix[k].h = by_keys ? map_key_hash(s, n->seq.items[k]) :
-			node_hash(n->seq.items[k]);
+		ix[k].h = by_keys ? map_key_hash(s, n->seq.items[k]) : node_hash(n->seq.items[k]);
 	}
 	qsort(ix, count, sizeof(*ix), hidx_cmp);
 	for (k = 0; k < count; k = run) {
@@ -1748,8 +1777,8 @@ static bool check_unique(struct vctx *c, const struct schema *s,
 					struct pseg fp = { p, NULL, ix[m].i };
 
 					VERR(c, b, &ip, "%s repeats %s (%s); %s",
-					     path_of(c->a, &ip), path_of(c->a, &fp),
-					     show(c->a, b), why);
+					     path_of(c->a, &ip), path_of(c->a, &fp), show(c->a, b),
+					     why);
 				}
 				break;
 			}
@@ -1762,8 +1791,8 @@ out:
 	return ok;
 }
 
-static bool v_array(struct vctx *c, const struct schema *s,
-		    const struct node *n, const struct pseg *p)
+static bool
+v_array(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	bool ok = true;
 	size_t k, count = n->seq.count;
@@ -1833,29 +1862,26 @@ static bool v_array(struct vctx *c, const struct schema *s,
 	if (s->unique && !check_unique(c, s, n, p, false, "the items must be unique"))
 		ok = false;
 	if (s->list_type == LIST_SET &&
-	    !check_unique(c, s, n, p, false,
-			  "x-kubernetes-list-type 'set' needs unique items"))
+	    !check_unique(c, s, n, p, false, "x-kubernetes-list-type 'set' needs unique items"))
 		ok = false;
 	if (s->list_type == LIST_MAP && s->nmap_keys &&
-	    !check_unique(c, s, n, p, true,
-			  "x-kubernetes-list-type 'map' needs unique keys"))
+	    !check_unique(c, s, n, p, true, "x-kubernetes-list-type 'map' needs unique keys"))
 		ok = false;
 	return ok;
 }
 
 /* "spec.x 'value'", or the property name being checked (which already
  * shows the value). */
-static const char *subject_value(struct vctx *c, const struct pseg *p,
-				 const char *txt, size_t len)
+static const char *
+subject_value(struct vctx *c, const struct pseg *p, const char *txt, size_t len)
 {
 	if (c->name_of)
 		return c->name_of;
-	return arena_printf(c->a, "%s '%s'", subject(c, path_of(c->a, p)),
-			    echo(c->a, txt, len));
+	return arena_printf(c->a, "%s '%s'", subject(c, path_of(c->a, p)), echo(c->a, txt, len));
 }
 
-static bool v_string(struct vctx *c, const struct schema *s,
-		     const struct node *n, const struct pseg *p)
+static bool
+v_string(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	const char *txt = n->scalar.text;
 	size_t len = n->scalar.len;
@@ -1871,8 +1897,8 @@ static bool v_string(struct vctx *c, const struct schema *s,
 				     s->min_len == 1 ? "" : "s");
 			else
 				VERR(c, n, p, "%s is %zu character%s long; the minimum is %lld",
-				     subject_value(c, p, txt, len), chars,
-				     chars == 1 ? "" : "s", (long long)s->min_len);
+				     subject_value(c, p, txt, len), chars, chars == 1 ? "" : "s",
+				     (long long)s->min_len);
 			ok = false;
 		}
 		if (s->max_len >= 0 && chars > (uint64_t)s->max_len) {
@@ -1896,11 +1922,10 @@ static bool v_string(struct vctx *c, const struct schema *s,
 			desc = arena_strndup(c->a, s->description, dl);
 			/* "Lower-case letters" reads "lower-case letters" after a
 			 * colon; "DNS-1123 ..." keeps its capitals. */
-			if (desc[0] >= 'A' && desc[0] <= 'Z' &&
-			    !(desc[1] >= 'A' && desc[1] <= 'Z'))
+			if (desc[0] >= 'A' && desc[0] <= 'Z' && !(desc[1] >= 'A' && desc[1] <= 'Z'))
 				desc[0] = (char)(desc[0] - 'A' + 'a');
-			VERR(c, n, p, "%s is not a valid %s: %s",
-			     subject_value(c, p, txt, len), s->title, desc);
+			VERR(c, n, p, "%s is not a valid %s: %s", subject_value(c, p, txt, len),
+			     s->title, desc);
 		} else if (s->title) {
 			VERR(c, n, p, "%s is not a valid %s (pattern %s)",
 			     subject_value(c, p, txt, len), s->title,
@@ -1914,35 +1939,35 @@ static bool v_string(struct vctx *c, const struct schema *s,
 	return ok;
 }
 
-static bool v_number(struct vctx *c, const struct schema *s,
-		     const struct node *n, const struct pseg *p)
+static bool
+v_number(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	bool ok = true;
 	const char *num = n->scalar.text;
 
 	if (s->minimum && num_cmp(n, s->minimum) < 0) {
-		VERR(c, n, p, "%s is %s; the minimum is %s", subject(c, path_of(c->a, p)),
-		     num, node_text(s->minimum));
+		VERR(c, n, p, "%s is %s; the minimum is %s", subject(c, path_of(c->a, p)), num,
+		     node_text(s->minimum));
 		ok = false;
 	}
 	if (s->maximum && num_cmp(n, s->maximum) > 0) {
-		VERR(c, n, p, "%s is %s; the maximum is %s", subject(c, path_of(c->a, p)),
-		     num, node_text(s->maximum));
+		VERR(c, n, p, "%s is %s; the maximum is %s", subject(c, path_of(c->a, p)), num,
+		     node_text(s->maximum));
 		ok = false;
 	}
 	if (s->xminimum && num_cmp(n, s->xminimum) <= 0) {
-		VERR(c, n, p, "%s is %s; it must be greater than %s",
-		     subject(c, path_of(c->a, p)), num, node_text(s->xminimum));
+		VERR(c, n, p, "%s is %s; it must be greater than %s", subject(c, path_of(c->a, p)),
+		     num, node_text(s->xminimum));
 		ok = false;
 	}
 	if (s->xmaximum && num_cmp(n, s->xmaximum) >= 0) {
-		VERR(c, n, p, "%s is %s; it must be less than %s",
-		     subject(c, path_of(c->a, p)), num, node_text(s->xmaximum));
+		VERR(c, n, p, "%s is %s; it must be less than %s", subject(c, path_of(c->a, p)),
+		     num, node_text(s->xmaximum));
 		ok = false;
 	}
 	if (s->multiple_of && !is_multiple(n, s->multiple_of)) {
-		VERR(c, n, p, "%s is %s; it must be a multiple of %s",
-		     subject(c, path_of(c->a, p)), num, node_text(s->multiple_of));
+		VERR(c, n, p, "%s is %s; it must be a multiple of %s", subject(c, path_of(c->a, p)),
+		     num, node_text(s->multiple_of));
 		ok = false;
 	}
 	if (s->int_bits && num_is_integral(n)) {
@@ -1963,15 +1988,14 @@ static bool v_number(struct vctx *c, const struct schema *s,
 	return ok;
 }
 
-static void type_error(struct vctx *c, const struct schema *s,
-		       const struct node *n, const struct pseg *p)
+static void
+type_error(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	const char *want = types_text(c->a, s->types);
 	const char *subj = subject(c, path_of(c->a, p));
 	const char *hint = "";
 
-	if ((s->types & ST_STRING) && n->kind == NODE_SCALAR &&
-	    n->type != NODE_STR)
+	if ((s->types & ST_STRING) && n->kind == NODE_SCALAR && n->type != NODE_STR)
 		hint = arena_printf(c->a, "; to mean the text, quote it: \"%s\"",
 				    echo(c->a, n->scalar.text, n->scalar.len));
 	else if ((s->types & (ST_INTEGER | ST_NUMBER)) && n->kind == NODE_SCALAR &&
@@ -1981,8 +2005,8 @@ static void type_error(struct vctx *c, const struct schema *s,
 	VERR(c, n, p, "%s must be %s (got %s)%s", subj, want, describe(c->a, n), hint);
 }
 
-static void enum_error(struct vctx *c, const struct schema *s,
-		       const struct node *n, const struct pseg *p)
+static void
+enum_error(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	const struct node *ev = s->enum_v;
 	const char **cands = arena_alloc(c->a, (ev->seq.count + 1) * sizeof(*cands));
@@ -1991,8 +2015,9 @@ static void enum_error(struct vctx *c, const struct schema *s,
 
 	for (k = 0; k < ev->seq.count; k++) {
 		const struct node *e = ev->seq.items[k];
-		const char *t = e->kind == NODE_SCALAR && e->type == NODE_STR ?
-			echo(c->a, e->scalar.text, e->scalar.len) : show(c->a, e);
+		const char *t = e->kind == NODE_SCALAR && e->type == NODE_STR
+					? echo(c->a, e->scalar.text, e->scalar.len)
+					: show(c->a, e);
 
 		if (k == 12) {
 			list = arena_printf(c->a, "%s, ...", list);
@@ -2009,14 +2034,15 @@ static void enum_error(struct vctx *c, const struct schema *s,
 		VERR(c, n, p, "%s must be one of: %s (got %s; did you mean '%s'?)",
 		     subject(c, path_of(c->a, p)), list ? list : "", show(c->a, n), hint);
 	else
-		VERR(c, n, p, "%s must be one of: %s (got %s)",
-		     subject(c, path_of(c->a, p)), list ? list : "", show(c->a, n));
+		VERR(c, n, p, "%s must be one of: %s (got %s)", subject(c, path_of(c->a, p)),
+		     list ? list : "", show(c->a, n));
 }
 
 /* anyOf / oneOf with no passing branch: the errors of the branch that
  * came closest (fewest errors), not a wall of every branch's errors. */
-static void best_branch(struct vctx *c, struct schema *const *br, size_t n,
-			const struct node *node, const struct pseg *p)
+static void
+best_branch(struct vctx *c, struct schema *const *br, size_t n, const struct node *node,
+	    const struct pseg *p)
 {
 	struct vctx best, sub;
 	size_t k;
@@ -2057,8 +2083,8 @@ static void best_branch(struct vctx *c, struct schema *const *br, size_t n,
 		     subject(c, path_of(c->a, p)));
 }
 
-static bool v_schema(struct vctx *c, const struct schema *s,
-		     const struct node *n, const struct pseg *p)
+static bool
+v_schema(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	bool ok = true;
 	size_t k;
@@ -2085,7 +2111,7 @@ static bool v_schema(struct vctx *c, const struct schema *s,
 		if (c->collect)
 			type_error(c, s, n, p);
 		ok = false;
-		goto out;	/* the rest would only repeat it */
+		goto out; /* the rest would only repeat it */
 	}
 	if (s->const_v && !node_equal(n, s->const_v)) {
 		VERR(c, n, p, "%s must be %s (got %s)", subject(c, path_of(c->a, p)),
@@ -2153,21 +2179,21 @@ static bool v_schema(struct vctx *c, const struct schema *s,
 			if (pass == 0)
 				best_branch(c, s->one_of, s->none, n, p);
 			else
-				VERR(c, n, p, "%s matches more than one alternative "
+				VERR(c, n, p,
+				     "%s matches more than one alternative "
 				     "(%s/%zu and /%zu); it must match exactly one",
 				     subject(c, path_of(c->a, p)), s->where, first, second);
 		}
 	}
 	if (s->not_s && accepts(c, s->not_s, n)) {
-		VERR(c, n, p, "%s must not match the schema at %s",
-		     subject(c, path_of(c->a, p)), s->not_s->where);
+		VERR(c, n, p, "%s must not match the schema at %s", subject(c, path_of(c->a, p)),
+		     s->not_s->where);
 		ok = false;
 		if (!c->collect)
 			goto out;
 	}
 	if (s->if_s && (s->then_s || s->else_s)) {
-		const struct schema *branch = accepts(c, s->if_s, n) ?
-			s->then_s : s->else_s;
+		const struct schema *branch = accepts(c, s->if_s, n) ? s->then_s : s->else_s;
 
 		if (branch && !v_schema(c, branch, n, p))
 			ok = false;
@@ -2177,8 +2203,9 @@ out:
 	return ok;
 }
 
-int schema_validate(const struct schema *s, struct arena *a, struct diags *d,
-		    const char *rule, const struct node *doc)
+int
+schema_validate(const struct schema *s, struct arena *a, struct diags *d, const char *rule,
+		const struct node *doc)
 {
 	struct vctx c;
 	size_t k;
@@ -2194,16 +2221,17 @@ int schema_validate(const struct schema *s, struct arena *a, struct diags *d,
 		diag_add(d, DIAG_ERROR, doc->at, rule, "",
 			 "the document does not match the schema");
 	for (k = 0; k < c.nerrs; k++)
-		diag_add(d, DIAG_ERROR, c.errs[k].at, rule, c.errs[k].path, "%s",
-			 c.errs[k].msg);
+		diag_add(d, DIAG_ERROR, c.errs[k].at, rule, c.errs[k].path, "%s", c.errs[k].msg);
 	if (c.truncated)
 		diag_add(d, DIAG_ERROR, doc->at, rule, "",
 			 "more than %d schema violations in this document; "
-			 "the rest are not shown", MAX_ERRORS);
+			 "the rest are not shown",
+			 MAX_ERRORS);
 	return -1;
 }
 
-bool schema_accepts(const struct schema *s, const struct node *doc)
+bool
+schema_accepts(const struct schema *s, const struct node *doc)
 {
 	struct vctx c;
 
@@ -2219,13 +2247,15 @@ bool schema_accepts(const struct schema *s, const struct node *doc)
 static struct arena gpusite_arena = ARENA_INIT;
 static const struct schema *gpusite_schema;
 
-static void gpusite_release(void)
+static void
+gpusite_release(void)
 {
 	arena_release(&gpusite_arena);
 	gpusite_schema = NULL;
 }
 
-const struct schema *schema_gpusite(struct arena *a, struct diags *d)
+const struct schema *
+schema_gpusite(struct arena *a, struct diags *d)
 {
 	struct diags local;
 	const struct node *root;
@@ -2237,16 +2267,14 @@ const struct schema *schema_gpusite(struct arena *a, struct diags *d)
 	/* Kept outside the run's arena: the compiled schema outlives a run
 	 * (a test or the benchmark may run many), and is built only once. */
 	diags_init(&local, &gpusite_arena);
-	root = json_parse(&gpusite_arena, &local, "GS003",
-			  "schemas/gpusite.v1alpha1.schema.json",
+	root = json_parse(&gpusite_arena, &local, "GS003", "schemas/gpusite.v1alpha1.schema.json",
 			  schema_gpusite_json, schema_gpusite_json_len);
 	if (root)
 		gpusite_schema = schema_compile(&gpusite_arena, &local, "GS003", root);
 	if (!gpusite_schema) {
 		for (k = 0; k < local.count; k++)
 			diag_add(d, DIAG_ERROR, local.items[k].at, local.items[k].rule,
-				 local.items[k].path, "built-in schema: %s",
-				 local.items[k].msg);
+				 local.items[k].path, "built-in schema: %s", local.items[k].msg);
 		arena_release(&gpusite_arena);
 		return NULL;
 	}

@@ -19,18 +19,21 @@ struct buf;
  * express (lookaround, backreferences, \b) fail with *why set to a static
  * reason and *where to the byte offset in `src`, never a silent accept.
  * `utf8` says the ERE will run in a UTF-8 locale (code points, not bytes).
+ * The Go dialect differs in what \s and '.' match; a leading (?i) is
+ * handled by schema_regex_get().
  */
-int schema_regex_translate(struct buf *out, const char *src, size_t len,
-			   bool utf8, const char **why, size_t *where);
-
-struct schema_regex;
-
 /* Which syntax a pattern is written in. */
 enum schema_regex_dialect {
-	SCHEMA_RE_ECMA,	/* JSON Schema: ECMA-262 */
-	SCHEMA_RE_GO,	/* Kubernetes OpenAPI: Go RE2, same subset, plus a
-			 * leading (?i) flag group */
+	SCHEMA_RE_ECMA, /* JSON Schema: ECMA-262 */
+	SCHEMA_RE_GO,   /* Kubernetes OpenAPI: Go RE2 (ASCII \s, '.' stops
+			 * only at \n, a leading (?i) flag group) */
 };
+
+int schema_regex_translate(struct buf *out, const char *src, size_t len,
+			   enum schema_regex_dialect dialect, bool utf8, const char **why,
+			   size_t *where);
+
+struct schema_regex;
 
 /*
  * The compiled form of `src`, from a process-wide cache (one regcomp per
@@ -38,13 +41,11 @@ enum schema_regex_dialect {
  * the pattern cannot be compiled; *err is then a message allocated with
  * malloc that the caller frees.
  */
-const struct schema_regex *schema_regex_get(const char *src,
-					    enum schema_regex_dialect dialect,
+const struct schema_regex *schema_regex_get(const char *src, enum schema_regex_dialect dialect,
 					    char **err);
 
 /* Whether the pattern matches anywhere in s[0..len) (ECMA test()). */
-bool schema_regex_match(const struct schema_regex *re, const char *s,
-			size_t len);
+bool schema_regex_match(const struct schema_regex *re, const char *s, size_t len);
 
 /* True when patterns run in a UTF-8 locale (code point semantics). */
 bool schema_regex_utf8(void);

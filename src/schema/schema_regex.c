@@ -29,12 +29,14 @@ struct tr {
 	size_t len;
 	size_t i;
 	bool utf8;
+	bool go; /* Go RE2 semantics of \s and '.' */
 	const char *why;
 	size_t where;
 	int err;
 };
 
-static int tr_fail(struct tr *t, size_t at, const char *why)
+static int
+tr_fail(struct tr *t, size_t at, const char *why)
 {
 	if (!t->err) {
 		t->why = why;
@@ -44,19 +46,22 @@ static int tr_fail(struct tr *t, size_t at, const char *why)
 	return -1;
 }
 
-static void tr_puts(struct tr *t, const char *s)
+static void
+tr_puts(struct tr *t, const char *s)
 {
 	if (buf_adds(t->out, s))
 		tr_fail(t, t->i, "pattern too long");
 }
 
-static void tr_putc(struct tr *t, char c)
+static void
+tr_putc(struct tr *t, char c)
 {
 	if (buf_addch(t->out, c))
 		tr_fail(t, t->i, "pattern too long");
 }
 
-static size_t utf8_encode(char out[4], uint32_t cp)
+static size_t
+utf8_encode(char out[4], uint32_t cp)
 {
 	if (cp < 0x80) {
 		out[0] = (char)cp;
@@ -82,7 +87,8 @@ static size_t utf8_encode(char out[4], uint32_t cp)
 
 /* Decode one UTF-8 sequence at s[*i] (input is valid UTF-8: it came
  * through the YAML or JSON reader). */
-static uint32_t utf8_next(const char *s, size_t len, size_t *i)
+static uint32_t
+utf8_next(const char *s, size_t len, size_t *i)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	uint32_t cp = u[*i];
@@ -100,13 +106,15 @@ static uint32_t utf8_next(const char *s, size_t len, size_t *i)
 	return cp;
 }
 
-static bool ere_special(uint32_t c)
+static bool
+ere_special(uint32_t c)
 {
 	return c < 0x80 && strchr(".[]()*+?{}|^$\\", (int)c) && c != 0;
 }
 
 /* A literal code point outside brackets. */
-static void tr_literal(struct tr *t, uint32_t cp)
+static void
+tr_literal(struct tr *t, uint32_t cp)
 {
 	char u[4];
 	size_t n;
@@ -130,7 +138,8 @@ static void tr_literal(struct tr *t, uint32_t cp)
 		tr_putc(t, ')');
 }
 
-static int hexval(char c)
+static int
+hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -142,7 +151,8 @@ static int hexval(char c)
 }
 
 /* Read n hex digits at t->i; -1 when they are not there. */
-static long tr_hex(struct tr *t, size_t n)
+static long
+tr_hex(struct tr *t, size_t n)
 {
 	long v = 0;
 	size_t k;
@@ -168,12 +178,21 @@ struct range {
 
 static const struct range digit_ranges[] = { { '0', '9' } };
 static const struct range word_ranges[] = {
-	{ '0', '9' }, { 'A', 'Z' }, { '_', '_' }, { 'a', 'z' },
+	{ '0', '9' },
+	{ 'A', 'Z' },
+	{ '_', '_' },
+	{ 'a', 'z' },
 };
 static const struct range space_ranges[] = {
-	{ 0x09, 0x0D }, { 0x20, 0x20 }, { 0xA0, 0xA0 }, { 0x1680, 0x1680 },
-	{ 0x2000, 0x200A }, { 0x2028, 0x2029 }, { 0x202F, 0x202F },
-	{ 0x205F, 0x205F }, { 0x3000, 0x3000 }, { 0xFEFF, 0xFEFF },
+	{ 0x09, 0x0D },     { 0x20, 0x20 },     { 0xA0, 0xA0 },     { 0x1680, 0x1680 },
+	{ 0x2000, 0x200A }, { 0x2028, 0x2029 }, { 0x202F, 0x202F }, { 0x205F, 0x205F },
+	{ 0x3000, 0x3000 }, { 0xFEFF, 0xFEFF },
+};
+
+static const struct range go_space_ranges[] = {
+	{ 0x09, 0x0A },
+	{ 0x0C, 0x0D },
+	{ 0x20, 0x20 },
 };
 
 /* A set of code point ranges being built for one bracket expression. */
@@ -183,7 +202,8 @@ struct cset {
 	bool neg;
 };
 
-static void cset_add(struct tr *t, struct cset *cs, uint32_t lo, uint32_t hi)
+static void
+cset_add(struct tr *t, struct cset *cs, uint32_t lo, uint32_t hi)
 {
 	if (cs->n == sizeof(cs->r) / sizeof(cs->r[0])) {
 		tr_fail(t, t->i, "character class too large");
@@ -194,30 +214,33 @@ static void cset_add(struct tr *t, struct cset *cs, uint32_t lo, uint32_t hi)
 	cs->n++;
 }
 
-static void cset_add_class(struct tr *t, struct cset *cs, char cls)
+static void
+cset_add_class(struct tr *t, struct cset *cs, char cls)
 {
 	const struct range *r;
 	size_t n, k;
 
 	switch (cls) {
-	case 'd':
-		r = digit_ranges, n = 1;
-		break;
-	case 'w':
-		r = word_ranges, n = 4;
-		break;
+	case 'd': r = digit_ranges, n = 1; break;
+	case 'w': r = word_ranges, n = 4; break;
 	default:
+		if (t->go) { /* RE2: [\t\n\f\r ] */
+			r = go_space_ranges;
+			n = sizeof(go_space_ranges) / sizeof(go_space_ranges[0]);
+			break;
+		}
 		r = space_ranges;
 		n = sizeof(space_ranges) / sizeof(space_ranges[0]);
 		if (!t->utf8)
-			n = 2;	/* ASCII only in byte mode */
+			n = 2; /* ASCII only in byte mode */
 		break;
 	}
 	for (k = 0; k < n; k++)
 		cset_add(t, cs, r[k].lo, r[k].hi);
 }
 
-static void emit_cp(struct tr *t, uint32_t cp)
+static void
+emit_cp(struct tr *t, uint32_t cp)
 {
 	char u[4];
 	size_t n = utf8_encode(u, cp);
@@ -236,7 +259,8 @@ static void emit_cp(struct tr *t, uint32_t cp)
  * be followed by ':', '.' or '=', so those four are split out of ranges
  * and placed where they are literal.
  */
-static void cset_emit(struct tr *t, const struct cset *cs)
+static void
+cset_emit(struct tr *t, const struct cset *cs)
 {
 	static const uint32_t specials[] = { '-', '[', ']', '^' };
 	bool has[4] = { false, false, false, false };
@@ -270,7 +294,8 @@ static void cset_emit(struct tr *t, const struct cset *cs)
 				uint32_t cp;
 
 				if (end - lo > 1024) {
-					tr_fail(t, t->i, "a non-ASCII range of more than 1024 characters");
+					tr_fail(t, t->i,
+						"a non-ASCII range of more than 1024 characters");
 					return;
 				}
 				for (cp = lo; cp <= end; cp++)
@@ -278,8 +303,7 @@ static void cset_emit(struct tr *t, const struct cset *cs)
 				lo = end + 1;
 				continue;
 			}
-			if (!(end == lo && (lo == '-' || lo == '[' || lo == ']' ||
-					    lo == '^'))) {
+			if (!(end == lo && (lo == '-' || lo == '[' || lo == ']' || lo == '^'))) {
 				emit_cp(t, lo);
 				if (end > lo) {
 					if (end > lo + 1)
@@ -294,8 +318,7 @@ static void cset_emit(struct tr *t, const struct cset *cs)
 	}
 	if (has[3]) {
 		/* '^' first in a non-negated bracket would negate it. */
-		if (!cs->neg && t->out->len == body_start && !has[2] &&
-		    !has[1] && !has[0]) {
+		if (!cs->neg && t->out->len == body_start && !has[2] && !has[1] && !has[0]) {
 			/* The class is exactly "^": say it outside brackets. */
 			t->out->len--;
 			t->out->data[t->out->len] = '\0';
@@ -323,7 +346,8 @@ static void cset_emit(struct tr *t, const struct cset *cs)
 
 /* One class atom inside [...]: a code point, or a class escape (then
  * *cls is 'd', 'w' or 's', or an upper-case letter for a negated one). */
-static int tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
+static int
+tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 {
 	char c;
 	long v;
@@ -338,13 +362,13 @@ static int tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 	c = t->s[t->i + 1];
 	t->i += 2;
 	switch (c) {
-	case 'd': case 'w': case 's':
-	case 'D': case 'W': case 'S':
-		*cls = c;
-		return 0;
-	case 'b':
-		*cp = 0x08;
-		return 0;
+	case 'd':
+	case 'w':
+	case 's':
+	case 'D':
+	case 'W':
+	case 'S': *cls = c; return 0;
+	case 'b': *cp = 0x08; return 0;
 	case 't': *cp = '\t'; return 0;
 	case 'n': *cp = '\n'; return 0;
 	case 'r': *cp = '\r'; return 0;
@@ -365,18 +389,16 @@ static int tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 		*cp = (uint32_t)v;
 		return 0;
 	case 'c':
-		if (t->i < t->len &&
-		    ((t->s[t->i] >= 'a' && t->s[t->i] <= 'z') ||
-		     (t->s[t->i] >= 'A' && t->s[t->i] <= 'Z'))) {
+		if (t->i < t->len && ((t->s[t->i] >= 'a' && t->s[t->i] <= 'z') ||
+				      (t->s[t->i] >= 'A' && t->s[t->i] <= 'Z'))) {
 			*cp = (uint32_t)(t->s[t->i] & 31);
 			t->i++;
 			return 0;
 		}
 		return tr_fail(t, t->i, "bad \\c escape");
-	case '0':
-		return tr_fail(t, t->i - 2, "NUL in a pattern");
-	case 'p': case 'P':
-		return tr_fail(t, t->i - 2, "Unicode property escape \\p");
+	case '0': return tr_fail(t, t->i - 2, "NUL in a pattern");
+	case 'p':
+	case 'P': return tr_fail(t, t->i - 2, "Unicode property escape \\p");
 	default:
 		if (c >= '1' && c <= '9')
 			return tr_fail(t, t->i - 2, "octal escape in a class");
@@ -386,7 +408,8 @@ static int tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 	}
 }
 
-static int tr_bracket(struct tr *t)
+static int
+tr_bracket(struct tr *t)
 {
 	struct cset cs;
 	size_t open = t->i;
@@ -395,7 +418,7 @@ static int tr_bracket(struct tr *t)
 
 	cs.n = 0;
 	cs.neg = false;
-	t->i++;	/* '[' */
+	t->i++; /* '[' */
 	if (t->i < t->len && t->s[t->i] == '^') {
 		cs.neg = true;
 		t->i++;
@@ -415,8 +438,7 @@ static int tr_bracket(struct tr *t)
 			continue;
 		}
 		hi = lo;
-		if (t->i + 1 < t->len && t->s[t->i] == '-' &&
-		    t->s[t->i + 1] != ']') {
+		if (t->i + 1 < t->len && t->s[t->i] == '-' && t->s[t->i + 1] != ']') {
 			size_t dash = t->i;
 
 			t->i++;
@@ -440,7 +462,7 @@ static int tr_bracket(struct tr *t)
 	}
 	if (t->i >= t->len)
 		return tr_fail(t, open, "unterminated character class");
-	t->i++;	/* ']' */
+	t->i++; /* ']' */
 	if (t->err)
 		return -1;
 	if (neg_class) {
@@ -452,7 +474,7 @@ static int tr_bracket(struct tr *t)
 		cs.neg = !cs.neg;
 	}
 	if (cs.n == 0) {
-		if (cs.neg) {	/* [^] matches any character */
+		if (cs.neg) { /* [^] matches any character */
 			tr_puts(t, "(.|\n)");
 			return t->err;
 		}
@@ -463,7 +485,8 @@ static int tr_bracket(struct tr *t)
 }
 
 /* A class escape outside brackets. */
-static void tr_class_escape(struct tr *t, char c)
+static void
+tr_class_escape(struct tr *t, char c)
 {
 	struct cset cs;
 
@@ -474,7 +497,8 @@ static void tr_class_escape(struct tr *t, char c)
 }
 
 /* {n}, {n,} or {n,m} at t->i: length of the quantifier, or 0. */
-static size_t brace_quantifier(const struct tr *t, long *lo, long *hi)
+static size_t
+brace_quantifier(const struct tr *t, long *lo, long *hi)
 {
 	size_t j = t->i + 1;
 	long a = 0, b = -1;
@@ -507,12 +531,14 @@ static size_t brace_quantifier(const struct tr *t, long *lo, long *hi)
 	return j + 1 - t->i;
 }
 
-int schema_regex_translate(struct buf *out, const char *src, size_t len,
-			   bool utf8, const char **why, size_t *where)
+int
+schema_regex_translate(struct buf *out, const char *src, size_t len,
+		       enum schema_regex_dialect dialect, bool utf8, const char **why,
+		       size_t *where)
 {
 	struct tr t;
 	unsigned depth = 0;
-	bool atom = false;	/* something a quantifier may follow */
+	bool atom = false; /* something a quantifier may follow */
 	long v, lo, hi;
 	size_t q;
 
@@ -521,6 +547,7 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 	t.s = src;
 	t.len = len;
 	t.utf8 = utf8;
+	t.go = dialect == SCHEMA_RE_GO;
 	while (t.i < t.len && !t.err) {
 		char c = t.s[t.i];
 
@@ -534,13 +561,14 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 			t.i += 2;
 			atom = true;
 			switch (c) {
-			case 'd': case 'w': case 's':
-			case 'D': case 'W': case 'S':
-				tr_class_escape(&t, c);
-				break;
-			case 'b': case 'B':
-				tr_fail(&t, t.i - 2, "word boundary \\b / \\B");
-				break;
+			case 'd':
+			case 'w':
+			case 's':
+			case 'D':
+			case 'W':
+			case 'S': tr_class_escape(&t, c); break;
+			case 'b':
+			case 'B': tr_fail(&t, t.i - 2, "word boundary \\b / \\B"); break;
 			case 't': tr_literal(&t, '\t'); break;
 			case 'n': tr_literal(&t, '\n'); break;
 			case 'r': tr_literal(&t, '\r'); break;
@@ -557,18 +585,19 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 				v = tr_hex(&t, 4);
 				if (v < 0) {
 					tr_fail(&t, t.i, "bad \\u escape");
-				} else if (v >= 0xD800 && v <= 0xDBFF &&
-					   t.i + 6 <= t.len && t.s[t.i] == '\\' &&
-					   t.s[t.i + 1] == 'u') {
+				} else if (v >= 0xD800 && v <= 0xDBFF && t.i + 6 <= t.len &&
+					   t.s[t.i] == '\\' && t.s[t.i + 1] == 'u') {
 					long low;
 
 					t.i += 2;
 					low = tr_hex(&t, 4);
 					if (low < 0xDC00 || low > 0xDFFF)
-						tr_fail(&t, t.i, "unpaired UTF-16 surrogate escape");
+						tr_fail(&t, t.i,
+							"unpaired UTF-16 surrogate escape");
 					else
 						tr_literal(&t, (uint32_t)(0x10000 +
-							((v - 0xD800) << 10) + (low - 0xDC00)));
+									  ((v - 0xD800) << 10) +
+									  (low - 0xDC00)));
 				} else if (v >= 0xD800 && v <= 0xDFFF) {
 					tr_fail(&t, t.i, "unpaired UTF-16 surrogate escape");
 				} else {
@@ -576,24 +605,18 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 				}
 				break;
 			case 'c':
-				if (t.i < t.len &&
-				    ((t.s[t.i] >= 'a' && t.s[t.i] <= 'z') ||
-				     (t.s[t.i] >= 'A' && t.s[t.i] <= 'Z'))) {
+				if (t.i < t.len && ((t.s[t.i] >= 'a' && t.s[t.i] <= 'z') ||
+						    (t.s[t.i] >= 'A' && t.s[t.i] <= 'Z'))) {
 					tr_literal(&t, (uint32_t)(t.s[t.i] & 31));
 					t.i++;
 				} else {
 					tr_fail(&t, t.i, "bad \\c escape");
 				}
 				break;
-			case 'k':
-				tr_fail(&t, t.i - 2, "named backreference \\k");
-				break;
-			case 'p': case 'P':
-				tr_fail(&t, t.i - 2, "Unicode property escape \\p");
-				break;
-			case '0':
-				tr_fail(&t, t.i - 2, "NUL in a pattern");
-				break;
+			case 'k': tr_fail(&t, t.i - 2, "named backreference \\k"); break;
+			case 'p':
+			case 'P': tr_fail(&t, t.i - 2, "Unicode property escape \\p"); break;
+			case '0': tr_fail(&t, t.i - 2, "NUL in a pattern"); break;
 			default:
 				if (c >= '1' && c <= '9') {
 					tr_fail(&t, t.i - 2, "backreference");
@@ -606,8 +629,11 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 			}
 			break;
 		case '.':
-			/* ECMA '.' stops at line terminators. */
-			tr_puts(&t, t.utf8 ? "[^\n\r\xE2\x80\xA8\xE2\x80\xA9]" : "[^\n\r]");
+			/* ECMA '.' stops at line terminators, RE2's at \n. */
+			if (t.go)
+				tr_puts(&t, "[^\n]");
+			else
+				tr_puts(&t, t.utf8 ? "[^\n\r\xE2\x80\xA8\xE2\x80\xA9]" : "[^\n\r]");
 			t.i++;
 			atom = true;
 			break;
@@ -634,7 +660,8 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 				} else if (t.i + 2 < t.len &&
 					   (t.s[t.i + 2] == '=' || t.s[t.i + 2] == '!' ||
 					    t.s[t.i + 2] == '<')) {
-					tr_fail(&t, t.i, "lookahead or lookbehind (?= (?! (?<= (?<!");
+					tr_fail(&t, t.i,
+						"lookahead or lookbehind (?= (?! (?<= (?<!");
 					break;
 				} else {
 					tr_fail(&t, t.i, "unknown group (?...)");
@@ -678,7 +705,7 @@ int schema_regex_translate(struct buf *out, const char *src, size_t len,
 			tr_putc(&t, c);
 			t.i++;
 			if (t.i < t.len && t.s[t.i] == '?')
-				t.i++;	/* lazy: same verdict as greedy */
+				t.i++; /* lazy: same verdict as greedy */
 			atom = false;
 			break;
 		case '{':
@@ -744,9 +771,10 @@ struct schema_regex {
 static struct schema_regex *re_table[RE_BUCKETS];
 static bool re_atexit;
 static locale_t re_locale;
-static int re_locale_state;	/* 0 unknown, 1 UTF-8, -1 bytes */
+static int re_locale_state; /* 0 unknown, 1 UTF-8, -1 bytes */
 
-static void re_free_all(void)
+static void
+re_free_all(void)
 {
 	size_t k;
 
@@ -766,7 +794,8 @@ static void re_free_all(void)
 	re_locale_state = 0;
 }
 
-bool schema_regex_utf8(void)
+bool
+schema_regex_utf8(void)
 {
 	if (re_locale_state == 0) {
 		re_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
@@ -779,7 +808,8 @@ bool schema_regex_utf8(void)
 	return re_locale_state == 1;
 }
 
-static size_t re_hash(const char *s)
+static size_t
+re_hash(const char *s)
 {
 	size_t h = 5381;
 
@@ -788,11 +818,11 @@ static size_t re_hash(const char *s)
 	return h % RE_BUCKETS;
 }
 
-static char *re_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
+static char *re_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* A malloc'd message (the cache lives outside any run's arena). */
-static char *re_error(const char *fmt, ...)
+static char *
+re_error(const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
@@ -808,9 +838,8 @@ static char *re_error(const char *fmt, ...)
 	return msg;
 }
 
-const struct schema_regex *schema_regex_get(const char *src,
-					    enum schema_regex_dialect dialect,
-					    char **err)
+const struct schema_regex *
+schema_regex_get(const char *src, enum schema_regex_dialect dialect, char **err)
 {
 	struct schema_regex *r;
 	struct buf ere;
@@ -819,7 +848,7 @@ const struct schema_regex *schema_regex_get(const char *src,
 	bool utf8 = schema_regex_utf8();
 	locale_t old = (locale_t)0;
 	int rc, cflags = REG_EXTENDED | REG_NOSUB;
-	bool caret = false;	/* "^" written before the flag group */
+	bool caret = false; /* "^" written before the flag group */
 
 	*err = NULL;
 	for (r = re_table[h]; r; r = r->next)
@@ -838,8 +867,7 @@ const struct schema_regex *schema_regex_get(const char *src,
 	buf_init(&ere, 1u << 20);
 	if (caret && buf_addch(&ere, '^'))
 		why = "pattern too long";
-	if (why || schema_regex_translate(&ere, body, strlen(body), utf8,
-					  &why, &where)) {
+	if (why || schema_regex_translate(&ere, body, strlen(body), dialect, utf8, &why, &where)) {
 		where += (size_t)(body - src);
 		*err = re_error("pattern '%s' uses %s (at offset %zu), which "
 				"POSIX regular expressions cannot express; rewrite it",
@@ -857,8 +885,7 @@ const struct schema_regex *schema_regex_get(const char *src,
 		char msg[160];
 
 		regerror(rc, &r->re, msg, sizeof(msg));
-		*err = re_error("pattern '%s' is not a valid regular expression: %s",
-				src, msg);
+		*err = re_error("pattern '%s' is not a valid regular expression: %s", src, msg);
 		free(r);
 		buf_release(&ere);
 		return NULL;
@@ -875,8 +902,8 @@ const struct schema_regex *schema_regex_get(const char *src,
 	return r;
 }
 
-bool schema_regex_match(const struct schema_regex *re, const char *s,
-			size_t len)
+bool
+schema_regex_match(const struct schema_regex *re, const char *s, size_t len)
 {
 	locale_t old = (locale_t)0;
 	bool utf8 = re_locale_state == 1;

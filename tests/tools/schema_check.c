@@ -21,7 +21,8 @@
 #include "schema/schema.h"
 #include "yamlio/yamlio.h"
 
-static int check_file(const char *path, bool verdict)
+static int
+check_file(const char *path, bool verdict)
 {
 	struct arena a = ARENA_INIT;
 	struct diags d;
@@ -60,8 +61,8 @@ static int check_file(const char *path, bool verdict)
 			continue;
 		}
 		for (j = before; j < d.count; j++)
-			printf("%s:%u:%u: %s: %s\n", path, d.items[j].at.line,
-			       d.items[j].at.col, d.items[j].path, d.items[j].msg);
+			printf("%s:%u:%u: %s: %s\n", path, d.items[j].at.line, d.items[j].at.col,
+			       d.items[j].path, d.items[j].msg);
 	}
 out:
 	buf_release(&b);
@@ -69,7 +70,8 @@ out:
 	return rc;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	bool verdict;
 	int k, rc = 0;

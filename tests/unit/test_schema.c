@@ -27,7 +27,8 @@
 static struct arena A;
 static struct diags D;
 
-static int setup(void **state)
+static int
+setup(void **state)
 {
 	(void)state;
 	arena_init(&A);
@@ -35,7 +36,8 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
+static int
+teardown(void **state)
 {
 	(void)state;
 	arena_release(&A);
@@ -51,17 +53,18 @@ static const struct yamlio_limits big_limits = {
 	.max_key = 1024,
 };
 
-static struct node *yaml(const char *text)
+static struct node *
+yaml(const char *text)
 {
 	struct yamlio_docs docs = { NULL, 0 };
 
-	assert_int_equal(yamlio_load(&docs, &A, &D, "t.yaml", text, strlen(text),
-				     &big_limits), 0);
+	assert_int_equal(yamlio_load(&docs, &A, &D, "t.yaml", text, strlen(text), &big_limits), 0);
 	assert_int_equal(docs.count, 1);
 	return docs.docs[0];
 }
 
-static struct node *json(const char *text)
+static struct node *
+json(const char *text)
 {
 	struct node *n = json_parse(&A, &D, "TEST", "t.json", text, strlen(text));
 
@@ -69,7 +72,8 @@ static struct node *json(const char *text)
 	return n;
 }
 
-static struct schema *compile(const char *schema_json)
+static struct schema *
+compile(const char *schema_json)
 {
 	size_t before = D.count;
 	struct schema *s = schema_compile(&A, &D, "TEST", json(schema_json));
@@ -81,7 +85,8 @@ static struct schema *compile(const char *schema_json)
 	return s;
 }
 
-static struct schema *compile_openapi(const char *schema_yaml)
+static struct schema *
+compile_openapi(const char *schema_yaml)
 {
 	size_t before = D.count;
 	struct schema *s = schema_compile_openapi(&A, &D, "TEST", yaml(schema_yaml));
@@ -92,7 +97,8 @@ static struct schema *compile_openapi(const char *schema_yaml)
 }
 
 /* Validate; check that schema_accepts() agrees; return the diag count. */
-static size_t check(const struct schema *s, const struct node *doc)
+static size_t
+check(const struct schema *s, const struct node *doc)
 {
 	size_t before = D.count;
 	int rc = schema_validate(s, &A, &D, "GS003", doc);
@@ -102,7 +108,8 @@ static size_t check(const struct schema *s, const struct node *doc)
 	return D.count - before;
 }
 
-static const struct diag *find_diag(const char *path)
+static const struct diag *
+find_diag(const char *path)
 {
 	size_t k;
 
@@ -117,50 +124,50 @@ static const struct diag *find_diag(const char *path)
 	return NULL;
 }
 
-#define SITE \
-	"apiVersion: gpusite.io/v1alpha1\n" \
-	"kind: GPUSite\n" \
-	"metadata:\n" \
-	"  name: seoul-dc1\n" \
-	"spec:\n" \
-	"  cluster:\n" \
-	"    name: my-hybrid-cluster\n" \
-	"    region: us-west-2\n" \
-	"    provisioner: %s\n" \
-	"  nodeGroups:\n" \
-	"    - name: rack-a\n" \
-	"      gpu: {model: h200, perNode: 8}\n" \
-	"      nodes: [gpu-a-01]\n" \
-	"      credentials:\n" \
-	"        iamRolesAnywhere:\n" \
-	"          trustAnchorArn: arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/1f2e\n" \
-	"          profileArn: arn:aws:rolesanywhere:us-west-2:111122223333:profile/9a8b\n" \
-	"          roleArn: arn:aws:iam::111122223333:role/HybridNodesRole\n" \
-	"    - name: rack-b\n" \
-	"      gpu: {model: h200, perNode: %s}\n" \
-	"      count: 2\n" \
-	"      credentials:\n" \
-	"        ssm:\n" \
-	"          activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d\n" \
-	"          activationCodeEnv: SSM_ACTIVATION_CODE_RACK_B\n" \
-	"  gpuStack:\n" \
-	"    chart:\n" \
-	"      %s: 0.17.1\n" \
-	"  fallback:\n" \
-	"    enabled: %s\n" \
-	"    instanceTypes: [g6.12xlarge, g6e.12xlarge]\n" \
+#define SITE                                                                                       \
+	"apiVersion: gpusite.io/v1alpha1\n"                                                        \
+	"kind: GPUSite\n"                                                                          \
+	"metadata:\n"                                                                              \
+	"  name: seoul-dc1\n"                                                                      \
+	"spec:\n"                                                                                  \
+	"  cluster:\n"                                                                             \
+	"    name: my-hybrid-cluster\n"                                                            \
+	"    region: us-west-2\n"                                                                  \
+	"    provisioner: %s\n"                                                                    \
+	"  nodeGroups:\n"                                                                          \
+	"    - name: rack-a\n"                                                                     \
+	"      gpu: {model: h200, perNode: 8}\n"                                                   \
+	"      nodes: [gpu-a-01]\n"                                                                \
+	"      credentials:\n"                                                                     \
+	"        iamRolesAnywhere:\n"                                                              \
+	"          trustAnchorArn: "                                                               \
+	"arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/1f2e\n"                         \
+	"          profileArn: arn:aws:rolesanywhere:us-west-2:111122223333:profile/9a8b\n"        \
+	"          roleArn: arn:aws:iam::111122223333:role/HybridNodesRole\n"                      \
+	"    - name: rack-b\n"                                                                     \
+	"      gpu: {model: h200, perNode: %s}\n"                                                  \
+	"      count: 2\n"                                                                         \
+	"      credentials:\n"                                                                     \
+	"        ssm:\n"                                                                           \
+	"          activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d\n"                           \
+	"          activationCodeEnv: SSM_ACTIVATION_CODE_RACK_B\n"                                \
+	"  gpuStack:\n"                                                                            \
+	"    chart:\n"                                                                             \
+	"      %s: 0.17.1\n"                                                                       \
+	"  fallback:\n"                                                                            \
+	"    enabled: %s\n"                                                                        \
+	"    instanceTypes: [g6.12xlarge, g6e.12xlarge]\n"                                         \
 	"    %s: 16\n"
 
-
-static struct node *site(const char *provisioner, const char *per_node,
-			 const char *version_key, const char *enabled,
-			 const char *limit_key)
+static struct node *
+site(const char *provisioner, const char *per_node, const char *version_key, const char *enabled,
+     const char *limit_key)
 {
-	return yaml(arena_printf(&A, SITE, provisioner, per_node, version_key,
-				 enabled, limit_key));
+	return yaml(arena_printf(&A, SITE, provisioner, per_node, version_key, enabled, limit_key));
 }
 
-static const struct schema *gpusite(void)
+static const struct schema *
+gpusite(void)
 {
 	const struct schema *s = schema_gpusite(&A, &D);
 
@@ -172,7 +179,8 @@ static const struct schema *gpusite(void)
 /* ------------------------------------------------------------------ */
 /* The GPUSite schema */
 
-static void test_schema__gpusite_compiles_once(void **state)
+static void
+test_schema__gpusite_compiles_once(void **state)
 {
 	const struct schema *s1, *s2;
 
@@ -184,11 +192,12 @@ static void test_schema__gpusite_compiles_once(void **state)
 	assert_int_equal(strlen(schema_gpusite_json), schema_gpusite_json_len);
 }
 
-static void test_schema__gpusite_is_a_valid_draft07_schema(void **state)
+static void
+test_schema__gpusite_is_a_valid_draft07_schema(void **state)
 {
 	struct schema *meta = compile("{\"$ref\": \"http://json-schema.org/draft-07/schema#\"}");
-	struct node *own = json_parse(&A, &D, "TEST", "gpusite.json",
-				      schema_gpusite_json, schema_gpusite_json_len);
+	struct node *own = json_parse(&A, &D, "TEST", "gpusite.json", schema_gpusite_json,
+				      schema_gpusite_json_len);
 
 	(void)state;
 	assert_non_null(own);
@@ -198,92 +207,96 @@ static void test_schema__gpusite_is_a_valid_draft07_schema(void **state)
 	assert_int_equal(check(meta, json("{\"properties\": {\"a\": 3}}")), 1);
 }
 
-static void test_schema__valid_site_has_no_diagnostic(void **state)
+static void
+test_schema__valid_site_has_no_diagnostic(void **state)
 {
 	(void)state;
-	assert_int_equal(check(gpusite(), site("karpenter", "8", "version", "true",
-						"gpuLimit")), 0);
+	assert_int_equal(check(gpusite(), site("karpenter", "8", "version", "true", "gpuLimit")),
+			 0);
 }
 
-static void test_schema__unknown_field_at_key_with_suggestion(void **state)
+static void
+test_schema__unknown_field_at_key_with_suggestion(void **state)
 {
 	const struct diag *dg;
 
 	(void)state;
-	assert_int_equal(check(gpusite(), site("karpenter", "8", "version", "true",
-						"gpuLimt")), 2);
+	assert_int_equal(check(gpusite(), site("karpenter", "8", "version", "true", "gpuLimt")), 2);
 	dg = find_diag("spec.fallback.gpuLimt");
 	assert_string_equal(dg->msg, "unknown field 'gpuLimt' in spec.fallback "
-			    "(did you mean 'gpuLimit'?)");
+				     "(did you mean 'gpuLimit'?)");
 	assert_string_equal(dg->rule, "GS003");
 	assert_int_equal(dg->level, DIAG_ERROR);
 	assert_int_equal(dg->at.line, 32);
-	assert_int_equal(dg->at.col, 5);	/* the key, not the value */
+	assert_int_equal(dg->at.col, 5); /* the key, not the value */
 	/* the if/else: gpuLimit is required when the fallback is enabled */
 	dg = find_diag("spec.fallback.gpuLimit");
 	assert_string_equal(dg->msg, "missing required field 'gpuLimit' in "
-			    "spec.fallback ('gpuLimt' looks like a misspelling of it)");
-	assert_int_equal(dg->at.line, 30);	/* the mapping */
+				     "spec.fallback ('gpuLimt' looks like a misspelling of it)");
+	assert_int_equal(dg->at.line, 30); /* the mapping */
 	assert_int_equal(dg->at.col, 5);
 }
 
-static void test_schema__maximum_message_and_path(void **state)
+static void
+test_schema__maximum_message_and_path(void **state)
 {
 	const struct diag *dg;
 
 	(void)state;
-	assert_int_equal(check(gpusite(), site("karpenter", "32", "version", "true",
-						"gpuLimit")), 1);
+	assert_int_equal(check(gpusite(), site("karpenter", "32", "version", "true", "gpuLimit")),
+			 1);
 	dg = find_diag("spec.nodeGroups[1].gpu.perNode");
 	assert_string_equal(dg->msg, "spec.nodeGroups[1].gpu.perNode is 32; the maximum is 16");
 	assert_int_equal(dg->at.line, 20);
 	assert_int_equal(dg->at.col, 35);
 }
 
-static void test_schema__missing_required_at_the_mapping(void **state)
+static void
+test_schema__missing_required_at_the_mapping(void **state)
 {
 	const struct diag *dg;
 
 	(void)state;
-	assert_int_equal(check(gpusite(), site("karpenter", "8", "versions", "true",
-						"gpuLimit")), 2);
+	assert_int_equal(check(gpusite(), site("karpenter", "8", "versions", "true", "gpuLimit")),
+			 2);
 	dg = find_diag("spec.gpuStack.chart.version");
 	assert_string_equal(dg->msg, "missing required field 'version' in spec.gpuStack.chart "
-			    "('versions' looks like a misspelling of it)");
+				     "('versions' looks like a misspelling of it)");
 	assert_int_equal(dg->at.line, 28);
 	assert_int_equal(dg->at.col, 7);
 	dg = find_diag("spec.gpuStack.chart.versions");
 	assert_string_equal(dg->msg, "unknown field 'versions' in spec.gpuStack.chart "
-			    "(did you mean 'version'?)");
+				     "(did you mean 'version'?)");
 }
 
-static void test_schema__enum_message(void **state)
+static void
+test_schema__enum_message(void **state)
 {
 	const struct diag *dg;
 
 	(void)state;
-	assert_int_equal(check(gpusite(), site("karpentr", "8", "version", "true",
-						"gpuLimit")), 1);
+	assert_int_equal(check(gpusite(), site("karpentr", "8", "version", "true", "gpuLimit")), 1);
 	dg = find_diag("spec.cluster.provisioner");
 	assert_string_equal(dg->msg, "spec.cluster.provisioner must be one of: karpenter, "
-			    "auto-mode (got 'karpentr'; did you mean 'karpenter'?)");
+				     "auto-mode (got 'karpentr'; did you mean 'karpenter'?)");
 	assert_int_equal(dg->at.line, 9);
 	assert_int_equal(dg->at.col, 18);
 	D.count = 0;
-	assert_int_equal(check(gpusite(), site("fargate", "8", "version", "true",
-						"gpuLimit")), 1);
+	assert_int_equal(check(gpusite(), site("fargate", "8", "version", "true", "gpuLimit")), 1);
 	assert_string_equal(D.items[0].msg, "spec.cluster.provisioner must be one of: "
-			    "karpenter, auto-mode (got 'fargate')");
+					    "karpenter, auto-mode (got 'fargate')");
 }
 
-static void test_schema__fallback_limit_unless_disabled(void **state)
+static void
+test_schema__fallback_limit_unless_disabled(void **state)
 {
 	const struct schema *s = gpusite();
 	struct node *doc, *fb;
 
 	(void)state;
 	/* enabled: false lifts the requirement (the if/else) */
-	assert_int_equal(check(s, site("karpenter", "8", "version", "false", "minGpuMemoryMiB")), 0);
+	assert_int_equal(check(s, site("karpenter", "8", "version", "false", "minGpuMemoryMiB")),
+			 0);
 	assert_int_equal(check(s, site("karpenter", "8", "version", "true", "minGpuMemoryMiB")), 1);
 	assert_string_equal(find_diag("spec.fallback.gpuLimit")->msg,
 			    "missing required field 'gpuLimit' in spec.fallback");
@@ -299,20 +312,22 @@ static void test_schema__fallback_limit_unless_disabled(void **state)
 	D.count = 0;
 	assert_int_equal(check(s, site("karpenter", "8", "version", "\"no\"", "gpuLimit")), 1);
 	assert_string_equal(D.items[0].msg, "spec.fallback.enabled must be a boolean "
-			    "(got string 'no')");
+					    "(got string 'no')");
 }
 
-static void test_schema__type_errors_say_how_to_fix(void **state)
+static void
+test_schema__type_errors_say_how_to_fix(void **state)
 {
 	const struct schema *s = gpusite();
 
 	(void)state;
 	assert_int_equal(check(s, site("karpenter", "\"8\"", "version", "true", "gpuLimit")), 1);
 	assert_string_equal(D.items[0].msg, "spec.nodeGroups[1].gpu.perNode must be an "
-			    "integer (got string '8'); remove the quotes");
+					    "integer (got string '8'); remove the quotes");
 	D.count = 0;
 	assert_int_equal(check(s, site("1.5", "8", "version", "true", "gpuLimit")), 1);
-	assert_string_equal(D.items[0].msg, "spec.cluster.provisioner must be a string "
+	assert_string_equal(D.items[0].msg,
+			    "spec.cluster.provisioner must be a string "
 			    "(got number 1.5); to mean the text, quote it: \"1.5\"");
 	D.count = 0;
 	assert_int_equal(check(s, json("[]")), 1);
@@ -321,7 +336,8 @@ static void test_schema__type_errors_say_how_to_fix(void **state)
 }
 
 /* What a semantic rule reports with its own ID must pass the schema. */
-static void test_schema__leaves_rule_checks_to_the_rules(void **state)
+static void
+test_schema__leaves_rule_checks_to_the_rules(void **state)
 {
 	const struct schema *s = gpusite();
 	struct node *doc = site("karpenter", "8", "version", "true", "gpuLimit");
@@ -334,8 +350,12 @@ static void test_schema__leaves_rule_checks_to_the_rules(void **state)
 	(void)state;
 	/* GS011 both credentials, GS013 node name, GS020/GS023 labels,
 	 * GS030 chart version, GS040 instance types, GS052 namespaces */
-	node_map_add(&A, creds, "ssm", node_clone(&A, node_map_get(node_map_get(
-		node_map_get(spec, "nodeGroups")->seq.items[1], "credentials"), "ssm")));
+	node_map_add(
+		&A, creds, "ssm",
+		node_clone(&A,
+			   node_map_get(node_map_get(node_map_get(spec, "nodeGroups")->seq.items[1],
+						     "credentials"),
+					"ssm")));
 	node_map_get(g0, "nodes")->seq.items[0] = node_new_str(&A, g0->at, "GPU_A!");
 	node_map_add_str(&A, labels, "kubernetes.io/role", "x y");
 	node_map_add(&A, g0, "labels", labels);
@@ -351,7 +371,8 @@ static void test_schema__leaves_rule_checks_to_the_rules(void **state)
 /* ------------------------------------------------------------------ */
 /* Keyword semantics and messages */
 
-static void test_schema__integer_means_zero_fraction(void **state)
+static void
+test_schema__integer_means_zero_fraction(void **state)
 {
 	struct schema *s = compile("{\"type\": \"integer\", \"minimum\": 1}");
 
@@ -365,20 +386,22 @@ static void test_schema__integer_means_zero_fraction(void **state)
 	assert_string_equal(D.items[2].msg, "the document is 0; the minimum is 1");
 }
 
-static void test_schema__length_counts_code_points(void **state)
+static void
+test_schema__length_counts_code_points(void **state)
 {
 	struct schema *s = compile("{\"minLength\": 2, \"maxLength\": 3}");
 
 	(void)state;
-	assert_int_equal(check(s, json("\"\\u00e9\\u00e9\\u00e9\"")), 0);	/* 6 bytes, 3 chars */
+	assert_int_equal(check(s, json("\"\\u00e9\\u00e9\\u00e9\"")), 0); /* 6 bytes, 3 chars */
 	assert_int_equal(check(s, json("\"\\u00e9\"")), 1);
 	assert_string_equal(D.items[0].msg, "the document '\xc3\xa9' is 1 character long; "
-			    "the minimum is 2");
+					    "the minimum is 2");
 	assert_int_equal(check(s, json("\"abcd\"")), 1);
-	assert_int_equal(check(s, json("7")), 0);	/* not a string: n/a */
+	assert_int_equal(check(s, json("7")), 0); /* not a string: n/a */
 }
 
-static void test_schema__patterns_are_ecma_and_unanchored(void **state)
+static void
+test_schema__patterns_are_ecma_and_unanchored(void **state)
 {
 	(void)state;
 	assert_int_equal(check(compile("{\"pattern\": \"\\\\d+\"}"), json("\"abc12\"")), 0);
@@ -391,8 +414,8 @@ static void test_schema__patterns_are_ecma_and_unanchored(void **state)
 			 schema_regex_utf8() ? 0 : 1);
 	/* \s knows the no-break space in a UTF-8 locale */
 	if (schema_regex_utf8())
-		assert_int_equal(check(compile("{\"pattern\": \"^\\\\s$\"}"),
-				       json("\"\\u00a0\"")), 0);
+		assert_int_equal(check(compile("{\"pattern\": \"^\\\\s$\"}"), json("\"\\u00a0\"")),
+				 0);
 	/* lazy quantifiers give the same verdict */
 	assert_int_equal(check(compile("{\"pattern\": \"^a+?b$\"}"), json("\"aab\"")), 0);
 	/* a '{' that is not a quantifier is a literal (Annex B) */
@@ -401,7 +424,8 @@ static void test_schema__patterns_are_ecma_and_unanchored(void **state)
 	assert_int_equal(check(compile("{\"pattern\": \"^a$\"}"), json("12")), 0);
 }
 
-static char *translate(const char *ecma)
+static char *
+translate(const char *ecma)
 {
 	struct buf b;
 	const char *why = NULL;
@@ -409,14 +433,16 @@ static char *translate(const char *ecma)
 	char *out;
 
 	buf_init(&b, 4096);
-	assert_int_equal(schema_regex_translate(&b, ecma, strlen(ecma), true, &why,
-						&where), 0);
+	assert_int_equal(
+		schema_regex_translate(&b, ecma, strlen(ecma), SCHEMA_RE_ECMA, true, &why, &where),
+		0);
 	out = arena_strdup(&A, b.data);
 	buf_release(&b);
 	return out;
 }
 
-static void test_schema__regex_translation(void **state)
+static void
+test_schema__regex_translation(void **state)
 {
 	struct buf b;
 	const char *why = NULL;
@@ -436,41 +462,53 @@ static void test_schema__regex_translation(void **state)
 	assert_string_equal(translate("(?<year>\\d)"), "([0-9])");
 	assert_string_equal(translate("\\u00e9"), "\xc3\xa9");
 	buf_init(&b, 4096);
-	assert_int_equal(schema_regex_translate(&b, "a(?=b)", 6, true, &why, &where), -1);
+	assert_int_equal(
+		schema_regex_translate(&b, "a(?=b)", 6, SCHEMA_RE_ECMA, true, &why, &where), -1);
 	assert_non_null(strstr(why, "lookahead"));
 	assert_int_equal(where, 1);
 	buf_reset(&b);
-	assert_int_equal(schema_regex_translate(&b, "(a)\\1", 5, true, &why, &where), -1);
+	assert_int_equal(
+		schema_regex_translate(&b, "(a)\\1", 5, SCHEMA_RE_ECMA, true, &why, &where), -1);
 	assert_string_equal(why, "backreference");
 	buf_reset(&b);
-	assert_int_equal(schema_regex_translate(&b, "\\bx", 3, true, &why, &where), -1);
+	assert_int_equal(schema_regex_translate(&b, "\\bx", 3, SCHEMA_RE_ECMA, true, &why, &where),
+			 -1);
 	buf_reset(&b);
-	assert_int_equal(schema_regex_translate(&b, "*a", 2, true, &why, &where), -1);
+	assert_int_equal(schema_regex_translate(&b, "*a", 2, SCHEMA_RE_ECMA, true, &why, &where),
+			 -1);
 	assert_string_equal(why, "nothing to repeat");
+	/* Go RE2: ASCII \s, '.' stops only at \n */
 	buf_reset(&b);
-	assert_int_equal(schema_regex_translate(&b, "[a\\Sb]", 6, true, &why, &where), -1);
+	assert_int_equal(schema_regex_translate(&b, "\\s.", 3, SCHEMA_RE_GO, true, &why, &where),
+			 0);
+	assert_string_equal(b.data, "[\t\n\f\r ][^\n]");
+	buf_reset(&b);
+	assert_int_equal(
+		schema_regex_translate(&b, "[a\\Sb]", 6, SCHEMA_RE_ECMA, true, &why, &where), -1);
 	buf_release(&b);
 }
 
-static void test_schema__untranslatable_pattern_fails_compile(void **state)
+static void
+test_schema__untranslatable_pattern_fails_compile(void **state)
 {
 	(void)state;
 	assert_null(schema_compile(&A, &D, "GS003", json("{\"pattern\": \"^(?!kube)\"}")));
 	assert_int_equal(D.count, 1);
 	assert_string_equal(D.items[0].path, "#/pattern");
 	assert_non_null(strstr(D.items[0].msg, "pattern '^(?!kube)' uses lookahead"));
-	assert_null(schema_compile(&A, &D, "GS003",
-				   json("{\"patternProperties\": {\"(\": {}}}")));
+	assert_null(schema_compile(&A, &D, "GS003", json("{\"patternProperties\": {\"(\": {}}}")));
 	assert_int_equal(D.count, 2);
 }
 
-static void test_schema__unsupported_keywords_fail_compile(void **state)
+static void
+test_schema__unsupported_keywords_fail_compile(void **state)
 {
 	(void)state;
 	assert_null(schema_compile(&A, &D, "X", json("{\"unevaluatedProperties\": false}")));
 	assert_non_null(strstr(D.items[0].msg, "'unevaluatedProperties' belongs to a later"));
-	assert_null(schema_compile(&A, &D, "X", json(
-		"{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"}")));
+	assert_null(schema_compile(
+		&A, &D, "X",
+		json("{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"}")));
 	assert_non_null(strstr(D.items[1].msg, "implements draft-07"));
 	assert_null(schema_compile(&A, &D, "X", json("{\"type\": \"integr\"}")));
 	assert_string_equal(D.items[2].msg, "unknown type 'integr'");
@@ -481,7 +519,8 @@ static void test_schema__unsupported_keywords_fail_compile(void **state)
 	assert_int_equal(check(compile("{\"format\": \"email\"}"), json("\"nope\"")), 0);
 }
 
-static void test_schema__refs(void **state)
+static void
+test_schema__refs(void **state)
 {
 	struct schema *s;
 
@@ -504,11 +543,12 @@ static void test_schema__refs(void **state)
 	assert_non_null(strstr(D.items[1].msg, "nests too deep"));
 }
 
-static void test_schema__oneof_reports_the_closest_branch(void **state)
+static void
+test_schema__oneof_reports_the_closest_branch(void **state)
 {
 	struct schema *s = compile("{\"oneOf\": ["
-		"{\"type\": \"string\"},"
-		"{\"type\": \"object\", \"required\": [\"a\", \"b\", \"c\"]}]}");
+				   "{\"type\": \"string\"},"
+				   "{\"type\": \"object\", \"required\": [\"a\", \"b\", \"c\"]}]}");
 
 	(void)state;
 	assert_int_equal(check(s, json("\"x\"")), 0);
@@ -525,7 +565,8 @@ static void test_schema__oneof_reports_the_closest_branch(void **state)
 	assert_non_null(strstr(D.items[3].msg, "matches more than one alternative"));
 }
 
-static void test_schema__unique_items_at_scale(void **state)
+static void
+test_schema__unique_items_at_scale(void **state)
 {
 	struct schema *s = compile("{\"uniqueItems\": true}");
 	struct node *seq = node_new_seq(&A, (struct pos){ "t", 1, 1 });
@@ -533,17 +574,18 @@ static void test_schema__unique_items_at_scale(void **state)
 
 	(void)state;
 	for (k = 0; k < 20000; k++)
-		node_seq_push(&A, seq, node_new_int(&A, (struct pos){ "t", 2, 1 },
-						    (int64_t)k * 7));
+		node_seq_push(&A, seq, node_new_int(&A, (struct pos){ "t", 2, 1 }, (int64_t)k * 7));
 	assert_int_equal(check(s, seq), 0);
-	node_seq_push(&A, seq, json("7.0"));	/* 7 == 7.0 */
+	node_seq_push(&A, seq, json("7.0")); /* 7 == 7.0 */
 	assert_int_equal(check(s, seq), 1);
 	assert_string_equal(D.items[0].msg, "[20000] repeats [1] (7); the items must be unique");
 	assert_int_equal(check(s, json("[{\"a\": 1, \"b\": [1]}, {\"b\": [1], \"a\": 1.0}]")), 1);
-	assert_int_equal(check(s, json("[{\"a\": 1}, {\"a\": 2}, [1], [1, 1], 1, true, \"1\"]")), 0);
+	assert_int_equal(check(s, json("[{\"a\": 1}, {\"a\": 2}, [1], [1, 1], 1, true, \"1\"]")),
+			 0);
 }
 
-static void test_schema__echo_is_bounded_and_redacted(void **state)
+static void
+test_schema__echo_is_bounded_and_redacted(void **state)
 {
 	struct schema *s = compile("{\"const\": \"x\"}");
 	char long_value[300];
@@ -555,15 +597,18 @@ static void test_schema__echo_is_bounded_and_redacted(void **state)
 	assert_true(strlen(D.items[0].msg) < 140);
 	assert_non_null(strstr(D.items[0].msg, "vvv...'"));
 	assert_int_equal(check(s, node_new_str(&A, (struct pos){ 0 },
-		"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")), 1);
+					       "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")),
+			 1);
 	assert_string_equal(D.items[1].msg, "the document must be 'x' (got '<redacted>')");
 	assert_int_equal(check(s, node_new_str(&A, (struct pos){ 0 }, "a\nb\x01")), 1);
 	assert_string_equal(D.items[2].msg, "the document must be 'x' (got 'a\\nb\\x01')");
 }
 
-static void test_schema__object_keywords(void **state)
+static void
+test_schema__object_keywords(void **state)
 {
-	struct schema *s = compile("{"
+	struct schema *s = compile(
+		"{"
 		"\"properties\": {\"name\": {\"type\": \"string\"}, \"no\": false},"
 		"\"patternProperties\": {\"^x-\": {\"type\": \"integer\"}},"
 		"\"additionalProperties\": {\"type\": \"boolean\"},"
@@ -582,16 +627,17 @@ static void test_schema__object_keywords(void **state)
 	assert_string_equal(D.items[2].msg, "field 'no' is not allowed in the document");
 	assert_int_equal(check(s, json("{\"toolong\": true}")), 1);
 	assert_string_equal(D.items[3].msg, "field name 'toolong' in the document "
-			    "is 7 characters long; the maximum is 5");
+					    "is 7 characters long; the maximum is 5");
 	assert_int_equal(check(s, json("{\"name\": \"n\"}")), 1);
 	assert_string_equal(D.items[4].msg, "field 'name' in the document requires "
-			    "field 'id' beside it");
+					    "field 'id' beside it");
 	assert_int_equal(check(s, json("{}")), 1);
 	assert_string_equal(D.items[5].msg, "the document has 0 fields; at least 1 is required");
 	assert_int_equal(check(s, json("{\"a\": true, \"b\": true, \"c\": true, \"d\": true}")), 1);
 }
 
-static void test_schema__array_keywords(void **state)
+static void
+test_schema__array_keywords(void **state)
 {
 	struct schema *s = compile("{\"items\": [{\"type\": \"string\"}, {\"type\": \"integer\"}],"
 				   " \"additionalItems\": false, \"minItems\": 1,"
@@ -603,11 +649,13 @@ static void test_schema__array_keywords(void **state)
 	assert_string_equal(D.items[0].msg, "the document has 3 items; at most 2 are allowed");
 	assert_string_equal(D.items[0].path, "[2]");
 	assert_int_equal(check(s, json("[\"a\"]")), 1);
-	assert_non_null(strstr(D.items[1].msg, "has no item that matches the schema at #/contains"));
+	assert_non_null(
+		strstr(D.items[1].msg, "has no item that matches the schema at #/contains"));
 	assert_int_equal(check(s, json("[]")), 2);
 }
 
-static void test_schema__errors_are_capped(void **state)
+static void
+test_schema__errors_are_capped(void **state)
 {
 	struct schema *s = compile("{\"additionalProperties\": false}");
 	struct buf b;
@@ -629,16 +677,18 @@ static void test_schema__remote_refs_through_the_resolver(void **state);
 /* ------------------------------------------------------------------ */
 /* Kubernetes structural schemas */
 
-static void test_schema__openapi_nullable_int_or_string_format(void **state)
+static void
+test_schema__openapi_nullable_int_or_string_format(void **state)
 {
-	struct schema *s = compile_openapi(
-		"type: object\n"
-		"properties:\n"
-		"  a: {type: string, nullable: true}\n"
-		"  b: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, {type: string}]}\n"
-		"  c: {type: integer, format: int32}\n"
-		"  d: {type: number, minimum: 0, exclusiveMinimum: true}\n"
-		"  e: {type: string, pattern: \"^(?i)(abort|warn)?$\"}\n");
+	struct schema *s =
+		compile_openapi("type: object\n"
+				"properties:\n"
+				"  a: {type: string, nullable: true}\n"
+				"  b: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, "
+				"{type: string}]}\n"
+				"  c: {type: integer, format: int32}\n"
+				"  d: {type: number, minimum: 0, exclusiveMinimum: true}\n"
+				"  e: {type: string, pattern: \"^(?i)(abort|warn)?$\"}\n");
 
 	(void)state;
 	assert_int_equal(check(s, yaml("{a: null, b: 10%, c: 2147483647, d: 0.5}")), 0);
@@ -646,7 +696,7 @@ static void test_schema__openapi_nullable_int_or_string_format(void **state)
 	assert_int_equal(check(s, yaml("{b: 1.5}")), 1);
 	assert_int_equal(check(s, yaml("{c: 2147483648}")), 1);
 	assert_string_equal(D.items[1].msg, "c is 2147483648; it does not fit in a "
-			    "32-bit integer (int32)");
+					    "32-bit integer (int32)");
 	assert_int_equal(check(s, yaml("{d: 0}")), 1);
 	assert_string_equal(D.items[2].msg, "d is 0; it must be greater than 0");
 	/* Go RE2's leading (?i), as CRDs write it; ECMA has no such group */
@@ -655,7 +705,8 @@ static void test_schema__openapi_nullable_int_or_string_format(void **state)
 	assert_null(schema_compile(&A, &D, "X", json("{\"pattern\": \"^(?i)a$\"}")));
 }
 
-static void test_schema__openapi_unknown_fields(void **state)
+static void
+test_schema__openapi_unknown_fields(void **state)
 {
 	struct schema *s = compile_openapi(
 		"type: object\n"
@@ -674,23 +725,28 @@ static void test_schema__openapi_unknown_fields(void **state)
 		"      choice:\n"
 		"        type: object\n"
 		"        properties: {a: {type: string}, b: {type: string}}\n"
-		"        anyOf: [{required: [a]}, {properties: {b: {minLength: 1}}, required: [b]}]\n");
+		"        anyOf: [{required: [a]}, {properties: {b: {minLength: 1}}, required: "
+		"[b]}]\n");
 
 	(void)state;
 	/* root metadata is ObjectMeta, checked by the API server itself */
 	assert_int_equal(check(s, yaml("metadata: {name: x, labels: {a: b}}\n"
 				       "spec: {keep: {any: [thing]}, map: {k: v},"
 				       " embedded: {apiVersion: v1, kind: Pod, spec: {}},"
-				       " choice: {b: x}}\n")), 0);
-	assert_int_equal(check(s, yaml("spec: {plain: {x: 1}, choice: {a: x, c: y}, extra: 1}")), 3);
-	assert_string_equal(find_diag("spec.extra")->msg, "unknown field 'extra' in spec "
+				       " choice: {b: x}}\n")),
+			 0);
+	assert_int_equal(check(s, yaml("spec: {plain: {x: 1}, choice: {a: x, c: y}, extra: 1}")),
+			 3);
+	assert_string_equal(find_diag("spec.extra")->msg,
+			    "unknown field 'extra' in spec "
 			    "(known fields: keep, map, plain, embedded, choice)");
 	assert_string_equal(find_diag("spec.plain.x")->msg,
 			    "unknown field 'x' in spec.plain: it takes no fields");
 	assert_non_null(find_diag("spec.choice.c"));
 }
 
-static void test_schema__openapi_list_types(void **state)
+static void
+test_schema__openapi_list_types(void **state)
 {
 	struct schema *s = compile_openapi(
 		"type: object\n"
@@ -704,18 +760,21 @@ static void test_schema__openapi_list_types(void **state)
 		" port: {type: integer}, x: {type: string}}}\n");
 
 	(void)state;
-	assert_int_equal(check(s, yaml("{set: [a, b], map: [{name: a, port: 1}, {name: a, port: 2}]}")), 0);
+	assert_int_equal(
+		check(s, yaml("{set: [a, b], map: [{name: a, port: 1}, {name: a, port: 2}]}")), 0);
 	assert_int_equal(check(s, yaml("{set: [a, b, a]}")), 1);
 	assert_string_equal(D.items[0].msg, "set[2] repeats set[0] ('a'); "
-			    "x-kubernetes-list-type 'set' needs unique items");
-	assert_int_equal(check(s, yaml("{map: [{name: a, port: 1, x: p}, {name: a, port: 1, x: q}]}")), 1);
+					    "x-kubernetes-list-type 'set' needs unique items");
+	assert_int_equal(
+		check(s, yaml("{map: [{name: a, port: 1, x: p}, {name: a, port: 1, x: q}]}")), 1);
 	assert_string_equal(D.items[1].path, "map[1]");
 }
 
 /* ------------------------------------------------------------------ */
 /* Upstream CRDs (../shared/upstream), skipped visibly when absent */
 
-static const char *upstream_dir(void)
+static const char *
+upstream_dir(void)
 {
 	const char *top = getenv("TEST_TOP");
 	const char *dir;
@@ -725,27 +784,30 @@ static const char *upstream_dir(void)
 	return stat(dir, &st) == 0 ? dir : NULL;
 }
 
-static void skip_visibly(const char *name)
+static void
+skip_visibly(const char *name)
 {
 	printf("ok - %s # SKIP ../shared/upstream not found\n", name);
 }
 
-static struct node *load_yaml_file(const char *path)
+static struct node *
+load_yaml_file(const char *path)
 {
 	struct yamlio_docs docs = { NULL, 0 };
 	struct buf b;
 
 	buf_init(&b, YAMLIO_MAX_BYTES);
 	assert_int_equal(buf_read_file(&b, path), 0);
-	assert_int_equal(yamlio_load(&docs, &A, &D, arena_strdup(&A, path), b.data,
-				     b.len, &big_limits), 0);
+	assert_int_equal(
+		yamlio_load(&docs, &A, &D, arena_strdup(&A, path), b.data, b.len, &big_limits), 0);
 	buf_release(&b);
 	assert_true(docs.count >= 1);
 	return docs.docs[0];
 }
 
 /* The openAPIV3Schema of CRD version `version` (NULL: the first). */
-static struct schema *crd_schema(const char *path, const char *version)
+static struct schema *
+crd_schema(const char *path, const char *version)
 {
 	struct node *crd = load_yaml_file(path);
 	struct node *versions = node_path(crd, "spec.versions");
@@ -758,8 +820,7 @@ static struct schema *crd_schema(const char *path, const char *version)
 
 		if (version && strcmp(node_str(node_map_get(v, "name")), version))
 			continue;
-		s = schema_compile_openapi(&A, &D, "TEST",
-					   node_path(v, "schema.openAPIV3Schema"));
+		s = schema_compile_openapi(&A, &D, "TEST", node_path(v, "schema.openAPIV3Schema"));
 		if (!s)
 			print_error("%s %s: %s\n", path, node_str(node_map_get(v, "name")),
 				    D.count ? D.items[0].msg : "?");
@@ -770,7 +831,8 @@ static struct schema *crd_schema(const char *path, const char *version)
 	return NULL;
 }
 
-static void test_schema__upstream_crds_compile(void **state)
+static void
+test_schema__upstream_crds_compile(void **state)
 {
 	static const char *const crds[] = {
 		"karpenter/aws-provider/karpenter.sh_nodepools.yaml",
@@ -811,7 +873,8 @@ static void test_schema__upstream_crds_compile(void **state)
 	assert_int_equal(D.count, 0);
 }
 
-static struct node *load_json_file(const char *path)
+static struct node *
+load_json_file(const char *path)
 {
 	struct buf b;
 	struct node *n;
@@ -826,7 +889,8 @@ static struct node *load_json_file(const char *path)
 
 /* Upstream JSON Schemas: SARIF 2.1.0 (draft-04 keywords, read the same
  * by draft-07) and the converted EKS Auto Mode NodeClass. */
-static void test_schema__upstream_json_schemas(void **state)
+static void
+test_schema__upstream_json_schemas(void **state)
 {
 	const char *up = upstream_dir();
 	struct schema *sarif, *nodeclass;
@@ -836,49 +900,54 @@ static void test_schema__upstream_json_schemas(void **state)
 		skip_visibly("test_schema__upstream_json_schemas");
 		return;
 	}
-	sarif = schema_compile(&A, &D, "TEST", load_json_file(
-		arena_printf(&A, "%s/sarif/sarif-schema-2.1.0.json", up)));
+	sarif = schema_compile(
+		&A, &D, "TEST",
+		load_json_file(arena_printf(&A, "%s/sarif/sarif-schema-2.1.0.json", up)));
 	assert_non_null(sarif);
-	assert_int_equal(check(sarif, json("{\"version\": \"2.1.0\", \"runs\": [{"
-		"\"tool\": {\"driver\": {\"name\": \"gpusite\"}}, \"results\": [{"
-		"\"ruleId\": \"GS041\", \"message\": {\"text\": \"m\"}}]}]}")), 0);
+	assert_int_equal(
+		check(sarif, json("{\"version\": \"2.1.0\", \"runs\": [{"
+				  "\"tool\": {\"driver\": {\"name\": \"gpusite\"}}, \"results\": [{"
+				  "\"ruleId\": \"GS041\", \"message\": {\"text\": \"m\"}}]}]}")),
+		0);
 	assert_int_equal(check(sarif, json("{\"version\": \"2.0\", \"runs\": [{}]}")), 2);
 	assert_non_null(find_diag("version"));
 	assert_non_null(find_diag("runs[0].tool"));
-	nodeclass = schema_compile(&A, &D, "TEST", load_json_file(arena_printf(&A,
-		"%s/eks-auto-mode/eks.amazonaws.com_nodeclass_v1.schema.json", up)));
+	nodeclass = schema_compile(
+		&A, &D, "TEST",
+		load_json_file(arena_printf(
+			&A, "%s/eks-auto-mode/eks.amazonaws.com_nodeclass_v1.schema.json", up)));
 	assert_non_null(nodeclass);
 }
 
-#define NODEPOOL \
-	"apiVersion: karpenter.sh/v1\n" \
-	"kind: NodePool\n" \
-	"metadata:\n" \
-	"  name: seoul-dc1-gpu-fallback\n" \
-	"  labels: {app.kubernetes.io/managed-by: gpusite}\n" \
-	"spec:\n" \
-	"  template:\n" \
-	"    metadata:\n" \
-	"      labels: {node-type: cloud-gpu}\n" \
-	"    spec:\n" \
+#define NODEPOOL                                                                                   \
+	"apiVersion: karpenter.sh/v1\n"                                                            \
+	"kind: NodePool\n"                                                                         \
+	"metadata:\n"                                                                              \
+	"  name: seoul-dc1-gpu-fallback\n"                                                         \
+	"  labels: {app.kubernetes.io/managed-by: gpusite}\n"                                      \
+	"spec:\n"                                                                                  \
+	"  template:\n"                                                                            \
+	"    metadata:\n"                                                                          \
+	"      labels: {node-type: cloud-gpu}\n"                                                   \
+	"    spec:\n"                                                                              \
 	"      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu-fallback}\n" \
-	"      requirements:\n" \
-	"        - key: node.kubernetes.io/instance-type\n" \
-	"          operator: %s\n" \
-	"          values: [g6.12xlarge, g6e.12xlarge]\n" \
-	"        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n" \
-	"      taints:\n" \
-	"        - {key: nvidia.com/gpu, value: Exists, effect: NoSchedule}\n" \
-	"      expireAfter: 720h\n" \
-	"  disruption:\n" \
-	"    consolidationPolicy: %s\n" \
-	"    consolidateAfter: 5m\n" \
-	"  limits:\n" \
-	"    nvidia.com/gpu: %s\n" \
+	"      requirements:\n"                                                                    \
+	"        - key: node.kubernetes.io/instance-type\n"                                        \
+	"          operator: %s\n"                                                                 \
+	"          values: [g6.12xlarge, g6e.12xlarge]\n"                                          \
+	"        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}\n"         \
+	"      taints:\n"                                                                          \
+	"        - {key: nvidia.com/gpu, value: Exists, effect: NoSchedule}\n"                     \
+	"      expireAfter: 720h\n"                                                                \
+	"  disruption:\n"                                                                          \
+	"    consolidationPolicy: %s\n"                                                            \
+	"    consolidateAfter: 5m\n"                                                               \
+	"  limits:\n"                                                                              \
+	"    nvidia.com/gpu: %s\n"                                                                 \
 	"  %s: 10\n"
 
-
-static void test_schema__nodepool_good_and_bad(void **state)
+static void
+test_schema__nodepool_good_and_bad(void **state)
 {
 	const char *up = upstream_dir();
 	struct schema *s;
@@ -888,12 +957,15 @@ static void test_schema__nodepool_good_and_bad(void **state)
 		skip_visibly("test_schema__nodepool_good_and_bad");
 		return;
 	}
-	s = crd_schema(arena_printf(&A, "%s/karpenter/aws-provider/karpenter.sh_nodepools.yaml",
-				    up), "v1");
-	assert_int_equal(check(s, yaml(arena_printf(&A, NODEPOOL, "In",
-		"WhenEmptyOrUnderutilized", "16", "weight"))), 0);
-	assert_int_equal(check(s, yaml(arena_printf(&A, NODEPOOL, "Within",
-		"WhenUnderutilized", "lots", "wieght"))), 4);
+	s = crd_schema(
+		arena_printf(&A, "%s/karpenter/aws-provider/karpenter.sh_nodepools.yaml", up),
+		"v1");
+	assert_int_equal(check(s, yaml(arena_printf(&A, NODEPOOL, "In", "WhenEmptyOrUnderutilized",
+						    "16", "weight"))),
+			 0);
+	assert_int_equal(check(s, yaml(arena_printf(&A, NODEPOOL, "Within", "WhenUnderutilized",
+						    "lots", "wieght"))),
+			 4);
 	assert_string_equal(find_diag("spec.template.spec.requirements[0].operator")->msg,
 			    "spec.template.spec.requirements[0].operator must be one of: "
 			    "Gte, Lte, In, NotIn, Exists, DoesNotExist, Gt, Lt (got 'Within')");
@@ -908,21 +980,20 @@ static void test_schema__nodepool_good_and_bad(void **state)
 
 /* ------------------------------------------------------------------ */
 
-static const struct node *fake_remote(void *payload, struct arena *a,
-				      struct diags *d, const char *uri)
+static const struct node *
+fake_remote(void *payload, struct arena *a, struct diags *d, const char *uri)
 {
 	(void)payload;
-	if (strcmp(uri, "http://example.com/int.json") == 0)
-	{
-		static const char text[] =
-			"{\"definitions\": {\"i\": {\"type\": \"integer\"}}}";
+	if (strcmp(uri, "http://example.com/int.json") == 0) {
+		static const char text[] = "{\"definitions\": {\"i\": {\"type\": \"integer\"}}}";
 
 		return json_parse(a, d, "TEST", "int.json", text, strlen(text));
 	}
 	return NULL;
 }
 
-static void test_schema__remote_refs_through_the_resolver(void **state)
+static void
+test_schema__remote_refs_through_the_resolver(void **state)
 {
 	struct node *root = json("{\"$id\": \"http://example.com/root.json\","
 				 " \"items\": {\"$ref\": \"int.json#/definitions/i\"}}");
@@ -932,10 +1003,11 @@ static void test_schema__remote_refs_through_the_resolver(void **state)
 	assert_non_null(s);
 	assert_int_equal(check(s, json("[1, 2]")), 0);
 	assert_int_equal(check(s, json("[1, \"2\"]")), 1);
-	assert_null(schema_compile(&A, &D, "X", root));	/* no resolver: refused */
+	assert_null(schema_compile(&A, &D, "X", root)); /* no resolver: refused */
 }
 
-static void test_schema__validates_a_thousand_sites_fast(void **state)
+static void
+test_schema__validates_a_thousand_sites_fast(void **state)
 {
 	const struct schema *s = gpusite();
 	struct node *doc = site("karpenter", "8", "version", "true", "gpuLimit");
@@ -956,7 +1028,8 @@ static void test_schema__validates_a_thousand_sites_fast(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_schema__gpusite_compiles_once),

@@ -36,11 +36,11 @@ static const struct {
 	const char *why;
 } skipped[] = {
 	{ "optional/", "optional features (bignum, ECMA regex corner cases, "
-	  "format assertions, zero-terminated floats, content) are not claimed" },
+		       "format assertions, zero-terminated floats, content) are not claimed" },
 };
 
-static struct node *load_json(struct arena *a, struct diags *d,
-			      const char *path)
+static struct node *
+load_json(struct arena *a, struct diags *d, const char *path)
 {
 	struct buf b;
 	struct node *n = NULL;
@@ -52,24 +52,24 @@ static struct node *load_json(struct arena *a, struct diags *d,
 	return n;
 }
 
-static const struct node *resolve_remote(void *payload, struct arena *a,
-					 struct diags *d, const char *uri)
+static const struct node *
+resolve_remote(void *payload, struct arena *a, struct diags *d, const char *uri)
 {
 	const char *remotes = payload;
 
-	if (strncmp(uri, REMOTE_PREFIX, strlen(REMOTE_PREFIX)) != 0 ||
-	    strstr(uri, ".."))
+	if (strncmp(uri, REMOTE_PREFIX, strlen(REMOTE_PREFIX)) != 0 || strstr(uri, ".."))
 		return NULL;
-	return load_json(a, d, arena_printf(a, "%s/%s", remotes,
-					     uri + strlen(REMOTE_PREFIX)));
+	return load_json(a, d, arena_printf(a, "%s/%s", remotes, uri + strlen(REMOTE_PREFIX)));
 }
 
-static int name_cmp(const void *x, const void *y)
+static int
+name_cmp(const void *x, const void *y)
 {
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-static void print_diags(const struct diags *d)
+static void
+print_diags(const struct diags *d)
 {
 	size_t k;
 
@@ -78,7 +78,8 @@ static void print_diags(const struct diags *d)
 }
 
 /* One test file; returns the number of failed cases. */
-static unsigned run_file(const char *dir, const char *remotes, const char *name)
+static unsigned
+run_file(const char *dir, const char *remotes, const char *name)
 {
 	struct arena a = ARENA_INIT;
 	struct diags d;
@@ -121,8 +122,8 @@ static unsigned run_file(const char *dir, const char *remotes, const char *name)
 			if (s) {
 				got = schema_accepts(s, data);
 				rc = schema_validate(s, &a, &vd, "GS003", data);
-				consistent = got ? (rc == 0 && vd.count == 0) :
-					(rc < 0 && vd.count > 0);
+				consistent =
+					got ? (rc == 0 && vd.count == 0) : (rc < 0 && vd.count > 0);
 			}
 			if (s && got == expect && consistent) {
 				pass++;
@@ -140,7 +141,8 @@ static unsigned run_file(const char *dir, const char *remotes, const char *name)
 				print_diags(&vd);
 			} else {
 				printf("#   schema_validate() returned %d with %zu diagnostics,"
-				       " disagreeing with schema_accepts()\n", rc, vd.count);
+				       " disagreeing with schema_accepts()\n",
+				       rc, vd.count);
 				print_diags(&vd);
 			}
 		}
@@ -152,7 +154,8 @@ static unsigned run_file(const char *dir, const char *remotes, const char *name)
 	return fail;
 }
 
-int main(void)
+int
+main(void)
 {
 	const char *root = getenv("JSON_SCHEMA_TEST_SUITE");
 	char dir[4096], remotes[4096];
@@ -204,8 +207,8 @@ int main(void)
 			printf("ok %u - draft7/%s # SKIP %s\n", ++tap_n, skipped[k].file,
 			       skipped[k].why);
 	}
-	printf("# JSON-Schema-Test-Suite draft7: %u/%u cases passed in %zu files\n",
-	       total_pass, total_pass + total_fail, files);
+	printf("# JSON-Schema-Test-Suite draft7: %u/%u cases passed in %zu files\n", total_pass,
+	       total_pass + total_fail, files);
 	printf("1..%u\n", tap_n);
 	return total_fail ? 1 : 0;
 }
