@@ -1,0 +1,116 @@
+/*
+ * source_int.h - what the Git sources share (source_git.c: a revision,
+ * source_index.c: the index, source_cache.c: the cache of remote
+ * repositories).  Not for other modules: only source/ sees libgit2.
+ */
+#ifndef GS_SOURCE_INT_H
+#define GS_SOURCE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <git2.h>
+
+#include "base/diag.h"
+#include "source/source.h"
+
+struct arena;
+
+#define SOURCE_RULE_READ "GS001"	/* a file that cannot be taken as a spec */
+#define SOURCE_RULE_PATH "GS006"	/* a symlink leading out, not a regular file */
+
+/*
+ * Picking spec files out of an object database: from a tree (a commit)
+ * or from the index.  Paths inside are '/'-separated from the top of the
+ * repository; `base` is where the user stands (the current directory's
+ * place in the work tree, "" at the top), and files are named relative
+ * to it, as the work-tree walker names them.
+ */
+struct source_pick {
+	struct arena *arena;
+	struct diags *diags;
+	struct source_set *out;
+	git_repository *repo;
+	git_odb *odb;
+	git_tree *tree;		/* a revision's tree, or NULL */
+	git_index *index;	/* or the index */
+	const char *base;
+	const char *where;	/* "at main", "in the index": for messages */
+	size_t total;		/* bytes taken */
+};
+
+/* Could not do the job: a diagnostic without a file or rule; returns code. */
+int source__fatal(struct source_pick *p, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A file that cannot be taken: a finding at the file; the walk goes on. */
+void source__finding(struct source_pick *p, const char *rule,
+		     const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* libgit2's last error message, with URL credentials and any token from
+ * the environment cut out (arena). */
+const char *source__git_message(struct arena *a);
+
+bool source__spec_name(const char *name);	/* *.yaml, *.yml */
+
+/*
+ * `rel` (a user's path, relative to `base`; "." and ".." allowed) as a
+ * path from the top of the repository ("" for the top itself), or NULL
+ * when it climbs out of the repository.
+ */
+char *source__tree_path(struct arena *a, const char *base, const char *rel);
+
+/* Tree path `path` as the user sees it from `base`. */
+const char *source__shown(struct arena *a, const char *base, const char *path);
+
+/* Whether a component of `path` below `under` starts with '.'. */
+bool source__hidden_below(const char *path, const char *under);
+
+/*
+ * Take the entry at tree path `path` (mode and id from the tree or the
+ * index): a blob is read (size checked from the object header first), a
+ * symlink followed while it stays inside the repository (GS006 when it
+ * leaves), anything else refused (GS006).  Returns 0, or a negative
+ * source_err after source__fatal (too many files, too many bytes, a
+ * broken object database).
+ */
+int source__take(struct source_pick *p, const char *path,
+		 git_filemode_t mode, const git_oid *id);
+
+/*
+ * Resolve the user's PATH arguments into tree paths (relative to
+ * p->base; an absolute path must lie inside `workdir`, when there is
+ * one).  Returns 0 or SOURCE_ENOTFOUND after a diagnostic.
+ */
+int source__select(const char ***out, struct source_pick *p,
+		   const char *workdir, const char *const *paths,
+		   size_t npaths);
+
+/*
+ * The repository to read a remote URL from: its bare clone in the cache,
+ * fetched first unless `rev` names a commit the cache already holds
+ * (a full or short SHA, alone or with ~N / ^N).  Returns 0, or a
+ * negative source_err after a diagnostic.
+ */
+int source__open_cached(git_repository **out, struct arena *a,
+			struct diags *d, const char *url, const char *shown,
+			const char *rev);
+
+/* Whether `repo` names a remote (scheme://..., or scp-like host:path). */
+bool source__is_url(const char *repo);
+
+/*
+ * SSH host key check: whether `key` (the raw host key the server showed,
+ * `len` bytes) is listed for `host` (and `port`, 22 = default) in the
+ * known_hosts file `file` (NULL: ~/.ssh/known_hosts), asked through
+ * `ssh-keygen -F`, which understands hashed entries.  Returns 1 known,
+ * 0 not listed or different, -1 when it cannot be checked.
+ */
+int source__known_host(const char *file, const char *host, int port,
+		       const unsigned char *key, size_t len);
+
+/* Standard base64 of `len` bytes (arena). */
+char *source__base64(struct arena *a, const unsigned char *data, size_t len);
+
+#endif
