@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/diff_revisions.h"
 #include "cmd/live.h"
 #include "cmd/opts.h"
 
@@ -28,8 +29,8 @@ static const struct opt_spec diff_opts[] = {
 	{ D_BASE, "base", 0, "REV", "compare the rendering at REV with --head" },
 	{ D_HEAD, "head", 0, "REV", "the revision to compare with --base"
 	  " (default: the work tree)" },
-	{ D_FORMAT, "format", 0, "FMT", "text (default: unified diff per object)"
-	  " or json" },
+	{ D_FORMAT, "format", 0, "FMT", "text (default: unified diff per object),"
+	  " json, or with --base markdown (a PR comment) or github" },
 	LIVE_OPT_SPECS,
 	{ 0, NULL, 0, NULL, NULL },
 };
@@ -39,6 +40,7 @@ struct diff_args {
 	const char *base;
 	const char *head;
 	bool json;
+	const char *format;	/* as given; --base takes more than --live */
 	struct live_opts lo;
 };
 
@@ -59,8 +61,17 @@ static struct opts_cmd diff_cmd = {
 	"labelled app.kubernetes.io/managed-by=gpusite that the specs no longer\n"
 	"render whole with '-'.  Only GET and LIST are sent.\n"
 	"\n"
+	"--base renders the specs at REV and at --head REV (default: the work\n"
+	"tree; the index with --staged; HEAD of --repo) straight from the Git\n"
+	"object database, no checkout, and prints a unified diff of each\n"
+	"object's rendered YAML (--- a/Kind/name, +++ b/Kind/name; namespaced\n"
+	"objects a/Kind/namespace/name), objects added or removed whole, and\n"
+	"'N objects changed, N added, N removed'.  A side whose specs are\n"
+	"invalid is reported on stderr (exit 1).  activationCode values and\n"
+	"Secret data are masked on both sides.\n"
+	"\n"
 	"Exit 0 when nothing differs, 1 when something does, 3 when the cluster\n"
-	"could not be read.\n",
+	"or a revision could not be read.\n",
 	.common = OPTS_SOURCE | OPTS_QUIET | OPTS_VERBOSE | OPTS_COLOR,
 	.own = diff_opts,
 	.on_option = on_option,
@@ -85,13 +96,12 @@ on_option(void *payload, int id, const char *value)
 		da->head = value;
 		return 0;
 	case D_FORMAT:
-		if (!strcmp(value, "text"))
-			da->json = false;
-		else if (!strcmp(value, "json"))
-			da->json = true;
-		else
+		if (strcmp(value, "text") && strcmp(value, "json") &&
+		    strcmp(value, "markdown") && strcmp(value, "github"))
 			return opts_usage_error(&diff_cmd, "unknown --format '%s': use"
-						" text or json", value);
+						" text, json, markdown or github", value);
+		da->json = !strcmp(value, "json");
+		da->format = value;
 		return 0;
 	}
 	rc = live_on_option(&da->lo, &diff_cmd, id, value);
@@ -117,13 +127,14 @@ cmd_diff(int argc, char **argv)
 			 da.lo.timeout > 0))
 		return opts_exit_code(opts_usage_error(&diff_cmd, "--kubeconfig,"
 				      " --context, --cluster and --timeout go with --live"));
+	if (da.live && da.format && (!strcmp(da.format, "markdown") ||
+				     !strcmp(da.format, "github")))
+		return opts_exit_code(opts_usage_error(&diff_cmd, "--format %s goes"
+				      " with --base; --live prints text or json", da.format));
 	if (da.live)
 		return diff_live_run(&o, &da.lo, da.json);
-	if (da.base || da.head) {
-		fprintf(stderr, "gpusite diff: --base/--head is not available in this"
-			" build\n");
-		return GS_EXIT_FAILURE;
-	}
+	if (da.base || da.head)
+		return diff_revisions_run(&o, da.base, da.head, da.format);
 	return opts_exit_code(opts_usage_error(&diff_cmd, "say what to compare:"
 			      " --live, or --base REV [--head REV]"));
 }
