@@ -39,9 +39,10 @@ static const struct common_opt common_opts[] = {
 	{ OPTS_VERBOSE, { C_VERBOSE, "verbose", 'v', NULL,
 		"say what was read and how long it took (on stderr)" } },
 	{ OPTS_SOURCE, { C_REPO, "repo", 0, "URL|PATH",
-		"read the specs from a Git repository" } },
+		"read the specs from a Git repository, path or URL (HTTPS token:"
+		" GPUSITE_GIT_TOKEN or GIT_TOKEN)" } },
 	{ OPTS_SOURCE, { C_REF, "ref", 0, "REV",
-		"the revision of --repo to read" } },
+		"the revision to read (branch, tag, SHA, HEAD~1; default HEAD)" } },
 	{ OPTS_SOURCE, { C_STAGED, "staged", 0, NULL,
 		"check what is staged in the Git index, not the work tree" } },
 	{ 0, { C_HELP, "help", 'h', NULL, "show this help and exit" } },
