@@ -26,6 +26,12 @@ mkdir -p "$SCRATCH/eval"
 cp "$TEST_TOP/tests/tools/policy-eval.mjs" "$SCRATCH/eval/"
 ln -s "$tools" "$SCRATCH/eval/node_modules"
 eval_policy() { node "$SCRATCH/eval/policy-eval.mjs" "$@"; }
+# to_json YAML JSON: the expectations read JSON (no YAML library needed)
+cat >"$SCRATCH/eval/to-json.cjs" <<'JS'
+const fs = require('fs'), YAML = require('yaml');
+fs.writeFileSync(process.argv[3], JSON.stringify(YAML.parse(fs.readFileSync(process.argv[2], 'utf8'))));
+JS
+to_json() { node "$SCRATCH/eval/to-json.cjs" "$1" "$2"; }
 
 # variant NAME SED_SCRIPT [render options]: the fleet with seoul-dc1 edited
 variant() {
@@ -45,8 +51,9 @@ run_case() {
 		[ -f "$pod" ] || continue
 		p=$(basename "$pod" .yaml)
 		test_expect_success "$case: $p comes out as outputs.md §4 says" "
+			to_json '$pod' '$SCRATCH/$case/$p.orig' &&
 			eval_policy '$stream' '$policy' '$pod' >'$SCRATCH/$case/$p.json' 2>'$SCRATCH/$case/$p.log' &&
-			python3 '$TEST_TOP/tests/tools/policy-expect.py' '$pod' '$SCRATCH/$case/$p.json' \
+			python3 '$TEST_TOP/tests/tools/policy-expect.py' '$SCRATCH/$case/$p.orig' '$SCRATCH/$case/$p.json' \
 				'$nss' '$sel' '$mode' '$weight' '$nr' '$ur'
 		"
 	done
@@ -110,7 +117,8 @@ test_expect_success "incheon-edge: the pod selector is honoured" '
 	grep -q "does not match this Pod" "$SCRATCH/unlabelled.log" &&
 	eval_policy "$SCRATCH/fleet.yaml" gpusite-incheon-edge-placement "$SCRATCH/incheon-pods/gpu-own-tolerations.yaml" \
 		>"$SCRATCH/labelled.json" 2>/dev/null &&
-	python3 "$TEST_TOP/tests/tools/policy-expect.py" "$SCRATCH/incheon-pods/gpu-own-tolerations.yaml" \
+	to_json "$SCRATCH/incheon-pods/gpu-own-tolerations.yaml" "$SCRATCH/labelled.orig" &&
+	python3 "$TEST_TOP/tests/tools/policy-expect.py" "$SCRATCH/labelled.orig" \
 		"$SCRATCH/labelled.json" batch-inference \
 		"{\"matchLabels\": {\"app.kubernetes.io/part-of\": \"batch-inference\"}}" prefer-onprem 100 300 300
 '
@@ -120,7 +128,8 @@ test_expect_success "the harness is live: a policy that wipes tolerations is cau
 	! cmp -s "$SCRATCH/fleet.yaml" "$SCRATCH/wipe.yaml" &&
 	eval_policy "$SCRATCH/wipe.yaml" gpusite-seoul-dc1-placement "$pods/gpu-own-tolerations.yaml" \
 		>"$SCRATCH/wipe.json" 2>/dev/null &&
-	! python3 "$TEST_TOP/tests/tools/policy-expect.py" "$pods/gpu-own-tolerations.yaml" "$SCRATCH/wipe.json" \
+	to_json "$pods/gpu-own-tolerations.yaml" "$SCRATCH/wipe.orig" &&
+	! python3 "$TEST_TOP/tests/tools/policy-expect.py" "$SCRATCH/wipe.orig" "$SCRATCH/wipe.json" \
 		inference "{}" prefer-onprem 100 60 60 >/dev/null
 '
 test_done

@@ -3,7 +3,7 @@
 must do to a Pod, computed from the Pod and the site's placement settings,
 compared with what the rendered policy did (policy-eval.mjs).
 
-  policy-expect.py ORIGINAL.yaml MUTATED.json NAMESPACES POD_SELECTOR_JSON \
+  policy-expect.py ORIGINAL.json MUTATED.json NAMESPACES POD_SELECTOR_JSON \
                    MODE WEIGHT NOT_READY_SECONDS UNREACHABLE_SECONDS
 
 Exit 0 when MUTATED is exactly the expected Pod, else 1 with the difference.
@@ -12,22 +12,13 @@ import copy
 import json
 import sys
 
-import_yaml = None
-try:
-    import yaml as import_yaml  # PyYAML, or fall back to the JSON subset
-except ImportError:
-    pass
-
 GPU = "nvidia.com/gpu"
 HYBRID = {"key": "eks.amazonaws.com/compute-type", "operator": "In", "values": ["hybrid"]}
 
 
 def load(path):
     with open(path) as f:
-        text = f.read()
-    if path.endswith(".json") or import_yaml is None:
-        return json.loads(text)
-    return import_yaml.safe_load(text)
+        return json.load(f)
 
 
 def selects(sel, labels):
