@@ -10,14 +10,19 @@
  * double quotes when not (libyaml itself also falls back to double quotes
  * when a literal cannot hold the text).
  */
+#include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <yaml.h>
 
 #include "base/buf.h"
+#include "base/num.h"
 #include "node/node.h"
+#include "yamlio/scalar.h"
 #include "yamlio/yamlio.h"
 
 /* Deeper trees than this are refused rather than risking the stack. */
@@ -221,6 +226,7 @@ static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
 {
 	yaml_event_t ev;
 	yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
+	char num[40];
 	const char *text = n->scalar.text ? n->scalar.text : "";
 	size_t len = n->scalar.text ? n->scalar.len : 0;
 
@@ -237,10 +243,29 @@ static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
 		len = strlen(text);
 		break;
 	case NODE_INT:
-	case NODE_FLOAT:
-		if (len == 0)
-			return -1;
+		/* From the value: canonical whatever text the node carries. */
+		len = (size_t)snprintf(num, sizeof(num), "%" PRId64, n->scalar.i);
+		text = num;
 		break;
+	case NODE_FLOAT: {
+		double f;
+		int64_t i;
+
+		/* Text that reads back as a number is kept ("1e3", ".inf");
+		 * anything else ("inf", "") is written from the value. */
+		if (len && (yamlio_parse_float(text, len, &f) ||
+			    yamlio_parse_int(text, len, &i, &f)))
+			break;
+		f = n->scalar.f;
+		if (isnan(f))
+			text = ".nan";
+		else if (isinf(f))
+			text = f < 0 ? "-.inf" : ".inf";
+		else
+			text = num_fmt_double(num, sizeof(num), f) ? num : "0";
+		len = strlen(text);
+		break;
+	}
 	}
 	if (len > INT32_MAX)
 		return -1;

@@ -864,6 +864,50 @@ static void test_yamlio__emit_block_layout(void **state)
 	}
 }
 
+/* Numbers are written so that they read back as the same number. */
+static void test_yamlio__emit_numbers(void **state)
+{
+	struct pos p0 = { NULL, 0, 0 };
+	struct node *m = node_new_map(&A, p0), *f;
+
+	(void)state;
+	node_map_add(&A, m, "i", node_new_int(&A, p0, INT64_MIN));
+	/* An int whose text is not canonical is written from its value. */
+	f = node_new_int(&A, p0, 31);
+	f->scalar.text = "0x1F";
+	f->scalar.len = 4;
+	node_map_add(&A, m, "hex", f);
+	node_map_add(&A, m, "kept", node_new_scalar(&A, p0, NODE_FLOAT, "1e3", 3));
+	node_map_add(&A, m, "dot", node_new_scalar(&A, p0, NODE_FLOAT, ".5", 2));
+	node_map_add(&A, m, "big", node_new_scalar(&A, p0, NODE_FLOAT,
+						   "123456789012345678901234567890", 30));
+	/* Float text that YAML would read as a string is replaced. */
+	f = node_new_scalar(&A, p0, NODE_FLOAT, "inf", 3);
+	f->scalar.f = INFINITY;
+	node_map_add(&A, m, "inf", f);
+	f = node_new_scalar(&A, p0, NODE_FLOAT, "-inf", 4);
+	f->scalar.f = -INFINITY;
+	node_map_add(&A, m, "ninf", f);
+	f = node_new_scalar(&A, p0, NODE_FLOAT, "nan", 3);
+	f->scalar.f = NAN;
+	node_map_add(&A, m, "nan", f);
+	f = node_new_scalar(&A, p0, NODE_FLOAT, "", 0);
+	f->scalar.f = 0.1;
+	node_map_add(&A, m, "empty", f);
+	assert_string_equal(emit(m, 0),
+		"i: -9223372036854775808\n"
+		"hex: 31\n"
+		"kept: 1e3\n"
+		"dot: .5\n"
+		"big: 123456789012345678901234567890\n"
+		"inf: .inf\n"
+		"ninf: -.inf\n"
+		"nan: .nan\n"
+		"empty: 0.1\n");
+	assert_int_equal(load(emit(m, 0)), 0);
+	assert_true(node_equal(doc(0), m));
+}
+
 static void test_yamlio__emit_multiline(void **state)
 {
 	(void)state;
@@ -1177,6 +1221,7 @@ int main(void)
 		cmocka_unit_test(test_yamlio__emit_quotes_ambiguous),
 		cmocka_unit_test(test_yamlio__emit_plain_when_safe),
 		cmocka_unit_test(test_yamlio__emit_block_layout),
+		cmocka_unit_test(test_yamlio__emit_numbers),
 		cmocka_unit_test(test_yamlio__emit_multiline),
 		cmocka_unit_test(test_yamlio__round_trip_property),
 		cmocka_unit_test(test_yamlio__round_trip_generated_strings),
