@@ -157,8 +157,8 @@ redact_text(struct arena *a, const char *s)
 	return res;
 }
 
-static void
-redact(struct arena *a, struct node *n)
+void
+diff_revisions_redact(struct arena *a, struct node *n)
 {
 	if (!n)
 		return;
@@ -171,11 +171,11 @@ redact(struct arena *a, struct node *n)
 			    pr->value->kind == NODE_SCALAR && !node_is_null(pr->value))
 				pr->value = node_new_str(a, pr->value->at, REDACTED);
 			else
-				redact(a, pr->value);
+				diff_revisions_redact(a, pr->value);
 		}
 	} else if (n->kind == NODE_SEQ) {
 		for (size_t i = 0; i < n->seq.count; i++)
-			redact(a, n->seq.items[i]);
+			diff_revisions_redact(a, n->seq.items[i]);
 	} else if (n->type == NODE_STR && n->scalar.text) {
 		const char *t = redact_text(a, n->scalar.text);
 
@@ -325,12 +325,12 @@ compare_one(struct item *it, struct arena *a, struct side *base,
 	buf_init(&one, DIFF_CAP);
 	diff_mask_secrets(a, l ? l->obj : NULL, r ? r->obj : NULL);
 	if (l) {
-		redact(a, l->obj);
+		diff_revisions_redact(a, l->obj);
 		if (emit_document(&lt, l->obj, EMIT_YAML) < 0)
 			goto out;
 	}
 	if (r) {
-		redact(a, r->obj);
+		diff_revisions_redact(a, r->obj);
 		if (emit_document(&rt, r->obj, EMIT_YAML) < 0)
 			goto out;
 	}

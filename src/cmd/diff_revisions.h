@@ -7,6 +7,9 @@
 
 #include "cmd/opts.h"
 
+struct arena;
+struct node;
+
 /*
  * Render the specs at `base` and at `head` (NULL: the index with
  * --staged, the repository's HEAD with --repo, else the work tree) and
@@ -17,5 +20,13 @@
  */
 int diff_revisions_run(const struct opts *o, const char *base,
 		       const char *head, const char *format);
+
+/*
+ * Mask secrets in a rendered object, in place: the value of every
+ * activationCode key becomes "<redacted>", and so does an activationCode
+ * written inside a string (a NodeConfig embedded in a ConfigMap, as YAML
+ * "activationCode: x" or JSON "activationCode":"x").
+ */
+void diff_revisions_redact(struct arena *a, struct node *n);
 
 #endif
