@@ -38,6 +38,8 @@ run_one() {	# run_one NAME CMD...
 	status=ok; [ "$f" -gt 0 ] && status=FAIL
 	printf '%-48s %4d passed %3d failed %3d skipped  %s\n' "$name" "$p" "$f" "$s" "$status"
 	grep -E '^(not )?ok .*# [Ss][Kk][Ii][Pp]' "$log" | sed 's/^/    /'
+	# headline figures a runner wants seen (conformance counts, agreement)
+	grep -E '^# (JSON-Schema-Test-Suite|ajv cross-check|conformance|summary):' "$log" | sed 's/^# /    /'
 	if [ "$f" -gt 0 ]; then
 		broken="$broken $name"
 		grep -v '^not ok .*# [Ss][Kk][Ii][Pp]' "$log" | grep -B2 -A25 '^not ok' | head -80 | sed 's/^/    | /'
