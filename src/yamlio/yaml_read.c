@@ -273,10 +273,17 @@ static void anchors_clear(struct anchors *t)
 
 /* --------------------------------------------------------------- keysets */
 
-/* A set of key texts, to find duplicates and merged keys in O(1). */
+/*
+ * A set of key texts, to find duplicates and merged keys in O(1).  Sized
+ * once for every key that may go in (it never fills up); small sets
+ * live on the stack.
+ */
+#define KEYSET_INLINE 64
+
 struct keyset {
 	const struct node **slots;
 	size_t size;
+	const struct node *inline_slots[KEYSET_INLINE];
 };
 
 static void keyset_init(struct keyset *s, size_t n)
@@ -284,7 +291,18 @@ static void keyset_init(struct keyset *s, size_t n)
 	s->size = 16;
 	while (s->size < n * 2)
 		s->size *= 2;
-	s->slots = xcalloc(s->size, sizeof(*s->slots));
+	if (s->size <= KEYSET_INLINE) {
+		s->slots = s->inline_slots;
+		memset(s->inline_slots, 0, s->size * sizeof(*s->slots));
+	} else {
+		s->slots = xcalloc(s->size, sizeof(*s->slots));
+	}
+}
+
+static void keyset_release(struct keyset *s)
+{
+	if (s->slots != s->inline_slots)
+		free(s->slots);
 }
 
 /* The key already in the set with the same text, else insert k. */
@@ -428,9 +446,11 @@ static void map_finish(struct loader *l, struct frame *fr)
 {
 	struct node *m = fr->node;
 	struct keyset set;
-	size_t i, j, kept = 0;
+	size_t i, j, kept = 0, all = m->map.count;
 
-	keyset_init(&set, m->map.count + 1);
+	for (i = 0; i < fr->nmerges; i++)
+		all += fr->merges[i]->map.count;
+	keyset_init(&set, all);
 	for (i = 0; i < m->map.count; i++) {
 		struct node_pair *p = &m->map.pairs[i];
 		const struct node *first = keyset_add(&set, p->key);
@@ -459,7 +479,7 @@ static void map_finish(struct loader *l, struct frame *fr)
 			node_map_add_node(l->a, m, p->key, p->value);
 		}
 	}
-	free(set.slots);
+	keyset_release(&set);
 }
 
 static int add_merge(struct loader *l, struct frame *fr, struct node *src)

@@ -392,6 +392,23 @@ static void test_yamlio__merge_keys(void **state)
 	/* The anchored maps are untouched. */
 	assert_int_equal(node_map_get(r, "base")->map.count, 3);
 
+	/* Many merged keys into a small mapping. */
+	{
+		struct buf big = BUF_INIT;
+		int i;
+
+		assert_int_equal(buf_adds(&big, "big: &big\n"), 0);
+		for (i = 0; i < 300; i++)
+			assert_int_equal(buf_printf(&big, "  k%d: %d\n", i, i), 0);
+		assert_int_equal(buf_adds(&big, "small:\n  k7: own\n  <<: [*big, *big]\n"), 0);
+		assert_int_equal(loadn(big.data, big.len, NULL), 0);
+		m = node_map_get(doc(0), "small");
+		assert_int_equal(m->map.count, 300);
+		assert_string_equal(node_str(node_map_get(m, "k7")), "own");
+		assert_int_equal(node_map_get(m, "k299")->scalar.i, 299);
+		buf_release(&big);
+	}
+
 	assert_int_equal(load("a:\n  <<: 1\n"), -1);
 	expect_one(2, 7, "GS001", "merge key '<<' must be a mapping or a sequence of mappings");
 	assert_int_equal(load("b: &b {x: 1}\na:\n  <<: [*b, 2]\n"), -1);
