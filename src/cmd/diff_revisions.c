@@ -36,9 +36,9 @@
 #include "source/source.h"
 
 #define DIFF_CAP ((size_t)1 << 30)
-#define MD_COMMENT_BUDGET 60000		/* a PR comment holds 65,536 characters */
-#define MD_SUMMARY_BUDGET (1000u << 10)	/* a job summary step holds 1 MiB */
-#define MD_FOLD_LINES 40		/* longer diffs fold into <details> */
+#define MD_COMMENT_BUDGET 60000         /* a PR comment holds 65,536 characters */
+#define MD_SUMMARY_BUDGET (1000u << 10) /* a job summary step holds 1 MiB */
+#define MD_FOLD_LINES 40                /* longer diffs fold into <details> */
 #define REDACTED "<redacted>"
 #define SECRET_KEY "activationCode"
 
@@ -49,30 +49,30 @@ static const char *const change_names[] = { "unchanged", "changed", "added", "re
 
 /* One side of the comparison: read, checked, rendered. */
 struct side {
-	const char *rev;	/* as given, or NULL */
-	const char *where;	/* "at main", "in the work tree", "in the index" */
-	const char *label;	/* "main", "work tree", "index" */
+	const char *rev;   /* as given, or NULL */
+	const char *where; /* "at main", "in the work tree", "in the index" */
+	const char *label; /* "main", "work tree", "index" */
 	struct source_set files;
 	struct pipeline p;
 	struct render_result r;
-	const struct render_object **objs;	/* sorted by key */
+	const struct render_object **objs; /* sorted by key */
 	size_t count;
 };
 
 struct item {
-	const struct render_object *obj;	/* head's; base's when removed */
-	const char *key;	/* Kind/name or Kind/namespace/name */
+	const struct render_object *obj; /* head's; base's when removed */
+	const char *key;                 /* Kind/name or Kind/namespace/name */
 	enum change change;
 	const char *diff;
 	size_t len;
 	size_t plus, minus;
-	const char *file;	/* spec file of the object's site, or NULL */
+	const char *file; /* spec file of the object's site, or NULL */
 };
 
 struct result {
 	struct item *items;
 	size_t count;
-	size_t n[4];		/* per enum change */
+	size_t n[4]; /* per enum change */
 	const char *base;
 	const char *head;
 };
@@ -97,7 +97,7 @@ static const char *
 no_env(const char *name)
 {
 	(void)name;
-	return NULL;	/* diff never reads activation codes */
+	return NULL; /* diff never reads activation codes */
 }
 
 /* ---- secrets ---------------------------------------------------------- */
@@ -150,7 +150,7 @@ redact_text(struct arena *a, const char *s)
 	}
 	if (buf_adds(&b, p) < 0) {
 		buf_release(&b);
-		return REDACTED;	/* cannot copy it: show nothing of it */
+		return REDACTED; /* cannot copy it: show nothing of it */
 	}
 	res = arena_strndup(a, b.data, b.len);
 	buf_release(&b);
@@ -205,8 +205,7 @@ cmp_obj(const void *x, const void *y)
 }
 
 static void
-print_diags(const struct diags *d, const struct side *s, unsigned flags,
-	    unsigned extra)
+print_diags(const struct diags *d, const struct side *s, unsigned flags, unsigned extra)
 {
 	struct report_input in = { d, s ? &s->files : NULL, s ? &s->p.fleet : NULL,
 				   s ? s->p.docs : 0, "gpusite diff" };
@@ -216,8 +215,7 @@ print_diags(const struct diags *d, const struct side *s, unsigned flags,
 
 /* Returns 0, or the exit code after printing why. */
 static int
-load_side(struct side *s, struct arena *a, const struct opts *o, bool staged,
-	  unsigned flags)
+load_side(struct side *s, struct arena *a, const struct opts *o, bool staged, unsigned flags)
 {
 	const char *const *paths = (const char *const *)o->args;
 	struct render_options ropt;
@@ -228,8 +226,8 @@ load_side(struct side *s, struct arena *a, const struct opts *o, bool staged,
 	if (staged)
 		rc = source_from_index(&s->files, a, &sd, paths, o->nargs);
 	else if (s->rev || o->repo)
-		rc = source_from_git(&s->files, a, &sd, o->repo, s->rev ? s->rev : "HEAD",
-				     paths, o->nargs);
+		rc = source_from_git(&s->files, a, &sd, o->repo, s->rev ? s->rev : "HEAD", paths,
+				     o->nargs);
 	else
 		rc = source_from_paths(&s->files, a, &sd, NULL, paths, o->nargs);
 	if (rc < 0) {
@@ -261,8 +259,10 @@ load_side(struct side *s, struct arena *a, const struct opts *o, bool staged,
 			if (d->level == DIAG_ERROR)
 				diag_add(&errs, d->level, d->at, d->rule, d->path, "%s", d->msg);
 		}
-		fprintf(stderr, "gpusite diff: the specs %s are not valid; nothing was"
-			" compared\n", s->where);
+		fprintf(stderr,
+			"gpusite diff: the specs %s are not valid; nothing was"
+			" compared\n",
+			s->where);
 		print_diags(&errs, s, flags, 0);
 		return GS_EXIT_FINDINGS;
 	}
@@ -296,7 +296,7 @@ static void
 count_lines(struct item *it)
 {
 	const char *p = it->diff;
-	int header = 2;	/* "--- a/..." and "+++ b/..." */
+	int header = 2; /* "--- a/..." and "+++ b/..." */
 
 	while (*p) {
 		const char *nl = strchr(p, '\n');
@@ -312,9 +312,8 @@ count_lines(struct item *it)
 }
 
 static int
-compare_one(struct item *it, struct arena *a, struct side *base,
-	    struct side *head, const struct render_object *l,
-	    const struct render_object *r)
+compare_one(struct item *it, struct arena *a, struct side *base, struct side *head,
+	    const struct render_object *l, const struct render_object *r)
 {
 	struct buf lt = BUF_INIT, rt = BUF_INIT, one = BUF_INIT;
 	const char *key = obj_key(a, r ? r : l);
@@ -334,10 +333,8 @@ compare_one(struct item *it, struct arena *a, struct side *base,
 		if (emit_document(&rt, r->obj, EMIT_YAML) < 0)
 			goto out;
 	}
-	rc = diff_unified(&one, lt.data, lt.len,
-			  l ? arena_printf(a, "a/%s", key) : "/dev/null",
-			  rt.data, rt.len,
-			  r ? arena_printf(a, "b/%s", key) : "/dev/null");
+	rc = diff_unified(&one, lt.data, lt.len, l ? arena_printf(a, "a/%s", key) : "/dev/null",
+			  rt.data, rt.len, r ? arena_printf(a, "b/%s", key) : "/dev/null");
 	if (rc < 0)
 		goto out;
 	it->obj = r ? r : l;
@@ -366,8 +363,9 @@ compare(struct result *res, struct arena *a, struct side *base, struct side *hea
 	while (i < base->count || j < head->count) {
 		const struct render_object *l = NULL, *r = NULL;
 		struct item *it = &res->items[res->count];
-		int c = i >= base->count ? 1 : j >= head->count ? -1
-			: cmp_obj(&base->objs[i], &head->objs[j]);
+		int c = i >= base->count   ? 1
+			: j >= head->count ? -1
+					   : cmp_obj(&base->objs[i], &head->objs[j]);
 
 		if (c <= 0)
 			l = base->objs[i++];
@@ -386,8 +384,8 @@ compare(struct result *res, struct arena *a, struct side *base, struct side *hea
 static const char *
 summary_line(struct arena *a, const struct result *res)
 {
-	return arena_printf(a, "%zu objects changed, %zu added, %zu removed",
-			    res->n[CHANGED], res->n[ADDED], res->n[REMOVED]);
+	return arena_printf(a, "%zu objects changed, %zu added, %zu removed", res->n[CHANGED],
+			    res->n[ADDED], res->n[REMOVED]);
 }
 
 static int
@@ -514,8 +512,8 @@ md_block(struct buf *b, const struct item *it)
 static const char *
 change_text(struct arena *a, const struct item *it)
 {
-	return arena_printf(a, "%s, +%zu \xe2\x88\x92%zu", change_names[it->change],
-			    it->plus, it->minus);
+	return arena_printf(a, "%s, +%zu \xe2\x88\x92%zu", change_names[it->change], it->plus,
+			    it->minus);
 }
 
 /*
@@ -533,8 +531,7 @@ md_build(struct buf *b, struct arena *a, const struct result *res, size_t budget
 	rc |= md_code(b, res->base);
 	rc |= buf_adds(b, " \xe2\x86\x92 ");
 	rc |= md_code(b, res->head);
-	rc |= buf_printf(b, "\n\n**%s** (%zu unchanged)\n\n", summary_line(a, res),
-			 res->n[SAME]);
+	rc |= buf_printf(b, "\n\n**%s** (%zu unchanged)\n\n", summary_line(a, res), res->n[SAME]);
 	if (!total) {
 		rc |= buf_adds(b, "No difference in the rendered output.\n");
 		return rc ? -1 : 0;
@@ -547,8 +544,7 @@ md_build(struct buf *b, struct arena *a, const struct result *res, size_t budget
 		if (it->change == SAME)
 			continue;
 		row = arena_printf(a, "| `%s` | %s | %s |\n", it->key,
-				   it->obj->site ? it->obj->site : "",
-				   change_text(a, it));
+				   it->obj->site ? it->obj->site : "", change_text(a, it));
 		if (b->len + strlen(row) + 512 > budget)
 			break;
 		rc |= buf_adds(b, row);
@@ -566,11 +562,11 @@ md_build(struct buf *b, struct arena *a, const struct result *res, size_t budget
 			continue;
 		buf_init(&blk, DIFF_CAP);
 		if (fold)
-			rc |= buf_printf(&blk, "<details>\n<summary><code>%s</code> (%s)</summary>\n\n",
+			rc |= buf_printf(&blk,
+					 "<details>\n<summary><code>%s</code> (%s)</summary>\n\n",
 					 it->key, change_text(a, it));
 		else
-			rc |= buf_printf(&blk, "#### `%s` (%s)\n\n", it->key,
-					 change_text(a, it));
+			rc |= buf_printf(&blk, "#### `%s` (%s)\n\n", it->key, change_text(a, it));
 		rc |= md_block(&blk, it);
 		if (fold)
 			rc |= buf_adds(&blk, "</details>\n\n");
@@ -581,8 +577,10 @@ md_build(struct buf *b, struct arena *a, const struct result *res, size_t budget
 		buf_release(&blk);
 	}
 	if (shown < total)
-		rc |= buf_printf(b, "%zu of %zu diffs not shown here (too long); `gpusite"
-				 " diff` prints them all.\n", total - shown, total);
+		rc |= buf_printf(b,
+				 "%zu of %zu diffs not shown here (too long); `gpusite"
+				 " diff` prints them all.\n",
+				 total - shown, total);
 	return rc ? -1 : 0;
 }
 
@@ -595,8 +593,8 @@ gh_put(FILE *out, const char *s, bool prop)
 		case '%': fputs("%25", out); break;
 		case '\r': fputs("%0D", out); break;
 		case '\n': fputs("%0A", out); break;
-		case ':': if (prop) { fputs("%3A", out); break; } fputc(*s, out); break;
-		case ',': if (prop) { fputs("%2C", out); break; } fputc(*s, out); break;
+		case ':': fputs(prop ? "%3A" : ":", out); break;
+		case ',': fputs(prop ? "%2C" : ",", out); break;
 		default: fputc(*s, out);
 		}
 	}
@@ -617,8 +615,10 @@ append_summary(const char *path, struct arena *a, const struct result *res)
 	if (f && fclose(f) != 0)
 		rc = -1;
 	if (rc)
-		fprintf(stderr, "gpusite diff: error: cannot append the job summary to"
-			" '%s'\n", path);
+		fprintf(stderr,
+			"gpusite diff: error: cannot append the job summary to"
+			" '%s'\n",
+			path);
 	buf_release(&b);
 	return rc;
 }
@@ -653,9 +653,10 @@ write_github(FILE *out, struct arena *a, const struct result *res)
 		fputs("title=", out);
 		gh_put(out, "gpusite diff", true);
 		fputs("::", out);
-		gh_put(out, arena_printf(a, "%s %s in the rendered output (+%zu -%zu lines)",
-					 it->key, change_names[it->change], it->plus,
-					 it->minus), false);
+		gh_put(out,
+		       arena_printf(a, "%s %s in the rendered output (+%zu -%zu lines)", it->key,
+				    change_names[it->change], it->plus, it->minus),
+		       false);
 		fputc('\n', out);
 	}
 	fprintf(out, "%s\n", summary_line(a, res));
@@ -685,8 +686,7 @@ parse_format(enum diff_format *out, const char *s)
 }
 
 int
-diff_revisions_run(const struct opts *o, const char *base, const char *head,
-		   const char *format)
+diff_revisions_run(const struct opts *o, const char *base, const char *head, const char *format)
 {
 	struct arena a = ARENA_INIT;
 	struct side bs, hs;
@@ -741,18 +741,16 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head,
 	res.base = bs.label;
 	res.head = hs.label;
 	if (compare(&res, &a, &bs, &hs) < 0) {
-		fprintf(stderr, "gpusite diff: error: the rendered objects could not be"
-			" compared (over %zu MiB?)\n", DIFF_CAP >> 20);
+		fprintf(stderr,
+			"gpusite diff: error: the rendered objects could not be"
+			" compared (over %zu MiB?)\n",
+			DIFF_CAP >> 20);
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
 	switch (fmt) {
-	case F_TEXT:
-		code = write_text(stdout, &a, &res, o->quiet);
-		break;
-	case F_JSON:
-		code = write_json(stdout, &a, &res);
-		break;
+	case F_TEXT: code = write_text(stdout, &a, &res, o->quiet); break;
+	case F_JSON: code = write_json(stdout, &a, &res); break;
 	case F_MARKDOWN: {
 		struct buf b = BUF_INIT;
 
@@ -763,21 +761,19 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head,
 		buf_release(&b);
 		break;
 	}
-	case F_GITHUB:
-		code = write_github(stdout, &a, &res);
-		break;
+	case F_GITHUB: code = write_github(stdout, &a, &res); break;
 	}
 	if (code < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "gpusite diff: error: cannot write the diff\n");
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	code = res.n[CHANGED] || res.n[ADDED] || res.n[REMOVED] ? GS_EXIT_FINDINGS
-								: GS_EXIT_OK;
+	code = res.n[CHANGED] || res.n[ADDED] || res.n[REMOVED] ? GS_EXIT_FINDINGS : GS_EXIT_OK;
 	if (o->verbose)
-		fprintf(stderr, "gpusite diff: %s: %zu file%s, %zu object%s; %s: %zu file%s,"
-			" %zu object%s; %.1f ms, %zu KiB of memory\n", bs.label,
-			bs.files.count, bs.files.count == 1 ? "" : "s", bs.count,
+		fprintf(stderr,
+			"gpusite diff: %s: %zu file%s, %zu object%s; %s: %zu file%s,"
+			" %zu object%s; %.1f ms, %zu KiB of memory\n",
+			bs.label, bs.files.count, bs.files.count == 1 ? "" : "s", bs.count,
 			bs.count == 1 ? "" : "s", hs.label, hs.files.count,
 			hs.files.count == 1 ? "" : "s", hs.count, hs.count == 1 ? "" : "s",
 			now_ms() - t0, a.total >> 10);

@@ -18,8 +18,8 @@ struct node;
  * both sides.  Returns the exit code: 0 no difference, 1 a difference or
  * a side whose specs are invalid, 3 when a side could not be read.
  */
-int diff_revisions_run(const struct opts *o, const char *base,
-		       const char *head, const char *format);
+int diff_revisions_run(const struct opts *o, const char *base, const char *head,
+		       const char *format);
 
 /*
  * Mask secrets in a rendered object, in place: the value of every

@@ -39,8 +39,8 @@
 #include "source/source.h"
 #include "source/source_int.h"
 
-#define KNOWN_HOSTS_MAX (1u << 20)	/* ssh-keygen -F output we read */
-#define FETCHED_MAX 16			/* clones fetched in this run */
+#define KNOWN_HOSTS_MAX (1u << 20) /* ssh-keygen -F output we read */
+#define FETCHED_MAX 16             /* clones fetched in this run */
 
 const char *
 source_url_scrub(struct arena *a, const char *url)
@@ -49,7 +49,7 @@ source_url_scrub(struct arena *a, const char *url)
 	const char *host, *end, *at = NULL;
 
 	if (!scheme)
-		return arena_strdup(a, url);	/* scp-like user@host: no secret */
+		return arena_strdup(a, url); /* scp-like user@host: no secret */
 	host = scheme + 3;
 	end = host + strcspn(host, "/?#");
 	/* the last '@' of the authority: a password may hold one unencoded */
@@ -177,11 +177,11 @@ known_in(struct arena *a, const char *file, const char *name, const char *key64)
 			f[nf++] = t;
 		if (f[0] && !strcmp(f[0], "@revoked")) {
 			if (f[3] && !strcmp(f[3], key64))
-				return 0;	/* revoked wins over any listing */
+				return 0; /* revoked wins over any listing */
 			continue;
 		}
 		if (f[0] && f[0][0] == '@')
-			continue;	/* @cert-authority: certificates are not used */
+			continue; /* @cert-authority: certificates are not used */
 		if (f[2] && !strcmp(f[2], key64))
 			found = 1;
 	}
@@ -189,8 +189,8 @@ known_in(struct arena *a, const char *file, const char *name, const char *key64)
 }
 
 int
-source__known_host(const char *file, const char *host, int port,
-		   const unsigned char *key, size_t len)
+source__known_host(const char *file, const char *host, int port, const unsigned char *key,
+		   size_t len)
 {
 	struct arena a = ARENA_INIT;
 	const char *home = getenv("HOME");
@@ -206,8 +206,8 @@ source__known_host(const char *file, const char *host, int port,
 		rc = known_in(&a, file, name, key64);
 	} else {
 		if (home && *home)
-			rc = known_in(&a, arena_printf(&a, "%s/.ssh/known_hosts", home),
-				      name, key64);
+			rc = known_in(&a, arena_printf(&a, "%s/.ssh/known_hosts", home), name,
+				      key64);
 		if (rc == 0)
 			rc = known_in(&a, "/etc/ssh/ssh_known_hosts", name, key64);
 	}
@@ -218,9 +218,9 @@ source__known_host(const char *file, const char *host, int port,
 /* ---- callbacks of a fetch ---- */
 
 struct remote_state {
-	const char *shown;	/* the URL without credentials */
-	int port;		/* ssh port from the URL, 22 by default */
-	unsigned tried;		/* git_credential_t bits already offered */
+	const char *shown; /* the URL without credentials */
+	int port;          /* ssh port from the URL, 22 by default */
+	unsigned tried;    /* git_credential_t bits already offered */
 };
 
 static const char *
@@ -245,8 +245,8 @@ refuse(int klass, const char *msg)
 }
 
 static int
-cred_cb(git_credential **out, const char *url, const char *username,
-	unsigned int allowed, void *payload)
+cred_cb(git_credential **out, const char *url, const char *username, unsigned int allowed,
+	void *payload)
 {
 	struct remote_state *st = payload;
 	const char *user = username && *username ? username : NULL;
@@ -261,25 +261,28 @@ cred_cb(git_credential **out, const char *url, const char *username,
 	if (allowed & GIT_CREDENTIAL_SSH_KEY) {
 		if (st->tried & GIT_CREDENTIAL_SSH_KEY)
 			return refuse(GIT_ERROR_SSH, "the server accepted no key of the SSH"
-				      " agent (SSH_AUTH_SOCK)");
+						     " agent (SSH_AUTH_SOCK)");
 		st->tried |= GIT_CREDENTIAL_SSH_KEY;
 		return git_credential_ssh_key_from_agent(out, user ? user : "git");
 	}
 	if (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) {
 		token = token_env(&env);
 		if (strncasecmp(url, "https://", 8))
-			return refuse(GIT_ERROR_HTTP, "the server asks for credentials over"
+			return refuse(GIT_ERROR_HTTP,
+				      "the server asks for credentials over"
 				      " plain http; a token is only ever sent over https");
 		if (!token)
-			return refuse(GIT_ERROR_HTTP, "the server asks for credentials: put"
+			return refuse(GIT_ERROR_HTTP,
+				      "the server asks for credentials: put"
 				      " an access token in GPUSITE_GIT_TOKEN (or GIT_TOKEN)");
 		if (st->tried & GIT_CREDENTIAL_USERPASS_PLAINTEXT)
-			return refuse(GIT_ERROR_HTTP, strcmp(env, "GIT_TOKEN")
-				      ? "the server rejected the token in GPUSITE_GIT_TOKEN"
-				      : "the server rejected the token in GIT_TOKEN");
+			return refuse(GIT_ERROR_HTTP,
+				      strcmp(env, "GIT_TOKEN")
+					      ? "the server rejected the token in GPUSITE_GIT_TOKEN"
+					      : "the server rejected the token in GIT_TOKEN");
 		st->tried |= GIT_CREDENTIAL_USERPASS_PLAINTEXT;
-		return git_credential_userpass_plaintext_new(out,
-			user ? user : "x-access-token", token);
+		return git_credential_userpass_plaintext_new(out, user ? user : "x-access-token",
+							     token);
 	}
 	return GIT_PASSTHROUGH;
 }
@@ -298,8 +301,8 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 		if (valid)
 			return 0;
 		git_error_set_str(GIT_ERROR_SSL, "the server's TLS certificate is not"
-				  " trusted or not for this host; trust its CA with"
-				  " GIT_SSL_CAINFO or SSL_CERT_FILE if it is yours");
+						 " trusted or not for this host; trust its CA with"
+						 " GIT_SSL_CAINFO or SSL_CERT_FILE if it is yours");
 		return GIT_ECERTIFICATE;
 	}
 	hk = (const git_cert_hostkey *)cert;
@@ -307,14 +310,15 @@ cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 		git_error_set_str(GIT_ERROR_SSH, "cannot check the SSH host key");
 		return GIT_ECERTIFICATE;
 	}
-	known = source__known_host(NULL, host, st->port,
-				   (const unsigned char *)hk->hostkey, hk->hostkey_len);
+	known = source__known_host(NULL, host, st->port, (const unsigned char *)hk->hostkey,
+				   hk->hostkey_len);
 	if (known == 1)
 		return 0;
-	git_error_set_str(GIT_ERROR_SSH, known < 0
-		? "cannot check the SSH host key: ssh-keygen could not be run"
-		: "the SSH host key is not in ~/.ssh/known_hosts or differs from the"
-		  " one recorded there; connect once with ssh to check and record it");
+	git_error_set_str(
+		GIT_ERROR_SSH,
+		known < 0 ? "cannot check the SSH host key: ssh-keygen could not be run"
+			  : "the SSH host key is not in ~/.ssh/known_hosts or differs from the"
+			    " one recorded there; connect once with ssh to check and record it");
 	return GIT_ECERTIFICATE;
 }
 
@@ -344,8 +348,8 @@ set_ca_locations(void)
 	if (!file || !*file)
 		file = getenv("SSL_CERT_FILE");
 	if ((file && *file) || (dir && *dir))
-		git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS,
-				 file && *file ? file : NULL, dir && *dir ? dir : NULL);
+		git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file && *file ? file : NULL,
+				 dir && *dir ? dir : NULL);
 }
 
 static int
@@ -356,7 +360,7 @@ fetch_all(git_repository *repo, const char *url, const char *shown)
 	struct remote_state st = { shown, ssh_port(url), 0 };
 	static char heads[] = "+refs/heads/*:refs/heads/*";
 	static char tags[] = "+refs/tags/*:refs/tags/*";
-	static char head[] = "+HEAD:refs/gpusite/HEAD";	/* the default branch */
+	static char head[] = "+HEAD:refs/gpusite/HEAD"; /* the default branch */
 	char *refspecs[] = { heads, tags, head };
 	git_strarray specs = { refspecs, 3 };
 	git_reference *ref = NULL;
@@ -369,8 +373,8 @@ fetch_all(git_repository *repo, const char *url, const char *shown)
 	fo.callbacks.payload = &st;
 	fo.prune = GIT_FETCH_PRUNE;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
-	fo.update_fetchhead = 0;	/* FETCH_HEAD would record the URL */
-	fo.proxy_opts.type = GIT_PROXY_AUTO;	/* http.proxy, https_proxy, as git */
+	fo.update_fetchhead = 0;             /* FETCH_HEAD would record the URL */
+	fo.proxy_opts.type = GIT_PROXY_AUTO; /* http.proxy, https_proxy, as git */
 	error = git_remote_create_anonymous(&remote, repo, url);
 	if (!error)
 		error = git_remote_fetch(remote, &specs, &fo, "gpusite: fetch");
@@ -478,8 +482,8 @@ fetched_already(const char *key)
 }
 
 int
-source__open_cached(git_repository **out, struct arena *a, struct diags *d,
-		    const char *url, const char *shown, const char *rev)
+source__open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
+		    const char *shown, const char *rev)
 {
 	struct source_pick p = { .arena = a, .diags = d };
 	const char *root = cache_root(a);
@@ -490,30 +494,35 @@ source__open_cached(git_repository **out, struct arena *a, struct diags *d,
 
 	*out = NULL;
 	if (!root)
-		return source__fatal(&p, SOURCE_EFAIL, "no cache directory for %s: set"
-				     " XDG_CACHE_HOME or HOME", shown);
+		return source__fatal(&p, SOURCE_EFAIL,
+				     "no cache directory for %s: set"
+				     " XDG_CACHE_HOME or HOME",
+				     shown);
 	/* the key: the URL as shown (credentials removed), never the secret */
 	git_odb_hash(&key, shown, strlen(shown), GIT_OBJECT_BLOB);
 	git_oid_tostr(hex, sizeof(hex), &key);
 	dir = arena_printf(a, "%s/%s.git", root, hex);
 	if (mkdir_p(arena_strdup(a, root)) < 0)
-		return source__fatal(&p, SOURCE_EFAIL, "cannot create the cache '%s': %s",
-				     root, strerror(errno));
+		return source__fatal(&p, SOURCE_EFAIL, "cannot create the cache '%s': %s", root,
+				     strerror(errno));
 	lock = lock_cache(arena_printf(a, "%s.lock", dir));
 	if (lock < 0)
-		return source__fatal(&p, SOURCE_EFAIL, "cannot lock the cache '%s.lock':"
-				     " %s", dir, strerror(errno));
+		return source__fatal(&p, SOURCE_EFAIL,
+				     "cannot lock the cache '%s.lock':"
+				     " %s",
+				     dir, strerror(errno));
 	if (git_repository_open_bare(out, dir) < 0) {
 		git_error_clear();
 		if (git_repository_init(out, dir, 1) < 0) {
 			close(lock);
-			return source__fatal(&p, SOURCE_EFAIL, "cannot create the cache"
-					     " repository '%s': %s", dir,
-					     source__git_message(a));
+			return source__fatal(&p, SOURCE_EFAIL,
+					     "cannot create the cache"
+					     " repository '%s': %s",
+					     dir, source__git_message(a));
 		}
 	} else if (fetched_already(hex) || cached_commit(*out, rev)) {
 		close(lock);
-		return SOURCE_OK;	/* already here: no network */
+		return SOURCE_OK; /* already here: no network */
 	}
 	error = fetch_all(*out, url, shown);
 	close(lock);

@@ -26,7 +26,7 @@
 #include "source/source.h"
 #include "source/source_int.h"
 
-#define SYMLINK_HOPS 40		/* as Linux's MAXSYMLINKS */
+#define SYMLINK_HOPS 40 /* as Linux's MAXSYMLINKS */
 
 int
 source__fatal(struct source_pick *p, int code, const char *fmt, ...)
@@ -41,8 +41,7 @@ source__fatal(struct source_pick *p, int code, const char *fmt, ...)
 }
 
 void
-source__finding(struct source_pick *p, const char *rule, const char *path,
-		const char *fmt, ...)
+source__finding(struct source_pick *p, const char *rule, const char *path, const char *fmt, ...)
 {
 	struct pos at = { path, 0, 0 };
 	va_list ap;
@@ -61,7 +60,7 @@ cut_secret(char *s, const char *secret)
 	char *hit;
 
 	if (n < sizeof(mark))
-		return;	/* too short to be a token; "***" would not fit */
+		return; /* too short to be a token; "***" would not fit */
 	while ((hit = strstr(s, secret)) != NULL) {
 		memcpy(hit, mark, sizeof(mark) - 1);
 		memmove(hit + sizeof(mark) - 1, hit + n, strlen(hit + n) + 1);
@@ -72,8 +71,7 @@ const char *
 source__git_message(struct arena *a)
 {
 	const git_error *e = git_error_last();
-	const char *msg = e && e->message && *e->message ? e->message
-							 : "unknown libgit2 error";
+	const char *msg = e && e->message && *e->message ? e->message : "unknown libgit2 error";
 	char *copy = arena_strdup(a, msg);
 	char *p = copy;
 	size_t n = strlen(copy);
@@ -190,25 +188,28 @@ take_blob(struct source_pick *p, const char *shown, const git_oid *id)
 	size_t size;
 
 	if (git_odb_read_header(&size, &type, p->odb, id) < 0)
-		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown,
-				     p->where, source__git_message(p->arena));
+		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown, p->where,
+				     source__git_message(p->arena));
 	if (size > SOURCE_MAX_FILE_BYTES) {
-		source__finding(p, SOURCE_RULE_READ, shown, "file is %zu bytes, over the"
+		source__finding(p, SOURCE_RULE_READ, shown,
+				"file is %zu bytes, over the"
 				" %u MiB limit for a spec file; split it into several files",
 				size, SOURCE_MAX_FILE_BYTES >> 20);
 		return SOURCE_OK;
 	}
 	if (p->out->count >= SOURCE_MAX_FILES)
-		return source__fatal(p, SOURCE_EFAIL, "more than %d spec files %s;"
-				     " point gpusite at a smaller tree", SOURCE_MAX_FILES,
-				     p->where);
+		return source__fatal(p, SOURCE_EFAIL,
+				     "more than %d spec files %s;"
+				     " point gpusite at a smaller tree",
+				     SOURCE_MAX_FILES, p->where);
 	if (p->total + size > SOURCE_MAX_TOTAL_BYTES)
-		return source__fatal(p, SOURCE_EFAIL, "the spec files %s add up to more"
+		return source__fatal(p, SOURCE_EFAIL,
+				     "the spec files %s add up to more"
 				     " than %u MiB; point gpusite at a smaller tree",
 				     p->where, SOURCE_MAX_TOTAL_BYTES >> 20);
 	if (git_blob_lookup(&blob, p->repo, id) < 0)
-		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown,
-				     p->where, source__git_message(p->arena));
+		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown, p->where,
+				     source__git_message(p->arena));
 	p->total += size;
 	source_set_add(p->arena, p->out, shown, git_blob_rawcontent(blob), size);
 	git_blob_free(blob);
@@ -220,8 +221,7 @@ take_blob(struct source_pick *p, const char *shown, const git_oid *id)
  * 2 a directory, 0 nothing there.
  */
 static int
-lookup(struct source_pick *p, const char *path, git_filemode_t *mode,
-       git_oid *id)
+lookup(struct source_pick *p, const char *path, git_filemode_t *mode, git_oid *id)
 {
 	if (p->tree) {
 		git_tree_entry *e = NULL;
@@ -237,8 +237,7 @@ lookup(struct source_pick *p, const char *path, git_filemode_t *mode,
 		git_tree_entry_free(e);
 		return *mode == GIT_FILEMODE_TREE ? 2 : 1;
 	} else {
-		const git_index_entry *e = *path ? git_index_get_bypath(p->index, path, 0)
-						 : NULL;
+		const git_index_entry *e = *path ? git_index_get_bypath(p->index, path, 0) : NULL;
 		char *dir;
 		size_t at;
 
@@ -257,8 +256,7 @@ lookup(struct source_pick *p, const char *path, git_filemode_t *mode,
 
 /* A symlink: follow it, hop by hop, while it stays inside the tree. */
 static int
-take_symlink(struct source_pick *p, const char *shown, const char *path,
-	     const git_oid *link_id)
+take_symlink(struct source_pick *p, const char *shown, const char *path, const git_oid *link_id)
 {
 	git_oid id;
 	git_filemode_t mode = GIT_FILEMODE_LINK;
@@ -273,12 +271,13 @@ take_symlink(struct source_pick *p, const char *shown, const char *path,
 		int found;
 
 		if (git_blob_lookup(&blob, p->repo, &id) < 0)
-			return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s",
-					     shown, p->where, source__git_message(p->arena));
+			return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown,
+					     p->where, source__git_message(p->arena));
 		size = (size_t)git_blob_rawsize(blob);
 		if (size == 0 || size >= PATH_MAX) {
 			git_blob_free(blob);
-			source__finding(p, SOURCE_RULE_PATH, shown, "symlink with an"
+			source__finding(p, SOURCE_RULE_PATH, shown,
+					"symlink with an"
 					" unusable target; spec files must be regular files");
 			return SOURCE_OK;
 		}
@@ -286,57 +285,62 @@ take_symlink(struct source_pick *p, const char *shown, const char *path,
 		git_blob_free(blob);
 		dir = slash ? arena_strndup(p->arena, cur, (size_t)(slash - cur))
 			    : arena_strdup(p->arena, "");
-		next = target[0] == '/' || strlen(target) != size ? NULL
-			: source__tree_path(p->arena, dir, target);
+		next = target[0] == '/' || strlen(target) != size
+			       ? NULL
+			       : source__tree_path(p->arena, dir, target);
 		if (!next) {
-			source__finding(p, SOURCE_RULE_PATH, shown, "symlink leads outside"
+			source__finding(p, SOURCE_RULE_PATH, shown,
+					"symlink leads outside"
 					" the repository; spec files must be regular files"
 					" inside it");
 			return SOURCE_OK;
 		}
 		found = lookup(p, next, &mode, &id);
 		if (found == 0) {
-			source__finding(p, SOURCE_RULE_PATH, shown, "symlink leads to a file"
+			source__finding(p, SOURCE_RULE_PATH, shown,
+					"symlink leads to a file"
 					" that does not exist");
 			return SOURCE_OK;
 		}
 		if (found == 2) {
-			source__finding(p, SOURCE_RULE_PATH, shown, "symlink to a directory,"
+			source__finding(p, SOURCE_RULE_PATH, shown,
+					"symlink to a directory,"
 					" not a regular file; spec files must be regular files");
 			return SOURCE_OK;
 		}
 		if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE)
 			return take_blob(p, shown, &id);
 		if (mode != GIT_FILEMODE_LINK) {
-			source__finding(p, SOURCE_RULE_PATH, shown, "symlink to a submodule,"
+			source__finding(p, SOURCE_RULE_PATH, shown,
+					"symlink to a submodule,"
 					" not a regular file; spec files must be regular files");
 			return SOURCE_OK;
 		}
 		cur = next;
 	}
-	source__finding(p, SOURCE_RULE_PATH, shown, "symlink loop: the link never"
+	source__finding(p, SOURCE_RULE_PATH, shown,
+			"symlink loop: the link never"
 			" reaches a file; spec files must be regular files");
 	return SOURCE_OK;
 }
 
 int
-source__take(struct source_pick *p, const char *path, git_filemode_t mode,
-	     const git_oid *id)
+source__take(struct source_pick *p, const char *path, git_filemode_t mode, const git_oid *id)
 {
 	const char *shown = source__shown(p->arena, p->base, path);
 
 	switch (mode) {
 	case GIT_FILEMODE_BLOB:
-	case GIT_FILEMODE_BLOB_EXECUTABLE:
-		return take_blob(p, shown, id);
-	case GIT_FILEMODE_LINK:
-		return take_symlink(p, shown, path, id);
+	case GIT_FILEMODE_BLOB_EXECUTABLE: return take_blob(p, shown, id);
+	case GIT_FILEMODE_LINK: return take_symlink(p, shown, path, id);
 	case GIT_FILEMODE_TREE:
-		source__finding(p, SOURCE_RULE_PATH, shown, "not a regular file (a"
+		source__finding(p, SOURCE_RULE_PATH, shown,
+				"not a regular file (a"
 				" directory named like a spec file); rename it");
 		return SOURCE_OK;
 	default:
-		source__finding(p, SOURCE_RULE_PATH, shown, "not a regular file (a"
+		source__finding(p, SOURCE_RULE_PATH, shown,
+				"not a regular file (a"
 				" submodule); spec files must be regular files");
 		return SOURCE_OK;
 	}
@@ -366,8 +370,10 @@ source__select(const char ***out, struct source_pick *p, const char *workdir,
 			tp = source__tree_path(p->arena, p->base, arg);
 		}
 		if (!tp)
-			rc = source__fatal(p, SOURCE_ENOTFOUND, "path '%s' is outside the"
-					   " repository", arg);
+			rc = source__fatal(p, SOURCE_ENOTFOUND,
+					   "path '%s' is outside the"
+					   " repository",
+					   arg);
 		sel[i] = tp;
 	}
 	free(top);
@@ -379,7 +385,7 @@ source__select(const char ***out, struct source_pick *p, const char *workdir,
 
 struct tree_walk {
 	struct source_pick *pick;
-	const char *prefix;	/* tree path of the walked subtree, "" = top */
+	const char *prefix; /* tree path of the walked subtree, "" = top */
 	int error;
 };
 
@@ -393,21 +399,22 @@ walk_cb(const char *root, const git_tree_entry *entry, void *payload)
 	char *path;
 
 	if (name[0] == '.')
-		return 1;	/* hidden: skip it, and a tree's contents */
+		return 1; /* hidden: skip it, and a tree's contents */
 	for (const char *c = root; *c; c++)
 		depth += *c == '/';
-	path = arena_printf(w->pick->arena, "%s%s%s%s", w->prefix,
-			    *w->prefix ? "/" : "", root, name);
+	path = arena_printf(w->pick->arena, "%s%s%s%s", w->prefix, *w->prefix ? "/" : "", root,
+			    name);
 	if (mode == GIT_FILEMODE_TREE) {
 		if (source__spec_name(name)) {
 			source__take(w->pick, path, mode, git_tree_entry_id(entry));
 			return 1;
 		}
 		if (depth >= SOURCE_MAX_DEPTH) {
-			w->error = source__fatal(w->pick, SOURCE_EFAIL, "directories %s nest"
+			w->error = source__fatal(w->pick, SOURCE_EFAIL,
+						 "directories %s nest"
 						 " deeper than %d levels; point gpusite at a"
-						 " smaller tree", w->pick->where,
-						 SOURCE_MAX_DEPTH);
+						 " smaller tree",
+						 w->pick->where, SOURCE_MAX_DEPTH);
 			return -1;
 		}
 		return 0;
@@ -428,19 +435,19 @@ walk_dir(struct source_pick *p, const char *path)
 
 	if (!*path)
 		return git_tree_walk(p->tree, GIT_TREEWALK_PRE, walk_cb, &w) < 0 && !w.error
-			? source__fatal(p, SOURCE_EFAIL, "cannot read the tree %s: %s",
-					p->where, source__git_message(p->arena))
-			: w.error;
+			       ? source__fatal(p, SOURCE_EFAIL, "cannot read the tree %s: %s",
+					       p->where, source__git_message(p->arena))
+			       : w.error;
 	if (git_tree_entry_bypath(&e, p->tree, path) < 0 ||
 	    git_tree_lookup(&sub, p->repo, git_tree_entry_id(e)) < 0) {
 		git_tree_entry_free(e);
-		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", path,
-				     p->where, source__git_message(p->arena));
+		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", path, p->where,
+				     source__git_message(p->arena));
 	}
 	rc = git_tree_walk(sub, GIT_TREEWALK_PRE, walk_cb, &w);
 	if (rc < 0 && !w.error)
-		w.error = source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", path,
-					p->where, source__git_message(p->arena));
+		w.error = source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", path, p->where,
+					source__git_message(p->arena));
 	git_tree_free(sub);
 	git_tree_entry_free(e);
 	return w.error;
@@ -458,24 +465,25 @@ dedup_sorted(struct source_set *s)
 }
 
 static int
-pick_tree(struct source_pick *p, const char *workdir,
-	  const char *const *paths, size_t npaths)
+pick_tree(struct source_pick *p, const char *workdir, const char *const *paths, size_t npaths)
 {
 	git_filemode_t mode;
 	git_oid id;
 	int rc = SOURCE_OK;
 
 	if (!npaths) {
-		const char *sites = *p->base ? arena_printf(p->arena, "%s/sites", p->base)
-					     : "sites";
+		const char *sites =
+			*p->base ? arena_printf(p->arena, "%s/sites", p->base) : "sites";
 
 		if (lookup(p, sites, &mode, &id) == 2)
 			rc = walk_dir(p, sites);
 		else if (lookup(p, p->base, &mode, &id) == 2)
 			rc = walk_dir(p, p->base);
 		else
-			rc = source__fatal(p, SOURCE_ENOTFOUND, "the directory '%s' does"
-					   " not exist %s", p->base, p->where);
+			rc = source__fatal(p, SOURCE_ENOTFOUND,
+					   "the directory '%s' does"
+					   " not exist %s",
+					   p->base, p->where);
 	} else {
 		const char **sel;
 
@@ -488,8 +496,10 @@ pick_tree(struct source_pick *p, const char *workdir,
 			else if (found == 1)
 				rc = source__take(p, sel[i], mode, &id);
 			else
-				rc = source__fatal(p, SOURCE_ENOTFOUND, "path '%s' does not"
-						   " exist %s", paths[i], p->where);
+				rc = source__fatal(p, SOURCE_ENOTFOUND,
+						   "path '%s' does not"
+						   " exist %s",
+						   paths[i], p->where);
 		}
 	}
 	source_set_sort(p->out);
@@ -502,19 +512,20 @@ pick_tree(struct source_pick *p, const char *workdir,
  * and set p->base to where `path` points inside its work tree.
  */
 static int
-open_local(git_repository **out, const char **workdir, struct source_pick *p,
-	   const char *path)
+open_local(git_repository **out, const char **workdir, struct source_pick *p, const char *path)
 {
 	const char *wd;
 	char *top = NULL, *here = NULL, *gitdir = NULL;
 
 	if (git_repository_open_ext(out, path, 0, NULL) < 0)
-		return source__fatal(p, SOURCE_ENOTFOUND, "cannot open repository '%s':"
-				     " %s", path, source__git_message(p->arena));
+		return source__fatal(p, SOURCE_ENOTFOUND,
+				     "cannot open repository '%s':"
+				     " %s",
+				     path, source__git_message(p->arena));
 	wd = git_repository_workdir(*out);
 	*workdir = wd;
 	if (!wd)
-		return SOURCE_OK;	/* bare: paths are from the top */
+		return SOURCE_OK; /* bare: paths are from the top */
 	top = realpath(wd, NULL);
 	here = realpath(path, NULL);
 	gitdir = realpath(git_repository_path(*out), NULL);
@@ -531,34 +542,37 @@ open_local(git_repository **out, const char **workdir, struct source_pick *p,
 }
 
 static int
-resolve_commit(git_commit **out, struct source_pick *p, const char *rev,
-	       const char *shown)
+resolve_commit(git_commit **out, struct source_pick *p, const char *rev, const char *shown)
 {
 	git_object *obj = NULL;
 	int error = git_revparse_single(&obj, p->repo, rev);
 
 	if (error == GIT_EAMBIGUOUS)
-		return source__fatal(p, SOURCE_ENOTFOUND, "revision '%s' is ambiguous in"
-				     " %s: give more digits of the SHA", rev, shown);
-	if (error == GIT_ENOTFOUND || error == GIT_EINVALIDSPEC ||
-	    error == GIT_EUNBORNBRANCH)
-		return source__fatal(p, SOURCE_ENOTFOUND, "revision '%s' not found in %s",
+		return source__fatal(p, SOURCE_ENOTFOUND,
+				     "revision '%s' is ambiguous in"
+				     " %s: give more digits of the SHA",
 				     rev, shown);
+	if (error == GIT_ENOTFOUND || error == GIT_EINVALIDSPEC || error == GIT_EUNBORNBRANCH)
+		return source__fatal(p, SOURCE_ENOTFOUND, "revision '%s' not found in %s", rev,
+				     shown);
 	if (error < 0)
-		return source__fatal(p, SOURCE_EFAIL, "cannot resolve revision '%s' in"
-				     " %s: %s", rev, shown, source__git_message(p->arena));
+		return source__fatal(p, SOURCE_EFAIL,
+				     "cannot resolve revision '%s' in"
+				     " %s: %s",
+				     rev, shown, source__git_message(p->arena));
 	error = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (error < 0)
-		return source__fatal(p, SOURCE_ENOTFOUND, "revision '%s' in %s is not a"
-				     " commit", rev, shown);
+		return source__fatal(p, SOURCE_ENOTFOUND,
+				     "revision '%s' in %s is not a"
+				     " commit",
+				     rev, shown);
 	return SOURCE_OK;
 }
 
 int
-source_from_git(struct source_set *out, struct arena *a, struct diags *d,
-		const char *repo, const char *rev, const char *const *paths,
-		size_t npaths)
+source_from_git(struct source_set *out, struct arena *a, struct diags *d, const char *repo,
+		const char *rev, const char *const *paths, size_t npaths)
 {
 	struct source_pick p;
 	git_repository *r = NULL;
@@ -585,19 +599,24 @@ source_from_git(struct source_set *out, struct arena *a, struct diags *d,
 		goto out;
 	p.repo = r;
 	if (git_repository_odb(&p.odb, r) < 0) {
-		rc = source__fatal(&p, SOURCE_EFAIL, "cannot open the object database of"
-				   " %s: %s", shown, source__git_message(a));
+		rc = source__fatal(&p, SOURCE_EFAIL,
+				   "cannot open the object database of"
+				   " %s: %s",
+				   shown, source__git_message(a));
 		goto out;
 	}
 	rc = resolve_commit(&commit, &p, rev, shown);
 	if (rc)
 		goto out;
 	if (git_commit_tree(&p.tree, commit) < 0) {
-		rc = source__fatal(&p, SOURCE_EFAIL, "cannot read the tree of '%s' in"
-				   " %s: %s", rev, shown, source__git_message(a));
+		rc = source__fatal(&p, SOURCE_EFAIL,
+				   "cannot read the tree of '%s' in"
+				   " %s: %s",
+				   rev, shown, source__git_message(a));
 		goto out;
 	}
-	out->label = arena_printf(a, "%s@%s", shown, rev);
+	/* the repository: messages about the files add " at REV" themselves */
+	out->label = shown;
 	rc = pick_tree(&p, workdir, paths, npaths);
 out:
 	git_tree_free(p.tree);

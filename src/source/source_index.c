@@ -28,17 +28,18 @@ open_repo(git_repository **out, struct source_pick *p)
 	int error;
 
 	if (gitdir && *gitdir) {
-		error = git_repository_open_ext(out, gitdir,
-						GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+		error = git_repository_open_ext(out, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
 		if (!error && worktree && *worktree)
 			error = git_repository_set_workdir(*out, worktree, 0);
 	} else {
 		error = git_repository_open_ext(out, ".", 0, NULL);
 	}
 	if (error < 0)
-		return source__fatal(p, SOURCE_ENOTFOUND, "--staged reads the index of"
+		return source__fatal(p, SOURCE_ENOTFOUND,
+				     "--staged reads the index of"
 				     " the Git repository holding the current directory:"
-				     " %s", source__git_message(p->arena));
+				     " %s",
+				     source__git_message(p->arena));
 	return SOURCE_OK;
 }
 
@@ -53,8 +54,10 @@ set_base(struct source_pick *p, const char *workdir)
 
 	if (!top || !getcwd(cwd, sizeof(cwd))) {
 		free(top);
-		return source__fatal(p, SOURCE_EFAIL, "cannot find the current directory"
-				     " in the work tree '%s'", workdir);
+		return source__fatal(p, SOURCE_EFAIL,
+				     "cannot find the current directory"
+				     " in the work tree '%s'",
+				     workdir);
 	}
 	n = strlen(top);
 	if (!strcmp(top, "/"))
@@ -62,8 +65,10 @@ set_base(struct source_pick *p, const char *workdir)
 	else if (!strncmp(cwd, top, n) && (cwd[n] == '/' || !cwd[n]))
 		p->base = arena_strdup(p->arena, cwd[n] ? cwd + n + 1 : "");
 	else
-		rc = source__fatal(p, SOURCE_EFAIL, "the current directory is outside the"
-				   " work tree '%s'; run gpusite inside it", top);
+		rc = source__fatal(p, SOURCE_EFAIL,
+				   "the current directory is outside the"
+				   " work tree '%s'; run gpusite inside it",
+				   top);
 	free(top);
 	return rc;
 }
@@ -114,8 +119,10 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 		goto out;
 	p.repo = repo;
 	if (!git_repository_workdir(repo)) {
-		rc = source__fatal(&p, SOURCE_EFAIL, "--staged needs a work tree; '%s' is"
-				   " a bare repository", git_repository_path(repo));
+		rc = source__fatal(&p, SOURCE_EFAIL,
+				   "--staged needs a work tree; '%s' is"
+				   " a bare repository",
+				   git_repository_path(repo));
 		goto out;
 	}
 	rc = set_base(&p, git_repository_workdir(repo));
@@ -142,7 +149,8 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 
 		sel = arena_alloc(a, sizeof(*sel));
 		sel[0] = git_index_find_prefix(&at, index, arena_printf(a, "%s/", sites)) == 0
-			 ? sites : p.base;
+				 ? sites
+				 : p.base;
 		git_error_clear();
 		nsel = 1;
 	}
@@ -154,8 +162,10 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 		if (!is_file[i] && *sel[i] &&
 		    git_index_find_prefix(&at, index, arena_printf(a, "%s/", sel[i])) < 0) {
 			git_error_clear();
-			rc = source__fatal(&p, SOURCE_ENOTFOUND, "path '%s' is not in the"
-					   " index", npaths ? paths[i] : sel[i]);
+			rc = source__fatal(&p, SOURCE_ENOTFOUND,
+					   "path '%s' is not in the"
+					   " index",
+					   npaths ? paths[i] : sel[i]);
 			goto out;
 		}
 	}
@@ -175,14 +185,16 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 				       !source__hidden_below(e->path, sel[j]);
 			if (take && !is_file[j] &&
 			    depth_below(e->path, sel[j]) >= SOURCE_MAX_DEPTH) {
-				rc = source__fatal(&p, SOURCE_EFAIL, "directories in the index"
+				rc = source__fatal(&p, SOURCE_EFAIL,
+						   "directories in the index"
 						   " nest deeper than %d levels; point gpusite"
-						   " at a smaller tree", SOURCE_MAX_DEPTH);
+						   " at a smaller tree",
+						   SOURCE_MAX_DEPTH);
 				goto out;
 			}
 		}
 		if (!take || (e->flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD))
-			continue;	/* `git add -N` stages no content */
+			continue; /* `git add -N` stages no content */
 		if (git_index_entry_stage(e) != 0) {
 			if (strcmp(last_conflict, e->path))
 				source__finding(&p, SOURCE_RULE_READ,

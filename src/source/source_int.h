@@ -16,8 +16,8 @@
 
 struct arena;
 
-#define SOURCE_RULE_READ "GS001"	/* a file that cannot be taken as a spec */
-#define SOURCE_RULE_PATH "GS006"	/* a symlink leading out, not a regular file */
+#define SOURCE_RULE_READ "GS001" /* a file that cannot be taken as a spec */
+#define SOURCE_RULE_PATH "GS006" /* a symlink leading out, not a regular file */
 
 /*
  * Picking spec files out of an object database: from a tree (a commit)
@@ -32,11 +32,11 @@ struct source_pick {
 	struct source_set *out;
 	git_repository *repo;
 	git_odb *odb;
-	git_tree *tree;		/* a revision's tree, or NULL */
-	git_index *index;	/* or the index */
+	git_tree *tree;   /* a revision's tree, or NULL */
+	git_index *index; /* or the index */
 	const char *base;
-	const char *where;	/* "at main", "in the index": for messages */
-	size_t total;		/* bytes taken */
+	const char *where; /* "at main", "in the index": for messages */
+	size_t total;      /* bytes taken */
 };
 
 /* Could not do the job: a diagnostic without a file or rule; returns code. */
@@ -44,15 +44,14 @@ int source__fatal(struct source_pick *p, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* A file that cannot be taken: a finding at the file; the walk goes on. */
-void source__finding(struct source_pick *p, const char *rule,
-		     const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+void source__finding(struct source_pick *p, const char *rule, const char *path, const char *fmt,
+		     ...) __attribute__((format(printf, 4, 5)));
 
 /* libgit2's last error message, with URL credentials and any token from
  * the environment cut out (arena). */
 const char *source__git_message(struct arena *a);
 
-bool source__spec_name(const char *name);	/* *.yaml, *.yml */
+bool source__spec_name(const char *name); /* *.yaml, *.yml */
 
 /*
  * `rel` (a user's path, relative to `base`; "." and ".." allowed) as a
@@ -75,17 +74,15 @@ bool source__hidden_below(const char *path, const char *under);
  * source_err after source__fatal (too many files, too many bytes, a
  * broken object database).
  */
-int source__take(struct source_pick *p, const char *path,
-		 git_filemode_t mode, const git_oid *id);
+int source__take(struct source_pick *p, const char *path, git_filemode_t mode, const git_oid *id);
 
 /*
  * Resolve the user's PATH arguments into tree paths (relative to
  * p->base; an absolute path must lie inside `workdir`, when there is
  * one).  Returns 0 or SOURCE_ENOTFOUND after a diagnostic.
  */
-int source__select(const char ***out, struct source_pick *p,
-		   const char *workdir, const char *const *paths,
-		   size_t npaths);
+int source__select(const char ***out, struct source_pick *p, const char *workdir,
+		   const char *const *paths, size_t npaths);
 
 /*
  * The repository to read a remote URL from: its bare clone in the cache,
@@ -93,9 +90,8 @@ int source__select(const char ***out, struct source_pick *p,
  * (a full or short SHA, alone or with ~N / ^N).  Returns 0, or a
  * negative source_err after a diagnostic.
  */
-int source__open_cached(git_repository **out, struct arena *a,
-			struct diags *d, const char *url, const char *shown,
-			const char *rev);
+int source__open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
+			const char *shown, const char *rev);
 
 /* Whether `repo` names a remote (scheme://..., or scp-like host:path). */
 bool source__is_url(const char *repo);
@@ -107,8 +103,8 @@ bool source__is_url(const char *repo);
  * `ssh-keygen -F`, which understands hashed entries.  Returns 1 known,
  * 0 not listed or different, -1 when it cannot be checked.
  */
-int source__known_host(const char *file, const char *host, int port,
-		       const unsigned char *key, size_t len);
+int source__known_host(const char *file, const char *host, int port, const unsigned char *key,
+		       size_t len);
 
 /* Standard base64 of `len` bytes (arena). */
 char *source__base64(struct arena *a, const unsigned char *data, size_t len);

@@ -24,8 +24,8 @@ load(struct arena *a, const char *text)
 	struct diags d;
 
 	diags_init(&d, a);
-	assert_int_equal(yamlio_load(&docs, a, &d, "t.yaml", text, strlen(text),
-				     &yamlio_default_limits), 0);
+	assert_int_equal(
+		yamlio_load(&docs, a, &d, "t.yaml", text, strlen(text), &yamlio_default_limits), 0);
 	assert_int_equal(docs.count, 1);
 	return docs.docs[0];
 }
@@ -72,8 +72,10 @@ test_diff_revisions__redacts_inside_strings(void **state)
 	(void)state;
 	arena_init(&a);
 	n = load(&a, "data:\n"
-		     "  nodeconfig.yaml: \"spec:\\n  hybrid:\\n    ssm:\\n      activationCode: s3cr3t\\n      activationId: x\\n\"\n"
-		     "  nodeconfig.json: '{\"activationCode\": \"s3\\\"cr3t\", \"activationId\":\"x\"}'\n"
+		     "  nodeconfig.yaml: \"spec:\\n  hybrid:\\n    ssm:\\n      activationCode: "
+		     "s3cr3t\\n      activationId: x\\n\"\n"
+		     "  nodeconfig.json: '{\"activationCode\": \"s3\\\"cr3t\", "
+		     "\"activationId\":\"x\"}'\n"
 		     "  other: 'activationCodeless: fine'\n");
 	diff_revisions_redact(&a, n);
 	yaml = node_str(node_map_get(node_map_get(n, "data"), "nodeconfig.yaml"));
@@ -81,7 +83,7 @@ test_diff_revisions__redacts_inside_strings(void **state)
 	assert_non_null(yaml);
 	assert_non_null(json);
 	assert_string_equal(yaml, "spec:\n  hybrid:\n    ssm:\n      activationCode: <redacted>\n"
-			    "      activationId: x\n");
+				  "      activationId: x\n");
 	assert_string_equal(json, "{\"activationCode\": \"<redacted>\", \"activationId\":\"x\"}");
 	assert_string_equal(node_str(node_map_get(node_map_get(n, "data"), "other")),
 			    "activationCodeless: fine");

