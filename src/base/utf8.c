@@ -69,3 +69,21 @@ int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why)
 	}
 	return 0;
 }
+
+size_t utf8_seq_len(const char *s, size_t len)
+{
+	size_t off;
+	const char *why;
+	size_t n;
+	unsigned char c;
+
+	if (len == 0)
+		return 0;
+	c = (unsigned char)s[0];
+	if (c == 0)
+		return 1;	/* NUL is a valid (if unwelcome) character here */
+	n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if (n > len)
+		return 0;
+	return utf8_check(s, n, &off, &why) ? 0 : n;
+}

@@ -15,4 +15,10 @@
  */
 int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why);
 
+/*
+ * Length (1-4) of the well-formed character at s, or 0 when the bytes
+ * there are not UTF-8.  A NUL byte counts as a character of length 1.
+ */
+size_t utf8_seq_len(const char *s, size_t len);
+
 #endif

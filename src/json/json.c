@@ -270,7 +270,10 @@ out:
 
 /* --------------------------------------------------------------- writing */
 
-/* String escaping as cJSON's print_string_ptr does it. */
+/*
+ * String escaping as cJSON's print_string_ptr does it; bytes that are
+ * not UTF-8 become \ufffd so the output is always valid JSON.
+ */
 static int write_string(struct buf *out, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -295,6 +298,18 @@ static int write_string(struct buf *out, const char *s, size_t len)
 				memcpy(esc, "\\u00", 4);
 				esc[4] = hex[c >> 4];
 				esc[5] = hex[c & 15];
+				n = 6;
+			} else if (c >= 0x80) {
+				size_t w = utf8_seq_len(s + i, len - i);
+
+				if (w) {
+					run += w;
+					i += w - 1;
+					continue;
+				}
+				/* Not UTF-8 (a file name, say): U+FFFD keeps
+				 * the output valid JSON. */
+				memcpy(esc, "\\ufffd", 6);
 				n = 6;
 			}
 		}

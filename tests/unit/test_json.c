@@ -258,6 +258,9 @@ static void test_json__write_compact_and_pretty(void **state)
 		"}");
 	assert_string_equal(write(node_new_str(&A, P0, ""), 0), "\"\"");
 	assert_string_equal(write(node_new_strn(&A, P0, "a\0b", 3), 0), "\"a\\u0000b\"");
+	/* Bytes that are not UTF-8 (a Latin-1 file name) stay valid JSON. */
+	assert_string_equal(write(node_new_str(&A, P0, "caf\xe9.yaml \xf0\x9f\x98\x80 \xed\xa0\x80 \xe2\x82"), 0),
+			    "\"caf\\ufffd.yaml \xf0\x9f\x98\x80 \\ufffd\\ufffd\\ufffd \\ufffd\\ufffd\"");
 }
 
 static void test_json__round_trip(void **state)
