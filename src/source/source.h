@@ -53,16 +53,23 @@ int source_from_paths(struct source_set *out, struct arena *a,
 
 /*
  * Collect spec files from a Git revision without a checkout.  `repo` is a
- * local repository path (opened in place) or a URL (file://, git://,
- * http(s)://, ssh): cloned or fetched into a bare cache under
- * $XDG_CACHE_HOME/gpusite/repos/ keyed by the URL without credentials; a
- * full or short SHA already in the cache needs no network.  `rev` is
- * anything git rev-parse takes (branch, tag, SHA, HEAD~1); NULL = HEAD.
- * `paths` select files inside the tree as for source_from_paths (none:
- * `sites/` if the tree has it, else the whole tree).  Credentials: the
- * token in GPUSITE_GIT_TOKEN (HTTPS), the SSH agent (ssh); never printed.
- * Returns 0, SOURCE_ENOTFOUND (repository or revision missing) or
- * SOURCE_EFAIL, after a diagnostic.
+ * local path (NULL: "."), opened in place and found upwards as git does,
+ * or a URL (file://, git://, http(s)://, ssh://, scp-like host:path):
+ * cloned or fetched into a bare cache under $XDG_CACHE_HOME/gpusite/repos/
+ * (default ~/.cache/gpusite/repos/) named by the Git blob id of the URL
+ * without credentials; a full or short SHA already in the cache needs no
+ * network, a branch or tag is fetched (once per run).  `rev` is anything
+ * git rev-parse takes (branch, tag, SHA, HEAD~1); NULL = HEAD (for a URL,
+ * the remote's HEAD).  `paths` select files inside the tree as for
+ * source_from_paths, relative to where a local `repo` points inside its
+ * work tree (from the top for a URL or a bare repository); none: `sites/`
+ * there if the tree has it, else everything there.  Files are named the
+ * same way.  Credentials: a token in GPUSITE_GIT_TOKEN (else GIT_TOKEN)
+ * sent as x-access-token basic auth over HTTPS only, the SSH agent for
+ * ssh (host keys checked against known_hosts); never printed, never
+ * stored.  Returns 0 (findings such as GS006 may have been appended),
+ * SOURCE_ENOTFOUND (repository, revision or path missing) or SOURCE_EFAIL,
+ * after a diagnostic.
  */
 int source_from_git(struct source_set *out, struct arena *a, struct diags *d,
 		    const char *repo, const char *rev,
@@ -70,9 +77,12 @@ int source_from_git(struct source_set *out, struct arena *a, struct diags *d,
 
 /*
  * Collect spec files exactly as staged in the index of the repository
- * that holds the current directory (what the next commit will contain).
- * `paths` are relative to the current directory; none: `sites/` below it
- * if staged files live there, else everything staged below it.
+ * that holds the current directory (what the next commit will contain),
+ * found as git finds it: GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE are
+ * honoured, so a pre-commit hook of `git commit -a` reads the index being
+ * committed.  `paths` are relative to the current directory; none:
+ * `sites/` below it if staged files live there, else everything staged
+ * below it.  Intent-to-add entries are skipped, unmerged files reported.
  */
 int source_from_index(struct source_set *out, struct arena *a,
 		      struct diags *d, const char *const *paths, size_t npaths);
