@@ -111,6 +111,18 @@ print("\n".join("      " + l for l in yaml.safe_dump(h, sort_keys=False).splitli
 		grep "frankfurt-lab.yaml" ../out &&
 		test "$(count)" = 4
 	'
+
+	test_expect_success 'pre-commit try-repo: an untracked draft fails gpusite-validate, not -staged' '
+		cd fleet && git rm -q --cached sites/frankfurt-copy.yaml &&
+		mv sites/frankfurt-copy.yaml sites/draft.yaml &&
+		sed -i "s/gpuLimit: [0-9]* /gpuLimit: 2 /" sites/draft.yaml &&
+		sed -i "s/gpuLimit: 8 /gpuLimit: 12 /" sites/frankfurt-lab.yaml && git add sites/frankfurt-lab.yaml &&
+		expect_exit 1 pre-commit try-repo "$TEST_TOP" gpusite-validate >../out 2>&1 &&
+		grep "^sites/draft.yaml:.*\[GS041\]" ../out &&
+		pre-commit try-repo "$TEST_TOP" gpusite-validate-staged >../out 2>&1 &&
+		grep "^gpusite validate --staged\.*Passed" ../out &&
+		rm sites/draft.yaml
+	'
 fi
 
 # ---- the GitHub Actions example ----
