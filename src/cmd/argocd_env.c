@@ -506,6 +506,27 @@ argocd_parse_bool(bool *out, const char *text)
 	return -1;
 }
 
+int
+argocd_parse_shared_objects(enum argocd_shared_objects *out, const char *text)
+{
+	static const struct {
+		const char *name;
+		enum argocd_shared_objects value;
+	} modes[] = {
+		{ "owner", ARGOCD_SHARED_OWNER },
+		{ "all", ARGOCD_SHARED_ALL },
+		{ "none", ARGOCD_SHARED_NONE },
+	};
+
+	for (size_t i = 0; text && i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(text, modes[i].name)) {
+			*out = modes[i].value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static bool
 is_digit(char c)
 {

@@ -148,6 +148,23 @@ void argocd_env_check_names(struct diags *d, const struct argocd_env *e, const c
 int argocd_parse_bool(bool *out, const char *text);
 
 /*
+ * The `shared-objects` setting: which Application carries the objects the
+ * sites of one cluster share (render_object.site == NULL, today the GPU
+ * stack Application).  Two Applications rendering the same object make
+ * Argo CD report SharedResourceWarning and flip its tracking annotation on
+ * every sync, so by default one site per cluster owns them.
+ */
+enum argocd_shared_objects {
+	ARGOCD_SHARED_OWNER, /* the cluster's site with the smallest metadata.name */
+	ARGOCD_SHARED_ALL,   /* every site's Application (one object, many owners) */
+	ARGOCD_SHARED_NONE,  /* no Application: they are managed elsewhere */
+};
+#define ARGOCD_SHARED_OBJECTS_DEFAULT "owner"
+
+/* "owner", "all" or "none" (exact, lower case).  Returns 0, or -1. */
+int argocd_parse_shared_objects(enum argocd_shared_objects *out, const char *text);
+
+/*
  * Kubernetes minor version from KUBE_VERSION-style text: "1.35",
  * "v1.35.2", "1.31.2+eks", "v1.30.4-eks-a737599".  Returns 0 with the
  * minor in *out, or -1 when the text is not a 1.x version.

@@ -5,7 +5,10 @@
  * Argo CD runs it in a fresh copy of the repository with the application
  * path as working directory and the inputs in the environment only
  * (cmd/argocd_env.h).  It prints the same YAML stream `gpusite render`
- * prints for the same sites.  Whatever goes wrong, stdout stays empty:
+ * prints for the same sites, except for the objects the sites of a
+ * cluster share: with one Application per site they would have several
+ * owners in Argo CD, so only one site per cluster carries them (the
+ * `shared-objects` setting).  Whatever goes wrong, stdout stays empty:
  * an empty success would make Argo CD prune every object of the app.
  * The output is built in memory and written only once all went well;
  * stderr is one line per problem and a summary last, which is what the
@@ -37,14 +40,16 @@ extern char **environ;
 /* The UI shows the whole of stderr: keep it readable. */
 #define MAX_LINES 50
 
-static const char *const settings[] = { "sites", "strict", "kube-version", NULL };
+static const char *const settings[] = { "sites", "strict", "kube-version", "shared-objects",
+					 NULL };
 
 static const char usage[] =
 	"usage: gpusite generate\n"
 	"\n"
 	"Argo CD config-management plugin entry point (plugin/plugin.yaml).\n"
 	"Renders the sites under the working directory (its sites/ when present)\n"
-	"and prints the YAML stream on stdout, the bytes `gpusite render` prints.\n"
+	"and prints the YAML stream on stdout, the bytes `gpusite render` prints,\n"
+	"except that the objects a cluster's sites share go to one Application.\n"
 	"Takes no arguments: every input comes from the environment Argo CD sets.\n"
 	"\n"
 	"Settings, each looked up as a plugin parameter (ARGOCD_APP_PARAMETERS or\n"
@@ -53,6 +58,11 @@ static const char usage[] =
 	"  strict        \"true\": warnings fail the render; default false\n"
 	"  kube-version  target Kubernetes version, e.g. 1.35; default KUBE_VERSION,\n"
 	"                else each site's cluster.kubernetesVersion\n"
+	"  shared-objects  which Application carries the objects the sites of a\n"
+	"                cluster share (the GPU stack Application): owner (default)\n"
+	"                = only the cluster's site with the smallest metadata.name\n"
+	"                among all its sites under the application path; all =\n"
+	"                every site's; none = no Application (managed elsewhere)\n"
 	"KUBE_API_VERSIONS (set by Argo CD) is checked for every API the output\n"
 	"needs: a missing one is a warning (an error with strict).\n"
 	"\n"
@@ -119,6 +129,7 @@ no_env(const char *name)
 
 struct gen_settings {
 	bool strict;
+	enum argocd_shared_objects shared;
 	int kube_minor;     /* 0: each site's own */
 	const char **sites; /* NULL: all */
 	size_t site_count;
@@ -158,6 +169,13 @@ read_settings(struct gen_settings *out, struct arena *a, struct diags *d,
 			d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_SETTING, "",
 			"kube-version is '%s': write a Kubernetes version such as 1.35 or v1.35.2",
 			s.string);
+
+	argocd_setting_lookup(&s, a, e, "shared-objects", flags);
+	if (setting_string(d, &s) < 0)
+		ret = -1;
+	else if (s.string && argocd_parse_shared_objects(&out->shared, s.string) < 0)
+		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_SETTING, "",
+			       "shared-objects is '%s': write owner, all or none", s.string);
 
 	argocd_setting_lookup(&s, a, e, "sites", flags);
 	if (s.is_map) {
@@ -205,6 +223,117 @@ check_site_names(struct arena *a, struct diags *d, const struct argocd_env *e,
 			       g->sites[i], fleet->count ? known : "none");
 	}
 	return ret;
+}
+
+static const char *
+cluster_of(const struct spec_site *s)
+{
+	return s->cluster.name ? s->cluster.name : "";
+}
+
+static bool
+is_selected(const struct gen_settings *g, const char *name)
+{
+	if (!g->site_count)
+		return true;
+	for (size_t i = 0; i < g->site_count; i++) {
+		if (!strcmp(g->sites[i], name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The owner of a cluster's shared objects: the site with the smallest
+ * metadata.name among all sites of the cluster under the application
+ * path, selected or not, so every Application of a fleet agrees on it
+ * whatever its `sites` setting.
+ */
+static const struct spec_site *
+cluster_owner(const struct spec_fleet *fleet, const char *cluster)
+{
+	const struct spec_site *owner = NULL;
+
+	for (size_t i = 0; i < fleet->count; i++) {
+		const struct spec_site *s = fleet->sites[i];
+
+		if (!strcmp(cluster_of(s), cluster) && (!owner || strcmp(s->name, owner->name) < 0))
+			owner = s;
+	}
+	return owner;
+}
+
+/* Does this Application carry the shared objects of `cluster`? */
+static bool
+carries_cluster(const struct gen_settings *g, const struct spec_fleet *fleet,
+		const char *cluster)
+{
+	const struct spec_site *owner;
+	bool any = false;
+
+	if (g->shared == ARGOCD_SHARED_NONE)
+		return false;
+	for (size_t i = 0; i < fleet->count && !any; i++)
+		any = !strcmp(cluster_of(fleet->sites[i]), cluster) &&
+		      is_selected(g, fleet->sites[i]->name);
+	if (!any || g->shared == ARGOCD_SHARED_ALL)
+		return any;
+	owner = cluster_owner(fleet, cluster);
+	return owner && is_selected(g, owner->name);
+}
+
+/*
+ * The sites to render: the selected ones, plus every other site of a
+ * cluster whose shared objects this Application carries, so that those
+ * objects (the GPU stack's tolerations cover every site's node-group
+ * taints) are the same bytes whichever Application renders them.  NULL
+ * for all sites.
+ */
+static const char **
+render_sites(size_t *count, struct arena *a, const struct gen_settings *g,
+	     const struct spec_fleet *fleet)
+{
+	const char **names;
+	size_t n = 0;
+
+	*count = 0;
+	if (!g->site_count)
+		return NULL;
+	names = arena_alloc(a, (fleet->count + 1) * sizeof(*names));
+	for (size_t i = 0; i < fleet->count; i++) {
+		const struct spec_site *s = fleet->sites[i];
+
+		if (is_selected(g, s->name) || carries_cluster(g, fleet, cluster_of(s)))
+			names[n++] = s->name;
+	}
+	*count = n;
+	return names;
+}
+
+/*
+ * Keep what this Application carries: the objects of the selected sites,
+ * and the shared objects of the clusters it carries.  The stream stays
+ * in render order (a subsequence of a sorted stream is sorted).  Returns
+ * how many shared objects were left to other Applications.
+ */
+static size_t
+keep_carried(struct render_result *r, const struct gen_settings *g,
+	     const struct spec_fleet *fleet)
+{
+	size_t kept = 0, dropped = 0;
+
+	for (size_t i = 0; i < r->count; i++) {
+		const struct render_object *o = &r->objects[i];
+		bool keep = o->site ? is_selected(g, o->site)
+				    : carries_cluster(g, fleet, o->cluster ? o->cluster : "");
+
+		if (keep)
+			r->objects[kept++] = *o;
+		else
+			dropped += !o->site;
+	}
+	r->count = kept;
+	return dropped;
 }
 
 /* Which part of a site makes an object of this kind, and what to do when
@@ -369,6 +498,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	struct render_result r;
 	struct render_options opt;
 	double start = now_seconds();
+	size_t shared_left;
 	int ret;
 
 	if (argocd_env_load(&env, a, d, (const char *const *)environ) < 0)
@@ -389,19 +519,22 @@ run(struct buf *out, struct arena *a, struct diags *d)
 
 	memset(&r, 0, sizeof(r));
 	memset(&opt, 0, sizeof(opt));
-	opt.sites = g.sites;
-	opt.site_count = g.site_count;
+	opt.sites = render_sites(&opt.site_count, a, &g, &p.fleet);
 	opt.kube_minor = g.kube_minor;
 	opt.files = false;
 	opt.getenv = no_env;
 	if (render_fleet(&r, a, d, &p.fleet, &opt) < 0)
 		return GS_EXIT_FINDINGS;
+	shared_left = keep_carried(&r, &g, &p.fleet);
 	if (!r.count) {
 		struct pos at = { NULL, 0, 0 };
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the sites rendered no object: refusing an empty success, which would "
-			 "prune the application");
+			 "the sites rendered no object%s: refusing an empty success, which would "
+			 "prune the application",
+			 shared_left ? " of their own (shared-objects leaves the cluster's shared "
+				       "objects to another application)"
+				     : "");
 		return GS_EXIT_FINDINGS;
 	}
 	check_apis(a, d, &env, &g, &p.fleet, &r);

@@ -29,9 +29,10 @@ static const char usage[] =
 	"Argo CD config-management plugin: print the JSON array of parameter\n"
 	"announcements (plugin.yaml spec.parameters.dynamic) for the application\n"
 	"path in the working directory: sites (default: every site found, in\n"
-	"render order), strict (default false) and kube-version (default\n"
-	"KUBE_VERSION).  Defaults set through ARGOCD_ENV_<NAME> or <NAME> are\n"
-	"announced as such, the way `gpusite generate` applies them.\n";
+	"render order), strict (default false), kube-version (default\n"
+	"KUBE_VERSION) and shared-objects (default owner).  Defaults set through\n"
+	"ARGOCD_ENV_<NAME> or <NAME> are announced as such, the way\n"
+	"`gpusite generate` applies them.\n";
 
 static struct node *
 announce(struct arena *a, struct node *list, const char *name, const char *title,
@@ -105,6 +106,23 @@ run(struct buf *out, struct arena *a, struct diags *d)
 		     "string");
 	argocd_setting_lookup(&s, a, &env, "kube-version", ARGOCD_LOOKUP_NO_PARAMS);
 	node_map_add_str(a, m, "string", s.string ? s.string : "");
+
+	m = announce(a, list, "shared-objects", "Shared cluster objects",
+		     "which application carries what the sites of a cluster share (the GPU stack "
+		     "Application): owner = only the cluster's site first by metadata.name; all = "
+		     "every site's; none = no application",
+		     "string");
+	argocd_setting_lookup(&s, a, &env, "shared-objects", ARGOCD_LOOKUP_NO_PARAMS);
+	{
+		enum argocd_shared_objects mode;
+
+		/* An unusable value is generate's error; announce the default. */
+		node_map_add_str(a, m, "string",
+				 s.string && !s.is_array && !s.is_map &&
+						 argocd_parse_shared_objects(&mode, s.string) == 0
+					 ? s.string
+					 : ARGOCD_SHARED_OBJECTS_DEFAULT);
+	}
 
 	if (json_write(out, list, 0) < 0 || buf_addch(out, '\n') < 0) {
 		struct pos at = { NULL, 0, 0 };

@@ -145,6 +145,11 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	}
 	if (rc)
 		return -1;
+	/* Shared objects may change owner in Argo CD: see render.h. */
+	for (i = 0; i < out->count; i++)
+		if (!out->objects[i].site)
+			render_object_annotate(a, &out->objects[i], RENDER_SHARED_ANNOTATION,
+					       RENDER_SHARED_SYNC_OPTIONS);
 	if (out->count == 0)
 		return diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_EMPTY, "",
 				nsel == 0 ? "nothing to render: no site spec was found;"

@@ -86,6 +86,19 @@ enum render_rank {
 	RENDER_RANK_PROMETHEUSRULE = 7,
 };
 
+/*
+ * Objects shared by the sites of a cluster (site == NULL: the GPU stack
+ * Application) carry this annotation.  In Argo CD one site's Application
+ * owns them (`gpusite generate`, setting shared-objects), and the owner
+ * changes when that site goes or a site with a smaller name joins: with
+ * Prune=false the old owner leaves the object in place (OutOfSync, prune
+ * skipped) while the new owner adopts it.  They never carry Argo CD's
+ * resources-finalizer: deleting the Application (by hand, or by an
+ * owner's cascade) then leaves the GPU stack running.
+ */
+#define RENDER_SHARED_ANNOTATION "argocd.argoproj.io/sync-options"
+#define RENDER_SHARED_SYNC_OPTIONS "Prune=false"
+
 /* Rule IDs of the diagnostics render_fleet() appends itself. */
 #define RENDER_RULE_UNKNOWN_SITE "GS190"	/* --site names no site */
 #define RENDER_RULE_EMPTY "GS191"		/* nothing to render */

@@ -190,6 +190,13 @@ label_value_ok(const char *v)
 	return true;
 }
 
+/* How Argo CD gets the one Application of several sites (render.h). */
+#define SHARED_PURPOSE \
+	"; one object for all the cluster's sites: in Argo CD only the" \
+	" application of the site first by name carries it (shared-objects)," \
+	" with Prune=false and no finalizer, so a change of owner leaves the" \
+	" stack running"
+
 static int
 gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 		 size_t count)
@@ -220,10 +227,10 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 			      st->type == STACK_GPU_OPERATOR ?
 			      "the NVIDIA GPU Operator of the cluster, pinned, driver"
 			      " off, NFD worker (and so every operand) only on hybrid"
-			      " nodes, tolerating the GPU taint" :
+			      " nodes, tolerating the GPU taint" SHARED_PURPOSE :
 			      "the NVIDIA device plugin of the cluster, pinned, only on"
 			      " hybrid nodes, tolerating the GPU taint (GFD and NFD"
-			      " scoped the same way)");
+			      " scoped the same way)" SHARED_PURPOSE);
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	node_map_add_str(a, spec, "project", ad->project ? ad->project : "default");
 	src = node_map_add(a, spec, "source", node_new_map(a, no_pos));

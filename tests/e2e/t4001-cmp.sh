@@ -72,7 +72,12 @@ test_expect_success 'the stream read back as Argo CD reads it holds the objects 
 	python3 -c "import json,sys
 for o in json.load(open(\"back/manifests.json\")):
     md = o[\"metadata\"]
-    tracking = [k for k in list(md.get(\"labels\", {})) + list(md.get(\"annotations\", {})) if k.startswith(\"argocd.argoproj.io/\") or k == \"app.kubernetes.io/instance\"]
+    ann = dict(md.get(\"annotations\", {}))
+    # The one Argo CD annotation gpusite writes: Prune=false on objects a
+    # cluster shares, so a change of owner never prunes them.
+    if \"gpusite.io/cluster\" in md.get(\"labels\", {}):
+        assert ann.pop(\"argocd.argoproj.io/sync-options\") == \"Prune=false\", o[\"kind\"]
+    tracking = [k for k in list(md.get(\"labels\", {})) + list(ann) if k.startswith(\"argocd.argoproj.io/\") or k == \"app.kubernetes.io/instance\"]
     assert not tracking, (o[\"kind\"], tracking)"
 '
 
