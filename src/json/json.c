@@ -28,8 +28,6 @@
 #include "base/xalloc.h"
 #include "json/json.h"
 
-#define JSON_MAX_BYTES ((size_t)64 << 20)
-
 struct numtok {
 	size_t off, len;
 };

@@ -18,8 +18,16 @@ struct arena;
 struct buf;
 
 #define JSON_MAX_DEPTH 512
+#define JSON_MAX_BYTES ((size_t)64 << 20)	/* text json_parse accepts */
 
-/* Returns the root, or NULL after appending a diagnostic with `rule`. */
+/*
+ * Returns the root, or NULL after appending a diagnostic with `rule`
+ * (at the line:col of the error; text over JSON_MAX_BYTES, NUL bytes,
+ * invalid UTF-8, nesting over JSON_MAX_DEPTH and trailing garbage are
+ * errors).  Integers that fit int64 are NODE_INT exactly, from their text;
+ * 1.0 and 1e3 (integral, within 2^53) are NODE_INT too; other numbers
+ * are NODE_FLOAT keeping their JSON text.
+ */
 struct node *json_parse(struct arena *a, struct diags *d, const char *rule,
 			const char *file, const char *text, size_t len);
 
@@ -27,7 +35,11 @@ enum json_write_flags {
 	JSON_PRETTY = 1 << 0,	/* two-space indent; default is compact */
 };
 
-/* Append the JSON text of n (keys in the map's order) to out. */
+/*
+ * Append the JSON text of n (keys in the map's order, no final newline)
+ * to out.  Ints are exact; non-finite floats are null; bytes that are not
+ * UTF-8 become \ufffd.  Returns 0, or BUF_ETOOBIG / -1 with out as it was.
+ */
 int json_write(struct buf *out, const struct node *n, unsigned flags);
 
 const char *json_library_version(void);

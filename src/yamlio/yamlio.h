@@ -43,7 +43,13 @@ struct yamlio_docs {
  * Parse `len` bytes of file `file` (the name is kept in every node's pos;
  * it must live as long as the arena).  Empty documents are skipped.
  * Returns 0, or -1 after appending GS001/GS002 diagnostics; `out` then
- * holds the documents that did load.
+ * holds the documents that did load (a duplicate key does not stop the
+ * load: its document is kept, with the first value).  `lim` may be NULL
+ * (the defaults).
+ *
+ * An alias shares the anchored subtree (no copy): clone a node before
+ * changing it in place.  Keys brought in by a merge key `<<` follow the
+ * mapping's own keys.
  */
 int yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d,
 		const char *file, const char *bytes, size_t len,
@@ -60,6 +66,8 @@ enum yamlio_emit_flags {
 	YAMLIO_DOC_START = 1 << 0,	/* write "---" before the document */
 };
 
+/* Appends one document to out; returns 0, or BUF_ETOOBIG / -1 (a tree
+ * libyaml refuses, such as a string that is not UTF-8) with out as it was. */
 int yamlio_emit(struct buf *out, const struct node *doc, unsigned flags);
 
 /* Versions for `gpusite --version`. */
