@@ -31,7 +31,8 @@ rules_find(const char *id)
 	for (i = 0; id && i < rules_count; i++)
 		if (!strcmp(rules_table[i]->id, id))
 			return rules_table[i];
-	return NULL;
+	/* IDs other modules report (rules/catalogue.c) */
+	return rules_catalogue_find(id);
 }
 
 int

@@ -40,6 +40,19 @@ extern const size_t rules_count;
 const struct rule *rules_find(const char *id);
 
 /*
+ * The whole catalogue of diagnostic IDs: rules_table's rows, then the IDs
+ * other modules report (Argo CD environment, upstream checks,
+ * verify-scope, render, drift, cluster access), which have no check
+ * function here (rules/catalogue.c).  rules_find() answers for all of
+ * them; SARIF and docs/rules.md take their descriptions from here.
+ */
+const struct rule *rules_catalogue_find(const char *id);	/* the others only */
+
+/* All rows in ID order into out[0..]; returns the count, and fills
+ * nothing when `cap` is smaller (rules_catalogue(NULL, 0) sizes). */
+size_t rules_catalogue(const struct rule **out, size_t cap);
+
+/*
  * GS010 over one document that did NOT reach the fleet (it failed the
  * schema): a literal secret is reported wherever it sits, even under a
  * field the schema rejects.  rules_check() already scans fleet sites, so

@@ -1,0 +1,213 @@
+/*
+ * catalogue.c - every diagnostic ID the program reports, in one place.
+ *
+ * rules_table (rules.c) holds the spec rules, which have checks.  The
+ * other modules report IDs of their own: the Argo CD environment
+ * (cmd/argocd_env.h, GS120-GS125), the upstream checks of rendered
+ * objects (check/check.h, GS130-GS159, GS164-GS170), verify-scope
+ * (scope/scope.h, GS160-GS163), render (render/render.h, GS190-GS193),
+ * cluster access (kube/kube.h, GS290).  Their rows live here, with the
+ * severity they are reported at unless the summary says otherwise.  The
+ * drift findings (GS201-GS2xx) keep their table in diff/drift.c, which
+ * drift reads its severities from; rules_find() answers for them from
+ * there.  tests/unit/test_catalogue.c fails when an ID literal anywhere
+ * under src/ is missing here, and when docs/rules.md disagrees.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff/drift.h"
+#include "rules/rules.h"
+
+#define ROW(id_, level_, summary_) \
+	{ .id = (id_), .level = (level_), .summary = (summary_), .check_site = NULL, \
+	  .check_fleet = NULL }
+
+/* ID order; no check function: other modules find these. */
+static const struct rule catalogue_rows[] = {
+	/* The Argo CD config-management plugin (generate, parameters) */
+	ROW("GS120", DIAG_ERROR,
+	    "ARGOCD_APP_PARAMETERS is not the JSON array of parameters Argo CD writes"),
+	ROW("GS121", DIAG_ERROR,
+	    "a plugin setting (parameter, ARGOCD_ENV_ variable or sidecar environment) has a value it "
+	    "cannot take"),
+	ROW("GS122", DIAG_WARNING,
+	    "a plugin parameter or ARGOCD_ENV_ variable that gpusite does not read: unknown, "
+	    "misspelt or given twice"),
+	ROW("GS123", DIAG_WARNING,
+	    "the target cluster (KUBE_API_VERSIONS) does not serve an API the rendered output "
+	    "needs (an error with strict)"),
+	ROW("GS124", DIAG_ERROR,
+	    "the plugin has nothing to print: a sites name matching no site, no site under the "
+	    "application path, an empty or oversized stream"),
+	ROW("GS125", DIAG_ERROR, "the plugin ran out of time before Argo CD's 60 s deadline"),
+	/* Rendered objects against their upstream schemas (validate --rendered) */
+	ROW("GS130", DIAG_ERROR,
+	    "a rendered object does not match its upstream schema, or uses a version the CRD does "
+	    "not serve"),
+	ROW("GS131", DIAG_WARNING,
+	    "no upstream schema checks an object (a note for a stand-in schema, an error when the "
+	    "upstream directory cannot be read)"),
+	ROW("GS132", DIAG_ERROR,
+	    "apiVersion, kind or metadata (name, namespace, labels, annotations) of a rendered "
+	    "object is not valid (a warning for a missing or meaningless namespace)"),
+	ROW("GS133", DIAG_ERROR, "NodePool: a static pool (replicas) limits more than nodes"),
+	ROW("GS134", DIAG_ERROR, "NodePool: a static pool (replicas) sets weight"),
+	ROW("GS135", DIAG_ERROR,
+	    "NodePool: a disruption budget sets schedule without duration or duration without "
+	    "schedule"),
+	ROW("GS136", DIAG_ERROR,
+	    "NodePool: a template label or requirement key in the restricted karpenter.sh domain"),
+	ROW("GS137", DIAG_ERROR,
+	    "NodePool: a template label or requirement key karpenter.sh/nodepool (Karpenter sets "
+	    "it)"),
+	ROW("GS138", DIAG_ERROR,
+	    "NodePool: a template label or requirement key kubernetes.io/hostname"),
+	ROW("GS139", DIAG_ERROR,
+	    "NodePool: a template label or requirement key in the restricted karpenter.k8s.aws "
+	    "domain"),
+	ROW("GS140", DIAG_ERROR, "NodePool: nodeClassRef group, kind or name is empty"),
+	ROW("GS141", DIAG_ERROR, "NodePool: a requirement with operator In has no value"),
+	ROW("GS142", DIAG_ERROR,
+	    "NodePool: a Gt, Lt, Gte or Lte requirement does not have exactly one non-negative "
+	    "integer value"),
+	ROW("GS143", DIAG_ERROR, "NodePool: a requirement lists fewer values than its minValues"),
+	ROW("GS144", DIAG_ERROR,
+	    "NodePool: a label or requirement key is not a qualified name (found only at runtime "
+	    "by Karpenter)"),
+	ROW("GS145", DIAG_ERROR,
+	    "NodePool: a label or requirement value is not a valid label value (found only at "
+	    "runtime)"),
+	ROW("GS146", DIAG_ERROR, "NodePool: a requirement operator Karpenter does not support"),
+	ROW("GS147", DIAG_ERROR,
+	    "NodePool: karpenter.sh/capacity-type In without a capacity type Karpenter knows"),
+	ROW("GS148", DIAG_ERROR,
+	    "NodePool: instance tenancy In without default or dedicated"),
+	ROW("GS149", DIAG_ERROR, "NodePool: a taint key is not a qualified name"),
+	ROW("GS150", DIAG_ERROR,
+	    "NodePool: a taint value is not a qualified name (found only at runtime)"),
+	ROW("GS151", DIAG_ERROR,
+	    "NodePool: a taint effect other than NoSchedule, PreferNoSchedule or NoExecute"),
+	ROW("GS152", DIAG_ERROR,
+	    "NodePool: the same taint key and effect twice in taints and startupTaints"),
+	ROW("GS153", DIAG_ERROR, "NodeConfig: cluster.name or cluster.region is missing"),
+	ROW("GS154", DIAG_ERROR,
+	    "NodeConfig: not exactly one of hybrid.ssm and hybrid.iamRolesAnywhere"),
+	ROW("GS155", DIAG_ERROR,
+	    "NodeConfig: an SSM activation code or activation ID nodeadm rejects"),
+	ROW("GS156", DIAG_ERROR,
+	    "NodeConfig: IAM Roles Anywhere fields nodeadm rejects (ARNs, nodeName, certificate "
+	    "and key paths)"),
+	ROW("GS157", DIAG_ERROR, "NodeConfig: kubelet flags nodeadm or the kubelet rejects"),
+	ROW("GS158", DIAG_ERROR, "PrometheusRule: a rule group without a name, or two with one"),
+	ROW("GS159", DIAG_ERROR,
+	    "PrometheusRule: a rule without alert or record, with a bad expression, duration or "
+	    "label"),
+	/* verify-scope */
+	ROW("GS160", DIAG_ERROR, "a GPU-stack DaemonSet misses a hybrid GPU node"),
+	ROW("GS161", DIAG_ERROR,
+	    "a GPU-stack DaemonSet would run on a node that is not hybrid (a second device "
+	    "plugin)"),
+	ROW("GS162", DIAG_WARNING,
+	    "verify-scope has nothing to prove: no hybrid GPU node in the inventory or no GPU-stack "
+	    "DaemonSet in the manifests"),
+	ROW("GS163", DIAG_ERROR,
+	    "a verify-scope input document is not what it should be (a Node, a workload)"),
+	/* Rendered objects: the other kinds */
+	ROW("GS164", DIAG_ERROR,
+	    "ConfigMap: a data key or size the API server rejects, or an embedded NodeConfig "
+	    "that is not valid"),
+	ROW("GS165", DIAG_ERROR,
+	    "Application: the source is not a pinned chart version, or the destination is "
+	    "incomplete"),
+	ROW("GS166", DIAG_ERROR,
+	    "admission policy mutations: wrong patch type, a bad expression, an atomic list "
+	    "replaced"),
+	ROW("GS167", DIAG_ERROR,
+	    "admission policy matching: matchConstraints operations or matchConditions not valid"),
+	ROW("GS168", DIAG_ERROR,
+	    "Kyverno policy: pod-controller autogen together with JSON patches (they would patch "
+	    "the wrong paths)"),
+	ROW("GS169", DIAG_ERROR,
+	    "a MutatingAdmissionPolicyBinding names no policy of the stream (a warning for a "
+	    "policy without a binding)"),
+	ROW("GS170", DIAG_ERROR,
+	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
+	    "list"),
+	/* render */
+	ROW("GS190", DIAG_ERROR, "--site names no site"),
+	ROW("GS191", DIAG_ERROR, "nothing to render: no site, or the selected sites produce no object"),
+	ROW("GS192", DIAG_ERROR,
+	    "the environment variable holding an SSM activation code is unset or not a valid code"),
+	ROW("GS193", DIAG_ERROR, "a name that cannot become a label value (the cluster name)"),
+	/* the live cluster */
+	ROW("GS290", DIAG_ERROR,
+	    "the cluster could not be reached or read: kubeconfig, credentials, connection, API "
+	    "errors"),
+};
+
+#define N_ROWS (sizeof(catalogue_rows) / sizeof(catalogue_rows[0]))
+
+/* The drift table in the catalogue's row type, built on first use. */
+#define DRIFT_MAX 100
+static struct rule drift_rows[DRIFT_MAX];
+static size_t drift_count;
+static int drift_ready;
+
+static void
+drift_load(void)
+{
+	if (drift_ready)
+		return;
+	drift_ready = 1;
+	for (size_t i = 0; i < drift_rules_count && drift_count < DRIFT_MAX; i++) {
+		struct rule *r = &drift_rows[drift_count++];
+
+		r->id = drift_rules[i].id;
+		r->level = drift_rules[i].level;
+		r->summary = drift_rules[i].summary;
+	}
+}
+
+const struct rule *
+rules_catalogue_find(const char *id)
+{
+	if (!id)
+		return NULL;
+	for (size_t i = 0; i < N_ROWS; i++)
+		if (!strcmp(catalogue_rows[i].id, id))
+			return &catalogue_rows[i];
+	drift_load();
+	for (size_t i = 0; i < drift_count; i++)
+		if (!strcmp(drift_rows[i].id, id))
+			return &drift_rows[i];
+	return NULL;
+}
+
+static int
+row_cmp(const void *x, const void *y)
+{
+	const struct rule *a = *(const struct rule *const *)x;
+	const struct rule *b = *(const struct rule *const *)y;
+
+	return strcmp(a->id, b->id);
+}
+
+size_t
+rules_catalogue(const struct rule **out, size_t cap)
+{
+	size_t n = 0, total;
+
+	drift_load();
+	total = rules_count + N_ROWS + drift_count;
+	if (!out || cap < total)
+		return total;
+	for (size_t i = 0; i < rules_count; i++)
+		out[n++] = rules_table[i];
+	for (size_t i = 0; i < N_ROWS; i++)
+		out[n++] = &catalogue_rows[i];
+	for (size_t i = 0; i < drift_count; i++)
+		out[n++] = &drift_rows[i];
+	qsort(out, n, sizeof(*out), row_cmp);
+	return n;
+}

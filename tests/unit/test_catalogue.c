@@ -1,0 +1,368 @@
+/*
+ * test_catalogue.c - one catalogue for every diagnostic ID: every "GSnnn"
+ * literal under src/ has a row, rows are unique and ordered, SARIF takes
+ * its rule descriptions from them, and docs/rules.md says the same.
+ *
+ * With GOLDEN_UPDATE set, the docs test rewrites the first three columns
+ * of the table in docs/rules.md from the catalogue (keeping each ID's
+ * "how to fix" text) before checking it: `make docs-rules-update`.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "diff/drift.h"
+#include "report/report.h"
+#include "rules/rules.h"
+
+#define MAX_ROWS 1000
+#define BEGIN "<!-- catalogue: begin -->"
+#define END "<!-- catalogue: end -->"
+#define HEADER "| ID | severity | what it means | how to fix |\n|---|---|---|---|\n"
+
+static const char *
+top(void)
+{
+	const char *t = getenv("TEST_TOP");
+
+	return t && *t ? t : ".";
+}
+
+static size_t
+catalogue(const struct rule ***out)
+{
+	size_t n = rules_catalogue(NULL, 0);
+	const struct rule **rows = calloc(n + 1, sizeof(*rows));
+
+	assert_non_null(rows);
+	assert_int_equal(rules_catalogue(rows, n), n);
+	*out = rows;
+	return n;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *s;
+	long n;
+
+	if (!f)
+		return NULL;
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	s = malloc((size_t)n + 1);
+	assert_non_null(s);
+	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+static void
+test_catalogue__rows_unique_ordered_and_found(void **state)
+{
+	const struct rule **rows;
+	size_t n = catalogue(&rows), extra = 0;
+
+	(void)state;
+	/* the spec rules, the plugin, upstream checks, scope, render, drift, kube */
+	assert_true(n >= rules_count + drift_rules_count + 50);
+	for (size_t i = 0; i < n; i++) {
+		const struct rule *r = rows[i];
+		size_t len = strlen(r->summary);
+
+		assert_int_equal(strlen(r->id), 5);
+		assert_memory_equal(r->id, "GS", 2);
+		if (i)
+			assert_true(strcmp(rows[i - 1]->id, r->id) < 0);
+		assert_ptr_equal(rules_find(r->id), r);
+		assert_true(len > 10);
+		if (r->summary[len - 1] == '.' || strchr(r->summary, '|') ||
+		    strchr(r->summary, '\n'))
+			fail_msg("%s: the summary is one line without '|' or a final period", r->id);
+		if (!r->check_site && !r->check_fleet)
+			extra++;
+	}
+	assert_true(extra > 50);
+	/* drift keeps its own table; the catalogue answers from it */
+	for (size_t i = 0; i < drift_rules_count; i++) {
+		const struct rule *r = rules_find(drift_rules[i].id);
+
+		assert_non_null(r);
+		assert_int_equal(r->level, drift_rules[i].level);
+		assert_string_equal(r->summary, drift_rules[i].summary);
+	}
+	assert_int_equal(rules_find("GS123")->level, DIAG_WARNING);
+	assert_int_equal(rules_find("GS290")->level, DIAG_ERROR);
+	assert_null(rules_find("GS999"));
+	assert_null(rules_find("GS200"));
+	assert_null(rules_find(NULL));
+	free(rows);
+}
+
+struct scan {
+	char missing[4096];
+	size_t found;
+	size_t files;
+};
+
+static void
+scan_text(struct scan *s, const char *path, const char *text)
+{
+	for (const char *p = strstr(text, "\"GS"); p; p = strstr(p + 1, "\"GS")) {
+		char id[6];
+
+		if (!(p[3] >= '0' && p[3] <= '9' && p[4] >= '0' && p[4] <= '9' && p[5] >= '0' &&
+		      p[5] <= '9' && p[6] == '"'))
+			continue;
+		memcpy(id, p + 1, 5);
+		id[5] = '\0';
+		s->found++;
+		if (!rules_find(id) && strlen(s->missing) + strlen(path) + 16 < sizeof(s->missing))
+			snprintf(s->missing + strlen(s->missing),
+				 sizeof(s->missing) - strlen(s->missing), " %s (%s)", id, path);
+	}
+}
+
+static void
+scan_dir(struct scan *s, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char path[4096];
+		struct stat st;
+		size_t len = strlen(e->d_name);
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (lstat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			scan_dir(s, path);
+		} else if (S_ISREG(st.st_mode) && len > 2 &&
+			   (!strcmp(e->d_name + len - 2, ".c") ||
+			    !strcmp(e->d_name + len - 2, ".h"))) {
+			char *text = slurp(path);
+
+			assert_non_null(text);
+			scan_text(s, path, text);
+			s->files++;
+			free(text);
+		}
+	}
+	closedir(d);
+}
+
+static void
+test_catalogue__every_id_in_the_source_is_catalogued(void **state)
+{
+	struct scan s;
+	char dir[4096];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	/* the scanner itself: an uncatalogued ID is reported, a near miss not */
+	scan_text(&s, "self", "x = \"GS041\"; y = \"GS998\"; z = \"GS12\"; w = \"GS1234\";");
+	assert_int_equal(s.found, 2);
+	assert_string_equal(s.missing, " GS998 (self)");
+
+	memset(&s, 0, sizeof(s));
+	snprintf(dir, sizeof(dir), "%s/src", top());
+	scan_dir(&s, dir);
+	assert_true(s.files > 50);
+	assert_true(s.found > 80);
+	if (s.missing[0])
+		fail_msg("IDs used in src/ but not in the catalogue (src/rules/catalogue.c):%s",
+			 s.missing);
+}
+
+/* The "how to fix" cell of `id` in an old table, or "". */
+static const char *
+old_fix(char **ids, char **fixes, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ids[i], id))
+			return fixes[i];
+	return "";
+}
+
+/* Split "| a | b | c | d |" into 4 cells (pointers into `line`, cut). */
+static int
+split_row(char *line, char **cells)
+{
+	size_t len = strlen(line), n = 0;
+	char *p;
+
+	if (len < 4 || strncmp(line, "| ", 2) || strcmp(line + len - 2, " |"))
+		return -1;
+	line[len - 2] = '\0';
+	p = line + 2;
+	while (n < 4) {
+		char *bar = strstr(p, " | ");
+
+		cells[n++] = p;
+		if (!bar)
+			break;
+		*bar = '\0';
+		p = bar + 3;
+	}
+	return n == 4 && !strstr(cells[3], " | ") ? 0 : -1;
+}
+
+static void
+docs_update(const char *path, char *text, const struct rule **rows, size_t n)
+{
+	char *begin = strstr(text, BEGIN), *end = strstr(text, END), *p;
+	char **ids = calloc(MAX_ROWS, sizeof(*ids)), **fixes = calloc(MAX_ROWS, sizeof(*fixes));
+	size_t old = 0;
+	FILE *f;
+
+	assert_non_null(begin);
+	assert_non_null(end);
+	*end = '\0';
+	for (p = strtok(begin + strlen(BEGIN), "\n"); p && old < MAX_ROWS; p = strtok(NULL, "\n")) {
+		char *cells[4];
+
+		if (!strncmp(p, "| GS", 4) && split_row(p, cells) == 0) {
+			ids[old] = cells[0];
+			fixes[old++] = cells[3];
+		}
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	*begin = '\0';
+	fprintf(f, "%s%s\n%s", text, BEGIN, HEADER);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "| %s | %s | %s | %s |\n", rows[i]->id, diag_level_name(rows[i]->level),
+			rows[i]->summary, old_fix(ids, fixes, old, rows[i]->id));
+	fprintf(f, "%s%s", END, end + strlen(END));
+	assert_int_equal(fclose(f), 0);
+	free(ids);
+	free(fixes);
+}
+
+static void
+test_catalogue__docs_table_matches(void **state)
+{
+	const struct rule **rows;
+	size_t n = catalogue(&rows), i = 0;
+	char path[4096], *text, *begin, *end, *line, *save = NULL;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/docs/rules.md", top());
+	text = slurp(path);
+	if (!text)
+		fail_msg("%s: cannot read it", path);
+	if (getenv("GOLDEN_UPDATE")) {
+		docs_update(path, text, rows, n);
+		free(text);
+		text = slurp(path);
+		assert_non_null(text);
+	}
+	begin = strstr(text, BEGIN);
+	end = strstr(text, END);
+	if (!begin || !end || end < begin)
+		fail_msg("%s: no table between '%s' and '%s'", path, BEGIN, END);
+	*end = '\0';
+	begin += strlen(BEGIN);
+	if (strncmp(begin, "\n" HEADER, strlen(HEADER) + 1))
+		fail_msg("%s: the table starts with a header other than\n%s", path, HEADER);
+	begin += strlen(HEADER) + 1;
+	for (line = strtok_r(begin, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
+		char *cells[4];
+
+		if (split_row(line, cells) < 0)
+			fail_msg("docs/rules.md: row %zu is not '| ID | severity | meaning | fix |': %s",
+				 i + 1, line);
+		if (i >= n)
+			fail_msg("docs/rules.md: %s is not in the catalogue", cells[0]);
+		if (strcmp(cells[0], rows[i]->id))
+			fail_msg("docs/rules.md: row %zu is %s, the catalogue's is %s (same IDs, in "
+				 "ID order; make docs-rules-update)",
+				 i + 1, cells[0], rows[i]->id);
+		if (strcmp(cells[1], diag_level_name(rows[i]->level)))
+			fail_msg("docs/rules.md: %s is '%s', the catalogue says '%s'", cells[0],
+				 cells[1], diag_level_name(rows[i]->level));
+		if (strcmp(cells[2], rows[i]->summary))
+			fail_msg("docs/rules.md: %s means '%s', the catalogue says '%s'", cells[0],
+				 cells[2], rows[i]->summary);
+		if (strlen(cells[3]) < 10)
+			fail_msg("docs/rules.md: %s has no 'how to fix'", cells[0]);
+	}
+	if (i < n)
+		fail_msg("docs/rules.md: %s is missing (make docs-rules-update)", rows[i]->id);
+	free(text);
+	free(rows);
+}
+
+static void
+test_catalogue__sarif_describes_ids_of_every_module(void **state)
+{
+	static const char *const ids[] = { "GS041", "GS123", "GS165", "GS192", "GS211", "GS290" };
+	struct arena a;
+	struct diags d;
+	struct report_input in;
+	char *out = NULL, *err = NULL;
+	size_t out_len = 0, err_len = 0;
+	FILE *fo, *fe;
+
+	(void)state;
+	arena_init(&a);
+	diags_init(&d, &a);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		diag_add(&d, rules_find(ids[i])->level, (struct pos){ "sites/a.yaml", 3, 5 }, ids[i],
+			 "", "finding %zu", i);
+	memset(&in, 0, sizeof(in));
+	in.diags = &d;
+	in.tool_name = "gpusite validate";
+	fo = open_memstream(&out, &out_len);
+	fe = open_memstream(&err, &err_len);
+	assert_int_equal(report_write_flags(fo, fe, &in, REPORT_SARIF, 0), 0);
+	fclose(fo);
+	fclose(fe);
+	assert_null(strstr(out, "gpusite rule GS"));
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		const struct rule *r = rules_find(ids[i]);
+		char want[1024];
+
+		snprintf(want, sizeof(want),
+			 "{\"id\":\"%s\",\"shortDescription\":{\"text\":\"%s\"},"
+			 "\"defaultConfiguration\":{\"level\":\"%s\"}}",
+			 r->id, r->summary, r->level == DIAG_NOTE ? "note" : diag_level_name(r->level));
+		if (!strstr(out, want))
+			fail_msg("SARIF lacks %s in\n%s", want, out);
+	}
+	free(out);
+	free(err);
+	arena_release(&a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_catalogue__rows_unique_ordered_and_found),
+		cmocka_unit_test(test_catalogue__every_id_in_the_source_is_catalogued),
+		cmocka_unit_test(test_catalogue__docs_table_matches),
+		cmocka_unit_test(test_catalogue__sarif_describes_ids_of_every_module),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
