@@ -11,9 +11,49 @@ cd "$top/testdata/fleet"
 
 gpusite() { "$bin" "$@"; }
 
+# Scratch space for what the tour writes; gone when it ends.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpusite-demo.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# An SSM activation code as `aws ssm create-activation` returns it (a
+# made-up one): the spec names the variable, never the code, and render
+# writes it only into the NodeConfig file that needs it (mode 0600).
+SSM_ACTIVATION_CODE_RACK_B=Dem0aCt1vAt10nC0dEf0rRkB
+export SSM_ACTIVATION_CODE_RACK_B
+
+# The NodeConfigs written, with their modes, and where the code went.
+list_nodeconfigs() {
+	(cd "$tmp/nodeconfigs" && find . -type f -exec stat -c '%A %n' {} + | sort -k2) &&
+	echo "files holding the activation code:" &&
+	(cd "$tmp" && grep -rl "$SSM_ACTIVATION_CODE_RACK_B" . | sort) &&
+	! grep -q "$SSM_ACTIVATION_CODE_RACK_B" "$tmp/seoul-dc1.yaml"
+}
+
+# The scope proof: helm renders the device-plugin chart saved beside the
+# checkout with the values gpusite wrote; verify-scope places each
+# DaemonSet on the reference inventory (testdata/nodes).  Skipped, saying
+# so, when the chart or helm (make deps) is not there.
+verify_scope() {
+	chart="$top/../shared/upstream/nvidia-device-plugin/chart"
+	helm="$top/.tools/bin/helm"
+	if ! [ -d "$chart" ] || ! [ -x "$helm" ]; then
+		echo "skipped: needs ../shared/upstream/nvidia-device-plugin/chart and .tools/bin/helm (make deps)"
+		return 0
+	fi
+	gpusite render --values "$tmp/values" -o "$tmp/stream-values.yaml" &&
+	cp -R "$chart" "$tmp/nvdp-chart" && mkdir -p "$tmp/home" &&
+	HOME="$tmp/home" "$helm" template nvidia-device-plugin "$tmp/nvdp-chart" \
+		-n nvidia-device-plugin -f "$tmp/values/my-hybrid-cluster/values.yaml" >"$tmp/dp.yaml" &&
+	gpusite verify-scope --nodes ../nodes --manifests "$tmp/dp.yaml"
+}
+
 steps='
 validate the example fleet (text findings on stderr, summary line)|gpusite validate
 the same check as JSON for machines|gpusite validate --format json
+render the fleet into one stream and count its objects by kind|gpusite render -o "$tmp/stream.yaml" && grep "^kind:" "$tmp/stream.yaml" | sort | uniq -c
+explain seoul-dc1: RTO budget, on-prem against fallback GPUs, what each object is for|gpusite explain seoul-dc1
+write the NodeConfigs of seoul-dc1 (SSM code from SSM_ACTIVATION_CODE_RACK_B) and list them|gpusite render --site seoul-dc1 -o "$tmp/seoul-dc1.yaml" --nodeconfigs "$tmp/nodeconfigs" && list_nodeconfigs
+the rendered device-plugin values, templated by helm, placed on testdata/nodes|verify_scope
 start the example cluster, show diff --live and drift against it, stop it|sh "$top/mk/demo-live.sh" "$bin"
 '
 
