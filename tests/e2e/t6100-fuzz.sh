@@ -1,0 +1,60 @@
+#!/bin/sh
+# t6100: the fuzz targets (fuzz/) replay their seeds and kept regression
+# inputs and survive a short fresh run each (FUZZ_SHORT seconds, default
+# 10), built with clang, libFuzzer, AddressSanitizer and
+# UndefinedBehaviorSanitizer in their own directory ($O-fuzz: build-fuzz
+# for the default build).  Every step of `make fuzz-regress` is a test here.
+. "$TEST_TOP/tests/lib.sh"
+
+if [ -n "${GPUSITE_SANITIZE:-}${GPUSITE_VALGRIND:-}" ]; then
+	# the targets are ASan+UBSan builds already; once per CI run is enough
+	test_skip "fuzz targets replay and survive a short run" \
+		"run by the plain make test; the targets are sanitizer builds already"
+	test_done
+	exit
+fi
+if ! command -v clang >/dev/null 2>&1; then
+	test_skip "fuzz targets replay and survive a short run" "clang not found (make deps)"
+	test_done
+	exit
+fi
+if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 &&
+   ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1; then
+	test_skip "fuzz targets replay and survive a short run" "libFuzzer runtime not found (libclang-rt-14-dev, make deps)"
+	test_done
+	exit
+fi
+
+fo="$O-fuzz"
+[ "$O" = build ] && fo=build-fuzz
+# a make of its own: nothing of the calling make (O, SANITIZE, -j's
+# jobserver) may leak into the fuzz build
+test_expect_success "the fuzz targets build ($fo)" '
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		make -C "$TEST_TOP" -j"$(nproc 2>/dev/null || echo 2)" FUZZ_O="$fo" fuzz-build >"$SCRATCH/build.log" 2>&1 ||
+	{ tail -30 "$SCRATCH/build.log"; exit 1; }
+'
+
+# regress.sh speaks TAP: its lines become this script's tests
+cd "$TEST_TOP" || exit 1
+FUZZ_SHORT=${FUZZ_SHORT:-10} sh fuzz/regress.sh "$fo" >"$SCRATCH/regress.tap" 2>&1
+rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "*)
+		test_count=$((test_count + 1))
+		echo "ok $test_count - ${line#ok * - }"
+		;;
+	"not ok "*)
+		test_count=$((test_count + 1))
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - ${line#not ok * - }"
+		;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$SCRATCH/regress.tap"
+test_expect_success 'fuzz/regress.sh ran every target and exited 0' '
+	test "$rc" -eq 0 &&
+	test "$(grep -c "^ok " "$SCRATCH/regress.tap")" -eq $((2 * $(ls fuzz/fuzz_*.c | wc -l)))
+'
+test_done
