@@ -118,8 +118,8 @@ static const struct rule catalogue_rows[] = {
 	    "ConfigMap: a data key or size the API server rejects, or an embedded NodeConfig "
 	    "that is not valid"),
 	ROW("GS165", DIAG_ERROR,
-	    "Application: the source is not a pinned chart version, or the destination is "
-	    "incomplete"),
+	    "Application: not exactly one source, a chart not pinned to one version, or a "
+	    "destination without exactly one of server and name"),
 	ROW("GS166", DIAG_ERROR,
 	    "admission policy mutations: wrong patch type, a bad expression, an atomic list "
 	    "replaced"),
