@@ -8,18 +8,46 @@
 #include "base/arena.h"
 #include "spec/spec.h"
 
+/*
+ * The array spec_fleet_add() grew last, with room to spare: the next add
+ * to the same fleet appends in place, so loading n sites costs O(n), not
+ * the O(n^2) time and arena memory of a copy per site (400 MB at 10,000
+ * sites).  struct spec_fleet has no capacity field, so the spare room is
+ * used only when the fleet is exactly the one left by the last call (same
+ * arena, array and count); any other fleet - built by hand, or a copy -
+ * gets a fresh array, as before.
+ */
+static struct {
+	const struct arena *arena;
+	struct spec_site **sites;
+	size_t count;
+	size_t cap;
+} fleet_last;
+
 void
 spec_fleet_add(struct arena *a, struct spec_fleet *f, struct spec_site *s)
 {
 	struct spec_site **grown;
+	size_t cap;
 
 	if (!f || !s)
 		return;
-	grown = arena_alloc(a, (f->count + 1) * sizeof(*grown));
+	if (f->sites && f->sites == fleet_last.sites && a == fleet_last.arena &&
+	    f->count == fleet_last.count && f->count < fleet_last.cap) {
+		f->sites[f->count++] = s;
+		fleet_last.count = f->count;
+		return;
+	}
+	cap = f->count < 8 ? 16 : 2 * f->count;
+	grown = arena_alloc(a, cap * sizeof(*grown));
 	if (f->count)
 		memcpy(grown, f->sites, f->count * sizeof(*grown));
 	grown[f->count++] = s;
 	f->sites = grown;
+	fleet_last.arena = a;
+	fleet_last.sites = grown;
+	fleet_last.count = f->count;
+	fleet_last.cap = cap;
 }
 
 static int
