@@ -20,4 +20,6 @@ valgrind: all
 	   echo '	--log-file=$(abspath $(VG_O))/test-logs/valgrind.%p \'; \
 	   echo '	$(abspath $(BIN)) "$$@"'; } >$(VG_O)/gpusite.tmp
 	@chmod +x $(VG_O)/gpusite.tmp && mv $(VG_O)/gpusite.tmp $(VG_O)/gpusite
+	@# the test tools of the build (schema-check) are used as they are
+	@rm -rf $(VG_O)/tests && ln -s $(abspath $(O))/tests $(VG_O)/tests
 	@GPUSITE_VALGRIND=1 O=$(VG_O) sh tests/run.sh scripts
