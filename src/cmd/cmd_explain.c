@@ -255,15 +255,13 @@ cmd_explain(int argc, char **argv)
 {
 	struct arena a = ARENA_INIT;
 	struct opts o;
-	struct diags sd;
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
-	struct pipeline_source src;
 	struct report_input in;
 	struct render_result r;
 	struct render_options ropt;
 	const char *site = NULL, *path = NULL;
-	unsigned flags = REPORT_QUIET;
+	unsigned flags;
 	int kube_minor = 0, rc, code = GS_EXIT_OK;
 	bool rendered, any = false;
 
@@ -280,31 +278,13 @@ cmd_explain(int argc, char **argv)
 		else
 			site = o.args[0];
 	}
-	if (opts_use_color(&o, stderr))
-		flags |= REPORT_COLOR;
-	if (opts_is_tty(stderr) || o.color == OPTS_COLOR_ALWAYS)
-		flags |= REPORT_CARET;
+	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
 
 	arena_init(&a);
-	diags_init(&sd, &a);
-	src.repo = o.repo;
-	src.ref = o.ref;
-	src.staged = o.staged;
-	src.paths = path ? &path : NULL;
-	src.npaths = path ? 1 : 0;
-	if (pipeline_read(&files, &a, &sd, &src) < 0) {
-		diags_sort(&sd);
-		in = (struct report_input){ &sd, NULL, NULL, 0, "gpusite explain" };
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
-				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
+	if (pipeline_open(&p, &files, &a, &o, path ? &path : NULL, path ? 1 : 0,
+			  "gpusite explain", flags) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
-	}
-	pipeline_load(&p, &a, &files);
-	for (size_t i = 0; i < sd.count; i++) {
-		const struct diag *d = &sd.items[i];
-
-		diag_add(&p.diags, d->level, d->at, d->rule, d->path, "%s", d->msg);
 	}
 
 	memset(&ropt, 0, sizeof(ropt));

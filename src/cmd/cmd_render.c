@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -388,15 +387,6 @@ plan_files(struct arena *a, struct out_set *s, const struct render_result *r,
 	return 0;
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static bool
 has_rule(const struct diags *d, const char *rule)
 {
@@ -412,17 +402,15 @@ cmd_render(int argc, char **argv)
 	struct arena a = ARENA_INIT;
 	struct render_args ra;
 	struct opts o;
-	struct diags sd;
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
-	struct pipeline_source src;
 	struct report_input in;
 	struct render_result r;
 	struct render_options ropt;
 	struct out_set outs;
 	struct buf stream = BUF_INIT;
-	unsigned flags = REPORT_QUIET;
-	double t0 = now_ms();
+	unsigned flags;
+	double t0 = pipeline_now_ms();
 	int rc, code = GS_EXIT_OK;
 
 	arena_init(&a);
@@ -436,30 +424,11 @@ cmd_render(int argc, char **argv)
 		code = opts_exit_code(rc);
 		goto out;
 	}
-	if (opts_use_color(&o, stderr))
-		flags |= REPORT_COLOR;
-	if (opts_is_tty(stderr) || o.color == OPTS_COLOR_ALWAYS)
-		flags |= REPORT_CARET;
-
-	diags_init(&sd, &a);
-	src.repo = o.repo;
-	src.ref = o.ref;
-	src.staged = o.staged;
-	src.paths = (const char *const *)o.args;
-	src.npaths = o.nargs;
-	if (pipeline_read(&files, &a, &sd, &src) < 0) {
-		diags_sort(&sd);
-		in = (struct report_input){ &sd, NULL, NULL, 0, "gpusite render" };
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
-				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
+	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
+	if (pipeline_open(&p, &files, &a, &o, (const char *const *)o.args, o.nargs,
+			  "gpusite render", flags) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
-	}
-	pipeline_load(&p, &a, &files);
-	for (size_t i = 0; i < sd.count; i++) {
-		const struct diag *d = &sd.items[i];
-
-		diag_add(&p.diags, d->level, d->at, d->rule, d->path, "%s", d->msg);
 	}
 
 	memset(&ropt, 0, sizeof(ropt));
@@ -509,7 +478,7 @@ cmd_render(int argc, char **argv)
 		fprintf(stderr, "gpusite render: %zu site%s, %zu object%s, %zu file%s"
 			" written; %.1f ms, %zu KiB of memory\n", p.fleet.count,
 			p.fleet.count == 1 ? "" : "s", r.count, r.count == 1 ? "" : "s",
-			outs.count, outs.count == 1 ? "" : "s", now_ms() - t0, a.total >> 10);
+			outs.count, outs.count == 1 ? "" : "s", pipeline_now_ms() - t0, a.total >> 10);
 out:
 	for (size_t i = 0; i < outs.count; i++)
 		if (outs.files[i].data != &stream)

@@ -6,8 +6,6 @@
  * with --strict), 2 on a usage error, 3 when the specs could not be read.
  */
 #include <stdio.h>
-#include <time.h>
-
 #include <stdlib.h>
 
 #include "base/arena.h"
@@ -66,28 +64,6 @@ static const struct opts_cmd validate_cmd = {
 	.max_args = OPTS_ANY,
 };
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Findings of the source (a symlink leading out, a file too big) join
- * those of the pipeline, so every format shows them. */
-static void
-merge_diags(struct diags *into, const struct diags *from)
-{
-	for (size_t i = 0; i < from->count; i++) {
-		const struct diag *d = &from->items[i];
-
-		diag_add(into, d->level, d->at, d->rule, d->path, "%s", d->msg);
-		into->items[into->count - 1].site = d->site;
-	}
-}
-
 static size_t
 total_bytes(const struct source_set *s)
 {
@@ -140,13 +116,11 @@ cmd_validate(int argc, char **argv)
 {
 	struct arena a = ARENA_INIT;
 	struct opts o;
-	struct diags source_diags;
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
-	struct pipeline_source src;
 	struct report_input in;
-	unsigned flags = 0;
-	double t0 = now_ms();
+	unsigned flags;
+	double t0 = pipeline_now_ms();
 	int r, code;
 
 	r = opts_parse(&o, &validate_cmd, argc, argv);
@@ -157,38 +131,17 @@ cmd_validate(int argc, char **argv)
 			"--staged checks the index of the current repository;"
 			" it cannot be combined with --repo or --ref"));
 
-	if (opts_use_color(&o, stderr))
-		flags |= REPORT_COLOR;
-	if (opts_is_tty(stderr) || o.color == OPTS_COLOR_ALWAYS)
-		flags |= REPORT_CARET;
+	flags = opts_report_flags(&o, stderr);
 	if (o.quiet)
 		flags |= REPORT_QUIET;
 	if (rendered_args.rendered)
 		return validate_rendered(&o, flags);
 
 	arena_init(&a);
-	diags_init(&source_diags, &a);
-	src.repo = o.repo;
-	src.ref = o.ref;
-	src.staged = o.staged;
-	src.paths = (const char *const *)o.args;
-	src.npaths = o.nargs;
-	r = pipeline_read(&files, &a, &source_diags, &src);
-	if (r < 0) {
-		/* Could not do the job: say why on stderr, whatever the format,
-		 * and print no report that could pass for a result. */
-		in = (struct report_input){ &source_diags, NULL, NULL, 0, "gpusite validate" };
-		diags_sort(&source_diags);
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
-				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
+	if (pipeline_open(&p, &files, &a, &o, (const char *const *)o.args, o.nargs,
+			  "gpusite validate", flags) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
-	}
-
-	pipeline_load(&p, &a, &files);
-	if (source_diags.count) {
-		merge_diags(&p.diags, &source_diags);
-		diags_sort(&p.diags);
 	}
 	if (o.strict)
 		diags_promote_warnings(&p.diags);
@@ -205,7 +158,7 @@ cmd_validate(int argc, char **argv)
 			" %zu document%s, %zu valid site%s; %.1f ms, %zu KiB of memory\n",
 			files.count, files.count == 1 ? "" : "s", total_bytes(&files),
 			files.label ? files.label : ".", p.docs, p.docs == 1 ? "" : "s",
-			p.fleet.count, p.fleet.count == 1 ? "" : "s", now_ms() - t0,
+			p.fleet.count, p.fleet.count == 1 ? "" : "s", pipeline_now_ms() - t0,
 			a.total >> 10);
 out:
 	arena_release(&a);

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -82,15 +81,6 @@ usage(const char *msg)
 {
 	fprintf(stderr, "gpusite diff: %s\nsee 'gpusite diff --help'\n", msg);
 	return GS_EXIT_USAGE;
-}
-
-static double
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 static const char *
@@ -238,11 +228,7 @@ load_side(struct side *s, struct arena *a, const struct opts *o, bool staged, un
 	/* no spec file at all is a side without objects (a fleet's first
 	 * commit, the last site deleted), not an error */
 	pipeline_load(&s->p, a, &s->files);
-	for (size_t i = 0; i < sd.count; i++) {
-		const struct diag *d = &sd.items[i];
-
-		diag_add(&s->p.diags, d->level, d->at, d->rule, d->path, "%s", d->msg);
-	}
+	pipeline_merge_diags(&s->p.diags, &sd);
 	diags_sort(&s->p.diags);
 	memset(&ropt, 0, sizeof(ropt));
 	ropt.getenv = no_env;
@@ -692,8 +678,8 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 	struct side bs, hs;
 	struct result res;
 	enum diff_format fmt;
-	unsigned flags = 0;
-	double t0 = now_ms();
+	unsigned flags;
+	double t0 = pipeline_now_ms();
 	int code;
 
 	if (!base)
@@ -707,10 +693,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 			     " does not take --repo");
 	if (parse_format(&fmt, format) < 0)
 		return usage("unknown --format: use text, json, markdown or github");
-	if (opts_use_color(o, stderr))
-		flags |= REPORT_COLOR;
-	if (opts_is_tty(stderr) || o->color == OPTS_COLOR_ALWAYS)
-		flags |= REPORT_CARET;
+	flags = opts_report_flags(o, stderr);
 
 	arena_init(&a);
 	memset(&bs, 0, sizeof(bs));
@@ -776,7 +759,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 			bs.label, bs.files.count, bs.files.count == 1 ? "" : "s", bs.count,
 			bs.count == 1 ? "" : "s", hs.label, hs.files.count,
 			hs.files.count == 1 ? "" : "s", hs.count, hs.count == 1 ? "" : "s",
-			now_ms() - t0, a.total >> 10);
+			pipeline_now_ms() - t0, a.total >> 10);
 out:
 	arena_release(&a);
 	return code;

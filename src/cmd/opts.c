@@ -328,3 +328,15 @@ opts_use_color(const struct opts *o, FILE *stream)
 		return false;
 	return opts_is_tty(stream);
 }
+
+unsigned
+opts_report_flags(const struct opts *o, FILE *stream)
+{
+	unsigned flags = 0;
+
+	if (opts_use_color(o, stream))
+		flags |= REPORT_COLOR;
+	if (opts_is_tty(stream) || o->color == OPTS_COLOR_ALWAYS)
+		flags |= REPORT_CARET;
+	return flags;
+}

@@ -105,4 +105,11 @@ bool opts_use_color(const struct opts *o, FILE *stream);
 /* Whether `stream` is a terminal (caret lines under diagnostics). */
 bool opts_is_tty(FILE *stream);
 
+/*
+ * The report flags for text findings written to `stream`: REPORT_COLOR
+ * as opts_use_color() says, REPORT_CARET (the source line and a caret)
+ * on a terminal or with --color always.
+ */
+unsigned opts_report_flags(const struct opts *o, FILE *stream);
+
 #endif

@@ -2,10 +2,14 @@
  * pipeline.c - source -> yamlio -> schema -> spec -> rules, the road of
  * every reading command, and the choice of source.
  */
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/arena.h"
+#include "cmd/opts.h"
 #include "cmd/pipeline.h"
+#include "report/report.h"
 #include "rules/rules.h"
 #include "schema/schema.h"
 #include "yamlio/yamlio.h"
@@ -164,4 +168,49 @@ pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 		return SOURCE_ENOTFOUND;
 	}
 	return 0;
+}
+
+void
+pipeline_merge_diags(struct diags *into, const struct diags *from)
+{
+	for (size_t i = 0; i < from->count; i++) {
+		const struct diag *d = &from->items[i];
+
+		diag_add(into, d->level, d->at, d->rule, d->path, "%s", d->msg);
+		into->items[into->count - 1].site = d->site;
+	}
+}
+
+int
+pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
+	      const struct opts *o, const char *const *paths, size_t npaths,
+	      const char *name, unsigned flags)
+{
+	struct pipeline_source src = { o->repo, o->ref, o->staged, paths, npaths };
+	struct diags sd;
+
+	diags_init(&sd, a);
+	if (pipeline_read(files, a, &sd, &src) < 0) {
+		struct report_input in = { &sd, NULL, NULL, 0, name };
+
+		diags_sort(&sd);
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
+				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
+		return -1;
+	}
+	pipeline_load(p, a, files);
+	if (sd.count) {
+		pipeline_merge_diags(&p->diags, &sd);
+		diags_sort(&p->diags);
+	}
+	return 0;
+}
+
+double
+pipeline_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }

@@ -13,6 +13,7 @@
 #include "spec/spec.h"
 
 struct arena;
+struct opts;
 
 struct pipeline {
 	struct arena *arena;
@@ -49,5 +50,26 @@ struct pipeline_source {
  */
 int pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 		  const struct pipeline_source *src);
+
+/*
+ * The start of a reading command: collect the spec files of the common
+ * source options (--repo, --ref, --staged) and `paths` with
+ * pipeline_read(), then run the road over them with pipeline_load().
+ * Findings of the source (a symlink leading out, a file too big) join the
+ * pipeline's, sorted, so every format shows them.  When the files cannot
+ * be read at all, the reason goes to stderr as text whatever --format
+ * says (no report that could pass for a result), coloured when `flags`
+ * holds REPORT_COLOR, and the return is -1: exit 3.  Otherwise 0, errors
+ * in the specs or not (see p->diags).  `name` is "gpusite validate".
+ */
+int pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
+		  const struct opts *o, const char *const *paths, size_t npaths,
+		  const char *name, unsigned flags);
+
+/* Append copies of every diagnostic of `from` to `into`. */
+void pipeline_merge_diags(struct diags *into, const struct diags *from);
+
+/* Milliseconds on the monotonic clock, for the timings of -v. */
+double pipeline_now_ms(void);
 
 #endif
