@@ -485,7 +485,6 @@ int
 source__open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
 		    const char *shown, const char *rev)
 {
-	struct source_pick p = { .arena = a, .diags = d };
 	const char *root = cache_root(a);
 	git_oid key;
 	char hex[GIT_OID_HEXSZ + 1];
@@ -494,31 +493,31 @@ source__open_cached(git_repository **out, struct arena *a, struct diags *d, cons
 
 	*out = NULL;
 	if (!root)
-		return source__fatal(&p, SOURCE_EFAIL,
-				     "no cache directory for %s: set"
-				     " XDG_CACHE_HOME or HOME",
-				     shown);
+		return source__fail(d, SOURCE_EFAIL,
+				    "no cache directory for %s: set"
+				    " XDG_CACHE_HOME or HOME",
+				    shown);
 	/* the key: the URL as shown (credentials removed), never the secret */
 	git_odb_hash(&key, shown, strlen(shown), GIT_OBJECT_BLOB);
 	git_oid_tostr(hex, sizeof(hex), &key);
 	dir = arena_printf(a, "%s/%s.git", root, hex);
 	if (mkdir_p(arena_strdup(a, root)) < 0)
-		return source__fatal(&p, SOURCE_EFAIL, "cannot create the cache '%s': %s", root,
-				     strerror(errno));
+		return source__fail(d, SOURCE_EFAIL, "cannot create the cache '%s': %s", root,
+				    strerror(errno));
 	lock = lock_cache(arena_printf(a, "%s.lock", dir));
 	if (lock < 0)
-		return source__fatal(&p, SOURCE_EFAIL,
-				     "cannot lock the cache '%s.lock':"
-				     " %s",
-				     dir, strerror(errno));
+		return source__fail(d, SOURCE_EFAIL,
+				    "cannot lock the cache '%s.lock':"
+				    " %s",
+				    dir, strerror(errno));
 	if (git_repository_open_bare(out, dir) < 0) {
 		git_error_clear();
 		if (git_repository_init(out, dir, 1) < 0) {
 			close(lock);
-			return source__fatal(&p, SOURCE_EFAIL,
-					     "cannot create the cache"
-					     " repository '%s': %s",
-					     dir, source__git_message(a));
+			return source__fail(d, SOURCE_EFAIL,
+					    "cannot create the cache"
+					    " repository '%s': %s",
+					    dir, source__git_message(a));
 		}
 	} else if (fetched_already(hex) || cached_commit(*out, rev)) {
 		close(lock);
@@ -527,8 +526,7 @@ source__open_cached(git_repository **out, struct arena *a, struct diags *d, cons
 	error = fetch_all(*out, url, shown);
 	close(lock);
 	if (error < 0) {
-		source__fatal(&p, SOURCE_EFAIL, "cannot fetch %s: %s", shown,
-			      source__git_message(a));
+		source__fail(d, SOURCE_EFAIL, "cannot fetch %s: %s", shown, source__git_message(a));
 		git_repository_free(*out);
 		*out = NULL;
 		return SOURCE_EFAIL;

@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +26,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "source/source.h"
-
-#define RULE_READ "GS001"	/* a file that cannot be taken as a spec */
-#define RULE_PATH "GS006"	/* a symlink leading out, not a regular file */
+#include "source/source_util.h"
 
 struct dir_walk {
 	struct arena *arena;
@@ -82,15 +79,6 @@ static int
 cmp_name(const void *x, const void *y)
 {
 	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-static int
-has_spec_suffix(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 5 && !strcmp(name + n - 5, ".yaml")) ||
-	       (n > 4 && !strcmp(name + n - 4, ".yml"));
 }
 
 /*
@@ -168,39 +156,6 @@ type_name(mode_t m)
 	return "not a regular file";
 }
 
-/* Could not do the job at all: a diagnostic without a rule, and stop. */
-static int fatal(struct dir_walk *w, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fatal(struct dir_walk *w, int code, const char *fmt, ...)
-{
-	struct pos none = { NULL, 0, 0 };
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(w->diags, DIAG_ERROR, none, "", "", fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-/* A file that cannot be taken: a finding at the file, and go on. */
-static void finding(struct dir_walk *w, const char *rule, const char *path,
-		    const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void
-finding(struct dir_walk *w, const char *rule, const char *path,
-	const char *fmt, ...)
-{
-	struct pos at = { path, 0, 0 };
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(w->diags, DIAG_ERROR, at, rule, "", fmt, ap);
-	va_end(ap);
-}
-
 /*
  * Read the regular file at `fs_path` as spec `path`.  Opened without
  * following a final symlink and without blocking, then checked again on
@@ -217,48 +172,58 @@ read_file(struct dir_walk *w, const char *path, const char *fs_path)
 	fd = open(fs_path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ELOOP) {
-			finding(w, RULE_PATH, path, "not a regular file (a symlink that"
-				" changed while it was read)");
+			source__file_error(w->diags, SOURCE_RULE_PATH, path,
+					   "not a regular file (a symlink that"
+					   " changed while it was read)");
 			return SOURCE_OK;
 		}
-		return fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		return source__fail(w->diags, SOURCE_EFAIL, "cannot read '%s': %s", path,
+				    strerror(errno));
 	}
 	if (fstat(fd, &st) < 0) {
-		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		ret = source__fail(w->diags, SOURCE_EFAIL, "cannot read '%s': %s", path,
+				   strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		finding(w, RULE_PATH, path, "not a regular file (%s); spec files"
-			" must be regular files", type_name(st.st_mode));
+		source__file_error(w->diags, SOURCE_RULE_PATH, path,
+				   "not a regular file (%s); spec files"
+				   " must be regular files",
+				   type_name(st.st_mode));
 		goto out;
 	}
 	if ((uintmax_t)st.st_size > SOURCE_MAX_FILE_BYTES) {
-		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, RULE_READ, "",
+		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, SOURCE_RULE_READ, "",
 			 "file is %jd bytes, over the %u MiB limit for a spec file;"
-			 " split it into several files", (intmax_t)st.st_size,
-			 SOURCE_MAX_FILE_BYTES >> 20);
+			 " split it into several files",
+			 (intmax_t)st.st_size, SOURCE_MAX_FILE_BYTES >> 20);
 		goto out;
 	}
 	if (w->out->count >= SOURCE_MAX_FILES) {
-		ret = fatal(w, SOURCE_EFAIL, "more than 20000 spec files under '%s';"
-			    " point gpusite at a smaller tree", w->arg);
+		ret = source__fail(w->diags, SOURCE_EFAIL,
+				   "more than 20000 spec files under '%s';"
+				   " point gpusite at a smaller tree",
+				   w->arg);
 		goto out;
 	}
 	buf_init(&b, SOURCE_MAX_FILE_BYTES);
 	r = buf_read_fd(&b, fd);
 	if (r == BUF_ETOOBIG) {
-		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, RULE_READ, "",
+		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, SOURCE_RULE_READ, "",
 			 "file grew over the %u MiB limit for a spec file while it was read",
 			 SOURCE_MAX_FILE_BYTES >> 20);
 		goto out;
 	}
 	if (r < 0) {
-		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno ? errno : EIO));
+		ret = source__fail(w->diags, SOURCE_EFAIL, "cannot read '%s': %s", path,
+				   strerror(errno ? errno : EIO));
 		goto out;
 	}
 	if (w->total + b.len > SOURCE_MAX_TOTAL_BYTES) {
-		ret = fatal(w, SOURCE_EFAIL, "the spec files under '%s' add up to more"
-			    " than 512 MiB; point gpusite at a smaller tree", w->arg);
+		ret = source__fail(w->diags, SOURCE_EFAIL,
+				   "the spec files under '%s' add up to more"
+				   " than 512 MiB; point gpusite at a smaller tree",
+				   w->arg);
 		goto out;
 	}
 	w->total += b.len;
@@ -285,22 +250,27 @@ take_symlink(struct dir_walk *w, const char *path, int explicit_arg,
 
 	if (!real) {
 		if (errno == ELOOP)
-			finding(w, RULE_PATH, path, "symlink loop: the link never reaches"
-				" a file; spec files must be regular files");
+			source__file_error(w->diags, SOURCE_RULE_PATH, path,
+					   "symlink loop: the link never reaches"
+					   " a file; spec files must be regular files");
 		else if (errno == ENOENT || errno == ENOTDIR)
-			finding(w, RULE_PATH, path, "symlink leads to a file that does"
-				" not exist");
+			source__file_error(w->diags, SOURCE_RULE_PATH, path,
+					   "symlink leads to a file that does"
+					   " not exist");
 		else
-			ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+			ret = source__fail(w->diags, SOURCE_EFAIL, "cannot read '%s': %s", path,
+					   strerror(errno));
 		return ret;
 	}
 	if (!path_under(real, w->root)) {
-		finding(w, RULE_PATH, path, "symlink leads outside the repository;"
-			" spec files must be regular files inside it");
+		source__file_error(w->diags, SOURCE_RULE_PATH, path,
+				   "symlink leads outside the repository;"
+				   " spec files must be regular files inside it");
 		goto out;
 	}
 	if (stat(real, &st) < 0) {
-		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		ret = source__fail(w->diags, SOURCE_EFAIL, "cannot read '%s': %s", path,
+				   strerror(errno));
 		goto out;
 	}
 	if (S_ISREG(st.st_mode))
@@ -308,8 +278,10 @@ take_symlink(struct dir_walk *w, const char *path, int explicit_arg,
 	else if (S_ISDIR(st.st_mode) && explicit_arg)
 		ret = walk_dir(w, path, depth);
 	else
-		finding(w, RULE_PATH, path, "symlink to %s, not a regular file;"
-			" spec files must be regular files", type_name(st.st_mode));
+		source__file_error(w->diags, SOURCE_RULE_PATH, path,
+				   "symlink to %s, not a regular file;"
+				   " spec files must be regular files",
+				   type_name(st.st_mode));
 out:
 	free(real);
 	return ret;
@@ -322,18 +294,19 @@ take_entry(struct dir_walk *w, const char *path, const char *name,
 	   int explicit_arg, unsigned depth)
 {
 	struct stat st;
-	int spec = explicit_arg || has_spec_suffix(name);
+	int spec = explicit_arg || source__spec_name(name);
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT && !explicit_arg)
 			return SOURCE_OK;	/* removed while we walked */
-		return fatal(w, errno == ENOENT ? SOURCE_ENOTFOUND : SOURCE_EFAIL,
-			     "cannot read '%s': %s", path, strerror(errno));
+		return source__fail(w->diags, errno == ENOENT ? SOURCE_ENOTFOUND : SOURCE_EFAIL,
+				    "cannot read '%s': %s", path, strerror(errno));
 	}
 	if (S_ISDIR(st.st_mode)) {
-		if (has_spec_suffix(name) && !explicit_arg) {
-			finding(w, RULE_PATH, path, "not a regular file (a directory"
-				" named like a spec file); rename it");
+		if (source__spec_name(name) && !explicit_arg) {
+			source__file_error(w->diags, SOURCE_RULE_PATH, path,
+					   "not a regular file (a directory"
+					   " named like a spec file); rename it");
 			return SOURCE_OK;
 		}
 		return walk_dir(w, path, depth);
@@ -344,8 +317,10 @@ take_entry(struct dir_walk *w, const char *path, const char *name,
 		return take_symlink(w, path, explicit_arg, depth);
 	if (S_ISREG(st.st_mode))
 		return read_file(w, path, path);
-	finding(w, RULE_PATH, path, "not a regular file (%s); spec files must be"
-		" regular files", type_name(st.st_mode));
+	source__file_error(w->diags, SOURCE_RULE_PATH, path,
+			   "not a regular file (%s); spec files must be"
+			   " regular files",
+			   type_name(st.st_mode));
 	return SOURCE_OK;
 }
 
@@ -359,11 +334,14 @@ walk_dir(struct dir_walk *w, const char *path, unsigned depth)
 	int ret = SOURCE_OK;
 
 	if (depth >= SOURCE_MAX_DEPTH)
-		return fatal(w, SOURCE_EFAIL, "directories under '%s' nest deeper than"
-			     " 64 levels; point gpusite at a smaller tree", w->arg);
+		return source__fail(w->diags, SOURCE_EFAIL,
+				    "directories under '%s' nest deeper than"
+				    " 64 levels; point gpusite at a smaller tree",
+				    w->arg);
 	dir = opendir(path);
 	if (!dir)
-		return fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		return source__fail(w->diags, SOURCE_EFAIL, "cannot read '%s': %s", path,
+				    strerror(errno));
 	while ((errno = 0, de = readdir(dir)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;	/* hidden entries, ".git", "." and ".." */
@@ -377,7 +355,8 @@ walk_dir(struct dir_walk *w, const char *path, unsigned depth)
 		names[n++] = arena_strdup(w->arena, de->d_name);
 	}
 	if (errno) {
-		ret = fatal(w, SOURCE_EFAIL, "cannot read '%s': %s", path, strerror(errno));
+		ret = source__fail(w->diags, SOURCE_EFAIL, "cannot read '%s': %s", path,
+				   strerror(errno));
 		closedir(dir);
 		return ret;
 	}
@@ -431,17 +410,6 @@ arg_root(struct arena *a, const char *arg, const char *cwd)
 	return res;
 }
 
-static void
-dedup_sorted(struct source_set *s)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < s->count; i++)
-		if (k == 0 || strcmp(s->files[k - 1].path, s->files[i].path))
-			s->files[k++] = s->files[i];
-	s->count = k;
-}
-
 int
 source_from_paths(struct source_set *out, struct arena *a, struct diags *d,
 		  const char *root, const char *const *paths, size_t npaths)
@@ -455,7 +423,8 @@ source_from_paths(struct source_set *out, struct arena *a, struct diags *d,
 
 	if (!cwd) {
 		w.arg = ".";
-		return fatal(&w, SOURCE_EFAIL, "cannot read '%s': %s", ".", strerror(errno));
+		return source__fail(w.diags, SOURCE_EFAIL, "cannot read '%s': %s", ".",
+				    strerror(errno));
 	}
 	if (npaths == 0) {
 		paths = stat("sites", &st) == 0 && S_ISDIR(st.st_mode) ? sites : dot;
@@ -472,7 +441,8 @@ source_from_paths(struct source_set *out, struct arena *a, struct diags *d,
 			char *real = realpath(root, NULL);
 
 			if (!real) {
-				ret = fatal(&w, SOURCE_EFAIL, "cannot read '%s': %s", root, strerror(errno));
+				ret = source__fail(w.diags, SOURCE_EFAIL, "cannot read '%s': %s",
+						   root, strerror(errno));
 				break;
 			}
 			w.root = arena_strdup(a, real);
@@ -480,15 +450,15 @@ source_from_paths(struct source_set *out, struct arena *a, struct diags *d,
 		} else {
 			w.root = arg_root(a, path, cwd);
 			if (!w.root) {
-				ret = fatal(&w, errno == ENOENT ? SOURCE_ENOTFOUND : SOURCE_EFAIL,
-					    "cannot read '%s': %s", path, strerror(errno));
+				ret = source__fail(
+					w.diags, errno == ENOENT ? SOURCE_ENOTFOUND : SOURCE_EFAIL,
+					"cannot read '%s': %s", path, strerror(errno));
 				break;
 			}
 		}
 		ret = take_entry(&w, path, slash ? slash + 1 : path, 1, 0);
 	}
 	free(cwd);
-	source_set_sort(out);
-	dedup_sorted(out);
+	source__set_finish(out);
 	return ret;
 }

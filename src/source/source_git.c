@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,27 +27,17 @@
 
 #define SYMLINK_HOPS 40 /* as Linux's MAXSYMLINKS */
 
-int
-source__fatal(struct source_pick *p, int code, const char *fmt, ...)
-{
-	struct pos none = { NULL, 0, 0 };
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(p->diags, DIAG_ERROR, none, "", "", fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 void
-source__finding(struct source_pick *p, const char *rule, const char *path, const char *fmt, ...)
+source__pick_init(struct source_pick *p, struct arena *a, struct diags *d, struct source_set *out,
+		  const char *where)
 {
-	struct pos at = { path, 0, 0 };
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(p->diags, DIAG_ERROR, at, rule, "", fmt, ap);
-	va_end(ap);
+	git_libgit2_init();
+	memset(p, 0, sizeof(*p));
+	p->arena = a;
+	p->diags = d;
+	p->out = out;
+	p->base = "";
+	p->where = where;
 }
 
 /* Replace every occurrence of `secret` in `s` (in place, never longer). */
@@ -94,15 +83,6 @@ source__git_message(struct arena *a)
 	cut_secret(copy, getenv("GPUSITE_GIT_TOKEN"));
 	cut_secret(copy, getenv("GIT_TOKEN"));
 	return copy;
-}
-
-bool
-source__spec_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 5 && !strcmp(name + n - 5, ".yaml")) ||
-	       (n > 4 && !strcmp(name + n - 4, ".yml"));
 }
 
 char *
@@ -188,28 +168,28 @@ take_blob(struct source_pick *p, const char *shown, const git_oid *id)
 	size_t size;
 
 	if (git_odb_read_header(&size, &type, p->odb, id) < 0)
-		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown, p->where,
-				     source__git_message(p->arena));
+		return source__fail(p->diags, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown,
+				    p->where, source__git_message(p->arena));
 	if (size > SOURCE_MAX_FILE_BYTES) {
-		source__finding(p, SOURCE_RULE_READ, shown,
-				"file is %zu bytes, over the"
-				" %u MiB limit for a spec file; split it into several files",
-				size, SOURCE_MAX_FILE_BYTES >> 20);
+		source__file_error(p->diags, SOURCE_RULE_READ, shown,
+				   "file is %zu bytes, over the"
+				   " %u MiB limit for a spec file; split it into several files",
+				   size, SOURCE_MAX_FILE_BYTES >> 20);
 		return SOURCE_OK;
 	}
 	if (p->out->count >= SOURCE_MAX_FILES)
-		return source__fatal(p, SOURCE_EFAIL,
-				     "more than %d spec files %s;"
-				     " point gpusite at a smaller tree",
-				     SOURCE_MAX_FILES, p->where);
+		return source__fail(p->diags, SOURCE_EFAIL,
+				    "more than %d spec files %s;"
+				    " point gpusite at a smaller tree",
+				    SOURCE_MAX_FILES, p->where);
 	if (p->total + size > SOURCE_MAX_TOTAL_BYTES)
-		return source__fatal(p, SOURCE_EFAIL,
-				     "the spec files %s add up to more"
-				     " than %u MiB; point gpusite at a smaller tree",
-				     p->where, SOURCE_MAX_TOTAL_BYTES >> 20);
+		return source__fail(p->diags, SOURCE_EFAIL,
+				    "the spec files %s add up to more"
+				    " than %u MiB; point gpusite at a smaller tree",
+				    p->where, SOURCE_MAX_TOTAL_BYTES >> 20);
 	if (git_blob_lookup(&blob, p->repo, id) < 0)
-		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown, p->where,
-				     source__git_message(p->arena));
+		return source__fail(p->diags, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown,
+				    p->where, source__git_message(p->arena));
 	p->total += size;
 	source_set_add(p->arena, p->out, shown, git_blob_rawcontent(blob), size);
 	git_blob_free(blob);
@@ -271,14 +251,14 @@ take_symlink(struct source_pick *p, const char *shown, const char *path, const g
 		int found;
 
 		if (git_blob_lookup(&blob, p->repo, &id) < 0)
-			return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", shown,
-					     p->where, source__git_message(p->arena));
+			return source__fail(p->diags, SOURCE_EFAIL, "cannot read '%s' %s: %s",
+					    shown, p->where, source__git_message(p->arena));
 		size = (size_t)git_blob_rawsize(blob);
 		if (size == 0 || size >= PATH_MAX) {
 			git_blob_free(blob);
-			source__finding(p, SOURCE_RULE_PATH, shown,
-					"symlink with an"
-					" unusable target; spec files must be regular files");
+			source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+					   "symlink with an"
+					   " unusable target; spec files must be regular files");
 			return SOURCE_OK;
 		}
 		target = arena_strndup(p->arena, git_blob_rawcontent(blob), size);
@@ -289,38 +269,38 @@ take_symlink(struct source_pick *p, const char *shown, const char *path, const g
 			       ? NULL
 			       : source__tree_path(p->arena, dir, target);
 		if (!next) {
-			source__finding(p, SOURCE_RULE_PATH, shown,
-					"symlink leads outside"
-					" the repository; spec files must be regular files"
-					" inside it");
+			source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+					   "symlink leads outside"
+					   " the repository; spec files must be regular files"
+					   " inside it");
 			return SOURCE_OK;
 		}
 		found = lookup(p, next, &mode, &id);
 		if (found == 0) {
-			source__finding(p, SOURCE_RULE_PATH, shown,
-					"symlink leads to a file"
-					" that does not exist");
+			source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+					   "symlink leads to a file"
+					   " that does not exist");
 			return SOURCE_OK;
 		}
 		if (found == 2) {
-			source__finding(p, SOURCE_RULE_PATH, shown,
-					"symlink to a directory,"
-					" not a regular file; spec files must be regular files");
+			source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+					   "symlink to a directory,"
+					   " not a regular file; spec files must be regular files");
 			return SOURCE_OK;
 		}
 		if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE)
 			return take_blob(p, shown, &id);
 		if (mode != GIT_FILEMODE_LINK) {
-			source__finding(p, SOURCE_RULE_PATH, shown,
-					"symlink to a submodule,"
-					" not a regular file; spec files must be regular files");
+			source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+					   "symlink to a submodule,"
+					   " not a regular file; spec files must be regular files");
 			return SOURCE_OK;
 		}
 		cur = next;
 	}
-	source__finding(p, SOURCE_RULE_PATH, shown,
-			"symlink loop: the link never"
-			" reaches a file; spec files must be regular files");
+	source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+			   "symlink loop: the link never"
+			   " reaches a file; spec files must be regular files");
 	return SOURCE_OK;
 }
 
@@ -334,14 +314,14 @@ source__take(struct source_pick *p, const char *path, git_filemode_t mode, const
 	case GIT_FILEMODE_BLOB_EXECUTABLE: return take_blob(p, shown, id);
 	case GIT_FILEMODE_LINK: return take_symlink(p, shown, path, id);
 	case GIT_FILEMODE_TREE:
-		source__finding(p, SOURCE_RULE_PATH, shown,
-				"not a regular file (a"
-				" directory named like a spec file); rename it");
+		source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+				   "not a regular file (a"
+				   " directory named like a spec file); rename it");
 		return SOURCE_OK;
 	default:
-		source__finding(p, SOURCE_RULE_PATH, shown,
-				"not a regular file (a"
-				" submodule); spec files must be regular files");
+		source__file_error(p->diags, SOURCE_RULE_PATH, shown,
+				   "not a regular file (a"
+				   " submodule); spec files must be regular files");
 		return SOURCE_OK;
 	}
 }
@@ -370,10 +350,10 @@ source__select(const char ***out, struct source_pick *p, const char *workdir,
 			tp = source__tree_path(p->arena, p->base, arg);
 		}
 		if (!tp)
-			rc = source__fatal(p, SOURCE_ENOTFOUND,
-					   "path '%s' is outside the"
-					   " repository",
-					   arg);
+			rc = source__fail(p->diags, SOURCE_ENOTFOUND,
+					  "path '%s' is outside the"
+					  " repository",
+					  arg);
 		sel[i] = tp;
 	}
 	free(top);
@@ -410,11 +390,11 @@ walk_cb(const char *root, const git_tree_entry *entry, void *payload)
 			return 1;
 		}
 		if (depth >= SOURCE_MAX_DEPTH) {
-			w->error = source__fatal(w->pick, SOURCE_EFAIL,
-						 "directories %s nest"
-						 " deeper than %d levels; point gpusite at a"
-						 " smaller tree",
-						 w->pick->where, SOURCE_MAX_DEPTH);
+			w->error = source__fail(w->pick->diags, SOURCE_EFAIL,
+						"directories %s nest"
+						" deeper than %d levels; point gpusite at a"
+						" smaller tree",
+						w->pick->where, SOURCE_MAX_DEPTH);
 			return -1;
 		}
 		return 0;
@@ -435,33 +415,22 @@ walk_dir(struct source_pick *p, const char *path)
 
 	if (!*path)
 		return git_tree_walk(p->tree, GIT_TREEWALK_PRE, walk_cb, &w) < 0 && !w.error
-			       ? source__fatal(p, SOURCE_EFAIL, "cannot read the tree %s: %s",
-					       p->where, source__git_message(p->arena))
+			       ? source__fail(p->diags, SOURCE_EFAIL, "cannot read the tree %s: %s",
+					      p->where, source__git_message(p->arena))
 			       : w.error;
 	if (git_tree_entry_bypath(&e, p->tree, path) < 0 ||
 	    git_tree_lookup(&sub, p->repo, git_tree_entry_id(e)) < 0) {
 		git_tree_entry_free(e);
-		return source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", path, p->where,
-				     source__git_message(p->arena));
+		return source__fail(p->diags, SOURCE_EFAIL, "cannot read '%s' %s: %s", path,
+				    p->where, source__git_message(p->arena));
 	}
 	rc = git_tree_walk(sub, GIT_TREEWALK_PRE, walk_cb, &w);
 	if (rc < 0 && !w.error)
-		w.error = source__fatal(p, SOURCE_EFAIL, "cannot read '%s' %s: %s", path, p->where,
-					source__git_message(p->arena));
+		w.error = source__fail(p->diags, SOURCE_EFAIL, "cannot read '%s' %s: %s", path,
+				       p->where, source__git_message(p->arena));
 	git_tree_free(sub);
 	git_tree_entry_free(e);
 	return w.error;
-}
-
-static void
-dedup_sorted(struct source_set *s)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < s->count; i++)
-		if (k == 0 || strcmp(s->files[k - 1].path, s->files[i].path))
-			s->files[k++] = s->files[i];
-	s->count = k;
 }
 
 static int
@@ -480,10 +449,10 @@ pick_tree(struct source_pick *p, const char *workdir, const char *const *paths, 
 		else if (lookup(p, p->base, &mode, &id) == 2)
 			rc = walk_dir(p, p->base);
 		else
-			rc = source__fatal(p, SOURCE_ENOTFOUND,
-					   "the directory '%s' does"
-					   " not exist %s",
-					   p->base, p->where);
+			rc = source__fail(p->diags, SOURCE_ENOTFOUND,
+					  "the directory '%s' does"
+					  " not exist %s",
+					  p->base, p->where);
 	} else {
 		const char **sel;
 
@@ -496,14 +465,13 @@ pick_tree(struct source_pick *p, const char *workdir, const char *const *paths, 
 			else if (found == 1)
 				rc = source__take(p, sel[i], mode, &id);
 			else
-				rc = source__fatal(p, SOURCE_ENOTFOUND,
-						   "path '%s' does not"
-						   " exist %s",
-						   paths[i], p->where);
+				rc = source__fail(p->diags, SOURCE_ENOTFOUND,
+						  "path '%s' does not"
+						  " exist %s",
+						  paths[i], p->where);
 		}
 	}
-	source_set_sort(p->out);
-	dedup_sorted(p->out);
+	source__set_finish(p->out);
 	return rc;
 }
 
@@ -518,10 +486,10 @@ open_local(git_repository **out, const char **workdir, struct source_pick *p, co
 	char *top = NULL, *here = NULL, *gitdir = NULL;
 
 	if (git_repository_open_ext(out, path, 0, NULL) < 0)
-		return source__fatal(p, SOURCE_ENOTFOUND,
-				     "cannot open repository '%s':"
-				     " %s",
-				     path, source__git_message(p->arena));
+		return source__fail(p->diags, SOURCE_ENOTFOUND,
+				    "cannot open repository '%s':"
+				    " %s",
+				    path, source__git_message(p->arena));
 	wd = git_repository_workdir(*out);
 	*workdir = wd;
 	if (!wd)
@@ -548,25 +516,25 @@ resolve_commit(git_commit **out, struct source_pick *p, const char *rev, const c
 	int error = git_revparse_single(&obj, p->repo, rev);
 
 	if (error == GIT_EAMBIGUOUS)
-		return source__fatal(p, SOURCE_ENOTFOUND,
-				     "revision '%s' is ambiguous in"
-				     " %s: give more digits of the SHA",
-				     rev, shown);
+		return source__fail(p->diags, SOURCE_ENOTFOUND,
+				    "revision '%s' is ambiguous in"
+				    " %s: give more digits of the SHA",
+				    rev, shown);
 	if (error == GIT_ENOTFOUND || error == GIT_EINVALIDSPEC || error == GIT_EUNBORNBRANCH)
-		return source__fatal(p, SOURCE_ENOTFOUND, "revision '%s' not found in %s", rev,
-				     shown);
+		return source__fail(p->diags, SOURCE_ENOTFOUND, "revision '%s' not found in %s",
+				    rev, shown);
 	if (error < 0)
-		return source__fatal(p, SOURCE_EFAIL,
-				     "cannot resolve revision '%s' in"
-				     " %s: %s",
-				     rev, shown, source__git_message(p->arena));
+		return source__fail(p->diags, SOURCE_EFAIL,
+				    "cannot resolve revision '%s' in"
+				    " %s: %s",
+				    rev, shown, source__git_message(p->arena));
 	error = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (error < 0)
-		return source__fatal(p, SOURCE_ENOTFOUND,
-				     "revision '%s' in %s is not a"
-				     " commit",
-				     rev, shown);
+		return source__fail(p->diags, SOURCE_ENOTFOUND,
+				    "revision '%s' in %s is not a"
+				    " commit",
+				    rev, shown);
 	return SOURCE_OK;
 }
 
@@ -582,15 +550,9 @@ source_from_git(struct source_set *out, struct arena *a, struct diags *d, const 
 	const char *workdir = NULL;
 	int rc;
 
-	git_libgit2_init();
-	memset(&p, 0, sizeof(p));
-	p.arena = a;
-	p.diags = d;
-	p.out = out;
-	p.base = "";
 	if (!rev)
 		rev = "HEAD";
-	p.where = arena_printf(a, "at %s", rev);
+	source__pick_init(&p, a, d, out, arena_printf(a, "at %s", rev));
 	if (source__is_url(where))
 		rc = source__open_cached(&r, a, d, where, shown, rev);
 	else
@@ -599,20 +561,20 @@ source_from_git(struct source_set *out, struct arena *a, struct diags *d, const 
 		goto out;
 	p.repo = r;
 	if (git_repository_odb(&p.odb, r) < 0) {
-		rc = source__fatal(&p, SOURCE_EFAIL,
-				   "cannot open the object database of"
-				   " %s: %s",
-				   shown, source__git_message(a));
+		rc = source__fail(p.diags, SOURCE_EFAIL,
+				  "cannot open the object database of"
+				  " %s: %s",
+				  shown, source__git_message(a));
 		goto out;
 	}
 	rc = resolve_commit(&commit, &p, rev, shown);
 	if (rc)
 		goto out;
 	if (git_commit_tree(&p.tree, commit) < 0) {
-		rc = source__fatal(&p, SOURCE_EFAIL,
-				   "cannot read the tree of '%s' in"
-				   " %s: %s",
-				   rev, shown, source__git_message(a));
+		rc = source__fail(p.diags, SOURCE_EFAIL,
+				  "cannot read the tree of '%s' in"
+				  " %s: %s",
+				  rev, shown, source__git_message(a));
 		goto out;
 	}
 	/* the repository: messages about the files add " at REV" themselves */

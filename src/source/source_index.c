@@ -35,11 +35,11 @@ open_repo(git_repository **out, struct source_pick *p)
 		error = git_repository_open_ext(out, ".", 0, NULL);
 	}
 	if (error < 0)
-		return source__fatal(p, SOURCE_ENOTFOUND,
-				     "--staged reads the index of"
-				     " the Git repository holding the current directory:"
-				     " %s",
-				     source__git_message(p->arena));
+		return source__fail(p->diags, SOURCE_ENOTFOUND,
+				    "--staged reads the index of"
+				    " the Git repository holding the current directory:"
+				    " %s",
+				    source__git_message(p->arena));
 	return SOURCE_OK;
 }
 
@@ -54,10 +54,10 @@ set_base(struct source_pick *p, const char *workdir)
 
 	if (!top || !getcwd(cwd, sizeof(cwd))) {
 		free(top);
-		return source__fatal(p, SOURCE_EFAIL,
-				     "cannot find the current directory"
-				     " in the work tree '%s'",
-				     workdir);
+		return source__fail(p->diags, SOURCE_EFAIL,
+				    "cannot find the current directory"
+				    " in the work tree '%s'",
+				    workdir);
 	}
 	n = strlen(top);
 	if (!strcmp(top, "/"))
@@ -65,10 +65,10 @@ set_base(struct source_pick *p, const char *workdir)
 	else if (!strncmp(cwd, top, n) && (cwd[n] == '/' || !cwd[n]))
 		p->base = arena_strdup(p->arena, cwd[n] ? cwd + n + 1 : "");
 	else
-		rc = source__fatal(p, SOURCE_EFAIL,
-				   "the current directory is outside the"
-				   " work tree '%s'; run gpusite inside it",
-				   top);
+		rc = source__fail(p->diags, SOURCE_EFAIL,
+				  "the current directory is outside the"
+				  " work tree '%s'; run gpusite inside it",
+				  top);
 	free(top);
 	return rc;
 }
@@ -106,23 +106,17 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 	size_t nsel, count;
 	int rc;
 
-	git_libgit2_init();
-	memset(&p, 0, sizeof(p));
-	p.arena = a;
-	p.diags = d;
-	p.out = out;
-	p.base = "";
-	p.where = "in the index";
+	source__pick_init(&p, a, d, out, "in the index");
 	out->label = "index";
 	rc = open_repo(&repo, &p);
 	if (rc)
 		goto out;
 	p.repo = repo;
 	if (!git_repository_workdir(repo)) {
-		rc = source__fatal(&p, SOURCE_EFAIL,
-				   "--staged needs a work tree; '%s' is"
-				   " a bare repository",
-				   git_repository_path(repo));
+		rc = source__fail(p.diags, SOURCE_EFAIL,
+				  "--staged needs a work tree; '%s' is"
+				  " a bare repository",
+				  git_repository_path(repo));
 		goto out;
 	}
 	rc = set_base(&p, git_repository_workdir(repo));
@@ -131,8 +125,8 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 	if ((index_file && *index_file ? git_index_open(&index, index_file)
 				       : git_repository_index(&index, repo)) < 0 ||
 	    git_repository_odb(&p.odb, repo) < 0) {
-		rc = source__fatal(&p, SOURCE_EFAIL, "cannot read the index: %s",
-				   source__git_message(a));
+		rc = source__fail(p.diags, SOURCE_EFAIL, "cannot read the index: %s",
+				  source__git_message(a));
 		goto out;
 	}
 	p.index = index;
@@ -162,10 +156,10 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 		if (!is_file[i] && *sel[i] &&
 		    git_index_find_prefix(&at, index, arena_printf(a, "%s/", sel[i])) < 0) {
 			git_error_clear();
-			rc = source__fatal(&p, SOURCE_ENOTFOUND,
-					   "path '%s' is not in the"
-					   " index",
-					   npaths ? paths[i] : sel[i]);
+			rc = source__fail(p.diags, SOURCE_ENOTFOUND,
+					  "path '%s' is not in the"
+					  " index",
+					  npaths ? paths[i] : sel[i]);
 			goto out;
 		}
 	}
@@ -185,11 +179,11 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 				       !source__hidden_below(e->path, sel[j]);
 			if (take && !is_file[j] &&
 			    depth_below(e->path, sel[j]) >= SOURCE_MAX_DEPTH) {
-				rc = source__fatal(&p, SOURCE_EFAIL,
-						   "directories in the index"
-						   " nest deeper than %d levels; point gpusite"
-						   " at a smaller tree",
-						   SOURCE_MAX_DEPTH);
+				rc = source__fail(p.diags, SOURCE_EFAIL,
+						  "directories in the index"
+						  " nest deeper than %d levels; point gpusite"
+						  " at a smaller tree",
+						  SOURCE_MAX_DEPTH);
 				goto out;
 			}
 		}
@@ -197,24 +191,16 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 			continue; /* `git add -N` stages no content */
 		if (git_index_entry_stage(e) != 0) {
 			if (strcmp(last_conflict, e->path))
-				source__finding(&p, SOURCE_RULE_READ,
-						source__shown(a, p.base, e->path),
-						"unmerged file: resolve the conflict and"
-						" stage the result");
+				source__file_error(p.diags, SOURCE_RULE_READ,
+						   source__shown(a, p.base, e->path),
+						   "unmerged file: resolve the conflict and"
+						   " stage the result");
 			last_conflict = e->path;
 			continue;
 		}
 		rc = source__take(&p, e->path, e->mode, &e->id);
 	}
-	source_set_sort(out);
-	{
-		size_t k = 0;
-
-		for (size_t i = 0; i < out->count; i++)
-			if (k == 0 || strcmp(out->files[k - 1].path, out->files[i].path))
-				out->files[k++] = out->files[i];
-		out->count = k;
-	}
+	source__set_finish(out);
 out:
 	git_odb_free(p.odb);
 	git_index_free(index);

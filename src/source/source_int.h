@@ -13,11 +13,9 @@
 
 #include "base/diag.h"
 #include "source/source.h"
+#include "source/source_util.h"
 
 struct arena;
-
-#define SOURCE_RULE_READ "GS001" /* a file that cannot be taken as a spec */
-#define SOURCE_RULE_PATH "GS006" /* a symlink leading out, not a regular file */
 
 /*
  * Picking spec files out of an object database: from a tree (a commit)
@@ -39,19 +37,14 @@ struct source_pick {
 	size_t total;      /* bytes taken */
 };
 
-/* Could not do the job: a diagnostic without a file or rule; returns code. */
-int source__fatal(struct source_pick *p, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* A file that cannot be taken: a finding at the file; the walk goes on. */
-void source__finding(struct source_pick *p, const char *rule, const char *path, const char *fmt,
-		     ...) __attribute__((format(printf, 4, 5)));
+/* Start a pick that fills `out`: libgit2 initialised (the caller shuts
+ * it down), paths from the top of the repository until p->base is set. */
+void source__pick_init(struct source_pick *p, struct arena *a, struct diags *d,
+		       struct source_set *out, const char *where);
 
 /* libgit2's last error message, with URL credentials and any token from
  * the environment cut out (arena). */
 const char *source__git_message(struct arena *a);
-
-bool source__spec_name(const char *name); /* *.yaml, *.yml */
 
 /*
  * `rel` (a user's path, relative to `base`; "." and ".." allowed) as a
