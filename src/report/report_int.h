@@ -10,6 +10,8 @@
 
 #include "report/report.h"
 
+struct node;
+
 /* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
 size_t report_utf8_len(const unsigned char *s);
 
@@ -31,6 +33,10 @@ void report_put_gh_prop(FILE *out, const char *s);
 
 /* One diagnostic as a plain text line, no colour, no newline. */
 void report_put_diag_line(FILE *out, const struct diag *d);
+
+/* `root` as one line of JSON and a newline (json and sarif): 0, or -1
+ * when it is over the size cap of a report or cannot be written. */
+int report_put_json(FILE *out, const struct node *root);
 
 size_t report_count_errors(const struct report_input *in);
 size_t report_count_warnings(const struct report_input *in);

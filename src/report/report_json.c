@@ -13,17 +13,32 @@
 #define REPORT_MAX_BYTES (256u << 20)
 
 int
+report_put_json(FILE *out, const struct node *root)
+{
+	struct buf b = BUF_INIT;
+	int ret = -1;
+
+	buf_init(&b, REPORT_MAX_BYTES);
+	if (json_write(&b, root, 0) < 0 || buf_addch(&b, '\n') < 0)
+		goto out;
+	if (fwrite(b.data, 1, b.len, out) != b.len)
+		goto out;
+	ret = ferror(out) ? -1 : 0;
+out:
+	buf_release(&b);
+	return ret;
+}
+
+int
 report_write_json(FILE *out, const struct report_input *in)
 {
 	struct arena a = ARENA_INIT;
-	struct buf b = BUF_INIT;
 	struct pos none = { NULL, 0, 0 };
 	struct node *root, *list, *sum;
 	size_t n = in->diags ? in->diags->count : 0;
-	int ret = -1;
+	int ret;
 
 	arena_init(&a);
-	buf_init(&b, REPORT_MAX_BYTES);
 	root = node_new_map(&a, none);
 	list = node_map_add(&a, root, "diagnostics", node_new_seq(&a, none));
 	for (size_t i = 0; i < n; i++) {
@@ -44,13 +59,7 @@ report_write_json(FILE *out, const struct report_input *in)
 	node_map_add_int(&a, sum, "sites", (int64_t)in->sites);
 	node_map_add_int(&a, sum, "errors", (int64_t)report_count_errors(in));
 	node_map_add_int(&a, sum, "warnings", (int64_t)report_count_warnings(in));
-	if (json_write(&b, root, 0) < 0 || buf_addch(&b, '\n') < 0)
-		goto out;
-	if (fwrite(b.data, 1, b.len, out) != b.len)
-		goto out;
-	ret = ferror(out) ? -1 : 0;
-out:
-	buf_release(&b);
+	ret = report_put_json(out, root);
 	arena_release(&a);
 	return ret;
 }

@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "base/buf.h"
-#include "json/json.h"
+#include "node/node.h"
 #include "report/report_int.h"
 #include "rules/rules.h"
 
@@ -18,7 +17,6 @@
 
 #define SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #define SARIF_INFO_URI "https://gpusite.io"
-#define REPORT_MAX_BYTES (256u << 20)
 
 static const char *
 sarif_level(enum diag_level level)
@@ -99,15 +97,13 @@ int
 report_write_sarif(FILE *out, const struct report_input *in)
 {
 	struct arena a = ARENA_INIT;
-	struct buf b = BUF_INIT;
 	struct pos none = { NULL, 0, 0 };
 	struct node *root, *runs, *run, *tool, *driver, *rules, *results;
 	const char **ids;
 	size_t nids, n = in->diags ? in->diags->count : 0;
-	int ret = -1;
+	int ret;
 
 	arena_init(&a);
-	buf_init(&b, REPORT_MAX_BYTES);
 	root = node_new_map(&a, none);
 	node_map_add_str(&a, root, "$schema", SARIF_SCHEMA);
 	node_map_add_str(&a, root, "version", "2.1.0");
@@ -173,13 +169,7 @@ report_write_sarif(FILE *out, const struct report_input *in)
 		}
 		node_seq_push(&a, results, res);
 	}
-	if (json_write(&b, root, 0) < 0 || buf_addch(&b, '\n') < 0)
-		goto out;
-	if (fwrite(b.data, 1, b.len, out) != b.len)
-		goto out;
-	ret = ferror(out) ? -1 : 0;
-out:
-	buf_release(&b);
+	ret = report_put_json(out, root);
 	arena_release(&a);
 	return ret;
 }
