@@ -8,37 +8,34 @@
 #include "rules/rule.h"
 
 static void
+report_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
+	      const struct rule_occurrence *again, void *payload)
+{
+	(void)payload;
+	rule_report(c, again->site, again->at, again->path,
+		    "site name '%s' is already used by another site: site "
+		    "names must be unique in the repository, rename one "
+		    "(first at %s)", again->key, rule_pos_text(c, first->at));
+}
+
+static void
 check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 {
 	struct rule_occurrence *v;
-	size_t i, first = 0;
 
 	if (!f->count)
 		return;
 	v = arena_alloc(c->arena, f->count * sizeof(*v));
-	for (i = 0; i < f->count; i++) {
+	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
 		const struct node *md = s->doc && s->doc->kind == NODE_MAP ?
 			node_map_get(s->doc, "metadata") : NULL;
 
-		v[i].key = s->name ? s->name : "";
-		v[i].at = md ? spec_field_pos(md, "name") : rule_pos(s, NULL, NULL);
-		if (!v[i].at.file)
-			v[i].at.file = s->file;
-		v[i].site = s;
-		v[i].path = "metadata.name";
+		rule_occurrence_set(&v[i], s, s->name ? s->name : "",
+				    md ? spec_field_pos(md, "name") : rule_pos(s, NULL, NULL),
+				    "metadata.name");
 	}
-	rule_sort_occurrences(v, f->count);
-	for (i = 1; i < f->count; i++) {
-		if (strcmp(v[i].key, v[first].key)) {
-			first = i;
-			continue;
-		}
-		rule_report(c, v[i].site, v[i].at, v[i].path,
-			    "site name '%s' is already used by another site: site "
-			    "names must be unique in the repository, rename one "
-			    "(first at %s)", v[i].key, rule_pos_text(c, v[first].at));
-	}
+	rule_each_repeat(c, v, f->count, report_repeat, NULL);
 }
 
 const struct rule rule_gs004 = {

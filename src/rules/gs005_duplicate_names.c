@@ -33,10 +33,21 @@ check_groups(struct rule_ctx *c, const struct spec_site *s)
 }
 
 static void
+report_node(struct rule_ctx *c, const struct rule_occurrence *first,
+	    const struct rule_occurrence *again, void *payload)
+{
+	(void)payload;
+	rule_report(c, again->site, again->at, again->path,
+		    "node name '%s' is listed twice: a node can join one "
+		    "node group of one site only, remove one (first at %s)",
+		    rule_quote(again->key), rule_pos_text(c, first->at));
+}
+
+static void
 check_nodes(struct rule_ctx *c, const struct spec_fleet *f)
 {
 	struct rule_occurrence *v;
-	size_t n = 0, i, j, k, first = 0;
+	size_t n = 0, i, j, k;
 
 	for (i = 0; i < f->count; i++)
 		for (j = 0; j < f->sites[i]->group_count; j++)
@@ -51,29 +62,13 @@ check_nodes(struct rule_ctx *c, const struct spec_fleet *f)
 		for (j = 0; j < s->group_count; j++) {
 			const struct spec_node_group *g = &s->groups[j];
 
-			for (k = 0; k < g->node_count; k++) {
-				v[n].key = g->nodes[k];
-				v[n].at = g->node_srcs[k]->at;
-				if (!v[n].at.file)
-					v[n].at.file = s->file;
-				v[n].site = s;
-				v[n].path = arena_printf(c->arena, "%s.nodes[%zu]",
-							 rule_group_path(c, s, g), k);
-				n++;
-			}
+			for (k = 0; k < g->node_count; k++)
+				rule_occurrence_set(&v[n++], s, g->nodes[k], g->node_srcs[k]->at,
+						    arena_printf(c->arena, "%s.nodes[%zu]",
+								 rule_group_path(c, s, g), k));
 		}
 	}
-	rule_sort_occurrences(v, n);
-	for (i = 1; i < n; i++) {
-		if (strcmp(v[i].key, v[first].key)) {
-			first = i;
-			continue;
-		}
-		rule_report(c, v[i].site, v[i].at, v[i].path,
-			    "node name '%s' is listed twice: a node can join one "
-			    "node group of one site only, remove one (first at %s)",
-			    rule_quote(v[i].key), rule_pos_text(c, v[first].at));
-	}
+	rule_each_repeat(c, v, n, report_node, NULL);
 }
 
 const struct rule rule_gs005 = {

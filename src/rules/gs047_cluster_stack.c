@@ -140,35 +140,31 @@ compare_cluster(struct pair *p)
 }
 
 static void
+compare_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
+	       const struct rule_occurrence *again, void *payload)
+{
+	void (*compare)(struct pair *) = *(void (**)(struct pair *))payload;
+	struct pair p = { c, first->site, again->site, "", 0 };
+
+	compare(&p);
+}
+
+static void
 by_cluster(struct rule_ctx *c, const struct spec_fleet *f,
 	   void (*compare)(struct pair *))
 {
 	struct rule_occurrence *v;
-	size_t i, first = 0;
 
 	if (f->count < 2)
 		return;
 	v = arena_alloc(c->arena, f->count * sizeof(*v));
-	for (i = 0; i < f->count; i++) {
-		v[i].key = f->sites[i]->cluster.name ? f->sites[i]->cluster.name : "";
-		v[i].at = rule_pos(f->sites[i], NULL, NULL);
-		if (f->sites[i]->doc)
-			v[i].at = f->sites[i]->doc->at;
-		if (!v[i].at.file)
-			v[i].at.file = f->sites[i]->file;
-		v[i].site = f->sites[i];
-		v[i].path = "";
-	}
-	rule_sort_occurrences(v, f->count);
-	for (i = 1; i < f->count; i++) {
-		struct pair p = { c, v[first].site, v[i].site, "", 0 };
+	for (size_t i = 0; i < f->count; i++) {
+		const struct spec_site *s = f->sites[i];
 
-		if (strcmp(v[i].key, v[first].key)) {
-			first = i;
-			continue;
-		}
-		compare(&p);
+		rule_occurrence_set(&v[i], s, s->cluster.name ? s->cluster.name : "",
+				    s->doc ? s->doc->at : rule_pos(s, NULL, NULL), "");
 	}
+	rule_each_repeat(c, v, f->count, compare_repeat, &compare);
 }
 
 static void

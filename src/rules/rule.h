@@ -69,6 +69,20 @@ struct rule_occurrence {
 };
 void rule_sort_occurrences(struct rule_occurrence *v, size_t n);
 
+/* Fill one occurrence of `key` in site `s`; at the site's file when `at`
+ * has none. */
+void rule_occurrence_set(struct rule_occurrence *o, const struct spec_site *s,
+			 const char *key, struct pos at, const char *path);
+
+/*
+ * Sort the occurrences and call `repeat` for every entry whose key an
+ * earlier one (in position order) already had, with the first of them.
+ */
+void rule_each_repeat(struct rule_ctx *c, struct rule_occurrence *v, size_t n,
+		      void (*repeat)(struct rule_ctx *c, const struct rule_occurrence *first,
+				     const struct rule_occurrence *again, void *payload),
+		      void *payload);
+
 /* JSON path of a node group: "spec.nodeGroups[2]". */
 const char *rule_group_path(struct rule_ctx *c, const struct spec_site *s,
 			    const struct spec_node_group *g);

@@ -152,3 +152,32 @@ rule_sort_occurrences(struct rule_occurrence *v, size_t n)
 	if (n > 1)
 		qsort(v, n, sizeof(*v), occurrence_cmp);
 }
+
+void
+rule_occurrence_set(struct rule_occurrence *o, const struct spec_site *s,
+		    const char *key, struct pos at, const char *path)
+{
+	o->key = key;
+	o->at = at;
+	if (!o->at.file)
+		o->at.file = s->file;
+	o->site = s;
+	o->path = path;
+}
+
+void
+rule_each_repeat(struct rule_ctx *c, struct rule_occurrence *v, size_t n,
+		 void (*repeat)(struct rule_ctx *c, const struct rule_occurrence *first,
+				const struct rule_occurrence *again, void *payload),
+		 void *payload)
+{
+	size_t first = 0;
+
+	rule_sort_occurrences(v, n);
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(v[i].key, v[first].key))
+			first = i;
+		else
+			repeat(c, &v[first], &v[i], payload);
+	}
+}
