@@ -31,6 +31,20 @@ is_b64(char c)
 	return isalnum((unsigned char)c) || c == '/' || c == '+';
 }
 
+/* The next run of base64 characters at or after *p: *p moved to its
+ * start, its length returned (0 at the end of the text). */
+static size_t
+next_b64_run(const char **p)
+{
+	size_t n = 0;
+
+	while (**p && !is_b64(**p))
+		(*p)++;
+	while ((*p)[n] && is_b64((*p)[n]))
+		n++;
+	return n;
+}
+
 /* Lower-case, drop separators: "activation_code", "activationCode" and
  * "ACTIVATION-CODE" all become "activationcode". */
 static void
@@ -118,6 +132,7 @@ classify(const char *text, const char *key)
 {
 	char kctx[CTX_MAX], tctx[CTX_MAX];
 	const char *p;
+	size_t n;
 
 	if (!text)
 		return SECRET_NONE;
@@ -137,15 +152,7 @@ classify(const char *text, const char *key)
 		if (!strcmp(tctx, "awssessiontoken") || !strcmp(tctx, "sessiontoken"))
 			return SECRET_SESSION_TOKEN;
 	}
-	for (p = text; *p;) {
-		size_t n = 0;
-
-		if (!is_b64(*p)) {
-			p++;
-			continue;
-		}
-		while (p[n] && is_b64(p[n]))
-			n++;
+	for (p = text; (n = next_b64_run(&p)) > 0; p += n) {
 		/* the context: the key, and what the text says before the run */
 		normalize(tctx, sizeof(tctx), text,
 			  (size_t)(p - text) < CTX_MAX ? (size_t)(p - text) : CTX_MAX);
@@ -160,7 +167,6 @@ classify(const char *text, const char *key)
 				 strstr(tctx, "sessiontoken") ||
 				 strstr(tctx, "securitytoken")))
 			return SECRET_SESSION_TOKEN;
-		p += n;
 	}
 	return SECRET_NONE;
 }
@@ -169,6 +175,7 @@ bool
 rules_looks_secret(const char *text)
 {
 	const char *p;
+	size_t n;
 
 	if (!text)
 		return false;
@@ -176,20 +183,11 @@ rules_looks_secret(const char *text)
 	if (classify(text, "") != SECRET_NONE)
 		return true;
 	/* without a context: the bare shape of an AWS secret access key */
-	for (p = text; *p;) {
-		size_t n = 0;
-
-		if (!is_b64(*p)) {
-			p++;
-			continue;
-		}
-		while (p[n] && is_b64(p[n]))
-			n++;
+	for (p = text; (n = next_b64_run(&p)) > 0; p += n) {
 		if (n == 40 && mixed(p, n) && memchr(p, '/', n))
 			return true;
 		if (n >= 100 && token_prefix(p))
 			return true;
-		p += n;
 	}
 	return false;
 }
