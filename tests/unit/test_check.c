@@ -16,33 +16,12 @@
 #include "check/check.h"
 #include "yamlio/yamlio.h"
 
-static struct arena A;
-static struct diags D;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	arena_init(&A);
-	diags_init(&D, &A);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	arena_release(&A);
-	return 0;
-}
+#include "testutil.h"
 
 static struct yamlio_docs
 docs_of(const char *text)
 {
-	struct yamlio_docs docs;
-
-	assert_int_equal(yamlio_load(&docs, &A, &D, "t.yaml", text, strlen(text), NULL), 0);
-	return docs;
+	return testutil_yaml_docs("t.yaml", text, NULL);
 }
 
 /* Run the C checks over a stream; returns the diagnostics added. */
@@ -337,18 +316,18 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_check__qualified_names_and_label_values, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__a_correct_nodepool_is_quiet, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__nodepool_label_domains_follow_cel_find_endswith, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__nodepool_requirement_rules, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__nodepool_taints_are_qualified_and_unique, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__nodeconfig_ssm_and_iamra, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__activation_code_only_outside_the_configmap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__prometheus_durations_and_groups, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__application_pin, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__policies, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__bindings_name_policies_of_the_stream, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check__not_an_object, setup, teardown),
+		TESTUTIL_CASE(test_check__qualified_names_and_label_values),
+		TESTUTIL_CASE(test_check__a_correct_nodepool_is_quiet),
+		TESTUTIL_CASE(test_check__nodepool_label_domains_follow_cel_find_endswith),
+		TESTUTIL_CASE(test_check__nodepool_requirement_rules),
+		TESTUTIL_CASE(test_check__nodepool_taints_are_qualified_and_unique),
+		TESTUTIL_CASE(test_check__nodeconfig_ssm_and_iamra),
+		TESTUTIL_CASE(test_check__activation_code_only_outside_the_configmap),
+		TESTUTIL_CASE(test_check__prometheus_durations_and_groups),
+		TESTUTIL_CASE(test_check__application_pin),
+		TESTUTIL_CASE(test_check__policies),
+		TESTUTIL_CASE(test_check__bindings_name_policies_of_the_stream),
+		TESTUTIL_CASE(test_check__not_an_object),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

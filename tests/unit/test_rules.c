@@ -22,34 +22,22 @@
 #include "spec/spec.h"
 #include "yamlio/yamlio.h"
 
+#include "testutil.h"
 
-static struct arena A;
-static struct diags D;
 static struct spec_fleet F;
 
 static int
 setup(void **state)
 {
-	(void)state;
-	arena_init(&A);
-	diags_init(&D, &A);
 	memset(&F, 0, sizeof(F));
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	arena_release(&A);
-	return 0;
+	return testutil_setup(state);
 }
 
 /* A fresh arena, diagnostics and fleet within one test. */
 static void
 reset(void)
 {
-	teardown(NULL);
+	testutil_teardown(NULL);
 	setup(NULL);
 }
 
@@ -1187,7 +1175,7 @@ test_rules__gpu_models_agree_with_instance_types(void **state)
 int
 main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, testutil_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_rules__table_is_the_catalogue),
 		T(test_rules__quiet_on_the_fleet),

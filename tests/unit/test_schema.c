@@ -24,25 +24,7 @@
 #include "schema/schema_int.h"
 #include "yamlio/yamlio.h"
 
-static struct arena A;
-static struct diags D;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	arena_init(&A);
-	diags_init(&D, &A);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	arena_release(&A);
-	return 0;
-}
+#include "testutil.h"
 
 static const struct yamlio_limits big_limits = {
 	.max_bytes = YAMLIO_MAX_BYTES,
@@ -56,9 +38,8 @@ static const struct yamlio_limits big_limits = {
 static struct node *
 yaml(const char *text)
 {
-	struct yamlio_docs docs = { NULL, 0 };
+	struct yamlio_docs docs = testutil_yaml_docs("t.yaml", text, &big_limits);
 
-	assert_int_equal(yamlio_load(&docs, &A, &D, "t.yaml", text, strlen(text), &big_limits), 0);
 	assert_int_equal(docs.count, 1);
 	return docs.docs[0];
 }
@@ -1026,7 +1007,7 @@ test_schema__validates_a_thousand_sites_fast(void **state)
 	assert_true(ms < 5000);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) TESTUTIL_CASE(f)
 
 int
 main(void)

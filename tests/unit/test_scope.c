@@ -17,44 +17,19 @@
 #include "scope/scope.h"
 #include "yamlio/yamlio.h"
 
-static struct arena A;
-static struct diags D;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	arena_init(&A);
-	diags_init(&D, &A);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	arena_release(&A);
-	return 0;
-}
+#include "testutil.h"
 
 /* The first document of a YAML text. */
 static struct node *
 yaml(const char *text)
 {
-	struct yamlio_docs docs;
-
-	assert_int_equal(yamlio_load(&docs, &A, &D, "test.yaml", text, strlen(text), NULL), 0);
-	assert_true(docs.count >= 1);
-	return docs.docs[0];
+	return testutil_yaml_first("test.yaml", text, NULL);
 }
 
 static struct yamlio_docs
 yaml_docs(const char *text)
 {
-	struct yamlio_docs docs;
-
-	assert_int_equal(yamlio_load(&docs, &A, &D, "test.yaml", text, strlen(text), NULL), 0);
-	return docs;
+	return testutil_yaml_docs("test.yaml", text, NULL);
 }
 
 /* A scope_node from a Node document. */
@@ -509,22 +484,22 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_scope__exists_tolerates_any_value_equal_needs_the_same, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__empty_key_and_empty_effect, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__taints_block_unless_tolerated_prefer_is_ignored, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__daemon_pods_get_the_controller_tolerations, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__node_selector_needs_every_pair, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__terms_are_ored_expressions_anded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__operators, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__parse_int64_like_strconv, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__match_fields_on_the_node_name, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__classify_nodes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__gpu_stack_daemonsets_are_recognised, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__nfd_labels_then_the_plugin_lands, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__default_nfd_tolerations_are_caught, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__operator_operands_follow_nfd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__unscoped_operator_nfd_leaks_operands, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scope__inputs_that_are_not_nodes, setup, teardown),
+		TESTUTIL_CASE(test_scope__exists_tolerates_any_value_equal_needs_the_same),
+		TESTUTIL_CASE(test_scope__empty_key_and_empty_effect),
+		TESTUTIL_CASE(test_scope__taints_block_unless_tolerated_prefer_is_ignored),
+		TESTUTIL_CASE(test_scope__daemon_pods_get_the_controller_tolerations),
+		TESTUTIL_CASE(test_scope__node_selector_needs_every_pair),
+		TESTUTIL_CASE(test_scope__terms_are_ored_expressions_anded),
+		TESTUTIL_CASE(test_scope__operators),
+		TESTUTIL_CASE(test_scope__parse_int64_like_strconv),
+		TESTUTIL_CASE(test_scope__match_fields_on_the_node_name),
+		TESTUTIL_CASE(test_scope__classify_nodes),
+		TESTUTIL_CASE(test_scope__gpu_stack_daemonsets_are_recognised),
+		TESTUTIL_CASE(test_scope__nfd_labels_then_the_plugin_lands),
+		TESTUTIL_CASE(test_scope__default_nfd_tolerations_are_caught),
+		TESTUTIL_CASE(test_scope__operator_operands_follow_nfd),
+		TESTUTIL_CASE(test_scope__unscoped_operator_nfd_leaks_operands),
+		TESTUTIL_CASE(test_scope__inputs_that_are_not_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

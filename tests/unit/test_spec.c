@@ -13,25 +13,7 @@
 #include "spec/spec.h"
 #include "yamlio/yamlio.h"
 
-static struct arena A;
-static struct diags D;
-
-static int
-setup(void **state)
-{
-	(void)state;
-	arena_init(&A);
-	diags_init(&D, &A);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	arena_release(&A);
-	return 0;
-}
+#include "testutil.h"
 
 /* Only what the schema requires; everything else must come from defaults. */
 #define MINIMAL \
@@ -54,10 +36,8 @@ teardown(void **state)
 static struct node *
 doc_of(const char *file, const char *yaml)
 {
-	struct yamlio_docs docs = { NULL, 0 };
+	struct yamlio_docs docs = testutil_yaml_docs(file, yaml, &yamlio_default_limits);
 
-	assert_int_equal(yamlio_load(&docs, &A, &D, file, yaml, strlen(yaml),
-				     &yamlio_default_limits), 0);
 	assert_int_equal(docs.count, 1);
 	return docs.docs[0];
 }
@@ -511,18 +491,18 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_spec__defaults_applied, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__defaults_follow_provisioner_and_stack, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__written_values_win, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__count_from_nodes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__labels_sorted_by_key, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__field_pos, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__durations_parse_table, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__duration_format_like_go, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__bad_duration_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__not_a_gpusite, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__fleet_sort_and_find, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spec__names, setup, teardown),
+		TESTUTIL_CASE(test_spec__defaults_applied),
+		TESTUTIL_CASE(test_spec__defaults_follow_provisioner_and_stack),
+		TESTUTIL_CASE(test_spec__written_values_win),
+		TESTUTIL_CASE(test_spec__count_from_nodes),
+		TESTUTIL_CASE(test_spec__labels_sorted_by_key),
+		TESTUTIL_CASE(test_spec__field_pos),
+		TESTUTIL_CASE(test_spec__durations_parse_table),
+		TESTUTIL_CASE(test_spec__duration_format_like_go),
+		TESTUTIL_CASE(test_spec__bad_duration_is_reported),
+		TESTUTIL_CASE(test_spec__not_a_gpusite),
+		TESTUTIL_CASE(test_spec__fleet_sort_and_find),
+		TESTUTIL_CASE(test_spec__names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
