@@ -23,13 +23,7 @@
 #include "base/arena.h"
 #include "source/source.h"
 
-struct fixture {
-	char base[PATH_MAX];	/* temp dir: repo/ (the cwd) and outside/ */
-	char old_cwd[PATH_MAX];
-	struct arena arena;
-	struct diags diags;
-	struct source_set set;
-};
+#include "testutil_fs.h"
 
 static void
 write_file(const char *path, const char *text)
@@ -41,25 +35,14 @@ write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
+/* The temporary directory holds repo/ (the current directory) and
+ * outside/. */
 static int
 setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f = testutil_fs_new("gpusite-srcdir");
 	char path[PATH_MAX + 32];
 
-	assert_non_null(getcwd(f->old_cwd, sizeof(f->old_cwd)));
-	snprintf(f->base, sizeof(f->base), "%s/gpusite-srcdir-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(f->base));
 	snprintf(path, sizeof(path), "%s/repo", f->base);
 	assert_int_equal(mkdir(path, 0777), 0);
 	snprintf(path, sizeof(path), "%s/outside", f->base);
@@ -68,21 +51,7 @@ setup(void **state)
 	write_file(path, "kind: Secret\n");
 	snprintf(path, sizeof(path), "%s/repo", f->base);
 	assert_int_equal(chdir(path), 0);
-	arena_init(&f->arena);
-	diags_init(&f->diags, &f->arena);
 	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	assert_int_equal(chdir(f->old_cwd), 0);
-	nftw(f->base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	arena_release(&f->arena);
-	free(f);
 	return 0;
 }
 
@@ -336,7 +305,7 @@ test_source_dir__set_sorts_by_path_bytes(void **state)
 int
 main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, testutil_fs_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_source_dir__walks_sorted_and_skips_hidden),
 		T(test_source_dir__defaults_to_sites_then_dot),

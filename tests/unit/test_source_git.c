@@ -27,22 +27,7 @@
 #include "source/source.h"
 #include "source/source_int.h"
 
-struct fixture {
-	char base[PATH_MAX]; /* temp dir: repo/, remote.git, cache/, home/ */
-	char old_cwd[PATH_MAX];
-	struct arena arena;
-	struct diags diags;
-	struct source_set set;
-};
-
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
+#include "testutil_fs.h"
 
 /* Run a shell command in the current directory; it must succeed. */
 static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -62,16 +47,14 @@ run(const char *fmt, ...)
 		fail_msg("command failed (%d): %s", rc, cmd);
 }
 
+/* The temporary directory holds repo/ (the current directory),
+ * remote.git, cache/ and home/. */
 static int
 setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f = testutil_fs_new("gpusite-srcgit");
 	char path[PATH_MAX + 32];
 
-	assert_non_null(getcwd(f->old_cwd, sizeof(f->old_cwd)));
-	snprintf(f->base, sizeof(f->base), "%s/gpusite-srcgit-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(f->base));
 	/* git and the cache see only this directory */
 	snprintf(path, sizeof(path), "%s/home", f->base);
 	assert_int_equal(mkdir(path, 0700), 0);
@@ -92,21 +75,7 @@ setup(void **state)
 	assert_int_equal(mkdir(path, 0777), 0);
 	assert_int_equal(chdir(path), 0);
 	run("git init -q -b main . && git config core.symlinks true");
-	arena_init(&f->arena);
-	diags_init(&f->diags, &f->arena);
 	*state = f;
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	assert_int_equal(chdir(f->old_cwd), 0);
-	nftw(f->base, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	arena_release(&f->arena);
-	free(f);
 	return 0;
 }
 
@@ -579,7 +548,7 @@ test_source_git__known_hosts_through_ssh_keygen(void **state)
 int
 main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, testutil_fs_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_source_git__url_scrub_removes_credentials),
 		T(test_source_git__is_url_follows_git),
