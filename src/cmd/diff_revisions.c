@@ -207,20 +207,13 @@ print_diags(const struct diags *d, const struct side *s, unsigned flags, unsigne
 static int
 load_side(struct side *s, struct arena *a, const struct opts *o, bool staged, unsigned flags)
 {
-	const char *const *paths = (const char *const *)o->args;
+	struct pipeline_source src = { o->repo, s->rev, staged, (const char *const *)o->args,
+				       o->nargs };
 	struct render_options ropt;
 	struct diags sd;
-	int rc;
 
 	diags_init(&sd, a);
-	if (staged)
-		rc = source_from_index(&s->files, a, &sd, paths, o->nargs);
-	else if (s->rev || o->repo)
-		rc = source_from_git(&s->files, a, &sd, o->repo, s->rev ? s->rev : "HEAD", paths,
-				     o->nargs);
-	else
-		rc = source_from_paths(&s->files, a, &sd, NULL, paths, o->nargs);
-	if (rc < 0) {
+	if (pipeline_collect(&s->files, a, &sd, &src) < 0) {
 		diags_sort(&sd);
 		print_diags(&sd, NULL, flags & REPORT_COLOR, REPORT_NO_SUMMARY);
 		return GS_EXIT_FAILURE;

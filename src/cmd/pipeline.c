@@ -136,20 +136,25 @@ pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *file
 }
 
 int
+pipeline_collect(struct source_set *out, struct arena *a, struct diags *d,
+		 const struct pipeline_source *src)
+{
+	if (src->staged)
+		return source_from_index(out, a, d, src->paths, src->npaths);
+	if (src->repo || src->ref)
+		return source_from_git(out, a, d, src->repo ? src->repo : ".", src->ref,
+				       src->paths, src->npaths);
+	return source_from_paths(out, a, d, NULL, src->paths, src->npaths);
+}
+
+int
 pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 	      const struct pipeline_source *src)
 {
 	struct pos none = { NULL, 0, 0 };
 	size_t before = d->count;
-	int r;
+	int r = pipeline_collect(out, a, d, src);
 
-	if (src->staged)
-		r = source_from_index(out, a, d, src->paths, src->npaths);
-	else if (src->repo || src->ref)
-		r = source_from_git(out, a, d, src->repo ? src->repo : ".", src->ref,
-				    src->paths, src->npaths);
-	else
-		r = source_from_paths(out, a, d, NULL, src->paths, src->npaths);
 	if (r < 0)
 		return r;
 	if (out->count == 0 && d->count == before) {

@@ -51,6 +51,11 @@ struct pipeline_source {
 int pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 		  const struct pipeline_source *src);
 
+/* pipeline_read() for a command to which no spec file at all is a set
+ * without files, not an error (diff --base: a fleet's first commit). */
+int pipeline_collect(struct source_set *out, struct arena *a, struct diags *d,
+		     const struct pipeline_source *src);
+
 /*
  * The start of a reading command: collect the spec files of the common
  * source options (--repo, --ref, --staged) and `paths` with
