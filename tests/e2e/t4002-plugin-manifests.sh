@@ -273,13 +273,14 @@ test_expect_success 'Dockerfile: every apt package exists in Debian 12' '
 
 test_expect_success 'Dockerfile: the runtime stage has every library the binary loads, the build stage every -dev' '
 	apt_list 1 >build.pkgs && apt_list 2 >run.pkgs &&
-	readelf -d "$GPUSITE" | sed -n "s/.*NEEDED.*\[\(.*\)\]/\1/p" >needed &&
+	bin=${GPUSITE_BINARY:-$GPUSITE} &&	# make valgrind: $GPUSITE is a wrapper
+	readelf -d "$bin" | sed -n "s/.*NEEDED.*\[\(.*\)\]/\1/p" >needed &&
 	test -s needed &&
 	while read -r so; do
 		case $so in libc.so.*|libm.so.*) continue ;; esac
 		# the runtimes of `make asan` builds are never shipped
 		case $so in libasan.so.*|libubsan.so.*|liblsan.so.*) continue ;; esac
-		lib=$(ldd "$GPUSITE" | awk -v so="$so" "\$1 == so { print \$3 }") &&
+		lib=$(ldd "$bin" | awk -v so="$so" "\$1 == so { print \$3 }") &&
 		pkg=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "/usr$lib") &&
 		pkg=${pkg%%:*} &&
 		grep -qx "$pkg" run.pkgs || { echo "$so comes from $pkg, not in the runtime stage"; exit 1; }
