@@ -341,6 +341,245 @@ fail:
 	return -1;
 }
 
+/* ---- rendering in batches ---------------------------------------- */
+
+/*
+ * A large fleet is rendered a few whole clusters at a time, each batch into
+ * a scratch arena that is released once its objects and files are text:
+ * the trees of 1,000 sites took 60 MB, their text takes 10.  The results
+ * are merged in render_fleet()'s own order, so the output is the same
+ * bytes as one render_fleet() over the fleet.  With --site, or a fleet of
+ * at most RENDER_BATCH sites, there is one batch: the whole fleet.
+ */
+#define RENDER_BATCH 64
+
+struct text_object {
+	struct render_object key;	/* rank, namespace, name, kind; obj NULL */
+	const char *text;		/* as emit_stream() writes the object */
+	size_t len;
+};
+
+struct text_file {
+	struct render_file key;		/* kind, path, site, has_secret; doc NULL */
+	struct buf *data;		/* heap (FILE_CAP), released by cmd_render */
+};
+
+struct rendered {
+	struct text_object *objects;
+	size_t count;
+	size_t alloc;
+	struct text_file *files;
+	size_t file_count;
+	size_t file_alloc;
+};
+
+static int
+text_object_cmp(const void *pa, const void *pb)
+{
+	const struct text_object *a = pa, *b = pb;
+
+	return render_object_cmp(&a->key, &b->key);
+}
+
+static int
+text_file_cmp(const void *pa, const void *pb)
+{
+	const struct text_file *a = pa, *b = pb;
+
+	return render_file_cmp(&a->key, &b->key);
+}
+
+static const char *
+keep_str(struct arena *a, const char *s)
+{
+	return s ? arena_strdup(a, s) : NULL;
+}
+
+/* Turn one batch's trees into text in the run's arena `a`. */
+static int
+keep_batch(struct rendered *out, struct arena *a, const struct render_result *r,
+	   enum emit_format fmt)
+{
+	struct buf one;
+	int rc = 0;
+
+	buf_init(&one, STREAM_CAP);
+	for (size_t i = 0; i < r->count; i++) {
+		const struct render_object *o = &r->objects[i];
+		struct render_result single = { (struct render_object *)o, 1, 1, NULL, 0, 0 };
+		struct text_object *t;
+
+		buf_reset(&one);
+		if (emit_stream(&one, &single, fmt) < 0) {
+			fprintf(stderr, "gpusite render: error: the stream could not be"
+				" formatted (over %zu MiB?)\n", STREAM_CAP >> 20);
+			rc = -1;
+			break;
+		}
+		if (out->count == out->alloc) {
+			size_t n = out->alloc ? out->alloc * 2 : 256;
+
+			out->objects = arena_realloc(a, out->objects,
+						     out->alloc * sizeof(*out->objects),
+						     n * sizeof(*out->objects));
+			out->alloc = n;
+		}
+		t = &out->objects[out->count++];
+		t->key.rank = o->rank;
+		t->key.api_version = keep_str(a, o->api_version);
+		t->key.kind = keep_str(a, o->kind);
+		t->key.namespace = keep_str(a, o->namespace);
+		t->key.name = keep_str(a, o->name);
+		t->key.site = keep_str(a, o->site);
+		t->key.cluster = keep_str(a, o->cluster);
+		t->key.purpose = keep_str(a, o->purpose);
+		t->key.obj = NULL;
+		t->text = arena_strndup(a, one.data, one.len);
+		t->len = one.len;
+	}
+	buf_release(&one);
+	for (size_t i = 0; i < r->file_count && rc == 0; i++) {
+		const struct render_file *f = &r->files[i];
+		struct text_file *t;
+		struct buf *b = arena_alloc(a, sizeof(*b));
+
+		buf_init(b, FILE_CAP);
+		if (emit_document(b, f->doc, EMIT_YAML) < 0) {
+			fprintf(stderr, "gpusite render: error: cannot format '%s'\n", f->path);
+			buf_release(b);
+			rc = -1;
+			break;
+		}
+		if (out->file_count == out->file_alloc) {
+			size_t n = out->file_alloc ? out->file_alloc * 2 : 64;
+
+			out->files = arena_realloc(a, out->files,
+						   out->file_alloc * sizeof(*out->files),
+						   n * sizeof(*out->files));
+			out->file_alloc = n;
+		}
+		t = &out->files[out->file_count++];
+		t->key.kind = f->kind;
+		t->key.path = keep_str(a, f->path);
+		t->key.site = keep_str(a, f->site);
+		t->key.doc = NULL;
+		t->key.has_secret = f->has_secret;
+		t->data = b;
+	}
+	return rc;
+}
+
+/*
+ * render_fleet() over `fleet` in a scratch arena, kept as text.  Returns 0;
+ * -1 after diagnostics (in d) or a message; 1 when the batch rendered
+ * nothing and said only that (GS191), which one batch of a fleet may.
+ */
+static int
+render_batch(struct rendered *out, struct arena *a, struct diags *d,
+	     const struct spec_fleet *fleet, const struct render_options *opt,
+	     enum emit_format fmt)
+{
+	struct arena scratch = ARENA_INIT;
+	struct render_result r;
+	size_t before = d->count;
+	int rc;
+
+	rc = render_fleet(&r, &scratch, d, fleet, opt);
+	if (rc == 0) {
+		rc = keep_batch(out, a, &r, fmt);
+	} else if (d->count == before + 1 &&
+		   !strcmp(d->items[before].rule, RENDER_RULE_EMPTY)) {
+		d->count = before;
+		rc = 1;
+	}
+	arena_release(&scratch);
+	return rc;
+}
+
+/* A site of the fleet: its cluster and its place in the fleet. */
+struct batch_ent {
+	const char *cluster;
+	size_t pos;
+};
+
+static int
+batch_cluster_cmp(const void *pa, const void *pb)
+{
+	const struct batch_ent *a = pa, *b = pb;
+	int c = strcmp(a->cluster, b->cluster);
+
+	if (c)
+		return c;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static int
+batch_pos_cmp(const void *pa, const void *pb)
+{
+	const struct batch_ent *a = pa, *b = pb;
+
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/*
+ * Render the fleet into `out`, sorted as render_fleet() sorts: whole
+ * clusters in batches of about RENDER_BATCH sites.  Every batch is
+ * rendered even after one fails, so every finding is reported.
+ */
+static int
+render_text(struct rendered *out, struct arena *a, struct diags *d,
+	    const struct spec_fleet *fleet, const struct render_options *opt,
+	    enum emit_format fmt)
+{
+	struct render_result none;
+	struct batch_ent *ents, *batch;
+	size_t n = fleet->count, nb = 0;
+	int rc = 0;
+
+	if (opt->sites || n <= RENDER_BATCH) {
+		rc = render_batch(out, a, d, fleet, opt, fmt);
+		/* a fleet that renders nothing must say so (GS191) */
+		if (rc == 1)
+			rc = render_fleet(&none, a, d, fleet, opt) < 0 ? -1 : 0;
+		return rc < 0 ? -1 : 0;
+	}
+	ents = arena_alloc(a, n * sizeof(*ents));
+	batch = arena_alloc(a, n * sizeof(*batch));
+	for (size_t i = 0; i < n; i++) {
+		const char *cl = fleet->sites[i]->cluster.name;
+
+		ents[i].cluster = cl ? cl : "";
+		ents[i].pos = i;
+	}
+	qsort(ents, n, sizeof(*ents), batch_cluster_cmp);
+	for (size_t i = 0; i < n; i++) {
+		bool cluster_ends = i + 1 == n || strcmp(ents[i].cluster, ents[i + 1].cluster);
+
+		batch[nb++] = ents[i];
+		if (cluster_ends && (nb >= RENDER_BATCH || i + 1 == n)) {
+			struct spec_site **sites = arena_alloc(a, nb * sizeof(*sites));
+			struct spec_fleet sub = { sites, nb, fleet->files };
+
+			/* the fleet's order within the batch, as render_fleet has it */
+			qsort(batch, nb, sizeof(*batch), batch_pos_cmp);
+			for (size_t j = 0; j < nb; j++)
+				sites[j] = fleet->sites[batch[j].pos];
+			if (render_batch(out, a, d, &sub, opt, fmt) < 0)
+				rc = -1;
+			nb = 0;
+		}
+	}
+	/* nothing at all: render_fleet says so for the whole fleet */
+	if (rc == 0 && out->count == 0 && render_fleet(&none, a, d, fleet, opt) < 0)
+		rc = -1;
+	if (rc < 0)
+		return -1;
+	qsort(out->objects, out->count, sizeof(*out->objects), text_object_cmp);
+	if (out->file_count > 1)
+		qsort(out->files, out->file_count, sizeof(*out->files), text_file_cmp);
+	return 0;
+}
+
 /* A relative path of render's own making; refuse anything that could
  * step out of the target directory. */
 static bool
@@ -361,28 +600,21 @@ safe_relative(const char *p)
 }
 
 static int
-plan_files(struct arena *a, struct out_set *s, const struct render_result *r,
+plan_files(struct arena *a, struct out_set *s, const struct rendered *r,
 	   enum render_file_kind kind, const char *dir)
 {
 	for (size_t i = 0; i < r->file_count; i++) {
-		const struct render_file *f = &r->files[i];
-		struct buf *b;
+		const struct text_file *f = &r->files[i];
 
-		if (f->kind != kind)
+		if (f->key.kind != kind)
 			continue;
-		if (!safe_relative(f->path)) {
+		if (!safe_relative(f->key.path)) {
 			fprintf(stderr, "gpusite render: error: refusing to write '%s'"
-				" outside '%s'\n", f->path, dir);
+				" outside '%s'\n", f->key.path, dir);
 			return -1;
 		}
-		b = arena_alloc(a, sizeof(*b));
-		buf_init(b, FILE_CAP);
-		if (emit_document(b, f->doc, EMIT_YAML) < 0) {
-			fprintf(stderr, "gpusite render: error: cannot format '%s'\n", f->path);
-			buf_release(b);
-			return -1;
-		}
-		out_add(a, s, arena_printf(a, "%s/%s", dir, f->path), b, f->has_secret);
+		out_add(a, s, arena_printf(a, "%s/%s", dir, f->key.path), f->data,
+			f->key.has_secret);
 	}
 	return 0;
 }
@@ -405,7 +637,7 @@ cmd_render(int argc, char **argv)
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
 	struct report_input in;
-	struct render_result r;
+	struct rendered r = { NULL, 0, 0, NULL, 0, 0 };
 	struct render_options ropt;
 	struct out_set outs;
 	struct buf stream = BUF_INIT;
@@ -441,14 +673,15 @@ cmd_render(int argc, char **argv)
 	if (o.strict)
 		diags_promote_warnings(&p.diags);
 	if (!diags_count(&p.diags, DIAG_ERROR) &&
-	    render_fleet(&r, &a, &p.diags, &p.fleet, &ropt) == 0) {
+	    render_text(&r, &a, &p.diags, &p.fleet, &ropt, ra.format) == 0) {
 		buf_init(&stream, STREAM_CAP);
-		if (emit_stream(&stream, &r, ra.format) < 0) {
-			fprintf(stderr, "gpusite render: error: the stream could not be"
-				" formatted (over %zu MiB?)\n", STREAM_CAP >> 20);
-			code = GS_EXIT_FAILURE;
-			goto out;
-		}
+		for (size_t i = 0; i < r.count; i++)
+			if (buf_add(&stream, r.objects[i].text, r.objects[i].len) < 0) {
+				fprintf(stderr, "gpusite render: error: the stream could not be"
+					" formatted (over %zu MiB?)\n", STREAM_CAP >> 20);
+				code = GS_EXIT_FAILURE;
+				goto out;
+			}
 	}
 	diags_sort(&p.diags);
 	if (p.diags.count) {
@@ -480,9 +713,8 @@ cmd_render(int argc, char **argv)
 			p.fleet.count == 1 ? "" : "s", r.count, r.count == 1 ? "" : "s",
 			outs.count, outs.count == 1 ? "" : "s", pipeline_now_ms() - t0, a.total >> 10);
 out:
-	for (size_t i = 0; i < outs.count; i++)
-		if (outs.files[i].data != &stream)
-			buf_release(outs.files[i].data);
+	for (size_t i = 0; i < r.file_count; i++)
+		buf_release(r.files[i].data);
 	buf_release(&stream);
 	arena_release(&a);
 	return code;

@@ -63,6 +63,18 @@ file_cmp(const void *pa, const void *pb)
 	return strcmp(a->path, b->path);
 }
 
+int
+render_object_cmp(const void *a, const void *b)
+{
+	return object_cmp(a, b);
+}
+
+int
+render_file_cmp(const void *a, const void *b)
+{
+	return file_cmp(a, b);
+}
+
 static bool
 site_selected(const struct render_options *opt, const char *name)
 {

@@ -71,6 +71,15 @@ int render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 		 const struct spec_fleet *fleet, const struct render_options *opt);
 
 /*
+ * The orders render_fleet() sorts by, as qsort comparators: objects
+ * (struct render_object) by kind rank, namespace, name, kind; files
+ * (struct render_file) by kind, path.  For callers that merge the results
+ * of several render_fleet() calls.
+ */
+int render_object_cmp(const void *a, const void *b);
+int render_file_cmp(const void *a, const void *b);
+
+/*
  * Kind ranks: the order of the cluster stream (outputs.md, "Order of the
  * cluster stream").  Objects of equal rank are ordered by namespace, then
  * name.
