@@ -143,7 +143,8 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 			return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
-					"", "libcurl could not be initialised");
+					"", "libcurl could not be initialised: %s",
+					kube_curl_error());
 		curl_ready = true;
 	}
 	k->curl = curl_easy_init();

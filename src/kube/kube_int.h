@@ -107,4 +107,7 @@ double kube_now(void);
 /* Append `s` URL-encoded (query values) to b. */
 int kube_url_escape(struct buf *b, const char *s);
 
+/* Why libcurl (loaded on first use, kube_curl.c) is not usable. */
+const char *kube_curl_error(void);
+
 #endif
