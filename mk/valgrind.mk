@@ -23,6 +23,9 @@ valgrind-setup: all
 	   echo '# or error closed, valgrind would open its log on that descriptor'; \
 	   echo '# and gpusite would write into the log: those runs go native.'; \
 	   echo 'if ! true 2>/dev/null 3>&1 || ! true 3>&2; then exec $(abspath $(BIN)) "$$@"; fi'; \
+	   echo '# valgrind keeps scratch files in TMPDIR (gpusite never reads it):'; \
+	   echo '# its own, so a run still writes nothing where it works (t4001)'; \
+	   echo 'TMPDIR=$(abspath $(VG_O))/tmp; export TMPDIR'; \
 	   echo 'exec valgrind -q --error-exitcode=99 --leak-check=full --vgdb=no \'; \
 	   echo '	--errors-for-leak-kinds=definite --show-leak-kinds=definite \'; \
 	   echo '	--suppressions=$(abspath mk/valgrind.supp) \'; \
@@ -31,4 +34,4 @@ valgrind-setup: all
 	@chmod +x $(VG_O)/gpusite.tmp && mv $(VG_O)/gpusite.tmp $(VG_O)/gpusite
 	@# the test tools of the build (schema-check) are used as they are
 	@rm -rf $(VG_O)/tests && ln -s $(abspath $(O))/tests $(VG_O)/tests
-	@mkdir -p $(VG_O)/test-logs
+	@mkdir -p $(VG_O)/test-logs $(VG_O)/tmp
