@@ -10,8 +10,10 @@
 #   `gpusite generate`; `gpusite drift` on the 5,000-node live scenario
 #   against `kubectl get nodes` + `kubectl get pods -A` on the same server.
 # Every command runs pinned to one CPU (taskset, when present), the last
-# one, so the figures are single-core figures.  Wall time includes the
-# process start, as a user or Argo CD sees it.  Not part of `make test`.
+# one, so the figures are single-core figures.  Wall time is the command
+# as this shell starts it, process start included, as a user or Argo CD
+# sees it; peak memory comes from /usr/bin/time in runs of their own.
+# Not part of `make test`.
 #
 # Needs: /usr/bin/time; for the helm row .tools/bin/helm (make deps) and
 # ../shared/upstream; for the live rows python3, openssl and kubectl.
@@ -32,17 +34,19 @@ work=$SCRATCH
 [ -x "$GPUSITE" ] && [ -x "$FLOOR" ] || { echo "bench: build first: make O=$O bench" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (Debian package time)" >&2; exit 2; }
 ncpu=$(nproc 2>/dev/null || echo 1)
-pin=
-if command -v taskset >/dev/null 2>&1; then
-	pin="taskset -c $((ncpu - 1))"
+pinned=
+# pin this shell, and so every command it starts, to the last CPU
+if command -v taskset >/dev/null 2>&1 && taskset -p -c "$((ncpu - 1))" $$ >/dev/null 2>&1; then
+	pinned="pinned to CPU $((ncpu - 1)), "
 fi
 # gen-fleet.sh's specs name this variable for their SSM activation code
 export SSM_ACTIVATION_CODE_RACK_B=bench-not-a-secret
 
-# measure OKCODES CMD...: run CMD $runs times (pinned), stdout to
-# $work/out; sets MS (median wall milliseconds, one decimal) and KB (median
-# peak RSS in KiB).  A run exiting with a code not in OKCODES ("0", "0 1")
-# stops the benchmark.
+# measure OKCODES CMD...: run CMD $runs times, stdout to $work/out; sets
+# MS (median wall milliseconds: the command alone, started by this shell)
+# and KB (median peak RSS in KiB, from /usr/bin/time in separate runs, so
+# its own start does not count in MS).  A run exiting with a code not in
+# OKCODES ("0", "0 1") stops the benchmark.
 measure() {
 	ok=$1
 	shift
@@ -52,8 +56,7 @@ measure() {
 	while [ $i -lt "$runs" ]; do
 		i=$((i + 1))
 		t0=$(date +%s%N)
-		# shellcheck disable=SC2086
-		$pin /usr/bin/time -f "%M" -o "$work/rss1" "$@" >"$work/out" 2>"$work/err"
+		"$@" >"$work/out" 2>"$work/err"
 		rc=$?
 		t1=$(date +%s%N)
 		case " $ok " in
@@ -65,6 +68,7 @@ measure() {
 			;;
 		esac
 		echo $(((t1 - t0) / 1000)) >>"$work/times"
+		/usr/bin/time -f "%M" -o "$work/rss1" "$@" >/dev/null 2>&1
 		tail -1 "$work/rss1" >>"$work/rss"
 	done
 	MS=$(median "$work/times" | awk '{ printf "%.1f", $1 / 1000 }')
@@ -84,7 +88,7 @@ row() { printf '| %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5"; }
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 echo "gpusite $("$GPUSITE" --version | head -1 | cut -d' ' -f2) benchmark: $ncpu CPUs (${cpu:-unknown CPU}), $(uname -sm)," \
-	"median of $runs runs, ${pin:+pinned to CPU $((ncpu - 1)), }$(date -u +%Y-%m-%d)"
+	"median of $runs runs, $pinned$(date -u +%Y-%m-%d)"
 echo
 row "measure" "sites" "median time" "median peak RSS" "ratio / target"
 row "---" "---:" "---:" "---:" "---"
@@ -118,7 +122,7 @@ for n in $sizes; do
 		note="$note < 1 s: $(verdict "$(awk -v m="$r_ms" 'BEGIN{print (m < 1000)}')" "by $(ms "$(awk -v m="$r_ms" 'BEGIN{print m - 1000}')")");"
 		note="$note < 64 MB: $(verdict "$(awk -v k="$r_kb" 'BEGIN{print (k < 65536)}')" "by $(mb "$((r_kb - 65536))")")"
 	fi
-	row "render ($(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1048576 }') out)" "$n" "$(ms "$r_ms")" "$(mb "$r_kb")" "$note"
+	row "render ($(awk -v b="$bytes" 'BEGIN { if (b < 1048576) printf "%.0f KB", b / 1024; else printf "%.1f MB", b / 1048576 }') out)" "$n" "$(ms "$r_ms")" "$(mb "$r_kb")" "$note"
 	row "libyaml floor: parse + emit as many bytes" "$n" "$(ms "$f_ms")" "$(mb "$KB")" ""
 done
 
@@ -153,11 +157,16 @@ else
 	"$GPUSITE" render --values "$d/values" sites >/dev/null || exit 3
 	cp -R "$chart" "$work/chart"
 	mkdir -p "$work/home"
-	measure 0 env HOME="$work/home" "$helm" template nvidia-device-plugin "$work/chart" \
+	saved_home=$HOME
+	export HOME="$work/home"	# helm's config and cache, not the user's
+	measure 0 "$helm" template nvidia-device-plugin "$work/chart" \
 		-n nvidia-device-plugin -f "$d/values/cluster-00001/values.yaml"
+	export HOME="$saved_home"
 	h_ms=$MS h_kb=$KB
 	row "helm template (device-plugin chart, the site's values)" 1 "$(ms "$h_ms")" "$(mb "$h_kb")" ""
-	measure 0 env ARGOCD_APP_PARAMETERS=null "$GPUSITE" generate
+	export ARGOCD_APP_PARAMETERS=null	# what Argo CD sets without parameters
+	measure 0 "$GPUSITE" generate
+	unset ARGOCD_APP_PARAMETERS
 	x=$(ratio "$h_ms" "$MS")
 	row "gpusite generate (whole site: stack, NodePool, policies, alerts)" 1 "$(ms "$MS")" "$(mb "$KB")" \
 		"helm / generate = $x (target >= 20: $(verdict "$(awk -v x="$x" 'BEGIN{print (x >= 20)}')" "by $(ratio 20 "$x") x"))"
