@@ -588,8 +588,17 @@ append_summary(const char *path, struct arena *a, const struct result *res)
 
 	buf_init(&b, DIFF_CAP);
 	rc = md_build(&b, a, res, MD_SUMMARY_BUDGET);
-	f = rc ? NULL : fopen(path, "a");
-	if (!f || fwrite(b.data, 1, b.len, f) != b.len)
+	if (rc) {
+		buf_release(&b);
+		fprintf(stderr, "gpusite diff: error: cannot build the job summary\n");
+		return rc;
+	}
+	f = report_open_step_summary(path, "gpusite diff");
+	if (!f) {
+		buf_release(&b);
+		return 0; /* one warning said why; the diff itself is out */
+	}
+	if (fwrite(b.data, 1, b.len, f) != b.len)
 		rc = -1;
 	if (f && fclose(f) != 0)
 		rc = -1;

@@ -146,6 +146,51 @@ cursor_seek(struct line_cursor *c, const struct source_file *f, unsigned line,
 	return 0;
 }
 
+/* What an excerpt shows in place of a secret. */
+#define REDACTED "<redacted>"
+
+/* Rules whose finding marks a secret at its place: the excerpt of that
+ * line never shows the text from there on, whichever finding it is
+ * printed under. */
+static int
+is_secret_rule(const char *rule)
+{
+	return rule && !strcmp(rule, "GS010");
+}
+
+/*
+ * The column from which line `line` of `file` must be masked, or 0: the
+ * smallest column of a secret finding on that line (1 when a finding is
+ * about the line as a whole).  Diagnostics are sorted by file and line,
+ * so the findings of one line sit together around index `i`.
+ */
+static unsigned
+mask_column(const struct diags *ds, size_t i)
+{
+	const struct diag *d = &ds->items[i];
+	unsigned col = 0;
+	size_t j = i;
+
+	while (j > 0 && ds->items[j - 1].at.line == d->at.line &&
+	       ds->items[j - 1].at.file && d->at.file &&
+	       !strcmp(ds->items[j - 1].at.file, d->at.file))
+		j--;
+	for (; j < ds->count; j++) {
+		const struct diag *o = &ds->items[j];
+
+		if (o->at.line != d->at.line || !o->at.file || !d->at.file ||
+		    strcmp(o->at.file, d->at.file))
+			break;
+		if (is_secret_rule(o->rule)) {
+			unsigned c = o->at.col ? o->at.col : 1;
+
+			if (!col || c < col)
+				col = c;
+		}
+	}
+	return col;
+}
+
 /* Characters shown around the column of a long line. */
 #define CARET_BEFORE 60
 #define CARET_WIDTH 160
@@ -154,11 +199,12 @@ cursor_seek(struct line_cursor *c, const struct source_file *f, unsigned line,
  * Print the source line and a caret under column `col` (code points,
  * 1-based).  Control characters and invalid bytes show as '?', tabs stay
  * tabs so the caret lines up; a long line is cut to a window around the
- * column.
+ * column.  From column `mask_from` on (0: none) the line is shown as
+ * REDACTED: a secret was found there.
  */
 static void
 put_caret(FILE *out, const char *line, size_t len, unsigned line_no,
-	  unsigned col, int color)
+	  unsigned col, unsigned mask_from, int color)
 {
 	const unsigned char *s = (const unsigned char *)line, *e = s + len;
 	unsigned first = 1, k = 1;
@@ -179,10 +225,15 @@ put_caret(FILE *out, const char *line, size_t len, unsigned line_no,
 		if (bad)
 			n = 1;
 		if (k >= first) {
+			if (mask_from && k >= mask_from) {
+				fputs(REDACTED, out);
+				break;
+			}
 			if (*s == '\t')
 				fputc('\t', out);
 			else if (bad || *s < 0x20 || *s == 0x7f ||
-				 (n == 2 && s[0] == 0xc2 && s[1] < 0xa0))
+				 (n == 2 && s[0] == 0xc2 && s[1] < 0xa0) ||
+				 (n > 1 && report_bidi_at(s)))
 				fputc('?', out);
 			else
 				fwrite(s, 1, n, out);
@@ -190,7 +241,7 @@ put_caret(FILE *out, const char *line, size_t len, unsigned line_no,
 		s += n;
 		k++;
 	}
-	if (s < e)
+	if (s < e && !(mask_from && k >= mask_from))
 		fputs("...", out);
 	fputc('\n', out);
 	/* the caret line */
@@ -252,7 +303,7 @@ report_write_text(FILE *err, const struct report_input *in, unsigned flags)
 		f = find_file(in->files, d->at.file, &hint);
 		if (f && cursor_seek(&cur, f, d->at.line, &line, &len) == 0)
 			put_caret(err, line, len, d->at.line, d->at.col ? d->at.col : 1,
-				  color);
+				  mask_column(in->diags, i), color);
 	}
 	if (!(flags & REPORT_NO_SUMMARY) && (!(flags & REPORT_QUIET) || n > 0))
 		report_summary(err, in);

@@ -63,4 +63,12 @@ int report_summary(FILE *out, const struct report_input *in);
 int report_write_markdown(FILE *out, const struct report_input *in,
 			  size_t max_rows);
 
+/*
+ * Open the job summary file $GITHUB_STEP_SUMMARY names for appending,
+ * never blocking: a FIFO, a device or anything else that is not a
+ * regular file is refused.  NULL after one warning line on stderr
+ * ("TOOL: warning: ..."); the caller goes on without a summary.
+ */
+FILE *report_open_step_summary(const char *path, const char *tool);
+
 #endif

@@ -6,6 +6,24 @@
 
 #include "report/report_int.h"
 
+/* The code point of the bidirectional formatting character at s, or 0:
+ * U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069.  Printed raw
+ * they reorder the text around them ("Trojan Source"). */
+unsigned
+report_bidi_at(const unsigned char *s)
+{
+	if (s[0] == 0xd8 && s[1] == 0x9c)
+		return 0x061c;
+	if (s[0] != 0xe2)
+		return 0;
+	if (s[1] == 0x80 && (s[2] == 0x8e || s[2] == 0x8f ||
+			     (s[2] >= 0xaa && s[2] <= 0xae)))
+		return 0x2000u + (unsigned)(s[2] - 0x80);
+	if (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9)
+		return 0x2040u + (unsigned)(s[2] - 0x80);
+	return 0;
+}
+
 size_t
 report_utf8_len(const unsigned char *s)
 {
@@ -65,6 +83,9 @@ report_put_safe(FILE *out, const char *str)
 			/* C1 controls (U+0080..U+009F): 0x9b is a CSI */
 			fprintf(out, "\\u%04x", s[1]);
 			s += 2;
+		} else if (n > 1 && report_bidi_at(s)) {
+			fprintf(out, "\\u%04x", report_bidi_at(s));
+			s += n;
 		} else {
 			fwrite(s, 1, n, out);
 			s += n;
@@ -120,6 +141,11 @@ report_put_md(FILE *out, const char *str)
 	if (!s)
 		return;
 	for (; *s; s++) {
+		if (report_bidi_at(s)) {
+			fprintf(out, "\\u%04x", report_bidi_at(s));
+			s += *s == 0xd8 ? 1 : 2;
+			continue;
+		}
 		switch (*s) {
 		case '|': case '\\': case '`': case '*': case '_':
 		case '[': case ']':
@@ -149,6 +175,13 @@ put_gh(FILE *out, const char *str, int prop)
 	if (!s)
 		return;
 	for (; *s; s++) {
+		unsigned bidi = report_bidi_at((const unsigned char *)s);
+
+		if (bidi) {
+			fprintf(out, "\\u%04x", bidi);
+			s += bidi == 0x061c ? 1 : 2;
+			continue;
+		}
 		switch (*s) {
 		case '%': fputs("%25", out); break;
 		case '\r': fputs("%0D", out); break;

@@ -6,8 +6,11 @@
  * markdown format itself.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/report_int.h"
 
@@ -74,17 +77,45 @@ report_write_markdown(FILE *out, const struct report_input *in, size_t max_rows)
 	return ferror(out) ? -1 : 0;
 }
 
+FILE *
+report_open_step_summary(const char *path, const char *tool)
+{
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	/* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
+	 * blocking the step; anything that is not a regular file is refused */
+	fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "%s: warning: cannot append the job summary to '%s': %s\n",
+			tool, path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: warning: the job summary '%s' is not a regular file;"
+			" nothing was appended (GITHUB_STEP_SUMMARY should name the"
+			" runner's summary file)\n", tool, path);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "a");
+	if (!f) {
+		fprintf(stderr, "%s: warning: cannot append the job summary to '%s': %s\n",
+			tool, path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 static int
 append_step_summary(const char *path, const struct report_input *in)
 {
-	FILE *f = fopen(path, "a");
+	FILE *f = report_open_step_summary(path, "gpusite");
 	int ret;
 
-	if (!f) {
-		fprintf(stderr, "gpusite: error: cannot append the job summary to '%s': %s\n",
-			path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return 0;	/* the annotations are out; the summary is extra */
 	ret = report_write_markdown(f, in, STEP_SUMMARY_MAX_ROWS);
 	if (fclose(f) != 0)
 		ret = -1;

@@ -15,8 +15,13 @@ struct node;
 /* Length of the valid UTF-8 sequence at s (1..4), 0 when invalid. */
 size_t report_utf8_len(const unsigned char *s);
 
+/* The code point of the bidi formatting character (U+061C, U+200E/F,
+ * U+202A..U+202E, U+2066..U+2069) starting at s, else 0. */
+unsigned report_bidi_at(const unsigned char *s);
+
 /* Terminal-safe text: control characters, C1 controls and invalid UTF-8
- * are written as escapes (\n, \x1b, \u009b), so a message stays one line
+ * bidi formatting characters are written as escapes (\n, \x1b, \u009b,
+ * \u202e), so a message stays one line
  * and never drives the terminal. */
 void report_put_safe(FILE *out, const char *s);
 
