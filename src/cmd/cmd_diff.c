@@ -66,12 +66,15 @@ static struct opts_cmd diff_cmd = {
 	"object database, no checkout, and prints a unified diff of each\n"
 	"object's rendered YAML (--- a/Kind/name, +++ b/Kind/name; namespaced\n"
 	"objects a/Kind/namespace/name), objects added or removed whole, and\n"
-	"'N objects changed, N added, N removed'.  A side whose specs are\n"
-	"invalid is reported on stderr (exit 1).  activationCode values and\n"
-	"Secret data are masked on both sides.\n"
+	"'N objects changed, N added, N removed'.  Invalid specs are reported\n"
+	"on stderr and nothing is compared: at the head that is a finding\n"
+	"(exit 1), at the base the diff cannot be done (exit 3, the findings\n"
+	"labelled as the base's).  activationCode values and Secret data are\n"
+	"masked on both sides.\n"
 	"\n"
-	"Exit 0 when nothing differs, 1 when something does, 3 when the cluster\n"
-	"or a revision could not be read.\n",
+	"Exit 0 when nothing differs, 1 when something does or the head's specs\n"
+	"are invalid, 3 when the cluster or a revision could not be read or the\n"
+	"base's specs are invalid.\n",
 	.common = OPTS_SOURCE | OPTS_QUIET | OPTS_VERBOSE | OPTS_COLOR,
 	.own = diff_opts,
 	.on_option = on_option,

@@ -203,9 +203,12 @@ print_diags(const struct diags *d, const struct side *s, unsigned flags, unsigne
 	report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags | extra);
 }
 
-/* Returns 0, or the exit code after printing why. */
+/* Returns 0, or the exit code after printing why: invalid specs are
+ * findings (1) on the head side and "could not compare" (3) on the
+ * base side. */
 static int
-load_side(struct side *s, struct arena *a, const struct opts *o, bool staged, unsigned flags)
+load_side(struct side *s, struct arena *a, const struct opts *o, bool staged, bool is_base,
+	  unsigned flags)
 {
 	struct pipeline_source src = { o->repo, s->rev, staged, (const char *const *)o->args,
 				       o->nargs };
@@ -237,6 +240,19 @@ load_side(struct side *s, struct arena *a, const struct opts *o, bool staged, un
 
 			if (d->level == DIAG_ERROR)
 				diag_add(&errs, d->level, d->at, d->rule, d->path, "%s", d->msg);
+		}
+		if (is_base) {
+			/* not the change's fault, and no difference either: the
+			 * job could not be done (a PR check must not pass on it) */
+			fprintf(stderr,
+				"gpusite diff: error: the base's specs %s are not valid;"
+				" nothing was compared.  The base's findings:\n",
+				s->where);
+			print_diags(&errs, s, flags, 0);
+			fprintf(stderr,
+				"gpusite diff: fix the base's specs, or compare with"
+				" a --base whose specs are valid\n");
+			return GS_EXIT_FAILURE;
 		}
 		fprintf(stderr,
 			"gpusite diff: the specs %s are not valid; nothing was"
@@ -718,9 +734,9 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 		hs.label = "work tree";
 		hs.where = "in the work tree";
 	}
-	code = load_side(&bs, &a, o, false, flags);
+	code = load_side(&bs, &a, o, false, true, flags);
 	if (!code)
-		code = load_side(&hs, &a, o, o->staged, flags);
+		code = load_side(&hs, &a, o, o->staged, false, flags);
 	if (code)
 		goto out;
 	res.base = bs.label;

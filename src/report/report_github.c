@@ -86,7 +86,8 @@ report_open_step_summary(const char *path, const char *tool)
 
 	/* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
 	 * blocking the step; anything that is not a regular file is refused */
-	fd = open(path, O_WRONLY | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		  0666);
 	if (fd < 0) {
 		fprintf(stderr, "%s: warning: cannot append the job summary to '%s': %s\n",
 			tool, path, strerror(errno));

@@ -179,6 +179,37 @@ test_expect_success 'an invalid side: its errors on stderr, nothing on stdout, e
 	grep "^sites/frankfurt-lab.yaml:[0-9]*:[0-9]*: error: .*\[GS041\]" err
 '
 
+test_expect_success 'an invalid base: the base'\''s findings on stderr, nothing on stdout, exit 3' '
+	for fmt in text markdown github json; do
+		expect_exit 3 d --base bad --head base --format $fmt >out 2>err &&
+		test ! -s out &&
+		head -1 err | grep -x "gpusite diff: error: the base'\''s specs at bad are not valid; nothing was compared.  The base'\''s findings:" &&
+		grep "^sites/frankfurt-lab.yaml:[0-9]*:[0-9]*: error: .*\[GS041\]" err &&
+		tail -1 err | grep -x "gpusite diff: fix the base'\''s specs, or compare with a --base whose specs are valid" || return 1
+	done
+'
+
+test_expect_success 'an invalid base fails the shipped PR workflow step, an invalid head does not pass silently' '
+	wf="$TEST_TOP/examples/github-actions/gpusite.yaml" &&
+	python3 - "$wf" >step.sh <<-\EOF &&
+	import sys, yaml
+	wf = yaml.safe_load(open(sys.argv[1]))
+	for st in wf["jobs"]["check"]["steps"]:
+	    if st.get("name") == "Rendered diff":
+	        print(st["run"])
+	EOF
+	grep -q "gpusite diff --base" step.sh &&
+	mkdir -p bin && ln -sf "$GPUSITE" bin/gpusite &&
+	(PATH="$SCRATCH/bin:$PATH" && cd repo && expect_exit 3 env BASE_SHA=bad GITHUB_STEP_SUMMARY="$SCRATCH/sum.md" \
+		sh -e "$SCRATCH/step.sh" >/dev/null 2>"$SCRATCH/err") &&
+	grep -q "base'\''s specs at bad are not valid" err &&
+	grep -q "could not compare" sum.md &&
+	(PATH="$SCRATCH/bin:$PATH" && cd repo && git checkout -q limit &&
+	 expect_exit 0 env BASE_SHA=base GITHUB_STEP_SUMMARY="$SCRATCH/sum2.md" \
+		sh -e "$SCRATCH/step.sh" >/dev/null 2>&1 && git checkout -q base) &&
+	grep -q "NodePool/frankfurt-lab-gpu-fallback" sum2.md
+'
+
 test_expect_success 'a missing revision or path: exit 3 with the reason' '
 	expect_exit 3 d --base nope >out 2>err &&
 	test ! -s out &&
