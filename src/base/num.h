@@ -6,6 +6,7 @@
 #define GS_NUM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* strtod() that always takes '.' as the decimal point. */
 double num_strtod(const char *s, char **end);
@@ -16,5 +17,24 @@ double num_strtod(const char *s, char **end);
  * Returns the length written (out must hold at least 32 bytes).
  */
 size_t num_fmt_double(char *out, size_t size, double f);
+
+/*
+ * The int64 a double is exactly: 0 with *out set when f is finite, has
+ * no fractional part and lies in [-2^63, 2^63); else -1 (*out untouched).
+ * 16.0, 16e0 and 1.6e1 are 16; 16.5, 1e19, inf and nan are refused.
+ * This is the number policy of the whole tool: an integral number is the
+ * integer it equals, and one that does not fit is refused, never clamped.
+ */
+int num_double_to_int64(double f, int64_t *out);
+
+/*
+ * The exact value of decimal number text [-+]?(digits)(.digits)?([eE][-+]?digits)?
+ * (YAML 1.2 core int and float syntax), with no rounding: 0 with *out set
+ * when it is a whole number in int64 ("16.0", "1.6e1", "1600e-2" are 16);
+ * -1 when it is not whole ("16.5", "16.0000000000000001"); -3 when it is
+ * whole but outside int64 ("1e19", "9223372036854775808"); -2 when the
+ * text is not of that form (hex, ".inf", "1_000").
+ */
+int num_decimal_to_int64(const char *s, size_t len, int64_t *out);
 
 #endif

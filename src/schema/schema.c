@@ -20,6 +20,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "base/num.h"
 #include "json/json.h"
 #include "schema/schema.h"
 #include "schema/schema_int.h"
@@ -596,11 +597,34 @@ ptr_join(struct arena *a, const char *where, const char *key)
 	return out;
 }
 
+/*
+ * A float's exact value when its text is a whole number in int64 ("16.0",
+ * "1.6e1", "9223372036854775806.0"): the schema judges the number the
+ * text means, as the model reads it (num_decimal_to_int64, the one number
+ * policy), not its nearest double.  Returns that function's verdict.
+ */
+static int
+num_exact(const struct node *n, int64_t *v)
+{
+	if (n->type == NODE_INT) {
+		*v = n->scalar.i;
+		return 0;
+	}
+	if (n->type != NODE_FLOAT)
+		return -2;
+	return num_decimal_to_int64(n->scalar.text, n->scalar.len, v);
+}
+
 static bool
 num_is_integral(const struct node *n)
 {
-	if (n->type == NODE_INT)
+	int64_t v;
+	int r = num_exact(n, &v);
+
+	if (r == 0 || r == -3)
 		return true;
+	if (r == -1)
+		return false;
 	return n->type == NODE_FLOAT && isfinite(n->scalar.f) && n->scalar.f == floor(n->scalar.f);
 }
 
@@ -1320,9 +1344,10 @@ static int
 num_cmp(const struct node *x, const struct node *y)
 {
 	long double a, b;
+	int64_t xi, yi;
 
-	if (x->type == NODE_INT && y->type == NODE_INT)
-		return x->scalar.i < y->scalar.i ? -1 : x->scalar.i > y->scalar.i;
+	if (num_exact(x, &xi) == 0 && num_exact(y, &yi) == 0)
+		return xi < yi ? -1 : xi > yi;
 	a = x->type == NODE_INT ? (long double)x->scalar.i : (long double)x->scalar.f;
 	b = y->type == NODE_INT ? (long double)y->scalar.i : (long double)y->scalar.f;
 	return a < b ? -1 : a > b;
@@ -1972,13 +1997,17 @@ v_number(struct vctx *c, const struct schema *s, const struct node *n, const str
 	}
 	if (s->int_bits && num_is_integral(n)) {
 		double v = n->type == NODE_INT ? (double)n->scalar.i : n->scalar.f;
+		int64_t exact;
+
+		if (num_exact(n, &exact) == 0)
+			v = (double)exact;
 
 		if (s->int_bits == 32 && (v < INT32_MIN || v > INT32_MAX)) {
 			VERR(c, n, p, "%s is %s; it does not fit in a 32-bit integer (int32)",
 			     subject(c, path_of(c->a, p)), num);
 			ok = false;
 		}
-		if (s->int_bits == 64 && n->type == NODE_FLOAT &&
+		if (s->int_bits == 64 && num_exact(n, &exact) != 0 &&
 		    (v < -9.223372036854775808e18 || v >= 9.223372036854775808e18)) {
 			VERR(c, n, p, "%s is %s; it does not fit in a 64-bit integer (int64)",
 			     subject(c, path_of(c->a, p)), num);

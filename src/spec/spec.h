@@ -210,6 +210,18 @@ struct spec_fleet {
 struct spec_site *spec_load(struct arena *a, struct diags *d,
 			    const struct node *doc);
 
+/*
+ * The integer a number scalar is, by the one number policy of the tool:
+ * an int, or a float with no fractional part that fits int64 (16.0, 16e0,
+ * !!float 16 are 16, as JSON Schema's "integer" says).  Returns 0 with
+ * *out set, and turns such a float node into the int it equals (text
+ * "16") so that every later reader of the tree sees the same integer;
+ * -1 for anything else (16.5, 1e26, a string).  The decimal text is
+ * read exactly: "16.0000000000000001" is not 16 although its double is.
+ * spec_load() reads every integer field through it.
+ */
+int spec_node_int(struct arena *a, const struct node *n, int64_t *out);
+
 /* Append a site; spec_fleet_sort() orders by name, then file. */
 void spec_fleet_add(struct arena *a, struct spec_fleet *f, struct spec_site *s);
 void spec_fleet_sort(struct spec_fleet *f);

@@ -8,10 +8,12 @@
  * can crash it.  The one thing the schema cannot check is whether a
  * duration's digits overflow; that is reported here.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/num.h"
 #include "spec/spec.h"
 
 struct loader {
@@ -59,12 +61,69 @@ get_str(const struct node *map, const char *key, const char *def)
 	return s ? s : def;
 }
 
-static int64_t
-get_int(const struct node *map, const char *key, int64_t def)
+int
+spec_node_int(struct arena *a, const struct node *n, int64_t *out)
+{
+	struct node *m = (struct node *)n;	/* the run's tree, writable */
+	int64_t v;
+	char text[24];
+	int r;
+
+	if (!n || n->kind != NODE_SCALAR)
+		return -1;
+	if (n->type == NODE_INT) {
+		*out = n->scalar.i;
+		return 0;
+	}
+	if (n->type != NODE_FLOAT)
+		return -1;
+	/* The text's exact value, not its nearest double: 16.0000000000000001
+	 * and 9007199254740993.0 are not the integers their doubles are. */
+	r = num_decimal_to_int64(n->scalar.text, n->scalar.len, &v);
+	if (r == -2)	/* not decimal text, such as !!float 0x10 */
+		r = num_double_to_int64(n->scalar.f, &v);
+	if (r < 0)
+		return -1;
+	/* 16.0 is the integer 16 for every later reader too (rules, render,
+	 * explain): the scalar becomes the int it equals. */
+	snprintf(text, sizeof(text), "%lld", (long long)v);
+	m->type = NODE_INT;
+	m->scalar.i = v;
+	m->scalar.f = (double)v;
+	m->scalar.len = strlen(text);
+	m->scalar.text = arena_strdup(a, text);
+	*out = v;
+	return 0;
+}
+
+/*
+ * Every integer field of the model is read here, and only here.  A field
+ * that is absent (or not a number: the schema has refused it) gives the
+ * default and false.  A number outside [lo, hi] - the range of the model's
+ * field, which the schema's minimum and maximum also say - is GS003, never
+ * a clamp or a default.
+ */
+static bool
+read_int(struct loader *L, const struct node *map, const char *key,
+	 const char *path, int64_t lo, int64_t hi, int64_t def, int64_t *out)
 {
 	const struct node *n = get(map, key);
+	int64_t v;
 
-	return node_is_int(n) ? n->scalar.i : def;
+	*out = def;
+	if (!n || n->kind != NODE_SCALAR ||
+	    (n->type != NODE_INT && n->type != NODE_FLOAT))
+		return false;
+	if (spec_node_int(L->a, n, &v) < 0 || v < lo || v > hi) {
+		L->failed = true;
+		diag_add(L->d, DIAG_ERROR, n->at, "GS003",
+			 arena_printf(L->a, "%s.%s", path, key),
+			 "%s.%s is %s; write a whole number from %lld to %lld",
+			 path, key, node_text(n), (long long)lo, (long long)hi);
+		return false;
+	}
+	*out = v;
+	return true;
 }
 
 static bool
@@ -248,8 +307,11 @@ load_credentials(struct spec_node_group *g, const struct node *cred)
 }
 
 static void
-load_group(struct loader *L, struct spec_node_group *g, const struct node *map)
+load_group(struct loader *L, struct spec_node_group *g, const struct node *map,
+	   size_t index)
 {
+	const char *path = arena_printf(L->a, "spec.nodeGroups[%zu]", index);
+	int64_t v;
 	const struct node *gpu = get_map(map, "gpu");
 	const struct node *kubelet = get_map(map, "kubelet");
 	const struct node *taints = get_seq(map, "taints");
@@ -259,11 +321,12 @@ load_group(struct loader *L, struct spec_node_group *g, const struct node *map)
 	g->src = map;
 	g->name = get_str(map, "name", "");
 	g->gpu_model = get_str(gpu, "model", "");
-	g->gpus_per_node = (int)get_int(gpu, "perNode", 0);
+	read_int(L, gpu, "perNode", arena_printf(L->a, "%s.gpu", path), 1, 16, 0, &v);
+	g->gpus_per_node = (int)v;
 	g->nodes = load_strings(L, get_seq(map, "nodes"), &g->node_srcs,
 				&g->node_count);
-	g->count_set = node_is_int(get(map, "count"));
-	g->count = (int)get_int(map, "count", 0);
+	g->count_set = read_int(L, map, "count", path, 1, INT32_MAX, 0, &v);
+	g->count = (int)v;
 	if (g->node_count)
 		g->count = (int)g->node_count;	/* the names are the truth */
 	g->credentials = load_credentials(g, cred);
@@ -334,9 +397,10 @@ load_fallback(struct loader *L, struct spec_fallback *f,
 	cap = get_str(map, "capacityType", "on-demand");
 	f->capacity_type = streq(cap, "spot") ? CAP_SPOT :
 		streq(cap, "reserved") ? CAP_RESERVED : CAP_ON_DEMAND;
-	f->gpu_limit_set = node_is_int(get(map, "gpuLimit"));
-	f->gpu_limit = get_int(map, "gpuLimit", 0);
-	f->min_gpu_memory_mib = get_int(map, "minGpuMemoryMiB", 0);
+	f->gpu_limit_set = read_int(L, map, "gpuLimit", "spec.fallback", 0, INT64_MAX,
+				    0, &f->gpu_limit);
+	read_int(L, map, "minGpuMemoryMiB", "spec.fallback", 1, INT64_MAX, 0,
+		 &f->min_gpu_memory_mib);
 	load_duration(L, &f->expire_after, map, "expireAfter", "spec.fallback",
 		      auto_mode ? "336h" : "720h", true);
 	f->consolidation_policy = get_str(map, "consolidationPolicy",
@@ -351,19 +415,23 @@ load_placement(struct loader *L, struct spec_placement *p, const struct node *ma
 {
 	const char *engine = get_str(map, "engine", "kyverno");
 	const char *fencing = get_str(map, "fencing", "none");
+	int64_t v;
 
 	p->src = map;
 	p->mode = streq(get_str(map, "mode", NULL), "require-onprem") ?
 		PLACE_REQUIRE_ONPREM : PLACE_PREFER_ONPREM;
-	p->weight = (int)get_int(map, "weight", 100);
+	read_int(L, map, "weight", "spec.placement", 1, 100, 100, &v);
+	p->weight = (int)v;
 	p->engine = streq(engine, "kyverno-clusterpolicy") ? ENGINE_KYVERNO_CLUSTERPOLICY :
 		streq(engine, "mutating-admission-policy") ? ENGINE_MAP :
 		streq(engine, "none") ? ENGINE_NONE : ENGINE_KYVERNO;
 	p->namespaces = load_strings(L, get_seq(map, "namespaces"), NULL,
 				     &p->namespace_count);
 	p->pod_selector = get_map(map, "podSelector");
-	p->not_ready_toleration_seconds = get_int(map, "notReadyTolerationSeconds", 300);
-	p->unreachable_toleration_seconds = get_int(map, "unreachableTolerationSeconds", 300);
+	read_int(L, map, "notReadyTolerationSeconds", "spec.placement", 0, INT64_MAX,
+		 300, &p->not_ready_toleration_seconds);
+	read_int(L, map, "unreachableTolerationSeconds", "spec.placement", 0,
+		 INT64_MAX, 300, &p->unreachable_toleration_seconds);
 	p->single_writer = get_bool(map, "singleWriter", false, NULL);
 	p->fencing = streq(fencing, "lease") ? FENCE_LEASE :
 		streq(fencing, "statefulset") ? FENCE_STATEFULSET : FENCE_NONE;
@@ -422,7 +490,7 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 			const struct node *g = groups->seq.items[i];
 
 			if (g && g->kind == NODE_MAP)
-				load_group(&L, &s->groups[s->group_count++], g);
+				load_group(&L, &s->groups[s->group_count++], g, i);
 		}
 	}
 	load_gpu_stack(&s->gpu_stack, get_map(spec, "gpuStack"));
