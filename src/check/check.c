@@ -74,25 +74,119 @@ check_index(struct check_ctx *c, const char *base, size_t i)
 	return node_path_index(c->a, base, i);
 }
 
-/* Kinds that live in a namespace (the rest here are cluster-scoped). */
-static const char *const namespaced_kinds[] = {
-	"ConfigMap", "Application", "ApplicationSet", "PrometheusRule", "Pod",
-	"DaemonSet", "Deployment", "Secret", "Service", "ServiceAccount",
+/*
+ * The scope of each kind this tool may meet, by API group and kind.  The
+ * built-in kinds are those of Kubernetes 1.35 (`kubectl api-resources`;
+ * for the groups saved under kubernetes/release-1.35, the OpenAPI paths
+ * say the same: /namespaces/{namespace}/<resource> or not), the custom
+ * resources those of their CRDs' spec.scope.  A kind not listed has no
+ * known scope, and its namespace is not judged.
+ */
+struct kind_scope {
+	const char *group;	/* "" for the core group */
+	const char *kind;
+	bool namespaced;
 };
 
-static bool
-is_namespaced(const char *kind)
+static const struct kind_scope kind_scopes[] = {
+	/* core */
+	{ "", "Binding", true }, { "", "ComponentStatus", false },
+	{ "", "ConfigMap", true }, { "", "Endpoints", true }, { "", "Event", true },
+	{ "", "LimitRange", true }, { "", "Namespace", false }, { "", "Node", false },
+	{ "", "PersistentVolume", false }, { "", "PersistentVolumeClaim", true },
+	{ "", "Pod", true }, { "", "PodTemplate", true },
+	{ "", "ReplicationController", true }, { "", "ResourceQuota", true },
+	{ "", "Secret", true }, { "", "Service", true }, { "", "ServiceAccount", true },
+	{ "admissionregistration.k8s.io", "MutatingAdmissionPolicy", false },
+	{ "admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding", false },
+	{ "admissionregistration.k8s.io", "MutatingWebhookConfiguration", false },
+	{ "admissionregistration.k8s.io", "ValidatingAdmissionPolicy", false },
+	{ "admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", false },
+	{ "admissionregistration.k8s.io", "ValidatingWebhookConfiguration", false },
+	{ "apiextensions.k8s.io", "CustomResourceDefinition", false },
+	{ "apiregistration.k8s.io", "APIService", false },
+	{ "apps", "ControllerRevision", true }, { "apps", "DaemonSet", true },
+	{ "apps", "Deployment", true }, { "apps", "ReplicaSet", true },
+	{ "apps", "StatefulSet", true },
+	{ "authentication.k8s.io", "SelfSubjectReview", false },
+	{ "authentication.k8s.io", "TokenReview", false },
+	{ "authorization.k8s.io", "LocalSubjectAccessReview", true },
+	{ "authorization.k8s.io", "SelfSubjectAccessReview", false },
+	{ "authorization.k8s.io", "SelfSubjectRulesReview", false },
+	{ "authorization.k8s.io", "SubjectAccessReview", false },
+	{ "autoscaling", "HorizontalPodAutoscaler", true },
+	{ "batch", "CronJob", true }, { "batch", "Job", true },
+	{ "certificates.k8s.io", "CertificateSigningRequest", false },
+	{ "certificates.k8s.io", "ClusterTrustBundle", false },
+	{ "coordination.k8s.io", "Lease", true },
+	{ "coordination.k8s.io", "LeaseCandidate", true },
+	{ "discovery.k8s.io", "EndpointSlice", true },
+	{ "events.k8s.io", "Event", true },
+	{ "flowcontrol.apiserver.k8s.io", "FlowSchema", false },
+	{ "flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", false },
+	{ "networking.k8s.io", "IPAddress", false },
+	{ "networking.k8s.io", "Ingress", true },
+	{ "networking.k8s.io", "IngressClass", false },
+	{ "networking.k8s.io", "NetworkPolicy", true },
+	{ "networking.k8s.io", "ServiceCIDR", false },
+	{ "node.k8s.io", "RuntimeClass", false },
+	{ "policy", "PodDisruptionBudget", true },
+	{ "rbac.authorization.k8s.io", "ClusterRole", false },
+	{ "rbac.authorization.k8s.io", "ClusterRoleBinding", false },
+	{ "rbac.authorization.k8s.io", "Role", true },
+	{ "rbac.authorization.k8s.io", "RoleBinding", true },
+	{ "resource.k8s.io", "DeviceClass", false },
+	{ "resource.k8s.io", "DeviceTaintRule", false },
+	{ "resource.k8s.io", "ResourceClaim", true },
+	{ "resource.k8s.io", "ResourceClaimTemplate", true },
+	{ "resource.k8s.io", "ResourceSlice", false },
+	{ "scheduling.k8s.io", "PriorityClass", false },
+	{ "storage.k8s.io", "CSIDriver", false }, { "storage.k8s.io", "CSINode", false },
+	{ "storage.k8s.io", "CSIStorageCapacity", true },
+	{ "storage.k8s.io", "StorageClass", false },
+	{ "storage.k8s.io", "VolumeAttachment", false },
+	{ "storage.k8s.io", "VolumeAttributesClass", false },
+	/* custom resources (the CRDs saved upstream, and the charts' own) */
+	{ "argoproj.io", "AppProject", true }, { "argoproj.io", "Application", true },
+	{ "argoproj.io", "ApplicationSet", true },
+	{ "eks.amazonaws.com", "NodeClass", false },
+	{ "karpenter.k8s.aws", "EC2NodeClass", false },
+	{ "karpenter.sh", "NodeClaim", false }, { "karpenter.sh", "NodePool", false },
+	{ "kyverno.io", "ClusterPolicy", false }, { "kyverno.io", "Policy", true },
+	{ "monitoring.coreos.com", "PodMonitor", true },
+	{ "monitoring.coreos.com", "PrometheusRule", true },
+	{ "monitoring.coreos.com", "ServiceMonitor", true },
+	{ "nfd.k8s-sigs.io", "NodeFeature", true },
+	{ "nfd.k8s-sigs.io", "NodeFeatureGroup", true },
+	{ "nfd.k8s-sigs.io", "NodeFeatureRule", false },
+	{ "nvidia.com", "ClusterPolicy", false }, { "nvidia.com", "GPUCluster", false },
+	{ "nvidia.com", "NVIDIADriver", false },
+	{ "policies.kyverno.io", "MutatingPolicy", false },
+	{ "policies.kyverno.io", "NamespacedMutatingPolicy", true },
+	{ "resource.nvidia.com", "ComputeDomain", true },
+	{ "resource.nvidia.com", "ComputeDomainClique", true },
+};
+
+/* 1 namespaced, 0 cluster-scoped, -1 not known (apiVersion "group/v" or "v"). */
+static int
+kind_scope(const char *api, const char *kind)
 {
-	for (size_t i = 0; i < sizeof(namespaced_kinds) / sizeof(namespaced_kinds[0]); i++)
-		if (!strcmp(kind, namespaced_kinds[i]))
-			return true;
-	return false;
+	const char *slash = strchr(api, '/');
+	size_t glen = slash ? (size_t)(slash - api) : 0;
+
+	for (size_t i = 0; i < sizeof(kind_scopes) / sizeof(kind_scopes[0]); i++)
+		if (strlen(kind_scopes[i].group) == glen &&
+		    !strncmp(api, kind_scopes[i].group, glen) &&
+		    !strcmp(kind, kind_scopes[i].kind))
+			return kind_scopes[i].namespaced;
+	return -1;
 }
 
 /* ObjectMeta as the API server validates it (ValidateObjectMeta). */
 static void
-check_metadata(struct check_ctx *c, const char *kind)
+check_metadata(struct check_ctx *c, const char *api, const char *kind)
 {
+	int scope = kind_scope(api, kind);
 	const struct node *meta = node_map_get(c->obj, "metadata");
 	const struct node *name = node_map_get(meta, "name");
 	const struct node *ns = node_map_get(meta, "namespace");
@@ -111,7 +205,7 @@ check_metadata(struct check_ctx *c, const char *kind)
 	if (ns && !node_is_null(ns)) {
 		const char *s = node_str(ns);
 
-		if (!is_namespaced(kind))
+		if (scope == 0)
 			check_report(c, DIAG_WARNING, CHECK_OBJECT, ns, "metadata.namespace",
 				     "%s is cluster-scoped: metadata.namespace \"%s\" means nothing and confuses tools that compare objects; drop it",
 				     kind, s ? s : "");
@@ -119,7 +213,7 @@ check_metadata(struct check_ctx *c, const char *kind)
 			check_report(c, DIAG_ERROR, CHECK_OBJECT, ns, "metadata.namespace",
 				     "namespace \"%s\" is not a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)",
 				     s ? s : "");
-	} else if (is_namespaced(kind)) {
+	} else if (scope == 1) {
 		check_report(c, DIAG_WARNING, CHECK_OBJECT, meta, "metadata.namespace",
 			     "%s %s has no metadata.namespace: it lands in whatever namespace the tool applying it uses; set it",
 			     kind, n ? n : "");
@@ -201,7 +295,7 @@ check_object(struct arena *a, struct diags *d, const struct node *obj)
 	c.what = arena_printf(a, "%s %s", kind, name ? name : "(unnamed)");
 	/* NodeConfig is read by nodeadm from a file, never stored by an API server */
 	if (strcmp(kind, "NodeConfig"))
-		check_metadata(&c, kind);
+		check_metadata(&c, api, kind);
 	for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
 		if (!strcmp(kind, checkers[i].kind) && group_is(api, checkers[i].group))
 			checkers[i].fn(&c);

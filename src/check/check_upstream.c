@@ -395,6 +395,37 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d,
 	return e;
 }
 
+/*
+ * A copy of `n` without the mapping entries whose value is null: the API
+ * server decodes a null field as an absent one (typed objects), and prunes
+ * it before validation (custom resources whose schema does not say
+ * nullable), so `revisionHistoryLimit: null` from a chart template is
+ * valid.  Positions are kept; list items are not dropped.
+ */
+static struct node *
+without_nulls(struct arena *a, const struct node *n, int depth)
+{
+	struct node *out;
+
+	if (!n || depth > 200 || n->kind == NODE_SCALAR)
+		return (struct node *)n;
+	if (n->kind == NODE_SEQ) {
+		out = node_new_seq(a, n->at);
+		for (size_t i = 0; i < n->seq.count; i++)
+			node_seq_push(a, out, without_nulls(a, n->seq.items[i], depth + 1));
+		return out;
+	}
+	out = node_new_map(a, n->at);
+	for (size_t i = 0; i < n->map.count; i++) {
+		const struct node_pair *p = &n->map.pairs[i];
+
+		if (p->value && p->value->kind == NODE_SCALAR && p->value->type == NODE_NULL)
+			continue;
+		node_map_add_node(a, out, p->key, without_nulls(a, p->value, depth + 1));
+	}
+	return out;
+}
+
 int
 check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags *d,
 			const struct node *obj)
@@ -419,8 +450,9 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 			 api, kind, u->dir);
 		return 1;
 	}
+	doc = without_nulls(a, obj, 0);
 	if (e->standin) {
-		struct node *copy = node_clone(a, obj);
+		struct node *copy = node_clone(a, doc);
 
 		node_map_set(a, copy, "apiVersion", node_new_str(a, obj->at, e->standin));
 		doc = copy;

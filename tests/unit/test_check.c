@@ -312,6 +312,31 @@ test_check__not_an_object(void **state)
 	assert_int_equal(count("GS132", "not a Kubernetes object"), 1);
 }
 
+static void
+test_check__kind_scope_by_group_and_kind(void **state)
+{
+	size_t before = count("GS132", NULL);
+
+	(void)state;
+	/* namespaced: Role, RoleBinding, Job (the NVIDIA charts' own) */
+	run("apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: gpu}\n"
+	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: r, namespace: gpu}\n"
+	    "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: gpu}\n");
+	assert_int_equal(count("GS132", NULL), before);
+	run("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n");
+	assert_int_equal(count("GS132", "Job j has no metadata.namespace"), 1);
+	/* cluster-scoped, by group: both ClusterPolicy kinds */
+	run("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: c, namespace: gpu}\n"
+	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: c, namespace: gpu}\n");
+	assert_int_equal(count("GS132", "ClusterPolicy is cluster-scoped"), 1);
+	assert_int_equal(count("GS132", "ClusterRole is cluster-scoped"), 1);
+	/* a Deployment outside apps, and a kind nobody knows: no opinion */
+	before = count("GS132", NULL);
+	run("apiVersion: example.com/v1\nkind: Deployment\nmetadata: {name: d}\n"
+	    "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: gpu}\n");
+	assert_int_equal(count("GS132", NULL), before);
+}
+
 int
 main(void)
 {
@@ -328,6 +353,7 @@ main(void)
 		TESTUTIL_CASE(test_check__policies),
 		TESTUTIL_CASE(test_check__bindings_name_policies_of_the_stream),
 		TESTUTIL_CASE(test_check__not_an_object),
+		TESTUTIL_CASE(test_check__kind_scope_by_group_and_kind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
