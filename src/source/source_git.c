@@ -550,6 +550,8 @@ source_from_git(struct source_set *out, struct arena *a, struct diags *d, const 
 	const char *workdir = NULL;
 	int rc;
 
+	if (source__git_load(d) < 0)
+		return SOURCE_EFAIL;
 	if (!rev)
 		rev = "HEAD";
 	source__pick_init(&p, a, d, out, arena_printf(a, "at %s", rev));

@@ -106,6 +106,8 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 	size_t nsel, count;
 	int rc;
 
+	if (source__git_load(d) < 0)
+		return SOURCE_EFAIL;
 	source__pick_init(&p, a, d, out, "in the index");
 	out->label = "index";
 	rc = open_repo(&repo, &p);

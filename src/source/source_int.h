@@ -37,6 +37,16 @@ struct source_pick {
 	size_t total;      /* bytes taken */
 };
 
+/*
+ * Load libgit2 (source_git2.c) before a command reads Git: 0, or
+ * SOURCE_EFAIL after a diagnostic naming the library and how to install
+ * it.  Every other libgit2 function also loads it on first use.
+ */
+int source__git_load(struct diags *d);
+
+/* The soname source_git2.c loads, for messages. */
+#define SOURCE_GIT2_SONAME "libgit2.so." LIBGIT2_SOVERSION
+
 /* Start a pick that fills `out`: libgit2 initialised (the caller shuts
  * it down), paths from the top of the repository until p->base is set. */
 void source__pick_init(struct source_pick *p, struct arena *a, struct diags *d,
