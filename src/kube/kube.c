@@ -3,7 +3,9 @@
  * one deadline for the whole command, capped bodies, Status messages,
  * discovery, GET and paged LIST.  GET is the only method ever sent.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +23,7 @@
 #define RETRY_MAX 10		/* 429 / 5xx, as client-go */
 #define DROP_RETRY_MAX 5	/* connection dropped before an answer */
 #define RESTART_MAX 3		/* LIST restarted after 410 Expired */
+#define TOKEN_FILE_MAX (1u << 20)
 
 struct gv_cache {
 	const char *gv;			/* "v1", "karpenter.sh/v1" */
@@ -46,13 +49,15 @@ struct kube_client {
 	struct curl_slist *connect_to;	/* tls-server-name: where to connect */
 	struct gv_cache *gvs;
 	size_t ngv, agv;
+	size_t list_max_objects;	/* one whole list, all pages */
+	size_t list_max_bytes;
 	char errbuf[CURL_ERROR_SIZE];
 };
 
 struct resp {
 	long code;
 	struct buf body;
-	double retry_after;		/* seconds; < 0 when absent */
+	struct kube_answer_meta meta;	/* status line, Retry-After */
 	bool too_big;
 };
 
@@ -114,12 +119,46 @@ tls_name_route(struct kube_client *k)
 		port = arena_strndup(k->arena, end + 1, strcspn(end + 1, "/"));
 	if (!port || !*port)
 		port = strncmp(server, "https", 5) ? "80" : "443";
-	k->fetch_base = arena_printf(k->arena, "%.*s%s:%s",
+	k->fetch_base = arena_printf(k->arena, "%.*s%s%s:%s",
 				     (int)(h - server), server,
+				     k->conf.userinfo ? k->conf.userinfo : "",
 				     k->conf.tls_server_name, port);
 	k->connect_to = curl_slist_append(NULL, arena_printf(k->arena, "%s:%s:%s:%s",
 				k->conf.tls_server_name, port, host, port));
 	return k->connect_to ? 0 : -1;
+}
+
+/* A positive whole number from the environment, or `def` when unset. */
+static int
+env_count(struct kube_client *k, const char *name, size_t def, size_t *out)
+{
+	const char *v = k->env(name);
+	char *end;
+	unsigned long long n;
+
+	*out = def;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (*end || errno || n == 0 || v[0] == '-' || n > SIZE_MAX / 2)
+		return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+				"", "%s='%s' is not a positive whole number", name, v);
+	*out = (size_t)n;
+	return 0;
+}
+
+static int
+list_limits(struct kube_client *k)
+{
+	size_t mib;
+
+	if (env_count(k, KUBE_LIST_MAX_OBJECTS_ENV, KUBE_LIST_MAX_OBJECTS,
+		      &k->list_max_objects) < 0 ||
+	    env_count(k, KUBE_LIST_MAX_MIB_ENV, KUBE_LIST_MAX_MIB, &mib) < 0)
+		return -1;
+	k->list_max_bytes = mib > SIZE_MAX >> 21 ? SIZE_MAX : mib << 20;
+	return 0;
 }
 
 int
@@ -138,7 +177,8 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 	k->verbose = opt->verbose;
 	k->timeout = opt->timeout > 0 ? opt->timeout : KUBE_DEFAULT_TIMEOUT;
 	k->deadline = kube_now() + k->timeout;
-	if (kube_config_load(&k->conf, a, d, opt) < 0)
+	if (kube_config_load(&k->conf, a, d, opt) < 0 ||
+	    kube_config_read_files(&k->conf, a, d) < 0)
 		return KUBE_EFAIL;
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
@@ -152,6 +192,20 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
 				"libcurl could not be initialised");
 	k->fetch_base = k->conf.info.server;
+	if (k->conf.userinfo) {
+		/* the URL's user:pass@ goes to curl, never into a message */
+		const char *h = strstr(k->conf.info.server, "://") + 3;
+
+		k->fetch_base = arena_printf(a, "%.*s%s%s",
+					     (int)(h - k->conf.info.server),
+					     k->conf.info.server, k->conf.userinfo, h);
+	}
+	if (list_limits(k) < 0) {
+		kube_close(k);
+		return KUBE_EFAIL;
+	}
+	if (k->conf.exec)
+		k->conf.exec->log = k->log;
 	if (k->conf.tls_server_name && tls_name_route(k) < 0) {
 		kube_close(k);
 		return diag_add(d, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
@@ -208,18 +262,7 @@ on_header(char *ptr, size_t size, size_t nmemb, void *payload)
 	struct resp *r = payload;
 	size_t n = size * nmemb;
 
-	if (n > 12 && !strncasecmp(ptr, "Retry-After:", 12)) {
-		char tmp[32];
-		size_t m = n - 12 < sizeof(tmp) - 1 ? n - 12 : sizeof(tmp) - 1;
-		char *end;
-		double v;
-
-		memcpy(tmp, ptr + 12, m);
-		tmp[m] = '\0';
-		v = strtod(tmp, &end);
-		if (end != tmp && v >= 0)
-			r->retry_after = v;
-	}
+	kube_answer_header(&r->meta, ptr, n);
 	return n;
 }
 
@@ -258,15 +301,21 @@ current_token(struct kube_client *k, int *err)
 		struct buf b;
 		size_t n;
 		char *t;
+		int rc;
 
-		/* re-read each time: projected tokens rotate */
-		buf_init(&b, 1u << 20);
-		if (buf_read_file(&b, c->token_file) < 0) {
+		/* re-read each time: projected tokens rotate; never blocks
+		 * (O_NONBLOCK, regular files only) */
+		buf_init(&b, TOKEN_FILE_MAX);
+		rc = buf_read_file(&b, c->token_file);
+		if (rc < 0) {
+			int e = errno;
+
 			buf_release(&b);
 			*err = diag_add(k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
-					"cannot read the token file %s of user '%s'",
+					"cannot read the token file %s of user '%s': %s",
 					c->token_file, c->info.user ? c->info.user
-					: "(service account)");
+					: "(service account)", rc == BUF_ETOOBIG
+					? "larger than 1 MiB" : kube_file_error(e));
 			return NULL;
 		}
 		n = b.len;
@@ -276,6 +325,16 @@ current_token(struct kube_client *k, int *err)
 		t = xstrndup(b.data, n);
 		memset(b.data, 0, b.len);
 		buf_release(&b);
+		if (kube_has_ctl(t) || strlen(t) != n) {
+			memset(t, 0, n);
+			free(t);
+			*err = diag_add(k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
+					"the token file %s of user '%s' holds a control "
+					"character (CR, LF or another): refusing to send it "
+					"in an HTTP header", c->token_file, c->info.user
+					? c->info.user : "(service account)");
+			return NULL;
+		}
 		return t;
 	}
 	if (c->exec) {
@@ -308,12 +367,12 @@ set_tls(struct kube_client *k)
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
 	} else if (c->ca_data) {
+		/* certificate-authority files were read into ca_data by
+		 * kube_config_load(): curl never opens a path of ours */
 		struct curl_blob blob = { (void *)c->ca_data, c->ca_len,
 					  CURL_BLOB_COPY };
 
 		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &blob);
-	} else if (c->ca_file) {
-		curl_easy_setopt(h, CURLOPT_CAINFO, c->ca_file);
 	}
 	if (k->have_cred && k->cred.cert && k->cred.key) {
 		struct curl_blob cb = { k->cred.cert, strlen(k->cred.cert),
@@ -331,9 +390,6 @@ set_tls(struct kube_client *k)
 
 		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
 		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
-	} else if (c->cert_file) {
-		curl_easy_setopt(h, CURLOPT_SSLCERT, c->cert_file);
-		curl_easy_setopt(h, CURLOPT_SSLKEY, c->key_file);
 	}
 	curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
 	curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
@@ -343,7 +399,7 @@ static bool
 tls_error(CURLcode cc)
 {
 	return cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CACERT_BADFILE ||
-	       cc == CURLE_SSL_CONNECT_ERROR || cc == CURLE_SSL_CERTPROBLEM ||
+	       cc == CURLE_SSL_CONNECT_ERROR ||
 	       cc == CURLE_SSL_ISSUER_ERROR || cc == CURLE_SSL_CIPHER ||
 	       cc == CURLE_SSL_INVALIDCERTSTATUS || cc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
 }
@@ -353,6 +409,27 @@ dropped(CURLcode cc)
 {
 	return cc == CURLE_GOT_NOTHING || cc == CURLE_RECV_ERROR ||
 	       cc == CURLE_SEND_ERROR || cc == CURLE_PARTIAL_FILE;
+}
+
+/* Where the client certificate and key came from, for messages. */
+static const char *
+client_cert_source(struct kube_client *k)
+{
+	struct kube_conf *c = &k->conf;
+	const char *user = c->info.user ? c->info.user : "(service account)";
+
+	if (k->have_cred && k->cred.cert && c->exec)
+		return arena_printf(k->arena, "the clientCertificateData and "
+				    "clientKeyData that the exec credential plugin "
+				    "'%s' of user '%s' answered with", c->exec->command,
+				    user);
+	if (c->cert_file || c->key_file)
+		return arena_printf(k->arena, "client-certificate%s and client-key%s "
+				    "of user '%s' in %s", c->cert_file ? "" : "-data",
+				    c->key_file ? "" : "-data", user, c->info.origin);
+	return arena_printf(k->arena, "client-certificate-data and "
+			    "client-key-data of user '%s' in %s", user,
+			    c->info.origin);
 }
 
 /* One attempt.  Returns the curl result; r holds the answer. */
@@ -454,7 +531,7 @@ request(struct kube_client *k, const char *path, struct resp *r,
 			return timeout_fail(k, what);
 		buf_reset(&r->body);
 		r->code = 0;
-		r->retry_after = -1;
+		kube_answer_init(&r->meta);
 		r->too_big = false;
 		cc = perform(k, fetch, r, &err);
 		if (err)
@@ -474,6 +551,12 @@ request(struct kube_client *k, const char *path, struct resp *r,
 					url, KUBE_MAX_BODY >> 20);
 		if (cc == CURLE_OPERATION_TIMEDOUT || kube_now() >= k->deadline)
 			return timeout_fail(k, what);
+		if (cc == CURLE_SSL_CERTPROBLEM)
+			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+					KUBE_RULE, "",
+					"cannot use the client certificate for %s: %s; "
+					"check %s", k->conf.info.server, k->errbuf,
+					client_cert_source(k));
 		if (tls_error(cc))
 			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
 					KUBE_RULE, "",
@@ -510,7 +593,7 @@ request(struct kube_client *k, const char *path, struct resp *r,
 			continue;
 		}
 		if ((r->code == 429 || r->code >= 500) && ++tries < RETRY_MAX) {
-			wait = r->retry_after >= 0 ? r->retry_after
+			wait = r->meta.retry_after >= 0 ? r->meta.retry_after
 				: fmin(0.25 * pow(2, tries - 1), 4.0);
 			if (kube_now() + wait >= k->deadline)
 				return timeout_fail(k, what);
@@ -536,19 +619,10 @@ status_fail(struct kube_client *k, const struct resp *r, const char *verb,
 	    const char *name)
 {
 	struct arena *a = k->arena;
-	struct diags quiet;
-	const struct node *st;
-	const char *msg = NULL, *res = res_name(a, plural, group);
+	const char *res = res_name(a, plural, group);
 	const char *obj = name ? arena_printf(a, "%s '%s'", res, name) : res;
+	const char *msg = kube_status_message(a, r->body.data, r->body.len);
 
-	diags_init(&quiet, a);
-	st = json_parse(a, &quiet, KUBE_RULE, "response", r->body.data, r->body.len);
-	if (st && st->kind == NODE_MAP) {
-		const char *kind = node_str(node_map_get(st, "kind"));
-
-		if (kind && !strcmp(kind, "Status"))
-			msg = node_str(node_map_get(st, "message"));
-	}
 	switch (r->code) {
 	case 401:
 		return diag_add(k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
@@ -635,12 +709,25 @@ discover(struct gv_cache **out, struct kube_client *k, const char *group,
 		rc = status_fail(k, &r, "discover", gv, "", NULL, NULL);
 		goto out;
 	}
-	root = json_parse(a, k->diags, KUBE_RULE, path, r.body.data, r.body.len);
-	if (!root) {
-		rc = KUBE_EFAIL;
-		goto out;
+	{
+		const char *where = arena_printf(a, "%s%s", k->conf.info.server, path);
+		struct node *doc;
+
+		if (kube_object_parse(&doc, a, k->diags, where, r.body.data,
+				      r.body.len) < 0) {
+			rc = KUBE_EFAIL;
+			goto out;
+		}
+		root = doc;
+		list = node_map_get(root, "resources");
+		if (list && !node_is_null(list) && list->kind != NODE_SEQ) {
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+				      "", "malformed answer to GET %s: 'resources' "
+				      "is not a list; is that really an API server?",
+				      where);
+			goto out;
+		}
 	}
-	list = node_map_get(root, "resources");
 	c->served = true;
 	if (list && list->kind == NODE_SEQ) {
 		c->res = arena_alloc(a, (list->seq.count + 1) * sizeof(*c->res));
@@ -747,9 +834,9 @@ kube_get(struct node **out, struct kube_client *k, struct arena *a,
 				 res->namespaced ? ns : NULL, name);
 		goto out;
 	}
-	*out = json_parse(a, k->diags, KUBE_RULE, arena_strdup(k->arena, path.data),
-			  r.body.data, r.body.len);
-	rc = *out ? 0 : KUBE_EFAIL;
+	rc = kube_object_parse(out, a, k->diags, arena_printf(k->arena, "%s%s",
+			       k->conf.info.server, path.data), r.body.data,
+			       r.body.len);
 out:
 	buf_release(&path);
 	buf_release(&r.body);
@@ -776,6 +863,41 @@ list_query(struct buf *b, const struct kube_resource *res,
 	return 0;
 }
 
+/* FNV-1a of a continue token: the tokens of one list, to refuse a repeat. */
+static uint64_t
+token_hash(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+struct seen_tokens {
+	uint64_t *h;
+	size_t count, alloc;
+};
+
+/* true when `tok` was seen before in this list (else it is recorded) */
+static bool
+token_seen(struct seen_tokens *t, const char *tok, size_t n)
+{
+	uint64_t h = token_hash(tok, n);
+
+	for (size_t i = 0; i < t->count; i++)
+		if (t->h[i] == h)
+			return true;
+	if (t->count == t->alloc) {
+		t->alloc = t->alloc ? t->alloc * 2 : 64;
+		t->h = xrealloc(t->h, t->alloc * sizeof(*t->h));
+	}
+	t->h[t->count++] = h;
+	return false;
+}
+
 int
 kube_list(struct kube_client *k, const struct kube_list_query *q,
 	  const struct kube_list_cb *cb)
@@ -783,8 +905,10 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 	const struct kube_resource *res;
 	struct buf path;
 	struct resp r;
+	struct seen_tokens seen = { NULL, 0, 0 };
 	char *cont = NULL;
 	int rc, restarts = 0;
+	size_t objects = 0, bytes = 0;
 	const char *what, *origin;
 
 	rc = kube_resource_find(&res, k, q->api_version, q->kind);
@@ -804,9 +928,7 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 	buf_init(&r.body, KUBE_MAX_BODY);
 	for (;;) {
 		struct arena page;
-		struct node *root;
-		const struct node *items, *meta;
-		const char *next;
+		struct kube_page pg;
 
 		buf_reset(&path);
 		if (list_query(&path, res, q, cont) < 0) {
@@ -821,6 +943,8 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 			restarts++;
 			free(cont);
 			cont = NULL;
+			seen.count = 0;
+			objects = bytes = 0;
 			if (cb->restart)
 				cb->restart(cb->payload);
 			continue;
@@ -834,28 +958,59 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 					 res->namespaced ? q->namespace : NULL, NULL);
 			break;
 		}
+		/* the whole list is bounded, not only each page */
+		bytes += r.body.len;
+		if (bytes > k->list_max_bytes) {
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+				      "", "the list of %s from %s is larger than %zu MiB "
+				      "over its pages; refusing to read on (raise %s "
+				      "if the cluster really is that large)",
+				      res_name(k->arena, res->plural, res->group),
+				      origin, k->list_max_bytes >> 20,
+				      KUBE_LIST_MAX_MIB_ENV);
+			break;
+		}
 		arena_init(&page);
-		root = json_parse(&page, k->diags, KUBE_RULE, origin,
-				  r.body.data, r.body.len);
-		if (!root) {
+		if (kube_page_parse(&pg, &page, k->diags, origin, r.body.data,
+				    r.body.len) < 0) {
 			arena_release(&page);
 			rc = KUBE_EFAIL;
 			break;
 		}
 		buf_reset(&r.body);
-		items = node_map_get(root, "items");
-		for (size_t i = 0; items && items->kind == NODE_SEQ &&
-		     i < items->seq.count && rc == 0; i++)
-			rc = cb->item(cb->payload, items->seq.items[i]);
-		meta = node_map_get(root, "metadata");
-		next = node_str(node_map_get(meta, "continue"));
+		objects += pg.items->seq.count;
+		if (objects > k->list_max_objects) {
+			arena_release(&page);
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+				      "", "the list of %s from %s has more than %zu "
+				      "objects over its pages; refusing to read on (raise "
+				      "%s if the cluster really is that large)",
+				      res_name(k->arena, res->plural, res->group),
+				      origin, k->list_max_objects,
+				      KUBE_LIST_MAX_OBJECTS_ENV);
+			break;
+		}
+		if (pg.cont && *pg.cont && token_seen(&seen, pg.cont, pg.cont_len)) {
+			arena_release(&page);
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+				      "", "the API server sent the same continue token "
+				      "twice in the list of %s from %s (after %zu "
+				      "objects): the list would never end; is that "
+				      "really an API server?",
+				      res_name(k->arena, res->plural, res->group),
+				      origin, objects);
+			break;
+		}
+		for (size_t i = 0; i < pg.items->seq.count && rc == 0; i++)
+			rc = cb->item(cb->payload, pg.items->seq.items[i]);
 		free(cont);
-		cont = next && *next ? xstrdup(next) : NULL;
+		cont = pg.cont && *pg.cont ? xstrdup(pg.cont) : NULL;
 		arena_release(&page);
 		if (rc != 0 || !cont)
 			break;
 	}
 	free(cont);
+	free(seen.h);
 	buf_release(&path);
 	buf_release(&r.body);
 	return rc;

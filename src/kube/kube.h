@@ -25,6 +25,12 @@ struct kube_client;
 #define KUBE_DEFAULT_TIMEOUT 30.0		/* seconds, whole command */
 #define KUBE_MAX_BODY (64u << 20)		/* one response body */
 #define KUBE_PAGE_LIMIT 500			/* items per LIST page, as kubectl */
+/* One whole LIST, all its pages together: at most this many objects and
+ * this many MiB of JSON, else exit 3.  The environment raises them. */
+#define KUBE_LIST_MAX_OBJECTS 100000
+#define KUBE_LIST_MAX_MIB 256
+#define KUBE_LIST_MAX_OBJECTS_ENV "GPUSITE_LIST_MAX_OBJECTS"
+#define KUBE_LIST_MAX_MIB_ENV "GPUSITE_LIST_MAX_MIB"
 #define KUBE_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 #define KUBE_SA_DIR_ENV "GPUSITE_SERVICEACCOUNT_DIR"	/* tests point it elsewhere */
 

@@ -41,6 +41,7 @@ struct merged {
 	struct pos current_at;
 	const char *files;		/* "a, b" for messages */
 	size_t nfiles;
+	size_t nempty;			/* of them, empty files */
 };
 
 static const char *
@@ -49,6 +50,60 @@ std_getenv(const char *name)
 	return getenv(name);
 }
 
+const char *
+kube_file_error(int err)
+{
+	/* buf_read_file(): EINVAL for a FIFO, device or socket */
+	if (err == EINVAL)
+		return "not a regular file";
+	if (err == EISDIR)
+		return "a directory, not a file";
+	return strerror(err);
+}
+
+/* A value that goes into an HTTP header or names a file must hold no
+ * control character; the message names where it is, never the value. */
+static int
+no_ctl(struct diags *d, const struct node *map, const char *key,
+       const char *what)
+{
+	const struct node *n = node_map_get(map, key);
+	const char *s = node_text(n);
+
+	if (!s || (!kube_has_ctl(s) && strlen(s) == n->scalar.len))
+		return 0;
+	return diag_add(d, DIAG_ERROR, n->at, KUBE_RULE, key,
+			"%s holds a control character (CR, LF or another): "
+			"refusing it, it would reach an HTTP header or a path; "
+			"fix the kubeconfig", what);
+}
+
+/* Read a PEM file into data without ever blocking: a FIFO, a device or
+ * a directory is refused (O_NONBLOCK, regular files only). */
+static int
+read_pem(struct arena *a, struct diags *d, struct pos at, const char *path,
+	 const char *what, const char **data, size_t *len)
+{
+	struct buf b;
+	int rc, err;
+
+	buf_init(&b, 1u << 20);
+	rc = buf_read_file(&b, path);
+	err = errno;
+	if (rc < 0) {
+		buf_release(&b);
+		return diag_add(d, DIAG_ERROR, at, KUBE_RULE, "",
+				"cannot read %s '%s': %s", what, path,
+				rc == BUF_ETOOBIG ? "larger than 1 MiB"
+						  : kube_file_error(err));
+	}
+	*data = arena_strndup(a, b.data ? b.data : "", b.len);
+	*len = b.len;
+	if (b.len)
+		memset(b.data, 0, b.len);	/* a key may be in there */
+	buf_release(&b);
+	return 0;
+}
 static void
 entries_add(struct arena *a, struct entries *e, const struct entry *it)
 {
@@ -173,15 +228,21 @@ merge_file(struct merged *m, struct arena *a, struct diags *d,
 					path, YAMLIO_MAX_BYTES);
 		return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 },
 				KUBE_RULE, "", "cannot read kubeconfig '%s': %s",
-				path, strerror(err));
+				path, kube_file_error(err));
 	}
 	rc = yamlio_load(&docs, a, d, file, b.data, b.len,
 			 &yamlio_default_limits);
 	buf_release(&b);
 	if (rc < 0)
 		return -1;
-	if (docs.count == 0)
-		return 1;	/* an empty file merges nothing */
+	if (docs.count == 0 || node_is_null(docs.docs[0])) {
+		/* an empty file is an empty config (kubectl): it is read, and
+		 * merges nothing */
+		m->files = m->files ? arena_printf(a, "%s, %s", m->files, file) : file;
+		m->nfiles++;
+		m->nempty++;
+		return 1;
+	}
 	root = docs.docs[0];
 	if (root->kind != NODE_MAP)
 		return diag_add(d, DIAG_ERROR, root->at, KUBE_RULE, "",
@@ -377,6 +438,15 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 	if (!c->info.server)
 		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "cluster.server",
 				"cluster '%s' has no server URL", en->name);
+	if (no_ctl(d, cl, "server", arena_printf(a, "the server URL of cluster "
+		   "'%s'", en->name)) < 0 ||
+	    no_ctl(d, cl, "proxy-url", arena_printf(a, "proxy-url of cluster "
+		   "'%s'", en->name)) < 0 ||
+	    no_ctl(d, cl, "tls-server-name", arena_printf(a, "tls-server-name of "
+		   "cluster '%s'", en->name)) < 0 ||
+	    no_ctl(d, cl, "certificate-authority", arena_printf(a,
+		   "certificate-authority of cluster '%s'", en->name)) < 0)
+		return -1;
 	if (strncmp(c->info.server, "https://", 8) &&
 	    strncmp(c->info.server, "http://", 7))
 		c->info.server = arena_printf(a, "https://%s", c->info.server);
@@ -386,6 +456,22 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 		while (n > 8 && c->info.server[n - 1] == '/')
 			n--;
 		c->info.server = arena_strndup(a, c->info.server, n);
+	}
+	{
+		/* https://user:pass@host: the userinfo is kept apart, for
+		 * curl only; every message and -v line shows the host */
+		const char *h = strstr(c->info.server, "://") + 3;
+		size_t hn = strcspn(h, "/?#");
+		const char *at = memchr(h, '@', hn);
+
+		while (at && memchr(at + 1, '@', hn - (size_t)(at + 1 - h)))
+			at = memchr(at + 1, '@', hn - (size_t)(at + 1 - h));
+		if (at) {
+			c->userinfo = arena_strndup(a, h, (size_t)(at + 1 - h));
+			c->info.server = arena_printf(a, "%.*s%s",
+						      (int)(h - c->info.server),
+						      c->info.server, at + 1);
+		}
 	}
 	c->ca_file = resolve_path(a, en->dir, str_field(cl, "certificate-authority"));
 	ca_data = str_field(cl, "certificate-authority-data");
@@ -436,6 +522,21 @@ load_user(struct kube_conf *c, struct arena *a, struct diags *d,
 				"user '%s' uses an auth-provider, which is not "
 				"supported (removed from kubectl in 1.26): use an "
 				"exec credential plugin", en->name);
+	if (no_ctl(d, u, "token", arena_printf(a, "the token of user '%s'",
+		   en->name)) < 0 ||
+	    no_ctl(d, u, "tokenFile", arena_printf(a, "tokenFile of user '%s'",
+		   en->name)) < 0 ||
+	    no_ctl(d, u, "username", arena_printf(a, "the username of user '%s'",
+		   en->name)) < 0 ||
+	    no_ctl(d, u, "password", arena_printf(a, "the password of user '%s'",
+		   en->name)) < 0 ||
+	    no_ctl(d, u, "as", arena_printf(a, "the impersonated user (as) of "
+		   "user '%s'", en->name)) < 0 ||
+	    no_ctl(d, u, "client-certificate", arena_printf(a,
+		   "client-certificate of user '%s'", en->name)) < 0 ||
+	    no_ctl(d, u, "client-key", arena_printf(a, "client-key of user '%s'",
+		   en->name)) < 0)
+		return -1;
 	c->cert_file = resolve_path(a, en->dir, str_field(u, "client-certificate"));
 	c->key_file = resolve_path(a, en->dir, str_field(u, "client-key"));
 	if (load_data(a, d, u, "client-certificate-data",
@@ -471,6 +572,29 @@ load_user(struct kube_conf *c, struct arena *a, struct diags *d,
 		c->info.auth = "basic";
 	else
 		c->info.auth = "none";
+	return 0;
+}
+
+/* The files of the configuration are read now, never by curl: without
+ * blocking on a FIFO, so --timeout holds. */
+int
+kube_config_read_files(struct kube_conf *c, struct arena *a, struct diags *d)
+{
+	const char *cl = c->info.cluster ? c->info.cluster : "(in-cluster)";
+	const char *us = c->info.user ? c->info.user : "(service account)";
+
+	if (c->ca_file && !c->ca_data &&
+	    read_pem(a, d, c->at, c->ca_file, arena_printf(a,
+		     "certificate-authority of cluster '%s'", cl), &c->ca_data,
+		     &c->ca_len) < 0)
+		return KUBE_EFAIL;
+	if (c->cert_file && !c->cert_data && read_pem(a, d, c->at, c->cert_file, arena_printf(a,
+		     "client-certificate of user '%s'", us), &c->cert_data,
+		     &c->cert_len) < 0)
+		return KUBE_EFAIL;
+	if (c->key_file && !c->key_data && read_pem(a, d, c->at, c->key_file, arena_printf(a,
+		     "client-key of user '%s'", us), &c->key_data, &c->key_len) < 0)
+		return KUBE_EFAIL;
 	return 0;
 }
 
@@ -601,6 +725,13 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 	}
 	out->info.origin = m.files;
 	name = opt->context ? opt->context : m.current;
+	if (!name && m.nempty == m.nfiles) {
+		diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			 "kubeconfig %s is empty: no current-context, cluster or "
+			 "user; write one with 'aws eks update-kubeconfig' or pass "
+			 "another --kubeconfig", m.files);
+		return KUBE_EFAIL;
+	}
 	if (!name) {
 		diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
 			 "no context chosen: %s sets no current-context; pass "

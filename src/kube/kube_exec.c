@@ -2,9 +2,17 @@
  * kube_exec.c - exec credential plugins (client.authentication.k8s.io v1
  * and v1beta1), as client-go runs them: KUBERNETES_EXEC_INFO always set
  * with the kubeconfig's apiVersion, the plugin's env added to ours, stdin
- * handed over only when interactive, stderr passed through, stdout read
- * (capped) and decoded as an ExecCredential of the same apiVersion.
- * Nothing the plugin prints on stdout ever reaches a message.
+ * handed over only when interactive, stdout read (capped) and decoded as
+ * an ExecCredential of the same apiVersion.  Nothing the plugin prints on
+ * stdout ever reaches a message.
+ *
+ * Its standard error is for the user, as kubectl passes it through ("Unable
+ * to locate credentials"), but not raw: it is read through a pipe, the
+ * first EXEC_MAX_STDERR bytes are shown line by line, each prefixed
+ * "gpusite: exec plugin 'NAME': ", with control characters, C1 controls,
+ * bidirectional formatting characters and invalid UTF-8 escaped, so a
+ * hostile plugin cannot drive the terminal; the rest is counted and
+ * dropped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,12 +27,15 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "json/json.h"
 #include "kube/kube_int.h"
 #include "node/node.h"
 
 #define EXEC_MAX_OUTPUT (1u << 20)
+#define EXEC_MAX_STDERR 4096		/* shown; the rest is counted */
+#define EXEC_STDERR_GRACE 0.2		/* seconds after stdout ends */
 
 double
 kube_now(void)
@@ -178,41 +189,144 @@ exec_fail(struct diags *d, const struct kube_conf *c, const char *fmt,
 			detail ? detail : fmt, hint ? ": " : "", hint ? hint : "");
 }
 
-/* Read stdout of the child until EOF or the deadline. */
+/* The plugin's standard error as it is collected. */
+struct errout {
+	char data[EXEC_MAX_STDERR];
+	size_t len;
+	size_t dropped;		/* bytes past the cap */
+};
+
+static void
+errout_add(struct errout *e, const char *p, size_t n)
+{
+	size_t room = sizeof(e->data) - e->len;
+	size_t k = n < room ? n : room;
+
+	memcpy(e->data + e->len, p, k);
+	e->len += k;
+	e->dropped += n - k;
+}
+
+/* Read stdout of the child until EOF or the deadline, and its stderr
+ * (capped) alongside, so that neither pipe ever fills up. */
 static int
-read_child(struct buf *out, int fd, double deadline, bool *timed_out)
+read_child(struct buf *out, int fd, int efd, struct errout *eo,
+	   double deadline, bool *timed_out)
 {
 	char chunk[8192];
+	bool out_open = true, err_open = efd >= 0;
+	double grace = 0;
 
-	for (;;) {
-		struct pollfd p = { fd, POLLIN, 0 };
+	while (out_open || err_open) {
+		struct pollfd p[2] = { { out_open ? fd : -1, POLLIN, 0 },
+				       { err_open ? efd : -1, POLLIN, 0 } };
 		double left = deadline - kube_now();
 		int rc;
-		ssize_t n;
 
-		if (left <= 0) {
+		if (!out_open) {
+			/* stdout is done: stderr gets a moment, not the
+			 * whole deadline (a child may keep it open) */
+			if (grace == 0)
+				grace = kube_now() + EXEC_STDERR_GRACE;
+			left = grace - kube_now();
+			if (left <= 0)
+				break;
+		} else if (left <= 0) {
 			*timed_out = true;
 			return -1;
 		}
-		rc = poll(&p, 1, (int)(left * 1000) + 1);
+		rc = poll(p, 2, (int)(left * 1000) + 1);
 		if (rc < 0 && errno == EINTR)
 			continue;
-		if (rc <= 0) {
-			*timed_out = rc == 0;
-			if (rc == 0)
-				continue;
+		if (rc < 0)
 			return -1;
-		}
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
+		if (rc == 0)
 			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		if (buf_add(out, chunk, (size_t)n) < 0)
-			return BUF_ETOOBIG;
+		for (int i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(p[i].fd, chunk, sizeof(chunk));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				if (i == 0)
+					out_open = false;
+				else
+					err_open = false;
+				continue;
+			}
+			if (i == 1) {
+				errout_add(eo, chunk, (size_t)n);
+				continue;
+			}
+			if (buf_add(out, chunk, (size_t)n) < 0) {
+				memset(chunk, 0, sizeof(chunk));
+				return BUF_ETOOBIG;
+			}
+		}
 	}
+	memset(chunk, 0, sizeof(chunk));
+	return 0;
+}
+
+/* U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069 (reorder the
+ * text around them), U+2028, U+2029 (line breaks), C1 controls. */
+static bool
+unsafe_seq(const unsigned char *s, size_t n)
+{
+	if (n == 2)
+		return (s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xd8 && s[1] == 0x9c);
+	if (n == 3 && s[0] == 0xe2 && s[1] == 0x80)
+		return s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xa8 && s[2] <= 0xae);
+	if (n == 3 && s[0] == 0xe2 && s[1] == 0x81)
+		return s[2] >= 0xa6 && s[2] <= 0xa9;
+	return false;
+}
+
+/* Show the plugin's standard error: one escaped, prefixed line each. */
+static void
+show_stderr(FILE *log, const char *cmd, const struct errout *eo)
+{
+	const unsigned char *s = (const unsigned char *)eo->data;
+	size_t i = 0, n = eo->len;
+	bool bol = true;
+
+	if (!log)
+		log = stderr;
+	while (i < n) {
+		size_t k;
+
+		if (bol) {
+			fprintf(log, "gpusite: exec plugin '%s': ", cmd);
+			bol = false;
+		}
+		if (s[i] == '\n') {
+			fputc('\n', log);
+			bol = true;
+			i++;
+			continue;
+		}
+		k = s[i] ? utf8_seq_len((const char *)s + i, n - i) : 0;
+		if (k == 0 || (k == 1 && (s[i] < 0x20 || s[i] == 0x7f) && s[i] != '\t')) {
+			fprintf(log, "\\x%02x", s[i]);
+			i++;
+		} else if (unsafe_seq(s + i, k)) {
+			for (size_t j = 0; j < k; j++)
+				fprintf(log, "\\x%02x", s[i + j]);
+			i += k;
+		} else {
+			fwrite(s + i, 1, k, log);
+			i += k;
+		}
+	}
+	if (!bol)
+		fputc('\n', log);
+	if (eo->dropped)
+		fprintf(log, "gpusite: exec plugin '%s': ... %zu more bytes of "
+			"standard error not shown\n", cmd, eo->dropped);
+	fflush(log);
 }
 
 int
@@ -222,7 +336,8 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 {
 	const struct kube_exec_conf *e = c->exec;
 	bool interactive = false, timed_out = false;
-	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, serr[2] = { -1, -1 };
+	struct errout *eo;
 	struct buf b;
 	char *info, **argv;
 	pid_t pid;
@@ -246,20 +361,38 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	argv[0] = (char *)e->command;
 	for (size_t i = 0; i < e->nargs; i++)
 		argv[i + 1] = (char *)e->args[i];
-	if (pipe(outp) < 0 || pipe(errp) < 0)
-		return exec_fail(d, c, "could not be started", strerror(errno));
+	eo = arena_alloc(a, sizeof(*eo));
+	if (pipe(outp) < 0 || pipe(errp) < 0 || pipe(serr) < 0) {
+		int saved = errno;
+
+		for (int i = 0; i < 2; i++) {
+			if (outp[i] >= 0)
+				close(outp[i]);
+			if (errp[i] >= 0)
+				close(errp[i]);
+		}
+		return exec_fail(d, c, NULL, arena_printf(a, "could not be started: %s",
+							   strerror(saved)));
+	}
 	fcntl(errp[1], F_SETFD, FD_CLOEXEC);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
+		int saved = errno;
+
 		close(outp[0]); close(outp[1]); close(errp[0]); close(errp[1]);
-		return exec_fail(d, c, "could not be started", strerror(errno));
+		close(serr[0]); close(serr[1]);
+		return exec_fail(d, c, NULL, arena_printf(a, "could not be started: %s",
+							   strerror(saved)));
 	}
 	if (pid == 0) {
 		int err;
 
 		close(outp[0]);
 		close(errp[0]);
+		close(serr[0]);
+		dup2(serr[1], 2);
+		close(serr[1]);
 		if (!interactive) {
 			int nul = open("/dev/null", O_RDONLY);
 
@@ -281,11 +414,13 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	}
 	close(outp[1]);
 	close(errp[1]);
+	close(serr[1]);
 	rr = (int)read(errp[0], &child_errno, sizeof(child_errno));
 	close(errp[0]);
 	buf_init(&b, EXEC_MAX_OUTPUT);
 	if (rr == (int)sizeof(child_errno)) {
 		close(outp[0]);
+		close(serr[0]);
 		waitpid(pid, &status, 0);
 		if (child_errno == ENOENT)
 			exec_fail(d, c, NULL, arena_printf(a,
@@ -296,20 +431,32 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 							   strerror(child_errno)));
 		goto out;
 	}
-	rr = read_child(&b, outp[0], deadline, &timed_out);
+	rr = read_child(&b, outp[0], serr[0], eo, deadline, &timed_out);
 	close(outp[0]);
+	close(serr[0]);
+	show_stderr(e->log, base_name(e->command), eo);
 	if (timed_out) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		exec_fail(d, c, "did not answer within the --timeout", NULL);
 		goto out;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
 	if (rr == BUF_ETOOBIG) {
+		/* it may go on printing, or ignore SIGPIPE: never wait for it */
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
 		exec_fail(d, c, "printed more than 1 MiB; refusing it", NULL);
 		goto out;
 	}
+	if (rr < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		exec_fail(d, c, NULL, arena_printf(a, "could not be read: %s",
+						   strerror(errno)));
+		goto out;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	if (WIFSIGNALED(status)) {
 		exec_fail(d, c, NULL, arena_printf(a, "was killed by signal %d",
 						   WTERMSIG(status)));
@@ -362,6 +509,13 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 			exec_fail(d, c, "answered with a client certificate "
 				  "without its key, or a key without its certificate",
 				  NULL);
+			goto out;
+		}
+		if (tok && (kube_has_ctl(tok) || strlen(tok) !=
+			    node_map_get(st, "token")->scalar.len)) {
+			exec_fail(d, c, "answered with a status.token that holds a "
+				  "control character (CR, LF or another): refusing "
+				  "to send it in an HTTP header", NULL);
 			goto out;
 		}
 		if (!(tok && *tok) && !cert) {

@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "base/diag.h"
@@ -30,11 +32,15 @@ struct kube_exec_conf {
 	const char *install_hint;	/* or NULL */
 	bool provide_cluster_info;
 	const struct node *cluster_config;	/* extensions client.authentication.k8s.io/exec */
+	FILE *log;			/* where its standard error is shown
+					 * (escaped, capped); NULL: stderr */
 };
 
 /* Everything a request needs, resolved from kubeconfig or in-cluster. */
 struct kube_conf {
-	struct kube_info info;
+	struct kube_info info;		/* info.server without URL userinfo */
+	const char *userinfo;		/* "user:pass@" of the server URL, or
+					 * NULL; never in a message */
 	struct pos at;			/* the context entry, for messages */
 	/* cluster */
 	const char *ca_file;
@@ -67,6 +73,14 @@ struct kube_conf {
  */
 int kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		     const struct kube_options *opt);
+
+/*
+ * Read the certificate-authority, client-certificate and client-key files
+ * into their data fields (curl is never handed a path): without blocking,
+ * regular files only, 1 MiB each.  0 or KUBE_EFAIL after a diagnostic.
+ */
+int kube_config_read_files(struct kube_conf *c, struct arena *a,
+			   struct diags *d);
 
 /* Cluster name and region from an EKS ARN in `s`; 0 when it is one. */
 int kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster,
@@ -106,6 +120,55 @@ double kube_now(void);
 
 /* Append `s` URL-encoded (query values) to b. */
 int kube_url_escape(struct buf *b, const char *s);
+
+/* True when `s` holds a C0 control character or DEL: such a value must
+ * never go into an HTTP header (CR/LF would inject headers) or a path. */
+bool kube_has_ctl(const char *s);
+
+/* Why a file of the configuration could not be read, from errno after
+ * buf_read_file(): "not a regular file" for a FIFO or device. */
+const char *kube_file_error(int err);
+
+/* ---------------------------------------------------------- answers
+ * kube_http.c: what the client reads of an HTTP answer, outside the curl
+ * callbacks so that fuzz/fuzz_http.c drives the same code. */
+
+#define KUBE_MAX_CONTINUE (16u << 10)	/* one continue token */
+#define KUBE_MAX_STATUS_MSG 512		/* a Status message, in a diagnostic */
+
+struct kube_answer_meta {
+	long status;		/* from the last status line; 0 before one */
+	double retry_after;	/* seconds; < 0 when absent */
+};
+
+void kube_answer_init(struct kube_answer_meta *m);
+/* One header line as curl hands it over (CRLF included, not NUL
+ * terminated): a status line starts a new answer (1xx, proxy CONNECT). */
+void kube_answer_header(struct kube_answer_meta *m, const char *line, size_t n);
+
+/* One LIST page, shape-checked: items a sequence of mappings, metadata a
+ * mapping, continue a string of at most KUBE_MAX_CONTINUE bytes. */
+struct kube_page {
+	const struct node *items;	/* NODE_SEQ, maybe empty */
+	const char *cont;		/* NULL or "" on the last page */
+	size_t cont_len;
+};
+
+/*
+ * Parse one LIST answer into `a`.  `where` names the URL for messages.
+ * 0, or KUBE_EFAIL after one diagnostic ("malformed answer",
+ * "continue token too long", or the JSON error).
+ */
+int kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
+		    const char *where, const char *body, size_t len);
+
+/* A GET answer: a JSON mapping, else KUBE_EFAIL after a diagnostic. */
+int kube_object_parse(struct node **out, struct arena *a, struct diags *d,
+		      const char *where, const char *body, size_t len);
+
+/* The message of a Status body, capped at KUBE_MAX_STATUS_MSG bytes (on
+ * a UTF-8 boundary), or NULL. */
+const char *kube_status_message(struct arena *a, const char *body, size_t len);
 
 /* Why libcurl (loaded on first use, kube_curl.c) is not usable. */
 const char *kube_curl_error(void);

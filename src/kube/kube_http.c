@@ -1,0 +1,185 @@
+/*
+ * kube_http.c - what the client reads of an HTTP answer: header lines
+ * (status line, Retry-After), LIST pages and single objects with their
+ * shape checked, Status messages.  The curl callbacks and the request
+ * loop of kube.c call these; fuzz/fuzz_http.c drives them directly.
+ *
+ * An answer of the wrong shape is "malformed", never an empty list: a
+ * NodeList whose items are a mapping must not read as a cluster without
+ * nodes.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/arena.h"
+#include "json/json.h"
+#include "kube/kube_int.h"
+#include "node/node.h"
+
+bool
+kube_has_ctl(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+	return false;
+}
+
+void
+kube_answer_init(struct kube_answer_meta *m)
+{
+	m->status = 0;
+	m->retry_after = -1;
+}
+
+/* "HTTP/1.1 200 OK", "HTTP/2 429": the code, or -1. */
+static long
+status_code(const char *line, size_t n)
+{
+	size_t i = 5;
+	long code = 0;
+	int digits = 0;
+
+	if (n < 5 || strncmp(line, "HTTP/", 5))
+		return -1;
+	while (i < n && line[i] != ' ')
+		i++;
+	while (i < n && line[i] == ' ')
+		i++;
+	for (; i < n && line[i] >= '0' && line[i] <= '9' && digits < 3; i++, digits++)
+		code = code * 10 + (line[i] - '0');
+	if (digits != 3 || (i < n && line[i] != ' ' && line[i] != '\r' &&
+			    line[i] != '\n'))
+		return -1;
+	return code;
+}
+
+void
+kube_answer_header(struct kube_answer_meta *m, const char *line, size_t n)
+{
+	long code = status_code(line, n);
+
+	if (code >= 0) {
+		/* a new answer: what an interim one said does not carry over */
+		kube_answer_init(m);
+		m->status = code;
+		return;
+	}
+	if (n > 12 && !strncasecmp(line, "Retry-After:", 12)) {
+		char tmp[32];
+		size_t k = n - 12 < sizeof(tmp) - 1 ? n - 12 : sizeof(tmp) - 1;
+		char *end;
+		double v;
+
+		memcpy(tmp, line + 12, k);
+		tmp[k] = '\0';
+		v = strtod(tmp, &end);
+		/* seconds only (an HTTP date is ignored); a day at most */
+		if (end != tmp && v >= 0 && v <= 86400)
+			m->retry_after = v;
+	}
+}
+
+static int
+malformed(struct diags *d, const char *where, const char *what)
+{
+	return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			"malformed answer to GET %s: %s; is that really an API "
+			"server?", where, what);
+}
+
+int
+kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
+		const char *where, const char *body, size_t len)
+{
+	const struct node *root, *items, *meta, *cont, *kind;
+
+	memset(out, 0, sizeof(*out));
+	root = json_parse(a, d, KUBE_RULE, where, body, len);
+	if (!root)
+		return KUBE_EFAIL;
+	if (root->kind != NODE_MAP)
+		return malformed(d, where, "the list is not a JSON object");
+	kind = node_map_get(root, "kind");
+	if (kind && !node_is_null(kind) &&
+	    (!node_is_str(kind) || kind->scalar.len < 4 ||
+	     strcmp(kind->scalar.text + kind->scalar.len - 4, "List")))
+		return malformed(d, where, "'kind' is not the kind of a list");
+	items = node_map_get(root, "items");
+	if (!items)
+		return malformed(d, where, "the list has no 'items'");
+	if (node_is_null(items)) {
+		items = node_new_seq(a, items->at);	/* Go's empty slice */
+	} else if (items->kind != NODE_SEQ) {
+		return malformed(d, where, "'items' is not a list");
+	}
+	for (size_t i = 0; i < items->seq.count; i++)
+		if (items->seq.items[i]->kind != NODE_MAP)
+			return malformed(d, where, arena_printf(a,
+					 "item %zu is not an object", i));
+	meta = node_map_get(root, "metadata");
+	if (meta && !node_is_null(meta) && meta->kind != NODE_MAP)
+		return malformed(d, where, "'metadata' is not an object");
+	cont = meta && meta->kind == NODE_MAP ? node_map_get(meta, "continue") : NULL;
+	if (cont && !node_is_null(cont)) {
+		if (!node_is_str(cont))
+			return malformed(d, where, "'metadata.continue' is not a string");
+		if (cont->scalar.len > KUBE_MAX_CONTINUE)
+			return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+					"continue token too long in the answer to GET %s: "
+					"%zu bytes, the limit is %u; is that really an API "
+					"server?", where, cont->scalar.len,
+					KUBE_MAX_CONTINUE);
+		if (strlen(cont->scalar.text) != cont->scalar.len)
+			return malformed(d, where, "'metadata.continue' holds a NUL");
+		out->cont = cont->scalar.text;
+		out->cont_len = cont->scalar.len;
+	}
+	out->items = items;
+	return 0;
+}
+
+int
+kube_object_parse(struct node **out, struct arena *a, struct diags *d,
+		  const char *where, const char *body, size_t len)
+{
+	struct node *root = json_parse(a, d, KUBE_RULE, where, body, len);
+
+	*out = NULL;
+	if (!root)
+		return KUBE_EFAIL;
+	if (root->kind != NODE_MAP)
+		return malformed(d, where, "the object is not a JSON object");
+	if (node_map_get(root, "metadata") && node_map_get(root, "metadata")->kind != NODE_MAP)
+		return malformed(d, where, "'metadata' is not an object");
+	*out = root;
+	return 0;
+}
+
+const char *
+kube_status_message(struct arena *a, const char *body, size_t len)
+{
+	struct diags quiet;
+	const struct node *st;
+	const char *kind, *msg;
+	size_t n;
+
+	diags_init(&quiet, a);
+	st = json_parse(a, &quiet, KUBE_RULE, "response", body, len);
+	if (!st || st->kind != NODE_MAP)
+		return NULL;
+	kind = node_str(node_map_get(st, "kind"));
+	if (!kind || strcmp(kind, "Status"))
+		return NULL;
+	msg = node_str(node_map_get(st, "message"));
+	if (!msg)
+		return NULL;
+	n = strlen(msg);
+	if (n <= KUBE_MAX_STATUS_MSG)
+		return msg;
+	n = KUBE_MAX_STATUS_MSG;
+	while (n && ((unsigned char)msg[n] & 0xc0) == 0x80)
+		n--;	/* not inside a UTF-8 sequence */
+	return arena_printf(a, "%.*s...", (int)n, msg);
+}
