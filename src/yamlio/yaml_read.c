@@ -592,6 +592,13 @@ static int on_scalar(struct loader *l, const yaml_event_t *ev)
 	if (len > l->lim.max_scalar)
 		return syntax_error(l, at, "scalar is %zu bytes; the limit is %zu",
 				    len, l->lim.max_scalar);
+	/* A raw NUL never gets here (check_bytes); an escaped one ("\0",
+	 * "\x00", "\u0000") would cut the text short in every C string that
+	 * holds it, so a key "gpuLimit\0" would pass for gpuLimit. */
+	if (memchr(s, '\0', len))
+		return syntax_error(l, at,
+			"NUL character (an escaped \\0, \\x00 or \\u0000) in a "
+			"quoted scalar; YAML text here cannot contain it, remove it");
 	if (!tag) {
 		n = plain ? resolve_plain(l, at, s, len) :
 			node_new_strn(l->a, at, s, len);
@@ -829,6 +836,151 @@ static bool long_key(struct loader *l, const yaml_parser_t *p)
 	return true;
 }
 
+/* Column of the first character of `line` that is not a space, and that
+ * character ('\0' for an empty line or the end of the input). */
+static unsigned first_column(const struct loader *l, unsigned line, char *ch)
+{
+	struct pos at = { l->file, line, 1 };
+	size_t off = offset_of(l, at);
+	unsigned col = 1;
+
+	while (off < l->len && l->bytes[off] == ' ')
+		off++, col++;
+	*ch = off < l->len ? l->bytes[off] : '\0';
+	return col;
+}
+
+/* Does `line` hold ": " (or ':' at its end) before column `col`? */
+static bool colon_before(const struct loader *l, unsigned line, unsigned col)
+{
+	struct pos at = { l->file, line, 1 };
+	size_t off = offset_of(l, at), end;
+
+	at.col = col;
+	end = offset_of(l, at);
+	for (; off + 1 < end; off++)
+		if (l->bytes[off] == ':' && (l->bytes[off + 1] == ' ' || l->bytes[off + 1] == '\t'))
+			return true;
+	return false;
+}
+
+/*
+ * The nearest line above `line` with content (not blank, not only a
+ * comment): its number (0 when none), the column it starts at, and
+ * whether it holds a ': ' or ends in ':'.
+ */
+static unsigned line_above(const struct loader *l, unsigned line, unsigned *col,
+			   bool *has_colon)
+{
+	while (--line >= 1) {
+		struct pos at = { l->file, line, 1 };
+		size_t off = offset_of(l, at), k;
+		char first;
+
+		*col = first_column(l, line, &first);
+		if (first == '\n' || first == '\r' || first == '#' || first == '\0')
+			continue;
+		*has_colon = false;
+		for (k = off; k < l->len && l->bytes[k] != '\n'; k++)
+			if (l->bytes[k] == ':' &&
+			    (k + 1 >= l->len || strchr(" \t\r\n", l->bytes[k + 1])))
+				*has_colon = true;
+		return line;
+	}
+	return 0;
+}
+
+static bool context_is(const yaml_parser_t *p, const char *what)
+{
+	return p->context && strcmp(p->context, what) == 0;
+}
+
+/*
+ * The layout mistakes people make, said in their words at the line that
+ * holds them, instead of libyaml's text (which often points at the line
+ * after).  Returns false when the error is none of them.
+ */
+static bool layout_error(struct loader *l, const yaml_parser_t *p)
+{
+	struct pos at = pos_of(l, p->problem_mark);
+	struct pos ctx = pos_of(l, p->context_mark);
+	const char *problem = p->problem ? p->problem : "";
+	size_t off = offset_of(l, at);
+	char ch = off < l->len ? l->bytes[off] : '\0';
+	char first;
+	unsigned col, acol = 0;
+	bool colon = false;
+
+	if (ch == '\t' || strstr(problem, "tab character")) {
+		syntax_error(l, at, "a tab character in the indentation: YAML "
+			     "indents with spaces only; replace the tab with spaces");
+		return true;
+	}
+	if (!strcmp(problem, "could not find expected ':'") &&
+	    context_is(p, "while scanning a simple key")) {
+		/* libyaml notices only on the next line; the line that lacks
+		 * the ':' is where the key started */
+		syntax_error(l, ctx, "this line has no ':' after its key: write "
+			     "'key: value', or indent it further if it continues "
+			     "the value above");
+		return true;
+	}
+	if (!strcmp(problem, "did not find expected key") &&
+	    context_is(p, "while parsing a block mapping")) {
+		col = first_column(l, at.line, &first);
+		if (at.line == ctx.line || col != at.col) {
+			syntax_error(l, at, "unexpected text after a value: quote the "
+				     "whole value, or remove what follows it");
+		} else if (first == '-') {
+			syntax_error(l, at, "a list item where the mapping that starts "
+				     "at line %u, column %u expects a key: indent the item "
+				     "under the key it belongs to", ctx.line, ctx.col);
+		} else if (line_above(l, at.line, &col, &colon) && col > at.col) {
+			syntax_error(l, at, "bad indentation: this line starts at column "
+				     "%u, between the column %u of the line above and the "
+				     "column %u of the keys of the mapping at line %u; "
+				     "indent it like the keys it belongs with, using spaces",
+				     at.col, col, ctx.col, ctx.line);
+		} else {
+			syntax_error(l, at, "bad indentation: this line starts at column "
+				     "%u, but the keys of the mapping at line %u are at "
+				     "column %u; indent it like the keys it belongs with, "
+				     "using spaces", at.col, ctx.line, ctx.col);
+		}
+		return true;
+	}
+	if (!strcmp(problem, "did not find expected '-' indicator") &&
+	    context_is(p, "while parsing a block collection")) {
+		syntax_error(l, at, "bad indentation: the list that starts at line %u, "
+			     "column %u expects '- ' items here; indent this line "
+			     "under an item, or start it with '- '", ctx.line, ctx.col);
+		return true;
+	}
+	if (!strcmp(problem, "mapping values are not allowed in this context")) {
+		col = first_column(l, at.line, &first);
+		unsigned above = line_above(l, at.line, &acol, &colon);
+
+		if (colon_before(l, at.line, at.col)) {
+			syntax_error(l, at, "a second ': ' on one line: quote the value "
+				     "if the ': ' belongs to it (key: \"a: b\")");
+		} else if (above && !colon && acol == col) {
+			/* "name lab" then "region: x": the two read as one key */
+			struct pos prev = { l->file, above, acol };
+
+			syntax_error(l, prev, "this line has no ':' after its key: write "
+				     "'key: value', or indent it further if it continues "
+				     "the value above");
+		} else {
+			at.col = col;
+			syntax_error(l, at, "bad indentation: this line is indented deeper "
+				     "than the key above it, so it reads as part of that "
+				     "value; line it up with its siblings, using spaces");
+		}
+		return true;
+	}
+	return false;
+}
+
 static void parser_error(struct loader *l, const yaml_parser_t *p)
 {
 	struct pos at;
@@ -848,7 +1000,7 @@ static void parser_error(struct loader *l, const yaml_parser_t *p)
 		return;
 	default:
 		at = pos_of(l, p->problem_mark);
-		if (long_key(l, p))
+		if (long_key(l, p) || layout_error(l, p))
 			return;
 		if (p->context)
 			syntax_error(l, at, "%s (%s at line %u, column %u)",
