@@ -96,6 +96,8 @@ validate_rendered(const struct opts *o, unsigned flags)
 	diags_sort(&d);
 	if (o->strict)
 		diags_promote_warnings(&d);
+	if (o->format == REPORT_GITHUB || o->format == REPORT_SARIF)
+		pipeline_paths_from_top(&d, &a, o);
 	in = (struct report_input){ &d, &files, NULL, 0, "gpusite validate --rendered" };
 	if (r == -3) {
 		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
@@ -146,6 +148,8 @@ cmd_validate(int argc, char **argv)
 	if (o.strict)
 		diags_promote_warnings(&p.diags);
 
+	if (o.format == REPORT_GITHUB || o.format == REPORT_SARIF)
+		pipeline_paths_from_top(&p.diags, &a, &o);
 	in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite validate" };
 	if (report_write_flags(stdout, stderr, &in, o.format, flags) < 0) {
 		fprintf(stderr, "gpusite validate: error: cannot write the report\n");

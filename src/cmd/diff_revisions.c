@@ -762,7 +762,12 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 		buf_release(&b);
 		break;
 	}
-	case F_GITHUB: code = write_github(stdout, &a, &res); break;
+	case F_GITHUB:
+		/* annotations name the spec file from the repository's top */
+		for (size_t i = 0; i < res.count; i++)
+			res.items[i].file = pipeline_path_from_top(&a, o, res.items[i].file);
+		code = write_github(stdout, &a, &res);
+		break;
 	}
 	if (code < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "gpusite diff: error: cannot write the diff\n");

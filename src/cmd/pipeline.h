@@ -74,6 +74,19 @@ int pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 /* Append copies of every diagnostic of `from` to `into`. */
 void pipeline_merge_diags(struct diags *into, const struct diags *from);
 
+/*
+ * Name the file of every diagnostic from the top of the Git work tree
+ * the specs were read from (the one holding the current directory, or
+ * the local --repo PATH), as GitHub annotations and SARIF results need
+ * whatever directory the command ran in: "eu/lab.yaml" read in sites/
+ * becomes "sites/eu/lab.yaml".  Files outside it, URLs given to --repo
+ * and runs outside a work tree keep their names.
+ */
+void pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o);
+
+/* One file name the same way (the name itself when it cannot be). */
+const char *pipeline_path_from_top(struct arena *a, const struct opts *o, const char *file);
+
 /* Milliseconds on the monotonic clock, for the timings of -v. */
 double pipeline_now_ms(void);
 
