@@ -25,6 +25,7 @@
 #include "base/diag.h"
 #include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "cmd/pipeline.h"
 #include "emit/emit.h"
 #include "render/render.h"
@@ -43,9 +44,10 @@ extern char **environ;
 static const char *const settings[] = { "sites", "strict", "kube-version", "shared-objects",
 					 NULL };
 
-static const char usage[] =
-	"usage: gpusite generate\n"
-	"\n"
+static const struct opts_cmd generate_cmd = {
+	.name = "generate",
+	.usage = "",
+	.about =
 	"Argo CD config-management plugin entry point (plugin/plugin.yaml).\n"
 	"Renders the sites under the working directory (its sites/ when present)\n"
 	"and prints the YAML stream on stdout, the bytes `gpusite render` prints,\n"
@@ -67,7 +69,11 @@ static const char usage[] =
 	"needs: a missing one is a warning (an error with strict).\n"
 	"\n"
 	"On any error stdout stays empty, stderr holds one line per problem and a\n"
-	"summary last, and the exit code is not 0.\n";
+	"summary last, and the exit code is not 0.\n",
+	.common = 0,
+	.min_args = 0,
+	.max_args = 0,
+};
 
 static void
 on_deadline(int sig)
@@ -566,19 +572,12 @@ cmd_generate(int argc, char **argv)
 	struct arena a;
 	struct diags d;
 	struct buf out;
-	int code;
+	struct opts o;
+	int code, rc;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			fputs(usage, stdout);
-			return GS_EXIT_OK;
-		}
-		fprintf(stderr,
-			"gpusite generate: takes no arguments (got '%s'): Argo CD passes "
-			"everything in the environment\n%s",
-			argv[1], usage);
-		return GS_EXIT_USAGE;
-	}
+	rc = opts_parse(&o, &generate_cmd, argc, argv);
+	if (rc != OPTS_OK)
+		return opts_exit_code(rc);
 	deadline_arm();
 	arena_init(&a);
 	diags_init(&d, &a);

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
+#include "cmd/opts.h"
 #include "cmd/pipeline.h"
 #include "json/json.h"
 #include "node/node.h"
@@ -23,16 +24,21 @@
 
 extern char **environ;
 
-static const char usage[] =
-	"usage: gpusite parameters\n"
-	"\n"
+static const struct opts_cmd parameters_cmd = {
+	.name = "parameters",
+	.usage = "",
+	.about =
 	"Argo CD config-management plugin: print the JSON array of parameter\n"
 	"announcements (plugin.yaml spec.parameters.dynamic) for the application\n"
 	"path in the working directory: sites (default: every site found, in\n"
 	"render order), strict (default false), kube-version (default\n"
 	"KUBE_VERSION) and shared-objects (default owner).  Defaults set through\n"
 	"ARGOCD_ENV_<NAME> or <NAME> are announced as such, the way\n"
-	"`gpusite generate` applies them.\n";
+	"`gpusite generate` applies them.\n",
+	.common = 0,
+	.min_args = 0,
+	.max_args = 0,
+};
 
 static struct node *
 announce(struct arena *a, struct node *list, const char *name, const char *title,
@@ -140,17 +146,12 @@ cmd_parameters(int argc, char **argv)
 	struct arena a;
 	struct diags d;
 	struct buf out;
-	int code;
+	struct opts o;
+	int code, rc;
 
-	if (argc > 1) {
-		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-			fputs(usage, stdout);
-			return GS_EXIT_OK;
-		}
-		fprintf(stderr, "gpusite parameters: takes no arguments (got '%s')\n%s", argv[1],
-			usage);
-		return GS_EXIT_USAGE;
-	}
+	rc = opts_parse(&o, &parameters_cmd, argc, argv);
+	if (rc != OPTS_OK)
+		return opts_exit_code(rc);
 	arena_init(&a);
 	diags_init(&d, &a);
 	buf_init(&out, 16u << 20);

@@ -280,6 +280,7 @@ cmd_verify_scope(int argc, char **argv)
 		.payload = &v,
 		.min_args = 0,
 		.max_args = 0,
+		.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON),
 	};
 	struct opts o;
 	struct arena a = ARENA_INIT;

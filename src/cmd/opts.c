@@ -29,7 +29,7 @@ struct common_opt {
 
 static const struct common_opt common_opts[] = {
 	{ OPTS_FORMAT, { C_FORMAT, "format", 0, "FMT",
-		"findings as text (default), json, github, sarif, junit or markdown" } },
+		"findings as ... (the command's formats, see formats_list())" } },
 	{ OPTS_STRICT, { C_STRICT, "strict", 0, NULL,
 		"warnings fail too (exit 1)" } },
 	{ OPTS_COLOR, { C_COLOR, "color", 0, "WHEN",
@@ -77,6 +77,44 @@ opts_exit_code(int result)
 	return result == OPTS_HELP ? 0 : 2;
 }
 
+static const char *const format_names[] = {
+	[REPORT_TEXT] = "text",
+	[REPORT_JSON] = "json",
+	[REPORT_GITHUB] = "github",
+	[REPORT_SARIF] = "sarif",
+	[REPORT_JUNIT] = "junit",
+	[REPORT_MARKDOWN] = "markdown",
+};
+
+#define N_FORMATS (sizeof(format_names) / sizeof(format_names[0]))
+
+static unsigned
+formats_of(const struct opts_cmd *cmd)
+{
+	return cmd->formats ? cmd->formats : (1u << N_FORMATS) - 1;
+}
+
+/* "text, json or sarif" - the formats the command takes, or with
+ * `with_default` "text (default), json or sarif". */
+static void
+formats_list(char *buf, size_t size, const struct opts_cmd *cmd, bool with_default)
+{
+	unsigned set = formats_of(cmd), left = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_FORMATS; i++)
+		left += (set >> i) & 1u;
+	buf[0] = '\0';
+	for (size_t i = 0; i < N_FORMATS && n < size; i++) {
+		if (!((set >> i) & 1u))
+			continue;
+		left--;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s%s", format_names[i],
+				      with_default && i == REPORT_TEXT ? " (default)" : "",
+				      left > 1 ? ", " : left == 1 ? " or " : "");
+	}
+}
+
 static void
 help_line(FILE *out, const struct opt_spec *s)
 {
@@ -101,7 +139,8 @@ help_line(FILE *out, const struct opt_spec *s)
 void
 opts_help(FILE *out, const struct opts_cmd *cmd)
 {
-	fprintf(out, "usage: gpusite %s %s\n\n", cmd->name, cmd->usage);
+	fprintf(out, "usage: gpusite %s%s%s\n\n", cmd->name, *cmd->usage ? " " : "",
+		cmd->usage);
 	if (cmd->about)
 		fprintf(out, "%s\n", cmd->about);
 	fprintf(out, "options:\n");
@@ -110,6 +149,16 @@ opts_help(FILE *out, const struct opts_cmd *cmd)
 	for (size_t i = 0; i < N_COMMON; i++) {
 		if (common_opts[i].mask && !(cmd->common & common_opts[i].mask))
 			continue;
+		if (common_opts[i].spec.id == C_FORMAT) {
+			struct opt_spec f = common_opts[i].spec;
+			char list[160], text[200];
+
+			formats_list(list, sizeof(list), cmd, true);
+			snprintf(text, sizeof(text), "findings as %s", list);
+			f.help = text;
+			help_line(out, &f);
+			continue;
+		}
 		help_line(out, &common_opts[i].spec);
 	}
 	fprintf(out, "\nexit codes: 0 ok, 1 findings, 2 usage error,"
@@ -168,12 +217,17 @@ apply_common(struct opts *out, const struct opts_cmd *cmd, int id,
 	     const char *value)
 {
 	switch (id) {
-	case C_FORMAT:
-		if (report_format_parse(value, &out->format) < 0)
-			return opts_usage_error(cmd, "unknown format '%s': use text,"
-				" json, github, sarif, junit or markdown", value);
+	case C_FORMAT: {
+		char list[160];
+
+		if (report_format_parse(value, &out->format) < 0 ||
+		    !((formats_of(cmd) >> out->format) & 1u)) {
+			formats_list(list, sizeof(list), cmd, false);
+			return opts_usage_error(cmd, "unknown format '%s': use %s", value, list);
+		}
 		out->format_set = true;
 		return 0;
+	}
 	case C_STRICT:
 		out->strict = true;
 		return 0;
@@ -301,6 +355,8 @@ opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc, char **argv)
 	if (out->nargs < cmd->min_args)
 		return opts_usage_error(cmd, "missing argument: usage: gpusite %s %s",
 					cmd->name, cmd->usage);
+	if (cmd->max_args == 0 && out->nargs > 0)
+		return opts_usage_error(cmd, "takes no arguments (got '%s')", out->args[0]);
 	if (cmd->max_args != OPTS_ANY && out->nargs > cmd->max_args)
 		return opts_usage_error(cmd, "unexpected argument '%s'",
 					out->args[cmd->max_args]);

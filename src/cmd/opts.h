@@ -70,7 +70,12 @@ struct opts_cmd {
 	void *payload;
 	size_t min_args;
 	size_t max_args;		/* OPTS_ANY for no limit */
+	/* The --format values the command takes: OPTS_FMT() bits, 0 for all
+	 * six.  Help and parsing both follow it. */
+	unsigned formats;
 };
+
+#define OPTS_FMT(f) (1u << (f))
 
 #define OPTS_ANY ((size_t)-1)
 

@@ -32,6 +32,41 @@ for cmd in $(cat "$SCRATCH/commands"); do
 	done
 done
 
+test_expect_success 'every command help ends with the common options footer' '
+	for cmd in $(cat "$SCRATCH/commands"); do
+		"$GPUSITE" $cmd --help >out &&
+		grep -q "^options:\$" out &&
+		grep -q -- "^  -h, --help  *show this help and exit\$" out &&
+		tail -n 1 out | grep -x "exit codes: 0 ok, 1 findings, 2 usage error, 3 could not do the job" ||
+		{ echo "gpusite $cmd --help: no common footer"; return 1; }
+	done
+'
+
+test_expect_success 'generate and parameters: the common parser (unknown flags, arguments: exit 2)' '
+	for cmd in generate parameters; do
+		expect_exit 2 "$GPUSITE" $cmd --bogus >out 2>err &&
+		test ! -s out &&
+		grep -x "gpusite $cmd: unknown option '"'"'--bogus'"'"'" err &&
+		grep -x "see '"'"'gpusite $cmd --help'"'"'" err &&
+		expect_exit 2 "$GPUSITE" $cmd extra >out 2>err &&
+		grep -x "gpusite $cmd: takes no arguments (got '"'"'extra'"'"')" err || return 1
+	done
+'
+
+test_expect_success '--format help lists what each command takes, and parsing agrees' '
+	"$GPUSITE" verify-scope --help >out &&
+	grep -x "      --format FMT          findings as text (default) or json" out &&
+	head -n 1 out | grep -q "\[--format text|json\]" &&
+	for f in github sarif junit markdown; do
+		expect_exit 2 "$GPUSITE" verify-scope --format $f 2>err &&
+		grep -x "gpusite verify-scope: unknown format '"'"'$f'"'"': use text or json" err || return 1
+	done &&
+	"$GPUSITE" validate --help >out &&
+	grep -x "      --format FMT          findings as text (default), json, github, sarif, junit or markdown" out &&
+	expect_exit 2 "$GPUSITE" validate --format yaml 2>err &&
+	grep -x "gpusite validate: unknown format '"'"'yaml'"'"': use text, json, github, sarif, junit or markdown" err
+'
+
 test_expect_success 'gpusite help validate is gpusite validate --help' '
 	"$GPUSITE" help validate >a &&
 	"$GPUSITE" validate --help >b &&
