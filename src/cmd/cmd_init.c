@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,30 +92,38 @@ make_dirs(struct arena *a, const char *dir)
 	return 0;
 }
 
+#define SCHEMA_PATH "schemas/gpusite.v1alpha1.schema.json"
+
 /*
- * Where the editor finds the schema, relative to the new file: the
- * schemas/ folder beside DIR when DIR is a plain relative path.
+ * Where the editor finds the schema, relative to the new file in `dir`:
+ * SCHEMA_PATH below the directory init runs in (the repository's top,
+ * where `gpusite schema > SCHEMA_PATH` puts it), for any DIR - nested,
+ * absolute or with "..".  Both directories exist by now.
  */
 static const char *
 schema_ref(struct arena *a, const char *dir)
 {
-	const char *name = "schemas/gpusite.v1alpha1.schema.json";
-	char *up = arena_strdup(a, "");
-	const char *s = dir;
+	char here[PATH_MAX], there[PATH_MAX];
+	const char *up = "", *rest;
+	size_t common = 0;
 
-	if (dir[0] == '/' || strstr(dir, ".."))
-		return arena_printf(a, "%s (see 'gpusite schema')", name);
-	while (*s) {
-		const char *e = strchr(s, '/');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-
-		if (len && !(len == 1 && s[0] == '.'))
-			up = arena_printf(a, "%s../", up);
-		if (!e)
+	if (!getcwd(here, sizeof(here)) || !realpath(dir, there))
+		return NULL;
+	/* the longest common directory prefix of the two */
+	for (size_t i = 0;; i++) {
+		if ((here[i] == '/' || !here[i]) && (there[i] == '/' || !there[i]))
+			common = i;
+		if (!here[i] || !there[i] || here[i] != there[i])
 			break;
-		s = e + 1;
 	}
-	return arena_printf(a, "%s%s", up, name);
+	if (!strcmp(here, "/") || !strcmp(there, "/"))
+		common = 0;
+	/* up from dir to the common prefix, then down to here */
+	for (const char *s = there + common; *s; s++)
+		if (*s == '/')
+			up = arena_printf(a, "%s../", up);
+	rest = here[common] == '/' ? here + common + 1 : here + common;
+	return arena_printf(a, "%s%s%s%s", up, rest, *rest ? "/" : "", SCHEMA_PATH);
 }
 
 /*
@@ -125,9 +134,10 @@ schema_ref(struct arena *a, const char *dir)
 static int
 starter(struct buf *b, const char *name, const char *schema)
 {
-	return buf_printf(b,
+	if (buf_printf(b,
 "# yaml-language-server: $schema=%s\n"
-"# Write the schema file once: gpusite schema > schemas/gpusite.v1alpha1.schema.json\n"
+"# Write the schema file once, where you ran gpusite init:\n"
+"#   gpusite schema > " SCHEMA_PATH "\n"
 "#\n"
 "# GPU site '%s': on-prem GPU servers joined to an EKS cluster as hybrid\n"
 "# nodes, tainted at join time, with a cloud fallback that stays at zero\n"
@@ -171,7 +181,10 @@ starter(struct buf *b, const char *name, const char *schema)
 "        #   roleArn: arn:aws:iam::111122223333:role/HybridNodesRole\n"
 "      labels:                     # extra node labels (optional)\n"
 "        topology.example.com/rack: a\n"
-"\n"
+"\n",
+		schema, name, name) < 0)
+		return -1;
+	return buf_printf(b, "%s",
 "  # The NVIDIA stack, scoped to hybrid nodes only: EKS Auto Mode and\n"
 "  # Bottlerocket GPU nodes bring their own device plugin.\n"
 "  gpuStack:\n"
@@ -184,10 +197,14 @@ starter(struct buf *b, const char *name, const char *schema)
 "  # the GPU limit caps the cloud bill, consolidation hands nodes back.\n"
 "  fallback:\n"
 "    enabled: true\n"
-"    instanceTypes: [g6e.12xlarge]  # 4 x L40S 48 GB each\n"
+"    instanceTypes: [g6e.12xlarge]  # 4 x L40S, 45,776 MiB each\n"
 "    capacityType: on-demand       # on-demand | spot | reserved\n"
 "    gpuLimit: 8                   # nvidia.com/gpu the pool may launch in total\n"
-"    minGpuMemoryMiB: 40000        # every fallback GPU must hold the served model\n"
+"    # Every fallback GPU must hold the served model, so this must not exceed\n"
+"    # the GPU memory of any listed type (GS042): 40000 fits the L40S but not\n"
+"    # the L4 of g6.* types such as g6.12xlarge (22,888 MiB) - lower it to\n"
+"    # 22888 or less before you list those.\n"
+"    minGpuMemoryMiB: 40000\n"
 "    expireAfter: 720h\n"
 "    consolidationPolicy: WhenEmptyOrUnderutilized\n"
 "    consolidateAfter: 5m\n"
@@ -210,8 +227,7 @@ starter(struct buf *b, const char *name, const char *schema)
 "\n"
 "  alerts:\n"
 "    enabled: true                 # PrometheusRule: fallback active, near its limit\n"
-"    namespace: monitoring\n",
-		schema, name, name);
+"    namespace: monitoring\n");
 }
 
 int
@@ -221,7 +237,7 @@ cmd_init(int argc, char **argv)
 	struct buf b = BUF_INIT;
 	struct opts_cmd cmd = init_cmd;
 	struct opts o;
-	const char *name, *dir = "sites", *path;
+	const char *name, *dir = "sites", *path, *schema;
 	int r, fd = -1, code = GS_EXIT_FAILURE;
 
 	cmd.payload = &dir;
@@ -253,7 +269,13 @@ cmd_init(int argc, char **argv)
 				path, strerror(errno));
 		goto out;
 	}
-	if (starter(&b, name, schema_ref(&a, dir)) < 0 ||
+	schema = schema_ref(&a, dir);
+	if (!schema) {
+		fprintf(stderr, "gpusite init: error: cannot resolve '%s': %s\n", dir,
+			strerror(errno));
+		goto out;
+	}
+	if (starter(&b, name, schema) < 0 ||
 	    write(fd, b.data, b.len) != (ssize_t)b.len || close(fd) < 0) {
 		fprintf(stderr, "gpusite init: error: cannot write '%s': %s\n",
 			path, strerror(errno));

@@ -14,9 +14,11 @@ static const struct opts_cmd schema_cmd = {
 	.usage = "[-h]",
 	.about = "Print the JSON Schema (draft-07) of GPUSite, gpusite.io/v1alpha1, the\n"
 		 "schema this binary validates against.  Editors use it for completion\n"
-		 "and checks: save it and put\n"
-		 "  # yaml-language-server: $schema=gpusite.v1alpha1.schema.json\n"
-		 "on the first line of a site file.  The schema checks shapes, types,\n"
+		 "and checks: at the top of the repository, save it with\n"
+		 "  gpusite schema > schemas/gpusite.v1alpha1.schema.json\n"
+		 "and start each site file in sites/ with the line 'gpusite init' writes:\n"
+		 "  # yaml-language-server: $schema=../schemas/gpusite.v1alpha1.schema.json\n"
+		 "(one more ../ per directory deeper).  The schema checks shapes, types,\n"
 		 "enums and ranges; 'gpusite validate' also runs the semantic rules.\n",
 	.common = 0,
 	.own = NULL,

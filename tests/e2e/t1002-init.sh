@@ -103,4 +103,40 @@ test_expect_success 'init without NAME, or with two, is a usage error' '
 	grep "unexpected argument '"'"'b'"'"'" err
 '
 
+test_expect_success 'init -o with an absolute or .. directory: a real relative $schema path' '
+	mkdir -p h/repo h/elsewhere && cd h/repo &&
+	"$GPUSITE" init -o "$SCRATCH/h/elsewhere" abs1 >out &&
+	head -n 1 ../elsewhere/abs1.yaml >first &&
+	echo "# yaml-language-server: \$schema=../repo/schemas/gpusite.v1alpha1.schema.json" >expect &&
+	test_cmp expect first &&
+	mkdir -p deep/er && (cd deep/er && "$GPUSITE" init -o ../../sites up1 >/dev/null) &&
+	head -n 1 sites/up1.yaml >first &&
+	echo "# yaml-language-server: \$schema=../deep/er/schemas/gpusite.v1alpha1.schema.json" >expect &&
+	test_cmp expect first &&
+	! grep -q "see .gpusite schema" ../elsewhere/abs1.yaml sites/up1.yaml
+'
+
+test_expect_success 'init and schema --help name the same schema file and the same $schema line' '
+	mkdir s1 && cd s1 && "$GPUSITE" init lab >/dev/null &&
+	"$GPUSITE" schema --help >help &&
+	line=$(head -n 1 sites/lab.yaml) &&
+	grep -F -x "  $line" help &&
+	grep -F -x "  gpusite schema > schemas/gpusite.v1alpha1.schema.json" help &&
+	grep -F -x "#   gpusite schema > schemas/gpusite.v1alpha1.schema.json" sites/lab.yaml &&
+	mkdir schemas && "$GPUSITE" schema >schemas/gpusite.v1alpha1.schema.json &&
+	test -s "sites/$(head -n 1 sites/lab.yaml | sed "s/.*\$schema=//")"
+'
+
+test_expect_success 'the starter says which instance types its minGpuMemoryMiB excludes' '
+	mkdir m && cd m && "$GPUSITE" init lab >/dev/null &&
+	grep -q "minGpuMemoryMiB: 40000\$" sites/lab.yaml &&
+	grep -q "g6.12xlarge (22,888 MiB)" sites/lab.yaml &&
+	"$GPUSITE" validate --strict 2>err &&
+	sed -i "s/instanceTypes: \[g6e.12xlarge\]/instanceTypes: [g6.12xlarge]/" sites/lab.yaml &&
+	expect_exit 1 "$GPUSITE" validate 2>err &&
+	grep -q "\[GS042\]" err &&
+	sed -i "s/minGpuMemoryMiB: 40000/minGpuMemoryMiB: 22888/" sites/lab.yaml &&
+	"$GPUSITE" validate 2>err || { cat err; false; }
+'
+
 test_done
