@@ -10,14 +10,27 @@
 #include "base/buf.h"
 #include "emit/emit.h"
 #include "render/render_util.h"
+#include "rules/rules.h"
 
 #define NODECONFIG_API_VERSION "node.eks.aws/v1alpha1"
 #define NODE_TYPE_LABEL "node-type"
 #define NODE_TYPE_HYBRID_GPU "hybrid-gpu"
 #define GPU_MODEL_LABEL "gpu.model"
-#define CONFIGMAP_BYTES_CAP (1u << 20)	/* the API server's object limit */
+/* core/v1 ConfigMap validation: the keys and values of data and
+ * binaryData add up to at most 1 MiB. */
+#define CONFIGMAP_BYTES_CAP (1u << 20)
+#define RULE_CONFIGMAP_SIZE "GS106"
+#define TOTAL_OVER ((size_t)-1 / 2)
+#define RULE_ACTIVATION_ENV "GS103"
 
-/* nodeadm: activationCode must match ^.{20,250}$. */
+/*
+ * SSM CreateActivation returns ActivationCode as a string of 20 to 250
+ * characters (the API's length constraint, and nodeadm's ^.{20,250}$);
+ * the codes it issues are base64 text, 20 characters such as
+ * "Zqr175DJ+sPQRHsmbzzf" in the API examples.  A space, a quote, a newline
+ * or any other character outside base64 is therefore never a code, and
+ * in a YAML file it could change what nodeadm reads.
+ */
 #define SSM_CODE_MIN 20
 #define SSM_CODE_MAX 250
 
@@ -124,17 +137,46 @@ render_nodeconfig_doc(struct arena *a, const struct spec_site *site,
 	return doc;
 }
 
+/* 0 when `code` is base64 text ('=' padding only at its end), else the
+ * 1-based position of the first character that is not. */
+static size_t
+code_bad_char(const char *code)
+{
+	size_t n = strlen(code), pad = 0;
+
+	while (pad < 2 && pad < n && code[n - 1 - pad] == '=')
+		pad++;
+	for (size_t i = 0; i < n - pad; i++) {
+		unsigned char ch = (unsigned char)code[i];
+
+		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+		      (ch >= '0' && ch <= '9') || ch == '+' || ch == '/'))
+			return i + 1;
+	}
+	return 0;
+}
+
 /* The activation code of an SSM group, or NULL after a diagnostic.  The
- * value itself never reaches a message. */
+ * value itself never reaches a message, and a variable whose name GS103
+ * refuses is never read. */
 static const char *
 activation_code(struct render_ctx *ctx, const struct spec_site *site,
 		const struct spec_node_group *g)
 {
 	const char *env = g->ssm.activation_code_env;
-	const char *code = env && ctx->opt->getenv ? ctx->opt->getenv(env) : NULL;
+	const char *code, *why;
 	struct pos at = spec_field_pos(g->ssm.src, "activationCodeEnv");
-	size_t n;
+	size_t n, bad;
 
+	if (env && *env && (why = rules_activation_env_problem(env))) {
+		diag_add(ctx->diags, DIAG_ERROR, at, RULE_ACTIVATION_ENV,
+			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			 "site '%s', node group '%s': activationCodeEnv %s cannot name"
+			 " the variable of an SSM activation code: %s; it was not read",
+			 site->name, g->name, env, why);
+		return NULL;
+	}
+	code = env && ctx->opt->getenv ? ctx->opt->getenv(env) : NULL;
 	if (!env || !*env) {
 		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
 			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
@@ -161,24 +203,52 @@ activation_code(struct render_ctx *ctx, const struct spec_site *site,
 			 " the code of the activation", env, n, SSM_CODE_MIN, SSM_CODE_MAX);
 		return NULL;
 	}
+	if ((bad = code_bad_char(code))) {
+		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
+			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			 "environment variable %s holds a character an SSM activation"
+			 " code never has (at position %zu: codes are base64 text of"
+			 " letters, digits, '+', '/' and '=' padding): set it to the"
+			 " code of the activation, without spaces, quotes or newlines",
+			 env, bad);
+		return NULL;
+	}
 	return code;
 }
 
-/* The ConfigMap's value: the NodeConfig as YAML, without the secret. */
-static int
+/* The ConfigMap's value: the NodeConfig as YAML, without the secret.
+ * Adds its key and value bytes to *total; one value over the cap is
+ * left out and makes *total TOTAL_OVER. */
+static void
 add_data(struct render_ctx *ctx, struct node *data, const char *key,
-	 const struct node *doc)
+	 const struct node *doc, size_t *total)
 {
 	struct buf b;
-	int rc;
 
 	buf_init(&b, CONFIGMAP_BYTES_CAP);
-	rc = emit_document(&b, doc, EMIT_YAML);
-	if (rc == 0)
+	if (emit_document(&b, doc, EMIT_YAML) == 0) {
 		node_map_add(ctx->arena, data, key,
 			     node_new_strn(ctx->arena, no_pos, b.data, b.len));
+		if (*total < TOTAL_OVER)
+			*total += strlen(key) + b.len;
+	} else {
+		*total = TOTAL_OVER;
+	}
 	buf_release(&b);
-	return rc;
+}
+
+/* Where a site's NodeConfig findings point: spec.nodeGroups. */
+static struct pos
+groups_pos(const struct spec_site *site)
+{
+	const struct node *spec = site->doc && site->doc->kind == NODE_MAP ?
+		node_map_get(site->doc, "spec") : NULL;
+	const struct node_pair *p = spec && spec->kind == NODE_MAP ?
+		node_map_pair(spec, "nodeGroups") : NULL;
+
+	if (p && p->key)
+		return p->key->at;
+	return (struct pos){ site->file, 0, 0 };
 }
 
 static int
@@ -188,6 +258,7 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 	struct render_object *o;
 	struct node *data;
 	bool files = ctx->opt->files && !ctx->opt->no_nodeconfig_files;
+	size_t total = 0;
 	int rc = 0;
 
 	o = render_object_add(ctx, &render_kind_nodeconfig, "v1", "ConfigMap",
@@ -207,9 +278,8 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 				const char *n = g->nodes[ni];
 				struct node *doc = render_nodeconfig_doc(a, site, g, n, NULL);
 
-				if (add_data(ctx, data, arena_printf(a, "%s.%s.yaml",
-								     g->name, n), doc) < 0)
-					rc = -1;
+				add_data(ctx, data, arena_printf(a, "%s.%s.yaml", g->name, n),
+					 doc, &total);
 				if (files)
 					render_file_add(ctx, RENDER_FILE_NODECONFIG,
 							arena_printf(a, "%s/%s/%s.yaml",
@@ -219,8 +289,7 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 		} else if (g->credentials == CRED_SSM) {
 			struct node *doc = render_nodeconfig_doc(a, site, g, NULL, NULL);
 
-			if (add_data(ctx, data, arena_printf(a, "%s.yaml", g->name), doc) < 0)
-				rc = -1;
+			add_data(ctx, data, arena_printf(a, "%s.yaml", g->name), doc, &total);
 			if (files) {
 				const char *code = activation_code(ctx, site, g);
 
@@ -234,6 +303,17 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 						render_nodeconfig_doc(a, site, g, NULL, code), true);
 			}
 		}
+	}
+	if (total > CONFIGMAP_BYTES_CAP) {
+		diag_add(ctx->diags, DIAG_ERROR, groups_pos(site), RULE_CONFIGMAP_SIZE,
+			 "spec.nodeGroups",
+			 "site '%s': the ConfigMap kube-system/gpusite-nodeconfig-%s"
+			 " would hold %s bytes of NodeConfigs, over the 1048576 (1 MiB)"
+			 " the API server accepts in a ConfigMap: split the site's node"
+			 " groups into several sites", site->name, site->name,
+			 total >= TOTAL_OVER ? "more than 1048576" :
+			 arena_printf(a, "%zu", total));
+		return -1;
 	}
 	/* Data keys in one order whatever the spec's group order. */
 	if (data->map.count > 1) {

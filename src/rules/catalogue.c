@@ -25,6 +25,10 @@
 
 /* ID order; no check function: other modules find these. */
 static const struct rule catalogue_rows[] = {
+	/* render: an object the API server would refuse */
+	ROW("GS106", DIAG_ERROR,
+	    "a site's NodeConfig ConfigMap would be over the 1 MiB the API server accepts "
+	    "(render, generate)"),
 	/* The Argo CD config-management plugin (generate, parameters) */
 	ROW("GS120", DIAG_ERROR,
 	    "ARGOCD_APP_PARAMETERS is not the JSON array of parameters Argo CD writes"),

@@ -192,6 +192,12 @@ rules_looks_secret(const char *text)
 	return false;
 }
 
+bool
+rules_secret_in_field(const char *text, const char *key)
+{
+	return classify(text, key ? key : "") != SECRET_NONE || rules_looks_secret(text);
+}
+
 const char *
 rule_quote(const char *text)
 {

@@ -30,7 +30,8 @@ extern const struct rule rule_gs001, rule_gs002, rule_gs003, rule_gs004,
 	rule_gs041, rule_gs042, rule_gs043, rule_gs044, rule_gs045,
 	rule_gs046, rule_gs047, rule_gs050, rule_gs051, rule_gs052,
 	rule_gs060, rule_gs061, rule_gs062, rule_gs063, rule_gs100,
-	rule_gs101, rule_gs102;
+	rule_gs101, rule_gs102, rule_gs103, rule_gs104, rule_gs105,
+	rule_gs107, rule_gs108, rule_gs109;
 
 /*
  * Append a diagnostic for the running rule (its ID and severity) at `at`,
@@ -93,6 +94,9 @@ const char *rule_group_path(struct rule_ctx *c, const struct spec_site *s,
  */
 const char *rule_quote(const char *text);
 bool rules_looks_secret(const char *text);
+/* The same, for `text` as the value of the field named `key`
+ * ("activationCodeEnv"): what GS010 reports there. */
+bool rules_secret_in_field(const char *text, const char *key);
 
 /* Kubernetes syntax (k8s.io/apimachinery validation); each returns NULL
  * when valid, else why not, as a message fragment. */

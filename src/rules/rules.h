@@ -60,4 +60,20 @@ size_t rules_catalogue(const struct rule **out, size_t cap);
  */
 int rules_scan_secrets(struct arena *a, struct diags *d, const struct node *doc);
 
+/*
+ * Why `name` may not be the variable of an SSM activation code (GS103),
+ * as a message fragment, or NULL when it may: the name must contain both
+ * SSM and ACTIVATION (any case) and must not start with the prefix of a
+ * credential or tool variable (AWS_, GPUSITE_, GIT_, GITHUB_, GITLAB_,
+ * ARGOCD_, KUBE).  render reads no variable this refuses.
+ */
+const char *rules_activation_env_problem(const char *name);
+
+/*
+ * Node limits (GS104): no real site comes near them, and they bound what
+ * render allocates for a spec that passes every other check.
+ */
+#define RULES_MAX_NODES_PER_GROUP 1000
+#define RULES_MAX_NODES_PER_SITE 5000
+
 #endif

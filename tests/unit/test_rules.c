@@ -475,7 +475,7 @@ test_rules__gs011_both_or_neither(void **state)
 		"    gpu: {model: l40s, perNode: 4}\n"
 		"    nodes: [gpu-01, gpu-02]\n"
 		"    credentials:\n"
-		"      ssm: {activationId: x, activationCodeEnv: CODE}\n"
+		"      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n"
 		"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"
 		"    count: 2\n"
 		STACK FALLBACK PLACEMENT;
@@ -511,7 +511,7 @@ test_rules__gs012_forms(void **state)
 		"  - name: rack-b\n"
 		"    gpu: {model: l40s, perNode: 4}\n"
 		"    credentials:\n"
-		"      ssm: {activationId: x, activationCodeEnv: CODE}\n"
+		"      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n"
 		STACK FALLBACK PLACEMENT;
 	const char *disagree = HEAD("lab") CLUSTER("c")
 		"  nodeGroups:\n"
@@ -704,9 +704,11 @@ test_rules__gs030_exact_version(void **state)
 	}
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		reset();
+		/* 0.x is a device-plugin version, the others gpu-operator's (GS109) */
 		quiet(arena_printf(&A, HEAD("lab") CLUSTER("c") GROUPS
-				   "  gpuStack:\n    chart: {version: %s}\n"
-				   FALLBACK PLACEMENT, good[i]));
+				   "  gpuStack:\n    type: %s\n    chart: {version: %s}\n"
+				   FALLBACK PLACEMENT, i ? "gpu-operator" : "device-plugin",
+				   good[i]));
 	}
 }
 
@@ -721,7 +723,13 @@ test_rules__gs031_owned_values(void **state)
 		"      nfd:\n"
 		"        worker:\n"
 		"          tolerations: []\n"
-		"      driver: {enabled: true}\n"	/* not the device plugin's */
+		"      driver: {enabled: true}\n"	/* refused for either stack */
+		FALLBACK PLACEMENT;
+	const char *dp_off = HEAD("lab") CLUSTER("c") GROUPS
+		"  gpuStack:\n"
+		"    chart: {version: 0.20.0}\n"
+		"    values:\n"
+		"      driver: {enabled: false}\n"	/* harmless: installs nothing */
 		FALLBACK PLACEMENT;
 	const char *op = HEAD("lab") CLUSTER("c") GROUPS
 		"  gpuStack:\n"
@@ -736,10 +744,15 @@ test_rules__gs031_owned_values(void **state)
 	(void)state;
 	load("sites/lab.yaml", dp);
 	check();
-	expect_only("GS031", 2);
+	expect_only("GS031", 3);
 	expect_at(0, "sites/lab.yaml", dp, "nodeSelector", 0);
 	expect_at(1, "sites/lab.yaml", dp, "tolerations", 0);
 	expect_msg(1, "nfd.worker.tolerations");
+	expect_at(2, "sites/lab.yaml", dp, "enabled: true", 0);
+	expect_msg(2, "driver.enabled");
+	assert_string_equal(D.items[2].path, "spec.gpuStack.values.driver.enabled");
+	reset();
+	quiet(dp_off);
 	reset();
 	one("GS031", op, "enabled: true", 0);
 	expect_msg(0, "driver.enabled");
@@ -1108,6 +1121,241 @@ test_rules__gs102_tool_labels(void **state)
 	expect_at(1, "sites/lab.yaml", y, "gpusite.io/site", 0);
 }
 
+/* ---- GS103-GS109 ---- */
+
+#define SSM_GROUP(env) \
+	"  nodeGroups:\n" \
+	"  - name: rack-b\n" \
+	"    gpu: {model: l40s, perNode: 4}\n" \
+	"    count: 2\n" \
+	"    credentials:\n" \
+	"      ssm: {activationId: x, activationCodeEnv: " env "}\n"
+
+static void
+test_rules__gs103_activation_code_env(void **state)
+{
+	static const char *const good[] = {
+		"SSM_ACTIVATION_CODE_RACK_B", "DJ_SSM_ACTIVATION_CODE",
+		"ssm_activation_code", "SSM_ACTIVATION",
+	};
+	static const struct {
+		const char *name;
+		const char *why;
+	} bad[] = {
+		{ "AWS_SECRET_ACCESS_KEY", "AWS_" },
+		{ "AWS_SSM_ACTIVATION_CODE", "AWS_" },
+		{ "GPUSITE_GIT_TOKEN", "GPUSITE_" },
+		{ "GIT_SSM_ACTIVATION", "GIT_" },
+		{ "GITHUB_TOKEN", "GITHUB_" },
+		{ "ARGOCD_ENV_SSM_ACTIVATION", "ARGOCD_" },
+		{ "KUBECONFIG", "KUBE" },
+		{ "HOME", "SSM and ACTIVATION" },
+		{ "SSM_CODE", "SSM and ACTIVATION" },
+		{ "ACTIVATION_CODE", "SSM and ACTIVATION" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_null(rules_activation_env_problem(good[i]));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *why = rules_activation_env_problem(bad[i].name);
+
+		assert_non_null(why);
+		if (!strstr(why, bad[i].why))
+			fail_msg("%s: '%s' lacks '%s'", bad[i].name, why, bad[i].why);
+	}
+	assert_non_null(rules_activation_env_problem(""));
+
+	one("GS103", HEAD("lab") CLUSTER("c") SSM_GROUP("AWS_SECRET_ACCESS_KEY")
+	    STACK FALLBACK PLACEMENT, "AWS_SECRET", 0);
+	expect_msg(0, "names starting with AWS_");
+	expect_msg(0, "such as SSM_ACTIVATION_CODE_RACK_B");
+	assert_string_equal(D.items[0].path,
+			    "spec.nodeGroups[0].credentials.ssm.activationCodeEnv");
+	reset();
+	quiet(HEAD("lab") CLUSTER("c") SSM_GROUP("DJ_SSM_ACTIVATION_CODE")
+	      STACK FALLBACK PLACEMENT);
+	/* a secret written as the name is GS010's alone, never echoed */
+	reset();
+	load("sites/lab.yaml", HEAD("lab") CLUSTER("c") SSM_GROUP("Fjz3sZfSvv78EXAMPLEa")
+	     STACK FALLBACK PLACEMENT);
+	check();
+	expect_only("GS010", 1);
+}
+
+#define BPRINT(...) assert_int_equal(buf_printf(&b, __VA_ARGS__), 0)
+
+static void
+test_rules__gs104_node_limits(void **state)
+{
+	struct buf b;
+	const char *y;
+	size_t per_group[] = { 1000, 1001 };
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		reset();
+		buf_init(&b, 1 << 24);
+		BPRINT(HEAD("lab") CLUSTER("c") "  nodeGroups:\n  - name: rack-a\n"
+			 "    gpu: {model: l40s, perNode: 4}\n    nodes:\n");
+		for (size_t i = 0; i < per_group[k]; i++)
+			BPRINT("    - gpu-%05zu\n", i);
+		BPRINT("    credentials:\n      iamRolesAnywhere: {trustAnchorArn: ta,"
+			 " profileArn: pa, roleArn: ra}\n" STACK "  fallback:\n"
+			 "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 4004\n" PLACEMENT);
+		y = arena_strndup(&A, b.data, b.len);
+		buf_release(&b);
+		if (!k) {
+			quiet(y);
+			continue;
+		}
+		one("GS104", y, "nodes:", 0);
+		expect_msg(0, "node group 'rack-a' has 1001 nodes, over the limit of 1000");
+		assert_string_equal(D.items[0].path, "spec.nodeGroups[0].nodes");
+	}
+	/* six SSM groups of 900: every group fits, the site does not */
+	reset();
+	buf_init(&b, 1 << 20);
+	BPRINT(HEAD("lab") CLUSTER("c") "  nodeGroups:\n");
+	for (int g = 0; g < 6; g++)
+		BPRINT("  - name: rack-%d\n    gpu: {model: l40s, perNode: 4}\n"
+			 "    count: 900\n    credentials:\n      ssm: {activationId: x,"
+			 " activationCodeEnv: SSM_ACTIVATION_CODE}\n", g);
+	BPRINT(STACK "  fallback:\n    instanceTypes: [g6e.12xlarge]\n"
+		 "    gpuLimit: 10800\n" PLACEMENT);
+	y = arena_strndup(&A, b.data, b.len);
+	buf_release(&b);
+	one("GS104", y, "nodeGroups:", 0);
+	expect_msg(0, "site 'lab' has 5400 nodes, over the limit of 5000 per site");
+	reset();
+	one("GS104", HEAD("lab") CLUSTER("c") "  nodeGroups:\n  - name: rack-a\n"
+	    "    gpu: {model: l40s, perNode: 4}\n    count: 300000\n"
+	    "    credentials:\n      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n"
+	    STACK "  fallback:\n    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 600000\n"
+	    PLACEMENT, "count:", 0);
+}
+
+#define WITH_ZONES(z) HEAD("lab") CLUSTER("c") GROUPS STACK FALLBACK \
+	"    zones: " z "\n" PLACEMENT
+
+static void
+test_rules__gs105_zones(void **state)
+{
+	static const char *const good[] = {
+		"[us-west-2a, us-west-2d]", "[us-west-2-lax-1a]", "[us-west-2-wl1-las-wlz-1]", "[]",
+	};
+	static const struct {
+		const char *zones;
+		const char *marker;
+		const char *msg;
+	} bad[] = {
+		{ "[us-west-2a, us-east-1a]", "us-east-1a", "a zone of region us-east-1, but the cluster is in us-west-2" },
+		{ "[usw2-az1]", "usw2-az1", "a zone ID" },
+		{ "[us-west-2]", "us-west-2]", "not an AWS zone name" },
+		{ "[us-west-2ab]", "us-west-2ab", "not an AWS zone name" },
+		{ "[US-WEST-2A]", "US-WEST-2A", "not an AWS zone name" },
+		{ "[\"us-west-2a \"]", "\"us-west-2a", "not an AWS zone name" },
+		{ "[us-west-2--lax-1a]", "us-west-2--", "not an AWS zone name" },
+		{ "[eu-central-1a]", "eu-central-1a", "region eu-central-1" },
+		{ "[us-west-22a]", "us-west-22a", "region us-west-22" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		reset();
+		quiet(arena_printf(&A, WITH_ZONES("%s"), good[i]));
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *y;
+
+		reset();
+		y = arena_printf(&A, WITH_ZONES("%s"), bad[i].zones);
+		one("GS105", y, bad[i].marker, 0);
+		expect_msg(0, bad[i].msg);
+	}
+}
+
+static void
+test_rules__gs107_one_provisioner(void **state)
+{
+	const char *a = SITE("a", "shared");
+	const char *b = HEAD("b") "  cluster:\n    name: shared\n    region: us-west-2\n"
+		"    provisioner: auto-mode\n"
+		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
+		STACK FALLBACK PLACEMENT;
+	const char *c = HEAD("c") "  cluster:\n    name: other\n    region: us-west-2\n"
+		"    provisioner: auto-mode\n"
+		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-21", "gpu-22")
+		STACK FALLBACK PLACEMENT;
+
+	(void)state;
+	load("sites/a.yaml", a);
+	load("sites/b.yaml", b);
+	load("sites/c.yaml", c);
+	check();
+	expect_only("GS107", 1);
+	expect_at(0, "sites/b.yaml", b, "auto-mode", 0);
+	expect_msg(0, "cluster.provisioner 'auto-mode' differs from 'karpenter' (the default) in site 'a'");
+	expect_msg(0, "(first at sites/a.yaml:");
+}
+
+static void
+test_rules__gs108_reserved_label_domains(void **state)
+{
+	const char *y = WITH_GROUP(
+		"    labels:\n"
+		"      karpenter.sh/nodepool: x\n"
+		"      karpenter.k8s.aws/instance-family: g6\n"
+		"      node.eks.amazonaws.com/x: a\n"
+		"      notkarpenter.sh/x: fine\n"
+		"      example.com/karpenter.sh: fine\n");
+
+	(void)state;
+	load("sites/lab.yaml", y);
+	check();
+	expect_only("GS108", 3);
+	expect_at(0, "sites/lab.yaml", y, "karpenter.sh/nodepool", 0);
+	expect_msg(0, "in the karpenter.sh domain");
+	expect_at(1, "sites/lab.yaml", y, "karpenter.k8s.aws/", 0);
+	expect_at(2, "sites/lab.yaml", y, "node.eks.amazonaws.com/x", 0);
+	expect_msg(2, "in the eks.amazonaws.com domain");
+	/* nodeadm's compute-type label stays GS021's alone */
+	reset();
+	load("sites/lab.yaml", WITH_GROUP("    labels:\n      eks.amazonaws.com/compute-type: hybrid\n"));
+	check();
+	expect_only("GS021", 1);
+}
+
+static void
+test_rules__gs109_other_stacks_chart(void **state)
+{
+	const char *y;
+
+	(void)state;
+	y = HEAD("lab") CLUSTER("c") GROUPS
+		"  gpuStack:\n    type: gpu-operator\n    chart: {version: 0.20.0}\n"
+		FALLBACK PLACEMENT;
+	one("GS109", y, "0.20.0", 0);
+	expect_msg(0, "0.20.0 looks like a version of the nvidia-device-plugin chart");
+	reset();
+	y = HEAD("lab") CLUSTER("c") GROUPS
+		"  gpuStack:\n    chart: {version: v25.3.1}\n" FALLBACK PLACEMENT;
+	one("GS109", y, "v25.3.1", 0);
+	expect_msg(0, "looks like a version of the gpu-operator chart");
+	reset();
+	y = HEAD("lab") CLUSTER("c") GROUPS
+		"  gpuStack:\n    chart: {name: gpu-operator, version: 0.20.0}\n"
+		FALLBACK PLACEMENT;
+	one("GS109", y, "gpu-operator", 0);
+	expect_msg(0, "the chart of the other stack");
+	reset();
+	quiet(HEAD("lab") CLUSTER("c") GROUPS
+	      "  gpuStack:\n    type: gpu-operator\n    chart: {version: v26.7.0}\n"
+	      FALLBACK PLACEMENT);
+}
+
 /* ---- the tables ---- */
 
 static void
@@ -1212,6 +1460,12 @@ main(void)
 		T(test_rules__gs062_gs063_admission_policy),
 		T(test_rules__gs101_duplicate_taints),
 		T(test_rules__gs102_tool_labels),
+		T(test_rules__gs103_activation_code_env),
+		T(test_rules__gs104_node_limits),
+		T(test_rules__gs105_zones),
+		T(test_rules__gs107_one_provisioner),
+		T(test_rules__gs108_reserved_label_domains),
+		T(test_rules__gs109_other_stacks_chart),
 		T(test_rules__instance_type_table),
 		T(test_rules__gpu_models_agree_with_instance_types),
 	};
