@@ -3,7 +3,8 @@
  *   GS030 the chart version is one exact version;
  *   GS031 values may not set what the tool owns (hybrid scoping);
  *   GS032 device plugin without GFD never schedules by itself;
- *   GS033 dcgmExporter asked of the device-plugin chart, which lacks it.
+ *   GS033 dcgmExporter asked of the device-plugin chart, which lacks it;
+ *   GS109 the chart version (or name) is one of the other stack's chart.
  */
 #include <ctype.h>
 #include <string.h>
@@ -73,37 +74,40 @@ struct owned {
 	enum spec_stack_type type;
 	const char *path[3];
 	const char *why;
+	bool only_true;		/* refused only when set to true */
 };
 
 static const struct owned owned_values[] = {
 	{ STACK_DEVICE_PLUGIN, { "nodeSelector" },
-	  "it keeps the device plugin on hybrid nodes" },
+	  "it keeps the device plugin on hybrid nodes", false },
 	{ STACK_DEVICE_PLUGIN, { "affinity" },
-	  "the chart's default affinity is what matches NVIDIA nodes" },
+	  "the chart's default affinity is what matches NVIDIA nodes", false },
 	{ STACK_DEVICE_PLUGIN, { "tolerations" },
-	  "they tolerate the GPU taint" },
-	{ STACK_DEVICE_PLUGIN, { "gfd", "enabled" }, "set gpuStack.gfd instead" },
+	  "they tolerate the GPU taint", false },
+	{ STACK_DEVICE_PLUGIN, { "gfd", "enabled" }, "set gpuStack.gfd instead", false },
 	{ STACK_DEVICE_PLUGIN, { "nfd", "worker", "nodeSelector" },
-	  "it keeps NFD on hybrid nodes" },
+	  "it keeps NFD on hybrid nodes", false },
 	{ STACK_DEVICE_PLUGIN, { "nfd", "worker", "affinity" },
-	  "it keeps NFD on hybrid nodes" },
+	  "it keeps NFD on hybrid nodes", false },
 	{ STACK_DEVICE_PLUGIN, { "nfd", "worker", "tolerations" },
-	  "they tolerate the GPU taint" },
+	  "they tolerate the GPU taint", false },
+	{ STACK_DEVICE_PLUGIN, { "driver", "enabled" },
+	  "hybrid hosts keep their own driver: nothing may install one", true },
 	{ STACK_GPU_OPERATOR, { "driver", "enabled" },
-	  "host drivers are managed on hybrid nodes, not by the operator" },
+	  "host drivers are managed on hybrid nodes, not by the operator", false },
 	{ STACK_GPU_OPERATOR, { "toolkit", "enabled" },
-	  "set gpuStack.toolkit instead" },
+	  "set gpuStack.toolkit instead", false },
 	{ STACK_GPU_OPERATOR, { "dcgmExporter", "enabled" },
-	  "set gpuStack.dcgmExporter instead" },
-	{ STACK_GPU_OPERATOR, { "gfd", "enabled" }, "set gpuStack.gfd instead" },
+	  "set gpuStack.dcgmExporter instead", false },
+	{ STACK_GPU_OPERATOR, { "gfd", "enabled" }, "set gpuStack.gfd instead", false },
 	{ STACK_GPU_OPERATOR, { "daemonsets", "tolerations" },
-	  "they tolerate the GPU taint" },
+	  "they tolerate the GPU taint", false },
 	{ STACK_GPU_OPERATOR, { "node-feature-discovery", "worker", "nodeSelector" },
-	  "scoping the NFD worker to hybrid nodes scopes every operand" },
+	  "scoping the NFD worker to hybrid nodes scopes every operand", false },
 	{ STACK_GPU_OPERATOR, { "node-feature-discovery", "worker", "affinity" },
-	  "scoping the NFD worker to hybrid nodes scopes every operand" },
+	  "scoping the NFD worker to hybrid nodes scopes every operand", false },
 	{ STACK_GPU_OPERATOR, { "node-feature-discovery", "worker", "tolerations" },
-	  "they tolerate the GPU taint" },
+	  "they tolerate the GPU taint", false },
 };
 
 static void
@@ -133,7 +137,8 @@ check_gs031(struct rule_ctx *c, const struct spec_site *s)
 							o->path[k]) : o->path[k];
 			map = pair->value;
 		}
-		if (!pair)
+		if (!pair || (o->only_true && !(node_is_bool(pair->value) &&
+						  pair->value->scalar.i)))
 			continue;
 		rule_report(c, s, pair->key->at, path,
 			    "gpuStack.values sets %s, which gpusite owns for the "
@@ -168,6 +173,56 @@ check_gs033(struct rule_ctx *c, const struct spec_site *s)
 		    "or use type gpu-operator, and drop the field");
 }
 
+/* The major version of an exact version ("v26.7.0" -> 26), or -1. */
+static long
+major_version(const char *v)
+{
+	long m = 0;
+
+	if (!v || !exact_version(v))
+		return -1;
+	if (*v == 'v')
+		v++;
+	for (; isdigit((unsigned char)*v) && m < 100000; v++)
+		m = m * 10 + (*v - '0');
+	return m;
+}
+
+/*
+ * nvidia-device-plugin has only ever published 0.x releases; gpu-operator
+ * publishes v1.x and, since 2022, year-based vYY.M.P (v24.9.0, v26.7.0).
+ */
+static void
+check_gs109(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct spec_gpu_stack *gs = &s->gpu_stack;
+	const char *name = gs->chart.src ? node_str(node_map_get(gs->chart.src, "name")) : NULL;
+	long major = major_version(gs->chart.version);
+	bool op = gs->type == STACK_GPU_OPERATOR;
+	const char *other = op ? "nvidia-device-plugin" : "gpu-operator";
+
+	if (name && !strcmp(name, other)) {
+		rule_report(c, s, rule_pos(s, gs->chart.src, "name"),
+			    "spec.gpuStack.chart.name",
+			    "gpuStack.chart.name is %s, the chart of the other "
+			    "stack, but gpuStack.type is %s: set type: %s, or drop "
+			    "chart.name (and the repoURL and version of that chart)",
+			    other, spec_stack_type_name(gs->type),
+			    op ? "device-plugin" : "gpu-operator");
+		return;
+	}
+	if (major < 0 || (op ? major != 0 : major == 0))
+		return;
+	rule_report(c, s, rule_pos(s, gs->chart.src, "version"),
+		    "spec.gpuStack.chart.version",
+		    "gpuStack.chart.version %s looks like a version of the %s "
+		    "chart, but gpuStack.type is %s: Argo CD will not find it in "
+		    "the %s chart; pin one of its versions (%s), or change type",
+		    rule_quote(gs->chart.version), other,
+		    spec_stack_type_name(gs->type), gs->chart.name ? gs->chart.name : "",
+		    op ? "vYY.M.P, such as v26.7.0" : "0.x, such as 0.20.0");
+}
+
 const struct rule rule_gs030 = {
 	.id = "GS030",
 	.level = DIAG_ERROR,
@@ -195,4 +250,12 @@ const struct rule rule_gs033 = {
 	.level = DIAG_WARNING,
 	.summary = "dcgmExporter: true written explicitly with type device-plugin",
 	.check_site = check_gs033,
+};
+
+const struct rule rule_gs109 = {
+	.id = "GS109",
+	.level = DIAG_WARNING,
+	.summary = "gpuStack.chart names a version or chart of the other stack "
+		"(a gpu-operator version with type device-plugin, or the reverse)",
+	.check_site = check_gs109,
 };

@@ -4,7 +4,10 @@
  *         gpuStack and argocd blocks must agree;
  *   GS100 sites of one cluster must agree on the cluster's region and
  *         Kubernetes version (one cluster has one of each, and the version
- *         picks the API versions rendered).
+ *         picks the API versions rendered);
+ *   GS107 sites of one cluster use one provisioner: Karpenter NodePools
+ *         and EKS Auto Mode's built-in Karpenter must not both manage the
+ *         cluster's fallback capacity.
  * Each site is compared with the first site of its cluster (position
  * order) and every differing field is reported at the later site, naming
  * where the first says otherwise.
@@ -140,6 +143,17 @@ compare_cluster(struct pair *p)
 }
 
 static void
+compare_provisioner(struct pair *p)
+{
+	const struct spec_cluster *a = &p->first->cluster, *b = &p->s->cluster;
+
+	p->why = "one cluster runs either its own Karpenter or EKS Auto Mode, "
+		"never both: give every site of the cluster the same provisioner";
+	cmp_str(p, "cluster.provisioner", spec_provisioner_name(a->provisioner),
+		spec_provisioner_name(b->provisioner), a->src, b->src, "provisioner");
+}
+
+static void
 compare_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 	       const struct rule_occurrence *again, void *payload)
 {
@@ -180,6 +194,12 @@ check_gs100(struct rule_ctx *c, const struct spec_fleet *f)
 	by_cluster(c, f, compare_cluster);
 }
 
+static void
+check_gs107(struct rule_ctx *c, const struct spec_fleet *f)
+{
+	by_cluster(c, f, compare_provisioner);
+}
+
 const struct rule rule_gs047 = {
 	.id = "GS047",
 	.level = DIAG_ERROR,
@@ -194,4 +214,12 @@ const struct rule rule_gs100 = {
 	.summary = "two sites in the same cluster name different regions or "
 		"Kubernetes versions",
 	.check_fleet = check_gs100,
+};
+
+const struct rule rule_gs107 = {
+	.id = "GS107",
+	.level = DIAG_ERROR,
+	.summary = "two sites in the same cluster use different provisioners "
+		"(karpenter and auto-mode)",
+	.check_fleet = check_gs107,
 };

@@ -6,8 +6,10 @@
  *   GS042 every type meets minGpuMemoryMiB;
  *   GS043 without a minimum, fallback GPUs are not smaller than on-prem;
  *   GS044 Auto Mode offers the types and caps node lifetime at 21 days;
- *   GS045 gpuLimit covers at least half of the on-prem GPUs.
+ *   GS045 gpuLimit covers at least half of the on-prem GPUs;
+ *   GS105 every fallback zone is an AWS zone name of the site's region.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -194,6 +196,105 @@ check_gs045(struct rule_ctx *c, const struct spec_site *s)
 		    (long long)s->fallback.gpu_limit, (long long)onprem);
 }
 
+/* Length of the region prefix of `z` ("us-gov-west-1" of
+ * "us-gov-west-1a"): two letters, one or more "-word", then "-digits";
+ * 0 when there is none. */
+static size_t
+region_prefix(const char *z)
+{
+	const char *p = z;
+	size_t words = 0;
+
+	if (!islower((unsigned char)p[0]) || !islower((unsigned char)p[1]) || p[2] != '-')
+		return 0;
+	p += 2;
+	while (*p == '-' && islower((unsigned char)p[1])) {
+		p++;
+		while (islower((unsigned char)*p))
+			p++;
+		words++;
+	}
+	if (!words || *p != '-' || !isdigit((unsigned char)p[1]))
+		return 0;
+	p++;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return (size_t)(p - z);
+}
+
+/* "usw2-az1": a zone ID, which topology.kubernetes.io/zone never holds. */
+static bool
+zone_id(const char *z)
+{
+	const char *p = z;
+
+	while (islower((unsigned char)*p))
+		p++;
+	if (p - z < 3 || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (strncmp(p, "-az", 3) || !isdigit((unsigned char)p[3]))
+		return false;
+	for (p += 3; isdigit((unsigned char)*p); p++)
+		;
+	return *p == '\0';
+}
+
+/* After the region: one letter (us-west-2a), or a Local Zone or
+ * Wavelength suffix (us-west-2-lax-1a, us-east-1-wl1-bos-wlz-1). */
+static bool
+zone_suffix(const char *p)
+{
+	size_t n = strlen(p);
+
+	if (n == 1)
+		return islower((unsigned char)p[0]);
+	if (n < 3 || p[0] != '-' || !isalnum((unsigned char)p[n - 1]))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!islower((unsigned char)p[i]) && !isdigit((unsigned char)p[i]) &&
+		    (p[i] != '-' || p[i - 1] == '-'))
+			return false;
+	return true;
+}
+
+static void
+check_gs105(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct node *zones = s->fallback.src ?
+		node_map_get(s->fallback.src, "zones") : NULL;
+	const char *region = s->cluster.region ? s->cluster.region : "";
+
+	for (size_t i = 0; i < s->fallback.zone_count; i++) {
+		const char *z = s->fallback.zones[i];
+		const struct node *zn = zones && zones->kind == NODE_SEQ &&
+			i < zones->seq.count ? zones->seq.items[i] : NULL;
+		struct pos at = zn ? zn->at : rule_pos(s, s->fallback.src, "zones");
+		const char *path = arena_printf(c->arena, "spec.fallback.zones[%zu]", i);
+		size_t rn = region_prefix(z), want = strlen(region);
+
+		if (zone_id(z))
+			rule_report(c, s, at, path,
+				    "fallback.zones names '%s', a zone ID: "
+				    "topology.kubernetes.io/zone holds zone names, so "
+				    "write the name of that zone in %s (such as %sa)",
+				    rule_quote(z), region, region);
+		else if (rn && (rn != want || strncmp(z, region, rn)))
+			rule_report(c, s, at, path,
+				    "fallback.zones names '%s', a zone of region "
+				    "%.*s, but the cluster is in %s: Karpenter can "
+				    "never launch there; use a zone of %s (such as %sa)",
+				    rule_quote(z), (int)rn, z, region, region, region);
+		else if (!rn || !zone_suffix(z + rn))
+			rule_report(c, s, at, path,
+				    "fallback.zones names '%s', which is not an AWS "
+				    "zone name: write the region and the zone letter "
+				    "(%sa), or a Local Zone name (%s-lax-1a)",
+				    rule_quote(z), region, region);
+	}
+}
+
 const struct rule rule_gs040 = {
 	.id = "GS040",
 	.level = DIAG_ERROR,
@@ -239,4 +340,12 @@ const struct rule rule_gs045 = {
 	.level = DIAG_WARNING,
 	.summary = "fallback gpuLimit covers less than half of the on-prem GPUs",
 	.check_site = check_gs045,
+};
+
+const struct rule rule_gs105 = {
+	.id = "GS105",
+	.level = DIAG_ERROR,
+	.summary = "fallback.zones names something that is not an AWS zone name, "
+		"or a zone of another region than the cluster's",
+	.check_site = check_gs105,
 };

@@ -5,7 +5,11 @@
  *         and effect: the API server refuses such a Node, so it never joins;
  *   GS102 a node group label that gpusite itself writes (node-type,
  *         gpu.model, gpusite.io/...): the fallback NodePool, the placement
- *         policy and drift checks rely on those values.
+ *         policy and drift checks rely on those values;
+ *   GS108 a node group label in the karpenter.sh, karpenter.k8s.aws or
+ *         eks.amazonaws.com domains: Karpenter and EKS write those on the
+ *         nodes they manage, and the placement, drift and double-plugin
+ *         checks tell hybrid nodes from cloud nodes by them.
  */
 #include <string.h>
 
@@ -95,6 +99,55 @@ check_gs102(struct rule_ctx *c, const struct spec_site *s)
 	}
 }
 
+static const char *const reserved_domains[] = {
+	"karpenter.sh", "karpenter.k8s.aws", "eks.amazonaws.com",
+};
+
+/* The reserved domain `key`'s prefix is, or is a subdomain of; else NULL. */
+static const char *
+reserved_domain(const char *key)
+{
+	const char *slash = strchr(key, '/');
+	size_t n = slash ? (size_t)(slash - key) : 0;
+
+	for (size_t i = 0; slash && i < sizeof(reserved_domains) / sizeof(reserved_domains[0]); i++) {
+		const char *d = reserved_domains[i];
+		size_t dl = strlen(d);
+
+		if ((n == dl && !memcmp(key, d, dl)) ||
+		    (n > dl && key[n - dl - 1] == '.' && !memcmp(key + n - dl, d, dl)))
+			return d;
+	}
+	return NULL;
+}
+
+static void
+check_gs108(struct rule_ctx *c, const struct spec_site *s)
+{
+	for (size_t i = 0; i < s->group_count; i++) {
+		const struct spec_node_group *g = &s->groups[i];
+		const struct node *labels = g->src ? node_map_get(g->src, "labels") : NULL;
+
+		for (size_t j = 0; j < g->label_count; j++) {
+			const char *key = g->labels[j].key, *d = reserved_domain(key);
+
+			/* nodeadm's own label is GS021's finding */
+			if (!d || !strcmp(key, "eks.amazonaws.com/compute-type"))
+				continue;
+			rule_report(c, s, rule_key_pos(s, labels, key),
+				    node_path_join(c->arena, arena_printf(c->arena,
+						   "%s.labels", rule_group_path(c, s, g)),
+						   key),
+				    "node label '%s' is in the %s domain, which "
+				    "Karpenter and EKS write on the cloud nodes they "
+				    "manage: on a hybrid node it makes the node look "
+				    "like one of theirs to selectors, the placement "
+				    "policy and drift checks; use a domain of your own "
+				    "(example.com/...)", key, d);
+		}
+	}
+}
+
 const struct rule rule_gs101 = {
 	.id = "GS101",
 	.level = DIAG_ERROR,
@@ -109,4 +162,12 @@ const struct rule rule_gs102 = {
 	.summary = "a node group label that gpusite writes itself (node-type, "
 		"gpu.model, gpusite.io/*)",
 	.check_site = check_gs102,
+};
+
+const struct rule rule_gs108 = {
+	.id = "GS108",
+	.level = DIAG_ERROR,
+	.summary = "a node group label in the karpenter.sh, karpenter.k8s.aws or "
+		"eks.amazonaws.com domains",
+	.check_site = check_gs108,
 };
