@@ -1,7 +1,10 @@
-# make bench [BENCH_RUNS=5] [BENCH_SIZES="1 100 1000 10000"]: one table of
-# validate/render time and peak memory per fleet size, the libyaml floor,
-# helm template vs one-site generate and the live drift scenario vs
-# kubectl (bench/run.sh).  Uses the optimised build in $(O); never part of
+# make bench [BENCH_RUNS=5] [BENCH_SIZES="1 100 1000 10000"]: the machine,
+# then one table of validate/render time, peak memory and system-time
+# share per fleet size, each paired with its libyaml floor (parse only for
+# validate, parse + emit for render), helm template vs one-site generate
+# and the live drift scenario vs kubectl; then the goals table, one row per
+# performance goal with its same-run figure and whether it is met
+# (bench/run.sh).  Uses the optimised build in $(O); never part of
 # `make test` (timings vary from machine to machine).
 .PHONY: bench bench-tools
 bench-tools: $(O)/bench/yaml_floor
