@@ -1107,10 +1107,17 @@ struct pseg {
 	size_t index;
 };
 
+/* What a recorded error says about a field, so one mistake gives one
+ * error: a misspelt required field is reported at the typo only. */
+enum verr_kind { VERR_OTHER, VERR_UNKNOWN_FIELD, VERR_MISSING_FIELD };
+
 struct verr {
 	struct pos at;
 	const char *path;
 	const char *msg;
+	enum verr_kind kind;
+	const struct node *map;	/* the mapping, for the two field kinds */
+	const char *field;	/* the suggested name, or the missing one */
 };
 
 struct vctx {
@@ -1159,6 +1166,9 @@ verr_add(struct vctx *c, struct pos at, const char *path, const char *msg)
 	c->errs[c->nerrs].at = at;
 	c->errs[c->nerrs].path = path;
 	c->errs[c->nerrs].msg = msg;
+	c->errs[c->nerrs].kind = VERR_OTHER;
+	c->errs[c->nerrs].map = NULL;
+	c->errs[c->nerrs].field = NULL;
 	c->nerrs++;
 }
 
@@ -1459,8 +1469,16 @@ take_errors(struct vctx *c, const struct vctx *sub)
 {
 	size_t k;
 
-	for (k = 0; k < sub->nerrs; k++)
+	for (k = 0; k < sub->nerrs; k++) {
+		size_t at = c->nerrs;
+
 		verr_add(c, sub->errs[k].at, sub->errs[k].path, sub->errs[k].msg);
+		if (c->nerrs > at) {
+			c->errs[at].kind = sub->errs[k].kind;
+			c->errs[at].map = sub->errs[k].map;
+			c->errs[at].field = sub->errs[k].field;
+		}
+	}
 	if (sub->truncated)
 		c->truncated = true;
 }
@@ -1475,6 +1493,18 @@ find_prop(const struct schema *s, const char *name)
 	key.name = name;
 	key.s = NULL;
 	return bsearch(&key, s->sorted, s->nprops, sizeof(*s->sorted), sprop_cmp);
+}
+
+/* Tag the error just recorded (if it was: the list may be full). */
+static void
+verr_tag(struct vctx *c, size_t before, enum verr_kind kind, const struct node *map,
+	 const char *field)
+{
+	if (c->nerrs > before) {
+		c->errs[before].kind = kind;
+		c->errs[before].map = map;
+		c->errs[before].field = field;
+	}
 }
 
 static void
@@ -1495,8 +1525,11 @@ unknown_field(struct vctx *c, const struct schema *s, const struct node *map,
 		cands[k] = s->props[k].name;
 	hint = closest(name, cands, s->nprops, map);
 	if (hint) {
+		size_t before = c->nerrs;
+
 		VERR(c, pr->key, kp, "unknown field '%s' in %s (did you mean '%s'?)",
 		     echo(c->a, name, strlen(name)), where, hint);
+		verr_tag(c, before, VERR_UNKNOWN_FIELD, map, hint);
 	} else if (s->nprops == 0) {
 		VERR(c, pr->key, kp, "unknown field '%s' in %s: it takes no fields",
 		     echo(c->a, name, strlen(name)), where);
@@ -1604,12 +1637,14 @@ v_object(struct vctx *c, const struct schema *s, const struct node *n, const str
 	for (k = 0; k < s->nrequired; k++) {
 		struct pseg rp = { p, s->required[k], 0 };
 		const char *typo;
+		size_t before;
 
 		if (node_map_get(n, s->required[k]))
 			continue;
 		ok = false;
 		if (!c->collect)
 			return false;
+		before = c->nerrs;
 		typo = present_typo(c, n, s->required[k]);
 		if (typo)
 			VERR(c, n, &rp,
@@ -1619,6 +1654,7 @@ v_object(struct vctx *c, const struct schema *s, const struct node *n, const str
 		else
 			VERR(c, n, &rp, "missing required field '%s' in %s", s->required[k],
 			     subject(c, path_of(c->a, p)));
+		verr_tag(c, before, VERR_MISSING_FIELD, n, s->required[k]);
 	}
 	for (k = 0; k < s->ndeps; k++) {
 		const struct sdep *dp = &s->deps[k];
@@ -2232,6 +2268,26 @@ out:
 	return ok;
 }
 
+/*
+ * A missing required field that an unknown key of the same mapping is
+ * the misspelling of (fallbak: did you mean 'fallback'?) is one mistake,
+ * already said at the typo: the missing-field error would repeat it at
+ * the parent's line.
+ */
+static bool
+said_at_typo(const struct vctx *c, const struct verr *e)
+{
+	size_t k;
+
+	if (e->kind != VERR_MISSING_FIELD)
+		return false;
+	for (k = 0; k < c->nerrs; k++)
+		if (c->errs[k].kind == VERR_UNKNOWN_FIELD && c->errs[k].map == e->map &&
+		    strcmp(c->errs[k].field, e->field) == 0)
+			return true;
+	return false;
+}
+
 int
 schema_validate(const struct schema *s, struct arena *a, struct diags *d, const char *rule,
 		const struct node *doc)
@@ -2250,7 +2306,9 @@ schema_validate(const struct schema *s, struct arena *a, struct diags *d, const 
 		diag_add(d, DIAG_ERROR, doc->at, rule, "",
 			 "the document does not match the schema");
 	for (k = 0; k < c.nerrs; k++)
-		diag_add(d, DIAG_ERROR, c.errs[k].at, rule, c.errs[k].path, "%s", c.errs[k].msg);
+		if (!said_at_typo(&c, &c.errs[k]))
+			diag_add(d, DIAG_ERROR, c.errs[k].at, rule, c.errs[k].path, "%s",
+				 c.errs[k].msg);
 	if (c.truncated)
 		diag_add(d, DIAG_ERROR, doc->at, rule, "",
 			 "more than %d schema violations in this document; "
