@@ -8,13 +8,19 @@
  * activation-code variable unset, a file that could not be written.  Files
  * are written all or nothing: every one goes to a temporary file beside
  * its target, is synced, and only then are all of them renamed in place.
+ * A run that was killed leaves its temporaries (.NAME.gpusite-XXXXXX);
+ * the next successful run removes those of its own files (out_sweep).
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -145,11 +151,15 @@ env_lookup(const char *name)
 
 /* ---- all-or-nothing output ---------------------------------------- */
 
+#define TMP_TAG ".gpusite-"
+#define TMP_RANDOM 6	/* mkstemp's XXXXXX */
+
 struct out_file {
 	char *path;	/* final path */
 	char *tmp;	/* temporary file beside it, or NULL once renamed */
 	struct buf *data;
 	bool secret;
+	bool via_tmp;	/* written through a temporary (a regular target) */
 };
 
 struct out_set {
@@ -176,6 +186,7 @@ out_add(struct arena *a, struct out_set *s, const char *path,
 	s->files[s->count].tmp = NULL;
 	s->files[s->count].data = data;
 	s->files[s->count].secret = secret;
+	s->files[s->count].via_tmp = false;
 	s->count++;
 }
 
@@ -298,6 +309,10 @@ out_commit(struct arena *a, struct out_set *s)
 			f->tmp = NULL;
 			goto fail;
 		}
+		/* held while the file is written: out_sweep of another run
+		 * never takes a temporary that a live writer is filling */
+		(void)flock(fd, LOCK_EX | LOCK_NB);
+		f->via_tmp = true;
 		if ((!f->secret && fchmod(fd, 0666 & ~mask) < 0) ||
 		    write_all(fd, f->data->data, f->data->len) < 0 || fsync(fd) < 0) {
 			fprintf(stderr, "gpusite render: error: cannot write '%s': %s\n",
@@ -339,6 +354,125 @@ out_commit(struct arena *a, struct out_set *s)
 fail:
 	out_abort(s);
 	return -1;
+}
+
+/* ---- stale temporaries of killed runs ------------------------------ */
+
+/*
+ * The length of NAME when `ent` is ".NAME.gpusite-XXXXXX" (six letters or
+ * digits, as mkstemp makes them), else 0.
+ */
+static size_t
+tmp_base_len(const char *ent)
+{
+	size_t n = strlen(ent), tail = strlen(TMP_TAG) + TMP_RANDOM;
+
+	if (ent[0] != '.' || n <= tail + 1 ||
+	    memcmp(ent + n - tail, TMP_TAG, strlen(TMP_TAG)))
+		return 0;
+	for (size_t i = n - TMP_RANDOM; i < n; i++)
+		if (!isalnum((unsigned char)ent[i]))
+			return 0;
+	return n - tail - 1;
+}
+
+struct sweep_ent {
+	const char *dir;	/* "." for a bare file name */
+	const char *base;
+};
+
+static int
+sweep_ent_cmp(const void *pa, const void *pb)
+{
+	const struct sweep_ent *a = pa, *b = pb;
+	int c = strcmp(a->dir, b->dir);
+
+	return c ? c : strcmp(a->base, b->base);
+}
+
+static bool
+before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/*
+ * Remove `name` (in directory dfd) when it is a stale temporary: a
+ * regular file (never through a symlink), owned by this user, last
+ * written before this run began, and not locked by a writer that is
+ * still running.  Returns 1 when removed.
+ */
+static int
+sweep_one(int dfd, const char *name, const struct timespec *start)
+{
+	struct stat st, fst;
+	int fd, removed = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || !before(&st.st_mtim, start))
+		return 0;
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &fst) == 0 && fst.st_dev == st.st_dev && fst.st_ino == st.st_ino &&
+	    S_ISREG(fst.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+	    unlinkat(dfd, name, 0) == 0)
+		removed = 1;
+	close(fd);
+	return removed;
+}
+
+/*
+ * After a successful commit: in each directory this run wrote a file
+ * through a temporary, remove the stale temporaries of those same files
+ * (".NAME.gpusite-XXXXXX" for a NAME this run wrote there), which a run
+ * killed before its renames left behind.  Nothing else in the directory
+ * is looked at.  Returns how many were removed.
+ */
+static size_t
+out_sweep(struct arena *a, const struct out_set *s, const struct timespec *start)
+{
+	struct sweep_ent *v = arena_alloc(a, (s->count + 1) * sizeof(*v));
+	size_t n = 0, removed = 0;
+
+	for (size_t i = 0; i < s->count; i++) {
+		const char *p = s->files[i].path, *slash = strrchr(p, '/');
+
+		if (!s->files[i].via_tmp)
+			continue;
+		v[n].dir = !slash ? "." : slash == p ? "/" :
+			arena_strndup(a, p, (size_t)(slash - p));
+		v[n].base = slash ? slash + 1 : p;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), sweep_ent_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		struct dirent *e;
+		DIR *d;
+		int dfd;
+
+		while (j < n && !strcmp(v[j].dir, v[i].dir))
+			j++;
+		dfd = open(v[i].dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!d && dfd >= 0)
+			close(dfd);
+		while (d && (e = readdir(d))) {
+			size_t bl = tmp_base_len(e->d_name);
+			struct sweep_ent key = { v[i].dir, NULL };
+
+			if (!bl)
+				continue;
+			key.base = arena_strndup(a, e->d_name + 1, bl);
+			if (bsearch(&key, v + i, j - i, sizeof(*v), sweep_ent_cmp))
+				removed += (size_t)sweep_one(dirfd(d), e->d_name, start);
+		}
+		if (d)
+			closedir(d);
+		i = j;
+	}
+	return removed;
 }
 
 /* ---- rendering in batches ---------------------------------------- */
@@ -643,7 +777,11 @@ cmd_render(int argc, char **argv)
 	struct buf stream = BUF_INIT;
 	unsigned flags;
 	double t0 = pipeline_now_ms();
+	struct timespec start;
+	size_t swept = 0;
 	int rc, code = GS_EXIT_OK;
+
+	clock_gettime(CLOCK_REALTIME, &start);
 
 	arena_init(&a);
 	memset(&ra, 0, sizeof(ra));
@@ -705,13 +843,15 @@ cmd_render(int argc, char **argv)
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
+	swept = out_sweep(&a, &outs, &start);
 	if (!ra.output && fwrite(stream.data, 1, stream.len, stdout) != stream.len)
 		code = GS_EXIT_FAILURE;	/* main reports the write error */
 	if (o.verbose)
 		fprintf(stderr, "gpusite render: %zu site%s, %zu object%s, %zu file%s"
-			" written; %.1f ms, %zu KiB of memory\n", p.fleet.count,
-			p.fleet.count == 1 ? "" : "s", r.count, r.count == 1 ? "" : "s",
-			outs.count, outs.count == 1 ? "" : "s", pipeline_now_ms() - t0, a.total >> 10);
+			" written, %zu stale temporar%s removed; %.1f ms, %zu KiB of memory\n",
+			p.fleet.count, p.fleet.count == 1 ? "" : "s", r.count,
+			r.count == 1 ? "" : "s", outs.count, outs.count == 1 ? "" : "s",
+			swept, swept == 1 ? "y" : "ies", pipeline_now_ms() - t0, a.total >> 10);
 out:
 	for (size_t i = 0; i < r.file_count; i++)
 		buf_release(r.files[i].data);
