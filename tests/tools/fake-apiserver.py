@@ -51,6 +51,27 @@ Fault SPEC: NAME[=ARG][@PATHPREFIX]
   slow=SECS             wait SECS before every answer
   endless               the body never ends
   expire-continue=N     first N requests that carry `continue` get 410
+
+Hostile fault SPECs (a malicious API server):
+  continue-endless=N    every LIST page: N made-up nodes and a new,
+                        distinct continue token (the list never ends)
+  continue-repeat       every LIST page: its items and the same continue
+                        token, again and again
+  continue-long=BYTES   the LIST answer carries a continue token of BYTES
+  wrong-shape=NAME      a LIST answer of the wrong shape: items-map
+                        ({"kind":"NodeList","items":{"a":1}}), items-missing,
+                        items-string, item-string, metadata-string,
+                        continue-number, root-array, kind-other
+  status-long=BYTES     500 with a Status message of BYTES bytes (no retry
+                        relief: every request)
+  trickle=SECS          the answer is sent one byte every SECS (slow loris)
+  gzip-bomb             Content-Encoding: gzip, 256 MiB of JSON once inflated
+  redirect=URL          302 Found to URL (another host)
+  unauthorized          every request gets 401, whatever the credentials
+
+--header-log FILE ("header echo"): every request's header lines are
+appended to FILE as received, then a line "--", so a test can prove which
+headers reached the server (and that no injected one did).
 """
 
 import base64
@@ -66,6 +87,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import zlib
 
 CREATED = "2025-06-01T08:00:00Z"
 
@@ -717,9 +739,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
         path = url.path.rstrip("/") or "/"
         q = dict(urllib.parse.parse_qsl(url.query, keep_blank_values=True))
 
+        hlog = self.server.opts.get("header_log")
+        if hlog:
+            with self.server.log_lock, open(hlog, "a") as hf:
+                for k, v in self.headers.raw_items():
+                    hf.write("%s: %s\n" % (k, v))
+                hf.write("--\n")
         f = faults.take("slow", path)
         if f:
             time.sleep(float(f["arg"] or 5))
+        f = faults.take("redirect", path)
+        if f:
+            self.send_response(302)
+            self.send_header("Location", f["arg"] + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            self.log_request_line(302, "-")
+            return
+        if faults.take("unauthorized", path):
+            self.send_json(401, status_body(401, "Unauthorized",
+                                            "Unauthorized"), auth="loop")
+            return
         if faults.take("drop", path):
             self.log_request_line(0, "dropped")
             self.close_connection = True
@@ -758,6 +798,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_json(500, status_body(
                 500, "InternalError", "Internal error occurred: etcdserver: "
                 "request timed out"), auth=auth)
+            return
+        f = faults.take("status-long", path)
+        if f:
+            self.send_json(400, status_body(
+                400, "BadRequest", "x" * int(f["arg"] or 1000000)), auth=auth)
+            return
+        f = faults.take("trickle", path)
+        if f:
+            self.trickle(float(f["arg"] or 1), auth)
+            return
+        if faults.take("gzip-bomb", path):
+            self.gzip_bomb(auth)
             return
 
         if path == "/version":
@@ -912,6 +964,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 400, "BadRequest", 'field label not supported: %s' % bad),
                 auth=auth)
             return
+        if self.hostile_list(res, path, q, auth, items):
+            return
         start = 0
         cont = q.get("continue", "")
         if cont:
@@ -975,6 +1029,114 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "metadata": meta,
                 "items": [self.as_version(o, res) for o in out]}
         self.send_json(200, body, auth=auth)
+
+    def send_raw(self, code, data, auth):
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+        self.log_request_line(code, auth)
+
+    def hostile_list(self, res, path, q, auth, items):
+        """The LIST answers of a malicious server; True when sent."""
+        faults = self.server.faults
+        kind = res[3] + "List"
+        f = faults.take("continue-endless", path)
+        if f:
+            n = int(f["arg"] or 20000)
+            key = (kind, n)
+            cache = self.server.page_cache
+            with self.server.log_lock:
+                if key not in cache:
+                    objs = [node_object("endless-%06d" % i, {}, [], 0)
+                            for i in range(n)]
+                    body = json.dumps(objs, separators=(",", ":")).encode()
+                    cache[key] = body[1:-1]
+                    self.server.pages = 0
+                self.server.pages += 1
+                page = self.server.pages
+            data = (b'{"kind":"%s","apiVersion":"v1","metadata":{"continue":'
+                    b'"endless-%d"},"items":[' % (kind.encode(), page) +
+                    cache[key] + b"]}")
+            self.send_raw(200, data, auth)
+            return True
+        if faults.take("continue-repeat", path):
+            self.send_json(200, {"kind": kind, "apiVersion": "v1",
+                                 "metadata": {"continue": "again"},
+                                 "items": [self.as_version(o, res)
+                                           for o in items[:1]]}, auth=auth)
+            return True
+        f = faults.take("continue-long", path)
+        if f:
+            n = int(f["arg"] or 2000000)
+            data = (b'{"kind":"%s","apiVersion":"v1","metadata":{"continue":"'
+                    % kind.encode() + b"A" * n + b'"},"items":[]}')
+            self.send_raw(200, data, auth)
+            return True
+        f = faults.take("wrong-shape", path)
+        if f:
+            one = self.as_version(items[0], res) if items else {
+                "kind": res[3], "metadata": {"name": "x"}}
+            shapes = {
+                "items-map": {"kind": kind, "items": {"a": 1}},
+                "items-missing": {"kind": kind, "apiVersion": "v1",
+                                  "metadata": {}},
+                "items-string": {"kind": kind, "metadata": {}, "items": "[]"},
+                "item-string": {"kind": kind, "metadata": {},
+                                "items": [one, "x"]},
+                "metadata-string": {"kind": kind, "metadata": "x",
+                                    "items": [one]},
+                "continue-number": {"kind": kind,
+                                    "metadata": {"continue": 7},
+                                    "items": [one]},
+                "root-array": [one],
+                "kind-other": {"kind": res[3], "metadata": {},
+                               "items": [one]},
+            }
+            self.send_json(200, shapes[f["arg"]], auth=auth)
+            return True
+        return False
+
+    def trickle(self, secs, auth):
+        """Slow loris: a valid answer, one byte at a time."""
+        data = json.dumps(status_body(503, "ServiceUnavailable", "slow")).encode()
+        self.log_request_line(200, auth)
+        try:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            self.wfile.flush()
+            for b in (b"Content-Type: application/json\r\n"
+                      b"Content-Length: %d\r\n\r\n" % len(data) + data):
+                time.sleep(secs)
+                self.wfile.write(bytes([b]))
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+            pass
+        self.close_connection = True
+
+    def gzip_bomb(self, auth):
+        """256 MiB of JSON once inflated, 250 KB on the wire."""
+        cache = self.server.page_cache
+        with self.server.log_lock:
+            if "bomb" not in cache:
+                z = zlib.compressobj(9, zlib.DEFLATED, 31)    # gzip
+                chunk = b" " * (1 << 20)
+                parts = [z.compress(b'{"kind":"NodeList","items":[')]
+                for _ in range(256):
+                    parts.append(z.compress(chunk))
+                parts.append(z.compress(b"]}") + z.flush())
+                cache["bomb"] = b"".join(parts)
+        data = cache["bomb"]
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.log_request_line(200, auth)
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+            pass
 
     def endless(self, res, auth):
         self.send_response(200)
@@ -1042,6 +1204,8 @@ def serve(opts):
     srv.opts = opts
     srv.log_lock = threading.Lock()
     srv.writes = 0
+    srv.page_cache = {}
+    srv.pages = 0
     tls = opts["tls"]
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(os.path.join(tls, "server.crt"),
@@ -1106,6 +1270,8 @@ def main(argv):
             opts["faults"].append(val)
         elif a == "--log":
             opts["log"] = val
+        elif a == "--header-log":
+            opts["header_log"] = val
         elif a == "--parent":
             opts["parent"] = int(val)
         else:
