@@ -3,6 +3,7 @@
  * every reading command, and the choice of source.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,45 @@ mark_site(struct diags *d, size_t from, const char *name)
 			d->items[i].site = name;
 }
 
+/*
+ * What a document is, before the schema sees it.  One rule for every
+ * reading command: a document that names an apiVersion outside
+ * gpusite.io/ (a kustomization.yaml, a Kubernetes manifest), or that has
+ * none of apiVersion, kind, metadata and spec (a tool's config file such
+ * as .pre-commit-config.yaml), is not a site: it is skipped with a note
+ * (GS127) and not counted.  A gpusite.io/ apiVersion with a kind other
+ * than GPUSite, or kind GPUSite under another API, is an error (GS126).
+ * Anything else is read as a site, and the schema says what it lacks.
+ */
+enum doc_class { DOC_SITE, DOC_OTHER, DOC_WRONG_KIND };
+
+static bool
+has_key(const struct node *doc, const char *key)
+{
+	return node_path(doc, key) != NULL;
+}
+
+static enum doc_class
+classify(const struct node *doc, const char **api, const char **kind)
+{
+	size_t n = strlen("gpusite.io/");
+	bool ours;
+
+	*api = node_str(node_path(doc, "apiVersion"));
+	*kind = node_str(node_path(doc, "kind"));
+	if (!has_key(doc, "apiVersion") && !has_key(doc, "kind") &&
+	    !has_key(doc, "metadata") && !has_key(doc, "spec"))
+		return DOC_OTHER;
+	if (!*api)
+		return DOC_SITE;	/* the schema reports it */
+	ours = !strncmp(*api, "gpusite.io/", n);
+	if (!ours)
+		return *kind && !strcmp(*kind, SPEC_KIND) ? DOC_WRONG_KIND : DOC_OTHER;
+	if (*kind && strcmp(*kind, SPEC_KIND))
+		return DOC_WRONG_KIND;
+	return DOC_SITE;
+}
+
 int
 pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *files)
 {
@@ -106,15 +146,45 @@ pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *file
 			const char *name = node_str(node_path(doc, "metadata.name"));
 			size_t mark = p->diags.count;
 			struct spec_site *site;
+			const char *api, *kind;
 
-			p->docs++;
 			if (doc->kind != NODE_MAP) {
+				p->docs++;
 				diag_add(&p->diags, DIAG_ERROR, doc->at, "GS001", "",
 					 "document is not a mapping: a site spec starts with"
 					 " 'apiVersion: %s' and 'kind: %s'",
 					 SPEC_API_VERSION, SPEC_KIND);
 				continue;
 			}
+			switch (classify(doc, &api, &kind)) {
+			case DOC_OTHER:
+				if (api)
+					diag_add(&p->diags, DIAG_NOTE, doc->at, "GS127", "",
+						 "skipped: not a site spec (apiVersion %s%s%s);"
+						 " keep other files out of the spec paths to"
+						 " silence this",
+						 api, kind ? ", kind " : "", kind ? kind : "");
+				else
+					diag_add(&p->diags, DIAG_NOTE, doc->at, "GS127", "",
+						 "skipped: no apiVersion, kind, metadata or spec, so"
+						 " not a site spec; keep other files out of the spec"
+						 " paths to silence this");
+				continue;
+			case DOC_WRONG_KIND:
+				refs_add(a, &refs, f->path, doc->at.line, name);
+				diag_add(&p->diags, DIAG_ERROR, doc->at, "GS126", "",
+					 "'apiVersion: %s' with 'kind: %s' is not a site spec"
+					 " and gpusite has no other kind: a site spec has"
+					 " 'apiVersion: %s' and 'kind: %s'",
+					 api ? api : "", kind ? kind : "", SPEC_API_VERSION,
+					 SPEC_KIND);
+				rules_scan_secrets(a, &p->diags, doc);
+				mark_site(&p->diags, mark, name);
+				continue;
+			case DOC_SITE:
+				break;
+			}
+			p->docs++;
 			refs_add(a, &refs, f->path, doc->at.line, name);
 			if (schema_validate(schema, a, &p->diags, "GS003", doc) == 0) {
 				site = spec_load(a, &p->diags, doc);

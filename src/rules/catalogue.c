@@ -45,6 +45,13 @@ static const struct rule catalogue_rows[] = {
 	    "the plugin has nothing to print: a sites name matching no site, no site under the "
 	    "application path, an empty or oversized stream"),
 	ROW("GS125", DIAG_ERROR, "the plugin ran out of time before Argo CD's 60 s deadline"),
+	/* Reading the specs: documents that are not sites */
+	ROW("GS126", DIAG_ERROR,
+	    "a document with a gpusite.io apiVersion and another kind, or kind GPUSite under "
+	    "another API"),
+	ROW("GS127", DIAG_NOTE,
+	    "a document that is not a site spec (another apiVersion, or no apiVersion, kind, "
+	    "metadata or spec) was skipped"),
 	/* Rendered objects against their upstream schemas (validate --rendered) */
 	ROW("GS130", DIAG_ERROR,
 	    "a rendered object does not match its upstream schema, or uses a version the CRD does "
