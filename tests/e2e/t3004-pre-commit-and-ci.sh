@@ -25,9 +25,13 @@ test_expect_success '.pre-commit-hooks.yaml: the ids, no file names, serial, spe
 	h = hooks["gpusite-validate"]
 	assert h["entry"] == "gpusite validate" and h["language"] == "system", h
 	assert h["pass_filenames"] is False and h["require_serial"] is True, h
-	f = re.compile(h["files"])
-	assert f.search("sites/seoul.yaml") and f.search("sites/a/b.yml"), h
-	assert not f.search("README.md") and not f.search("x/sites/a.yaml"), h
+	# the hooks run on any staged YAML file, as validate reads every YAML
+	# file of sites/ (or of the repository without sites/)
+	for h in hooks.values():
+	    f = re.compile(h["files"])
+	    assert f.search("sites/seoul.yaml") and f.search("sites/a/b.yml"), h
+	    assert f.search("clusters/eu/lab.yaml") and f.search("lab.yml"), h
+	    assert not f.search("README.md") and not f.search("sites/notes.txt"), h
 	assert hooks["gpusite-validate-staged"]["entry"] == "gpusite validate --staged"
 	EOF
 '
@@ -110,6 +114,49 @@ print("\n".join("      " + l for l in yaml.safe_dump(h, sort_keys=False).splitli
 		grep "\[GS004\]" ../out &&
 		grep "frankfurt-lab.yaml" ../out &&
 		test "$(count)" = 4
+	'
+
+	# a fleet that keeps its specs outside sites/: the default hook sees them
+	git init -q elsewhere && (
+		cd elsewhere && mkdir -p clusters/eu &&
+		cp ../precommit-config.yaml .pre-commit-config.yaml &&
+		git add .pre-commit-config.yaml && git commit -q -m config &&
+		pre-commit install >/dev/null
+	)
+
+	test_expect_success 'pre-commit: specs outside sites/ are checked by default, not skipped' '
+		cd elsewhere && cp "$F/sites/frankfurt-lab.yaml" clusters/eu/ &&
+		sed -i "s/gpuLimit: 8 /gpuLimit: 2 /" clusters/eu/frankfurt-lab.yaml &&
+		git add clusters && expect_exit 1 git commit -m "too low" >../out 2>&1 &&
+		grep "^gpusite validate\.*Failed" ../out &&
+		grep "^clusters/eu/frankfurt-lab.yaml:$LIMIT_LINE:[0-9]*: error: .*\[GS041\]" ../out &&
+		! grep -q "pre-commit-config" ../out &&
+		sed -i "s/gpuLimit: 2 /gpuLimit: 8 /" clusters/eu/frankfurt-lab.yaml &&
+		git add clusters && git commit -m "ok" >../out 2>&1 &&
+		grep "^gpusite validate\.*Passed" ../out
+	'
+
+	test_expect_success 'pre-commit: the documented override (files and args) narrows the hook' '
+		cd elsewhere &&
+		python3 - .pre-commit-config.yaml <<-\EOF &&
+		import sys, yaml
+		c = yaml.safe_load(open(sys.argv[1]))
+		h = c["repos"][0]["hooks"][0]
+		h["files"] = r"^clusters/.*\.ya?ml$"
+		h["args"] = ["clusters"]
+		yaml.safe_dump(c, open(sys.argv[1], "w"), sort_keys=False)
+		EOF
+		grep -q "args:" .pre-commit-config.yaml &&
+		git add .pre-commit-config.yaml && git commit -q -m narrow >/dev/null 2>&1 &&
+		mkdir -p docs && printf "x: 1\n" >docs/other.yaml && git add docs &&
+		git commit -m "docs" >../out 2>&1 &&
+		grep "^gpusite validate\.*(no files to check)Skipped" ../out &&
+		sed -i "s/gpuLimit: 8 /gpuLimit: 2 /" clusters/eu/frankfurt-lab.yaml &&
+		git add clusters && expect_exit 1 git commit -m "too low" >../out 2>&1 &&
+		grep "^clusters/eu/frankfurt-lab.yaml:$LIMIT_LINE:[0-9]*: error: .*\[GS041\]" ../out &&
+		! grep -q "GS127" ../out &&
+		grep -q "files: ^fleet/specs/" "$TEST_TOP/.pre-commit-hooks.yaml" &&
+		grep -q "args: \[fleet/specs\]" "$TEST_TOP/.pre-commit-hooks.yaml"
 	'
 
 	test_expect_success 'pre-commit try-repo: an untracked draft fails gpusite-validate, not -staged' '
@@ -210,6 +257,19 @@ test_expect_success 'workflow run on a bad pull request: validate fails, SARIF a
 	grep "GS041" pr.summary &&
 	python3 -c "import json; d = json.load(open(\"pr/gpusite.sarif\")); assert \"GS041\" in [r[\"ruleId\"] for r in d[\"runs\"][0][\"results\"]]" &&
 	grep -x "gpusite diff: the specs in the work tree are not valid; nothing was compared" pr.log
+'
+
+test_expect_success 'workflow run on a pull request whose base is invalid: the diff step fails' '
+	(cd pr && sed -i "s/gpuLimit: 2 /gpuLimit: 12 /" sites/frankfurt-lab.yaml && git_commit fixed) >/dev/null &&
+	run_workflow "$SCRATCH/pr" "$(git -C pr rev-parse HEAD~1)" &&
+	cat >expect <<-\EOF &&
+	step Validate 0
+	step Findings as SARIF 0
+	step Rendered diff 3
+	EOF
+	test_cmp expect pr.steps &&
+	grep "^gpusite diff: error: the base.s specs at [0-9a-f]* are not valid" pr.log &&
+	grep -x "gpusite diff could not compare (exit 3): see the step log" pr.summary
 '
 
 test_done
