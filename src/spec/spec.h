@@ -234,6 +234,17 @@ struct pos spec_field_pos(const struct node *map, const char *key);
 int spec_parse_duration(const char *text, bool allow_never,
 			struct spec_duration *out);
 
+/*
+ * A duration as Karpenter's NodePool CRD takes it (expireAfter,
+ * consolidateAfter: ^(([0-9]+(s|m|h))+|Never)$).  Text already of that
+ * form is kept as written; any other Go duration that is exactly a whole
+ * number of seconds becomes the largest single unit that holds it
+ * exactly ("1.5h" -> "90m", "7200000ms" -> "2h", "0" -> "0s").  Returns 0
+ * with the text in out[size] (SPEC_DURATION_BUFSZ suffices), or -1 with
+ * *why saying what is wrong ("500ms" and "2m30.5s" are not whole seconds).
+ */
+int spec_duration_karpenter(const char *text, char *out, size_t size, const char **why);
+
 /* Print whole seconds the way Go's Duration.String does ("16m50s",
  * "5m0s", "1h0m0s", "0s") into out[size]; 24 bytes always suffice. */
 #define SPEC_DURATION_BUFSZ 24

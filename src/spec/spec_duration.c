@@ -140,3 +140,141 @@ spec_duration_format(char *out, size_t size, int64_t seconds)
 	else
 		snprintf(out, size, "%llds", (long long)s);
 }
+
+static uint64_t
+gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * A Go duration read exactly, in nanoseconds: 0 with *ns set; -1 when it
+ * is not a Go duration, or not a whole number of nanoseconds, or over
+ * 2^63 ns (Go's limit).  No double rounding: "2m30.5s" is 150.5 s.
+ */
+static int
+duration_exact_ns(const char *text, uint64_t *ns)
+{
+	const char *s = text;
+	uint64_t total = 0;
+
+	if (*s == '+')
+		s++;
+	if (!strcmp(s, "0")) {
+		*ns = 0;
+		return 0;
+	}
+	if (!*s)
+		return -1;
+	while (*s) {
+		uint64_t v = 0, frac = 0, pow10 = 1, unit = 0, part;
+		size_t ulen = 0, i, nfrac = 0;
+		bool pre = false;
+
+		while (is_digit(*s)) {
+			if (v > (DURATION_MAX_NS - 9) / 10)
+				return -1;
+			v = v * 10 + (uint64_t)(*s++ - '0');
+			pre = true;
+		}
+		if (*s == '.') {
+			for (s++; is_digit(*s); s++, nfrac++) {
+				if (nfrac >= 18) {
+					if (*s != '0')
+						return -1;	/* finer than any unit's ns */
+					continue;
+				}
+				frac = frac * 10 + (uint64_t)(*s - '0');
+				pow10 *= 10;
+			}
+		}
+		if (!pre && !nfrac)
+			return -1;
+		while (s[ulen] && s[ulen] != '.' && !is_digit(s[ulen]))
+			ulen++;
+		for (i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++)
+			if (strlen(duration_units[i].name) == ulen &&
+			    !memcmp(duration_units[i].name, s, ulen))
+				unit = duration_units[i].ns;
+		if (!unit)
+			return -1;
+		s += ulen;
+		if (v > DURATION_MAX_NS / unit)
+			return -1;
+		part = v * unit;
+		if (frac) {
+			/* frac / pow10 * unit, exactly or not at all */
+			uint64_t g = gcd_u64(pow10, unit), d = pow10 / g, q = unit / g;
+
+			if (frac % d)
+				return -1;
+			if (frac / d > DURATION_MAX_NS / q)
+				return -1;
+			part += frac / d * q;
+		}
+		if (part > DURATION_MAX_NS - total)
+			return -1;
+		total += part;
+	}
+	*ns = total;
+	return 0;
+}
+
+/* ^(([0-9]+(s|m|h))+|Never)$: the pattern of Karpenter's NodePool CRD. */
+static bool
+karpenter_form(const char *s)
+{
+	if (!strcmp(s, "Never"))
+		return true;
+	if (!*s)
+		return false;
+	while (*s) {
+		if (!is_digit(*s))
+			return false;
+		while (is_digit(*s))
+			s++;
+		if (*s != 's' && *s != 'm' && *s != 'h')
+			return false;
+		s++;
+	}
+	return true;
+}
+
+int
+spec_duration_karpenter(const char *text, char *out, size_t size, const char **why)
+{
+	uint64_t ns, secs;
+
+	*why = NULL;
+	if (!strcmp(text, "Never")) {
+		snprintf(out, size, "%s", text);
+		return 0;
+	}
+	if (duration_exact_ns(text, &ns) < 0) {
+		*why = "it is not a whole number of nanoseconds Go can hold";
+		return -1;
+	}
+	if (karpenter_form(text)) {
+		snprintf(out, size, "%s", text);
+		return 0;
+	}
+	if (ns % 1000000000ull) {
+		*why = "the Karpenter NodePool CRD takes whole seconds only "
+		       "(^(([0-9]+(s|m|h))+|Never)$)";
+		return -1;
+	}
+	secs = ns / 1000000000ull;
+	if (secs && secs % 3600 == 0)
+		snprintf(out, size, "%lluh", (unsigned long long)(secs / 3600));
+	else if (secs && secs % 60 == 0)
+		snprintf(out, size, "%llum", (unsigned long long)(secs / 60));
+	else
+		snprintf(out, size, "%llus", (unsigned long long)secs);
+	return 0;
+}

@@ -142,19 +142,43 @@ streq(const char *a, const char *b)
 	return a && b && !strcmp(a, b);
 }
 
-/* A duration field: parsed when written, else the default's text. */
+/*
+ * A duration field: parsed when written, else the default's text.  A
+ * field that is rendered into a Karpenter NodePool (`karpenter`) keeps
+ * only whole seconds, in the form the CRD's pattern takes: "1.5h" is
+ * rendered as "90m", and "500ms" is GS003 here rather than an object the
+ * API server refuses.
+ */
 static void
 load_duration(struct loader *L, struct spec_duration *out,
 	      const struct node *map, const char *key, const char *path,
-	      const char *def, bool allow_never)
+	      const char *def, bool allow_never, bool karpenter)
 {
 	const struct node *n = get(map, key);
 	const char *text = node_str(n);
 
 	memset(out, 0, sizeof(*out));
 	if (text) {
-		if (!spec_parse_duration(text, allow_never, out))
+		char norm[SPEC_DURATION_BUFSZ];
+		const char *why;
+
+		if (!spec_parse_duration(text, allow_never, out) && !karpenter)
 			return;
+		if (out->set && karpenter) {
+			if (!spec_duration_karpenter(text, norm, sizeof(norm), &why)) {
+				if (strcmp(norm, text))
+					out->text = arena_strdup(L->a, norm);
+				return;
+			}
+			L->failed = true;
+			diag_add(L->d, DIAG_ERROR, n->at, "GS003",
+				 arena_printf(L->a, "%s.%s", path, key),
+				 "%s.%s is %s: %s; write whole seconds, minutes or "
+				 "hours such as 90s, 5m or 1h30m%s",
+				 path + (strncmp(path, "spec.", 5) ? 0 : 5), key,
+				 text, why, allow_never ? ", or Never" : "");
+			goto defaulted;
+		}
 		L->failed = true;
 		diag_add(L->d, DIAG_ERROR, n->at, "GS003",
 			 arena_printf(L->a, "%s.%s", path, key),
@@ -162,6 +186,7 @@ load_duration(struct loader *L, struct spec_duration *out,
 			 "5m or 1h30m%s", path + (strncmp(path, "spec.", 5) ? 0 : 5),
 			 key, allow_never ? ", or Never" : "");
 	}
+defaulted:
 	if (def) {
 		spec_parse_duration(def, allow_never, out);
 		out->set = false;
@@ -402,11 +427,11 @@ load_fallback(struct loader *L, struct spec_fallback *f,
 	read_int(L, map, "minGpuMemoryMiB", "spec.fallback", 1, INT64_MAX, 0,
 		 &f->min_gpu_memory_mib);
 	load_duration(L, &f->expire_after, map, "expireAfter", "spec.fallback",
-		      auto_mode ? "336h" : "720h", true);
+		      auto_mode ? "336h" : "720h", true, true);
 	f->consolidation_policy = get_str(map, "consolidationPolicy",
 					  "WhenEmptyOrUnderutilized");
 	load_duration(L, &f->consolidate_after, map, "consolidateAfter",
-		      "spec.fallback", "5m", true);
+		      "spec.fallback", "5m", true, true);
 	f->zones = load_strings(L, get_seq(map, "zones"), NULL, &f->zone_count);
 }
 
@@ -444,13 +469,13 @@ load_recovery(struct loader *L, struct spec_recovery *r, const struct node *map)
 
 	r->src = map;
 	r->set = map != NULL;
-	load_duration(L, &r->target_rto, map, "targetRTO", path, NULL, false);
+	load_duration(L, &r->target_rto, map, "targetRTO", path, NULL, false, false);
 	load_duration(L, &r->node_monitor_grace_period, map,
-		      "nodeMonitorGracePeriod", path, "50s", false);
+		      "nodeMonitorGracePeriod", path, "50s", false, false);
 	load_duration(L, &r->node_provisioning, map, "nodeProvisioning", path,
-		      NULL, false);
-	load_duration(L, &r->image_pull, map, "imagePull", path, NULL, false);
-	load_duration(L, &r->model_load, map, "modelLoad", path, NULL, false);
+		      NULL, false, false);
+	load_duration(L, &r->image_pull, map, "imagePull", path, NULL, false, false);
+	load_duration(L, &r->model_load, map, "modelLoad", path, NULL, false, false);
 }
 
 struct spec_site *
