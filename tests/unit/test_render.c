@@ -21,7 +21,7 @@
 
 static const struct pos P0 = { NULL, 0, 0 };
 
-#define CODE "Abcdefghij0123456789XYZ-secret"
+#define CODE "Abcdefghij0123456789XYZ+secret"
 
 /* ---- fixtures ----------------------------------------------------- */
 
