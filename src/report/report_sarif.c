@@ -1,8 +1,10 @@
 /*
  * report_sarif.c - SARIF 2.1.0 (one run; tool.driver.rules holds one
- * entry per rule ID that occurs, described from the rules catalogue; results point at artifact URIs with
+ * entry per rule ID that occurs, described from the rules catalogue and the
+ * table of docs/rules.md (fullDescription, help, helpUri); results point at artifact URIs with
  * region.startLine/startColumn, in Unicode code points as libyaml counts).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +17,110 @@
 #define GPUSITE_VERSION "0.0.0"
 #endif
 
+#ifndef GPUSITE_REPO_URL
+#define GPUSITE_REPO_URL "https://github.com/example-org/gpusite"
+#endif
+
 #define SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-#define SARIF_INFO_URI "https://gpusite.io"
+/* The project's repository (mk/docs.mk sets it at build time), and the
+ * rules' documentation at this version's tag there. */
+#define SARIF_INFO_URI GPUSITE_REPO_URL
+#define SARIF_RULES_URI GPUSITE_REPO_URL "/blob/v" GPUSITE_VERSION "/docs/rules.md"
+
+/* docs/rules.md, built in (mk/docs.mk): each rule's meaning and "how to
+ * fix" come from its table, the one place that text is written. */
+extern const char docs_rules_md[];
+extern const size_t docs_rules_md_len;
+
+struct rule_doc {
+	const char *meaning, *fix;	/* cells of the table, NUL-terminated copies */
+};
+
+/* The row "| GS041 | error | meaning | fix |" of the catalogue table. */
+static int
+rule_doc_find(struct rule_doc *out, struct arena *a, const char *id)
+{
+	const char *begin = strstr(docs_rules_md, "<!-- catalogue: begin -->");
+	const char *p, *end;
+	char key[32], *line, *cells[4];
+	size_t n = 0, len;
+
+	out->meaning = out->fix = NULL;
+	if (!begin || snprintf(key, sizeof(key), "\n| %s | ", id) >= (int)sizeof(key) ||
+	    !(p = strstr(begin, key)))
+		return -1;
+	p++;
+	end = strchr(p, '\n');
+	len = end ? (size_t)(end - p) : strlen(p);
+	line = arena_strndup(a, p, len);
+	if (len < 4 || strcmp(line + len - 2, " |"))
+		return -1;
+	line[len - 2] = '\0';
+	for (char *c = line + 2; n < 4; n++) {
+		char *bar = strstr(c, " | ");
+
+		cells[n] = c;
+		if (!bar)
+			break;
+		*bar = '\0';
+		c = bar + 3;
+	}
+	if (n != 3)	/* the loop stops at the 4th cell, n == 3 */
+		return -1;
+	out->meaning = cells[2];
+	out->fix = cells[3];
+	/* the anchor that starts the fix cell is for the page, not the text */
+	if (!strncmp(out->fix, "<a id=\"", 7)) {
+		const char *close = strstr(out->fix, "</a>");
+
+		if (close)
+			out->fix = close + 4;
+	}
+	return *out->fix ? 0 : -1;
+}
+
+/* Markdown of the docs -> plain text: `code` and **bold** marks dropped,
+ * [text](link) kept as its text. */
+static const char *
+md_plain(struct arena *a, const char *md)
+{
+	size_t n = strlen(md), k = 0;
+	char *out = arena_alloc(a, n + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		if (md[i] == '`' || (md[i] == '*' && md[i + 1] == '*'))  {
+			if (md[i] == '*')
+				i++;
+			continue;
+		}
+		if (md[i] == '[') {
+			const char *close = strstr(md + i, "](");
+			const char *paren = close ? strchr(close, ')') : NULL;
+
+			if (close && paren) {
+				memcpy(out + k, md + i + 1, (size_t)(close - md - i - 1));
+				k += (size_t)(close - md - i - 1);
+				i = (size_t)(paren - md);
+				continue;
+			}
+		}
+		out[k++] = md[i];
+	}
+	out[k] = '\0';
+	return out;
+}
+
+/* "gs041": the anchor docs/rules.md gives each row (mk/rules-anchors.awk) */
+static const char *
+rule_anchor(struct arena *a, const char *id)
+{
+	char *s = arena_strdup(a, id);
+
+	for (char *p = s; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return s;
+}
 
 static const char *
 sarif_level(enum diag_level level)
@@ -121,10 +225,27 @@ report_write_sarif(FILE *out, const struct report_input *in)
 		const struct rule *r = rules_find(ids[i]);
 		struct node *o = node_new_map(&a, none), *conf;
 
+		struct rule_doc doc;
+		const char *summary = r ? r->summary : arena_printf(&a, "gpusite rule %s", ids[i]);
+
 		node_map_add_str(&a, o, "id", ids[i]);
-		node_map_add(&a, o, "shortDescription",
-			     text_obj(&a, r ? r->summary
-					    : arena_printf(&a, "gpusite rule %s", ids[i])));
+		node_map_add(&a, o, "shortDescription", text_obj(&a, summary));
+		if (rule_doc_find(&doc, &a, ids[i]) == 0) {
+			const char *uri = arena_printf(&a, "%s#%s", SARIF_RULES_URI,
+						       rule_anchor(&a, ids[i]));
+			struct node *help;
+
+			node_map_add(&a, o, "fullDescription",
+				     text_obj(&a, arena_printf(&a, "%s. %s", md_plain(&a, doc.meaning),
+							       md_plain(&a, doc.fix))));
+			node_map_add_str(&a, o, "helpUri", uri);
+			help = node_map_add(&a, o, "help", text_obj(&a, md_plain(&a, doc.fix)));
+			node_map_add_str(&a, help, "markdown",
+					 arena_printf(&a, "**%s** (%s): %s\n\n**How to fix:** %s\n\n"
+						      "[%s in docs/rules.md](%s)",
+						      ids[i], diag_level_name(r ? r->level : DIAG_ERROR),
+						      doc.meaning, doc.fix, ids[i], uri));
+		}
 		conf = node_map_add(&a, o, "defaultConfiguration", node_new_map(&a, none));
 		node_map_add_str(&a, conf, "level", sarif_level(r ? r->level : DIAG_ERROR));
 		node_seq_push(&a, rules, o);

@@ -81,6 +81,47 @@ assert len(d[\"runs\"][0][\"results\"]) >= 5, d
 	node check.js bad.sarif
 '
 
+test_expect_success 'sarif rules: fullDescription, help and helpUri from docs/rules.md' '
+	python3 - bad.sarif "$TEST_TOP/docs/rules.md" "$(cat "$TEST_TOP/VERSION")" <<-\EOF
+	import json, re, sys
+	d = json.load(open(sys.argv[1]))
+	docs = open(sys.argv[2]).read()
+	version = sys.argv[3]
+	drv = d["runs"][0]["tool"]["driver"]
+	info = drv["informationUri"]
+	assert info.startswith("https://") and "gpusite.io" not in info, info
+	rows = {}
+	for line in docs.split("<!-- catalogue: begin -->")[1].splitlines():
+	    if line.startswith("| GS"):
+	        c = line[2:-2].split(" | ")
+	        rows[c[0]] = c
+	assert len(drv["rules"]) >= 3, drv["rules"]
+	for r in drv["rules"]:
+	    rid = r["id"]
+	    meaning, fix = rows[rid][2], rows[rid][3]
+	    anchor = rid.lower()
+	    assert fix.startswith("<a id=\"%s\"></a>" % anchor), (rid, fix)
+	    fix = fix[len("<a id=\"%s\"></a>" % anchor):]
+	    plain = re.sub(r"`|\*\*", "", fix)
+	    assert r["help"]["text"] == plain, (rid, r["help"])
+	    assert "**How to fix:** " + fix in r["help"]["markdown"], (rid, r["help"])
+	    assert r["fullDescription"]["text"].startswith(re.sub(r"`", "", meaning) + ". "), r
+	    assert r["helpUri"] == "%s/blob/v%s/docs/rules.md#%s" % (info, version, anchor), r
+	EOF
+'
+
+test_expect_success 'every catalogue row of docs/rules.md has its anchor' '
+	sed -n "/<!-- catalogue: begin -->/,/<!-- catalogue: end -->/p" "$TEST_TOP/docs/rules.md" |
+		grep "^| GS[0-9]* | " >rows &&
+	test -s rows &&
+	if grep -v "^| \(GS[0-9]*\) | [^|]* | .* | <a id=\"gs[0-9]*\"></a>" rows; then
+		echo "rows without their anchor: run make docs-rules-update"; return 1
+	fi &&
+	while read -r bar id rest; do
+		grep -q "^| $id | .*<a id=\"$(echo "$id" | tr A-Z a-z)\"></a>" rows || return 1
+	done <rows
+'
+
 test_expect_success 'sarif with --strict (warnings as errors) validates' '
 	(cd bad && expect_exit 1 "$GPUSITE" validate --strict --format sarif) >strict.sarif &&
 	node check.js strict.sarif

@@ -366,6 +366,46 @@ test_report__markdown_says_when_clean(void **state)
 	free(out);
 }
 
+/* Cut each rule's documentation (fullDescription, helpUri, help: from
+ * docs/rules.md, checked on their own below) out of a SARIF report. */
+static void
+strip_rule_docs(char *s)
+{
+	char *p;
+
+	while ((p = strstr(s, ",\"fullDescription\":")) != NULL) {
+		char *e = strstr(p, ",\"defaultConfiguration\"");
+
+		assert_non_null(e);
+		memmove(p, e, strlen(e) + 1);
+	}
+}
+
+static void
+test_report__sarif_rules_carry_the_docs(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	out = render(f, REPORT_SARIF, 0, 0);
+	assert_non_null(strstr(out, "\"informationUri\":\"https://github.com/example-org/gpusite\""));
+	assert_null(strstr(out, "gpusite.io\""));
+	assert_non_null(strstr(out,
+		"{\"id\":\"GS041\",\"shortDescription\":{\"text\":\"fallback.gpuLimit is below the GPU"
+		" count of the smallest listed instance type\"},\"fullDescription\":{\"text\":"
+		"\"fallback.gpuLimit is below the GPU count of the smallest listed instance type. Raise"
+		" fallback.gpuLimit to at least the GPU count of the smallest listed type, or list a"
+		" smaller type\"},\"helpUri\":\"https://github.com/example-org/gpusite/blob/v"
+		GPUSITE_VERSION "/docs/rules.md#gs041\",\"help\":{\"text\":\"Raise fallback.gpuLimit to"
+		" at least the GPU count of the smallest listed type, or list a smaller type\","
+		"\"markdown\":\"**GS041** (error): fallback.gpuLimit is below the GPU count of the smallest"
+		" listed instance type\\n\\n**How to fix:** Raise `fallback.gpuLimit` to at least the GPU"
+		" count of the smallest listed type, or list a smaller type\\n\\n[GS041 in docs/rules.md]"
+		"(https://github.com/example-org/gpusite/blob/v" GPUSITE_VERSION "/docs/rules.md#gs041)\"},"
+		"\"defaultConfiguration\":{\"level\":\"error\"}}"));
+	free(out);
+}
+
 static void
 test_report__sarif_has_rules_results_and_regions(void **state)
 {
@@ -383,7 +423,7 @@ test_report__sarif_has_rules_results_and_regions(void **state)
 	fprintf(w,
 		"{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json\","
 		"\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"gpusite\","
-		"\"version\":\"%s\",\"informationUri\":\"https://gpusite.io\",\"rules\":["
+		"\"version\":\"%s\",\"informationUri\":\"https://github.com/example-org/gpusite\",\"rules\":["
 		"{\"id\":\"GS006\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"error\"}},"
 		"{\"id\":\"GS041\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"error\"}},"
 		"{\"id\":\"GS045\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"warning\"}}]}},"
@@ -402,6 +442,7 @@ test_report__sarif_has_rules_results_and_regions(void **state)
 		GPUSITE_VERSION, r006->summary, r041->summary, r045->summary);
 	fclose(w);
 	out = render(f, REPORT_SARIF, 0, 0);
+	strip_rule_docs(out);
 	assert_string_equal(out, want);
 	free(out);
 	free(want);
@@ -491,6 +532,7 @@ main(void)
 		T(test_report__github_appends_the_step_summary),
 		T(test_report__markdown_escapes_cells),
 		T(test_report__markdown_says_when_clean),
+		T(test_report__sarif_rules_carry_the_docs),
 		T(test_report__sarif_has_rules_results_and_regions),
 		T(test_report__sarif_uri_is_percent_encoded),
 		T(test_report__junit_suite_per_file_case_per_site),
