@@ -302,6 +302,10 @@ show_stderr(FILE *log, const char *cmd, const struct errout *eo)
 			fprintf(log, "gpusite: exec plugin '%s': ", cmd);
 			bol = false;
 		}
+		if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n') {
+			i++;	/* CR LF line ends */
+			continue;
+		}
 		if (s[i] == '\n') {
 			fputc('\n', log);
 			bol = true;
