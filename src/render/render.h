@@ -218,17 +218,24 @@ struct node *render_nodeconfig_doc(struct arena *a,
  *          {op: add, path: /spec/tolerations/-, value: the toleration}
  *          when spec.tolerations exists, else
  *          {op: add, path: /spec/tolerations, value: [the toleration]}.
- *  step 3  unless spec.affinity.nodeAffinity exists:
- *          {op: add, path: /spec/affinity, value: {}} when spec.affinity
- *          is absent, then {op: add, path: /spec/affinity/nodeAffinity,
- *          value: <preferred (weight) or required term on
- *          eks.amazonaws.com/compute-type In [hybrid]>}.
+ *  step 3  node affinity to eks.amazonaws.com/compute-type In [hybrid],
+ *          appended to what the Pod has: {op: add, path: /spec/affinity,
+ *          value: {}} when spec.affinity is absent; then, without
+ *          spec.affinity.nodeAffinity, {op: add, path: .../nodeAffinity,
+ *          value: <the preferred term (weight) or the required term>}.
+ *          With one: prefer-onprem adds the term at .../preferredDuring...
+ *          /- (or the list), unless a preferred term with exactly the
+ *          hybrid requirement is there (any weight); require-onprem adds
+ *          .../requiredDuring... with the one term when there is no term,
+ *          else ANDs the requirement into every nodeSelectorTerm that
+ *          lacks it (.../nodeSelectorTerms/<i>/matchExpressions/-, or the
+ *          list).  Nothing the Pod has is replaced.
  *
  * Steps run in this order, each on the result of the one before; step 1
  * only replaces scalars, so every step may be computed on the original Pod.
- * One engine difference: the legacy ClusterPolicy's JMESPath treats an
- * empty `nodeAffinity: {}` as absent and adds the affinity there; the CEL
- * engines (and this function) see it as present and leave it.
+ * The ClusterPolicy adds its patches with Kyverno's EnsurePathExistsOnAdd,
+ * so its ops differ (missing parents appear with the add) but the Pod that
+ * comes out is the same.
  */
 #define RENDER_GPU_RESOURCE "nvidia.com/gpu"
 #define RENDER_HYBRID_LABEL "eks.amazonaws.com/compute-type"

@@ -10,6 +10,11 @@
 
 static const struct pos no_pos = { NULL, 0, 0 };
 
+/* JSON pointers of step 3 */
+#define PATH_NA "/spec/affinity/nodeAffinity"
+#define PATH_PREF PATH_NA "/preferredDuringSchedulingIgnoredDuringExecution"
+#define PATH_REQ PATH_NA "/requiredDuringSchedulingIgnoredDuringExecution"
+
 void
 render_placement_plan(struct render_placement_plan *out,
 		      const struct spec_site *site)
@@ -159,37 +164,102 @@ tolerates_gpu(const struct render_placement_plan *plan, const struct node *t)
 							  plan->taint_value);
 }
 
-/* The nodeAffinity value of step 3. */
+/* eks.amazonaws.com/compute-type In [hybrid] */
+static struct node *
+hybrid_requirement(struct arena *a)
+{
+	static const char *const hybrid[] = { RENDER_HYBRID_VALUE };
+
+	return render_requirement(a, RENDER_HYBRID_LABEL, "In", hybrid, 1);
+}
+
+/* {matchExpressions: [hybrid]}: a nodeSelectorTerm or a preference */
+static struct node *
+hybrid_term(struct arena *a)
+{
+	struct node *term = node_new_map(a, no_pos);
+	struct node *exprs = node_map_add(a, term, "matchExpressions", node_new_seq(a, no_pos));
+
+	node_seq_push(a, exprs, hybrid_requirement(a));
+	return term;
+}
+
+/* The preferred term of prefer-onprem. */
+static struct node *
+preferred_term(struct arena *a, const struct render_placement_plan *plan)
+{
+	struct node *term = node_new_map(a, no_pos);
+
+	node_map_add_int(a, term, "weight", plan->weight);
+	node_map_add(a, term, "preference", hybrid_term(a));
+	return term;
+}
+
+/* The required NodeSelector of require-onprem: one term. */
+static struct node *
+required_selector(struct arena *a)
+{
+	struct node *req = node_new_map(a, no_pos);
+
+	node_seq_push(a, node_map_add(a, req, "nodeSelectorTerms", node_new_seq(a, no_pos)),
+		      hybrid_term(a));
+	return req;
+}
+
+/* The nodeAffinity value of step 3 for a Pod without one. */
 static struct node *
 node_affinity(struct arena *a, const struct render_placement_plan *plan)
 {
-	static const char *const hybrid[] = { RENDER_HYBRID_VALUE };
-	struct node *na = node_new_map(a, no_pos), *terms, *term, *exprs;
+	struct node *na = node_new_map(a, no_pos), *pref;
 
-	exprs = node_new_seq(a, no_pos);
-	node_seq_push(a, exprs, render_requirement(a, RENDER_HYBRID_LABEL, "In",
-						   hybrid, 1));
 	if (plan->mode == PLACE_REQUIRE_ONPREM) {
-		struct node *req = node_map_add(a, na,
-			"requiredDuringSchedulingIgnoredDuringExecution",
-			node_new_map(a, no_pos));
-
-		terms = node_map_add(a, req, "nodeSelectorTerms", node_new_seq(a, no_pos));
-		term = node_new_map(a, no_pos);
-		node_map_add(a, term, "matchExpressions", exprs);
-		node_seq_push(a, terms, term);
+		node_map_add(a, na, "requiredDuringSchedulingIgnoredDuringExecution",
+			     required_selector(a));
 	} else {
-		struct node *pref = node_map_add(a, na,
-			"preferredDuringSchedulingIgnoredDuringExecution",
-			node_new_seq(a, no_pos));
-
-		term = node_new_map(a, no_pos);
-		node_map_add_int(a, term, "weight", plan->weight);
-		node_map_add(a, node_map_add(a, term, "preference", node_new_map(a, no_pos)),
-			     "matchExpressions", exprs);
-		node_seq_push(a, pref, term);
+		pref = node_map_add(a, na, "preferredDuringSchedulingIgnoredDuringExecution",
+				    node_new_seq(a, no_pos));
+		node_seq_push(a, pref, preferred_term(a, plan));
 	}
 	return na;
+}
+
+static const struct node *
+seq_or_null(const struct node *n)
+{
+	return n && n->kind == NODE_SEQ ? n : NULL;
+}
+
+/* Whether requirement e is eks.amazonaws.com/compute-type In [hybrid]. */
+static bool
+is_hybrid(const struct node *e)
+{
+	const struct node *vals = seq_or_null(node_map_get(e, "values"));
+
+	return !strcmp(field(e, "key"), RENDER_HYBRID_LABEL) &&
+	       !strcmp(field(e, "operator"), "In") && vals && vals->seq.count == 1 &&
+	       node_str(vals->seq.items[0]) &&
+	       !strcmp(node_str(vals->seq.items[0]), RENDER_HYBRID_VALUE);
+}
+
+/* Whether a preferred term is the one step 3 adds (any weight). */
+static bool
+is_our_preference(const struct node *p)
+{
+	const struct node *pref = node_map_get(p, "preference");
+	const struct node *me = seq_or_null(node_map_get(pref, "matchExpressions"));
+	const struct node *mf = seq_or_null(node_map_get(pref, "matchFields"));
+
+	return me && me->seq.count == 1 && (!mf || !mf->seq.count) &&
+	       is_hybrid(me->seq.items[0]);
+}
+
+static bool
+has_hybrid(const struct node *exprs)
+{
+	for (size_t i = 0; exprs && i < exprs->seq.count; i++)
+		if (is_hybrid(exprs->seq.items[i]))
+			return true;
+	return false;
 }
 
 /* The GPU toleration of step 2. */
@@ -198,6 +268,59 @@ gpu_toleration(struct arena *a, const struct render_placement_plan *plan)
 {
 	return render_toleration(a, plan->taint_key, "Exists", NULL,
 				 plan->taint_effect, -1);
+}
+
+/* Step 3 (render.h): the patches that append the hybrid affinity. */
+static void
+placement_affinity(struct arena *a, struct render_patch *out,
+		   const struct render_placement_plan *plan, const struct node *aff)
+{
+	const struct node *na = aff ? node_map_get(aff, "nodeAffinity") : NULL;
+	const struct node *pref, *terms;
+
+	if (na && na->kind != NODE_MAP)
+		na = NULL;
+	pref = seq_or_null(node_map_get(na, "preferredDuringSchedulingIgnoredDuringExecution"));
+	terms = seq_or_null(node_path(na,
+		"requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"));
+	if (plan->mode != PLACE_REQUIRE_ONPREM)
+		for (size_t i = 0; pref && i < pref->seq.count; i++)
+			if (is_our_preference(pref->seq.items[i]))
+				return;
+	if (!aff)
+		patch_add(a, out, "add", "/spec/affinity", node_new_map(a, no_pos));
+	if (!na) {
+		patch_add(a, out, "add", PATH_NA, node_affinity(a, plan));
+	} else if (plan->mode != PLACE_REQUIRE_ONPREM) {
+		if (pref) {
+			patch_add(a, out, "add", PATH_PREF "/-", preferred_term(a, plan));
+		} else {
+			struct node *list = node_new_seq(a, no_pos);
+
+			node_seq_push(a, list, preferred_term(a, plan));
+			patch_add(a, out, "add", PATH_PREF, list);
+		}
+	} else if (!terms || !terms->seq.count) {
+		patch_add(a, out, "add", PATH_REQ, required_selector(a));
+	} else {
+		for (size_t i = 0; i < terms->seq.count; i++) {
+			const struct node *me = node_map_get(terms->seq.items[i], "matchExpressions");
+			struct node *list;
+
+			if (has_hybrid(seq_or_null(me)))
+				continue;
+			if (me && !node_is_null(me)) {
+				patch_add(a, out, "add", arena_printf(a, PATH_REQ
+					  "/nodeSelectorTerms/%zu/matchExpressions/-", i),
+					  hybrid_requirement(a));
+				continue;
+			}
+			list = node_new_seq(a, no_pos);
+			node_seq_push(a, list, hybrid_requirement(a));
+			patch_add(a, out, "add", arena_printf(a, PATH_REQ
+				  "/nodeSelectorTerms/%zu/matchExpressions", i), list);
+		}
+	}
 }
 
 int
@@ -256,14 +379,8 @@ render_placement_patches(struct render_patch *out, struct arena *a,
 		}
 	}
 
-	/* step 3: node affinity only where the Pod has none of its own */
-	if (!aff || !node_map_get(aff, "nodeAffinity") ||
-	    node_is_null(node_map_get(aff, "nodeAffinity"))) {
-		if (!aff)
-			patch_add(a, out, "add", "/spec/affinity", node_new_map(a, no_pos));
-		patch_add(a, out, "add", "/spec/affinity/nodeAffinity",
-			  node_affinity(a, plan));
-	}
+	/* step 3: node affinity appended to what the Pod has */
+	placement_affinity(a, out, plan, aff);
 	return 0;
 }
 
@@ -330,31 +447,86 @@ cel_toleration(struct arena *a, const struct render_placement_plan *plan)
 			    render_quote(a, plan->taint_effect));
 }
 
-/* CEL: the nodeAffinity of step 3 as typed Object constructors. */
+/* CEL: the hybrid requirement as a typed constructor of `type`. */
 static const char *
-cel_node_affinity(struct arena *a, const struct render_placement_plan *plan)
+cel_hybrid_expr(struct arena *a, const char *type)
 {
-	const char *na = "Object.spec.affinity.nodeAffinity";
-	const char *expr = arena_printf(a, "{\n        key: %s, operator: \"In\","
-					" values: [%s]}",
-					render_quote(a, RENDER_HYBRID_LABEL),
-					render_quote(a, RENDER_HYBRID_VALUE));
+	return arena_printf(a, "%s{\n      key: %s, operator: \"In\", values: [%s]}", type,
+			    render_quote(a, RENDER_HYBRID_LABEL),
+			    render_quote(a, RENDER_HYBRID_VALUE));
+}
+
+/* CEL: whether requirement `e` is the hybrid one. */
+static const char *
+cel_is_hybrid(struct arena *a, const char *e)
+{
+	return arena_printf(a, "%s.key == %s && %s.operator == \"In\" &&\n"
+			    "    %s.?values.orValue([]) == [%s]", e,
+			    render_quote(a, RENDER_HYBRID_LABEL), e, e,
+			    render_quote(a, RENDER_HYBRID_VALUE));
+}
+
+#define CEL_NA "Object.spec.affinity.nodeAffinity"
+#define CEL_PREF CEL_NA ".preferredDuringSchedulingIgnoredDuringExecution"
+#define CEL_REQ CEL_NA ".requiredDuringSchedulingIgnoredDuringExecution"
+#define CEL_POD_NA "object.spec.affinity.nodeAffinity"
+#define CEL_POD_TERMS CEL_POD_NA ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+
+/*
+ * CEL: the JSON patches of step 3.  prefer-onprem appends the preferred
+ * term unless the Pod has it; require-onprem ANDs the hybrid requirement
+ * into every required term that lacks it, or adds the one term.  Only the
+ * missing path pieces are created; no list is replaced.
+ */
+static const char *
+cel_affinity_patches(struct arena *a, const struct render_placement_plan *plan)
+{
+	const char *parents =
+		"(has(object.spec.affinity) ? [] :\n"
+		"  [JSONPatch{op: \"add\", path: \"/spec/affinity\", value: Object.spec.affinity{}}]) +\n";
 
 	if (plan->mode == PLACE_REQUIRE_ONPREM) {
-		const char *req = arena_printf(a, "%s.requiredDuringSchedulingIgnoredDuringExecution", na);
+		const char *expr = cel_hybrid_expr(a, CEL_REQ ".nodeSelectorTerms.matchExpressions");
+		const char *req = arena_printf(a, CEL_REQ "{\n"
+			"    nodeSelectorTerms: [" CEL_REQ ".nodeSelectorTerms{\n"
+			"      matchExpressions: [%s]}]}", expr);
 
-		return arena_printf(a, "%s{\n"
-			"  requiredDuringSchedulingIgnoredDuringExecution: %s{\n"
-			"    nodeSelectorTerms: [%s.nodeSelectorTerms{\n"
-			"      matchExpressions: [%s.nodeSelectorTerms.matchExpressions%s]}]}}",
-			na, req, req, req, expr);
+		return arena_printf(a, "%s"
+			"(!object.spec.?affinity.?nodeAffinity.hasValue() ?\n"
+			"  [JSONPatch{op: \"add\", path: \"" PATH_NA "\", value: " CEL_NA "{\n"
+			"    requiredDuringSchedulingIgnoredDuringExecution: %s}}] :\n"
+			" size(" CEL_POD_NA ".?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([])) == 0 ?\n"
+			"  [JSONPatch{op: \"add\", path: \"" PATH_REQ "\", value: %s}] :\n"
+			"  lists.range(size(" CEL_POD_TERMS ")).filter(i,\n"
+			"    !" CEL_POD_TERMS "[i].?matchExpressions.orValue([]).exists(e,\n"
+			"      %s)\n"
+			"  ).map(i, " CEL_POD_TERMS "[i].?matchExpressions.hasValue() ?\n"
+			"    JSONPatch{op: \"add\", path: \"" PATH_REQ "/nodeSelectorTerms/\" + string(i) + \"/matchExpressions/-\",\n"
+			"      value: %s} :\n"
+			"    JSONPatch{op: \"add\", path: \"" PATH_REQ "/nodeSelectorTerms/\" + string(i) + \"/matchExpressions\",\n"
+			"      value: [%s]}))",
+			parents, req, req, cel_is_hybrid(a, "e"), expr, expr);
+	} else {
+		const char *term = arena_printf(a, CEL_PREF "{\n"
+			"    weight: %d,\n"
+			"    preference: " CEL_PREF ".preference{\n"
+			"      matchExpressions: [%s]}}", plan->weight,
+			cel_hybrid_expr(a, CEL_PREF ".preference.matchExpressions"));
+
+		return arena_printf(a,
+			"object.spec.?affinity.?nodeAffinity.?preferredDuringSchedulingIgnoredDuringExecution.orValue([]).exists(p,\n"
+			"  size(p.?preference.?matchExpressions.orValue([])) == 1 &&\n"
+			"  size(p.?preference.?matchFields.orValue([])) == 0 &&\n"
+			"  %s) ? [] :\n"
+			"%s"
+			"(!object.spec.?affinity.?nodeAffinity.hasValue() ?\n"
+			"  [JSONPatch{op: \"add\", path: \"" PATH_NA "\", value: " CEL_NA "{\n"
+			"    preferredDuringSchedulingIgnoredDuringExecution: [%s]}}] :\n"
+			" has(" CEL_POD_NA ".preferredDuringSchedulingIgnoredDuringExecution) ?\n"
+			"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "/-\", value: %s}] :\n"
+			"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "\", value: [%s]}])",
+			cel_is_hybrid(a, "p.preference.matchExpressions[0]"), parents, term, term, term);
 	}
-	return arena_printf(a, "%s{\n"
-		"  preferredDuringSchedulingIgnoredDuringExecution: [%s.preferredDuringSchedulingIgnoredDuringExecution{\n"
-		"    weight: %d,\n"
-		"    preference: %s.preferredDuringSchedulingIgnoredDuringExecution.preference{\n"
-		"      matchExpressions: [%s.preferredDuringSchedulingIgnoredDuringExecution.preference.matchExpressions%s]}}]}",
-		na, na, plan->weight, na, na, expr);
 }
 
 static void
@@ -434,12 +606,7 @@ render_placement_cel(struct arena *a, struct node *spec,
 		render_quote(a, plan->taint_effect), cel_toleration(a, plan),
 		cel_toleration(a, plan)));
 
-	add_json_patch(a, muts, arena_printf(a,
-		"has(object.spec.affinity) && has(object.spec.affinity.nodeAffinity) ? [] :\n"
-		"(has(object.spec.affinity) ? [] :\n"
-		"  [JSONPatch{op: \"add\", path: \"/spec/affinity\", value: Object.spec.affinity{}}]) +\n"
-		"[JSONPatch{op: \"add\", path: \"/spec/affinity/nodeAffinity\", value: %s}]",
-		cel_node_affinity(a, plan)));
+	add_json_patch(a, muts, cel_affinity_patches(a, plan));
 }
 
 const char *

@@ -121,6 +121,106 @@ seconds_foreach(struct arena *a, const char *key, int64_t seconds)
 	return f;
 }
 
+#define JP_NA "request.object.spec.affinity.nodeAffinity"
+#define JP_TERMS JP_NA ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+#define PATH_REQ "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution"
+
+/* JMESPath filter: requirement @ (or `prefix`) is the hybrid one. */
+static const char *
+jp_is_hybrid(struct arena *a, const char *prefix)
+{
+	return arena_printf(a, "%skey == %s && %soperator == 'In' && %svalues == `[\"%s\"]`",
+			    prefix, render_jp_raw(a, RENDER_HYBRID_LABEL), prefix, prefix,
+			    RENDER_HYBRID_VALUE);
+}
+
+/* The hybrid requirement: the value step 3 ANDs into required terms. */
+static struct node *
+hybrid_requirement(struct arena *a, const struct render_placement_plan *plan)
+{
+	struct node *na = render_placement_node_affinity(a, plan);
+
+	return node_path(na, "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms")
+		->seq.items[0]->map.pairs[0].value->seq.items[0];
+}
+
+/* prefer-onprem: append the preferred term unless the Pod has it (with
+ * any weight); Kyverno creates the missing path pieces of an add. */
+static void
+preferred_rule(struct arena *a, struct node *rules, const struct render_placement_plan *plan)
+{
+	struct node *all, *mutate;
+	const struct node *na = render_placement_node_affinity(a, plan);
+
+	rule(a, rules, "hybrid-node-affinity", plan, &all, &mutate);
+	node_seq_push(a, all, condition(a, arena_printf(a,
+		"{{ length(" JP_NA ".preferredDuringSchedulingIgnoredDuringExecution[?"
+		"length(preference.matchExpressions || `[]`) == `1` && "
+		"length(preference.matchFields || `[]`) == `0` && %s] || `[]`) }}",
+		jp_is_hybrid(a, "preference.matchExpressions[0].")),
+		"Equals", node_new_int(a, no_pos, 0)));
+	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
+		"- op: add\n"
+		"  path: /spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/-\n"
+		"  value: %s\n", json_text(a, node_map_get(na,
+			"preferredDuringSchedulingIgnoredDuringExecution")->seq.items[0])));
+}
+
+/* foreach entry over the required terms: AND the hybrid requirement in. */
+static struct node *
+term_foreach(struct arena *a, const struct render_placement_plan *plan, bool has_exprs)
+{
+	struct node *f = node_new_map(a, no_pos), *pre, *all;
+	const char *req = json_text(a, hybrid_requirement(a, plan));
+
+	node_map_add_str(a, f, "list", JP_TERMS);
+	pre = node_map_add(a, f, "preconditions", node_new_map(a, no_pos));
+	all = node_map_add(a, pre, "all", node_new_seq(a, no_pos));
+	node_seq_push(a, all, condition(a, "{{ length(element.matchExpressions || `[]`) }}",
+					has_exprs ? "GreaterThan" : "Equals",
+					node_new_int(a, no_pos, 0)));
+	if (has_exprs) {
+		node_seq_push(a, all, condition(a, arena_printf(a,
+			"{{ length(element.matchExpressions[?%s] || `[]`) }}", jp_is_hybrid(a, "")),
+			"Equals", node_new_int(a, no_pos, 0)));
+		node_map_add_str(a, f, "patchesJson6902", arena_printf(a,
+			"- op: add\n"
+			"  path: " PATH_REQ "/nodeSelectorTerms/{{elementIndex}}/matchExpressions/-\n"
+			"  value: %s\n", req));
+	} else {
+		node_map_add_str(a, f, "patchesJson6902", arena_printf(a,
+			"- op: add\n"
+			"  path: " PATH_REQ "/nodeSelectorTerms/{{elementIndex}}/matchExpressions\n"
+			"  value: [%s]\n", req));
+	}
+	return f;
+}
+
+/* require-onprem: the one required term where the Pod has none, else the
+ * hybrid requirement ANDed into every term that lacks it. */
+static void
+required_rules(struct arena *a, struct node *rules, const struct render_placement_plan *plan)
+{
+	struct node *all, *mutate, *fe;
+	const struct node *na = render_placement_node_affinity(a, plan);
+
+	rule(a, rules, "hybrid-node-affinity", plan, &all, &mutate);
+	node_seq_push(a, all, condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "Equals",
+					node_new_int(a, no_pos, 0)));
+	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
+		"- op: add\n"
+		"  path: " PATH_REQ "\n"
+		"  value: %s\n", json_text(a, node_map_get(na,
+			"requiredDuringSchedulingIgnoredDuringExecution"))));
+
+	rule(a, rules, "hybrid-node-affinity-terms", plan, &all, &mutate);
+	node_seq_push(a, all, condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "GreaterThan",
+					node_new_int(a, no_pos, 0)));
+	fe = node_map_add(a, mutate, "foreach", node_new_seq(a, no_pos));
+	node_seq_push(a, fe, term_foreach(a, plan, true));
+	node_seq_push(a, fe, term_foreach(a, plan, false));
+}
+
 static int
 clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 {
@@ -171,15 +271,10 @@ clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 		"  path: /spec/tolerations/-\n"
 		"  value: %s\n", json_text(a, render_placement_gpu_toleration(a, &plan))));
 
-	rule(a, rules, "hybrid-node-affinity", &plan, &all, &mutate);
-	/* Only where the Pod has no node affinity of its own. */
-	node_seq_push(a, all, condition(a,
-		"{{ request.object.spec.affinity.nodeAffinity || `{}` | length(@) }}",
-		"Equals", node_new_int(a, no_pos, 0)));
-	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
-		"- op: add\n"
-		"  path: /spec/affinity/nodeAffinity\n"
-		"  value: %s\n", json_text(a, render_placement_node_affinity(a, &plan))));
+	if (plan.mode == PLACE_REQUIRE_ONPREM)
+		required_rules(a, rules, &plan);
+	else
+		preferred_rule(a, rules, &plan);
 	return 0;
 }
 

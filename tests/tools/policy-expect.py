@@ -53,6 +53,40 @@ def tolerates_gpu_taint(t):
     return op == "Exists" or (op == "Equal" and t.get("value", "") == "Exists")
 
 
+def is_hybrid(e):
+    return e.get("key") == HYBRID["key"] and e.get("operator") == "In" and \
+        e.get("values") == HYBRID["values"]
+
+
+def place_affinity(spec, mode, weight):
+    """Node affinity APPENDED to what the Pod has (outputs.md section 4)."""
+    na = (spec.get("affinity") or {}).get("nodeAffinity")
+    if mode == "require-onprem":
+        terms = ((na or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or {}) \
+            .get("nodeSelectorTerms") or []
+        if not terms:
+            # the one term; the Pod's other nodeAffinity fields stay
+            aff = spec.setdefault("affinity", {})
+            aff.setdefault("nodeAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = {
+                "nodeSelectorTerms": [{"matchExpressions": [dict(HYBRID)]}]}
+            return
+        for t in terms:
+            # ANDed into every term that lacks it; the term's other fields stay
+            if not any(is_hybrid(e) for e in t.get("matchExpressions") or []):
+                t["matchExpressions"] = (t.get("matchExpressions") or []) + [dict(HYBRID)]
+        return
+    pref = (na or {}).get("preferredDuringSchedulingIgnoredDuringExecution") or []
+    for p in pref:
+        me = (p.get("preference") or {}).get("matchExpressions") or []
+        mf = (p.get("preference") or {}).get("matchFields") or []
+        if len(me) == 1 and not mf and is_hybrid(me[0]):
+            return      # the Pod has the hybrid preference already (any weight)
+    aff = spec.setdefault("affinity", {})
+    na = aff.setdefault("nodeAffinity", {})
+    na["preferredDuringSchedulingIgnoredDuringExecution"] = pref + [
+        {"weight": weight, "preference": {"matchExpressions": [dict(HYBRID)]}}]
+
+
 def expected(pod, namespaces, pod_selector, mode, weight, seconds):
     ns = pod["metadata"].get("namespace", "default")
     if ns not in namespaces or not selects(pod_selector, pod["metadata"].get("labels") or {}) \
@@ -69,14 +103,7 @@ def expected(pod, namespaces, pod_selector, mode, weight, seconds):
             t["tolerationSeconds"] = seconds[t["key"]]
     if not any(tolerates_gpu_taint(t) for t in tols or []):
         spec["tolerations"] = (tols or []) + [{"key": GPU, "operator": "Exists", "effect": "NoSchedule"}]
-    aff = spec.setdefault("affinity", {})
-    if "nodeAffinity" not in aff:
-        if mode == "require-onprem":
-            aff["nodeAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": {
-                "nodeSelectorTerms": [{"matchExpressions": [HYBRID]}]}}
-        else:
-            aff["nodeAffinity"] = {"preferredDuringSchedulingIgnoredDuringExecution": [
-                {"weight": weight, "preference": {"matchExpressions": [HYBRID]}}]}
+    place_affinity(spec, mode, weight)
     return out
 
 

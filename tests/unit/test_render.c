@@ -813,8 +813,9 @@ static void test_render__patches_respect_what_the_pod_has(void **state)
 	struct render_patch p;
 
 	render_placement_plan(&plan, s);
-	/* GPU taint tolerated already (empty key + Exists tolerates all), own
-	 * node affinity, 300 s kept because the spec says 300 */
+	/* GPU taint tolerated already (empty key + Exists tolerates all), 300 s
+	 * kept because the spec says 300; own required node affinity: the
+	 * preference is added beside it, nothing replaced */
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
 		"spec:\n"
 		"  containers: [{name: c, resources: {requests: {nvidia.com/gpu: 2}}}]\n"
@@ -823,7 +824,54 @@ static void test_render__patches_respect_what_the_pod_has(void **state)
 		"  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
 		" {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}}}\n"),
 		"inference"), 0);
+	assert_int_equal(p.count, 1);
+	assert_string_equal(p.ops[0].path,
+		"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution");
+	assert_int_equal(p.ops[0].value->kind, NODE_SEQ);
+
+	/* a preference of its own: ours appended after it; the hybrid
+	 * preference already there (weight 5): nothing */
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
+		"spec:\n"
+		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+		"  tolerations: [{operator: Exists}]\n"
+		"  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution:"
+		" [{weight: 1, preference: {matchExpressions: [{key: zone, operator: In, values: [a]}]}}]}}\n"),
+		"inference"), 0);
+	assert_int_equal(p.count, 1);
+	assert_string_equal(p.ops[0].path,
+		"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/-");
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
+		"spec:\n"
+		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+		"  tolerations: [{operator: Exists}]\n"
+		"  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution:"
+		" [{weight: 5, preference: {matchExpressions: [{key: eks.amazonaws.com/compute-type,"
+		" operator: In, values: [hybrid]}]}}]}}\n"),
+		"inference"), 0);
 	assert_int_equal(p.count, 0);
+
+	/* require-onprem: ANDed into every term that lacks it, a term with
+	 * matchFields only gets the list */
+	plan.mode = PLACE_REQUIRE_ONPREM;
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
+		"spec:\n"
+		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+		"  tolerations: [{operator: Exists}]\n"
+		"  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+		" {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]},"
+		" {matchExpressions: [{key: eks.amazonaws.com/compute-type, operator: In, values: [hybrid]}]},"
+		" {matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]}}}\n"),
+		"inference"), 0);
+	assert_int_equal(p.count, 2);
+	assert_string_equal(p.ops[0].path, "/spec/affinity/nodeAffinity/"
+		"requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/-");
+	assert_string_equal(node_str(node_map_get(p.ops[0].value, "key")),
+			    "eks.amazonaws.com/compute-type");
+	assert_string_equal(p.ops[1].path, "/spec/affinity/nodeAffinity/"
+		"requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/2/matchExpressions");
+	assert_int_equal(p.ops[1].value->kind, NODE_SEQ);
+	plan.mode = PLACE_PREFER_ONPREM;
 
 	/* Equal "present" does not tolerate the value "Exists": add ours;
 	 * podAntiAffinity present: only nodeAffinity is added under it */
