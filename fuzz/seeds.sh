@@ -21,5 +21,8 @@ fuzz_kubeconfig)
 	small testdata/cmp -name '*.yaml' ;;
 fuzz_argocd_params)
 	;;
+fuzz_model)
+	# a field number and one value: the inputs are in fuzz/corpus/fuzz_model
+	;;
 esac
 small "fuzz/seeds/$t"

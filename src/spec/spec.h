@@ -239,9 +239,10 @@ int spec_parse_duration(const char *text, bool allow_never,
  * consolidateAfter: ^(([0-9]+(s|m|h))+|Never)$).  Text already of that
  * form is kept as written; any other Go duration that is exactly a whole
  * number of seconds becomes the largest single unit that holds it
- * exactly ("1.5h" -> "90m", "7200000ms" -> "2h", "0" -> "0s").  Returns 0
- * with the text in out[size] (SPEC_DURATION_BUFSZ suffices), or -1 with
- * *why saying what is wrong ("500ms" and "2m30.5s" are not whole seconds).
+ * exactly ("1.5h" -> "90m", "7200000ms" -> "2h", "0" -> "0s").  Returns 1
+ * when text is to be kept as written (out untouched), 0 with the new text
+ * in out[size] (SPEC_DURATION_BUFSZ suffices), or -1 with *why saying what
+ * is wrong ("500ms" and "2m30.5s" are not whole seconds).
  */
 int spec_duration_karpenter(const char *text, char *out, size_t size, const char **why);
 

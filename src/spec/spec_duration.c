@@ -252,18 +252,14 @@ spec_duration_karpenter(const char *text, char *out, size_t size, const char **w
 	uint64_t ns, secs;
 
 	*why = NULL;
-	if (!strcmp(text, "Never")) {
-		snprintf(out, size, "%s", text);
-		return 0;
-	}
+	if (!strcmp(text, "Never"))
+		return 1;
 	if (duration_exact_ns(text, &ns) < 0) {
 		*why = "it is not a whole number of nanoseconds Go can hold";
 		return -1;
 	}
-	if (karpenter_form(text)) {
-		snprintf(out, size, "%s", text);
-		return 0;
-	}
+	if (karpenter_form(text))
+		return 1;	/* as written, however long */
 	if (ns % 1000000000ull) {
 		*why = "the Karpenter NodePool CRD takes whole seconds only "
 		       "(^(([0-9]+(s|m|h))+|Never)$)";

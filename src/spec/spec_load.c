@@ -165,11 +165,12 @@ load_duration(struct loader *L, struct spec_duration *out,
 		if (!spec_parse_duration(text, allow_never, out) && !karpenter)
 			return;
 		if (out->set && karpenter) {
-			if (!spec_duration_karpenter(text, norm, sizeof(norm), &why)) {
-				if (strcmp(norm, text))
-					out->text = arena_strdup(L->a, norm);
+			int r = spec_duration_karpenter(text, norm, sizeof(norm), &why);
+
+			if (r == 0)
+				out->text = arena_strdup(L->a, norm);
+			if (r >= 0)
 				return;
-			}
 			L->failed = true;
 			diag_add(L->d, DIAG_ERROR, n->at, "GS003",
 				 arena_printf(L->a, "%s.%s", path, key),

@@ -51,7 +51,8 @@ rendered() {
 
 for c in "1.5h 2.5m 90m 150s" "720h 5m 720h 5m" "1h30m 90s 1h30m 90s" \
 	"7200000ms 0.5m 2h 30s" "336h0m0s 1m0s 336h0m0s 1m0s" "Never Never Never Never" \
-	"1.25h 60000ms 75m 1m" "3600s 86400000000000ns 3600s 24h"; do
+	"1.25h 60000ms 75m 1m" "3600s 86400000000000ns 3600s 24h" \
+	"1h3h3h303001h3h30001h3h300m 5m 1h3h3h303001h3h30001h3h300m 5m"; do
 	# shellcheck disable=SC2086
 	set -- $c
 	e=$1 k=$2 we=$3 wk=$4

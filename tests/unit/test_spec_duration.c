@@ -35,11 +35,20 @@ test_spec_duration__karpenter_normalised_exactly(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		if (spec_duration_karpenter(ok[i].in, out, sizeof(out), &why) < 0)
+		int r;
+
+		strcpy(out, "untouched");
+		r = spec_duration_karpenter(ok[i].in, out, sizeof(out), &why);
+		if (r < 0)
 			fail_msg("%s refused: %s", ok[i].in, why);
-		assert_string_equal(out, ok[i].out);
+		/* 1: kept as written */
+		assert_string_equal(r == 1 ? ok[i].in : out, ok[i].out);
+		assert_int_equal(r == 1, strcmp(ok[i].in, ok[i].out) == 0);
 		assert_null(why);
 	}
+	/* a long text of the CRD's form is kept whole, never cut to a buffer */
+	assert_int_equal(spec_duration_karpenter("1h3h3h303001h3h30001h3h300m", out, sizeof(out),
+						 &why), 1);
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		if (spec_duration_karpenter(refused[i], out, sizeof(out), &why) == 0)
 			fail_msg("%s taken as %s", refused[i], out);
