@@ -26,7 +26,11 @@ docs-rules-update: $(O)/tests/test_catalogue
 	@git diff --stat -- docs/rules.md
 
 docs-spec-update: $(BIN)
-	$(BIN) schema --reference >docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
+	@$(BIN) schema --reference >$(O)/spec-fields.md
+	@awk -v fields=$(O)/spec-fields.md \
+		'/^<!-- fields: end -->/ { skip = 0 } !skip { print } \
+		 /^<!-- fields: begin -->/ { while ((getline l < fields) > 0) print l; skip = 1 }' \
+		docs/spec.md >docs/spec.md.tmp && mv docs/spec.md.tmp docs/spec.md
 	@git diff --stat -- docs/spec.md
 
 $(O)/gen/rules_md_embed.c: docs/rules.md mk/embed.sh
