@@ -67,6 +67,17 @@ test_expect_success "render seoul-dc1 with every engine in both modes" '
 	grep -q "^apiVersion: admissionregistration.k8s.io/v1$" "$SCRATCH/map-v1-require-onprem.yaml" &&
 	grep -q "^apiVersion: admissionregistration.k8s.io/v1beta1$" "$SCRATCH/map-v1beta1-prefer-onprem.yaml"
 '
+if need_upstream; then
+	test_expect_success "every variant's policies pass validate --rendered (schemas, GS166-GS170)" '
+		for f in "$SCRATCH"/*-onprem.yaml; do
+			"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$f" 2>"$f.check" ||
+			{ cat "$f.check"; exit 1; }
+			! grep -q ": error: " "$f.check" || { cat "$f.check"; exit 1; }
+		done
+	'
+else
+	test_skip "variants against the upstream schemas" "../shared/upstream not found"
+fi
 
 for mode in prefer-onprem require-onprem; do
 	for engine in kyverno clusterpolicy map-v1 map-v1beta1; do
