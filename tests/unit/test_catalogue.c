@@ -342,12 +342,21 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 		const struct rule *r = rules_find(ids[i]);
 		char want[1024];
 
-		snprintf(want, sizeof(want),
-			 "{\"id\":\"%s\",\"shortDescription\":{\"text\":\"%s\"},"
-			 "\"defaultConfiguration\":{\"level\":\"%s\"}}",
-			 r->id, r->summary, r->level == DIAG_NOTE ? "note" : diag_level_name(r->level));
-		if (!strstr(out, want))
+		const char *at;
+
+		/* the rule's docs (fullDescription, helpUri, help) sit between */
+		snprintf(want, sizeof(want), "{\"id\":\"%s\",\"shortDescription\":{\"text\":\"%s\"},",
+			 r->id, r->summary);
+		if (!(at = strstr(out, want)))
 			fail_msg("SARIF lacks %s in\n%s", want, out);
+		snprintf(want, sizeof(want), "\"helpUri\":\"https://github.com/example-org/gpusite/"
+			 "blob/v%s/docs/rules.md#gs%s\"", GPUSITE_VERSION, r->id + 2);
+		if (!strstr(at, want))
+			fail_msg("SARIF lacks %s in\n%s", want, at);
+		snprintf(want, sizeof(want), "\"defaultConfiguration\":{\"level\":\"%s\"}}",
+			 r->level == DIAG_NOTE ? "note" : diag_level_name(r->level));
+		if (!strstr(at, want))
+			fail_msg("SARIF lacks %s in\n%s", want, at);
 	}
 	free(out);
 	free(err);
