@@ -21,6 +21,10 @@ fuzz_kubeconfig)
 	small testdata/cmp -name '*.yaml' ;;
 fuzz_argocd_params)
 	;;
+fuzz_http)
+	# API bodies as the fake API server serves them; whole answers
+	# (status line, headers, body) are in fuzz/corpus/fuzz_http/
+	small testdata/live -name '*.json' ;;
 fuzz_model)
 	# a field number and one value: the inputs are in fuzz/corpus/fuzz_model
 	;;

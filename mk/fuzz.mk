@@ -1,14 +1,14 @@
 # libFuzzer targets (clang + libclang-rt-14-dev), built in their own
 # directory with AddressSanitizer, UndefinedBehaviorSanitizer and
 # ARENA_DEBUG (every arena allocation its own block, so ASan sees overruns).
-#   make fuzz [FUZZ_SECONDS=60]  run every target for a while; new inputs go to
+#   make fuzz [FUZZ_SECONDS=60]  run each target 60 s (the default); new inputs go to
 #                                $(FUZZ_O)/corpus/<target> (not checked in)
 #   make fuzz-regress            replay seeds + fuzz/corpus/<target>, then a
 #                                short fresh run of each (FUZZ_SHORT=10); TAP
 # A crash, leak or timeout leaves its input in $(FUZZ_O)/artifacts/; once
 # fixed, copy it to fuzz/corpus/<target>/ as a regression input.
 FUZZ_O       ?= build-fuzz
-FUZZ_SECONDS ?= 30
+FUZZ_SECONDS ?= 60
 FUZZ_CC      ?= clang
 FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -O1 -g
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))

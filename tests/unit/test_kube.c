@@ -1,7 +1,9 @@
 /*
  * test_kube.c - the Kubernetes client without a server: kubeconfig
  * discovery and merging as kubectl does it, in-cluster config, EKS ARNs,
- * base64, RFC 3339 times, URL escaping, exec credential plugins.
+ * base64, RFC 3339 times, URL escaping, exec credential plugins, values
+ * with control characters, URL userinfo, empty kubeconfigs, files that
+ * are not regular files.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -517,6 +519,145 @@ test_kube__exec_plugin_bad_output(void **state)
 	}
 }
 
+/* A value with a control character that would reach a header or a path:
+ * refused, naming where it is, never the value. */
+static void
+test_kube__control_characters_refused(void **state)
+{
+	static const char *const users[][2] = {
+		{ "{token: \"t\\r\\nX-Injected: yes\"}", "the token of user 'u'" },
+		{ "{tokenFile: \"tok\\n\"}", "tokenFile of user 'u'" },
+		{ "{username: \"a\\rb\", password: p}", "the username of user 'u'" },
+		{ "{username: a, password: \"p\\x7f\"}", "the password of user 'u'" },
+		{ "{token: t, as: \"root\\r\\nX-Injected: yes\"}",
+		  "the impersonated user (as) of user 'u'" },
+		{ "{client-certificate: \"c\\n\", client-key: k}", "client-certificate of user 'u'" },
+		{ "{client-certificate: c, client-key: \"k\\e\"}", "client-key of user 'u'" },
+	};
+	static const char *const clusters[][2] = {
+		{ "{server: \"https://h\\r\\nX: y\"}", "the server URL of cluster 'c'" },
+		{ "{server: 'https://h', proxy-url: \"http://p\\n\"}", "proxy-url of cluster 'c'" },
+		{ "{server: 'https://h', tls-server-name: \"n\\t\"}", "tls-server-name of cluster 'c'" },
+		{ "{server: 'https://h', certificate-authority: \"ca\\n\"}",
+		  "certificate-authority of cluster 'c'" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < 11; i++) {
+		struct arena a = ARENA_INIT;
+		struct diags d;
+		struct kube_conf c;
+		struct kube_options o;
+		char text[600];
+		const char *cl = i < 7 ? "{server: 'https://h'}" : clusters[i - 7][0];
+		const char *us = i < 7 ? users[i][0] : "{token: t}";
+		const char *want = i < 7 ? users[i][1] : clusters[i - 7][1];
+
+		diags_init(&d, &a);
+		snprintf(text, sizeof(text),
+			 "clusters: [{name: c, cluster: %s}]\n"
+			 "users: [{name: u, user: %s}]\n"
+			 "contexts: [{name: x, context: {cluster: c, user: u}}]\n"
+			 "current-context: x\n", cl, us);
+		memset(&o, 0, sizeof(o));
+		o.getenv = table_env;
+		o.kubeconfig = write_file("ctl.yaml", text);
+		assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
+		if (!has_msg(&d, want) || !has_msg(&d, "holds a control character"))
+			fail_msg("case %zu: no message with '%s'", i, want);
+		assert_false(has_msg(&d, "Injected"));
+		assert_int_equal(d.count, 1);
+		arena_release(&a);
+	}
+}
+
+/* https://user:pass@host: info.server has the host only, userinfo apart. */
+static void
+test_kube__server_userinfo_is_kept_apart(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+
+	(void)state;
+	diags_init(&d, &a);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	o.kubeconfig = write_file("ui.yaml",
+		"clusters: [{name: c, cluster: {server: 'https://admin:p@ss@h.example:6443/'}}]\n"
+		"contexts: [{name: x, context: {cluster: c}}]\n"
+		"current-context: x\n");
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
+	assert_string_equal(c.info.server, "https://h.example:6443");
+	assert_string_equal(c.userinfo, "admin:p@ss@");
+	o.kubeconfig = write_file("ui.yaml",
+		"clusters: [{name: c, cluster: {server: 'https://h.example/a@b'}}]\n"
+		"contexts: [{name: x, context: {cluster: c}}]\n"
+		"current-context: x\n");
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
+	assert_string_equal(c.info.server, "https://h.example/a@b");
+	assert_null(c.userinfo);
+	arena_release(&a);
+}
+
+/* An empty --kubeconfig is an empty config: the message names the file. */
+static void
+test_kube__empty_kubeconfig_names_the_file(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	struct kube_options o;
+	char want[600];
+
+	(void)state;
+	diags_init(&d, &a);
+	memset(&o, 0, sizeof(o));
+	o.getenv = table_env;
+	o.kubeconfig = write_file("empty.yaml", "");
+	assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
+	snprintf(want, sizeof(want), "kubeconfig %s is empty: no current-context, "
+		 "cluster or user", o.kubeconfig);
+	assert_true(has_msg(&d, want));
+	assert_false(has_msg(&d, "does not exist"));
+	arena_release(&a);
+}
+
+/* CA, client certificate and key files are read by kube_config_read_files,
+ * never by curl: a FIFO or a directory is refused without blocking. */
+static void
+test_kube__files_read_without_blocking(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct diags d;
+	struct kube_conf c;
+	char fifo[400];
+
+	(void)state;
+	diags_init(&d, &a);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	memset(&c, 0, sizeof(c));
+	c.info.cluster = "c";
+	c.info.user = "u";
+	c.ca_file = fifo;
+	assert_int_equal(kube_config_read_files(&c, &a, &d), KUBE_EFAIL);
+	assert_true(has_msg(&d, "cannot read certificate-authority of cluster 'c'"));
+	assert_true(has_msg(&d, "not a regular file"));
+	memset(&c, 0, sizeof(c));
+	c.info.user = "u";
+	c.cert_file = write_file("c.pem", "CERT\n");
+	c.key_file = dir;
+	assert_int_equal(kube_config_read_files(&c, &a, &d), KUBE_EFAIL);
+	assert_true(has_msg(&d, "cannot read client-key of user 'u'"));
+	assert_true(has_msg(&d, "a directory, not a file"));
+	assert_string_equal(c.cert_data, "CERT\n");
+	assert_int_equal(c.cert_len, 5);
+	unlink(fifo);
+	arena_release(&a);
+}
+
 int
 main(void)
 {
@@ -535,6 +676,10 @@ main(void)
 		cmocka_unit_test(test_kube__url_escape),
 		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_credential, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_bad_output, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__control_characters_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__server_userinfo_is_kept_apart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__empty_kubeconfig_names_the_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__files_read_without_blocking, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
