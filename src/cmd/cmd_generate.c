@@ -494,43 +494,6 @@ check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
 	}
 }
 
-/*
- * GS062 against the version Argo CD targets: the rules judge each site by
- * its cluster.kubernetesVersion, but kube-version (KUBE_VERSION, which
- * Argo CD sets from the destination) overrides what is rendered.  Below
- * 1.34 no MutatingAdmissionPolicy API is served, so a site with engine
- * mutating-admission-policy cannot be rendered for it.  Returns -1 after
- * an error per such site.
- */
-static int
-check_map_version(struct diags *d, const struct gen_settings *g, const struct spec_fleet *fleet,
-		  const struct render_options *opt)
-{
-	int ret = 0;
-
-	if (g->kube_minor <= 0 || g->kube_minor >= 34)
-		return 0;
-	for (size_t i = 0; i < fleet->count; i++) {
-		const struct spec_site *s = fleet->sites[i];
-		bool rendered = !opt->sites;
-		struct pos at;
-
-		for (size_t j = 0; opt->sites && j < opt->site_count; j++)
-			rendered |= !strcmp(opt->sites[j], s->name);
-		if (!rendered || s->placement.engine != ENGINE_MAP)
-			continue;
-		at = s->placement.src ? spec_field_pos(s->placement.src, "engine")
-		     : s->doc ? s->doc->at : (struct pos){ s->file, 0, 0 };
-		ret = diag_add(d, DIAG_ERROR, at, "GS062", "spec.placement.engine",
-			       "placement.engine mutating-admission-policy needs Kubernetes 1.34 or"
-			       " later, and kube-version (KUBE_VERSION, the destination's version)"
-			       " is 1.%d: use kyverno, or set kube-version to the cluster's version",
-			       g->kube_minor);
-		d->items[d->count - 1].site = s->name;
-	}
-	return ret;
-}
-
 static int
 run(struct buf *out, struct arena *a, struct diags *d)
 {
@@ -566,7 +529,10 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	opt.kube_minor = g.kube_minor;
 	opt.files = false;
 	opt.getenv = no_env;
-	if (check_map_version(d, &g, &p.fleet, &opt) < 0)
+	/* kube-version (KUBE_VERSION: the destination's) overrides each
+	 * site's kubernetesVersion, which is all the rules saw */
+	if (pipeline_check_kube_version(d, &p.fleet, &opt,
+					"kube-version (KUBE_VERSION, the destination's version)") < 0)
 		return GS_EXIT_FINDINGS;
 	if (render_fleet(&r, a, d, &p.fleet, &opt) < 0)
 		return GS_EXIT_FINDINGS;

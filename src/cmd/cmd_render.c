@@ -808,6 +808,7 @@ cmd_render(int argc, char **argv)
 	ropt.files = ra.nodeconfigs || ra.values;
 	ropt.no_nodeconfig_files = !ra.nodeconfigs;
 	ropt.getenv = env_lookup;
+	pipeline_check_kube_version(&p.diags, &p.fleet, &ropt, "--kube-version");
 	if (o.strict)
 		diags_promote_warnings(&p.diags);
 	if (!diags_count(&p.diags, DIAG_ERROR) &&

@@ -14,6 +14,7 @@
 #include "base/arena.h"
 #include "cmd/opts.h"
 #include "cmd/pipeline.h"
+#include "render/render.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "schema/schema.h"
@@ -283,6 +284,38 @@ pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 		diags_sort(&p->diags);
 	}
 	return 0;
+}
+
+int
+pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
+			    const struct render_options *opt, const char *what)
+{
+	int ret = 0;
+
+	if (opt->kube_minor <= 0 || opt->kube_minor >= 34)
+		return 0;
+	for (size_t i = 0; i < fleet->count; i++) {
+		const struct spec_site *s = fleet->sites[i];
+		bool rendered = !opt->sites;
+		struct pos at;
+
+		for (size_t j = 0; opt->sites && j < opt->site_count; j++)
+			rendered |= !strcmp(opt->sites[j], s->name);
+		if (!rendered || s->placement.engine != ENGINE_MAP)
+			continue;
+		if (s->placement.src)
+			at = spec_field_pos(s->placement.src, "engine");
+		else if (s->doc)
+			at = s->doc->at;
+		else
+			at = (struct pos){ s->file, 0, 0 };
+		ret = diag_add(d, DIAG_ERROR, at, "GS062", "spec.placement.engine",
+			       "placement.engine mutating-admission-policy needs Kubernetes 1.34 or"
+			       " later, and %s is 1.%d: use kyverno, or set it to the cluster's"
+			       " version", what, opt->kube_minor);
+		d->items[d->count - 1].site = s->name;
+	}
+	return ret;
 }
 
 /* ---- file names from the repository's top ---------------------------- */

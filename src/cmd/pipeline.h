@@ -71,6 +71,20 @@ int pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 		  const struct opts *o, const char *const *paths, size_t npaths,
 		  const char *name, unsigned flags);
 
+struct render_options;
+
+/*
+ * GS062 for the version a render targets: opt->kube_minor (render's
+ * --kube-version, generate's kube-version / KUBE_VERSION) overrides each
+ * site's cluster.kubernetesVersion, which is all the rules judged.  Below
+ * 1.34 no MutatingAdmissionPolicy API is served, so every rendered site
+ * with engine mutating-admission-policy is an error at its engine field;
+ * `what` names the setting in the message ("--kube-version").  Returns
+ * -1 when it appended an error, else 0.
+ */
+int pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
+				const struct render_options *opt, const char *what);
+
 /* Append copies of every diagnostic of `from` to `into`. */
 void pipeline_merge_diags(struct diags *into, const struct diags *from);
 

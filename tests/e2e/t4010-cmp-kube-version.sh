@@ -30,7 +30,7 @@ rc_is() {
 gs062() {
 	rc_is "$1" 1 &&
 	test ! -s "$1/stdout" &&
-	grep -q "^sites/busan-dc2.yaml:$ENGINE_LINE:[0-9]*: error: placement.engine mutating-admission-policy needs Kubernetes 1.34 or later, and kube-version (KUBE_VERSION, the destination's version) is 1.$2: use kyverno, or set kube-version to the cluster's version \[GS062\]\$" "$1/stderr" &&
+	grep -q "^sites/busan-dc2.yaml:$ENGINE_LINE:[0-9]*: error: placement.engine mutating-admission-policy needs Kubernetes 1.34 or later, and kube-version (KUBE_VERSION, the destination's version) is 1.$2: use kyverno, or set it to the cluster's version \[GS062\]\$" "$1/stderr" &&
 	grep -q "^gpusite: generate failed" "$1/stderr"
 }
 
@@ -59,6 +59,15 @@ test_expect_success 'sites without the engine render on 1.33, whatever the other
 	gs062 all 33 &&
 	test "$(grep -c "\[GS062\]" all/stderr)" = 1 &&
 	(cd "$FLEET" && "$GPUSITE" render --site osaka-dc3 --site seoul-dc1 --kube-version 1.33 >/dev/null)
+'
+
+test_expect_success 'render --kube-version 1.33: the same GS062, nothing on stdout' '
+	(cd "$FLEET" && expect_exit 1 "$GPUSITE" render --site busan-dc2 --kube-version 1.33 \
+		>"$SCRATCH/r.yaml" 2>"$SCRATCH/r.err") &&
+	test ! -s r.yaml &&
+	grep -q "^sites/busan-dc2.yaml:$ENGINE_LINE:[0-9]*: error: placement.engine mutating-admission-policy needs Kubernetes 1.34 or later, and --kube-version is 1.33: use kyverno, or set it to the cluster.s version \[GS062\]\$" r.err &&
+	(cd "$FLEET" && "$GPUSITE" render --site busan-dc2 --kube-version 1.34 >"$SCRATCH/r.yaml") &&
+	grep -q "^apiVersion: admissionregistration.k8s.io/v1beta1$" r.yaml
 '
 
 test_done
