@@ -183,6 +183,58 @@ test_report__text_caret_keeps_tabs_aligned(void **state)
 }
 
 static void
+test_report__text_caret_masks_a_secret_line(void **state)
+{
+	struct fixture *f = *state;
+	char *err;
+
+	/* line 12 holds a GS010 finding at column 5: every excerpt of that
+	 * line, under GS010 or another finding, stops there */
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "sites/a.yaml", 12, 5, "GS003", "", "unknown field", NULL);
+	add(f, DIAG_ERROR, "sites/a.yaml", 12, 5, "GS010", "", "holds a secret", NULL);
+	add(f, DIAG_ERROR, "sites/a.yaml", 11, 5, "GS003", "", "other line", NULL);
+	diags_sort(&f->diags);
+	err = render(f, REPORT_TEXT, REPORT_CARET | REPORT_QUIET, 1);
+	assert_string_equal(err,
+		"sites/a.yaml:11:5: error: other line [GS003]\n"
+		"   11 |     x: 1\n"
+		"      |     ^\n"
+		"sites/a.yaml:12:5: error: unknown field [GS003]\n"
+		"   12 |     <redacted>\n"
+		"      |     ^\n"
+		"sites/a.yaml:12:5: error: holds a secret [GS010]\n"
+		"   12 |     <redacted>\n"
+		"      |     ^\n"
+		"gpusite: 3 errors, 0 warnings (1 file, 2 sites)\n");
+	free(err);
+}
+
+static void
+test_report__text_escapes_bidi_controls(void **state)
+{
+	struct fixture *f = *state;
+	char *err;
+
+	f->diags.count = 0;
+	add(f, DIAG_ERROR, "sites/a.yaml", 0, 0, "GS003",
+	    "", "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x81\xa9" "d\xe2\x80\x8e" "e\xe2\x80\x8f"
+	    "f\xd8\x9c" "g\xe2\x80\xaa" "h \xe2\x80\x94 \xd8\xa7", NULL);
+	err = render(f, REPORT_TEXT, REPORT_QUIET, 1);
+	/* U+2014 and U+0627 are text, not controls: they stay */
+	assert_string_equal(err,
+		"sites/a.yaml: error: a\\u202eb\\u2066c\\u2069d\\u200ee\\u200ff\\u061cg\\u202ah"
+		" \xe2\x80\x94 \xd8\xa7 [GS003]\n"
+		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
+	free(err);
+	unsetenv("GITHUB_STEP_SUMMARY");
+	err = render(f, REPORT_GITHUB, 0, 0);
+	assert_string_equal(err, "::error file=sites/a.yaml,title=GS003::a\\u202eb\\u2066c\\u2069d"
+				 "\\u200ee\\u200ff\\u061cg\\u202ah \xe2\x80\x94 \xd8\xa7\n");
+	free(err);
+}
+
+static void
 test_report__text_colour_marks_severity(void **state)
 {
 	struct fixture *f = *state;
@@ -522,6 +574,8 @@ main(void)
 		T(test_report__text_is_compiler_style_on_stderr),
 		T(test_report__text_caret_points_at_the_column),
 		T(test_report__text_caret_keeps_tabs_aligned),
+		T(test_report__text_caret_masks_a_secret_line),
+		T(test_report__text_escapes_bidi_controls),
 		T(test_report__text_colour_marks_severity),
 		T(test_report__text_quiet_prints_nothing_when_clean),
 		T(test_report__text_never_passes_control_characters),
