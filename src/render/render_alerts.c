@@ -38,44 +38,114 @@ alert_node(struct arena *a, const char *site, const struct alert *al)
 	return r;
 }
 
-/* The site's on-prem nodes, as a PromQL selector expression that is 1 for
- * each NotReady one.  Named nodes (IAM Roles Anywhere) match by name; SSM
- * nodes get their names at activation, so they match through the
- * gpusite.io/site node label (kube-state-metrics needs
- * --metric-labels-allowlist=nodes=[gpusite.io/site] for kube_node_labels). */
-static const char *
-not_ready_expr(struct arena *a, const struct spec_site *site)
+/* The kube-state-metrics flag that exports the node labels the SSM part
+ * of the NotReady alert joins on (kube_node_labels has no series without
+ * it; policies-and-metrics.md section 4). */
+#define KSM_ALLOWLIST "--metric-labels-allowlist=nodes=[gpusite.io/site,gpusite.io/node-group]"
+
+/* What the NotReady alert watches, from the spec. */
+struct watched {
+	const char **names;	/* nodes named in the spec (any credentials) */
+	size_t name_count;
+	const char **groups;	/* node groups without names (SSM, named at activation) */
+	size_t group_count;
+};
+
+static void
+watched_nodes(struct watched *w, struct arena *a, const struct spec_site *site)
 {
-	const char **names;
-	size_t n = 0, total = 0;
-	bool unnamed = false;
-	const char *by_name = NULL, *by_label = NULL;
+	size_t total = 0;
 
 	for (size_t g = 0; g < site->group_count; g++)
 		total += site->groups[g].node_count;
-	names = arena_alloc(a, (total + 1) * sizeof(*names));
+	w->names = arena_alloc(a, (total + 1) * sizeof(*w->names));
+	w->groups = arena_alloc(a, (site->group_count + 1) * sizeof(*w->groups));
+	w->name_count = w->group_count = 0;
 	for (size_t g = 0; g < site->group_count; g++) {
 		const struct spec_node_group *grp = &site->groups[g];
 
-		if (grp->credentials != CRED_IAMRA || !grp->node_count) {
-			unnamed = true;
+		if (!grp->node_count) {
+			w->groups[w->group_count++] = grp->name;
 			continue;
 		}
 		for (size_t i = 0; i < grp->node_count; i++)
-			names[n++] = grp->nodes[i];
+			w->names[w->name_count++] = grp->nodes[i];
 	}
-	if (n)
+}
+
+/* "a, b and c" */
+static const char *
+and_list(struct arena *a, const char *const *items, size_t n)
+{
+	const char *s = "";
+
+	for (size_t i = 0; i < n; i++)
+		s = arena_printf(a, "%s%s%s", s, !i ? "" : i + 1 == n ? " and " : ", ", items[i]);
+	return s;
+}
+
+/*
+ * The site's on-prem nodes as a PromQL expression that is 1 for each one
+ * not Ready.  Nodes named in the spec match by name on
+ * kube_node_status_condition, which kube-state-metrics always exports (a
+ * node whose Ready condition is False or Unknown has status="true" at 0).
+ * Nodes of an SSM group are named at activation, so they match through the
+ * group's gpusite.io labels on kube_node_labels (KSM_ALLOWLIST; the cloud
+ * fallback's nodes carry the site label but no node-group label).
+ */
+static const char *
+not_ready_expr(struct arena *a, const struct spec_site *site, const struct watched *w)
+{
+	const char *by_name = NULL, *by_label = NULL;
+
+	if (w->name_count)
 		by_name = arena_printf(a,
-			"kube_node_status_condition{condition=\"Ready\",status!=\"true\",node=~%s} == 1",
-			render_quote(a, render_promql_alt(a, names, n)));
-	if (unnamed)
+			"kube_node_status_condition{condition=\"Ready\",status=\"true\",node=~%s} == 0",
+			render_quote(a, render_promql_alt(a, w->names, w->name_count)));
+	if (w->group_count)
 		by_label = arena_printf(a,
-			"(kube_node_status_condition{condition=\"Ready\",status!=\"true\"} == 1)\n"
-			"  and on (node) kube_node_labels{label_gpusite_io_site=%s}",
-			render_quote(a, site->name));
+			"(kube_node_status_condition{condition=\"Ready\",status=\"true\"} == 0)\n"
+			"  and on (node)\n"
+			"kube_node_labels{label_gpusite_io_site=%s,label_gpusite_io_node_group=~%s}",
+			render_quote(a, site->name),
+			render_quote(a, render_promql_alt(a, w->groups, w->group_count)));
 	if (by_name && by_label)
 		return arena_printf(a, "(%s)\nor\n(%s)", by_name, by_label);
 	return by_name ? by_name : by_label;
+}
+
+/* The NotReady alert's own words on what it watches. */
+static const char *
+watch_note(struct arena *a, const struct watched *w)
+{
+	const char *named = NULL, *ssm = NULL;
+
+	if (w->name_count)
+		named = arena_printf(a, "%s %s by name (kube_node_status_condition,"
+				     " no kube-state-metrics flag needed)",
+				     w->name_count == 1 ? "node" : "nodes",
+				     and_list(a, w->names, w->name_count));
+	if (w->group_count)
+		ssm = arena_printf(a, "the SSM nodes of node %s %s by their gpusite.io/site"
+				   " and gpusite.io/node-group labels (kube_node_labels, which"
+				   " kube-state-metrics exports only when started with %s)",
+				   w->group_count == 1 ? "group" : "groups",
+				   and_list(a, w->groups, w->group_count), KSM_ALLOWLIST);
+	return arena_printf(a, "Watches %s%s%s.", named ? named : "",
+			    named && ssm ? " and " : "", ssm ? ssm : "");
+}
+
+/* absent() per SSM group: 1 while kube-state-metrics shows no node of it. */
+static const char *
+labels_missing_expr(struct arena *a, const struct spec_site *site, const struct watched *w)
+{
+	const char *s = "";
+
+	for (size_t i = 0; i < w->group_count; i++)
+		s = arena_printf(a, "%s%sabsent(kube_node_labels{label_gpusite_io_site=%s,"
+				 "label_gpusite_io_node_group=%s})", s, i ? "\nor\n" : "",
+				 render_quote(a, site->name), render_quote(a, w->groups[i]));
+	return s;
 }
 
 static const char *
@@ -105,21 +175,25 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 	struct node *spec, *groups, *group, *rules;
 	const char *pool, *pool_sel;
 	struct alert x;
+	struct watched w;
 
 	if (!al->enabled)
 		return 0;
+	watched_nodes(&w, a, site);
 	for (size_t i = 0; i < al->label_count; i++)
 		render_kvs_add(a, &extra, al->labels[i].key, al->labels[i].value);
 	o = render_object_add(ctx, &render_kind_alerts, NULL, NULL,
 			      al->namespace ? al->namespace : "monitoring",
 			      arena_printf(a, "gpusite-%s", site->name), site->name,
 			      site->cluster.name, &extra,
-			      fb->enabled ?
+			      arena_printf(a, "%s%s", fb->enabled ?
 			      "alerts when the cloud fallback takes over or nears its"
 			      " GPU limit, GPU Pods stay pending, or an on-prem GPU node"
 			      " is NotReady" :
 			      "alerts when GPU Pods stay pending or an on-prem GPU node"
-			      " is NotReady");
+			      " is NotReady", w.group_count ? "; the SSM nodes are"
+			      " watched through kube_node_labels: run kube-state-metrics"
+			      " with " KSM_ALLOWLIST : ""));
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	groups = node_map_add(a, spec, "groups", node_new_seq(a, no_pos));
 	group = node_new_map(a, no_pos);
@@ -176,18 +250,34 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 
 	if (site->group_count) {
 		x.name = "GPUSiteOnPremNodeNotReady";
-		x.expr = not_ready_expr(a, site);
+		x.expr = not_ready_expr(a, site, &w);
 		x.for_ = "1m";
 		x.severity = "critical";
 		x.summary = arena_printf(a, "On-prem GPU node {{ $labels.node }} of site %s"
 					 " is not Ready", site->name);
 		x.description = arena_printf(a, "Node {{ $labels.node }} of GPU site %s has"
 			" not been Ready for a minute; its GPU pods are evicted after the"
-			" eviction toleration (%llds unreachable, %llds not-ready)%s.",
+			" eviction toleration (%llds unreachable, %llds not-ready)%s. %s",
 			site->name,
 			(long long)site->placement.unreachable_toleration_seconds,
 			(long long)site->placement.not_ready_toleration_seconds,
-			fb->enabled ? " and may move to the cloud fallback" : "");
+			fb->enabled ? " and may move to the cloud fallback" : "",
+			watch_note(a, &w));
+		node_seq_push(a, rules, alert_node(a, site->name, &x));
+	}
+	if (w.group_count) {
+		x.name = "GPUSiteNodeLabelsMissing";
+		x.expr = labels_missing_expr(a, site, &w);
+		x.for_ = "15m";
+		x.severity = "warning";
+		x.summary = arena_printf(a, "No node of node group {{ $labels.label_gpusite_io_node_group }}"
+					 " of site %s is visible in kube_node_labels", site->name);
+		x.description = arena_printf(a, "GPUSiteOnPremNodeNotReady finds the SSM nodes"
+			" of node group {{ $labels.label_gpusite_io_node_group }} (named at"
+			" activation) through kube_node_labels, and kube-state-metrics exports"
+			" that series only when started with %s. Until it is, or while no node"
+			" of the group has joined, a NotReady node of the group raises no alert.",
+			KSM_ALLOWLIST);
 		node_seq_push(a, rules, alert_node(a, site->name, &x));
 	}
 	return 0;

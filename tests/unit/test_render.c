@@ -932,7 +932,7 @@ static void test_render__alerts_use_real_metric_names(void **state)
 	pr = find(&r, "PrometheusRule", "gpusite-seoul-dc1");
 	assert_string_equal(pr->namespace, "monitoring");
 	rules = node_path(node_path(pr->obj, "spec.groups")->seq.items[0], "rules");
-	assert_int_equal(rules->seq.count, 4);
+	assert_int_equal(rules->seq.count, 5);
 	assert_true(tree_has_text(rules->seq.items[0],
 		"karpenter_nodepools_usage{nodepool=\"gpu-fallback\",resource_type=\"nodes\"} > 0"));
 	assert_true(tree_has_text(rules->seq.items[1], "karpenter_nodepools_limit"));
@@ -941,8 +941,16 @@ static void test_render__alerts_use_real_metric_names(void **state)
 	assert_true(tree_has_text(rules->seq.items[2], "namespace=~\"inference\""));
 	assert_true(tree_has_text(rules->seq.items[3], "kube_node_status_condition"));
 	assert_true(tree_has_text(rules->seq.items[3], "node=~\"gpu-a-01|gpu-a-02\""));
-	/* rack-b is SSM: its nodes are found by the site label */
-	assert_true(tree_has_text(rules->seq.items[3], "label_gpusite_io_site=\"seoul-dc1\""));
+	/* named nodes by name, no kube_node_labels; rack-b is SSM (named at
+	 * activation): its nodes are found by the site and node-group labels,
+	 * and an alert says when kube-state-metrics exports none of them */
+	assert_true(tree_has_text(rules->seq.items[3],
+		"kube_node_status_condition{condition=\"Ready\",status=\"true\",node=~\"gpu-a-01|gpu-a-02\"} == 0"));
+	assert_true(tree_has_text(rules->seq.items[3],
+		"label_gpusite_io_site=\"seoul-dc1\",label_gpusite_io_node_group=~\"rack-b\""));
+	assert_string_equal(node_str(node_map_get(rules->seq.items[4], "alert")),
+			    "GPUSiteNodeLabelsMissing");
+	assert_true(tree_has_text(rules->seq.items[4], "--metric-labels-allowlist=nodes="));
 	assert_string_equal(node_str(node_map_get(rules->seq.items[2], "for")), "5m");
 	assert_string_equal(key_at(rules->seq.items[0], 0), "alert");
 }

@@ -1,0 +1,139 @@
+#!/bin/sh
+# t2213: the rendered alerts, evaluated by Prometheus' own rule engine
+# (promtool test rules) on the series kube-state-metrics v2.20 exports.
+# A default kube-state-metrics exports kube_node_status_condition for every
+# node but no kube_node_labels series at all (those need
+# --metric-labels-allowlist), so:
+#   - default install: GPUSiteOnPremNodeNotReady fires for a NotReady node
+#     the spec names (gpu-a-01, by name), and GPUSiteNodeLabelsMissing says
+#     that the SSM group rack-b (named at activation) cannot be watched;
+#   - with the allowlist: the NotReady SSM node fires too, a NotReady cloud
+#     fallback node (site label, no node-group label) does not, and the
+#     labels-missing alert is quiet;
+#   - node names are regex-escaped: gpu.a-01 does not match gpuxa-01.
+# Every expected alert is exact: labels and the expanded annotations.
+. "$TEST_TOP/tests/lib.sh"
+
+fleet="$TEST_TOP/testdata/fleet"
+if ! command -v promtool >/dev/null; then
+	test_skip "alerts under promtool test rules" "promtool not found (Debian package prometheus; make deps)"
+	test_done
+	exit
+fi
+
+# rules STREAM SITE OUT: the groups of the site's PrometheusRule as a rules file
+cat >"$SCRATCH/rules.py" <<'PY'
+import sys, yaml
+stream, site, out = sys.argv[1:4]
+pr = [d for d in yaml.safe_load_all(open(stream)) if d and d["kind"] == "PrometheusRule"
+      and d["metadata"]["name"] == "gpusite-" + site]
+assert len(pr) == 1, len(pr)
+yaml.safe_dump({"groups": pr[0]["spec"]["groups"]}, open(out, "w"), sort_keys=False, width=1 << 20)
+PY
+
+# tests RULES SCENARIO OUT: a promtool test file; each expected alert's
+# annotations are the rule's templates expanded with its labels.
+cat >"$SCRATCH/tests.py" <<'PY'
+import json, sys, yaml
+rules_file, scenario, out = sys.argv[1:4]
+sc = json.loads(scenario)
+rules = {r["alert"]: r for g in yaml.safe_load(open(rules_file))["groups"] for r in g["rules"]}
+def expand(s, labels):
+    for k, v in labels.items():
+        s = s.replace("{{ $labels.%s }}" % k, v)
+    assert "{{" not in s, s
+    return s
+series = []
+for s in sc["series"]:
+    series.append({"series": s[0], "values": s[1]})
+cases = []
+for name, alerts in sc["expect"].items():
+    exp = []
+    for labels in alerts:
+        r = rules[name]
+        full = dict(labels, **r["labels"])
+        exp.append({"exp_labels": full,
+                    "exp_annotations": {k: expand(v, labels) for k, v in r["annotations"].items()}})
+    cases.append({"eval_time": sc["at"], "alertname": name, "exp_alerts": exp})
+yaml.safe_dump({"rule_files": [rules_file], "evaluation_interval": "1m",
+                "tests": [{"interval": "1m", "input_series": series, "alert_rule_test": cases}]},
+               open(out, "w"), sort_keys=False)
+PY
+
+# escaped.py RULES: the NotReady expression names gpu.a-01 as the regex gpu\.a-01
+cat >"$SCRATCH/escaped.py" <<'PY'
+import sys, yaml
+rules = yaml.safe_load(open(sys.argv[1]))["groups"][0]["rules"]
+expr = [r["expr"] for r in rules if r["alert"] == "GPUSiteOnPremNodeNotReady"][0]
+print(expr)
+assert 'node=~"gpu\\\\.a-01|gpu-a-02"' in expr
+PY
+
+ready() { # NODE VALUES_TRUE VALUES_FALSE: the Ready condition series of a node
+	printf '["kube_node_status_condition{condition=\\"Ready\\",status=\\"true\\",node=\\"%s\\"}", "%s"],' "$1" "$2"
+	printf '["kube_node_status_condition{condition=\\"Ready\\",status=\\"false\\",node=\\"%s\\"}", "%s"]' "$1" "$3"
+}
+notready="1 1 0x30" ready_v="1x32" zero="0x32" one="0 0 1x30"
+ssm=mi-0a1b2c3d4e5f60718 cloud=ip-10-0-1-5.ec2.internal
+
+test_expect_success "render the fleet's alerts; promtool accepts the rules" '
+	"$GPUSITE" render "$fleet" >"$SCRATCH/fleet.yaml" &&
+	python3 "$SCRATCH/rules.py" "$SCRATCH/fleet.yaml" seoul-dc1 "$SCRATCH/seoul.rules.yaml" &&
+	promtool check rules "$SCRATCH/seoul.rules.yaml"
+'
+test_expect_success "an all-named site never needs kube_node_labels" '
+	python3 "$SCRATCH/rules.py" "$SCRATCH/fleet.yaml" frankfurt-lab "$SCRATCH/fra.rules.yaml" &&
+	grep -q "GPUSiteOnPremNodeNotReady" "$SCRATCH/fra.rules.yaml" &&
+	! grep -q "kube_node_labels" "$SCRATCH/fra.rules.yaml" &&
+	! grep -q "GPUSiteNodeLabelsMissing" "$SCRATCH/fra.rules.yaml"
+'
+
+series_default="$(ready gpu-a-01 "$notready" "$one"),$(ready gpu-a-02 "$ready_v" "$zero"),$(ready $ssm "$notready" "$one"),$(ready $cloud "$notready" "$one")"
+test_expect_success "default kube-state-metrics: the named NotReady node fires, the SSM gap is reported" "
+	python3 '$SCRATCH/tests.py' '$SCRATCH/seoul.rules.yaml' '{
+		\"series\": [$series_default], \"at\": \"20m\",
+		\"expect\": {
+			\"GPUSiteOnPremNodeNotReady\": [{\"condition\": \"Ready\", \"status\": \"true\", \"node\": \"gpu-a-01\"}],
+			\"GPUSiteNodeLabelsMissing\": [{\"label_gpusite_io_site\": \"seoul-dc1\", \"label_gpusite_io_node_group\": \"rack-b\"}]}}' \
+		'$SCRATCH/default.test.yaml' &&
+	promtool test rules '$SCRATCH/default.test.yaml'
+"
+test_expect_success "before its for: 1m nothing fires" "
+	python3 '$SCRATCH/tests.py' '$SCRATCH/seoul.rules.yaml' '{
+		\"series\": [$series_default], \"at\": \"2m\",
+		\"expect\": {\"GPUSiteOnPremNodeNotReady\": [], \"GPUSiteNodeLabelsMissing\": []}}' \
+		'$SCRATCH/early.test.yaml' &&
+	promtool test rules '$SCRATCH/early.test.yaml'
+"
+
+labels="[\"kube_node_labels{node=\\\"$ssm\\\",label_gpusite_io_site=\\\"seoul-dc1\\\",label_gpusite_io_node_group=\\\"rack-b\\\"}\", \"1x32\"],[\"kube_node_labels{node=\\\"$cloud\\\",label_gpusite_io_site=\\\"seoul-dc1\\\"}\", \"1x32\"]"
+test_expect_success "with the allowlist: the SSM node fires too, the cloud node does not" "
+	python3 '$SCRATCH/tests.py' '$SCRATCH/seoul.rules.yaml' '{
+		\"series\": [$series_default,$labels], \"at\": \"20m\",
+		\"expect\": {
+			\"GPUSiteOnPremNodeNotReady\": [{\"condition\": \"Ready\", \"status\": \"true\", \"node\": \"gpu-a-01\"},
+				{\"condition\": \"Ready\", \"status\": \"true\", \"node\": \"$ssm\"}],
+			\"GPUSiteNodeLabelsMissing\": []}}' \
+		'$SCRATCH/allowlist.test.yaml' &&
+	promtool test rules '$SCRATCH/allowlist.test.yaml'
+"
+
+test_expect_success "node names are regex-escaped: gpu.a-01 does not match gpuxa-01" "
+	rm -rf '$SCRATCH/dots' && cp -R '$fleet' '$SCRATCH/dots' &&
+	sed 's/nodes: \[gpu-a-01, gpu-a-02\]/nodes: [gpu.a-01, gpu-a-02]/' '$fleet/sites/seoul-dc1.yaml' \
+		>'$SCRATCH/dots/sites/seoul-dc1.yaml' &&
+	grep -q 'gpu.a-01' '$SCRATCH/dots/sites/seoul-dc1.yaml' &&
+	'$GPUSITE' render '$SCRATCH/dots' >'$SCRATCH/dots.yaml' 2>/dev/null &&
+	python3 '$SCRATCH/rules.py' '$SCRATCH/dots.yaml' seoul-dc1 '$SCRATCH/dots.rules.yaml' &&
+	python3 '$SCRATCH/escaped.py' '$SCRATCH/dots.rules.yaml' &&
+	python3 '$SCRATCH/tests.py' '$SCRATCH/dots.rules.yaml' '{
+		\"series\": [$(ready gpuxa-01 "$notready" "$one"),$(ready gpu.a-01 "$notready" "$one"),$labels], \"at\": \"20m\",
+		\"expect\": {\"GPUSiteOnPremNodeNotReady\": [{\"condition\": \"Ready\", \"status\": \"true\", \"node\": \"gpu.a-01\"}]}}' \
+		'$SCRATCH/dots.test.yaml' &&
+	promtool test rules '$SCRATCH/dots.test.yaml'
+"
+test_expect_success "the NotReady annotation says what it watches" '
+	grep -F "Watches nodes gpu-a-01 and gpu-a-02 by name (kube_node_status_condition, no kube-state-metrics flag needed) and the SSM nodes of node group rack-b by their gpusite.io/site and gpusite.io/node-group labels (kube_node_labels, which kube-state-metrics exports only when started with --metric-labels-allowlist=nodes=[gpusite.io/site,gpusite.io/node-group])." \
+		"$SCRATCH/seoul.rules.yaml"
+'
+test_done
