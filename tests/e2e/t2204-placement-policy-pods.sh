@@ -6,8 +6,9 @@
 # the legacy ClusterPolicy); tests/tools/policy-expect.py computes from the
 # Pod and the site's settings what outputs.md §4 demands (nothing lost or
 # duplicated, the GPU toleration once, 300 s defaults replaced, the user's
-# own seconds kept, node affinity only where there is none, preferred or
-# required) and compares.  A second pass must change nothing, and every
+# own seconds kept, node affinity appended to the Pod's own, preferred or
+# required) and compares.  t2212 holds the exact expected Pods per engine
+# and mode.  A second pass must change nothing, and every
 # mutated Pod must validate against the Kubernetes 1.35 Pod schema.
 . "$TEST_TOP/tests/lib.sh"
 
