@@ -148,6 +148,47 @@ env_count(struct kube_client *k, const char *name, size_t def, size_t *out)
 	return 0;
 }
 
+/* The proxy variables curl reads itself: no control characters either. */
+static int
+proxy_env_check(struct kube_client *k)
+{
+	static const char *const names[] = {
+		"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy",
+		"ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *v = k->env(names[i]);
+
+		if (v && kube_has_ctl(v))
+			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+					KUBE_RULE, "", "the environment variable %s "
+					"holds a control character (CR, LF or another): "
+					"refusing it, it would reach an HTTP request; fix "
+					"or unset it", names[i]);
+	}
+	return 0;
+}
+
+/* curl's error text, without the server URL's userinfo should curl have
+ * quoted the URL */
+static const char *
+curl_text(struct kube_client *k, CURLcode cc)
+{
+	const char *ui = k->conf.userinfo;
+	char *p;
+
+	if (!k->errbuf[0])
+		return curl_easy_strerror(cc);
+	if (ui && *ui) {
+		size_t n = strlen(ui) - 1;	/* without the '@' */
+
+		while (n && (p = strstr(k->errbuf, arena_strndup(k->arena, ui, n))))
+			memset(p, '*', n);
+	}
+	return k->errbuf;
+}
+
 static int
 list_limits(struct kube_client *k)
 {
@@ -200,7 +241,7 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 					     (int)(h - k->conf.info.server),
 					     k->conf.info.server, k->conf.userinfo, h);
 	}
-	if (list_limits(k) < 0) {
+	if (list_limits(k) < 0 || proxy_env_check(k) < 0) {
 		kube_close(k);
 		return KUBE_EFAIL;
 	}
@@ -555,14 +596,14 @@ request(struct kube_client *k, const char *path, struct resp *r,
 			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
 					KUBE_RULE, "",
 					"cannot use the client certificate for %s: %s; "
-					"check %s", k->conf.info.server, k->errbuf,
-					client_cert_source(k));
+					"check %s", k->conf.info.server,
+					curl_text(k, cc), client_cert_source(k));
 		if (tls_error(cc))
 			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
 					KUBE_RULE, "",
 					"cannot verify the TLS certificate of %s: %s; "
 					"check certificate-authority(-data) of cluster '%s' "
-					"in %s", k->conf.info.server, k->errbuf,
+					"in %s", k->conf.info.server, curl_text(k, cc),
 					k->conf.info.cluster ? k->conf.info.cluster : "",
 					k->conf.info.origin);
 		if (dropped(cc) && ++drops <= DROP_RETRY_MAX) {
@@ -577,12 +618,11 @@ request(struct kube_client *k, const char *path, struct resp *r,
 					"kubeconfig's server (or proxy-url) right?",
 					k->conf.info.server, k->conf.info.context
 					? k->conf.info.context : "in-cluster",
-					k->errbuf[0] ? k->errbuf : curl_easy_strerror(cc));
+					curl_text(k, cc));
 		if (cc != CURLE_OK)
 			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
 					KUBE_RULE, "", "cannot %s: %s: %s%s", what,
-					k->conf.info.server,
-					k->errbuf[0] ? k->errbuf : curl_easy_strerror(cc),
+					k->conf.info.server, curl_text(k, cc),
 					dropped(cc) ? " (the connection was dropped "
 					"every time)" : "");
 		if (r->code == 401 && k->conf.exec && !reexec) {

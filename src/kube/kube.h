@@ -51,7 +51,8 @@ struct kube_options {
 				 * status, duration) on `log` */
 	FILE *log;		/* NULL: stderr */
 	/* Environment lookup (KUBECONFIG, HOME, KUBERNETES_SERVICE_*,
-	 * GPUSITE_SERVICEACCOUNT_DIR); NULL: getenv. */
+	 * GPUSITE_SERVICEACCOUNT_DIR, GPUSITE_LIST_MAX_*, the proxy
+	 * variables, checked for control characters); NULL: getenv. */
 	const char *(*getenv)(const char *name);
 };
 

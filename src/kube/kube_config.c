@@ -640,6 +640,11 @@ load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 
 	if (!dir || !*dir)
 		dir = KUBE_SA_DIR;
+	if (kube_has_ctl(host) || kube_has_ctl(port))
+		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+				"KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
+				"holds a control character (CR, LF or another): "
+				"refusing it, it would reach an HTTP request");
 	c->info.origin = "in-cluster";
 	c->info.server = arena_printf(a, strchr(host, ':') ? "https://[%s]:%s"
 					  : "https://%s:%s", host, port);

@@ -130,5 +130,25 @@ test_expect_success 'certificate paths with a newline: exit 3, the path is not o
 	refused "certificate-authority of cluster" &&
 	! [ -s "$HDRS" ]
 '
+test_expect_success 'a proxy variable with CR LF (HTTPS_PROXY, no_proxy): exit 3 naming the variable' '
+	start &&
+	live_kubeconfig >"$SCRATCH/kubeconfig" &&
+	HTTPS_PROXY=$(printf "http://127.0.0.1:1\r\nX-Injected: yes") &&
+	export HTTPS_PROXY &&
+	refused "the environment variable HTTPS_PROXY holds a control character (CR, LF or another)" &&
+	unset HTTPS_PROXY &&
+	no_proxy=$(printf "localhost\nX-Injected: yes") &&
+	export no_proxy &&
+	refused "the environment variable no_proxy holds a control character" &&
+	! [ -s "$HDRS" ]
+'
+test_expect_success 'in-cluster: KUBERNETES_SERVICE_HOST with CR LF is refused' '
+	mkdir -p "$SCRATCH/sa" && echo "$TOKEN" >"$SCRATCH/sa/token" &&
+	(cd "$LIVE" && HOME="$SCRATCH/nohome" KUBECONFIG= GPUSITE_SERVICEACCOUNT_DIR="$SCRATCH/sa" \
+		KUBERNETES_SERVICE_HOST="$(printf "127.0.0.1\r\nX-Injected: yes")" KUBERNETES_SERVICE_PORT=1 \
+		expect_exit 3 "$GPUSITE" drift sites) >"$SCRATCH/out" 2>"$SCRATCH/err" &&
+	grep "KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT holds a control character" "$SCRATCH/err" &&
+	! grep -i injected "$SCRATCH/err"
+'
 
 test_done
