@@ -61,7 +61,10 @@ Hostile fault SPECs (a malicious API server):
   wrong-shape=NAME      a LIST answer of the wrong shape: items-map
                         ({"kind":"NodeList","items":{"a":1}}), items-missing,
                         items-string, item-string, metadata-string,
-                        continue-number, root-array, kind-other
+                        continue-number, root-array, kind-other;
+                        for a GET of one object: object-array,
+                        object-metadata-string; for discovery
+                        (/api/v1, /apis/G/V): resources-map
   status-long=BYTES     500 with a Status message of BYTES bytes (no retry
                         relief: every request)
   trickle=SECS          the answer is sent one byte every SECS (slow loris)
@@ -865,6 +868,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return {"kind": "APIGroupList", "apiVersion": "v1", "groups": out}
 
     def discovery(self, group, version, auth):
+        f = self.server.faults.take("wrong-shape", "/api/" + version if
+                                    group == "" else
+                                    "/apis/%s/%s" % (group, version))
+        if f and f["arg"] == "resources-map":
+            self.send_json(200, {"kind": "APIResourceList",
+                                 "groupVersion": group_version(group, version),
+                                 "resources": {"a": 1}}, auth=auth)
+            return
         res = []
         for g, v, plural, kind, namespaced, short in self.server.store.served():
             if g != group or v != version:
@@ -930,6 +941,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 auth=auth)
             return
         items = self.server.store.items((res[0], res[1], res[2]))
+        f = self.server.faults.take("wrong-shape", path) if name else None
+        if f and f["arg"] == "object-array":
+            self.send_json(200, [{"kind": res[3]}], auth=auth)
+            return
+        if f and f["arg"] == "object-metadata-string":
+            self.send_json(200, {"kind": res[3], "metadata": "x"}, auth=auth)
+            return
         if name:
             for o in items:
                 md = o["metadata"]
@@ -1094,8 +1112,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "kind-other": {"kind": res[3], "metadata": {},
                                "items": [one]},
             }
-            self.send_json(200, shapes[f["arg"]], auth=auth)
-            return True
+            if f["arg"] in shapes:
+                self.send_json(200, shapes[f["arg"]], auth=auth)
+                return True
         return False
 
     def trickle(self, secs, auth):
