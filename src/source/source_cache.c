@@ -481,6 +481,41 @@ fetched_already(const char *key)
 	return false;
 }
 
+/* The transports a --repo URL may name.  git's "<helper>::<address>"
+ * (ext::, fd::) runs commands; libgit2 would take "ext::..." for scp-like
+ * ssh to a host "ext" and look that host up: refuse it by name instead. */
+static const char *const url_schemes[] = {"https", "http", "ssh", "git", "file",
+					  "git+ssh", "ssh+git"};
+
+static const char *
+url_refusal(struct arena *a, const char *url)
+{
+	const char *sep = strstr(url, "://");
+	const char *colon = strchr(url, ':');
+
+	for (const unsigned char *c = (const unsigned char *)url; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return "it holds a control character";
+	if (url[0] == '-')
+		return "it starts with '-'";
+	if (!sep) {
+		if (colon && colon[1] == ':')
+			return arena_printf(a,
+					    "git's transport helpers ('%.*s::') are not"
+					    " supported: use https://, ssh:// or a path",
+					    (int)(colon - url), url);
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof(url_schemes) / sizeof(url_schemes[0]); i++)
+		if ((size_t)(sep - url) == strlen(url_schemes[i]) &&
+		    !strncmp(url, url_schemes[i], (size_t)(sep - url)))
+			return NULL;
+	return arena_printf(a,
+			    "the transport '%.*s' is not supported: use https://,"
+			    " http://, ssh://, git://, file:// or a path",
+			    (int)(sep - url), url);
+}
+
 int
 source__open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
 		    const char *shown, const char *rev)
@@ -491,7 +526,11 @@ source__open_cached(git_repository **out, struct arena *a, struct diags *d, cons
 	char *dir;
 	int lock, error;
 
+	const char *refused = url_refusal(a, url);
+
 	*out = NULL;
+	if (refused)
+		return source__fail(d, SOURCE_EFAIL, "cannot fetch %s: %s", shown, refused);
 	if (!root)
 		return source__fail(d, SOURCE_EFAIL,
 				    "no cache directory for %s: set"
