@@ -578,7 +578,8 @@ keep_batch(struct rendered *out, struct arena *a, const struct render_result *r,
 		struct buf *b = arena_alloc(a, sizeof(*b));
 
 		buf_init(b, FILE_CAP);
-		if (emit_document(b, f->doc, EMIT_YAML) < 0) {
+		if (f->text ? buf_add(b, f->text, f->text_len) < 0
+			    : emit_document(b, f->doc, EMIT_YAML) < 0) {
 			fprintf(stderr, "gpusite render: error: cannot format '%s'\n", f->path);
 			buf_release(b);
 			rc = -1;
@@ -597,6 +598,8 @@ keep_batch(struct rendered *out, struct arena *a, const struct render_result *r,
 		t->key.path = keep_str(a, f->path);
 		t->key.site = keep_str(a, f->site);
 		t->key.doc = NULL;
+		t->key.text = NULL;
+		t->key.text_len = 0;
 		t->key.has_secret = f->has_secret;
 		t->data = b;
 	}

@@ -39,6 +39,10 @@ struct render_file {
 	const char *site;
 	struct node *doc;
 	bool has_secret;	/* holds an SSM activation code */
+	/* doc as emit_document() writes it, when render already has the
+	 * bytes (the NodeConfig in the ConfigMap's data); else NULL */
+	const char *text;
+	size_t text_len;
 };
 
 struct render_options {

@@ -218,23 +218,25 @@ activation_code(struct render_ctx *ctx, const struct spec_site *site,
 
 /* The ConfigMap's value: the NodeConfig as YAML, without the secret.
  * Adds its key and value bytes to *total; one value over the cap is
- * left out and makes *total TOTAL_OVER. */
-static void
+ * left out and makes *total TOTAL_OVER (and NULL is returned). */
+static const struct node *
 add_data(struct render_ctx *ctx, struct node *data, const char *key,
 	 const struct node *doc, size_t *total)
 {
+	struct node *v = NULL;
 	struct buf b;
 
 	buf_init(&b, CONFIGMAP_BYTES_CAP);
 	if (emit_document(&b, doc, EMIT_YAML) == 0) {
-		node_map_add(ctx->arena, data, key,
-			     node_new_strn(ctx->arena, no_pos, b.data, b.len));
+		v = node_new_strn(ctx->arena, no_pos, b.data, b.len);
+		node_map_add(ctx->arena, data, key, v);
 		if (*total < TOTAL_OVER)
 			*total += strlen(key) + b.len;
 	} else {
 		*total = TOTAL_OVER;
 	}
 	buf_release(&b);
+	return v;
 }
 
 /* Where a site's NodeConfig findings point: spec.nodeGroups. */
@@ -278,9 +280,20 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 				const char *n = g->nodes[ni];
 				struct node *doc = render_nodeconfig_doc(a, site, g, n, NULL);
 
-				add_data(ctx, data, arena_printf(a, "%s.%s.yaml", g->name, n),
-					 doc, &total);
-				if (files)
+				const struct node *v;
+
+				v = add_data(ctx, data,
+					     arena_printf(a, "%s.%s.yaml", g->name, n),
+					     doc, &total);
+				/* no secret in it: the file is the ConfigMap's
+				 * value, byte for byte, emitted once */
+				if (files && v)
+					render_file_add_text(ctx, RENDER_FILE_NODECONFIG,
+							     arena_printf(a, "%s/%s/%s.yaml",
+									  site->name, g->name, n),
+							     site->name, doc, v->scalar.text,
+							     v->scalar.len);
+				else if (files)
 					render_file_add(ctx, RENDER_FILE_NODECONFIG,
 							arena_printf(a, "%s/%s/%s.yaml",
 								     site->name, g->name, n),

@@ -151,6 +151,21 @@ render_file_add(struct render_ctx *ctx, enum render_file_kind kind,
 	f->site = site;
 	f->doc = doc;
 	f->has_secret = has_secret;
+	f->text = NULL;
+	f->text_len = 0;
+}
+
+void
+render_file_add_text(struct render_ctx *ctx, enum render_file_kind kind,
+		     const char *path, const char *site, struct node *doc,
+		     const char *text, size_t text_len)
+{
+	struct render_file *f;
+
+	render_file_add(ctx, kind, path, site, doc, false);
+	f = &ctx->out->files[ctx->out->file_count - 1];
+	f->text = text;
+	f->text_len = text_len;
 }
 
 struct node *

@@ -58,6 +58,11 @@ void render_object_annotate(struct arena *a, struct render_object *o,
 void render_file_add(struct render_ctx *ctx, enum render_file_kind kind,
 		     const char *path, const char *site, struct node *doc,
 		     bool has_secret);
+/* The same, with doc's YAML (as emit_document() writes it) already
+ * made: the file is written from `text` and doc is not emitted again. */
+void render_file_add_text(struct render_ctx *ctx, enum render_file_kind kind,
+			  const char *path, const char *site, struct node *doc,
+			  const char *text, size_t text_len);
 
 /* {key, operator, value, effect, tolerationSeconds}; NULL / "" value and
  * effect and seconds < 0 are left out. */
