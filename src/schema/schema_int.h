@@ -44,8 +44,27 @@ struct schema_regex;
 const struct schema_regex *schema_regex_get(const char *src, enum schema_regex_dialect dialect,
 					    char **err);
 
-/* Whether the pattern matches anywhere in s[0..len) (ECMA test()). */
+/*
+ * The cache entry for `src` without compiling anything: translation and
+ * regcomp happen on the first schema_regex_match().  Only for patterns
+ * known to compile (the built-in schema, whose tests compile every one);
+ * a pattern that turns out not to compile never matches.
+ */
+const struct schema_regex *schema_regex_get_lazy(const char *src,
+						 enum schema_regex_dialect dialect);
+
+/* Whether the pattern matches anywhere in s[0..len) (ECMA test()).  A
+ * pure-ASCII subject runs on a byte-mode twin of the pattern when one
+ * exists (same verdict, no multibyte conversion). */
 bool schema_regex_match(const struct schema_regex *re, const char *s, size_t len);
+
+/* For tests: schema_regex_match() always on the full (UTF-8) form, and
+ * whether the pattern has an ASCII twin (building it if needed). */
+bool schema_regex_match_full(const struct schema_regex *re, const char *s, size_t len);
+bool schema_regex_has_twin(const struct schema_regex *re);
+
+/* For tests: how many times regcomp() has run in this process. */
+unsigned long schema_regex_compiles(void);
 
 /* True when patterns run in a UTF-8 locale (code point semantics). */
 bool schema_regex_utf8(void);

@@ -760,11 +760,27 @@ schema_regex_translate(struct buf *out, const char *src, size_t len,
 /* ------------------------------------------------------------------ */
 /* Compiled patterns, one per distinct text for the whole process */
 
+/*
+ * Each pattern has up to two compiled forms, each built the first time it
+ * is needed: `full`, the translation for the UTF-8 locale (code point
+ * semantics), and `ascii`, a byte-mode twin compiled under the C locale.
+ * The twin exists only when the pattern has a byte-mode translation (no
+ * non-ASCII character in a class); on a pure-ASCII subject it gives the
+ * same verdict as `full` (every character of the subject is one byte;
+ * '.', \s and negated classes can only meet ASCII characters; a
+ * non-ASCII literal matches in neither) without glibc's per-character
+ * multibyte conversion.
+ * A subject with any byte >= 0x80 always goes to `full`.
+ */
+enum { RE_TODO = 0, RE_OK = 1, RE_FAILED = -1 };
+
 struct schema_regex {
 	struct schema_regex *next;
 	char *src;
 	enum schema_regex_dialect dialect;
-	regex_t re;
+	signed char full_state, ascii_state; /* RE_TODO, RE_OK, RE_FAILED */
+	regex_t full;
+	regex_t ascii;
 };
 
 #define RE_BUCKETS 256
@@ -772,6 +788,9 @@ static struct schema_regex *re_table[RE_BUCKETS];
 static bool re_atexit;
 static locale_t re_locale;
 static int re_locale_state; /* 0 unknown, 1 UTF-8, -1 bytes */
+static unsigned long re_compiles; /* regcomp calls, for tests */
+static locale_t re_c_locale;
+static int re_c_state; /* 0 unknown, 1 made, -1 could not */
 
 static void
 re_free_all(void)
@@ -783,7 +802,10 @@ re_free_all(void)
 
 		for (; r; r = next) {
 			next = r->next;
-			regfree(&r->re);
+			if (r->full_state == RE_OK)
+				regfree(&r->full);
+			if (r->ascii_state == RE_OK)
+				regfree(&r->ascii);
 			free(r->src);
 			free(r);
 		}
@@ -792,6 +814,9 @@ re_free_all(void)
 	if (re_locale_state == 1)
 		freelocale(re_locale);
 	re_locale_state = 0;
+	if (re_c_state == 1)
+		freelocale(re_c_locale);
+	re_c_state = 0;
 }
 
 bool
@@ -806,6 +831,16 @@ schema_regex_utf8(void)
 		re_locale_state = re_locale ? 1 : -1;
 	}
 	return re_locale_state == 1;
+}
+
+static bool
+re_c(void)
+{
+	if (re_c_state == 0) {
+		re_c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+		re_c_state = re_c_locale ? 1 : -1;
+	}
+	return re_c_state == 1;
 }
 
 static size_t
@@ -838,59 +873,118 @@ re_error(const char *fmt, ...)
 	return msg;
 }
 
-const struct schema_regex *
-schema_regex_get(const char *src, enum schema_regex_dialect dialect, char **err)
+/*
+ * Translate r->src for `utf8` (the UTF-8 locale) or byte mode and regcomp
+ * it into *re under `loc` (when not 0).  With ascii_only (the twin) a
+ * case-insensitive translation must be pure ASCII, else -1 without a
+ * message.  On other failures *err
+ * (when err is not NULL) is a malloc'd message.
+ */
+static int
+re_build(regex_t *re, const struct schema_regex *r, bool utf8, locale_t loc, bool ascii_only,
+	 char **err)
 {
-	struct schema_regex *r;
 	struct buf ere;
-	size_t h = re_hash(src), where = 0;
-	const char *why = NULL, *body = src;
-	bool utf8 = schema_regex_utf8();
+	size_t where = 0, k;
+	const char *why = NULL, *body = r->src;
 	locale_t old = (locale_t)0;
 	int rc, cflags = REG_EXTENDED | REG_NOSUB;
 	bool caret = false; /* "^" written before the flag group */
 
-	*err = NULL;
-	for (r = re_table[h]; r; r = r->next)
-		if (r->dialect == dialect && strcmp(r->src, src) == 0)
-			return r;
 	/* RE2's case-insensitive flag, as CRDs write it ("(?i)abc",
 	 * "^(?i)abc"): only where it covers the whole pattern. */
-	if (dialect == SCHEMA_RE_GO && strncmp(src, "(?i)", 4) == 0) {
-		body = src + 4;
+	if (r->dialect == SCHEMA_RE_GO && strncmp(r->src, "(?i)", 4) == 0) {
+		body = r->src + 4;
 		cflags |= REG_ICASE;
-	} else if (dialect == SCHEMA_RE_GO && strncmp(src, "^(?i)", 5) == 0) {
-		body = src + 5;
+	} else if (r->dialect == SCHEMA_RE_GO && strncmp(r->src, "^(?i)", 5) == 0) {
+		body = r->src + 5;
 		cflags |= REG_ICASE;
 		caret = true;
 	}
 	buf_init(&ere, 1u << 20);
 	if (caret && buf_addch(&ere, '^'))
 		why = "pattern too long";
-	if (why || schema_regex_translate(&ere, body, strlen(body), dialect, utf8, &why, &where)) {
-		where += (size_t)(body - src);
-		*err = re_error("pattern '%s' uses %s (at offset %zu), which "
-				"POSIX regular expressions cannot express; rewrite it",
-				src, why, where);
+	if (why ||
+	    schema_regex_translate(&ere, body, strlen(body), r->dialect, utf8, &why, &where)) {
+		where += (size_t)(body - r->src);
+		if (err)
+			*err = re_error("pattern '%s' uses %s (at offset %zu), which "
+					"POSIX regular expressions cannot express; rewrite it",
+					r->src, why, where);
 		buf_release(&ere);
-		return NULL;
+		return -1;
 	}
-	r = xcalloc(1, sizeof(*r));
-	if (utf8)
-		old = uselocale(re_locale);
-	rc = regcomp(&r->re, ere.data, cflags);
-	if (utf8)
+	/* A non-ASCII literal outside brackets is a parenthesised byte
+	 * sequence in byte mode: it can meet no ASCII subject, in either
+	 * form.  Under REG_ICASE the two locales could fold it differently,
+	 * so then the twin must be pure ASCII.  (Non-ASCII inside brackets
+	 * already failed the byte-mode translation.) */
+	if (ascii_only && (cflags & REG_ICASE))
+		for (k = 0; k < ere.len; k++)
+			if ((unsigned char)ere.data[k] >= 0x80) {
+				buf_release(&ere);
+				return -1;
+			}
+	if (loc)
+		old = uselocale(loc);
+	rc = regcomp(re, ere.data, cflags);
+	re_compiles++;
+	if (loc)
 		uselocale(old);
+	buf_release(&ere);
 	if (rc) {
 		char msg[160];
 
-		regerror(rc, &r->re, msg, sizeof(msg));
-		*err = re_error("pattern '%s' is not a valid regular expression: %s", src, msg);
-		free(r);
-		buf_release(&ere);
-		return NULL;
+		regerror(rc, re, msg, sizeof(msg));
+		if (err)
+			*err = re_error("pattern '%s' is not a valid regular expression: %s",
+					r->src, msg);
+		return -1;
 	}
-	buf_release(&ere);
+	return 0;
+}
+
+/* Build the full form once; 0 when it is there. */
+static int
+re_full(struct schema_regex *r, char **err)
+{
+	bool utf8;
+
+	if (r->full_state == RE_TODO) {
+		utf8 = schema_regex_utf8();
+		r->full_state = re_build(&r->full, r, utf8, utf8 ? re_locale : (locale_t)0, false,
+					 err) == 0
+					? RE_OK
+					: RE_FAILED;
+	}
+	return r->full_state == RE_OK ? 0 : -1;
+}
+
+/* Build the ASCII twin once; 0 when it is there.  Without a UTF-8 locale
+ * the full form is already byte mode and no twin is made. */
+static int
+re_ascii(struct schema_regex *r)
+{
+	if (r->ascii_state == RE_TODO) {
+		r->ascii_state = RE_FAILED;
+		if (schema_regex_utf8() && re_c() &&
+		    re_build(&r->ascii, r, false, re_c_locale, true, NULL) == 0)
+			r->ascii_state = RE_OK;
+	}
+	return r->ascii_state == RE_OK ? 0 : -1;
+}
+
+/* The cache entry for src, made (nothing compiled) when it is new. */
+static struct schema_regex *
+re_entry(const char *src, enum schema_regex_dialect dialect)
+{
+	struct schema_regex *r;
+	size_t h = re_hash(src);
+
+	for (r = re_table[h]; r; r = r->next)
+		if (r->dialect == dialect && strcmp(r->src, src) == 0)
+			return r;
+	r = xcalloc(1, sizeof(*r));
 	r->src = xstrdup(src);
 	r->dialect = dialect;
 	r->next = re_table[h];
@@ -902,11 +996,54 @@ schema_regex_get(const char *src, enum schema_regex_dialect dialect, char **err)
 	return r;
 }
 
-bool
-schema_regex_match(const struct schema_regex *re, const char *s, size_t len)
+const struct schema_regex *
+schema_regex_get(const char *src, enum schema_regex_dialect dialect, char **err)
 {
-	locale_t old = (locale_t)0;
-	bool utf8 = re_locale_state == 1;
+	struct schema_regex *r = re_entry(src, dialect);
+
+	*err = NULL;
+	if (r->full_state == RE_FAILED) {
+		/* Failed before without a message (a lazy entry): build the
+		 * message now. */
+		regex_t tmp;
+		bool utf8 = schema_regex_utf8();
+
+		if (re_build(&tmp, r, utf8, utf8 ? re_locale : (locale_t)0, false, err) == 0) {
+			regfree(&tmp); /* cannot happen: same text, same locale */
+			*err = re_error("pattern '%s' could not be compiled", src);
+		}
+		return NULL;
+	}
+	if (re_full(r, err))
+		return NULL;
+	return r;
+}
+
+const struct schema_regex *
+schema_regex_get_lazy(const char *src, enum schema_regex_dialect dialect)
+{
+	return re_entry(src, dialect);
+}
+
+static bool
+is_ascii(const char *s, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		if ((unsigned char)s[k] >= 0x80)
+			return false;
+	return true;
+}
+
+static bool
+re_match(const struct schema_regex *cre, const char *s, size_t len, bool twin)
+{
+	/* The cache owns every entry; compiling on first use fills in the
+	 * forms of an entry that callers hold as const. */
+	struct schema_regex *re = (struct schema_regex *)cre;
+	locale_t loc = (locale_t)0, old = (locale_t)0;
+	const regex_t *rx;
 	int rc;
 #ifdef REG_STARTEND
 	regmatch_t m[1];
@@ -914,15 +1051,56 @@ schema_regex_match(const struct schema_regex *re, const char *s, size_t len)
 	m[0].rm_so = 0;
 	m[0].rm_eo = (regoff_t)len;
 #endif
-	if (utf8)
-		old = uselocale(re_locale);
+	if (twin && is_ascii(s, len) && re_ascii(re) == 0) {
+		rx = &re->ascii;
+		loc = re_c_locale;
+	} else {
+		char *err = NULL;
+
+		if (re_full(re, &err)) {
+			/* Only a lazy entry gets here (schema_regex_get()
+			 * refuses the pattern); the built-in schema's are all
+			 * compiled by its tests. */
+			free(err);
+			return false;
+		}
+		rx = &re->full;
+		if (re_locale_state == 1)
+			loc = re_locale;
+	}
+	if (loc)
+		old = uselocale(loc);
 #ifdef REG_STARTEND
-	rc = regexec(&re->re, s, 1, m, REG_STARTEND);
+	rc = regexec(rx, s, 1, m, REG_STARTEND);
 #else
 	(void)len;
-	rc = regexec(&re->re, s, 0, NULL, 0);
+	rc = regexec(rx, s, 0, NULL, 0);
 #endif
-	if (utf8)
+	if (loc)
 		uselocale(old);
 	return rc == 0;
+}
+
+bool
+schema_regex_match(const struct schema_regex *re, const char *s, size_t len)
+{
+	return re_match(re, s, len, true);
+}
+
+bool
+schema_regex_match_full(const struct schema_regex *re, const char *s, size_t len)
+{
+	return re_match(re, s, len, false);
+}
+
+bool
+schema_regex_has_twin(const struct schema_regex *re)
+{
+	return re_ascii((struct schema_regex *)re) == 0;
+}
+
+unsigned long
+schema_regex_compiles(void)
+{
+	return re_compiles;
 }

@@ -174,6 +174,37 @@ test_schema__gpusite_compiles_once(void **state)
 }
 
 static void
+test_schema__gpusite_compiles_no_pattern_up_front(void **state)
+{
+	unsigned long before = schema_regex_compiles(), after_compile;
+
+	(void)state;
+	/* The first schema_gpusite() of the process: patterns are
+	 * compiled the first time a value meets them, not before. */
+	gpusite();
+	after_compile = schema_regex_compiles();
+	assert_int_equal(after_compile, before);
+	assert_int_equal(check(gpusite(), site("karpenter", "8", "version", "true", "gpuLimit")),
+			 0);
+	assert_true(schema_regex_compiles() > after_compile);
+}
+
+static void
+test_schema__gpusite_every_pattern_compiles(void **state)
+{
+	struct node *own = json_parse(&A, &D, "TEST", "gpusite.json", schema_gpusite_json,
+				      schema_gpusite_json_len);
+
+	(void)state;
+	/* schema_gpusite() compiles its patterns lazily and cannot report
+	 * one that fails; an eager compile of the same document proves
+	 * every one of them translates and compiles. */
+	assert_non_null(own);
+	assert_non_null(schema_compile(&A, &D, "TEST", own));
+	assert_int_equal(D.count, 0);
+}
+
+static void
 test_schema__gpusite_is_a_valid_draft07_schema(void **state)
 {
 	struct schema *meta = compile("{\"$ref\": \"http://json-schema.org/draft-07/schema#\"}");
@@ -405,6 +436,101 @@ test_schema__patterns_are_ecma_and_unanchored(void **state)
 	assert_int_equal(check(compile("{\"pattern\": \"^a{$\"}"), json("\"a{\"")), 0);
 	/* patterns only apply to strings */
 	assert_int_equal(check(compile("{\"pattern\": \"^a$\"}"), json("12")), 0);
+}
+
+/* One pattern against one subject: the verdict, checked to be the same
+ * on the full (UTF-8) form and on the path schema_regex_match() takes. */
+static bool
+re_verdict(const char *pattern, enum schema_regex_dialect dialect, const char *subject)
+{
+	char *err = NULL;
+	const struct schema_regex *re = schema_regex_get(pattern, dialect, &err);
+	bool fast, full;
+
+	assert_non_null(re);
+	fast = schema_regex_match(re, subject, strlen(subject));
+	full = schema_regex_match_full(re, subject, strlen(subject));
+	if (fast != full)
+		print_error("pattern '%s' on '%s': %d with the ASCII path, %d without\n", pattern,
+			    subject, fast, full);
+	assert_int_equal(fast, full);
+	return fast;
+}
+
+static void
+test_schema__ascii_fast_path_gives_the_full_verdict(void **state)
+{
+	static const char *patterns[] = {
+		"^.$",
+		"^a.c$",
+		"^\\s+$",
+		"^\\S+$",
+		"^\\W$",
+		"^\\D+$",
+		"^[^a]+$",
+		"^[a-z]+$",
+		"^[\\s\\d]+$",
+		"\\d{2,}",
+		"^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$",
+		"^x\xc3\xa9?$",
+		"^[^\xc3\xa9]+$",
+		"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+		"[^]",
+	};
+	static const char *ascii[] = {
+		"", "a", "abc", "a\nc", "a\rc", " ", "\t \v", "_", "-", "12", "x", "1.5ms2h",
+		"us", "ABC", "a-b", "a b", "~",
+	};
+	size_t p, k;
+
+	(void)state;
+	/* every ASCII subject: the twin (when there is one) and the full
+	 * form agree */
+	for (p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+		for (k = 0; k < sizeof(ascii) / sizeof(ascii[0]); k++)
+			(void)re_verdict(patterns[p], SCHEMA_RE_ECMA, ascii[k]);
+	/* which patterns have a twin: a non-ASCII literal is fine, a
+	 * non-ASCII character in a class is not */
+	if (schema_regex_utf8()) {
+		char *err = NULL;
+
+		assert_true(schema_regex_has_twin(schema_regex_get("^.$", SCHEMA_RE_ECMA, &err)));
+		assert_true(schema_regex_has_twin(
+			schema_regex_get("^x\xc3\xa9?$", SCHEMA_RE_ECMA, &err)));
+		assert_false(schema_regex_has_twin(
+			schema_regex_get("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, &err)));
+		assert_false(schema_regex_has_twin(
+			schema_regex_get("(?i)^\xc5\xbf$", SCHEMA_RE_GO, &err)));
+	}
+	/* the same patterns on ASCII and on non-ASCII subjects */
+	assert_true(re_verdict("^.$", SCHEMA_RE_ECMA, "a"));
+	assert_false(re_verdict("^.$", SCHEMA_RE_ECMA, "\n"));
+	assert_false(re_verdict("^.$", SCHEMA_RE_ECMA, "ab"));
+	assert_true(re_verdict("^\\S+$", SCHEMA_RE_ECMA, "abc"));
+	assert_false(re_verdict("^\\s+$", SCHEMA_RE_ECMA, "a"));
+	assert_true(re_verdict("^[^a]+$", SCHEMA_RE_ECMA, "bcd"));
+	assert_true(re_verdict("^[a-z]+$", SCHEMA_RE_ECMA, "abc"));
+	assert_false(re_verdict("^[a-z]+$", SCHEMA_RE_ECMA, "ab\xc3\xa9"));
+	assert_true(re_verdict("^x\xc3\xa9?$", SCHEMA_RE_ECMA, "x"));
+	assert_true(re_verdict("^x\xc3\xa9?$", SCHEMA_RE_ECMA, "x\xc3\xa9"));
+	assert_true(re_verdict("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, "abc"));
+	assert_false(re_verdict("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, "a\xc3\xa9"));
+	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$",
+			       SCHEMA_RE_ECMA, "1.5ms2h"));
+	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$",
+			       SCHEMA_RE_ECMA, "3\xc2\xb5s"));
+	assert_true(re_verdict("(?i)^abc$", SCHEMA_RE_GO, "AbC"));
+	if (schema_regex_utf8()) {
+		/* code points, not bytes, and Unicode \s, for non-ASCII */
+		assert_true(re_verdict("^.$", SCHEMA_RE_ECMA, "\xc3\xa9"));
+		assert_true(re_verdict("^a.c$", SCHEMA_RE_ECMA, "a\xe2\x82\xac" "c"));
+		assert_false(re_verdict("^.$", SCHEMA_RE_ECMA, "\xe2\x80\xa8"));
+		assert_true(re_verdict("^\\s+$", SCHEMA_RE_ECMA, " \xc2\xa0"));
+		assert_false(re_verdict("^\\S+$", SCHEMA_RE_ECMA, "a\xc2\xa0"));
+		assert_true(re_verdict("^\\W$", SCHEMA_RE_ECMA, "\xc3\xa9"));
+		assert_true(re_verdict("^[^a]+$", SCHEMA_RE_ECMA, "\xc3\xa9\xc3\xa9"));
+		assert_true(re_verdict("^\\D+$", SCHEMA_RE_ECMA, "\xc3\xa9x"));
+	}
 }
 
 static char *
@@ -1015,7 +1141,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		T(test_schema__gpusite_compiles_no_pattern_up_front),
 		T(test_schema__gpusite_compiles_once),
+		T(test_schema__gpusite_every_pattern_compiles),
 		T(test_schema__gpusite_is_a_valid_draft07_schema),
 		T(test_schema__valid_site_has_no_diagnostic),
 		T(test_schema__unknown_field_at_key_with_suggestion),
@@ -1028,6 +1156,7 @@ main(void)
 		T(test_schema__integer_means_zero_fraction),
 		T(test_schema__length_counts_code_points),
 		T(test_schema__patterns_are_ecma_and_unanchored),
+		T(test_schema__ascii_fast_path_gives_the_full_verdict),
 		T(test_schema__regex_translation),
 		T(test_schema__untranslatable_pattern_fails_compile),
 		T(test_schema__unsupported_keywords_fail_compile),
