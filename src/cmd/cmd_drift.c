@@ -299,6 +299,8 @@ cmd_drift(int argc, char **argv)
 	if (o.strict)
 		diags_promote_warnings(&findings);
 	diags_sort(&findings);
+	if (o.format == REPORT_GITHUB || o.format == REPORT_SARIF)
+		pipeline_paths_from_top(&findings, &a, &o);
 
 	if (opts_use_color(&o, stdout))
 		flags |= REPORT_COLOR;

@@ -76,8 +76,11 @@ assert note[\"file\"] == \"sites/seoul-dc1.yaml\", note
 test_expect_success 'CI formats: github annotations, junit of the sites of this cluster only' '
 	live_start no-taint --applied "$SCRATCH/applied.keep" &&
 	cd "$LIVE" &&
+	top=$(git rev-parse --show-prefix 2>/dev/null) &&
 	expect_exit 1 "$GPUSITE" drift --format github --kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/gh" 2>/dev/null &&
-	grep "^::error file=sites/seoul-dc1.yaml,line=28,col=25,title=GS201::node gpu-a-02" "$SCRATCH/gh" &&
+	grep "^::error file=${top}sites/seoul-dc1.yaml,line=28,col=25,title=GS201::node gpu-a-02" "$SCRATCH/gh" &&
+	(cd sites && expect_exit 1 "$GPUSITE" drift --format github --kubeconfig "$SCRATCH/kubeconfig" . >"$SCRATCH/gh2" 2>/dev/null) &&
+	grep "^::error file=${top}sites/seoul-dc1.yaml,line=28,col=25,title=GS201::" "$SCRATCH/gh2" &&
 	expect_exit 1 "$GPUSITE" drift --format junit --kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/ju" 2>/dev/null &&
 	grep "<testsuites name=\"gpusite drift\" tests=\"1\" failures=\"1\"" "$SCRATCH/ju" &&
 	! grep frankfurt "$SCRATCH/ju"
