@@ -77,16 +77,7 @@ opts_exit_code(int result)
 	return result == OPTS_HELP ? 0 : 2;
 }
 
-static const char *const format_names[] = {
-	[REPORT_TEXT] = "text",
-	[REPORT_JSON] = "json",
-	[REPORT_GITHUB] = "github",
-	[REPORT_SARIF] = "sarif",
-	[REPORT_JUNIT] = "junit",
-	[REPORT_MARKDOWN] = "markdown",
-};
-
-#define N_FORMATS (sizeof(format_names) / sizeof(format_names[0]))
+#define N_FORMATS ((size_t)REPORT_FORMATS)
 
 static unsigned
 formats_of(const struct opts_cmd *cmd)
@@ -109,7 +100,7 @@ formats_list(char *buf, size_t size, const struct opts_cmd *cmd, bool with_defau
 		if (!((set >> i) & 1u))
 			continue;
 		left--;
-		n += (size_t)snprintf(buf + n, size - n, "%s%s%s", format_names[i],
+		n += (size_t)snprintf(buf + n, size - n, "%s%s%s", report_format_name((enum report_format)i),
 				      with_default && i == REPORT_TEXT ? " (default)" : "",
 				      left > 1 ? ", " : left == 1 ? " or " : "");
 	}

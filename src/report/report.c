@@ -28,6 +28,12 @@ report_format_parse(const char *name, enum report_format *out)
 	return -1;
 }
 
+const char *
+report_format_name(enum report_format fmt)
+{
+	return (unsigned)fmt < REPORT_FORMATS ? format_names[fmt] : "?";
+}
+
 size_t
 report_count_errors(const struct report_input *in)
 {

@@ -20,6 +20,7 @@ enum report_format {
 	REPORT_JUNIT,
 	REPORT_MARKDOWN,
 };
+#define REPORT_FORMATS (REPORT_MARKDOWN + 1)
 
 struct report_input {
 	const struct diags *diags;	/* sorted */
@@ -31,6 +32,9 @@ struct report_input {
 
 /* "text", "json", ... -> enum; -1 for an unknown name. */
 int report_format_parse(const char *name, enum report_format *out);
+
+/* enum -> "text", "json", ... */
+const char *report_format_name(enum report_format fmt);
 
 /*
  * Write the report.  `text` goes to `err` (compiler style, caret lines
