@@ -124,6 +124,40 @@ token_prefix(const char *s)
 }
 
 /*
+ * A cheap test every secret classify() can find passes, run first on
+ * every string: a base64 run of 20 or 40 characters or of at least 100
+ * (the three shapes), "-----BEGIN" (a private key block), an
+ * "aws_secret_access_key" assignment, or, for a key, at least 12
+ * characters (the shortest field name it knows, "sessiontoken").
+ */
+bool
+rules_secret_prefilter(const char *text, bool is_key)
+{
+	static const char needle[] = "aws_secret_access_key";
+	const char *p;
+	size_t run = 0;
+
+	for (p = text;; p++) {
+		if (*p && is_b64(*p)) {
+			run++;
+			continue;
+		}
+		if (run == 20 || run == 40 || run >= 100)
+			return true;
+		if (!*p)
+			break;
+		run = 0;
+		if (*p == '-' && !strncmp(p, "-----BEGIN", 10))
+			return true;
+		/* the needle's first '_' is its fourth character */
+		if (*p == '_' && p - text >= 3 &&
+		    !strncasecmp(p - 3, needle, sizeof(needle) - 1))
+			return true;
+	}
+	return is_key && p - text >= 12;
+}
+
+/*
  * Classify one string; `key` is the mapping key it sits under (or the key
  * itself when the string is a key: then key == NULL).
  */
@@ -134,7 +168,7 @@ classify(const char *text, const char *key)
 	const char *p;
 	size_t n;
 
-	if (!text)
+	if (!text || !rules_secret_prefilter(text, key == NULL))
 		return SECRET_NONE;
 	if (strstr(text, "-----BEGIN") && strstr(text, "PRIVATE KEY"))
 		return SECRET_PRIVATE_KEY;
@@ -248,10 +282,29 @@ struct scan {
 	size_t found;
 };
 
+/* Where the scan is: one step from the parent, the root's `up` NULL.  The
+ * JSON path is only written out for a finding. */
+struct step {
+	const struct step *up;
+	const char *key; /* a mapping key, or NULL for a sequence index */
+	size_t index;
+};
+
+static const char *
+step_path(struct arena *a, const struct step *st)
+{
+	if (!st || !st->up)
+		return "";
+	if (st->key)
+		return node_path_join(a, step_path(a, st->up), st->key);
+	return node_path_index(a, step_path(a, st->up), st->index);
+}
+
 static void
-hit(struct scan *sc, const struct node *at, const char *path,
+hit(struct scan *sc, const struct node *at, const struct step *where,
     enum secret_kind k, bool is_key)
 {
+	const char *path = step_path(sc->c->arena, where);
 	const char *shown = *path ? path : "the document";
 
 	sc->found++;
@@ -266,13 +319,15 @@ hit(struct scan *sc, const struct node *at, const char *path,
 }
 
 static void
-scan_node(struct scan *sc, const struct node *n, const char *path,
+scan_node(struct scan *sc, const struct node *n, const struct step *path,
 	  const char *key, unsigned depth)
 {
+	struct step child;
 	size_t i;
 
 	if (!n || depth > 256)
 		return;
+	child.up = path;
 	switch (n->kind) {
 	case NODE_SCALAR: {
 		enum secret_kind k;
@@ -285,10 +340,11 @@ scan_node(struct scan *sc, const struct node *n, const char *path,
 		return;
 	}
 	case NODE_SEQ:
-		for (i = 0; i < n->seq.count; i++)
-			scan_node(sc, n->seq.items[i],
-				  node_path_index(sc->c->arena, path, i), key,
-				  depth + 1);
+		child.key = NULL;
+		for (i = 0; i < n->seq.count; i++) {
+			child.index = i;
+			scan_node(sc, n->seq.items[i], &child, key, depth + 1);
+		}
 		return;
 	case NODE_MAP: {
 		/* env-style {name: AWS_SECRET_ACCESS_KEY, value: ...}: the
@@ -300,21 +356,19 @@ scan_node(struct scan *sc, const struct node *n, const char *path,
 			const char *k = node_text(p->key);
 			const char *ctx = k;
 			enum secret_kind kk = classify(k, NULL);
-			const char *child;
 
+			child.key = k;
+			child.index = 0;
 			if (kk != SECRET_NONE) {
 				/* the key may be the secret itself: keep it
 				 * out of the path; and one finding per field
 				 * is enough, so its value is not scanned */
-				child = rules_looks_secret(k) ? path :
-					node_path_join(sc->c->arena, path, k);
-				hit(sc, p->key, child, kk, true);
+				hit(sc, p->key, rules_looks_secret(k) ? path : &child, kk, true);
 				continue;
 			}
 			if (sibling && k && !strcmp(k, "value"))
 				ctx = sibling;
-			child = k ? node_path_join(sc->c->arena, path, k) : path;
-			scan_node(sc, p->value, child, ctx, depth + 1);
+			scan_node(sc, p->value, k ? &child : path, ctx, depth + 1);
 		}
 		return;
 	}
@@ -325,8 +379,9 @@ static size_t
 scan_doc(struct rule_ctx *c, const struct spec_site *s, const struct node *doc)
 {
 	struct scan sc = { c, s, 0 };
+	struct step root = { NULL, NULL, 0 };
 
-	scan_node(&sc, doc, "", NULL, 0);
+	scan_node(&sc, doc, &root, NULL, 0);
 	return sc.found;
 }
 

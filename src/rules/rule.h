@@ -97,6 +97,9 @@ bool rules_looks_secret(const char *text);
 /* The same, for `text` as the value of the field named `key`
  * ("activationCodeEnv"): what GS010 reports there. */
 bool rules_secret_in_field(const char *text, const char *key);
+/* False only when `text` (a key when is_key) cannot hold a secret GS010
+ * knows; the cheap first step of every check above. */
+bool rules_secret_prefilter(const char *text, bool is_key);
 
 /* Kubernetes syntax (k8s.io/apimachinery validation); each returns NULL
  * when valid, else why not, as a message fragment. */

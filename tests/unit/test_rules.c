@@ -464,6 +464,89 @@ test_rules__gs010_scan_of_a_rejected_document(void **state)
 	assert_false(rules_looks_secret("topology.example.com/rack"));
 }
 
+static void
+test_rules__gs010_path_of_a_deep_finding(void **state)
+{
+	const char *y = "spec:\n"
+			"  list:\n"
+			"  - {\"a b\": [x, {secret: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY}]}\n";
+	struct yamlio_docs docs = { NULL, 0 };
+
+	(void)state;
+	assert_int_equal(yamlio_load(&docs, &A, &D, "sites/x.yaml", y, strlen(y),
+				     &yamlio_default_limits), 0);
+	assert_int_equal(rules_scan_secrets(&A, &D, docs.docs[0]), -1);
+	/* the path is written only for the finding, with the same steps */
+	assert_int_equal(D.count, 1);
+	assert_string_equal(D.items[0].path, "spec.list[0][\"a b\"][1].secret");
+	assert_string_equal(D.items[0].msg,
+			    "spec.list[0][\"a b\"][1].secret holds what looks like an AWS "
+			    "secret access key: remove it and rotate it; hybrid nodes get "
+			    "their credentials from SSM or IAM Roles Anywhere");
+}
+
+static void
+test_rules__gs010_prefilter(void **state)
+{
+	static const char *texts[] = {
+		"",
+		"rack-a",
+		"us-west-2",
+		"topology.example.com/rack",
+		"aaaaaaaaaaaaaaaaaaa",                      /* 19 */
+		"aaaaaaaaaaaaaaaaaaaaa",                    /* 21 */
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",  /* 39 */
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", /* 41 */
+		"Fjz3/sZfSvv78EXAMPLE",
+		"code: Fjz3/sZfSvv78EXAMPLE.",
+		"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+		"-----BEGIN RSA PRIVATE KEY-----",
+		"x AWS_Secret_Access_Key=abc",
+		"aws_secret",
+		"sessionToken",
+		"activation_code",
+		"secretKey",
+	};
+	char long_run[128];
+	size_t k;
+
+	(void)state;
+	/* the shapes: runs of 20, 40 and 100+ base64 characters */
+	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaa", false));
+	assert_true(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaa", false));
+	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaaa", false));
+	assert_true(rules_secret_prefilter("x=aaaaaaaaaaaaaaaaaaaa;", false));
+	assert_true(rules_secret_prefilter("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", false));
+	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false));
+	memset(long_run, 'Q', 99);
+	long_run[99] = '\0';
+	assert_false(rules_secret_prefilter(long_run, false));
+	long_run[99] = 'Q';
+	long_run[100] = '\0';
+	assert_true(rules_secret_prefilter(long_run, false));
+	/* the markers, anywhere in the text */
+	assert_true(rules_secret_prefilter("x -----BEGIN EC PRIVATE KEY-----", false));
+	assert_true(rules_secret_prefilter("x AWS_Secret_Access_Key=abc", false));
+	assert_false(rules_secret_prefilter("us-west-2", false));
+	/* a key names a field: 12 characters or more may be one */
+	assert_true(rules_secret_prefilter("sessionToken", true));
+	assert_false(rules_secret_prefilter("sessionToken", false));
+	assert_false(rules_secret_prefilter("secretKey", true));
+	/* a necessary condition: what it turns away nothing would report */
+	for (k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+		if (rules_secret_prefilter(texts[k], false))
+			continue;
+		assert_false(rules_looks_secret(texts[k]));
+		assert_false(rules_secret_in_field(texts[k], "activationCode"));
+		assert_false(rules_secret_in_field(texts[k], "aws_secret_access_key"));
+		assert_false(rules_secret_in_field(texts[k], "sessionToken"));
+	}
+	/* and what it lets through is still judged by the full check */
+	assert_true(rules_secret_in_field("Fjz3/sZfSvv78EXAMPLE", "activationCode"));
+	assert_false(rules_secret_in_field("Fjz3/sZfSvv78EXAMPLE", "note"));
+	assert_true(rules_secret_in_field("x AWS_Secret_Access_Key=abc", "note"));
+}
+
 /* ---- GS011-GS013: credentials and node names ---- */
 
 static void
@@ -1433,6 +1516,8 @@ main(void)
 		T(test_rules__gs005_node_twice_in_repository),
 		T(test_rules__gs010_secrets),
 		T(test_rules__gs010_quiet_on_names_of_secrets),
+		T(test_rules__gs010_path_of_a_deep_finding),
+		T(test_rules__gs010_prefilter),
 		T(test_rules__gs010_scan_of_a_rejected_document),
 		T(test_rules__gs011_both_or_neither),
 		T(test_rules__gs012_forms),
