@@ -140,8 +140,8 @@ cmd_validate(int argc, char **argv)
 		return validate_rendered(&o, flags);
 
 	arena_init(&a);
-	if (pipeline_open(&p, &files, &a, &o, (const char *const *)o.args, o.nargs,
-			  "gpusite validate", flags) < 0) {
+	if (pipeline_open_lean(&p, &files, &a, &o, (const char *const *)o.args,
+			       o.nargs, "gpusite validate", flags) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}

@@ -16,6 +16,7 @@
 #include "cmd/pipeline.h"
 #include "render/render.h"
 #include "report/report.h"
+#include "rules/rule.h"
 #include "rules/rules.h"
 #include "schema/schema.h"
 #include "yamlio/yamlio.h"
@@ -119,11 +120,219 @@ classify(const struct node *doc, const char **api, const char **kind)
 	return DOC_SITE;
 }
 
+/*
+ * The lean road (validate): each file's tree, model and the temporaries of
+ * its checks live in a scratch arena released once the file is checked;
+ * the run keeps its findings and, per site, the keys the cross-file rules
+ * compare.  Only the files of sites whose keys meet another site's are
+ * read again, at the end, for the cross-file rules: whatever a finding
+ * points at is then in a tree again.  Sites with keys of their own can
+ * take part in no cross-file finding, so leaving them out changes none.
+ */
+
+/* The cross-file rules the lean road knows the keys of; with any other
+ * check_fleet in the table it takes the whole road. */
+static const char *const lean_fleet_rules[] = {
+	"GS004", "GS005", "GS046", "GS047", "GS100", "GS107", NULL,
+};
+
+static bool
+lean_possible(void)
+{
+	for (size_t i = 0; i < rules_count; i++) {
+		const struct rule *r = rules_table[i];
+		size_t k = 0;
+
+		if (!r->check_fleet)
+			continue;
+		while (lean_fleet_rules[k] && strcmp(lean_fleet_rules[k], r->id))
+			k++;
+		if (!lean_fleet_rules[k])
+			return false;
+	}
+	return true;
+}
+
+/* One key a cross-file rule compares, and the file of its site. */
+struct lean_key {
+	const char *key;
+	size_t file;
+};
+
+struct lean_keys {
+	struct lean_key *items;
+	size_t count;
+	size_t alloc;
+};
+
+static void
+key_add(struct arena *a, struct lean_keys *k, char tag, const char *key,
+	size_t file)
+{
+	if (k->count == k->alloc) {
+		size_t n = k->alloc ? k->alloc * 2 : 256;
+
+		k->items = arena_realloc(a, k->items, k->alloc * sizeof(*k->items),
+					 n * sizeof(*k->items));
+		k->alloc = n;
+	}
+	/* the tag keeps the rules' keys apart: a site name never meets a node name */
+	k->items[k->count].key = arena_printf(a, "%c%s", tag, key ? key : "");
+	k->items[k->count].file = file;
+	k->count++;
+}
+
+/* The keys of GS004 (metadata.name), GS005 (node names), GS046 (cluster
+ * and fallback NodePool) and GS047/GS100/GS107 (cluster). */
+static void
+site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s,
+	  size_t file)
+{
+	key_add(a, k, 'S', s->name, file);
+	key_add(a, k, 'C', s->cluster.name, file);
+	if (s->fallback.enabled)
+		key_add(a, k, 'P', arena_printf(a, "%s%c%s", s->cluster.name ?
+						s->cluster.name : "(null)", '\n',
+						s->fallback.node_pool_name ?
+						s->fallback.node_pool_name : "(null)"),
+			file);
+	for (size_t j = 0; j < s->group_count; j++)
+		for (size_t n = 0; n < s->groups[j].node_count; n++)
+			key_add(a, k, 'N', s->groups[j].nodes[n], file);
+}
+
+static int
+lean_key_cmp(const void *pa, const void *pb)
+{
+	const struct lean_key *a = pa, *b = pb;
+
+	return strcmp(a->key, b->key);
+}
+
+static void
+rules_sites(struct arena *a, struct diags *d, struct spec_site *site)
+{
+	struct spec_site *one[1] = { site };
+	struct spec_fleet f = { one, 1, 1 };
+	struct rule_ctx c = { a, d, NULL, &f, 0 };
+
+	for (size_t i = 0; i < rules_count; i++) {
+		c.rule = rules_table[i];
+		if (c.rule->check_site)
+			c.rule->check_site(&c, site);
+	}
+}
+
+static void
+rules_fleet(struct arena *a, struct diags *d, const struct spec_fleet *f)
+{
+	struct rule_ctx c = { a, d, NULL, f, 0 };
+
+	for (size_t i = 0; i < rules_count; i++) {
+		c.rule = rules_table[i];
+		if (c.rule->check_fleet)
+			c.rule->check_fleet(&c, f);
+	}
+}
+
+/* Findings from `from` on: the site names into the run's arena, and the
+ * site of a finding without one from where it is. */
+static void
+keep_sites(struct arena *a, struct diags *d, size_t from,
+	   const struct doc_refs *refs)
+{
+	for (size_t i = from; i < d->count; i++) {
+		if (!d->items[i].site)
+			d->items[i].site = refs_site(refs, &d->items[i]);
+		else
+			d->items[i].site = arena_strdup(a, d->items[i].site);
+	}
+}
+
+static int load(struct pipeline *p, struct arena *a,
+		const struct source_set *files, bool lean);
+
 int
 pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *files)
 {
+	return load(p, a, files, false);
+}
+
+int
+pipeline_load_lean(struct pipeline *p, struct arena *a,
+		   const struct source_set *files)
+{
+	return load(p, a, files, lean_possible());
+}
+
+/* The valid sites of file `f`, loaded again into `t` (findings dropped:
+ * they were reported the first time). */
+static void
+reload_sites(struct spec_fleet *out, struct arena *t, const struct schema *schema,
+	     const struct source_file *f)
+{
+	struct yamlio_docs docs = { NULL, 0 };
+	struct diags quiet;
+
+	diags_init(&quiet, t);
+	yamlio_load(&docs, t, &quiet, f->path, f->data, f->len, &yamlio_default_limits);
+	for (size_t j = 0; j < docs.count; j++) {
+		const struct node *doc = docs.docs[j];
+		const char *api, *kind;
+		struct spec_site *site;
+
+		if (doc->kind != NODE_MAP || classify(doc, &api, &kind) != DOC_SITE ||
+		    schema_validate(schema, t, &quiet, "GS003", doc) != 0)
+			continue;
+		site = spec_load(t, &quiet, doc);
+		if (site) {
+			site->file = f->path;
+			spec_fleet_add(t, out, site);
+		}
+	}
+}
+
+/* The cross-file rules over the sites whose keys meet another's. */
+static void
+lean_fleet_rules_run(struct pipeline *p, struct arena *a,
+		     const struct source_set *files, const struct schema *schema,
+		     struct lean_keys *k, const struct doc_refs *refs)
+{
+	struct arena t = ARENA_INIT;
+	struct spec_fleet sub = { NULL, 0, files->count };
+	bool *again;
+	size_t before;
+
+	if (k->count < 2)
+		return;
+	again = arena_alloc(a, files->count * sizeof(*again));
+	qsort(k->items, k->count, sizeof(*k->items), lean_key_cmp);
+	for (size_t i = 0, j; i < k->count; i = j) {
+		for (j = i + 1; j < k->count && !strcmp(k->items[i].key, k->items[j].key); j++)
+			;
+		if (j - i > 1)
+			for (size_t m = i; m < j; m++)
+				again[k->items[m].file] = true;
+	}
+	for (size_t i = 0; i < files->count; i++)
+		if (again[i])
+			reload_sites(&sub, &t, schema, &files->files[i]);
+	if (sub.count) {
+		spec_fleet_sort(&sub);
+		before = p->diags.count;
+		rules_fleet(&t, &p->diags, &sub);
+		keep_sites(a, &p->diags, before, refs);
+	}
+	arena_release(&t);
+}
+
+static int
+load(struct pipeline *p, struct arena *a, const struct source_set *files,
+     bool lean)
+{
 	const struct schema *schema;
 	struct doc_refs refs = { NULL, 0, 0 };
+	struct lean_keys keys = { NULL, 0, 0 };
 	size_t before_rules;
 
 	memset(p, 0, sizeof(*p));
@@ -137,10 +346,12 @@ pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *file
 	for (size_t i = 0; i < files->count; i++) {
 		const struct source_file *f = &files->files[i];
 		struct yamlio_docs docs = { NULL, 0 };
+		struct arena scratch = ARENA_INIT;
+		struct arena *t = lean ? &scratch : a;	/* the file's trees */
 
 		/* Findings of the loader stay with the file: the document they
 		 * are in may not have loaded at all. */
-		yamlio_load(&docs, a, &p->diags, f->path, f->data, f->len,
+		yamlio_load(&docs, t, &p->diags, f->path, f->data, f->len,
 			    &yamlio_default_limits);
 		for (size_t j = 0; j < docs.count; j++) {
 			const struct node *doc = docs.docs[j];
@@ -148,6 +359,9 @@ pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *file
 			size_t mark = p->diags.count;
 			struct spec_site *site;
 			const char *api, *kind;
+
+			if (lean && name)
+				name = arena_strdup(a, name);
 
 			if (doc->kind != NODE_MAP) {
 				p->docs++;
@@ -179,7 +393,7 @@ pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *file
 					 " 'apiVersion: %s' and 'kind: %s'",
 					 api ? api : "", kind ? kind : "", SPEC_API_VERSION,
 					 SPEC_KIND);
-				rules_scan_secrets(a, &p->diags, doc);
+				rules_scan_secrets(t, &p->diags, doc);
 				mark_site(&p->diags, mark, name);
 				continue;
 			case DOC_SITE:
@@ -187,20 +401,42 @@ pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *file
 			}
 			p->docs++;
 			refs_add(a, &refs, f->path, doc->at.line, name);
-			if (schema_validate(schema, a, &p->diags, "GS003", doc) == 0) {
-				site = spec_load(a, &p->diags, doc);
-				if (site) {
+			if (schema_validate(schema, t, &p->diags, "GS003", doc) == 0) {
+				site = spec_load(t, &p->diags, doc);
+				if (site && lean) {
+					struct spec_site *kept = arena_alloc(a, sizeof(*kept));
+					size_t rmark;
+
+					site->file = f->path;
+					mark_site(&p->diags, mark, name);
+					rmark = p->diags.count;
+					rules_sites(t, &p->diags, site);
+					keep_sites(a, &p->diags, rmark, &refs);
+					site_keys(a, &keys, site, i);
+					/* what a report reads of a site: its name and file */
+					kept->name = name;
+					kept->file = f->path;
+					spec_fleet_add(a, &p->fleet, kept);
+					continue;
+				} else if (site) {
 					site->file = f->path;
 					spec_fleet_add(a, &p->fleet, site);
 				}
 			} else {
 				/* a secret is reported even in a spec the rules never see */
-				rules_scan_secrets(a, &p->diags, doc);
+				rules_scan_secrets(t, &p->diags, doc);
 			}
 			mark_site(&p->diags, mark, name);
 		}
+		if (lean)
+			arena_release(&scratch);
 	}
 	spec_fleet_sort(&p->fleet);
+	if (lean) {
+		lean_fleet_rules_run(p, a, files, schema, &keys, &refs);
+		diags_sort(&p->diags);
+		return diags_count(&p->diags, DIAG_ERROR) ? -1 : 0;
+	}
 	before_rules = p->diags.count;
 	rules_check(a, &p->diags, &p->fleet);
 	for (size_t i = before_rules; i < p->diags.count; i++)
@@ -261,10 +497,31 @@ pipeline_merge_diags(struct diags *into, const struct diags *from)
 	}
 }
 
+static int
+open_road(struct pipeline *p, struct source_set *files, struct arena *a,
+	  const struct opts *o, const char *const *paths, size_t npaths,
+	  const char *name, unsigned flags, bool lean);
+
 int
 pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 	      const struct opts *o, const char *const *paths, size_t npaths,
 	      const char *name, unsigned flags)
+{
+	return open_road(p, files, a, o, paths, npaths, name, flags, false);
+}
+
+int
+pipeline_open_lean(struct pipeline *p, struct source_set *files, struct arena *a,
+		   const struct opts *o, const char *const *paths, size_t npaths,
+		   const char *name, unsigned flags)
+{
+	return open_road(p, files, a, o, paths, npaths, name, flags, true);
+}
+
+static int
+open_road(struct pipeline *p, struct source_set *files, struct arena *a,
+	  const struct opts *o, const char *const *paths, size_t npaths,
+	  const char *name, unsigned flags, bool lean)
 {
 	struct pipeline_source src = { o->repo, o->ref, o->staged, paths, npaths };
 	struct diags sd;
@@ -278,7 +535,10 @@ pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
 		return -1;
 	}
-	pipeline_load(p, a, files);
+	if (lean)
+		pipeline_load_lean(p, a, files);
+	else
+		pipeline_load(p, a, files);
 	if (sd.count) {
 		pipeline_merge_diags(&p->diags, &sd);
 		diags_sort(&p->diags);

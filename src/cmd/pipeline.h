@@ -31,6 +31,14 @@ struct pipeline {
 int pipeline_load(struct pipeline *p, struct arena *a,
 		  const struct source_set *files);
 
+/*
+ * The same findings with each file's tree freed once its own checks are
+ * done (validate): p->fleet then holds only each site's name and file,
+ * for the reports; nothing may read the rest of a site.
+ */
+int pipeline_load_lean(struct pipeline *p, struct arena *a,
+		       const struct source_set *files);
+
 /* Where a reading command takes its spec files from (common options). */
 struct pipeline_source {
 	const char *repo;		/* --repo URL|PATH, or NULL */
@@ -70,6 +78,11 @@ int pipeline_collect(struct source_set *out, struct arena *a, struct diags *d,
 int pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 		  const struct opts *o, const char *const *paths, size_t npaths,
 		  const char *name, unsigned flags);
+/* pipeline_open() with pipeline_load_lean(). */
+int pipeline_open_lean(struct pipeline *p, struct source_set *files,
+		       struct arena *a, const struct opts *o,
+		       const char *const *paths, size_t npaths, const char *name,
+		       unsigned flags);
 
 struct render_options;
 
