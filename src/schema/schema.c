@@ -2381,8 +2381,12 @@ schema_gpusite(struct arena *a, struct diags *d)
 	/* Kept outside the run's arena: the compiled schema outlives a run
 	 * (a test or the benchmark may run many), and is built only once. */
 	diags_init(&local, &gpusite_arena);
-	root = json_parse(&gpusite_arena, &local, "GS003", "schemas/gpusite.v1alpha1.schema.json",
-			  schema_gpusite_json, schema_gpusite_json_len);
+	root = schema_json_read(&gpusite_arena, "schemas/gpusite.v1alpha1.schema.json",
+				schema_gpusite_json, schema_gpusite_json_len);
+	if (!root)
+		root = json_parse(&gpusite_arena, &local, "GS003",
+				  "schemas/gpusite.v1alpha1.schema.json", schema_gpusite_json,
+				  schema_gpusite_json_len);
 	if (root) {
 		/* Its patterns are compiled the first time a value meets
 		 * them: the unit tests compile every one of them eagerly. */

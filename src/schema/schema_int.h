@@ -69,6 +69,16 @@ unsigned long schema_regex_compiles(void);
 /* True when patterns run in a UTF-8 locale (code point semantics). */
 bool schema_regex_utf8(void);
 
+/*
+ * The node tree json_parse() would build from `text` (zero positions in
+ * `file`), read directly without cJSON; NULL for anything but plain,
+ * well-formed JSON, and the caller then uses json_parse(), which reports.
+ * For the built-in schema (schema_read.c).
+ */
+struct arena;
+struct node;
+struct node *schema_json_read(struct arena *a, const char *file, const char *text, size_t len);
+
 /* The draft-07 meta-schema (http://json-schema.org/draft-07/schema#). */
 extern const char schema_draft07_json[];
 

@@ -204,6 +204,84 @@ test_schema__gpusite_every_pattern_compiles(void **state)
 	assert_int_equal(D.count, 0);
 }
 
+/* The same tree: kinds, types, texts, values, order, positions. */
+static void
+same_tree(const struct node *x, const struct node *y)
+{
+	size_t k;
+
+	assert_non_null(x);
+	assert_non_null(y);
+	assert_int_equal(x->kind, y->kind);
+	assert_int_equal(x->at.line, y->at.line);
+	assert_int_equal(x->at.col, y->at.col);
+	assert_string_equal(x->at.file ? x->at.file : "", y->at.file ? y->at.file : "");
+	switch (x->kind) {
+	case NODE_SCALAR:
+		assert_int_equal(x->type, y->type);
+		assert_int_equal(x->scalar.len, y->scalar.len);
+		assert_memory_equal(x->scalar.text, y->scalar.text, x->scalar.len + 1);
+		assert_true(x->scalar.i == y->scalar.i);
+		assert_true(x->scalar.f == y->scalar.f || (x->scalar.f != x->scalar.f &&
+							  y->scalar.f != y->scalar.f));
+		break;
+	case NODE_SEQ:
+		assert_int_equal(x->seq.count, y->seq.count);
+		for (k = 0; k < x->seq.count; k++)
+			same_tree(x->seq.items[k], y->seq.items[k]);
+		break;
+	case NODE_MAP:
+		assert_int_equal(x->map.count, y->map.count);
+		for (k = 0; k < x->map.count; k++) {
+			same_tree(x->map.pairs[k].key, y->map.pairs[k].key);
+			same_tree(x->map.pairs[k].value, y->map.pairs[k].value);
+		}
+		break;
+	}
+}
+
+static void
+same_as_json_parse(const char *text, size_t len)
+{
+	struct node *direct = schema_json_read(&A, "f.json", text, len);
+	struct node *parsed = json_parse(&A, &D, "TEST", "f.json", text, len);
+
+	assert_int_equal(D.count, 0);
+	same_tree(direct, parsed);
+}
+
+static void
+test_schema__direct_read_builds_the_json_parse_tree(void **state)
+{
+	static const char *texts[] = {
+		"{}",
+		"[]",
+		" { \"a\" : [1, -2, 0, 1.5, -0.25, 1e3, 2E-2, 1.0, 123456789012345678901234567890,"
+		" true, false, null, \"\"], \"b\": {\"\": {}}, \"a\": 3 } ",
+		"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00b5\\u20AC\\ud83d\\ude00 plain \xc3\xa9\"",
+		"{\"pattern\": \"^[0-9]+(\\\\.[0-9]+)?(ns|\\u00b5s)$\", \"minimum\": -9223372036854775808}",
+		"-12",
+		"\"x\"",
+	};
+	size_t k;
+
+	(void)state;
+	/* the file it is for, and the meta-schema */
+	same_as_json_parse(schema_gpusite_json, schema_gpusite_json_len);
+	same_as_json_parse(schema_draft07_json, strlen(schema_draft07_json));
+	for (k = 0; k < sizeof(texts) / sizeof(texts[0]); k++)
+		same_as_json_parse(texts[k], strlen(texts[k]));
+	/* what it does not handle: NULL, and the caller uses json_parse() */
+	assert_null(schema_json_read(&A, "f.json", "{\"a\": 1,}", 9));
+	assert_null(schema_json_read(&A, "f.json", "{\"a\": 1} x", 10));
+	assert_null(schema_json_read(&A, "f.json", "\"\\u0000\"", 8));
+	assert_null(schema_json_read(&A, "f.json", "\"\\ud800\"", 8));
+	assert_null(schema_json_read(&A, "f.json", "\"a\tb\"", 5));
+	assert_null(schema_json_read(&A, "f.json", "\"\xff\"", 3));
+	assert_null(schema_json_read(&A, "f.json", "", 0));
+	assert_null(schema_json_read(&A, "f.json", "[1e999]", 7));
+}
+
 static void
 test_schema__gpusite_is_a_valid_draft07_schema(void **state)
 {
@@ -1144,6 +1222,7 @@ main(void)
 		T(test_schema__gpusite_compiles_no_pattern_up_front),
 		T(test_schema__gpusite_compiles_once),
 		T(test_schema__gpusite_every_pattern_compiles),
+		T(test_schema__direct_read_builds_the_json_parse_tree),
 		T(test_schema__gpusite_is_a_valid_draft07_schema),
 		T(test_schema__valid_site_has_no_diagnostic),
 		T(test_schema__unknown_field_at_key_with_suggestion),
