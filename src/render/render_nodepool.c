@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "render/render_fallback.h"
 #include "render/render_util.h"
-
-#define FALLBACK_NODE_TYPE "cloud-gpu-fallback"
 
 static const struct pos no_pos = { NULL, 0, 0 };
 
@@ -60,8 +59,14 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 			      " GPU limit");
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	tmpl = node_map_add(a, spec, "template", node_new_map(a, no_pos));
-	render_kvs_add(a, &tl, "node-type", FALLBACK_NODE_TYPE);
+	render_kvs_add(a, &tl, "node-type", RENDER_FALLBACK_NODE_TYPE);
 	render_kvs_add(a, &tl, RENDER_SITE_LABEL, site->name);
+	/* what the fallback device plugin selects (render_fallback_plugin.c);
+	 * left out without nodeImage, and with Auto Mode (GS111 refuses it) */
+	if (site->cluster.provisioner == PROV_KARPENTER &&
+	    render_node_image_name(fb->node_image))
+		render_kvs_add(a, &tl, RENDER_NODE_IMAGE_LABEL,
+			       render_node_image_name(fb->node_image));
 	node_map_add(a, node_map_add(a, tmpl, "metadata", node_new_map(a, no_pos)),
 		     "labels", render_kvs_node(a, &tl));
 	tspec = node_map_add(a, tmpl, "spec", node_new_map(a, no_pos));

@@ -112,6 +112,13 @@ struct spec_gpu_stack {
 	const struct node *src;
 };
 
+/* fallback.nodeImage: unset, or the AMI family of the fallback nodes */
+enum spec_node_image { IMAGE_UNSET = 0, IMAGE_AL2023, IMAGE_BOTTLEROCKET };
+
+/* The device-plugin chart pinned for AL2023 fallback nodes next to a
+ * gpu-operator hybrid stack (the chart saved and tested with helm). */
+#define SPEC_FALLBACK_PLUGIN_VERSION "0.20.0"
+
 struct spec_fallback {
 	bool enabled;
 	const char *node_pool_name;
@@ -128,6 +135,11 @@ struct spec_fallback {
 	struct spec_duration consolidate_after;
 	const char **zones;
 	size_t zone_count;
+	/* karpenter only: the AMI family of the fallback nodes (GS111) */
+	enum spec_node_image node_image;
+	/* the fallback device plugin's chart version when the hybrid stack is
+	 * gpu-operator ("" when not given: SPEC_FALLBACK_PLUGIN_VERSION) */
+	const char *device_plugin_version;
 	const struct node *src;
 };
 

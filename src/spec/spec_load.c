@@ -407,7 +407,7 @@ load_fallback(struct loader *L, struct spec_fallback *f,
 	      const struct node *map, const char *site,
 	      enum spec_provisioner prov)
 {
-	const char *cap;
+	const char *cap, *image;
 	bool auto_mode = prov == PROV_AUTO_MODE;
 
 	f->src = map;
@@ -434,6 +434,10 @@ load_fallback(struct loader *L, struct spec_fallback *f,
 	load_duration(L, &f->consolidate_after, map, "consolidateAfter",
 		      "spec.fallback", "5m", true, true);
 	f->zones = load_strings(L, get_seq(map, "zones"), NULL, &f->zone_count);
+	image = get_str(map, "nodeImage", NULL);
+	f->node_image = streq(image, "al2023") ? IMAGE_AL2023 :
+		streq(image, "bottlerocket") ? IMAGE_BOTTLEROCKET : IMAGE_UNSET;
+	f->device_plugin_version = get_str(map, "devicePluginVersion", "");
 }
 
 static void

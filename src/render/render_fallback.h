@@ -1,0 +1,36 @@
+/*
+ * render_fallback.h - what the fallback NodePool (render_nodepool.c), the
+ * fallback device plugin (render_fallback_plugin.c) and the EC2NodeClass
+ * share: the labels the NodePool template puts on the fallback nodes, and
+ * which sites need gpusite's device plugin on them.
+ */
+#ifndef GS_RENDER_FALLBACK_H
+#define GS_RENDER_FALLBACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "render/render.h"
+
+/* Every fallback node: node-type=cloud-gpu-fallback. */
+#define RENDER_FALLBACK_NODE_TYPE "cloud-gpu-fallback"
+/* With fallback.nodeImage: gpusite.io/node-image=al2023|bottlerocket. */
+#define RENDER_NODE_IMAGE_LABEL "gpusite.io/node-image"
+
+/* A Karpenter site with an enabled fallback on nodeImage al2023. */
+bool render_fallback_needs_plugin(const struct spec_site *s);
+
+/*
+ * The Helm values of a cluster's fallback device plugin for the `count`
+ * sites of that cluster: nodeSelector and required affinity on the
+ * al2023 fallback label (not hybrid), tolerations for CriticalAddonsOnly
+ * and the GPU taint of every site that needs the plugin, GFD off.
+ */
+struct node *render_fallback_plugin_values(struct arena *a,
+					   const struct spec_site *const *sites,
+					   size_t count);
+
+/* "al2023" / "bottlerocket", or NULL when unset. */
+const char *render_node_image_name(enum spec_node_image img);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * render_fallback_plugin.c - the NVIDIA device plugin of the cloud
+ * fallback nodes that need one (outputs.md section 3a).
+ *
+ * The EKS-optimized AL2023 NVIDIA AMI brings the driver and the container
+ * toolkit but no device plugin; Bottlerocket's NVIDIA variant and EKS
+ * Auto Mode bring their own.  So for every cluster with a Karpenter site
+ * whose fallback.nodeImage is al2023, one more pinned Argo CD Application
+ * (<cluster>-nvidia-device-plugin-fallback) installs the device-plugin
+ * chart scoped to exactly those nodes: the NodePool template labels them
+ * gpusite.io/node-image=al2023 (render_nodepool.c), hybrid nodes are
+ * excluded by name, and the GPU taint is tolerated.  Every GPU node then
+ * runs exactly one device plugin:
+ *   hybrid node               -> the hybrid stack (render_gpustack.c)
+ *   AL2023 fallback node      -> this one
+ *   Bottlerocket / Auto Mode  -> none of gpusite's
+ * With a gpu-operator hybrid stack the AL2023 fallback nodes get the same
+ * device plugin: the operator's operands follow its NFD worker, which is
+ * scoped to hybrid nodes, so the fallback nodes have no operand of it.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "render/render_fallback.h"
+#include "render/render_util.h"
+
+#define FALLBACK_PLUGIN_CHART "nvidia-device-plugin"
+#define FALLBACK_PLUGIN_REPO "https://nvidia.github.io/k8s-device-plugin"
+#define FALLBACK_PLUGIN_RELEASE "nvidia-device-plugin-fallback"
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+bool
+render_fallback_needs_plugin(const struct spec_site *s)
+{
+	return s->fallback.enabled && s->cluster.provisioner == PROV_KARPENTER &&
+		s->fallback.node_image == IMAGE_AL2023;
+}
+
+/* The nodes this plugin may run on, as nodeSelector and as the affinity
+ * that replaces the chart's default (NFD's PCI label, which no NFD worker
+ * of gpusite puts on a fallback node). */
+static struct node *
+selector(struct arena *a)
+{
+	struct node *m = node_new_map(a, no_pos);
+
+	node_map_add_str(a, m, RENDER_NODE_IMAGE_LABEL, "al2023");
+	node_map_add_str(a, m, "node-type", RENDER_FALLBACK_NODE_TYPE);
+	return m;
+}
+
+static struct node *
+affinity(struct arena *a)
+{
+	static const char *const al2023[] = { "al2023" };
+	static const char *const fallback[] = { RENDER_FALLBACK_NODE_TYPE };
+	static const char *const hybrid[] = { RENDER_HYBRID_VALUE };
+	struct node *aff = node_new_map(a, no_pos), *na, *req, *terms, *term, *exprs;
+
+	na = node_map_add(a, aff, "nodeAffinity", node_new_map(a, no_pos));
+	req = node_map_add(a, na, "requiredDuringSchedulingIgnoredDuringExecution",
+			   node_new_map(a, no_pos));
+	terms = node_map_add(a, req, "nodeSelectorTerms", node_new_seq(a, no_pos));
+	term = node_new_map(a, no_pos);
+	node_seq_push(a, terms, term);
+	exprs = node_map_add(a, term, "matchExpressions", node_new_seq(a, no_pos));
+	node_seq_push(a, exprs, render_requirement(a, RENDER_NODE_IMAGE_LABEL, "In",
+						   al2023, 1));
+	node_seq_push(a, exprs, render_requirement(a, "node-type", "In", fallback, 1));
+	node_seq_push(a, exprs, render_requirement(a, RENDER_HYBRID_LABEL, "NotIn",
+						   hybrid, 1));
+	return aff;
+}
+
+struct node *
+render_fallback_plugin_values(struct arena *a, const struct spec_site *const *sites,
+			      size_t count)
+{
+	struct node *v = node_new_map(a, no_pos), *tol, *gfd;
+	struct render_kvs taints = { NULL, 0, 0 };
+
+	node_map_add(a, v, "nodeSelector", selector(a));
+	node_map_add(a, v, "affinity", affinity(a));
+	tol = node_map_add(a, v, "tolerations", node_new_seq(a, no_pos));
+	/* Helm replaces lists: the chart's default is repeated. */
+	node_seq_push(a, tol, render_toleration(a, "CriticalAddonsOnly", "Exists",
+						NULL, NULL, -1));
+	/* the GPU taint of every site whose fallback nodes run this plugin */
+	for (size_t i = 0; i < count; i++) {
+		const struct spec_taint *t = &sites[i]->gpu_taint;
+
+		if (render_fallback_needs_plugin(sites[i]))
+			render_kvs_add(a, &taints, arena_printf(a, "%s\n%s", t->key,
+								t->effect), t->key);
+	}
+	render_kvs_sort(&taints);
+	for (size_t i = 0; i < taints.count; i++)
+		node_seq_push(a, tol, render_toleration(a, taints.items[i].value, "Exists",
+							NULL, strchr(taints.items[i].key,
+								     '\n') + 1, -1));
+	/* No second NFD in the cluster: GFD (which brings NFD) stays off. */
+	gfd = node_map_add(a, v, "gfd", node_new_map(a, no_pos));
+	node_map_add_bool(a, gfd, "enabled", false);
+	return v;
+}
+
+const char *
+render_node_image_name(enum spec_node_image img)
+{
+	return img == IMAGE_AL2023 ? "al2023" :
+		img == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
+}
+
+static const char *
+app_name(struct arena *a, const char *cluster)
+{
+	char *n = arena_printf(a, "%s-%s", cluster, FALLBACK_PLUGIN_RELEASE);
+
+	for (char *p = n; *p; p++) {
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+		else if (*p == '_')
+			*p = '-';
+	}
+	return n;
+}
+
+static int
+fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
+			size_t count)
+{
+	const struct spec_site *first = NULL;
+	const struct spec_gpu_stack *st = &sites[0]->gpu_stack;
+	const struct spec_argocd *ad = &sites[0]->argocd;
+	struct arena *a = ctx->arena;
+	const char *repo = FALLBACK_PLUGIN_REPO, *chart = FALLBACK_PLUGIN_CHART;
+	const char *ns = FALLBACK_PLUGIN_CHART, *version;
+	struct render_object *o;
+	struct node *values, *spec, *src, *helm, *dst, *sync, *opts;
+
+	for (size_t i = 0; i < count && !first; i++)
+		if (render_fallback_needs_plugin(sites[i]))
+			first = sites[i];
+	if (!first)
+		return 0;
+	/* The hybrid stack's own chart when it is the device plugin (same
+	 * repository, chart and pin); else the fallback's pin. */
+	if (st->type == STACK_DEVICE_PLUGIN) {
+		if (st->chart.repo_url)
+			repo = st->chart.repo_url;
+		if (st->chart.name)
+			chart = st->chart.name;
+		if (st->chart.namespace)
+			ns = st->chart.namespace;
+		version = st->chart.version;
+	} else {
+		version = first->fallback.device_plugin_version &&
+			*first->fallback.device_plugin_version ?
+			first->fallback.device_plugin_version :
+			SPEC_FALLBACK_PLUGIN_VERSION;
+	}
+	values = render_fallback_plugin_values(a, sites, count);
+	o = render_object_add(ctx, &render_kind_fallback_plugin, NULL, NULL,
+			      ad->namespace ? ad->namespace : "argocd",
+			      app_name(a, first->cluster.name), NULL,
+			      first->cluster.name, NULL,
+			      "the NVIDIA device plugin of the AL2023 fallback nodes"
+			      " (whose AMI has driver and toolkit but no plugin),"
+			      " pinned, only on nodes labelled "
+			      RENDER_NODE_IMAGE_LABEL "=al2023 by the fallback"
+			      " NodePool, tolerating the GPU taint; Bottlerocket and"
+			      " Auto Mode nodes bring their own");
+	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
+	node_map_add_str(a, spec, "project", ad->project ? ad->project : "default");
+	src = node_map_add(a, spec, "source", node_new_map(a, no_pos));
+	node_map_add_str(a, src, "repoURL", repo);
+	node_map_add_str(a, src, "chart", chart);
+	node_map_add_str(a, src, "targetRevision", version);
+	helm = node_map_add(a, src, "helm", node_new_map(a, no_pos));
+	/* its own release: objects named apart from the hybrid plugin's */
+	node_map_add_str(a, helm, "releaseName", FALLBACK_PLUGIN_RELEASE);
+	node_map_add(a, helm, "valuesObject", values);
+	dst = node_map_add(a, spec, "destination", node_new_map(a, no_pos));
+	node_map_add_str(a, dst, "server", ad->destination_server ?
+			 ad->destination_server : "https://kubernetes.default.svc");
+	node_map_add_str(a, dst, "namespace", ns);
+	sync = node_map_add(a, spec, "syncPolicy", node_new_map(a, no_pos));
+	opts = node_map_add(a, sync, "syncOptions", node_new_seq(a, no_pos));
+	node_seq_push(a, opts, node_new_str(a, no_pos, "CreateNamespace=true"));
+
+	if (ctx->opt->files)
+		render_file_add(ctx, RENDER_FILE_VALUES,
+				arena_printf(a, "%s/values-fallback.yaml",
+					     first->cluster.name), NULL,
+				node_clone(a, values), false);
+	return 0;
+}
+
+const struct render_kind render_kind_fallback_plugin = {
+	.kind = "Application",
+	.api_version = "argoproj.io/v1alpha1",
+	.rank = RENDER_RANK_APPLICATION,
+	.render_site = NULL,
+	.render_cluster = fallback_plugin_cluster,
+};
