@@ -123,38 +123,66 @@ token_prefix(const char *s)
 	return false;
 }
 
+/* What one pass over a string found; classify() looks only where one of
+ * these says a secret may be. */
+enum {
+	PF_SHAPE = 1 << 0, /* a mixed base64 run of 20 or 40, or one of 100+ */
+	PF_BEGIN = 1 << 1, /* "-----BEGIN" */
+	PF_ASSIGN = 1 << 2, /* "aws_secret_access_key", in any case */
+	PF_NAME = 1 << 3,  /* a key as long as a secret field's name */
+};
+
 /*
- * A cheap test every secret classify() can find passes, run first on
- * every string: a base64 run of 20 or 40 characters or of at least 100
- * (the three shapes), "-----BEGIN" (a private key block), an
- * "aws_secret_access_key" assignment, or, for a key, at least 12
- * characters (the shortest field name it knows, "sessiontoken").
+ * The cheap pass every string gets: each flag is a necessary condition of
+ * one branch of classify().  A key can be a secret field's name only if
+ * it is, without separators, as long as one: "sessiontoken" (12),
+ * "activationcode" (14), "secretaccesskey" or "awssessiontoken" (15),
+ * "awssecretaccesskey" (18).
  */
-bool
-rules_secret_prefilter(const char *text, bool is_key)
+static unsigned
+prefilter(const char *text, bool is_key)
 {
 	static const char needle[] = "aws_secret_access_key";
 	const char *p;
-	size_t run = 0;
+	size_t run = 0, name = 0;
+	bool lower = false, other = false;
+	unsigned f = 0;
 
 	for (p = text;; p++) {
-		if (*p && is_b64(*p)) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c && is_b64((char)c)) {
 			run++;
+			if (islower(c))
+				lower = true;
+			else if (isupper(c) || isdigit(c))
+				other = true;
+			name++;
 			continue;
 		}
-		if (run == 20 || run == 40 || run >= 100)
-			return true;
-		if (!*p)
+		if (((run == 20 || run == 40) && lower && other) || run >= 100)
+			f |= PF_SHAPE;
+		if (!c)
 			break;
 		run = 0;
-		if (*p == '-' && !strncmp(p, "-----BEGIN", 10))
-			return true;
+		lower = other = false;
+		if (c != '_' && c != '-' && c != '.' && c != ' ')
+			name++;
+		if (c == '-' && !strncmp(p, "-----BEGIN", 10))
+			f |= PF_BEGIN;
 		/* the needle's first '_' is its fourth character */
-		if (*p == '_' && p - text >= 3 &&
-		    !strncasecmp(p - 3, needle, sizeof(needle) - 1))
-			return true;
+		if (c == '_' && p - text >= 3 && !strncasecmp(p - 3, needle, sizeof(needle) - 1))
+			f |= PF_ASSIGN;
 	}
-	return is_key && p - text >= 12;
+	if (is_key && (name == 12 || name == 14 || name == 15 || name == 18))
+		f |= PF_NAME;
+	return f;
+}
+
+bool
+rules_secret_prefilter(const char *text, bool is_key)
+{
+	return prefilter(text, is_key) != 0;
 }
 
 /*
@@ -167,15 +195,15 @@ classify(const char *text, const char *key)
 	char kctx[CTX_MAX], tctx[CTX_MAX];
 	const char *p;
 	size_t n;
+	unsigned f;
 
-	if (!text || !rules_secret_prefilter(text, key == NULL))
+	if (!text || !(f = prefilter(text, key == NULL)))
 		return SECRET_NONE;
-	if (strstr(text, "-----BEGIN") && strstr(text, "PRIVATE KEY"))
+	if ((f & PF_BEGIN) && strstr(text, "-----BEGIN") && strstr(text, "PRIVATE KEY"))
 		return SECRET_PRIVATE_KEY;
-	if (assigns_secret_key(text))
+	if ((f & PF_ASSIGN) && assigns_secret_key(text))
 		return SECRET_AWS_KEY;
-	normalize(kctx, sizeof(kctx), key ? key : "", key ? strlen(key) : 0);
-	if (!key) {
+	if (!key && (f & PF_NAME)) {
 		/* a key named like the secret field itself */
 		normalize(tctx, sizeof(tctx), text, strlen(text));
 		if (!strcmp(tctx, "activationcode"))
@@ -186,7 +214,12 @@ classify(const char *text, const char *key)
 		if (!strcmp(tctx, "awssessiontoken") || !strcmp(tctx, "sessiontoken"))
 			return SECRET_SESSION_TOKEN;
 	}
+	if (!(f & PF_SHAPE))
+		return SECRET_NONE;
+	normalize(kctx, sizeof(kctx), key ? key : "", key ? strlen(key) : 0);
 	for (p = text; (n = next_b64_run(&p)) > 0; p += n) {
+		if (n != 20 && n != 40 && n < 100)
+			continue;
 		/* the context: the key, and what the text says before the run */
 		normalize(tctx, sizeof(tctx), text,
 			  (size_t)(p - text) < CTX_MAX ? (size_t)(p - text) : CTX_MAX);

@@ -506,18 +506,23 @@ test_rules__gs010_prefilter(void **state)
 		"sessionToken",
 		"activation_code",
 		"secretKey",
+		"role/HybridNodesRole",
+		"arn:aws:iam::111122223333:role/HybridNodesRole",
+		"AKIAIOSFODNN7EXAMPLEAKIAIOSFODNN7EXAMPL",
 	};
 	char long_run[128];
 	size_t k;
 
 	(void)state;
-	/* the shapes: runs of 20, 40 and 100+ base64 characters */
-	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaa", false));
-	assert_true(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaa", false));
-	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaaa", false));
-	assert_true(rules_secret_prefilter("x=aaaaaaaaaaaaaaaaaaaa;", false));
+	/* the shapes: mixed runs of 20 and 40 base64 characters, any of 100+ */
+	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaa1", false));
+	assert_true(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaa1", false));
+	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaa", false));
+	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaa1", false));
+	assert_true(rules_secret_prefilter("x=Fjz3/sZfSvv78EXAMPLE;", false));
+	assert_false(rules_secret_prefilter("x=FJZ3/SZFSVV78EXAMPLE;", false));
 	assert_true(rules_secret_prefilter("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", false));
-	assert_false(rules_secret_prefilter("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false));
+	assert_false(rules_secret_prefilter("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEYx", false));
 	memset(long_run, 'Q', 99);
 	long_run[99] = '\0';
 	assert_false(rules_secret_prefilter(long_run, false));
@@ -528,10 +533,15 @@ test_rules__gs010_prefilter(void **state)
 	assert_true(rules_secret_prefilter("x -----BEGIN EC PRIVATE KEY-----", false));
 	assert_true(rules_secret_prefilter("x AWS_Secret_Access_Key=abc", false));
 	assert_false(rules_secret_prefilter("us-west-2", false));
-	/* a key names a field: 12 characters or more may be one */
+	/* a key may name a field when it is as long as a field's name
+	 * without separators (12, 14, 15 or 18 characters) */
 	assert_true(rules_secret_prefilter("sessionToken", true));
 	assert_false(rules_secret_prefilter("sessionToken", false));
+	assert_true(rules_secret_prefilter("ACTIVATION-CODE", true));
+	assert_true(rules_secret_prefilter("aws_secret_access.key", true));
 	assert_false(rules_secret_prefilter("secretKey", true));
+	assert_false(rules_secret_prefilter("kubernetesVersion", true));
+	assert_false(rules_secret_prefilter("session_token_", false));
 	/* a necessary condition: what it turns away nothing would report */
 	for (k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
 		if (rules_secret_prefilter(texts[k], false))
