@@ -144,7 +144,11 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 	const struct node *gpus = cap ? node_map_get(cap, "nvidia.com/gpu") : NULL;
 	long long count = 0;
 
+	const char *nt = scope_node_label(n, "node-type");
+
 	n->hybrid = ct && !strcmp(ct, "hybrid");
+	n->fallback_image = !n->hybrid && nt && !strcmp(nt, "cloud-gpu-fallback") ?
+		scope_node_label(n, SCOPE_NODE_IMAGE_LABEL) : NULL;
 	n->gpu = false;
 	n->gpu_why = NULL;
 	for (size_t i = 0; i < COUNT(pci_labels) && !n->gpu; i++) {
@@ -280,6 +284,41 @@ selects_on(const struct node *pod_spec, const char *prefix, const char **key)
 		}
 	}
 	return false;
+}
+
+/* Whether the pod spec requires gpusite.io/node-image=al2023: in its
+ * nodeSelector, or in every term of its required node affinity. */
+static bool
+selects_fallback(const struct node *pod_spec)
+{
+	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
+	const struct node *v = sel && sel->kind == NODE_MAP ?
+		node_map_get(sel, SCOPE_NODE_IMAGE_LABEL) : NULL;
+	const struct node *terms = node_path(pod_spec,
+		"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+	bool all = terms && terms->kind == NODE_SEQ && terms->seq.count;
+
+	if (v && node_text(v) && !strcmp(node_text(v), SCOPE_NODE_IMAGE_PLUGIN))
+		return true;
+	for (size_t i = 0; all && i < terms->seq.count; i++) {
+		const struct node *ex = node_map_get(terms->seq.items[i], "matchExpressions");
+		bool here = false;
+
+		for (size_t j = 0; ex && ex->kind == NODE_SEQ && j < ex->seq.count; j++) {
+			const struct node *e = ex->seq.items[j];
+			const char *k = node_str(node_map_get(e, "key"));
+			const char *op = node_str(node_map_get(e, "operator"));
+			const struct node *vals = node_map_get(e, "values");
+
+			here = here || (k && op && !strcmp(k, SCOPE_NODE_IMAGE_LABEL) &&
+					!strcmp(op, "In") && vals && vals->kind == NODE_SEQ &&
+					vals->seq.count == 1 && node_text(vals->seq.items[0]) &&
+					!strcmp(node_text(vals->seq.items[0]),
+						SCOPE_NODE_IMAGE_PLUGIN));
+		}
+		all = here;
+	}
+	return all;
 }
 
 bool
@@ -436,6 +475,7 @@ add_manifest(void *vctx, const struct node *obj)
 	ds->pod_spec = pod_spec;
 	scope_ds_is_gpu_stack(ds, c->a, obj);
 	ds->role = ds_role(ds, obj);
+	ds->fallback = ds->gpu_stack && selects_fallback(pod_spec);
 }
 
 /* The operands go where the operator Deployment is. */
@@ -583,6 +623,31 @@ joined(struct arena *a, const struct scope_cell *c)
 	return s;
 }
 
+/* gpusite's fallback device plugin on one node: on every AL2023 fallback
+ * GPU node, nowhere else. */
+static void
+judge_fallback(struct scope_result *r, struct arena *a, struct diags *d,
+	       const struct scope_ds *ds, const struct scope_node *n,
+	       const struct scope_cell *c)
+{
+	bool target = n->gpu && n->fallback_image &&
+		!strcmp(n->fallback_image, SCOPE_NODE_IMAGE_PLUGIN);
+
+	if (target && !c->runs) {
+		r->misses++;
+		diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_MISSES, "spec.template.spec",
+			 "fallback device plugin DaemonSet %s does not run on AL2023 fallback GPU node %s: %s; GPU pods there stay Pending: tolerate the GPU taint and select %s=%s",
+			 ds_label(a, ds), n->name, joined(a, c), SCOPE_NODE_IMAGE_LABEL,
+			 SCOPE_NODE_IMAGE_PLUGIN);
+	} else if (!target && c->runs) {
+		r->leaks++;
+		diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_LEAKS, "spec.template.spec",
+			 "fallback device plugin DaemonSet %s would run on %s node %s, which is not an AL2023 fallback GPU node (it has its own plugin or no GPU); scope it with nodeSelector %s: %s",
+			 ds_label(a, ds), node_class(n), n->name, SCOPE_NODE_IMAGE_LABEL,
+			 SCOPE_NODE_IMAGE_PLUGIN);
+	}
+}
+
 static void
 judge(struct scope_result *r, struct arena *a, struct diags *d)
 {
@@ -596,6 +661,10 @@ judge(struct scope_result *r, struct arena *a, struct diags *d)
 			const struct scope_node *n = &r->nodes[j];
 			const struct scope_cell *c = scope_cell_at(r, i, j);
 
+			if (ds->fallback) {
+				judge_fallback(r, a, d, ds, n, c);
+				continue;
+			}
 			if (n->hybrid && n->gpu && !c->runs) {
 				bool taint = false;
 

@@ -3,7 +3,10 @@
  * (nodeSelector, required node affinity, taints vs tolerations, the
  * tolerations the DaemonSet controller adds itself) applied to a node
  * inventory, and the verdict on the GPU stack: every GPU-stack DaemonSet
- * must run on every hybrid GPU node and on no other (cloud) node.
+ * must run on every hybrid GPU node and on no other (cloud) node.  The
+ * one exception is gpusite's fallback device plugin (it selects
+ * gpusite.io/node-image=al2023): it must run on every GPU node the
+ * fallback NodePool labels so and on no other node.
  *
  * The GPU stack labels nodes while it runs, and its own DaemonSets select
  * on those labels; the placement therefore runs to a fixed point over a
@@ -34,6 +37,11 @@ struct arena;
 struct buf;
 
 /* Rule IDs of verify-scope findings. */
+/* The label gpusite's fallback NodePool puts on nodes of a known AMI
+ * family, and the value whose nodes get gpusite's fallback plugin. */
+#define SCOPE_NODE_IMAGE_LABEL "gpusite.io/node-image"
+#define SCOPE_NODE_IMAGE_PLUGIN "al2023"
+
 #define SCOPE_RULE_MISSES "GS160"	/* GPU-stack DaemonSet misses a hybrid GPU node */
 #define SCOPE_RULE_LEAKS "GS161"	/* GPU-stack DaemonSet runs on a non-hybrid node */
 #define SCOPE_RULE_NOTHING "GS162"	/* nothing to prove: no hybrid GPU node or no GPU-stack DaemonSet */
@@ -54,6 +62,9 @@ struct scope_node {
 	const char *gpu_why;	/* the signal that made it a GPU node, or NULL */
 	const struct node *labels;	/* metadata.labels (map) or NULL */
 	const struct node *taints;	/* spec.taints (seq) or NULL */
+	/* gpusite.io/node-image of a gpusite fallback node
+	 * (node-type=cloud-gpu-fallback), else NULL */
+	const char *fallback_image;
 	struct scope_label *runtime;	/* labels the stack adds (override) */
 	size_t runtime_count;
 	size_t runtime_alloc;
@@ -72,6 +83,10 @@ struct scope_ds {
 	bool gpu_stack;
 	const char *why;	/* how it was judged part of the GPU stack */
 	enum scope_role role;
+	/* gpusite's fallback device plugin: a GPU-stack DaemonSet that selects
+	 * gpusite.io/node-image=al2023.  It must run on every GPU node with
+	 * that label and on no other node, hybrid ones included. */
+	bool fallback;
 	const struct node *pod_spec;	/* spec.template.spec (or a made-up one) */
 };
 

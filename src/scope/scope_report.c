@@ -183,6 +183,9 @@ scope_write_json(struct buf *out, struct arena *a, const struct scope_result *r,
 		if (ds->origin)
 			node_map_add_str(a, o, "origin", ds->origin);
 		node_map_add_bool(a, o, "gpuStack", ds->gpu_stack);
+		/* only when true: gpusite's fallback device plugin */
+		if (ds->fallback)
+			node_map_add_bool(a, o, "fallback", true);
 		if (ds->why)
 			node_map_add_str(a, o, "why", ds->why);
 		place = node_map_add(a, o, "placement", node_new_seq(a, z));
