@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/xalloc.h"
 #include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
@@ -154,10 +156,14 @@ env_lookup(const char *name)
 #define TMP_TAG ".gpusite-"
 #define TMP_RANDOM 6	/* mkstemp's XXXXXX */
 
+struct rendered;
+static int stream_write_fd(int fd, const struct rendered *r);
+
 struct out_file {
 	char *path;	/* final path */
 	char *tmp;	/* temporary file beside it, or NULL once renamed */
 	struct buf *data;
+	const struct rendered *stream;	/* the stream, when data is NULL */
 	bool secret;
 	bool via_tmp;	/* written through a temporary (a regular target) */
 };
@@ -185,6 +191,7 @@ out_add(struct arena *a, struct out_set *s, const char *path,
 	s->files[s->count].path = arena_strdup(a, path);
 	s->files[s->count].tmp = NULL;
 	s->files[s->count].data = data;
+	s->files[s->count].stream = NULL;
 	s->files[s->count].secret = secret;
 	s->files[s->count].via_tmp = false;
 	s->count++;
@@ -232,6 +239,14 @@ write_all(int fd, const char *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+static int
+out_write(int fd, const struct out_file *f)
+{
+	if (f->stream)
+		return stream_write_fd(fd, f->stream);
+	return write_all(fd, f->data->data, f->data->len);
 }
 
 static void
@@ -314,7 +329,7 @@ out_commit(struct arena *a, struct out_set *s)
 		(void)flock(fd, LOCK_EX | LOCK_NB);
 		f->via_tmp = true;
 		if ((!f->secret && fchmod(fd, 0666 & ~mask) < 0) ||
-		    write_all(fd, f->data->data, f->data->len) < 0 || fsync(fd) < 0) {
+		    out_write(fd, f) < 0 || fsync(fd) < 0) {
 			fprintf(stderr, "gpusite render: error: cannot write '%s': %s\n",
 				f->path, strerror(errno));
 			close(fd);
@@ -332,7 +347,7 @@ out_commit(struct arena *a, struct out_set *s)
 		if (!f->tmp) {
 			int fd = open(f->path, O_WRONLY | O_TRUNC);
 
-			if (fd < 0 || write_all(fd, f->data->data, f->data->len) < 0) {
+			if (fd < 0 || out_write(fd, f) < 0) {
 				fprintf(stderr, "gpusite render: error: cannot write '%s': %s\n",
 					f->path, strerror(errno));
 				if (fd >= 0)
@@ -486,10 +501,15 @@ out_sweep(struct arena *a, const struct out_set *s, const struct timespec *start
  * at most RENDER_BATCH sites, there is one batch: the whole fleet.
  */
 #define RENDER_BATCH 64
+/* From this many spec files on, the pipeline keeps no trees (see
+ * pipeline_load_lean) and each batch reads its sites again: 10,000 sites
+ * took 150 MB of trees. */
+#define RENDER_LEAN_FILES 2000
 
 struct text_object {
-	struct render_object key;	/* rank, namespace, name, kind; obj NULL */
-	const char *text;		/* as emit_stream() writes the object */
+	struct render_object key;	/* rank, namespace, name, kind; the rest NULL */
+	const char *text;		/* as emit_stream() writes the object, */
+	size_t off;			/* or NULL and at off in the spool */
 	size_t len;
 };
 
@@ -498,6 +518,16 @@ struct text_file {
 	struct buf *data;		/* heap (FILE_CAP), released by cmd_render */
 };
 
+/*
+ * The objects' text of a batched render waits in the spool, an unnamed
+ * temporary file (O_TMPFILE in $TMPDIR or /tmp; the stream holds no
+ * secret), so the peak memory does not grow with the stream: 133 MB of
+ * text at 10,000 sites.  Without a temporary file the text stays in
+ * memory.  `pending` gathers the writes.
+ */
+#define SPOOL_CHUNK ((size_t)1 << 20)
+#define SPOOL_AFTER ((size_t)16 << 20)	/* stream bytes kept in memory first */
+
 struct rendered {
 	struct text_object *objects;
 	size_t count;
@@ -505,7 +535,97 @@ struct rendered {
 	struct text_file *files;
 	size_t file_count;
 	size_t file_alloc;
+	bool may_spool;			/* a batched render */
+	bool spool_tried;
+	int spool;			/* fd, or -1: the text in memory */
+	size_t spool_len;		/* bytes in the spool and in pending */
+	struct buf pending;		/* not yet written to the spool */
+	size_t stream_len;		/* the whole stream */
 };
+
+static void
+spool_open(struct rendered *r)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	int fd = -1;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0 && (path = malloc(strlen(dir) + 32))) {
+		sprintf(path, "%s/.gpusite-spool-XXXXXX", dir);
+		fd = mkstemp(path);
+		if (fd >= 0)
+			unlink(path);
+		free(path);
+	}
+	r->spool = fd;
+	r->spool_tried = true;
+	buf_init(&r->pending, SPOOL_CHUNK * 2);
+}
+
+static int
+spool_flush(struct rendered *r)
+{
+	int rc = 0;
+
+	if (r->spool >= 0 && r->pending.len) {
+		rc = write_all(r->spool, r->pending.data, r->pending.len);
+		buf_reset(&r->pending);
+	}
+	return rc;
+}
+
+/* The stream in sort order, to fd or (fd < 0) to stdout. */
+static int
+stream_write(int fd, const struct rendered *r)
+{
+	char *chunk = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < r->count && rc == 0; i++) {
+		const struct text_object *t = &r->objects[i];
+		const char *p = t->text;
+
+		if (!p) {
+			size_t got = 0;
+
+			if (t->len > cap) {
+				cap = t->len > 65536 ? t->len : 65536;
+				free(chunk);
+				chunk = xmalloc(cap);
+			}
+			while (got < t->len) {
+				ssize_t n = pread(r->spool, chunk + got, t->len - got,
+						  (off_t)(t->off + got));
+
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n <= 0) {
+					rc = -1;
+					break;
+				}
+				got += (size_t)n;
+			}
+			p = chunk;
+		}
+		if (rc == 0)
+			rc = fd >= 0 ? write_all(fd, p, t->len)
+				     : (fwrite(p, 1, t->len, stdout) == t->len ? 0 : -1);
+	}
+	free(chunk);
+	return rc;
+}
+
+static int
+stream_write_fd(int fd, const struct rendered *r)
+{
+	return stream_write(fd, r);
+}
 
 static int
 text_object_cmp(const void *pa, const void *pb)
@@ -560,16 +680,34 @@ keep_batch(struct rendered *out, struct arena *a, const struct render_result *r,
 		}
 		t = &out->objects[out->count++];
 		t->key.rank = o->rank;
-		t->key.api_version = keep_str(a, o->api_version);
+		/* what the sort reads (render_object_cmp); no more */
+		t->key.api_version = NULL;
 		t->key.kind = keep_str(a, o->kind);
 		t->key.namespace = keep_str(a, o->namespace);
 		t->key.name = keep_str(a, o->name);
-		t->key.site = keep_str(a, o->site);
-		t->key.cluster = keep_str(a, o->cluster);
-		t->key.purpose = keep_str(a, o->purpose);
+		t->key.site = NULL;
+		t->key.cluster = NULL;
+		t->key.purpose = NULL;
 		t->key.obj = NULL;
-		t->text = arena_strndup(a, one.data, one.len);
 		t->len = one.len;
+		if (out->may_spool && !out->spool_tried && out->stream_len >= SPOOL_AFTER)
+			spool_open(out);
+		if (out->spool >= 0) {
+			t->text = NULL;
+			t->off = out->spool_len;
+			out->spool_len += one.len;
+			if (buf_add(&out->pending, one.data, one.len) < 0 ||
+			    (out->pending.len >= SPOOL_CHUNK && spool_flush(out) < 0)) {
+				fprintf(stderr, "gpusite render: error: cannot write the"
+					" stream to a temporary file: %s\n", strerror(errno));
+				rc = -1;
+				break;
+			}
+		} else {
+			t->text = arena_strndup(a, one.data, one.len);
+			t->off = 0;
+		}
+		out->stream_len += one.len;
 	}
 	buf_release(&one);
 	for (size_t i = 0; i < r->file_count && rc == 0; i++) {
@@ -611,16 +749,83 @@ keep_batch(struct rendered *out, struct arena *a, const struct render_result *r,
  * -1 after diagnostics (in d) or a message; 1 when the batch rendered
  * nothing and said only that (GS191), which one batch of a fleet may.
  */
+/*
+ * The whole sites of `stubs` (a lean pipeline's), in its order, read
+ * again from their files into `t`.
+ */
+/* Files come sorted by path (source.h), and a stub's file is one. */
+static int
+file_path_cmp(const void *pa, const void *pb)
+{
+	const struct source_file *a = pa, *b = pb;
+
+	return strcmp(a->path, b->path);
+}
+
+static int
+file_ptr_cmp(const void *pa, const void *pb)
+{
+	uintptr_t x = (uintptr_t)*(const struct source_file *const *)pa;
+	uintptr_t y = (uintptr_t)*(const struct source_file *const *)pb;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+whole_sites(struct spec_fleet *out, struct arena *t, const struct pipeline *p,
+	    const struct spec_fleet *stubs)
+{
+	struct spec_fleet got = { NULL, 0, 0 };
+	const struct source_file **want;
+	size_t nw = 0;
+
+	out->sites = arena_alloc(t, (stubs->count + 1) * sizeof(*out->sites));
+	out->count = 0;
+	out->files = stubs->files;
+	want = arena_alloc(t, (stubs->count + 1) * sizeof(*want));
+	for (size_t j = 0; j < stubs->count; j++) {
+		struct source_file key = { stubs->sites[j]->file, NULL, 0 };
+		const struct source_file *hit;
+
+		hit = bsearch(&key, p->files->files, p->files->count,
+			      sizeof(*p->files->files), file_path_cmp);
+		if (hit)
+			want[nw++] = hit;
+	}
+	/* each file once, in the order they were read */
+	qsort(want, nw, sizeof(*want), file_ptr_cmp);
+	for (size_t i = 0; i < nw; i++)
+		if (i == 0 || want[i] != want[i - 1])
+			pipeline_reload(p, &got, t, want[i]);
+	for (size_t j = 0; j < stubs->count; j++) {
+		const struct spec_site *stub = stubs->sites[j];
+
+		for (size_t k = 0; k < got.count; k++)
+			if (got.sites[k] && got.sites[k]->file == stub->file &&
+			    !strcmp(got.sites[k]->name ? got.sites[k]->name : "",
+				    stub->name ? stub->name : "")) {
+				out->sites[out->count++] = got.sites[k];
+				got.sites[k] = NULL;
+				break;
+			}
+	}
+}
+
 static int
 render_batch(struct rendered *out, struct arena *a, struct diags *d,
-	     const struct spec_fleet *fleet, const struct render_options *opt,
-	     enum emit_format fmt)
+	     const struct pipeline *p, const struct spec_fleet *fleet,
+	     const struct render_options *opt, enum emit_format fmt)
 {
 	struct arena scratch = ARENA_INIT;
 	struct render_result r;
+	struct spec_fleet whole;
 	size_t before = d->count;
 	int rc;
 
+	if (p->lean) {
+		whole_sites(&whole, &scratch, p, fleet);
+		fleet = &whole;
+	}
 	rc = render_fleet(&r, &scratch, d, fleet, opt);
 	if (rc == 0) {
 		rc = keep_batch(out, a, &r, fmt);
@@ -663,23 +868,39 @@ batch_pos_cmp(const void *pa, const void *pb)
  * clusters in batches of about RENDER_BATCH sites.  Every batch is
  * rendered even after one fails, so every finding is reported.
  */
+/* render_fleet() over the whole fleet, for what it says of a fleet that
+ * renders nothing (GS191). */
 static int
-render_text(struct rendered *out, struct arena *a, struct diags *d,
-	    const struct spec_fleet *fleet, const struct render_options *opt,
-	    enum emit_format fmt)
+render_nothing(struct arena *a, struct diags *d, const struct pipeline *p,
+	       const struct spec_fleet *fleet, const struct render_options *opt)
 {
 	struct render_result none;
+	struct spec_fleet whole;
+
+	if (p->lean) {
+		whole_sites(&whole, a, p, fleet);
+		fleet = &whole;
+	}
+	return render_fleet(&none, a, d, fleet, opt);
+}
+
+static int
+render_text(struct rendered *out, struct arena *a, struct diags *d,
+	    const struct pipeline *p, const struct spec_fleet *fleet,
+	    const struct render_options *opt, enum emit_format fmt)
+{
 	struct batch_ent *ents, *batch;
 	size_t n = fleet->count, nb = 0;
 	int rc = 0;
 
 	if (opt->sites || n <= RENDER_BATCH) {
-		rc = render_batch(out, a, d, fleet, opt, fmt);
+		rc = render_batch(out, a, d, p, fleet, opt, fmt);
 		/* a fleet that renders nothing must say so (GS191) */
 		if (rc == 1)
-			rc = render_fleet(&none, a, d, fleet, opt) < 0 ? -1 : 0;
+			rc = render_nothing(a, d, p, fleet, opt) < 0 ? -1 : 0;
 		return rc < 0 ? -1 : 0;
 	}
+	out->may_spool = true;
 	ents = arena_alloc(a, n * sizeof(*ents));
 	batch = arena_alloc(a, n * sizeof(*batch));
 	for (size_t i = 0; i < n; i++) {
@@ -701,13 +922,18 @@ render_text(struct rendered *out, struct arena *a, struct diags *d,
 			qsort(batch, nb, sizeof(*batch), batch_pos_cmp);
 			for (size_t j = 0; j < nb; j++)
 				sites[j] = fleet->sites[batch[j].pos];
-			if (render_batch(out, a, d, &sub, opt, fmt) < 0)
+			if (render_batch(out, a, d, p, &sub, opt, fmt) < 0)
 				rc = -1;
 			nb = 0;
 		}
 	}
+	if (rc == 0 && spool_flush(out) < 0) {
+		fprintf(stderr, "gpusite render: error: cannot write the stream to a"
+			" temporary file: %s\n", strerror(errno));
+		rc = -1;
+	}
 	/* nothing at all: render_fleet says so for the whole fleet */
-	if (rc == 0 && out->count == 0 && render_fleet(&none, a, d, fleet, opt) < 0)
+	if (rc == 0 && out->count == 0 && render_nothing(a, d, p, fleet, opt) < 0)
 		rc = -1;
 	if (rc < 0)
 		return -1;
@@ -774,10 +1000,10 @@ cmd_render(int argc, char **argv)
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
 	struct report_input in;
-	struct rendered r = { NULL, 0, 0, NULL, 0, 0 };
+	struct rendered r = { NULL, 0, 0, NULL, 0, 0, false, false, -1, 0, BUF_INIT, 0 };
 	struct render_options ropt;
 	struct out_set outs;
-	struct buf stream = BUF_INIT;
+	bool have_stream = false;
 	unsigned flags;
 	double t0 = pipeline_now_ms();
 	struct timespec start;
@@ -798,8 +1024,11 @@ cmd_render(int argc, char **argv)
 		goto out;
 	}
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
-	if (pipeline_open(&p, &files, &a, &o, (const char *const *)o.args, o.nargs,
-			  "gpusite render", flags) < 0) {
+	/* a large fleet's trees are read again batch by batch; --site and
+	 * --kube-version read the whole model */
+	if (pipeline_open_lean(&p, &files, &a, &o, (const char *const *)o.args,
+			       o.nargs, "gpusite render", flags,
+			       ra.sites || ra.kube_minor ? SIZE_MAX : RENDER_LEAN_FILES) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -815,16 +1044,17 @@ cmd_render(int argc, char **argv)
 	if (o.strict)
 		diags_promote_warnings(&p.diags);
 	if (!diags_count(&p.diags, DIAG_ERROR) &&
-	    render_text(&r, &a, &p.diags, &p.fleet, &ropt, ra.format) == 0) {
-		buf_init(&stream, STREAM_CAP);
-		for (size_t i = 0; i < r.count; i++)
-			if (buf_add(&stream, r.objects[i].text, r.objects[i].len) < 0) {
-				fprintf(stderr, "gpusite render: error: the stream could not be"
-					" formatted (over %zu MiB?)\n", STREAM_CAP >> 20);
-				code = GS_EXIT_FAILURE;
-				goto out;
-			}
+	    render_text(&r, &a, &p.diags, &p, &p.fleet, &ropt, ra.format) == 0) {
+		if (r.stream_len > STREAM_CAP) {
+			fprintf(stderr, "gpusite render: error: the stream could not be"
+				" formatted (over %zu MiB?)\n", STREAM_CAP >> 20);
+			code = GS_EXIT_FAILURE;
+			goto out;
+		}
+		have_stream = true;
 	}
+	if (!have_stream)
+		r.count = 0;	/* a stream not wholly made is never written */
 	diags_sort(&p.diags);
 	if (p.diags.count) {
 		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite render" };
@@ -838,8 +1068,10 @@ cmd_render(int argc, char **argv)
 
 	if (ra.output && !strcmp(ra.output, "-"))
 		ra.output = NULL;
-	if (ra.output)
-		out_add(&a, &outs, ra.output, &stream, false);
+	if (ra.output) {
+		out_add(&a, &outs, ra.output, NULL, false);
+		outs.files[outs.count - 1].stream = &r;
+	}
 	if ((ra.nodeconfigs &&
 	     plan_files(&a, &outs, &r, RENDER_FILE_NODECONFIG, ra.nodeconfigs) < 0) ||
 	    (ra.values && plan_files(&a, &outs, &r, RENDER_FILE_VALUES, ra.values) < 0) ||
@@ -848,7 +1080,7 @@ cmd_render(int argc, char **argv)
 		goto out;
 	}
 	swept = out_sweep(&a, &outs, &start);
-	if (!ra.output && fwrite(stream.data, 1, stream.len, stdout) != stream.len)
+	if (!ra.output && stream_write(-1, &r) < 0)
 		code = GS_EXIT_FAILURE;	/* main reports the write error */
 	if (o.verbose)
 		fprintf(stderr, "gpusite render: %zu site%s, %zu object%s, %zu file%s"
@@ -859,7 +1091,9 @@ cmd_render(int argc, char **argv)
 out:
 	for (size_t i = 0; i < r.file_count; i++)
 		buf_release(r.files[i].data);
-	buf_release(&stream);
+	buf_release(&r.pending);
+	if (r.spool >= 0)
+		close(r.spool);
 	arena_release(&a);
 	return code;
 }

@@ -141,7 +141,7 @@ cmd_validate(int argc, char **argv)
 
 	arena_init(&a);
 	if (pipeline_open_lean(&p, &files, &a, &o, (const char *const *)o.args,
-			       o.nargs, "gpusite validate", flags) < 0) {
+			       o.nargs, "gpusite validate", flags, 0) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}

@@ -4,6 +4,7 @@
  */
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,8 @@ keep_sites(struct arena *a, struct diags *d, size_t from,
 
 static int load(struct pipeline *p, struct arena *a,
 		const struct source_set *files, bool lean);
+static void reload_sites(struct spec_fleet *out, struct arena *t,
+			 const struct schema *schema, const struct source_file *f);
 
 int
 pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *files)
@@ -263,6 +266,13 @@ pipeline_load_lean(struct pipeline *p, struct arena *a,
 		   const struct source_set *files)
 {
 	return load(p, a, files, lean_possible());
+}
+
+void
+pipeline_reload(const struct pipeline *p, struct spec_fleet *out,
+		struct arena *t, const struct source_file *f)
+{
+	reload_sites(out, t, p->schema, f);
 }
 
 /* The valid sites of file `f`, loaded again into `t` (findings dropped:
@@ -343,6 +353,8 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files,
 	schema = schema_gpusite(a, &p->diags);
 	if (!schema)
 		return -1;
+	p->schema = schema;
+	p->lean = lean;
 	for (size_t i = 0; i < files->count; i++) {
 		const struct source_file *f = &files->files[i];
 		struct yamlio_docs docs = { NULL, 0 };
@@ -416,6 +428,8 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files,
 					/* what a report reads of a site: its name and file */
 					kept->name = name;
 					kept->file = f->path;
+					kept->cluster.name = site->cluster.name ?
+						arena_strdup(a, site->cluster.name) : NULL;
 					spec_fleet_add(a, &p->fleet, kept);
 					continue;
 				} else if (site) {
@@ -500,28 +514,28 @@ pipeline_merge_diags(struct diags *into, const struct diags *from)
 static int
 open_road(struct pipeline *p, struct source_set *files, struct arena *a,
 	  const struct opts *o, const char *const *paths, size_t npaths,
-	  const char *name, unsigned flags, bool lean);
+	  const char *name, unsigned flags, size_t lean_from);
 
 int
 pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 	      const struct opts *o, const char *const *paths, size_t npaths,
 	      const char *name, unsigned flags)
 {
-	return open_road(p, files, a, o, paths, npaths, name, flags, false);
+	return open_road(p, files, a, o, paths, npaths, name, flags, SIZE_MAX);
 }
 
 int
 pipeline_open_lean(struct pipeline *p, struct source_set *files, struct arena *a,
 		   const struct opts *o, const char *const *paths, size_t npaths,
-		   const char *name, unsigned flags)
+		   const char *name, unsigned flags, size_t lean_from)
 {
-	return open_road(p, files, a, o, paths, npaths, name, flags, true);
+	return open_road(p, files, a, o, paths, npaths, name, flags, lean_from);
 }
 
 static int
 open_road(struct pipeline *p, struct source_set *files, struct arena *a,
 	  const struct opts *o, const char *const *paths, size_t npaths,
-	  const char *name, unsigned flags, bool lean)
+	  const char *name, unsigned flags, size_t lean_from)
 {
 	struct pipeline_source src = { o->repo, o->ref, o->staged, paths, npaths };
 	struct diags sd;
@@ -535,7 +549,7 @@ open_road(struct pipeline *p, struct source_set *files, struct arena *a,
 				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
 		return -1;
 	}
-	if (lean)
+	if (files->count >= lean_from)
 		pipeline_load_lean(p, a, files);
 	else
 		pipeline_load(p, a, files);

@@ -15,12 +15,16 @@
 struct arena;
 struct opts;
 
+struct schema;
+
 struct pipeline {
 	struct arena *arena;
 	struct diags diags;		/* everything found, in file order */
 	const struct source_set *files;
 	struct spec_fleet fleet;	/* sites that passed the schema */
 	size_t docs;			/* documents read */
+	bool lean;			/* pipeline_load_lean: fleet sites are stubs */
+	const struct schema *schema;
 };
 
 /*
@@ -33,11 +37,18 @@ int pipeline_load(struct pipeline *p, struct arena *a,
 
 /*
  * The same findings with each file's tree freed once its own checks are
- * done (validate): p->fleet then holds only each site's name and file,
- * for the reports; nothing may read the rest of a site.
+ * done (validate, render of a large fleet): p->lean is then set and
+ * p->fleet holds stubs, each site's name, file and cluster.name only;
+ * nothing may read the rest of a stub.  pipeline_reload() gives the
+ * whole sites of one file again.
  */
 int pipeline_load_lean(struct pipeline *p, struct arena *a,
 		       const struct source_set *files);
+
+/* Append the valid sites of file `f` of a lean pipeline to `out`, loaded
+ * again into `t` (their findings were reported the first time). */
+void pipeline_reload(const struct pipeline *p, struct spec_fleet *out,
+		     struct arena *t, const struct source_file *f);
 
 /* Where a reading command takes its spec files from (common options). */
 struct pipeline_source {
@@ -78,11 +89,12 @@ int pipeline_collect(struct source_set *out, struct arena *a, struct diags *d,
 int pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 		  const struct opts *o, const char *const *paths, size_t npaths,
 		  const char *name, unsigned flags);
-/* pipeline_open() with pipeline_load_lean(). */
+/* pipeline_open() with pipeline_load_lean() when at least `lean_from`
+ * files were collected. */
 int pipeline_open_lean(struct pipeline *p, struct source_set *files,
 		       struct arena *a, const struct opts *o,
 		       const char *const *paths, size_t npaths, const char *name,
-		       unsigned flags);
+		       unsigned flags, size_t lean_from);
 
 struct render_options;
 
