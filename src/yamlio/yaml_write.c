@@ -27,6 +27,7 @@
 
 /* Deeper trees than this are refused rather than risking the stack. */
 #define EMIT_MAX_DEPTH 10000
+#define NUM_TEXT 40	/* a number's text */
 
 struct writer {
 	struct buf *out;
@@ -222,11 +223,12 @@ static yaml_scalar_style_t str_style(const char *s, size_t len, bool is_key)
 	return YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 }
 
-static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
+/* The text and style a scalar is written with; num holds a number's text. */
+static void scalar_text(const struct node *n, bool is_key, char num[NUM_TEXT],
+			const char **text_out, size_t *len_out,
+			yaml_scalar_style_t *style_out)
 {
-	yaml_event_t ev;
 	yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
-	char num[40];
 	const char *text = n->scalar.text ? n->scalar.text : "";
 	size_t len = n->scalar.text ? n->scalar.len : 0;
 
@@ -244,7 +246,7 @@ static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
 		break;
 	case NODE_INT:
 		/* From the value: canonical whatever text the node carries. */
-		len = (size_t)snprintf(num, sizeof(num), "%" PRId64, n->scalar.i);
+		len = (size_t)snprintf(num, NUM_TEXT, "%" PRId64, n->scalar.i);
 		text = num;
 		break;
 	case NODE_FLOAT: {
@@ -262,11 +264,25 @@ static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
 		else if (isinf(f))
 			text = f < 0 ? "-.inf" : ".inf";
 		else
-			text = num_fmt_double(num, sizeof(num), f) ? num : "0";
+			text = num_fmt_double(num, NUM_TEXT, f) ? num : "0";
 		len = strlen(text);
 		break;
 	}
 	}
+	*text_out = text;
+	*len_out = len;
+	*style_out = style;
+}
+
+static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
+{
+	yaml_event_t ev;
+	yaml_scalar_style_t style;
+	char num[NUM_TEXT];
+	const char *text;
+	size_t len;
+
+	scalar_text(n, is_key, num, &text, &len, &style);
 	if (len > INT32_MAX)
 		return -1;
 	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
@@ -331,7 +347,309 @@ static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
 	return -1;
 }
 
+/*
+ * The direct writer: the bytes libyaml writes for the trees render makes,
+ * without its emitter (once 39% of a render).  It takes a tree only when
+ * every scalar is ASCII and every key short and on one line; plain,
+ * double-quoted and literal scalars are then written exactly as libyaml's
+ * block style does with this file's settings (indent 2, no width limit,
+ * the style chosen above): keys at the mapping's column, a sequence in a
+ * mapping at its key's column ("key:\n- a"), a mapping or sequence in a
+ * sequence on the dash's line ("- k: v", "- - a"), {} and [] for empty
+ * collections, literal lines two columns in from their key or dash.
+ * Anything else goes to libyaml (yamlio_emit_libyaml); tests/unit/
+ * test_emit_fast.c compares the two on generated trees and scalars.
+ */
+#define FAST_MAX_KEY 128	/* libyaml writes longer keys as "? key" */
+
+static bool ascii(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return false;
+	return true;
+}
+
+/* A key as emit_node() writes it (its scalar, typed as a string unless
+ * null or bool). */
+static const struct node *key_as_str(const struct node *k, struct node *tmp)
+{
+	if (k->type == NODE_STR || k->type == NODE_NULL || k->type == NODE_BOOL)
+		return k;
+	*tmp = *k;
+	tmp->type = NODE_STR;
+	return tmp;
+}
+
+/* Plain text libyaml writes plain: no indicator, space or break where
+ * its analysis would refuse the plain style. */
+static bool plain_syntax_ok(const char *s, size_t len)
+{
+	if (len == 0 || memchr(s, '\n', len) || has_special(s, len, false))
+		return false;
+	if (s[0] == ' ' || s[len - 1] == ' ' || strchr("#,[]{}&*!|>'\"%@`?:", s[0]))
+		return false;
+	if (s[0] == '-' && (len == 1 || s[1] == ' '))
+		return false;
+	if (len >= 3 && (memcmp(s, "---", 3) == 0 || memcmp(s, "...", 3) == 0))
+		return false;
+	return !has_sub(s, len, ": ") && !has_sub(s, len, " #") && s[len - 1] != ':';
+}
+
+static bool fast_scalar_ok(const struct node *n, bool is_key)
+{
+	yaml_scalar_style_t style;
+	char num[NUM_TEXT];
+	const char *text;
+	size_t len;
+
+	scalar_text(n, is_key, num, &text, &len, &style);
+	if (len > INT32_MAX || !ascii(text, len))
+		return false;
+	if (is_key && (len > FAST_MAX_KEY || memchr(text, '\n', len) ||
+		       memchr(text, '\r', len)))
+		return false;
+	if (n->type != NODE_STR && !plain_syntax_ok(text, len))
+		return false;
+	return true;
+}
+
+static bool fast_ok(const struct node *n, unsigned depth)
+{
+	if (!n || depth > EMIT_MAX_DEPTH)
+		return false;
+	switch (n->kind) {
+	case NODE_SCALAR:
+		return fast_scalar_ok(n, false);
+	case NODE_SEQ:
+		for (size_t i = 0; i < n->seq.count; i++)
+			if (!fast_ok(n->seq.items[i], depth + 1))
+				return false;
+		return true;
+	case NODE_MAP:
+		for (size_t i = 0; i < n->map.count; i++) {
+			const struct node *k = n->map.pairs[i].key;
+			struct node tmp;
+
+			if (!k || k->kind != NODE_SCALAR ||
+			    !fast_scalar_ok(key_as_str(k, &tmp), true) ||
+			    !fast_ok(n->map.pairs[i].value, depth + 1))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+struct fast {
+	struct buf *out;
+	bool line_start;	/* nothing written on the current line */
+	int err;
+};
+
+static void put(struct fast *w, const char *s, size_t n)
+{
+	if (!w->err && n) {
+		w->err = buf_add(w->out, s, n);
+		w->line_start = s[n - 1] == '\n';
+	}
+}
+
+static void put_ch(struct fast *w, char c)
+{
+	put(w, &c, 1);
+}
+
+static void spaces(struct fast *w, unsigned n)
+{
+	static const char sp[] = "                                ";
+
+	while (n) {
+		unsigned k = n < sizeof(sp) - 1 ? n : (unsigned)(sizeof(sp) - 1);
+
+		put(w, sp, k);
+		n -= k;
+	}
+}
+
+/* A new line at column `indent` (libyaml's write_indent). */
+static void line(struct fast *w, unsigned indent)
+{
+	if (!w->line_start)
+		put_ch(w, '\n');
+	spaces(w, indent);
+	w->line_start = indent == 0;
+}
+
+/* libyaml's double-quoted scalar, ASCII text, no width limit. */
+static void put_double(struct fast *w, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i, from = 0;
+
+	put_ch(w, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char e = 0;
+
+		if (c >= 0x20 && c <= 0x7e && c != '"' && c != '\\')
+			continue;
+		put(w, s + from, i - from);
+		from = i + 1;
+		switch (c) {
+		case 0x00: e = '0'; break;
+		case 0x07: e = 'a'; break;
+		case 0x08: e = 'b'; break;
+		case 0x09: e = 't'; break;
+		case 0x0a: e = 'n'; break;
+		case 0x0b: e = 'v'; break;
+		case 0x0c: e = 'f'; break;
+		case 0x0d: e = 'r'; break;
+		case 0x1b: e = 'e'; break;
+		case '"': e = '"'; break;
+		case '\\': e = '\\'; break;
+		}
+		put_ch(w, '\\');
+		if (e) {
+			put_ch(w, e);
+		} else {
+			char x[3] = { 'x', hex[c >> 4], hex[c & 15] };
+
+			put(w, x, 3);
+		}
+	}
+	put(w, s + from, len - from);
+	put_ch(w, '"');
+}
+
+/* A scalar after "key:" or "-": its lines, if literal, at `indent`. */
+static void put_scalar(struct fast *w, const struct node *n, bool is_key,
+		       unsigned indent)
+{
+	yaml_scalar_style_t style;
+	char num[NUM_TEXT];
+	const char *text;
+	size_t len;
+
+	scalar_text(n, is_key, num, &text, &len, &style);
+	if (!is_key)
+		put_ch(w, ' ');
+	if (style == YAML_PLAIN_SCALAR_STYLE) {
+		put(w, text, len);
+	} else if (style == YAML_DOUBLE_QUOTED_SCALAR_STYLE) {
+		put_double(w, text, len);
+	} else {
+		/* literal: one final break or none (literal_ok) */
+		const char *p = text, *end = text + len;
+
+		put(w, text[len - 1] == '\n' ? "|\n" : "|-\n", text[len - 1] == '\n' ? 2 : 3);
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n_line = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+			if (n_line) {
+				spaces(w, indent);
+				put(w, p, n_line);
+			}
+			if (nl)
+				put_ch(w, '\n');
+			p += n_line + (nl ? 1 : 0);
+		}
+	}
+}
+
+static void fast_map(struct fast *w, const struct node *n, unsigned indent,
+		     bool inline_first);
+static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
+		     bool inline_first);
+
+/* The value of a key at column `indent`, after "key:". */
+static void fast_value(struct fast *w, const struct node *v, unsigned indent)
+{
+	if (v->kind == NODE_SCALAR)
+		put_scalar(w, v, false, indent + 2);
+	else if (v->kind == NODE_MAP)
+		v->map.count ? fast_map(w, v, indent + 2, false) : put(w, " {}", 3);
+	else
+		v->seq.count ? fast_seq(w, v, indent, false) : put(w, " []", 3);
+}
+
+/* An item whose dash is at column `indent`, after "-". */
+static void fast_item(struct fast *w, const struct node *v, unsigned indent)
+{
+	if (v->kind == NODE_SCALAR)
+		put_scalar(w, v, false, indent + 2);
+	else if (v->kind == NODE_MAP)
+		v->map.count ? fast_map(w, v, indent + 2, true) : put(w, " {}", 3);
+	else
+		v->seq.count ? fast_seq(w, v, indent + 2, true) : put(w, " []", 3);
+}
+
+static void fast_map(struct fast *w, const struct node *n, unsigned indent,
+		     bool inline_first)
+{
+	for (size_t i = 0; i < n->map.count; i++) {
+		struct node tmp;
+
+		if (i == 0 && inline_first)
+			put_ch(w, ' ');
+		else
+			line(w, indent);
+		put_scalar(w, key_as_str(n->map.pairs[i].key, &tmp), true, indent);
+		put_ch(w, ':');
+		fast_value(w, n->map.pairs[i].value, indent);
+	}
+}
+
+static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
+		     bool inline_first)
+{
+	for (size_t i = 0; i < n->seq.count; i++) {
+		if (i == 0 && inline_first)
+			put_ch(w, ' ');
+		else
+			line(w, indent);
+		put_ch(w, '-');
+		fast_item(w, n->seq.items[i], indent);
+	}
+}
+
+/* 1 when the tree is not one the direct writer takes (nothing written),
+ * else 0 or a buf error with out as it was. */
+static int fast_emit(struct buf *out, const struct node *doc, unsigned flags)
+{
+	struct fast w = { out, true, 0 };
+	size_t start = out->len;
+
+	if (!doc || doc->kind == NODE_SCALAR ||
+	    (doc->kind == NODE_MAP ? !doc->map.count : !doc->seq.count) ||
+	    !fast_ok(doc, 0))
+		return 1;
+	if (flags & YAMLIO_DOC_START)
+		put(&w, "---", 3);
+	if (doc->kind == NODE_MAP)
+		fast_map(&w, doc, 0, false);
+	else
+		fast_seq(&w, doc, 0, false);
+	if (!w.line_start)
+		put_ch(&w, '\n');
+	if (w.err) {
+		out->len = start;
+		if (out->alloc)
+			out->data[start] = '\0';
+		return w.err;
+	}
+	return 0;
+}
+
 int yamlio_emit(struct buf *out, const struct node *doc, unsigned flags)
+{
+	int r = fast_emit(out, doc, flags);
+
+	return r == 1 ? yamlio_emit_libyaml(out, doc, flags) : r;
+}
+
+int yamlio_emit_libyaml(struct buf *out, const struct node *doc, unsigned flags)
 {
 	yaml_emitter_t em;
 	yaml_event_t ev;

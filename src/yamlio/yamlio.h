@@ -69,6 +69,9 @@ enum yamlio_emit_flags {
 /* Appends one document to out; returns 0, or BUF_ETOOBIG / -1 (a tree
  * libyaml refuses, such as a string that is not UTF-8) with out as it was. */
 int yamlio_emit(struct buf *out, const struct node *doc, unsigned flags);
+/* The same through libyaml's emitter alone (yamlio_emit writes the trees
+ * it can without it, the same bytes): for tests. */
+int yamlio_emit_libyaml(struct buf *out, const struct node *doc, unsigned flags);
 
 /* Versions for `gpusite --version`. */
 const char *yamlio_library_version(void);
