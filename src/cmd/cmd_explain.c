@@ -102,7 +102,9 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 	const struct spec_placement *p = &s->placement;
 	int64_t evict = p->not_ready_toleration_seconds > p->unreachable_toleration_seconds ?
 			p->not_ready_toleration_seconds : p->unreachable_toleration_seconds;
-	int64_t total;
+	const char *snapshot = s->fallback.node_class.image_cache_snapshot;
+	int64_t total, pull;
+	bool cached;
 
 	if (!r->set) {
 		fprintf(out, "  recovery budget: not given (no spec.recovery block);"
@@ -112,9 +114,9 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 			       r->node_monitor_grace_period.seconds : 50));
 		return;
 	}
+	pull = spec_image_pull_seconds(s, &cached);
 	total = evict + r->node_monitor_grace_period.seconds +
-		r->node_provisioning.seconds + r->image_pull.seconds +
-		r->model_load.seconds;
+		r->node_provisioning.seconds + pull + r->model_load.seconds;
 	fprintf(out, "  recovery budget (targetRTO %s):\n",
 		r->target_rto.text ? r->target_rto.text : dur(a, r->target_rto.seconds));
 	fprintf(out, "    %-22s %8s  (%s %llds, %s %llds; the longer one)\n",
@@ -124,7 +126,16 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 	fprintf(out, "    %-22s %8s\n", "node monitor grace",
 		dur(a, r->node_monitor_grace_period.seconds));
 	fprintf(out, "    %-22s %8s\n", "node provisioning", dur(a, r->node_provisioning.seconds));
-	fprintf(out, "    %-22s %8s\n", "image pull", dur(a, r->image_pull.seconds));
+	if (cached)
+		fprintf(out, "    %-22s %8s  (recovery.imagePullCached: the images are on"
+			" the data volume restored from %s)\n", "image pull (cached)",
+			dur(a, pull), snapshot);
+	else if (snapshot)
+		fprintf(out, "    %-22s %8s  (fallback.nodeClass.imageCache is set but"
+			" recovery.imagePullCached is not: the cold figure)\n",
+			"image pull", dur(a, pull));
+	else
+		fprintf(out, "    %-22s %8s\n", "image pull", dur(a, pull));
 	fprintf(out, "    %-22s %8s\n", "model load", dur(a, r->model_load.seconds));
 	if (!r->target_rto.seconds)
 		fprintf(out, "    %-22s %8s  (no targetRTO to compare with)\n", "total",
@@ -188,6 +199,41 @@ explain_capacity(FILE *out, const struct spec_site *s)
 			fprintf(out, "up to %lld node%s within the limit\n",
 				(long long)(fb->gpu_limit / t->nvidia_gpus),
 				fb->gpu_limit / t->nvidia_gpus == 1 ? "" : "s");
+	}
+}
+
+/*
+ * The node class of a Karpenter fallback: rendered from fallback.nodeClass,
+ * or one that must exist already, and which AMI family it must boot.
+ */
+static void
+explain_node_class(FILE *out, const struct spec_site *s)
+{
+	const struct spec_fallback *fb = &s->fallback;
+	const char *name = fb->node_class_name ? fb->node_class_name : "gpu-fallback";
+	const char *image = fb->node_image == IMAGE_AL2023 ? "al2023" :
+		fb->node_image == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
+
+	if (!fb->enabled || s->cluster.provisioner != PROV_KARPENTER)
+		return;
+	if (fb->node_class.set && image) {
+		fprintf(out, "    fallback node class: EC2NodeClass %s, rendered from"
+			" fallback.nodeClass: alias %s@%s%s\n", name, image,
+			fb->node_class.ami_version ? fb->node_class.ami_version : "latest",
+			fb->node_class.image_cache_snapshot ?
+			", data volume from the image cache" : "");
+	} else if (image) {
+		fprintf(out, "    fallback node class: EC2NodeClass %s must already exist (no"
+			" fallback.nodeClass): its amiSelectorTerms must select the %s"
+			" family (alias %s@<version>), which %s\n", name, image, image,
+			fb->node_image == IMAGE_AL2023 ?
+			"has no device plugin: gpusite's fallback plugin runs there" :
+			"brings its own device plugin: gpusite renders none");
+	} else {
+		fprintf(out, "    fallback node class: EC2NodeClass %s must already exist (no"
+			" fallback.nodeClass), and its AMI family is not known"
+			" (fallback.nodeImage not set): on al2023 GPU pods stay Pending"
+			" without a device plugin, bottlerocket brings its own\n", name);
 	}
 }
 
@@ -315,6 +361,7 @@ cmd_explain(int argc, char **argv)
 		explain_kube(stdout, s, kube_minor);
 		explain_budget(stdout, &a, s);
 		explain_capacity(stdout, s);
+		explain_node_class(stdout, s);
 		if (s->placement.engine == ENGINE_NONE)
 			explain_snippet(stdout, &a, &p.diags, s, &ropt);
 		explain_objects(stdout, s, &r, rendered);

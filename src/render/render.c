@@ -13,6 +13,7 @@
 const struct render_kind *const render_kinds[] = {
 	&render_kind_nodeconfig,
 	&render_kind_nodepool,
+	&render_kind_ec2nodeclass,
 	&render_kind_gpustack,
 	&render_kind_fallback_plugin,
 	&render_kind_placement_kyverno,

@@ -147,6 +147,7 @@ extern const size_t render_kinds_count;
 
 extern const struct render_kind render_kind_nodeconfig;
 extern const struct render_kind render_kind_nodepool;
+extern const struct render_kind render_kind_ec2nodeclass;
 extern const struct render_kind render_kind_gpustack;
 extern const struct render_kind render_kind_fallback_plugin;
 extern const struct render_kind render_kind_placement_kyverno;

@@ -15,6 +15,7 @@ check_gs060(struct rule_ctx *c, const struct spec_site *s)
 {
 	const struct spec_recovery *r = &s->recovery;
 	int64_t eviction, budget;
+	bool cached;
 	char b[SPEC_DURATION_BUFSZ], ev[SPEC_DURATION_BUFSZ],
 	     nm[SPEC_DURATION_BUFSZ], pr[SPEC_DURATION_BUFSZ],
 	     ip[SPEC_DURATION_BUFSZ], ml[SPEC_DURATION_BUFSZ];
@@ -25,7 +26,7 @@ check_gs060(struct rule_ctx *c, const struct spec_site *s)
 	if (s->placement.unreachable_toleration_seconds > eviction)
 		eviction = s->placement.unreachable_toleration_seconds;
 	budget = eviction + r->node_monitor_grace_period.seconds +
-		r->node_provisioning.seconds + r->image_pull.seconds +
+		r->node_provisioning.seconds + spec_image_pull_seconds(s, &cached) +
 		r->model_load.seconds;
 	if (budget <= r->target_rto.seconds)
 		return;
@@ -33,14 +34,14 @@ check_gs060(struct rule_ctx *c, const struct spec_site *s)
 	spec_duration_format(ev, sizeof(ev), eviction);
 	spec_duration_format(nm, sizeof(nm), r->node_monitor_grace_period.seconds);
 	spec_duration_format(pr, sizeof(pr), r->node_provisioning.seconds);
-	spec_duration_format(ip, sizeof(ip), r->image_pull.seconds);
+	spec_duration_format(ip, sizeof(ip), spec_image_pull_seconds(s, NULL));
 	spec_duration_format(ml, sizeof(ml), r->model_load.seconds);
 	rule_report(c, s, rule_pos(s, r->src, "targetRTO"),
 		    "spec.recovery.targetRTO",
 		    "RTO budget %s exceeds targetRTO %s: eviction %s + node "
-		    "monitor grace %s + provisioning %s + image pull %s + model "
+		    "monitor grace %s + provisioning %s + image pull%s %s + model "
 		    "load %s; shorten a term or raise targetRTO", b,
-		    r->target_rto.text, ev, nm, pr, ip, ml);
+		    r->target_rto.text, ev, nm, pr, cached ? " (cached)" : "", ip, ml);
 }
 
 static void

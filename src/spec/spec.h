@@ -119,6 +119,23 @@ enum spec_node_image { IMAGE_UNSET = 0, IMAGE_AL2023, IMAGE_BOTTLEROCKET };
  * gpu-operator hybrid stack (the chart saved and tested with helm). */
 #define SPEC_FALLBACK_PLUGIN_VERSION "0.20.0"
 
+/* fallback.nodeClass: the EC2NodeClass gpusite renders (karpenter only). */
+struct spec_node_class {
+	bool set;			/* the block is present */
+	const char *role;		/* NULL when not given */
+	const char *instance_profile;	/* NULL when not given */
+	const struct node *subnet_terms;	/* sequence of selector terms */
+	const struct node *security_group_terms;
+	const char *ami_version;	/* NULL when not given (latest) */
+	const struct spec_kv *tags;	/* sorted by key */
+	size_t tag_count;
+	const char *http_tokens;	/* "required" (default) | "optional" */
+	int64_t http_put_response_hop_limit;	/* default 1 */
+	const char *image_cache_snapshot;	/* NULL without imageCache */
+	const char *image_cache_volume_size;	/* NULL: the snapshot's size */
+	const struct node *src;
+};
+
 struct spec_fallback {
 	bool enabled;
 	const char *node_pool_name;
@@ -140,6 +157,7 @@ struct spec_fallback {
 	/* the fallback device plugin's chart version when the hybrid stack is
 	 * gpu-operator ("" when not given: SPEC_FALLBACK_PLUGIN_VERSION) */
 	const char *device_plugin_version;
+	struct spec_node_class node_class;
 	const struct node *src;
 };
 
@@ -163,6 +181,7 @@ struct spec_recovery {
 	struct spec_duration node_monitor_grace_period;	/* default 50s */
 	struct spec_duration node_provisioning;
 	struct spec_duration image_pull;
+	struct spec_duration image_pull_cached;	/* with an image cache */
 	struct spec_duration model_load;
 	const struct node *src;
 };
@@ -233,6 +252,14 @@ struct spec_site *spec_load(struct arena *a, struct diags *d,
  * spec_load() reads every integer field through it.
  */
 int spec_node_int(struct arena *a, const struct node *n, int64_t *out);
+
+/*
+ * The image-pull term of the recovery budget: recovery.imagePullCached
+ * when the fallback nodes boot with an image cache
+ * (fallback.nodeClass.imageCache) and the figure is given, else
+ * recovery.imagePull.  *cached (may be NULL) says which.
+ */
+int64_t spec_image_pull_seconds(const struct spec_site *s, bool *cached);
 
 /* Append a site; spec_fleet_sort() orders by name, then file. */
 void spec_fleet_add(struct arena *a, struct spec_fleet *f, struct spec_site *s);

@@ -403,6 +403,38 @@ load_gpu_stack(struct spec_gpu_stack *gs, const struct node *map)
 }
 
 static void
+load_node_class(struct loader *L, struct spec_node_class *nc, const struct node *map)
+{
+	const struct node *meta = get_map(map, "metadataOptions");
+	const struct node *cache = get_map(map, "imageCache");
+
+	nc->src = map;
+	nc->set = map != NULL;
+	nc->role = get_str(map, "role", NULL);
+	nc->instance_profile = get_str(map, "instanceProfile", NULL);
+	nc->subnet_terms = get_seq(map, "subnetSelectorTerms");
+	nc->security_group_terms = get_seq(map, "securityGroupSelectorTerms");
+	nc->ami_version = get_str(map, "amiVersion", NULL);
+	nc->tags = load_labels(L, get_map(map, "tags"), &nc->tag_count);
+	nc->http_tokens = get_str(meta, "httpTokens", "required");
+	read_int(L, meta, "httpPutResponseHopLimit", "spec.fallback.nodeClass.metadataOptions",
+		 1, 64, 1, &nc->http_put_response_hop_limit);
+	nc->image_cache_snapshot = get_str(cache, "snapshotID", NULL);
+	nc->image_cache_volume_size = get_str(cache, "volumeSize", NULL);
+}
+
+int64_t
+spec_image_pull_seconds(const struct spec_site *s, bool *cached)
+{
+	bool c = s->fallback.node_class.image_cache_snapshot &&
+		s->recovery.image_pull_cached.set;
+
+	if (cached)
+		*cached = c;
+	return c ? s->recovery.image_pull_cached.seconds : s->recovery.image_pull.seconds;
+}
+
+static void
 load_fallback(struct loader *L, struct spec_fallback *f,
 	      const struct node *map, const char *site,
 	      enum spec_provisioner prov)
@@ -438,6 +470,7 @@ load_fallback(struct loader *L, struct spec_fallback *f,
 	f->node_image = streq(image, "al2023") ? IMAGE_AL2023 :
 		streq(image, "bottlerocket") ? IMAGE_BOTTLEROCKET : IMAGE_UNSET;
 	f->device_plugin_version = get_str(map, "devicePluginVersion", "");
+	load_node_class(L, &f->node_class, get_map(map, "nodeClass"));
 }
 
 static void
@@ -480,6 +513,8 @@ load_recovery(struct loader *L, struct spec_recovery *r, const struct node *map)
 	load_duration(L, &r->node_provisioning, map, "nodeProvisioning", path,
 		      NULL, false, false);
 	load_duration(L, &r->image_pull, map, "imagePull", path, NULL, false, false);
+	load_duration(L, &r->image_pull_cached, map, "imagePullCached", path, NULL,
+		      false, false);
 	load_duration(L, &r->model_load, map, "modelLoad", path, NULL, false, false);
 }
 

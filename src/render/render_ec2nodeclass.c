@@ -1,0 +1,106 @@
+/*
+ * render_ec2nodeclass.c - the EC2NodeClass (karpenter.k8s.aws/v1) of a
+ * Karpenter fallback with fallback.nodeClass (outputs.md section 3a): the
+ * node class the NodePool's nodeClassRef names, so that the AMI family the
+ * fallback device plugin assumes (nodeImage) is the one the nodes boot.
+ *   - role or instanceProfile, subnet and security-group selector terms,
+ *     tags, as the spec gives them;
+ *   - amiSelectorTerms: [{alias: <nodeImage>@<amiVersion or latest>}];
+ *   - metadataOptions: IMDSv2 (httpTokens required, hop limit 1) unless
+ *     the spec says otherwise, every field written (the CRD's defaults);
+ *   - Bottlerocket with imageCache: the OS volume /dev/xvda as Karpenter's
+ *     default has it, and the data volume /dev/xvdb (containerd's images)
+ *     restored from the snapshot of pre-pulled images.
+ */
+#include "base/arena.h"
+#include "render/render_fallback.h"
+#include "render/render_util.h"
+
+static const struct pos no_pos = { NULL, 0, 0 };
+
+/* Bottlerocket's OS volume as Karpenter sizes it by default. */
+#define BOTTLEROCKET_OS_VOLUME "4Gi"
+
+static struct node *
+ebs_volume(struct arena *a, const char *device, const char *size,
+	   const char *snapshot)
+{
+	struct node *m = node_new_map(a, no_pos), *ebs;
+
+	node_map_add_str(a, m, "deviceName", device);
+	ebs = node_map_add(a, m, "ebs", node_new_map(a, no_pos));
+	if (size)
+		node_map_add_str(a, ebs, "volumeSize", size);
+	node_map_add_str(a, ebs, "volumeType", "gp3");
+	node_map_add_bool(a, ebs, "encrypted", true);
+	node_map_add_bool(a, ebs, "deleteOnTermination", true);
+	if (snapshot)
+		node_map_add_str(a, ebs, "snapshotID", snapshot);
+	return m;
+}
+
+static int
+ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	const struct spec_fallback *fb = &site->fallback;
+	const struct spec_node_class *nc = &fb->node_class;
+	const char *image = render_node_image_name(fb->node_image);
+	struct arena *a = ctx->arena;
+	struct render_object *o;
+	struct node *spec, *ami, *term, *meta, *bdm;
+
+	if (!fb->enabled || site->cluster.provisioner != PROV_KARPENTER || !nc->set ||
+	    !image)
+		return 0;
+	o = render_object_add(ctx, &render_kind_ec2nodeclass, NULL, NULL, "",
+			      fb->node_class_name ? fb->node_class_name : "gpu-fallback",
+			      site->name, site->cluster.name, NULL,
+			      nc->image_cache_snapshot ?
+			      "the node class of the fallback NodePool: the pinned AMI"
+			      " family the fallback device plugin assumes, IMDSv2, and a"
+			      " data volume restored from the snapshot of pre-pulled"
+			      " images (recovery.imagePullCached)" :
+			      "the node class of the fallback NodePool: the pinned AMI"
+			      " family the fallback device plugin assumes, IMDSv2");
+	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
+	if (nc->role)
+		node_map_add_str(a, spec, "role", nc->role);
+	else if (nc->instance_profile)
+		node_map_add_str(a, spec, "instanceProfile", nc->instance_profile);
+	ami = node_map_add(a, spec, "amiSelectorTerms", node_new_seq(a, no_pos));
+	term = node_new_map(a, no_pos);
+	node_map_add_str(a, term, "alias", arena_printf(a, "%s@%s", image,
+			 nc->ami_version ? nc->ami_version : "latest"));
+	node_seq_push(a, ami, term);
+	node_map_add(a, spec, "subnetSelectorTerms", nc->subnet_terms ?
+		     node_clone(a, nc->subnet_terms) : node_new_seq(a, no_pos));
+	node_map_add(a, spec, "securityGroupSelectorTerms", nc->security_group_terms ?
+		     node_clone(a, nc->security_group_terms) : node_new_seq(a, no_pos));
+	meta = node_map_add(a, spec, "metadataOptions", node_new_map(a, no_pos));
+	node_map_add_str(a, meta, "httpEndpoint", "enabled");
+	node_map_add_str(a, meta, "httpProtocolIPv6", "disabled");
+	node_map_add_int(a, meta, "httpPutResponseHopLimit", nc->http_put_response_hop_limit);
+	node_map_add_str(a, meta, "httpTokens", nc->http_tokens ? nc->http_tokens : "required");
+	if (nc->image_cache_snapshot && fb->node_image == IMAGE_BOTTLEROCKET) {
+		/* Karpenter replaces its default mappings as a whole: both. */
+		bdm = node_map_add(a, spec, "blockDeviceMappings", node_new_seq(a, no_pos));
+		node_seq_push(a, bdm, ebs_volume(a, "/dev/xvda", BOTTLEROCKET_OS_VOLUME, NULL));
+		node_seq_push(a, bdm, ebs_volume(a, "/dev/xvdb", nc->image_cache_volume_size,
+						 nc->image_cache_snapshot));
+	}
+	if (nc->tag_count) {
+		struct node *tags = node_map_add(a, spec, "tags", node_new_map(a, no_pos));
+
+		for (size_t i = 0; i < nc->tag_count; i++)
+			node_map_add_str(a, tags, nc->tags[i].key, nc->tags[i].value);
+	}
+	return 0;
+}
+
+const struct render_kind render_kind_ec2nodeclass = {
+	.kind = "EC2NodeClass",
+	.api_version = "karpenter.k8s.aws/v1",
+	.rank = RENDER_RANK_NODEPOOL,
+	.render_site = ec2nodeclass_site,
+	.render_cluster = NULL,
+};

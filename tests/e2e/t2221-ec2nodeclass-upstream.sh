@@ -1,0 +1,182 @@
+#!/bin/sh
+# t2221: the rendered EC2NodeClass against the upstream CRD
+# (karpenter.k8s.aws_ec2nodeclasses.yaml, provider v1.14.1): its
+# openAPIV3Schema through validate --rendered, and every CEL rule
+# (x-kubernetes-validations) evaluated with a real CEL engine
+# (@marcbachmann/cel-js from .tools), not gpusite's own reading of them.
+# The evaluator walks the CRD schema beside the object, applies the
+# schema's defaults first (as the API server does), and runs each rule
+# where its field is present; transition rules (oldSelf) only run on
+# update and are counted apart.  Objects that break rules show that the
+# evaluator rejects what the API server would.
+. "$TEST_TOP/tests/lib.sh"
+
+tools="$TEST_TOP/.tools/node_modules"
+cases="$TEST_TOP/testdata/render"
+
+if ! need_upstream; then
+	test_skip "the EC2NodeClass against its upstream CRD" "../shared/upstream not found"
+	test_done
+	exit
+fi
+if ! [ -d "$tools/@marcbachmann/cel-js" ] || ! [ -d "$tools/yaml" ]; then
+	test_skip "the EC2NodeClass against its upstream CRD" "npm test tools missing in .tools (run make deps)"
+	test_done
+	exit
+fi
+CRD="$UPSTREAM/karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml"
+mkdir -p "$SCRATCH/eval"
+ln -s "$tools" "$SCRATCH/eval/node_modules"
+cat >"$SCRATCH/eval/crd-cel.mjs" <<'JS'
+// crd-cel.mjs CRD STREAM KIND: evaluate every x-kubernetes-validations rule
+// of the CRD's served version on each object of KIND in STREAM.  Prints
+// "<name>: <n> rules passed" per object and a summary line; exit 1 with
+// "<name>: <path>: <message>" lines when a rule fails or errors.
+import { readFileSync } from 'node:fs';
+import { Environment } from '@marcbachmann/cel-js';
+import YAML from 'yaml';
+
+const [crdFile, streamFile, kind] = process.argv.slice(2);
+const crd = YAML.parse(readFileSync(crdFile, 'utf8'));
+const docs = YAML.parseAllDocuments(readFileSync(streamFile, 'utf8')).map((d) => d.toJS()).filter(Boolean);
+const env = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+// Kubernetes' regex library (k8s.io/apiserver/pkg/cel/library/regex.go):
+// find returns the first match, or "" when there is none.
+env.registerFunction('string.find(string): string', (s, re) => {
+	const m = s.match(new RegExp(re));
+	return m ? m[0] : '';
+});
+const toCel = (v) => Array.isArray(v) ? v.map(toCel)
+	: v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toCel(x)]))
+	: Number.isInteger(v) ? BigInt(v) : v;
+
+// the API server defaults before validating: object defaults, recursively
+function applyDefaults(schema, v) {
+	if (!schema || v === undefined || v === null) return v;
+	if (schema.type === 'object' && typeof v === 'object' && !Array.isArray(v)) {
+		for (const [k, s] of Object.entries(schema.properties ?? {})) {
+			if (v[k] === undefined && s.default !== undefined) v[k] = structuredClone(s.default);
+			if (v[k] !== undefined) v[k] = applyDefaults(s, v[k]);
+		}
+		if (schema.additionalProperties && typeof schema.additionalProperties === 'object')
+			for (const k of Object.keys(v)) if (!(schema.properties ?? {})[k]) v[k] = applyDefaults(schema.additionalProperties, v[k]);
+	} else if (schema.type === 'array' && Array.isArray(v)) {
+		return v.map((x) => applyDefaults(schema.items, x));
+	}
+	return v;
+}
+
+let total = 0;
+(function count(s) {
+	if (!s || typeof s !== 'object') return;
+	total += (s['x-kubernetes-validations'] ?? []).length;
+	for (const x of Object.values(s.properties ?? {})) count(x);
+	if (s.items) count(s.items);
+	if (s.additionalProperties && typeof s.additionalProperties === 'object') count(s.additionalProperties);
+})(crd.spec.versions[0].schema.openAPIV3Schema);
+
+const version = crd.spec.versions.find((v) => v.served && v.storage);
+const root = version.schema.openAPIV3Schema;
+const reached = new Set();
+let failed = false, transitions = 0;
+for (const obj of docs.filter((d) => d.kind === kind)) {
+	const name = obj.metadata?.name;
+	const o = applyDefaults(root, structuredClone(obj));
+	let passed = 0;
+	(function walk(s, v, path) {
+		if (!s || v === undefined || v === null) return;
+		for (const [i, r] of (s['x-kubernetes-validations'] ?? []).entries()) {
+			if (/\boldSelf\b/.test(r.rule)) { transitions++; continue; }
+			reached.add(path.replace(/\[\d+\]/g, '[]').replace(/\.\{[^}]*\}/g, '.*') + '#' + i);
+			let ok;
+			try {
+				ok = env.evaluate(r.rule, { self: toCel(v) });
+			} catch (e) {
+				console.log(`${name}: ${path}: CEL error in ${r.rule}: ${e.message.split('\n')[0]}`);
+				failed = true;
+				continue;
+			}
+			if (ok !== true) {
+				console.log(`${name}: ${path}: ${r.message ?? r.rule}`);
+				failed = true;
+			} else passed++;
+		}
+		if (s.type === 'object' && typeof v === 'object' && !Array.isArray(v)) {
+			for (const [k, x] of Object.entries(s.properties ?? {})) walk(x, v[k], `${path}.${k}`);
+			if (s.additionalProperties && typeof s.additionalProperties === 'object')
+				for (const k of Object.keys(v)) if (!(s.properties ?? {})[k]) walk(s.additionalProperties, v[k], `${path}.{${k}}`);
+		} else if (s.type === 'array' && Array.isArray(v)) {
+			v.forEach((x, i) => walk(s.items, x, `${path}[${i}]`));
+		}
+	})(root, o, '');
+	console.log(`${name}: ${passed} rules passed`);
+}
+console.log(`rules in the CRD: ${total}; reached: ${reached.size}; transition rules skipped: ${transitions}`);
+process.exit(failed ? 1 : 0);
+JS
+cel() { node "$SCRATCH/eval/crd-cel.mjs" "$CRD" "$1" EC2NodeClass; }
+
+test_expect_success "render both EC2NodeClass cases into one stream" '
+	"$GPUSITE" render "$cases/fallback-nodeclass-bottlerocket/sites" >"$SCRATCH/br.yaml" &&
+	"$GPUSITE" render "$cases/fallback-nodeclass-al2023/sites" >"$SCRATCH/al.yaml" &&
+	grep -c "^kind: EC2NodeClass$" "$SCRATCH/br.yaml" "$SCRATCH/al.yaml" >"$SCRATCH/n" &&
+	grep -q "br.yaml:1" "$SCRATCH/n" && grep -q "al.yaml:1" "$SCRATCH/n"
+'
+test_expect_success "validate --rendered: both pass the EC2NodeClass CRD schema (exit 0, no finding)" '
+	"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/br.yaml" "$SCRATCH/al.yaml" \
+		>"$SCRATCH/v.out" 2>"$SCRATCH/v.err" &&
+	! grep -q "GS1[3-7][0-9]" "$SCRATCH/v.err" &&
+	grep -q "0 errors, 0 warnings" "$SCRATCH/v.err" ||
+	{ cat "$SCRATCH/v.err"; false; }
+'
+test_expect_success "validate --rendered refuses a field the CRD does not have" '
+	sed "s/^  amiSelectorTerms:\$/  amiSelectorTerm:/" "$SCRATCH/br.yaml" >"$SCRATCH/bad.yaml" &&
+	expect_exit 1 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/bad.yaml" \
+		>/dev/null 2>"$SCRATCH/bad.err" &&
+	grep -q "error: unknown field .amiSelectorTerm. in spec (did you mean .amiSelectorTerms.?) \[GS130\]" "$SCRATCH/bad.err" ||
+	{ cat "$SCRATCH/bad.err"; false; }
+'
+test_expect_success "every CEL rule of the CRD holds on the Bottlerocket EC2NodeClass (image cache, role, tags)" '
+	cel "$SCRATCH/br.yaml" >"$SCRATCH/br.cel" &&
+	cat "$SCRATCH/br.cel" &&
+	grep -q "^gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/br.cel"
+'
+test_expect_success "every CEL rule of the CRD holds on the AL2023 EC2NodeClass (instance profile, ids, IMDS options)" '
+	cel "$SCRATCH/al.yaml" >"$SCRATCH/al.cel" &&
+	cat "$SCRATCH/al.cel" &&
+	grep -q "^gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/al.cel"
+'
+test_expect_success "the rules on role, tags, AMI alias, block devices and selector terms were reached" '
+	python3 - "$SCRATCH/br.cel" "$SCRATCH/al.cel" <<-\EOF
+	import re, sys
+	for f in sys.argv[1:]:
+	    last = open(f).read().strip().splitlines()[-1]
+	    m = re.match(r"rules in the CRD: (\d+); reached: (\d+);", last)
+	    assert m and int(m.group(2)) >= 12, last
+	print("ok")
+	EOF
+'
+# broken objects: the evaluator must reject what the API server rejects
+break_it() {	# break_it NAME SED: the Bottlerocket object edited by SED
+	sed "$2" "$SCRATCH/br.yaml" >"$SCRATCH/$1.yaml"
+}
+test_expect_success "CEL rejects role together with instanceProfile" '
+	break_it both "s/^  role: \(.*\)\$/  role: \1\n  instanceProfile: p/" &&
+	expect_exit 1 cel "$SCRATCH/both.yaml" >"$SCRATCH/both.out" &&
+	grep -q "must specify exactly one of \[.role., .instanceProfile.\]" "$SCRATCH/both.out"
+'
+test_expect_success "CEL rejects a tag Karpenter reserves" '
+	break_it tag "s/^    team: inference\$/    team: inference\n    karpenter.sh\/nodepool: x/" &&
+	expect_exit 1 cel "$SCRATCH/tag.yaml" >"$SCRATCH/tag.out" &&
+	grep -q "tag contains a restricted tag matching karpenter.sh/nodepool" "$SCRATCH/tag.out"
+'
+test_expect_success "CEL rejects an alias of an unknown family and a data volume with neither snapshot nor size" '
+	break_it alias "s/alias: bottlerocket@/alias: flatcar@/" &&
+	expect_exit 1 cel "$SCRATCH/alias.yaml" >"$SCRATCH/alias.out" &&
+	grep -q "family is not supported" "$SCRATCH/alias.out" &&
+	break_it vol "/snapshotID: snap-/d; /volumeSize: 200Gi/d" &&
+	expect_exit 1 cel "$SCRATCH/vol.yaml" >"$SCRATCH/vol.out" &&
+	grep -q "snapshotID or volumeSize must be defined" "$SCRATCH/vol.out"
+'
+
+test_done
