@@ -189,7 +189,8 @@ static bool plain_ok(const char *s, size_t len)
 		return false;
 	if (has_sub(s, len, ": ") || has_sub(s, len, " #") || s[len - 1] == ':')
 		return false;
-	if (in_words(s, len, special_words) || looks_numeric(s, len))
+	/* (no special word is longer than 5 bytes) */
+	if ((len <= 5 && in_words(s, len, special_words)) || looks_numeric(s, len))
 		return false;
 	return true;
 }
@@ -349,7 +350,9 @@ static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
 
 /*
  * The direct writer: the bytes libyaml writes for the trees render makes,
- * without its emitter (once 39% of a render).  It takes a tree only when
+ * without its emitter (once 39% of a render).  It writes as it checks,
+ * and drops what it wrote on the first node it does not take (a tree
+ * libyaml may refuse included).  It takes a tree only when
  * every scalar is ASCII and every key short and on one line; plain,
  * double-quoted and literal scalars are then written exactly as libyaml's
  * block style does with this file's settings (indent 2, no width limit,
@@ -396,54 +399,11 @@ static bool plain_syntax_ok(const char *s, size_t len)
 	return !has_sub(s, len, ": ") && !has_sub(s, len, " #") && s[len - 1] != ':';
 }
 
-static bool fast_scalar_ok(const struct node *n, bool is_key)
-{
-	yaml_scalar_style_t style;
-	char num[NUM_TEXT];
-	const char *text;
-	size_t len;
-
-	scalar_text(n, is_key, num, &text, &len, &style);
-	if (len > INT32_MAX || !ascii(text, len))
-		return false;
-	if (is_key && (len > FAST_MAX_KEY || memchr(text, '\n', len) ||
-		       memchr(text, '\r', len)))
-		return false;
-	if (n->type != NODE_STR && !plain_syntax_ok(text, len))
-		return false;
-	return true;
-}
-
-static bool fast_ok(const struct node *n, unsigned depth)
-{
-	if (!n || depth > EMIT_MAX_DEPTH)
-		return false;
-	switch (n->kind) {
-	case NODE_SCALAR:
-		return fast_scalar_ok(n, false);
-	case NODE_SEQ:
-		for (size_t i = 0; i < n->seq.count; i++)
-			if (!fast_ok(n->seq.items[i], depth + 1))
-				return false;
-		return true;
-	case NODE_MAP:
-		for (size_t i = 0; i < n->map.count; i++) {
-			const struct node *k = n->map.pairs[i].key;
-			struct node tmp;
-
-			if (!k || k->kind != NODE_SCALAR ||
-			    !fast_scalar_ok(key_as_str(k, &tmp), true) ||
-			    !fast_ok(n->map.pairs[i].value, depth + 1))
-				return false;
-		}
-		return true;
-	}
-	return false;
-}
-
 struct fast {
 	struct buf *out;
 	bool line_start;	/* nothing written on the current line */
+	bool refused;		/* a node the direct writer does not take */
+	unsigned depth;		/* of the children being written (emit_node's) */
 	int err;
 };
 
@@ -532,6 +492,13 @@ static void put_scalar(struct fast *w, const struct node *n, bool is_key,
 	size_t len;
 
 	scalar_text(n, is_key, num, &text, &len, &style);
+	if (len > INT32_MAX || !ascii(text, len) ||
+	    (is_key && (len > FAST_MAX_KEY || memchr(text, '\n', len) ||
+			memchr(text, '\r', len))) ||
+	    (n->type != NODE_STR && !plain_syntax_ok(text, len))) {
+		w->refused = true;
+		return;
+	}
 	if (!is_key)
 		put_ch(w, ' ');
 	if (style == YAML_PLAIN_SCALAR_STYLE) {
@@ -563,9 +530,21 @@ static void fast_map(struct fast *w, const struct node *n, unsigned indent,
 static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
 		     bool inline_first);
 
+/* A node emit_node() refuses (NULL, too deep), or a write that failed. */
+static bool fast_refuse(struct fast *w, const struct node *v)
+{
+	if (!v || w->depth > EMIT_MAX_DEPTH || w->refused || w->err) {
+		w->refused = true;
+		return true;
+	}
+	return false;
+}
+
 /* The value of a key at column `indent`, after "key:". */
 static void fast_value(struct fast *w, const struct node *v, unsigned indent)
 {
+	if (fast_refuse(w, v))
+		return;
 	if (v->kind == NODE_SCALAR)
 		put_scalar(w, v, false, indent + 2);
 	else if (v->kind == NODE_MAP)
@@ -577,6 +556,8 @@ static void fast_value(struct fast *w, const struct node *v, unsigned indent)
 /* An item whose dash is at column `indent`, after "-". */
 static void fast_item(struct fast *w, const struct node *v, unsigned indent)
 {
+	if (fast_refuse(w, v))
+		return;
 	if (v->kind == NODE_SCALAR)
 		put_scalar(w, v, false, indent + 2);
 	else if (v->kind == NODE_MAP)
@@ -588,23 +569,31 @@ static void fast_item(struct fast *w, const struct node *v, unsigned indent)
 static void fast_map(struct fast *w, const struct node *n, unsigned indent,
 		     bool inline_first)
 {
-	for (size_t i = 0; i < n->map.count; i++) {
+	w->depth++;
+	for (size_t i = 0; i < n->map.count && !w->refused; i++) {
+		const struct node *k = n->map.pairs[i].key;
 		struct node tmp;
 
+		if (!k || k->kind != NODE_SCALAR) {
+			w->refused = true;
+			return;
+		}
 		if (i == 0 && inline_first)
 			put_ch(w, ' ');
 		else
 			line(w, indent);
-		put_scalar(w, key_as_str(n->map.pairs[i].key, &tmp), true, indent);
+		put_scalar(w, key_as_str(k, &tmp), true, indent);
 		put_ch(w, ':');
 		fast_value(w, n->map.pairs[i].value, indent);
 	}
+	w->depth--;
 }
 
 static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
 		     bool inline_first)
 {
-	for (size_t i = 0; i < n->seq.count; i++) {
+	w->depth++;
+	for (size_t i = 0; i < n->seq.count && !w->refused; i++) {
 		if (i == 0 && inline_first)
 			put_ch(w, ' ');
 		else
@@ -612,18 +601,18 @@ static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
 		put_ch(w, '-');
 		fast_item(w, n->seq.items[i], indent);
 	}
+	w->depth--;
 }
 
 /* 1 when the tree is not one the direct writer takes (nothing written),
  * else 0 or a buf error with out as it was. */
 static int fast_emit(struct buf *out, const struct node *doc, unsigned flags)
 {
-	struct fast w = { out, true, 0 };
+	struct fast w = { out, true, false, 0, 0 };
 	size_t start = out->len;
 
 	if (!doc || doc->kind == NODE_SCALAR ||
-	    (doc->kind == NODE_MAP ? !doc->map.count : !doc->seq.count) ||
-	    !fast_ok(doc, 0))
+	    (doc->kind == NODE_MAP ? !doc->map.count : !doc->seq.count))
 		return 1;
 	if (flags & YAMLIO_DOC_START)
 		put(&w, "---", 3);
@@ -633,11 +622,12 @@ static int fast_emit(struct buf *out, const struct node *doc, unsigned flags)
 		fast_seq(&w, doc, 0, false);
 	if (!w.line_start)
 		put_ch(&w, '\n');
-	if (w.err) {
+	if (w.err || w.refused) {
+		/* as it was; a tree it does not take goes to libyaml */
 		out->len = start;
 		if (out->alloc)
 			out->data[start] = '\0';
-		return w.err;
+		return w.refused ? 1 : w.err;
 	}
 	return 0;
 }

@@ -203,6 +203,25 @@ t_left_to_libyaml(void **state)
 	m = node_new_map(&a, P0);
 	node_map_add(&a, m, "bad", node_new_strn(&a, P0, "\x80\xff", 2));
 	same(m, "text that is not UTF-8");
+	/* nesting at emit_node's limit and past it (map, indentless seq) */
+	for (unsigned depth = 9998; depth <= 10002; depth++) {
+		struct node *root = node_new_map(&a, P0), *cur = root;
+
+		for (unsigned i = 1; i < depth; i++) {
+			struct node *next = i % 2 ? node_new_seq(&a, P0) : node_new_map(&a, P0);
+
+			if (cur->kind == NODE_MAP)
+				node_map_add(&a, cur, "k", next);
+			else
+				node_seq_push(&a, cur, next);
+			cur = next;
+		}
+		if (cur->kind == NODE_MAP)
+			node_map_add_str(&a, cur, "leaf", "x");
+		else
+			node_seq_push(&a, cur, node_new_str(&a, P0, "x"));
+		same(root, "deep nesting");
+	}
 	arena_release(&a);
 }
 
