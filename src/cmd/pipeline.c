@@ -131,10 +131,11 @@ classify(const struct node *doc, const char **api, const char **kind)
  * take part in no cross-file finding, so leaving them out changes none.
  */
 
-/* The cross-file rules the lean road knows the keys of; with any other
- * check_fleet in the table it takes the whole road. */
+/* The cross-file rules the lean road knows the keys of (site_keys); with
+ * any other check_fleet in the table it takes the whole road.  GS116
+ * compares sites of one cluster, as GS047 does: the cluster key. */
 static const char *const lean_fleet_rules[] = {
-	"GS004", "GS005", "GS046", "GS047", "GS100", "GS107", NULL,
+	"GS004", "GS005", "GS046", "GS047", "GS100", "GS107", "GS116", NULL,
 };
 
 static bool
@@ -184,7 +185,7 @@ key_add(struct arena *a, struct lean_keys *k, char tag, const char *key,
 }
 
 /* The keys of GS004 (metadata.name), GS005 (node names), GS046 (cluster
- * and fallback NodePool) and GS047/GS100/GS107 (cluster). */
+ * and fallback NodePool) and GS047/GS100/GS107/GS116 (cluster). */
 static void
 site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s,
 	  size_t file)
