@@ -7,11 +7,15 @@
 # (bench/run.sh).  Uses the optimised build in $(O); never part of
 # `make test` (timings vary from machine to machine).
 .PHONY: bench bench-tools
-bench-tools: $(O)/bench/yaml_floor
+bench-tools: $(O)/bench/yaml_floor $(O)/bench/spawn_time
 
 $(O)/bench/yaml_floor: bench/yaml_floor.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LDLIBS_ALL)
+
+$(O)/bench/spawn_time: bench/spawn_time.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
 bench: all bench-tools
 	@O=$(O) sh bench/run.sh
