@@ -1373,18 +1373,42 @@ types_text(struct arena *a, unsigned t)
 	return out ? out : "nothing";
 }
 
+/* The sign of i - d, exactly: no conversion of i to a double (which
+ * rounds past 2^53) and no long double (which is a double on some targets
+ * and under valgrind). */
+static int
+cmp_int_double(int64_t i, double d)
+{
+	int64_t t;
+	double frac;
+
+	if (d >= 9223372036854775808.0)
+		return -1;
+	if (d < -9223372036854775808.0)
+		return 1;
+	t = (int64_t)d; /* |d| < 2^63: the integer part, exactly */
+	if (i != t)
+		return i < t ? -1 : 1;
+	frac = d - (double)t; /* exact: t is d's integer part */
+	return frac > 0 ? -1 : frac < 0;
+}
+
 /* Exact comparison of two numbers (int64 or double). */
 static int
 num_cmp(const struct node *x, const struct node *y)
 {
-	long double a, b;
 	int64_t xi, yi;
+	bool xint, yint;
 
-	if (num_exact(x, &xi) == 0 && num_exact(y, &yi) == 0)
+	xint = num_exact(x, &xi) == 0;
+	yint = num_exact(y, &yi) == 0;
+	if (xint && yint)
 		return xi < yi ? -1 : xi > yi;
-	a = x->type == NODE_INT ? (long double)x->scalar.i : (long double)x->scalar.f;
-	b = y->type == NODE_INT ? (long double)y->scalar.i : (long double)y->scalar.f;
-	return a < b ? -1 : a > b;
+	if (xint)
+		return cmp_int_double(xi, y->scalar.f);
+	if (yint)
+		return -cmp_int_double(yi, x->scalar.f);
+	return x->scalar.f < y->scalar.f ? -1 : x->scalar.f > y->scalar.f;
 }
 
 static bool
