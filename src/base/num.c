@@ -130,3 +130,29 @@ int num_decimal_to_int64(const char *s, size_t len, int64_t *out)
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return 0;
 }
+
+bool
+num_parse_int64(const char *s, size_t len, int64_t *out)
+{
+	bool neg = len > 0 && s[0] == '-';
+	uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	size_t k = neg;
+
+	if (k >= len)
+		return false;
+	for (; k < len; k++) {
+		unsigned dg;
+
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+		dg = (unsigned)(s[k] - '0');
+		if (v > (lim - dg) / 10)
+			return false;
+		v = v * 10 + dg;
+	}
+	if (neg)
+		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+	else
+		*out = (int64_t)v;
+	return true;
+}

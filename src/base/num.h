@@ -6,6 +6,7 @@
 #define GS_NUM_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* strtod() that always takes '.' as the decimal point. */
@@ -36,5 +37,9 @@ int num_double_to_int64(double f, int64_t *out);
  * text is not of that form (hex, ".inf", "1_000").
  */
 int num_decimal_to_int64(const char *s, size_t len, int64_t *out);
+
+/* An int64 from an integer token ("-"? digits, as JSON writes one) of
+ * `len` bytes: true with *out when it is one and fits, else false. */
+bool num_parse_int64(const char *s, size_t len, int64_t *out);
 
 #endif

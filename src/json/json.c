@@ -119,32 +119,6 @@ static size_t prescan(struct scan *sc, const char *t, size_t len)
 	return 0;
 }
 
-/* An int64 from a JSON integer token ("-"? digits), if it fits. */
-static bool token_int(const char *s, size_t len, int64_t *out)
-{
-	bool neg = len > 0 && s[0] == '-';
-	uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	size_t k = neg;
-
-	if (k >= len)
-		return false;
-	for (; k < len; k++) {
-		unsigned dg;
-
-		if (s[k] < '0' || s[k] > '9')
-			return false;
-		dg = (unsigned)(s[k] - '0');
-		if (v > (lim - dg) / 10)
-			return false;
-		v = v * 10 + dg;
-	}
-	if (neg)
-		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
-	else
-		*out = (int64_t)v;
-	return true;
-}
-
 static struct node *number_node(struct arena *a, struct pos at, struct scan *sc,
 				const char *text, const cJSON *item)
 {
@@ -156,7 +130,7 @@ static struct node *number_node(struct arena *a, struct pos at, struct scan *sc,
 		const struct numtok *t = &sc->nums[sc->next++];
 		const char *s = text + t->off;
 
-		if (token_int(s, t->len, &iv))
+		if (num_parse_int64(s, t->len, &iv))
 			return node_new_int(a, at, iv);
 		/* 1.0, 1e3: integral doubles within +-2^53 are ints. */
 		if (isfinite(f) && f == trunc(f) && fabs(f) <= 9007199254740992.0)

@@ -137,7 +137,7 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 	const char *repo = FALLBACK_PLUGIN_REPO, *chart = FALLBACK_PLUGIN_CHART;
 	const char *ns = FALLBACK_PLUGIN_CHART, *version;
 	struct render_object *o;
-	struct node *values, *spec, *src, *helm, *dst, *sync, *opts;
+	struct node *values;
 
 	for (size_t i = 0; i < count && !first; i++)
 		if (render_fallback_needs_plugin(sites[i]))
@@ -171,23 +171,16 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 			      RENDER_NODE_IMAGE_LABEL "=al2023 by the fallback"
 			      " NodePool, tolerating the GPU taint; Bottlerocket and"
 			      " Auto Mode nodes bring their own");
-	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
-	node_map_add_str(a, spec, "project", ad->project ? ad->project : "default");
-	src = node_map_add(a, spec, "source", node_new_map(a, no_pos));
-	node_map_add_str(a, src, "repoURL", repo);
-	node_map_add_str(a, src, "chart", chart);
-	node_map_add_str(a, src, "targetRevision", version);
-	helm = node_map_add(a, src, "helm", node_new_map(a, no_pos));
 	/* its own release: objects named apart from the hybrid plugin's */
-	node_map_add_str(a, helm, "releaseName", FALLBACK_PLUGIN_RELEASE);
-	node_map_add(a, helm, "valuesObject", values);
-	dst = node_map_add(a, spec, "destination", node_new_map(a, no_pos));
-	node_map_add_str(a, dst, "server", ad->destination_server ?
-			 ad->destination_server : "https://kubernetes.default.svc");
-	node_map_add_str(a, dst, "namespace", ns);
-	sync = node_map_add(a, spec, "syncPolicy", node_new_map(a, no_pos));
-	opts = node_map_add(a, sync, "syncOptions", node_new_seq(a, no_pos));
-	node_seq_push(a, opts, node_new_str(a, no_pos, "CreateNamespace=true"));
+	render_helm_app_spec(a, o->obj, ad,
+			     &(struct render_helm_app){
+				     .repo_url = repo,
+				     .chart = chart,
+				     .version = version,
+				     .release = FALLBACK_PLUGIN_RELEASE,
+				     .values = values,
+				     .namespace = ns,
+			     });
 
 	if (ctx->opt->files)
 		render_file_add(ctx, RENDER_FILE_VALUES,

@@ -209,7 +209,7 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 	const char *chart = st->chart.name ? st->chart.name : stack_app_suffix(st->type);
 	const char *ns = st->chart.namespace ? st->chart.namespace : stack_app_suffix(st->type);
 	struct render_object *o;
-	struct node *values, *spec, *src, *helm, *dst, *sync, *opts;
+	struct node *values;
 
 	if (!label_value_ok(cluster))
 		return diag_add(ctx->diags, DIAG_ERROR,
@@ -231,23 +231,16 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 			      "the NVIDIA device plugin of the cluster, pinned, only on"
 			      " hybrid nodes, tolerating the GPU taint (GFD and NFD"
 			      " scoped the same way)" SHARED_PURPOSE);
-	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
-	node_map_add_str(a, spec, "project", ad->project ? ad->project : "default");
-	src = node_map_add(a, spec, "source", node_new_map(a, no_pos));
-	node_map_add_str(a, src, "repoURL", st->chart.repo_url ? st->chart.repo_url
-							       : default_repo(st->type));
-	node_map_add_str(a, src, "chart", chart);
-	node_map_add_str(a, src, "targetRevision", st->chart.version);
-	helm = node_map_add(a, src, "helm", node_new_map(a, no_pos));
-	node_map_add_str(a, helm, "releaseName", chart);
-	node_map_add(a, helm, "valuesObject", values);
-	dst = node_map_add(a, spec, "destination", node_new_map(a, no_pos));
-	node_map_add_str(a, dst, "server", ad->destination_server ?
-			 ad->destination_server : "https://kubernetes.default.svc");
-	node_map_add_str(a, dst, "namespace", ns);
-	sync = node_map_add(a, spec, "syncPolicy", node_new_map(a, no_pos));
-	opts = node_map_add(a, sync, "syncOptions", node_new_seq(a, no_pos));
-	node_seq_push(a, opts, node_new_str(a, no_pos, "CreateNamespace=true"));
+	render_helm_app_spec(a, o->obj, ad,
+			     &(struct render_helm_app){
+				     .repo_url = st->chart.repo_url ? st->chart.repo_url
+								    : default_repo(st->type),
+				     .chart = chart,
+				     .version = st->chart.version,
+				     .release = chart,
+				     .values = values,
+				     .namespace = ns,
+			     });
 
 	if (ctx->opt->files)
 		render_file_add(ctx, RENDER_FILE_VALUES,

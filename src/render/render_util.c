@@ -301,3 +301,27 @@ render_itoa(struct arena *a, int64_t v)
 {
 	return arena_printf(a, "%" PRId64, v);
 }
+
+void
+render_helm_app_spec(struct arena *a, struct node *obj, const struct spec_argocd *ad,
+		     const struct render_helm_app *app)
+{
+	struct node *spec, *src, *helm, *dst, *sync, *opts;
+
+	spec = node_map_add(a, obj, "spec", node_new_map(a, no_pos));
+	node_map_add_str(a, spec, "project", ad->project ? ad->project : "default");
+	src = node_map_add(a, spec, "source", node_new_map(a, no_pos));
+	node_map_add_str(a, src, "repoURL", app->repo_url);
+	node_map_add_str(a, src, "chart", app->chart);
+	node_map_add_str(a, src, "targetRevision", app->version);
+	helm = node_map_add(a, src, "helm", node_new_map(a, no_pos));
+	node_map_add_str(a, helm, "releaseName", app->release);
+	node_map_add(a, helm, "valuesObject", app->values);
+	dst = node_map_add(a, spec, "destination", node_new_map(a, no_pos));
+	node_map_add_str(a, dst, "server", ad->destination_server ?
+			 ad->destination_server : "https://kubernetes.default.svc");
+	node_map_add_str(a, dst, "namespace", app->namespace);
+	sync = node_map_add(a, spec, "syncPolicy", node_new_map(a, no_pos));
+	opts = node_map_add(a, sync, "syncOptions", node_new_seq(a, no_pos));
+	node_seq_push(a, opts, node_new_str(a, no_pos, "CreateNamespace=true"));
+}

@@ -97,6 +97,20 @@ const char *render_jp_raw(struct arena *a, const char *s);
 const char *render_promql_alt(struct arena *a, const char *const *items,
 			      size_t n);
 
+/* The chart one Argo CD Application installs with Helm. */
+struct render_helm_app {
+	const char *repo_url, *chart, *version; /* version: the pin */
+	const char *release;			 /* helm.releaseName */
+	struct node *values;			 /* helm.valuesObject */
+	const char *namespace;			 /* destination namespace */
+};
+
+/* Add the `spec` of such an Application to `obj`: project, the pinned
+ * source, the destination (the spec's argocd.destinationServer, else the
+ * cluster Argo CD runs in) and CreateNamespace. */
+void render_helm_app_spec(struct arena *a, struct node *obj, const struct spec_argocd *ad,
+			  const struct render_helm_app *app);
+
 /* Text of an int64. */
 const char *render_itoa(struct arena *a, int64_t v);
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/num.h"
 #include "base/utf8.h"
 #include "json/json.h"
 #include "node/node.h"
@@ -151,33 +152,6 @@ rd_string(struct rd *r)
 	return node_new_strn(r->a, r->at, r->tmp, o);
 }
 
-/* An int64 from "-"? digits, if it fits (json.c's token_int). */
-static bool
-rd_int(const char *s, size_t len, int64_t *out)
-{
-	bool neg = len > 0 && s[0] == '-';
-	uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	size_t k = neg;
-
-	if (k >= len)
-		return false;
-	for (; k < len; k++) {
-		unsigned dg;
-
-		if (s[k] < '0' || s[k] > '9')
-			return false;
-		dg = (unsigned)(s[k] - '0');
-		if (v > (lim - dg) / 10)
-			return false;
-		v = v * 10 + dg;
-	}
-	if (neg)
-		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
-	else
-		*out = (int64_t)v;
-	return true;
-}
-
 /* A number, typed as json.c's number_node() types it. */
 static struct node *
 rd_number(struct rd *r)
@@ -192,7 +166,7 @@ rd_number(struct rd *r)
 	while (r->i < r->len && r->s[r->i] && strchr("0123456789+-.eE", r->s[r->i]))
 		r->i++;
 	n = r->i - start;
-	if (rd_int(tok, n, &iv))
+	if (num_parse_int64(tok, n, &iv))
 		return node_new_int(r->a, r->at, iv);
 	/* Only the plain JSON grammar: what cJSON would read the same. */
 	if (n == 0 || n >= sizeof(buf))
