@@ -28,6 +28,7 @@ extern const struct command commands[];
 extern const size_t commands_count;
 
 cmd_fn cmd_diff;
+cmd_fn cmd_drill;
 cmd_fn cmd_drift;
 cmd_fn cmd_explain;
 cmd_fn cmd_generate;
@@ -35,6 +36,7 @@ cmd_fn cmd_init;
 cmd_fn cmd_parameters;
 cmd_fn cmd_render;
 cmd_fn cmd_schema;
+cmd_fn cmd_serve;
 cmd_fn cmd_validate;
 cmd_fn cmd_verify_scope;
 
