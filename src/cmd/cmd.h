@@ -29,6 +29,7 @@ extern const size_t commands_count;
 
 cmd_fn cmd_diff;
 cmd_fn cmd_drill;
+cmd_fn cmd_drill_run;	/* `drill run`, called by cmd_drill */
 cmd_fn cmd_drift;
 cmd_fn cmd_explain;
 cmd_fn cmd_generate;

@@ -2,6 +2,7 @@
  * cmd_drill.c - `gpusite drill`.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
@@ -24,6 +25,8 @@ cmd_drill(int argc, char **argv)
 	struct opts o;
 	int r;
 
+	if (argc > 1 && !strcmp(argv[1], "run"))
+		return cmd_drill_run(argc - 1, argv + 1);
 	opts_init(&o);
 	r = opts_parse(&o, &drill_cmd, argc, argv);
 	if (r != OPTS_OK)
