@@ -1,0 +1,215 @@
+/*
+ * drill.h - the fallback drill: scenarios, the five recovery terms, the
+ * budget from the spec's recovery block, the drill record and the
+ * timeline it is measured from.
+ *
+ * The module sits above kube, diff, scope, render and report, below cmd.
+ * Everything lives in the caller's arena.  Times are whole seconds since
+ * the epoch (UTC); the record writes them as RFC 3339 ("...T08:14:00Z").
+ */
+#ifndef GS_DRILL_H
+#define GS_DRILL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "base/diag.h"
+
+struct arena;
+struct spec_site;
+
+#define DRILL_RECORD_API_VERSION "gpusite.io/drill-record/v1"
+
+/* Largest drill record read (--record FILE). */
+#define DRILL_RECORD_MAX (16u * 1024 * 1024)
+
+enum drill_scenario {
+	DRILL_NODE_FAILURE,	/* "node-failure": cordon + drain the nodes */
+	DRILL_PARTITION,	/* "partition": the site-to-VPC path blocked by hand */
+};
+
+const char *drill_scenario_name(enum drill_scenario s);
+/* 0 with *out set, -1 for an unknown name. */
+int drill_scenario_parse(enum drill_scenario *out, const char *name);
+
+/* The five terms of the recovery time, in this fixed order. */
+enum drill_term {
+	DRILL_TERM_NODE_MONITOR_GRACE,	/* last heartbeat -> NotReady (absent in a drain) */
+	DRILL_TERM_EVICTION,		/* NotReady or drain start -> pod deleted */
+	DRILL_TERM_NODE_PROVISIONING,	/* replacement Pending -> fallback node Ready */
+	DRILL_TERM_IMAGE_PULL,		/* scheduled -> containers started */
+	DRILL_TERM_MODEL_LOAD,		/* started -> Ready */
+	DRILL_TERM_COUNT
+};
+
+/* "nodeMonitorGrace", "eviction", "nodeProvisioning", "imagePull", "modelLoad" */
+const char *drill_term_name(enum drill_term t);
+
+/*
+ * The budget of each term, from spec.recovery and spec.placement, the
+ * same figures `gpusite explain` prints: nodeMonitorGrace is
+ * recovery.nodeMonitorGracePeriod; eviction the longer of the not-ready
+ * and unreachable tolerations (a partition: the unreachable one);
+ * imagePull spec_image_pull_seconds().  In a drain (node-failure drill)
+ * nodeMonitorGrace does not happen and its budget is 0 (applies false).
+ */
+struct drill_budget {
+	bool set;				/* spec.recovery is present */
+	int64_t seconds[DRILL_TERM_COUNT];
+	bool applies[DRILL_TERM_COUNT];		/* false: the term is absent in this scenario */
+	int64_t total;				/* sum of the terms that apply */
+	int64_t target;				/* recovery.targetRTO; 0 when none */
+	bool image_pull_cached;			/* recovery.imagePullCached was used */
+	int64_t real_failure_total;		/* every term, as explain adds them */
+};
+
+void drill_budget_compute(struct drill_budget *out, const struct spec_site *s,
+			  enum drill_scenario sc);
+
+/* --- the drill record (drill run --record writes it, drill report --record reads it) --- */
+
+enum drill_object {
+	DRILL_OBJ_NODE,
+	DRILL_OBJ_POD,
+	DRILL_OBJ_NODECLAIM,
+	DRILL_OBJ_EVENT,
+	DRILL_OBJ_DRILL,	/* the drill's own steps: local clock */
+	DRILL_OBJ_COUNT
+};
+
+/* "Node", "Pod", "NodeClaim", "Event", "Drill" */
+const char *drill_object_name(enum drill_object o);
+int drill_object_parse(enum drill_object *out, const char *name);
+
+enum drill_what {
+	DRILL_CORDONED,
+	DRILL_UNCORDONED,
+	DRILL_EVICTED,
+	DRILL_DELETED,
+	DRILL_NOT_READY,
+	DRILL_READY,
+	DRILL_PENDING,
+	DRILL_SCHEDULED,
+	DRILL_PULLING,
+	DRILL_PULLED,
+	DRILL_STARTED,
+	DRILL_CONTAINERS_READY,
+	DRILL_LAUNCHED,
+	DRILL_REGISTERED,
+	DRILL_INITIALIZED,
+	DRILL_DRAIN_START,
+	DRILL_AVAILABLE,
+	DRILL_RETURN_COMPLETE,
+	DRILL_WHAT_COUNT
+};
+
+/* The record's spelling: "cordoned", ..., "NotReady", ..., "drain-start" */
+const char *drill_what_name(enum drill_what w);
+int drill_what_parse(enum drill_what *out, const char *name);
+
+/*
+ * One observed transition.  time is the cluster's timestamp (object
+ * creationTimestamp / deletionTimestamp, condition lastTransitionTime,
+ * taint timeAdded, event firstTimestamp or eventTime), except for Drill
+ * entries (the local clock).  A Node NotReady may carry the node's last
+ * heartbeat in its detail as "lastHeartbeat <RFC 3339>"; without it a
+ * partition's nodeMonitorGrace is measured from the record's startedAt.
+ */
+struct drill_transition {
+	int64_t time;
+	enum drill_object object;
+	const char *namespace;	/* NULL for cluster-scoped objects and Drill */
+	const char *name;
+	enum drill_what what;
+	const char *node;	/* NULL when not tied to a node */
+	const char *detail;	/* NULL or short text */
+};
+
+enum drill_outcome {
+	DRILL_OUTCOME_AVAILABLE,
+	DRILL_OUTCOME_TIMEOUT,
+	DRILL_OUTCOME_INTERRUPTED,
+	DRILL_OUTCOME_FAILED,
+};
+
+const char *drill_outcome_name(enum drill_outcome o);
+int drill_outcome_parse(enum drill_outcome *out, const char *name);
+
+struct drill_record {
+	const char *site;		/* metadata.name */
+	const char *cluster;		/* spec.cluster.name */
+	enum drill_scenario scenario;
+	const char **nodes;
+	size_t node_count;
+	int64_t started_at;
+	int64_t ended_at;
+	bool ended;			/* false: "endedAt": null */
+	enum drill_outcome outcome;
+	struct drill_transition *transitions;	/* sorted by time (stable) */
+	size_t count;
+	size_t cap;
+};
+
+/* Append one transition (the strings are copied into the arena). */
+void drill_record_add(struct arena *a, struct drill_record *r, int64_t time,
+		      enum drill_object object, const char *namespace,
+		      const char *name, enum drill_what what, const char *node,
+		      const char *detail);
+/* Stable sort of the transitions by time. */
+void drill_record_sort(struct drill_record *r);
+
+/*
+ * The record as JSON, one object, keys in the fixed order:
+ *   {"apiVersion", "site", "cluster", "scenario", "nodes", "startedAt",
+ *    "endedAt", "outcome", "transitions": [{"time", "object", "namespace",
+ *    "name", "what", "node", "detail"}, ...]}
+ * Appends to out with a final newline.  Returns 0 or BUF_ETOOBIG.
+ */
+int drill_record_write(struct buf *out, const struct drill_record *r);
+
+/*
+ * Read a record from text[len] (file names where for the diagnostics).
+ * Returns 0, or -1 with a diagnostic saying what is wrong and where.
+ */
+int drill_record_read(struct arena *a, struct diags *d, struct drill_record *out,
+		      const char *text, size_t len, const char *file);
+
+/* RFC 3339 UTC text with seconds ("2026-03-01T08:14:00Z") into out[size];
+ * DRILL_TIME_BUFSZ suffices. */
+#define DRILL_TIME_BUFSZ 24
+void drill_time_format(char *out, size_t size, int64_t t);
+/* RFC 3339 (offsets and fractions accepted; fractions dropped) -> 0, -1. */
+int drill_time_parse(int64_t *out, const char *text);
+
+/* --- the measured terms --- */
+
+struct drill_term_result {
+	enum drill_term term;
+	int64_t budget;		/* seconds */
+	bool applies;		/* false: absent in this scenario (measured 0) */
+	bool known;		/* false: the data cannot show it */
+	int64_t measured;	/* seconds, when known */
+	int64_t from, to;	/* the transitions it was measured between */
+	const char *reason;	/* when !known: why (lower-case, no final period) */
+};
+
+struct drill_terms {
+	enum drill_scenario scenario;
+	struct drill_term_result terms[DRILL_TERM_COUNT];
+	bool total_known;	/* every term that applies is known */
+	int64_t total;		/* sum of the known terms */
+	int64_t target;		/* 0: no targetRTO */
+	bool within_target;	/* total_known && target && total <= target */
+};
+
+/*
+ * Measure the terms of one drill from its transitions against the
+ * budget.  Never guesses: a term whose start or end is not in the data
+ * is unknown with the reason.
+ */
+void drill_terms_compute(struct arena *a, struct drill_terms *out,
+			 const struct drill_budget *b, const struct drill_record *r);
+
+#endif
