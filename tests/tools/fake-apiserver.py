@@ -72,6 +72,41 @@ Hostile fault SPECs (a malicious API server):
   redirect=URL          302 Found to URL (another host)
   unauthorized          every request gets 401, whatever the credentials
 
+The drill simulator (a scenario with a "drill" block) makes the server
+writable for what `kubectl drain` and `gpusite drill run` send, and plays
+a scripted recovery with time compression:
+
+  "drill": {"timeScale": 60,       # scenario seconds per real second,
+                                   # from the first eviction on
+            "rights": ["get nodes", "list nodes", "list pods",
+                       "patch nodes", "create pods/eviction", ...],
+                                   # what SelfSubjectAccessReview allows
+                                   # (absent: everything)
+            "pdbs": [{"namespace": "inference", "name": "llm-server",
+                      "matchLabels": {"app": "llm-server"},
+                      "minAvailable": 4}],
+            "fallback": {"nodePool": "seoul-dc1-gpu-fallback",
+                         "node": "i-0f00000000000fa11", "gpus": 4},
+                                   # gpus 0: no device plugin, the
+                                   # replacement stays Pending
+            "script": {"deleted": 30, "pending": 30, "launched": 45,
+                       "registered": 140, "initialized": 170,
+                       "nodeReady": 170, "scheduled": 171, "pulling": 172,
+                       "pulled": 460, "started": 462, "ready": 700},
+                                   # seconds after each eviction
+            "return": {"podsBack": 30, "nodeGone": 90}}
+                                   # seconds after the last uncordon
+
+  PATCH /api/v1/nodes/NAME  strategic-merge or merge patch of
+        spec.unschedulable (the node.kubernetes.io/unschedulable taint
+        follows, with timeAdded)
+  POST  /api/v1/namespaces/NS/pods/NAME/eviction  policy/v1 Eviction;
+        429 with the upstream Status body when a PodDisruptionBudget
+        disallows it
+  POST  /apis/authorization.k8s.io/v1/selfsubjectaccessreviews
+  Without a "drill" block every write gets 405.  --log lines of writes
+  carry the request body after the status and auth columns.
+
 --header-log FILE ("header echo"): every request's header lines are
 appended to FILE as received, then a line "--", so a test can prove which
 headers reached the server (and that no injected one did).
@@ -103,6 +138,8 @@ RESOURCES = [
     ("", "v1", "secrets", "Secret", True, []),
     ("", "v1", "events", "Event", True, ["ev"]),
     ("apps", "v1", "daemonsets", "DaemonSet", True, ["ds"]),
+    ("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", True,
+     ["pdb"]),
     ("apps", "v1", "deployments", "Deployment", True, ["deploy"]),
     ("karpenter.sh", "v1", "nodepools", "NodePool", False, []),
     ("karpenter.sh", "v1", "nodeclaims", "NodeClaim", False, []),
@@ -170,6 +207,7 @@ class Store:
         self.server_version = "1.33"
         self.absent = set()
         self.rv = 1000
+        self.drill = None
 
     def resource_for(self, api_version, kind):
         group, _, version = api_version.rpartition("/")
@@ -359,6 +397,8 @@ def load_scenario(d, applied_file):
     for _, spec in scenario_chain(d):
         if "serverVersion" in spec:
             st.server_version = spec["serverVersion"]
+        if "drill" in spec:
+            st.drill = spec["drill"]
         st.absent.update(spec.get("absentGroups", []))
         for obj in spec.get("objects", []):
             st.put(copy.deepcopy(obj))
@@ -599,6 +639,10 @@ FIELDS = {
     "status.phase": lambda o: o.get("status", {}).get("phase", ""),
     "spec.unschedulable": lambda o: str(o.get("spec", {}).get(
         "unschedulable", False)).lower(),
+    "involvedObject.name": lambda o: o.get("involvedObject", {}).get(
+        "name", ""),
+    "involvedObject.kind": lambda o: o.get("involvedObject", {}).get(
+        "kind", ""),
 }
 
 
@@ -660,6 +704,459 @@ class Faults:
         return None
 
 
+# ---------------------------------------------------------------- simulator
+
+def iso(t):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(int(t)))
+
+
+def requests_gpu(pod):
+    for c in pod.get("spec", {}).get("containers", []):
+        if "nvidia.com/gpu" in c.get("resources", {}).get("requests", {}):
+            return True
+    return False
+
+
+def pod_ready(pod):
+    for c in pod.get("status", {}).get("conditions", []):
+        if c.get("type") == "Ready":
+            return c.get("status") == "True"
+    return False
+
+
+class Sim:
+    """The drill's cluster: writes, PDBs, SelfSubjectAccessReview and the
+    scripted recovery.  Time runs timeScale times faster from the first
+    eviction on (sim_now); object timestamps are in that time."""
+
+    def __init__(self, store):
+        self.st = store
+        d = store.drill
+        self.scale = float(d.get("timeScale", 60))
+        self.rights = d.get("rights")
+        self.pdbs = d.get("pdbs", [])
+        self.fb = d.get("fallback", {})
+        self.script = d.get("script", {})
+        self.ret = d.get("return", {})
+        self.anchor = None          # real time of the first eviction
+        self.events = []            # (sim time, seq, fn)
+        self.seq = 0
+        self.claimed = False
+        self.uncordoned = set()
+        for pod in self.pods():
+            st = pod.setdefault("status", {})
+            if st.get("phase") == "Running" and not st.get("conditions"):
+                st["conditions"] = [
+                    {"type": t, "status": "True",
+                     "lastTransitionTime": CREATED}
+                    for t in ("Initialized", "Ready", "ContainersReady",
+                              "PodScheduled")]
+        for p in self.pdbs:
+            self.add({"apiVersion": "policy/v1",
+                         "kind": "PodDisruptionBudget",
+                         "metadata": {"name": p["name"],
+                                      "namespace": p["namespace"],
+                                      "creationTimestamp": CREATED},
+                         "spec": {"minAvailable": p["minAvailable"],
+                                  "selector": {"matchLabels":
+                                               p["matchLabels"]}}})
+
+    # -- the store
+    def rk(self, kind):
+        for r in self.st.resources:
+            if r[3] == kind:
+                return (r[0], r[1], r[2])
+        raise KeyError(kind)
+
+    def objs(self, kind):
+        return self.st.lists.setdefault(self.rk(kind), [])
+
+    def pods(self):
+        return self.objs("Pod")
+
+    def get(self, kind, ns, name):
+        for o in self.objs(kind):
+            md = o["metadata"]
+            if md.get("name") == name and md.get("namespace", "") == (ns or ""):
+                return o
+        return None
+
+    def add(self, obj):
+        lst = self.objs(obj["kind"])
+        md = obj["metadata"]
+        self.st.rv += 1
+        md.setdefault("uid", uid_for("%s/%s/%s" % (
+            obj["kind"], md.get("namespace", ""), md["name"])))
+        md["resourceVersion"] = str(self.st.rv)
+        lst.append(obj)
+        lst.sort(key=lambda o: (o["metadata"].get("namespace", ""),
+                                o["metadata"]["name"]))
+
+    def remove(self, obj):
+        lst = self.objs(obj["kind"])
+        if obj in lst:
+            lst.remove(obj)
+
+    def touch(self, obj):
+        self.st.rv += 1
+        obj["metadata"]["resourceVersion"] = str(self.st.rv)
+
+    # -- time
+    def now(self):
+        real = time.time()
+        if self.anchor is None:
+            return real
+        return self.anchor + (real - self.anchor) * self.scale
+
+    def at(self, t, fn):
+        self.seq += 1
+        self.events.append((t, self.seq, fn))
+        self.events.sort(key=lambda e: (e[0], e[1]))
+
+    def tick(self):
+        now = self.now()
+        while self.events and self.events[0][0] <= now:
+            t, _, fn = self.events.pop(0)
+            fn(t)
+
+    # -- writes
+    def write(self, method, path, ctype, body):
+        try:
+            doc = json.loads(body or b"{}")
+        except ValueError:
+            return 400, status_body(400, "BadRequest", "the body is not JSON")
+        parts = path.strip("/").split("/")
+        if method == "PATCH" and parts[:3] == ["api", "v1", "nodes"] and \
+                len(parts) == 4:
+            return self.patch_node(parts[3], ctype, doc)
+        if method == "POST" and len(parts) == 7 and parts[:3] == [
+                "api", "v1", "namespaces"] and parts[4] == "pods" and \
+                parts[6] == "eviction":
+            return self.evict(parts[3], parts[5], doc)
+        if method == "POST" and path == \
+                "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews":
+            return self.review(doc)
+        return 405, status_body(405, "MethodNotAllowed",
+                                "the simulator does not take %s %s" %
+                                (method, path))
+
+    def allowed(self, verb, resource, sub, ns):
+        if self.rights is None:
+            return True
+        want = "%s %s%s" % (verb, resource, "/" + sub if sub else "")
+        return want in self.rights or ("%s *" % verb) in self.rights
+
+    def review(self, doc):
+        ra = doc.get("spec", {}).get("resourceAttributes", {})
+        ok = self.allowed(ra.get("verb", ""), ra.get("resource", ""),
+                          ra.get("subresource", ""), ra.get("namespace", ""))
+        out = dict(doc)
+        out["metadata"] = {"creationTimestamp": None}
+        out["status"] = {"allowed": ok}
+        if not ok:
+            out["status"]["reason"] = "no RBAC policy matched"
+        return 201, out
+
+    def patch_node(self, name, ctype, doc):
+        if not self.allowed("patch", "nodes", "", ""):
+            return 403, status_body(403, "Forbidden", 'nodes "%s" is '
+                                    'forbidden: User "gpusite-drill" cannot '
+                                    'patch resource "nodes" in API group "" '
+                                    'at the cluster scope' % name)
+        if ctype not in ("application/strategic-merge-patch+json",
+                         "application/merge-patch+json"):
+            return 415, status_body(415, "UnsupportedMediaType",
+                                    "the body of the request was in an "
+                                    "unknown format - accepted media types "
+                                    "include: application/json-patch+json, "
+                                    "application/merge-patch+json, "
+                                    "application/apply-patch+yaml, "
+                                    "application/strategic-merge-patch+json")
+        node = self.get("Node", "", name)
+        if node is None:
+            return 404, status_body(404, "NotFound",
+                                    'nodes "%s" not found' % name,
+                                    {"name": name, "kind": "nodes"})
+        spec = doc.get("spec", {})
+        if set(doc) - {"spec"} or set(spec) - {"unschedulable"}:
+            return 422, status_body(422, "Invalid", "the simulator patches "
+                                    "spec.unschedulable only")
+        cordon = bool(spec.get("unschedulable"))
+        ns = node.setdefault("spec", {})
+        taints = [t for t in ns.get("taints", []) if t.get("key") !=
+                  "node.kubernetes.io/unschedulable"]
+        if cordon:
+            ns["unschedulable"] = True
+            old = [t for t in ns.get("taints", []) if t.get("key") ==
+                   "node.kubernetes.io/unschedulable"]
+            taints.append(old[0] if old else {
+                "key": "node.kubernetes.io/unschedulable",
+                "effect": "NoSchedule", "timeAdded": iso(self.now())})
+        else:
+            ns.pop("unschedulable", None)
+            if name not in self.uncordoned:
+                self.uncordoned.add(name)
+                self.restore_from(self.now())
+        if taints:
+            ns["taints"] = taints
+        else:
+            ns.pop("taints", None)
+        self.touch(node)
+        return 200, node
+
+    def pdb_for(self, pod):
+        labels = pod["metadata"].get("labels") or {}
+        for p in self.pdbs:
+            if p["namespace"] != pod["metadata"].get("namespace"):
+                continue
+            if all(labels.get(k) == v for k, v in p["matchLabels"].items()):
+                return p
+        return None
+
+    def healthy(self, p):
+        n = 0
+        for o in self.pods():
+            if o["metadata"].get("namespace") != p["namespace"]:
+                continue
+            lab = o["metadata"].get("labels") or {}
+            if not all(lab.get(k) == v for k, v in p["matchLabels"].items()):
+                continue
+            if pod_ready(o) and "deletionTimestamp" not in o["metadata"]:
+                n += 1
+        return n
+
+    def evict(self, ns, name, doc):
+        if not self.allowed("create", "pods", "eviction", ns):
+            return 403, status_body(403, "Forbidden", 'pods "%s" is '
+                                    'forbidden: User "gpusite-drill" cannot '
+                                    'create resource "pods/eviction" in API '
+                                    'group "" in the namespace "%s"' %
+                                    (name, ns))
+        if doc.get("kind") != "Eviction" or doc.get("apiVersion") != \
+                "policy/v1" or doc.get("metadata", {}).get("name") != name:
+            return 400, status_body(400, "BadRequest", "not a policy/v1 "
+                                    "Eviction of pod %s" % name)
+        pod = self.get("Pod", ns, name)
+        if pod is None:
+            return 404, status_body(404, "NotFound",
+                                    'pods "%s" not found' % name,
+                                    {"name": name, "kind": "pods"})
+        if "deletionTimestamp" in pod["metadata"]:
+            return 201, self.evicted_status()
+        p = self.pdb_for(pod)
+        if p is not None:
+            healthy = self.healthy(p)
+            if healthy - p["minAvailable"] <= 0:
+                return 429, status_body(
+                    429, "TooManyRequests", "Cannot evict pod as it would "
+                    "violate the pod's disruption budget.",
+                    {"causes": [{"reason": "DisruptionBudget",
+                                 "message": "The disruption budget %s needs "
+                                 "%d healthy pods and has %d currently" % (
+                                     p["name"], p["minAvailable"],
+                                     healthy)}]})
+        if self.anchor is None:
+            self.anchor = float(int(time.time()))
+        t = int(self.now())
+        sc = self.script
+        md = pod["metadata"]
+        md["deletionTimestamp"] = iso(t + sc.get("deleted", 30))
+        md["deletionGracePeriodSeconds"] = sc.get("deleted", 30)
+        self.touch(pod)
+        self.at(t + sc.get("deleted", 30), lambda _t, o=pod: self.remove(o))
+        owner = (md.get("ownerReferences") or [{}])[0]
+        if owner.get("kind") == "ReplicaSet":
+            self.replace(pod, t)
+        return 201, self.evicted_status()
+
+    def evicted_status(self):
+        return {"kind": "Status", "apiVersion": "v1", "metadata": {},
+                "status": "Success", "code": 201}
+
+    # -- the scripted recovery
+    def replace(self, old, t):
+        sc = self.script
+        omd = old["metadata"]
+        name = "%s-%s" % (omd["ownerReferences"][0]["name"],
+                          uid_for(omd["name"] + "r")[:5])
+        pod = copy.deepcopy(old)
+        md = pod["metadata"]
+        for k in ("deletionTimestamp", "deletionGracePeriodSeconds", "uid",
+                  "resourceVersion"):
+            md.pop(k, None)
+        md["name"] = name
+        pod["spec"].pop("nodeName", None)
+        fbnode = self.fb.get("node", "i-0f00000000000fa11")
+        gpus = self.fb.get("gpus", 4)
+
+        def pending(tt):
+            md["creationTimestamp"] = iso(tt)
+            pod["status"] = {"phase": "Pending", "conditions": [
+                {"type": "PodScheduled", "status": "False",
+                 "reason": "Unschedulable", "lastTransitionTime": iso(tt),
+                 "message": "0/7 nodes are available: 1 node(s) were "
+                 "unschedulable, 6 node(s) didn't match Pod's node affinity"
+                 "/selector."}], "qosClass": "Burstable"}
+            self.add(pod)
+        self.at(t + sc.get("pending", 0), pending)
+        if not self.claimed:
+            self.claimed = True
+            self.fallback_node(t)
+        if not gpus:
+            def stuck(tt):
+                self.event(pod, "FailedScheduling", "Warning", tt,
+                           "0/8 nodes are available: 1 Insufficient "
+                           "nvidia.com/gpu.")
+            self.at(t + sc.get("nodeReady", 170) + 1, stuck)
+            return
+
+        def cond(typ, tt):
+            cs = pod["status"].setdefault("conditions", [])
+            cs[:] = [c for c in cs if c["type"] != typ]
+            cs.append({"type": typ, "status": "True",
+                       "lastTransitionTime": iso(tt)})
+            self.touch(pod)
+
+        def scheduled(tt):
+            pod["spec"]["nodeName"] = fbnode
+            cond("PodScheduled", tt)
+            self.event(pod, "Scheduled", "Normal", tt, "Successfully "
+                       "assigned %s/%s to %s" % (md["namespace"], name,
+                                                 fbnode))
+
+        def pulling(tt):
+            cond("Initialized", tt)
+            img = pod["spec"]["containers"][0]["image"]
+            self.event(pod, "Pulling", "Normal", tt,
+                       'Pulling image "%s"' % img)
+
+        def pulled(tt):
+            img = pod["spec"]["containers"][0]["image"]
+            self.event(pod, "Pulled", "Normal", tt, 'Successfully pulled '
+                       'image "%s"' % img)
+
+        def started(tt):
+            pod["status"]["phase"] = "Running"
+            pod["status"]["startTime"] = iso(tt)
+            pod["status"]["containerStatuses"] = [{
+                "name": c["name"], "ready": False, "restartCount": 0,
+                "image": c["image"], "started": True,
+                "state": {"running": {"startedAt": iso(tt)}}}
+                for c in pod["spec"]["containers"]]
+            self.touch(pod)
+            self.event(pod, "Started", "Normal", tt,
+                       "Started container main")
+
+        def ready(tt):
+            for c in pod["status"]["containerStatuses"]:
+                c["ready"] = True
+            cond("ContainersReady", tt)
+            cond("Ready", tt)
+        for key, fn in (("scheduled", scheduled), ("pulling", pulling),
+                        ("pulled", pulled), ("started", started),
+                        ("ready", ready)):
+            self.at(t + sc.get(key, 0), fn)
+
+    def event(self, pod, reason, typ, tt, msg):
+        md = pod["metadata"]
+        self.add({"apiVersion": "v1", "kind": "Event",
+                  "metadata": {"name": "%s.%x" % (md["name"], self.seq),
+                               "namespace": md["namespace"],
+                               "creationTimestamp": iso(tt)},
+                  "involvedObject": {"kind": "Pod", "apiVersion": "v1",
+                                     "namespace": md["namespace"],
+                                     "name": md["name"],
+                                     "uid": md.get("uid", "")},
+                  "reason": reason, "message": msg, "type": typ,
+                  "source": {"component": "kubelet"},
+                  "firstTimestamp": iso(tt), "lastTimestamp": iso(tt),
+                  "count": 1})
+
+    def fallback_node(self, t):
+        sc = self.script
+        pool = self.fb.get("nodePool", "gpu-fallback")
+        name = self.fb.get("node", "i-0f00000000000fa11")
+        gpus = self.fb.get("gpus", 4)
+        claim = {"apiVersion": "karpenter.sh/v1", "kind": "NodeClaim",
+                 "metadata": {"name": pool + "-x7k2p",
+                              "labels": {"karpenter.sh/nodepool": pool}},
+                 "spec": {"nodeClassRef": {"group": "karpenter.k8s.aws",
+                                           "kind": "EC2NodeClass",
+                                           "name": pool}},
+                 "status": {"conditions": []}}
+
+        def ccond(typ, tt):
+            cs = claim["status"]["conditions"]
+            cs.append({"type": typ, "status": "True", "reason": typ,
+                       "message": "", "lastTransitionTime": iso(tt)})
+            self.touch(claim)
+
+        def created(tt):
+            claim["metadata"]["creationTimestamp"] = iso(tt)
+            self.add(claim)
+        node = node_object(name, {"karpenter.sh/nodepool": pool,
+                                  "karpenter.sh/capacity-type": "on-demand",
+                                  "node.kubernetes.io/instance-type":
+                                  self.fb.get("instanceType", "g6.12xlarge")},
+                           [{"key": "karpenter.sh/unregistered",
+                             "effect": "NoExecute"}], gpus, ready=False,
+                           provider_id="aws:///us-west-2a/" + name)
+
+        def registered(tt):
+            ccond("Registered", tt)
+            claim["status"]["nodeName"] = name
+            node["metadata"]["creationTimestamp"] = iso(tt)
+            for c in node["status"]["conditions"]:
+                c["lastTransitionTime"] = iso(tt)
+                c["lastHeartbeatTime"] = iso(tt)
+                if c["type"] == "Ready":
+                    c.update({"status": "False",
+                              "reason": "KubeletNotReady",
+                              "message": "container runtime network not "
+                              "ready"})
+            self.add(node)
+
+        def node_ready(tt):
+            node["spec"].pop("taints", None)
+            for c in node["status"]["conditions"]:
+                if c["type"] == "Ready":
+                    c.update({"status": "True", "reason": "KubeletReady",
+                              "message": "kubelet is posting ready status",
+                              "lastTransitionTime": iso(tt),
+                              "lastHeartbeatTime": iso(tt)})
+            self.touch(node)
+        self.at(t + sc.get("launched", 45) - 1, created)
+        self.at(t + sc.get("launched", 45), lambda tt: ccond("Launched", tt))
+        self.at(t + sc.get("registered", 140), registered)
+        self.at(t + sc.get("initialized", 170),
+                lambda tt: ccond("Initialized", tt))
+        self.at(t + sc.get("nodeReady", 170), node_ready)
+        self.claim = claim
+        self.node = node
+
+    def restore_from(self, t):
+        """After an uncordon: the pods go back on-prem, the fallback node
+        and its NodeClaim go once empty (consolidateAfter)."""
+        if not self.claimed:
+            return
+        back = self.ret.get("podsBack", 30)
+        gone = self.ret.get("nodeGone", 90)
+        fbnode = self.fb.get("node", "i-0f00000000000fa11")
+        target = sorted(self.uncordoned)[0]
+
+        def move(tt):
+            for o in self.pods():
+                if o.get("spec", {}).get("nodeName") == fbnode:
+                    o["spec"]["nodeName"] = target
+                    self.touch(o)
+
+        def drop(tt):
+            self.remove(self.claim)
+            self.remove(self.node)
+        self.at(int(t) + back, move)
+        self.at(int(t) + gone, drop)
+
+
 # ---------------------------------------------------------------- server
 
 def table_for(items, kind):
@@ -687,14 +1184,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):
         pass
 
-    def log_request_line(self, code, auth):
+    def log_request_line(self, code, auth, body=None):
         log = self.server.opts.get("log")
         if not log:
             return
         with self.server.log_lock, open(log, "a") as f:
-            f.write("%s %s %d %s\n" % (self.command, self.path, code, auth))
+            if body is None:
+                f.write("%s %s %d %s\n" % (self.command, self.path, code,
+                                           auth))
+            else:
+                f.write("%s %s %d %s %s %s\n" % (
+                    self.command, self.path, code, auth,
+                    self.headers.get("Content-Type", "-"),
+                    body.decode("utf-8", "replace").replace("\n", " ")))
 
-    def send_json(self, code, body, headers=None, auth="-"):
+    def send_json(self, code, body, headers=None, auth="-", body_in=None):
         data = json.dumps(body, separators=(",", ":")).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json")
@@ -704,7 +1208,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
-        self.log_request_line(code, auth)
+        self.log_request_line(code, auth, body_in)
 
     def authenticate(self):
         tokens = self.server.opts["tokens"]
@@ -722,7 +1226,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return None
 
     def do_POST(self):
-        self.refuse_write()
+        sim = self.server.sim
+        if sim is None or self.command not in ("POST", "PATCH"):
+            self.refuse_write()
+            return
+        n = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(n) if n else b""
+        auth = self.authenticate()
+        if auth is None:
+            self.send_json(401, status_body(401, "Unauthorized",
+                                            "Unauthorized"), auth="none")
+            return
+        path = urllib.parse.urlsplit(self.path).path.rstrip("/")
+        ctype = self.headers.get("Content-Type", "")
+        with self.server.sim_lock:
+            sim.tick()
+            code, answer = sim.write(self.command, path, ctype, body)
+        self.send_json(code, answer, auth=auth, body_in=body)
 
     do_PUT = do_PATCH = do_DELETE = do_POST
 
@@ -815,6 +1335,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.gzip_bomb(auth)
             return
 
+        if self.server.sim is not None:
+            with self.server.sim_lock:
+                self.server.sim.tick()
         if path == "/version":
             major, minor = st.server_version.split(".")[:2]
             self.send_json(200, {
@@ -892,6 +1415,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if plural in ("pods", "daemonsets", "deployments"):
                 ent["categories"] = ["all"]
             res.append(ent)
+            if plural == "pods" and self.server.sim is not None:
+                res.append({"name": "pods/eviction", "singularName": "",
+                            "namespaced": True, "group": "policy",
+                            "version": "v1", "kind": "Eviction",
+                            "verbs": ["create"]})
         if not res:
             self.send_json(404, status_body(
                 404, "NotFound", "the server could not find the requested "
@@ -940,7 +1468,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 {"name": name or "", "group": group, "kind": plural}),
                 auth=auth)
             return
-        items = self.server.store.items((res[0], res[1], res[2]))
+        if self.server.sim is not None:
+            with self.server.sim_lock:
+                items = copy.deepcopy(self.server.store.items(
+                    (res[0], res[1], res[2])))
+        else:
+            items = self.server.store.items((res[0], res[1], res[2]))
         f = self.server.faults.take("wrong-shape", path) if name else None
         if f and f["arg"] == "object-array":
             self.send_json(200, [{"kind": res[3]}], auth=auth)
@@ -1225,6 +1758,8 @@ def serve(opts):
     srv.writes = 0
     srv.page_cache = {}
     srv.pages = 0
+    srv.sim_lock = threading.Lock()
+    srv.sim = Sim(store) if store.drill is not None else None
     tls = opts["tls"]
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(os.path.join(tls, "server.crt"),
