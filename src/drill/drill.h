@@ -183,6 +183,53 @@ void drill_time_format(char *out, size_t size, int64_t t);
 /* RFC 3339 (offsets and fractions accepted; fractions dropped) -> 0, -1. */
 int drill_time_parse(int64_t *out, const char *text);
 
+struct kube_client;
+
+/*
+ * The timeline from the cluster: the site's nodes (named in the spec, or
+ * hybrid) cordoned or NotReady (the record's nodes), the fallback pool's
+ * nodes turning Ready, the pods and Pulling/Pulled/Started events of the
+ * placement namespaces, the pool's NodeClaims.  Transitions before
+ * `since` are left out.  Returns 0, or -1 after the client appended why.
+ */
+int drill_timeline_from_cluster(struct arena *a, struct drill_record *out,
+				struct kube_client *k, const struct spec_site *s,
+				enum drill_scenario sc, int64_t since);
+
+/* --- the plan (drill plan) --- */
+
+struct drill_plan_input {
+	const struct spec_site *site;
+	struct kube_client *kube;
+	enum drill_scenario scenario;
+	const char *const *nodes;	/* the nodes the drill takes down */
+	size_t node_count;
+	const struct node *rendered_pool;	/* the fallback NodePool as rendered, or NULL */
+	const char *rule_namespace;	/* the rendered PrometheusRule, or NULL */
+	const char *rule_name;
+};
+
+struct drill_plan {
+	size_t moving_pods;		/* GPU pods on the drilled nodes */
+	int64_t moving_gpus;
+	size_t pending_pods;		/* GPU pods Pending now */
+	size_t fallback_nodes;		/* nodes of the fallback pool now */
+	const char **blocking_pdbs;	/* "ns/name" */
+	size_t blocking_count;
+	size_t findings;		/* diagnostics appended */
+};
+
+/*
+ * Check the cluster for what the drill needs (GS230-GS238, one
+ * diagnostic each, at the spec field concerned).  Returns 0, or -1 when
+ * the cluster could not be read (the client appended why).
+ */
+int drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
+		     const struct drill_plan_input *in);
+/* The steps, the expected timeline, the availability and return conditions. */
+int drill_plan_text(struct buf *out, const struct drill_plan_input *in,
+		    const struct drill_plan *plan, const struct drill_budget *b);
+
 /* --- the measured terms --- */
 
 struct drill_term_result {
@@ -211,5 +258,46 @@ struct drill_terms {
  */
 void drill_terms_compute(struct arena *a, struct drill_terms *out,
 			 const struct drill_budget *b, const struct drill_record *r);
+
+/* --- the report writers (drill report) --- */
+
+/* Finding IDs of the drill (catalogue rows in rules/catalogue.c). */
+#define DRILL_POOL		"GS230"	/* fallback NodePool missing or not as rendered */
+#define DRILL_CLASS		"GS231"	/* its node class missing */
+#define DRILL_DEVICE_PLUGIN	"GS232"	/* fallback nodes would get no device plugin */
+#define DRILL_GPU_LIMIT		"GS233"	/* gpuLimit below the GPUs of the pods that move */
+#define DRILL_PDB		"GS234"	/* a PodDisruptionBudget blocks the evictions */
+#define DRILL_PROM_RULE		"GS235"	/* the PrometheusRule is not installed */
+#define DRILL_RECORD		"GS236"	/* a drill record that cannot be read */
+#define DRILL_NOT_IDLE		"GS237"	/* pods Pending now, or the fallback already active */
+#define DRILL_SINGLE_WRITER	"GS238"	/* partition: single-writer workload without fencing */
+#define DRILL_OVER_TARGET	"GS239"	/* the measured total is over targetRTO */
+
+struct drill_report_input {
+	const char *site;
+	const char *cluster;	/* or NULL */
+	const struct drill_terms *terms;
+	const char *source;	/* "record FILE" or "cluster" */
+};
+
+/*
+ * Text, Markdown and JSON:
+ *   {"site", "scenario", "terms": [{"name", "budgetSeconds",
+ *    "measuredSeconds"}], "totalSeconds", "targetSeconds", "withinTarget"}
+ * terms in the fixed order; an unknown measured is null with a "reason"
+ * key; totalSeconds is null when a term that applies is unknown,
+ * targetSeconds null without targetRTO, withinTarget null when either is.
+ * Each returns 0 or BUF_ETOOBIG.
+ */
+int drill_report_text(struct buf *out, const struct drill_report_input *in);
+int drill_report_markdown(struct buf *out, const struct drill_report_input *in);
+int drill_report_json(struct buf *out, const struct drill_report_input *in);
+
+/*
+ * The SVG timeline chart: per term a budget bar and a measured bar, both
+ * DRILL_SVG_SCALE-proportional (the root's data-px-per-second), with
+ * id="budget-<term>" / id="measured-<term>" and data-seconds.
+ */
+int drill_report_svg(struct buf *out, const struct drill_report_input *in);
 
 #endif

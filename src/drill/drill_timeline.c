@@ -5,7 +5,9 @@
  * The terms follow one replacement pod, the one that was Ready last (the
  * drill is over when it is): its Pending, the node it was scheduled to
  * turning Ready, its containers started, its Ready.  The eviction term
- * ends at the last deletion of a pod of the drilled nodes.  A term whose
+ * ends at the last deletion of a pod of the drilled nodes; it starts at
+ * the first NotReady of a drilled node, else the drain start (the Drill
+ * entry, else the first cordon of a drilled node).  A term whose
  * ends are not both in the data is unknown, with the reason.  The total
  * is the sum of the terms, as the budget is; it is unknown when a term
  * that applies is.
@@ -281,7 +283,7 @@ same_pod(const struct drill_transition *t, const struct drill_transition *p)
 	return !strcmp(t->namespace, p->namespace);
 }
 
-/* The first transition matching, from index `from` on; NULL if none. */
+/* The first transition of that pod of that kind; NULL if none. */
 static const struct drill_transition *
 find_pod(const struct drill_record *r, const struct drill_transition *pod,
 	 enum drill_what w)
@@ -335,6 +337,13 @@ drill_terms_compute(struct arena *a, struct drill_terms *out,
 		    drilled(r, x->name) && !not_ready)
 			not_ready = x;
 		if (x->object == DRILL_OBJ_DRILL && x->what == DRILL_DRAIN_START && !drain)
+			drain = x;
+	}
+	/* from the cluster alone: the drain started when a drilled node was cordoned */
+	for (size_t i = 0; i < r->count && !drain; i++) {
+		const struct drill_transition *x = &r->transitions[i];
+
+		if (x->object == DRILL_OBJ_NODE && x->what == DRILL_CORDONED && drilled(r, x->name))
 			drain = x;
 	}
 	/* a NotReady node makes this a failure, even in a drill planned as a drain */

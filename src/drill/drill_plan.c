@@ -1,0 +1,370 @@
+/*
+ * drill_plan.c - `drill plan`: what the cluster must show before a
+ * drill is started (GS230-GS238), then the steps, the expected timeline
+ * from the recovery budget and the conditions that end the drill.
+ * GET and LIST only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "diff/diff.h"
+#include "diff/drift.h"
+#include "drill/drill.h"
+#include "kube/kube.h"
+#include "node/node.h"
+#include "spec/spec.h"
+
+#define MAX_PATHS 5
+
+static void
+finding(struct diags *d, struct drill_plan *p, enum diag_level lv, struct pos at,
+	const char *rule, const char *path, const char *msg)
+{
+	diag_add(d, lv, at, rule, path, "%s", msg);
+	p->findings++;
+}
+
+static bool
+drilled(const struct drill_plan_input *in, const char *node)
+{
+	for (size_t i = 0; node && i < in->node_count; i++)
+		if (!strcmp(in->nodes[i], node))
+			return true;
+	return false;
+}
+
+/* Does a PDB's label selector (matchLabels, matchExpressions) select labels? */
+static bool
+selects(const struct node *sel, const struct node *labels)
+{
+	const struct node *ml = node_map_get(sel, "matchLabels");
+	const struct node *me = node_map_get(sel, "matchExpressions");
+
+	if (!sel || sel->kind != NODE_MAP)
+		return false;
+	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
+		const char *k = node_str(ml->map.pairs[i].key);
+		const char *v = node_str(node_map_get(labels, k));
+
+		if (!v || strcmp(v, node_text(ml->map.pairs[i].value)))
+			return false;
+	}
+	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
+		const struct node *e = me->seq.items[i];
+		const char *k = node_str(node_map_get(e, "key"));
+		const char *op = node_str(node_map_get(e, "operator"));
+		const struct node *vals = node_map_get(e, "values");
+		const char *v = k ? node_str(node_map_get(labels, k)) : NULL;
+		bool in = false;
+
+		for (size_t j = 0; v && vals && vals->kind == NODE_SEQ && j < vals->seq.count; j++)
+			in = in || !strcmp(v, node_text(vals->seq.items[j]));
+		if (!op || (!strcmp(op, "In") && !in) || (!strcmp(op, "NotIn") && in) ||
+		    (!strcmp(op, "Exists") && !v) || (!strcmp(op, "DoesNotExist") && v))
+			return false;
+	}
+	return true;
+}
+
+static int
+check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
+	   const struct drill_plan_input *in)
+{
+	const struct spec_site *s = in->site;
+	struct pos at = spec_field_pos(s->fallback.src, "enabled");
+	struct node *live = NULL, *cls = NULL;
+	bool automode = s->cluster.provisioner == PROV_AUTO_MODE;
+	int rc;
+
+	rc = kube_get(&live, in->kube, a, "karpenter.sh/v1", "NodePool", NULL,
+		      s->fallback.node_pool_name);
+	if (rc == KUBE_EFAIL)
+		return -1;
+	if (!live) {
+		finding(d, p, DIAG_ERROR, at, DRILL_POOL, "spec.fallback",
+			arena_printf(a, "fallback NodePool %s is not in the cluster: the"
+				     " drill would leave the pods Pending; sync the Argo CD"
+				     " Application that carries it before the drill",
+				     s->fallback.node_pool_name));
+	} else if (in->rendered_pool) {
+		struct node *r = diff_normalize(a, in->rendered_pool);
+		struct node *l = diff_live_subset(a, diff_normalize(a, live), r);
+		const char *paths[MAX_PATHS];
+		size_t n = diff_paths(a, l, r, paths, MAX_PATHS);
+
+		if (n) {
+			const char *list = paths[0];
+
+			for (size_t i = 1; i < n && i < MAX_PATHS; i++)
+				list = arena_printf(a, "%s, %s", list, paths[i]);
+			finding(d, p, DIAG_ERROR, at, DRILL_POOL, "spec.fallback",
+				arena_printf(a, "fallback NodePool %s differs from the render at"
+					     " %s%s: the drill would measure another pool; sync it"
+					     " (see 'gpusite diff --live')", s->fallback.node_pool_name,
+					     list, n > MAX_PATHS ? " and more" : ""));
+		}
+	}
+	rc = kube_get(&cls, in->kube, a, automode ? "eks.amazonaws.com/v1" : "karpenter.k8s.aws/v1",
+		      automode ? "NodeClass" : "EC2NodeClass", NULL, s->fallback.node_class_name);
+	if (rc == KUBE_EFAIL)
+		return -1;
+	if (!cls)
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "nodeClassName"),
+			DRILL_CLASS, "spec.fallback.nodeClassName",
+			arena_printf(a, "%s %s, the fallback pool's node class, is not in the"
+				     " cluster: no fallback node can launch; create it before the drill",
+				     automode ? "NodeClass" : "EC2NodeClass",
+				     s->fallback.node_class_name));
+	return 0;
+}
+
+static int
+check_plugin(struct arena *a, struct diags *d, struct drill_plan *p,
+	     const struct drill_plan_input *in)
+{
+	const struct spec_site *s = in->site;
+	struct node *ds = NULL;
+	bool found = false;
+
+	if (!(s->fallback.enabled && s->cluster.provisioner == PROV_KARPENTER &&
+	      s->fallback.node_image == IMAGE_AL2023))
+		return 0;	/* bottlerocket and auto mode bring their own */
+	if (kube_list_daemonsets(&ds, in->kube, a, NULL) == KUBE_EFAIL)
+		return -1;
+	for (size_t i = 0; ds && ds->kind == NODE_SEQ && i < ds->seq.count; i++) {
+		const struct node *o = ds->seq.items[i];
+		const char *name = node_str(node_path(o, "metadata.name"));
+		const char *inst = node_str(node_map_get(node_path(o, "metadata.labels"),
+							 "app.kubernetes.io/instance"));
+
+		found = found || (name && !strcmp(name, "nvidia-device-plugin-fallback")) ||
+			(inst && !strcmp(inst, "nvidia-device-plugin-fallback"));
+	}
+	if (!found)
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "nodeImage"),
+			DRILL_DEVICE_PLUGIN, "spec.fallback.nodeImage",
+			"fallback.nodeImage is al2023 but the fallback device plugin's DaemonSet"
+			" (nvidia-device-plugin-fallback) is not in the cluster: the fallback"
+			" nodes would have no nvidia.com/gpu and the pods would stay Pending; sync"
+			" the <cluster>-nvidia-device-plugin-fallback Application");
+	return 0;
+}
+
+static int
+check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
+	   const struct drill_plan_input *in)
+{
+	const struct spec_site *s = in->site;
+	const char **pending = NULL;
+
+	for (size_t n = 0; n < s->placement.namespace_count; n++) {
+		const char *ns = s->placement.namespaces[n];
+		struct kube_list_query q = { "v1", "Pod", ns, NULL, NULL, 0 };
+		struct kube_list_query pq = { "policy/v1", "PodDisruptionBudget", ns, NULL, NULL, 0 };
+		struct node *pods = NULL, *pdbs = NULL;
+		int rc;
+
+		if (kube_list_all(&pods, in->kube, a, &q) == KUBE_EFAIL)
+			return -1;
+		rc = kube_list_all(&pdbs, in->kube, a, &pq);
+		if (rc == KUBE_EFAIL)
+			return -1;
+		for (size_t i = 0; pods && i < pods->seq.count; i++) {
+			const struct node *obj = pods->seq.items[i];
+			struct drift_pod dp;
+
+			drift_pod_from(&dp, a, obj);
+			if (dp.gpus <= 0)
+				continue;
+			if (!strcmp(dp.phase, "Pending")) {
+				pending = arena_realloc(a, pending, p->pending_pods * sizeof(*pending),
+							(p->pending_pods + 1) * sizeof(*pending));
+				pending[p->pending_pods++] = arena_printf(a, "%s/%s", dp.ns, dp.name);
+			}
+			if (!drilled(in, dp.node) || (dp.owner_kind && !strcmp(dp.owner_kind, "DaemonSet")))
+				continue;
+			p->moving_pods++;
+			p->moving_gpus += dp.gpus;
+			for (size_t j = 0; pdbs && j < pdbs->seq.count; j++) {
+				const struct node *b = pdbs->seq.items[j];
+				const struct node *allowed = node_path(b, "status.disruptionsAllowed");
+				const char *bn = arena_printf(a, "%s/%s", ns,
+							      node_str(node_path(b, "metadata.name")));
+				bool seen = false;
+
+				if (!allowed || !node_is_int(allowed) || allowed->scalar.i > 0 ||
+				    !selects(node_path(b, "spec.selector"), dp.labels))
+					continue;
+				for (size_t k = 0; k < p->blocking_count; k++)
+					seen = seen || !strcmp(p->blocking_pdbs[k], bn);
+				if (seen)
+					continue;
+				p->blocking_pdbs = arena_realloc(a, p->blocking_pdbs,
+					p->blocking_count * sizeof(*p->blocking_pdbs),
+					(p->blocking_count + 1) * sizeof(*p->blocking_pdbs));
+				p->blocking_pdbs[p->blocking_count++] = bn;
+			}
+		}
+	}
+	for (size_t k = 0; k < p->blocking_count; k++)
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"),
+			DRILL_PDB, "spec.placement.namespaces",
+			arena_printf(a, "PodDisruptionBudget %s allows no disruption now and"
+				     " covers GPU pods of the drilled nodes: their eviction would"
+				     " be refused (429); scale the workload up or relax the budget"
+				     " for the drill", p->blocking_pdbs[k]));
+	if (p->pending_pods)
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"),
+			DRILL_NOT_IDLE, "spec.placement.namespaces",
+			arena_printf(a, "%zu GPU pod%s Pending now (first %s): the drill could not"
+				     " tell its replacements from these; let them schedule or"
+				     " delete them first", p->pending_pods,
+				     p->pending_pods == 1 ? " is" : "s are", pending[0]));
+	if (s->fallback.enabled && s->fallback.gpu_limit_set &&
+	    p->moving_gpus > s->fallback.gpu_limit)
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "gpuLimit"),
+			DRILL_GPU_LIMIT, "spec.fallback.gpuLimit",
+			arena_printf(a, "fallback.gpuLimit %lld is below the %lld GPUs that the"
+				     " %zu GPU pods of the drilled nodes request: some would stay"
+				     " Pending; drill fewer nodes or raise gpuLimit",
+				     (long long)s->fallback.gpu_limit, (long long)p->moving_gpus,
+				     p->moving_pods));
+	return 0;
+}
+
+static int
+check_active(struct arena *a, struct diags *d, struct drill_plan *p,
+	     const struct drill_plan_input *in)
+{
+	const struct spec_site *s = in->site;
+	struct kube_list_query q = { "v1", "Node", NULL,
+		arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name), NULL, 0 };
+	struct node *nodes = NULL;
+
+	if (kube_list_all(&nodes, in->kube, a, &q) == KUBE_EFAIL)
+		return -1;
+	p->fallback_nodes = nodes ? nodes->seq.count : 0;
+	if (p->fallback_nodes)
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "enabled"),
+			DRILL_NOT_IDLE, "spec.fallback",
+			arena_printf(a, "the fallback is already active: NodePool %s has %zu"
+				     " node%s (first %s); a drill now would measure nothing; wait"
+				     " until it is back to zero nodes", s->fallback.node_pool_name,
+				     p->fallback_nodes, p->fallback_nodes == 1 ? "" : "s",
+				     node_str(node_path(nodes->seq.items[0], "metadata.name"))));
+	return 0;
+}
+
+int
+drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
+		 const struct drill_plan_input *in)
+{
+	const struct spec_site *s = in->site;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->fallback.enabled) {
+		finding(d, out, DIAG_ERROR, spec_field_pos(s->fallback.src, "enabled"), DRILL_POOL,
+			"spec.fallback.enabled",
+			"fallback.enabled is false: there is no fallback to drill");
+		return 0;
+	}
+	if (check_pool(a, d, out, in) < 0 || check_plugin(a, d, out, in) < 0 ||
+	    check_pods(a, d, out, in) < 0 || check_active(a, d, out, in) < 0)
+		return -1;
+	if (s->alerts.enabled && in->rule_name) {
+		struct node *rule = NULL;
+		int rc = kube_get(&rule, in->kube, a, "monitoring.coreos.com/v1", "PrometheusRule",
+				  in->rule_namespace, in->rule_name);
+
+		if (rc == KUBE_EFAIL)
+			return -1;
+		if (!rule)
+			finding(d, out, DIAG_ERROR, spec_field_pos(s->alerts.src, "enabled"),
+				DRILL_PROM_RULE, "spec.alerts",
+				arena_printf(a, "PrometheusRule %s/%s is not in the cluster: the drill"
+					     " would not show whether the alerts fire; sync it first",
+					     in->rule_namespace ? in->rule_namespace : "", in->rule_name));
+	}
+	if (in->scenario == DRILL_PARTITION && s->placement.single_writer &&
+	    s->placement.fencing == FENCE_NONE)
+		finding(d, out, DIAG_ERROR, spec_field_pos(s->placement.src, "fencing"),
+			DRILL_SINGLE_WRITER, "spec.placement.fencing",
+			"placement.singleWriter is true and fencing is none: in a partition the"
+			" old pods may still run on the unreachable nodes while their"
+			" replacements start, two writers at once; set placement.fencing"
+			" (lease or statefulset) before a partition drill");
+	return 0;
+}
+
+static const char *
+dur(char *b, int64_t s)
+{
+	spec_duration_format(b, SPEC_DURATION_BUFSZ, s);
+	return b;
+}
+
+int
+drill_plan_text(struct buf *out, const struct drill_plan_input *in,
+		const struct drill_plan *plan, const struct drill_budget *b)
+{
+	const struct spec_site *s = in->site;
+	char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
+	int64_t at = 0;
+	int rc = 0, step = 1;
+
+	rc |= buf_printf(out, "drill plan: site %s, scenario %s, %zu node%s:", s->name,
+			 drill_scenario_name(in->scenario), in->node_count,
+			 in->node_count == 1 ? "" : "s");
+	for (size_t i = 0; i < in->node_count; i++)
+		rc |= buf_printf(out, " %s", in->nodes[i]);
+	rc |= buf_printf(out, "\n  %zu GPU pod%s (%lld GPUs) will move to fallback NodePool %s"
+			 " (gpuLimit %lld)\n", plan->moving_pods, plan->moving_pods == 1 ? "" : "s",
+			 (long long)plan->moving_gpus, s->fallback.node_pool_name,
+			 (long long)s->fallback.gpu_limit);
+	rc |= buf_adds(out, "steps:\n");
+	if (in->scenario == DRILL_NODE_FAILURE) {
+		rc |= buf_printf(out, "  %d. gpusite drill run %s --execute --record drill.json"
+				 " (cordon, then evict through the Eviction API; cordoning alone"
+				 " moves nothing)\n", step++, s->name);
+	} else {
+		rc |= buf_printf(out, "  %d. block the path between the site and the VPC (Direct"
+				 " Connect or VPN) for the drilled nodes; gpusite never touches the"
+				 " network\n", step++);
+		rc |= buf_printf(out, "  %d. expect the nodes NotReady after nodeMonitorGracePeriod"
+				 " %s, the pods evicted after unreachableTolerationSeconds %llds;"
+				 " the old pods may keep running on the cut-off nodes\n", step++,
+				 dur(d1, b->seconds[DRILL_TERM_NODE_MONITOR_GRACE]),
+				 (long long)s->placement.unreachable_toleration_seconds);
+	}
+	rc |= buf_printf(out, "  %d. watch until the availability condition holds, then"
+			 " gpusite drill report %s\n", step++, s->name);
+	rc |= buf_printf(out, "  %d. %s, and wait for the return condition\n", step++,
+			 in->scenario == DRILL_NODE_FAILURE ? "gpusite drill run --restore"
+			 : "restore the path");
+	rc |= buf_printf(out, "expected timeline (recovery budget%s):\n",
+			 b->set ? "" : ", no spec.recovery block: defaults");
+	for (int t = 0; t < DRILL_TERM_COUNT; t++) {
+		if (!b->applies[t]) {
+			rc |= buf_printf(out, "  %-18s        -  (absent in a drain)\n",
+					 drill_term_name((enum drill_term)t));
+			continue;
+		}
+		at += b->seconds[t];
+		rc |= buf_printf(out, "  %-18s %8s  (at +%s)\n", drill_term_name((enum drill_term)t),
+				 dur(d1, b->seconds[t]), dur(d2, at));
+	}
+	rc |= buf_printf(out, "  %-18s %8s  targetRTO %s\n", "total", dur(d1, b->total),
+			 b->target ? dur(d2, b->target) : "not given");
+	rc |= buf_printf(out, "availability: every GPU pod of namespace%s", s->placement.namespace_count == 1 ? "" : "s");
+	for (size_t i = 0; i < s->placement.namespace_count; i++)
+		rc |= buf_printf(out, "%s %s", i ? "," : "", s->placement.namespaces[i]);
+	rc |= buf_printf(out, " Ready again, on nodes of NodePool %s\n", s->fallback.node_pool_name);
+	rc |= buf_printf(out, "return: the drilled nodes schedulable and Ready, the pods back"
+			 " on-prem, NodePool %s at zero nodes within consolidateAfter %s plus"
+			 " a margin\n", s->fallback.node_pool_name,
+			 s->fallback.consolidate_after.never ? "Never"
+			 : dur(d1, s->fallback.consolidate_after.seconds));
+	return rc ? BUF_ETOOBIG : 0;
+}
