@@ -1,5 +1,7 @@
 # gpusite - build, test and demo.  `make demo` and `make test` do all set-up.
 PKGS     := libgit2 yaml-0.1 libcurl libcjson
+# Headers only: src/argocd/serve_http.c loads libmicrohttpd when `serve` starts
+HEADER_PKGS := libmicrohttpd
 O        ?= build
 CC       ?= cc
 WERROR   ?= 1
@@ -11,7 +13,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-DGPUSITE_VERSION='"$(VERSION)"' $(WARN) \
 	$(if $(filter 1,$(WERROR)),-Werror) -Isrc -I$(O)/gen \
-	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) -g -O2 $(CFLAGS)
+	$(shell pkg-config --cflags $(PKGS) $(HEADER_PKGS) 2>/dev/null) -g -O2 $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null) -lm $(LDLIBS)
 ifdef ARENA_DEBUG

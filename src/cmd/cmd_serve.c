@@ -1,33 +1,125 @@
 /*
- * cmd_serve.c - `gpusite serve`.
+ * cmd_serve.c - `gpusite serve --listen ADDR:PORT --token-file FILE
+ * [--repo URL|PATH] [--ref REV] [--refresh SECONDS] [PATH]`: Argo CD's
+ * ApplicationSet plugin generator (src/argocd/serve.h).
+ *
+ * Exit 0 after SIGTERM or SIGINT, 2 on a usage error, 3 when it cannot
+ * start (the token file, the address, libmicrohttpd).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "argocd/serve.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 
+enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH };
+
+static struct {
+	const char *listen;
+	const char *token_file;
+	const char *refresh;
+} serve_args;
+
+static int
+serve_option(void *payload, int id, const char *value)
+{
+	(void)payload;
+	if (id == OPT_LISTEN)
+		serve_args.listen = value;
+	else if (id == OPT_TOKEN_FILE)
+		serve_args.token_file = value;
+	else if (id == OPT_REFRESH)
+		serve_args.refresh = value;
+	return 0;
+}
+
+static const struct opt_spec serve_opts[] = {
+	{ OPT_LISTEN, "listen", 0, "ADDR:PORT",
+	  "address to listen on: 127.0.0.1:8080, :8080 (all IPv4), [::]:8080; port 0 picks a"
+	  " free port (the bound one is printed on stderr)" },
+	{ OPT_TOKEN_FILE, "token-file", 0, "FILE",
+	  "file holding the bearer token the ApplicationSet controller sends (a mounted"
+	  " Secret key); read again when it changes" },
+	{ OPT_REFRESH, "refresh", 0, "SECONDS",
+	  "read the repository again every SECONDS (default 60; 1 to 86400)" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
 static const struct opts_cmd serve_cmd = {
 	.name = "serve",
-	.usage = "[options]",
-	.about = "The ApplicationSet plugin generator for Argo CD (in progress).\n",
-	.common = 0,
-	.own = NULL,
-	.on_option = NULL,
-	.payload = NULL,
+	.usage = "--listen ADDR:PORT --token-file FILE [--repo URL|PATH] [--ref REV]"
+		 " [--refresh SECONDS] [PATH]",
+	.about =
+	"Argo CD's ApplicationSet plugin generator.  POST /api/v1/getparams.execute\n"
+	"with 'Authorization: Bearer <token>' and a body {\"applicationSetName\": ...,\n"
+	"\"input\": {\"parameters\": {\"per\": \"cluster\"}}} answers {\"output\":\n"
+	"{\"parameters\": [...]}}: one element per cluster (cluster, destinationName,\n"
+	"sites, path) or, with per: site, per site (site, cluster, destinationName,\n"
+	"file).  The sites come from the same discovery as validate and generate\n"
+	"(--repo, --ref, PATH; multi-document files, .yml, nested folders), read\n"
+	"again every --refresh seconds.  While the specs do not validate (or no site\n"
+	"is found) the answer is 503 with the diagnostics, so the controller keeps\n"
+	"its Applications.  GET /healthz answers 200 \"ok\" without a token.  Missing\n"
+	"token 401, wrong token 403, a body over 1 MiB 413, a malformed one 400.\n"
+	"On start it prints 'gpusite serve: listening on ADDR:PORT' on stderr, then\n"
+	"one line per request (method, path, status, duration; never a header).\n"
+	"SIGTERM or SIGINT: no new connections, requests in flight finish, exit 0.\n",
+	.common = OPTS_SOURCE,
+	.own = serve_opts,
+	.on_option = serve_option,
 	.min_args = 0,
-	.max_args = OPTS_ANY,
+	.max_args = 1,
 };
 
 int
 cmd_serve(int argc, char **argv)
 {
 	struct opts o;
+	struct serve_config cfg;
+	struct serve *s = NULL;
+	char err[512];
+	unsigned long refresh = SERVE_REFRESH_DEFAULT;
 	int r;
 
 	opts_init(&o);
 	r = opts_parse(&o, &serve_cmd, argc, argv);
 	if (r != OPTS_OK)
 		return opts_exit_code(r);
-	fprintf(stderr, "gpusite serve: not available in this build\n");
-	return 3;
+	if (!serve_args.listen)
+		return opts_exit_code(opts_usage_error(&serve_cmd,
+			"--listen ADDR:PORT is required (127.0.0.1:8080; port 0 picks a free one)"));
+	if (!serve_args.token_file)
+		return opts_exit_code(opts_usage_error(&serve_cmd,
+			"--token-file FILE is required: the Secret key the plugin ConfigMap names"));
+	if (o.staged)
+		return opts_exit_code(opts_usage_error(&serve_cmd,
+			"--staged is not for serve: serve a revision with --repo and --ref"));
+	if (serve_args.refresh) {
+		char *end;
+
+		errno = 0;
+		refresh = strtoul(serve_args.refresh, &end, 10);
+		if (!*serve_args.refresh || *end || errno || refresh < 1 || refresh > 86400)
+			return opts_exit_code(opts_usage_error(&serve_cmd,
+				"--refresh '%s' is not a number of seconds from 1 to 86400",
+				serve_args.refresh));
+	}
+	cfg.src = opts_source(&o, (const char *const *)o.args, o.nargs);
+	cfg.token_file = serve_args.token_file;
+	cfg.refresh = (unsigned)refresh;
+	if (serve_open(&s, &cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "gpusite serve: error: %s\n", err);
+		return GS_EXIT_FAILURE;
+	}
+	r = serve_http_run(s, serve_args.listen, err, sizeof(err));
+	serve_close(s);
+	if (r == -2)
+		return opts_exit_code(opts_usage_error(&serve_cmd, "%s", err));
+	if (r < 0) {
+		fprintf(stderr, "gpusite serve: error: %s\n", err);
+		return GS_EXIT_FAILURE;
+	}
+	return GS_EXIT_OK;
 }

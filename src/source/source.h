@@ -87,6 +87,10 @@ int source_from_git(struct source_set *out, struct arena *a, struct diags *d,
 int source_from_index(struct source_set *out, struct arena *a,
 		      struct diags *d, const char *const *paths, size_t npaths);
 
+/* Forget which cached clones this run has fetched: the next
+ * source_from_git() of a branch or tag fetches again (serve's refresh). */
+void source_cache_expire(void);
+
 /* Copy of a URL with any user:password@ removed (arena). */
 const char *source_url_scrub(struct arena *a, const char *url);
 

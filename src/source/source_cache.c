@@ -472,6 +472,12 @@ lock_cache(const char *path)
 static char fetched[FETCHED_MAX][GIT_OID_HEXSZ + 1];
 static size_t nfetched;
 
+void
+source_cache_expire(void)
+{
+	nfetched = 0;
+}
+
 static bool
 fetched_already(const char *key)
 {
