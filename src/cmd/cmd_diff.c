@@ -14,7 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/diff_revisions.h"
-#include "cmd/live.h"
+#include "cmd/opts_live.h"
 #include "cmd/opts.h"
 
 enum diff_opt {

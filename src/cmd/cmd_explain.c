@@ -18,7 +18,7 @@
 #include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "emit/emit.h"
 #include "render/render.h"
 #include "report/report.h"
@@ -303,6 +303,7 @@ cmd_explain(int argc, char **argv)
 	struct opts o;
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
+	struct pipeline_source src;
 	struct report_input in;
 	struct render_result r;
 	struct render_options ropt;
@@ -327,8 +328,8 @@ cmd_explain(int argc, char **argv)
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
 
 	arena_init(&a);
-	if (pipeline_open(&p, &files, &a, &o, path ? &path : NULL, path ? 1 : 0,
-			  "gpusite explain", flags) < 0) {
+	src = opts_source(&o, path ? &path : NULL, path ? 1 : 0);
+	if (pipeline_open(&p, &files, &a, &src, "gpusite explain", flags) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}

@@ -30,7 +30,7 @@
 #include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "emit/emit.h"
 #include "render/render.h"
 #include "report/report.h"
@@ -999,6 +999,7 @@ cmd_render(int argc, char **argv)
 	struct opts o;
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
+	struct pipeline_source src;
 	struct report_input in;
 	struct rendered r = { NULL, 0, 0, NULL, 0, 0, false, false, -1, 0, BUF_INIT, 0 };
 	struct render_options ropt;
@@ -1026,8 +1027,8 @@ cmd_render(int argc, char **argv)
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
 	/* a large fleet's trees are read again batch by batch; --site and
 	 * --kube-version read the whole model */
-	if (pipeline_open_lean(&p, &files, &a, &o, (const char *const *)o.args,
-			       o.nargs, "gpusite render", flags,
+	src = opts_source(&o, (const char *const *)o.args, o.nargs);
+	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite render", flags,
 			       ra.sites || ra.kube_minor ? SIZE_MAX : RENDER_LEAN_FILES) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;

@@ -12,7 +12,7 @@
 #include "check/check.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "report/report.h"
 
 /* --rendered: check rendered manifests instead of site specs (check/). */
@@ -82,6 +82,7 @@ validate_rendered(const struct opts *o, unsigned flags)
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct report_input in;
 	const char *up = rendered_args.upstream ? rendered_args.upstream : getenv("GPUSITE_UPSTREAM");
+	struct pipeline_source src = opts_source(o, NULL, 0);
 	int r, code;
 
 	if (!up || !*up)
@@ -97,7 +98,7 @@ validate_rendered(const struct opts *o, unsigned flags)
 	if (o->strict)
 		diags_promote_warnings(&d);
 	if (o->format == REPORT_GITHUB || o->format == REPORT_SARIF)
-		pipeline_paths_from_top(&d, &a, o);
+		pipeline_files_from_top(&d, &a, &src);
 	in = (struct report_input){ &d, &files, NULL, 0, "gpusite validate --rendered" };
 	if (r == -3) {
 		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
@@ -120,6 +121,7 @@ cmd_validate(int argc, char **argv)
 	struct opts o;
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct pipeline p;
+	struct pipeline_source src;
 	struct report_input in;
 	unsigned flags;
 	double t0 = pipeline_now_ms();
@@ -140,8 +142,9 @@ cmd_validate(int argc, char **argv)
 		return validate_rendered(&o, flags);
 
 	arena_init(&a);
-	if (pipeline_open_lean(&p, &files, &a, &o, (const char *const *)o.args,
-			       o.nargs, "gpusite validate", flags, 0) < 0) {
+	src = opts_source(&o, (const char *const *)o.args, o.nargs);
+	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite validate", flags,
+			       0) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -149,7 +152,7 @@ cmd_validate(int argc, char **argv)
 		diags_promote_warnings(&p.diags);
 
 	if (o.format == REPORT_GITHUB || o.format == REPORT_SARIF)
-		pipeline_paths_from_top(&p.diags, &a, &o);
+		pipeline_files_from_top(&p.diags, &a, &src);
 	in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite validate" };
 	if (report_write_flags(stdout, stderr, &in, o.format, flags) < 0) {
 		fprintf(stderr, "gpusite validate: error: cannot write the report\n");

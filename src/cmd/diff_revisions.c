@@ -25,7 +25,7 @@
 #include "base/buf.h"
 #include "cmd/cmd.h"
 #include "cmd/diff_revisions.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "diff/diff.h"
 #include "emit/emit.h"
 #include "json/json.h"
@@ -692,6 +692,7 @@ parse_format(enum diff_format *out, const char *s)
 int
 diff_revisions_run(const struct opts *o, const char *base, const char *head, const char *format)
 {
+	struct pipeline_source src = opts_source(o, NULL, 0);
 	struct arena a = ARENA_INIT;
 	struct side bs, hs;
 	struct result res;
@@ -765,7 +766,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 	case F_GITHUB:
 		/* annotations name the spec file from the repository's top */
 		for (size_t i = 0; i < res.count; i++)
-			res.items[i].file = pipeline_path_from_top(&a, o, res.items[i].file);
+			res.items[i].file = pipeline_file_from_top(&a, &src, res.items[i].file);
 		code = write_github(stdout, &a, &res);
 		break;
 	}

@@ -387,3 +387,19 @@ opts_report_flags(const struct opts *o, FILE *stream)
 		flags |= REPORT_CARET;
 	return flags;
 }
+
+struct pipeline_source
+opts_source(const struct opts *o, const char *const *paths, size_t npaths)
+{
+	struct pipeline_source src = { o->repo, o->ref, o->staged, paths, npaths };
+
+	return src;
+}
+
+void
+pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o)
+{
+	struct pipeline_source src = opts_source(o, NULL, 0);
+
+	pipeline_files_from_top(d, a, &src);
+}

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "pipeline/pipeline.h"
 #include "report/report.h"
 
 /* The common options a command takes (cli.md "Common options"). */
@@ -116,5 +117,15 @@ bool opts_is_tty(FILE *stream);
  * on a terminal or with --color always.
  */
 unsigned opts_report_flags(const struct opts *o, FILE *stream);
+
+/* The pipeline's source from the common source options (--repo, --ref,
+ * --staged) and `paths`. */
+struct pipeline_source opts_source(const struct opts *o,
+				   const char *const *paths, size_t npaths);
+
+/* pipeline_files_from_top() for the common source options: kept for the
+ * commands not yet calling that one directly. */
+void pipeline_paths_from_top(struct diags *d, struct arena *a,
+			     const struct opts *o);
 
 #endif

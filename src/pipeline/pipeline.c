@@ -13,8 +13,7 @@
 #include <unistd.h>
 
 #include "base/arena.h"
-#include "cmd/opts.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "rules/rule.h"
@@ -514,35 +513,33 @@ pipeline_merge_diags(struct diags *into, const struct diags *from)
 
 static int
 open_road(struct pipeline *p, struct source_set *files, struct arena *a,
-	  const struct opts *o, const char *const *paths, size_t npaths,
-	  const char *name, unsigned flags, size_t lean_from);
+	  const struct pipeline_source *src, const char *name, unsigned flags,
+	  size_t lean_from);
 
 int
 pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
-	      const struct opts *o, const char *const *paths, size_t npaths,
-	      const char *name, unsigned flags)
+	      const struct pipeline_source *src, const char *name, unsigned flags)
 {
-	return open_road(p, files, a, o, paths, npaths, name, flags, SIZE_MAX);
+	return open_road(p, files, a, src, name, flags, SIZE_MAX);
 }
 
 int
 pipeline_open_lean(struct pipeline *p, struct source_set *files, struct arena *a,
-		   const struct opts *o, const char *const *paths, size_t npaths,
-		   const char *name, unsigned flags, size_t lean_from)
+		   const struct pipeline_source *src, const char *name,
+		   unsigned flags, size_t lean_from)
 {
-	return open_road(p, files, a, o, paths, npaths, name, flags, lean_from);
+	return open_road(p, files, a, src, name, flags, lean_from);
 }
 
 static int
 open_road(struct pipeline *p, struct source_set *files, struct arena *a,
-	  const struct opts *o, const char *const *paths, size_t npaths,
-	  const char *name, unsigned flags, size_t lean_from)
+	  const struct pipeline_source *src, const char *name, unsigned flags,
+	  size_t lean_from)
 {
-	struct pipeline_source src = { o->repo, o->ref, o->staged, paths, npaths };
 	struct diags sd;
 
 	diags_init(&sd, a);
-	if (pipeline_read(files, a, &sd, &src) < 0) {
+	if (pipeline_read(files, a, &sd, src) < 0) {
 		struct report_input in = { &sd, NULL, NULL, 0, name };
 
 		diags_sort(&sd);
@@ -670,18 +667,18 @@ join_from_top(struct arena *a, const char *prefix, const char *path)
  * are relative to, seen from it ("" or "sites/eu/"); -1 when there is no
  * such work tree. */
 static int
-top_of(struct arena *a, const struct opts *o, const char **top, const char **prefix)
+top_of(struct arena *a, const char *repo, const char **top, const char **prefix)
 {
 	char here[PATH_MAX];
 	const char *dir;
 	struct stat st;
 	size_t n;
 
-	if (o->repo) {
+	if (repo) {
 		/* a URL's files are named from its top already */
-		if (stat(o->repo, &st) != 0 || !S_ISDIR(st.st_mode))
+		if (stat(repo, &st) != 0 || !S_ISDIR(st.st_mode))
 			return -1;
-		dir = realpath(o->repo, here);
+		dir = realpath(repo, here);
 	} else {
 		dir = getcwd(here, sizeof(here));
 	}
@@ -713,22 +710,24 @@ name_from_top(struct arena *a, const char *top, const char *prefix, const char *
 }
 
 void
-pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o)
+pipeline_files_from_top(struct diags *d, struct arena *a,
+			const struct pipeline_source *src)
 {
 	const char *top, *prefix;
 
-	if (top_of(a, o, &top, &prefix) < 0)
+	if (top_of(a, src->repo, &top, &prefix) < 0)
 		return;
 	for (size_t i = 0; i < d->count; i++)
 		d->items[i].at.file = name_from_top(a, top, prefix, d->items[i].at.file);
 }
 
 const char *
-pipeline_path_from_top(struct arena *a, const struct opts *o, const char *file)
+pipeline_file_from_top(struct arena *a, const struct pipeline_source *src,
+		       const char *file)
 {
 	const char *top, *prefix;
 
-	if (!file || top_of(a, o, &top, &prefix) < 0)
+	if (!file || top_of(a, src->repo, &top, &prefix) < 0)
 		return file;
 	return name_from_top(a, top, prefix, file);
 }
