@@ -24,6 +24,8 @@ struct spec_site;
 
 /* Largest drill record read (--record FILE). */
 #define DRILL_RECORD_MAX (16u * 1024 * 1024)
+/* Most transitions a record may hold (a drill of a site has hundreds). */
+#define DRILL_RECORD_MAX_TRANSITIONS 10000
 
 enum drill_scenario {
 	DRILL_NODE_FAILURE,	/* "node-failure": cordon + drain the nodes */

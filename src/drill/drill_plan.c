@@ -158,6 +158,8 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 {
 	const struct spec_site *s = in->site;
 	const char **pending = NULL;
+	const char *unfenced = NULL;
+	size_t nunfenced = 0;
 
 	for (size_t n = 0; n < s->placement.namespace_count; n++) {
 		const char *ns = s->placement.namespaces[n];
@@ -187,6 +189,15 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				continue;
 			p->moving_pods++;
 			p->moving_gpus += dp.gpus;
+			/* fencing statefulset fences only the pods of a StatefulSet */
+			if (in->scenario == DRILL_PARTITION && s->placement.single_writer &&
+			    s->placement.fencing == FENCE_STATEFULSET &&
+			    (!dp.owner_kind || strcmp(dp.owner_kind, "StatefulSet"))) {
+				if (!unfenced)
+					unfenced = arena_printf(a, "%s/%s (owned by %s)", dp.ns, dp.name,
+								dp.owner_kind ? dp.owner_kind : "nothing");
+				nunfenced++;
+			}
 			for (size_t j = 0; pdbs && j < pdbs->seq.count; j++) {
 				const struct node *b = pdbs->seq.items[j];
 				const struct node *allowed = node_path(b, "status.disruptionsAllowed");
@@ -215,6 +226,17 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     " covers GPU pods of the drilled nodes: their eviction would"
 				     " be refused (429); scale the workload up or relax the budget"
 				     " for the drill", p->blocking_pdbs[k]));
+	if (nunfenced)
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "fencing"),
+			DRILL_SINGLE_WRITER, "spec.placement.fencing",
+			arena_printf(a, "placement.singleWriter is true with fencing statefulset, but"
+				     " %zu GPU pod%s of the drilled nodes %s not of a StatefulSet"
+				     " (first %s): in a partition the old pod%s may keep running"
+				     " beside %s replacement%s, two writers at once; run single"
+				     " writers as StatefulSets or use fencing lease",
+				     nunfenced, nunfenced == 1 ? "" : "s", nunfenced == 1 ? "is" : "are",
+				     unfenced, nunfenced == 1 ? "" : "s", nunfenced == 1 ? "its" : "their",
+				     nunfenced == 1 ? "" : "s"));
 	if (p->pending_pods)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"),
 			DRILL_NOT_IDLE, "spec.placement.namespaces",

@@ -395,26 +395,25 @@ drill_terms_compute(struct arena *a, struct drill_terms *out,
 	else
 		known(&t[DRILL_TERM_EVICTION], start, deleted->time);
 
-	/* the replacement pod Ready last, else the one Pending last */
-	for (size_t i = 0; i < r->count; i++) {
+	/* the replacement pod Ready last (latest first: one scan in the usual
+	 * case), else the one Pending last */
+	for (size_t i = r->count; i-- > 0 && !pod;) {
+		const struct drill_transition *x = &r->transitions[i];
+		const struct drill_transition *p;
+
+		if (x->object != DRILL_OBJ_POD ||
+		    (x->what != DRILL_READY && x->what != DRILL_CONTAINERS_READY))
+			continue;
+		p = find_pod(r, x, DRILL_PENDING);
+		if (p && (!have_start || p->time >= start))
+			pod = p;
+	}
+	for (size_t i = r->count; i-- > 0 && !pod;) {
 		const struct drill_transition *x = &r->transitions[i];
 
-		if (x->object != DRILL_OBJ_POD || x->what != DRILL_PENDING ||
-		    (have_start && x->time < start))
-			continue;
-		if (!pod)
+		if (x->object == DRILL_OBJ_POD && x->what == DRILL_PENDING &&
+		    (!have_start || x->time >= start))
 			pod = x;
-		{
-			const struct drill_transition *rx = find_pod(r, x, DRILL_READY);
-			const struct drill_transition *rp = find_pod(r, pod, DRILL_READY);
-
-			if (!rx)
-				rx = find_pod(r, x, DRILL_CONTAINERS_READY);
-			if (!rp)
-				rp = find_pod(r, pod, DRILL_CONTAINERS_READY);
-			if ((rx && (!rp || rx->time >= rp->time)) || (!rx && !rp))
-				pod = x;
-		}
 	}
 	if (pod) {
 		pending = find_pod(r, pod, DRILL_PENDING);

@@ -12,7 +12,7 @@
 #include "json/json.h"
 #include "node/node.h"
 
-#define RECORD_RULE "GS236"
+#define RECORD_RULE DRILL_RECORD
 
 static int
 add_str(struct buf *out, const char *s)
@@ -149,6 +149,10 @@ drill_record_read(struct arena *a, struct diags *d, struct drill_record *out,
 	seq = node_map_get(root, "transitions");
 	if (!seq || seq->kind != NODE_SEQ)
 		return bad(d, file, "transitions", "list of transitions");
+	if (seq->seq.count > DRILL_RECORD_MAX_TRANSITIONS)
+		return bad(d, file, "transitions", arena_printf(a, "list of transitions: it has %zu,"
+			   " more than the %d a record may have", seq->seq.count,
+			   DRILL_RECORD_MAX_TRANSITIONS));
 	for (size_t i = 0; i < seq->seq.count; i++) {
 		const struct node *t = seq->seq.items[i];
 		const char *ns, *name, *node, *detail;

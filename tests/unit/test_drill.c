@@ -225,6 +225,26 @@ test_drill__record_round_trip(void **state)
 }
 
 static void
+test_drill__record_with_too_many_transitions_is_refused(void **state)
+{
+	struct drill_record back;
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 0);
+	assert_int_equal(buf_adds(&b, "{\"apiVersion\": \"gpusite.io/drill-record/v1\", \"site\": \"s\","
+				  " \"scenario\": \"partition\", \"startedAt\": \"2026-03-01T08:00:00Z\","
+				  " \"transitions\": ["), 0);
+	for (int i = 0; i <= DRILL_RECORD_MAX_TRANSITIONS; i++)
+		assert_int_equal(buf_printf(&b, "%s{\"time\": \"2026-03-01T08:00:00Z\", \"object\": \"Pod\","
+					    " \"name\": \"p%d\", \"what\": \"Pending\"}", i ? "," : "", i), 0);
+	assert_int_equal(buf_adds(&b, "]}"), 0);
+	assert_int_equal(drill_record_read(&A, &D, &back, b.data, b.len, "big.json"), -1);
+	assert_non_null(strstr(D.items[D.count - 1].msg, "it has 10001, more than the 10000"));
+	buf_release(&b);
+}
+
+static void
 test_drill__time_parse(void **state)
 {
 	int64_t t;
@@ -248,6 +268,7 @@ main(void)
 		TESTUTIL_CASE(test_drill__partition_from_last_heartbeat),
 		TESTUTIL_CASE(test_drill__partition_without_not_ready_is_unknown),
 		TESTUTIL_CASE(test_drill__record_round_trip),
+		TESTUTIL_CASE(test_drill__record_with_too_many_transitions_is_refused),
 		TESTUTIL_CASE(test_drill__time_parse),
 	};
 
