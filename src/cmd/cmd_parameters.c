@@ -14,7 +14,9 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
-#include "cmd/argocd_env.h"
+#include "argocd/argocd_app.h"
+#include "argocd/argocd_env.h"
+#include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "cmd/pipeline.h"
@@ -31,29 +33,66 @@ static const struct opts_cmd parameters_cmd = {
 	"Argo CD config-management plugin: print the JSON array of parameter\n"
 	"announcements (plugin.yaml spec.parameters.dynamic) for the application\n"
 	"path in the working directory: sites (default: every site found, in\n"
-	"render order), strict (default false), kube-version (default\n"
-	"KUBE_VERSION) and shared-objects (default owner).  Defaults set through\n"
-	"ARGOCD_ENV_<NAME> or <NAME> are announced as such, the way\n"
-	"`gpusite generate` applies them.\n",
+	"render order), cluster (default: none named), objects (default all),\n"
+	"strict (default false), kube-version (default KUBE_VERSION) and\n"
+	"shared-objects (default owner): the settings `gpusite generate` reads,\n"
+	"from the same table.  Defaults set through ARGOCD_ENV_<NAME> or <NAME>\n"
+	"are announced as such, the way generate applies them.\n",
 	.common = 0,
 	.min_args = 0,
 	.max_args = 0,
 };
 
 static struct node *
-announce(struct arena *a, struct node *list, const char *name, const char *title,
-	 const char *tooltip, const char *collection)
+announce(struct arena *a, struct node *list, const struct argocd_setting_desc *desc)
 {
 	struct pos none = { NULL, 0, 0 };
 	struct node *m = node_new_map(a, none);
 
-	node_map_add_str(a, m, "name", name);
-	node_map_add_str(a, m, "title", title);
-	node_map_add_str(a, m, "tooltip", tooltip);
-	node_map_add_str(a, m, "collectionType", collection);
+	node_map_add_str(a, m, "name", desc->name);
+	node_map_add_str(a, m, "title", desc->title);
+	node_map_add_str(a, m, "tooltip", desc->tooltip);
+	node_map_add_str(a, m, "collectionType",
+			 desc->type == ARGOCD_SETTING_ARRAY ? "array" : "string");
 	node_map_add_str(a, m, "itemType", "string");
 	node_seq_push(a, list, m);
 	return m;
+}
+
+/* The value generate applies when the user sets no parameter: the
+ * ARGOCD_ENV_<NAME> / <NAME> value when the setting's own parser takes
+ * it, else the built-in default. */
+static void
+announce_value(struct arena *a, struct node *m, const struct argocd_setting_desc *desc,
+	       const struct argocd_env *env, const struct spec_fleet *fleet)
+{
+	struct pos none = { NULL, 0, 0 };
+	struct argocd_setting s;
+	struct argocd_settings scratch;
+	struct diags ignored;
+
+	diags_init(&ignored, a);
+	memset(&scratch, 0, sizeof(scratch));
+	argocd_setting_lookup(&s, a, env, desc->name, ARGOCD_LOOKUP_NO_PARAMS);
+	if (desc->type == ARGOCD_SETTING_ARRAY) {
+		struct node *arr = node_map_add(a, m, "array", node_new_seq(a, none));
+		const char **names;
+		size_t n = s.is_map ? 0 : argocd_setting_list(&names, a, &s);
+
+		if (n) {
+			for (size_t i = 0; i < n; i++)
+				node_seq_push(a, arr, node_new_str(a, none, names[i]));
+		} else if (desc->fallback == ARGOCD_ANNOUNCE_SITE_NAMES) {
+			for (size_t i = 0; i < fleet->count; i++)
+				node_seq_push(a, arr, node_new_str(a, none, fleet->sites[i]->name));
+		}
+		return;
+	}
+	/* An unusable value is generate's error; announce the default. */
+	if (!s.string || desc->parse(&scratch, a, &ignored, &s) < 0)
+		node_map_add_str(a, m, "string", desc->def);
+	else
+		node_map_add_str(a, m, "string", desc->canonical ? desc->canonical(&scratch) : s.string);
 }
 
 static int
@@ -61,13 +100,9 @@ run(struct buf *out, struct arena *a, struct diags *d)
 {
 	struct pos none = { NULL, 0, 0 };
 	struct argocd_env env;
-	struct argocd_setting s;
 	struct pipeline p;
 	struct source_set files;
-	struct node *list, *m, *arr;
-	const char **names;
-	size_t n;
-	bool strict = false;
+	struct node *list;
 	int ret;
 
 	/* Parameter values play no part in defaults: a bad one is generate's
@@ -83,51 +118,10 @@ run(struct buf *out, struct arena *a, struct diags *d)
 		return GS_EXIT_FAILURE;
 
 	list = node_new_seq(a, none);
-	m = announce(a, list, "sites", "Sites",
-		     "metadata.name of each site to render; empty: every site under the "
-		     "application path",
-		     "array");
-	arr = node_map_add(a, m, "array", node_new_seq(a, none));
-	argocd_setting_lookup(&s, a, &env, "sites", ARGOCD_LOOKUP_NO_PARAMS);
-	n = argocd_setting_list(&names, a, &s);
-	if (n && !s.is_map) {
-		for (size_t i = 0; i < n; i++)
-			node_seq_push(a, arr, node_new_str(a, none, names[i]));
-	} else {
-		for (size_t i = 0; i < p.fleet.count; i++)
-			node_seq_push(a, arr, node_new_str(a, none, p.fleet.sites[i]->name));
-	}
+	for (size_t i = 0; i < argocd_settings_count; i++) {
+		const struct argocd_setting_desc *desc = &argocd_settings_table[i];
 
-	m = announce(a, list, "strict", "Strict",
-		     "true: warnings (such as an API the cluster does not serve) fail the render",
-		     "string");
-	argocd_setting_lookup(&s, a, &env, "strict", ARGOCD_LOOKUP_NO_PARAMS);
-	if (s.string && argocd_parse_bool(&strict, s.string) < 0)
-		strict = false;
-	node_map_add_str(a, m, "string", strict ? "true" : "false");
-
-	m = announce(a, list, "kube-version", "Kubernetes version",
-		     "target cluster version such as 1.35; picks the admission policy API version; "
-		     "empty: KUBE_VERSION, else each site's cluster.kubernetesVersion",
-		     "string");
-	argocd_setting_lookup(&s, a, &env, "kube-version", ARGOCD_LOOKUP_NO_PARAMS);
-	node_map_add_str(a, m, "string", s.string ? s.string : "");
-
-	m = announce(a, list, "shared-objects", "Shared cluster objects",
-		     "which application carries what the sites of a cluster share (the GPU stack "
-		     "Application): owner = only the cluster's site first by metadata.name; all = "
-		     "every site's; none = no application",
-		     "string");
-	argocd_setting_lookup(&s, a, &env, "shared-objects", ARGOCD_LOOKUP_NO_PARAMS);
-	{
-		enum argocd_shared_objects mode;
-
-		/* An unusable value is generate's error; announce the default. */
-		node_map_add_str(a, m, "string",
-				 s.string && !s.is_array && !s.is_map &&
-						 argocd_parse_shared_objects(&mode, s.string) == 0
-					 ? s.string
-					 : ARGOCD_SHARED_OBJECTS_DEFAULT);
+		announce_value(a, announce(a, list, desc), desc, &env, &p.fleet);
 	}
 
 	if (json_write(out, list, 0) < 0 || buf_addch(out, '\n') < 0) {

@@ -56,6 +56,10 @@ struct render_options {
 	/* With `files`: leave the NodeConfig files out (and so need no SSM
 	 * activation code), for `render --values DIR` alone. */
 	bool no_nodeconfig_files;
+	/* The Argo CD Applications are for a hub Argo CD (`objects: argocd`):
+	 * without argocd.destinationName/Server they point at the cluster by
+	 * `destination.name: <spec.cluster.name>`, not at the in-cluster server. */
+	bool argocd_hub;
 };
 
 struct render_result {
@@ -133,6 +137,29 @@ struct render_ctx {
  * sites (sorted by name); either may be NULL.  They append objects and
  * files to ctx->out and return 0, or -1 after a diagnostic.
  */
+struct render_api {
+	const char *group;	/* API group, "" for the core group */
+	const char *version;	/* "v1" */
+	const char *kind;
+	const char *plural;	/* the resource: "nodepools" */
+	bool namespaced;
+	/* The CRD under the upstream directory (../shared/upstream) that
+	 * `validate --rendered` checks it against; NULL for a built-in kind
+	 * (the Kubernetes OpenAPI files cover it) */
+	const char *crd;
+};
+
+/*
+ * The kind's facts live here and nowhere else: the stream order (rank),
+ * the API the objects belong to (group, version, plural, namespaced, the
+ * upstream CRD), whether `diff --live` looks for objects of it that are
+ * no longer rendered (live), and, for check/, the checker: check/ looks
+ * it up by group and kind (check_kind_checked()), and a unit test walks
+ * render_kinds[] to prove every kind has one or says why not (unchecked).
+ * An artifact file whose objects have more than one apiVersion or kind
+ * (the MutatingAdmissionPolicy and its binding, v1 and v1beta1) lists the
+ * others in `more`.
+ */
 struct render_kind {
 	const char *kind;
 	const char *api_version;	/* the usual one; an object may differ */
@@ -140,6 +167,15 @@ struct render_kind {
 	int (*render_site)(struct render_ctx *ctx, const struct spec_site *site);
 	int (*render_cluster)(struct render_ctx *ctx,
 			      const struct spec_site *const *sites, size_t count);
+	const char *group;		/* api_version up to the '/', "" for core */
+	const char *version;		/* api_version after the '/' */
+	const char *plural;
+	bool namespaced;
+	const char *crd;		/* as in struct render_api */
+	bool live;			/* diff --live lists it for stale objects */
+	const char *unchecked;		/* why check/ has no checker, or NULL */
+	const struct render_api *more;
+	size_t more_count;
 };
 
 extern const struct render_kind *const render_kinds[];
@@ -154,6 +190,16 @@ extern const struct render_kind render_kind_placement_kyverno;
 extern const struct render_kind render_kind_placement_clusterpolicy;
 extern const struct render_kind render_kind_placement_map;
 extern const struct render_kind render_kind_alerts;
+
+/*
+ * Every API (group, version, kind) rendered objects may have, once each,
+ * from render_kinds[]: the primary one of each descriptor and its `more`.
+ * `*out` points at a static table.  Returns the count.
+ */
+size_t render_apis(const struct render_api *const **out);
+
+/* The API entry of group + kind (any version), or NULL. */
+const struct render_api *render_api_find(const char *group, const char *kind);
 
 /* The Kubernetes minor version a site renders for: opt->kube_minor when
  * > 0, else the site's (36 when the spec does not say). */

@@ -180,6 +180,8 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 				     .release = FALLBACK_PLUGIN_RELEASE,
 				     .values = values,
 				     .namespace = ns,
+				     .cluster = first->cluster.name,
+				     .hub = ctx->opt->argocd_hub,
 			     });
 
 	if (ctx->opt->files)

@@ -240,6 +240,8 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 				     .release = chart,
 				     .values = values,
 				     .namespace = ns,
+				     .cluster = cluster,
+				     .hub = ctx->opt->argocd_hub,
 			     });
 
 	if (ctx->opt->files)

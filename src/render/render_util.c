@@ -318,8 +318,15 @@ render_helm_app_spec(struct arena *a, struct node *obj, const struct spec_argocd
 	node_map_add_str(a, helm, "releaseName", app->release);
 	node_map_add(a, helm, "valuesObject", app->values);
 	dst = node_map_add(a, spec, "destination", node_new_map(a, no_pos));
-	node_map_add_str(a, dst, "server", ad->destination_server ?
-			 ad->destination_server : "https://kubernetes.default.svc");
+	if (ad->destination_name)
+		node_map_add_str(a, dst, "name", ad->destination_name);
+	else if (ad->destination_server_set && ad->destination_server)
+		node_map_add_str(a, dst, "server", ad->destination_server);
+	else if (app->hub && app->cluster && *app->cluster)
+		node_map_add_str(a, dst, "name", app->cluster);
+	else
+		node_map_add_str(a, dst, "server", ad->destination_server ?
+				 ad->destination_server : "https://kubernetes.default.svc");
 	node_map_add_str(a, dst, "namespace", app->namespace);
 	sync = node_map_add(a, spec, "syncPolicy", node_new_map(a, no_pos));
 	opts = node_map_add(a, sync, "syncOptions", node_new_seq(a, no_pos));

@@ -103,11 +103,15 @@ struct render_helm_app {
 	const char *release;			 /* helm.releaseName */
 	struct node *values;			 /* helm.valuesObject */
 	const char *namespace;			 /* destination namespace */
+	const char *cluster;			 /* spec.cluster.name */
+	bool hub;				 /* render_options.argocd_hub */
 };
 
 /* Add the `spec` of such an Application to `obj`: project, the pinned
- * source, the destination (the spec's argocd.destinationServer, else the
- * cluster Argo CD runs in) and CreateNamespace. */
+ * source, the destination and CreateNamespace.  The destination is the
+ * spec's argocd.destinationName, else its destinationServer, else for a
+ * hub Argo CD (`hub`) `name: <cluster>`, else the cluster Argo CD runs
+ * in (https://kubernetes.default.svc). */
 void render_helm_app_spec(struct arena *a, struct node *obj, const struct spec_argocd *ad,
 			  const struct render_helm_app *app);
 

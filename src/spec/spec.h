@@ -197,7 +197,13 @@ struct spec_alerts {
 struct spec_argocd {
 	const char *namespace;
 	const char *project;
+	/* destinationServer; "https://kubernetes.default.svc" when not set
+	 * (destination_server_set false) */
 	const char *destination_server;
+	bool destination_server_set;
+	/* destinationName (an Argo CD cluster name), or NULL; never set
+	 * together with destinationServer (the schema refuses both) */
+	const char *destination_name;
 	const struct node *src;
 };
 

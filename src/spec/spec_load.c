@@ -14,6 +14,7 @@
 
 #include "base/arena.h"
 #include "base/num.h"
+#include "k8s/k8s_version.h"
 #include "spec/spec.h"
 
 struct loader {
@@ -288,18 +289,12 @@ load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 	c->kube_minor = DEFAULT_KUBE_MINOR;
 	c->kube_version_assumed = true;
 	if (v) {
-		/* "1.35", also tolerated: "v1.35", "1.35.2" */
-		const char *p = v + (*v == 'v');
-		char *end;
-		long minor;
+		/* k8s_version_parse's forms: "1.35", "v1.35", "1.35.2", ... */
+		int major, minor;
 
-		if (p[0] == '1' && p[1] == '.' && p[2] >= '0' && p[2] <= '9') {
-			minor = strtol(p + 2, &end, 10);
-			if ((*end == '\0' || *end == '.' || *end == '-' || *end == '+') &&
-			    minor < 1000) {
-				c->kube_minor = (int)minor;
-				c->kube_version_assumed = false;
-			}
+		if (k8s_version_parse(v, strlen(v), &major, &minor) == 0 && major == 1) {
+			c->kube_minor = minor;
+			c->kube_version_assumed = false;
 		}
 	}
 }
@@ -575,5 +570,7 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 	s->argocd.project = get_str(s->argocd.src, "project", "default");
 	s->argocd.destination_server = get_str(s->argocd.src, "destinationServer",
 					       "https://kubernetes.default.svc");
+	s->argocd.destination_server_set = get_str(s->argocd.src, "destinationServer", NULL) != NULL;
+	s->argocd.destination_name = get_str(s->argocd.src, "destinationName", NULL);
 	return s;
 }

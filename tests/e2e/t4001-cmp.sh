@@ -52,23 +52,31 @@ print(" ".join(sorted({o["apiVersion"] for o in json.load(open(sys.argv[1])) if 
 API_FULL="v1,v1/ConfigMap,v1/Pod,apps/v1,apps/v1/Deployment,karpenter.sh/v1,karpenter.sh/v1/NodePool,karpenter.sh/v1/NodeClaim,karpenter.k8s.aws/v1,karpenter.k8s.aws/v1/EC2NodeClass,argoproj.io/v1alpha1,argoproj.io/v1alpha1/Application,admissionregistration.k8s.io/v1,admissionregistration.k8s.io/v1/MutatingAdmissionPolicy,admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding,monitoring.coreos.com/v1,monitoring.coreos.com/v1/PrometheusRule"
 API_NO_KARPENTER=$(echo "$API_FULL" | tr ',' '\n' | grep -v '^karpenter\.sh/' | paste -sd, -)
 
-test_expect_success 'all sites, parameters null: the stream equals gpusite render byte for byte' '
+test_expect_success 'all sites of three clusters, parameters null: refused, nothing on stdout' '
 	cmp_run all "$APPS/fleet.yaml" --dump-env all.env &&
-	rc_is all 0 &&
+	rc_is all 1 &&
 	grep -qx "ARGOCD_APP_PARAMETERS=null" all.env &&
 	! grep -q "^PARAM_" all.env &&
-	render_ref >expect &&
+	test ! -s all/stdout &&
+	grep -qx "gpusite: error: the selected sites are in 3 clusters (busan-cluster, osaka-cluster and seoul-cluster), but Argo CD applies one stream to one destination: set the .cluster. setting to one of them (one Application per cluster), or objects: argocd for the hub.s GPU-stack Applications \[GS118\]" all/stderr &&
+	tail -n 1 all/stderr | grep -qx "gpusite: generate failed: 1 error (GS118)"
+'
+
+test_expect_success 'one cluster through the plugin env: the stream equals gpusite render byte for byte' '
+	cmp_run one1 "$APPS/fleet.yaml" --set-env ARGOCD_ENV_CLUSTER=busan-cluster &&
+	rc_is one1 0 &&
+	render_ref --site busan-dc2 >expect &&
 	test -s expect &&
-	test_cmp expect all/stdout &&
-	test "$(sites_in all/manifests.json)" = "busan-dc2 osaka-dc3 seoul-dc1" &&
-	test "$(grep -c "^---$" all/stdout)" = "$(python3 -c "import json;print(len(json.load(open(\"all/manifests.json\"))))")"
+	test_cmp expect one1/stdout &&
+	test "$(sites_in one1/manifests.json)" = "busan-dc2" &&
+	test "$(grep -c "^---$" one1/stdout)" = "$(python3 -c "import json;print(len(json.load(open(\"one1/manifests.json\"))))")"
 '
 
 test_expect_success 'the stream read back as Argo CD reads it holds the objects render prints' '
-	cmp_run back "$APPS/fleet.yaml" && rc_is back 0 &&
-	render_ref >ref.yaml &&
+	cmp_run back "$APPS/busan.yaml" && rc_is back 0 &&
+	render_ref --site busan-dc2 >ref.yaml &&
 	python3 "$TEST_TOP/tests/tools/cmp-server.py" split ref.yaml >ref.json &&
-	python3 -c "import json,sys; a=json.load(open(\"ref.json\")); b=json.load(open(\"back/manifests.json\")); sys.exit(a != b or len(a) < 10)" &&
+	python3 -c "import json,sys; a=json.load(open(\"ref.json\")); b=json.load(open(\"back/manifests.json\")); sys.exit(a != b or len(a) < 5)" &&
 	python3 -c "import json,sys
 for o in json.load(open(\"back/manifests.json\")):
     md = o[\"metadata\"]
@@ -81,11 +89,11 @@ for o in json.load(open(\"back/manifests.json\")):
     assert not tracking, (o[\"kind\"], tracking)"
 '
 
-test_expect_success 'no plugin block at all (ARGOCD_APP_PARAMETERS absent): all sites' '
-	cmp_run absent "$APPS/fleet.yaml" --unset-env ARGOCD_APP_PARAMETERS --dump-env absent.env &&
+test_expect_success 'no plugin block at all (ARGOCD_APP_PARAMETERS absent): the sites of the plugin env cluster' '
+	cmp_run absent "$APPS/fleet.yaml" --unset-env ARGOCD_APP_PARAMETERS --set-env ARGOCD_ENV_CLUSTER=seoul-cluster --dump-env absent.env &&
 	rc_is absent 0 &&
 	! grep -q "^ARGOCD_APP_PARAMETERS=" absent.env &&
-	render_ref >expect &&
+	render_ref --site seoul-dc1 >expect &&
 	test_cmp expect absent/stdout
 '
 
@@ -173,8 +181,8 @@ test_expect_success 'a symlink inside the repository is followed, even out of th
 '
 
 test_expect_success 'ten copies at once, each in its own copy: identical output' '
-	cmp_run ten "$APPS/fleet.yaml" --copies 10 &&
-	render_ref >expect &&
+	cmp_run ten "$APPS/busan.yaml" --copies 10 &&
+	render_ref --site busan-dc2 >expect &&
 	for i in 0 1 2 3 4 5 6 7 8 9; do
 		rc_is ten/$i 0 && test_cmp expect ten/$i/stdout || exit 1
 	done
@@ -292,7 +300,8 @@ test_expect_success 'parameters: the dynamic command announces every site, in re
 	assert sites[0]["array"] == sys.argv[2].split(), sites
 	assert [a["string"] for a in by["strict"]] == ["false", "false"], by["strict"]
 	assert [a["string"] for a in by["kube-version"]] == ["", ""], by["kube-version"]
-	assert [a["name"] for a in ann][:3] == ["sites", "strict", "kube-version"], ann
+	assert [a["name"] for a in ann][:6] == ["sites", "cluster", "objects", "strict", "kube-version", "shared-objects"], ann
+	assert by["objects"][0]["string"] == "all" and by["cluster"][0]["array"] == [], ann
 	for a in ann:
 	    assert a["title"] and a["tooltip"] and a["itemType"] == "string", a
 	EOF
@@ -305,11 +314,15 @@ test_expect_success 'parameters: defaults follow ARGOCD_ENV_* the way generate a
 	python3 -c "import json
 ann = json.load(open(\"ann2/announcements.json\"))
 assert ann[0][\"array\"] == [\"seoul-dc1\", \"osaka-dc3\"], ann[0]
-assert ann[1][\"string\"] == \"true\", ann[1]" &&
+assert ann[3][\"name\"] == \"strict\" and ann[3][\"string\"] == \"true\", ann[3]" &&
 	cmp_run gen2 "$APPS/fleet.yaml" --set-env ARGOCD_ENV_SITES=seoul-dc1,osaka-dc3 &&
-	rc_is gen2 0 &&
-	render_ref --site seoul-dc1 --site osaka-dc3 >expect &&
-	test_cmp expect gen2/stdout
+	rc_is gen2 1 &&
+	test ! -s gen2/stdout &&
+	grep -q "the selected sites are in 2 clusters (osaka-cluster and seoul-cluster).*\[GS118\]$" gen2/stderr &&
+	cmp_run gen3 "$APPS/fleet.yaml" --set-env ARGOCD_ENV_SITES=seoul-dc1 &&
+	rc_is gen3 0 &&
+	render_ref --site seoul-dc1 >expect &&
+	test_cmp expect gen3/stdout
 '
 
 test_expect_success 'parameters output is deterministic' '

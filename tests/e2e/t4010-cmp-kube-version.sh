@@ -55,7 +55,7 @@ test_expect_success 'KUBE_VERSION 1.34: the v1beta1 objects, exit 0' '
 '
 
 test_expect_success 'sites without the engine render on 1.33, whatever the others say' '
-	cmp_run all "$APPS/fleet.yaml" --kube-version 1.33 &&
+	cmp_run all "$APPS/fleet.yaml" --kube-version 1.33 --set-env ARGOCD_ENV_CLUSTER=busan-cluster &&
 	gs062 all 33 &&
 	test "$(grep -c "\[GS062\]" all/stderr)" = 1 &&
 	(cd "$FLEET" && "$GPUSITE" render --site osaka-dc3 --site seoul-dc1 --kube-version 1.33 >/dev/null)

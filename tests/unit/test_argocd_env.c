@@ -17,8 +17,13 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
-#include "cmd/argocd_env.h"
+#include "argocd/argocd_api.h"
+#include "argocd/argocd_app.h"
+#include "argocd/argocd_env.h"
+#include "argocd/argocd_fleet.h"
+#include "argocd/argocd_settings.h"
 #include "node/node.h"
+#include "render/render.h"
 #include "schema/schema.h"
 #include "yamlio/yamlio.h"
 
@@ -473,7 +478,7 @@ test_argocd_env__repo_root_of_the_cmp_copy(void **state)
 }
 
 static void
-test_argocd_env__check_names_warns_about_misspellings(void **state)
+test_argocd_env__check_names_refuses_misspellings(void **state)
 {
 	struct fixture *f = *state;
 	struct argocd_env e;
@@ -481,32 +486,145 @@ test_argocd_env__check_names_warns_about_misspellings(void **state)
 	const char *envp[] = {
 		"ARGOCD_APP_PARAMETERS=[{\"array\":[\"a\"],\"name\":\"site\"},"
 		"{\"name\":\"strict\",\"string\":\"true\"},{\"name\":\"strict\",\"string\":"
-		"\"false\"}]",
+		"\"false\"},{\"name\":\"zzz\",\"string\":\"1\"}]",
 		"ARGOCD_ENV_STRICT=true",
 		"ARGOCD_ENV_kube-version=1.35",
+		"ARGOCD_ENV_sites=a",
 		"ARGOCD_ENV_SITE=a",
 		"SITE=a",
 		NULL,
 	};
 	const char *want[] = {
-		"parameter 'site' is not a gpusite setting and is ignored: the settings are sites, "
-		"strict, kube-version",
-		"parameter 'strict' is given more than once: the last one is used",
-		"ARGOCD_ENV_kube-version is not read: write the plugin env name as KUBE_VERSION",
-		"ARGOCD_ENV_SITE is not a gpusite setting and is ignored: the plugin env names are "
-		"SITES, STRICT, KUBE_VERSION",
+		"parameter 'site' is not a gpusite setting (did you mean 'sites'?): refusing to "
+		"render without it; the settings are sites, strict, kube-version",
+		"parameter 'strict' is given more than once: give it once",
+		"parameter 'zzz' is not a gpusite setting: refusing to render without it; the "
+		"settings are sites, strict, kube-version",
+		"ARGOCD_ENV_kube-version is not read (plugin env names are upper case with '_'): "
+		"write it as KUBE_VERSION, or pass the parameter 'kube-version'",
+		"ARGOCD_ENV_sites is not read (plugin env names are upper case with '_'): write it "
+		"as SITES, or pass the parameter 'sites'",
+		"ARGOCD_ENV_SITE is not a gpusite setting (did you mean ARGOCD_ENV_SITES?): "
+		"refusing to render without it; the plugin env names are ARGOCD_ENV_SITES, "
+		"ARGOCD_ENV_STRICT, ARGOCD_ENV_KUBE_VERSION",
 	};
 
 	load(f, &e, envp);
-	argocd_env_check_names(&f->d, &e, known);
-	assert_int_equal(f->d.count, 4);
-	for (size_t i = 0; i < 4; i++) {
-		assert_int_equal(f->d.items[i].level, DIAG_WARNING);
+	assert_int_equal(argocd_env_check_names(&f->d, &e, known), -1);
+	assert_int_equal(f->d.count, 6);
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(f->d.items[i].level, DIAG_ERROR);
 		assert_string_equal(f->d.items[i].rule, "GS122");
 		assert_string_equal(f->d.items[i].msg, want[i]);
 	}
 	assert_string_equal(f->d.items[0].at.file, "ARGOCD_APP_PARAMETERS");
-	assert_string_equal(f->d.items[2].at.file, "ARGOCD_ENV_kube-version");
+	assert_string_equal(f->d.items[3].at.file, "ARGOCD_ENV_kube-version");
+}
+
+static void
+test_argocd_env__check_names_accepts_every_setting(void **state)
+{
+	struct fixture *f = *state;
+	struct argocd_env e;
+	const char *envp[] = {
+		"ARGOCD_APP_PARAMETERS=[{\"array\":[\"a\"],\"name\":\"cluster\"},"
+		"{\"name\":\"objects\",\"string\":\"argocd\"}]",
+		"ARGOCD_ENV_SHARED_OBJECTS=all",
+		"ARGOCD_ENV_KUBE_VERSION=1.35",
+		NULL,
+	};
+
+	load(f, &e, envp);
+	assert_int_equal(argocd_env_check_names(&f->d, &e, argocd_setting_names), 0);
+	assert_int_equal(f->d.count, 0);
+}
+
+/* The names generate checks are the table's, in its order. */
+static void
+test_argocd_env__setting_names_are_the_table(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	while (argocd_setting_names[n])
+		n++;
+	assert_int_equal(n, argocd_settings_count);
+	for (size_t i = 0; i < n; i++) {
+		const struct argocd_setting_desc *desc = &argocd_settings_table[i];
+
+		assert_string_equal(argocd_setting_names[i], desc->name);
+		assert_non_null(desc->title);
+		assert_non_null(desc->tooltip);
+		assert_non_null(desc->parse);
+		if (desc->type == ARGOCD_SETTING_STRING)
+			assert_non_null(desc->def);
+	}
+}
+
+static void
+test_argocd_env__settings_read_objects_and_cluster(void **state)
+{
+	struct fixture *f = *state;
+	struct argocd_env e;
+	struct argocd_settings g;
+	const char *envp[] = {
+		"ARGOCD_APP_PARAMETERS=[{\"name\":\"objects\",\"string\":\"cluster\"}]",
+		"ARGOCD_ENV_CLUSTER=seoul-cluster, busan-cluster,seoul-cluster",
+		NULL,
+	};
+	const char *bad[] = { "ARGOCD_ENV_OBJECTS=hub", NULL };
+
+	load(f, &e, envp);
+	assert_int_equal(argocd_settings_read(&g, &f->a, &f->d, &e, 0), 0);
+	assert_int_equal(g.objects, ARGOCD_OBJECTS_CLUSTER);
+	assert_int_equal(g.cluster_count, 2);
+	assert_string_equal(g.clusters[0], "seoul-cluster");
+	assert_string_equal(g.clusters[1], "busan-cluster");
+	assert_null(g.sites);
+	assert_int_equal(g.shared, ARGOCD_SHARED_OWNER);
+
+	load(f, &e, bad);
+	assert_int_equal(argocd_settings_read(&g, &f->a, &f->d, &e, 0), -1);
+	assert_string_equal(f->d.items[f->d.count - 1].rule, "GS121");
+	assert_string_equal(f->d.items[f->d.count - 1].msg,
+			    "objects is 'hub': write cluster (what lives in the destination "
+			    "cluster), argocd (the Argo CD Applications, for the hub) or all");
+}
+
+static void
+test_argocd_env__objects_split_by_group(void **state)
+{
+	struct render_object app = { .api_version = "argoproj.io/v1alpha1",
+				     .kind = "Application" };
+	struct render_object pool = { .api_version = "karpenter.sh/v1", .kind = "NodePool" };
+	struct render_object cm = { .api_version = "v1", .kind = "ConfigMap" };
+	struct render_object lookalike = { .api_version = "argoproj.io.example.com/v1",
+					   .kind = "Application" };
+
+	(void)state;
+	assert_true(argocd_object_is_hub(&app));
+	assert_false(argocd_object_is_hub(&pool));
+	assert_false(argocd_object_is_hub(&cm));
+	assert_false(argocd_object_is_hub(&lookalike));
+	assert_true(argocd_objects_keep(ARGOCD_OBJECTS_ALL, &app));
+	assert_true(argocd_objects_keep(ARGOCD_OBJECTS_ALL, &pool));
+	assert_false(argocd_objects_keep(ARGOCD_OBJECTS_CLUSTER, &app));
+	assert_true(argocd_objects_keep(ARGOCD_OBJECTS_CLUSTER, &pool));
+	assert_true(argocd_objects_keep(ARGOCD_OBJECTS_ARGOCD, &app));
+	assert_false(argocd_objects_keep(ARGOCD_OBJECTS_ARGOCD, &cm));
+}
+
+static void
+test_argocd_env__closest_name(void **state)
+{
+	(void)state;
+	assert_string_equal(argocd_closest_name(argocd_setting_names, "site"), "sites");
+	assert_string_equal(argocd_closest_name(argocd_setting_names, "clusters"), "cluster");
+	assert_string_equal(argocd_closest_name(argocd_setting_names, "object"), "objects");
+	assert_string_equal(argocd_closest_name(argocd_setting_names, "kube_version"),
+			    "kube-version");
+	assert_null(argocd_closest_name(argocd_setting_names, "namespace"));
+	assert_null(argocd_closest_name(argocd_setting_names, ""));
 }
 
 static void
@@ -676,7 +794,12 @@ main(void)
 		T(test_argocd_env__bool_as_go_parses_it),
 		T(test_argocd_env__api_versions_group_versions_and_kinds),
 		T(test_argocd_env__repo_root_of_the_cmp_copy),
-		T(test_argocd_env__check_names_warns_about_misspellings),
+		T(test_argocd_env__check_names_refuses_misspellings),
+		T(test_argocd_env__check_names_accepts_every_setting),
+		T(test_argocd_env__setting_names_are_the_table),
+		T(test_argocd_env__settings_read_objects_and_cluster),
+		T(test_argocd_env__objects_split_by_group),
+		T(test_argocd_env__closest_name),
 		T(test_argocd_env__stderr_lines_and_summary),
 		T(test_argocd_env__summary_without_a_file),
 		T(test_argocd_env__plugin_manifests_validate_against_argocd_crds),

@@ -1,21 +1,17 @@
 /*
  * argocd_env.c - the Argo CD CMP environment: ARGOCD_APP_PARAMETERS,
- * PARAM_*, ARGOCD_ENV_*, KUBE_VERSION, KUBE_API_VERSIONS and where the
- * repository copy starts.  JSON goes through json/json.h only.
+ * PARAM_*, ARGOCD_ENV_* and plain variables, looked up the way real
+ * plugins do, and the names gpusite refuses.  JSON goes through
+ * json/json.h only.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "argocd/argocd_env.h"
 #include "base/arena.h"
-#include "cmd/argocd_env.h"
-#include "cmd/pipeline.h"
 #include "json/json.h"
 #include "node/node.h"
-#include "source/source.h"
 
 /* Bounds on what a hostile Application can make us hold. */
 #define MAX_PARAMS 1000
@@ -437,12 +433,66 @@ known_list(struct arena *a, const char *const *known, const char *prefix, bool u
 	return s;
 }
 
-void
+/* Levenshtein distance of two short names, capped at `cap` + 1. */
+static size_t
+name_distance(const char *x, const char *y, size_t cap)
+{
+	size_t nx = strlen(x), ny = strlen(y), row[65];
+
+	if (nx > 64 || ny > 64)
+		return cap + 1;
+	for (size_t j = 0; j <= ny; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= nx; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= ny; j++) {
+			size_t up = row[j], best = diag + (x[i - 1] != y[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[ny] > cap ? cap + 1 : row[ny];
+}
+
+const char *
+argocd_closest_name(const char *const *known, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3; /* at most two edits: "site" -> "sites" */
+
+	for (size_t i = 0; known[i]; i++) {
+		size_t dist = name_distance(name, known[i], best_d);
+
+		if (dist < best_d) {
+			best_d = dist;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
+static const char *
+did_you_mean(struct arena *a, const char *const *known, const char *name)
+{
+	const char *m = argocd_closest_name(known, name);
+
+	return m ? arena_printf(a, " (did you mean '%s'?)", m) : "";
+}
+
+int
 argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *const *known)
 {
 	struct arena *a = d->arena;
 	struct pos at = { ARGOCD_PARAMETERS_VAR, 0, 0 };
 	static const char prefix[] = "ARGOCD_ENV_";
+	int ret = 0;
 
 	for (size_t i = 0; i < e->param_count; i++) {
 		const char *name = e->params[i].name;
@@ -451,388 +501,59 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *
 		for (size_t j = i + 1; j < e->param_count; j++)
 			later |= !strcmp(e->params[j].name, name);
 		if (!is_known(known, name))
-			diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_UNKNOWN, "",
-				 "parameter '%s' is not a gpusite setting and is ignored: the "
-				 "settings are %s",
-				 name, known_list(a, known, "", false));
+			ret = diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_UNKNOWN, "",
+				       "parameter '%s' is not a gpusite setting%s: refusing to "
+				       "render without it; the settings are %s",
+				       name, did_you_mean(a, known, name),
+				       known_list(a, known, "", false));
 		else if (later)
-			diag_add(d, DIAG_WARNING, at, ARGOCD_RULE_UNKNOWN, "",
-				 "parameter '%s' is given more than once: the last one is used",
-				 name);
+			ret = diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_UNKNOWN, "",
+				       "parameter '%s' is given more than once: give it once", name);
 	}
 	if (!e->envp)
-		return;
+		return ret;
 	for (const char *const *p = e->envp; *p; p++) {
 		const char *eq = strchr(*p, '=');
 		char *var, *norm;
+		const char *want = NULL;
 		struct pos vat = { NULL, 0, 0 };
-		bool match = false;
 
 		if (strncmp(*p, prefix, sizeof(prefix) - 1) || !eq)
 			continue;
 		var = arena_strndup(a, *p, (size_t)(eq - *p));
 		norm = argocd_env_var_name(a, prefix, var + sizeof(prefix) - 1);
 		vat.file = var;
-		for (size_t i = 0; known[i]; i++)
-			match |= !strcmp(norm, argocd_env_var_name(a, prefix, known[i]));
-		if (match && strcmp(norm, var))
-			diag_add(d, DIAG_WARNING, vat, ARGOCD_RULE_UNKNOWN, "",
-				 "%s is not read: write the plugin env name as %s", var,
-				 norm + sizeof(prefix) - 1);
-		else if (!match)
-			diag_add(d, DIAG_WARNING, vat, ARGOCD_RULE_UNKNOWN, "",
-				 "%s is not a gpusite setting and is ignored: the plugin env names "
-				 "are %s",
-				 var, known_list(a, known, "", true));
-	}
-}
-
-int
-argocd_parse_bool(bool *out, const char *text)
-{
-	static const char *const yes[] = { "1", "t", "T", "TRUE", "true", "True" };
-	static const char *const no[] = { "0", "f", "F", "FALSE", "false", "False" };
-
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (!strcmp(text, yes[i])) {
-			*out = true;
-			return 0;
+		for (size_t i = 0; known[i]; i++) {
+			if (!strcmp(norm, argocd_env_var_name(a, prefix, known[i])))
+				want = known[i];
 		}
-		if (!strcmp(text, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -1;
-}
+		if (want && strcmp(norm, var)) {
+			/* Argo CD passes plugin env names as written: refused by
+			 * name rather than guessed at. */
+			ret = diag_add(d, DIAG_ERROR, vat, ARGOCD_RULE_UNKNOWN, "",
+				       "%s is not read (plugin env names are upper case with '_'): "
+				       "write it as %s, or pass the parameter '%s'",
+				       var, norm + sizeof(prefix) - 1, want);
+		} else if (!want) {
+			const char *lower = arena_strdup(a, var + sizeof(prefix) - 1);
+			const char *const *kp = known;
+			const char *m;
 
-int
-argocd_parse_shared_objects(enum argocd_shared_objects *out, const char *text)
-{
-	static const struct {
-		const char *name;
-		enum argocd_shared_objects value;
-	} modes[] = {
-		{ "owner", ARGOCD_SHARED_OWNER },
-		{ "all", ARGOCD_SHARED_ALL },
-		{ "none", ARGOCD_SHARED_NONE },
-	};
-
-	for (size_t i = 0; text && i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (!strcmp(text, modes[i].name)) {
-			*out = modes[i].value;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-int
-argocd_parse_kube_version(int *out, const char *text)
-{
-	const char *p = text;
-	int minor = 0;
-	size_t digits = 0;
-
-	if (*p == 'v' || *p == 'V')
-		p++;
-	if (p[0] != '1' || p[1] != '.')
-		return -1;
-	p += 2;
-	while (is_digit(*p) && digits < 4) {
-		minor = minor * 10 + (*p - '0');
-		p++;
-		digits++;
-	}
-	if (!digits || is_digit(*p))
-		return -1;
-	/* Patch, pre-release and build parts ("+eks", "-eks-a737599") follow. */
-	if (*p && *p != '.' && *p != '+' && *p != '-')
-		return -1;
-	*out = minor;
-	return 0;
-}
-
-static int
-cmp_str(const void *x, const void *y)
-{
-	return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
-void
-argocd_api_versions_parse(struct argocd_api_versions *out, struct arena *a, const char *text)
-{
-	size_t max = 1, n = 0;
-	const char **items;
-
-	memset(out, 0, sizeof(*out));
-	if (!text)
-		return;
-	for (const char *q = text; *q; q++)
-		max += *q == ',';
-	items = arena_alloc(a, (max + 1) * sizeof(*items));
-	for (const char *p = text; *p;) {
-		const char *b, *end;
-
-		while (*p && (is_blank(*p) || *p == ','))
-			p++;
-		b = p;
-		while (*p && *p != ',')
-			p++;
-		end = p;
-		while (end > b && is_blank(end[-1]))
-			end--;
-		if (end > b)
-			items[n++] = arena_strndup(a, b, (size_t)(end - b));
-	}
-	qsort(items, n, sizeof(*items), cmp_str);
-	out->count = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!out->count || strcmp(items[out->count - 1], items[i]))
-			items[out->count++] = items[i];
-	}
-	out->items = items;
-}
-
-static bool
-api_has(const struct argocd_api_versions *v, const char *entry)
-{
-	return bsearch(&entry, v->items, v->count, sizeof(*v->items), cmp_str) != NULL;
-}
-
-bool
-argocd_api_versions_serves(const struct argocd_api_versions *v, const char *api_version,
-			   const char *kind)
-{
-	size_t n = strlen(api_version), lo = 0, hi = v->count;
-
-	if (!v->count)
-		return true;
-	/* First entry >= "<gv>/": kinds of this group/version sort there. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(v->items[mid], api_version, n);
-
-		if (c < 0 || (c == 0 && v->items[mid][n] < '/'))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < v->count; i++) {
-		const char *it = v->items[i];
-
-		if (strncmp(it, api_version, n) || it[n] != '/')
-			break;
-		/* A kind entry: one more segment, starting upper-case. */
-		if (it[n + 1] >= 'A' && it[n + 1] <= 'Z' && !strchr(it + n + 1, '/')) {
-			for (size_t j = i; j < v->count; j++) {
-				const char *k = v->items[j];
-
-				if (strncmp(k, api_version, n) || k[n] != '/')
-					break;
-				if (kind && !strcmp(k + n + 1, kind))
-					return true;
+			/* compare the spelling the parameter would have */
+			for (char *c = (char *)lower; *c; c++) {
+				if (*c >= 'A' && *c <= 'Z')
+					*c = (char)(*c - 'A' + 'a');
+				else if (*c == '_')
+					*c = '-';
 			}
-			return false;
+			m = argocd_closest_name(kp, lower);
+			ret = diag_add(d, DIAG_ERROR, vat, ARGOCD_RULE_UNKNOWN, "",
+				       "%s is not a gpusite setting%s%s%s: refusing to render "
+				       "without it; the plugin env names are %s",
+				       var, m ? " (did you mean " : "",
+				       m ? argocd_env_var_name(a, prefix, m) : "", m ? "?)" : "",
+				       known_list(a, known, prefix, true));
 		}
 	}
-	return api_has(v, api_version);
-}
-
-static bool
-is_uuid(const char *s, size_t n)
-{
-	if (n != 36)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (c != '-')
-				return false;
-		} else if (!is_digit(c) && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F')) {
-			return false;
-		}
-	}
-	return true;
-}
-
-char *
-argocd_repo_root(struct arena *a, const char *cwd, const char *source_path)
-{
-	static const char work[] = "_cmp_server";
-	size_t end = strlen(cwd), sp_len;
-	const char *sp = source_path ? source_path : "";
-
-	while (end > 1 && cwd[end - 1] == '/')
-		end--;
-	/* Nearest ancestor A (cwd included) with A = .../_cmp_server/<uuid>. */
-	for (size_t e = end; e > 0;) {
-		size_t slash = e, pslash;
-
-		while (slash > 0 && cwd[slash - 1] != '/')
-			slash--;
-		if (slash == 0)
-			break;
-		/* cwd[slash..e) is the last component; its parent ends at slash-1. */
-		pslash = slash - 1;
-		while (pslash > 0 && cwd[pslash - 1] != '/')
-			pslash--;
-		if (slash - 1 - pslash == sizeof(work) - 1 &&
-		    !memcmp(cwd + pslash, work, sizeof(work) - 1) &&
-		    is_uuid(cwd + slash, e - slash))
-			return arena_strndup(a, cwd, e);
-		e = slash - 1;
-	}
-	/* Else cwd minus ARGOCD_APP_SOURCE_PATH (argocd-cmp.md 2.4). */
-	while (sp[0] == '.' && sp[1] == '/')
-		sp += 2;
-	while (*sp == '/')
-		sp++;
-	sp_len = strlen(sp);
-	while (sp_len && sp[sp_len - 1] == '/')
-		sp_len--;
-	if (sp_len == 1 && sp[0] == '.')
-		sp_len = 0;
-	if (sp_len && sp_len < end && cwd[end - sp_len - 1] == '/' &&
-	    !memcmp(cwd + end - sp_len, sp, sp_len)) {
-		size_t root = end - sp_len - 1;
-
-		return root ? arena_strndup(a, cwd, root) : arena_strdup(a, "/");
-	}
-	return arena_strndup(a, cwd, end);
-}
-
-/* Copy one list's diagnostics to the end of another. */
-static void
-diags_append(struct diags *to, const struct diags *from)
-{
-	for (size_t i = 0; i < from->count; i++) {
-		const struct diag *g = &from->items[i];
-
-		diag_add(to, g->level, g->at, g->rule, g->path ? g->path : "", "%s", g->msg);
-		to->items[to->count - 1].site = g->site;
-	}
-}
-
-int
-argocd_app_load(struct pipeline *p, struct source_set *files, struct arena *a, struct diags *d,
-		const struct argocd_env *e)
-{
-	struct pos here = { NULL, 0, 0 };
-	const char *path;
-	char cwd[4096];
-	struct stat st;
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	memset(files, 0, sizeof(*files));
-	if (!getcwd(cwd, sizeof(cwd))) {
-		diag_add(d, DIAG_ERROR, here, ARGOCD_RULE_OUTPUT, "",
-			 "cannot read the working directory (the application path): %s",
-			 strerror(errno));
-		return ARGOCD_LOAD_FAILED;
-	}
-	/* lstat: a `sites` symlink still goes to the walker, which refuses
-	 * it when it leaves the repository (GS006). */
-	path = lstat("sites", &st) == 0 ? "sites" : ".";
-	ret = source_from_paths(
-		files, a, d, argocd_repo_root(a, cwd, argocd_env_get(e, "ARGOCD_APP_SOURCE_PATH")),
-		&path, 1);
-	if (ret < 0)
-		return ARGOCD_LOAD_FAILED;
-	ret = pipeline_load(p, a, files);
-	diags_append(d, &p->diags);
-	return ret < 0 ? ARGOCD_LOAD_FINDINGS : ARGOCD_LOAD_OK;
-}
-
-static void
-put_clean(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
-void
-argocd_diags_print(FILE *err, const struct diags *d, size_t max)
-{
-	size_t shown = 0;
-
-	for (size_t i = 0; i < d->count; i++) {
-		const struct diag *g = &d->items[i];
-
-		if (g->level == DIAG_NOTE)
-			continue;
-		if (shown++ == max) {
-			fprintf(err, "gpusite: ... and %zu more\n",
-				diags_count(d, DIAG_ERROR) + diags_count(d, DIAG_WARNING) - max);
-			return;
-		}
-		put_clean(err, g->at.file ? g->at.file : "gpusite");
-		if (g->at.line)
-			fprintf(err, ":%u:%u", g->at.line, g->at.col);
-		fprintf(err, ": %s: ", diag_level_name(g->level));
-		put_clean(err, g->msg);
-		fprintf(err, " [%s]\n", g->rule);
-	}
-}
-
-static bool
-in_list(const char *const *list, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(list[i], s))
-			return true;
-	}
-	return false;
-}
-
-char *
-argocd_diags_summary(struct arena *a, const struct diags *d)
-{
-	size_t errors = diags_count(d, DIAG_ERROR), nfiles = 0, nrules = 0;
-	const char **files, **rules;
-	char *where, *ids;
-
-	if (!errors)
-		return arena_strdup(a, "");
-	files = arena_alloc(a, errors * sizeof(*files));
-	rules = arena_alloc(a, errors * sizeof(*rules));
-	for (size_t i = 0; i < d->count; i++) {
-		const struct diag *g = &d->items[i];
-		const char *file = g->at.file;
-
-		if (g->level != DIAG_ERROR)
-			continue;
-		if (file && !in_list(files, nfiles, file))
-			files[nfiles++] = file;
-		if (!in_list(rules, nrules, g->rule))
-			rules[nrules++] = g->rule;
-	}
-	qsort(files, nfiles, sizeof(*files), cmp_str);
-	qsort(rules, nrules, sizeof(*rules), cmp_str);
-	if (nfiles > 3) {
-		where = arena_printf(a, " in %zu files", nfiles);
-	} else {
-		where = arena_strdup(a, nfiles ? " in " : "");
-		for (size_t i = 0; i < nfiles; i++)
-			where = arena_printf(a, "%s%s%s", where,
-					     i ? (i + 1 == nfiles ? " and " : ", ") : "", files[i]);
-	}
-	ids = arena_strdup(a, "");
-	for (size_t i = 0; i < nrules; i++)
-		ids = arena_printf(a, "%s%s%s", ids, i ? ", " : "", rules[i]);
-	where = arena_printf(a, "%zu error%s%s (%s)", errors, errors == 1 ? "" : "s", where, ids);
-	/* File names come from the repository: keep the line one line. */
-	for (char *c = where; *c; c++) {
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
-	}
-	return where;
+	return ret;
 }
