@@ -38,30 +38,6 @@ check_seq_count(const struct node *n)
 	return n && n->kind == NODE_SEQ ? n->seq.count : 0;
 }
 
-bool
-check_parse_int(const char *s, long long *out)
-{
-	const char *p = s;
-	char *end;
-	long long v;
-
-	if (!s || !*s)
-		return false;
-	if (*p == '+' || *p == '-')
-		p++;
-	if (!*p)
-		return false;
-	for (; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno == ERANGE || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
 const char *
 check_path(struct check_ctx *c, const char *base, const char *key)
 {

@@ -27,8 +27,6 @@ void check_report(struct check_ctx *c, enum diag_level level, const char *rule,
 const char *check_text(const struct node *n);
 /* A sequence's item count (0 when absent or not a sequence). */
 size_t check_seq_count(const struct node *n);
-/* strconv.ParseInt(s, 10, 64). */
-bool check_parse_int(const char *s, long long *out);
 /* "a.b" + "c" / + index, for diagnostic paths. */
 const char *check_path(struct check_ctx *c, const char *base, const char *key);
 const char *check_index(struct check_ctx *c, const char *base, size_t i);

@@ -13,6 +13,7 @@
 
 #include "base/arena.h"
 #include "check/check_int.h"
+#include "k8s/k8s_int.h"
 
 #define LABELS "spec.template.metadata.labels"
 #define REQS "spec.template.spec.requirements"
@@ -165,7 +166,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 			     key ? key : "");
 	/* R2: int() of a non-integer is an evaluation error, which rejects too */
 	if (!strcmp(op, "Gt") || !strcmp(op, "Lt") || !strcmp(op, "Gte") || !strcmp(op, "Lte")) {
-		if (nvalues != 1 || !check_parse_int(check_text(values->seq.items[0]), &v) || v < 0)
+		if (nvalues != 1 || !k8s_parse_int64(check_text(values->seq.items[0]), &v) || v < 0)
 			check_report(c, DIAG_ERROR, CHECK_NP_INT_OP, nvalues ? values : r, nvalues ? vpath : path,
 				     "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value: %s %s has %zu value%s%s",
 				     key ? key : "", op, nvalues, nvalues == 1 ? "" : "s",
@@ -173,7 +174,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 	}
 	/* R3 */
 	if (!strcmp(op, "In") && minv && !node_is_null(minv) &&
-	    check_parse_int(check_text(minv), &mv) && (long long)nvalues < mv)
+	    k8s_parse_int64(check_text(minv), &mv) && (long long)nvalues < mv)
 		check_report(c, DIAG_ERROR, CHECK_NP_MIN_VALUES, minv, check_path(c, path, "minValues"),
 			     "requirements with 'minValues' must have at least that many values specified in the 'values' field: %s has minValues %lld but %zu value%s",
 			     key ? key : "", mv, nvalues, nvalues == 1 ? "" : "s");

@@ -10,6 +10,8 @@
 #include "base/buf.h"
 #include "diff/diff.h"
 #include "diff/drift.h"
+#include "k8s/k8s_selector.h"
+#include "k8s/k8s_toleration.h"
 #include "node/node.h"
 
 /* The one table of drift findings (site-spec.md numbering: GS2xx). */
@@ -658,75 +660,13 @@ check_fallback(struct arena *a, struct diags *d, size_t *count,
 
 /* ------------------------------------------------------------ placement */
 
-static bool
-tolerates(const struct node *tols, const struct spec_taint *t)
-{
-	for (size_t i = 0; tols && i < tols->seq.count; i++) {
-		const struct node *x = tols->seq.items[i];
-		const char *k = node_str(node_map_get(x, "key"));
-		const char *op = node_str(node_map_get(x, "operator"));
-		const char *v = node_str(node_map_get(x, "value"));
-		const char *e = node_str(node_map_get(x, "effect"));
-		bool exists = op && !strcmp(op, "Exists");
-
-		if (k && *k && strcmp(k, t->key))
-			continue;
-		if ((!k || !*k) && !exists)
-			continue;
-		if (!exists && strcmp(v ? v : "", t->value ? t->value : ""))
-			continue;
-		if (e && *e && strcmp(e, t->effect))
-			continue;
-		return true;
-	}
-	return false;
-}
-
-static bool
-selector_matches(const struct node *sel, const struct node *labels)
-{
-	const struct node *ml = node_map_get(sel, "matchLabels");
-	const struct node *me = node_map_get(sel, "matchExpressions");
-
-	if (!sel || sel->kind != NODE_MAP)
-		return true;
-	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
-		const char *k = node_text(ml->map.pairs[i].key);
-		const char *v = node_text(ml->map.pairs[i].value);
-		const char *have = k ? label(labels, k) : NULL;
-
-		if (!have || !v || strcmp(have, v))
-			return false;
-	}
-	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
-		const struct node *e = me->seq.items[i];
-		const char *k = node_str(node_map_get(e, "key"));
-		const char *op = node_str(node_map_get(e, "operator"));
-		const struct node *vals = node_map_get(e, "values");
-		const char *have = k ? label(labels, k) : NULL;
-		bool in = false;
-
-		for (size_t j = 0; have && vals && vals->kind == NODE_SEQ &&
-		     j < vals->seq.count; j++) {
-			const char *v = node_text(vals->seq.items[j]);
-
-			in = in || (v && !strcmp(v, have));
-		}
-		if (!op)
-			return false;
-		if ((!strcmp(op, "In") && !in) || (!strcmp(op, "NotIn") && in) ||
-		    (!strcmp(op, "Exists") && !have) ||
-		    (!strcmp(op, "DoesNotExist") && have))
-			return false;
-	}
-	return true;
-}
-
 static void
 check_placement(struct arena *a, struct diags *d, size_t *count,
 		const struct drift_input *in, const struct spec_site *s)
 {
 	struct pos at = spec_field_pos(s->placement.src, "namespaces");
+	const struct k8s_taint taint = { s->gpu_taint.key, s->gpu_taint.value,
+					 s->gpu_taint.effect };
 
 	for (size_t ni = 0; ni < s->placement.namespace_count; ni++) {
 		const char *ns = s->placement.namespaces[ni];
@@ -738,12 +678,12 @@ check_placement(struct arena *a, struct diags *d, size_t *count,
 			const struct drift_pod *p = &in->pods[i];
 
 			if (strcmp(p->ns, ns) || p->gpus <= 0 ||
-			    !selector_matches(s->placement.pod_selector, p->labels))
+			    !k8s_label_selector_matches(s->placement.pod_selector, p->labels))
 				continue;
 			if (!strcmp(p->phase, "Pending"))
 				pending[np++] = p->name;
 			if (s->placement.engine != ENGINE_NONE &&
-			    !tolerates(p->tolerations, &s->gpu_taint) &&
+			    !k8s_tolerations_tolerate(p->tolerations, &taint) &&
 			    strcmp(p->phase, "Succeeded") && strcmp(p->phase, "Failed"))
 				untol[nu++] = p->name;
 		}

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "k8s/k8s_selector.h"
+#include "k8s/k8s_toleration.h"
 #include "render/render_placement.h"
 #include "render/render_util.h"
 
@@ -40,54 +42,11 @@ render_placement_plan(struct render_placement_plan *out,
 	out->weight = p->weight;
 }
 
-/* Label selector semantics of metav1.LabelSelector. */
+/* Label selector semantics of metav1.LabelSelector (k8s/k8s_selector.h). */
 bool
 render_selector_matches(const struct node *sel, const struct node *labels)
 {
-	const struct node *ml, *me;
-
-	if (!sel || sel->kind != NODE_MAP)
-		return true;
-	ml = node_map_get(sel, "matchLabels");
-	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
-		const char *k = node_text(ml->map.pairs[i].key);
-		const char *want = node_text(ml->map.pairs[i].value);
-		const char *have = k ? node_text(node_map_get(labels, k)) : NULL;
-
-		if (!have || !want || strcmp(have, want))
-			return false;
-	}
-	me = node_map_get(sel, "matchExpressions");
-	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
-		const struct node *e = me->seq.items[i];
-		const char *k = node_str(node_map_get(e, "key"));
-		const char *op = node_str(node_map_get(e, "operator"));
-		const struct node *vals = node_map_get(e, "values");
-		const char *have = k ? node_text(node_map_get(labels, k)) : NULL;
-		bool in = false;
-
-		if (!k || !op)
-			return false;
-		for (size_t j = 0; have && vals && vals->kind == NODE_SEQ &&
-				   j < vals->seq.count; j++) {
-			const char *v = node_text(vals->seq.items[j]);
-
-			if (v && !strcmp(v, have))
-				in = true;
-		}
-		if (!strcmp(op, "In") && !in)
-			return false;
-		if (!strcmp(op, "NotIn") && in)
-			return false;
-		if (!strcmp(op, "Exists") && !have)
-			return false;
-		if (!strcmp(op, "DoesNotExist") && have)
-			return false;
-		if (strcmp(op, "In") && strcmp(op, "NotIn") && strcmp(op, "Exists") &&
-		    strcmp(op, "DoesNotExist"))
-			return false;
-	}
-	return true;
+	return k8s_label_selector_matches(sel, labels);
 }
 
 static bool
@@ -151,17 +110,10 @@ field(const struct node *m, const char *key)
 static bool
 tolerates_gpu(const struct render_placement_plan *plan, const struct node *t)
 {
-	const char *key = field(t, "key"), *op = field(t, "operator");
-	const char *effect = field(t, "effect");
+	const struct k8s_taint taint = { plan->taint_key, plan->taint_value,
+					 plan->taint_effect };
 
-	if (*effect && strcmp(effect, plan->taint_effect))
-		return false;
-	if (*key ? strcmp(key, plan->taint_key) : strcmp(op, "Exists"))
-		return false;
-	if (!strcmp(op, "Exists"))
-		return true;
-	return (!*op || !strcmp(op, "Equal")) && !strcmp(field(t, "value"),
-							  plan->taint_value);
+	return k8s_toleration_tolerates(t, &taint);
 }
 
 /* eks.amazonaws.com/compute-type In [hybrid] */

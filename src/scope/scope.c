@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "k8s/k8s_int.h"
 #include "scope/scope.h"
 
 #define LABEL_COMPUTE_TYPE "eks.amazonaws.com/compute-type"
@@ -159,7 +160,7 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 			n->gpu_why = pci_labels[i];
 		}
 	}
-	if (!n->gpu && gpus && scope_parse_int64(node_text(gpus), &count) && count > 0) {
+	if (!n->gpu && gpus && k8s_parse_int64(node_text(gpus), &count) && count > 0) {
 		n->gpu = true;
 		n->gpu_why = "capacity nvidia.com/gpu";
 	}

@@ -154,8 +154,6 @@ bool scope_toleration_tolerates(const struct node *toleration,
 /* One nodeSelectorTerm; `why` gets the first failing requirement. */
 bool scope_term_matches(const struct scope_node *n, const struct node *term,
 			struct arena *a, const char **why);
-/* strconv.ParseInt(s, 10, 64) as Kubernetes' Gt/Lt use it. */
-bool scope_parse_int64(const char *s, long long *out);
 /* Decide hybrid / GPU from labels and status.capacity. */
 void scope_node_classify(struct scope_node *n, const struct node *obj);
 /* Whether a DaemonSet object belongs to the GPU stack; sets ds->why. */

@@ -7,12 +7,11 @@
  * k8s.io/component-helpers/scheduling/corev1 (nodeaffinity, helpers) and
  * k8s.io/api/core/v1 Toleration.ToleratesTaint.
  */
-#include <errno.h>
-#include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
+#include "k8s/k8s_selector.h"
+#include "k8s/k8s_toleration.h"
 #include "scope/scope.h"
 
 /* Tolerations the DaemonSet controller adds to every daemon pod
@@ -53,50 +52,15 @@ scope_node_label(const struct scope_node *n, const char *key)
 }
 
 bool
-scope_parse_int64(const char *s, long long *out)
-{
-	const char *p = s;
-	char *end;
-
-	if (!s || !*s)
-		return false;
-	if (*p == '+' || *p == '-')
-		p++;
-	/* ParseInt takes digits only: no spaces, no 0x, no underscores */
-	if (!*p)
-		return false;
-	for (const char *q = p; *q; q++)
-		if (*q < '0' || *q > '9')
-			return false;
-	errno = 0;
-	long long v = strtoll(s, &end, 10);
-
-	if (errno == ERANGE || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
-bool
 scope_toleration_tolerates(const struct node *t, const struct node *taint)
 {
-	const char *t_effect = text_or_empty(node_map_get(t, "effect"));
-	const char *t_key = text_or_empty(node_map_get(t, "key"));
-	const char *t_op = text_or_empty(node_map_get(t, "operator"));
-	const char *t_value = text_or_empty(node_map_get(t, "value"));
-	const char *effect = text_or_empty(node_map_get(taint, "effect"));
-	const char *key = text_or_empty(node_map_get(taint, "key"));
-	const char *value = text_or_empty(node_map_get(taint, "value"));
+	const struct k8s_taint k = {
+		text_or_empty(node_map_get(taint, "key")),
+		text_or_empty(node_map_get(taint, "value")),
+		text_or_empty(node_map_get(taint, "effect")),
+	};
 
-	if (!t || t->kind != NODE_MAP)
-		return false;
-	if (*t_effect && strcmp(t_effect, effect))
-		return false;
-	if (*t_key && strcmp(t_key, key))
-		return false;
-	if (!*t_op || !strcmp(t_op, "Equal"))
-		return !strcmp(t_value, value);
-	return !strcmp(t_op, "Exists");
+	return k8s_toleration_tolerates(t, &k);
 }
 
 static const char *
@@ -112,17 +76,6 @@ values_text(struct arena *a, const struct node *values)
 	return arena_printf(a, "[%s]", s);
 }
 
-static bool
-value_in(const char *v, const struct node *values)
-{
-	if (!values || values->kind != NODE_SEQ)
-		return false;
-	for (size_t i = 0; i < values->seq.count; i++)
-		if (!strcmp(v, text_or_empty(values->seq.items[i])))
-			return true;
-	return false;
-}
-
 /* One matchExpressions entry against the node's labels. */
 static bool
 expression_matches(const struct scope_node *n, const struct node *e,
@@ -133,7 +86,6 @@ expression_matches(const struct scope_node *n, const struct node *e,
 	const struct node *values = node_map_get(e, "values");
 	size_t nvalues = values && values->kind == NODE_SEQ ? values->seq.count : 0;
 	const char *have;
-	long long want, got;
 
 	if (e->kind != NODE_MAP || !key || !op) {
 		*why = "affinity expression without key or operator";
@@ -142,31 +94,16 @@ expression_matches(const struct scope_node *n, const struct node *e,
 	have = scope_node_label(n, key);
 	*why = arena_printf(a, "affinity %s %s%s%s", key, op,
 			    nvalues ? " " : "", nvalues ? values_text(a, values) : "");
-	if (!strcmp(op, "In"))
-		return have && value_in(have, values);
-	if (!strcmp(op, "NotIn"))
-		return !have || !value_in(have, values);
-	if (!strcmp(op, "Exists") || !strcmp(op, "DoesNotExist")) {
-		if (nvalues) {
-			*why = arena_printf(a, "affinity %s %s has values (invalid: the term never matches)",
-					    key, op);
-			return false;
-		}
-		return (have != NULL) == !strcmp(op, "Exists");
+	switch (k8s_requirement_eval(op, values, have, K8S_REQ_NODE)) {
+	case K8S_REQ_YES:
+		return true;
+	case K8S_REQ_NO:
+		return false;
+	case K8S_REQ_INVALID:
+		break;
 	}
-	if (!strcmp(op, "Gt") || !strcmp(op, "Lt")) {
-		if (nvalues != 1 ||
-		    !scope_parse_int64(text_or_empty(values->seq.items[0]), &want)) {
-			*why = arena_printf(a, "affinity %s %s needs exactly one integer value (invalid: the term never matches)",
-					    key, op);
-			return false;
-		}
-		if (!have || !scope_parse_int64(have, &got))
-			return false;
-		return op[0] == 'G' ? got > want : got < want;
-	}
-	*why = arena_printf(a, "affinity %s: unknown operator %s (the term never matches)",
-			    key, op);
+	*why = arena_printf(a, "affinity %s %s%s%s is not a valid requirement (the term never matches)",
+			    key, op, nvalues ? " " : "", nvalues ? values_text(a, values) : "");
 	return false;
 }
 

@@ -9,7 +9,142 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "k8s/k8s_int.h"
+#include "k8s/k8s_selector.h"
+#include "k8s/k8s_toleration.h"
 #include "k8s/k8s_version.h"
+
+#include "testutil.h"
+
+static const struct node *
+yaml(const char *text)
+{
+	return testutil_yaml_first("t.yaml", text, NULL);
+}
+
+/* In the spirit of apimachinery labels/selector_test.go TestRequirementMatches /
+ * metav1 LabelSelectorAsSelector: a missing label fails In and Exists and
+ * passes NotIn and DoesNotExist; invalid requirements select nothing. */
+static void
+test_k8s__label_selector_like_apimachinery(void **state)
+{
+	static const struct {
+		const char *sel;
+		bool match;
+	} cases[] = {
+		{ "{}", true },
+		{ "{matchLabels: {a: x}}", true },
+		{ "{matchLabels: {a: y}}", false },
+		{ "{matchLabels: {missing: x}}", false },
+		{ "{matchLabels: {a: x, b: y}}", true },
+		{ "{matchExpressions: [{key: a, operator: In, values: [x, z]}]}", true },
+		{ "{matchExpressions: [{key: a, operator: In, values: [z]}]}", false },
+		{ "{matchExpressions: [{key: missing, operator: In, values: [x]}]}", false },
+		{ "{matchExpressions: [{key: a, operator: NotIn, values: [z]}]}", true },
+		{ "{matchExpressions: [{key: a, operator: NotIn, values: [x]}]}", false },
+		{ "{matchExpressions: [{key: missing, operator: NotIn, values: [x]}]}", true },
+		{ "{matchExpressions: [{key: a, operator: Exists}]}", true },
+		{ "{matchExpressions: [{key: missing, operator: Exists}]}", false },
+		{ "{matchExpressions: [{key: a, operator: DoesNotExist}]}", false },
+		{ "{matchExpressions: [{key: missing, operator: DoesNotExist}]}", true },
+		/* AND of matchLabels and every expression */
+		{ "{matchLabels: {a: x}, matchExpressions: [{key: b, operator: In, values: [z]}]}", false },
+		/* invalid: selects nothing */
+		{ "{matchExpressions: [{key: a, operator: In, values: []}]}", false },
+		{ "{matchExpressions: [{key: missing, operator: NotIn, values: []}]}", false },
+		{ "{matchExpressions: [{key: a, operator: Exists, values: [x]}]}", false },
+		{ "{matchExpressions: [{key: missing, operator: DoesNotExist, values: [x]}]}", false },
+		{ "{matchExpressions: [{operator: NotIn, values: [x]}]}", false },
+		{ "{matchExpressions: [{key: missing, operator: Like, values: [x]}]}", false },
+		/* Gt and Lt belong to node selectors, not label selectors */
+		{ "{matchExpressions: [{key: n, operator: Gt, values: [\"1\"]}]}", false },
+	};
+	const struct node *labels = yaml("{a: x, b: y, n: \"7\"}");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (k8s_label_selector_matches(yaml(cases[i].sel), labels) != cases[i].match)
+			fail_msg("selector %s: want %d", cases[i].sel, cases[i].match);
+	}
+	assert_true(k8s_label_selector_matches(NULL, labels));
+	assert_false(k8s_label_selector_matches(yaml("{matchLabels: {a: x}}"), NULL));
+}
+
+static void
+test_k8s__node_requirements_gt_lt(void **state)
+{
+	const struct node *one = yaml("[\"7\"]");
+
+	(void)state;
+	assert_int_equal(k8s_requirement_eval("Gt", one, "8", K8S_REQ_NODE), K8S_REQ_YES);
+	assert_int_equal(k8s_requirement_eval("Gt", one, "7", K8S_REQ_NODE), K8S_REQ_NO);
+	assert_int_equal(k8s_requirement_eval("Lt", one, "6", K8S_REQ_NODE), K8S_REQ_YES);
+	assert_int_equal(k8s_requirement_eval("Lt", one, "+6", K8S_REQ_NODE), K8S_REQ_YES);
+	/* a label that is absent or not an integer does not match */
+	assert_int_equal(k8s_requirement_eval("Gt", one, NULL, K8S_REQ_NODE), K8S_REQ_NO);
+	assert_int_equal(k8s_requirement_eval("Gt", one, "x", K8S_REQ_NODE), K8S_REQ_NO);
+	/* exactly one integer value, else invalid */
+	assert_int_equal(k8s_requirement_eval("Gt", yaml("[\"1\", \"2\"]"), "8", K8S_REQ_NODE),
+			 K8S_REQ_INVALID);
+	assert_int_equal(k8s_requirement_eval("Gt", yaml("[\"1.5\"]"), "8", K8S_REQ_NODE),
+			 K8S_REQ_INVALID);
+	assert_int_equal(k8s_requirement_eval("Gt", one, "8", 0), K8S_REQ_INVALID);
+	assert_int_equal(k8s_requirement_eval(NULL, one, "8", K8S_REQ_NODE), K8S_REQ_INVALID);
+}
+
+static bool
+tol(const char *toleration, const char *key, const char *value, const char *effect)
+{
+	const struct k8s_taint t = { key, value, effect };
+
+	return k8s_toleration_tolerates(yaml(toleration), &t);
+}
+
+/* In the spirit of core/v1 toleration_test.go TestTolerationToleratesTaint. */
+static void
+test_k8s__toleration_like_core_v1(void **state)
+{
+	(void)state;
+	/* same key, value, effect */
+	assert_true(tol("{key: k, operator: Equal, value: v, effect: NoSchedule}", "k", "v", "NoSchedule"));
+	/* operator "" is Equal */
+	assert_true(tol("{key: k, value: v, effect: NoSchedule}", "k", "v", "NoSchedule"));
+	assert_false(tol("{key: k, operator: Equal, value: w, effect: NoSchedule}", "k", "v", "NoSchedule"));
+	/* Exists: any value */
+	assert_true(tol("{key: k, operator: Exists, effect: NoSchedule}", "k", "v", "NoSchedule"));
+	assert_false(tol("{key: j, operator: Exists, effect: NoSchedule}", "k", "v", "NoSchedule"));
+	/* empty effect matches all effects; a set one only its own */
+	assert_true(tol("{key: k, operator: Exists}", "k", "v", "NoExecute"));
+	assert_false(tol("{key: k, operator: Exists, effect: NoSchedule}", "k", "v", "NoExecute"));
+	/* empty key with Exists tolerates everything */
+	assert_true(tol("{operator: Exists}", "k", "v", "NoExecute"));
+	/* empty key with Equal: only the value is compared (ToleratesTaint itself) */
+	assert_true(tol("{operator: Equal, value: v}", "k", "v", "NoSchedule"));
+	/* an empty taint value equals an absent toleration value */
+	assert_true(tol("{key: k, effect: NoSchedule}", "k", NULL, "NoSchedule"));
+	/* unknown operators tolerate nothing */
+	assert_false(tol("{key: k, operator: Gt, value: v}", "k", "v", "NoSchedule"));
+	assert_false(tol("[]", "k", "v", "NoSchedule"));
+	assert_true(k8s_tolerations_tolerate(yaml("[{key: j, operator: Exists}, {key: k, operator: Exists}]"),
+					     &(struct k8s_taint){ "k", "v", "NoSchedule" }));
+	assert_false(k8s_tolerations_tolerate(NULL, &(struct k8s_taint){ "k", "v", "NoSchedule" }));
+}
+
+static void
+test_k8s__parse_int64_like_strconv(void **state)
+{
+	long long v = 0;
+
+	(void)state;
+	assert_true(k8s_parse_int64("+9", &v));
+	assert_int_equal(v, 9);
+	assert_true(k8s_parse_int64("-9223372036854775808", &v));
+	assert_false(k8s_parse_int64("+-1", &v));
+	assert_false(k8s_parse_int64("++1", &v));
+	assert_false(k8s_parse_int64("+", &v));
+	assert_false(k8s_parse_int64(NULL, &v));
+	assert_int_equal(v, INT64_MIN);
+}
 
 static int
 version(const char *text, int *major, int *minor)
@@ -74,6 +209,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_k8s__version_accepts_what_clusters_and_argocd_write),
 		cmocka_unit_test(test_k8s__version_refuses_anything_else),
+		TESTUTIL_CASE(test_k8s__label_selector_like_apimachinery),
+		TESTUTIL_CASE(test_k8s__node_requirements_gt_lt),
+		TESTUTIL_CASE(test_k8s__toleration_like_core_v1),
+		cmocka_unit_test(test_k8s__parse_int64_like_strconv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "base/arena.h"
+#include "k8s/k8s_int.h"
 #include "scope/scope.h"
 #include "yamlio/yamlio.h"
 
@@ -234,20 +235,20 @@ test_scope__parse_int64_like_strconv(void **state)
 	long long v = 0;
 
 	(void)state;
-	assert_true(scope_parse_int64("42", &v));
+	assert_true(k8s_parse_int64("42", &v));
 	assert_int_equal(v, 42);
-	assert_true(scope_parse_int64("-7", &v));
+	assert_true(k8s_parse_int64("-7", &v));
 	assert_int_equal(v, -7);
-	assert_true(scope_parse_int64("007", &v));
+	assert_true(k8s_parse_int64("007", &v));
 	assert_int_equal(v, 7);
-	assert_true(scope_parse_int64("9223372036854775807", &v));
-	assert_false(scope_parse_int64("9223372036854775808", &v));
-	assert_false(scope_parse_int64(" 1", &v));
-	assert_false(scope_parse_int64("1 ", &v));
-	assert_false(scope_parse_int64("0x10", &v));
-	assert_false(scope_parse_int64("", &v));
-	assert_false(scope_parse_int64("-", &v));
-	assert_false(scope_parse_int64("1_000", &v));
+	assert_true(k8s_parse_int64("9223372036854775807", &v));
+	assert_false(k8s_parse_int64("9223372036854775808", &v));
+	assert_false(k8s_parse_int64(" 1", &v));
+	assert_false(k8s_parse_int64("1 ", &v));
+	assert_false(k8s_parse_int64("0x10", &v));
+	assert_false(k8s_parse_int64("", &v));
+	assert_false(k8s_parse_int64("-", &v));
+	assert_false(k8s_parse_int64("1_000", &v));
 }
 
 static void

@@ -1,0 +1,87 @@
+/*
+ * k8s_selector.c - label selector semantics (see k8s_selector.h).
+ */
+#include "k8s/k8s_selector.h"
+
+#include <string.h>
+
+#include "k8s/k8s_int.h"
+
+static size_t
+count_values(const struct node *values)
+{
+	return values && values->kind == NODE_SEQ ? values->seq.count : 0;
+}
+
+static bool
+value_in(const char *have, const struct node *values)
+{
+	for (size_t i = 0; i < count_values(values); i++) {
+		const char *v = node_text(values->seq.items[i]);
+
+		if (v && !strcmp(v, have))
+			return true;
+	}
+	return false;
+}
+
+enum k8s_req_result
+k8s_requirement_eval(const char *op, const struct node *values, const char *have,
+		     unsigned flags)
+{
+	size_t n = count_values(values);
+	long long want, got;
+
+	if (!op)
+		return K8S_REQ_INVALID;
+	if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
+		bool in;
+
+		if (!n)
+			return K8S_REQ_INVALID;
+		in = have && value_in(have, values);
+		return (op[0] == 'I' ? in : !in) ? K8S_REQ_YES : K8S_REQ_NO;
+	}
+	if (!strcmp(op, "Exists") || !strcmp(op, "DoesNotExist")) {
+		if (n)
+			return K8S_REQ_INVALID;
+		return ((have != NULL) == (op[0] == 'E')) ? K8S_REQ_YES : K8S_REQ_NO;
+	}
+	if ((flags & K8S_REQ_NODE) && (!strcmp(op, "Gt") || !strcmp(op, "Lt"))) {
+		if (n != 1 || !k8s_parse_int64(node_text(values->seq.items[0]), &want))
+			return K8S_REQ_INVALID;
+		if (!have || !k8s_parse_int64(have, &got))
+			return K8S_REQ_NO;
+		return (op[0] == 'G' ? got > want : got < want) ? K8S_REQ_YES : K8S_REQ_NO;
+	}
+	return K8S_REQ_INVALID;
+}
+
+bool
+k8s_label_selector_matches(const struct node *sel, const struct node *labels)
+{
+	const struct node *ml, *me;
+
+	if (!sel || sel->kind != NODE_MAP)
+		return true;
+	ml = node_map_get(sel, "matchLabels");
+	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
+		const char *k = node_text(ml->map.pairs[i].key);
+		const char *want = node_text(ml->map.pairs[i].value);
+		const char *have = k ? node_text(node_map_get(labels, k)) : NULL;
+
+		if (!have || !want || strcmp(have, want))
+			return false;
+	}
+	me = node_map_get(sel, "matchExpressions");
+	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
+		const struct node *e = me->seq.items[i];
+		const char *k = node_str(node_map_get(e, "key"));
+		const char *have = k ? node_text(node_map_get(labels, k)) : NULL;
+
+		if (!k || k8s_requirement_eval(node_str(node_map_get(e, "operator")),
+					       node_map_get(e, "values"), have, 0) != K8S_REQ_YES)
+			return false;
+	}
+	return true;
+}
