@@ -1,15 +1,291 @@
 /*
- * cmd_drill_run.c - `gpusite drill run`: cordon, evict, watch, record.
+ * cmd_drill_run.c - `gpusite drill run SITE [PATH]`: the dry run (the
+ * exact API calls, one per line), or with --execute the drill: cordon,
+ * evict, wait for every GPU pod to be Ready again, the record; and
+ * --restore.  The work is drill/drill_run.c; this file parses, catches
+ * SIGINT and SIGTERM, and picks the exit code.
  */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "base/arena.h"
 #include "cmd/cmd.h"
+#include "cmd/live.h"
+#include "cmd/opts.h"
+#include "drill/drill_run.h"
+#include "kube/kube.h"
+#include "spec/spec.h"
+
+enum {
+	OPT_EXECUTE = 1,
+	OPT_RESTORE,
+	OPT_NODES,
+	OPT_GROUP,
+	OPT_WAIT,
+	OPT_INTERVAL,
+	OPT_RECORD,
+};
+
+struct run_args {
+	struct live_opts lo;
+	bool execute, restore;
+	const char **nodes;
+	size_t node_count;
+	char **copies;		/* the --nodes values the names point into */
+	size_t ncopies;
+	const char *group;
+	double timeout;		/* 0: the default */
+	double interval;
+	const char *record;
+};
+
+static const struct opt_spec run_opts[] = {
+	{ OPT_EXECUTE, "execute", 0, NULL,
+	  "really run the drill (without it: print the API calls it would make)" },
+	{ OPT_RESTORE, "restore", 0, NULL,
+	  "uncordon the nodes and wait for the return condition" },
+	{ OPT_NODES, "nodes", 0, "NAME[,NAME...]",
+	  "the nodes to take down (repeatable; default: every node of the site)" },
+	{ OPT_GROUP, "group", 0, "GROUP", "the nodes of this nodeGroup" },
+	{ OPT_WAIT, "timeout", 0, "DURATION",
+	  "wait this long for the condition (default 30m; --restore: the"
+	  " pool's consolidateAfter + 5m)" },
+	{ OPT_INTERVAL, "interval", 0, "SECONDS",
+	  "poll period and first eviction retry wait (default 2)" },
+	{ OPT_RECORD, "record", 0, "FILE",
+	  "write the drill record (JSON) to FILE, atomically" },
+	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
+	  "read this kubeconfig only (default: KUBECONFIG, ~/.kube/config,"
+	  " else the in-cluster service account)" },
+	{ LIVE_OPT_CONTEXT, "context", 0, "CTX",
+	  "the kubeconfig context to use (default: current-context)" },
+	{ LIVE_OPT_CLUSTER, "cluster", 0, "NAME",
+	  "the cluster.name of the site (default: from the kubeconfig)" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static int on_option(void *payload, int id, const char *value);
+
+static struct opts_cmd run_cmd = {
+	.name = "drill run",
+	.usage = "[options] SITE [PATH]",
+	.about =
+	"The node-failure drill of SITE.  Without --execute a dry run: the\n"
+	"exact API calls (method, path, content type, body), one per line;\n"
+	"only reads are sent.  With --execute: a SelfSubjectAccessReview for\n"
+	"every right first (nothing is changed when one is missing), then the\n"
+	"nodes are cordoned and their pods evicted through the policy/v1\n"
+	"Eviction API as kubectl drain does (DaemonSet and mirror pods stay;\n"
+	"a PodDisruptionBudget's 429 is retried with backoff, then named),\n"
+	"and the run waits until every GPU pod that moved is Ready again.\n"
+	"--record FILE keeps every transition.  Ctrl-C or SIGTERM stops it and\n"
+	"leaves the nodes cordoned.  Exit 0: recovered within targetRTO; 1:\n"
+	"recovered too late or not in time; 3: could not run (rights, PDB,\n"
+	"API error, interrupted).\n",
+	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
+	.own = run_opts,
+	.on_option = on_option,
+	.min_args = 1,
+	.max_args = 2,
+};
+
+static int
+on_option(void *payload, int id, const char *value)
+{
+	struct run_args *ra = payload;
+	struct spec_duration dur;
+	char *end;
+	int rc;
+
+	switch (id) {
+	case OPT_EXECUTE:
+		ra->execute = true;
+		return 0;
+	case OPT_RESTORE:
+		ra->restore = true;
+		return 0;
+	case OPT_NODES: {
+		char *copy = strdup(value), *save = NULL;
+		char **c = realloc(ra->copies, (ra->ncopies + 1) * sizeof(*c));
+
+		if (c)
+			ra->copies = c;
+		if (!copy || !c) {
+			free(copy);
+			return opts_usage_error(&run_cmd, "out of memory");
+		}
+		ra->copies[ra->ncopies++] = copy;
+		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			const char **n = realloc(ra->nodes, (ra->node_count + 1) * sizeof(*n));
+
+			if (!n)
+				return opts_usage_error(&run_cmd, "out of memory");
+			ra->nodes = n;
+			ra->nodes[ra->node_count++] = t;
+		}
+		if (!ra->node_count)
+			return opts_usage_error(&run_cmd, "--nodes needs a node name");
+		return 0;
+	}
+	case OPT_GROUP:
+		ra->group = value;
+		return 0;
+	case OPT_WAIT:
+		if (spec_parse_duration(value, false, &dur) < 0 || dur.seconds <= 0)
+			return opts_usage_error(&run_cmd, "--timeout '%s' is not a "
+						"duration such as 15m or 90s", value);
+		ra->timeout = (double)dur.seconds;
+		return 0;
+	case OPT_INTERVAL:
+		ra->interval = strtod(value, &end);
+		if (*end || end == value || !(ra->interval > 0 && ra->interval <= 600))
+			return opts_usage_error(&run_cmd, "--interval '%s' is not a "
+						"number of seconds from 0 to 600", value);
+		return 0;
+	case OPT_RECORD:
+		ra->record = value;
+		return 0;
+	default:
+		rc = live_on_option(&ra->lo, &run_cmd, id, value);
+		return rc == 1 ? 0 : rc;
+	}
+}
+
+static void
+free_args(struct run_args *ra)
+{
+	for (size_t i = 0; i < ra->ncopies; i++)
+		free(ra->copies[i]);
+	free(ra->copies);
+	free(ra->nodes);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
 
 int
 cmd_drill_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "gpusite drill run: not available in this build\n");
-	return 3;
+	struct run_args ra;
+	struct opts o;
+	struct arena a;
+	struct live_run run;
+	struct drill_record rec;
+	struct drill_run_result res;
+	struct drill_run_opts dro;
+	struct sigaction sa, old_int, old_term;
+	const struct spec_site *site = NULL;
+	const char *site_name;
+	int code, rc;
+
+	memset(&ra, 0, sizeof(ra));
+	memset(&run, 0, sizeof(run));
+	run_cmd.payload = &ra;
+	opts_init(&o);
+	rc = opts_parse(&o, &run_cmd, argc, argv);
+	if (rc != OPTS_OK) {
+		free_args(&ra);
+		return opts_exit_code(rc);
+	}
+	if (ra.nodes && ra.group) {
+		free_args(&ra);
+		return opts_exit_code(opts_usage_error(&run_cmd, "--nodes and "
+						       "--group exclude each other"));
+	}
+	site_name = o.args[0];
+	o.args++;
+	o.nargs--;
+	/* the client's one deadline covers the whole wait */
+	ra.lo.timeout = (ra.timeout ? ra.timeout : 3600) + 120;
+	arena_init(&a);
+	code = live_start(&run, &a, "gpusite drill run", &o, &ra.lo);
+	if (code != GS_EXIT_OK)
+		goto out;
+	for (size_t i = 0; i < run.nsites; i++)
+		if (!strcmp(run.sites[i]->name, site_name))
+			site = run.sites[i];
+	if (!site) {
+		fprintf(stderr, "gpusite drill run: site '%s' is not among the sites "
+			"of cluster '%s': check the name (gpusite explain lists "
+			"them) or --cluster\n", site_name, run.cluster ? run.cluster : "");
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	memset(&dro, 0, sizeof(dro));
+	dro.site = site;
+	dro.kube = run.kube;
+	dro.execute = ra.execute;
+	dro.restore = ra.restore;
+	dro.nodes = ra.nodes;
+	dro.node_count = ra.node_count;
+	dro.group = ra.group;
+	dro.timeout = ra.timeout ? ra.timeout : ra.restore
+		? (double)site->fallback.consolidate_after.seconds + 300 : 1800;
+	dro.interval = ra.interval ? ra.interval : 2;
+	dro.out = stdout;
+	dro.stop = &stop_flag;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = drill_run(&a, &run.errors, &rec, &res, &dro);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	fflush(stdout);
+	if (ra.execute && ra.record && !res.denied &&
+	    drill_run_write_record(&run.errors, &rec, ra.record) < 0)
+		rc = -1;
+	if (rc < 0) {
+		code = live_fail(&run);
+		goto out;
+	}
+	if (!ra.execute) {
+		if (!o.quiet)
+			fprintf(stderr, "gpusite drill run: dry run, nothing was "
+				"changed: %zu node(s); add --execute to run the drill\n",
+				rec.node_count);
+		code = GS_EXIT_OK;
+		goto out;
+	}
+	if (res.outcome == DRILL_OUTCOME_AVAILABLE && !ra.restore) {
+		struct drill_budget b;
+		struct drill_terms t;
+
+		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
+		drill_terms_compute(&a, &t, &b, &rec);
+		if (t.total_known && t.target && !t.within_target) {
+			diag_add(&run.errors, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_TARGET,
+				 "", "site '%s' recovered in %llds, over its targetRTO "
+				 "of %llds: `gpusite drill report %s --record FILE` "
+				 "shows which term ran over", site->name,
+				 (long long)t.total, (long long)t.target, site->name);
+			res.target_missed = true;
+		} else if (!o.quiet) {
+			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n",
+				site->name, t.total_known ? arena_printf(&a, " in %llds",
+				(long long)t.total) : "", t.target ? arena_printf(&a,
+				", within its targetRTO of %llds", (long long)t.target)
+				: "");
+		}
+	}
+	if (res.outcome != DRILL_OUTCOME_AVAILABLE || res.target_missed) {
+		live_run_print_errors(&run);
+		code = GS_EXIT_FINDINGS;
+	} else {
+		code = GS_EXIT_OK;
+	}
+out:
+	live_finish(&run);
+	arena_release(&a);
+	free_args(&ra);
+	return code;
 }

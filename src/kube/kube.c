@@ -1,7 +1,8 @@
 /*
  * kube.c - requests to the API server on libcurl: credentials, retries,
  * one deadline for the whole command, capped bodies, Status messages,
- * discovery, GET and paged LIST.  GET is the only method ever sent.
+ * discovery, GET and paged LIST; the few writes of `drill run` (kube_send:
+ * a cordon PATCH, a policy/v1 Eviction, a SelfSubjectAccessReview).
  */
 #include <errno.h>
 #include <math.h>
@@ -474,8 +475,19 @@ client_cert_source(struct kube_client *k)
 }
 
 /* One attempt.  Returns the curl result; r holds the answer. */
+/* What is sent: GET without a body, or a write. */
+struct send {
+	const char *method;		/* "GET", "PATCH", "POST" */
+	const char *content_type;	/* of body, or NULL */
+	const char *body;		/* NULL for a GET */
+	bool pass_429;			/* 429 goes back to the caller (PDB) */
+};
+
+static const struct send send_get = { "GET", NULL, NULL, false };
+
 static CURLcode
-perform(struct kube_client *k, const char *url, struct resp *r, int *err)
+perform(struct kube_client *k, const char *url, const struct send *sd,
+	struct resp *r, int *err)
 {
 	struct kube_conf *c = &k->conf;
 	CURL *h = k->curl;
@@ -491,7 +503,13 @@ perform(struct kube_client *k, const char *url, struct resp *r, int *err)
 	curl_easy_reset(h);
 	k->errbuf[0] = '\0';
 	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+	if (sd->body) {
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, sd->body);
+		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(sd->body));
+		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, sd->method);
+	} else {
+		curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+	}
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, k->errbuf);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)(left * 1000) + 1);
@@ -510,6 +528,14 @@ perform(struct kube_client *k, const char *url, struct resp *r, int *err)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, k->connect_to);
 	set_tls(k);
 	hdr = curl_slist_append(hdr, "Accept: application/json");
+	if (sd->body && sd->content_type) {
+		struct buf b;
+
+		buf_init(&b, 0);
+		if (buf_printf(&b, "Content-Type: %s", sd->content_type) == 0)
+			hdr = curl_slist_append(hdr, b.data);
+		buf_release(&b);
+	}
 	hdr = curl_slist_append(hdr, "User-Agent: gpusite/" GPUSITE_VERSION
 				" (linux)");
 	/* a bearer token only ever goes over TLS */
@@ -555,8 +581,8 @@ perform(struct kube_client *k, const char *url, struct resp *r, int *err)
  * the caller must judge); KUBE_EFAIL after a diagnostic.
  */
 static int
-request(struct kube_client *k, const char *path, struct resp *r,
-	const char *what)
+request_send(struct kube_client *k, const char *path, const struct send *sd,
+	     struct resp *r, const char *what)
 {
 	const char *url = arena_printf(k->arena, "%s%s", k->conf.info.server, path);
 	const char *fetch = k->fetch_base == k->conf.info.server ? url
@@ -574,11 +600,12 @@ request(struct kube_client *k, const char *path, struct resp *r,
 		r->code = 0;
 		kube_answer_init(&r->meta);
 		r->too_big = false;
-		cc = perform(k, fetch, r, &err);
+		cc = perform(k, fetch, sd, r, &err);
 		if (err)
 			return KUBE_EFAIL;
 		if (k->verbose > 0) {
-			fprintf(k->log, "gpusite: GET %s %ld in %.0f ms%s\n", url,
+			fprintf(k->log, "gpusite: %s %s %ld in %.0f ms%s\n",
+				sd->method, url,
 				cc == CURLE_OK ? r->code : 0L,
 				(kube_now() - t0) * 1000,
 				cc == CURLE_OK ? "" : " (no answer)");
@@ -587,9 +614,9 @@ request(struct kube_client *k, const char *path, struct resp *r,
 		if (r->too_big)
 			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
 					KUBE_RULE, "",
-					"the answer to GET %s is larger than %u MiB; "
+					"the answer to %s %s is larger than %zu MiB; "
 					"refusing it (is that really an API server?)",
-					url, KUBE_MAX_BODY >> 20);
+					sd->method, url, r->body.cap >> 20);
 		if (cc == CURLE_OPERATION_TIMEDOUT || kube_now() >= k->deadline)
 			return timeout_fail(k, what);
 		if (cc == CURLE_SSL_CERTPROBLEM)
@@ -632,7 +659,8 @@ request(struct kube_client *k, const char *path, struct resp *r,
 			k->have_cred = false;
 			continue;
 		}
-		if ((r->code == 429 || r->code >= 500) && ++tries < RETRY_MAX) {
+		if (((r->code == 429 && !sd->pass_429) || r->code >= 500) &&
+		    ++tries < RETRY_MAX) {
 			wait = r->meta.retry_after >= 0 ? r->meta.retry_after
 				: fmin(0.25 * pow(2, tries - 1), 4.0);
 			if (kube_now() + wait >= k->deadline)
@@ -642,6 +670,13 @@ request(struct kube_client *k, const char *path, struct resp *r,
 		}
 		return 0;
 	}
+}
+
+static int
+request(struct kube_client *k, const char *path, struct resp *r,
+	const char *what)
+{
+	return request_send(k, path, &send_get, r, what);
 }
 
 /* ---------------------------------------------------------- errors */
@@ -1166,4 +1201,183 @@ kube_cluster_name(struct kube_client *k, const char **how)
 		return NULL;
 	*how = "the providerID of hybrid nodes";
 	return arena_strndup(k->arena, p, (size_t)(slash - p));
+}
+
+/* ---------------------------------------------------------- writes */
+
+/* Append s as a JSON string; names come from the API or the command
+ * line, so quote them properly. */
+static int
+json_quote(struct buf *b, const char *s)
+{
+	int rc = buf_addch(b, '"');
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			rc |= buf_printf(b, "\\%c", *p);
+		else if (*p < 0x20)
+			rc |= buf_printf(b, "\\u%04x", *p);
+		else
+			rc |= buf_addch(b, (char)*p);
+	}
+	return rc | buf_addch(b, '"');
+}
+
+static const char *
+buf_to_arena(struct arena *a, struct buf *b)
+{
+	const char *s = arena_strndup(a, b->data, b->len);
+
+	buf_release(b);
+	return s;
+}
+
+int
+kube_call_cordon(struct kube_call *out, struct arena *a, const char *node,
+		 bool cordon)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b, 0);
+	rc = buf_adds(&b, "/api/v1/nodes/");
+	rc |= kube_url_escape(&b, node);
+	out->method = "PATCH";
+	out->path = buf_to_arena(a, &b);
+	out->content_type = "application/strategic-merge-patch+json";
+	/* kubectl cordon / uncordon: unschedulable false is omitted from
+	 * the node, so the patch deletes the field */
+	out->body = cordon ? "{\"spec\":{\"unschedulable\":true}}"
+			   : "{\"spec\":{\"unschedulable\":null}}";
+	out->pass_429 = false;
+	return rc ? KUBE_EFAIL : 0;
+}
+
+int
+kube_call_evict(struct kube_call *out, struct arena *a, const char *ns,
+		const char *pod)
+{
+	struct buf b;
+	int rc;
+
+	buf_init(&b, 0);
+	rc = buf_adds(&b, "/api/v1/namespaces/");
+	rc |= kube_url_escape(&b, ns);
+	rc |= buf_adds(&b, "/pods/");
+	rc |= kube_url_escape(&b, pod);
+	rc |= buf_adds(&b, "/eviction");
+	out->method = "POST";
+	out->path = buf_to_arena(a, &b);
+	out->content_type = "application/json";
+	/* byte for byte what kubectl drain sends (k8s.io/kubectl/pkg/drain) */
+	buf_init(&b, 0);
+	rc |= buf_adds(&b, "{\"kind\":\"Eviction\",\"apiVersion\":\"policy/v1\","
+		 "\"metadata\":{\"name\":");
+	rc |= json_quote(&b, pod);
+	rc |= buf_adds(&b, ",\"namespace\":");
+	rc |= json_quote(&b, ns);
+	rc |= buf_adds(&b, ",\"creationTimestamp\":null},\"deleteOptions\":{}}");
+	out->body = buf_to_arena(a, &b);
+	out->pass_429 = true;
+	return rc ? KUBE_EFAIL : 0;
+}
+
+int
+kube_call_access_review(struct kube_call *out, struct arena *a,
+			const char *verb, const char *group,
+			const char *resource, const char *subresource,
+			const char *ns)
+{
+	struct buf b;
+	int rc;
+
+	out->method = "POST";
+	out->path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+	out->content_type = "application/json";
+	buf_init(&b, 0);
+	rc = buf_adds(&b, "{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":"
+		 "\"authorization.k8s.io/v1\",\"metadata\":{\"creationTimestamp\":"
+		 "null},\"spec\":{\"resourceAttributes\":{");
+	if (ns && *ns) {
+		rc |= buf_adds(&b, "\"namespace\":");
+		rc |= json_quote(&b, ns);
+		rc |= buf_addch(&b, ',');
+	}
+	rc |= buf_adds(&b, "\"verb\":");
+	rc |= json_quote(&b, verb);
+	rc |= buf_adds(&b, ",\"group\":");
+	rc |= json_quote(&b, group ? group : "");
+	rc |= buf_adds(&b, ",\"resource\":");
+	rc |= json_quote(&b, resource);
+	if (subresource && *subresource) {
+		rc |= buf_adds(&b, ",\"subresource\":");
+		rc |= json_quote(&b, subresource);
+	}
+	rc |= buf_adds(&b, "}},\"status\":{\"allowed\":false}}");
+	out->body = buf_to_arena(a, &b);
+	out->pass_429 = false;
+	return rc ? KUBE_EFAIL : 0;
+}
+
+/* The first details.causes[].message of a Status body, capped. */
+static const char *
+status_cause(struct arena *a, const struct node *st)
+{
+	const struct node *causes = node_path(st, "details.causes");
+	const char *msg;
+
+	if (!causes || causes->kind != NODE_SEQ || !causes->seq.count)
+		return NULL;
+	msg = node_str(node_map_get(causes->seq.items[0], "message"));
+	if (!msg)
+		return NULL;
+	if (strlen(msg) > KUBE_MAX_STATUS_MSG)
+		return arena_printf(a, "%.*s...", (int)KUBE_MAX_STATUS_MSG, msg);
+	return msg;
+}
+
+int
+kube_send(struct kube_answer *out, struct kube_client *k, struct arena *a,
+	  const struct kube_call *c, const char *what)
+{
+	struct send sd = { c->method, c->content_type, c->body, c->pass_429 };
+	struct resp r;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&r, 0, sizeof(r));
+	buf_init(&r.body, KUBE_MAX_WRITE_ANSWER);
+	rc = request_send(k, c->path, &sd, &r, what);
+	if (rc < 0)
+		goto out;
+	out->status = r.code;
+	out->retry_after = r.meta.retry_after;
+	if (r.code == 401) {
+		rc = status_fail(k, &r, what, "", "", NULL, NULL);
+		goto out;
+	}
+	if (r.body.len) {
+		struct diags quiet;
+		struct node *doc;
+
+		diags_init(&quiet, a);
+		doc = json_parse(a, &quiet, KUBE_RULE, c->path, r.body.data,
+				 r.body.len);
+		if (doc && doc->kind == NODE_MAP) {
+			out->body = doc;
+			if (r.code >= 300) {
+				out->message = kube_status_message(a, r.body.data,
+								   r.body.len);
+				out->cause = status_cause(a, doc);
+			}
+		}
+	}
+	if (r.code >= 200 && r.code < 300 && !out->body)
+		rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			      "malformed answer to %s %s%s: not a JSON object; is "
+			      "that really an API server?", c->method,
+			      k->conf.info.server, c->path);
+out:
+	buf_release(&r.body);
+	return rc;
 }

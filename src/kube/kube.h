@@ -2,8 +2,9 @@
  * kube.h - the Kubernetes client: kubeconfig as kubectl reads it, libcurl
  * transport, API JSON -> node trees.  Only kube/ includes <curl/curl.h>.
  *
- * Read-only by construction: the client sends GET and nothing else.
- * Every failure appends one diagnostic (rule KUBE_RULE) that says what
+ * Read-only unless asked: every call sends GET, except kube_send(),
+ * which only `gpusite drill run --execute` calls (a cordon PATCH, a
+ * policy/v1 Eviction, a SelfSubjectAccessReview).  Every failure appends one diagnostic (rule KUBE_RULE) that says what
  * went wrong and what to do, and returns KUBE_EFAIL (exit 3 for the
  * command).  Secrets (tokens, keys, exec output) never reach a message,
  * a log line or an error.
@@ -161,5 +162,51 @@ int kube_list_daemonsets(struct node **out, struct kube_client *k,
  * tells.
  */
 const char *kube_cluster_name(struct kube_client *k, const char **how);
+
+/* ---------------------------------------------------------- writes */
+
+#define KUBE_MAX_WRITE_ANSWER (4u << 20)	/* one answer to a write */
+
+/* One write, as sent: what a dry run prints and kube_send() sends. */
+struct kube_call {
+	const char *method;		/* "PATCH", "POST" */
+	const char *path;		/* "/api/v1/nodes/gpu-a-01" */
+	const char *content_type;
+	const char *body;		/* JSON text */
+	bool pass_429;			/* a 429 is the caller's (PDB) */
+};
+
+/* The three builders return 0, or KUBE_EFAIL when out of memory. */
+/* `kubectl cordon` / `uncordon`: a strategic-merge patch of
+ * spec.unschedulable (true, or null to delete it). */
+int kube_call_cordon(struct kube_call *out, struct arena *a,
+		      const char *node, bool cordon);
+/* `kubectl drain`'s eviction: a policy/v1 Eviction POSTed to
+ * pods/NAME/eviction, the same bytes kubectl sends. */
+int kube_call_evict(struct kube_call *out, struct arena *a, const char *ns,
+		     const char *pod);
+/* A SelfSubjectAccessReview of one verb on one resource (`ns` NULL or
+ * "": every namespace). */
+int kube_call_access_review(struct kube_call *out, struct arena *a,
+			     const char *verb, const char *group,
+			     const char *resource, const char *subresource,
+			     const char *ns);
+
+struct kube_answer {
+	long status;			/* HTTP status */
+	double retry_after;		/* seconds, < 0 when absent */
+	struct node *body;		/* the JSON object answered, or NULL */
+	const char *message;		/* of a Status body (>= 300), capped */
+	const char *cause;		/* its first details.causes[].message */
+};
+
+/*
+ * Send one write: retries on 5xx (and 429 unless pass_429), one deadline
+ * with the reads, the answer capped at KUBE_MAX_WRITE_ANSWER.  Returns 0
+ * with any HTTP answer in *out (the caller judges the status), or
+ * KUBE_EFAIL after a diagnostic (no answer, 401, a 2xx that is not JSON).
+ */
+int kube_send(struct kube_answer *out, struct kube_client *k, struct arena *a,
+	      const struct kube_call *c, const char *what);
 
 #endif

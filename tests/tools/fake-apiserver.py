@@ -956,7 +956,7 @@ class Sim:
                                      p["name"], p["minAvailable"],
                                      healthy)}]})
         if self.anchor is None:
-            self.anchor = float(int(time.time()))
+            self.anchor = time.time()
         t = int(self.now())
         sc = self.script
         md = pod["metadata"]

@@ -1,0 +1,191 @@
+#!/bin/sh
+# t5100: `gpusite drill run` against the cluster simulator of
+# tests/tools/fake-apiserver.py: the dry run, the requests kubectl drain
+# sends, a drill that meets its target (the record's transitions match the
+# scenario's script to the second) and its restore, one that misses it on
+# image pull, a PodDisruptionBudget that blocks, a fallback without GPUs,
+# missing write rights, SIGTERM mid-run.
+. "$TEST_TOP/tests/lib.sh"
+. "$TEST_TOP/tests/tools/live.sh"
+
+if ! live_have_python; then
+	test_skip "drill run against the simulator" "python3 or openssl not found"
+	test_done
+	exit
+fi
+KUBECTL=$(live_kubectl)
+cd "$SCRATCH"
+
+drill() {
+	"$GPUSITE" drill run seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" "$@"
+}
+
+# writes: the PATCH and POST lines of the log, without the status columns
+writes() {
+	awk '$1 != "GET" { $3 = ""; $4 = ""; print }' "$SCRATCH/requests.log"
+}
+
+# node_field NODE: spec.unschedulable of NODE as the server has it now
+node_unschedulable() {
+	python3 - "$SERVER" "$SCRATCH/tls/ca.crt" "$TOKEN" "$1" <<'PY'
+import json, ssl, sys, urllib.request
+ctx = ssl.create_default_context(cafile=sys.argv[2])
+req = urllib.request.Request(sys.argv[1] + "/api/v1/nodes/" + sys.argv[4],
+                             headers={"Authorization": "Bearer " + sys.argv[3]})
+print(json.load(urllib.request.urlopen(req, context=ctx))["spec"].get("unschedulable", False))
+PY
+}
+
+test_expect_success 'dry run: the exact calls, one per line; only GETs are sent' '
+	live_start drill-run-target &&
+	drill --nodes gpu-a-01 >out 2>err &&
+	cat >want <<-\EOF2 &&
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"get","group":"","resource":"nodes"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"nodes"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"pods"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"events"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"karpenter.sh","resource":"nodeclaims"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"patch","group":"","resource":"nodes"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"create","group":"","resource":"pods","subresource":"eviction"}},"status":{"allowed":false}}
+	PATCH /api/v1/nodes/gpu-a-01 application/strategic-merge-patch+json {"spec":{"unschedulable":true}}
+	POST /api/v1/namespaces/inference/pods/llm-server-6f7d9c8b5-abcde/eviction application/json {"kind":"Eviction","apiVersion":"policy/v1","metadata":{"name":"llm-server-6f7d9c8b5-abcde","namespace":"inference","creationTimestamp":null},"deleteOptions":{}}
+	EOF2
+	test_cmp want out &&
+	grep "dry run, nothing was changed: 1 node(s); add --execute" err &&
+	only_gets &&
+	[ "$(node_unschedulable gpu-a-01)" = False ]
+'
+
+test_expect_success 'dry run of the whole site: its four nodes, DaemonSet and mirror pods left out' '
+	live_start drill-run-target &&
+	drill >out 2>err &&
+	grep -c "^PATCH /api/v1/nodes/" out >n && [ "$(cat n)" = 4 ] &&
+	grep -c "/eviction " out >n && [ "$(cat n)" = 4 ] &&
+	! grep -e nvidia-device-plugin -e node-exporter out &&
+	only_gets
+'
+
+if [ -n "$KUBECTL" ]; then
+	test_expect_success 'the cordon and eviction requests are the ones kubectl drain sends' '
+		live_start drill-run-target &&
+		"$KUBECTL" --kubeconfig "$SCRATCH/kubeconfig" --cache-dir "$SCRATCH/kcache" \
+			drain gpu-a-01 --ignore-daemonsets --timeout 60s >drain.out 2>&1 &&
+		grep "node/gpu-a-01 drained" drain.out &&
+		writes >kubectl.writes &&
+		grep -c . kubectl.writes >n && [ "$(cat n)" = 2 ] &&
+		live_start drill-run-target &&
+		drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m >out 2>err &&
+		writes | grep -v selfsubjectaccessreviews >gpusite.writes &&
+		test_cmp kubectl.writes gpusite.writes
+	'
+else
+	test_skip "the requests kubectl drain sends" "kubectl not found (run make deps)"
+fi
+
+test_expect_success 'a drain drill that meets its target: record, transitions to the second' '
+	live_start drill-run-target &&
+	drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m --record rec.json >out 2>err &&
+	grep "recovered in .*within its targetRTO of 900s" err &&
+	grep "^node/gpu-a-01 cordoned$" out &&
+	grep "^pod/llm-server-6f7d9c8b5-abcde evicted (namespace inference)$" out &&
+	python3 - rec.json "$LIVE/drill-run-target/cluster.json" <<-\PY
+	import json, sys
+	from datetime import datetime
+	rec = json.load(open(sys.argv[1]))
+	script = json.load(open(sys.argv[2]))["drill"]["script"]
+	assert list(rec) == ["apiVersion", "site", "cluster", "scenario", "nodes", "startedAt",
+	                     "endedAt", "outcome", "transitions"], list(rec)
+	assert rec["apiVersion"] == "gpusite.io/drill-record/v1"
+	assert (rec["site"], rec["cluster"], rec["scenario"]) == ("seoul-dc1", "my-hybrid-cluster", "node-failure")
+	assert rec["nodes"] == ["gpu-a-01"] and rec["outcome"] == "available", rec
+	ts = lambda s: int(datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ").timestamp())
+	got = {}
+	for t in rec["transitions"]:
+	    assert list(t) == ["time", "object", "namespace", "name", "what", "node", "detail"], t
+	    got.setdefault((t["object"], t["what"]), ts(t["time"]))
+	old = [t for t in rec["transitions"] if t["what"] == "deleted"]
+	assert len(old) == 1 and old[0]["name"] == "llm-server-6f7d9c8b5-abcde", old
+	t0 = ts(old[0]["time"]) - script["deleted"]
+	want = {("Pod", "Pending"): "pending", ("NodeClaim", "Launched"): "launched",
+	        ("NodeClaim", "Registered"): "registered", ("NodeClaim", "Initialized"): "initialized",
+	        ("Node", "Ready"): "nodeReady", ("Pod", "Scheduled"): "scheduled",
+	        ("Event", "Pulling"): "pulling", ("Event", "Pulled"): "pulled",
+	        ("Pod", "Started"): "started", ("Pod", "ContainersReady"): "ready",
+	        ("Pod", "Ready"): "ready"}
+	for k, v in want.items():
+	    assert got[k] - t0 == script[v], (k, got[k] - t0, script[v])
+	for k in (("Drill", "drain-start"), ("Pod", "evicted"), ("Node", "cordoned")):
+	    assert abs(got[k] - t0) <= 1, (k, got[k] - t0)
+	assert ("Drill", "available") in got
+	ready = [t for t in rec["transitions"] if t["what"] == "Ready" and t["object"] == "Pod"]
+	assert ready[0]["node"] == "i-0f00000000000fa11", ready
+	PY
+	[ "$(node_unschedulable gpu-a-01)" = True ] &&
+	drill --nodes gpu-a-01 --restore --execute --interval 0.2 --timeout 5m --record back.json >out 2>err &&
+	grep "^node/gpu-a-01 uncordoned$" out &&
+	[ "$(node_unschedulable gpu-a-01)" = False ] &&
+	grep "\"what\": \"return-complete\"" back.json &&
+	grep "\"what\": \"uncordoned\"" back.json &&
+	grep "PATCH /api/v1/nodes/gpu-a-01 .* {\"spec\":{\"unschedulable\":null}}" "$SCRATCH/requests.log"
+'
+
+test_expect_success 'a drill that misses its target on image pull: exit 1, GS225' '
+	live_start drill-run-image-pull &&
+	expect_exit 1 drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m --record rec.json >out 2>err &&
+	grep "error: site .seoul-dc1. recovered in [0-9]*s, over its targetRTO of 900s" err &&
+	grep "\"outcome\": \"available\"" rec.json &&
+	grep "\"what\": \"Pulled\"" rec.json
+'
+
+test_expect_success 'a PodDisruptionBudget that blocks: bounded retries, the budget named, exit 3' '
+	live_start drill-run-pdb &&
+	expect_exit 3 drill --nodes gpu-a-01 --execute --interval 0.05 --timeout 5m --record rec.json >out 2>err &&
+	grep "pod .llm-server-6f7d9c8b5-abcde. in namespace .inference. cannot be evicted: The disruption budget llm-server needs 4 healthy pods and has 4 currently (still refused after 6 tries); the nodes stay cordoned" err &&
+	grep -c "^POST /api/v1/namespaces/inference/pods/llm-server-6f7d9c8b5-abcde/eviction 429 " "$SCRATCH/requests.log" >n &&
+	[ "$(cat n)" = 6 ] &&
+	[ "$(node_unschedulable gpu-a-01)" = True ] &&
+	grep "\"outcome\": \"failed\"" rec.json
+'
+
+test_expect_success 'a fallback that never gets GPUs: the replacement stays Pending, timeout, exit 1' '
+	live_start drill-run-no-gpus &&
+	expect_exit 1 drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 6s --record rec.json >out 2>err &&
+	grep "controller .llm-server-6f7d9c8b5. in namespace .inference. has 3 of its 4 GPU pods Ready after 6s.*device plugin" err &&
+	grep "\"outcome\": \"timeout\"" rec.json &&
+	grep "\"what\": \"Pending\"" rec.json &&
+	! grep "\"what\": \"Scheduled\"" rec.json
+'
+
+test_expect_success 'missing write rights: named, and nothing is written (exit 3)' '
+	live_start drill-run-no-rights &&
+	rm -f rec.json &&
+	expect_exit 3 drill --nodes gpu-a-01 --execute --interval 0.2 --record rec.json >out 2>err &&
+	grep "the drill needs .patch nodes., .create pods/eviction. at the cluster scope and the user of this context lacks them; nothing was changed: bind the role of examples/rbac/gpusite-drill.yaml" err &&
+	! grep "^PATCH " "$SCRATCH/requests.log" &&
+	grep "^POST " "$SCRATCH/requests.log" >posts &&
+	[ "$(grep -c "^POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews 201 " posts)" = 7 ] &&
+	[ "$(grep -c . posts)" = 7 ] &&
+	[ "$(node_unschedulable gpu-a-01)" = False ] &&
+	[ ! -e rec.json ]
+'
+
+test_expect_success 'SIGTERM mid-run: the node stays cordoned, the record says interrupted' '
+	live_start drill-run-slow || exit 1
+	"$GPUSITE" drill run seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" \
+		--nodes gpu-a-01 --execute --interval 0.2 --timeout 30m --record rec.json >out 2>err &
+	pid=$! &&
+	i=0 &&
+	while ! grep -q "/eviction 201 " "$SCRATCH/requests.log" 2>/dev/null; do
+		i=$((i + 1)); [ $i -lt 300 ] || { kill $pid; false; } || return 1; sleep 0.1
+	done &&
+	kill -TERM $pid &&
+	{ wait $pid; echo $? >rc; } &&
+	[ "$(cat rc)" = 3 ] &&
+	grep "interrupted: the nodes stay as they are (cordoned); restore them with .gpusite drill run seoul-dc1 --restore --execute." err &&
+	grep "\"outcome\": \"interrupted\"" rec.json &&
+	grep "\"endedAt\": \"20" rec.json &&
+	[ "$(node_unschedulable gpu-a-01)" = True ] &&
+	! ls rec.json.tmp.* 2>/dev/null
+'
+
+test_done
