@@ -1,0 +1,45 @@
+#!/bin/sh
+# k8s-once.sh - each Kubernetes semantic is defined once, in src/k8s/.
+# Fails when a label-selector evaluator or a toleration matcher appears
+# elsewhere: "DoesNotExist" (or a negated "NotIn" test) in a strcmp, or a
+# function whose name says it matches tolerations and that reads a
+# toleration's operator.  src/spec/ and src/schema/ hold the words as vocabulary
+# only, and render code that builds requirements passes them as values,
+# not to strcmp.
+# Usage: sh mk/lint/k8s-once.sh [top]   (run from the top of the tree)
+top=${1:-.}
+cd "$top" || exit 2
+status=0
+
+files=$(find src -name '*.[ch]' ! -path 'src/k8s/*' ! -path 'src/spec/*' \
+	! -path 'src/schema/*' | LC_ALL=C sort)
+[ -n "$files" ] || { echo "k8s-once: no sources under $top/src" >&2; exit 2; }
+
+# an evaluator must decide NotIn and DoesNotExist; validators and
+# builders only name In, Gt or Lt
+# shellcheck disable=SC2086
+hits=$(grep -HnE 'strn?cmp\([^;]*"DoesNotExist"|!strn?cmp\([^)]*"NotIn"\) *&&' $files)
+if [ -n "$hits" ]; then
+	echo "k8s-once: a selector or toleration operator is evaluated outside src/k8s/:" >&2
+	echo "$hits" >&2
+	echo "k8s-once: use k8s_label_selector_matches, k8s_requirement_eval or k8s_toleration_tolerates (src/k8s/)" >&2
+	status=1
+fi
+
+# a function whose name says it matches tolerations and whose body
+# reads a toleration's operator ("Exists", "Equal" or the "operator" key)
+# shellcheck disable=SC2086
+defs=$(awk 'FNR == 1 { name = "" }
+	prev ~ /^(static )?bool$/ && $0 ~ /^[a-z_0-9]*tolerat[a-z_0-9]*\(/ {
+		name = $0; at = FNR }
+	name != "" && /"(Exists|Equal|operator)"/ {
+		print FILENAME ":" at ": " name; name = "" }
+	/^}/ { name = "" }
+	{ prev = $0 }' $files)
+if [ -n "$defs" ]; then
+	echo "k8s-once: a toleration matcher is defined outside src/k8s/:" >&2
+	echo "$defs" >&2
+	echo "k8s-once: call k8s_toleration_tolerates (src/k8s/k8s_toleration.h) instead" >&2
+	status=1
+fi
+exit $status
