@@ -23,6 +23,57 @@ const struct render_kind *const render_kinds[] = {
 };
 const size_t render_kinds_count = sizeof(render_kinds) / sizeof(render_kinds[0]);
 
+/* Room for every API of render_kinds[]; test_render checks it suffices. */
+#define MAX_APIS 32
+
+static bool
+api_listed(const struct render_api *apis, size_t n, const struct render_api *x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(apis[i].group, x->group) && !strcmp(apis[i].version, x->version) &&
+		    !strcmp(apis[i].kind, x->kind))
+			return true;
+	return false;
+}
+
+size_t
+render_apis(const struct render_api *const **out)
+{
+	static struct render_api apis[MAX_APIS];
+	static const struct render_api *ptrs[MAX_APIS];
+	static size_t n;
+
+	if (!n) {
+		for (size_t k = 0; k < render_kinds_count; k++) {
+			const struct render_kind *rk = render_kinds[k];
+			struct render_api x = { rk->group, rk->version, rk->kind, rk->plural,
+						rk->namespaced, rk->crd, rk->unchecked };
+
+			if (n < MAX_APIS && !api_listed(apis, n, &x))
+				apis[n++] = x;
+			for (size_t j = 0; j < rk->more_count; j++)
+				if (n < MAX_APIS && !api_listed(apis, n, &rk->more[j]))
+					apis[n++] = rk->more[j];
+		}
+		for (size_t i = 0; i < n; i++)
+			ptrs[i] = &apis[i];
+	}
+	*out = ptrs;
+	return n;
+}
+
+const struct render_api *
+render_api_find(const char *group, const char *kind)
+{
+	const struct render_api *const *apis;
+	size_t n = render_apis(&apis);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(apis[i]->group, group) && !strcmp(apis[i]->kind, kind))
+			return apis[i];
+	return NULL;
+}
+
 int
 render_kube_minor(const struct spec_site *site, const struct render_options *opt)
 {

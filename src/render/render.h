@@ -147,6 +147,7 @@ struct render_api {
 	 * `validate --rendered` checks it against; NULL for a built-in kind
 	 * (the Kubernetes OpenAPI files cover it) */
 	const char *crd;
+	const char *unchecked;	/* why check/ has no checker for it, or NULL */
 };
 
 /*

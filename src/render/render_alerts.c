@@ -289,4 +289,11 @@ const struct render_kind render_kind_alerts = {
 	.rank = RENDER_RANK_PROMETHEUSRULE,
 	.render_site = alerts_site,
 	.render_cluster = NULL,
+	.group = "monitoring.coreos.com",
+	.version = "v1",
+	.plural = "prometheusrules",
+	.namespaced = true,
+	.crd = "prometheus-operator/monitoring.coreos.com_prometheusrules.yaml",
+	.live = true,
+	.unchecked = NULL,
 };

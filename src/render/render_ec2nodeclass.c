@@ -103,4 +103,11 @@ const struct render_kind render_kind_ec2nodeclass = {
 	.rank = RENDER_RANK_NODEPOOL,
 	.render_site = ec2nodeclass_site,
 	.render_cluster = NULL,
+	.group = "karpenter.k8s.aws",
+	.version = "v1",
+	.plural = "ec2nodeclasses",
+	.namespaced = false,
+	.crd = "karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml",
+	.live = true,
+	.unchecked = "the CRD schema covers it; t2221 runs its CEL rules with cel-js",
 };

@@ -198,4 +198,11 @@ const struct render_kind render_kind_fallback_plugin = {
 	.rank = RENDER_RANK_APPLICATION,
 	.render_site = NULL,
 	.render_cluster = fallback_plugin_cluster,
+	.group = "argoproj.io",
+	.version = "v1alpha1",
+	.plural = "applications",
+	.namespaced = true,
+	.crd = "argocd/application-crd.yaml",
+	.live = true,
+	.unchecked = NULL,
 };

@@ -257,4 +257,11 @@ const struct render_kind render_kind_gpustack = {
 	.rank = RENDER_RANK_APPLICATION,
 	.render_site = NULL,
 	.render_cluster = gpustack_cluster,
+	.group = "argoproj.io",
+	.version = "v1alpha1",
+	.plural = "applications",
+	.namespaced = true,
+	.crd = "argocd/application-crd.yaml",
+	.live = true,
+	.unchecked = NULL,
 };

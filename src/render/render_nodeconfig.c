@@ -349,4 +349,11 @@ const struct render_kind render_kind_nodeconfig = {
 	.rank = RENDER_RANK_CONFIGMAP,
 	.render_site = nodeconfig_site,
 	.render_cluster = NULL,
+	.group = "",
+	.version = "v1",
+	.plural = "configmaps",
+	.namespaced = true,
+	.crd = NULL,
+	.live = true,
+	.unchecked = NULL,
 };

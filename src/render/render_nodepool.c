@@ -120,4 +120,11 @@ const struct render_kind render_kind_nodepool = {
 	.rank = RENDER_RANK_NODEPOOL,
 	.render_site = nodepool_site,
 	.render_cluster = NULL,
+	.group = "karpenter.sh",
+	.version = "v1",
+	.plural = "nodepools",
+	.namespaced = false,
+	.crd = "karpenter/aws-provider/karpenter.sh_nodepools.yaml",
+	.live = true,
+	.unchecked = NULL,
 };

@@ -284,4 +284,11 @@ const struct render_kind render_kind_placement_clusterpolicy = {
 	.rank = RENDER_RANK_CLUSTERPOLICY,
 	.render_site = clusterpolicy_site,
 	.render_cluster = NULL,
+	.group = "kyverno.io",
+	.version = "v1",
+	.plural = "clusterpolicies",
+	.namespaced = false,
+	.crd = "kyverno/kyverno.io_clusterpolicies.yaml",
+	.live = true,
+	.unchecked = NULL,
 };

@@ -78,4 +78,11 @@ const struct render_kind render_kind_placement_kyverno = {
 	.rank = RENDER_RANK_MUTATINGPOLICY,
 	.render_site = kyverno_site,
 	.render_cluster = NULL,
+	.group = "policies.kyverno.io",
+	.version = "v1",
+	.plural = "mutatingpolicies",
+	.namespaced = false,
+	.crd = "kyverno/policies.kyverno.io_mutatingpolicies.yaml",
+	.live = true,
+	.unchecked = NULL,
 };

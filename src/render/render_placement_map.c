@@ -55,10 +55,31 @@ map_site(struct render_ctx *ctx, const struct spec_site *site)
 	return 0;
 }
 
+/* The binding, and both under v1beta1 (1.34-1.35). */
+static const struct render_api map_more[] = {
+	{ "admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding",
+	  "mutatingadmissionpolicybindings", false, NULL,
+	  "check_rendered() matches each binding to a policy of the stream" },
+	{ "admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy",
+	  "mutatingadmissionpolicies", false, NULL, NULL },
+	{ "admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicyBinding",
+	  "mutatingadmissionpolicybindings", false, NULL,
+	  "check_rendered() matches each binding to a policy of the stream" },
+};
+
 const struct render_kind render_kind_placement_map = {
 	.kind = "MutatingAdmissionPolicy",
 	.api_version = "admissionregistration.k8s.io/v1",
 	.rank = RENDER_RANK_MAP,
 	.render_site = map_site,
 	.render_cluster = NULL,
+	.group = "admissionregistration.k8s.io",
+	.version = "v1",
+	.plural = "mutatingadmissionpolicies",
+	.namespaced = false,
+	.crd = NULL,
+	.live = true,
+	.unchecked = NULL,
+	.more = map_more,
+	.more_count = sizeof(map_more) / sizeof(map_more[0]),
 };
