@@ -1,23 +1,516 @@
 /*
- * cmd_drill.c - `gpusite drill`.
+ * cmd_drill.c - `gpusite drill plan|run|report SITE`: the fallback
+ * drill.  `plan` checks the live cluster for what the drill needs and
+ * prints the steps and the expected timeline; `report` measures the five
+ * recovery terms from the cluster or from a drill record and compares
+ * them with the budget; `run` lives in cmd_drill_run.c.  plan and report
+ * send GET and LIST only.
+ *
+ * Exit codes: plan 0 ready, 1 findings; report 0, 1 when the measured
+ * total is over targetRTO; 2 usage; 3 the cluster or a file could not
+ * be read.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
+#include "base/buf.h"
 #include "cmd/cmd.h"
+#include "cmd/live.h"
 #include "cmd/opts.h"
+#include "drill/drill.h"
+#include "kube/kube.h"
+#include "report/report.h"
 
 static const struct opts_cmd drill_cmd = {
 	.name = "drill",
-	.usage = "[options]",
-	.about = "The fallback drill: plan, run and report (in progress).\n",
+	.usage = "plan|run|report SITE [options] [PATH]",
+	.about =
+	"The fallback drill of a site, in three commands:\n"
+	"  plan    check the live cluster for what the drill needs (read-only),\n"
+	"          then print the steps and the expected timeline\n"
+	"  run     cordon and evict through the Eviction API (a dry run unless\n"
+	"          --execute), watch, write the drill record; --restore\n"
+	"  report  measure the recovery term by term against the budget, from\n"
+	"          the cluster or a drill record (read-only)\n"
+	"See 'gpusite drill plan --help' and the others.\n",
 	.common = 0,
 	.own = NULL,
 	.on_option = NULL,
 	.payload = NULL,
 	.min_args = 0,
-	.max_args = OPTS_ANY,
+	.max_args = 0,
 };
+
+enum { OPT_SCENARIO = 1, OPT_NODES, OPT_GROUP, OPT_SINCE, OPT_RECORD, OPT_SVG };
+
+struct drill_opts {
+	struct live_opts lo;
+	const struct opts_cmd *cmd;
+	enum drill_scenario scenario;
+	bool scenario_set;
+	const char **nodes;
+	size_t node_count;
+	const char *group;
+	const char *since;
+	const char *record;
+	const char *svg;
+};
+
+static int
+on_option(void *payload, int id, const char *value)
+{
+	struct drill_opts *d = payload;
+	int rc = live_on_option(&d->lo, d->cmd, id, value);
+
+	if (rc != 1)
+		return rc;
+	switch (id) {
+	case OPT_SCENARIO:
+		if (drill_scenario_parse(&d->scenario, value))
+			return opts_usage_error(d->cmd, "--scenario %s: say node-failure or partition",
+						value);
+		d->scenario_set = true;
+		return 0;
+	case OPT_NODES: {
+		/* repeatable, and comma-separated */
+		const char *p = value;
+
+		while (*p) {
+			const char *e = strchr(p, ',');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+
+			if (n) {
+				char *s = malloc(n + 1);
+
+				if (!s)
+					abort();
+				memcpy(s, p, n);
+				s[n] = 0;
+				d->nodes = realloc(d->nodes, (d->node_count + 1) * sizeof(*d->nodes));
+				if (!d->nodes)
+					abort();
+				d->nodes[d->node_count++] = s;
+			}
+			p += n + (e ? 1 : 0);
+		}
+		return 0;
+	}
+	case OPT_GROUP:
+		d->group = value;
+		return 0;
+	case OPT_SINCE:
+		d->since = value;
+		return 0;
+	case OPT_RECORD:
+		d->record = value;
+		return 0;
+	case OPT_SVG:
+		d->svg = value;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void
+drill_opts_free(struct drill_opts *d)
+{
+	for (size_t i = 0; i < d->node_count; i++)
+		free((void *)d->nodes[i]);
+	free(d->nodes);
+}
+
+static const struct spec_site *
+find_site(const struct live_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->nsites; i++)
+		if (!strcmp(run->sites[i]->name, name))
+			return run->sites[i];
+	return NULL;
+}
+
+/* Write the buffer to stdout; 0, or -1 after saying why. */
+static int
+put(const char *who, struct buf *b)
+{
+	if (fwrite(b->data, 1, b->len, stdout) != b->len) {
+		fprintf(stderr, "%s: cannot write the output\n", who);
+		return -1;
+	}
+	return 0;
+}
+
+/* Print diagnostics as text findings on stdout, like drift. */
+static int
+print_findings(struct diags *d, const struct live_run *run, const char *who)
+{
+	struct spec_fleet fleet;
+	struct report_input ri;
+
+	diags_sort(d);
+	fleet.sites = (struct spec_site **)run->sites;
+	fleet.count = run->nsites;
+	fleet.files = run->files.count;
+	ri = (struct report_input){ d, &run->files, &fleet, run->nsites, who };
+	return report_write_flags(stdout, stdout, &ri, REPORT_TEXT, REPORT_NO_SUMMARY);
+}
+
+static const struct opt_spec plan_opts[] = {
+	{ OPT_SCENARIO, "scenario", 0, "NAME",
+	  "node-failure (a drain; the default) or partition (the site cut off from the VPC)" },
+	{ OPT_NODES, "nodes", 0, "NAME[,NAME]",
+	  "the nodes the drill takes down (repeatable; default: every node the spec names)" },
+	{ OPT_GROUP, "group", 0, "GROUP", "the nodes of this node group" },
+	LIVE_OPT_SPECS,
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static struct opts_cmd plan_cmd = {
+	.name = "drill plan",
+	.usage = "SITE [options] [PATH]",
+	.about =
+	"Check the live cluster for what a drill of SITE needs, read-only:\n"
+	"  GS230-GS231  the fallback NodePool as rendered, its node class\n"
+	"  GS232        a device plugin for al2023 fallback nodes\n"
+	"  GS233        gpuLimit against the GPUs of the pods that will move\n"
+	"  GS234        PodDisruptionBudgets that would block the evictions\n"
+	"  GS235        the site's PrometheusRule\n"
+	"  GS237        nothing Pending now, the fallback not already active\n"
+	"  GS238        partition: single-writer workloads without fencing\n"
+	"Then print the steps, the expected timeline from the recovery budget,\n"
+	"the availability and the return condition.  Exit 0 ready, 1 findings,\n"
+	"3 the cluster could not be read.\n",
+	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
+	.own = plan_opts,
+	.on_option = on_option,
+	.min_args = 1,
+	.max_args = 2,
+};
+
+static int
+drill_plan(int argc, char **argv)
+{
+	struct arena a = ARENA_INIT;
+	struct drill_opts d;
+	struct opts o;
+	struct live_run run;
+	struct diags findings;
+	struct drill_plan_input in;
+	struct drill_plan plan;
+	struct drill_budget b;
+	struct buf out;
+	const struct spec_site *s;
+	const char *site;
+	int rc, code;
+
+	memset(&d, 0, sizeof(d));
+	memset(&run, 0, sizeof(run));
+	d.cmd = &plan_cmd;
+	plan_cmd.payload = &d;
+	rc = opts_parse(&o, &plan_cmd, argc, argv);
+	if (rc != OPTS_OK) {
+		drill_opts_free(&d);
+		return opts_exit_code(rc);
+	}
+	if (d.group && d.node_count) {
+		drill_opts_free(&d);
+		return opts_exit_code(opts_usage_error(&plan_cmd, "--nodes and --group: give one"));
+	}
+	site = o.args[0];
+	o.args++;
+	o.nargs--;
+	arena_init(&a);
+	buf_init(&out, 0);
+	code = live_start(&run, &a, "gpusite drill plan", &o, &d.lo);
+	if (code != GS_EXIT_OK)
+		goto out;
+	s = find_site(&run, site);
+	if (!s) {
+		fprintf(stderr, "gpusite drill plan: site %s is not a site of cluster %s; name one"
+			" of its sites (see 'gpusite explain')\n", site, run.cluster);
+		code = GS_EXIT_USAGE;
+		goto out;
+	}
+	memset(&in, 0, sizeof(in));
+	in.site = s;
+	in.kube = run.kube;
+	in.scenario = d.scenario;
+	if (d.node_count) {
+		in.nodes = d.nodes;
+		in.node_count = d.node_count;
+	} else {
+		const char **nodes = NULL;
+		size_t n = 0;
+		bool found = !d.group;
+
+		for (size_t g = 0; g < s->group_count; g++) {
+			if (d.group && strcmp(d.group, s->groups[g].name))
+				continue;
+			found = true;
+			for (size_t i = 0; i < s->groups[g].node_count; i++) {
+				nodes = arena_realloc(&a, nodes, n * sizeof(*nodes), (n + 1) * sizeof(*nodes));
+				nodes[n++] = s->groups[g].nodes[i];
+			}
+		}
+		if (!found || !n) {
+			fprintf(stderr, "gpusite drill plan: %s%s%s names no nodes; pass --nodes\n",
+				d.group ? "node group " : "site ", d.group ? d.group : s->name,
+				found ? "" : " is not in the spec and");
+			code = GS_EXIT_USAGE;
+			goto out;
+		}
+		in.nodes = nodes;
+		in.node_count = n;
+	}
+	for (size_t i = 0; i < run.rendered.count; i++) {
+		const struct render_object *ro = &run.rendered.objects[i];
+
+		if (!strcmp(ro->kind, "NodePool") && !strcmp(ro->name, s->fallback.node_pool_name))
+			in.rendered_pool = ro->obj;
+		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
+			in.rule_namespace = ro->namespace;
+			in.rule_name = ro->name;
+		}
+	}
+	diags_init(&findings, &a);
+	if (drill_plan_check(&a, &findings, &plan, &in) < 0) {
+		code = live_fail(&run);
+		goto out;
+	}
+	drill_budget_compute(&b, s, d.scenario);
+	if (findings.count && print_findings(&findings, &run, "gpusite drill plan") < 0) {
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	if (drill_plan_text(&out, &in, &plan, &b) < 0 || put("gpusite drill plan", &out) < 0) {
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	if (findings.count)
+		printf("gpusite drill plan: site %s is not ready for the drill: %zu finding%s\n",
+		       s->name, findings.count, findings.count == 1 ? "" : "s");
+	else
+		printf("gpusite drill plan: site %s is ready for the drill\n", s->name);
+	code = diags_count(&findings, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
+out:
+	buf_release(&out);
+	live_finish(&run);
+	arena_release(&a);
+	drill_opts_free(&d);
+	return code;
+}
+
+static const struct opt_spec report_opts[] = {
+	{ OPT_RECORD, "record", 0, "FILE",
+	  "measure from this drill record (drill run --record) instead of the cluster" },
+	{ OPT_SINCE, "since", 0, "TIME",
+	  "from the cluster: leave out what happened before this RFC 3339 time" },
+	{ OPT_SCENARIO, "scenario", 0, "NAME",
+	  "from the cluster: node-failure (default) or partition (the eviction budget)" },
+	{ OPT_SVG, "svg", 0, "FILE", "also write the timeline chart, budget against measured" },
+	LIVE_OPT_SPECS,
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static struct opts_cmd report_cmd = {
+	.name = "drill report",
+	.usage = "SITE [options] [PATH]",
+	.about =
+	"Measure the recovery of a drill (or of a real incident) term by term,\n"
+	"read-only: nodeMonitorGrace, eviction, nodeProvisioning, imagePull,\n"
+	"modelLoad, each against the spec's recovery budget, and their sum\n"
+	"against targetRTO.  The timeline comes from the cluster (node\n"
+	"conditions and taints, pod timestamps and conditions, NodeClaims,\n"
+	"events) or from --record FILE.  A term the data cannot show is\n"
+	"unknown, with the reason.  Exit 1 when the total is over targetRTO\n"
+	"(GS239).\n",
+	.common = OPTS_FORMAT | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
+	.own = report_opts,
+	.on_option = on_option,
+	.min_args = 1,
+	.max_args = 2,
+	.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON) | OPTS_FMT(REPORT_MARKDOWN),
+};
+
+static int
+write_svg(const char *path, const struct drill_report_input *ri)
+{
+	struct buf b;
+	FILE *f;
+	int rc = -1;
+
+	buf_init(&b, 0);
+	if (drill_report_svg(&b, ri) < 0)
+		goto out;
+	f = fopen(path, "w");
+	if (!f)
+		goto out;
+	rc = fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
+	if (fclose(f))
+		rc = -1;
+out:
+	if (rc)
+		fprintf(stderr, "gpusite drill report: cannot write %s; check the directory exists"
+			" and is writable\n", path);
+	buf_release(&b);
+	return rc;
+}
+
+/* The site's spec when no cluster is read (--record). */
+static int
+load_site(const struct spec_site **out, struct pipeline *p, struct source_set *files,
+	  struct arena *a, const struct opts *o, const char *site)
+{
+	struct pipeline_source src = opts_source(o, (const char *const *)o->args, o->nargs);
+
+	*out = NULL;
+	if (pipeline_open(p, files, a, &src, "gpusite drill report", REPORT_QUIET) < 0)
+		return GS_EXIT_FAILURE;
+	if (diags_count(&p->diags, DIAG_ERROR)) {
+		struct report_input in = { &p->diags, files, &p->fleet, p->docs, "gpusite drill report" };
+
+		diags_sort(&p->diags);
+		report_write_flags(stderr, stderr, &in, REPORT_TEXT, REPORT_QUIET);
+		return GS_EXIT_FINDINGS;
+	}
+	*out = spec_fleet_find(&p->fleet, site);
+	if (!*out) {
+		fprintf(stderr, "gpusite drill report: no site %s in the specs read; name one of"
+			" them (see 'gpusite explain')\n", site);
+		return GS_EXIT_USAGE;
+	}
+	return GS_EXIT_OK;
+}
+
+static int
+drill_report(int argc, char **argv)
+{
+	struct arena a = ARENA_INIT;
+	struct drill_opts d;
+	struct opts o;
+	struct live_run run;
+	struct pipeline p;
+	struct source_set files = { NULL, 0, 0, NULL };
+	struct drill_record rec;
+	struct drill_budget b;
+	struct drill_terms terms;
+	struct drill_report_input ri;
+	struct diags errs;
+	struct buf out, file;
+	const struct spec_site *s = NULL;
+	const char *site;
+	int64_t since = 0;
+	bool live = false;
+	int rc, code;
+
+	memset(&d, 0, sizeof(d));
+	memset(&run, 0, sizeof(run));
+	d.cmd = &report_cmd;
+	report_cmd.payload = &d;
+	rc = opts_parse(&o, &report_cmd, argc, argv);
+	if (rc != OPTS_OK)
+		return opts_exit_code(rc);
+	if (d.since && drill_time_parse(&since, d.since))
+		return opts_exit_code(opts_usage_error(&report_cmd,
+			"--since %s: give an RFC 3339 time (2026-03-01T08:00:00Z)", d.since));
+	if (d.record && (d.since || d.scenario_set))
+		return opts_exit_code(opts_usage_error(&report_cmd,
+			"--record takes the scenario and the times from the record: drop %s",
+			d.since ? "--since" : "--scenario"));
+	site = o.args[0];
+	o.args++;
+	o.nargs--;
+	arena_init(&a);
+	buf_init(&out, 0);
+	buf_init(&file, DRILL_RECORD_MAX);
+	diags_init(&errs, &a);
+
+	if (d.record) {
+		code = load_site(&s, &p, &files, &a, &o, site);
+		if (code != GS_EXIT_OK)
+			goto out;
+		rc = buf_read_file(&file, d.record);
+		if (rc < 0) {
+			fprintf(stderr, "gpusite drill report: cannot read %s: %s\n", d.record,
+				rc == BUF_ETOOBIG ? "over the 16 MiB a drill record may have"
+						  : "no such file, or not readable");
+			code = GS_EXIT_FAILURE;
+			goto out;
+		}
+		if (drill_record_read(&a, &errs, &rec, file.data, file.len, d.record) < 0) {
+			for (size_t i = 0; i < errs.count; i++)
+				fprintf(stderr, "gpusite drill report: %s [%s]\n", errs.items[i].msg,
+					errs.items[i].rule);
+			code = GS_EXIT_FAILURE;
+			goto out;
+		}
+		if (strcmp(rec.site, s->name)) {
+			fprintf(stderr, "gpusite drill report: %s is a record of site %s, not %s;"
+				" pass the record of this site [%s]\n", d.record, rec.site, s->name,
+				DRILL_RECORD);
+			code = GS_EXIT_FAILURE;
+			goto out;
+		}
+	} else {
+		live = true;
+		code = live_start(&run, &a, "gpusite drill report", &o, &d.lo);
+		if (code != GS_EXIT_OK)
+			goto out;
+		s = find_site(&run, site);
+		if (!s) {
+			fprintf(stderr, "gpusite drill report: site %s is not a site of cluster %s;"
+				" name one of its sites\n", site, run.cluster);
+			code = GS_EXIT_USAGE;
+			goto out;
+		}
+		if (drill_timeline_from_cluster(&a, &rec, run.kube, s, d.scenario, since) < 0) {
+			code = live_fail(&run);
+			goto out;
+		}
+	}
+	drill_budget_compute(&b, s, rec.scenario);
+	drill_terms_compute(&a, &terms, &b, &rec);
+	ri.site = s->name;
+	ri.cluster = s->cluster.name;
+	ri.terms = &terms;
+	ri.source = live ? "from the cluster" : arena_printf(&a, "from record %s", d.record);
+	switch (o.format) {
+	case REPORT_JSON:
+		rc = drill_report_json(&out, &ri);
+		break;
+	case REPORT_MARKDOWN:
+		rc = drill_report_markdown(&out, &ri);
+		break;
+	default:
+		rc = drill_report_text(&out, &ri);
+		break;
+	}
+	if (rc < 0 || put("gpusite drill report", &out) < 0 || (d.svg && write_svg(d.svg, &ri) < 0)) {
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	code = GS_EXIT_OK;
+	if (terms.total_known && terms.target && !terms.within_target) {
+		char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
+
+		spec_duration_format(d1, sizeof(d1), terms.total);
+		spec_duration_format(d2, sizeof(d2), terms.target);
+		fprintf(stderr, "gpusite drill report: site %s recovered in %s, over its targetRTO"
+			" %s; shorten the terms over budget [%s]\n", s->name, d1, d2,
+			DRILL_OVER_TARGET);
+		code = GS_EXIT_FINDINGS;
+	}
+out:
+	buf_release(&out);
+	buf_release(&file);
+	if (live)
+		live_finish(&run);
+	arena_release(&a);
+	drill_opts_free(&d);
+	return code;
+}
 
 int
 cmd_drill(int argc, char **argv)
@@ -27,10 +520,13 @@ cmd_drill(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return cmd_drill_run(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "plan"))
+		return drill_plan(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return drill_report(argc - 1, argv + 1);
 	opts_init(&o);
 	r = opts_parse(&o, &drill_cmd, argc, argv);
 	if (r != OPTS_OK)
 		return opts_exit_code(r);
-	fprintf(stderr, "gpusite drill: not available in this build\n");
-	return 3;
+	return opts_exit_code(opts_usage_error(&drill_cmd, "say plan, run or report"));
 }

@@ -1,0 +1,118 @@
+#!/bin/sh
+# t5110: `gpusite drill plan` against the static drill-* scenarios of
+# testdata/live: a ready cluster (exit 0, the steps and the timeline), and
+# one finding per precondition the drill needs (exit 1); GET only.
+. "$TEST_TOP/tests/lib.sh"
+. "$TEST_TOP/tests/tools/live.sh"
+
+if ! live_have_python; then
+	test_skip "drill plan scenarios" "python3 or openssl not found"
+	test_done
+	exit
+fi
+live_certs
+
+# plan SCENARIO SITES EXIT ARGS...: drill plan -> $SCRATCH/out, $SCRATCH/err
+plan() {
+	scen=$1
+	sites=$2
+	code=$3
+	shift 3
+	live_applied "$LIVE/$sites" seoul-dc1 >/dev/null 2>&1 &&
+	live_start "$scen" --applied "$SCRATCH/applied.json" &&
+	(cd "$LIVE" && expect_exit "$code" "$GPUSITE" drill plan seoul-dc1 \
+		--kubeconfig "$SCRATCH/kubeconfig" "$@" "$sites" >"$SCRATCH/out" 2>"$SCRATCH/err") &&
+	only_gets &&
+	no_leak "$SCRATCH/out" "$SCRATCH/err"
+}
+
+test_expect_success 'a ready cluster: exit 0, the steps, the timeline, both conditions' '
+	plan drill-ready sites 0 &&
+	cat >"$SCRATCH/expect" <<-\TXT &&
+	drill plan: site seoul-dc1, scenario node-failure, 2 nodes: gpu-a-01 gpu-a-02
+	  2 GPU pods (16 GPUs) will move to fallback NodePool seoul-dc1-gpu-fallback (gpuLimit 16)
+	steps:
+	  1. gpusite drill run seoul-dc1 --execute --record drill.json (cordon, then evict through the Eviction API; cordoning alone moves nothing)
+	  2. watch until the availability condition holds, then gpusite drill report seoul-dc1
+	  3. gpusite drill run --restore, and wait for the return condition
+	expected timeline (recovery budget):
+	  nodeMonitorGrace          -  (absent in a drain)
+	  eviction               1m0s  (at +1m0s)
+	  nodeProvisioning       4m0s  (at +5m0s)
+	  imagePull              6m0s  (at +11m0s)
+	  modelLoad              3m0s  (at +14m0s)
+	  total                 14m0s  targetRTO 15m0s
+	availability: every GPU pod of namespace inference Ready again, on nodes of NodePool seoul-dc1-gpu-fallback
+	return: the drilled nodes schedulable and Ready, the pods back on-prem, NodePool seoul-dc1-gpu-fallback at zero nodes within consolidateAfter 5m0s plus a margin
+	gpusite drill plan: site seoul-dc1 is ready for the drill
+	TXT
+	test_cmp "$SCRATCH/expect" "$SCRATCH/out"
+'
+test_expect_success 'a PodDisruptionBudget that blocks the evictions is named: GS234' '
+	plan drill-pdb-blocks sites 1 &&
+	grep "^sites/seoul-dc1.yaml:76:17: error: PodDisruptionBudget inference/llm-server allows no disruption now and covers GPU pods of the drilled nodes: their eviction would be refused (429).*\[GS234\]$" "$SCRATCH/out" &&
+	! grep "inference/coredns" "$SCRATCH/out" &&
+	grep "is not ready for the drill: 1 finding$" "$SCRATCH/out"
+'
+test_expect_success 'the fallback already active: GS237' '
+	plan drill-fallback-active sites 1 &&
+	grep "error: the fallback is already active: NodePool seoul-dc1-gpu-fallback has 1 node (first ip-10-0-77-12.us-west-2.compute.internal).*\[GS237\]$" "$SCRATCH/out"
+'
+test_expect_success 'GPU pods Pending now: GS237' '
+	plan drill-pending sites 1 &&
+	grep "error: 1 GPU pod is Pending now (first inference/llm-batch-0).*\[GS237\]$" "$SCRATCH/out"
+'
+test_expect_success 'no PrometheusRule: GS235' '
+	plan drill-no-promrule sites 1 &&
+	grep "^sites/seoul-dc1.yaml:91:14: error: PrometheusRule monitoring/gpusite-seoul-dc1 is not in the cluster.*\[GS235\]$" "$SCRATCH/out"
+'
+test_expect_success 'the fallback NodePool changed by hand (the diff --live compare): GS230' '
+	plan nodepool-drifted sites 1 &&
+	grep "error: fallback NodePool seoul-dc1-gpu-fallback differs from the render at spec.disruption.consolidateAfter, spec.limits\[\"nvidia.com/gpu\"\]: the drill would measure another pool.*\[GS230\]$" "$SCRATCH/out"
+'
+test_expect_success 'its node class missing: GS231' '
+	plan nodeclass-missing sites 1 &&
+	grep "error: EC2NodeClass gpu-fallback, the fallback pool.s node class, is not in the cluster.*\[GS231\]$" "$SCRATCH/out"
+'
+test_expect_success 'al2023 fallback nodes without the fallback device plugin: GS232' '
+	plan drill-al2023 drill-al2023/sites 1 &&
+	grep "error: fallback.nodeImage is al2023 but the fallback device plugin.s DaemonSet (nvidia-device-plugin-fallback) is not in the cluster.*\[GS232\]$" "$SCRATCH/out"
+'
+test_expect_success 'more GPUs move than gpuLimit: GS233; --nodes picks the nodes' '
+	plan drill-ready sites 1 --nodes gpu-a-01,gpu-a-02 --nodes mi-0a1b2c3d4e5f60001 --nodes mi-0a1b2c3d4e5f60002 &&
+	grep "error: fallback.gpuLimit 16 is below the 32 GPUs that the 4 GPU pods of the drilled nodes request.*\[GS233\]$" "$SCRATCH/out" &&
+	grep "^drill plan: site seoul-dc1, scenario node-failure, 4 nodes: gpu-a-01 gpu-a-02 mi-0a1b2c3d4e5f60001 mi-0a1b2c3d4e5f60002$" "$SCRATCH/out"
+'
+test_expect_success '--group: the nodes of one group' '
+	plan drill-ready sites 0 --group rack-a &&
+	grep "^drill plan: site seoul-dc1, scenario node-failure, 2 nodes: gpu-a-01 gpu-a-02$" "$SCRATCH/out" &&
+	plan drill-ready sites 2 --group rack-z &&
+	grep "node group rack-z is not in the spec and names no nodes; pass --nodes" "$SCRATCH/err"
+'
+test_expect_success 'partition: what to block and what to expect; unfenced single writers are an error (GS238)' '
+	plan drill-partition drill-partition/sites 1 --scenario partition &&
+	grep "^drill-partition/sites/seoul-dc1.yaml:83:14: error: placement.singleWriter is true with fencing statefulset, but 2 GPU pods of the drilled nodes are not of a StatefulSet (first inference/llm-server-6f7d9c8b5-abcde (owned by ReplicaSet)).*\[GS238\]$" "$SCRATCH/out" &&
+	grep "^  1. block the path between the site and the VPC (Direct Connect or VPN) for the drilled nodes; gpusite never touches the network$" "$SCRATCH/out" &&
+	grep "^  2. expect the nodes NotReady after nodeMonitorGracePeriod 50s, the pods evicted after unreachableTolerationSeconds 60s; the old pods may keep running on the cut-off nodes$" "$SCRATCH/out" &&
+	grep "^  nodeMonitorGrace        50s  (at +50s)$" "$SCRATCH/out" &&
+	grep "^  total                14m50s  targetRTO 15m0s$" "$SCRATCH/out"
+'
+test_expect_success 'a single writer without any fencing never reaches the plan: the spec is invalid (GS051)' '
+	mkdir -p "$SCRATCH/nofence" &&
+	sed "s/fencing: statefulset/fencing: none/" "$LIVE/drill-partition/sites/seoul-dc1.yaml" >"$SCRATCH/nofence/seoul-dc1.yaml" &&
+	live_start drill-ready &&
+	expect_exit 1 "$GPUSITE" drill plan seoul-dc1 --scenario partition --kubeconfig "$SCRATCH/kubeconfig" \
+		"$SCRATCH/nofence" >/dev/null 2>"$SCRATCH/err" &&
+	grep "GS051" "$SCRATCH/err"
+'
+test_expect_success 'usage and access errors: exit 2 and 3' '
+	live_start drill-ready &&
+	(cd "$LIVE" && expect_exit 2 "$GPUSITE" drill plan seoul-dc1 --scenario flood sites 2>"$SCRATCH/err") &&
+	grep "scenario flood: say node-failure or partition" "$SCRATCH/err" &&
+	(cd "$LIVE" && expect_exit 2 "$GPUSITE" drill plan seoul-dc1 --nodes a --group rack-a sites 2>/dev/null) &&
+	(cd "$LIVE" && expect_exit 2 "$GPUSITE" drill plan frankfurt-lab --kubeconfig "$SCRATCH/kubeconfig" sites 2>"$SCRATCH/err") &&
+	grep "site frankfurt-lab is not a site of cluster my-hybrid-cluster" "$SCRATCH/err" &&
+	(cd "$LIVE" && expect_exit 3 "$GPUSITE" drill plan seoul-dc1 --kubeconfig "$SCRATCH/none" sites 2>"$SCRATCH/err") &&
+	grep "GS290" "$SCRATCH/err"
+'
+test_done
