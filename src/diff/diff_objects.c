@@ -8,6 +8,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/secret.h"
 #include "diff/diff.h"
 #include "node/node.h"
 #include "yamlio/yamlio.h"
@@ -245,7 +246,7 @@ mask_map(struct arena *a, struct node *mine, const struct node *other,
 	for (size_t i = 0; i < mine->map.count; i++) {
 		const char *k = node_text(mine->map.pairs[i].key);
 		const struct node *o = other && k ? node_map_get(other, k) : NULL;
-		const char *mask = "***";
+		const char *mask = SECRET_MASK;
 
 		if (o && !node_equal(o, mine->map.pairs[i].value))
 			mask = changed;
@@ -275,8 +276,8 @@ diff_mask_secrets(struct arena *a, struct node *left, struct node *right)
 		/* compare before masking either side */
 		struct node *lc = l ? node_clone(a, l) : NULL;
 
-		mask_map(a, l, r, "*** (before)");
-		mask_map(a, r, lc, "*** (after)");
+		mask_map(a, l, r, SECRET_MASK " (before)");
+		mask_map(a, r, lc, SECRET_MASK " (after)");
 	}
 }
 

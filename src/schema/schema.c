@@ -21,8 +21,8 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/num.h"
+#include "base/secret.h"
 #include "json/json.h"
-#include "rules/rule.h"
 #include "schema/schema.h"
 #include "schema/schema_int.h"
 
@@ -1210,47 +1210,6 @@ verr(struct vctx *c, const struct node *n, const struct pseg *p, const char *fmt
 			verr((c), __VA_ARGS__);                                                    \
 	} while (0)
 
-/*
- * Text that must not be echoed: a private key marker, a run of 16 or more
- * key-like characters with upper case, lower case and digits (an
- * activation code, an access key, a token), or anything GS010's detector
- * calls a secret.  Keys count as much as values: a secret pasted as a
- * key ("XYZZY_wJalr...KEY: 1") reaches the unknown-field message and the
- * path of every format.
- */
-static bool
-looks_secret(const char *s, size_t len)
-{
-	bool up = false, low = false, dig = false;
-	size_t k, run = 0;
-	char tmp[256];
-
-	if (strstr(s, "PRIVATE KEY"))
-		return true;
-	for (k = 0; k <= len; k++) {
-		char ch = k < len ? s[k] : '\0';
-
-		if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-		    (ch >= '0' && ch <= '9') || ch == '+' || ch == '/' || ch == '=') {
-			up |= ch >= 'A' && ch <= 'Z';
-			low |= ch >= 'a' && ch <= 'z';
-			dig |= ch >= '0' && ch <= '9';
-			run++;
-			continue;
-		}
-		if (run >= 16 && up && low && dig)
-			return true;
-		up = low = dig = false;
-		run = 0;
-	}
-	if (len < sizeof(tmp)) {
-		memcpy(tmp, s, len);
-		tmp[len] = '\0';
-		return rules_looks_secret(tmp);
-	}
-	return rules_looks_secret(s);
-}
-
 /* A value fit for a one-line message: control characters escaped, cut
  * after ECHO_MAX characters, secrets hidden. */
 static const char *
@@ -1259,8 +1218,8 @@ echo(struct arena *a, const char *s, size_t len)
 	char *out, *o;
 	size_t k, chars = 0;
 
-	if (looks_secret(s, len))
-		return "<redacted>";
+	if (secret_unsafe_to_echo(s, len))
+		return SECRET_REDACTED;
 	out = arena_alloc(a, len * 4 + 8);
 	o = out;
 	for (k = 0; k < len; k++) {
@@ -1627,8 +1586,8 @@ v_object(struct vctx *c, const struct schema *s, const struct node *n, const str
 		const struct sprop *sp = find_prop(s, name);
 		/* the path names the key: a secret-looking one is masked there
 		 * too, as in the message (json and sarif print the path) */
-		struct pseg kp = { p, sp || !c->collect || !looks_secret(name, pr->key->scalar.len) ?
-				      name : "<redacted>", 0 };
+		struct pseg kp = { p, sp || !c->collect || !secret_unsafe_to_echo(name, pr->key->scalar.len) ?
+				      name : SECRET_REDACTED, 0 };
 		bool matched = sp != NULL;
 
 		if (sp) {
