@@ -6,7 +6,8 @@
  * (cmd/argocd_env.h, GS120-GS125), the upstream checks of rendered
  * objects (check/check.h, GS130-GS159, GS164-GS170), verify-scope
  * (scope/scope.h, GS160-GS163), render (render/render.h, GS190-GS193),
- * cluster access (kube/kube.h, GS290).  Their rows live here, with the
+ * drill plan and report (drill/drill.h, GS230-GS239), cluster access
+ * (kube/kube.h, GS290).  Their rows live here, with the
  * severity they are reported at unless the summary says otherwise.  The
  * drift findings (GS201-GS2xx) keep their table in diff/drift.c, which
  * drift reads its severities from; rules_find() answers for them from
@@ -151,6 +152,26 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS192", DIAG_ERROR,
 	    "the environment variable holding an SSM activation code is unset or not a valid code"),
 	ROW("GS193", DIAG_ERROR, "a name that cannot become a label value (the cluster name)"),
+	/* drill plan and drill report (drill/drill.h) */
+	ROW("GS230", DIAG_ERROR,
+	    "drill plan: the fallback is disabled, or its NodePool is missing from the cluster or "
+	    "differs from the render"),
+	ROW("GS231", DIAG_ERROR, "drill plan: the fallback NodePool's node class is not in the cluster"),
+	ROW("GS232", DIAG_ERROR,
+	    "drill plan: al2023 fallback nodes but the fallback device plugin's DaemonSet is not in "
+	    "the cluster"),
+	ROW("GS233", DIAG_ERROR,
+	    "drill plan: fallback.gpuLimit is below the GPUs the pods of the drilled nodes request"),
+	ROW("GS234", DIAG_ERROR,
+	    "drill plan: a PodDisruptionBudget that allows no disruption covers pods the drill "
+	    "evicts"),
+	ROW("GS235", DIAG_ERROR, "drill plan: the site's PrometheusRule is not in the cluster"),
+	ROW("GS236", DIAG_ERROR, "drill report: the drill record cannot be read or is not one"),
+	ROW("GS237", DIAG_ERROR,
+	    "drill plan: GPU pods are Pending now, or the fallback is already active"),
+	ROW("GS238", DIAG_ERROR,
+	    "drill plan: a partition drill of a single-writer workload without fencing"),
+	ROW("GS239", DIAG_WARNING, "drill report: the measured recovery is over targetRTO"),
 	/* the live cluster */
 	ROW("GS290", DIAG_ERROR,
 	    "the cluster could not be reached or read: kubeconfig, credentials, connection, API "
