@@ -298,4 +298,161 @@ test_skip 'Dockerfile: the runtime stage has every library the binary loads, the
 	"no apt-cache or not Debian 12 here"
 fi
 
+# --- hub and spokes: plugin/fleet (gpusite serve and its ApplicationSets) ---
+FLEETDIR="$PLUGIN/fleet"
+
+if [ -x "$KUBECTL" ]; then
+test_expect_success 'kubectl kustomize plugin/fleet: serve Deployment locked down, token Secret mounted as a directory, ConfigMap names it' '
+	"$KUBECTL" kustomize "$FLEETDIR" >fleet.yaml &&
+	python3 - fleet.yaml <<-\EOF
+	import sys, yaml
+	docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+	by = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+	assert sorted(by) == [("ApplicationSet", "gpusite-hub"), ("ApplicationSet", "gpusite-spokes"),
+	                      ("ConfigMap", "gpusite-serve-plugin"), ("Deployment", "gpusite-serve"),
+	                      ("Service", "gpusite-serve")], sorted(by)
+	assert all(d["metadata"]["namespace"] == "argocd" for d in docs)
+	dep = by[("Deployment", "gpusite-serve")]
+	pod = dep["spec"]["template"]["spec"]
+	assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["runAsUser"] != 0
+	assert pod["automountServiceAccountToken"] is False
+	(c,) = pod["containers"]
+	sc = c["securityContext"]
+	assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False, sc
+	assert sc["capabilities"]["drop"] == ["ALL"] and not sc.get("privileged"), sc
+	assert c["resources"]["requests"] and c["resources"]["limits"]["memory"], c["resources"]
+	for probe in ("readinessProbe", "livenessProbe"):
+	    assert c[probe]["httpGet"]["path"] == "/healthz", c[probe]
+	    assert c[probe]["httpGet"]["port"] == "http"
+	assert c["command"] == ["gpusite", "serve"], c["command"]
+	args = c["args"]
+	opt = {args[i]: args[i + 1] for i in range(len(args) - 1) if args[i].startswith("--")}
+	assert set(opt) == {"--listen", "--token-file", "--repo", "--refresh"}, opt
+	port = int(opt["--listen"].rsplit(":", 1)[1])
+	assert [p["containerPort"] for p in c["ports"] if p["name"] == "http"] == [port]
+	vols = {v["name"]: v for v in pod["volumes"]}
+	mounts = {m["name"]: m for m in c["volumeMounts"]}
+	tok = [n for n, v in vols.items() if "secret" in v]
+	assert len(tok) == 1, tok
+	tv, tm = vols[tok[0]]["secret"], mounts[tok[0]]
+	assert "subPath" not in tm, "a subPath mount never sees a rotated Secret"
+	(item,) = tv["items"]
+	assert opt["--token-file"] == tm["mountPath"] + "/" + item["path"], (opt, tm, item)
+	for m in c["volumeMounts"]:
+	    if m["name"] != tok[0]:
+	        assert "emptyDir" in vols[m["name"]], m   # the only writable places
+	env = {e["name"]: e for e in c["env"]}
+	assert env["XDG_CACHE_HOME"]["value"] in [m["mountPath"] for m in c["volumeMounts"]]
+	assert "value" not in env["GPUSITE_GIT_TOKEN"], "a token value in a manifest"
+	cm = by[("ConfigMap", "gpusite-serve-plugin")]["data"]
+	assert cm["token"] == "$%s:%s" % (tv["secretName"], item["key"]), (cm, tv)
+	svc = by[("Service", "gpusite-serve")]
+	assert svc["spec"]["selector"] == dep["spec"]["selector"]["matchLabels"]
+	(sp,) = svc["spec"]["ports"]
+	assert cm["baseUrl"] == "http://%s.argocd.svc:%d" % (svc["metadata"]["name"], sp["port"]), cm
+	assert sp["targetPort"] == "http"
+	assert int(cm["requestTimeout"]) >= 1
+	for n in ("gpusite-spokes", "gpusite-hub"):
+	    g = by[("ApplicationSet", n)]["spec"]["generators"][0]["plugin"]
+	    assert g["configMapRef"]["name"] == "gpusite-serve-plugin", g
+	EOF
+'
+else
+test_skip 'kubectl kustomize plugin/fleet: serve Deployment locked down, token Secret mounted as a directory, ConfigMap names it' \
+	"no kubectl on PATH nor .tools/bin/kubectl-layer (make deps)"
+fi
+
+if [ -x "$KUBECTL" ] && need_upstream && [ -d "$K8S" ] && [ -d "$AJV_TOOLS/node_modules/ajv" ]; then
+test_expect_success 'plugin/fleet: Deployment, Service and ConfigMap validate against the Kubernetes 1.35 OpenAPI' '
+	python3 -c "import json,yaml
+d = [x for x in yaml.safe_load_all(open(\"fleet.yaml\")) if x]
+for k in (\"Deployment\", \"Service\", \"ConfigMap\"):
+    json.dump([x for x in d if x[\"kind\"] == k], open(\"fleet-%s.json\" % k, \"w\"))" &&
+	node validate.js "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment fleet-Deployment.json &&
+	node validate.js "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.Service fleet-Service.json &&
+	node validate.js "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.ConfigMap fleet-ConfigMap.json
+'
+else
+test_skip 'plugin/fleet: Deployment, Service and ConfigMap validate against the Kubernetes 1.35 OpenAPI' \
+	"needs ../shared/upstream, kubectl and .tools/node_modules/ajv (make deps)"
+fi
+
+if need_upstream && [ -d "$AJV_TOOLS/node_modules/ajv" ]; then
+test_expect_success 'plugin/fleet: both ApplicationSets validate against the CRD; the Applications they make against the Application CRD' '
+	crd_schema "$UPSTREAM/argocd/applicationset-crd.yaml" appset.schema.json &&
+	crd_schema "$UPSTREAM/argocd/application-crd.yaml" app.schema.json &&
+	for f in "$FLEETDIR"/applicationset-*.yaml; do
+		yaml2json "$f" one-appset.json &&
+		node validate.js "$AJV_TOOLS" crd appset.schema.json - one-appset.json || exit 1
+	done &&
+	python3 - "$FLEETDIR" >fleet-apps.json <<-\EOF &&
+	import glob, json, re, sys, yaml
+	# the elements gpusite serve answers per cluster (t4100 checks the keys)
+	elems = [{"cluster": "seoul-cluster", "destinationName": "seoul-cluster",
+	          "sites": ["seoul-dc1"], "path": "sites"},
+	         {"cluster": "busan-cluster", "destinationName": "busan-spoke",
+	          "sites": ["busan-dc2", "busan-dc3"], "path": "sites"}]
+	def fill(n, e):
+	    if isinstance(n, dict):
+	        return {k: fill(v, e) for k, v in n.items()}
+	    if isinstance(n, list):
+	        return [fill(v, e) for v in n]
+	    if isinstance(n, str):
+	        return re.sub(r"\{\{ *\.(\w+) *\}\}", lambda m: str(e[m.group(1)]), n)
+	    return n
+	apps = []
+	for f in sorted(glob.glob(sys.argv[1] + "/applicationset-*.yaml")):
+	    a = yaml.safe_load(open(f))
+	    for e in elems:
+	        t = fill(a["spec"]["template"], e)
+	        t["metadata"]["namespace"] = "argocd"
+	        apps.append({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", **t})
+	json.dump(apps, sys.stdout)
+	EOF
+	node validate.js "$AJV_TOOLS" crd app.schema.json - fleet-apps.json >fleet-apps.out &&
+	test "$(grep -c ": valid$" fleet-apps.out)" = 4
+'
+else
+test_skip 'plugin/fleet: both ApplicationSets validate against the CRD; the Applications they make against the Application CRD' \
+	"../shared/upstream not found (or .tools/node_modules/ajv missing: make deps)"
+fi
+
+test_expect_success 'plugin/fleet: per cluster a spoke Application (objects: cluster) and a hub one (objects: argocd)' '
+	python3 - "$FLEETDIR" "$PLUGIN/plugin.yaml" <<-\EOF
+	import sys, yaml
+	p = yaml.safe_load(open(sys.argv[2]))
+	want = {"gpusite-spokes": ("cluster", {"name": "{{ .destinationName }}"}),
+	        "gpusite-hub": ("argocd", {"server": "https://kubernetes.default.svc", "namespace": "argocd"})}
+	names = set()
+	for role in ("spokes", "hub"):
+	    a = yaml.safe_load(open("%s/applicationset-%s.yaml" % (sys.argv[1], role)))
+	    s = a["spec"]
+	    objects, dest = want[a["metadata"]["name"]]
+	    assert s["goTemplate"] is True and "missingkey=error" in s["goTemplateOptions"], s
+	    (g,) = s["generators"]
+	    assert g["plugin"]["input"]["parameters"] == {"per": "cluster"}, g
+	    t = s["template"]
+	    src = t["spec"]["source"]
+	    assert src["plugin"]["name"] == p["metadata"]["name"] + "-" + p["spec"]["version"]
+	    assert src["plugin"]["parameters"] == [{"name": "objects", "string": objects},
+	                                           {"name": "cluster", "string": "{{ .cluster }}"}], src
+	    assert src["path"] == "{{ .path }}"
+	    assert t["spec"]["destination"] == dest, t["spec"]["destination"]
+	    assert "{{ .cluster }}" in t["metadata"]["name"]
+	    names.add(t["metadata"]["name"])
+	assert len(names) == 2, names   # the two Applications of a cluster never collide
+	EOF
+'
+
+test_expect_success 'docs/argocd-fleet.svg is well-formed SVG showing the hub and its spokes' '
+	python3 - "$TEST_TOP/docs/argocd-fleet.svg" <<-\EOF
+	import sys, xml.etree.ElementTree as ET
+	root = ET.parse(sys.argv[1]).getroot()
+	assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+	text = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+	for w in ("hub", "spoke", "gpusite serve", "objects: cluster", "objects: argocd"):
+	    assert w in text, w
+	EOF
+'
+
 test_done
