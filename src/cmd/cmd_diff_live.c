@@ -14,25 +14,9 @@
 #include "json/json.h"
 #include "kube/kube.h"
 #include "node/node.h"
+#include "render/render.h"
 
 #define DIFF_CAP ((size_t)1 << 30)
-
-/* Kinds gpusite renders: where to look for objects it no longer renders. */
-static const struct {
-	const char *api_version;
-	const char *kind;
-} rendered_kinds[] = {
-	{ "v1", "ConfigMap" },
-	{ "karpenter.sh/v1", "NodePool" },
-	{ "argoproj.io/v1alpha1", "Application" },
-	{ "policies.kyverno.io/v1", "MutatingPolicy" },
-	{ "kyverno.io/v1", "ClusterPolicy" },
-	{ "admissionregistration.k8s.io/v1", "MutatingAdmissionPolicy" },
-	{ "admissionregistration.k8s.io/v1", "MutatingAdmissionPolicyBinding" },
-	{ "admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicy" },
-	{ "admissionregistration.k8s.io/v1beta1", "MutatingAdmissionPolicyBinding" },
-	{ "monitoring.coreos.com/v1", "PrometheusRule" },
-};
 
 #define MANAGED_SELECTOR "app.kubernetes.io/managed-by=gpusite"
 
@@ -223,13 +207,23 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 		struct stale st = { &a, &run, NULL, NULL, NULL, 0, 0, 0 };
 		struct kube_list_cb cb = { stale_item, stale_restart, &st };
 
-		for (size_t k = 0; k < sizeof(rendered_kinds) / sizeof(rendered_kinds[0]); k++) {
-			struct kube_list_query q = { rendered_kinds[k].api_version,
-						     rendered_kinds[k].kind, NULL,
+		const struct render_api *const *apis;
+		size_t napis = render_apis(&apis);
+
+		/* every kind gpusite renders (the descriptors' APIs): where to
+		 * look for objects it no longer renders */
+		for (size_t k = 0; k < napis; k++) {
+			const char *av = *apis[k]->group
+				? arena_printf(&a, "%s/%s", apis[k]->group, apis[k]->version)
+				: apis[k]->version;
+			struct kube_list_query q = { av, apis[k]->kind, NULL,
 						     MANAGED_SELECTOR, NULL, 0 };
 
-			st.api_version = rendered_kinds[k].api_version;
-			st.kind = rendered_kinds[k].kind;
+			if (!apis[k]->live)
+				continue;
+
+			st.api_version = av;
+			st.kind = apis[k]->kind;
 			st.kept = st.count;
 			rc = kube_list(run.kube, &q, &cb);
 			if (rc == KUBE_ENOTFOUND)

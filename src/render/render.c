@@ -47,7 +47,8 @@ render_apis(const struct render_api *const **out)
 		for (size_t k = 0; k < render_kinds_count; k++) {
 			const struct render_kind *rk = render_kinds[k];
 			struct render_api x = { rk->group, rk->version, rk->kind, rk->plural,
-						rk->namespaced, rk->crd, rk->unchecked };
+						rk->namespaced, rk->crd, rk->unchecked,
+						rk->live };
 
 			if (n < MAX_APIS && !api_listed(apis, n, &x))
 				apis[n++] = x;

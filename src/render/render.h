@@ -148,6 +148,7 @@ struct render_api {
 	 * (the Kubernetes OpenAPI files cover it) */
 	const char *crd;
 	const char *unchecked;	/* why check/ has no checker for it, or NULL */
+	bool live;		/* diff --live lists it for objects no longer rendered */
 };
 
 /*

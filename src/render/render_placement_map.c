@@ -59,12 +59,12 @@ map_site(struct render_ctx *ctx, const struct spec_site *site)
 static const struct render_api map_more[] = {
 	{ "admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding",
 	  "mutatingadmissionpolicybindings", false, NULL,
-	  "check_rendered() matches each binding to a policy of the stream" },
+	  "check_rendered() matches each binding to a policy of the stream", true },
 	{ "admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicy",
-	  "mutatingadmissionpolicies", false, NULL, NULL },
+	  "mutatingadmissionpolicies", false, NULL, NULL, true },
 	{ "admissionregistration.k8s.io", "v1beta1", "MutatingAdmissionPolicyBinding",
 	  "mutatingadmissionpolicybindings", false, NULL,
-	  "check_rendered() matches each binding to a policy of the stream" },
+	  "check_rendered() matches each binding to a policy of the stream", true },
 };
 
 const struct render_kind render_kind_placement_map = {
