@@ -399,7 +399,6 @@ struct right {
 };
 
 static const struct right rights_run[] = {
-	{ "get", "", "nodes", NULL, false },
 	{ "list", "", "nodes", NULL, false },
 	{ "list", "", "pods", NULL, false },
 	{ "list", "", "events", NULL, false },
@@ -421,7 +420,7 @@ check_rights(struct run *r)
 {
 	const char *missing = NULL;
 	size_t nmissing = 0;
-	size_t n = r->o->restore ? 6 : sizeof(rights_run) / sizeof(rights_run[0]);
+	size_t n = r->o->restore ? 5 : sizeof(rights_run) / sizeof(rights_run[0]);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct right *rt = &rights_run[i];
