@@ -1,0 +1,62 @@
+#!/bin/sh
+# gen-fleet.sh N DIR: write N valid site specs to DIR/sites/ - distinct
+# site names, clusters and node names, a mix of IAM Roles Anywhere and SSM
+# node groups and of both providers - for the benchmark and load tests.
+set -eu
+n=${1:?usage: gen-fleet.sh N DIR}
+dir=${2:?usage: gen-fleet.sh N DIR}
+mkdir -p "$dir/sites"
+
+awk -v n="$n" -v dir="$dir/sites" 'BEGIN {
+	for (i = 1; i <= n; i++) {
+		site = sprintf("site-%05d", i)
+		f = dir "/" site ".yaml"
+		auto = (i % 4 == 0)		# every fourth site on EKS Auto Mode
+		print "apiVersion: gpusite.io/v1alpha1" > f
+		print "kind: GPUSite" > f
+		print "metadata:" > f
+		print "  name: " site > f
+		print "spec:" > f
+		print "  cluster:" > f
+		printf "    name: cluster-%05d\n", i > f
+		print "    region: us-west-2" > f
+		print "    provisioner: " (auto ? "auto-mode" : "karpenter") > f
+		print "    kubernetesVersion: \"1.35\"" > f
+		print "  nodeGroups:" > f
+		print "    - name: rack-a" > f
+		print "      gpu: {model: l40s, perNode: 4}" > f
+		printf "      nodes: [%s-gpu-01, %s-gpu-02]\n", site, site > f
+		print "      credentials:" > f
+		print "        iamRolesAnywhere:" > f
+		print "          trustAnchorArn: arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/1f2e3d4c-aaaa-bbbb-cccc-111122223333" > f
+		print "          profileArn: arn:aws:rolesanywhere:us-west-2:111122223333:profile/9a8b7c6d-aaaa-bbbb-cccc-111122223333" > f
+		print "          roleArn: arn:aws:iam::111122223333:role/HybridNodesRole" > f
+		print "      labels:" > f
+		print "        topology.example.com/rack: a" > f
+		print "    - name: rack-b" > f
+		print "      gpu: {model: l40s, perNode: 4}" > f
+		print "      count: 2" > f
+		print "      credentials:" > f
+		print "        ssm:" > f
+		printf "          activationId: 4b2c1a3e-5d6f-4a7b-8c9d-%012d\n", i > f
+		print "          activationCodeEnv: SSM_ACTIVATION_CODE_RACK_B" > f
+		print "  gpuStack:" > f
+		print "    type: " (i % 2 ? "device-plugin" : "gpu-operator") > f
+		print "    chart: {version: " (i % 2 ? "0.20.0" : "v25.3.0") "}" > f
+		print "  fallback:" > f
+		print "    instanceTypes: [g6e.12xlarge, g6e.24xlarge]" > f
+		print "    gpuLimit: 16" > f
+		print "    minGpuMemoryMiB: 40000" > f
+		print "    expireAfter: " (auto ? "336h" : "720h") > f
+		print "    consolidateAfter: 5m" > f
+		print "  placement:" > f
+		print "    mode: prefer-onprem" > f
+		print "    namespaces: [inference, batch]" > f
+		print "  recovery:" > f
+		print "    targetRTO: 20m" > f
+		print "    nodeProvisioning: 4m" > f
+		print "    imagePull: 6m" > f
+		print "    modelLoad: 3m" > f
+		close(f)
+	}
+}'
