@@ -18,6 +18,7 @@
 #include "cmd/argocd_env.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
+#include "drill/drill.h"
 #include "pipeline/pipeline.h"
 #include "emit/emit.h"
 #include "render/render.h"
@@ -100,23 +101,23 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 {
 	const struct spec_recovery *r = &s->recovery;
 	const struct spec_placement *p = &s->placement;
-	int64_t evict = p->not_ready_toleration_seconds > p->unreachable_toleration_seconds ?
-			p->not_ready_toleration_seconds : p->unreachable_toleration_seconds;
 	const char *snapshot = s->fallback.node_class.image_cache_snapshot;
-	int64_t total, pull;
+	struct drill_budget b;
+	int64_t evict, total, pull;
 	bool cached;
 
+	/* the figures drill plan and drill report measure against */
+	drill_budget_compute(&b, s, DRILL_NODE_FAILURE);
+	evict = b.seconds[DRILL_TERM_EVICTION];
 	if (!r->set) {
 		fprintf(out, "  recovery budget: not given (no spec.recovery block);"
 			" eviction toleration %s + node monitor grace %s before Pods"
-			" leave a dead node\n", dur(a, evict),
-			dur(a, r->node_monitor_grace_period.seconds ?
-			       r->node_monitor_grace_period.seconds : 50));
+			" leave a dead node\n", dur(a, evict), dur(a, b.grace));
 		return;
 	}
-	pull = spec_image_pull_seconds(s, &cached);
-	total = evict + r->node_monitor_grace_period.seconds +
-		r->node_provisioning.seconds + pull + r->model_load.seconds;
+	pull = b.seconds[DRILL_TERM_IMAGE_PULL];
+	cached = b.image_pull_cached;
+	total = b.real_failure_total;
 	fprintf(out, "  recovery budget (targetRTO %s):\n",
 		r->target_rto.text ? r->target_rto.text : dur(a, r->target_rto.seconds));
 	fprintf(out, "    %-22s %8s  (%s %llds, %s %llds; the longer one)\n",

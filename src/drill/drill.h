@@ -65,6 +65,7 @@ struct drill_budget {
 	int64_t target;				/* recovery.targetRTO; 0 when none */
 	bool image_pull_cached;			/* recovery.imagePullCached was used */
 	int64_t real_failure_total;		/* every term, as explain adds them */
+	int64_t grace;				/* nodeMonitorGracePeriod, even in a drain */
 };
 
 void drill_budget_compute(struct drill_budget *out, const struct spec_site *s,

@@ -131,8 +131,10 @@ drill_budget_compute(struct drill_budget *out, const struct spec_site *s,
 
 	memset(out, 0, sizeof(*out));
 	out->set = r->set;
-	out->seconds[DRILL_TERM_NODE_MONITOR_GRACE] =
-		r->node_monitor_grace_period.seconds ? r->node_monitor_grace_period.seconds : 50;
+	/* without a recovery block the model may leave it 0: Kubernetes' 50 s */
+	out->grace = r->set || r->node_monitor_grace_period.seconds
+		     ? r->node_monitor_grace_period.seconds : 50;
+	out->seconds[DRILL_TERM_NODE_MONITOR_GRACE] = out->grace;
 	out->seconds[DRILL_TERM_EVICTION] = sc == DRILL_PARTITION ? un : (nr > un ? nr : un);
 	out->seconds[DRILL_TERM_NODE_PROVISIONING] = r->node_provisioning.seconds;
 	out->seconds[DRILL_TERM_IMAGE_PULL] = spec_image_pull_seconds(s, &out->image_pull_cached);
@@ -349,8 +351,7 @@ drill_terms_compute(struct arena *a, struct drill_terms *out,
 	/* a NotReady node makes this a failure, even in a drill planned as a drain */
 	if (not_ready && !t[DRILL_TERM_NODE_MONITOR_GRACE].applies) {
 		t[DRILL_TERM_NODE_MONITOR_GRACE].applies = true;
-		t[DRILL_TERM_NODE_MONITOR_GRACE].budget =
-			b->real_failure_total - (b->total - b->seconds[DRILL_TERM_NODE_MONITOR_GRACE]);
+		t[DRILL_TERM_NODE_MONITOR_GRACE].budget = b->grace;
 	}
 
 	/* nodeMonitorGrace: last heartbeat -> NotReady */
