@@ -732,6 +732,65 @@ pipeline_file_from_top(struct arena *a, const struct pipeline_source *src,
 	return name_from_top(a, top, prefix, file);
 }
 
+/* Files come sorted by path (source.h), and a stub's file is one. */
+static int
+file_path_cmp(const void *pa, const void *pb)
+{
+	const struct source_file *a = pa, *b = pb;
+
+	return strcmp(a->path, b->path);
+}
+
+static int
+file_ptr_cmp(const void *pa, const void *pb)
+{
+	uintptr_t x = (uintptr_t)*(const struct source_file *const *)pa;
+	uintptr_t y = (uintptr_t)*(const struct source_file *const *)pb;
+
+	return x < y ? -1 : x > y;
+}
+
+void
+pipeline_whole_sites(struct spec_fleet *out, struct arena *t,
+		     const struct pipeline *p, const struct spec_fleet *stubs)
+{
+	struct spec_fleet got = { NULL, 0, 0 };
+	const struct source_file **want;
+	size_t nw = 0;
+
+	out->sites = arena_alloc(t, (stubs->count + 1) * sizeof(*out->sites));
+	out->count = 0;
+	out->files = stubs->files;
+	want = arena_alloc(t, (stubs->count + 1) * sizeof(*want));
+	for (size_t j = 0; j < stubs->count; j++) {
+		struct source_file key = { stubs->sites[j]->file, NULL, 0 };
+		const struct source_file *hit;
+
+		hit = bsearch(&key, p->files->files, p->files->count,
+			      sizeof(*p->files->files), file_path_cmp);
+		if (hit)
+			want[nw++] = hit;
+	}
+	/* each file once, in the order they were read */
+	qsort(want, nw, sizeof(*want), file_ptr_cmp);
+	for (size_t i = 0; i < nw; i++)
+		if (i == 0 || want[i] != want[i - 1])
+			pipeline_reload(p, &got, t, want[i]);
+	for (size_t j = 0; j < stubs->count; j++) {
+		const struct spec_site *stub = stubs->sites[j];
+
+		for (size_t k = 0; k < got.count; k++)
+			if (got.sites[k] && got.sites[k]->file == stub->file &&
+			    !strcmp(got.sites[k]->name ? got.sites[k]->name : "",
+				    stub->name ? stub->name : "")) {
+				out->sites[out->count++] = got.sites[k];
+				got.sites[k] = NULL;
+				break;
+			}
+	}
+}
+
+
 double
 pipeline_now_ms(void)
 {

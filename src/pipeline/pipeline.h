@@ -96,6 +96,13 @@ int pipeline_open_lean(struct pipeline *p, struct source_set *files,
 		       struct arena *a, const struct pipeline_source *src,
 		       const char *name, unsigned flags, size_t lean_from);
 
+/*
+ * The whole sites of `stubs` (stubs of a lean pipeline's fleet), in its
+ * order, read again from their files into `t`.
+ */
+void pipeline_whole_sites(struct spec_fleet *out, struct arena *t,
+			  const struct pipeline *p, const struct spec_fleet *stubs);
+
 struct render_options;
 
 /*
