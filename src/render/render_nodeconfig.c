@@ -8,9 +8,9 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "emit/emit.h"
 #include "render/render_util.h"
 #include "rules/rules.h"
+#include "yamlio/yamlio.h"
 
 #define NODECONFIG_API_VERSION "node.eks.aws/v1alpha1"
 #define NODE_TYPE_LABEL "node-type"
@@ -227,7 +227,8 @@ add_data(struct render_ctx *ctx, struct node *data, const char *key,
 	struct buf b;
 
 	buf_init(&b, CONFIGMAP_BYTES_CAP);
-	if (emit_document(&b, doc, EMIT_YAML) == 0) {
+	/* the bytes emit_document() writes for YAML */
+	if (yamlio_emit(&b, doc, 0) >= 0) {
 		v = node_new_strn(ctx->arena, no_pos, b.data, b.len);
 		node_map_add(ctx->arena, data, key, v);
 		if (*total < TOTAL_OVER)
