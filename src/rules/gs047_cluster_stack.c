@@ -127,6 +127,8 @@ compare_argocd(struct pair *p)
 		"project");
 	cmp_str(p, "argocd.destinationServer", a->destination_server,
 		b->destination_server, a->src, b->src, "destinationServer");
+	cmp_str(p, "argocd.destinationName", a->destination_name,
+		b->destination_name, a->src, b->src, "destinationName");
 }
 
 static void

@@ -352,9 +352,32 @@ def one_run(args, plugin, app, base, env_pairs, results, index):
     results[index] = {"copy_root": copy_root, "appdir": appdir}
 
 
+def add_plugin_inputs(app, args):
+    """--param, --param-array and --plugin-env: entries appended to the
+    Application's spec.source.plugin.parameters / .env, so they reach the
+    command through the same Environ() and plugin-env code as the rest."""
+    if not (args.param or args.param_array or args.plugin_env):
+        return app
+    app = copy.deepcopy(app)
+    plugin = app.setdefault("spec", {}).setdefault("source", {}).setdefault("plugin", {})
+    if args.param or args.param_array:
+        params = plugin.get("parameters") or []
+        for item in args.param or []:
+            k, v = item.split("=", 1)
+            params.append({"name": k, "string": v})
+        for item in args.param_array or []:
+            k, v = item.split("=", 1)
+            params.append({"name": k, "array": [x for x in v.split(",") if x]})
+        plugin["parameters"] = params
+    for item in args.plugin_env or []:
+        k, v = item.split("=", 1)
+        plugin.setdefault("env", []).append({"name": k, "value": v})
+    return app
+
+
 def main_run(args):
     plugin = load_yaml_file(args.plugin)
-    app = load_app(args)
+    app = add_plugin_inputs(load_app(args), args)
     if args.command == "parameters":
         if not ((plugin.get("spec") or {}).get("parameters") or {}).get("dynamic"):
             raise ContractError("plugin.yaml has no spec.parameters.dynamic")
@@ -577,6 +600,12 @@ def main():
     r.add_argument("--api-versions", default="")
     r.add_argument("--sidecar-env", action="append", help="NAME=VALUE in the sidecar's own env")
     r.add_argument("--set-env", action="append", help="NAME=VALUE added after Argo CD's")
+    r.add_argument("--param", action="append",
+                   help="NAME=VALUE: a string parameter appended to the Application's plugin.parameters")
+    r.add_argument("--param-array", action="append",
+                   help="NAME=A,B: an array parameter appended to plugin.parameters (NAME= for [])")
+    r.add_argument("--plugin-env", action="append",
+                   help="NAME=VALUE appended to the Application's plugin.env (ARGOCD_ENV_NAME, as written)")
     r.add_argument("--unset-env", action="append", help="NAME removed from the final env")
     r.add_argument("--inject-symlink", action="append",
                    help="LINK=TARGET made in the copy after unpacking (a link the server's own check missed)")
