@@ -44,6 +44,9 @@ static struct opts_cmd drift_cmd = {
 	"               (a note: state, not drift)\n"
 	"  GS214-GS215  GPU pods Pending in the placement namespaces, or\n"
 	"               without the GPU toleration\n"
+	"  GS216-GS218  fallback nodes: Ready without allocatable\n"
+	"               nvidia.com/gpu, or with two device plugin pods; the\n"
+	"               EC2NodeClass of another AMI family than nodeImage\n"
 	"Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"
 	"GS206 with --strict), 0 when only notes remain.\n",
 	.common = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET |
@@ -203,6 +206,7 @@ read_fallback(struct drift_fallback *f, struct live_run *run, struct collect *c,
 	if (rc == KUBE_EFAIL)
 		return -1;
 	f->class_missing = rc == KUBE_ENOTFOUND;
+	f->live_class = cls;
 	q.label_selector = arena_printf(a, "karpenter.sh/nodepool=%s",
 					s->fallback.node_pool_name);
 	c->nnames = 0;

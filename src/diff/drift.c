@@ -46,6 +46,12 @@ const struct drift_rule drift_rules[] = {
 	  "GPU pods are Pending in a placement namespace" },
 	{ DRIFT_PODS_NO_TOLERATION, DIAG_ERROR,
 	  "GPU pods in a placement namespace lack the GPU toleration (the admission policy is not working)" },
+	{ DRIFT_FALLBACK_NO_GPU, DIAG_ERROR,
+	  "a Ready fallback node advertises no allocatable nvidia.com/gpu (no device plugin runs there)" },
+	{ DRIFT_FALLBACK_PLUGINS, DIAG_ERROR,
+	  "a fallback node runs two or more device plugin pods" },
+	{ DRIFT_CLASS_IMAGE, DIAG_ERROR,
+	  "the live EC2NodeClass of the fallback boots another AMI family than fallback.nodeImage" },
 };
 const size_t drift_rules_count = sizeof(drift_rules) / sizeof(drift_rules[0]);
 
@@ -88,6 +94,8 @@ drift_node_from(struct drift_node *out, struct arena *a, const struct node *obj)
 	out->provider_id = dup_or_null(a, node_str(node_map_get(spec, "providerID")));
 	out->gpu_capacity = dup_or_null(a, node_text(node_map_get(
 		node_map_get(st, "capacity"), "nvidia.com/gpu")));
+	out->gpu_allocatable = dup_or_null(a, node_text(node_map_get(
+		node_map_get(st, "allocatable"), "nvidia.com/gpu")));
 	out->ready = false;
 	out->ready_reason = "no Ready condition";
 	for (size_t i = 0; conds && conds->kind == NODE_SEQ && i < conds->seq.count; i++) {
@@ -496,6 +504,19 @@ check_unknown_nodes(struct arena *a, struct diags *d, size_t *count,
 
 /* ------------------------------------------------------------ GPU stack */
 
+/* gpusite's fallback device plugin (release nvidia-device-plugin-fallback,
+ * render_fallback_plugin.c) on an AL2023 fallback node, the one place it
+ * belongs: not a stray of the hybrid stack. */
+static bool
+is_fallback_plugin_at_home(const struct drift_pod *p, const struct drift_node *n)
+{
+	const char *inst = label(p->labels, "app.kubernetes.io/instance");
+	const char *img = label(n->labels, "gpusite.io/node-image");
+
+	return inst && !strcmp(inst, "nvidia-device-plugin-fallback") &&
+	       img && !strcmp(img, "al2023") && drift_is_device_plugin(p);
+}
+
 static void
 check_stack(struct arena *a, struct diags *d, size_t *count,
 	    const struct drift_input *in, const struct index *ix)
@@ -513,7 +534,7 @@ check_stack(struct arena *a, struct diags *d, size_t *count,
 		    !p->owner_kind || strcmp(p->owner_kind, "DaemonSet"))
 			continue;
 		n = index_find(ix, p->node);
-		if (!n || is_hybrid(n))
+		if (!n || is_hybrid(n) || is_fallback_plugin_at_home(p, n))
 			continue;
 		finding(d, count, DRIFT_STACK_OFF_HYBRID,
 			spec_field_pos(s->gpu_stack.src, "type"), "spec.gpuStack",
@@ -582,6 +603,133 @@ walk_path(const struct node *root, const char *path)
 	return n;
 }
 
+/* "al2023" / "bottlerocket" for an image family; NULL when unset */
+static const char *
+image_family(enum spec_node_image img)
+{
+	switch (img) {
+	case IMAGE_AL2023:
+		return "al2023";
+	case IMAGE_BOTTLEROCKET:
+		return "bottlerocket";
+	case IMAGE_UNSET:
+		break;
+	}
+	return NULL;
+}
+
+/* The family an AMI name tells ("amazon-eks-node-al2023-...",
+ * "bottlerocket-aws-k8s-..."), or NULL for another (custom) image. */
+static const char *
+ami_name_family(const char *name)
+{
+	if (!name)
+		return NULL;
+	if (strstr(name, "bottlerocket"))
+		return "bottlerocket";
+	if (strstr(name, "al2023"))
+		return "al2023";
+	return NULL;
+}
+
+/* The live EC2NodeClass against fallback.nodeImage: the family of every
+ * amiSelectorTerms alias ("al2023@latest"), and of every resolved AMI in
+ * status.amis whose name tells one. */
+static void
+check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f)
+{
+	const struct spec_site *s = f->site;
+	const char *want = image_family(s->fallback.node_image);
+	const struct node *terms = node_path(f->live_class, "spec.amiSelectorTerms");
+	const struct node *amis = node_path(f->live_class, "status.amis");
+	struct pos at = spec_field_pos(s->fallback.src, "nodeImage");
+	const char *cls = s->fallback.node_class_name;
+
+	if (!want || !f->live_class || s->cluster.provisioner == PROV_AUTO_MODE)
+		return;
+	for (size_t i = 0; terms && terms->kind == NODE_SEQ && i < terms->seq.count; i++) {
+		const char *alias = node_str(node_map_get(terms->seq.items[i], "alias"));
+		const char *at_sign = alias ? strchr(alias, '@') : NULL;
+		size_t n = at_sign ? (size_t)(at_sign - alias) : (alias ? strlen(alias) : 0);
+
+		if (!alias || (n == strlen(want) && !strncmp(alias, want, n)))
+			continue;
+		finding(d, count, DRIFT_CLASS_IMAGE, at, "spec.fallback.nodeImage", s->name,
+			"EC2NodeClass %s of fallback NodePool %s (site %s) selects AMI "
+			"alias %s, but fallback.nodeImage is %s: the fallback nodes boot "
+			"another image than the device plugin setup expects; set "
+			"amiSelectorTerms to alias %s@<version> or change nodeImage",
+			cls, s->fallback.node_pool_name, s->name, alias, want, want);
+		return;
+	}
+	for (size_t i = 0; amis && amis->kind == NODE_SEQ && i < amis->seq.count; i++) {
+		const struct node *ami = amis->seq.items[i];
+		const char *name = node_str(node_map_get(ami, "name"));
+		const char *id = node_str(node_map_get(ami, "id"));
+		const char *fam = ami_name_family(name);
+
+		if (!fam || !strcmp(fam, want))
+			continue;
+		finding(d, count, DRIFT_CLASS_IMAGE, at, "spec.fallback.nodeImage", s->name,
+			"EC2NodeClass %s of fallback NodePool %s (site %s) resolved AMI "
+			"%s (%s), a %s image, but fallback.nodeImage is %s: the "
+			"fallback nodes boot another image than the device plugin setup "
+			"expects; fix amiSelectorTerms or nodeImage", cls,
+			s->fallback.node_pool_name, s->name,
+			name, id ? id : "no id", fam, want);
+		return;
+	}
+}
+
+/* Each Ready fallback node: allocatable GPUs, and at most one device
+ * plugin pod on it. */
+static void
+check_fallback_nodes(struct arena *a, struct diags *d, size_t *count,
+		     const struct drift_input *in, const struct drift_fallback *f)
+{
+	const struct spec_site *s = f->site;
+	const char *pool = s->fallback.node_pool_name;
+	struct pos at = spec_field_pos(s->fallback.src, "nodePoolName");
+
+	for (size_t i = 0; i < in->nnodes; i++) {
+		const struct drift_node *n = &in->nodes[i];
+		const char *p = label(n->labels, "karpenter.sh/nodepool");
+		const char **plugins;
+		size_t nplug = 0;
+
+		if (!p || strcmp(p, pool))
+			continue;
+		if (n->ready && (!n->gpu_allocatable ||
+				 strtoll(n->gpu_allocatable, NULL, 10) <= 0))
+			finding(d, count, DRIFT_FALLBACK_NO_GPU, at, "spec.fallback", s->name,
+				"fallback node %s of NodePool %s (site %s) is Ready but "
+				"advertises no allocatable nvidia.com/gpu (%s): GPU pods "
+				"stay Pending on it; %s", n->name, pool, s->name,
+				n->gpu_allocatable ? n->gpu_allocatable : "absent",
+				s->fallback.node_image == IMAGE_AL2023
+				? "the AL2023 image brings no device plugin: sync gpusite's fallback plugin Application and check its pods"
+				: "check the node's device plugin and driver ('kubectl describe node')");
+		if (!in->stack_listed)
+			continue;
+		plugins = arena_alloc(a, (in->npods + 1) * sizeof(*plugins));
+		for (size_t j = 0; j < in->npods; j++) {
+			const struct drift_pod *pod = &in->pods[j];
+
+			if (pod->node && !strcmp(pod->node, n->name) &&
+			    drift_is_device_plugin(pod) &&
+			    strcmp(pod->phase, "Succeeded") && strcmp(pod->phase, "Failed"))
+				plugins[nplug++] = arena_printf(a, "%s/%s", pod->ns, pod->name);
+		}
+		if (nplug >= 2)
+			finding(d, count, DRIFT_FALLBACK_PLUGINS, at, "spec.fallback", s->name,
+				"fallback node %s of NodePool %s (site %s) runs %zu device "
+				"plugin pods: %s; two plugins advertise the same GPUs twice; "
+				"keep one (fallback.nodeImage decides which: al2023 runs "
+				"gpusite's fallback plugin, bottlerocket none)", n->name, pool,
+				s->name, nplug, name_list(a, plugins, nplug));
+	}
+}
+
 static void
 check_fallback(struct arena *a, struct diags *d, size_t *count,
 	       const struct drift_input *in, const struct drift_fallback *f)
@@ -632,6 +780,8 @@ check_fallback(struct arena *a, struct diags *d, size_t *count,
 			"node; create it (it must exist before the pool is used)",
 			f->class_kind, s->fallback.node_class_name, pool, s->name,
 			in->cluster);
+	check_class_image(d, count, f);
+	check_fallback_nodes(a, d, count, in, f);
 	/* state: is the fallback in use right now? */
 	pool_nodes = arena_alloc(a, (in->nnodes + 1) * sizeof(*pool_nodes));
 	for (size_t i = 0; i < in->nnodes; i++) {

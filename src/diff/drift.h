@@ -47,6 +47,9 @@ const struct drift_rule *drift_rule_find(const char *id);
 #define DRIFT_FALLBACK_ACTIVE	"GS213"
 #define DRIFT_PODS_PENDING	"GS214"
 #define DRIFT_PODS_NO_TOLERATION "GS215"
+#define DRIFT_FALLBACK_NO_GPU	"GS216"
+#define DRIFT_FALLBACK_PLUGINS	"GS217"
+#define DRIFT_CLASS_IMAGE	"GS218"
 
 /* A Node, cut down to what the checks read.  Strings in the arena. */
 struct drift_node {
@@ -55,6 +58,7 @@ struct drift_node {
 	const struct node *taints;	/* sequence, or NULL */
 	const char *provider_id;	/* or NULL */
 	const char *gpu_capacity;	/* status.capacity["nvidia.com/gpu"], or NULL */
+	const char *gpu_allocatable;	/* status.allocatable["nvidia.com/gpu"], or NULL */
 	bool ready;
 	const char *ready_reason;	/* Ready condition reason when not ready */
 };
@@ -77,6 +81,7 @@ struct drift_fallback {
 	const struct node *rendered;	/* the NodePool as rendered */
 	const struct node *live;	/* as served, or NULL when missing */
 	bool class_missing;		/* its EC2NodeClass / NodeClass is not there */
+	const struct node *live_class;	/* that class as served, or NULL */
 	const char *class_kind;		/* "EC2NodeClass" / "NodeClass" */
 	const char **claims;		/* NodeClaim names of the pool */
 	size_t nclaims;
