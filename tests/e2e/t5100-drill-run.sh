@@ -187,4 +187,33 @@ test_expect_success 'SIGTERM mid-run: the node stays cordoned, the record says i
 	! ls rec.json.tmp.* 2>/dev/null
 '
 
+test_expect_success 'drill report on the record gives the terms drill report reads from the simulator' '
+	live_start drill-run-target &&
+	rm -f rec.json &&
+	drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m --record rec.json >out 2>err &&
+	"$GPUSITE" drill report seoul-dc1 "$LIVE/sites" --record rec.json --format json >from-record.json &&
+	since=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))[\"startedAt\"])" rec.json) &&
+	"$GPUSITE" drill report seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" \
+		--since "$since" --format json >from-cluster.json 2>err &&
+	python3 - from-record.json from-cluster.json "$LIVE/drill-run-target/cluster.json" <<-\PY
+	import json, sys
+	rec, live = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+	script = json.load(open(sys.argv[3]))["drill"]["script"]
+	names = ["nodeMonitorGrace", "eviction", "nodeProvisioning", "imagePull", "modelLoad"]
+	assert [t["name"] for t in rec["terms"]] == names, rec
+	assert all(t["measuredSeconds"] is not None for t in rec["terms"]), rec
+	# the record saw the evicted pod go; the cluster no longer shows it
+	for r, l in zip(rec["terms"], live["terms"]):
+	    if l["measuredSeconds"] is not None:
+	        assert r["measuredSeconds"] == l["measuredSeconds"], (r, l)
+	known = sum(1 for t in live["terms"] if t["measuredSeconds"] is not None)
+	assert known >= 4, live
+	m = {t["name"]: t["measuredSeconds"] for t in rec["terms"]}
+	assert m["nodeProvisioning"] == script["nodeReady"] - script["pending"], m
+	assert m["imagePull"] == script["started"] - script["scheduled"], m
+	assert m["modelLoad"] == script["ready"] - script["started"], m
+	assert rec["withinTarget"] is True and rec["targetSeconds"] == 900, rec
+	PY
+'
+
 test_done
