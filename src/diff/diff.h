@@ -1,7 +1,8 @@
 /*
  * diff.h - comparing rendered objects: between Git revisions and against
  * the live cluster.  Text diffs come from libgit2's diff of two buffers
- * (implemented in source/, the only module that sees libgit2).
+ * (source_diff_buffers(), source/ being the only module that sees
+ * libgit2; diff_unified.c).
  */
 #ifndef GS_DIFF_H
 #define GS_DIFF_H

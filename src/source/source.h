@@ -100,4 +100,22 @@ void source_set_sort(struct source_set *s);
 
 const char *source_library_version(void);	/* libgit2's */
 
+/*
+ * The line diff of two buffers, as libgit2 computes it (text always,
+ * `context` lines around each change): on_hunk() gets each hunk header
+ * ("@@ -1,3 +1,3 @@\n"), on_line() each line of it with its origin
+ * (' ', '+' or '-'; no-newline markers are left out).  A callback stops
+ * the diff by returning non-zero.  Returns 0, or -1 when libgit2 failed
+ * or a callback stopped it.
+ */
+struct source_diff_sink {
+	int (*on_hunk)(void *ctx, const char *header, size_t len);
+	int (*on_line)(void *ctx, char origin, const char *text, size_t len);
+	void *ctx;
+};
+
+int source_diff_buffers(const char *a_text, size_t a_len, const char *b_text,
+			size_t b_len, unsigned context,
+			const struct source_diff_sink *sink);
+
 #endif

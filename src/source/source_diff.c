@@ -1,38 +1,35 @@
 /*
- * source_diff.c - diff_unified() on libgit2's git_diff_buffers(): no diff
- * algorithm of our own.
+ * source_diff.c - libgit2's git_diff_buffers() behind source_diff_buffers():
+ * no diff algorithm of our own, and libgit2 seen by source/ only.
+ * diff/diff_unified.c makes the unified diff of it.
  */
-#include <string.h>
-
 #include <git2.h>
 
-#include "base/buf.h"
-#include "diff/diff.h"
+#include "source/source.h"
 
-struct diff_sink {
-	struct buf *out;
+struct sink_state {
+	const struct source_diff_sink *sink;
 	int err;
 };
 
 static int
-diff_sink_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk,
-	       void *payload)
+on_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
 {
-	struct diff_sink *sink = payload;
+	struct sink_state *st = payload;
 
 	(void)delta;
-	if (buf_add(sink->out, hunk->header, hunk->header_len) < 0) {
-		sink->err = -1;
+	if (st->sink->on_hunk(st->sink->ctx, hunk->header, hunk->header_len)) {
+		st->err = -1;
 		return -1;
 	}
 	return 0;
 }
 
 static int
-diff_sink_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
-	       const git_diff_line *line, void *payload)
+on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+	const git_diff_line *line, void *payload)
 {
-	struct diff_sink *sink = payload;
+	struct sink_state *st = payload;
 
 	(void)delta;
 	(void)hunk;
@@ -40,18 +37,16 @@ diff_sink_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	case GIT_DIFF_LINE_CONTEXT:
 	case GIT_DIFF_LINE_ADDITION:
 	case GIT_DIFF_LINE_DELETION:
-		if (buf_addch(sink->out, line->origin) < 0)
-			goto fail;
 		break;
 	default:	/* "\ No newline at end of file" markers */
 		return 0;
 	}
-	if (buf_add(sink->out, line->content, line->content_len) < 0)
-		goto fail;
+	if (st->sink->on_line(st->sink->ctx, line->origin, line->content,
+			      line->content_len)) {
+		st->err = -1;
+		return -1;
+	}
 	return 0;
-fail:
-	sink->err = -1;
-	return -1;
 }
 
 /*
@@ -71,26 +66,19 @@ diff_git_init(void)
 }
 
 int
-diff_unified(struct buf *out, const char *a_text, size_t a_len,
-	     const char *a_label, const char *b_text, size_t b_len,
-	     const char *b_label)
+source_diff_buffers(const char *a_text, size_t a_len, const char *b_text,
+		    size_t b_len, unsigned context,
+		    const struct source_diff_sink *sink)
 {
 	git_diff_options opts;
-	struct diff_sink sink = { out, 0 };
+	struct sink_state st = { sink, 0 };
 	int error;
 
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	if (a_len == b_len && !memcmp(a_text, b_text, a_len))
-		return 0;
 	diff_git_init();
-	opts.context_lines = 3;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.context_lines = context;
 	opts.flags |= GIT_DIFF_FORCE_TEXT;
-	if (buf_printf(out, "--- %s\n+++ %s\n", a_label, b_label) < 0)
-		return -1;
 	error = git_diff_buffers(a_text, a_len, NULL, b_text, b_len, NULL,
-				 &opts, NULL, NULL, diff_sink_hunk,
-				 diff_sink_line, &sink);
-	if (error < 0 || sink.err < 0)
-		return -1;
-	return 1;
+				 &opts, NULL, NULL, on_hunk, on_line, &st);
+	return error < 0 || st.err < 0 ? -1 : 0;
 }
