@@ -384,7 +384,8 @@ drill_terms_compute(struct arena *a, struct drill_terms *out,
 	for (size_t i = 0; i < r->count; i++) {
 		const struct drill_transition *x = &r->transitions[i];
 
-		if (x->object == DRILL_OBJ_POD && x->what == DRILL_DELETED &&
+		if ((x->object == DRILL_OBJ_POD || x->object == DRILL_OBJ_EVENT) &&
+		    x->what == DRILL_DELETED &&
 		    drilled(r, x->node) && (!have_start || x->time >= start))
 			deleted = x;
 	}

@@ -3,7 +3,9 @@
  * incident) rebuilt from what the cluster still shows: node Ready
  * conditions and the unschedulable taint's timeAdded, pod timestamps and
  * conditions, container start times, NodeClaim conditions and the
- * Pulling/Pulled/Started events.  GET and LIST only.
+ * Pulling/Pulled/Started events.  A deleted pod is soon gone from the
+ * API; its kubelet's Killing event (kept an hour by default) still tells
+ * when it was stopped.  GET and LIST only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -183,6 +185,8 @@ on_event(void *payload, const struct node *obj)
 		w = DRILL_PULLED;
 	else if (!strcmp(reason, "Started"))
 		w = DRILL_STARTED;
+	else if (!strcmp(reason, "Killing"))
+		w = DRILL_DELETED;	/* the kubelet stops a deleted pod's containers */
 	else
 		return 0;
 	if (!time_of(&t, node_map_get(obj, "eventTime")) &&

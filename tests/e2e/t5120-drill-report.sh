@@ -90,6 +90,10 @@ test_expect_success 'a term the data cannot show is unknown, with the reason; th
 	report drill-drain-unknown 0 &&
 	grep "^  eviction                 1m0s    unknown  (no pod of the drilled nodes was seen deleted)$" "$SCRATCH/out"
 '
+test_expect_success 'the deleted pod gone from the API: its Killing event still dates the eviction' '
+	report drill-drain-events 0 --format json &&
+	test_cmp "$SCRATCH/met.json" "$SCRATCH/out"
+'
 test_expect_success '--since after the drill leaves nothing: every term unknown, none guessed' '
 	report drill-drain-met 0 --since 2026-03-01T09:00:00Z --format json &&
 	grep "\"name\":\"eviction\",\"budgetSeconds\":60,\"measuredSeconds\":null" "$SCRATCH/out" &&
