@@ -28,7 +28,8 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/xalloc.h"
-#include "cmd/argocd_env.h"
+#include "argocd/argocd_fleet.h"
+#include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "pipeline/pipeline.h"
@@ -45,6 +46,7 @@ enum render_opt {
 	R_NODECONFIGS,
 	R_VALUES,
 	R_KUBE_VERSION,
+	R_OBJECTS,
 };
 
 static const struct opt_spec render_opts[] = {
@@ -59,6 +61,9 @@ static const struct opt_spec render_opts[] = {
 	  " DIR/<cluster>/values.yaml" },
 	{ R_KUBE_VERSION, "kube-version", 0, "X.Y", "target Kubernetes version"
 	  " (overrides cluster.kubernetesVersion)" },
+	{ R_OBJECTS, "objects", 0, "WHICH", "cluster (what lives in the cluster, no"
+	  " argoproj.io object), argocd (the GPU-stack Applications for a hub Argo CD,"
+	  " destination.name <cluster> by default) or all (default)" },
 	{ 0, NULL, 0, NULL, NULL },
 };
 
@@ -71,6 +76,7 @@ struct render_args {
 	const char *nodeconfigs;
 	const char *values;
 	int kube_minor;
+	enum argocd_objects objects;
 };
 
 static int on_option(void *payload, int id, const char *value);
@@ -136,6 +142,11 @@ on_option(void *payload, int id, const char *value)
 	case R_VALUES:
 		ra->values = value;
 		return 0;
+	case R_OBJECTS:
+		if (argocd_parse_objects(&ra->objects, value) < 0)
+			return opts_usage_error(&render_cmd, "unknown --objects '%s': use"
+						" cluster, argocd or all", value);
+		return 0;
 	case R_KUBE_VERSION:
 		if (argocd_parse_kube_version(&ra->kube_minor, value) < 0)
 			return opts_usage_error(&render_cmd, "--kube-version '%s' is not a"
@@ -143,6 +154,13 @@ on_option(void *payload, int id, const char *value)
 		return 0;
 	}
 	return 0;
+}
+
+/* render --objects: the split generate's `objects` setting makes. */
+static bool
+keep_objects(const struct render_object *o, const void *arg)
+{
+	return argocd_objects_keep(*(const enum argocd_objects *)arg, o);
 }
 
 static const char *
@@ -248,11 +266,12 @@ cmd_render(int argc, char **argv)
 		goto out;
 	}
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
-	/* a large fleet's trees are read again batch by batch; --site and
-	 * --kube-version read the whole model */
+	/* a large fleet's trees are read again batch by batch; --site,
+	 * --kube-version and --objects read the whole model */
 	src = opts_source(&o, (const char *const *)o.args, o.nargs);
 	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite render", flags,
-			       ra.sites || ra.kube_minor ? SIZE_MAX : RENDER_LEAN_FILES) < 0) {
+			       ra.sites || ra.kube_minor || ra.objects ? SIZE_MAX
+								     : RENDER_LEAN_FILES) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -264,6 +283,11 @@ cmd_render(int argc, char **argv)
 	ropt.files = ra.nodeconfigs || ra.values;
 	ropt.no_nodeconfig_files = !ra.nodeconfigs;
 	ropt.getenv = env_lookup;
+	if (ra.objects != ARGOCD_OBJECTS_ALL) {
+		ropt.keep = keep_objects;
+		ropt.keep_arg = &ra.objects;
+		ropt.argocd_hub = ra.objects == ARGOCD_OBJECTS_ARGOCD;
+	}
 	pipeline_check_kube_version(&p.diags, &p.fleet, &ropt, "--kube-version");
 	if (o.strict)
 		diags_promote_warnings(&p.diags);

@@ -269,6 +269,14 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	}
 	if (rc)
 		return -1;
+	if (opt->keep) {
+		size_t kept = 0;
+
+		for (i = 0; i < out->count; i++)
+			if (opt->keep(&out->objects[i], opt->keep_arg))
+				out->objects[kept++] = out->objects[i];
+		out->count = kept;
+	}
 	/* Shared objects may change owner in Argo CD: see render.h. */
 	for (i = 0; i < out->count; i++)
 		if (!out->objects[i].site)

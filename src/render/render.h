@@ -60,6 +60,10 @@ struct render_options {
 	 * without argocd.destinationName/Server they point at the cluster by
 	 * `destination.name: <spec.cluster.name>`, not at the in-cluster server. */
 	bool argocd_hub;
+	/* Keep only the objects `keep` says yes to (NULL: all), before the
+	 * empty-stream check: `render --objects` (argocd_objects_keep). */
+	bool (*keep)(const struct render_object *o, const void *arg);
+	const void *keep_arg;
 };
 
 struct render_result {

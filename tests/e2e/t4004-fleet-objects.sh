@@ -161,4 +161,15 @@ test_expect_success 'sites of one cluster naming different destinationName: GS04
 	grep -q "argocd.destinationName .*seoul-other.* differs from .*seoul-prod.*\[GS047\]$" differ/stderr
 '
 
+test_expect_success 'render --objects makes the same split as generate, byte for byte' '
+	(cd "$FLEET" && "$GPUSITE" render --objects cluster --site seoul-dc1,seoul-dc5) >r-cluster &&
+	test_cmp spoke/stdout r-cluster &&
+	(cd "$FLEET" && "$GPUSITE" render --objects argocd) >r-argocd &&
+	test_cmp hub/stdout r-argocd &&
+	(cd "$FLEET" && "$GPUSITE" render --objects all --site busan-dc2) >r-all &&
+	test_cmp allbusan/stdout r-all &&
+	(cd "$FLEET" && expect_exit 2 "$GPUSITE" render --objects hub) 2>r-bad &&
+	grep -qx "gpusite render: unknown --objects .hub.: use cluster, argocd or all" r-bad
+'
+
 test_done
