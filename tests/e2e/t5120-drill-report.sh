@@ -94,6 +94,13 @@ test_expect_success 'the deleted pod gone from the API: its Killing event still 
 	report drill-drain-events 0 --format json &&
 	test_cmp "$SCRATCH/met.json" "$SCRATCH/out"
 '
+test_expect_success 'a partition from the cluster: nodeMonitorGrace from the last heartbeat, eviction after the unreachable toleration' '
+	report drill-partition-report 0 --scenario partition --format json &&
+	echo "{\"site\":\"seoul-dc1\",\"scenario\":\"partition\",\"terms\":[{\"name\":\"nodeMonitorGrace\",\"budgetSeconds\":50,\"measuredSeconds\":40},{\"name\":\"eviction\",\"budgetSeconds\":60,\"measuredSeconds\":60},{\"name\":\"nodeProvisioning\",\"budgetSeconds\":240,\"measuredSeconds\":189},{\"name\":\"imagePull\",\"budgetSeconds\":360,\"measuredSeconds\":300},{\"name\":\"modelLoad\",\"budgetSeconds\":180,\"measuredSeconds\":100}],\"totalSeconds\":689,\"targetSeconds\":900,\"withinTarget\":true}" >"$SCRATCH/expect" &&
+	test_cmp "$SCRATCH/expect" "$SCRATCH/out" &&
+	report drill-partition-report 0 --scenario partition &&
+	grep "^  nodeMonitorGrace          50s        40s  OK$" "$SCRATCH/out"
+'
 test_expect_success '--since after the drill leaves nothing: every term unknown, none guessed' '
 	report drill-drain-met 0 --since 2026-03-01T09:00:00Z --format json &&
 	grep "\"name\":\"eviction\",\"budgetSeconds\":60,\"measuredSeconds\":null" "$SCRATCH/out" &&
