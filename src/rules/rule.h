@@ -102,11 +102,7 @@ bool rules_secret_in_field(const char *text, const char *key);
  * knows; the cheap first step of every check above. */
 bool rules_secret_prefilter(const char *text, bool is_key);
 
-/* Kubernetes syntax (k8s.io/apimachinery validation); each returns NULL
- * when valid, else why not, as a message fragment. */
-const char *k8s_qualified_name_problem(const char *key);	/* label key, taint key */
-const char *k8s_label_value_problem(const char *value);
-bool k8s_is_dns1123_subdomain(const char *s);
-bool k8s_is_dns1123_label(const char *s);
+/* Kubernetes syntax: k8s/k8s_names.h */
+#include "k8s/k8s_names.h"
 
 #endif

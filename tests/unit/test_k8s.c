@@ -6,10 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "k8s/k8s_int.h"
+#include "k8s/k8s_names.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
 #include "k8s/k8s_version.h"
@@ -203,6 +205,53 @@ test_k8s__version_refuses_anything_else(void **state)
 	assert_int_equal(k8s_version_parse(NULL, 0, &major, &minor), -1);
 }
 
+/* apimachinery validation: IsDNS1123Label/Subdomain, IsQualifiedName,
+ * IsValidLabelValue */
+static void
+test_k8s__names_like_apimachinery(void **state)
+{
+	char l63[64], l64[65], sub[256];
+
+	(void)state;
+	memset(l63, 'a', 63);
+	l63[63] = '\0';
+	memset(l64, 'a', 64);
+	l64[64] = '\0';
+	assert_true(k8s_is_dns1123_label("a-1"));
+	assert_true(k8s_is_dns1123_label(l63));
+	assert_false(k8s_is_dns1123_label(l64));
+	assert_false(k8s_is_dns1123_label("A"));
+	assert_false(k8s_is_dns1123_label("-a"));
+	assert_false(k8s_is_dns1123_label("a.b"));
+	assert_false(k8s_is_dns1123_label(NULL));
+	assert_true(k8s_is_dns1123_subdomain("a.b-c.d"));
+	assert_false(k8s_is_dns1123_subdomain("a..b"));
+	assert_false(k8s_is_dns1123_subdomain("a."));
+	/* the subdomain regex caps the whole at 253, no label of its own */
+	snprintf(sub, sizeof(sub), "%s.b", l64);
+	assert_true(k8s_is_dns1123_subdomain(sub));
+	memset(sub, 'a', 254);
+	sub[254] = '\0';
+	assert_false(k8s_is_dns1123_subdomain(sub));
+	assert_null(k8s_qualified_name_problem("nvidia.com/gpu"));
+	assert_null(k8s_qualified_name_problem("node-type"));
+	assert_null(k8s_qualified_name_problem("A_b.c"));
+	assert_non_null(k8s_qualified_name_problem(""));
+	assert_non_null(k8s_qualified_name_problem("a/b/c"));
+	assert_non_null(k8s_qualified_name_problem("/b"));
+	assert_non_null(k8s_qualified_name_problem("Example.com/b"));
+	assert_non_null(k8s_qualified_name_problem("a/"));
+	assert_non_null(k8s_qualified_name_problem(l64));
+	assert_non_null(k8s_qualified_name_problem("-a"));
+	assert_null(k8s_label_value_problem(""));
+	assert_null(k8s_label_value_problem(NULL));
+	assert_null(k8s_label_value_problem("hybrid-gpu"));
+	assert_null(k8s_label_value_problem(l63));
+	assert_non_null(k8s_label_value_problem(l64));
+	assert_non_null(k8s_label_value_problem("a/b"));
+	assert_non_null(k8s_label_value_problem("a-"));
+}
+
 int
 main(void)
 {
@@ -213,6 +262,7 @@ main(void)
 		TESTUTIL_CASE(test_k8s__node_requirements_gt_lt),
 		TESTUTIL_CASE(test_k8s__toleration_like_core_v1),
 		cmocka_unit_test(test_k8s__parse_int64_like_strconv),
+		cmocka_unit_test(test_k8s__names_like_apimachinery),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

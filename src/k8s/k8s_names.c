@@ -1,11 +1,11 @@
 /*
- * k8s_syntax.c - Kubernetes name syntax, as k8s.io/apimachinery's
+ * k8s_names.c - Kubernetes name syntax, as k8s.io/apimachinery's
  * validation package defines it (IsQualifiedName, IsValidLabelValue,
  * IsDNS1123Subdomain, IsDNS1123Label).
  */
 #include <string.h>
 
-#include "rules/rule.h"
+#include "k8s/k8s_names.h"
 
 static bool
 is_alnum(char c)
