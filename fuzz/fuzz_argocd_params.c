@@ -11,7 +11,10 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
-#include "cmd/argocd_env.h"
+#include "argocd/argocd_api.h"
+#include "argocd/argocd_app.h"
+#include "argocd/argocd_env.h"
+#include "argocd/argocd_settings.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,7 +15,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "cmd/argocd_env.h"
+#include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "drill/drill.h"
