@@ -12,6 +12,7 @@
 #include "diff/diff.h"
 #include "diff/drift.h"
 #include "drill/drill.h"
+#include "k8s/k8s_selector.h"
 #include "kube/kube.h"
 #include "node/node.h"
 #include "spec/spec.h"
@@ -35,37 +36,11 @@ drilled(const struct drill_plan_input *in, const char *node)
 	return false;
 }
 
-/* Does a PDB's label selector (matchLabels, matchExpressions) select labels? */
+/* A PDB's selector: policy/v1 selects nothing with none, every pod with {}. */
 static bool
 selects(const struct node *sel, const struct node *labels)
 {
-	const struct node *ml = node_map_get(sel, "matchLabels");
-	const struct node *me = node_map_get(sel, "matchExpressions");
-
-	if (!sel || sel->kind != NODE_MAP)
-		return false;
-	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
-		const char *k = node_str(ml->map.pairs[i].key);
-		const char *v = node_str(node_map_get(labels, k));
-
-		if (!v || strcmp(v, node_text(ml->map.pairs[i].value)))
-			return false;
-	}
-	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
-		const struct node *e = me->seq.items[i];
-		const char *k = node_str(node_map_get(e, "key"));
-		const char *op = node_str(node_map_get(e, "operator"));
-		const struct node *vals = node_map_get(e, "values");
-		const char *v = k ? node_str(node_map_get(labels, k)) : NULL;
-		bool in = false;
-
-		for (size_t j = 0; v && vals && vals->kind == NODE_SEQ && j < vals->seq.count; j++)
-			in = in || !strcmp(v, node_text(vals->seq.items[j]));
-		if (!op || (!strcmp(op, "In") && !in) || (!strcmp(op, "NotIn") && in) ||
-		    (!strcmp(op, "Exists") && !v) || (!strcmp(op, "DoesNotExist") && v))
-			return false;
-	}
-	return true;
+	return sel && sel->kind == NODE_MAP && k8s_label_selector_matches(sel, labels);
 }
 
 static int
