@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "base/secret.h"
 #include "diff/diff.h"
+#include "k8s/k8s_quantity.h"
 #include "node/node.h"
 #include "yamlio/yamlio.h"
 
@@ -105,39 +106,11 @@ diff_normalize(struct arena *a, const struct node *obj)
 
 /* ------------------------------------------------------------ quantities */
 
-/* Parse a Kubernetes quantity into a double; -1 when it is not one. */
+/* A Kubernetes quantity as a double (k8s/k8s_quantity.h); -1 when it is not one. */
 static int
 quantity(const char *s, double *out)
 {
-	static const struct { const char *sfx; double mul; } sfx[] = {
-		{ "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 },
-		{ "Ti", 1099511627776.0 }, { "Pi", 1125899906842624.0 },
-		{ "Ei", 1152921504606846976.0 },
-		{ "n", 1e-9 }, { "u", 1e-6 }, { "m", 1e-3 }, { "k", 1e3 },
-		{ "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 }, { "P", 1e15 },
-		{ "E", 1e18 },
-	};
-	char *end;
-	double v;
-
-	if (!s || !*s || strchr(s, ' ') || !strcmp(s, "-") || !strcmp(s, "+"))
-		return -1;
-	if (!((*s >= '0' && *s <= '9') || *s == '.' || *s == '-' || *s == '+'))
-		return -1;
-	v = strtod(s, &end);
-	if (end == s)
-		return -1;
-	if (!*end) {
-		*out = v;
-		return 0;
-	}
-	for (size_t i = 0; i < N(sfx); i++)
-		if (!strcmp(end, sfx[i].sfx)) {
-			*out = v * sfx[i].mul;
-			return 0;
-		}
-	/* 1e3 style exponents are already taken by strtod */
-	return -1;
+	return s ? k8s_quantity_parse(s, strlen(s), out) : -1;
 }
 
 bool

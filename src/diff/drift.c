@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "diff/diff.h"
 #include "diff/drift.h"
+#include "k8s/k8s_quantity.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
 #include "node/node.h"
@@ -696,11 +697,14 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count,
 		const char *p = label(n->labels, "karpenter.sh/nodepool");
 		const char **plugins;
 		size_t nplug = 0;
+		double alloc = 0;
 
 		if (!p || strcmp(p, pool))
 			continue;
 		if (n->ready && (!n->gpu_allocatable ||
-				 strtoll(n->gpu_allocatable, NULL, 10) <= 0))
+				 k8s_quantity_parse(n->gpu_allocatable,
+						    strlen(n->gpu_allocatable), &alloc) < 0 ||
+				 alloc < 1))
 			finding(d, count, DRIFT_FALLBACK_NO_GPU, at, "spec.fallback", s->name,
 				"fallback node %s of NodePool %s (site %s) is Ready but "
 				"advertises no allocatable nvidia.com/gpu (%s): GPU pods "

@@ -284,6 +284,7 @@ test_diff_drift__fallback_near_its_limit(void **state)
 		"{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
 		"\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
 		"\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"14\"},"
+		"\"allocatable\":{\"nvidia.com/gpu\":\"14\"},"
 		"\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
 	f->in.nnodes = f->nnodes;
 	memset(&fb, 0, sizeof(fb));
@@ -348,11 +349,47 @@ test_diff_drift__pending_and_untolerated_gpu_pods(void **state)
 	assert_null(strstr(first(&f->d, DRIFT_PODS_NO_TOLERATION)->msg, "other"));
 }
 
+/* A Ready fallback node whose allocatable GPUs are 0 is GS216; one that
+ * is not Ready yet is not judged. */
+static void
+test_diff_drift__fallback_node_without_allocatable_gpus(void **state)
+{
+	struct fixture *f = *state;
+	struct drift_fallback fb;
+	const struct node *pool = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
+
+	healthy(f);
+	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f,
+		"{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
+		"\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+		"\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"4\"},"
+		"\"allocatable\":{\"nvidia.com/gpu\":\"0\"},"
+		"\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
+	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f,
+		"{\"metadata\":{\"name\":\"ip-10-0-1-3\",\"labels\":{"
+		"\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+		"\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"}]}}"));
+	f->in.nnodes = f->nnodes;
+	memset(&fb, 0, sizeof(fb));
+	fb.site = f->sites[0];
+	fb.rendered = pool;
+	fb.live = pool;
+	fb.class_kind = "EC2NodeClass";
+	f->in.fallbacks = &fb;
+	f->in.nfallbacks = 1;
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 1);
+	assert_non_null(strstr(first(&f->d, DRIFT_FALLBACK_NO_GPU)->msg,
+			       "fallback node ip-10-0-1-2 of NodePool seoul-dc1-gpu-fallback "
+			       "(site seoul-dc1) is Ready but advertises no allocatable "
+			       "nvidia.com/gpu (0)"));
+	assert_null(strstr(first(&f->d, DRIFT_FALLBACK_NO_GPU)->msg, "ip-10-0-1-3"));
+}
+
 static void
 test_diff_drift__rule_table_is_whole(void **state)
 {
 	(void)state;
-	assert_int_equal(drift_rules_count, 15);
+	assert_int_equal(drift_rules_count, 18);
 	for (size_t i = 0; i < drift_rules_count; i++) {
 		char want[8];
 
@@ -377,6 +414,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_diff_drift__fallback_near_its_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diff_drift__pool_missing_changed_class_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diff_drift__pending_and_untolerated_gpu_pods, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__fallback_node_without_allocatable_gpus, setup, teardown),
 		cmocka_unit_test(test_diff_drift__rule_table_is_whole),
 	};
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "k8s/k8s_int.h"
 #include "k8s/k8s_names.h"
+#include "k8s/k8s_quantity.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
 #include "k8s/k8s_version.h"
@@ -252,6 +254,47 @@ test_k8s__names_like_apimachinery(void **state)
 	assert_non_null(k8s_label_value_problem("a-"));
 }
 
+static int
+qty(const char *text, double *v)
+{
+	return k8s_quantity_parse(text, strlen(text), v);
+}
+
+/* resource.ParseQuantity's grammar (quantity_test.go in spirit) */
+static void
+test_k8s__quantity_like_parse_quantity(void **state)
+{
+	static const struct {
+		const char *text;
+		double value;
+	} ok[] = {
+		{ "0", 0 }, { "4", 4 }, { "+4", 4 }, { "-4", -4 }, { "100m", 0.1 },
+		{ "1Gi", 1073741824.0 }, { "1.5Gi", 1610612736.0 }, { "1e3", 1000 },
+		{ "1E3", 1000 }, { "1e-3", 0.001 }, { "2k", 2000 }, { "1E", 1e18 },
+		{ "1.", 1 }, { ".5", 0.5 }, { "5Mi", 5242880.0 }, { "3n", 3e-9 },
+		{ "7u", 7e-6 }, { "190126320Ki", 194689351680.0 }, { "47810m", 47.81 },
+	};
+	static const char *const bad[] = {
+		"", "+", "-", ".", "1 Gi", " 1", "1gi", "1Gib", "0x10", "inf", "nan",
+		"1e", "1e3k", "1.5.2", "1K", "1ki", "e3", "1e+", "1..5", "--1",
+	};
+	double v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (qty(ok[i].text, &v) != 0)
+			fail_msg("%s: refused", ok[i].text);
+		if (fabs(v - ok[i].value) > 1e-9 * fmax(1.0, fabs(ok[i].value)))
+			fail_msg("%s: %g, want %g", ok[i].text, v, ok[i].value);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = -7;
+		if (qty(bad[i], &v) != -1 || v != -7)
+			fail_msg("%s: accepted", bad[i]);
+	}
+	assert_int_equal(k8s_quantity_parse(NULL, 0, &v), -1);
+}
+
 int
 main(void)
 {
@@ -263,6 +306,7 @@ main(void)
 		TESTUTIL_CASE(test_k8s__toleration_like_core_v1),
 		cmocka_unit_test(test_k8s__parse_int64_like_strconv),
 		cmocka_unit_test(test_k8s__names_like_apimachinery),
+		cmocka_unit_test(test_k8s__quantity_like_parse_quantity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
