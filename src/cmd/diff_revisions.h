@@ -1,14 +1,12 @@
 /*
  * diff_revisions.h - `gpusite diff --base REV [--head REV]`: what a change
- * does to the rendered output, object by object (cmd_diff dispatches).
+ * does to the rendered output, object by object (cmd_diff dispatches;
+ * cmd_diff_revisions.c).
  */
-#ifndef GS_DIFF_REVISIONS_H
-#define GS_DIFF_REVISIONS_H
+#ifndef GS_CMD_DIFF_REVISIONS_H
+#define GS_CMD_DIFF_REVISIONS_H
 
 #include "cmd/opts.h"
-
-struct arena;
-struct node;
 
 /*
  * Render the specs at `base` and at `head` (NULL: the index with
@@ -20,13 +18,5 @@ struct node;
  */
 int diff_revisions_run(const struct opts *o, const char *base, const char *head,
 		       const char *format);
-
-/*
- * Mask secrets in a rendered object, in place: the value of every
- * activationCode key becomes "<redacted>", and so does an activationCode
- * written inside a string (a NodeConfig embedded in a ConfigMap, as YAML
- * "activationCode: x" or JSON "activationCode":"x").
- */
-void diff_revisions_redact(struct arena *a, struct node *n);
 
 #endif

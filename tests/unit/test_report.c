@@ -15,6 +15,7 @@
 
 #include "base/arena.h"
 #include "report/report.h"
+#include "report/report_diff.h"
 #include "rules/rules.h"
 
 struct fixture {
@@ -565,11 +566,64 @@ test_report__junit_passing_site_and_xml_escaping(void **state)
 	free(out);
 }
 
+/*
+ * diff --base --format github goes through the one GitHub escaper: the
+ * annotation's file property and message escape % CR LF (and : , in
+ * properties), and a bidi control in an object name is shown as an
+ * escape, never written raw into the log.
+ */
+static void
+test_report__diff_github_uses_the_one_escaper(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct render_object obj;
+	struct diff_item it;
+	struct diff_result res;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	arena_init(&a);
+	memset(&obj, 0, sizeof(obj));
+	obj.kind = "ConfigMap";
+	obj.name = "x\xe2\x80\xae" "y";
+	memset(&it, 0, sizeof(it));
+	it.obj = &obj;
+	it.key = "ConfigMap/x\xe2\x80\xae" "y";
+	it.change = DIFF_ADDED;
+	it.diff = "+a\n";
+	it.len = 3;
+	it.plus = 1;
+	it.file = "sites/a,b:c.yaml";
+	memset(&res, 0, sizeof(res));
+	res.items = &it;
+	res.count = 1;
+	res.n[DIFF_ADDED] = 1;
+	res.base = "main";
+	res.head = "work tree";
+	unsetenv("GITHUB_STEP_SUMMARY");
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(report_diff_github(out, &a, &res), 0);
+	fclose(out);
+	assert_string_equal(buf,
+		"::group::ConfigMap/x\\u202ey (added, +1 \xe2\x88\x92" "0)\n"
+		"+a\n"
+		"::endgroup::\n"
+		"::notice file=sites/a%2Cb%3Ac.yaml,title=gpusite diff::"
+		"ConfigMap/x\\u202ey added in the rendered output (+1 -0 lines)\n"
+		"0 objects changed, 1 added, 0 removed\n");
+	free(buf);
+	arena_release(&a);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report__format_names_parse),
+		cmocka_unit_test(test_report__diff_github_uses_the_one_escaper),
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(test_report__text_is_compiler_style_on_stderr),
 		T(test_report__text_caret_points_at_the_column),
