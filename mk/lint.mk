@@ -1,8 +1,12 @@
-# make lint: library includes stay in their module (mk/lint.sh).
-# make lint-format: also clang-format --dry-run (optional; needs clang-format).
+# make lint: every check in mk/lint/*.sh (mk/lint.sh): library includes in
+# their module, commands only in src/cmd/, no include up the road, no
+# banned function, clang-format clean files of mk/lint/format-files.txt.
+# make lint-format: clang-format --dry-run over all of src/ and tests/unit/
+# (the whole tree is not formatted yet).
 .PHONY: lint-format
 lint:
 	@sh mk/lint.sh
 
 lint-format:
-	@LINT_FORMAT=1 sh mk/lint.sh
+	@find src tests/unit -name '*.[ch]' -print | sort | \
+		xargs clang-format --dry-run -Werror

@@ -101,7 +101,10 @@ token_prefix(const char *s)
 {
 	/* the base64 of the fixed header every STS session token starts with */
 	static const char *const prefixes[] = {
-		"IQoJb3JpZ2lu", "FwoGZXIvYXdz", "AQoDYXdz", "AQoJb3JpZ2lu",
+		"IQoJb3JpZ2lu",
+		"FwoGZXIvYXdz",
+		"AQoDYXdz",
+		"AQoJb3JpZ2lu",
 	};
 	size_t i;
 
@@ -114,10 +117,10 @@ token_prefix(const char *s)
 /* What one pass over a string found; secret_classify() looks only where one of
  * these says a secret may be. */
 enum {
-	PF_SHAPE = 1 << 0, /* a mixed base64 run of 20 or 40, or one of 100+ */
-	PF_BEGIN = 1 << 1, /* "-----BEGIN" */
+	PF_SHAPE = 1 << 0,  /* a mixed base64 run of 20 or 40, or one of 100+ */
+	PF_BEGIN = 1 << 1,  /* "-----BEGIN" */
 	PF_ASSIGN = 1 << 2, /* "aws_secret_access_key", in any case */
-	PF_NAME = 1 << 3,  /* a key as long as a secret field's name */
+	PF_NAME = 1 << 3,   /* a key as long as a secret field's name */
 };
 
 /*
@@ -196,8 +199,7 @@ secret_classify(const char *text, const char *key)
 		normalize(tctx, sizeof(tctx), text, strlen(text));
 		if (!strcmp(tctx, "activationcode"))
 			return SECRET_SSM_CODE;
-		if (!strcmp(tctx, "awssecretaccesskey") ||
-		    !strcmp(tctx, "secretaccesskey"))
+		if (!strcmp(tctx, "awssecretaccesskey") || !strcmp(tctx, "secretaccesskey"))
 			return SECRET_AWS_KEY;
 		if (!strcmp(tctx, "awssessiontoken") || !strcmp(tctx, "sessiontoken"))
 			return SECRET_SESSION_TOKEN;
@@ -214,12 +216,10 @@ secret_classify(const char *text, const char *key)
 		if (n == 20 && mixed(p, n) &&
 		    (strstr(kctx, "activationcode") || strstr(tctx, "activationcode")))
 			return SECRET_SSM_CODE;
-		if (n == 40 && mixed(p, n) &&
-		    (strstr(kctx, "secret") || strstr(tctx, "secret")))
+		if (n == 40 && mixed(p, n) && (strstr(kctx, "secret") || strstr(tctx, "secret")))
 			return SECRET_AWS_KEY;
 		if (n >= 100 && (token_prefix(p) || strstr(kctx, "sessiontoken") ||
-				 strstr(kctx, "securitytoken") ||
-				 strstr(tctx, "sessiontoken") ||
+				 strstr(kctx, "securitytoken") || strstr(tctx, "sessiontoken") ||
 				 strstr(tctx, "securitytoken")))
 			return SECRET_SESSION_TOKEN;
 	}
@@ -296,16 +296,11 @@ const char *
 secret_noun(enum secret_kind k)
 {
 	switch (k) {
-	case SECRET_SSM_CODE:
-		return "an SSM activation code";
-	case SECRET_AWS_KEY:
-		return "an AWS secret access key";
-	case SECRET_SESSION_TOKEN:
-		return "an AWS session token";
-	case SECRET_PRIVATE_KEY:
-		return "a private key block";
-	case SECRET_NONE:
-		break;
+	case SECRET_SSM_CODE: return "an SSM activation code";
+	case SECRET_AWS_KEY: return "an AWS secret access key";
+	case SECRET_SESSION_TOKEN: return "an AWS session token";
+	case SECRET_PRIVATE_KEY: return "a private key block";
+	case SECRET_NONE: break;
 	}
 	return "a secret";
 }

@@ -26,10 +26,10 @@ struct arena;
 
 enum secret_kind {
 	SECRET_NONE,
-	SECRET_SSM_CODE,	/* an SSM hybrid activation code */
-	SECRET_AWS_KEY,		/* an AWS secret access key */
-	SECRET_SESSION_TOKEN,	/* an AWS STS session token */
-	SECRET_PRIVATE_KEY,	/* a -----BEGIN ... PRIVATE KEY----- block */
+	SECRET_SSM_CODE,      /* an SSM hybrid activation code */
+	SECRET_AWS_KEY,       /* an AWS secret access key */
+	SECRET_SESSION_TOKEN, /* an AWS STS session token */
+	SECRET_PRIVATE_KEY,   /* a -----BEGIN ... PRIVATE KEY----- block */
 };
 
 /*

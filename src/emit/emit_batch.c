@@ -41,7 +41,7 @@ spool_open(struct emit_batch *r)
 	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 #endif
 	if (fd < 0 && (path = malloc(strlen(dir) + 32))) {
-		sprintf(path, "%s/.gpusite-spool-XXXXXX", dir);
+		snprintf(path, strlen(dir) + 32, "%s/.gpusite-spool-XXXXXX", dir);
 		fd = mkstemp(path);
 		if (fd >= 0)
 			unlink(path);

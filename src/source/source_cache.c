@@ -335,7 +335,7 @@ ssh_port(const char *url)
 	if (memchr(host, '@', (size_t)(end - host)))
 		host = (const char *)memchr(host, '@', (size_t)(end - host)) + 1;
 	colon = memchr(host, ':', (size_t)(end - host));
-	return colon ? atoi(colon + 1) : 22;
+	return colon ? (int)strtol(colon + 1, NULL, 10) : 22;
 }
 
 /* Trust anchors for HTTPS from the environment (never fewer checks). */

@@ -1,10 +1,12 @@
 #!/bin/sh
-# t0003-lint: each external library is included by its own module only,
-# and the check itself catches an offender.
+# t0003-lint: the tree passes every check of mk/lint.sh, and each check
+# catches an offender in a fake tree: a library included outside its
+# module, library code in src/cmd/, an include up the road, a banned
+# function, a file that is not clang-format clean.
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
-test_expect_success 'the tree passes the include check' '
+test_expect_success 'the tree passes every lint check' '
 	sh "$TEST_TOP/mk/lint.sh" "$TEST_TOP" >out 2>err &&
 	grep "lint: ok" out
 '
@@ -21,14 +23,14 @@ make_tree() {
 }
 
 test_expect_success 'a clean fake tree passes' '
-	make_tree clean src/cmd/x.c "#include <stdio.h>" &&
+	make_tree clean src/cmd/cmd_x.c "#include <stdio.h>" &&
 	sh "$TEST_TOP/mk/lint.sh" clean
 '
 
-for case in "src/cmd/x.c|#include <yaml.h>|<yaml.h>" \
+for case in "src/cmd/cmd_x.c|#include <yaml.h>|<yaml.h>" \
 	    "src/report/r.c|#include <cjson/cJSON.h>|cJSON" \
 	    "src/render/r.h|#  include \"cJSON.h\"|cJSON" \
-	    "src/cmd/g.c|#include <git2/diff.h>|<git2.h>" \
+	    "src/cmd/cmd_g.c|#include <git2/diff.h>|<git2.h>" \
 	    "src/json/j.c|#include <curl/curl.h>|curl"; do
 	file=${case%%|*}; rest=${case#*|}; line=${rest%|*}; what=${rest#*|}
 	test_expect_success "lint fails on $what in $file" "
@@ -39,5 +41,81 @@ for case in "src/cmd/x.c|#include <yaml.h>|<yaml.h>" \
 	"
 	rm -rf "$SCRATCH/bad"
 done
+
+lint=$TEST_TOP/mk/lint.sh
+
+test_expect_success 'library code in src/cmd/ fails, an allowlisted file passes' '
+	make_tree cmdlib src/cmd/pipeline.c "int x;" &&
+	expect_exit 1 sh "$lint" cmdlib 2>err &&
+	grep -F "lint: src/cmd/pipeline.c is not a command" err &&
+	mkdir -p cmdlib/mk/lint &&
+	echo pipeline.c >cmdlib/mk/lint/cmd-allow.txt &&
+	sh "$lint" cmdlib
+'
+
+test_expect_success 'an allowlist line whose file is gone fails' '
+	make_tree stale src/cmd/cmd_x.c "int x;" &&
+	mkdir -p stale/mk/lint &&
+	printf "# moved\nlive.c\n" >stale/mk/lint/cmd-allow.txt &&
+	expect_exit 1 sh "$lint" stale 2>err &&
+	grep -F "names src/cmd/live.c, which no longer exists" err
+'
+
+test_expect_success 'an include up the road fails and names the file and line' '
+	make_tree road src/spec/s.c "#include \"render/render.h\"" &&
+	expect_exit 1 sh "$lint" road 2>err &&
+	grep -F "lint: src/spec/s.c:1 includes render/render.h: render (rank 12) is above spec (rank 9)" err
+'
+
+test_expect_success 'an include down the road passes; an allowlisted back arrow passes' '
+	make_tree down src/render/r.c "#include \"spec/spec.h\"" &&
+	sh "$lint" down &&
+	make_tree back src/render/n.c "#include \"emit/emit.h\"" &&
+	mkdir -p back/mk/lint &&
+	echo "src/render/n.c emit/emit.h # why" >back/mk/lint/road-allow.txt &&
+	sh "$lint" back &&
+	echo "src/render/m.c emit/emit.h # gone" >>back/mk/lint/road-allow.txt &&
+	expect_exit 1 sh "$lint" back 2>err &&
+	grep -F "lists \"src/render/m.c emit/emit.h\", which is no longer included" err
+'
+
+test_expect_success 'a module without a rank fails' '
+	make_tree newmod src/frob/f.c "#include \"base/arena.h\"" &&
+	expect_exit 1 sh "$lint" newmod 2>err &&
+	grep -F "module src/frob/ has no rank" err
+'
+
+test_expect_success 'a banned function fails; a comment naming one passes' '
+	make_tree ban src/base/b.c "	sprintf(buf, \"%d\", 1);" &&
+	expect_exit 1 sh "$lint" ban 2>err &&
+	grep -F "banned function called" err &&
+	grep -F "src/base/b.c:1:" err &&
+	make_tree note src/base/b.c " * never strcpy(a, b) here" &&
+	sh "$lint" note &&
+	make_tree snp src/base/b.c "	snprintf(buf, 4, \"%d\", 1);" &&
+	sh "$lint" snp
+'
+
+test_expect_success 'banned.h turns a banned call into a compile error' '
+	printf "#include <string.h>\n#include \"base/banned.h\"\nvoid f(char *d);\nvoid f(char *d) { strcpy(d, \"x\"); }\n" >b.c &&
+	! cc -std=c11 -I"$TEST_TOP/src" -c b.c -o b.o 2>err &&
+	grep -F "sorry_strcpy_is_a_banned_function" err
+'
+
+test_expect_success 'a listed file that is not clang-format clean fails' '
+	make_tree fmt src/base/f.c "int  x ;" &&
+	mkdir -p fmt/mk/lint && cp "$TEST_TOP/.clang-format" fmt/ &&
+	echo src/base/f.c >fmt/mk/lint/format-files.txt &&
+	expect_exit 1 sh "$lint" fmt 2>err &&
+	grep -F "lint: src/base/f.c is not clang-format clean" err &&
+	echo "int x;" >fmt/src/base/f.c &&
+	sh "$lint" fmt
+'
+
+test_expect_success 'the driver names the checks that failed' '
+	make_tree two src/cmd/live.c "#include <yaml.h>" &&
+	expect_exit 1 sh "$lint" two 2>err &&
+	grep -F "lint: failed: cmd-only-commands libs" err
+'
 
 test_done

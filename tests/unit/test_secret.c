@@ -15,7 +15,8 @@
 #define AWS_KEY "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 #define SSM_CODE "Fjz3/sZfSvv78EXAMPLE"
 
-static void test_secret__classify_by_context(void **state)
+static void
+test_secret__classify_by_context(void **state)
 {
 	(void)state;
 	assert_int_equal(secret_classify(SSM_CODE, "activationCode"), SECRET_SSM_CODE);
@@ -29,7 +30,8 @@ static void test_secret__classify_by_context(void **state)
 	assert_int_equal(secret_classify(NULL, ""), SECRET_NONE);
 }
 
-static void test_secret__classify_keys(void **state)
+static void
+test_secret__classify_keys(void **state)
 {
 	(void)state;
 	/* a key named like a secret field counts only as a key (key NULL) */
@@ -41,7 +43,8 @@ static void test_secret__classify_keys(void **state)
 	assert_false(secret_prefilter("sessionToken", false));
 }
 
-static void test_secret__looks_and_field(void **state)
+static void
+test_secret__looks_and_field(void **state)
 {
 	(void)state;
 	assert_true(secret_looks(AWS_KEY));
@@ -54,7 +57,8 @@ static void test_secret__looks_and_field(void **state)
 	assert_true(secret_in_field(AWS_KEY, NULL));
 }
 
-static void test_secret__unsafe_to_echo(void **state)
+static void
+test_secret__unsafe_to_echo(void **state)
 {
 	const char *k = "XYZZY_wJalrKEY1abcdefgh: 1";
 
@@ -70,7 +74,8 @@ static void test_secret__unsafe_to_echo(void **state)
 	assert_true(secret_unsafe_to_echo(k, strlen(k)));
 }
 
-static void test_secret__quote_and_noun(void **state)
+static void
+test_secret__quote_and_noun(void **state)
 {
 	(void)state;
 	assert_string_equal(secret_quote(AWS_KEY), SECRET_REDACTED);
@@ -79,7 +84,8 @@ static void test_secret__quote_and_noun(void **state)
 	assert_string_equal(secret_noun(SECRET_NONE), "a secret");
 }
 
-static void test_secret__redact_text(void **state)
+static void
+test_secret__redact_text(void **state)
 {
 	struct arena a = ARENA_INIT;
 	const char *plain = "region: us-west-2\n";
@@ -90,12 +96,12 @@ static void test_secret__redact_text(void **state)
 			    "ssm:\n  activationCode: <redacted>\n  id: x\n");
 	assert_string_equal(secret_redact_text(&a, "{\"activationCode\":\"a\\\"b\",\"id\":1}"),
 			    "{\"activationCode\":\"<redacted>\",\"id\":1}");
-	assert_string_equal(secret_redact_text(&a, "activationCodeEnv: X"),
-			    "activationCodeEnv: X");
+	assert_string_equal(secret_redact_text(&a, "activationCodeEnv: X"), "activationCodeEnv: X");
 	arena_release(&a);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_secret__classify_by_context),
