@@ -395,16 +395,16 @@ print_call(FILE *out, const struct kube_call *c)
 /* The rights the run needs: reads, then the writes. */
 struct right {
 	const char *verb, *group, *resource, *sub;
-	bool write;
 };
 
+/* --restore needs the first five */
 static const struct right rights_run[] = {
-	{ "list", "", "nodes", NULL, false },
-	{ "list", "", "pods", NULL, false },
-	{ "list", "", "events", NULL, false },
-	{ "list", "karpenter.sh", "nodeclaims", NULL, false },
-	{ "patch", "", "nodes", NULL, true },
-	{ "create", "", "pods", "eviction", true },
+	{ "list", "", "nodes", NULL },
+	{ "list", "", "pods", NULL },
+	{ "list", "", "events", NULL },
+	{ "list", "karpenter.sh", "nodeclaims", NULL },
+	{ "patch", "", "nodes", NULL },
+	{ "create", "", "pods", "eviction" },
 };
 
 static const char *
@@ -779,7 +779,7 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec,
 		buf_release(&b);
 		return -1;
 	}
-	sprintf(tmp, "%s.tmp.XXXXXX", path);
+	snprintf(tmp, strlen(path) + 16, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
