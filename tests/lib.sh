@@ -4,7 +4,7 @@
 set -u
 : "${TEST_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${O:=build}"
-: "${GPUSITE:=$TEST_TOP/$O/gpusite}"
+: "${GPUSITE:=$(case $O in /*) echo "$O" ;; *) echo "$TEST_TOP/$O" ;; esac)/gpusite}"
 export LC_ALL=C TZ=UTC
 test_count=0
 test_failed=0
@@ -13,16 +13,96 @@ trap 'rm -rf "$SCRATCH"' EXIT
 SHARED="$TEST_TOP/../shared"
 UPSTREAM="$SHARED/upstream"
 
-# test_expect_success TITLE BODY: BODY is evaluated in a subshell.
+# Options, from the test script's own arguments (others are the script's):
+#   -v, --verbose      show each test's output, not only a failure's
+#   --run=<n,m-k>      run only the tests numbered n and m to k (the
+#                      others print as skips)
+test_verbose=
+test_run=
+for test_arg in "$@"; do
+	case $test_arg in
+	-v | --verbose) test_verbose=1 ;;
+	--run=*) test_run=${test_arg#--run=} ;;
+	esac
+done
+unset test_arg
+test_prereqs=" "
+
+# test_set_prereq NAME: the prerequisite NAME holds (a tool is installed,
+# ../shared/upstream is there, ...); test_have_prereq NAME[,NAME...]:
+# true when each holds.  A leading "!" asks that one does not.
+test_set_prereq() {
+	test_prereqs="$test_prereqs$1 "
+}
+
+test_have_prereq() {
+	for tp_p in $(echo "$1" | tr ',' ' '); do
+		case $tp_p in
+		!*) case $test_prereqs in *" ${tp_p#!} "*) return 1 ;; esac ;;
+		*) case $test_prereqs in *" $tp_p "*) ;; *) return 1 ;; esac ;;
+		esac
+	done
+	return 0
+}
+
+# test_selected N: true when --run names test N (or there is no --run).
+test_selected() {
+	[ -z "$test_run" ] && return 0
+	for ts_r in $(echo "$test_run" | tr ',' ' '); do
+		case $ts_r in
+		*-*) [ "$1" -ge "${ts_r%-*}" ] && [ "$1" -le "${ts_r#*-}" ] && return 0 ;;
+		*) [ "$1" -eq "$ts_r" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# test_expect_success [PREREQ] TITLE BODY: BODY is evaluated in a
+# subshell; with PREREQ (comma-separated names, see test_set_prereq) the
+# test is a visible skip unless each holds.
 test_expect_success() {
+	te_prereq=
+	if [ $# -eq 3 ]; then
+		te_prereq=$1
+		shift
+	fi
 	test_count=$((test_count + 1))
+	if ! test_selected "$test_count"; then
+		echo "ok $test_count - $1 # SKIP not in --run=$test_run"
+		return 0
+	fi
+	if [ -n "$te_prereq" ] && ! test_have_prereq "$te_prereq"; then
+		echo "ok $test_count - $1 # SKIP missing prerequisite $te_prereq"
+		return 0
+	fi
 	if (eval "$2") >"$SCRATCH/.out" 2>&1; then
 		echo "ok $test_count - $1"
+		[ -n "$test_verbose" ] && sed 's/^/#   /' "$SCRATCH/.out"
 	else
 		echo "not ok $test_count - $1"
 		sed 's/^/#   /' "$SCRATCH/.out"
 		test_failed=$((test_failed + 1))
 	fi
+	return 0
+}
+
+# test_must_fail CMD...: CMD must fail in an orderly way: an exit code of
+# 1 to 125.  Success, a crash (a signal: above 128) and a command that
+# could not run (126, 127) are all failures of the test.
+test_must_fail() {
+	"$@"
+	tm_rc=$?
+	if [ "$tm_rc" -eq 0 ]; then
+		echo "test_must_fail: command succeeded: $*" >&2
+		return 1
+	elif [ "$tm_rc" -gt 128 ]; then
+		echo "test_must_fail: died by signal $((tm_rc - 128)): $*" >&2
+		return 1
+	elif [ "$tm_rc" -eq 126 ] || [ "$tm_rc" -eq 127 ]; then
+		echo "test_must_fail: could not run (exit $tm_rc): $*" >&2
+		return 1
+	fi
+	return 0
 }
 
 # test_skip TITLE WHY: a visible skip.

@@ -7,11 +7,16 @@ set -u
 O=${O:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-export GPUSITE="$top/$O/gpusite" TEST_TOP="$top" O
+# O may be relative to the top of the tree or absolute
+case $O in
+/*) odir=$O ;;
+*) odir=$top/$O ;;
+esac
+export GPUSITE="$odir/gpusite" TEST_TOP="$top" O
 export CMOCKA_MESSAGE_OUTPUT=TAP
 export LC_ALL=C TZ=UTC
 layer=${1:-all}
-logdir="$top/$O/test-logs"
+logdir="$odir/test-logs"
 rm -rf "$logdir" && mkdir -p "$logdir"
 pass=0 fail=0 skip=0 broken=""
 
@@ -47,7 +52,7 @@ run_one() {	# run_one NAME CMD...
 }
 
 if [ "$layer" = all ] || [ "$layer" = unit ]; then
-	for t in "$O"/tests/test_*; do
+	for t in "$odir"/tests/test_*; do
 		[ -x "$t" ] || continue
 		run_one "unit/$(basename "$t")" "$t"
 	done
@@ -61,6 +66,6 @@ fi
 
 echo
 [ -n "$broken" ] && echo "failing:$broken"
-echo "logs: $O/test-logs/"
+echo "logs: $logdir/"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

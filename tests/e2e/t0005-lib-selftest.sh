@@ -1,0 +1,91 @@
+#!/bin/sh
+# t0005-lib-selftest: tests/lib.sh itself - test_must_fail, prerequisites,
+# -v and --run - checked by running small scripts that use it.
+. "$TEST_TOP/tests/lib.sh"
+cd "$SCRATCH" || exit 1
+
+# inner NAME BODY: a script NAME.sh that sources lib.sh and runs BODY
+inner() {
+	{
+		echo '. "$TEST_TOP/tests/lib.sh"'
+		printf '%s\n' "$2"
+		echo 'test_done'
+	} >"$1.sh"
+}
+
+test_expect_success 'test_must_fail accepts an ordinary failure' '
+	test_must_fail false &&
+	test_must_fail sh -c "exit 3"
+'
+
+test_expect_success 'test_must_fail refuses success, a signal and a missing command' '
+	! test_must_fail true 2>err && grep -F "command succeeded: true" err &&
+	! test_must_fail sh -c "kill -9 \$\$" 2>err && grep -F "died by signal 9" err &&
+	! test_must_fail no-such-command-x 2>err && grep -F "could not run (exit 127)" err
+'
+
+test_expect_success 'a test with a missing prerequisite is a visible skip' '
+	inner prereq "
+test_set_prereq HAVE_A
+test_expect_success HAVE_A \"needs a\" true
+test_expect_success HAVE_B \"needs b\" false
+test_expect_success HAVE_A,!HAVE_B \"a without b\" true
+test_expect_success !HAVE_A \"without a\" false
+" &&
+	sh prereq.sh >out &&
+	cat >want <<-\EOT &&
+	ok 1 - needs a
+	ok 2 - needs b # SKIP missing prerequisite HAVE_B
+	ok 3 - a without b
+	ok 4 - without a # SKIP missing prerequisite !HAVE_A
+	1..4
+	EOT
+	test_cmp want out
+'
+
+test_expect_success '--run runs only the tests it names' '
+	inner sel "
+test_expect_success one true
+test_expect_success two false
+test_expect_success three true
+test_expect_success four true
+" &&
+	sh sel.sh --run=1,3-4 >out &&
+	cat >want <<-\EOT &&
+	ok 1 - one
+	ok 2 - two # SKIP not in --run=1,3-4
+	ok 3 - three
+	ok 4 - four
+	1..4
+	EOT
+	test_cmp want out &&
+	test_must_fail sh sel.sh --run=2 >out &&
+	grep -Fx "not ok 2 - two" out
+'
+
+test_expect_success '-v shows the output of passing tests too' '
+	inner verbose "test_expect_success loud \"echo hello-from-body\"" &&
+	sh verbose.sh >out &&
+	! grep -F hello-from-body out &&
+	sh verbose.sh -v >out &&
+	grep -Fx "#   hello-from-body" out
+'
+
+test_expect_success 'a failing test fails the script and shows its output' '
+	inner fail "test_expect_success bad \"echo why-it-failed; false\"" &&
+	test_must_fail sh fail.sh >out &&
+	grep -Fx "not ok 1 - bad" out &&
+	grep -Fx "#   why-it-failed" out
+'
+
+test_expect_success 'tests/run.sh accepts an absolute O=' '
+	mkdir -p abs/tests &&
+	printf "#!/bin/sh\necho ok 1 - fake\n" >abs/tests/test_fake &&
+	chmod +x abs/tests/test_fake &&
+	O="$SCRATCH/abs" sh "$TEST_TOP/tests/run.sh" unit >out &&
+	grep -E "^unit/test_fake +1 passed +0 failed" out &&
+	grep -F "logs: $SCRATCH/abs/test-logs/" out &&
+	test -f "$SCRATCH/abs/test-logs/unit_test_fake.log"
+'
+
+test_done
