@@ -589,7 +589,7 @@ reply_message(struct serve_reply *r, int status, const char *msg)
 static const char *
 shown(struct arena *a, const char *s)
 {
-	char *o = arena_strndup(a, s, 64);
+	char *o = arena_strndup(a, s, strnlen(s, 64));
 
 	for (char *c = o; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '\'')
