@@ -3,7 +3,7 @@
  * render the specs of both revisions straight from the Git object
  * database (the head side may also be the work tree or the index) and
  * show, object by object, how the rendered output changes
- * (diff/diff_revisions.c), in the format asked for
+ * (pipeline/pipeline_diff.c), in the format asked for
  * (report/report_diff.c).  The command checks the options, picks the
  * sides and the exit code.
  *
@@ -19,8 +19,8 @@
 #include "base/buf.h"
 #include "cmd/cmd.h"
 #include "cmd/diff_revisions.h"
-#include "diff/diff_revisions.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/pipeline_diff.h"
 #include "report/report.h"
 #include "report/report_diff.h"
 

@@ -25,6 +25,15 @@ int diff_unified(struct buf *out, const char *a_text, size_t a_len,
 		 const char *a_label, const char *b_text, size_t b_len,
 		 const char *b_label);
 
+/*
+ * Mask secrets in a rendered object, in place: the value of every
+ * activationCode key becomes SECRET_REDACTED, and so does an
+ * activationCode written inside a string (a NodeConfig embedded in a
+ * ConfigMap, as YAML "activationCode: x" or JSON "activationCode":"x"),
+ * by secret_redact_text() of base/secret.h (diff_redact.c).
+ */
+void diff_revisions_redact(struct arena *a, struct node *n);
+
 /* ------------------------------------------------------------------
  * Objects: normalise, compare, print.  Node trees in, text out.
  */

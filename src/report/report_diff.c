@@ -14,7 +14,6 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "diff/diff_revisions.h"
 #include "json/json.h"
 #include "node/node.h"
 #include "report/report.h"
@@ -22,6 +21,8 @@
 #include "report/report_int.h"
 
 #define MD_FOLD_LINES 40                /* longer diffs fold into <details> */
+
+const char *const diff_change_names[] = { "unchanged", "changed", "added", "removed" };
 
 /* ---- output ------------------------------------------------------------- */
 

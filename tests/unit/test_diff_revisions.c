@@ -13,7 +13,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "diff/diff_revisions.h"
+#include "diff/diff.h"
 #include "node/node.h"
 #include "yamlio/yamlio.h"
 

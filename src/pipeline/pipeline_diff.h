@@ -1,28 +1,20 @@
 /*
- * diff_revisions.h - what a change does to the rendered output, object by
- * object: two sides read, rendered and compared (`gpusite diff --base`).
- * The writers are report/report_diff.h's.
+ * pipeline_diff.h - the road of `gpusite diff --base`: two sides read,
+ * rendered and compared object by object into a diff_result, which the
+ * writers of report/report_diff.h print.
  */
-#ifndef GS_DIFF_REVISIONS_H
-#define GS_DIFF_REVISIONS_H
+#ifndef GS_PIPELINE_DIFF_H
+#define GS_PIPELINE_DIFF_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "pipeline/pipeline.h"
 #include "render/render.h"
+#include "report/report_diff.h"
 #include "source/source.h"
 
 struct arena;
-struct node;
-
-/* Most bytes of one object's YAML or diff, and of a whole report. */
-#define DIFF_REVISIONS_CAP ((size_t)1 << 30)
-
-enum diff_change { DIFF_SAME, DIFF_CHANGED, DIFF_ADDED, DIFF_REMOVED };
-
-/* "unchanged", "changed", "added", "removed", by enum diff_change. */
-extern const char *const diff_change_names[];
 
 /* One side of the comparison: read, checked, rendered. */
 struct diff_side {
@@ -34,24 +26,6 @@ struct diff_side {
 	struct render_result r;
 	const struct render_object **objs; /* sorted by key */
 	size_t count;
-};
-
-struct diff_item {
-	const struct render_object *obj; /* head's; base's when removed */
-	const char *key;                 /* Kind/name or Kind/namespace/name */
-	enum diff_change change;
-	const char *diff;
-	size_t len;
-	size_t plus, minus;
-	const char *file; /* spec file of the object's site, or NULL */
-};
-
-struct diff_result {
-	struct diff_item *items;
-	size_t count;
-	size_t n[4]; /* per enum diff_change */
-	const char *base;
-	const char *head;
 };
 
 enum diff_side_result {
@@ -77,14 +51,5 @@ int diff_revisions_cmp(const void *x, const void *y);
  * 0, or -1 when an object could not be written (over the cap). */
 int diff_revisions_compare(struct diff_result *res, struct arena *a,
 			   struct diff_side *base, struct diff_side *head);
-
-/*
- * Mask secrets in a rendered object, in place: the value of every
- * activationCode key becomes SECRET_REDACTED, and so does an
- * activationCode written inside a string (a NodeConfig embedded in a
- * ConfigMap, as YAML "activationCode: x" or JSON "activationCode":"x"),
- * by secret_redact_text() of base/secret.h.
- */
-void diff_revisions_redact(struct arena *a, struct node *n);
 
 #endif

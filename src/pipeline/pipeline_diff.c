@@ -1,9 +1,10 @@
 /*
- * diff_revisions.c - what a change does to the rendered output: both
+ * pipeline_diff.c - the road of `diff --base`, what a change does to the
+ * rendered output: both
  * sides read (a Git revision, the work tree or the index), checked and
  * rendered, their objects matched by kind, namespace and name, and each
  * pair compared as YAML with diff_unified(), secrets masked on both sides
- * (diff_mask_secrets() for Secret data, base/secret.h's redaction for
+ * (diff_mask_secrets() for Secret data, diff_revisions_redact() for
  * activation codes).  The writers are report/report_diff.c's.
  */
 #include <stdio.h>
@@ -12,54 +13,20 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "base/secret.h"
 #include "diff/diff.h"
-#include "diff/diff_revisions.h"
 #include "emit/emit.h"
 #include "node/node.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/pipeline_diff.h"
 #include "render/render.h"
 #include "report/report.h"
 #include "source/source.h"
-
-const char *const diff_change_names[] = { "unchanged", "changed", "added", "removed" };
 
 static const char *
 no_env(const char *name)
 {
 	(void)name;
 	return NULL; /* diff never reads activation codes */
-}
-
-/* ---- secrets: the policy of base/secret.h ---------------------------- */
-
-void
-diff_revisions_redact(struct arena *a, struct node *n)
-{
-	if (!n)
-		return;
-	if (n->kind == NODE_MAP) {
-		for (size_t i = 0; i < n->map.count; i++) {
-			struct node_pair *pr = &n->map.pairs[i];
-			const char *k = node_text(pr->key);
-
-			if (k && !strcmp(k, SECRET_SSM_FIELD) && pr->value &&
-			    pr->value->kind == NODE_SCALAR && !node_is_null(pr->value))
-				pr->value = node_new_str(a, pr->value->at, SECRET_REDACTED);
-			else
-				diff_revisions_redact(a, pr->value);
-		}
-	} else if (n->kind == NODE_SEQ) {
-		for (size_t i = 0; i < n->seq.count; i++)
-			diff_revisions_redact(a, n->seq.items[i]);
-	} else if (n->type == NODE_STR && n->scalar.text) {
-		const char *t = secret_redact_text(a, n->scalar.text);
-
-		if (t != n->scalar.text) {
-			n->scalar.text = t;
-			n->scalar.len = strlen(t);
-		}
-	}
 }
 
 /* ---- reading and rendering a side -------------------------------------- */
