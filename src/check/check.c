@@ -1,5 +1,5 @@
 /*
- * check.c - one rendered stream through the upstream checks: each object's
+ * check.c - the dispatcher: one rendered stream through the upstream checks: each object's
  * metadata as the API server validates it (ObjectMeta), its upstream
  * schema, its kind's rules, and the rules across objects (a
  * MutatingAdmissionPolicyBinding names a policy of the stream).
@@ -11,52 +11,18 @@
 
 #include "base/arena.h"
 #include "check/check_int.h"
+#include "render/render.h"
 #include "source/source.h"
-
-void
-check_report(struct check_ctx *c, enum diag_level level, const char *rule,
-	     const struct node *at, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	struct pos where = at && at->at.file ? at->at : (c->obj ? c->obj->at : (struct pos){ 0 });
-
-	va_start(ap, fmt);
-	if (diag_vadd(c->d, level, where, rule, path ? path : "", fmt, ap) < 0)
-		c->rc = -1;
-	va_end(ap);
-}
-
-const char *
-check_text(const struct node *n)
-{
-	return node_is_null(n) ? NULL : node_text(n);
-}
-
-size_t
-check_seq_count(const struct node *n)
-{
-	return n && n->kind == NODE_SEQ ? n->seq.count : 0;
-}
-
-const char *
-check_path(struct check_ctx *c, const char *base, const char *key)
-{
-	return node_path_join(c->a, base, key);
-}
-
-const char *
-check_index(struct check_ctx *c, const char *base, size_t i)
-{
-	return node_path_index(c->a, base, i);
-}
 
 /*
  * The scope of each kind this tool may meet, by API group and kind.  The
  * built-in kinds are those of Kubernetes 1.35 (`kubectl api-resources`;
  * for the groups saved under kubernetes/release-1.35, the OpenAPI paths
  * say the same: /namespaces/{namespace}/<resource> or not), the custom
- * resources those of their CRDs' spec.scope.  A kind not listed has no
- * known scope, and its namespace is not judged.
+ * resources those of their CRDs' spec.scope.  The kinds gpusite renders
+ * are not listed: their descriptors say (struct render_kind, namespaced).
+ * A kind known to neither has no known scope, and its namespace is not
+ * judged.
  */
 struct kind_scope {
 	const char *group;	/* "" for the core group */
@@ -67,14 +33,12 @@ struct kind_scope {
 static const struct kind_scope kind_scopes[] = {
 	/* core */
 	{ "", "Binding", true }, { "", "ComponentStatus", false },
-	{ "", "ConfigMap", true }, { "", "Endpoints", true }, { "", "Event", true },
+	{ "", "Endpoints", true }, { "", "Event", true },
 	{ "", "LimitRange", true }, { "", "Namespace", false }, { "", "Node", false },
 	{ "", "PersistentVolume", false }, { "", "PersistentVolumeClaim", true },
 	{ "", "Pod", true }, { "", "PodTemplate", true },
 	{ "", "ReplicationController", true }, { "", "ResourceQuota", true },
 	{ "", "Secret", true }, { "", "Service", true }, { "", "ServiceAccount", true },
-	{ "admissionregistration.k8s.io", "MutatingAdmissionPolicy", false },
-	{ "admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding", false },
 	{ "admissionregistration.k8s.io", "MutatingWebhookConfiguration", false },
 	{ "admissionregistration.k8s.io", "ValidatingAdmissionPolicy", false },
 	{ "admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", false },
@@ -123,21 +87,18 @@ static const struct kind_scope kind_scopes[] = {
 	{ "storage.k8s.io", "VolumeAttachment", false },
 	{ "storage.k8s.io", "VolumeAttributesClass", false },
 	/* custom resources (the CRDs saved upstream, and the charts' own) */
-	{ "argoproj.io", "AppProject", true }, { "argoproj.io", "Application", true },
+	{ "argoproj.io", "AppProject", true },
 	{ "argoproj.io", "ApplicationSet", true },
 	{ "eks.amazonaws.com", "NodeClass", false },
-	{ "karpenter.k8s.aws", "EC2NodeClass", false },
-	{ "karpenter.sh", "NodeClaim", false }, { "karpenter.sh", "NodePool", false },
-	{ "kyverno.io", "ClusterPolicy", false }, { "kyverno.io", "Policy", true },
+	{ "karpenter.sh", "NodeClaim", false },
+	{ "kyverno.io", "Policy", true },
 	{ "monitoring.coreos.com", "PodMonitor", true },
-	{ "monitoring.coreos.com", "PrometheusRule", true },
 	{ "monitoring.coreos.com", "ServiceMonitor", true },
 	{ "nfd.k8s-sigs.io", "NodeFeature", true },
 	{ "nfd.k8s-sigs.io", "NodeFeatureGroup", true },
 	{ "nfd.k8s-sigs.io", "NodeFeatureRule", false },
 	{ "nvidia.com", "ClusterPolicy", false }, { "nvidia.com", "GPUCluster", false },
 	{ "nvidia.com", "NVIDIADriver", false },
-	{ "policies.kyverno.io", "MutatingPolicy", false },
 	{ "policies.kyverno.io", "NamespacedMutatingPolicy", true },
 	{ "resource.nvidia.com", "ComputeDomain", true },
 	{ "resource.nvidia.com", "ComputeDomainClique", true },
@@ -149,7 +110,15 @@ kind_scope(const char *api, const char *kind)
 {
 	const char *slash = strchr(api, '/');
 	size_t glen = slash ? (size_t)(slash - api) : 0;
+	char group[256];
+	const struct render_api *r;
 
+	if (glen < sizeof(group)) {
+		memcpy(group, api, glen);
+		group[glen] = '\0';
+		if ((r = render_api_find(group, kind)))
+			return r->namespaced;
+	}
 	for (size_t i = 0; i < sizeof(kind_scopes) / sizeof(kind_scopes[0]); i++)
 		if (strlen(kind_scopes[i].group) == glen &&
 		    !strncmp(api, kind_scopes[i].group, glen) &&
@@ -244,15 +213,13 @@ static const struct dispatch checkers[] = {
 	{ "kyverno.io", "ClusterPolicy", check_clusterpolicy },
 };
 
-static bool
-group_is(const char *api, const char *group)
+bool
+check_kind_checked(const char *group, const char *kind)
 {
-	const char *slash = strchr(api, '/');
-
-	if (!*group)
-		return !slash;
-	return slash && (size_t)(slash - api) == strlen(group) &&
-	       !strncmp(api, group, strlen(group));
+	for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
+		if (!strcmp(kind, checkers[i].kind) && !strcmp(group, checkers[i].group))
+			return true;
+	return false;
 }
 
 int
@@ -273,7 +240,7 @@ check_object(struct arena *a, struct diags *d, const struct node *obj)
 	if (strcmp(kind, "NodeConfig"))
 		check_metadata(&c, api, kind);
 	for (size_t i = 0; i < sizeof(checkers) / sizeof(checkers[0]); i++)
-		if (!strcmp(kind, checkers[i].kind) && group_is(api, checkers[i].group))
+		if (!strcmp(kind, checkers[i].kind) && check_group_is(api, checkers[i].group))
 			checkers[i].fn(&c);
 	return c.rc;
 }
@@ -291,7 +258,7 @@ check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_
 		bool found = false;
 		struct check_ctx c = { a, d, docs[i], "", false, 0 };
 
-		if (!kind || !api || !group_is(api, "admissionregistration.k8s.io"))
+		if (!kind || !api || !check_group_is(api, "admissionregistration.k8s.io"))
 			continue;
 		if (!strcmp(kind, "MutatingAdmissionPolicyBinding")) {
 			const struct node *pn = node_path(docs[i], "spec.policyName");

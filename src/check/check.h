@@ -20,6 +20,7 @@
 #ifndef GS_CHECK_H
 #define GS_CHECK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/diag.h"
@@ -102,6 +103,13 @@ struct source_set;
  */
 int check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
 			 const char *upstream, const char *const *paths, size_t npaths);
+
+/*
+ * Whether check_object() has a checker for the kind of API group `group`
+ * ("" for core).  The rendered kinds' descriptors (struct render_kind)
+ * either have one or say why not; test_check walks them.
+ */
+bool check_kind_checked(const char *group, const char *kind);
 
 /* The C checks of one object (no schema); what check_rendered runs. */
 int check_object(struct arena *a, struct diags *d, const struct node *obj);

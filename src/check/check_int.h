@@ -30,6 +30,8 @@ size_t check_seq_count(const struct node *n);
 /* "a.b" + "c" / + index, for diagnostic paths. */
 const char *check_path(struct check_ctx *c, const char *base, const char *key);
 const char *check_index(struct check_ctx *c, const char *base, size_t i);
+/* Whether apiVersion `api` is of API group `group` ("" for core). */
+bool check_group_is(const char *api, const char *group);
 
 /* The kind checkers (each appends to c->d and sets c->rc). */
 void check_nodepool(struct check_ctx *c);

@@ -20,28 +20,43 @@
 #include "base/buf.h"
 #include "check/check_int.h"
 #include "json/json.h"
+#include "render/render.h"
 #include "schema/schema.h"
 
 #define K8S_DIR "kubernetes/release-1.35"
 #define MAX_FILE (64u << 20)
 
-/* Custom resources: the CRD file of each group/kind. */
+/*
+ * Custom resources: the CRD file of each group/kind.  The rendered kinds
+ * name theirs in their descriptor (struct render_kind, render_api_find());
+ * this lists only the CRDs of kinds gpusite does not put in the stream
+ * (NodeConfig is a file nodeadm reads; the others are what a user may
+ * pass to validate --rendered next to them).
+ */
 static const struct {
 	const char *group;
 	const char *kind;
 	const char *file;
-} crds[] = {
-	{ "karpenter.sh", "NodePool", "karpenter/aws-provider/karpenter.sh_nodepools.yaml" },
+} other_crds[] = {
 	{ "karpenter.sh", "NodeClaim", "karpenter/aws-provider/karpenter.sh_nodeclaims.yaml" },
-	{ "karpenter.k8s.aws", "EC2NodeClass", "karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml" },
 	{ "node.eks.aws", "NodeConfig", "nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" },
-	{ "argoproj.io", "Application", "argocd/application-crd.yaml" },
 	{ "argoproj.io", "ApplicationSet", "argocd/applicationset-crd.yaml" },
-	{ "policies.kyverno.io", "MutatingPolicy", "kyverno/policies.kyverno.io_mutatingpolicies.yaml" },
-	{ "kyverno.io", "ClusterPolicy", "kyverno/kyverno.io_clusterpolicies.yaml" },
-	{ "monitoring.coreos.com", "PrometheusRule", "prometheus-operator/monitoring.coreos.com_prometheusrules.yaml" },
 	{ "nvidia.com", "ClusterPolicy", "gpu-operator/chart/crds/nvidia.com_clusterpolicies.yaml" },
 };
+
+/* The CRD file of group/kind under the upstream directory, or NULL. */
+static const char *
+crd_file(const char *group, const char *kind)
+{
+	const struct render_api *r = render_api_find(group, kind);
+
+	if (r)
+		return r->crd;
+	for (size_t i = 0; i < sizeof(other_crds) / sizeof(other_crds[0]); i++)
+		if (!strcmp(other_crds[i].group, group) && !strcmp(other_crds[i].kind, kind))
+			return other_crds[i].file;
+	return NULL;
+}
 
 struct up_file {
 	const char *rel;
@@ -331,31 +346,29 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d,
 	const char *slash = strchr(api, '/');
 	const char *group = slash ? arena_strndup(a, api, (size_t)(slash - api)) : "";
 	const char *version = slash ? slash + 1 : api;
+	const char *crd;
 	struct up_schema *e;
 
 	for (size_t i = 0; i < u->nschemas; i++)
 		if (!strcmp(u->schemas[i].api, api) && !strcmp(u->schemas[i].kind, kind))
 			return &u->schemas[i];
 	e = new_entry(u, a, api, kind);
-	for (size_t i = 0; i < sizeof(crds) / sizeof(crds[0]); i++) {
+	if ((crd = crd_file(group, kind))) {
 		const struct node *schema, *vnode = NULL;
-		struct up_file *f;
+		struct up_file *f = load(u, a, d, crd);
 
-		if (strcmp(crds[i].group, group) || strcmp(crds[i].kind, kind))
-			continue;
-		f = load(u, a, d, crds[i].file);
 		if (f->rc < 0) {
 			e->rc = -3;
 			return e;
 		}
 		schema = crd_schema(f, group, kind, version, &vnode);
-		e->source = crds[i].file;
+		e->source = crd;
 		if (!schema)
 			return e;	/* version not served: reported by the caller */
 		re2_patterns(a, (struct node *)schema, 0);
 		if (!strcmp(group, "node.eks.aws"))
 			raw_extensions(a, (struct node *)schema, 0);
-		compile_entry(e, a, d, schema, crds[i].file);
+		compile_entry(e, a, d, schema, crd);
 		return e;
 	}
 	/* built-in kinds, when the group/version has a saved OpenAPI file */

@@ -5,15 +5,19 @@
  * correct object).  Schema conformance needs ../shared/upstream and is
  * covered by t2202/t2203.
  */
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "base/arena.h"
 #include "check/check.h"
+#include "render/render.h"
 #include "yamlio/yamlio.h"
 
 #include "testutil.h"
@@ -337,6 +341,134 @@ test_check__kind_scope_by_group_and_kind(void **state)
 	assert_int_equal(count("GS132", NULL), before);
 }
 
+/* A whole file into A (NULL when it cannot be read). */
+static char *
+slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *text;
+	long n;
+
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	text = arena_alloc(&A, (size_t)n + 1);
+	if (fread(text, 1, (size_t)n, fp) != (size_t)n)
+		text = NULL;
+	else
+		text[n] = '\0';
+	fclose(fp);
+	return text;
+}
+
+/* The kinds of Kubernetes itself ("" and *.k8s.io) have no CRD. */
+static bool
+builtin_group(const char *g)
+{
+	size_t n = strlen(g);
+
+	return !n || (n > 7 && !strcmp(g + n - 7, ".k8s.io"));
+}
+
+/*
+ * Every kind descriptor carries every fact the other modules read: the
+ * API (group/version matching api_version, plural), a rank of the
+ * stream, the upstream CRD of a custom resource (present under
+ * ../shared/upstream, its spec.scope agreeing with `namespaced`), and a
+ * checker in check/ or the reason there is none (never both).
+ */
+static void
+test_check__every_kind_descriptor_is_complete(void **state)
+{
+	const struct render_api *const *apis;
+	size_t n = render_apis(&apis);
+
+	(void)state;
+	assert_true(render_kinds_count > 0);
+	for (size_t k = 0; k < render_kinds_count; k++) {
+		const struct render_kind *rk = render_kinds[k];
+		const char *want;
+
+		assert_non_null(rk->kind);
+		assert_non_null(rk->group);
+		assert_non_null(rk->version);
+		assert_non_null(rk->plural);
+		want = *rk->group ? arena_printf(&A, "%s/%s", rk->group, rk->version) : rk->version;
+		assert_string_equal(rk->api_version, want);
+		assert_true(rk->rank >= RENDER_RANK_CONFIGMAP && rk->rank <= RENDER_RANK_PROMETHEUSRULE);
+		assert_true(rk->render_site || rk->render_cluster);
+		assert_true(!rk->more_count || rk->more);
+	}
+	assert_true(n >= render_kinds_count - 1);	/* two descriptors share Application */
+	for (size_t i = 0; i < n; i++) {
+		const struct render_api *r = apis[i];
+		bool checked = check_kind_checked(r->group, r->kind);
+
+		assert_non_null(r->plural);
+		assert_true(*r->plural && strspn(r->plural, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(r->plural));
+		assert_true(r->live);
+		/* a checker, or why not; a reason next to a checker is stale */
+		assert_true(checked != (r->unchecked != NULL));
+		if (builtin_group(r->group)) {
+			assert_null(r->crd);
+		} else {
+			const char *text;
+
+			assert_non_null(r->crd);
+			text = slurp(arena_printf(&A, "../shared/upstream/%s", r->crd));
+			assert_non_null(text);
+			assert_non_null(strstr(text, arena_printf(&A, "kind: %s\n", r->kind)));
+			assert_non_null(strstr(text, arena_printf(&A, "plural: %s\n", r->plural)));
+			assert_non_null(strstr(text, r->namespaced ? "scope: Namespaced" : "scope: Cluster"));
+		}
+		assert_ptr_equal(render_api_find(r->group, r->kind) != NULL, true);
+	}
+}
+
+/* Every object of every render golden is of an API some descriptor lists. */
+static void
+test_check__every_rendered_golden_kind_has_a_descriptor(void **state)
+{
+	const struct render_api *const *apis;
+	size_t n = render_apis(&apis), objects = 0;
+	glob_t g;
+
+	(void)state;
+	assert_int_equal(glob("testdata/render/*/expected/stream.yaml", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 10);
+	for (size_t f = 0; f < g.gl_pathc; f++) {
+		char *text = slurp(g.gl_pathv[f]);
+		struct yamlio_docs docs;
+
+		assert_non_null(text);
+		docs = testutil_yaml_docs(g.gl_pathv[f], text, NULL);
+		for (size_t i = 0; i < docs.count; i++) {
+			const char *api = node_str(node_map_get(docs.docs[i], "apiVersion"));
+			const char *kind = node_str(node_map_get(docs.docs[i], "kind"));
+			bool found = false;
+
+			if (!api || !kind)
+				continue;
+			for (size_t j = 0; j < n && !found; j++) {
+				const char *av = *apis[j]->group
+					? arena_printf(&A, "%s/%s", apis[j]->group, apis[j]->version)
+					: apis[j]->version;
+
+				found = !strcmp(av, api) && !strcmp(apis[j]->kind, kind);
+			}
+			if (!found)
+				print_error("%s: %s %s has no kind descriptor (render_kinds[])\n",
+					    g.gl_pathv[f], api, kind);
+			assert_true(found);
+			objects++;
+		}
+	}
+	globfree(&g);
+	assert_true(objects > 50);
+}
+
 int
 main(void)
 {
@@ -354,6 +486,8 @@ main(void)
 		TESTUTIL_CASE(test_check__bindings_name_policies_of_the_stream),
 		TESTUTIL_CASE(test_check__not_an_object),
 		TESTUTIL_CASE(test_check__kind_scope_by_group_and_kind),
+		TESTUTIL_CASE(test_check__every_kind_descriptor_is_complete),
+		TESTUTIL_CASE(test_check__every_rendered_golden_kind_has_a_descriptor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
