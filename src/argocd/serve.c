@@ -110,11 +110,12 @@ message_body(const char *msg, size_t *len)
 	return out;
 }
 
-/* argocd.destinationName of a site, else NULL. */
+/* argocd.destinationName of a site, else NULL (the sites of a cluster
+ * agree on it: GS047). */
 static const char *
 destination_name(const struct spec_site *site)
 {
-	const char *v = node_str(node_map_get(site->argocd.src, "destinationName"));
+	const char *v = site->argocd.destination_name;
 
 	return v && *v ? v : NULL;
 }

@@ -74,7 +74,7 @@ test_expect_success 'per cluster (the default): one element per cluster, sorted,
 	$CLIENT "$BASE" --token-file token >out &&
 	cat >expect <<-\EOF &&
 	200
-	{"output":{"parameters":[{"cluster":"cluster-a","destinationName":"cluster-a","sites":["alpha-dc1","alpha-dc2"],"path":"sites"},{"cluster":"cluster-b","destinationName":"cluster-b","sites":["beta-dc1","gamma-dc1"],"path":"sites"}]}}
+	{"output":{"parameters":[{"cluster":"cluster-a","destinationName":"cluster-a","sites":["alpha-dc1","alpha-dc2"],"path":"sites"},{"cluster":"cluster-b","destinationName":"busan-spoke","sites":["beta-dc1","gamma-dc1"],"path":"sites"}]}}
 	EOF
 	test_cmp expect out &&
 	$CLIENT "$BASE" --token-file token --param per=\"cluster\" >out2 && test_cmp expect out2
@@ -84,7 +84,7 @@ test_expect_success 'per site: one element per site with its file (multi-documen
 	$CLIENT "$BASE" --token-file token --param per=\"site\" >out &&
 	cat >expect <<-\EOF &&
 	200
-	{"output":{"parameters":[{"site":"alpha-dc1","cluster":"cluster-a","destinationName":"cluster-a","file":"sites/alpha.yaml"},{"site":"alpha-dc2","cluster":"cluster-a","destinationName":"cluster-a","file":"sites/alpha.yaml"},{"site":"beta-dc1","cluster":"cluster-b","destinationName":"cluster-b","file":"sites/beta-dc1.yml"},{"site":"gamma-dc1","cluster":"cluster-b","destinationName":"cluster-b","file":"sites/eu/gamma-dc1.yaml"}]}}
+	{"output":{"parameters":[{"site":"alpha-dc1","cluster":"cluster-a","destinationName":"cluster-a","file":"sites/alpha.yaml"},{"site":"alpha-dc2","cluster":"cluster-a","destinationName":"cluster-a","file":"sites/alpha.yaml"},{"site":"beta-dc1","cluster":"cluster-b","destinationName":"busan-spoke","file":"sites/beta-dc1.yml"},{"site":"gamma-dc1","cluster":"cluster-b","destinationName":"busan-spoke","file":"sites/eu/gamma-dc1.yaml"}]}}
 	EOF
 	test_cmp expect out
 '
@@ -195,6 +195,22 @@ test_expect_success 'a work-tree PATH is served the same; a broken spec there st
 	start_serve br.log broken &&
 	$CLIENT "$BASE" --token-file token >out && stop_serve &&
 	head -n 1 out | grep -qx 503 && grep -q "GS003" out
+'
+
+test_expect_success 'a --repo URL (the libgit2 cache) is fetched again at each refresh' '
+	git init -q --bare origin.git && git -C repo push -q "$SCRATCH/origin.git" HEAD:refs/heads/main &&
+	git -C origin.git symbolic-ref HEAD refs/heads/main &&
+	XDG_CACHE_HOME="$SCRATCH/cache" && export XDG_CACHE_HOME &&
+	start_serve url.log --repo "file://$SCRATCH/origin.git" --refresh 1 &&
+	$CLIENT "$BASE" --token-file token --param per=\"site\" >out &&
+	head -n 1 out >status && echo 200 >expect && test_cmp expect status &&
+	! grep -q delta-dc1 out &&
+	sed "s/beta-dc1/delta-dc1/g" repo/sites/beta-dc1.yml >repo/sites/delta-dc1.yml &&
+	git -C repo add . && git -C repo -c user.name=t -c user.email=t@example.com commit -qm delta &&
+	git -C repo push -q "$SCRATCH/origin.git" HEAD:refs/heads/main &&
+	wait_for "\"site\":\"delta-dc1\",\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"file\":\"sites/delta-dc1.yml\"" \
+		--token-file token --param per=\"site\" &&
+	stop_serve
 '
 
 test_expect_success 'usage errors exit 2; an unusable token file exits 3' '
