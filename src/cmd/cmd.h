@@ -41,4 +41,11 @@ cmd_fn cmd_serve;
 cmd_fn cmd_validate;
 cmd_fn cmd_verify_scope;
 
+struct opts;
+
+/* `gpusite diff --base` (cmd_diff_revisions.c), called by cmd_diff: see
+ * there for `base`, `head` and `format`; returns the exit code. */
+int diff_revisions_run(const struct opts *o, const char *base, const char *head,
+		       const char *format);
+
 #endif

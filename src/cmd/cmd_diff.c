@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/diff_revisions.h"
 #include "cmd/opts_live.h"
 #include "cmd/opts.h"
 

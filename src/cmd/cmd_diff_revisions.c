@@ -18,7 +18,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/diff_revisions.h"
+#include "cmd/opts.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/pipeline_diff.h"
 #include "report/report.h"
@@ -51,6 +51,14 @@ parse_format(enum diff_format *out, const char *s)
 	return -1;
 }
 
+/*
+ * Render the specs at `base` and at `head` (NULL: the index with
+ * --staged, the repository's HEAD with --repo, else the work tree) and
+ * print the difference in `format` ("text", NULL = text, "json",
+ * "markdown", "github").  o->repo, o->staged and o->args (PATH) apply to
+ * both sides.  Returns the exit code: 0 no difference, 1 a difference or
+ * a side whose specs are invalid, 3 when a side could not be read.
+ */
 int
 diff_revisions_run(const struct opts *o, const char *base, const char *head, const char *format)
 {
