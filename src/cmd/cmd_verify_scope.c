@@ -263,8 +263,19 @@ static const char vs_about[] =
 	"stack adds while it runs (NFD's PCI label where the NFD worker runs, the\n"
 	"operator's deploy labels, MPS/MIG capability) are assumed as listed.\n"
 	"\n"
+	"\n"
+	"gpusite's fallback device plugin (fallback.nodeImage: al2023) selects\n"
+	"gpusite.io/node-image=al2023: it must run on every AL2023 fallback GPU\n"
+	"node (node-type=cloud-gpu-fallback, gpusite.io/node-image=al2023) and on\n"
+	"no other node; a Bottlerocket or Auto Mode fallback node brings its own\n"
+	"plugin and gets none of gpusite's.  testdata/nodes/fallback/ holds an\n"
+	"AL2023 and a Bottlerocket fallback node, labelled and tainted as the\n"
+	"rendered NodePool makes them: with the reference inventory they prove one\n"
+	"device plugin per GPU node, the cloud fallback included (t2220).\n"
+	"\n"
 	"Exit 1 when a GPU-stack DaemonSet misses a hybrid GPU node (GS160) or\n"
-	"would run on a non-hybrid node (GS161).\n";
+	"would run on a non-hybrid node (GS161), and when the fallback plugin\n"
+	"misses an AL2023 fallback GPU node (GS160) or runs elsewhere (GS161).\n";
 
 int
 cmd_verify_scope(int argc, char **argv)
