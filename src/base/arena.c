@@ -134,6 +134,28 @@ void *arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size
 	return p;
 }
 
+void *arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *cap,
+		 size_t min)
+{
+	size_t n;
+
+	if (count < *cap)
+		return ptr;
+	n = *cap ? *cap : (min ? min : 1);
+	if (*cap && n > SIZE_MAX / 2)
+		n = SIZE_MAX; /* fails the check below */
+	else if (*cap)
+		n *= 2;
+	if (elem && n > SIZE_MAX / elem) {
+		fprintf(stderr, "gpusite: fatal: arena array of %zu elements of %zu bytes is too large\n",
+			n, elem);
+		abort();
+	}
+	ptr = arena_realloc(a, ptr, *cap * elem, n * elem);
+	*cap = n;
+	return ptr;
+}
+
 char *arena_strdup(struct arena *a, const char *s)
 {
 	return arena_strndup(a, s, strlen(s));

@@ -27,6 +27,18 @@ void arena_init(struct arena *a);
 void *arena_alloc(struct arena *a, size_t size);
 /* Grow an array allocated from the arena (old contents copied). */
 void *arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size);
+/*
+ * Room for one more element in an arena array of `count` elements of
+ * `elem` bytes and capacity *cap: when count == *cap the array grows to
+ * twice *cap (`min` elements the first time), old contents copied, *cap
+ * updated.  Returns the array, moved or not.  A size that would overflow
+ * is fatal, like running out of memory.  Use it through ARENA_GROW.
+ */
+void *arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *cap,
+		 size_t min);
+/* ARENA_GROW(a, items, count, alloc, 16); items[count++] = x; */
+#define ARENA_GROW(a, ptr, count, cap, min)                                                        \
+	((ptr) = arena_grow((a), (ptr), sizeof(*(ptr)), (count), &(cap), (min)))
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...)

@@ -22,14 +22,7 @@ int diag_vadd(struct diags *d, enum diag_level level, struct pos at,
 {
 	struct diag *g;
 
-	if (d->count == d->alloc) {
-		size_t n = d->alloc ? d->alloc * 2 : 16;
-
-		d->items = arena_realloc(d->arena, d->items,
-					 d->alloc * sizeof(*d->items),
-					 n * sizeof(*d->items));
-		d->alloc = n;
-	}
+	ARENA_GROW(d->arena, d->items, d->count, d->alloc, 16);
 	g = &d->items[d->count++];
 	g->level = level;
 	g->at = at;

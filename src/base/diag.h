@@ -20,6 +20,10 @@ struct pos {
 	unsigned col;
 };
 
+/* No position: no file, no line.  An initializer; as a value:
+ * (struct pos)POS_NONE. */
+#define POS_NONE { NULL, 0, 0 }
+
 enum diag_level {
 	DIAG_NOTE = 0,
 	DIAG_WARNING = 1,

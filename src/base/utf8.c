@@ -102,3 +102,14 @@ size_t utf8_seq_len(const char *s, size_t len)
 		return 0;
 	return utf8_check(s, n, &off, &why) ? 0 : n;
 }
+
+size_t
+utf8_length(const char *s, size_t len)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < len; k++)
+		if (((unsigned char)s[k] & 0xC0) != 0x80)
+			n++;
+	return n;
+}

@@ -21,4 +21,11 @@ int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why);
  */
 size_t utf8_seq_len(const char *s, size_t len);
 
+/*
+ * The number of characters (code points) in s[0..len): the bytes that are
+ * not UTF-8 continuation bytes (10xxxxxx).  For text utf8_check() passed;
+ * on other bytes it still counts, never reads past len.
+ */
+size_t utf8_length(const char *s, size_t len);
+
 #endif

@@ -110,14 +110,7 @@ entries_add(struct arena *a, struct entries *e, const struct entry *it)
 	for (size_t i = 0; i < e->count; i++)
 		if (!strcmp(e->items[i].name, it->name))
 			return;	/* the first file to define a name wins */
-	if (e->count == e->alloc) {
-		size_t n = e->alloc ? e->alloc * 2 : 8;
-
-		e->items = arena_realloc(a, e->items,
-					 e->alloc * sizeof(*e->items),
-					 n * sizeof(*e->items));
-		e->alloc = n;
-	}
+	ARENA_GROW(a, e->items, e->count, e->alloc, 8);
 	e->items[e->count++] = *it;
 }
 
@@ -641,7 +634,7 @@ load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 	if (!dir || !*dir)
 		dir = KUBE_SA_DIR;
 	if (kube_has_ctl(host) || kube_has_ctl(port))
-		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				"KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
 				"holds a control character (CR, LF or another): "
 				"refusing it, it would reach an HTTP request");
@@ -651,7 +644,7 @@ load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 	c->token_file = arena_printf(a, "%s/token", dir);
 	c->ca_file = arena_printf(a, "%s/ca.crt", dir);
 	if (stat(c->token_file, &st) < 0)
-		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				"running in a cluster (KUBERNETES_SERVICE_HOST is set) "
 				"but the service account token %s cannot be read: %s; "
 				"mount a service account token or pass --kubeconfig",
@@ -720,7 +713,7 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		if (host && *host && port && *port && !opt->context)
 			return load_in_cluster(out, a, d, env) < 0 ? KUBE_EFAIL : 0;
 		if (m.nfiles == 0) {
-			diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				 "no kubeconfig found (%s) and not running in a "
 				 "cluster: pass --kubeconfig or set KUBECONFIG",
 				 list && *list ? arena_printf(a, "none of KUBECONFIG=%s exists", list)
@@ -731,14 +724,14 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 	out->info.origin = m.files;
 	name = opt->context ? opt->context : m.current;
 	if (!name && m.nempty == m.nfiles) {
-		diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			 "kubeconfig %s is empty: no current-context, cluster or "
 			 "user; write one with 'aws eks update-kubeconfig' or pass "
 			 "another --kubeconfig", m.files);
 		return KUBE_EFAIL;
 	}
 	if (!name) {
-		diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			 "no context chosen: %s sets no current-context; pass "
 			 "--context NAME or run 'kubectl config use-context NAME'",
 			 m.files);
@@ -746,7 +739,7 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 	}
 	ctx = entries_find(&m.contexts, name);
 	if (!ctx) {
-		struct pos at = opt->context ? (struct pos){ 0 } : m.current_at;
+		struct pos at = opt->context ? (struct pos)POS_NONE : m.current_at;
 
 		diag_add(d, DIAG_ERROR, at, KUBE_RULE, "",
 			 "context '%s' is not defined in %s; see 'kubectl config "

@@ -130,8 +130,8 @@ kube_parse_time(const char *s, time_t *out)
 static char *
 exec_info(struct arena *a, const struct kube_conf *c, bool interactive)
 {
-	struct node *root = node_new_map(a, (struct pos){ 0 });
-	struct node *spec = node_new_map(a, (struct pos){ 0 });
+	struct node *root = node_new_map(a, (struct pos)POS_NONE);
+	struct node *spec = node_new_map(a, (struct pos)POS_NONE);
 	struct buf b;
 	char *res;
 
@@ -139,7 +139,7 @@ exec_info(struct arena *a, const struct kube_conf *c, bool interactive)
 	node_map_add_str(a, root, "kind", "ExecCredential");
 	node_map_add(a, root, "spec", spec);
 	if (c->exec->provide_cluster_info) {
-		struct node *cl = node_new_map(a, (struct pos){ 0 });
+		struct node *cl = node_new_map(a, (struct pos)POS_NONE);
 
 		node_map_add_str(a, cl, "server", c->info.server);
 		if (c->tls_server_name)

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 
+#include "base/strdist.h"
 #include "rules/instance_types.h"
 
 const struct instance_type *
@@ -25,34 +26,14 @@ instance_type_whole_nvidia(const struct instance_type *t)
 		t->gpu_count > 0 && t->nvidia_gpus > 0;
 }
 
-/* Levenshtein distance, capped: names are short (< 32 bytes). */
+/* Levenshtein distance; names are short: one over 32 bytes is never
+ * close ((size_t)-1). */
 static size_t
 edit_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t row[33];
-
-	if (la > 32 || lb > 32)
+	if (strlen(a) > 32 || strlen(b) > 32)
 		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
+	return strdist_edit(a, b, (size_t)-2);
 }
 
 /* "g6e" and "12xlarge" of "g6e.12xlarge" (lengths of both parts). */

@@ -22,6 +22,8 @@
 #include "base/diag.h"
 #include "base/num.h"
 #include "base/secret.h"
+#include "base/strdist.h"
+#include "base/utf8.h"
 #include "json/json.h"
 #include "schema/schema.h"
 #include "schema/schema_int.h"
@@ -254,7 +256,7 @@ static void cerr(struct cctx *c, const struct node *at, const char *where, const
 static void
 cerr(struct cctx *c, const struct node *at, const char *where, const char *fmt, ...)
 {
-	struct pos p = { NULL, 0, 0 };
+	struct pos p = POS_NONE;
 	va_list ap;
 
 	if (at)
@@ -335,13 +337,7 @@ reg_add(struct cctx *c, const char *uri, const struct node *n, const char *paren
 		uri = arena_strndup(c->a, uri, len - 1);
 	if (reg_find(c, uri))
 		return; /* first one wins */
-	if (c->nreg == c->areg) {
-		size_t na = c->areg ? c->areg * 2 : 16;
-
-		c->reg = arena_realloc(c->a, c->reg, c->areg * sizeof(*c->reg),
-				       na * sizeof(*c->reg));
-		c->areg = na;
-	}
+	ARENA_GROW(c->a, c->reg, c->nreg, c->areg, 16);
 	c->reg[c->nreg].uri = uri;
 	c->reg[c->nreg].n = n;
 	c->reg[c->nreg].parent_base = parent_base;
@@ -1166,13 +1162,7 @@ verr_add(struct vctx *c, struct pos at, const char *path, const char *msg)
 		c->truncated = true;
 		return;
 	}
-	if (c->nerrs == c->aerrs) {
-		size_t na = c->aerrs ? c->aerrs * 2 : 8;
-
-		c->errs = arena_realloc(c->a, c->errs, c->aerrs * sizeof(*c->errs),
-					na * sizeof(*c->errs));
-		c->aerrs = na;
-	}
+	ARENA_GROW(c->a, c->errs, c->nerrs, c->aerrs, 8);
 	c->errs[c->nerrs].at = at;
 	c->errs[c->nerrs].path = path;
 	c->errs[c->nerrs].msg = msg;
@@ -1385,55 +1375,6 @@ is_multiple(const struct node *x, const struct node *m)
 	return fabs(q - r) <= 1e-9 * fmax(1.0, fabs(q));
 }
 
-static size_t
-utf8_length(const char *s, size_t len)
-{
-	size_t k, n = 0;
-
-	for (k = 0; k < len; k++)
-		if (((unsigned char)s[k] & 0xC0) != 0x80)
-			n++;
-	return n;
-}
-
-/* Levenshtein distance, or a large number when over `limit`. */
-static size_t
-edit_distance(const char *a, const char *b, size_t limit)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t row[65];
-
-	if (la > 64 || lb > 64)
-		return limit + 1;
-	if ((la > lb ? la - lb : lb - la) > limit)
-		return limit + 1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0], best;
-
-		row[0] = i;
-		best = row[0];
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			size_t v = diag + cost;
-
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
-			diag = up;
-			if (v < best)
-				best = v;
-		}
-		if (best > limit)
-			return limit + 1;
-	}
-	return row[lb];
-}
-
 /* The closest name within 2 edits (and not a total rewrite), or NULL. */
 static const char *
 closest(const char *word, const char *const *cands, size_t n, const struct node *skip_present)
@@ -1446,7 +1387,7 @@ closest(const char *word, const char *const *cands, size_t n, const struct node 
 
 		if (skip_present && node_map_get(skip_present, cands[k]))
 			continue;
-		d = edit_distance(word, cands[k], 2);
+		d = strdist_edit(word, cands[k], 2);
 		if (d < best_d && d < wl && d < strlen(cands[k])) {
 			best = cands[k];
 			best_d = d;
