@@ -264,6 +264,23 @@ drill_plan(int argc, char **argv)
 		in.nodes = nodes;
 		in.node_count = n;
 	}
+	/* a misspelt node would make an empty drill look ready */
+	for (size_t i = 0; i < in.node_count; i++) {
+		struct node *obj = NULL;
+
+		rc = kube_get(&obj, run.kube, &a, "v1", "Node", NULL, in.nodes[i]);
+		if (rc == KUBE_EFAIL) {
+			code = live_fail(&run);
+			goto out;
+		}
+		if (!obj) {
+			fprintf(stderr, "gpusite drill plan: node %s is not in cluster %s; name"
+				" nodes of site %s ('kubectl get nodes')\n", in.nodes[i],
+				run.cluster, s->name);
+			code = GS_EXIT_USAGE;
+			goto out;
+		}
+	}
 	for (size_t i = 0; i < run.rendered.count; i++) {
 		const struct render_object *ro = &run.rendered.objects[i];
 

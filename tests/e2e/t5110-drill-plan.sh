@@ -83,9 +83,11 @@ test_expect_success 'more GPUs move than gpuLimit: GS233; --nodes picks the node
 	grep "error: fallback.gpuLimit 16 is below the 32 GPUs that the 4 GPU pods of the drilled nodes request.*\[GS233\]$" "$SCRATCH/out" &&
 	grep "^drill plan: site seoul-dc1, scenario node-failure, 4 nodes: gpu-a-01 gpu-a-02 mi-0a1b2c3d4e5f60001 mi-0a1b2c3d4e5f60002$" "$SCRATCH/out"
 '
-test_expect_success '--group: the nodes of one group' '
+test_expect_success '--group: the nodes of one group; a node not in the cluster is a usage error' '
 	plan drill-ready sites 0 --group rack-a &&
 	grep "^drill plan: site seoul-dc1, scenario node-failure, 2 nodes: gpu-a-01 gpu-a-02$" "$SCRATCH/out" &&
+	plan drill-ready sites 2 --nodes gpu-a-01,gpu-a-09 &&
+	grep "^gpusite drill plan: node gpu-a-09 is not in cluster my-hybrid-cluster; name nodes of site seoul-dc1" "$SCRATCH/err" &&
 	plan drill-ready sites 2 --group rack-z &&
 	grep "node group rack-z is not in the spec and names no nodes; pass --nodes" "$SCRATCH/err"
 '
