@@ -38,6 +38,9 @@ void report_put_gh_prop(FILE *out, const char *s);
 
 /* One diagnostic as a plain text line, no colour, no newline. */
 void report_put_diag_line(FILE *out, const struct diag *d);
+/* Its parts: "FILE:LINE:COL" (or "gpusite"), and " [RULE]" (or nothing). */
+void report_put_location(FILE *out, const struct diag *d);
+void report_put_rule(FILE *out, const struct diag *d);
 
 /* `root` as one line of JSON and a newline (json and sarif): 0, or -1
  * when it is over the size cap of a report or cannot be written. */
