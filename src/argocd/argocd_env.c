@@ -10,6 +10,7 @@
 
 #include "argocd/argocd_env.h"
 #include "base/arena.h"
+#include "base/strdist.h"
 #include "json/json.h"
 #include "node/node.h"
 
@@ -433,34 +434,6 @@ known_list(struct arena *a, const char *const *known, const char *prefix, bool u
 	return s;
 }
 
-/* Levenshtein distance of two short names, capped at `cap` + 1. */
-static size_t
-name_distance(const char *x, const char *y, size_t cap)
-{
-	size_t nx = strlen(x), ny = strlen(y), row[65];
-
-	if (nx > 64 || ny > 64)
-		return cap + 1;
-	for (size_t j = 0; j <= ny; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= nx; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= ny; j++) {
-			size_t up = row[j], best = diag + (x[i - 1] != y[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[ny] > cap ? cap + 1 : row[ny];
-}
-
 const char *
 argocd_closest_name(const char *const *known, const char *name)
 {
@@ -468,7 +441,7 @@ argocd_closest_name(const char *const *known, const char *name)
 	size_t best_d = 3; /* at most two edits: "site" -> "sites" */
 
 	for (size_t i = 0; known[i]; i++) {
-		size_t dist = name_distance(name, known[i], best_d);
+		size_t dist = strdist_edit(name, known[i], best_d);
 
 		if (dist < best_d) {
 			best_d = dist;
