@@ -20,20 +20,28 @@ live_label(struct arena *a, const char *side, const char *kind,
 	return arena_printf(a, "%s/%s/%s", side, kind, name);
 }
 
+/* Like the text report, each piece of outside text (a server's message,
+ * a file name) through report_put_safe(). */
 static void
 print_diags(FILE *f, const char *name, const struct diags *d)
 {
 	for (size_t i = 0; i < d->count; i++) {
 		const struct diag *x = &d->items[i];
 
-		if (x->at.file && x->at.line)
-			fprintf(f, "%s:%u:%u: %s: %s [%s]\n", x->at.file, x->at.line,
-				x->at.col, diag_level_name(x->level), x->msg, x->rule);
-		else if (x->at.file)
-			fprintf(f, "%s: %s: %s [%s]\n", x->at.file,
-				diag_level_name(x->level), x->msg, x->rule);
-		else
-			fprintf(f, "%s: %s: %s\n", name, diag_level_name(x->level), x->msg);
+		if (x->at.file) {
+			report_put_safe(f, x->at.file);
+			if (x->at.line)
+				fprintf(f, ":%u:%u", x->at.line, x->at.col);
+			fprintf(f, ": %s: ", diag_level_name(x->level));
+			report_put_safe(f, x->msg);
+			fputs(" [", f);
+			report_put_safe(f, x->rule);
+			fputs("]\n", f);
+		} else {
+			fprintf(f, "%s: %s: ", name, diag_level_name(x->level));
+			report_put_safe(f, x->msg);
+			fputc('\n', f);
+		}
 	}
 }
 

@@ -75,4 +75,12 @@ int report_write_markdown(FILE *out, const struct report_input *in,
  */
 FILE *report_open_step_summary(const char *path, const char *tool);
 
+/*
+ * The one terminal-safe printer: control characters, C1 controls, invalid
+ * UTF-8 and bidi formatting characters are written as escapes (\n, \x1b,
+ * \u009b, \u202e), so text from outside stays one line and never drives
+ * the terminal (report_escape.c).
+ */
+void report_put_safe(FILE *out, const char *s);
+
 #endif

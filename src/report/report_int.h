@@ -19,11 +19,6 @@ size_t report_utf8_len(const unsigned char *s);
  * U+202A..U+202E, U+2066..U+2069) starting at s, else 0. */
 unsigned report_bidi_at(const unsigned char *s);
 
-/* Terminal-safe text: control characters, C1 controls and invalid UTF-8
- * bidi formatting characters are written as escapes (\n, \x1b, \u009b,
- * \u202e), so a message stays one line
- * and never drives the terminal. */
-void report_put_safe(FILE *out, const char *s);
 
 /* XML character data (attr: attribute value, newlines as &#10;);
  * characters XML 1.0 forbids and invalid UTF-8 become U+FFFD. */
