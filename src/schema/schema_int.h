@@ -82,4 +82,131 @@ struct node *schema_json_read(struct arena *a, const char *file, const char *tex
 /* The draft-07 meta-schema (http://json-schema.org/draft-07/schema#). */
 extern const char schema_draft07_json[];
 
+/* ------------------------------------------------------------------ */
+/* Compiled schemas: built by schema_compile.c, read by schema_check.c */
+
+#include <stdint.h>
+
+#include "schema/schema.h"
+
+#define COUNT(x) (sizeof(x) / sizeof((x)[0]))
+
+enum stype {
+	ST_NULL = 1 << 0,
+	ST_BOOLEAN = 1 << 1,
+	ST_INTEGER = 1 << 2,
+	ST_NUMBER = 1 << 3,
+	ST_STRING = 1 << 4,
+	ST_ARRAY = 1 << 5,
+	ST_OBJECT = 1 << 6,
+};
+
+struct sprop {
+	const char *name;
+	struct schema *s;
+};
+
+struct spattern {
+	const struct schema_regex *re;
+	const char *src;
+	struct schema *s;
+};
+
+struct sdep {
+	const char *name;
+	const char **req; /* array form */
+	size_t nreq;
+	struct schema *s; /* schema form */
+};
+
+struct schema {
+	const struct node *src;
+	const char *where; /* "#/definitions/taint": for messages */
+	bool is_bool;
+	bool bool_val;
+	struct schema *ref; /* $ref: every sibling keyword is ignored */
+	unsigned types;     /* enum stype bits; 0 = any */
+	const char *title;
+	const char *description;
+
+	struct sprop *props; /* schema order */
+	size_t nprops;
+	struct sprop *sorted; /* by name, for bsearch */
+	struct spattern *pprops;
+	size_t npprops;
+	struct schema *addl; /* additionalProperties, NULL when absent */
+	struct schema *propnames;
+	const char **required;
+	size_t nrequired;
+	struct sdep *deps;
+	size_t ndeps;
+	int64_t min_props, max_props; /* -1 when absent */
+
+	struct schema *items;  /* one schema for every item */
+	struct schema **tuple; /* items as an array */
+	size_t ntuple;
+	bool is_tuple;
+	struct schema *addl_items;
+	struct schema *contains;
+	int64_t min_items, max_items;
+	bool unique;
+
+	int64_t min_len, max_len;
+	const struct schema_regex *pattern;
+	const char *pattern_src;
+
+	const struct node *minimum, *maximum;
+	const struct node *xminimum, *xmaximum;
+	const struct node *multiple_of;
+
+	const struct node *const_v;
+	const struct node *enum_v; /* a sequence */
+
+	struct schema **all_of, **any_of, **one_of;
+	size_t nall, nany, none;
+	struct schema *not_s, *if_s, *then_s, *else_s;
+
+	/* Kubernetes structural schemas */
+	bool nullable;
+	bool preserve; /* x-kubernetes-preserve-unknown-fields */
+	bool embedded; /* x-kubernetes-embedded-resource */
+	bool strict;   /* unknown fields are errors (structural) */
+	int list_type; /* 0, LIST_SET, LIST_MAP */
+	const char **map_keys;
+	size_t nmap_keys;
+	int int_bits; /* format int32 / int64 */
+};
+
+enum { LIST_SET = 1, LIST_MAP = 2 };
+
+struct compile_opts {
+	bool openapi;
+	bool lazy;
+	schema_resolve_fn *resolve;
+	void *payload;
+};
+
+/* The draft-07 meta-schema's URI, without the trailing '#'. */
+extern const char *const schema_draft07_uri;
+
+/* `ref` resolved against the base URI `base` (RFC 3986, as much as $id
+ * and $ref need), and `uri` split at '#': the document part returned,
+ * *frag set to the fragment (NULL when there is no '#'). */
+char *schema_uri_resolve(struct arena *a, const char *base, const char *ref);
+char *schema_uri_split(struct arena *a, const char *uri, const char **frag);
+
+/* The int64 a number node's text means exactly (num_decimal_to_int64's
+ * verdict: 0 with *v when whole and in int64); and whether it is a whole
+ * number at all. */
+int schema_num_exact(const struct node *n, int64_t *v);
+bool schema_num_is_integral(const struct node *n);
+
+/* qsort/bsearch order of struct sprop: by name. */
+int schema_sprop_cmp(const void *x, const void *y);
+
+/* Compile the schema document `root`; NULL (with diagnostics under
+ * `rule`) when it is not one. */
+struct schema *schema_compile_root(struct arena *a, struct diags *d, const char *rule,
+				   const struct node *root, const struct compile_opts *o);
+
 #endif

@@ -1,0 +1,899 @@
+/*
+ * schema_compile.c - JSON Schema draft-07 (and Kubernetes structural
+ * schemas) compiled from node trees.
+ *
+ * Compiling turns a schema document into `struct schema` once: keywords
+ * parsed, $ref resolved (JSON pointers, $id base URIs, the draft-07
+ * meta-schema, documents a loader hands in), patterns compiled.  Checking
+ * (schema_check.c) then never parses or compiles anything.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/num.h"
+#include "base/secret.h"
+#include "base/strdist.h"
+#include "base/utf8.h"
+#include "json/json.h"
+#include "schema/schema.h"
+#include "schema/schema_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Compiling */
+
+struct reg {
+	const char *uri; /* absolute, no empty fragment */
+	const struct node *n;
+	const char *parent_base; /* base in effect around n */
+};
+
+struct memo {
+	const struct node *n;
+	struct schema *s;
+};
+
+struct cctx {
+	struct arena *a;
+	struct diags *d;
+	const char *rule;
+	bool openapi;
+	bool lazy; /* patterns compiled on first use (the built-in schema) */
+	int err;
+	struct reg *reg;
+	size_t nreg, areg;
+	struct memo *memo; /* open addressing, keyed by node pointer */
+	size_t nmemo, amemo;
+	schema_resolve_fn *resolve;
+	void *payload;
+	unsigned loads;
+};
+
+static void cerr(struct cctx *c, const struct node *at, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+cerr(struct cctx *c, const struct node *at, const char *where, const char *fmt, ...)
+{
+	struct pos p = POS_NONE;
+	va_list ap;
+
+	if (at)
+		p = at->at;
+	va_start(ap, fmt);
+	diag_vadd(c->d, DIAG_ERROR, p, c->rule, where ? where : "", fmt, ap);
+	va_end(ap);
+	c->err = -1;
+}
+
+static size_t
+ptr_hash(const void *p, size_t mask)
+{
+	uintptr_t u = (uintptr_t)p;
+
+	u ^= u >> 17;
+	u *= (uintptr_t)0x9E3779B97F4A7C15ull;
+	return (size_t)(u >> 7) & mask;
+}
+
+static struct schema *
+memo_get(const struct cctx *c, const struct node *n)
+{
+	size_t i;
+
+	if (!c->amemo)
+		return NULL;
+	for (i = ptr_hash(n, c->amemo - 1); c->memo[i].n; i = (i + 1) & (c->amemo - 1))
+		if (c->memo[i].n == n)
+			return c->memo[i].s;
+	return NULL;
+}
+
+static void
+memo_put(struct cctx *c, const struct node *n, struct schema *s)
+{
+	size_t i;
+
+	if ((c->nmemo + 1) * 2 > c->amemo) {
+		struct memo *old = c->memo;
+		size_t oldn = c->amemo, k;
+
+		c->amemo = c->amemo ? c->amemo * 2 : 256;
+		c->memo = arena_alloc(c->a, c->amemo * sizeof(*c->memo));
+		for (k = 0; k < oldn; k++) {
+			if (!old[k].n)
+				continue;
+			for (i = ptr_hash(old[k].n, c->amemo - 1); c->memo[i].n;
+			     i = (i + 1) & (c->amemo - 1))
+				;
+			c->memo[i] = old[k];
+		}
+	}
+	for (i = ptr_hash(n, c->amemo - 1); c->memo[i].n; i = (i + 1) & (c->amemo - 1))
+		;
+	c->memo[i].n = n;
+	c->memo[i].s = s;
+	c->nmemo++;
+}
+
+static const struct reg *
+reg_find(const struct cctx *c, const char *uri)
+{
+	size_t k;
+
+	for (k = 0; k < c->nreg; k++)
+		if (strcmp(c->reg[k].uri, uri) == 0)
+			return &c->reg[k];
+	return NULL;
+}
+
+static void
+reg_add(struct cctx *c, const char *uri, const struct node *n, const char *parent_base)
+{
+	size_t len = strlen(uri);
+
+	if (len && uri[len - 1] == '#')
+		uri = arena_strndup(c->a, uri, len - 1);
+	if (reg_find(c, uri))
+		return; /* first one wins */
+	ARENA_GROW(c->a, c->reg, c->nreg, c->areg, 16);
+	c->reg[c->nreg].uri = uri;
+	c->reg[c->nreg].n = n;
+	c->reg[c->nreg].parent_base = parent_base;
+	c->nreg++;
+}
+
+/* Keywords whose value is a schema, an array of schemas, or a map of
+ * schemas: where $id may appear. */
+static const char *const kw_schema[] = {
+	"additionalItems",
+	"additionalProperties",
+	"contains",
+	"else",
+	"if",
+	"items",
+	"not",
+	"propertyNames",
+	"then",
+};
+static const char *const kw_schema_array[] = { "allOf", "anyOf", "items", "oneOf" };
+static const char *const kw_schema_map[] = {
+	"definitions",
+	"dependencies",
+	"patternProperties",
+	"properties",
+};
+
+static bool
+in_list(const char *const *list, size_t n, const char *s)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (strcmp(list[k], s) == 0)
+			return true;
+	return false;
+}
+
+
+/* Record every $id below n (base = the base URI around n). */
+static void
+index_ids(struct cctx *c, const struct node *n, const char *base, unsigned depth)
+{
+	const char *id;
+	size_t k, j;
+
+	if (!n || n->kind != NODE_MAP || depth > 256)
+		return;
+	id = node_str(node_map_get(n, "$id"));
+	if (id) {
+		char *abs = schema_uri_resolve(c->a, base, id);
+		const char *frag;
+		char *doc = schema_uri_split(c->a, abs, &frag);
+
+		reg_add(c, abs, n, base);
+		if (!frag || !*frag)
+			base = doc;
+	}
+	for (k = 0; k < n->map.count; k++) {
+		const char *kw = n->map.pairs[k].key->scalar.text;
+		const struct node *v = n->map.pairs[k].value;
+
+		if (in_list(kw_schema, COUNT(kw_schema), kw))
+			index_ids(c, v, base, depth + 1);
+		if (in_list(kw_schema_array, COUNT(kw_schema_array), kw) && v->kind == NODE_SEQ)
+			for (j = 0; j < v->seq.count; j++)
+				index_ids(c, v->seq.items[j], base, depth + 1);
+		if (in_list(kw_schema_map, COUNT(kw_schema_map), kw) && v->kind == NODE_MAP)
+			for (j = 0; j < v->map.count; j++)
+				index_ids(c, v->map.pairs[j].value, base, depth + 1);
+	}
+}
+
+/* A document named by an absolute URI: known already, the meta-schema,
+ * or what the loader hands in. */
+static const struct reg *
+load_doc(struct cctx *c, const char *doc)
+{
+	const struct reg *r = reg_find(c, doc);
+	const struct node *root = NULL;
+
+	if (r)
+		return r;
+	if (strcmp(doc, schema_draft07_uri) == 0) {
+		root = json_parse(c->a, c->d, c->rule, schema_draft07_uri, schema_draft07_json,
+				  strlen(schema_draft07_json));
+	} else if (c->resolve && c->loads < 64) {
+		c->loads++;
+		root = c->resolve(c->payload, c->a, c->d, doc);
+	}
+	if (!root)
+		return NULL;
+	reg_add(c, doc, root, doc);
+	index_ids(c, root, doc, 0);
+	return reg_find(c, doc);
+}
+
+/* Decode %XX escapes of a URI fragment. */
+static char *
+pct_decode(struct arena *a, const char *s)
+{
+	char *out = arena_alloc(a, strlen(s) + 1), *o = out;
+
+	while (*s) {
+		if (s[0] == '%' && s[1] && s[2]) {
+			char hex[3] = { s[1], s[2], 0 };
+			char *end;
+			long v = strtol(hex, &end, 16);
+
+			if (*end == '\0') {
+				*o++ = (char)v;
+				s += 3;
+				continue;
+			}
+		}
+		*o++ = *s++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * Follow JSON pointer `ptr` ("/definitions/a~1b") from n.  *base is the
+ * base around n on entry and the base around the target on return.
+ */
+static const struct node *
+pointer_walk(struct cctx *c, const struct node *n, const char *ptr, const char **base)
+{
+	const char *p = ptr;
+
+	while (*p == '/' && n) {
+		const char *end = strchr(p + 1, '/');
+		size_t len = end ? (size_t)(end - p - 1) : strlen(p + 1);
+		char *tok = arena_alloc(c->a, len + 1), *t = tok;
+		size_t k;
+		const char *id;
+
+		for (k = 0; k < len; k++) {
+			char ch = p[1 + k];
+
+			if (ch == '~' && k + 1 < len && p[2 + k] == '1')
+				*t++ = '/', k++;
+			else if (ch == '~' && k + 1 < len && p[2 + k] == '0')
+				*t++ = '~', k++;
+			else
+				*t++ = ch;
+		}
+		*t = '\0';
+		/* Leaving n for a child: n's own $id now applies. */
+		id = node_str(node_map_get(n, "$id"));
+		if (id && p != ptr) {
+			const char *frag;
+			char *doc = schema_uri_split(c->a, schema_uri_resolve(c->a, *base, id), &frag);
+
+			if (!frag || !*frag)
+				*base = doc;
+		}
+		if (n->kind == NODE_MAP) {
+			n = node_map_get(n, tok);
+		} else if (n->kind == NODE_SEQ) {
+			char *e;
+			unsigned long i = strtoul(tok, &e, 10);
+
+			n = (*tok && !*e && i < n->seq.count) ? n->seq.items[i] : NULL;
+		} else {
+			n = NULL;
+		}
+		p += 1 + len;
+	}
+	return *p ? NULL : n;
+}
+
+static struct schema *compile_node(struct cctx *c, const struct node *n, const char *base,
+				   const char *where, bool logic);
+
+static struct schema *
+schema_true(struct arena *a)
+{
+	struct schema *s = arena_alloc(a, sizeof(*s));
+
+	s->is_bool = true;
+	s->bool_val = true;
+	s->where = "";
+	s->min_props = s->max_props = -1;
+	s->min_items = s->max_items = -1;
+	s->min_len = s->max_len = -1;
+	return s;
+}
+
+static struct schema *
+resolve_ref(struct cctx *c, const struct node *at, const char *ref, const char *base,
+	    const char *where)
+{
+	char *abs = schema_uri_resolve(c->a, base, ref);
+	const char *frag;
+	char *doc = schema_uri_split(c->a, abs, &frag);
+	const struct reg *r;
+	const struct node *target;
+	const char *tbase;
+
+	if (frag && !*frag)
+		frag = NULL;
+	r = load_doc(c, doc);
+	if (!r) {
+		cerr(c, at, where,
+		     "cannot resolve $ref '%s': no schema has the URI "
+		     "'%s' (remote references are not fetched)",
+		     ref, doc);
+		return schema_true(c->a);
+	}
+	target = r->n;
+	tbase = r->parent_base;
+	if (frag && frag[0] == '/') {
+		tbase = doc;
+		target = pointer_walk(c, target, pct_decode(c->a, frag), &tbase);
+	} else if (frag) {
+		const struct reg *anchor = reg_find(c, abs);
+
+		target = anchor ? anchor->n : NULL;
+		if (anchor)
+			tbase = anchor->parent_base;
+	}
+	if (!target) {
+		cerr(c, at, where, "cannot resolve $ref '%s': nothing at '%s'", ref, abs);
+		return schema_true(c->a);
+	}
+	return compile_node(c, target, tbase,
+			    *doc ? abs : arena_printf(c->a, "#%s", frag ? frag : ""), false);
+}
+
+static const char *
+ptr_join(struct arena *a, const char *where, const char *key)
+{
+	const char *p;
+	size_t n = 0;
+	char *out, *o;
+
+	for (p = key; *p; p++)
+		n += (*p == '~' || *p == '/') ? 2 : 1;
+	out = arena_alloc(a, strlen(where) + n + 2);
+	o = out;
+	memcpy(o, where, strlen(where));
+	o += strlen(where);
+	*o++ = '/';
+	for (p = key; *p; p++) {
+		if (*p == '~')
+			*o++ = '~', *o++ = '0';
+		else if (*p == '/')
+			*o++ = '~', *o++ = '1';
+		else
+			*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * A float's exact value when its text is a whole number in int64 ("16.0",
+ * "1.6e1", "9223372036854775806.0"): the schema judges the number the
+ * text means, as the model reads it (num_decimal_to_int64, the one number
+ * policy), not its nearest double.  Returns that function's verdict.
+ */
+int
+schema_num_exact(const struct node *n, int64_t *v)
+{
+	if (n->type == NODE_INT) {
+		*v = n->scalar.i;
+		return 0;
+	}
+	if (n->type != NODE_FLOAT)
+		return -2;
+	return num_decimal_to_int64(n->scalar.text, n->scalar.len, v);
+}
+
+bool
+schema_num_is_integral(const struct node *n)
+{
+	int64_t v;
+	int r = schema_num_exact(n, &v);
+
+	if (r == 0 || r == -3)
+		return true;
+	if (r == -1)
+		return false;
+	return n->type == NODE_FLOAT && isfinite(n->scalar.f) && n->scalar.f == floor(n->scalar.f);
+}
+
+/* A non-negative integer keyword value (minLength, maxItems, ...). */
+static int64_t
+get_count(struct cctx *c, const struct node *v, const char *kw, const char *where)
+{
+	if (!node_is_number(v) || !schema_num_is_integral(v) ||
+	    (v->type == NODE_INT ? v->scalar.i < 0 : v->scalar.f < 0)) {
+		cerr(c, v, where, "'%s' must be a non-negative integer", kw);
+		return -1;
+	}
+	if (v->type == NODE_FLOAT)
+		return v->scalar.f >= 9.2e18 ? INT64_MAX : (int64_t)v->scalar.f;
+	return v->scalar.i;
+}
+
+static const struct node *
+get_number(struct cctx *c, const struct node *v, const char *kw, const char *where)
+{
+	if (!node_is_number(v)) {
+		cerr(c, v, where, "'%s' must be a number", kw);
+		return NULL;
+	}
+	return v;
+}
+
+static const char **
+get_strings(struct cctx *c, const struct node *v, const char *kw, const char *where, size_t *count)
+{
+	const char **out;
+	size_t k;
+
+	*count = 0;
+	if (v->kind != NODE_SEQ) {
+		cerr(c, v, where, "'%s' must be an array of strings", kw);
+		return NULL;
+	}
+	out = arena_alloc(c->a, (v->seq.count + 1) * sizeof(*out));
+	for (k = 0; k < v->seq.count; k++) {
+		out[k] = node_str(v->seq.items[k]);
+		if (!out[k]) {
+			cerr(c, v->seq.items[k], where, "'%s' must be an array of strings", kw);
+			return NULL;
+		}
+	}
+	*count = v->seq.count;
+	return out;
+}
+
+static unsigned
+type_bit(const char *t)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} map[] = {
+		{ "null", ST_NULL },     { "boolean", ST_BOOLEAN }, { "integer", ST_INTEGER },
+		{ "number", ST_NUMBER }, { "string", ST_STRING },   { "array", ST_ARRAY },
+		{ "object", ST_OBJECT },
+	};
+	size_t k;
+
+	for (k = 0; k < COUNT(map); k++)
+		if (strcmp(map[k].name, t) == 0)
+			return map[k].bit;
+	return 0;
+}
+
+static struct schema **
+compile_array(struct cctx *c, const struct node *v, const char *base, const char *where,
+	      const char *kw, size_t *count)
+{
+	struct schema **out;
+	size_t k;
+
+	*count = 0;
+	if (v->kind != NODE_SEQ || v->seq.count == 0) {
+		cerr(c, v, where, "'%s' must be a non-empty array of schemas", kw);
+		return NULL;
+	}
+	out = arena_alloc(c->a, v->seq.count * sizeof(*out));
+	for (k = 0; k < v->seq.count; k++)
+		out[k] = compile_node(c, v->seq.items[k], base,
+				      arena_printf(c->a, "%s/%zu", where, k), true);
+	*count = v->seq.count;
+	return out;
+}
+
+int
+schema_sprop_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct sprop *)x)->name, ((const struct sprop *)y)->name);
+}
+
+/* Keywords of later drafts that change what validates: refusing them
+ * beats silently accepting what their author meant to reject. */
+static const char *const kw_unsupported[] = {
+	"$anchor",       "$dynamicAnchor",    "$dynamicRef",      "$recursiveAnchor",
+	"$recursiveRef", "dependentRequired", "dependentSchemas", "maxContains",
+	"minContains",   "prefixItems",       "unevaluatedItems", "unevaluatedProperties",
+};
+
+static void
+compile_keyword(struct cctx *c, struct schema *s, const char *kw, const struct node *v,
+		const char *base, const char *where, bool logic, bool *xmin_flag, bool *xmax_flag)
+{
+	const char *kwhere = ptr_join(c->a, where, kw);
+	size_t k;
+
+	if (strcmp(kw, "type") == 0) {
+		if (v->kind == NODE_SEQ) {
+			for (k = 0; k < v->seq.count; k++) {
+				const char *t = node_str(v->seq.items[k]);
+				unsigned bit = t ? type_bit(t) : 0;
+
+				if (!bit)
+					cerr(c, v->seq.items[k], kwhere, "unknown type '%s'",
+					     t ? t : "(not a string)");
+				s->types |= bit;
+			}
+		} else if (node_str(v) && type_bit(node_str(v))) {
+			s->types = type_bit(node_str(v));
+		} else if (node_str(v)) {
+			cerr(c, v, kwhere, "unknown type '%s'", node_str(v));
+		} else {
+			cerr(c, v, kwhere, "'type' must be a type name or an array of them");
+		}
+		if (s->types & ST_NUMBER)
+			s->types |= ST_INTEGER;
+	} else if (strcmp(kw, "properties") == 0) {
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'properties' must be an object");
+			return;
+		}
+		s->nprops = v->map.count;
+		s->props = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->props));
+		s->sorted = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->sorted));
+		for (k = 0; k < v->map.count; k++) {
+			const char *name = v->map.pairs[k].key->scalar.text;
+
+			s->props[k].name = name;
+			s->props[k].s = compile_node(c, v->map.pairs[k].value, base,
+						     ptr_join(c->a, kwhere, name), logic);
+		}
+		memcpy(s->sorted, s->props, s->nprops * sizeof(*s->props));
+		qsort(s->sorted, s->nprops, sizeof(*s->sorted), schema_sprop_cmp);
+	} else if (strcmp(kw, "patternProperties") == 0) {
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'patternProperties' must be an object");
+			return;
+		}
+		s->pprops = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->pprops));
+		for (k = 0; k < v->map.count; k++) {
+			const char *src = v->map.pairs[k].key->scalar.text;
+			char *err = NULL;
+			struct spattern *pp = &s->pprops[s->npprops];
+
+			pp->re = c->lazy ? schema_regex_get_lazy(src, SCHEMA_RE_ECMA)
+					 : schema_regex_get(src,
+							    c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
+							    &err);
+			if (!pp->re) {
+				cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
+				free(err);
+				continue;
+			}
+			pp->src = src;
+			pp->s = compile_node(c, v->map.pairs[k].value, base,
+					     ptr_join(c->a, kwhere, src), logic);
+			s->npprops++;
+		}
+	} else if (strcmp(kw, "additionalProperties") == 0) {
+		s->addl = compile_node(c, v, base, kwhere, logic);
+	} else if (strcmp(kw, "propertyNames") == 0) {
+		s->propnames = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "required") == 0) {
+		s->required = get_strings(c, v, kw, kwhere, &s->nrequired);
+	} else if (strcmp(kw, "dependencies") == 0) {
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'dependencies' must be an object");
+			return;
+		}
+		s->deps = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->deps));
+		for (k = 0; k < v->map.count; k++) {
+			struct sdep *dp = &s->deps[k];
+			const struct node *dv = v->map.pairs[k].value;
+
+			dp->name = v->map.pairs[k].key->scalar.text;
+			if (dv->kind == NODE_SEQ)
+				dp->req = get_strings(c, dv, kw, kwhere, &dp->nreq);
+			else
+				dp->s = compile_node(c, dv, base, ptr_join(c->a, kwhere, dp->name),
+						     true);
+		}
+		s->ndeps = v->map.count;
+	} else if (strcmp(kw, "minProperties") == 0) {
+		s->min_props = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maxProperties") == 0) {
+		s->max_props = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "items") == 0) {
+		if (v->kind == NODE_SEQ) {
+			s->is_tuple = true;
+			s->ntuple = v->seq.count;
+			s->tuple = arena_alloc(c->a, (v->seq.count + 1) * sizeof(*s->tuple));
+			for (k = 0; k < v->seq.count; k++)
+				s->tuple[k] = compile_node(c, v->seq.items[k], base,
+							   arena_printf(c->a, "%s/%zu", kwhere, k),
+							   logic);
+		} else {
+			s->items = compile_node(c, v, base, kwhere, logic);
+		}
+	} else if (strcmp(kw, "additionalItems") == 0) {
+		s->addl_items = compile_node(c, v, base, kwhere, logic);
+	} else if (strcmp(kw, "contains") == 0) {
+		s->contains = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "minItems") == 0) {
+		s->min_items = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maxItems") == 0) {
+		s->max_items = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "uniqueItems") == 0) {
+		if (!node_is_bool(v))
+			cerr(c, v, kwhere, "'uniqueItems' must be a boolean");
+		else
+			s->unique = v->scalar.i != 0;
+	} else if (strcmp(kw, "minLength") == 0) {
+		s->min_len = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maxLength") == 0) {
+		s->max_len = get_count(c, v, kw, kwhere);
+	} else if (strcmp(kw, "pattern") == 0) {
+		char *err = NULL;
+
+		if (!node_str(v)) {
+			cerr(c, v, kwhere, "'pattern' must be a string");
+			return;
+		}
+		if (c->lazy)
+			s->pattern = schema_regex_get_lazy(node_str(v), SCHEMA_RE_ECMA);
+		else
+			s->pattern = schema_regex_get(node_str(v),
+						      c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
+						      &err);
+		if (!s->pattern) {
+			cerr(c, v, kwhere, "%s", err);
+			free(err);
+		}
+		s->pattern_src = node_str(v);
+	} else if (strcmp(kw, "minimum") == 0) {
+		s->minimum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "maximum") == 0) {
+		s->maximum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "exclusiveMinimum") == 0) {
+		/* draft-07: a number; OpenAPI 3.0 / draft-04: a flag on minimum */
+		if (node_is_bool(v))
+			*xmin_flag = v->scalar.i != 0;
+		else
+			s->xminimum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "exclusiveMaximum") == 0) {
+		if (node_is_bool(v))
+			*xmax_flag = v->scalar.i != 0;
+		else
+			s->xmaximum = get_number(c, v, kw, kwhere);
+	} else if (strcmp(kw, "multipleOf") == 0) {
+		s->multiple_of = get_number(c, v, kw, kwhere);
+		if (s->multiple_of && !(s->multiple_of->scalar.f > 0))
+			cerr(c, v, kwhere, "'multipleOf' must be greater than 0");
+	} else if (strcmp(kw, "const") == 0) {
+		s->const_v = v;
+	} else if (strcmp(kw, "enum") == 0) {
+		if (v->kind != NODE_SEQ)
+			cerr(c, v, kwhere, "'enum' must be an array");
+		else
+			s->enum_v = v;
+	} else if (strcmp(kw, "allOf") == 0) {
+		s->all_of = compile_array(c, v, base, kwhere, kw, &s->nall);
+	} else if (strcmp(kw, "anyOf") == 0) {
+		s->any_of = compile_array(c, v, base, kwhere, kw, &s->nany);
+	} else if (strcmp(kw, "oneOf") == 0) {
+		s->one_of = compile_array(c, v, base, kwhere, kw, &s->none);
+	} else if (strcmp(kw, "not") == 0) {
+		s->not_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "if") == 0) {
+		s->if_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "then") == 0) {
+		s->then_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "else") == 0) {
+		s->else_s = compile_node(c, v, base, kwhere, true);
+	} else if (strcmp(kw, "title") == 0) {
+		s->title = node_str(v);
+	} else if (strcmp(kw, "description") == 0) {
+		s->description = node_str(v);
+	} else if (strcmp(kw, "definitions") == 0) {
+		/* Compiled when referenced; but a broken definition is still
+		 * an error of the schema, so compile them all now. */
+		if (v->kind != NODE_MAP) {
+			cerr(c, v, kwhere, "'definitions' must be an object");
+			return;
+		}
+		if (!c->openapi)
+			for (k = 0; k < v->map.count; k++)
+				compile_node(
+					c, v->map.pairs[k].value, base,
+					ptr_join(c->a, kwhere, v->map.pairs[k].key->scalar.text),
+					false);
+	} else if (c->openapi && strcmp(kw, "nullable") == 0) {
+		s->nullable = node_is_bool(v) && v->scalar.i;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-preserve-unknown-fields") == 0) {
+		s->preserve = node_is_bool(v) && v->scalar.i;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-embedded-resource") == 0) {
+		s->embedded = node_is_bool(v) && v->scalar.i;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-int-or-string") == 0) {
+		if (node_is_bool(v) && v->scalar.i && !s->types)
+			s->types = ST_INTEGER | ST_STRING;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-list-type") == 0) {
+		const char *lt = node_str(v);
+
+		if (lt && strcmp(lt, "set") == 0)
+			s->list_type = LIST_SET;
+		else if (lt && strcmp(lt, "map") == 0)
+			s->list_type = LIST_MAP;
+	} else if (c->openapi && strcmp(kw, "x-kubernetes-list-map-keys") == 0) {
+		s->map_keys = get_strings(c, v, kw, kwhere, &s->nmap_keys);
+	} else if (c->openapi && strcmp(kw, "format") == 0) {
+		const char *f = node_str(v);
+
+		if (f && strcmp(f, "int32") == 0)
+			s->int_bits = 32;
+		else if (f && strcmp(f, "int64") == 0)
+			s->int_bits = 64;
+	} else if (in_list(kw_unsupported, COUNT(kw_unsupported), kw)) {
+		cerr(c, v, kwhere,
+		     "keyword '%s' belongs to a later JSON Schema draft "
+		     "and is not implemented here (draft-07 only)",
+		     kw);
+	}
+	/* Everything else (format, default, examples, $comment, $schema,
+	 * readOnly, contentMediaType, x-kubernetes-validations, unknown
+	 * keywords) is an annotation: draft-07 says to ignore it. */
+}
+
+static struct schema *
+compile_node(struct cctx *c, const struct node *n, const char *base, const char *where, bool logic)
+{
+	struct schema *s;
+	const char *id, *ref;
+	bool xmin = false, xmax = false;
+	size_t k;
+
+	if (!n) {
+		cerr(c, NULL, where, "missing schema");
+		return schema_true(c->a);
+	}
+	s = memo_get(c, n);
+	if (s)
+		return s;
+	s = schema_true(c->a);
+	s->src = n;
+	s->where = where;
+	memo_put(c, n, s);
+	if (n->kind == NODE_SCALAR && n->type == NODE_BOOL) {
+		s->bool_val = n->scalar.i != 0;
+		return s;
+	}
+	if (n->kind != NODE_MAP) {
+		cerr(c, n, where, "a schema must be an object or a boolean");
+		return s;
+	}
+	s->is_bool = false;
+	id = node_str(node_map_get(n, "$id"));
+	if (id) {
+		const char *frag;
+		char *doc = schema_uri_split(c->a, schema_uri_resolve(c->a, base, id), &frag);
+
+		if (!frag || !*frag)
+			base = doc;
+	}
+	ref = node_str(node_map_get(n, "$ref"));
+	if (ref) {
+		/* draft-07: $ref replaces the whole schema object. */
+		s->ref = resolve_ref(c, node_map_get(n, "$ref"), ref, base, where);
+		return s;
+	}
+	for (k = 0; k < n->map.count; k++)
+		compile_keyword(c, s, n->map.pairs[k].key->scalar.text, n->map.pairs[k].value, base,
+				where, logic, &xmin, &xmax);
+	if (xmin) {
+		s->xminimum = s->minimum;
+		s->minimum = NULL;
+	}
+	if (xmax) {
+		s->xmaximum = s->maximum;
+		s->maximum = NULL;
+	}
+	/* Structural schemas prune (and strict field validation rejects)
+	 * what they do not declare; value validations inside allOf/anyOf/
+	 * oneOf/not declare nothing. */
+	if (c->openapi && !logic && !s->preserve && !s->addl &&
+	    ((s->types & ST_OBJECT) || s->nprops))
+		s->strict = true;
+	return s;
+}
+
+
+struct schema *
+schema_compile_root(struct arena *a, struct diags *d, const char *rule, const struct node *root,
+	     const struct compile_opts *o)
+{
+	struct cctx c;
+	struct schema *s;
+	const char *sch;
+
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.d = d;
+	c.rule = rule;
+	c.openapi = o->openapi;
+	c.lazy = o->lazy;
+	c.resolve = o->resolve;
+	c.payload = o->payload;
+	if (!root) {
+		cerr(&c, NULL, "", "no schema document");
+		return NULL;
+	}
+	sch = node_str(node_map_get(root, "$schema"));
+	if (sch && (strstr(sch, "2019-09") || strstr(sch, "2020-12"))) {
+		cerr(&c, node_map_get(root, "$schema"), "#/$schema",
+		     "the schema is written for JSON Schema '%s'; this validator "
+		     "implements draft-07",
+		     sch);
+		return NULL;
+	}
+	reg_add(&c, "", root, "");
+	index_ids(&c, root, "", 0);
+	s = compile_node(&c, root, "", "#", false);
+	if (c.openapi && !s->is_bool) {
+		/* The API server validates ObjectMeta itself; a CRD schema
+		 * only says `metadata: {type: object}`. */
+		for (size_t k = 0; k < s->nprops; k++)
+			if (strcmp(s->props[k].name, "metadata") == 0 && !s->props[k].s->nprops) {
+				s->props[k].s->strict = false;
+				s->props[k].s->preserve = true;
+			}
+	}
+	return c.err ? NULL : s;
+}
+
+struct schema *
+schema_compile(struct arena *a, struct diags *d, const char *rule, const struct node *root)
+{
+	struct compile_opts o = { false, false, NULL, NULL };
+
+	return schema_compile_root(a, d, rule, root, &o);
+}
+
+struct schema *
+schema_compile_with(struct arena *a, struct diags *d, const char *rule, const struct node *root,
+		    schema_resolve_fn *resolve, void *payload)
+{
+	struct compile_opts o = { false, false, resolve, payload };
+
+	return schema_compile_root(a, d, rule, root, &o);
+}
+
+struct schema *
+schema_compile_openapi(struct arena *a, struct diags *d, const char *rule, const struct node *root)
+{
+	struct compile_opts o = { true, false, NULL, NULL };
+
+	return schema_compile_root(a, d, rule, root, &o);
+}
