@@ -37,44 +37,6 @@ struct dir_walk {
 	const char *arg;	/* the argument being walked, as given */
 };
 
-void
-source_set_add(struct arena *a, struct source_set *s, const char *path,
-	       const char *data, size_t len)
-{
-	char *copy;
-
-	if (s->count == s->alloc) {
-		size_t n = s->alloc ? s->alloc * 2 : 16;
-
-		s->files = arena_realloc(a, s->files, s->alloc * sizeof(*s->files),
-					 n * sizeof(*s->files));
-		s->alloc = n;
-	}
-	copy = arena_alloc(a, len + 1);
-	if (len)
-		memcpy(copy, data, len);
-	copy[len] = '\0';
-	s->files[s->count].path = arena_strdup(a, path);
-	s->files[s->count].data = copy;
-	s->files[s->count].len = len;
-	s->count++;
-}
-
-static int
-cmp_file(const void *x, const void *y)
-{
-	const struct source_file *a = x, *b = y;
-
-	return strcmp(a->path, b->path);
-}
-
-void
-source_set_sort(struct source_set *s)
-{
-	if (s->count > 1)
-		qsort(s->files, s->count, sizeof(*s->files), cmp_file);
-}
-
 static int
 cmp_name(const void *x, const void *y)
 {

@@ -80,6 +80,12 @@ bool source__hidden_below(const char *path, const char *under);
 int source__take(struct source_pick *p, const char *path, git_filemode_t mode, const git_oid *id);
 
 /*
+ * What tree path `path` is in the tree or the index: 1 found (mode, id),
+ * 2 a directory, 0 nothing there.
+ */
+int source__lookup(struct source_pick *p, const char *path, git_filemode_t *mode, git_oid *id);
+
+/*
  * Resolve the user's PATH arguments into tree paths (relative to
  * p->base; an absolute path must lie inside `workdir`, when there is
  * one).  Returns 0 or SOURCE_ENOTFOUND after a diagnostic.

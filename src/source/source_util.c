@@ -1,8 +1,12 @@
 /*
- * source_util.c - helpers of every source of spec files (source_util.h).
+ * source_util.c - helpers of every source of spec files (source_util.h),
+ * and the file set they fill (source_set_add, source_set_sort).
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/arena.h"
 
 #include "source/source_util.h"
 
@@ -48,4 +52,42 @@ source__set_finish(struct source_set *s)
 		if (k == 0 || strcmp(s->files[k - 1].path, s->files[i].path))
 			s->files[k++] = s->files[i];
 	s->count = k;
+}
+
+void
+source_set_add(struct arena *a, struct source_set *s, const char *path,
+	       const char *data, size_t len)
+{
+	char *copy;
+
+	if (s->count == s->alloc) {
+		size_t n = s->alloc ? s->alloc * 2 : 16;
+
+		s->files = arena_realloc(a, s->files, s->alloc * sizeof(*s->files),
+					 n * sizeof(*s->files));
+		s->alloc = n;
+	}
+	copy = arena_alloc(a, len + 1);
+	if (len)
+		memcpy(copy, data, len);
+	copy[len] = '\0';
+	s->files[s->count].path = arena_strdup(a, path);
+	s->files[s->count].data = copy;
+	s->files[s->count].len = len;
+	s->count++;
+}
+
+static int
+cmp_file(const void *x, const void *y)
+{
+	const struct source_file *a = x, *b = y;
+
+	return strcmp(a->path, b->path);
+}
+
+void
+source_set_sort(struct source_set *s)
+{
+	if (s->count > 1)
+		qsort(s->files, s->count, sizeof(*s->files), cmp_file);
 }
