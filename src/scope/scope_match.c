@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "k8s/k8s_selector.h"
+#include "k8s/k8s_affinity.h"
 #include "k8s/k8s_toleration.h"
 #include "scope/scope.h"
 
@@ -76,80 +76,57 @@ values_text(struct arena *a, const struct node *values)
 	return arena_printf(a, "[%s]", s);
 }
 
-/* One matchExpressions entry against the node's labels. */
-static bool
-expression_matches(const struct scope_node *n, const struct node *e,
-		   struct arena *a, const char **why)
+static const char *
+node_label(const void *ctx, const char *key)
 {
+	return scope_node_label(ctx, key);
+}
+
+/* Why a term does not match, in verify-scope's words. */
+static const char *
+term_why(struct arena *a, const struct node *term, const struct k8s_term_result *r)
+{
+	bool expr = r->verdict == K8S_TERM_EXPR_NO || r->verdict == K8S_TERM_EXPR_INVALID;
+	const struct node *list = node_map_get(term, expr ? "matchExpressions" : "matchFields");
+	const struct node *e = r->verdict == K8S_TERM_EMPTY ? NULL : list->seq.items[r->index];
 	const char *key = node_str(node_map_get(e, "key"));
 	const char *op = node_str(node_map_get(e, "operator"));
 	const struct node *values = node_map_get(e, "values");
 	size_t nvalues = values && values->kind == NODE_SEQ ? values->seq.count : 0;
-	const char *have;
 
-	if (e->kind != NODE_MAP || !key || !op) {
-		*why = "affinity expression without key or operator";
-		return false;
-	}
-	have = scope_node_label(n, key);
-	*why = arena_printf(a, "affinity %s %s%s%s", key, op,
-			    nvalues ? " " : "", nvalues ? values_text(a, values) : "");
-	switch (k8s_requirement_eval(op, values, have, K8S_REQ_NODE)) {
-	case K8S_REQ_YES:
-		return true;
-	case K8S_REQ_NO:
-		return false;
-	case K8S_REQ_INVALID:
+	switch (r->verdict) {
+	case K8S_TERM_MATCH:
+		return NULL;
+	case K8S_TERM_EMPTY:
+		return "affinity: empty nodeSelectorTerm (matches no node)";
+	case K8S_TERM_EXPR_NO:
+		return arena_printf(a, "affinity %s %s%s%s", key, op,
+				    nvalues ? " " : "", nvalues ? values_text(a, values) : "");
+	case K8S_TERM_EXPR_INVALID:
+		if (!e || e->kind != NODE_MAP || !key || !op)
+			return "affinity expression without key or operator";
+		return arena_printf(a, "affinity %s %s%s%s is not a valid requirement (the term never matches)",
+				    key, op, nvalues ? " " : "", nvalues ? values_text(a, values) : "");
+	case K8S_TERM_FIELD_NO:
+		return arena_printf(a, "affinity metadata.name %s %s", op, values_text(a, values));
+	case K8S_TERM_FIELD_INVALID:
 		break;
 	}
-	*why = arena_printf(a, "affinity %s %s%s%s is not a valid requirement (the term never matches)",
-			    key, op, nvalues ? " " : "", nvalues ? values_text(a, values) : "");
-	return false;
-}
-
-/* matchFields: only metadata.name with In / NotIn and one value. */
-static bool
-field_matches(const struct scope_node *n, const struct node *e,
-	      struct arena *a, const char **why)
-{
-	const char *key = node_str(node_map_get(e, "key"));
-	const char *op = node_str(node_map_get(e, "operator"));
-	const struct node *values = node_map_get(e, "values");
-
-	if (!key || !op || strcmp(key, "metadata.name") ||
-	    (strcmp(op, "In") && strcmp(op, "NotIn")) ||
-	    !values || values->kind != NODE_SEQ || values->seq.count != 1) {
-		*why = arena_printf(a, "affinity matchFields %s %s is not supported by Kubernetes (the term never matches)",
-				    key ? key : "?", op ? op : "?");
-		return false;
-	}
-	*why = arena_printf(a, "affinity metadata.name %s %s", op, values_text(a, values));
-	bool in = !strcmp(n->name, text_or_empty(values->seq.items[0]));
-
-	return op[0] == 'I' ? in : !in;
+	return arena_printf(a, "affinity matchFields %s %s is not supported by Kubernetes (the term never matches)",
+			    key ? key : "?", op ? op : "?");
 }
 
 bool
 scope_term_matches(const struct scope_node *n, const struct node *term,
 		   struct arena *a, const char **why)
 {
-	const struct node *exprs = node_map_get(term, "matchExpressions");
-	const struct node *fields = node_map_get(term, "matchFields");
-	size_t ne = exprs && exprs->kind == NODE_SEQ ? exprs->seq.count : 0;
-	size_t nf = fields && fields->kind == NODE_SEQ ? fields->seq.count : 0;
+	const struct k8s_node_ref ref = { n->name, node_label, n };
+	struct k8s_term_result r;
 
-	/* "A null or empty node selector term matches no objects." */
-	if (ne + nf == 0) {
-		*why = "affinity: empty nodeSelectorTerm (matches no node)";
-		return false;
-	}
-	for (size_t i = 0; i < ne; i++)
-		if (!expression_matches(n, exprs->seq.items[i], a, why))
-			return false;
-	for (size_t i = 0; i < nf; i++)
-		if (!field_matches(n, fields->seq.items[i], a, why))
-			return false;
-	return true;
+	if (k8s_node_selector_term_matches(&r, term, &ref))
+		return true;
+	*why = term_why(a, term, &r);
+	return false;
 }
 
 static void

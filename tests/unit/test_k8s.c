@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "k8s/k8s_affinity.h"
 #include "k8s/k8s_int.h"
 #include "k8s/k8s_names.h"
 #include "k8s/k8s_quantity.h"
@@ -295,6 +296,53 @@ test_k8s__quantity_like_parse_quantity(void **state)
 	assert_int_equal(k8s_quantity_parse(NULL, 0, &v), -1);
 }
 
+static const char *
+map_label(const void *ctx, const char *key)
+{
+	return node_text(node_map_get(ctx, key));
+}
+
+/* nodeaffinity: terms ORed, requirements of a term ANDed */
+static void
+test_k8s__node_selector_terms(void **state)
+{
+	const struct node *labels = yaml("{node-type: hybrid-gpu, gpu.count: \"8\"}");
+	const struct k8s_node_ref n = { "gpu-a-01", map_label, labels };
+	struct k8s_term_result r;
+
+	(void)state;
+	assert_true(k8s_node_selector_terms_match(yaml(
+		"[{matchExpressions: [{key: node-type, operator: In, values: [cpu]}]},"
+		" {matchExpressions: [{key: gpu.count, operator: Gt, values: [\"7\"]}]}]"), &n));
+	assert_false(k8s_node_selector_terms_match(yaml("[]"), &n));
+	assert_false(k8s_node_selector_terms_match(NULL, &n));
+	/* an empty term matches no node */
+	assert_false(k8s_node_selector_term_matches(&r, yaml("{}"), &n));
+	assert_int_equal(r.verdict, K8S_TERM_EMPTY);
+	/* AND inside a term; the first failing requirement is named */
+	assert_false(k8s_node_selector_term_matches(&r, yaml(
+		"{matchExpressions: [{key: node-type, operator: Exists},"
+		" {key: gpu.count, operator: Lt, values: [\"8\"]}]}"), &n));
+	assert_int_equal(r.verdict, K8S_TERM_EXPR_NO);
+	assert_int_equal(r.index, 1);
+	assert_false(k8s_node_selector_term_matches(&r, yaml(
+		"{matchExpressions: [{key: node-type, operator: Exists, values: [x]}]}"), &n));
+	assert_int_equal(r.verdict, K8S_TERM_EXPR_INVALID);
+	/* matchFields: metadata.name, In / NotIn, one value */
+	assert_true(k8s_node_selector_term_matches(&r, yaml(
+		"{matchFields: [{key: metadata.name, operator: In, values: [gpu-a-01]}]}"), &n));
+	assert_int_equal(r.verdict, K8S_TERM_MATCH);
+	assert_false(k8s_node_selector_term_matches(&r, yaml(
+		"{matchFields: [{key: metadata.name, operator: NotIn, values: [gpu-a-01]}]}"), &n));
+	assert_int_equal(r.verdict, K8S_TERM_FIELD_NO);
+	assert_false(k8s_node_selector_term_matches(&r, yaml(
+		"{matchFields: [{key: metadata.name, operator: In, values: [a, b]}]}"), &n));
+	assert_int_equal(r.verdict, K8S_TERM_FIELD_INVALID);
+	assert_false(k8s_node_selector_term_matches(&r, yaml(
+		"{matchFields: [{key: metadata.uid, operator: In, values: [a]}]}"), &n));
+	assert_int_equal(r.verdict, K8S_TERM_FIELD_INVALID);
+}
+
 int
 main(void)
 {
@@ -307,6 +355,7 @@ main(void)
 		cmocka_unit_test(test_k8s__parse_int64_like_strconv),
 		cmocka_unit_test(test_k8s__names_like_apimachinery),
 		cmocka_unit_test(test_k8s__quantity_like_parse_quantity),
+		TESTUTIL_CASE(test_k8s__node_selector_terms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
