@@ -530,238 +530,658 @@ static const char *const kw_unsupported[] = {
 	"minContains",   "prefixItems",       "unevaluatedItems", "unevaluatedProperties",
 };
 
+/* What a keyword handler reads: the keyword, its value, the base URI, the
+ * JSON pointer of the value, whether inside a logic keyword, and the
+ * draft-04 exclusiveMinimum/Maximum flags (set here, applied by
+ * compile_node). */
+struct kwin {
+	const char *kw;
+	const struct node *v;
+	const char *base;
+	const char *where;
+	bool logic;
+	bool *xmin_flag, *xmax_flag;
+};
+
+typedef void kw_fn(struct cctx *c, struct schema *s, const struct kwin *in);
+
+static void
+kw_type(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+	size_t k;
+
+	if (v->kind == NODE_SEQ) {
+		for (k = 0; k < v->seq.count; k++) {
+			const char *t = node_str(v->seq.items[k]);
+			unsigned bit = t ? type_bit(t) : 0;
+
+			if (!bit)
+				cerr(c, v->seq.items[k], kwhere, "unknown type '%s'",
+				     t ? t : "(not a string)");
+			s->types |= bit;
+		}
+	} else if (node_str(v) && type_bit(node_str(v))) {
+		s->types = type_bit(node_str(v));
+	} else if (node_str(v)) {
+		cerr(c, v, kwhere, "unknown type '%s'", node_str(v));
+	} else {
+		cerr(c, v, kwhere, "'type' must be a type name or an array of them");
+	}
+	if (s->types & ST_NUMBER)
+		s->types |= ST_INTEGER;
+}
+
+static void
+kw_properties(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+	bool logic = in->logic;
+	size_t k;
+
+	if (v->kind != NODE_MAP) {
+		cerr(c, v, kwhere, "'properties' must be an object");
+		return;
+	}
+	s->nprops = v->map.count;
+	s->props = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->props));
+	s->sorted = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->sorted));
+	for (k = 0; k < v->map.count; k++) {
+		const char *name = v->map.pairs[k].key->scalar.text;
+
+		s->props[k].name = name;
+		s->props[k].s = compile_node(c, v->map.pairs[k].value, base,
+					     ptr_join(c->a, kwhere, name), logic);
+	}
+	memcpy(s->sorted, s->props, s->nprops * sizeof(*s->props));
+	qsort(s->sorted, s->nprops, sizeof(*s->sorted), schema_sprop_cmp);
+}
+
+static void
+kw_pattern_properties(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+	bool logic = in->logic;
+	size_t k;
+
+	if (v->kind != NODE_MAP) {
+		cerr(c, v, kwhere, "'patternProperties' must be an object");
+		return;
+	}
+	s->pprops = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->pprops));
+	for (k = 0; k < v->map.count; k++) {
+		const char *src = v->map.pairs[k].key->scalar.text;
+		char *err = NULL;
+		struct spattern *pp = &s->pprops[s->npprops];
+
+		pp->re = c->lazy ? schema_regex_get_lazy(src, SCHEMA_RE_ECMA)
+				 : schema_regex_get(src,
+						    c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
+						    &err);
+		if (!pp->re) {
+			cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
+			free(err);
+			continue;
+		}
+		pp->src = src;
+		pp->s = compile_node(c, v->map.pairs[k].value, base,
+				     ptr_join(c->a, kwhere, src), logic);
+		s->npprops++;
+	}
+}
+
+static void
+kw_additional_properties(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+	bool logic = in->logic;
+
+	s->addl = compile_node(c, v, base, kwhere, logic);
+}
+
+static void
+kw_property_names(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->propnames = compile_node(c, v, base, kwhere, true);
+}
+
+static void
+kw_required(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->required = get_strings(c, v, kw, kwhere, &s->nrequired);
+}
+
+static void
+kw_dependencies(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+	size_t k;
+
+	if (v->kind != NODE_MAP) {
+		cerr(c, v, kwhere, "'dependencies' must be an object");
+		return;
+	}
+	s->deps = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->deps));
+	for (k = 0; k < v->map.count; k++) {
+		struct sdep *dp = &s->deps[k];
+		const struct node *dv = v->map.pairs[k].value;
+
+		dp->name = v->map.pairs[k].key->scalar.text;
+		if (dv->kind == NODE_SEQ)
+			dp->req = get_strings(c, dv, kw, kwhere, &dp->nreq);
+		else
+			dp->s = compile_node(c, dv, base, ptr_join(c->a, kwhere, dp->name),
+					     true);
+	}
+	s->ndeps = v->map.count;
+}
+
+static void
+kw_min_properties(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->min_props = get_count(c, v, kw, kwhere);
+}
+
+static void
+kw_max_properties(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->max_props = get_count(c, v, kw, kwhere);
+}
+
+static void
+kw_items(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+	bool logic = in->logic;
+	size_t k;
+
+	if (v->kind == NODE_SEQ) {
+		s->is_tuple = true;
+		s->ntuple = v->seq.count;
+		s->tuple = arena_alloc(c->a, (v->seq.count + 1) * sizeof(*s->tuple));
+		for (k = 0; k < v->seq.count; k++)
+			s->tuple[k] = compile_node(c, v->seq.items[k], base,
+						   arena_printf(c->a, "%s/%zu", kwhere, k),
+						   logic);
+	} else {
+		s->items = compile_node(c, v, base, kwhere, logic);
+	}
+}
+
+static void
+kw_additional_items(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+	bool logic = in->logic;
+
+	s->addl_items = compile_node(c, v, base, kwhere, logic);
+}
+
+static void
+kw_contains(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->contains = compile_node(c, v, base, kwhere, true);
+}
+
+static void
+kw_min_items(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->min_items = get_count(c, v, kw, kwhere);
+}
+
+static void
+kw_max_items(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->max_items = get_count(c, v, kw, kwhere);
+}
+
+static void
+kw_unique_items(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	if (!node_is_bool(v))
+		cerr(c, v, kwhere, "'uniqueItems' must be a boolean");
+	else
+		s->unique = v->scalar.i != 0;
+}
+
+static void
+kw_min_length(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->min_len = get_count(c, v, kw, kwhere);
+}
+
+static void
+kw_max_length(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->max_len = get_count(c, v, kw, kwhere);
+}
+
+static void
+kw_pattern(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+	char *err = NULL;
+
+	if (!node_str(v)) {
+		cerr(c, v, kwhere, "'pattern' must be a string");
+		return;
+	}
+	if (c->lazy)
+		s->pattern = schema_regex_get_lazy(node_str(v), SCHEMA_RE_ECMA);
+	else
+		s->pattern = schema_regex_get(node_str(v),
+					      c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
+					      &err);
+	if (!s->pattern) {
+		cerr(c, v, kwhere, "%s", err);
+		free(err);
+	}
+	s->pattern_src = node_str(v);
+}
+
+static void
+kw_minimum(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->minimum = get_number(c, v, kw, kwhere);
+}
+
+static void
+kw_maximum(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->maximum = get_number(c, v, kw, kwhere);
+}
+
+static void
+kw_exclusive_minimum(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+	bool *xmin_flag = in->xmin_flag;
+
+	/* draft-07: a number; OpenAPI 3.0 / draft-04: a flag on minimum */
+	if (node_is_bool(v))
+		*xmin_flag = v->scalar.i != 0;
+	else
+		s->xminimum = get_number(c, v, kw, kwhere);
+}
+
+static void
+kw_exclusive_maximum(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+	bool *xmax_flag = in->xmax_flag;
+
+	if (node_is_bool(v))
+		*xmax_flag = v->scalar.i != 0;
+	else
+		s->xmaximum = get_number(c, v, kw, kwhere);
+}
+
+static void
+kw_multiple_of(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->multiple_of = get_number(c, v, kw, kwhere);
+	if (s->multiple_of && !(s->multiple_of->scalar.f > 0))
+		cerr(c, v, kwhere, "'multipleOf' must be greater than 0");
+}
+
+static void
+kw_const(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+
+	(void)c;
+
+	s->const_v = v;
+}
+
+static void
+kw_enum(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	if (v->kind != NODE_SEQ)
+		cerr(c, v, kwhere, "'enum' must be an array");
+	else
+		s->enum_v = v;
+}
+
+static void
+kw_all_of(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->all_of = compile_array(c, v, base, kwhere, kw, &s->nall);
+}
+
+static void
+kw_any_of(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->any_of = compile_array(c, v, base, kwhere, kw, &s->nany);
+}
+
+static void
+kw_one_of(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->one_of = compile_array(c, v, base, kwhere, kw, &s->none);
+}
+
+static void
+kw_not(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->not_s = compile_node(c, v, base, kwhere, true);
+}
+
+static void
+kw_if(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->if_s = compile_node(c, v, base, kwhere, true);
+}
+
+static void
+kw_then(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->then_s = compile_node(c, v, base, kwhere, true);
+}
+
+static void
+kw_else(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+
+	s->else_s = compile_node(c, v, base, kwhere, true);
+}
+
+static void
+kw_title(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+
+	(void)c;
+
+	s->title = node_str(v);
+}
+
+static void
+kw_description(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+
+	(void)c;
+
+	s->description = node_str(v);
+}
+
+static void
+kw_definitions(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *base = in->base;
+	const char *kwhere = in->where;
+	size_t k;
+
+	(void)s;
+
+	/* Compiled when referenced; but a broken definition is still
+	 * an error of the schema, so compile them all now. */
+	if (v->kind != NODE_MAP) {
+		cerr(c, v, kwhere, "'definitions' must be an object");
+		return;
+	}
+	if (!c->openapi)
+		for (k = 0; k < v->map.count; k++)
+			compile_node(
+				c, v->map.pairs[k].value, base,
+				ptr_join(c->a, kwhere, v->map.pairs[k].key->scalar.text),
+				false);
+}
+
+static void
+kw_nullable(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+
+	(void)c;
+
+	s->nullable = node_is_bool(v) && v->scalar.i;
+}
+
+static void
+kw_x_kubernetes_preserve_unknown_fields(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+
+	(void)c;
+
+	s->preserve = node_is_bool(v) && v->scalar.i;
+}
+
+static void
+kw_x_kubernetes_embedded_resource(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+
+	(void)c;
+
+	s->embedded = node_is_bool(v) && v->scalar.i;
+}
+
+static void
+kw_x_kubernetes_int_or_string(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+
+	(void)c;
+
+	if (node_is_bool(v) && v->scalar.i && !s->types)
+		s->types = ST_INTEGER | ST_STRING;
+}
+
+static void
+kw_x_kubernetes_list_type(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *lt = node_str(v);
+
+	(void)c;
+	if (lt && strcmp(lt, "set") == 0)
+		s->list_type = LIST_SET;
+	else if (lt && strcmp(lt, "map") == 0)
+		s->list_type = LIST_MAP;
+}
+
+static void
+kw_x_kubernetes_list_map_keys(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const char *kw = in->kw;
+	const struct node *v = in->v;
+	const char *kwhere = in->where;
+
+	s->map_keys = get_strings(c, v, kw, kwhere, &s->nmap_keys);
+}
+
+static void
+kw_format(struct cctx *c, struct schema *s, const struct kwin *in)
+{
+	const struct node *v = in->v;
+	const char *f = node_str(v);
+
+	(void)c;
+	if (f && strcmp(f, "int32") == 0)
+		s->int_bits = 32;
+	else if (f && strcmp(f, "int64") == 0)
+		s->int_bits = 64;
+}
+
+/* One row per keyword: its name, whether only Kubernetes structural
+ * schemas (OpenAPI) have it, and its handler.  A keyword not here is an
+ * annotation (or of a later draft: kw_unsupported). */
+static const struct kw_row {
+	const char *name;
+	bool openapi;
+	kw_fn *fn;
+} kw_table[] = {
+	{ "type", false, kw_type },
+	{ "properties", false, kw_properties },
+	{ "patternProperties", false, kw_pattern_properties },
+	{ "additionalProperties", false, kw_additional_properties },
+	{ "propertyNames", false, kw_property_names },
+	{ "required", false, kw_required },
+	{ "dependencies", false, kw_dependencies },
+	{ "minProperties", false, kw_min_properties },
+	{ "maxProperties", false, kw_max_properties },
+	{ "items", false, kw_items },
+	{ "additionalItems", false, kw_additional_items },
+	{ "contains", false, kw_contains },
+	{ "minItems", false, kw_min_items },
+	{ "maxItems", false, kw_max_items },
+	{ "uniqueItems", false, kw_unique_items },
+	{ "minLength", false, kw_min_length },
+	{ "maxLength", false, kw_max_length },
+	{ "pattern", false, kw_pattern },
+	{ "minimum", false, kw_minimum },
+	{ "maximum", false, kw_maximum },
+	{ "exclusiveMinimum", false, kw_exclusive_minimum },
+	{ "exclusiveMaximum", false, kw_exclusive_maximum },
+	{ "multipleOf", false, kw_multiple_of },
+	{ "const", false, kw_const },
+	{ "enum", false, kw_enum },
+	{ "allOf", false, kw_all_of },
+	{ "anyOf", false, kw_any_of },
+	{ "oneOf", false, kw_one_of },
+	{ "not", false, kw_not },
+	{ "if", false, kw_if },
+	{ "then", false, kw_then },
+	{ "else", false, kw_else },
+	{ "title", false, kw_title },
+	{ "description", false, kw_description },
+	{ "definitions", false, kw_definitions },
+	{ "nullable", true, kw_nullable },
+	{ "x-kubernetes-preserve-unknown-fields", true, kw_x_kubernetes_preserve_unknown_fields },
+	{ "x-kubernetes-embedded-resource", true, kw_x_kubernetes_embedded_resource },
+	{ "x-kubernetes-int-or-string", true, kw_x_kubernetes_int_or_string },
+	{ "x-kubernetes-list-type", true, kw_x_kubernetes_list_type },
+	{ "x-kubernetes-list-map-keys", true, kw_x_kubernetes_list_map_keys },
+	{ "format", true, kw_format },
+};
+
 static void
 compile_keyword(struct cctx *c, struct schema *s, const char *kw, const struct node *v,
 		const char *base, const char *where, bool logic, bool *xmin_flag, bool *xmax_flag)
 {
-	const char *kwhere = ptr_join(c->a, where, kw);
+	struct kwin in = { kw, v, base, ptr_join(c->a, where, kw), logic, xmin_flag, xmax_flag };
 	size_t k;
 
-	if (strcmp(kw, "type") == 0) {
-		if (v->kind == NODE_SEQ) {
-			for (k = 0; k < v->seq.count; k++) {
-				const char *t = node_str(v->seq.items[k]);
-				unsigned bit = t ? type_bit(t) : 0;
-
-				if (!bit)
-					cerr(c, v->seq.items[k], kwhere, "unknown type '%s'",
-					     t ? t : "(not a string)");
-				s->types |= bit;
-			}
-		} else if (node_str(v) && type_bit(node_str(v))) {
-			s->types = type_bit(node_str(v));
-		} else if (node_str(v)) {
-			cerr(c, v, kwhere, "unknown type '%s'", node_str(v));
-		} else {
-			cerr(c, v, kwhere, "'type' must be a type name or an array of them");
-		}
-		if (s->types & ST_NUMBER)
-			s->types |= ST_INTEGER;
-	} else if (strcmp(kw, "properties") == 0) {
-		if (v->kind != NODE_MAP) {
-			cerr(c, v, kwhere, "'properties' must be an object");
+	for (k = 0; k < COUNT(kw_table); k++) {
+		if (kw_table[k].openapi && !c->openapi)
+			continue;
+		if (strcmp(kw, kw_table[k].name) == 0) {
+			kw_table[k].fn(c, s, &in);
 			return;
 		}
-		s->nprops = v->map.count;
-		s->props = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->props));
-		s->sorted = arena_alloc(c->a, (s->nprops + 1) * sizeof(*s->sorted));
-		for (k = 0; k < v->map.count; k++) {
-			const char *name = v->map.pairs[k].key->scalar.text;
-
-			s->props[k].name = name;
-			s->props[k].s = compile_node(c, v->map.pairs[k].value, base,
-						     ptr_join(c->a, kwhere, name), logic);
-		}
-		memcpy(s->sorted, s->props, s->nprops * sizeof(*s->props));
-		qsort(s->sorted, s->nprops, sizeof(*s->sorted), schema_sprop_cmp);
-	} else if (strcmp(kw, "patternProperties") == 0) {
-		if (v->kind != NODE_MAP) {
-			cerr(c, v, kwhere, "'patternProperties' must be an object");
-			return;
-		}
-		s->pprops = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->pprops));
-		for (k = 0; k < v->map.count; k++) {
-			const char *src = v->map.pairs[k].key->scalar.text;
-			char *err = NULL;
-			struct spattern *pp = &s->pprops[s->npprops];
-
-			pp->re = c->lazy ? schema_regex_get_lazy(src, SCHEMA_RE_ECMA)
-					 : schema_regex_get(src,
-							    c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
-							    &err);
-			if (!pp->re) {
-				cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
-				free(err);
-				continue;
-			}
-			pp->src = src;
-			pp->s = compile_node(c, v->map.pairs[k].value, base,
-					     ptr_join(c->a, kwhere, src), logic);
-			s->npprops++;
-		}
-	} else if (strcmp(kw, "additionalProperties") == 0) {
-		s->addl = compile_node(c, v, base, kwhere, logic);
-	} else if (strcmp(kw, "propertyNames") == 0) {
-		s->propnames = compile_node(c, v, base, kwhere, true);
-	} else if (strcmp(kw, "required") == 0) {
-		s->required = get_strings(c, v, kw, kwhere, &s->nrequired);
-	} else if (strcmp(kw, "dependencies") == 0) {
-		if (v->kind != NODE_MAP) {
-			cerr(c, v, kwhere, "'dependencies' must be an object");
-			return;
-		}
-		s->deps = arena_alloc(c->a, (v->map.count + 1) * sizeof(*s->deps));
-		for (k = 0; k < v->map.count; k++) {
-			struct sdep *dp = &s->deps[k];
-			const struct node *dv = v->map.pairs[k].value;
-
-			dp->name = v->map.pairs[k].key->scalar.text;
-			if (dv->kind == NODE_SEQ)
-				dp->req = get_strings(c, dv, kw, kwhere, &dp->nreq);
-			else
-				dp->s = compile_node(c, dv, base, ptr_join(c->a, kwhere, dp->name),
-						     true);
-		}
-		s->ndeps = v->map.count;
-	} else if (strcmp(kw, "minProperties") == 0) {
-		s->min_props = get_count(c, v, kw, kwhere);
-	} else if (strcmp(kw, "maxProperties") == 0) {
-		s->max_props = get_count(c, v, kw, kwhere);
-	} else if (strcmp(kw, "items") == 0) {
-		if (v->kind == NODE_SEQ) {
-			s->is_tuple = true;
-			s->ntuple = v->seq.count;
-			s->tuple = arena_alloc(c->a, (v->seq.count + 1) * sizeof(*s->tuple));
-			for (k = 0; k < v->seq.count; k++)
-				s->tuple[k] = compile_node(c, v->seq.items[k], base,
-							   arena_printf(c->a, "%s/%zu", kwhere, k),
-							   logic);
-		} else {
-			s->items = compile_node(c, v, base, kwhere, logic);
-		}
-	} else if (strcmp(kw, "additionalItems") == 0) {
-		s->addl_items = compile_node(c, v, base, kwhere, logic);
-	} else if (strcmp(kw, "contains") == 0) {
-		s->contains = compile_node(c, v, base, kwhere, true);
-	} else if (strcmp(kw, "minItems") == 0) {
-		s->min_items = get_count(c, v, kw, kwhere);
-	} else if (strcmp(kw, "maxItems") == 0) {
-		s->max_items = get_count(c, v, kw, kwhere);
-	} else if (strcmp(kw, "uniqueItems") == 0) {
-		if (!node_is_bool(v))
-			cerr(c, v, kwhere, "'uniqueItems' must be a boolean");
-		else
-			s->unique = v->scalar.i != 0;
-	} else if (strcmp(kw, "minLength") == 0) {
-		s->min_len = get_count(c, v, kw, kwhere);
-	} else if (strcmp(kw, "maxLength") == 0) {
-		s->max_len = get_count(c, v, kw, kwhere);
-	} else if (strcmp(kw, "pattern") == 0) {
-		char *err = NULL;
-
-		if (!node_str(v)) {
-			cerr(c, v, kwhere, "'pattern' must be a string");
-			return;
-		}
-		if (c->lazy)
-			s->pattern = schema_regex_get_lazy(node_str(v), SCHEMA_RE_ECMA);
-		else
-			s->pattern = schema_regex_get(node_str(v),
-						      c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
-						      &err);
-		if (!s->pattern) {
-			cerr(c, v, kwhere, "%s", err);
-			free(err);
-		}
-		s->pattern_src = node_str(v);
-	} else if (strcmp(kw, "minimum") == 0) {
-		s->minimum = get_number(c, v, kw, kwhere);
-	} else if (strcmp(kw, "maximum") == 0) {
-		s->maximum = get_number(c, v, kw, kwhere);
-	} else if (strcmp(kw, "exclusiveMinimum") == 0) {
-		/* draft-07: a number; OpenAPI 3.0 / draft-04: a flag on minimum */
-		if (node_is_bool(v))
-			*xmin_flag = v->scalar.i != 0;
-		else
-			s->xminimum = get_number(c, v, kw, kwhere);
-	} else if (strcmp(kw, "exclusiveMaximum") == 0) {
-		if (node_is_bool(v))
-			*xmax_flag = v->scalar.i != 0;
-		else
-			s->xmaximum = get_number(c, v, kw, kwhere);
-	} else if (strcmp(kw, "multipleOf") == 0) {
-		s->multiple_of = get_number(c, v, kw, kwhere);
-		if (s->multiple_of && !(s->multiple_of->scalar.f > 0))
-			cerr(c, v, kwhere, "'multipleOf' must be greater than 0");
-	} else if (strcmp(kw, "const") == 0) {
-		s->const_v = v;
-	} else if (strcmp(kw, "enum") == 0) {
-		if (v->kind != NODE_SEQ)
-			cerr(c, v, kwhere, "'enum' must be an array");
-		else
-			s->enum_v = v;
-	} else if (strcmp(kw, "allOf") == 0) {
-		s->all_of = compile_array(c, v, base, kwhere, kw, &s->nall);
-	} else if (strcmp(kw, "anyOf") == 0) {
-		s->any_of = compile_array(c, v, base, kwhere, kw, &s->nany);
-	} else if (strcmp(kw, "oneOf") == 0) {
-		s->one_of = compile_array(c, v, base, kwhere, kw, &s->none);
-	} else if (strcmp(kw, "not") == 0) {
-		s->not_s = compile_node(c, v, base, kwhere, true);
-	} else if (strcmp(kw, "if") == 0) {
-		s->if_s = compile_node(c, v, base, kwhere, true);
-	} else if (strcmp(kw, "then") == 0) {
-		s->then_s = compile_node(c, v, base, kwhere, true);
-	} else if (strcmp(kw, "else") == 0) {
-		s->else_s = compile_node(c, v, base, kwhere, true);
-	} else if (strcmp(kw, "title") == 0) {
-		s->title = node_str(v);
-	} else if (strcmp(kw, "description") == 0) {
-		s->description = node_str(v);
-	} else if (strcmp(kw, "definitions") == 0) {
-		/* Compiled when referenced; but a broken definition is still
-		 * an error of the schema, so compile them all now. */
-		if (v->kind != NODE_MAP) {
-			cerr(c, v, kwhere, "'definitions' must be an object");
-			return;
-		}
-		if (!c->openapi)
-			for (k = 0; k < v->map.count; k++)
-				compile_node(
-					c, v->map.pairs[k].value, base,
-					ptr_join(c->a, kwhere, v->map.pairs[k].key->scalar.text),
-					false);
-	} else if (c->openapi && strcmp(kw, "nullable") == 0) {
-		s->nullable = node_is_bool(v) && v->scalar.i;
-	} else if (c->openapi && strcmp(kw, "x-kubernetes-preserve-unknown-fields") == 0) {
-		s->preserve = node_is_bool(v) && v->scalar.i;
-	} else if (c->openapi && strcmp(kw, "x-kubernetes-embedded-resource") == 0) {
-		s->embedded = node_is_bool(v) && v->scalar.i;
-	} else if (c->openapi && strcmp(kw, "x-kubernetes-int-or-string") == 0) {
-		if (node_is_bool(v) && v->scalar.i && !s->types)
-			s->types = ST_INTEGER | ST_STRING;
-	} else if (c->openapi && strcmp(kw, "x-kubernetes-list-type") == 0) {
-		const char *lt = node_str(v);
-
-		if (lt && strcmp(lt, "set") == 0)
-			s->list_type = LIST_SET;
-		else if (lt && strcmp(lt, "map") == 0)
-			s->list_type = LIST_MAP;
-	} else if (c->openapi && strcmp(kw, "x-kubernetes-list-map-keys") == 0) {
-		s->map_keys = get_strings(c, v, kw, kwhere, &s->nmap_keys);
-	} else if (c->openapi && strcmp(kw, "format") == 0) {
-		const char *f = node_str(v);
-
-		if (f && strcmp(f, "int32") == 0)
-			s->int_bits = 32;
-		else if (f && strcmp(f, "int64") == 0)
-			s->int_bits = 64;
-	} else if (in_list(kw_unsupported, COUNT(kw_unsupported), kw)) {
-		cerr(c, v, kwhere,
+	}
+	if (in_list(kw_unsupported, COUNT(kw_unsupported), kw))
+		cerr(c, v, in.where,
 		     "keyword '%s' belongs to a later JSON Schema draft "
 		     "and is not implemented here (draft-07 only)",
 		     kw);
-	}
 	/* Everything else (format, default, examples, $comment, $schema,
 	 * readOnly, contentMediaType, x-kubernetes-validations, unknown
 	 * keywords) is an annotation: draft-07 says to ignore it. */
