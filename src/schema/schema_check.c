@@ -438,6 +438,97 @@ embedded_field(const char *name)
 	       strcmp(name, "metadata") == 0;
 }
 
+/* propertyNames: the key `pr` checked as a string, errors named after it. */
+static bool
+v_property_name(struct vctx *c, const struct schema *s, const struct node_pair *pr,
+		const struct pseg *p, const struct pseg *kp)
+{
+	const char *name = pr->key->scalar.text;
+	struct vctx sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub = *c;
+	sub.errs = NULL;
+	sub.nerrs = sub.aerrs = 0;
+	sub.truncated = false;
+	if (c->collect)
+		sub.name_of = arena_printf(c->a, "field name '%s' in %s",
+					   echo(c->a, name, strlen(name)),
+					   subject(c, path_of(c->a, p)));
+	if (!v_schema(&sub, s->propnames, pr->key, kp)) {
+		take_errors(c, &sub);
+		return false;
+	}
+	return true;
+}
+
+/* required: each missing field reported, with the present key it looks
+ * misspelt as; in accept mode false at the first one. */
+static bool
+v_required(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
+{
+	bool ok = true;
+	size_t k;
+
+	for (k = 0; k < s->nrequired; k++) {
+		struct pseg rp = { p, s->required[k], 0 };
+		const char *typo;
+		size_t before;
+
+		if (node_map_get(n, s->required[k]))
+			continue;
+		ok = false;
+		if (!c->collect)
+			return false;
+		before = c->nerrs;
+		typo = present_typo(c, n, s->required[k]);
+		if (typo)
+			VERR(c, n, &rp,
+			     "missing required field '%s' in %s ('%s' looks "
+			     "like a misspelling of it)",
+			     s->required[k], subject(c, path_of(c->a, p)), typo);
+		else
+			VERR(c, n, &rp, "missing required field '%s' in %s", s->required[k],
+			     subject(c, path_of(c->a, p)));
+		verr_tag(c, before, VERR_MISSING_FIELD, n, s->required[k]);
+	}
+	return ok;
+}
+
+/* dependencies: a present field's schema or the fields it requires beside
+ * it; in accept mode false at the first field that fails. */
+static bool
+v_dependencies(struct vctx *c, const struct schema *s, const struct node *n,
+	       const struct pseg *p)
+{
+	bool ok = true;
+	size_t k, j;
+
+	for (k = 0; k < s->ndeps; k++) {
+		const struct sdep *dp = &s->deps[k];
+		const struct node_pair *have = node_map_pair(n, dp->name);
+
+		if (!have)
+			continue;
+		if (dp->s) {
+			if (!v_schema(c, dp->s, n, p))
+				ok = false;
+		}
+		for (j = 0; j < dp->nreq; j++) {
+			struct pseg kp = { p, dp->name, 0 };
+
+			if (node_map_get(n, dp->req[j]))
+				continue;
+			ok = false;
+			VERR(c, have->key, &kp, "field '%s' in %s requires field '%s' beside it",
+			     dp->name, subject(c, path_of(c->a, p)), dp->req[j]);
+		}
+		if (!ok && !c->collect)
+			return false;
+	}
+	return ok;
+}
+
 static bool
 v_object(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
@@ -488,68 +579,20 @@ v_object(struct vctx *c, const struct schema *s, const struct node *n, const str
 			if (!ok && !c->collect)
 				return false;
 		}
-		if (s->propnames) {
-			struct vctx sub;
-
-			memset(&sub, 0, sizeof(sub));
-			sub = *c;
-			sub.errs = NULL;
-			sub.nerrs = sub.aerrs = 0;
-			sub.truncated = false;
-			if (c->collect)
-				sub.name_of = arena_printf(c->a, "field name '%s' in %s",
-							   echo(c->a, name, strlen(name)),
-							   subject(c, path_of(c->a, p)));
-			if (!v_schema(&sub, s->propnames, pr->key, &kp)) {
-				ok = false;
-				take_errors(c, &sub);
-				if (!c->collect)
-					return false;
-			}
+		if (s->propnames && !v_property_name(c, s, pr, p, &kp)) {
+			ok = false;
+			if (!c->collect)
+				return false;
 		}
 	}
-	for (k = 0; k < s->nrequired; k++) {
-		struct pseg rp = { p, s->required[k], 0 };
-		const char *typo;
-		size_t before;
-
-		if (node_map_get(n, s->required[k]))
-			continue;
+	if (!v_required(c, s, n, p)) {
 		ok = false;
 		if (!c->collect)
 			return false;
-		before = c->nerrs;
-		typo = present_typo(c, n, s->required[k]);
-		if (typo)
-			VERR(c, n, &rp,
-			     "missing required field '%s' in %s ('%s' looks "
-			     "like a misspelling of it)",
-			     s->required[k], subject(c, path_of(c->a, p)), typo);
-		else
-			VERR(c, n, &rp, "missing required field '%s' in %s", s->required[k],
-			     subject(c, path_of(c->a, p)));
-		verr_tag(c, before, VERR_MISSING_FIELD, n, s->required[k]);
 	}
-	for (k = 0; k < s->ndeps; k++) {
-		const struct sdep *dp = &s->deps[k];
-		const struct node_pair *have = node_map_pair(n, dp->name);
-
-		if (!have)
-			continue;
-		if (dp->s) {
-			if (!v_schema(c, dp->s, n, p))
-				ok = false;
-		}
-		for (j = 0; j < dp->nreq; j++) {
-			struct pseg kp = { p, dp->name, 0 };
-
-			if (node_map_get(n, dp->req[j]))
-				continue;
-			ok = false;
-			VERR(c, have->key, &kp, "field '%s' in %s requires field '%s' beside it",
-			     dp->name, subject(c, path_of(c->a, p)), dp->req[j]);
-		}
-		if (!ok && !c->collect)
+	if (!v_dependencies(c, s, n, p)) {
+		ok = false;
+		if (!c->collect)
 			return false;
 	}
 	if (s->min_props >= 0 && n->map.count < (uint64_t)s->min_props) {
@@ -1022,6 +1065,73 @@ best_branch(struct vctx *c, struct schema *const *br, size_t n, const struct nod
 		     subject(c, path_of(c->a, p)));
 }
 
+/* allOf, anyOf, oneOf, not and if/then/else over one value; in accept
+ * mode false at the first that fails. */
+static bool
+v_logic(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
+{
+	bool ok = true;
+	size_t k;
+
+	for (k = 0; k < s->nall; k++) {
+		if (!v_schema(c, s->all_of[k], n, p)) {
+			ok = false;
+			if (!c->collect)
+				return false;
+		}
+	}
+	if (s->nany) {
+		for (k = 0; k < s->nany; k++)
+			if (accepts(c, s->any_of[k], n))
+				break;
+		if (k == s->nany) {
+			ok = false;
+			if (!c->collect)
+				return false;
+			best_branch(c, s->any_of, s->nany, n, p);
+		}
+	}
+	if (s->none) {
+		size_t pass = 0, first = 0, second = 0;
+
+		for (k = 0; k < s->none && pass < 2; k++) {
+			if (accepts(c, s->one_of[k], n)) {
+				if (pass == 0)
+					first = k;
+				else
+					second = k;
+				pass++;
+			}
+		}
+		if (pass != 1) {
+			ok = false;
+			if (!c->collect)
+				return false;
+			if (pass == 0)
+				best_branch(c, s->one_of, s->none, n, p);
+			else
+				VERR(c, n, p,
+				     "%s matches more than one alternative "
+				     "(%s/%zu and /%zu); it must match exactly one",
+				     subject(c, path_of(c->a, p)), s->where, first, second);
+		}
+	}
+	if (s->not_s && accepts(c, s->not_s, n)) {
+		VERR(c, n, p, "%s must not match the schema at %s", subject(c, path_of(c->a, p)),
+		     s->not_s->where);
+		ok = false;
+		if (!c->collect)
+			return false;
+	}
+	if (s->if_s && (s->then_s || s->else_s)) {
+		const struct schema *branch = accepts(c, s->if_s, n) ? s->then_s : s->else_s;
+
+		if (branch && !v_schema(c, branch, n, p))
+			ok = false;
+	}
+	return ok;
+}
+
 static bool
 v_schema(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
@@ -1081,62 +1191,8 @@ v_schema(struct vctx *c, const struct schema *s, const struct node *n, const str
 		ok = v_number(c, s, n, p) && ok;
 	if (!ok && !c->collect)
 		goto out;
-	for (k = 0; k < s->nall; k++) {
-		if (!v_schema(c, s->all_of[k], n, p)) {
-			ok = false;
-			if (!c->collect)
-				goto out;
-		}
-	}
-	if (s->nany) {
-		for (k = 0; k < s->nany; k++)
-			if (accepts(c, s->any_of[k], n))
-				break;
-		if (k == s->nany) {
-			ok = false;
-			if (!c->collect)
-				goto out;
-			best_branch(c, s->any_of, s->nany, n, p);
-		}
-	}
-	if (s->none) {
-		size_t pass = 0, first = 0, second = 0;
-
-		for (k = 0; k < s->none && pass < 2; k++) {
-			if (accepts(c, s->one_of[k], n)) {
-				if (pass == 0)
-					first = k;
-				else
-					second = k;
-				pass++;
-			}
-		}
-		if (pass != 1) {
-			ok = false;
-			if (!c->collect)
-				goto out;
-			if (pass == 0)
-				best_branch(c, s->one_of, s->none, n, p);
-			else
-				VERR(c, n, p,
-				     "%s matches more than one alternative "
-				     "(%s/%zu and /%zu); it must match exactly one",
-				     subject(c, path_of(c->a, p)), s->where, first, second);
-		}
-	}
-	if (s->not_s && accepts(c, s->not_s, n)) {
-		VERR(c, n, p, "%s must not match the schema at %s", subject(c, path_of(c->a, p)),
-		     s->not_s->where);
+	if (!v_logic(c, s, n, p))
 		ok = false;
-		if (!c->collect)
-			goto out;
-	}
-	if (s->if_s && (s->then_s || s->else_s)) {
-		const struct schema *branch = accepts(c, s->if_s, n) ? s->then_s : s->else_s;
-
-		if (branch && !v_schema(c, branch, n, p))
-			ok = false;
-	}
 out:
 	c->depth--;
 	return ok;
