@@ -12,22 +12,14 @@
  * the next successful run removes those of its own files.  The writing
  * is emit/emit_file.c's, the batched rendering emit/emit_batch.c's.
  */
-#include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
-#include "base/xalloc.h"
 #include "argocd/argocd_fleet.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
