@@ -51,12 +51,28 @@ verify_scope() {
 	gpusite verify-scope --nodes ../nodes --manifests "$tmp/dp.yaml"
 }
 
+# The cloud fallback's own stack, on two small specs of testdata/render:
+# an AL2023 site (fallback.nodeImage: al2023) gets a pinned device plugin
+# Application of its own for the fallback nodes; a Bottlerocket site with
+# fallback.nodeClass gets its EC2NodeClass, booting the pinned image with
+# the pre-pulled images' snapshot as its data volume.
+kinds_of() { awk '/^kind:/ { k = $2 } /^  name:/ { if (k) print "  " k, $2; k = "" }'; }
+fallback_stack() {
+	echo "fallback.nodeImage: al2023 - the objects of testdata/render/fallback-al2023:" &&
+	gpusite render "$top/testdata/render/fallback-al2023/sites" | kinds_of &&
+	echo "fallback.nodeClass (bottlerocket, imageCache) - its EC2NodeClass:" &&
+	gpusite render "$top/testdata/render/fallback-nodeclass-bottlerocket/sites" |
+		awk '/^kind: EC2NodeClass/ { on = 1 } /^---/ { on = 0 } on' |
+		grep -E "^kind:|^  name:|alias:|deviceName:|snapshotID:|httpTokens:"
+}
+
 steps='
 validate the example fleet (text findings on stderr, summary line)|gpusite validate
 the same check as JSON for machines|gpusite validate --format json
 render the fleet into one stream and count its objects by kind|gpusite render -o "$tmp/stream.yaml" && grep "^kind:" "$tmp/stream.yaml" | sort | uniq -c
 explain seoul-dc1: RTO budget, on-prem against fallback GPUs, what each object is for|gpusite explain seoul-dc1
 write the NodeConfigs of seoul-dc1 (SSM code from SSM_ACTIVATION_CODE_RACK_B) and list them|gpusite render --site seoul-dc1 -o "$tmp/seoul-dc1.yaml" --nodeconfigs "$tmp/nodeconfigs" && list_nodeconfigs
+the fallback stack: a device plugin of its own for AL2023 nodes, the Bottlerocket EC2NodeClass|fallback_stack
 the rendered device-plugin values, templated by helm, placed on testdata/nodes|verify_scope
 start the example cluster, show diff --live and drift against it, stop it|sh "$top/mk/demo-live.sh" "$bin"
 '
