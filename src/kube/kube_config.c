@@ -659,22 +659,19 @@ load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 	return 0;
 }
 
-int
-kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
-		 const struct kube_options *opt)
+/* Read and merge the kubeconfig files in kubectl's order: --kubeconfig,
+ * else each file of $KUBECONFIG (*list set to it), else ~/.kube/config.
+ * Missing files of the last two are skipped; -1 when one cannot be read. */
+static int
+merge_sources(struct merged *m, struct arena *a, struct diags *d,
+	      const struct kube_options *opt, const char *(*env)(const char *),
+	      const char **list)
 {
-	const char *(*env)(const char *) = opt->getenv ? opt->getenv : std_getenv;
-	struct merged m;
-	const struct entry *ctx, *cl, *us;
-	const char *name, *list = NULL;
-
-	memset(out, 0, sizeof(*out));
-	memset(&m, 0, sizeof(m));
 	if (opt->kubeconfig) {
-		if (merge_file(&m, a, d, opt->kubeconfig, false) < 0)
-			return KUBE_EFAIL;
-	} else if ((list = env("KUBECONFIG")) && *list) {
-		const char *p = list;
+		if (merge_file(m, a, d, opt->kubeconfig, false) < 0)
+			return -1;
+	} else if ((*list = env("KUBECONFIG")) && **list) {
+		const char *p = *list;
 		const char *seen[64];
 		size_t nseen = 0;
 
@@ -690,8 +687,8 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 					dup = dup || !strcmp(seen[i], f);
 				if (!dup && nseen < 64)
 					seen[nseen++] = f;
-				if (!dup && merge_file(&m, a, d, f, true) < 0)
-					return KUBE_EFAIL;
+				if (!dup && merge_file(m, a, d, f, true) < 0)
+					return -1;
 			}
 			p += n;
 			if (*p == ':')
@@ -701,10 +698,26 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		const char *home = env("HOME");
 
 		if (home && *home &&
-		    merge_file(&m, a, d, arena_printf(a, "%s/.kube/config", home),
+		    merge_file(m, a, d, arena_printf(a, "%s/.kube/config", home),
 			       true) < 0)
-			return KUBE_EFAIL;
+			return -1;
 	}
+	return 0;
+}
+
+int
+kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
+		 const struct kube_options *opt)
+{
+	const char *(*env)(const char *) = opt->getenv ? opt->getenv : std_getenv;
+	struct merged m;
+	const struct entry *ctx, *cl, *us;
+	const char *name, *list = NULL;
+
+	memset(out, 0, sizeof(*out));
+	memset(&m, 0, sizeof(m));
+	if (merge_sources(&m, a, d, opt, env, &list) < 0)
+		return KUBE_EFAIL;
 	if (m.nfiles == 0 || (m.contexts.count == 0 && !opt->context &&
 			      !opt->kubeconfig)) {
 		const char *host = env("KUBERNETES_SERVICE_HOST");
