@@ -31,6 +31,13 @@ test_expect_success 'init then validate: exit 0, no finding at all' '
 	test_cmp expect err
 '
 
+test_expect_success 'the starter says what the fallback nodes boot, and they get their plugin' '
+	grep -E "^    nodeImage: al2023$" a/sites/seoul-dc9.yaml &&
+	(cd a && "$GPUSITE" render) >stream.yaml &&
+	grep -E "^  name: my-hybrid-cluster-nvidia-device-plugin-fallback$" stream.yaml &&
+	grep -E "^        gpusite.io/node-image: al2023$" stream.yaml
+'
+
 test_expect_success 'the starter stays clean under --strict in every format' '
 	(cd a && "$GPUSITE" validate --strict --format json) >out &&
 	python3 -c "
