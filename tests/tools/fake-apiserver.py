@@ -963,7 +963,12 @@ class Sim:
         md["deletionTimestamp"] = iso(t + sc.get("deleted", 30))
         md["deletionGracePeriodSeconds"] = sc.get("deleted", 30)
         self.touch(pod)
-        self.at(t + sc.get("deleted", 30), lambda _t, o=pod: self.remove(o))
+        def gone(tt, o=pod):
+            # the kubelet's Killing event outlives the pod; here it dates
+            # the end of the grace period, as deletionTimestamp does
+            self.event(o, "Killing", "Normal", tt, "Stopping container main")
+            self.remove(o)
+        self.at(t + sc.get("deleted", 30), gone)
         owner = (md.get("ownerReferences") or [{}])[0]
         if owner.get("kind") == "ReplicaSet":
             self.replace(pod, t)
@@ -1068,7 +1073,8 @@ class Sim:
                                      "name": md["name"],
                                      "uid": md.get("uid", "")},
                   "reason": reason, "message": msg, "type": typ,
-                  "source": {"component": "kubelet"},
+                  "source": {"component": "kubelet",
+                             "host": pod.get("spec", {}).get("nodeName", "")},
                   "firstTimestamp": iso(tt), "lastTimestamp": iso(tt),
                   "count": 1})
 
