@@ -92,6 +92,76 @@ depth_below(const char *path, const char *dir)
 	return depth;
 }
 
+/* The selection: each PATH (or sites/, else the base directory, when
+ * there are none) and whether it names a file rather than a directory;
+ * SOURCE_ENOTFOUND for a path the index does not hold. */
+static int
+index_select(const char ***selp, bool **is_filep, size_t *nselp, struct source_pick *p,
+	     git_index *index, const char *const *paths, size_t npaths)
+{
+	const char **sel;
+	bool *is_file;
+	size_t nsel;
+	int rc;
+
+	if (npaths) {
+		rc = source__select(&sel, p, git_repository_workdir(p->repo), paths, npaths);
+		if (rc)
+			return rc;
+		nsel = npaths;
+	} else {
+		const char *sites = *p->base ? arena_printf(p->arena, "%s/sites", p->base) : "sites";
+		size_t at;
+
+		sel = arena_alloc(p->arena, sizeof(*sel));
+		sel[0] = git_index_find_prefix(&at, index, arena_printf(p->arena, "%s/", sites)) == 0
+				 ? sites
+				 : p->base;
+		git_error_clear();
+		nsel = 1;
+	}
+	is_file = arena_alloc(p->arena, nsel * sizeof(*is_file));
+	for (size_t i = 0; i < nsel; i++) {
+		size_t at;
+
+		is_file[i] = *sel[i] && git_index_get_bypath(index, sel[i], 0) != NULL;
+		if (!is_file[i] && *sel[i] &&
+		    git_index_find_prefix(&at, index, arena_printf(p->arena, "%s/", sel[i])) < 0) {
+			git_error_clear();
+			return source__fail(p->diags, SOURCE_ENOTFOUND,
+					    "path '%s' is not in the index",
+					    npaths ? paths[i] : sel[i]);
+		}
+	}
+	*selp = sel;
+	*is_filep = is_file;
+	*nselp = nsel;
+	return SOURCE_OK;
+}
+
+/* Whether index entry `path` (file name `name`) is selected: *take set;
+ * SOURCE_EFAIL when it lies too deep below a selected directory. */
+static int
+entry_selected(bool *take, struct source_pick *p, const char *path, const char *name,
+	       const char **sel, const bool *is_file, size_t nsel)
+{
+	*take = false;
+	for (size_t j = 0; j < nsel && !*take; j++) {
+		if (is_file[j])
+			*take = !strcmp(path, sel[j]);
+		else
+			*take = below(path, sel[j]) && source__spec_name(name) &&
+				!source__hidden_below(path, sel[j]);
+		if (*take && !is_file[j] && depth_below(path, sel[j]) >= SOURCE_MAX_DEPTH)
+			return source__fail(p->diags, SOURCE_EFAIL,
+					    "directories in the index"
+					    " nest deeper than %d levels; point gpusite"
+					    " at a smaller tree",
+					    SOURCE_MAX_DEPTH);
+	}
+	return SOURCE_OK;
+}
+
 int
 source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 		  const char *const *paths, size_t npaths)
@@ -101,9 +171,9 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 	git_index *index = NULL;
 	const char *index_file = getenv("GIT_INDEX_FILE");
 	const char **sel = NULL;
-	bool *is_file;
+	bool *is_file = NULL;
 	const char *last_conflict = "";
-	size_t nsel, count;
+	size_t nsel = 0, count;
 	int rc;
 
 	if (source__git_load(d) < 0)
@@ -134,37 +204,9 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 	p.index = index;
 
 	/* what to take: the PATHs, else sites/ (or everything) below here */
-	if (npaths) {
-		rc = source__select(&sel, &p, git_repository_workdir(repo), paths, npaths);
-		if (rc)
-			goto out;
-		nsel = npaths;
-	} else {
-		const char *sites = *p.base ? arena_printf(a, "%s/sites", p.base) : "sites";
-		size_t at;
-
-		sel = arena_alloc(a, sizeof(*sel));
-		sel[0] = git_index_find_prefix(&at, index, arena_printf(a, "%s/", sites)) == 0
-				 ? sites
-				 : p.base;
-		git_error_clear();
-		nsel = 1;
-	}
-	is_file = arena_alloc(a, nsel * sizeof(*is_file));
-	for (size_t i = 0; i < nsel; i++) {
-		size_t at;
-
-		is_file[i] = *sel[i] && git_index_get_bypath(index, sel[i], 0) != NULL;
-		if (!is_file[i] && *sel[i] &&
-		    git_index_find_prefix(&at, index, arena_printf(a, "%s/", sel[i])) < 0) {
-			git_error_clear();
-			rc = source__fail(p.diags, SOURCE_ENOTFOUND,
-					  "path '%s' is not in the"
-					  " index",
-					  npaths ? paths[i] : sel[i]);
-			goto out;
-		}
-	}
+	rc = index_select(&sel, &is_file, &nsel, &p, index, paths, npaths);
+	if (rc)
+		goto out;
 
 	count = git_index_entrycount(index);
 	for (size_t i = 0; i < count && rc == SOURCE_OK; i++) {
@@ -173,22 +215,9 @@ source_from_index(struct source_set *out, struct arena *a, struct diags *d,
 		bool take = false;
 
 		name = name ? name + 1 : e->path;
-		for (size_t j = 0; j < nsel && !take; j++) {
-			if (is_file[j])
-				take = !strcmp(e->path, sel[j]);
-			else
-				take = below(e->path, sel[j]) && source__spec_name(name) &&
-				       !source__hidden_below(e->path, sel[j]);
-			if (take && !is_file[j] &&
-			    depth_below(e->path, sel[j]) >= SOURCE_MAX_DEPTH) {
-				rc = source__fail(p.diags, SOURCE_EFAIL,
-						  "directories in the index"
-						  " nest deeper than %d levels; point gpusite"
-						  " at a smaller tree",
-						  SOURCE_MAX_DEPTH);
-				goto out;
-			}
-		}
+		rc = entry_selected(&take, &p, e->path, name, sel, is_file, nsel);
+		if (rc)
+			goto out;
 		if (!take || (e->flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD))
 			continue; /* `git add -N` stages no content */
 		if (git_index_entry_stage(e) != 0) {
