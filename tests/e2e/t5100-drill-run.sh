@@ -219,4 +219,28 @@ test_expect_success 'drill report on the record gives the terms drill report rea
 	PY
 '
 
+test_expect_success 'usage: no SITE, --nodes with --group, a bad --timeout or --interval: exit 2' '
+	expect_exit 2 "$GPUSITE" drill run 2>err &&
+	grep "missing argument" err &&
+	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --nodes a --group b 2>err &&
+	grep "^gpusite drill run: --nodes and --group exclude each other$" err &&
+	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --timeout 5q 2>err &&
+	grep "^gpusite drill run: --timeout .5q. is not a duration such as 15m or 90s$" err &&
+	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --interval 0 2>err &&
+	grep "^gpusite drill run: --interval .0. is not a number of seconds from 0 to 600$" err
+'
+
+test_expect_success 'nodes: --group picks its nodes; a node of no site or of no cluster is GS220 (exit 3)' '
+	live_start drill-run-target &&
+	drill --group rack-b >out 2>err &&
+	grep "^PATCH " out | cut -d" " -f2 >got &&
+	printf "%s\n" /api/v1/nodes/mi-0a1b2c3d4e5f60001 /api/v1/nodes/mi-0a1b2c3d4e5f60002 >want &&
+	test_cmp want got &&
+	expect_exit 3 drill --nodes ip-10-0-40-7.us-west-2.compute.internal 2>err &&
+	grep "node .ip-10-0-40-7.us-west-2.compute.internal. is not a node of site .seoul-dc1. (no gpusite.io/site=seoul-dc1 label, not in a nodeGroup)" err &&
+	expect_exit 3 drill --nodes gpu-z-99 2>err &&
+	grep "node .gpu-z-99. is not in the cluster" err &&
+	only_gets
+'
+
 test_done
