@@ -333,6 +333,165 @@ show_stderr(FILE *log, const char *cmd, const struct errout *eo)
 	fflush(log);
 }
 
+/* In the child: standard error and output into the pipes, standard
+ * input from /dev/null unless interactive, KUBERNETES_EXEC_INFO and the
+ * kubeconfig's env set, then the plugin; its errno goes back through
+ * errp when it cannot be run. */
+static _Noreturn void
+exec_child(const struct kube_exec_conf *e, char **argv, const char *info, bool interactive,
+	   const int outp[2], const int errp[2], const int serr[2])
+{
+	int err;
+
+	close(outp[0]);
+	close(errp[0]);
+	close(serr[0]);
+	dup2(serr[1], 2);
+	close(serr[1]);
+	if (!interactive) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0) {
+			dup2(nul, 0);
+			close(nul);
+		}
+	}
+	dup2(outp[1], 1);
+	close(outp[1]);
+	setenv("KUBERNETES_EXEC_INFO", info, 1);
+	for (size_t i = 0; i < e->nenv; i++)
+		setenv(e->env_names[i], e->env_values[i], 1);
+	execvp(e->command, argv);
+	err = errno;
+	if (write(errp[1], &err, sizeof(err)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+/* The plugin's answer b: an ExecCredential of the kubeconfig's
+ * apiVersion with a token or a client certificate and key, copied into
+ * out; KUBE_EFAIL with a diagnostic (never quoting the output) if not. */
+static int
+exec_parse_credential(struct kube_cred *out, struct arena *a, struct diags *d,
+		      const struct kube_conf *c, const struct buf *b)
+{
+	const struct kube_exec_conf *e = c->exec;
+	const struct node *root, *st;
+	const char *s;
+
+	{
+		struct diags quiet;
+
+		/* the parse error would quote the plugin's output: keep it out */
+		diags_init(&quiet, a);
+		root = json_parse(a, &quiet, KUBE_RULE, base_name(e->command),
+				  b->data, b->len);
+	}
+	if (!root || root->kind != NODE_MAP) {
+		exec_fail(d, c, "did not print an ExecCredential in JSON (with "
+			  "'aws', check that the AWS CLI output format is json)",
+			  NULL);
+		return KUBE_EFAIL;
+	}
+	s = node_str(node_map_get(root, "apiVersion"));
+	if (!s || strcmp(s, e->api_version)) {
+		exec_fail(d, c, NULL, arena_printf(a,
+			  "answered with apiVersion '%s' but the kubeconfig asks "
+			  "for '%s'", s ? s : "", e->api_version));
+		return KUBE_EFAIL;
+	}
+	s = node_str(node_map_get(root, "kind"));
+	if (!s || strcmp(s, "ExecCredential")) {
+		exec_fail(d, c, NULL, arena_printf(a,
+			  "answered with kind '%s', not ExecCredential", s ? s : ""));
+		return KUBE_EFAIL;
+	}
+	st = node_map_get(root, "status");
+	if (!st || st->kind != NODE_MAP) {
+		exec_fail(d, c, "answered without a status", NULL);
+		return KUBE_EFAIL;
+	}
+	{
+		const char *tok = node_str(node_map_get(st, "token"));
+		const char *cert = node_str(node_map_get(st, "clientCertificateData"));
+		const char *key = node_str(node_map_get(st, "clientKeyData"));
+		const char *exp = node_str(node_map_get(st, "expirationTimestamp"));
+
+		if ((cert != NULL) != (key != NULL)) {
+			exec_fail(d, c, "answered with a client certificate "
+				  "without its key, or a key without its certificate",
+				  NULL);
+			return KUBE_EFAIL;
+		}
+		if (tok && (kube_has_ctl(tok) || strlen(tok) !=
+			    node_map_get(st, "token")->scalar.len)) {
+			exec_fail(d, c, "answered with a status.token that holds a "
+				  "control character (CR, LF or another): refusing "
+				  "to send it in an HTTP header", NULL);
+			return KUBE_EFAIL;
+		}
+		if (!(tok && *tok) && !cert) {
+			exec_fail(d, c, "answered with neither a token nor a "
+				  "client certificate", NULL);
+			return KUBE_EFAIL;
+		}
+		if (exp && kube_parse_time(exp, &out->expires) < 0) {
+			exec_fail(d, c, NULL, arena_printf(a,
+				  "answered with a malformed expirationTimestamp '%s'",
+				  exp));
+			return KUBE_EFAIL;
+		}
+		out->token = tok && *tok ? xstrdup(tok) : NULL;
+		out->cert = cert ? xstrdup(cert) : NULL;
+		out->key = key ? xstrdup(key) : NULL;
+	}
+	return 0;
+}
+
+/* Reap the plugin after read_child() returned rr: killed when it timed
+ * out, printed too much or could not be read; KUBE_EFAIL with a
+ * diagnostic unless it exited 0. */
+static int
+exec_wait(struct diags *d, const struct kube_conf *c, struct arena *a, pid_t pid, int rr,
+	  bool timed_out)
+{
+	int status = 0;
+
+	if (timed_out) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		exec_fail(d, c, "did not answer within the --timeout", NULL);
+		return KUBE_EFAIL;
+	}
+	if (rr == BUF_ETOOBIG) {
+		/* it may go on printing, or ignore SIGPIPE: never wait for it */
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		exec_fail(d, c, "printed more than 1 MiB; refusing it", NULL);
+		return KUBE_EFAIL;
+	}
+	if (rr < 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		exec_fail(d, c, NULL, arena_printf(a, "could not be read: %s",
+						   strerror(errno)));
+		return KUBE_EFAIL;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		exec_fail(d, c, NULL, arena_printf(a, "was killed by signal %d",
+						   WTERMSIG(status)));
+		return KUBE_EFAIL;
+	}
+	if (WEXITSTATUS(status) != 0) {
+		exec_fail(d, c, NULL, arena_printf(a, "failed with exit code %d",
+						   WEXITSTATUS(status)));
+		return KUBE_EFAIL;
+	}
+	return 0;
+}
+
 int
 kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	      const struct kube_conf *c, double deadline,
@@ -346,8 +505,6 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	char *info, **argv;
 	pid_t pid;
 	int status = 0, child_errno = 0, rc = KUBE_EFAIL, rr;
-	const struct node *root, *st;
-	const char *s;
 
 	(void)get_env;
 	memset(out, 0, sizeof(*out));
@@ -389,33 +546,8 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 		return exec_fail(d, c, NULL, arena_printf(a, "could not be started: %s",
 							   strerror(saved)));
 	}
-	if (pid == 0) {
-		int err;
-
-		close(outp[0]);
-		close(errp[0]);
-		close(serr[0]);
-		dup2(serr[1], 2);
-		close(serr[1]);
-		if (!interactive) {
-			int nul = open("/dev/null", O_RDONLY);
-
-			if (nul >= 0) {
-				dup2(nul, 0);
-				close(nul);
-			}
-		}
-		dup2(outp[1], 1);
-		close(outp[1]);
-		setenv("KUBERNETES_EXEC_INFO", info, 1);
-		for (size_t i = 0; i < e->nenv; i++)
-			setenv(e->env_names[i], e->env_values[i], 1);
-		execvp(e->command, argv);
-		err = errno;
-		if (write(errp[1], &err, sizeof(err)) < 0)
-			_exit(126);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_child(e, argv, info, interactive, outp, errp, serr);
 	close(outp[1]);
 	close(errp[1]);
 	close(serr[1]);
@@ -439,105 +571,9 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	close(outp[0]);
 	close(serr[0]);
 	show_stderr(e->log, base_name(e->command), eo);
-	if (timed_out) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		exec_fail(d, c, "did not answer within the --timeout", NULL);
+	if (exec_wait(d, c, a, pid, rr, timed_out) < 0)
 		goto out;
-	}
-	if (rr == BUF_ETOOBIG) {
-		/* it may go on printing, or ignore SIGPIPE: never wait for it */
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		exec_fail(d, c, "printed more than 1 MiB; refusing it", NULL);
-		goto out;
-	}
-	if (rr < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		exec_fail(d, c, NULL, arena_printf(a, "could not be read: %s",
-						   strerror(errno)));
-		goto out;
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status)) {
-		exec_fail(d, c, NULL, arena_printf(a, "was killed by signal %d",
-						   WTERMSIG(status)));
-		goto out;
-	}
-	if (WEXITSTATUS(status) != 0) {
-		exec_fail(d, c, NULL, arena_printf(a, "failed with exit code %d",
-						   WEXITSTATUS(status)));
-		goto out;
-	}
-	{
-		struct diags quiet;
-
-		/* the parse error would quote the plugin's output: keep it out */
-		diags_init(&quiet, a);
-		root = json_parse(a, &quiet, KUBE_RULE, base_name(e->command),
-				  b.data, b.len);
-	}
-	if (!root || root->kind != NODE_MAP) {
-		exec_fail(d, c, "did not print an ExecCredential in JSON (with "
-			  "'aws', check that the AWS CLI output format is json)",
-			  NULL);
-		goto out;
-	}
-	s = node_str(node_map_get(root, "apiVersion"));
-	if (!s || strcmp(s, e->api_version)) {
-		exec_fail(d, c, NULL, arena_printf(a,
-			  "answered with apiVersion '%s' but the kubeconfig asks "
-			  "for '%s'", s ? s : "", e->api_version));
-		goto out;
-	}
-	s = node_str(node_map_get(root, "kind"));
-	if (!s || strcmp(s, "ExecCredential")) {
-		exec_fail(d, c, NULL, arena_printf(a,
-			  "answered with kind '%s', not ExecCredential", s ? s : ""));
-		goto out;
-	}
-	st = node_map_get(root, "status");
-	if (!st || st->kind != NODE_MAP) {
-		exec_fail(d, c, "answered without a status", NULL);
-		goto out;
-	}
-	{
-		const char *tok = node_str(node_map_get(st, "token"));
-		const char *cert = node_str(node_map_get(st, "clientCertificateData"));
-		const char *key = node_str(node_map_get(st, "clientKeyData"));
-		const char *exp = node_str(node_map_get(st, "expirationTimestamp"));
-
-		if ((cert != NULL) != (key != NULL)) {
-			exec_fail(d, c, "answered with a client certificate "
-				  "without its key, or a key without its certificate",
-				  NULL);
-			goto out;
-		}
-		if (tok && (kube_has_ctl(tok) || strlen(tok) !=
-			    node_map_get(st, "token")->scalar.len)) {
-			exec_fail(d, c, "answered with a status.token that holds a "
-				  "control character (CR, LF or another): refusing "
-				  "to send it in an HTTP header", NULL);
-			goto out;
-		}
-		if (!(tok && *tok) && !cert) {
-			exec_fail(d, c, "answered with neither a token nor a "
-				  "client certificate", NULL);
-			goto out;
-		}
-		if (exp && kube_parse_time(exp, &out->expires) < 0) {
-			exec_fail(d, c, NULL, arena_printf(a,
-				  "answered with a malformed expirationTimestamp '%s'",
-				  exp));
-			goto out;
-		}
-		out->token = tok && *tok ? xstrdup(tok) : NULL;
-		out->cert = cert ? xstrdup(cert) : NULL;
-		out->key = key ? xstrdup(key) : NULL;
-	}
-	rc = 0;
+	rc = exec_parse_credential(out, a, d, c, &b);
 out:
 	if (b.len)
 		memset(b.data, 0, b.len);	/* the credential was in there */
