@@ -3,7 +3,7 @@
  *
  * rules_table (rules.c) holds the spec rules, which have checks.  The
  * other modules report IDs of their own: the Argo CD environment
- * (cmd/argocd_env.h, GS120-GS125), the upstream checks of rendered
+ * (argocd/argocd_env.h, GS118-GS125, GS128), the upstream checks of rendered
  * objects (check/check.h, GS130-GS159, GS164-GS170), verify-scope
  * (scope/scope.h, GS160-GS163), render (render/render.h, GS190-GS193),
  * drill plan and report (drill/drill.h, GS230-GS239), cluster access
@@ -31,17 +31,23 @@ static const struct rule catalogue_rows[] = {
 	    "a site's NodeConfig ConfigMap would be over the 1 MiB the API server accepts "
 	    "(render, generate)"),
 	/* The Argo CD config-management plugin (generate, parameters) */
+	ROW("GS118", DIAG_ERROR,
+	    "generate: the stream would hold cluster objects of more than one cluster (objects "
+	    "cluster or all without a cluster or sites setting that narrows to one)"),
+	ROW("GS119", DIAG_ERROR,
+	    "generate: the stream holds an Argo CD Application but the destination does not serve "
+	    "argoproj.io/v1alpha1 Application (KUBE_API_VERSIONS): no Argo CD runs there"),
 	ROW("GS120", DIAG_ERROR,
 	    "ARGOCD_APP_PARAMETERS is not the JSON array of parameters Argo CD writes"),
 	ROW("GS121", DIAG_ERROR,
 	    "a plugin setting (parameter, ARGOCD_ENV_ variable or sidecar environment) has a value it "
 	    "cannot take"),
-	ROW("GS122", DIAG_WARNING,
+	ROW("GS122", DIAG_ERROR,
 	    "a plugin parameter or ARGOCD_ENV_ variable that gpusite does not read: unknown, "
-	    "misspelt or given twice"),
+	    "misspelt, in another case or given twice; refused"),
 	ROW("GS123", DIAG_WARNING,
 	    "the target cluster (KUBE_API_VERSIONS) does not serve an API the rendered output "
-	    "needs (an error with strict)"),
+	    "needs (an error with strict; an Application is GS119)"),
 	ROW("GS124", DIAG_ERROR,
 	    "the plugin has nothing to print: a sites name matching no site, no site under the "
 	    "application path, an empty or oversized stream"),
@@ -53,6 +59,10 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS127", DIAG_NOTE,
 	    "a document that is not a site spec (another apiVersion, or no apiVersion, kind, "
 	    "metadata or spec) was skipped"),
+	/* The Argo CD plugin again: selection by cluster */
+	ROW("GS128", DIAG_ERROR,
+	    "generate: the cluster setting names a cluster no site is in, or a sites name lies "
+	    "outside the named clusters"),
 	/* Rendered objects against their upstream schemas (validate --rendered) */
 	ROW("GS130", DIAG_ERROR,
 	    "a rendered object does not match its upstream schema, or uses a version the CRD does "
@@ -152,6 +162,23 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS192", DIAG_ERROR,
 	    "the environment variable holding an SSM activation code is unset or not a valid code"),
 	ROW("GS193", DIAG_ERROR, "a name that cannot become a label value (the cluster name)"),
+	/* drill run (drill/drill_run.h) */
+	ROW("GS220", DIAG_ERROR,
+	    "drill run: a --nodes name is not a node of the site, or no node of the site (or "
+	    "--group) is in the cluster"),
+	ROW("GS221", DIAG_ERROR,
+	    "drill run: a right the drill needs is missing (SelfSubjectAccessReview); nothing was "
+	    "changed"),
+	ROW("GS222", DIAG_ERROR,
+	    "drill run: a PodDisruptionBudget kept refusing an eviction (429) through every retry"),
+	ROW("GS223", DIAG_ERROR, "drill run: the API server refused a cordon, uncordon or eviction"),
+	ROW("GS224", DIAG_ERROR,
+	    "drill run: the availability (or, with --restore, the return) condition did not hold "
+	    "before --timeout"),
+	ROW("GS225", DIAG_ERROR, "drill run: the site recovered, but over its recovery.targetRTO"),
+	ROW("GS226", DIAG_ERROR,
+	    "drill run: interrupted (SIGINT or SIGTERM); the nodes were left as they were"),
+	ROW("GS227", DIAG_ERROR, "drill run: the drill record could not be written"),
 	/* drill plan and drill report (drill/drill.h) */
 	ROW("GS230", DIAG_ERROR,
 	    "drill plan: the fallback is disabled, or its NodePool is missing from the cluster or "
