@@ -29,7 +29,7 @@ test_expect_success 'validate, render and generate load neither libcurl nor libg
 	no_curl "$SCRATCH/ld1" &&
 	(cd "$TEST_TOP/testdata/fleet" && LD_DEBUG=libs "$bin" render sites >/dev/null 2>"$SCRATCH/ld2") &&
 	no_curl "$SCRATCH/ld2" &&
-	(cd "$TEST_TOP/testdata/cmp/fleet" && ARGOCD_APP_PARAMETERS=null LD_DEBUG=libs \
+	(cd "$TEST_TOP/testdata/cmp/fleet" && ARGOCD_APP_PARAMETERS=null ARGOCD_ENV_CLUSTER=busan-cluster LD_DEBUG=libs \
 		"$bin" generate >"$SCRATCH/stream" 2>"$SCRATCH/ld3") &&
 	test -s "$SCRATCH/stream" &&
 	no_curl "$SCRATCH/ld3"
@@ -43,7 +43,7 @@ inits() {
 }
 
 test_expect_success 'generate initialises only libc, libm, libyaml and cJSON' '
-	(cd "$TEST_TOP/testdata/cmp/fleet" && ARGOCD_APP_PARAMETERS=null LD_DEBUG=libs \
+	(cd "$TEST_TOP/testdata/cmp/fleet" && ARGOCD_APP_PARAMETERS=null ARGOCD_ENV_CLUSTER=busan-cluster LD_DEBUG=libs \
 		"$bin" generate >/dev/null 2>"$SCRATCH/ld4") &&
 	inits "$SCRATCH/ld4" >"$SCRATCH/inits" &&
 	printf "%s\n" libc.so.6 libcjson.so.1 libm.so.6 libyaml-0.so.2 >"$SCRATCH/want" &&
