@@ -118,4 +118,16 @@ test_expect_success 'the driver names the checks that failed' '
 	grep -F "lint: failed: cmd-only-commands libs" err
 '
 
+test_expect_success 'a module missing from CONTRIBUTING.md, or a row for none, fails' '
+	make_tree map src/newmod/n.c "int x;" &&
+	printf "| \`src/newmod/\` | new | |\n| \`src/gone/\` | gone | |\n" >map/CONTRIBUTING.md &&
+	expect_exit 1 sh "$lint" map 2>err &&
+	grep -F "names src/gone/, which does not exist" err &&
+	! grep -F "src/newmod/ has no row" err &&
+	printf "| \`src/other/\` | other | |\n" >map/CONTRIBUTING.md &&
+	mkdir -p map/src/other &&
+	expect_exit 1 sh "$lint" map 2>err &&
+	grep -F "lint: src/newmod/ has no row in CONTRIBUTING.md" err
+'
+
 test_done
