@@ -42,7 +42,7 @@ if [ -w /dev/full ]; then
 		"
 	done
 	test_expect_success 'gpusite generate (Argo CD) >/dev/full: exit 3, one message' '
-		(cd "$SCRATCH/app" && expect_exit 3 "$GPUSITE" generate >/dev/full 2>"$SCRATCH/err") &&
+		(cd "$SCRATCH/app" && ARGOCD_ENV_CLUSTER=busan-cluster expect_exit 3 "$GPUSITE" generate >/dev/full 2>"$SCRATCH/err") &&
 		grep -qx "$FULL" "$SCRATCH/err"
 	'
 	test_expect_success 'gpusite parameters (Argo CD) >/dev/full: exit 3, one message' '
@@ -65,7 +65,7 @@ for cmd in "render" "render --format json" "validate --format json" "schema" "ex
 	"
 done
 test_expect_success 'gpusite generate with stdout closed: exit 3' '
-	(cd "$SCRATCH/app" && expect_exit 3 "$GPUSITE" generate >&- 2>"$SCRATCH/err") &&
+	(cd "$SCRATCH/app" && ARGOCD_ENV_CLUSTER=busan-cluster expect_exit 3 "$GPUSITE" generate >&- 2>"$SCRATCH/err") &&
 	grep -qx "$CLOSED" "$SCRATCH/err"
 '
 test_expect_success 'validate (text) with stdout closed: findings go to stderr, nothing is lost, exit 0' '
