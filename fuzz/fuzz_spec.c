@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "source/source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -11,7 +11,7 @@
 
 #include "argocd/argocd_app.h"
 #include "base/arena.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "source/source.h"
 
 static bool

@@ -13,7 +13,8 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/live.h"
+#include "cmd/opts_live.h"
+#include "pipeline/live.h"
 #include "cmd/opts.h"
 #include "diff/drift.h"
 #include "kube/kube.h"

@@ -30,7 +30,7 @@
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "emit/emit.h"
 #include "render/render.h"
 #include "source/source.h"

@@ -19,7 +19,7 @@
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "json/json.h"
 #include "node/node.h"
 #include "source/source.h"

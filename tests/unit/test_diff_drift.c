@@ -13,7 +13,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
-#include "cmd/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "diff/drift.h"
 #include "json/json.h"
 #include "node/node.h"
