@@ -201,7 +201,7 @@ api_require(struct api_check *c, const struct render_object *o, const char *api,
 {
 	const struct spec_site *s;
 	const struct api_need *need = NULL;
-	struct pos at = { NULL, 0, 0 };
+	struct pos at = POS_NONE;
 	const char *key, *who;
 
 	if (argocd_api_versions_serves(&c->have, api, kind))

@@ -106,7 +106,7 @@ int
 argocd_app_load(struct pipeline *p, struct source_set *files, struct arena *a, struct diags *d,
 		const struct argocd_env *e)
 {
-	struct pos here = { NULL, 0, 0 };
+	struct pos here = POS_NONE;
 	const char *path;
 	char cwd[4096];
 	struct stat st;

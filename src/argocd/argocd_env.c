@@ -489,7 +489,7 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *
 		const char *eq = strchr(*p, '=');
 		char *var, *norm;
 		const char *want = NULL;
-		struct pos vat = { NULL, 0, 0 };
+		struct pos vat = POS_NONE;
 
 		if (strncmp(*p, prefix, sizeof(prefix) - 1) || !eq)
 			continue;

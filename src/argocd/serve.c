@@ -46,7 +46,7 @@ struct serve {
 	pthread_cond_t wake;
 };
 
-static const struct pos nowhere = { NULL, 0, 0 };
+static const struct pos nowhere = POS_NONE;
 
 static char *
 xmemdup(const char *p, size_t n)

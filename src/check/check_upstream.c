@@ -118,13 +118,7 @@ load(struct check_upstream *u, struct arena *a, struct diags *d, const char *rel
 	for (size_t i = 0; i < u->nfiles; i++)
 		if (!strcmp(u->files[i].rel, rel))
 			return &u->files[i];
-	if (u->nfiles == u->files_alloc) {
-		size_t want = u->files_alloc ? u->files_alloc * 2 : 8;
-
-		u->files = arena_realloc(a, u->files, u->files_alloc * sizeof(*u->files),
-					 want * sizeof(*u->files));
-		u->files_alloc = want;
-	}
+	ARENA_GROW(a, u->files, u->nfiles, u->files_alloc, 8);
 	f = &u->files[u->nfiles++];
 	memset(f, 0, sizeof(*f));
 	f->rel = arena_strdup(a, rel);
@@ -167,13 +161,7 @@ new_entry(struct check_upstream *u, struct arena *a, const char *api, const char
 {
 	struct up_schema *e;
 
-	if (u->nschemas == u->schemas_alloc) {
-		size_t want = u->schemas_alloc ? u->schemas_alloc * 2 : 8;
-
-		u->schemas = arena_realloc(a, u->schemas, u->schemas_alloc * sizeof(*u->schemas),
-					   want * sizeof(*u->schemas));
-		u->schemas_alloc = want;
-	}
+	ARENA_GROW(a, u->schemas, u->nschemas, u->schemas_alloc, 8);
 	e = &u->schemas[u->nschemas++];
 	memset(e, 0, sizeof(*e));
 	e->api = arena_strdup(a, api);
@@ -397,7 +385,7 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d,
 		if (!name)
 			return e;
 		{
-			struct node *root = node_new_map(a, (struct pos){ 0 });
+			struct node *root = node_new_map(a, (struct pos)POS_NONE);
 
 			node_map_add_str(a, root, "$ref", arena_printf(a, "#/components/schemas/%s", name));
 			node_map_add(a, root, "components", (struct node *)components);

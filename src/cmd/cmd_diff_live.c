@@ -97,19 +97,13 @@ stale_item(void *payload, const struct node *item)
 		    !strcmp(k, st->kind))
 			return 0;	/* served in two versions: listed already */
 	}
-	if (st->count == st->alloc) {
-		size_t n = st->alloc ? st->alloc * 2 : 8;
-
-		st->items = arena_realloc(st->a, st->items, st->alloc * sizeof(*st->items),
-					  n * sizeof(*st->items));
-		st->alloc = n;
-	}
+	ARENA_GROW(st->a, st->items, st->count, st->alloc, 8);
 	st->items[st->count] = node_clone(st->a, item);
 	/* items of built-in lists carry no apiVersion and kind */
 	node_map_set(st->a, st->items[st->count], "apiVersion",
-		     node_new_str(st->a, (struct pos){ 0 }, st->api_version));
+		     node_new_str(st->a, (struct pos)POS_NONE, st->api_version));
 	node_map_set(st->a, st->items[st->count], "kind",
-		     node_new_str(st->a, (struct pos){ 0 }, st->kind));
+		     node_new_str(st->a, (struct pos)POS_NONE, st->kind));
 	st->count++;
 	return 0;
 }
@@ -128,7 +122,7 @@ add_json(struct arena *a, struct node *list, const char *api_version,
 	 const char *text)
 {
 	static const char *const names[] = { "unchanged", "changed", "added", "removed" };
-	struct node *o = node_new_map(a, (struct pos){ 0 });
+	struct node *o = node_new_map(a, (struct pos)POS_NONE);
 
 	node_map_add_str(a, o, "apiVersion", api_version);
 	node_map_add_str(a, o, "kind", kind);
@@ -170,7 +164,7 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 	code = live_start(&run, &a, "gpusite diff", o, lo);
 	if (code != GS_EXIT_OK)
 		goto out;
-	list = node_new_seq(&a, (struct pos){ 0 });
+	list = node_new_seq(&a, (struct pos)POS_NONE);
 
 	for (size_t i = 0; i < run.rendered.count; i++) {
 		const struct render_object *ro = &run.rendered.objects[i];
@@ -255,8 +249,8 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 	}
 
 	if (json) {
-		struct node *root = node_new_map(&a, (struct pos){ 0 });
-		struct node *sum = node_new_map(&a, (struct pos){ 0 });
+		struct node *root = node_new_map(&a, (struct pos)POS_NONE);
+		struct node *sum = node_new_map(&a, (struct pos)POS_NONE);
 
 		node_map_add_str(&a, root, "cluster", run.cluster);
 		node_map_add(&a, root, "objects", list);

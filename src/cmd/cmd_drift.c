@@ -84,13 +84,7 @@ on_node(void *payload, const struct node *item)
 {
 	struct collect *c = payload;
 
-	if (c->nnodes == c->anodes) {
-		size_t n = c->anodes ? c->anodes * 2 : 256;
-
-		c->nodes = arena_realloc(c->a, c->nodes, c->anodes * sizeof(*c->nodes),
-					 n * sizeof(*c->nodes));
-		c->anodes = n;
-	}
+	ARENA_GROW(c->a, c->nodes, c->nnodes, c->anodes, 256);
 	drift_node_from(&c->nodes[c->nnodes++], c->a, item);
 	return 0;
 }
@@ -112,13 +106,7 @@ on_pod(void *payload, const struct node *item)
 	drift_pod_from(&p, c->a, item);
 	if (c->gpu_only && p.gpus <= 0)
 		return 0;
-	if (c->npods == c->apods) {
-		size_t n = c->apods ? c->apods * 2 : 256;
-
-		c->pods = arena_realloc(c->a, c->pods, c->apods * sizeof(*c->pods),
-					n * sizeof(*c->pods));
-		c->apods = n;
-	}
+	ARENA_GROW(c->a, c->pods, c->npods, c->apods, 256);
 	c->pods[c->npods++] = p;
 	return 0;
 }
@@ -139,13 +127,7 @@ on_name(void *payload, const struct node *item)
 
 	if (!name)
 		return 0;
-	if (c->nnames == c->anames) {
-		size_t n = c->anames ? c->anames * 2 : 16;
-
-		c->names = arena_realloc(c->a, c->names, c->anames * sizeof(*c->names),
-					 n * sizeof(*c->names));
-		c->anames = n;
-	}
+	ARENA_GROW(c->a, c->names, c->nnames, c->anames, 16);
 	c->names[c->nnames++] = arena_strdup(c->a, name);
 	return 0;
 }

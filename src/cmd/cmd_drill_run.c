@@ -264,7 +264,7 @@ cmd_drill_run(int argc, char **argv)
 		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
 		drill_terms_compute(&a, &t, &b, &rec);
 		if (t.total_known && t.target && !t.within_target) {
-			diag_add(&run.errors, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_TARGET,
+			diag_add(&run.errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET,
 				 "", "site '%s' recovered in %llds, over its targetRTO "
 				 "of %llds: `gpusite drill report %s --record FILE` "
 				 "shows which term ran over", site->name,

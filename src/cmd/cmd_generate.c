@@ -128,7 +128,7 @@ now_seconds(void)
 static int
 deadline_check(struct diags *d, double start, const char *stage)
 {
-	struct pos at = { NULL, 0, 0 };
+	struct pos at = POS_NONE;
 
 	if (now_seconds() - start < DEADLINE_SECONDS)
 		return 0;
@@ -195,7 +195,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 		return GS_EXIT_FINDINGS;
 	shared_left = argocd_keep_carried(&r, &g, &p.fleet);
 	if (!r.count) {
-		struct pos at = { NULL, 0, 0 };
+		struct pos at = POS_NONE;
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
 			 "the sites rendered no object%s: refusing an empty success, which would "
@@ -219,7 +219,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 
 	ret = emit_stream(out, &r, EMIT_YAML);
 	if (ret < 0 || !out->len) {
-		struct pos at = { NULL, 0, 0 };
+		struct pos at = POS_NONE;
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
 			 ret == BUF_ETOOBIG

@@ -46,7 +46,7 @@ static const struct opts_cmd parameters_cmd = {
 static struct node *
 announce(struct arena *a, struct node *list, const struct argocd_setting_desc *desc)
 {
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	struct node *m = node_new_map(a, none);
 
 	node_map_add_str(a, m, "name", desc->name);
@@ -66,7 +66,7 @@ static void
 announce_value(struct arena *a, struct node *m, const struct argocd_setting_desc *desc,
 	       const struct argocd_env *env, const struct spec_fleet *fleet)
 {
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	struct argocd_setting s;
 	struct argocd_settings scratch;
 	struct diags ignored;
@@ -98,7 +98,7 @@ announce_value(struct arena *a, struct node *m, const struct argocd_setting_desc
 static int
 run(struct buf *out, struct arena *a, struct diags *d)
 {
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	struct argocd_env env;
 	struct pipeline p;
 	struct source_set files;
@@ -125,7 +125,7 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	}
 
 	if (json_write(out, list, 0) < 0 || buf_addch(out, '\n') < 0) {
-		struct pos at = { NULL, 0, 0 };
+		struct pos at = POS_NONE;
 
 		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
 			 "the parameter announcements do not fit in %zu bytes", out->cap);

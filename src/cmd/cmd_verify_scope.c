@@ -74,13 +74,13 @@ static struct node *
 live_list_doc(struct arena *a, struct node *items, const char *api_version,
 	      const char *kind)
 {
-	struct node *doc = node_new_map(a, (struct pos){ 0 });
+	struct node *doc = node_new_map(a, (struct pos)POS_NONE);
 
 	for (size_t i = 0; i < items->seq.count; i++) {
 		node_map_set(a, items->seq.items[i], "apiVersion",
-			     node_new_str(a, (struct pos){ 0 }, api_version));
+			     node_new_str(a, (struct pos)POS_NONE, api_version));
 		node_map_set(a, items->seq.items[i], "kind",
-			     node_new_str(a, (struct pos){ 0 }, kind));
+			     node_new_str(a, (struct pos)POS_NONE, kind));
 	}
 	node_map_add_str(a, doc, "apiVersion", "v1");
 	node_map_add_str(a, doc, "kind", "List");

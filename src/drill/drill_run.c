@@ -160,7 +160,7 @@ choose_nodes(struct run *r)
 				if (n && !strcmp(n, o->nodes[i])) {
 					found = true;
 					if (!site_node(s, nodes->seq.items[j], n))
-						return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 },
+						return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE,
 								DRILL_RUN_NODES, "",
 								"node '%s' is not a node of site '%s' "
 								"(no %s=%s label, not in a nodeGroup): "
@@ -169,7 +169,7 @@ choose_nodes(struct run *r)
 				}
 			}
 			if (!found)
-				return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 },
+				return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE,
 						DRILL_RUN_NODES, "",
 						"node '%s' is not in the cluster: check the "
 						"name (kubectl get nodes -l %s=%s)", o->nodes[i],
@@ -189,7 +189,7 @@ choose_nodes(struct run *r)
 		add_node(r, name);
 	}
 	if (!r->rec->node_count)
-		return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_NODES, "",
+		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
 				o->group ? "no node of group '%s' of site '%s' is in the "
 				"cluster: check --group and the nodes' %s label"
 				: "no node of site '%s%s' is in the cluster: check the "
@@ -440,7 +440,7 @@ check_rights(struct run *r)
 			return -1;
 		allowed = node_path(ans.body, "status.allowed");
 		if (ans.status != 201 && ans.status != 200)
-			return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_RIGHTS,
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RIGHTS,
 					"", "cannot ask whether the drill may %s: "
 					"SelfSubjectAccessReview answered %ld%s%s; nothing "
 					"was changed", right_text(r->a, rt), ans.status,
@@ -454,7 +454,7 @@ check_rights(struct run *r)
 	}
 	if (missing) {
 		r->res->denied = true;
-		return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_RIGHTS, "",
+		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RIGHTS, "",
 				"the drill needs %s at the cluster scope and the user "
 				"of this context lacks %s; nothing was changed: bind "
 				"the role of examples/rbac/gpusite-drill.yaml", missing,
@@ -485,7 +485,7 @@ cordon(struct run *r, bool on)
 			return -1;
 		r->res->wrote = true;
 		if (ans.status != 200)
-			return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_WRITE,
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE,
 					"", "cannot %s node '%s': the API server answered "
 					"%ld%s%s", on ? "cordon" : "uncordon", node,
 					ans.status, ans.message ? ": " : "",
@@ -528,12 +528,12 @@ evict_one(struct run *r, const struct mover *m)
 		if (ans.status == 404)
 			return 0;	/* gone already */
 		if (ans.status != 429)
-			return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_WRITE,
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE,
 					"", "cannot evict pod '%s' in namespace '%s': the API "
 					"server answered %ld%s%s", m->name, m->ns, ans.status,
 					ans.message ? ": " : "", ans.message ? ans.message : "");
 		if (tries >= DRILL_RUN_EVICT_TRIES)
-			return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_PDB, "",
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_PDB, "",
 					"pod '%s' in namespace '%s' cannot be evicted: %s "
 					"(still refused after %d tries); the nodes stay "
 					"cordoned: scale the workload up or relax that "
@@ -575,7 +575,7 @@ wait_available(struct run *r, int64_t deadline)
 			r->res->outcome = DRILL_OUTCOME_TIMEOUT;
 			for (size_t i = 0; i < r->nowners; i++)
 				if (counts[i] < r->owners[i].ready_before)
-					diag_add(r->d, DIAG_ERROR, (struct pos){ 0 },
+					diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE,
 						 DRILL_RUN_TIMEOUT, "",
 						 "%s '%s' in namespace '%s' has %zu of its %zu "
 						 "GPU pods Ready after %gs: its replacements are "
@@ -647,7 +647,7 @@ wait_returned(struct run *r, int64_t deadline)
 		}
 		if (now_s() >= deadline) {
 			r->res->outcome = DRILL_OUTCOME_TIMEOUT;
-			diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_TIMEOUT, "",
+			diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TIMEOUT, "",
 				 "the return is not complete after %gs: %zu GPU pod(s) "
 				 "still on fallback nodes, %zu node(s) in pool '%s', %zu "
 				 "drilled node(s) still cordoned; check the pool's "
@@ -667,7 +667,7 @@ static int
 interrupted(struct run *r)
 {
 	r->res->outcome = DRILL_OUTCOME_INTERRUPTED;
-	return diag_add(r->d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_INTERRUPTED, "",
+	return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_INTERRUPTED, "",
 			"the drill of site '%s' was interrupted: the nodes stay as "
 			"they are%s; restore them with `gpusite drill run %s "
 			"--restore --execute`", r->o->site->name, r->res->wrote
@@ -770,7 +770,7 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec,
 	buf_init(&b, DRILL_RECORD_MAX);
 	if (drill_record_write(&b, rec) < 0) {
 		buf_release(&b);
-		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_RECORD, "",
+		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
 				"the drill record is larger than %u MiB; not written "
 				"to %s", DRILL_RECORD_MAX >> 20, path);
 	}
@@ -809,7 +809,7 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec,
 	free(tmp);
 	buf_release(&b);
 	if (err)
-		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, DRILL_RUN_RECORD, "",
+		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
 				"cannot write the drill record %s: %s; the cluster is as "
 				"the run left it", path, strerror(err));
 	return 0;

@@ -160,14 +160,7 @@ drill_record_add(struct arena *a, struct drill_record *r, int64_t time,
 {
 	struct drill_transition *t;
 
-	if (r->count == r->cap) {
-		size_t n = r->cap ? r->cap * 2 : 32;
-
-		r->transitions = arena_realloc(a, r->transitions,
-					       r->cap * sizeof(*r->transitions),
-					       n * sizeof(*r->transitions));
-		r->cap = n;
-	}
+	ARENA_GROW(a, r->transitions, r->count, r->cap, 32);
 	t = &r->transitions[r->count++];
 	t->time = time;
 	t->object = object;

@@ -175,14 +175,7 @@ keep_batch(struct emit_batch *out, struct arena *a, const struct render_result *
 			rc = -1;
 			break;
 		}
-		if (out->count == out->alloc) {
-			size_t n = out->alloc ? out->alloc * 2 : 256;
-
-			out->objects = arena_realloc(a, out->objects,
-						     out->alloc * sizeof(*out->objects),
-						     n * sizeof(*out->objects));
-			out->alloc = n;
-		}
+		ARENA_GROW(a, out->objects, out->count, out->alloc, 256);
 		t = &out->objects[out->count++];
 		t->key.rank = o->rank;
 		/* what the sort reads (render_object_cmp); no more */
@@ -228,14 +221,7 @@ keep_batch(struct emit_batch *out, struct arena *a, const struct render_result *
 			rc = -1;
 			break;
 		}
-		if (out->file_count == out->file_alloc) {
-			size_t n = out->file_alloc ? out->file_alloc * 2 : 64;
-
-			out->files = arena_realloc(a, out->files,
-						   out->file_alloc * sizeof(*out->files),
-						   n * sizeof(*out->files));
-			out->file_alloc = n;
-		}
+		ARENA_GROW(a, out->files, out->file_count, out->file_alloc, 64);
 		t = &out->files[out->file_count++];
 		t->key.kind = f->kind;
 		t->key.path = keep_str(a, f->path);

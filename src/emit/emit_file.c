@@ -27,13 +27,7 @@
 static struct emit_file *
 add(struct arena *a, struct emit_files *s, const char *path)
 {
-	if (s->count == s->alloc) {
-		size_t n = s->alloc ? s->alloc * 2 : 16;
-
-		s->files = arena_realloc(a, s->files, s->alloc * sizeof(*s->files),
-					 n * sizeof(*s->files));
-		s->alloc = n;
-	}
+	ARENA_GROW(a, s->files, s->count, s->alloc, 16);
 	memset(&s->files[s->count], 0, sizeof(s->files[s->count]));
 	s->files[s->count].path = arena_strdup(a, path);
 	return &s->files[s->count++];
@@ -75,13 +69,7 @@ make_parents(struct arena *a, struct emit_files *s, const char *path)
 		return -1;
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		return -1;
-	if (s->ndirs == s->dirs_alloc) {
-		size_t n = s->dirs_alloc ? s->dirs_alloc * 2 : 16;
-
-		s->dirs = arena_realloc(a, s->dirs, s->dirs_alloc * sizeof(*s->dirs),
-					n * sizeof(*s->dirs));
-		s->dirs_alloc = n;
-	}
+	ARENA_GROW(a, s->dirs, s->ndirs, s->dirs_alloc, 16);
 	s->dirs[s->ndirs++] = dir;
 	return 0;
 }

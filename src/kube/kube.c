@@ -143,7 +143,7 @@ env_count(struct kube_client *k, const char *name, size_t def, size_t *out)
 	errno = 0;
 	n = strtoull(v, &end, 10);
 	if (*end || errno || n == 0 || v[0] == '-' || n > SIZE_MAX / 2)
-		return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
 				"", "%s='%s' is not a positive whole number", name, v);
 	*out = (size_t)n;
 	return 0;
@@ -162,7 +162,7 @@ proxy_env_check(struct kube_client *k)
 		const char *v = k->env(names[i]);
 
 		if (v && kube_has_ctl(v))
-			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
 					KUBE_RULE, "", "the environment variable %s "
 					"holds a control character (CR, LF or another): "
 					"refusing it, it would reach an HTTP request; fix "
@@ -224,14 +224,14 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 		return KUBE_EFAIL;
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+			return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
 					"", "libcurl could not be initialised: %s",
 					kube_curl_error());
 		curl_ready = true;
 	}
 	k->curl = curl_easy_init();
 	if (!k->curl)
-		return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				"libcurl could not be initialised");
 	k->fetch_base = k->conf.info.server;
 	if (k->conf.userinfo) {
@@ -324,7 +324,7 @@ sleep_for(double secs)
 static int
 timeout_fail(struct kube_client *k, const char *what)
 {
-	return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+	return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			"timed out after %gs trying to %s on %s: the cluster is "
 			"slow or unreachable; raise --timeout or retry later",
 			k->timeout, what, k->conf.info.server);
@@ -612,7 +612,7 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 			fflush(k->log);
 		}
 		if (r->too_big)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
 					KUBE_RULE, "",
 					"the answer to %s %s is larger than %zu MiB; "
 					"refusing it (is that really an API server?)",
@@ -620,13 +620,13 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 		if (cc == CURLE_OPERATION_TIMEDOUT || kube_now() >= k->deadline)
 			return timeout_fail(k, what);
 		if (cc == CURLE_SSL_CERTPROBLEM)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
 					KUBE_RULE, "",
 					"cannot use the client certificate for %s: %s; "
 					"check %s", k->conf.info.server,
 					curl_text(k, cc), client_cert_source(k));
 		if (tls_error(cc))
-			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
 					KUBE_RULE, "",
 					"cannot verify the TLS certificate of %s: %s; "
 					"check certificate-authority(-data) of cluster '%s' "
@@ -639,7 +639,7 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 		}
 		if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST ||
 		    cc == CURLE_COULDNT_RESOLVE_PROXY)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
 					KUBE_RULE, "", "cannot connect to the API server "
 					"%s of context '%s' (%s): is the cluster up, and the "
 					"kubeconfig's server (or proxy-url) right?",
@@ -647,7 +647,7 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 					? k->conf.info.context : "in-cluster",
 					curl_text(k, cc));
 		if (cc != CURLE_OK)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
 					KUBE_RULE, "", "cannot %s: %s: %s%s", what,
 					k->conf.info.server, curl_text(k, cc),
 					dropped(cc) ? " (the connection was dropped "
@@ -708,18 +708,18 @@ status_fail(struct kube_client *k, const struct resp *r, const char *verb,
 				k->conf.info.auth);
 	case 403:
 		if (ns && *ns)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 },
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
 					KUBE_RULE, "",
 					"cannot %s %s in namespace '%s': RBAC needs '%s' on "
 					"'%s' in namespace '%s' for the user of context '%s'",
 					verb, obj, ns, verb, res, ns,
 					k->conf.info.context ? k->conf.info.context : "in-cluster");
-		return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				"cannot %s %s at the cluster scope: RBAC needs '%s' on "
 				"'%s' for the user of context '%s'", verb, obj, verb,
 				res, k->conf.info.context ? k->conf.info.context : "in-cluster");
 	default:
-		return diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				"cannot %s %s: the API server answered %ld%s%s",
 				verb, obj, r->code, msg ? ": " : "", msg ? msg : "");
 	}
@@ -765,13 +765,7 @@ discover(struct gv_cache **out, struct kube_client *k, const char *group,
 	rc = request(k, path, &r, arena_printf(a, "discover the API group %s", gv));
 	if (rc < 0)
 		goto out;
-	if (k->ngv == k->agv) {
-		size_t n = k->agv ? k->agv * 2 : 16;
-
-		k->gvs = arena_realloc(a, k->gvs, k->agv * sizeof(*k->gvs),
-				       n * sizeof(*k->gvs));
-		k->agv = n;
-	}
+	ARENA_GROW(a, k->gvs, k->ngv, k->agv, 16);
 	c = &k->gvs[k->ngv];
 	memset(c, 0, sizeof(*c));
 	c->gv = gv;
@@ -796,7 +790,7 @@ discover(struct gv_cache **out, struct kube_client *k, const char *group,
 		root = doc;
 		list = node_map_get(root, "resources");
 		if (list && !node_is_null(list) && list->kind != NODE_SEQ) {
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
 				      "", "malformed answer to GET %s: 'resources' "
 				      "is not a list; is that really an API server?",
 				      where);
@@ -1036,7 +1030,7 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 		/* the whole list is bounded, not only each page */
 		bytes += r.body.len;
 		if (bytes > k->list_max_bytes) {
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
 				      "", "the list of %s from %s is larger than %zu MiB "
 				      "over its pages; refusing to read on (raise %s "
 				      "if the cluster really is that large)",
@@ -1056,7 +1050,7 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 		objects += pg.items->seq.count;
 		if (objects > k->list_max_objects) {
 			arena_release(&page);
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
 				      "", "the list of %s from %s has more than %zu "
 				      "objects over its pages; refusing to read on (raise "
 				      "%s if the cluster really is that large)",
@@ -1067,7 +1061,7 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 		}
 		if (pg.cont && *pg.cont && token_seen(&seen, pg.cont, pg.cont_len)) {
 			arena_release(&page);
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE,
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
 				      "", "the API server sent the same continue token "
 				      "twice in the list of %s from %s (after %zu "
 				      "objects): the list would never end; is that "
@@ -1117,7 +1111,7 @@ int
 kube_list_all(struct node **out, struct kube_client *k, struct arena *a,
 	      const struct kube_list_query *q)
 {
-	struct collect c = { a, node_new_seq(a, (struct pos){ 0 }) };
+	struct collect c = { a, node_new_seq(a, (struct pos)POS_NONE) };
 	struct kube_list_cb cb = { collect_item, collect_restart, &c };
 	int rc = kube_list(k, q, &cb);
 
@@ -1373,7 +1367,7 @@ kube_send(struct kube_answer *out, struct kube_client *k, struct arena *a,
 		}
 	}
 	if (r.code >= 200 && r.code < 300 && !out->body)
-		rc = diag_add(k->diags, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			      "malformed answer to %s %s%s: not a JSON object; is "
 			      "that really an API server?", c->method,
 			      k->conf.info.server, c->path);

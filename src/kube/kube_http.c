@@ -84,7 +84,7 @@ kube_answer_header(struct kube_answer_meta *m, const char *line, size_t n)
 static int
 malformed(struct diags *d, const char *where, const char *what)
 {
-	return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+	return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			"malformed answer to GET %s: %s; is that really an API "
 			"server?", where, what);
 }
@@ -126,7 +126,7 @@ kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
 		if (!node_is_str(cont))
 			return malformed(d, where, "'metadata.continue' is not a string");
 		if (cont->scalar.len > KUBE_MAX_CONTINUE)
-			return diag_add(d, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 					"continue token too long in the answer to GET %s: "
 					"%zu bytes, the limit is %u; is that really an API "
 					"server?", where, cont->scalar.len,

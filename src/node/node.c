@@ -122,14 +122,7 @@ struct node *node_new_scalar(struct arena *a, struct pos at,
 
 void node_seq_push(struct arena *a, struct node *seq, struct node *item)
 {
-	if (seq->seq.count == seq->seq.alloc) {
-		size_t n = seq->seq.alloc ? seq->seq.alloc * 2 : 4;
-
-		seq->seq.items = arena_realloc(a, seq->seq.items,
-			seq->seq.alloc * sizeof(*seq->seq.items),
-			n * sizeof(*seq->seq.items));
-		seq->seq.alloc = n;
-	}
+	ARENA_GROW(a, seq->seq.items, seq->seq.count, seq->seq.alloc, 4);
 	seq->seq.items[seq->seq.count++] = item;
 }
 
@@ -138,14 +131,7 @@ void node_map_add_node(struct arena *a, struct node *map, struct node *key,
 {
 	struct node_pair *p;
 
-	if (map->map.count == map->map.alloc) {
-		size_t n = map->map.alloc ? map->map.alloc * 2 : 4;
-
-		map->map.pairs = arena_realloc(a, map->map.pairs,
-			map->map.alloc * sizeof(*map->map.pairs),
-			n * sizeof(*map->map.pairs));
-		map->map.alloc = n;
-	}
+	ARENA_GROW(a, map->map.pairs, map->map.count, map->map.alloc, 4);
 	p = &map->map.pairs[map->map.count++];
 	p->key = key;
 	p->value = value;

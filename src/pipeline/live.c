@@ -102,7 +102,7 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 		if (diags_count(&out->errors, DIAG_ERROR))
 			return fail(out);
 		if (!out->cluster) {
-			diag_add(&out->errors, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+			diag_add(&out->errors, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				 "cannot tell which EKS cluster context '%s' points at: "
 				 "its names carry no EKS cluster ARN and no node has an "
 				 "eks-hybrid:/// providerID; pass --cluster NAME",
@@ -122,7 +122,7 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 		}
 	}
 	if (!out->nsites) {
-		diag_add(&out->errors, DIAG_ERROR, (struct pos){ 0 }, KUBE_RULE, "",
+		diag_add(&out->errors, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			 "no site spec names cluster %s (settled from %s): check "
 			 "--context, or pass --cluster with one of the specs' "
 			 "cluster.name values", out->cluster, out->cluster_how);

@@ -38,13 +38,7 @@ static void
 refs_add(struct arena *a, struct doc_refs *r, const char *file, unsigned line,
 	 const char *name)
 {
-	if (r->count == r->alloc) {
-		size_t n = r->alloc ? r->alloc * 2 : 64;
-
-		r->items = arena_realloc(a, r->items, r->alloc * sizeof(*r->items),
-					 n * sizeof(*r->items));
-		r->alloc = n;
-	}
+	ARENA_GROW(a, r->items, r->count, r->alloc, 64);
 	r->items[r->count].file = file;
 	r->items[r->count].line = line;
 	r->items[r->count].name = name;
@@ -170,13 +164,7 @@ static void
 key_add(struct arena *a, struct lean_keys *k, char tag, const char *key,
 	size_t file)
 {
-	if (k->count == k->alloc) {
-		size_t n = k->alloc ? k->alloc * 2 : 256;
-
-		k->items = arena_realloc(a, k->items, k->alloc * sizeof(*k->items),
-					 n * sizeof(*k->items));
-		k->alloc = n;
-	}
+	ARENA_GROW(a, k->items, k->count, k->alloc, 256);
 	/* the tag keeps the rules' keys apart: a site name never meets a node name */
 	k->items[k->count].key = arena_printf(a, "%c%s", tag, key ? key : "");
 	k->items[k->count].file = file;
@@ -476,7 +464,7 @@ int
 pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 	      const struct pipeline_source *src)
 {
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	size_t before = d->count;
 	int r = pipeline_collect(out, a, d, src);
 

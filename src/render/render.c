@@ -225,7 +225,7 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	     const struct spec_fleet *fleet, const struct render_options *opt)
 {
 	static const struct render_options defaults;	/* all zero: every site, no files */
-	const struct pos nowhere = { NULL, 0, 0 };
+	const struct pos nowhere = POS_NONE;
 	const struct spec_site **sel;
 	struct render_ctx ctx;
 	size_t nsel = 0, i, k;

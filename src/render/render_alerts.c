@@ -10,7 +10,7 @@
 #include "base/arena.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 struct alert {
 	const char *name;

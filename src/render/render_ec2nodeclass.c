@@ -16,7 +16,7 @@
 #include "render/render_fallback.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 /* Bottlerocket's OS volume as Karpenter sizes it by default. */
 #define BOTTLEROCKET_OS_VOLUME "4Gi"

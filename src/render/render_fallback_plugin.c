@@ -28,7 +28,7 @@
 #define FALLBACK_PLUGIN_REPO "https://nvidia.github.io/k8s-device-plugin"
 #define FALLBACK_PLUGIN_RELEASE "nvidia-device-plugin-fallback"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 bool
 render_fallback_needs_plugin(const struct spec_site *s)

@@ -9,7 +9,7 @@
 #include "base/arena.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 /* {eks.amazonaws.com/compute-type: hybrid}: nodeadm sets it on every
  * hybrid node; Auto Mode and Bottlerocket GPU nodes bring their own

@@ -34,7 +34,7 @@
 #define SSM_CODE_MIN 20
 #define SSM_CODE_MAX 250
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 /* --node-labels=k=v,... sorted by key; the tool's labels win over a group
  * label of the same key (rules forbid most such clashes). */

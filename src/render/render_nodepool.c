@@ -9,7 +9,7 @@
 #include "render/render_fallback.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 /* The two vocabularies; one object only ever uses one of them. */
 struct nodepool_vocab {

@@ -10,7 +10,7 @@
 #include "render/render_placement.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 /* JSON pointers of step 3 */
 #define PATH_NA "/spec/affinity/nodeAffinity"
@@ -85,13 +85,7 @@ static void
 patch_add(struct arena *a, struct render_patch *p, const char *op,
 	  const char *path, struct node *value)
 {
-	if (p->count == p->alloc) {
-		size_t n = p->alloc ? p->alloc * 2 : 8;
-
-		p->ops = arena_realloc(a, p->ops, p->alloc * sizeof(*p->ops),
-				       n * sizeof(*p->ops));
-		p->alloc = n;
-	}
+	ARENA_GROW(a, p->ops, p->count, p->alloc, 8);
 	p->ops[p->count].op = op;
 	p->ops[p->count].path = path;
 	p->ops[p->count].value = value;

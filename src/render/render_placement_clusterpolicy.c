@@ -16,7 +16,7 @@
 
 #define JSON_VALUE_CAP (64u << 10)
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 /* Compact JSON of a value for a patchesJson6902 document. */
 static const char *

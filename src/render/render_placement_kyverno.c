@@ -8,7 +8,7 @@
 #include "render/render_placement.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 /* The policy of one site; shared with `explain`'s snippet for engine none. */
 static struct render_object *

@@ -10,7 +10,7 @@
 #include "render/render_placement.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 static int
 map_site(struct render_ctx *ctx, const struct spec_site *site)

@@ -10,20 +10,13 @@
 #include "base/arena.h"
 #include "render/render_util.h"
 
-static const struct pos no_pos = { NULL, 0, 0 };
+static const struct pos no_pos = POS_NONE;
 
 void
 render_kvs_add(struct arena *a, struct render_kvs *kv, const char *key,
 	       const char *value)
 {
-	if (kv->count == kv->alloc) {
-		size_t n = kv->alloc ? kv->alloc * 2 : 8;
-
-		kv->items = arena_realloc(a, kv->items,
-					  kv->alloc * sizeof(*kv->items),
-					  n * sizeof(*kv->items));
-		kv->alloc = n;
-	}
+	ARENA_GROW(a, kv->items, kv->count, kv->alloc, 8);
 	kv->items[kv->count].key = key;
 	kv->items[kv->count].value = value;
 	kv->items[kv->count].src = NULL;
@@ -75,14 +68,7 @@ render_object_add(struct render_ctx *ctx, const struct render_kind *k,
 	struct render_kvs labels = { NULL, 0, 0 };
 	struct node *obj, *meta;
 
-	if (r->count == r->alloc) {
-		size_t n = r->alloc ? r->alloc * 2 : 16;
-
-		r->objects = arena_realloc(a, r->objects,
-					   r->alloc * sizeof(*r->objects),
-					   n * sizeof(*r->objects));
-		r->alloc = n;
-	}
+	ARENA_GROW(a, r->objects, r->count, r->alloc, 16);
 	o = &r->objects[r->count++];
 	memset(o, 0, sizeof(*o));
 	o->rank = k->rank;
@@ -137,14 +123,7 @@ render_file_add(struct render_ctx *ctx, enum render_file_kind kind,
 	struct render_result *r = ctx->out;
 	struct render_file *f;
 
-	if (r->file_count == r->file_alloc) {
-		size_t n = r->file_alloc ? r->file_alloc * 2 : 8;
-
-		r->files = arena_realloc(ctx->arena, r->files,
-					 r->file_alloc * sizeof(*r->files),
-					 n * sizeof(*r->files));
-		r->file_alloc = n;
-	}
+	ARENA_GROW(ctx->arena, r->files, r->file_count, r->file_alloc, 8);
 	f = &r->files[r->file_count++];
 	f->kind = kind;
 	f->path = path;

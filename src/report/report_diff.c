@@ -48,9 +48,9 @@ report_diff_text(FILE *out, struct arena *a, const struct diff_result *res, bool
 int
 report_diff_json(FILE *out, struct arena *a, const struct diff_result *res)
 {
-	struct node *root = node_new_map(a, (struct pos){ 0 });
-	struct node *list = node_new_seq(a, (struct pos){ 0 });
-	struct node *sum = node_new_map(a, (struct pos){ 0 });
+	struct node *root = node_new_map(a, (struct pos)POS_NONE);
+	struct node *list = node_new_seq(a, (struct pos)POS_NONE);
+	struct node *sum = node_new_map(a, (struct pos)POS_NONE);
 	struct buf b = BUF_INIT;
 	int rc = 0;
 
@@ -58,7 +58,7 @@ report_diff_json(FILE *out, struct arena *a, const struct diff_result *res)
 	node_map_add_str(a, root, "head", res->head);
 	for (size_t i = 0; i < res->count; i++) {
 		const struct diff_item *it = &res->items[i];
-		struct node *o = node_new_map(a, (struct pos){ 0 });
+		struct node *o = node_new_map(a, (struct pos)POS_NONE);
 
 		node_map_add_str(a, o, "apiVersion", it->obj->api_version);
 		node_map_add_str(a, o, "kind", it->obj->kind);

@@ -33,7 +33,7 @@ int
 report_write_json(FILE *out, const struct report_input *in)
 {
 	struct arena a = ARENA_INIT;
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	struct node *root, *list, *sum;
 	size_t n = in->diags ? in->diags->count : 0;
 	int ret;

@@ -190,7 +190,7 @@ rule_ids(struct arena *a, const struct report_input *in, size_t *count)
 static struct node *
 text_obj(struct arena *a, const char *text)
 {
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	struct node *o = node_new_map(a, none);
 
 	node_map_add_str(a, o, "text", text);
@@ -201,7 +201,7 @@ int
 report_write_sarif(FILE *out, const struct report_input *in)
 {
 	struct arena a = ARENA_INIT;
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	struct node *root, *runs, *run, *tool, *driver, *rules, *results;
 	const char **ids;
 	size_t nids, n = in->diags ? in->diags->count : 0;

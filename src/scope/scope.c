@@ -194,7 +194,7 @@ add_node(void *vctx, const struct node *obj)
 	struct scope_node *n;
 
 	if (!kind || strcmp(kind, "Node") || !name) {
-		c->rc = diag_add(c->d, DIAG_ERROR, obj ? obj->at : (struct pos){ 0 },
+		c->rc = diag_add(c->d, DIAG_ERROR, obj ? obj->at : (struct pos)POS_NONE,
 				 SCOPE_RULE_INPUT, "",
 				 "the node inventory holds %s%s%s: give Node objects (kubectl get nodes -o yaml)",
 				 kind ? "a " : "a document without kind",
@@ -696,7 +696,7 @@ scope_run(struct scope_result *r, struct arena *a, struct diags *d)
 	size_t cells = r->ds_count * r->node_count;
 	size_t hybrid_gpu = 0, stack = 0;
 	bool changed = true;
-	struct pos at = { 0 };
+	struct pos at = POS_NONE;
 
 	r->cells = arena_alloc(a, (cells ? cells : 1) * sizeof(*r->cells));
 	/* labels feed placement and placement feeds labels: a few rounds settle it */

@@ -133,10 +133,10 @@ scope_write_text(struct buf *out, const struct scope_result *r)
 static struct node *
 str_seq(struct arena *a, const char *const *items, size_t count)
 {
-	struct node *seq = node_new_seq(a, (struct pos){ 0 });
+	struct node *seq = node_new_seq(a, (struct pos)POS_NONE);
 
 	for (size_t i = 0; i < count; i++)
-		node_seq_push(a, seq, node_new_str(a, (struct pos){ 0 }, items[i]));
+		node_seq_push(a, seq, node_new_str(a, (struct pos)POS_NONE, items[i]));
 	return seq;
 }
 
@@ -144,7 +144,7 @@ int
 scope_write_json(struct buf *out, struct arena *a, const struct scope_result *r,
 		 const struct diags *d)
 {
-	struct pos z = { 0 };
+	struct pos z = POS_NONE;
 	struct node *root = node_new_map(a, z);
 	struct node *nodes = node_map_add(a, root, "nodes", node_new_seq(a, z));
 	struct node *dss = node_map_add(a, root, "daemonsets", node_new_seq(a, z));

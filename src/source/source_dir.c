@@ -307,13 +307,7 @@ walk_dir(struct dir_walk *w, const char *path, unsigned depth)
 	while ((errno = 0, de = readdir(dir)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;	/* hidden entries, ".git", "." and ".." */
-		if (n == alloc) {
-			size_t na = alloc ? alloc * 2 : 32;
-
-			names = arena_realloc(w->arena, names, alloc * sizeof(*names),
-					      na * sizeof(*names));
-			alloc = na;
-		}
+		ARENA_GROW(w->arena, names, n, alloc, 32);
 		names[n++] = arena_strdup(w->arena, de->d_name);
 	}
 	if (errno) {

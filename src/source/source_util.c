@@ -22,7 +22,7 @@ source__spec_name(const char *name)
 int
 source__fail(struct diags *d, int code, const char *fmt, ...)
 {
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -60,13 +60,7 @@ source_set_add(struct arena *a, struct source_set *s, const char *path,
 {
 	char *copy;
 
-	if (s->count == s->alloc) {
-		size_t n = s->alloc ? s->alloc * 2 : 16;
-
-		s->files = arena_realloc(a, s->files, s->alloc * sizeof(*s->files),
-					 n * sizeof(*s->files));
-		s->alloc = n;
-	}
+	ARENA_GROW(a, s->files, s->count, s->alloc, 16);
 	copy = arena_alloc(a, len + 1);
 	if (len)
 		memcpy(copy, data, len);

@@ -101,7 +101,7 @@ spec_fleet_find(const struct spec_fleet *f, const char *name)
 struct pos
 spec_field_pos(const struct node *map, const char *key)
 {
-	struct pos none = { NULL, 0, 0 };
+	struct pos none = POS_NONE;
 	const struct node *v;
 
 	if (!map)

@@ -484,14 +484,7 @@ static void map_finish(struct loader *l, struct frame *fr)
 
 static int add_merge(struct loader *l, struct frame *fr, struct node *src)
 {
-	if (fr->nmerges == fr->amerges) {
-		size_t n = fr->amerges ? fr->amerges * 2 : 4;
-
-		fr->merges = arena_realloc(l->a, fr->merges,
-					   fr->amerges * sizeof(*fr->merges),
-					   n * sizeof(*fr->merges));
-		fr->amerges = n;
-	}
+	ARENA_GROW(l->a, fr->merges, fr->nmerges, fr->amerges, 4);
 	fr->merges[fr->nmerges++] = src;
 	return 0;
 }
