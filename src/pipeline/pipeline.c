@@ -16,7 +16,7 @@
 #include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "report/report.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 #include "rules/rules.h"
 #include "schema/schema.h"
 #include "yamlio/yamlio.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 static void
 check_groups(struct rule_ctx *c, const struct spec_site *s)

@@ -3,7 +3,7 @@
  * modules: GS001/GS002 in yamlio (loading), GS003 in schema, GS006 in
  * source (the file walker).  Listed so reports see the whole catalogue.
  */
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 const struct rule rule_gs001 = {
 	.id = "GS001",

@@ -10,7 +10,7 @@
 
 #include "base/arena.h"
 #include "base/secret.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 /* The rules' names for the policy in base/secret.h. */
 bool

@@ -17,7 +17,7 @@
 #include <strings.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 #define NODE_NAME_MAX 64	/* nodeadm: hybrid.iamRolesAnywhere.nodeName */
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 #define COMPUTE_TYPE_LABEL "eks.amazonaws.com/compute-type"
 

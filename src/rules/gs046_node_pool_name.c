@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 static void
 report_repeat(struct rule_ctx *c, const struct rule_occurrence *first,

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 struct pair {
 	struct rule_ctx *c;

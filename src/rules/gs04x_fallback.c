@@ -14,7 +14,7 @@
 
 #include "base/arena.h"
 #include "rules/instance_types.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 #define AUTO_MODE_MAX_LIFETIME (504 * 3600)	/* 21 days */
 

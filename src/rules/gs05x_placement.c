@@ -5,7 +5,7 @@
  *   GS052 a policy engine with no namespaces applies to nothing.
  */
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 static void
 check_gs050(struct rule_ctx *c, const struct spec_site *s)

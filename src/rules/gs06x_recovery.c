@@ -6,7 +6,7 @@
  *   GS063 on 1.34-1.35 it is beta and off by default.
  */
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 #define K8S_DEFAULT_TOLERATION 300	/* DefaultTolerationSeconds */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 static bool
 same_taint(const struct spec_taint *a, const struct spec_taint *b)

@@ -6,7 +6,7 @@
  *         node class.
  */
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 static void
 check_gs111(struct rule_ctx *c, const struct spec_site *s)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 #define NC_PATH "spec.fallback.nodeClass"
 

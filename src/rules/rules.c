@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/arena.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 
 /* Table order is run order; keep it the ID order of site-spec.md. */
 const struct rule *const rules_table[] = {

@@ -19,7 +19,7 @@ struct rule_ctx;
 
 /*
  * One row of the catalogue.  Severity lives here and nowhere else: the
- * checks report through rule_report() (rules/rule.h), which takes it from
+ * checks report through rule_report() (rules/rules_int.h), which takes it from
  * the descriptor.  Rows without a check (GS001-GS003, GS006) are found by
  * other modules (yamlio, schema, source) and listed so that reports (SARIF
  * rule metadata, docs) see the whole catalogue.

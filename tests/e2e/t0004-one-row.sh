@@ -54,7 +54,7 @@ test_expect_success 'add a kind: one file, one row, one declaration' '
 
 test_expect_success 'add a rule: one file, one row, one declaration' '
 	cat >"$tree/src/rules/gs185_toy.c" <<-\EOC &&
-	#include "rules/rule.h"
+	#include "rules/rules_int.h"
 
 	static void
 	check_gs185(struct rule_ctx *c, const struct spec_site *s)
@@ -67,9 +67,9 @@ test_expect_success 'add a rule: one file, one row, one declaration' '
 		.check_site = check_gs185,
 	};
 	EOC
-	sed -i "s|^	rule_gs113, rule_gs114, rule_gs115, rule_gs116, rule_gs117;|	rule_gs185,\n&|" "$tree/src/rules/rule.h" &&
+	sed -i "s|^	rule_gs113, rule_gs114, rule_gs115, rule_gs116, rule_gs117;|	rule_gs185,\n&|" "$tree/src/rules/rules_int.h" &&
 	sed -i "s|^	&rule_gs113, &rule_gs114, &rule_gs115, &rule_gs116, &rule_gs117,$|&\n	\&rule_gs185,|" "$tree/src/rules/rules.c" &&
-	grep -q "rule_gs185" "$tree/src/rules/rule.h" && grep -q "&rule_gs185" "$tree/src/rules/rules.c"
+	grep -q "rule_gs185" "$tree/src/rules/rules_int.h" && grep -q "&rule_gs185" "$tree/src/rules/rules.c"
 '
 
 test_expect_success 'add a command: one file, one row, one declaration' '

@@ -17,7 +17,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "rules/instance_types.h"
-#include "rules/rule.h"
+#include "rules/rules_int.h"
 #include "rules/rules.h"
 #include "spec/spec.h"
 #include "yamlio/yamlio.h"

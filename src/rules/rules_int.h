@@ -1,10 +1,10 @@
 /*
- * rule.h - what rule files share: the running context, reporting, and
+ * rules_int.h - what rule files share: the running context, reporting, and
  * helpers for positions, ordering and Kubernetes name syntax.  Private to
  * src/rules/ (the public face is rules.h).
  */
-#ifndef GS_RULE_H
-#define GS_RULE_H
+#ifndef GS_RULES_INT_H
+#define GS_RULES_INT_H
 
 #include <stdbool.h>
 
