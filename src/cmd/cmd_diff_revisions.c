@@ -70,7 +70,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 	unsigned flags;
 	double t0 = pipeline_now_ms();
 	struct pipeline_source side;
-	int rc, code;
+	int rc, code = -1; /* -1 until a writer ran: the switch covers every format */
 
 	if (!base)
 		return usage("--head needs --base: say what to compare it with");
