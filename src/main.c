@@ -67,8 +67,7 @@ main(int argc, char **argv)
 			argv[2]);
 		return GS_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		print_usage(stdout);
 		return finish_stdout(GS_EXIT_OK);
 	}
@@ -80,7 +79,6 @@ main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return finish_stdout(commands[i].fn(argc - 1, argv + 1));
 	}
-	fprintf(stderr, "gpusite: '%s' is not a gpusite command; see 'gpusite --help'\n",
-		argv[1]);
+	fprintf(stderr, "gpusite: '%s' is not a gpusite command; see 'gpusite --help'\n", argv[1]);
 	return GS_EXIT_USAGE;
 }

@@ -105,7 +105,6 @@ argocd_api_versions_serves(const struct argocd_api_versions *v, const char *api_
 	return api_has(v, api_version);
 }
 
-
 /* Which part of a site makes an object of this kind, and what to do when
  * the cluster cannot take it. */
 struct api_need {
@@ -197,7 +196,7 @@ struct api_check {
  * which object `o` is (`via` NULL) or refers to (`via` says how). */
 static void
 api_require(struct api_check *c, const struct render_object *o, const char *api, const char *kind,
-	 const char *via)
+	    const char *via)
 {
 	const struct spec_site *s;
 	const struct api_need *need = NULL;
@@ -267,7 +266,7 @@ argocd_check_apis(struct arena *a, struct diags *d, const struct argocd_env *e,
 		kind = node_str(node_path(o->obj, "spec.template.spec.nodeClassRef.kind"));
 		if (group && kind)
 			api_require(&c, o, arena_printf(a, "%s/v1", group), kind,
-				 " (its NodePool's nodeClassRef)");
+				    " (its NodePool's nodeClassRef)");
 	}
 	return c.errors ? -1 : 0;
 }

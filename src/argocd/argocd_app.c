@@ -217,4 +217,3 @@ argocd_diags_summary(struct arena *a, const struct diags *d)
 	}
 	return where;
 }
-

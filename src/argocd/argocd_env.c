@@ -481,7 +481,8 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *
 				       known_list(a, known, "", false));
 		else if (later)
 			ret = diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_UNKNOWN, "",
-				       "parameter '%s' is given more than once: give it once", name);
+				       "parameter '%s' is given more than once: give it once",
+				       name);
 	}
 	if (!e->envp)
 		return ret;

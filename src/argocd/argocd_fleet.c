@@ -120,7 +120,7 @@ carries_cluster(const struct argocd_settings *g, const struct spec_fleet *fleet,
  */
 const char **
 argocd_render_sites(size_t *count, struct arena *a, const struct argocd_settings *g,
-	     const struct spec_fleet *fleet)
+		    const struct spec_fleet *fleet)
 {
 	const char **names;
 	size_t n = 0;
@@ -147,7 +147,7 @@ argocd_render_sites(size_t *count, struct arena *a, const struct argocd_settings
  */
 size_t
 argocd_keep_carried(struct render_result *r, const struct argocd_settings *g,
-	     const struct spec_fleet *fleet)
+		    const struct spec_fleet *fleet)
 {
 	size_t kept = 0, dropped = 0;
 
@@ -239,8 +239,8 @@ argocd_select(struct argocd_settings *g, struct arena *a, struct diags *d,
 
 			if (s && in_names(g->clusters, g->cluster_count, cluster_of(s)))
 				continue;
-			ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&cs),
-				       ARGOCD_RULE_CLUSTER, "",
+			ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&cs), ARGOCD_RULE_CLUSTER,
+				       "",
 				       "site '%s' is in cluster '%s', which the 'cluster' setting "
 				       "(%s) does not name: drop it from 'sites' or name its "
 				       "cluster",
@@ -266,12 +266,13 @@ argocd_select(struct argocd_settings *g, struct arena *a, struct diags *d,
 	if (nspanned > 1) {
 		struct pos at = { g->cluster_count ? argocd_setting_pos(&cs).file : NULL, 0, 0 };
 
-		return diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_FLEET, "",
-				"the selected sites are in %zu clusters (%s), but Argo CD applies "
-				"one stream to one destination: set the 'cluster' setting to one of "
-				"them (one Application per cluster), or objects: argocd for the hub's "
-				"GPU-stack Applications",
-				nspanned, name_list(a, spanned, nspanned));
+		return diag_add(
+			d, DIAG_ERROR, at, ARGOCD_RULE_FLEET, "",
+			"the selected sites are in %zu clusters (%s), but Argo CD applies "
+			"one stream to one destination: set the 'cluster' setting to one of "
+			"them (one Application per cluster), or objects: argocd for the hub's "
+			"GPU-stack Applications",
+			nspanned, name_list(a, spanned, nspanned));
 	}
 	return 0;
 }

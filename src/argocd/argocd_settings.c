@@ -205,7 +205,8 @@ const struct argocd_setting_desc argocd_settings_table[] = {
 	  "cluster = only what lives in the destination cluster (no Argo CD object); argocd = "
 	  "only the GPU-stack Applications, one per cluster, for the hub Argo CD; all = both, "
 	  "for an Argo CD inside the one cluster",
-	  ARGOCD_SETTING_STRING, ARGOCD_OBJECTS_DEFAULT, ARGOCD_ANNOUNCE_EMPTY, parse_objects, NULL },
+	  ARGOCD_SETTING_STRING, ARGOCD_OBJECTS_DEFAULT, ARGOCD_ANNOUNCE_EMPTY, parse_objects,
+	  NULL },
 	{ "strict", "Strict",
 	  "true: warnings (such as an API the cluster does not serve) fail the render",
 	  ARGOCD_SETTING_STRING, "false", ARGOCD_ANNOUNCE_EMPTY, parse_strict, strict_text },
@@ -217,11 +218,12 @@ const struct argocd_setting_desc argocd_settings_table[] = {
 	  "which application carries what the sites of a cluster share (the GPU stack "
 	  "Application): owner = only the cluster's site first by metadata.name; all = every "
 	  "site's; none = no application",
-	  ARGOCD_SETTING_STRING, ARGOCD_SHARED_OBJECTS_DEFAULT, ARGOCD_ANNOUNCE_EMPTY,
-	  parse_shared, NULL },
+	  ARGOCD_SETTING_STRING, ARGOCD_SHARED_OBJECTS_DEFAULT, ARGOCD_ANNOUNCE_EMPTY, parse_shared,
+	  NULL },
 };
 
-const size_t argocd_settings_count = sizeof(argocd_settings_table) / sizeof(argocd_settings_table[0]);
+const size_t argocd_settings_count =
+	sizeof(argocd_settings_table) / sizeof(argocd_settings_table[0]);
 
 const char *const argocd_setting_names[] = {
 	"sites", "cluster", "objects", "strict", "kube-version", "shared-objects", NULL,

@@ -42,15 +42,14 @@ int argocd_parse_shared_objects(enum argocd_shared_objects *out, const char *tex
  */
 int argocd_parse_kube_version(int *out, const char *text);
 
-
 /*
  * The `objects` setting: which objects of the sites the stream holds,
  * by where they live (outputs.md, "Where each object is applied").
  */
 enum argocd_objects {
-	ARGOCD_OBJECTS_ALL,	/* both: Argo CD runs inside the one cluster */
+	ARGOCD_OBJECTS_ALL,     /* both: Argo CD runs inside the one cluster */
 	ARGOCD_OBJECTS_CLUSTER, /* only what lives in the destination cluster */
-	ARGOCD_OBJECTS_ARGOCD,	/* only the Argo CD Applications, for the hub */
+	ARGOCD_OBJECTS_ARGOCD,  /* only the Argo CD Applications, for the hub */
 };
 #define ARGOCD_OBJECTS_DEFAULT "all"
 
@@ -62,10 +61,10 @@ struct argocd_settings {
 	bool strict;
 	enum argocd_shared_objects shared;
 	enum argocd_objects objects;
-	int kube_minor;		/* 0: each site's own */
-	const char **sites;	/* NULL: all; no repeats */
+	int kube_minor;     /* 0: each site's own */
+	const char **sites; /* NULL: all; no repeats */
 	size_t site_count;
-	const char **clusters;	/* NULL: all; no repeats */
+	const char **clusters; /* NULL: all; no repeats */
 	size_t cluster_count;
 };
 
@@ -76,17 +75,17 @@ enum argocd_setting_type {
 
 /* What an array setting announces when nothing sets it. */
 enum argocd_setting_fallback {
-	ARGOCD_ANNOUNCE_EMPTY,	   /* [] */
+	ARGOCD_ANNOUNCE_EMPTY,      /* [] */
 	ARGOCD_ANNOUNCE_SITE_NAMES, /* every site under the application path */
 };
 
 /* One setting. */
 struct argocd_setting_desc {
-	const char *name;	/* "kube-version": parameter, ARGOCD_ENV_KUBE_VERSION */
-	const char *title;	/* the UI's label */
+	const char *name;  /* "kube-version": parameter, ARGOCD_ENV_KUBE_VERSION */
+	const char *title; /* the UI's label */
 	const char *tooltip;
 	enum argocd_setting_type type;
-	const char *def;	/* string settings: the default announced */
+	const char *def;                       /* string settings: the default announced */
 	enum argocd_setting_fallback fallback; /* array settings */
 	/* Store the looked-up value `s` (not the default) in `out`: 0, or -1
 	 * after a GS121 diagnostic. */

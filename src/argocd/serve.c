@@ -25,21 +25,21 @@
 /* The answers of one reading of the repository, written once. */
 struct serve_snap {
 	atomic_int refs;
-	int status;			/* 200, or 503 */
-	char *by_cluster, *by_site;	/* 200: the two answers */
+	int status;                 /* 200, or 503 */
+	char *by_cluster, *by_site; /* 200: the two answers */
 	size_t by_cluster_len, by_site_len;
-	char *error;			/* 503: the answer */
+	char *error; /* 503: the answer */
 	size_t error_len;
 	char summary[160];
 };
 
 struct serve {
 	struct serve_config cfg;
-	pthread_mutex_t lock;		/* snap, token */
+	pthread_mutex_t lock; /* snap, token */
 	struct serve_snap *snap;
 	char token[SERVE_MAX_TOKEN + 1];
 	size_t token_len;
-	struct stat token_st;		/* of the file the token came from */
+	struct stat token_st; /* of the file the token came from */
 	pthread_t thread;
 	bool running;
 	bool stop;
@@ -125,8 +125,7 @@ destination_name(const struct spec_site *site)
  * top of the repository.  `generate` renders one cluster of it with the
  * `cluster` parameter, seeing every site (the cross-site rules). */
 static const char *
-app_path(struct arena *a, const struct serve_config *cfg, const char *const *names,
-	 size_t n)
+app_path(struct arena *a, const struct serve_config *cfg, const char *const *names, size_t n)
 {
 	size_t l;
 
@@ -147,8 +146,7 @@ app_path(struct arena *a, const struct serve_config *cfg, const char *const *nam
 }
 
 static void
-snap_fail(struct serve_snap *sn, struct arena *a, const char *msg,
-	  const struct diags *d)
+snap_fail(struct serve_snap *sn, struct arena *a, const char *msg, const struct diags *d)
 {
 	struct node *m = node_new_map(a, nowhere);
 	struct node *list = node_new_seq(a, nowhere);
@@ -161,11 +159,10 @@ snap_fail(struct serve_snap *sn, struct arena *a, const char *msg,
 		if (g->level != DIAG_ERROR)
 			continue;
 		if (g->at.file && g->at.line)
-			line = arena_printf(a, "%s:%u:%u: error: %s [%s]", g->at.file,
-					    g->at.line, g->at.col, g->msg, g->rule);
+			line = arena_printf(a, "%s:%u:%u: error: %s [%s]", g->at.file, g->at.line,
+					    g->at.col, g->msg, g->rule);
 		else if (g->at.file)
-			line = arena_printf(a, "%s: error: %s [%s]", g->at.file, g->msg,
-					    g->rule);
+			line = arena_printf(a, "%s: error: %s [%s]", g->at.file, g->msg, g->rule);
 		else
 			line = arena_printf(a, "error: %s [%s]", g->msg, g->rule);
 		node_seq_push(a, list, node_new_str(a, nowhere, line));
@@ -209,8 +206,10 @@ snap_build(const struct serve_config *cfg)
 	r = pipeline_read(&files, &a, &d, &cfg->src);
 	if (r < 0) {
 		pipeline_files_from_top(&d, &a, &cfg->src);
-		snap_fail(sn, &a, "cannot read the site specs; the ApplicationSet keeps its"
-			  " Applications until they can be read", &d);
+		snap_fail(sn, &a,
+			  "cannot read the site specs; the ApplicationSet keeps its"
+			  " Applications until they can be read",
+			  &d);
 		goto out;
 	}
 	pipeline_load(&p, &a, &files);
@@ -219,16 +218,21 @@ snap_build(const struct serve_config *cfg)
 	pipeline_files_from_top(&p.diags, &a, &cfg->src);
 	errors = diags_count(&p.diags, DIAG_ERROR);
 	if (errors) {
-		snap_fail(sn, &a, arena_printf(&a, "the site specs do not validate (%zu error%s);"
-					      " the ApplicationSet keeps its Applications"
-					      " until they are fixed", errors,
-					      errors == 1 ? "" : "s"), &p.diags);
+		snap_fail(sn, &a,
+			  arena_printf(&a,
+				       "the site specs do not validate (%zu error%s);"
+				       " the ApplicationSet keeps its Applications"
+				       " until they are fixed",
+				       errors, errors == 1 ? "" : "s"),
+			  &p.diags);
 		goto out;
 	}
 	if (!p.fleet.count) {
 		/* never an empty list: the controller would delete every Application */
-		snap_fail(sn, &a, "no site found in the site specs; the ApplicationSet keeps"
-			  " its Applications", NULL);
+		snap_fail(sn, &a,
+			  "no site found in the site specs; the ApplicationSet keeps"
+			  " its Applications",
+			  NULL);
 		goto out;
 	}
 	names = arena_alloc(&a, files.count * sizeof(*names) + 1);
@@ -258,9 +262,10 @@ snap_build(const struct serve_config *cfg)
 
 		for (size_t i = 0; i < p.fleet.count; i++) {
 			const char *c = p.fleet.sites[i]->cluster.name;
-			const char *last = nclusters ?
-				node_str(node_map_get(clusters->seq.items[nclusters - 1],
-						      "cluster")) : NULL;
+			const char *last =
+				nclusters ? node_str(node_map_get(
+						    clusters->seq.items[nclusters - 1], "cluster"))
+					  : NULL;
 
 			if ((!last || strcmp(c, last) > 0) && (!next || strcmp(c, next) < 0))
 				next = c;
@@ -289,8 +294,8 @@ snap_build(const struct serve_config *cfg)
 	sn->by_cluster = to_json(output_of(&a, clusters), &sn->by_cluster_len);
 	sn->by_site = to_json(output_of(&a, sites), &sn->by_site_len);
 	snprintf(sn->summary, sizeof(sn->summary), "%zu site%s in %zu cluster%s from %zu file%s",
-		 p.fleet.count, p.fleet.count == 1 ? "" : "s", nclusters,
-		 nclusters == 1 ? "" : "s", files.count, files.count == 1 ? "" : "s");
+		 p.fleet.count, p.fleet.count == 1 ? "" : "s", nclusters, nclusters == 1 ? "" : "s",
+		 files.count, files.count == 1 ? "" : "s");
 out:
 	arena_release(&a);
 	return sn;
@@ -359,8 +364,10 @@ serve_open(struct serve **out, const struct serve_config *cfg, char *err, size_t
 	*out = NULL;
 	s->cfg = *cfg;
 	if (token_read(s->token, &s->token_len, &s->token_st, cfg->token_file, &why) < 0) {
-		snprintf(err, errlen, "cannot use the token file '%s': %s; mount the Secret"
-			 " the plugin generator's ConfigMap names there", cfg->token_file, why);
+		snprintf(err, errlen,
+			 "cannot use the token file '%s': %s; mount the Secret"
+			 " the plugin generator's ConfigMap names there",
+			 cfg->token_file, why);
 		free(s);
 		return -1;
 	}
@@ -394,13 +401,14 @@ token_refresh(struct serve *s)
 	if (stat(s->cfg.token_file, &st) < 0)
 		return;
 	if (st.st_ino == s->token_st.st_ino && st.st_dev == s->token_st.st_dev &&
-	    st.st_size == s->token_st.st_size &&
-	    st.st_mtim.tv_sec == s->token_st.st_mtim.tv_sec &&
+	    st.st_size == s->token_st.st_size && st.st_mtim.tv_sec == s->token_st.st_mtim.tv_sec &&
 	    st.st_mtim.tv_nsec == s->token_st.st_mtim.tv_nsec)
 		return;
 	if (token_read(tok, &len, &st, s->cfg.token_file, &why) < 0) {
-		fprintf(stderr, "gpusite serve: cannot use the new token file '%s': %s;"
-			" keeping the token read before\n", s->cfg.token_file, why);
+		fprintf(stderr,
+			"gpusite serve: cannot use the new token file '%s': %s;"
+			" keeping the token read before\n",
+			s->cfg.token_file, why);
 		pthread_mutex_lock(&s->lock);
 		s->token_st = st;
 		pthread_mutex_unlock(&s->lock);
@@ -517,8 +525,8 @@ serve_auth_check(const char *auth, const char *token, size_t len)
 }
 
 int
-serve_parse_request(struct serve_request *out, struct arena *a, const char *body,
-		    size_t len, const char **why)
+serve_parse_request(struct serve_request *out, struct arena *a, const char *body, size_t len,
+		    const char **why)
 {
 	struct diags d;
 	struct node *root, *input, *params;
@@ -615,18 +623,22 @@ answer_params(struct serve_reply *out, struct serve *s, const char *body, size_t
 		const struct serve_param *pm = &req.params[i];
 
 		if (strcmp(pm->name, "per")) {
-			reply_message(out, 400, arena_printf(&a, "unknown input parameter '%s':"
-							    " gpusite serve takes 'per'"
-							    " (cluster or site)",
-							    shown(&a, pm->name)));
+			reply_message(out, 400,
+				      arena_printf(&a,
+						   "unknown input parameter '%s':"
+						   " gpusite serve takes 'per'"
+						   " (cluster or site)",
+						   shown(&a, pm->name)));
 			goto out;
 		}
 		per = node_str(pm->value);
 		if (!per || (strcmp(per, "cluster") && strcmp(per, "site"))) {
-			reply_message(out, 400, arena_printf(&a, "input parameter 'per' is '%s':"
-							    " use \"cluster\" (one element per"
-							    " cluster) or \"site\"",
-							    per ? shown(&a, per) : "not a string"));
+			reply_message(out, 400,
+				      arena_printf(&a,
+						   "input parameter 'per' is '%s':"
+						   " use \"cluster\" (one element per"
+						   " cluster) or \"site\"",
+						   per ? shown(&a, per) : "not a string"));
 			goto out;
 		}
 	}
@@ -639,8 +651,8 @@ answer_params(struct serve_reply *out, struct serve *s, const char *body, size_t
 		reply_set(out, 200, "application/json", xmemdup(sn->by_site, sn->by_site_len),
 			  sn->by_site_len);
 	} else {
-		reply_set(out, 200, "application/json",
-			  xmemdup(sn->by_cluster, sn->by_cluster_len), sn->by_cluster_len);
+		reply_set(out, 200, "application/json", xmemdup(sn->by_cluster, sn->by_cluster_len),
+			  sn->by_cluster_len);
 	}
 	snap_put(sn);
 out:
@@ -667,7 +679,8 @@ serve_handle(struct serve_reply *out, struct serve *s, const char *method, const
 		return;
 	}
 	if (strcmp(url, "/api/v1/getparams.execute")) {
-		reply_message(out, 404, "not found: the plugin generator answers POST"
+		reply_message(out, 404,
+			      "not found: the plugin generator answers POST"
 			      " /api/v1/getparams.execute");
 		return;
 	}
@@ -684,12 +697,14 @@ serve_handle(struct serve_reply *out, struct serve *s, const char *method, const
 	memset(token, 0, sizeof(token));
 	if (ok < 0) {
 		out->challenge = true;
-		reply_message(out, 401, "no bearer token: send 'Authorization: Bearer <token>',"
+		reply_message(out, 401,
+			      "no bearer token: send 'Authorization: Bearer <token>',"
 			      " the token of the Secret the plugin ConfigMap names");
 		return;
 	}
 	if (!ok) {
-		reply_message(out, 403, "wrong bearer token: the ConfigMap's token must name"
+		reply_message(out, 403,
+			      "wrong bearer token: the ConfigMap's token must name"
 			      " the Secret key mounted as --token-file");
 		return;
 	}

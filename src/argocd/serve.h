@@ -25,15 +25,15 @@
 struct arena;
 struct node;
 
-#define SERVE_MAX_BODY ((size_t)1 << 20)	/* request body; 413 beyond */
-#define SERVE_MAX_TOKEN 4096			/* bytes of the token file */
-#define SERVE_REFRESH_DEFAULT 60		/* seconds between reloads */
-#define SERVE_TIMEOUT 30			/* seconds a connection may idle */
+#define SERVE_MAX_BODY ((size_t)1 << 20) /* request body; 413 beyond */
+#define SERVE_MAX_TOKEN 4096             /* bytes of the token file */
+#define SERVE_REFRESH_DEFAULT 60         /* seconds between reloads */
+#define SERVE_TIMEOUT 30                 /* seconds a connection may idle */
 
 struct serve_config {
-	struct pipeline_source src;	/* --repo, --ref, PATH */
-	const char *token_file;		/* --token-file */
-	unsigned refresh;		/* --refresh seconds, >= 1 */
+	struct pipeline_source src; /* --repo, --ref, PATH */
+	const char *token_file;     /* --token-file */
+	unsigned refresh;           /* --refresh seconds, >= 1 */
 };
 
 /* One input parameter of a request: its name and its JSON value. */
@@ -43,8 +43,8 @@ struct serve_param {
 };
 
 struct serve_request {
-	const char *appset;		/* applicationSetName, or NULL */
-	struct serve_param *params;	/* in the order of the body */
+	const char *appset;         /* applicationSetName, or NULL */
+	struct serve_param *params; /* in the order of the body */
 	size_t nparams;
 };
 
@@ -55,16 +55,15 @@ struct serve_request {
  * protocol does not name are ignored; "input" and its "parameters" may
  * be absent or null (no parameters).  Everything lives in `a`.
  */
-int serve_parse_request(struct serve_request *out, struct arena *a,
-			const char *body, size_t len, const char **why);
+int serve_parse_request(struct serve_request *out, struct arena *a, const char *body, size_t len,
+			const char **why);
 
 struct serve;
 
 /* Read the token and build the first snapshot (whatever the specs say:
  * invalid specs are answered with 503).  Returns 0, or -1 with the reason
  * in err (the token file cannot be read or is empty). */
-int serve_open(struct serve **out, const struct serve_config *cfg, char *err,
-	       size_t errlen);
+int serve_open(struct serve **out, const struct serve_config *cfg, char *err, size_t errlen);
 
 /* Start / stop the thread that reloads the token and the specs. */
 int serve_start_refresh(struct serve *s);
@@ -80,12 +79,12 @@ void serve_reload(struct serve *s);
 
 struct serve_reply {
 	int status;
-	char *body;		/* malloc'd */
+	char *body; /* malloc'd */
 	size_t len;
-	const char *type;	/* Content-Type */
-	const char *allow;	/* Allow header of a 405, else NULL */
-	bool challenge;		/* WWW-Authenticate: Bearer (401) */
-	unsigned retry_after;	/* Retry-After seconds, 0 for none */
+	const char *type;     /* Content-Type */
+	const char *allow;    /* Allow header of a 405, else NULL */
+	bool challenge;       /* WWW-Authenticate: Bearer (401) */
+	unsigned retry_after; /* Retry-After seconds, 0 for none */
 };
 
 /*
@@ -93,9 +92,8 @@ struct serve_reply {
  * `too_big` says the body was over SERVE_MAX_BODY (and `body` is not
  * all of it).  Safe to call from many threads at once.
  */
-void serve_handle(struct serve_reply *out, struct serve *s, const char *method,
-		  const char *url, const char *auth, const char *body, size_t len,
-		  bool too_big);
+void serve_handle(struct serve_reply *out, struct serve *s, const char *method, const char *url,
+		  const char *auth, const char *body, size_t len, bool too_big);
 void serve_reply_free(struct serve_reply *r);
 
 /* Whether the Authorization header `auth` carries the token `token`

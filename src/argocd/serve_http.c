@@ -35,23 +35,22 @@
 
 #define SERVE_THREADS 4
 #define SERVE_CONNECTIONS 256
-#define SERVE_DRAIN_SECONDS 30	/* how long SIGTERM waits for requests in flight */
+#define SERVE_DRAIN_SECONDS 30 /* how long SIGTERM waits for requests in flight */
 
 /* The functions of libmicrohttpd serve calls. */
 static struct {
 	void *lib;
-	struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback,
-					   void *, MHD_AccessHandlerCallback, void *, ...);
+	struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
+					   MHD_AccessHandlerCallback, void *, ...);
 	void (*stop_daemon)(struct MHD_Daemon *);
 	MHD_socket (*quiesce_daemon)(struct MHD_Daemon *);
-	const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *,
-						       enum MHD_DaemonInfoType, ...);
+	const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *, enum MHD_DaemonInfoType,
+						       ...);
 	const char *(*lookup_connection_value)(struct MHD_Connection *, enum MHD_ValueKind,
 					       const char *);
 	struct MHD_Response *(*create_response_from_buffer)(size_t, void *,
 							    enum MHD_ResponseMemoryMode);
-	enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *,
-					       const char *);
+	enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
 	enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int,
 					  struct MHD_Response *);
 	void (*destroy_response)(struct MHD_Response *);
@@ -68,10 +67,10 @@ sym(const char *name, bool *ok)
 }
 
 /* POSIX: dlsym's object pointer holds the function's address. */
-#define LOAD(field, name)                                       \
-	do {                                                    \
-		void *p_ = sym(name, &ok);                      \
-		memcpy(&mhd.field, &p_, sizeof(mhd.field));     \
+#define LOAD(field, name)                                                                          \
+	do {                                                                                       \
+		void *p_ = sym(name, &ok);                                                         \
+		memcpy(&mhd.field, &p_, sizeof(mhd.field));                                        \
 	} while (0)
 
 static int
@@ -81,7 +80,8 @@ mhd_load(char *err, size_t errlen)
 
 	mhd.lib = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
 	if (!mhd.lib) {
-		snprintf(err, errlen, "libmicrohttpd.so.12 cannot be loaded: install"
+		snprintf(err, errlen,
+			 "libmicrohttpd.so.12 cannot be loaded: install"
 			 " libmicrohttpd 0.9.75 or later (Debian: libmicrohttpd12)");
 		return -1;
 	}
@@ -95,7 +95,8 @@ mhd_load(char *err, size_t errlen)
 	LOAD(queue_response, "MHD_queue_response");
 	LOAD(destroy_response, "MHD_destroy_response");
 	if (!ok) {
-		snprintf(err, errlen, "the libmicrohttpd found lacks a function gpusite calls;"
+		snprintf(err, errlen,
+			 "the libmicrohttpd found lacks a function gpusite calls;"
 			 " install libmicrohttpd 0.9.75 or later");
 		return -1;
 	}
@@ -148,8 +149,8 @@ log_request(const struct req *r, const char *what)
 
 	escape(path, sizeof(path), r->path);
 	if (r->status)
-		fprintf(stderr, "gpusite serve: %s %s %d %.1f ms\n", r->method, path,
-			r->status, since_ms(&r->start));
+		fprintf(stderr, "gpusite serve: %s %s %d %.1f ms\n", r->method, path, r->status,
+			since_ms(&r->start));
 	else
 		fprintf(stderr, "gpusite serve: %s %s %s %.1f ms\n", r->method, path, what,
 			since_ms(&r->start));
@@ -267,8 +268,8 @@ on_request(void *cls, struct MHD_Connection *c, const char *url, const char *met
 
 /* "127.0.0.1:8080", "[::1]:0", ":8080" (every IPv4 address). */
 static int
-parse_listen(struct sockaddr_storage *ss, socklen_t *sl, bool *v6, const char *addr,
-	     char *err, size_t errlen)
+parse_listen(struct sockaddr_storage *ss, socklen_t *sl, bool *v6, const char *addr, char *err,
+	     size_t errlen)
 {
 	char host[64];
 	const char *colon, *h = addr;
@@ -319,8 +320,10 @@ parse_listen(struct sockaddr_storage *ss, socklen_t *sl, bool *v6, const char *a
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "--listen '%.64s' is not ADDR:PORT: use 127.0.0.1:8080,"
-		 " :8080 (every IPv4 address) or [::1]:8080; port 0 picks a free one", addr);
+	snprintf(err, errlen,
+		 "--listen '%.64s' is not ADDR:PORT: use 127.0.0.1:8080,"
+		 " :8080 (every IPv4 address) or [::1]:8080; port 0 picks a free one",
+		 addr);
 	return -1;
 }
 
@@ -366,15 +369,13 @@ serve_http_run(struct serve *s, const char *addr, char *err, size_t errlen)
 	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
 	if (v6)
 		flags |= MHD_USE_IPv6;
-	d = mhd.start_daemon(flags, 0, NULL, NULL, on_request, s,
-			     MHD_OPTION_EXTERNAL_LOGGER, mhd_log, (void *)NULL,
-			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	d = mhd.start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_EXTERNAL_LOGGER,
+			     mhd_log, (void *)NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)SERVE_THREADS,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)SERVE_CONNECTIONS,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)SERVE_TIMEOUT,
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, (void *)NULL,
-			     MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
-			     MHD_OPTION_END);
+			     MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1, MHD_OPTION_END);
 	if (!d) {
 		snprintf(err, errlen, "cannot listen on %.64s: %s", addr,
 			 errno ? strerror(errno) : "libmicrohttpd refused to start");
@@ -392,12 +393,14 @@ serve_http_run(struct serve *s, const char *addr, char *err, size_t errlen)
 	fprintf(stderr, "gpusite serve: specs: %s\n", summary);
 	if (serve_start_refresh(s) < 0)
 		fprintf(stderr, "gpusite serve: cannot start the refresh thread: the specs"
-			" read at start are served until a restart\n");
+				" read at start are served until a restart\n");
 
 	while (sigwait(&sigs, &sig) != 0)
 		;
-	fprintf(stderr, "gpusite serve: %s: no new connections; finishing the requests"
-		" in flight\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	fprintf(stderr,
+		"gpusite serve: %s: no new connections; finishing the requests"
+		" in flight\n",
+		sig == SIGINT ? "SIGINT" : "SIGTERM");
 	{
 		MHD_socket fd = mhd.quiesce_daemon(d);
 

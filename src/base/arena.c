@@ -20,20 +20,21 @@
 
 struct arena_block {
 	struct arena_block *next;
-	size_t size;	/* usable bytes after the header */
+	size_t size; /* usable bytes after the header */
 	size_t used;
 };
 
 /* Header rounded up so the data after it stays 16-byte aligned. */
-#define HDR_SIZE ((sizeof(struct arena_block) + ARENA_ALIGN - 1) & \
-		  ~(size_t)(ARENA_ALIGN - 1))
+#define HDR_SIZE ((sizeof(struct arena_block) + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1))
 
-static unsigned char *block_data(struct arena_block *b)
+static unsigned char *
+block_data(struct arena_block *b)
 {
 	return (unsigned char *)b + HDR_SIZE;
 }
 
-static size_t round_up(size_t n)
+static size_t
+round_up(size_t n)
 {
 	if (n > SIZE_MAX - ARENA_ALIGN - HDR_SIZE) {
 		fprintf(stderr, "gpusite: fatal: arena request of %zu bytes is too large\n", n);
@@ -42,7 +43,8 @@ static size_t round_up(size_t n)
 	return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
 
-static struct arena_block *block_new(size_t size)
+static struct arena_block *
+block_new(size_t size)
 {
 	struct arena_block *b = xmalloc(HDR_SIZE + size);
 
@@ -52,13 +54,15 @@ static struct arena_block *block_new(size_t size)
 	return b;
 }
 
-void arena_init(struct arena *a)
+void
+arena_init(struct arena *a)
 {
 	a->head = NULL;
 	a->total = 0;
 }
 
-void *arena_alloc(struct arena *a, size_t size)
+void *
+arena_alloc(struct arena *a, size_t size)
 {
 	size_t need = round_up(size ? size : 1);
 	struct arena_block *b;
@@ -104,7 +108,8 @@ void *arena_alloc(struct arena *a, size_t size)
 #endif
 }
 
-void *arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size)
+void *
+arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size)
 {
 	void *p;
 
@@ -118,10 +123,8 @@ void *arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size
 
 		if (b->used >= old_need &&
 		    block_data(b) + (b->used - old_need) == (unsigned char *)old &&
-		    new_need >= old_need &&
-		    b->size - (b->used - old_need) >= new_need) {
-			memset((unsigned char *)old + old_need, 0,
-			       new_need - old_need);
+		    new_need >= old_need && b->size - (b->used - old_need) >= new_need) {
+			memset((unsigned char *)old + old_need, 0, new_need - old_need);
 			b->used += new_need - old_need;
 			a->total += new_need - old_need;
 			return old;
@@ -134,8 +137,8 @@ void *arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size
 	return p;
 }
 
-void *arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *cap,
-		 size_t min)
+void *
+arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *cap, size_t min)
 {
 	size_t n;
 
@@ -147,7 +150,8 @@ void *arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *
 	else if (*cap)
 		n *= 2;
 	if (elem && n > SIZE_MAX / elem) {
-		fprintf(stderr, "gpusite: fatal: arena array of %zu elements of %zu bytes is too large\n",
+		fprintf(stderr,
+			"gpusite: fatal: arena array of %zu elements of %zu bytes is too large\n",
 			n, elem);
 		abort();
 	}
@@ -156,12 +160,14 @@ void *arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *
 	return ptr;
 }
 
-char *arena_strdup(struct arena *a, const char *s)
+char *
+arena_strdup(struct arena *a, const char *s)
 {
 	return arena_strndup(a, s, strlen(s));
 }
 
-char *arena_strndup(struct arena *a, const char *s, size_t n)
+char *
+arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc(a, n + 1);
 
@@ -170,7 +176,8 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 	return p;
 }
 
-char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
+char *
+arena_vprintf(struct arena *a, const char *fmt, va_list ap)
 {
 	va_list cp;
 	char small[256];
@@ -191,7 +198,8 @@ char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
 	return p;
 }
 
-char *arena_printf(struct arena *a, const char *fmt, ...)
+char *
+arena_printf(struct arena *a, const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
@@ -202,7 +210,8 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	return p;
 }
 
-void arena_release(struct arena *a)
+void
+arena_release(struct arena *a)
 {
 	struct arena_block *b = a->head;
 

@@ -16,11 +16,14 @@
 struct arena_block;
 
 struct arena {
-	struct arena_block *head;	/* newest block first */
-	size_t total;			/* bytes handed out, for -v and bench */
+	struct arena_block *head; /* newest block first */
+	size_t total;             /* bytes handed out, for -v and bench */
 };
 
-#define ARENA_INIT { NULL, 0 }
+#define ARENA_INIT                                                                                 \
+	{                                                                                          \
+		NULL, 0                                                                            \
+	}
 
 void arena_init(struct arena *a);
 /* Zeroed, aligned for any type; never NULL. */
@@ -34,15 +37,13 @@ void *arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size
  * updated.  Returns the array, moved or not.  A size that would overflow
  * is fatal, like running out of memory.  Use it through ARENA_GROW.
  */
-void *arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *cap,
-		 size_t min);
+void *arena_grow(struct arena *a, void *ptr, size_t elem, size_t count, size_t *cap, size_t min);
 /* ARENA_GROW(a, items, count, alloc, 16); items[count++] = x; */
 #define ARENA_GROW(a, ptr, count, cap, min)                                                        \
 	((ptr) = arena_grow((a), (ptr), sizeof(*(ptr)), (count), &(cap), (min)))
 char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
-char *arena_printf(struct arena *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+char *arena_printf(struct arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 void arena_release(struct arena *a);

@@ -16,7 +16,8 @@
 
 char buf_empty[1];
 
-void buf_init(struct buf *b, size_t cap)
+void
+buf_init(struct buf *b, size_t cap)
 {
 	b->data = buf_empty;
 	b->len = 0;
@@ -25,7 +26,8 @@ void buf_init(struct buf *b, size_t cap)
 }
 
 /* Make room for `extra` more bytes plus the NUL, honouring the cap. */
-static int buf_grow(struct buf *b, size_t extra)
+static int
+buf_grow(struct buf *b, size_t extra)
 {
 	size_t want, n;
 
@@ -49,7 +51,8 @@ static int buf_grow(struct buf *b, size_t extra)
 	return 0;
 }
 
-int buf_add(struct buf *b, const void *data, size_t len)
+int
+buf_add(struct buf *b, const void *data, size_t len)
 {
 	int err;
 
@@ -64,17 +67,20 @@ int buf_add(struct buf *b, const void *data, size_t len)
 	return 0;
 }
 
-int buf_adds(struct buf *b, const char *s)
+int
+buf_adds(struct buf *b, const char *s)
 {
 	return buf_add(b, s, strlen(s));
 }
 
-int buf_addch(struct buf *b, char c)
+int
+buf_addch(struct buf *b, char c)
 {
 	return buf_add(b, &c, 1);
 }
 
-int buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+int
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;
 	char small[256];
@@ -97,7 +103,8 @@ int buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	return 0;
 }
 
-int buf_printf(struct buf *b, const char *fmt, ...)
+int
+buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int err;
@@ -108,14 +115,16 @@ int buf_printf(struct buf *b, const char *fmt, ...)
 	return err;
 }
 
-void buf_reset(struct buf *b)
+void
+buf_reset(struct buf *b)
 {
 	b->len = 0;
 	if (b->alloc)
 		b->data[0] = '\0';
 }
 
-char *buf_detach(struct buf *b, size_t *len_out)
+char *
+buf_detach(struct buf *b, size_t *len_out)
 {
 	char *p;
 
@@ -129,7 +138,8 @@ char *buf_detach(struct buf *b, size_t *len_out)
 	return p;
 }
 
-void buf_release(struct buf *b)
+void
+buf_release(struct buf *b)
 {
 	if (b->alloc)
 		free(b->data);
@@ -137,7 +147,8 @@ void buf_release(struct buf *b)
 }
 
 /* Read until EOF, keeping .len within the cap; on failure restore. */
-static int read_all(struct buf *b, int fd, size_t hint)
+static int
+read_all(struct buf *b, int fd, size_t hint)
 {
 	size_t start = b->len;
 
@@ -187,24 +198,25 @@ static int read_all(struct buf *b, int fd, size_t hint)
 		hint = 0;
 	}
 	return 0;
-fail:
-	{
-		int saved = errno;
+fail : {
+	int saved = errno;
 
-		b->len = start;
-		if (b->alloc)
-			b->data[b->len] = '\0';
-		errno = saved;
-	}
+	b->len = start;
+	if (b->alloc)
+		b->data[b->len] = '\0';
+	errno = saved;
+}
 	return -1;
 }
 
-int buf_read_fd(struct buf *b, int fd)
+int
+buf_read_fd(struct buf *b, int fd)
 {
 	return read_all(b, fd, 0);
 }
 
-int buf_read_file(struct buf *b, const char *path)
+int
+buf_read_file(struct buf *b, const char *path)
 {
 	struct stat st;
 	int fd, ret, saved;
@@ -223,8 +235,9 @@ int buf_read_file(struct buf *b, const char *path)
 		goto out;
 	}
 	/* Refuse by size before reading a single byte. */
-	if (b->cap && (st.st_size < 0 ||
-		       (uintmax_t)st.st_size > (uintmax_t)(b->cap - (b->len < b->cap ? b->len : b->cap)))) {
+	if (b->cap &&
+	    (st.st_size < 0 ||
+	     (uintmax_t)st.st_size > (uintmax_t)(b->cap - (b->len < b->cap ? b->len : b->cap)))) {
 		ret = BUF_ETOOBIG;
 		goto out;
 	}

@@ -22,25 +22,25 @@ struct buf {
 	char *data;
 	size_t len;
 	size_t alloc;
-	size_t cap;	/* most bytes .len may reach; 0 means no cap */
+	size_t cap; /* most bytes .len may reach; 0 means no cap */
 };
 
 extern char buf_empty[];
-#define BUF_INIT { buf_empty, 0, 0, 0 }
+#define BUF_INIT                                                                                   \
+	{                                                                                          \
+		buf_empty, 0, 0, 0                                                                 \
+	}
 
 void buf_init(struct buf *b, size_t cap);
-int buf_add(struct buf *b, const void *data, size_t len)
-	__attribute__((warn_unused_result));
-int buf_adds(struct buf *b, const char *s)
-	__attribute__((warn_unused_result));
-int buf_addch(struct buf *b, char c)
-	__attribute__((warn_unused_result));
+int buf_add(struct buf *b, const void *data, size_t len) __attribute__((warn_unused_result));
+int buf_adds(struct buf *b, const char *s) __attribute__((warn_unused_result));
+int buf_addch(struct buf *b, char c) __attribute__((warn_unused_result));
 int buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), warn_unused_result));
 int buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0), warn_unused_result));
-void buf_reset(struct buf *b);		/* len = 0, memory kept */
-char *buf_detach(struct buf *b, size_t *len_out);	/* caller frees */
+void buf_reset(struct buf *b);                    /* len = 0, memory kept */
+char *buf_detach(struct buf *b, size_t *len_out); /* caller frees */
 void buf_release(struct buf *b);
 
 /*

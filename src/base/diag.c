@@ -9,7 +9,8 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 
-void diags_init(struct diags *d, struct arena *a)
+void
+diags_init(struct diags *d, struct arena *a)
 {
 	d->arena = a;
 	d->items = NULL;
@@ -17,8 +18,9 @@ void diags_init(struct diags *d, struct arena *a)
 	d->alloc = 0;
 }
 
-int diag_vadd(struct diags *d, enum diag_level level, struct pos at,
-	      const char *rule, const char *path, const char *fmt, va_list ap)
+int
+diag_vadd(struct diags *d, enum diag_level level, struct pos at, const char *rule, const char *path,
+	  const char *fmt, va_list ap)
 {
 	struct diag *g;
 
@@ -35,8 +37,9 @@ int diag_vadd(struct diags *d, enum diag_level level, struct pos at,
 	return level == DIAG_ERROR ? -1 : 0;
 }
 
-int diag_add(struct diags *d, enum diag_level level, struct pos at,
-	     const char *rule, const char *path, const char *fmt, ...)
+int
+diag_add(struct diags *d, enum diag_level level, struct pos at, const char *rule, const char *path,
+	 const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
@@ -47,12 +50,14 @@ int diag_add(struct diags *d, enum diag_level level, struct pos at,
 	return ret;
 }
 
-static int strcmp_null(const char *a, const char *b)
+static int
+strcmp_null(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "");
 }
 
-static int diag_cmp(const struct diag *a, const struct diag *b)
+static int
+diag_cmp(const struct diag *a, const struct diag *b)
 {
 	int c = strcmp_null(a->at.file, b->at.file);
 
@@ -69,7 +74,8 @@ static int diag_cmp(const struct diag *a, const struct diag *b)
 }
 
 /* Merge sort: stable, so equal diagnostics keep the order they came in. */
-static void merge_sort(struct diag *v, struct diag *tmp, size_t n)
+static void
+merge_sort(struct diag *v, struct diag *tmp, size_t n)
 {
 	size_t mid = n / 2, i = 0, j = mid, k = 0;
 
@@ -90,7 +96,8 @@ static void merge_sort(struct diag *v, struct diag *tmp, size_t n)
 	memcpy(v, tmp, n * sizeof(*v));
 }
 
-void diags_sort(struct diags *d)
+void
+diags_sort(struct diags *d)
 {
 	struct diag *tmp;
 
@@ -101,7 +108,8 @@ void diags_sort(struct diags *d)
 	free(tmp);
 }
 
-size_t diags_count(const struct diags *d, enum diag_level level)
+size_t
+diags_count(const struct diags *d, enum diag_level level)
 {
 	size_t i, n = 0;
 
@@ -111,20 +119,19 @@ size_t diags_count(const struct diags *d, enum diag_level level)
 	return n;
 }
 
-const char *diag_level_name(enum diag_level level)
+const char *
+diag_level_name(enum diag_level level)
 {
 	switch (level) {
-	case DIAG_NOTE:
-		return "note";
-	case DIAG_WARNING:
-		return "warning";
-	case DIAG_ERROR:
-		return "error";
+	case DIAG_NOTE: return "note";
+	case DIAG_WARNING: return "warning";
+	case DIAG_ERROR: return "error";
 	}
 	return "error";
 }
 
-void diags_promote_warnings(struct diags *d)
+void
+diags_promote_warnings(struct diags *d)
 {
 	size_t i;
 

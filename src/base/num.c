@@ -11,14 +11,16 @@
 #include "base/num.h"
 #include "base/xalloc.h"
 
-static char locale_point(void)
+static char
+locale_point(void)
 {
 	const char *dp = localeconv()->decimal_point;
 
 	return dp && dp[0] && !dp[1] ? dp[0] : '.';
 }
 
-double num_strtod(const char *s, char **end)
+double
+num_strtod(const char *s, char **end)
 {
 	char pt = locale_point();
 	char *copy, *p, *e;
@@ -37,7 +39,8 @@ double num_strtod(const char *s, char **end)
 	return v;
 }
 
-size_t num_fmt_double(char *out, size_t size, double f)
+size_t
+num_fmt_double(char *out, size_t size, double f)
 {
 	char pt = locale_point();
 	int prec, n = 0;
@@ -59,7 +62,8 @@ size_t num_fmt_double(char *out, size_t size, double f)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-int num_double_to_int64(double f, int64_t *out)
+int
+num_double_to_int64(double f, int64_t *out)
 {
 	/* 2^63 is exact in a double; every double below it in magnitude
 	 * that is integral converts without rounding. */
@@ -70,7 +74,8 @@ int num_double_to_int64(double f, int64_t *out)
 	return 0;
 }
 
-int num_decimal_to_int64(const char *s, size_t len, int64_t *out)
+int
+num_decimal_to_int64(const char *s, size_t len, int64_t *out)
 {
 	size_t k = 0, ip, il = 0, fp = 0, fl = 0, n, j;
 	long long e = 0, point, first = -1, last = -1;
@@ -106,7 +111,7 @@ int num_decimal_to_int64(const char *s, size_t len, int64_t *out)
 	 * sits after `point` of them. */
 	n = il + fl;
 	point = (long long)il + (eneg ? -e : e);
-#define DIGIT(x) ((x) < il ? s[ip + (x)] : s[fp + (x) - il])
+#define DIGIT(x) ((x) < il ? s[ip + (x)] : s[fp + (x)-il])
 	for (j = 0; j < n; j++) {
 		if (DIGIT(j) != '0') {
 			if (first < 0)
@@ -119,7 +124,7 @@ int num_decimal_to_int64(const char *s, size_t len, int64_t *out)
 		return 0;
 	}
 	if (last >= point)
-		return -1;	/* a non-zero digit behind the point */
+		return -1; /* a non-zero digit behind the point */
 	if (point - first > 19)
 		return -3;
 	for (j = (size_t)first; (long long)j < point; j++)

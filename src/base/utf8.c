@@ -8,7 +8,8 @@
 #include "base/utf8.h"
 
 /* Lead bytes fix the length and the allowed range of the second byte. */
-int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why)
+int
+utf8_check(const char *s, size_t len, size_t *bad_off, const char **why)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -41,23 +42,22 @@ int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why)
 		}
 		if (c < 0xc2) {
 			*bad_off = i;
-			*why = c < 0xc0 ? "unexpected continuation byte" :
-				"overlong encoding";
+			*why = c < 0xc0 ? "unexpected continuation byte" : "overlong encoding";
 			return 1;
 		} else if (c < 0xe0) {
 			n = 2;
 		} else if (c < 0xf0) {
 			n = 3;
 			if (c == 0xe0)
-				lo = 0xa0;	/* overlong */
+				lo = 0xa0; /* overlong */
 			else if (c == 0xed)
-				hi = 0x9f;	/* UTF-16 surrogates */
+				hi = 0x9f; /* UTF-16 surrogates */
 		} else if (c < 0xf5) {
 			n = 4;
 			if (c == 0xf0)
-				lo = 0x90;	/* overlong */
+				lo = 0x90; /* overlong */
 			else if (c == 0xf4)
-				hi = 0x8f;	/* beyond U+10FFFF */
+				hi = 0x8f; /* beyond U+10FFFF */
 		} else {
 			*bad_off = i;
 			*why = c < 0xf8 ? "beyond U+10FFFF" : "never valid in UTF-8";
@@ -74,9 +74,9 @@ int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why)
 			}
 			if (p[i + k] < lo_k || p[i + k] > hi_k) {
 				*bad_off = i;
-				*why = c == 0xed ? "UTF-16 surrogate" :
-					c == 0xf4 ? "beyond U+10FFFF" :
-					"overlong encoding";
+				*why = c == 0xed   ? "UTF-16 surrogate"
+				       : c == 0xf4 ? "beyond U+10FFFF"
+						   : "overlong encoding";
 				return 1;
 			}
 		}
@@ -85,7 +85,8 @@ int utf8_check(const char *s, size_t len, size_t *bad_off, const char **why)
 	return 0;
 }
 
-size_t utf8_seq_len(const char *s, size_t len)
+size_t
+utf8_seq_len(const char *s, size_t len)
 {
 	size_t off;
 	const char *why;
@@ -96,7 +97,7 @@ size_t utf8_seq_len(const char *s, size_t len)
 		return 0;
 	c = (unsigned char)s[0];
 	if (c == 0)
-		return 1;	/* NUL is a valid (if unwelcome) character here */
+		return 1; /* NUL is a valid (if unwelcome) character here */
 	n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 	if (n > len)
 		return 0;

@@ -9,14 +9,15 @@
 
 #include "base/xalloc.h"
 
-static void oom(size_t size)
+static void
+oom(size_t size)
 {
-	fprintf(stderr, "gpusite: fatal: out of memory allocating %zu bytes\n",
-		size);
+	fprintf(stderr, "gpusite: fatal: out of memory allocating %zu bytes\n", size);
 	abort();
 }
 
-void *xmalloc(size_t size)
+void *
+xmalloc(size_t size)
 {
 	void *p = malloc(size ? size : 1);
 
@@ -25,7 +26,8 @@ void *xmalloc(size_t size)
 	return p;
 }
 
-void *xcalloc(size_t n, size_t size)
+void *
+xcalloc(size_t n, size_t size)
 {
 	void *p;
 
@@ -37,7 +39,8 @@ void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-void *xrealloc(void *p, size_t size)
+void *
+xrealloc(void *p, size_t size)
 {
 	void *q = realloc(p, size ? size : 1);
 
@@ -46,12 +49,14 @@ void *xrealloc(void *p, size_t size)
 	return q;
 }
 
-char *xstrdup(const char *s)
+char *
+xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
 }
 
-char *xstrndup(const char *s, size_t n)
+char *
+xstrndup(const char *s, size_t n)
 {
 	size_t len = strnlen(s, n);
 	char *p = xmalloc(len + 1);

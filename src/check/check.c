@@ -25,28 +25,39 @@
  * judged.
  */
 struct kind_scope {
-	const char *group;	/* "" for the core group */
+	const char *group; /* "" for the core group */
 	const char *kind;
 	bool namespaced;
 };
 
 static const struct kind_scope kind_scopes[] = {
 	/* core */
-	{ "", "Binding", true }, { "", "ComponentStatus", false },
-	{ "", "Endpoints", true }, { "", "Event", true },
-	{ "", "LimitRange", true }, { "", "Namespace", false }, { "", "Node", false },
-	{ "", "PersistentVolume", false }, { "", "PersistentVolumeClaim", true },
-	{ "", "Pod", true }, { "", "PodTemplate", true },
-	{ "", "ReplicationController", true }, { "", "ResourceQuota", true },
-	{ "", "Secret", true }, { "", "Service", true }, { "", "ServiceAccount", true },
+	{ "", "Binding", true },
+	{ "", "ComponentStatus", false },
+	{ "", "Endpoints", true },
+	{ "", "Event", true },
+	{ "", "LimitRange", true },
+	{ "", "Namespace", false },
+	{ "", "Node", false },
+	{ "", "PersistentVolume", false },
+	{ "", "PersistentVolumeClaim", true },
+	{ "", "Pod", true },
+	{ "", "PodTemplate", true },
+	{ "", "ReplicationController", true },
+	{ "", "ResourceQuota", true },
+	{ "", "Secret", true },
+	{ "", "Service", true },
+	{ "", "ServiceAccount", true },
 	{ "admissionregistration.k8s.io", "MutatingWebhookConfiguration", false },
 	{ "admissionregistration.k8s.io", "ValidatingAdmissionPolicy", false },
 	{ "admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding", false },
 	{ "admissionregistration.k8s.io", "ValidatingWebhookConfiguration", false },
 	{ "apiextensions.k8s.io", "CustomResourceDefinition", false },
 	{ "apiregistration.k8s.io", "APIService", false },
-	{ "apps", "ControllerRevision", true }, { "apps", "DaemonSet", true },
-	{ "apps", "Deployment", true }, { "apps", "ReplicaSet", true },
+	{ "apps", "ControllerRevision", true },
+	{ "apps", "DaemonSet", true },
+	{ "apps", "Deployment", true },
+	{ "apps", "ReplicaSet", true },
 	{ "apps", "StatefulSet", true },
 	{ "authentication.k8s.io", "SelfSubjectReview", false },
 	{ "authentication.k8s.io", "TokenReview", false },
@@ -55,7 +66,8 @@ static const struct kind_scope kind_scopes[] = {
 	{ "authorization.k8s.io", "SelfSubjectRulesReview", false },
 	{ "authorization.k8s.io", "SubjectAccessReview", false },
 	{ "autoscaling", "HorizontalPodAutoscaler", true },
-	{ "batch", "CronJob", true }, { "batch", "Job", true },
+	{ "batch", "CronJob", true },
+	{ "batch", "Job", true },
 	{ "certificates.k8s.io", "CertificateSigningRequest", false },
 	{ "certificates.k8s.io", "ClusterTrustBundle", false },
 	{ "coordination.k8s.io", "Lease", true },
@@ -81,7 +93,8 @@ static const struct kind_scope kind_scopes[] = {
 	{ "resource.k8s.io", "ResourceClaimTemplate", true },
 	{ "resource.k8s.io", "ResourceSlice", false },
 	{ "scheduling.k8s.io", "PriorityClass", false },
-	{ "storage.k8s.io", "CSIDriver", false }, { "storage.k8s.io", "CSINode", false },
+	{ "storage.k8s.io", "CSIDriver", false },
+	{ "storage.k8s.io", "CSINode", false },
 	{ "storage.k8s.io", "CSIStorageCapacity", true },
 	{ "storage.k8s.io", "StorageClass", false },
 	{ "storage.k8s.io", "VolumeAttachment", false },
@@ -97,7 +110,8 @@ static const struct kind_scope kind_scopes[] = {
 	{ "nfd.k8s-sigs.io", "NodeFeature", true },
 	{ "nfd.k8s-sigs.io", "NodeFeatureGroup", true },
 	{ "nfd.k8s-sigs.io", "NodeFeatureRule", false },
-	{ "nvidia.com", "ClusterPolicy", false }, { "nvidia.com", "GPUCluster", false },
+	{ "nvidia.com", "ClusterPolicy", false },
+	{ "nvidia.com", "GPUCluster", false },
 	{ "nvidia.com", "NVIDIADriver", false },
 	{ "policies.kyverno.io", "NamespacedMutatingPolicy", true },
 	{ "resource.nvidia.com", "ComputeDomain", true },
@@ -121,8 +135,7 @@ kind_scope(const char *api, const char *kind)
 	}
 	for (size_t i = 0; i < sizeof(kind_scopes) / sizeof(kind_scopes[0]); i++)
 		if (strlen(kind_scopes[i].group) == glen &&
-		    !strncmp(api, kind_scopes[i].group, glen) &&
-		    !strcmp(kind, kind_scopes[i].kind))
+		    !strncmp(api, kind_scopes[i].group, glen) && !strcmp(kind, kind_scopes[i].kind))
 			return kind_scopes[i].namespaced;
 	return -1;
 }
@@ -143,24 +156,29 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 		check_report(c, DIAG_ERROR, CHECK_OBJECT, meta, "metadata.name",
 			     "%s has no metadata.name: the API server rejects it; name it", kind);
 	} else if (check_dns1123_subdomain(n) < 0) {
-		check_report(c, DIAG_ERROR, CHECK_OBJECT, name, "metadata.name",
-			     "%s name \"%s\" is not a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', at most 253 characters): the API server rejects it",
-			     kind, n);
+		check_report(
+			c, DIAG_ERROR, CHECK_OBJECT, name, "metadata.name",
+			"%s name \"%s\" is not a DNS-1123 subdomain (lower-case letters, digits, "
+			"'-' and '.', at most 253 characters): the API server rejects it",
+			kind, n);
 	}
 	if (ns && !node_is_null(ns)) {
 		const char *s = node_str(ns);
 
 		if (scope == 0)
 			check_report(c, DIAG_WARNING, CHECK_OBJECT, ns, "metadata.namespace",
-				     "%s is cluster-scoped: metadata.namespace \"%s\" means nothing and confuses tools that compare objects; drop it",
+				     "%s is cluster-scoped: metadata.namespace \"%s\" means "
+				     "nothing and confuses tools that compare objects; drop it",
 				     kind, s ? s : "");
 		else if (!s || check_dns1123_label(s) < 0)
 			check_report(c, DIAG_ERROR, CHECK_OBJECT, ns, "metadata.namespace",
-				     "namespace \"%s\" is not a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)",
+				     "namespace \"%s\" is not a DNS-1123 label (lower-case "
+				     "letters, digits and '-', at most 63 characters)",
 				     s ? s : "");
 	} else if (scope == 1) {
 		check_report(c, DIAG_WARNING, CHECK_OBJECT, meta, "metadata.namespace",
-			     "%s %s has no metadata.namespace: it lands in whatever namespace the tool applying it uses; set it",
+			     "%s %s has no metadata.namespace: it lands in whatever namespace the "
+			     "tool applying it uses; set it",
 			     kind, n ? n : "");
 	}
 	for (size_t i = 0; labels && labels->kind == NODE_MAP && i < labels->map.count; i++) {
@@ -170,15 +188,19 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 
 		if (check_qualified_name(k) < 0)
 			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->key, path,
-				     "label key \"%s\" is not a qualified name ([prefix/]name, name at most 63 characters of [A-Za-z0-9_.-] starting and ending alphanumeric)",
+				     "label key \"%s\" is not a qualified name ([prefix/]name, "
+				     "name at most 63 characters of [A-Za-z0-9_.-] starting and "
+				     "ending alphanumeric)",
 				     k);
 		if (!node_is_str(p->value) && !node_is_null(p->value))
 			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->value, path,
 				     "label \"%s\" has a non-string value: quote it", k);
 		else if (check_label_value(v ? v : "") < 0)
-			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->value, path,
-				     "label \"%s\" value \"%s\" is not a valid label value (at most 63 characters of [A-Za-z0-9_.-], starting and ending alphanumeric)",
-				     k, v ? v : "");
+			check_report(
+				c, DIAG_ERROR, CHECK_OBJECT, p->value, path,
+				"label \"%s\" value \"%s\" is not a valid label value (at most 63 "
+				"characters of [A-Za-z0-9_.-], starting and ending alphanumeric)",
+				k, v ? v : "");
 	}
 	for (size_t i = 0; ann && ann->kind == NODE_MAP && i < ann->map.count; i++) {
 		const struct node_pair *p = &ann->map.pairs[i];
@@ -196,7 +218,7 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 }
 
 struct dispatch {
-	const char *group;	/* apiVersion up to the '/' ("" for core) */
+	const char *group; /* apiVersion up to the '/' ("" for core) */
 	const char *kind;
 	void (*fn)(struct check_ctx *c);
 };
@@ -231,8 +253,9 @@ check_object(struct arena *a, struct diags *d, const struct node *obj)
 	const char *name = node_str(node_path(obj, "metadata.name"));
 
 	if (!obj || obj->kind != NODE_MAP || !api || !*api || !kind || !*kind) {
-		check_report(&c, DIAG_ERROR, CHECK_OBJECT, obj, "",
-			     "this document is not a Kubernetes object (it needs apiVersion and kind)");
+		check_report(
+			&c, DIAG_ERROR, CHECK_OBJECT, obj, "",
+			"this document is not a Kubernetes object (it needs apiVersion and kind)");
 		return -1;
 	}
 	c.what = arena_printf(a, "%s %s", kind, name ? name : "(unnamed)");
@@ -268,11 +291,15 @@ check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_
 				const char *kk = node_str(node_map_get(docs[k], "kind"));
 				const char *n = node_str(node_path(docs[k], "metadata.name"));
 
-				found = kk && n && !strcmp(kk, "MutatingAdmissionPolicy") && !strcmp(n, want);
+				found = kk && n && !strcmp(kk, "MutatingAdmissionPolicy") &&
+					!strcmp(n, want);
 			}
 			if (!found)
-				check_report(&c, DIAG_ERROR, CHECK_POL_BINDING, pn, "spec.policyName",
-					     "binding names MutatingAdmissionPolicy \"%s\", which is not in the stream: the binding does nothing; render the policy with it",
+				check_report(&c, DIAG_ERROR, CHECK_POL_BINDING, pn,
+					     "spec.policyName",
+					     "binding names MutatingAdmissionPolicy \"%s\", which "
+					     "is not in the stream: the binding does nothing; "
+					     "render the policy with it",
 					     want ? want : "");
 		} else if (!strcmp(kind, "MutatingAdmissionPolicy")) {
 			const char *name = node_str(node_path(docs[i], "metadata.name"));
@@ -286,7 +313,9 @@ check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_
 			}
 			if (!found)
 				check_report(&c, DIAG_WARNING, CHECK_POL_BINDING, docs[i], "",
-					     "MutatingAdmissionPolicy \"%s\" has no binding in the stream: a policy without a MutatingAdmissionPolicyBinding never runs",
+					     "MutatingAdmissionPolicy \"%s\" has no binding in the "
+					     "stream: a policy without a "
+					     "MutatingAdmissionPolicyBinding never runs",
 					     name ? name : "");
 		}
 		if (c.rc < 0)
@@ -296,8 +325,8 @@ check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_
 }
 
 int
-check_rendered(struct arena *a, struct diags *d, struct check_upstream *u,
-	       struct node *const *docs, size_t count)
+check_rendered(struct arena *a, struct diags *d, struct check_upstream *u, struct node *const *docs,
+	       size_t count)
 {
 	int rc = 0;
 
@@ -359,24 +388,27 @@ check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
 		if (rc < 0)
 			worst = -1;
 		if (data)
-			source_set_add(a, files, strcmp(paths[i], "-") ? paths[i] : "<stdin>", data, len);
+			source_set_add(a, files, strcmp(paths[i], "-") ? paths[i] : "<stdin>", data,
+				       len);
 		if (!docs.count)
 			continue;
-		all = arena_realloc(a, all, count * sizeof(*all), (count + docs.count) * sizeof(*all));
+		all = arena_realloc(a, all, count * sizeof(*all),
+				    (count + docs.count) * sizeof(*all));
 		memcpy(all + count, docs.docs, docs.count * sizeof(*all));
 		count += docs.count;
 	}
 	source_set_sort(files);
 	if (!count) {
-		diag_add(d, DIAG_ERROR, (struct pos){ files->count ? files->files[0].path : NULL, 0, 0 },
-			 CHECK_OBJECT, "", "the rendered stream holds no object: an empty render is an error, not a success");
+		diag_add(d, DIAG_ERROR,
+			 (struct pos){ files->count ? files->files[0].path : NULL, 0, 0 },
+			 CHECK_OBJECT, "",
+			 "the rendered stream holds no object: an empty render is an error, not a "
+			 "success");
 		return -1;
 	}
 	switch (check_rendered(a, d, u, all, count)) {
-	case -3:
-		return -3;
-	case -1:
-		return -1;
+	case -3: return -3;
+	case -1: return -1;
 	}
 	return worst;
 }

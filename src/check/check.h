@@ -30,48 +30,48 @@
 struct arena;
 
 /* General */
-#define CHECK_SCHEMA "GS130"		/* object does not match its upstream schema */
-#define CHECK_COVERAGE "GS131"		/* no upstream schema for the kind (or a stand-in) */
-#define CHECK_OBJECT "GS132"		/* apiVersion/kind/metadata: name, namespace, labels */
+#define CHECK_SCHEMA "GS130"   /* object does not match its upstream schema */
+#define CHECK_COVERAGE "GS131" /* no upstream schema for the kind (or a stand-in) */
+#define CHECK_OBJECT "GS132"   /* apiVersion/kind/metadata: name, namespace, labels */
 /* NodePool: CEL rules of the AWS-provider CRD (karpenter-nodepool.md §3) */
-#define CHECK_NP_STATIC_LIMITS "GS133"	/* S2 */
-#define CHECK_NP_STATIC_WEIGHT "GS134"	/* S3 */
-#define CHECK_NP_BUDGET "GS135"		/* B1 */
-#define CHECK_NP_DOMAIN_SH "GS136"	/* L1 / K1 */
-#define CHECK_NP_NODEPOOL "GS137"	/* L2 / K2 */
-#define CHECK_NP_HOSTNAME "GS138"	/* L3 / K3 */
-#define CHECK_NP_DOMAIN_AWS "GS139"	/* L4 / K4 */
-#define CHECK_NP_CLASSREF "GS140"	/* nodeClassRef group/kind/name != '' */
-#define CHECK_NP_IN_VALUES "GS141"	/* R1 */
-#define CHECK_NP_INT_OP "GS142"		/* R2 */
-#define CHECK_NP_MIN_VALUES "GS143"	/* R3 */
+#define CHECK_NP_STATIC_LIMITS "GS133" /* S2 */
+#define CHECK_NP_STATIC_WEIGHT "GS134" /* S3 */
+#define CHECK_NP_BUDGET "GS135"        /* B1 */
+#define CHECK_NP_DOMAIN_SH "GS136"     /* L1 / K1 */
+#define CHECK_NP_NODEPOOL "GS137"      /* L2 / K2 */
+#define CHECK_NP_HOSTNAME "GS138"      /* L3 / K3 */
+#define CHECK_NP_DOMAIN_AWS "GS139"    /* L4 / K4 */
+#define CHECK_NP_CLASSREF "GS140"      /* nodeClassRef group/kind/name != '' */
+#define CHECK_NP_IN_VALUES "GS141"     /* R1 */
+#define CHECK_NP_INT_OP "GS142"        /* R2 */
+#define CHECK_NP_MIN_VALUES "GS143"    /* R3 */
 /* NodePool: RuntimeValidate (§4) */
-#define CHECK_NP_LABEL_KEY "GS144"	/* label / requirement key not a qualified name */
-#define CHECK_NP_LABEL_VALUE "GS145"	/* label / requirement value not a label value */
-#define CHECK_NP_OPERATOR "GS146"	/* requirement operator not supported */
-#define CHECK_NP_CAPACITY "GS147"	/* karpenter.sh/capacity-type In without a known type */
-#define CHECK_NP_TENANCY "GS148"	/* instance-tenancy In without default/dedicated */
-#define CHECK_NP_TAINT_KEY "GS149"	/* taint key not a qualified name */
-#define CHECK_NP_TAINT_VALUE "GS150"	/* taint value not a qualified name */
-#define CHECK_NP_TAINT_EFFECT "GS151"	/* taint effect not in the enum */
-#define CHECK_NP_TAINT_DUP "GS152"	/* same key+effect twice in taints+startupTaints */
+#define CHECK_NP_LABEL_KEY "GS144"    /* label / requirement key not a qualified name */
+#define CHECK_NP_LABEL_VALUE "GS145"  /* label / requirement value not a label value */
+#define CHECK_NP_OPERATOR "GS146"     /* requirement operator not supported */
+#define CHECK_NP_CAPACITY "GS147"     /* karpenter.sh/capacity-type In without a known type */
+#define CHECK_NP_TENANCY "GS148"      /* instance-tenancy In without default/dedicated */
+#define CHECK_NP_TAINT_KEY "GS149"    /* taint key not a qualified name */
+#define CHECK_NP_TAINT_VALUE "GS150"  /* taint value not a qualified name */
+#define CHECK_NP_TAINT_EFFECT "GS151" /* taint effect not in the enum */
+#define CHECK_NP_TAINT_DUP "GS152"    /* same key+effect twice in taints+startupTaints */
 /* NodeConfig: nodeadm's validator (nodeadm-nvidia.md §1) */
-#define CHECK_NC_CLUSTER "GS153"	/* cluster.name / cluster.region missing */
-#define CHECK_NC_CREDENTIALS "GS154"	/* exactly one of ssm / iamRolesAnywhere */
-#define CHECK_NC_SSM "GS155"		/* activationCode / activationId format */
-#define CHECK_NC_IAMRA "GS156"		/* IAM Roles Anywhere fields, nodeName, paths */
-#define CHECK_NC_FLAGS "GS157"		/* kubelet flags nodeadm or kubelet reject */
+#define CHECK_NC_CLUSTER "GS153"     /* cluster.name / cluster.region missing */
+#define CHECK_NC_CREDENTIALS "GS154" /* exactly one of ssm / iamRolesAnywhere */
+#define CHECK_NC_SSM "GS155"         /* activationCode / activationId format */
+#define CHECK_NC_IAMRA "GS156"       /* IAM Roles Anywhere fields, nodeName, paths */
+#define CHECK_NC_FLAGS "GS157"       /* kubelet flags nodeadm or kubelet reject */
 /* PrometheusRule */
-#define CHECK_PR_GROUPS "GS158"		/* group names unique and set */
-#define CHECK_PR_RULE "GS159"		/* alert/record, expr, durations, labels */
+#define CHECK_PR_GROUPS "GS158" /* group names unique and set */
+#define CHECK_PR_RULE "GS159"   /* alert/record, expr, durations, labels */
 /* GS160-GS163: verify-scope (scope/scope.h) */
-#define CHECK_CM_DATA "GS164"		/* ConfigMap keys, size, embedded NodeConfig */
-#define CHECK_APP "GS165"		/* Application source pin, destination */
-#define CHECK_POL_MUTATION "GS166"	/* mutations: patch type, expression, atomic lists */
-#define CHECK_POL_MATCH "GS167"		/* matchConstraints operations, matchConditions */
-#define CHECK_POL_AUTOGEN "GS168"	/* pod-controller autogen with JSON patches */
-#define CHECK_POL_BINDING "GS169"	/* binding names no policy of the stream */
-#define CHECK_POL_JSONPATCH "GS170"	/* ClusterPolicy patches: JSON patch shape, SMP on lists */
+#define CHECK_CM_DATA "GS164"       /* ConfigMap keys, size, embedded NodeConfig */
+#define CHECK_APP "GS165"           /* Application source pin, destination */
+#define CHECK_POL_MUTATION "GS166"  /* mutations: patch type, expression, atomic lists */
+#define CHECK_POL_MATCH "GS167"     /* matchConstraints operations, matchConditions */
+#define CHECK_POL_AUTOGEN "GS168"   /* pod-controller autogen with JSON patches */
+#define CHECK_POL_BINDING "GS169"   /* binding names no policy of the stream */
+#define CHECK_POL_JSONPATCH "GS170" /* ClusterPolicy patches: JSON patch shape, SMP on lists */
 
 /* What an object of the stream is checked against. */
 struct check_upstream;
@@ -80,8 +80,7 @@ struct check_upstream;
  * Open the upstream directory (schemas are compiled lazily, once per
  * kind).  Returns NULL after a diagnostic when `dir` is not a directory.
  */
-struct check_upstream *check_upstream_open(struct arena *a, struct diags *d,
-					   const char *dir);
+struct check_upstream *check_upstream_open(struct arena *a, struct diags *d, const char *dir);
 
 /*
  * Check a whole rendered stream: each object against its upstream schema
@@ -120,13 +119,13 @@ int check_object(struct arena *a, struct diags *d, const struct node *obj);
  * `file_out` gets the name used in positions (arena).  Returns 0, -1 after
  * GS001/GS002 diagnostics, or -3 after a diagnostic when unreadable.
  */
-int check_read_docs(struct yamlio_docs *out, struct arena *a, struct diags *d,
-		    const char *path, const char **data_out, size_t *len_out);
+int check_read_docs(struct yamlio_docs *out, struct arena *a, struct diags *d, const char *path,
+		    const char **data_out, size_t *len_out);
 
 /* Kubernetes name syntax (apimachinery validation), for the checks and tests. */
-int check_qualified_name(const char *s);	/* 0 when valid */
-int check_label_value(const char *s);		/* 0 when valid */
-int check_dns1123_subdomain(const char *s);	/* 0 when valid */
-int check_dns1123_label(const char *s);		/* 0 when valid */
+int check_qualified_name(const char *s);    /* 0 when valid */
+int check_label_value(const char *s);       /* 0 when valid */
+int check_dns1123_subdomain(const char *s); /* 0 when valid */
+int check_dns1123_label(const char *s);     /* 0 when valid */
 
 #endif

@@ -13,9 +13,9 @@ struct check_ctx {
 	struct arena *a;
 	struct diags *d;
 	const struct node *obj;
-	const char *what;	/* "NodePool gpu-fallback", for messages */
-	bool embedded;		/* a NodeConfig copy inside the nodeconfig ConfigMap */
-	int rc;			/* -1 once an error was added */
+	const char *what; /* "NodePool gpu-fallback", for messages */
+	bool embedded;    /* a NodeConfig copy inside the nodeconfig ConfigMap */
+	int rc;           /* -1 once an error was added */
 };
 
 /* Append a diagnostic at node `at` (the object when NULL). */
@@ -48,8 +48,8 @@ void check_clusterpolicy(struct check_ctx *c);
  * upstream schema covers it, -1 after GS130 errors, -3 when the upstream
  * file could not be read or compiled.
  */
-int check_upstream_validate(struct check_upstream *u, struct arena *a,
-			    struct diags *d, const struct node *obj);
+int check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags *d,
+			    const struct node *obj);
 
 /* The NodeConfigs published in a ConfigMap: parse and check each (schema too). */
 void check_configmap_nodeconfigs(struct check_ctx *c, struct check_upstream *u);

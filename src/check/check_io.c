@@ -15,8 +15,8 @@
 #define CHECK_MAX_BYTES (64u << 20)
 
 int
-check_read_docs(struct yamlio_docs *out, struct arena *a, struct diags *d,
-		const char *path, const char **data_out, size_t *len_out)
+check_read_docs(struct yamlio_docs *out, struct arena *a, struct diags *d, const char *path,
+		const char **data_out, size_t *len_out)
 {
 	struct buf b;
 	struct yamlio_limits lim = yamlio_default_limits;
@@ -55,6 +55,6 @@ check_read_docs(struct yamlio_docs *out, struct arena *a, struct diags *d,
 	lim.max_bytes = CHECK_MAX_BYTES;
 	lim.max_nodes = 32u << 20;
 	lim.max_docs = 200000;
-	lim.max_depth = 256;	/* CRD schemas nest deep */
+	lim.max_depth = 256; /* CRD schemas nest deep */
 	return yamlio_load(out, a, d, name, data, len, &lim) < 0 ? -1 : 0;
 }

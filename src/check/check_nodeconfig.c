@@ -18,11 +18,17 @@
 
 /* Labels a kubelet may set on its own Node (kubelet well_known_labels.go). */
 static const char *const kubelet_labels[] = {
-	"kubernetes.io/hostname", "kubernetes.io/os", "kubernetes.io/arch",
-	"beta.kubernetes.io/os", "beta.kubernetes.io/arch",
-	"beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type",
-	"topology.kubernetes.io/zone", "topology.kubernetes.io/region",
-	"failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
+	"kubernetes.io/hostname",
+	"kubernetes.io/os",
+	"kubernetes.io/arch",
+	"beta.kubernetes.io/os",
+	"beta.kubernetes.io/arch",
+	"beta.kubernetes.io/instance-type",
+	"node.kubernetes.io/instance-type",
+	"topology.kubernetes.io/zone",
+	"topology.kubernetes.io/region",
+	"failure-domain.beta.kubernetes.io/zone",
+	"failure-domain.beta.kubernetes.io/region",
 };
 
 static bool
@@ -83,8 +89,8 @@ uuid_ok(const char *s)
 }
 
 static void
-required(struct check_ctx *c, const struct node *parent, const char *base,
-	 const char *field, const char *rule, const char *why)
+required(struct check_ctx *c, const struct node *parent, const char *base, const char *field,
+	 const char *rule, const char *why)
 {
 	const struct node *f = node_map_get(parent, field);
 	const char *s = check_text(f);
@@ -103,16 +109,24 @@ ssm(struct check_ctx *c, const struct node *s)
 
 	if (c->embedded) {
 		if (code)
-			check_report(c, DIAG_ERROR, CHECK_NC_SSM, code, "spec.hybrid.ssm.activationCode",
-				     "the SSM activation code is published in the cluster stream: it is a secret and belongs only in the NodeConfig file given to the node");
+			check_report(c, DIAG_ERROR, CHECK_NC_SSM, code,
+				     "spec.hybrid.ssm.activationCode",
+				     "the SSM activation code is published in the cluster stream: "
+				     "it is a secret and belongs only in the NodeConfig file given "
+				     "to the node");
 	} else if (!cs || !activation_code_ok(cs)) {
-		check_report(c, DIAG_ERROR, CHECK_NC_SSM, code ? code : s, "spec.hybrid.ssm.activationCode",
-			     "%s: nodeadm requires an SSM activation code of 20 to 250 characters on one line",
-			     cs ? "the SSM activation code has the wrong length" : "the SSM activation code is missing");
+		check_report(c, DIAG_ERROR, CHECK_NC_SSM, code ? code : s,
+			     "spec.hybrid.ssm.activationCode",
+			     "%s: nodeadm requires an SSM activation code of 20 to 250 characters "
+			     "on one line",
+			     cs ? "the SSM activation code has the wrong length"
+				: "the SSM activation code is missing");
 	}
 	if (!is || !uuid_ok(is))
-		check_report(c, DIAG_ERROR, CHECK_NC_SSM, id ? id : s, "spec.hybrid.ssm.activationId",
-			     "SSM activation id \"%s\" is not a lower-case UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx): nodeadm rejects it",
+		check_report(c, DIAG_ERROR, CHECK_NC_SSM, id ? id : s,
+			     "spec.hybrid.ssm.activationId",
+			     "SSM activation id \"%s\" is not a lower-case UUID "
+			     "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx): nodeadm rejects it",
 			     is ? is : "");
 }
 
@@ -124,22 +138,31 @@ iamra(struct check_ctx *c, const struct node *r)
 	const char *name = check_text(nn);
 
 	if (!name || !*name)
-		check_report(c, DIAG_ERROR, CHECK_NC_IAMRA, nn ? nn : r, "spec.hybrid.iamRolesAnywhere.nodeName",
-			     "nodeName is missing: nodeadm needs it for IAM Roles Anywhere (it becomes the Node name and must match the certificate's CN)");
+		check_report(c, DIAG_ERROR, CHECK_NC_IAMRA, nn ? nn : r,
+			     "spec.hybrid.iamRolesAnywhere.nodeName",
+			     "nodeName is missing: nodeadm needs it for IAM Roles Anywhere (it "
+			     "becomes the Node name and must match the certificate's CN)");
 	else if (strlen(name) > 64)
-		check_report(c, DIAG_ERROR, CHECK_NC_IAMRA, nn, "spec.hybrid.iamRolesAnywhere.nodeName",
-			     "nodeName \"%s\" is longer than 64 characters: nodeadm rejects it", name);
+		check_report(
+			c, DIAG_ERROR, CHECK_NC_IAMRA, nn, "spec.hybrid.iamRolesAnywhere.nodeName",
+			"nodeName \"%s\" is longer than 64 characters: nodeadm rejects it", name);
 	else if (check_dns1123_subdomain(name) < 0)
-		check_report(c, DIAG_ERROR, CHECK_NC_IAMRA, nn, "spec.hybrid.iamRolesAnywhere.nodeName",
-			     "nodeName \"%s\" is not a lower-case DNS-1123 subdomain: the kubelet cannot register a Node by that name",
+		check_report(c, DIAG_ERROR, CHECK_NC_IAMRA, nn,
+			     "spec.hybrid.iamRolesAnywhere.nodeName",
+			     "nodeName \"%s\" is not a lower-case DNS-1123 subdomain: the kubelet "
+			     "cannot register a Node by that name",
 			     name);
-	required(c, r, base, "trustAnchorArn", CHECK_NC_IAMRA, "nodeadm needs the IAM Roles Anywhere trust anchor");
-	required(c, r, base, "profileArn", CHECK_NC_IAMRA, "nodeadm needs the IAM Roles Anywhere profile");
+	required(c, r, base, "trustAnchorArn", CHECK_NC_IAMRA,
+		 "nodeadm needs the IAM Roles Anywhere trust anchor");
+	required(c, r, base, "profileArn", CHECK_NC_IAMRA,
+		 "nodeadm needs the IAM Roles Anywhere profile");
 	required(c, r, base, "roleArn", CHECK_NC_IAMRA, "nodeadm needs the Hybrid Nodes role");
 	required(c, r, base, "certificatePath", CHECK_NC_IAMRA,
-		 "`nodeadm config check` does not apply the /etc/iam/pki/server.pem default, so write it out");
+		 "`nodeadm config check` does not apply the /etc/iam/pki/server.pem default, so "
+		 "write it out");
 	required(c, r, base, "privateKeyPath", CHECK_NC_IAMRA,
-		 "`nodeadm config check` does not apply the /etc/iam/pki/server.key default, so write it out");
+		 "`nodeadm config check` does not apply the /etc/iam/pki/server.key default, so "
+		 "write it out");
 }
 
 /* "--name=value" or "--name" followed by the value in the next item. */
@@ -177,15 +200,21 @@ node_labels(struct check_ctx *c, const struct node *at, const char *path, const 
 		if (eq)
 			*eq = '\0';
 		if (!eq || check_qualified_name(item) < 0 || check_label_value(val) < 0)
-			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
-				     "--node-labels item \"%s%s%s\" is not key=value with a qualified name and a valid label value: the kubelet does not start",
-				     item, eq ? "=" : "", val);
+			check_report(
+				c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+				"--node-labels item \"%s%s%s\" is not key=value with a qualified "
+				"name and a valid label value: the kubelet does not start",
+				item, eq ? "=" : "", val);
 		else if (!strcmp(item, "eks.amazonaws.com/compute-type"))
-			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
-				     "--node-labels sets eks.amazonaws.com/compute-type: nodeadm sets it to hybrid and a later value would override it; remove it");
+			check_report(
+				c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+				"--node-labels sets eks.amazonaws.com/compute-type: nodeadm sets "
+				"it to hybrid and a later value would override it; remove it");
 		else if (kubelet_forbids(item))
 			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
-				     "--node-labels sets %s: the kubelet refuses to start with \"unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels\"; use another domain",
+				     "--node-labels sets %s: the kubelet refuses to start with "
+				     "\"unknown 'kubernetes.io' or 'k8s.io' labels specified with "
+				     "--node-labels\"; use another domain",
 				     item);
 	}
 }
@@ -214,7 +243,9 @@ register_taints(struct check_ctx *c, const struct node *at, const char *path, co
 		if (!colon || !ok_effect || check_qualified_name(item) < 0 ||
 		    check_label_value(value) < 0)
 			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
-				     "--register-with-taints item \"%s\" is not key[=value]:effect with a qualified key, a valid value and NoSchedule, PreferNoSchedule or NoExecute: the kubelet does not start",
+				     "--register-with-taints item \"%s\" is not key[=value]:effect "
+				     "with a qualified key, a valid value and NoSchedule, "
+				     "PreferNoSchedule or NoExecute: the kubelet does not start",
 				     orig);
 	}
 }
@@ -236,7 +267,9 @@ kubelet_flags(struct check_ctx *c, const struct node *flags)
 		flag_value(flags, &i, "--hostname-override", &is);
 		if (is) {
 			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
-				     "--hostname-override is not supported for hybrid nodes: nodeadm rejects the NodeConfig (the node name comes from nodeName or the SSM instance id)");
+				     "--hostname-override is not supported for hybrid nodes: "
+				     "nodeadm rejects the NodeConfig (the node name comes from "
+				     "nodeName or the SSM instance id)");
 			continue;
 		}
 		v = flag_value(flags, &i, "--node-labels", &is);
@@ -262,18 +295,25 @@ check_nodeconfig(struct check_ctx *c)
 	const char *region = check_text(node_map_get(cluster, "region"));
 
 	if (!name || !*name)
-		check_report(c, DIAG_ERROR, CHECK_NC_CLUSTER, cluster ? cluster : spec, "spec.cluster.name",
-			     "Name is missing in cluster configuration: nodeadm needs spec.cluster.name");
+		check_report(c, DIAG_ERROR, CHECK_NC_CLUSTER, cluster ? cluster : spec,
+			     "spec.cluster.name",
+			     "Name is missing in cluster configuration: nodeadm needs "
+			     "spec.cluster.name");
 	if (!region || !*region)
-		check_report(c, DIAG_ERROR, CHECK_NC_CLUSTER, cluster ? cluster : spec, "spec.cluster.region",
-			     "Region is missing in cluster configuration: nodeadm needs spec.cluster.region");
+		check_report(c, DIAG_ERROR, CHECK_NC_CLUSTER, cluster ? cluster : spec,
+			     "spec.cluster.region",
+			     "Region is missing in cluster configuration: nodeadm needs "
+			     "spec.cluster.region");
 	if (!hybrid || node_is_null(hybrid)) {
 		check_report(c, DIAG_ERROR, CHECK_NC_CREDENTIALS, spec, "spec.hybrid",
-			     "spec.hybrid is missing: without it nodeadm configures an EC2 node, not a hybrid node");
+			     "spec.hybrid is missing: without it nodeadm configures an EC2 node, "
+			     "not a hybrid node");
 	} else if ((s && !node_is_null(s)) == (r && !node_is_null(r))) {
 		check_report(c, DIAG_ERROR, CHECK_NC_CREDENTIALS, hybrid, "spec.hybrid",
-			     s ? "Only one of IAMRolesAnywhere or SSM must be provided for hybrid node configuration"
-			       : "Either IAMRolesAnywhere or SSM must be provided for hybrid node configuration");
+			     s ? "Only one of IAMRolesAnywhere or SSM must be provided for hybrid "
+				 "node configuration"
+			       : "Either IAMRolesAnywhere or SSM must be provided for hybrid node "
+				 "configuration");
 	} else if (s && !node_is_null(s)) {
 		ssm(c, s);
 	} else {

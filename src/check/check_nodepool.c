@@ -78,26 +78,34 @@ domain_ends_with(const char *key, const char *domain)
 
 /* L1-L4 on a template label key, K1-K4 on a requirement key. */
 static void
-restricted_key(struct check_ctx *c, const struct node *at, const char *path,
-	       const char *key, const char *where)
+restricted_key(struct check_ctx *c, const struct node *at, const char *path, const char *key,
+	       const char *where)
 {
-	static const char *const sh_allowed[] = { "karpenter.sh/capacity-type", "karpenter.sh/nodepool" };
+	static const char *const sh_allowed[] = { "karpenter.sh/capacity-type",
+						  "karpenter.sh/nodepool" };
 
 	if (!in_list(key, sh_allowed, COUNT(sh_allowed)) && domain_ends_with(key, "karpenter.sh"))
 		check_report(c, DIAG_ERROR, CHECK_NP_DOMAIN_SH, at, path,
-			     "label domain \"karpenter.sh\" is restricted: %s \"%s\" makes the API server reject the NodePool; use another domain",
+			     "label domain \"karpenter.sh\" is restricted: %s \"%s\" makes the API "
+			     "server reject the NodePool; use another domain",
 			     where, key);
 	if (!strcmp(key, "karpenter.sh/nodepool"))
 		check_report(c, DIAG_ERROR, CHECK_NP_NODEPOOL, at, path,
-			     "label \"karpenter.sh/nodepool\" is restricted: %s \"%s\" makes the API server reject the NodePool; Karpenter sets it on every node it launches, remove it",
+			     "label \"karpenter.sh/nodepool\" is restricted: %s \"%s\" makes the "
+			     "API server reject the NodePool; Karpenter sets it on every node it "
+			     "launches, remove it",
 			     where, key);
 	if (!strcmp(key, "kubernetes.io/hostname"))
 		check_report(c, DIAG_ERROR, CHECK_NP_HOSTNAME, at, path,
-			     "label \"kubernetes.io/hostname\" is restricted: %s \"%s\" makes the API server reject the NodePool; remove it",
+			     "label \"kubernetes.io/hostname\" is restricted: %s \"%s\" makes the "
+			     "API server reject the NodePool; remove it",
 			     where, key);
-	if (!in_list(key, aws_allowed, COUNT(aws_allowed)) && domain_ends_with(key, "karpenter.k8s.aws"))
+	if (!in_list(key, aws_allowed, COUNT(aws_allowed)) &&
+	    domain_ends_with(key, "karpenter.k8s.aws"))
 		check_report(c, DIAG_ERROR, CHECK_NP_DOMAIN_AWS, at, path,
-			     "label domain \"karpenter.k8s.aws\" is restricted: %s \"%s\" is not one of the well-known karpenter.k8s.aws labels, so the AWS provider's CRD rejects the NodePool",
+			     "label domain \"karpenter.k8s.aws\" is restricted: %s \"%s\" is not "
+			     "one of the well-known karpenter.k8s.aws labels, so the AWS "
+			     "provider's CRD rejects the NodePool",
 			     where, key);
 }
 
@@ -111,13 +119,17 @@ template_labels(struct check_ctx *c, const struct node *labels)
 
 		restricted_key(c, p->key, path, k, "template label");
 		if (check_qualified_name(k) < 0)
-			check_report(c, DIAG_ERROR, CHECK_NP_LABEL_KEY, p->key, path,
-				     "template label key \"%s\" is not a qualified name: Karpenter marks the NodePool ValidationSucceeded=False and launches nothing",
-				     k);
+			check_report(
+				c, DIAG_ERROR, CHECK_NP_LABEL_KEY, p->key, path,
+				"template label key \"%s\" is not a qualified name: Karpenter "
+				"marks the NodePool ValidationSucceeded=False and launches nothing",
+				k);
 		if (check_label_value(v ? v : "") < 0)
-			check_report(c, DIAG_ERROR, CHECK_NP_LABEL_VALUE, p->value, path,
-				     "template label \"%s\" value \"%s\" is not a valid label value: Karpenter marks the NodePool ValidationSucceeded=False",
-				     k, v ? v : "");
+			check_report(
+				c, DIAG_ERROR, CHECK_NP_LABEL_VALUE, p->value, path,
+				"template label \"%s\" value \"%s\" is not a valid label value: "
+				"Karpenter marks the NodePool ValidationSucceeded=False",
+				k, v ? v : "");
 	}
 }
 
@@ -138,13 +150,17 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 	if (key) {
 		restricted_key(c, key_n, check_path(c, path, "key"), key, "requirement key");
 		if (check_qualified_name(key) < 0)
-			check_report(c, DIAG_ERROR, CHECK_NP_LABEL_KEY, key_n, check_path(c, path, "key"),
-				     "requirement key \"%s\" is not a qualified name: Karpenter marks the NodePool ValidationSucceeded=False",
+			check_report(c, DIAG_ERROR, CHECK_NP_LABEL_KEY, key_n,
+				     check_path(c, path, "key"),
+				     "requirement key \"%s\" is not a qualified name: Karpenter "
+				     "marks the NodePool ValidationSucceeded=False",
 				     key);
 	}
 	if (op && !in_list(op, operators, COUNT(operators)))
-		check_report(c, DIAG_ERROR, CHECK_NP_OPERATOR, op_n, check_path(c, path, "operator"),
-			     "requirement %s has an unsupported operator %s: use In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte or Lte",
+		check_report(c, DIAG_ERROR, CHECK_NP_OPERATOR, op_n,
+			     check_path(c, path, "operator"),
+			     "requirement %s has an unsupported operator %s: use In, NotIn, "
+			     "Exists, DoesNotExist, Gt, Lt, Gte or Lte",
 			     key ? key : "", op);
 	/* RuntimeValidate: every value a label value (the CRD's array-level
 	 * maxLength/pattern does not reach the items) */
@@ -154,7 +170,10 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 		if (!node_is_str(values->seq.items[i]) || check_label_value(s) < 0)
 			check_report(c, DIAG_ERROR, CHECK_NP_LABEL_VALUE, values->seq.items[i],
 				     check_index(c, vpath, i),
-				     "requirement %s value \"%s\" is not a valid label value (a string of at most 63 characters of [A-Za-z0-9_.-], starting and ending alphanumeric): Karpenter marks the NodePool ValidationSucceeded=False",
+				     "requirement %s value \"%s\" is not a valid label value (a "
+				     "string of at most 63 characters of [A-Za-z0-9_.-], starting "
+				     "and ending alphanumeric): Karpenter marks the NodePool "
+				     "ValidationSucceeded=False",
 				     key ? key : "", s ? s : "");
 	}
 	if (!op)
@@ -162,22 +181,27 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 	/* R1 */
 	if (!strcmp(op, "In") && nvalues == 0)
 		check_report(c, DIAG_ERROR, CHECK_NP_IN_VALUES, r, path,
-			     "requirements with operator 'In' must have a value defined: %s In [] matches no instance type; list the values",
+			     "requirements with operator 'In' must have a value defined: %s In [] "
+			     "matches no instance type; list the values",
 			     key ? key : "");
 	/* R2: int() of a non-integer is an evaluation error, which rejects too */
 	if (!strcmp(op, "Gt") || !strcmp(op, "Lt") || !strcmp(op, "Gte") || !strcmp(op, "Lte")) {
 		if (nvalues != 1 || !k8s_parse_int64(check_text(values->seq.items[0]), &v) || v < 0)
-			check_report(c, DIAG_ERROR, CHECK_NP_INT_OP, nvalues ? values : r, nvalues ? vpath : path,
-				     "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value: %s %s has %zu value%s%s",
+			check_report(c, DIAG_ERROR, CHECK_NP_INT_OP, nvalues ? values : r,
+				     nvalues ? vpath : path,
+				     "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have "
+				     "a single positive integer value: %s %s has %zu value%s%s",
 				     key ? key : "", op, nvalues, nvalues == 1 ? "" : "s",
 				     nvalues == 1 ? " that is not a non-negative integer" : "");
 	}
 	/* R3 */
 	if (!strcmp(op, "In") && minv && !node_is_null(minv) &&
 	    k8s_parse_int64(check_text(minv), &mv) && (long long)nvalues < mv)
-		check_report(c, DIAG_ERROR, CHECK_NP_MIN_VALUES, minv, check_path(c, path, "minValues"),
-			     "requirements with 'minValues' must have at least that many values specified in the 'values' field: %s has minValues %lld but %zu value%s",
-			     key ? key : "", mv, nvalues, nvalues == 1 ? "" : "s");
+		check_report(
+			c, DIAG_ERROR, CHECK_NP_MIN_VALUES, minv, check_path(c, path, "minValues"),
+			"requirements with 'minValues' must have at least that many values "
+			"specified in the 'values' field: %s has minValues %lld but %zu value%s",
+			key ? key : "", mv, nvalues, nvalues == 1 ? "" : "s");
 	/* RuntimeValidate: well-known keys with a fixed vocabulary */
 	if (key && !strcmp(op, "In") && nvalues) {
 		static const char *const cap[] = { "on-demand", "spot", "reserved" };
@@ -186,17 +210,22 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 
 		if (!strcmp(key, "karpenter.sh/capacity-type")) {
 			for (size_t i = 0; i < nvalues; i++)
-				ok = ok || in_list(check_text(values->seq.items[i]), cap, COUNT(cap));
+				ok = ok ||
+				     in_list(check_text(values->seq.items[i]), cap, COUNT(cap));
 			if (!ok)
-				check_report(c, DIAG_ERROR, CHECK_NP_CAPACITY, values, vpath,
-					     "karpenter.sh/capacity-type In %s names no capacity type Karpenter knows: include on-demand, spot or reserved",
-					     values_text(c, values));
+				check_report(
+					c, DIAG_ERROR, CHECK_NP_CAPACITY, values, vpath,
+					"karpenter.sh/capacity-type In %s names no capacity type "
+					"Karpenter knows: include on-demand, spot or reserved",
+					values_text(c, values));
 		} else if (!strcmp(key, "karpenter.k8s.aws/instance-tenancy")) {
 			for (size_t i = 0; i < nvalues; i++)
-				ok = ok || in_list(check_text(values->seq.items[i]), ten, COUNT(ten));
+				ok = ok ||
+				     in_list(check_text(values->seq.items[i]), ten, COUNT(ten));
 			if (!ok)
 				check_report(c, DIAG_ERROR, CHECK_NP_TENANCY, values, vpath,
-					     "karpenter.k8s.aws/instance-tenancy In %s must include default or dedicated",
+					     "karpenter.k8s.aws/instance-tenancy In %s must "
+					     "include default or dedicated",
 					     values_text(c, values));
 		}
 	}
@@ -244,27 +273,37 @@ taints(struct check_ctx *c, const struct node *spec)
 			const char *effect = taint_effect(t);
 
 			if (key && check_qualified_name(key) < 0)
-				check_report(c, DIAG_ERROR, CHECK_NP_TAINT_KEY, node_map_get(t, "key"),
-					     check_path(c, path, "key"),
-					     "taint key \"%s\" is not a qualified name: Karpenter marks the NodePool ValidationSucceeded=False",
+				check_report(c, DIAG_ERROR, CHECK_NP_TAINT_KEY,
+					     node_map_get(t, "key"), check_path(c, path, "key"),
+					     "taint key \"%s\" is not a qualified name: Karpenter "
+					     "marks the NodePool ValidationSucceeded=False",
 					     key);
 			if (value && *value && check_qualified_name(value) < 0)
-				check_report(c, DIAG_ERROR, CHECK_NP_TAINT_VALUE, node_map_get(t, "value"),
-					     check_path(c, path, "value"),
-					     "taint %s value \"%s\" is not a qualified name (Karpenter requires one, stricter than Kubernetes): the NodePool gets ValidationSucceeded=False and launches nothing",
-					     key ? key : "", value);
+				check_report(
+					c, DIAG_ERROR, CHECK_NP_TAINT_VALUE,
+					node_map_get(t, "value"), check_path(c, path, "value"),
+					"taint %s value \"%s\" is not a qualified name (Karpenter "
+					"requires one, stricter than Kubernetes): the NodePool "
+					"gets ValidationSucceeded=False and launches nothing",
+					key ? key : "", value);
 			if (*effect && !in_list(effect, effects, COUNT(effects)))
-				check_report(c, DIAG_ERROR, CHECK_NP_TAINT_EFFECT, node_map_get(t, "effect"),
+				check_report(c, DIAG_ERROR, CHECK_NP_TAINT_EFFECT,
+					     node_map_get(t, "effect"),
 					     check_path(c, path, "effect"),
-					     "taint %s effect \"%s\" is not NoSchedule, PreferNoSchedule or NoExecute",
+					     "taint %s effect \"%s\" is not NoSchedule, "
+					     "PreferNoSchedule or NoExecute",
 					     key ? key : "", effect);
 			for (size_t k = 0; key && k < nseen; k++) {
 				const char *k2 = check_text(node_map_get(seen[k], "key"));
 
-				if (k2 && !strcmp(k2, key) && !strcmp(taint_effect(seen[k]), effect)) {
-					check_report(c, DIAG_ERROR, CHECK_NP_TAINT_DUP, t, path,
-						     "taint %s:%s appears twice in taints and startupTaints (first at %s): Karpenter marks the NodePool ValidationSucceeded=False; keep one",
-						     key, effect, seen_path[k]);
+				if (k2 && !strcmp(k2, key) &&
+				    !strcmp(taint_effect(seen[k]), effect)) {
+					check_report(
+						c, DIAG_ERROR, CHECK_NP_TAINT_DUP, t, path,
+						"taint %s:%s appears twice in taints and "
+						"startupTaints (first at %s): Karpenter marks the "
+						"NodePool ValidationSucceeded=False; keep one",
+						key, effect, seen_path[k]);
 					break;
 				}
 			}
@@ -294,11 +333,13 @@ check_nodepool(struct check_ctx *c)
 
 		if (nl && !(nl == 1 && node_map_get(limits, "nodes")))
 			check_report(c, DIAG_ERROR, CHECK_NP_STATIC_LIMITS, limits, "spec.limits",
-				     "only 'limits.nodes' is supported on static NodePools: a pool with replicas may not limit other resources");
+				     "only 'limits.nodes' is supported on static NodePools: a pool "
+				     "with replicas may not limit other resources");
 		if (node_map_get(spec, "weight"))
-			check_report(c, DIAG_ERROR, CHECK_NP_STATIC_WEIGHT, node_map_get(spec, "weight"),
-				     "spec.weight",
-				     "'weight' is not supported on static NodePools: drop weight or replicas");
+			check_report(c, DIAG_ERROR, CHECK_NP_STATIC_WEIGHT,
+				     node_map_get(spec, "weight"), "spec.weight",
+				     "'weight' is not supported on static NodePools: drop weight "
+				     "or replicas");
 	}
 	/* B1 */
 	for (size_t i = 0; i < check_seq_count(budgets); i++) {
@@ -307,7 +348,8 @@ check_nodepool(struct check_ctx *c)
 		if ((node_map_get(b, "schedule") != NULL) != (node_map_get(b, "duration") != NULL))
 			check_report(c, DIAG_ERROR, CHECK_NP_BUDGET, b,
 				     check_index(c, "spec.disruption.budgets", i),
-				     "'schedule' must be set with 'duration': a budget needs both or neither");
+				     "'schedule' must be set with 'duration': a budget needs both "
+				     "or neither");
 	}
 	template_labels(c, node_path(spec, "template.metadata.labels"));
 	/* nodeClassRef group/kind/name: self != '' */
@@ -316,17 +358,21 @@ check_nodepool(struct check_ctx *c)
 		const char *s = check_text(f);
 
 		if (f && (!s || !*s))
-			check_report(c, DIAG_ERROR, CHECK_NP_CLASSREF, f,
-				     check_path(c, "spec.template.spec.nodeClassRef", ref_fields[i]),
-				     "%s may not be empty: nodeClassRef must name the node class (%s)",
-				     ref_fields[i],
-				     !strcmp(ref_fields[i], "group") ? "karpenter.k8s.aws or eks.amazonaws.com" :
-				     !strcmp(ref_fields[i], "kind") ? "EC2NodeClass or NodeClass" : "its metadata.name");
+			check_report(
+				c, DIAG_ERROR, CHECK_NP_CLASSREF, f,
+				check_path(c, "spec.template.spec.nodeClassRef", ref_fields[i]),
+				"%s may not be empty: nodeClassRef must name the node class (%s)",
+				ref_fields[i],
+				!strcmp(ref_fields[i], "group")
+					? "karpenter.k8s.aws or eks.amazonaws.com"
+				: !strcmp(ref_fields[i], "kind") ? "EC2NodeClass or NodeClass"
+								 : "its metadata.name");
 		else if (!f)
-			check_report(c, DIAG_ERROR, CHECK_NP_CLASSREF, ref,
-				     "spec.template.spec.nodeClassRef",
-				     "nodeClassRef has no %s: group, kind and name are all required",
-				     ref_fields[i]);
+			check_report(
+				c, DIAG_ERROR, CHECK_NP_CLASSREF, ref,
+				"spec.template.spec.nodeClassRef",
+				"nodeClassRef has no %s: group, kind and name are all required",
+				ref_fields[i]);
 	}
 	for (size_t i = 0; i < check_seq_count(reqs); i++)
 		requirement(c, reqs->seq.items[i], check_index(c, REQS, i));

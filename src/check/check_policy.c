@@ -32,7 +32,9 @@ contains_any(const char *s, const char *const *words, size_t n)
 }
 
 static const char *const atomic_fields[] = {
-	"tolerations", "affinity", "nodeSelectorTerms",
+	"tolerations",
+	"affinity",
+	"nodeSelectorTerms",
 	"preferredDuringSchedulingIgnoredDuringExecution",
 	"requiredDuringSchedulingIgnoredDuringExecution",
 };
@@ -66,7 +68,8 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 	if (!mc || node_is_null(mc)) {
 		if (required)
 			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, spec, "spec.matchConstraints",
-				     "matchConstraints is required: the API server rejects a policy that does not say what it matches");
+				     "matchConstraints is required: the API server rejects a "
+				     "policy that does not say what it matches");
 		return;
 	}
 	for (size_t i = 0; i < check_seq_count(rules); i++) {
@@ -84,13 +87,17 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 			if (!ok)
 				check_report(c, DIAG_ERROR, CHECK_POL_MATCH, ops->seq.items[k],
 					     check_index(c, check_path(c, path, "operations"), k),
-					     "operation \"%s\" cannot be matched by a mutating policy: use CREATE, UPDATE, CONNECT or *",
+					     "operation \"%s\" cannot be matched by a mutating "
+					     "policy: use CREATE, UPDATE, CONNECT or *",
 					     o ? o : "");
 		}
 		if (patches_affinity && ops_include_update(ops))
-			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, ops ? ops : r,
-				     check_path(c, path, "operations"),
-				     "the policy patches spec.affinity but also matches UPDATE: a Pod's affinity is immutable after creation, so the API server rejects every update the policy touches; match CREATE only");
+			check_report(
+				c, DIAG_ERROR, CHECK_POL_MATCH, ops ? ops : r,
+				check_path(c, path, "operations"),
+				"the policy patches spec.affinity but also matches UPDATE: a Pod's "
+				"affinity is immutable after creation, so the API server rejects "
+				"every update the policy touches; match CREATE only");
 		if (check_seq_count(rules) == 1 && check_seq_count(res) == 1) {
 			const char *rs = check_text(res->seq.items[0]);
 
@@ -108,16 +115,21 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 
 		if (!name || check_qualified_name(name) < 0)
 			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m, check_path(c, path, "name"),
-				     "matchCondition name \"%s\" is not a qualified name", name ? name : "");
+				     "matchCondition name \"%s\" is not a qualified name",
+				     name ? name : "");
 		for (size_t k = 0; name && k < i; k++) {
 			const char *o = check_text(node_map_get(conds->seq.items[k], "name"));
 
 			if (o && !strcmp(o, name))
-				check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m, check_path(c, path, "name"),
-					     "matchCondition name \"%s\" is used twice: names must be unique", name);
+				check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m,
+					     check_path(c, path, "name"),
+					     "matchCondition name \"%s\" is used twice: names must "
+					     "be unique",
+					     name);
 		}
 		if (!expr || !*expr)
-			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m, check_path(c, path, "expression"),
+			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m,
+				     check_path(c, path, "expression"),
 				     "matchCondition \"%s\" has no expression", name ? name : "");
 	}
 }
@@ -131,8 +143,10 @@ mutations(struct check_ctx *c, const struct node *spec, bool *affinity, bool *js
 
 	*affinity = *json_patch = false;
 	if (!check_seq_count(muts))
-		check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, muts ? muts : spec, "spec.mutations",
-			     "the policy has no mutations: it changes nothing (the API server wants at least one)");
+		check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, muts ? muts : spec,
+			     "spec.mutations",
+			     "the policy has no mutations: it changes nothing (the API server "
+			     "wants at least one)");
 	for (size_t i = 0; i < check_seq_count(muts); i++) {
 		const struct node *m = muts->seq.items[i];
 		const char *type = check_text(node_map_get(m, "patchType"));
@@ -142,33 +156,44 @@ mutations(struct check_ctx *c, const struct node *spec, bool *affinity, bool *js
 		const char *expr = NULL;
 
 		if (!type || (strcmp(type, "JSONPatch") && strcmp(type, "ApplyConfiguration"))) {
-			check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m, check_path(c, path, "patchType"),
-				     "patchType \"%s\" is not JSONPatch or ApplyConfiguration", type ? type : "");
+			check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+				     check_path(c, path, "patchType"),
+				     "patchType \"%s\" is not JSONPatch or ApplyConfiguration",
+				     type ? type : "");
 			continue;
 		}
 		if (!strcmp(type, "JSONPatch")) {
 			*json_patch = true;
 			expr = jp;
 			if (!jp || !*jp)
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m, check_path(c, path, "jsonPatch.expression"),
+				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+					     check_path(c, path, "jsonPatch.expression"),
 					     "patchType JSONPatch needs jsonPatch.expression");
 			if (node_map_get(m, "applyConfiguration"))
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m, check_path(c, path, "applyConfiguration"),
-					     "patchType JSONPatch with an applyConfiguration: the API server allows only the one the patch type names");
+				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+					     check_path(c, path, "applyConfiguration"),
+					     "patchType JSONPatch with an applyConfiguration: the "
+					     "API server allows only the one the patch type names");
 		} else {
 			expr = ac;
 			if (!ac || !*ac)
 				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
 					     check_path(c, path, "applyConfiguration.expression"),
-					     "patchType ApplyConfiguration needs applyConfiguration.expression");
+					     "patchType ApplyConfiguration needs "
+					     "applyConfiguration.expression");
 			if (node_map_get(m, "jsonPatch"))
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m, check_path(c, path, "jsonPatch"),
-					     "patchType ApplyConfiguration with a jsonPatch: the API server allows only the one the patch type names");
+				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+					     check_path(c, path, "jsonPatch"),
+					     "patchType ApplyConfiguration with a jsonPatch: the "
+					     "API server allows only the one the patch type names");
 			if (contains_any(ac, atomic_fields, COUNT(atomic_fields)) &&
 			    !(node_is_bool(ssa) && ssa->scalar.i))
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
-					     check_path(c, path, "applyConfiguration.expression"),
-					     "an apply configuration that sets tolerations or node affinity is rejected (\"may not mutate atomic arrays, maps or structs\"): write it as a JSONPatch that appends");
+				check_report(
+					c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+					check_path(c, path, "applyConfiguration.expression"),
+					"an apply configuration that sets tolerations or node "
+					"affinity is rejected (\"may not mutate atomic arrays, "
+					"maps or structs\"): write it as a JSONPatch that appends");
 		}
 		if (expr && (strstr(expr, "/spec/affinity") || strstr(expr, "affinity:")))
 			*affinity = true;
@@ -187,8 +212,12 @@ check_mutatingpolicy(struct check_ctx *c)
 	/* autogen copies a single-"pods" policy to controllers, rewriting
 	 * matchConditions and apply configurations but not JSON patch paths */
 	if (json_patch && pods_only && !(ctrl && ctrl->kind == NODE_SEQ && ctrl->seq.count == 0))
-		check_report(c, DIAG_ERROR, CHECK_POL_AUTOGEN, spec, "spec.autogen.podControllers.controllers",
-			     "a JSONPatch policy on pods with pod-controller autogen on: Kyverno copies it to Deployments, Jobs and the rest without rewriting the /spec/... paths, so the copies patch the wrong place; set autogen.podControllers.controllers: []");
+		check_report(c, DIAG_ERROR, CHECK_POL_AUTOGEN, spec,
+			     "spec.autogen.podControllers.controllers",
+			     "a JSONPatch policy on pods with pod-controller autogen on: Kyverno "
+			     "copies it to Deployments, Jobs and the rest without rewriting the "
+			     "/spec/... paths, so the copies patch the wrong place; set "
+			     "autogen.podControllers.controllers: []");
 }
 
 void
@@ -202,7 +231,8 @@ check_admissionpolicy(struct check_ctx *c)
 	mutations(c, spec, &affinity, &json_patch);
 	match_constraints(c, spec, true, affinity, &pods_only);
 	if (!r || (strcmp(r, "Never") && strcmp(r, "IfNeeded")))
-		check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, rp ? rp : spec, "spec.reinvocationPolicy",
+		check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, rp ? rp : spec,
+			     "spec.reinvocationPolicy",
 			     "reinvocationPolicy %s%s%s: the API server requires Never or IfNeeded",
 			     r ? "\"" : "is missing", r ? r : "", r ? "\" is not valid" : "");
 }
@@ -220,7 +250,8 @@ json6902(struct check_ctx *c, const struct node *patch, const char *path)
 
 	if (!text) {
 		check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
-			     "patchesJson6902 must be a string holding a YAML or JSON list of operations");
+			     "patchesJson6902 must be a string holding a YAML or JSON list of "
+			     "operations");
 		return;
 	}
 	if (yamlio_load(&docs, c->a, c->d, patch->at.file, text, strlen(text), NULL) < 0 ||
@@ -244,18 +275,21 @@ json6902(struct check_ctx *c, const struct node *patch, const char *path)
 			known = known || !strcmp(o, ops[k]);
 		if (!known) {
 			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
-				     "patch operation %zu: op \"%s\" is not add, remove, replace, move, copy or test",
+				     "patch operation %zu: op \"%s\" is not add, remove, replace, "
+				     "move, copy or test",
 				     i, o ? o : "");
 			continue;
 		}
 		if (!p || (*p && *p != '/'))
 			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
-				     "patch operation %zu (%s): path \"%s\" is not a JSON pointer", i, o, p ? p : "");
+				     "patch operation %zu (%s): path \"%s\" is not a JSON pointer",
+				     i, o, p ? p : "");
 		if ((!strcmp(o, "add") || !strcmp(o, "replace") || !strcmp(o, "test")) &&
 		    !node_map_get(op, "value"))
 			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
 				     "patch operation %zu (%s %s) has no value", i, o, p ? p : "");
-		if ((!strcmp(o, "move") || !strcmp(o, "copy")) && (!from || (*from && *from != '/')))
+		if ((!strcmp(o, "move") || !strcmp(o, "copy")) &&
+		    (!from || (*from && *from != '/')))
 			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
 				     "patch operation %zu (%s) needs from, a JSON pointer", i, o);
 	}
@@ -263,8 +297,7 @@ json6902(struct check_ctx *c, const struct node *patch, const char *path)
 
 /* A strategic-merge overlay: lists there replace the Pod's lists whole. */
 static void
-smp_walk(struct check_ctx *c, const struct node *n, const char *path, bool anchored,
-	 int depth)
+smp_walk(struct check_ctx *c, const struct node *n, const char *path, bool anchored, int depth)
 {
 	if (!n || n->kind != NODE_MAP || depth > 32)
 		return;
@@ -272,24 +305,35 @@ smp_walk(struct check_ctx *c, const struct node *n, const char *path, bool ancho
 		const char *k = node_text(n->map.pairs[i].key);
 		const struct node *v = n->map.pairs[i].value;
 		bool anchor = !strncmp(k, "+(", 2);
-		const char *bare = anchor ? arena_strndup(c->a, k + 2, strlen(k) > 3 ? strlen(k) - 3 : 0) : k;
+		const char *bare =
+			anchor ? arena_strndup(c->a, k + 2, strlen(k) > 3 ? strlen(k) - 3 : 0) : k;
 		const char *sub = check_path(c, path, k);
 
 		if (!strcmp(bare, "tolerations") && v && v->kind == NODE_SEQ) {
 			if (anchor)
-				check_report(c, DIAG_WARNING, CHECK_POL_JSONPATCH, n->map.pairs[i].key, sub,
-					     "+(tolerations) never fires: DefaultTolerationSeconds has always added a list by the time the webhook runs; append with patchesJson6902");
+				check_report(c, DIAG_WARNING, CHECK_POL_JSONPATCH,
+					     n->map.pairs[i].key, sub,
+					     "+(tolerations) never fires: DefaultTolerationSeconds "
+					     "has always added a list by the time the webhook "
+					     "runs; append with patchesJson6902");
 			else if (!anchored)
-				check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, n->map.pairs[i].key, sub,
-					     "a strategic-merge patch of tolerations replaces the Pod's whole list (spec.tolerations has no merge key): the user's tolerations and the default not-ready/unreachable ones are lost; append with patchesJson6902");
+				check_report(
+					c, DIAG_ERROR, CHECK_POL_JSONPATCH, n->map.pairs[i].key,
+					sub,
+					"a strategic-merge patch of tolerations replaces the Pod's "
+					"whole list (spec.tolerations has no merge key): the "
+					"user's tolerations and the default not-ready/unreachable "
+					"ones are lost; append with patchesJson6902");
 			continue;
 		}
 		if (v && v->kind == NODE_SEQ && !anchor && !anchored &&
 		    (!strcmp(bare, "nodeSelectorTerms") ||
 		     !strcmp(bare, "preferredDuringSchedulingIgnoredDuringExecution")))
-			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, n->map.pairs[i].key, sub,
-				     "a strategic-merge patch of %s replaces the Pod's own list (it is atomic); guard it with a +() anchor or use patchesJson6902",
-				     bare);
+			check_report(
+				c, DIAG_ERROR, CHECK_POL_JSONPATCH, n->map.pairs[i].key, sub,
+				"a strategic-merge patch of %s replaces the Pod's own list (it is "
+				"atomic); guard it with a +() anchor or use patchesJson6902",
+				bare);
 		smp_walk(c, v, sub, anchored || anchor, depth + 1);
 	}
 }
@@ -341,8 +385,9 @@ void
 check_clusterpolicy(struct check_ctx *c)
 {
 	const struct node *rules = node_path(c->obj, "spec.rules");
-	const char *autogen = check_text(node_map_get(node_path(c->obj, "metadata.annotations"),
-						      "pod-policies.kyverno.io/autogen-controllers"));
+	const char *autogen =
+		check_text(node_map_get(node_path(c->obj, "metadata.annotations"),
+					"pod-policies.kyverno.io/autogen-controllers"));
 
 	for (size_t i = 0; i < check_seq_count(rules); i++) {
 		const struct node *r = rules->seq.items[i];
@@ -358,8 +403,11 @@ check_clusterpolicy(struct check_ctx *c)
 			const char *o = check_text(node_map_get(rules->seq.items[k], "name"));
 
 			if (o && !strcmp(o, name))
-				check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, r, check_path(c, path, "name"),
-					     "rule name \"%s\" is used twice: Kyverno requires unique rule names", name);
+				check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, r,
+					     check_path(c, path, "name"),
+					     "rule name \"%s\" is used twice: Kyverno requires "
+					     "unique rule names",
+					     name);
 		}
 		if (jp) {
 			json6902(c, jp, check_path(c, path, "mutate.patchesJson6902"));
@@ -371,22 +419,35 @@ check_clusterpolicy(struct check_ctx *c)
 
 			if (!fjp)
 				continue;
-			json6902(c, fjp, check_path(c, check_index(c, check_path(c, path, "mutate.foreach"), k),
-						    "patchesJson6902"));
-			affinity = affinity || (node_str(fjp) && strstr(node_str(fjp), "/spec/affinity"));
+			json6902(
+				c, fjp,
+				check_path(c,
+					   check_index(c, check_path(c, path, "mutate.foreach"), k),
+					   "patchesJson6902"));
+			affinity = affinity ||
+				   (node_str(fjp) && strstr(node_str(fjp), "/spec/affinity"));
 		}
 		if (smp) {
-			smp_walk(c, smp, check_path(c, path, "mutate.patchStrategicMerge"), false, 0);
+			smp_walk(c, smp, check_path(c, path, "mutate.patchStrategicMerge"), false,
+				 0);
 			affinity = affinity || node_path(smp, "spec.affinity") ||
 				   node_map_get(node_map_get(smp, "spec"), "+(affinity)");
 			if (pods_only && !(autogen && !strcmp(autogen, "none")))
 				check_report(c, DIAG_WARNING, CHECK_POL_AUTOGEN, r, path,
-					     "rule \"%s\" mutates Pods with a strategic-merge patch and autogen is on: Kyverno copies it onto Deployments, StatefulSets and Jobs, which Argo CD then shows as changed; annotate the policy pod-policies.kyverno.io/autogen-controllers: none",
+					     "rule \"%s\" mutates Pods with a strategic-merge "
+					     "patch and autogen is on: Kyverno copies it onto "
+					     "Deployments, StatefulSets and Jobs, which Argo CD "
+					     "then shows as changed; annotate the policy "
+					     "pod-policies.kyverno.io/autogen-controllers: none",
 					     name ? name : "");
 		}
 		if (affinity && ops_include_update(ops))
-			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, ops ? ops : r, check_path(c, path, "match"),
-				     "rule \"%s\" patches spec.affinity but matches UPDATE%s: a Pod's affinity is immutable after creation; add operations: [CREATE]",
-				     name ? name : "", ops ? "" : " (no operations means CREATE and UPDATE)");
+			check_report(
+				c, DIAG_ERROR, CHECK_POL_MATCH, ops ? ops : r,
+				check_path(c, path, "match"),
+				"rule \"%s\" patches spec.affinity but matches UPDATE%s: a Pod's "
+				"affinity is immutable after creation; add operations: [CREATE]",
+				name ? name : "",
+				ops ? "" : " (no operations means CREATE and UPDATE)");
 	}
 }

@@ -60,7 +60,8 @@ label_name_ok(const char *s)
 static bool
 metric_name_ok(const char *s)
 {
-	if (!s || !*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || *s == ':'))
+	if (!s || !*s ||
+	    !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || *s == ':'))
 		return false;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' ||
@@ -105,34 +106,36 @@ expr_unbalanced(const char *e)
 }
 
 static void
-duration_field(struct check_ctx *c, const struct node *m, const char *base,
-	       const char *field)
+duration_field(struct check_ctx *c, const struct node *m, const char *base, const char *field)
 {
 	const struct node *v = node_map_get(m, field);
 	const char *s = check_text(v);
 
 	if (v && !node_is_null(v) && !duration_ok(s))
 		check_report(c, DIAG_ERROR, CHECK_PR_RULE, v, check_path(c, base, field),
-			     "%s \"%s\" is not a Prometheus duration (like 5m, 1h30m, 0): the API server rejects the PrometheusRule",
+			     "%s \"%s\" is not a Prometheus duration (like 5m, 1h30m, 0): the API "
+			     "server rejects the PrometheusRule",
 			     field, s ? s : "");
 }
 
 static void
-label_map(struct check_ctx *c, const struct node *m, const char *base,
-	  const char *what)
+label_map(struct check_ctx *c, const struct node *m, const char *base, const char *what)
 {
 	for (size_t i = 0; m && m->kind == NODE_MAP && i < m->map.count; i++) {
 		const char *k = node_text(m->map.pairs[i].key);
 
 		if (!label_name_ok(k))
-			check_report(c, DIAG_ERROR, CHECK_PR_RULE, m->map.pairs[i].key,
-				     check_path(c, base, k),
-				     "%s name \"%s\" is not a Prometheus label name ([a-zA-Z_][a-zA-Z0-9_]*): Prometheus refuses to load the group",
-				     what, k);
+			check_report(
+				c, DIAG_ERROR, CHECK_PR_RULE, m->map.pairs[i].key,
+				check_path(c, base, k),
+				"%s name \"%s\" is not a Prometheus label name "
+				"([a-zA-Z_][a-zA-Z0-9_]*): Prometheus refuses to load the group",
+				what, k);
 		else if (!strncmp(k, "__", 2))
 			check_report(c, DIAG_ERROR, CHECK_PR_RULE, m->map.pairs[i].key,
 				     check_path(c, base, k),
-				     "%s name \"%s\" starts with __, which Prometheus reserves", what, k);
+				     "%s name \"%s\" starts with __, which Prometheus reserves",
+				     what, k);
 	}
 }
 
@@ -147,18 +150,20 @@ rule(struct check_ctx *c, const struct node *r, const char *path)
 
 	if (is_alert == is_record)
 		check_report(c, DIAG_ERROR, CHECK_PR_RULE, r, path,
-			     "a rule needs exactly one of 'alert' and 'record'%s: Prometheus refuses to load the group",
+			     "a rule needs exactly one of 'alert' and 'record'%s: Prometheus "
+			     "refuses to load the group",
 			     is_alert ? " (it has both)" : " (it has neither)");
 	if (is_alert && !*(check_text(alert) ? check_text(alert) : ""))
 		check_report(c, DIAG_ERROR, CHECK_PR_RULE, alert, check_path(c, path, "alert"),
 			     "the alert name is empty");
 	if (is_record && !metric_name_ok(check_text(record)))
 		check_report(c, DIAG_ERROR, CHECK_PR_RULE, record, check_path(c, path, "record"),
-			     "recording rule name \"%s\" is not a metric name ([a-zA-Z_:][a-zA-Z0-9_:]*)",
+			     "recording rule name \"%s\" is not a metric name "
+			     "([a-zA-Z_:][a-zA-Z0-9_:]*)",
 			     check_text(record) ? check_text(record) : "");
 	if (!e || !*e)
-		check_report(c, DIAG_ERROR, CHECK_PR_RULE, expr ? expr : r, check_path(c, path, "expr"),
-			     "the rule has no expression");
+		check_report(c, DIAG_ERROR, CHECK_PR_RULE, expr ? expr : r,
+			     check_path(c, path, "expr"), "the rule has no expression");
 	else if ((why = expr_unbalanced(e)) != NULL)
 		check_report(c, DIAG_ERROR, CHECK_PR_RULE, expr, check_path(c, path, "expr"),
 			     "the expression cannot parse: %s", why);
@@ -169,13 +174,16 @@ rule(struct check_ctx *c, const struct node *r, const char *path)
 
 		for (size_t k = 0; k < sizeof(alert_only) / sizeof(alert_only[0]); k++)
 			if (node_map_get(r, alert_only[k]))
-				check_report(c, DIAG_ERROR, CHECK_PR_RULE, node_map_get(r, alert_only[k]),
+				check_report(c, DIAG_ERROR, CHECK_PR_RULE,
+					     node_map_get(r, alert_only[k]),
 					     check_path(c, path, alert_only[k]),
-					     "invalid field '%s' in recording rule: Prometheus refuses to load the group",
+					     "invalid field '%s' in recording rule: Prometheus "
+					     "refuses to load the group",
 					     alert_only[k]);
 	}
 	label_map(c, node_map_get(r, "labels"), check_path(c, path, "labels"), "label");
-	label_map(c, node_map_get(r, "annotations"), check_path(c, path, "annotations"), "annotation");
+	label_map(c, node_map_get(r, "annotations"), check_path(c, path, "annotations"),
+		  "annotation");
 }
 
 void
@@ -191,15 +199,21 @@ check_prometheusrule(struct check_ctx *c)
 		const struct node *rules = node_map_get(g, "rules");
 
 		if (!n || !*n) {
-			check_report(c, DIAG_ERROR, CHECK_PR_GROUPS, name ? name : g, check_path(c, path, "name"),
+			check_report(c, DIAG_ERROR, CHECK_PR_GROUPS, name ? name : g,
+				     check_path(c, path, "name"),
 				     "rule group has no name: groups are keyed by name; name it");
 		} else {
 			for (size_t k = 0; k < i; k++) {
-				const char *o = check_text(node_map_get(groups->seq.items[k], "name"));
+				const char *o =
+					check_text(node_map_get(groups->seq.items[k], "name"));
 
 				if (o && !strcmp(o, n)) {
-					check_report(c, DIAG_ERROR, CHECK_PR_GROUPS, name, check_path(c, path, "name"),
-						     "rule group name \"%s\" is used twice (also spec.groups[%zu]): groups are a list-map keyed by name, so the API server rejects the PrometheusRule",
+					check_report(c, DIAG_ERROR, CHECK_PR_GROUPS, name,
+						     check_path(c, path, "name"),
+						     "rule group name \"%s\" is used twice (also "
+						     "spec.groups[%zu]): groups are a list-map "
+						     "keyed by name, so the API server rejects the "
+						     "PrometheusRule",
 						     n, k);
 					break;
 				}
@@ -207,8 +221,10 @@ check_prometheusrule(struct check_ctx *c)
 		}
 		duration_field(c, g, path, "interval");
 		duration_field(c, g, path, "query_offset");
-		label_map(c, node_map_get(g, "labels"), check_path(c, path, "labels"), "group label");
+		label_map(c, node_map_get(g, "labels"), check_path(c, path, "labels"),
+			  "group label");
 		for (size_t k = 0; k < check_seq_count(rules); k++)
-			rule(c, rules->seq.items[k], check_index(c, check_path(c, path, "rules"), k));
+			rule(c, rules->seq.items[k],
+			     check_index(c, check_path(c, path, "rules"), k));
 	}
 }

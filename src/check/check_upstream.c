@@ -41,7 +41,8 @@ static const struct {
 	{ "karpenter.sh", "NodeClaim", "karpenter/aws-provider/karpenter.sh_nodeclaims.yaml" },
 	{ "node.eks.aws", "NodeConfig", "nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" },
 	{ "argoproj.io", "ApplicationSet", "argocd/applicationset-crd.yaml" },
-	{ "nvidia.com", "ClusterPolicy", "gpu-operator/chart/crds/nvidia.com_clusterpolicies.yaml" },
+	{ "nvidia.com", "ClusterPolicy",
+	  "gpu-operator/chart/crds/nvidia.com_clusterpolicies.yaml" },
 };
 
 /* The CRD file of group/kind under the upstream directory, or NULL. */
@@ -60,7 +61,7 @@ crd_file(const char *group, const char *kind)
 
 struct up_file {
 	const char *rel;
-	struct node **docs;	/* NULL after a failed read */
+	struct node **docs; /* NULL after a failed read */
 	size_t count;
 	int rc;
 };
@@ -68,10 +69,10 @@ struct up_file {
 struct up_schema {
 	const char *api;
 	const char *kind;
-	const struct schema *s;	/* NULL: none known */
-	const char *source;	/* file it came from */
-	const char *standin;	/* apiVersion used instead, or NULL */
-	int rc;			/* 0, or -3: could not be compiled */
+	const struct schema *s; /* NULL: none known */
+	const char *source;     /* file it came from */
+	const char *standin;    /* apiVersion used instead, or NULL */
+	int rc;                 /* 0, or -3: could not be compiled */
 };
 
 struct check_upstream {
@@ -90,7 +91,8 @@ check_upstream_open(struct arena *a, struct diags *d, const char *dir)
 
 	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		diag_add(d, DIAG_ERROR, (struct pos){ dir, 0, 0 }, CHECK_COVERAGE, "",
-			 "upstream schema directory %s is not a directory: give --upstream DIR (or GPUSITE_UPSTREAM) laid out like shared/upstream",
+			 "upstream schema directory %s is not a directory: give --upstream DIR (or "
+			 "GPUSITE_UPSTREAM) laid out like shared/upstream",
 			 dir ? dir : "(none)");
 		return NULL;
 	}
@@ -129,8 +131,8 @@ load(struct check_upstream *u, struct arena *a, struct diags *d, const char *rel
 		buf_init(&b, MAX_FILE);
 		if (buf_read_file(&b, path) < 0) {
 			buf_release(&b);
-			diag_add(d, DIAG_ERROR, (struct pos){ arena_strdup(a, path), 0, 0 }, CHECK_COVERAGE, "",
-				 "cannot read upstream schema %s", path);
+			diag_add(d, DIAG_ERROR, (struct pos){ arena_strdup(a, path), 0, 0 },
+				 CHECK_COVERAGE, "", "cannot read upstream schema %s", path);
 			f->rc = -3;
 			return f;
 		}
@@ -171,8 +173,8 @@ new_entry(struct check_upstream *u, struct arena *a, const char *api, const char
 
 /* The openAPIV3Schema of group/kind at `version` in a CRD file. */
 static const struct node *
-crd_schema(const struct up_file *f, const char *group, const char *kind,
-	   const char *version, const struct node **version_node)
+crd_schema(const struct up_file *f, const char *group, const char *kind, const char *version,
+	   const struct node **version_node)
 {
 	for (size_t i = 0; i < f->count; i++) {
 		const struct node *spec = node_map_get(f->docs[i], "spec");
@@ -196,8 +198,8 @@ crd_schema(const struct up_file *f, const char *group, const char *kind,
 
 /* The components.schemas entry of group/version/kind in an OpenAPI v3 file. */
 static const char *
-openapi_component(const struct up_file *f, const char *group, const char *version,
-		  const char *kind, const struct node **components)
+openapi_component(const struct up_file *f, const char *group, const char *version, const char *kind,
+		  const struct node **components)
 {
 	const struct node *schemas = f->count ? node_path(f->docs[0], "components.schemas") : NULL;
 
@@ -212,7 +214,8 @@ openapi_component(const struct up_file *f, const char *group, const char *versio
 			const char *v = node_str(node_map_get(gvk, "version"));
 			const char *kk = node_str(node_map_get(gvk, "kind"));
 
-			if (g && v && kk && !strcmp(g, group) && !strcmp(v, version) && !strcmp(kk, kind))
+			if (g && v && kk && !strcmp(g, group) && !strcmp(v, version) &&
+			    !strcmp(kk, kind))
 				return node_text(schemas->map.pairs[i].key);
 		}
 	}
@@ -244,7 +247,8 @@ re2_pattern(struct arena *a, const char *p)
 
 		if (*q == '\\' && q[1]) {
 			if (q[1] == 's')
-				s = arena_printf(a, "%s%s", s, in_class ? "\\t\\n\\f\\r " : "[\\t\\n\\f\\r ]");
+				s = arena_printf(a, "%s%s", s,
+						 in_class ? "\\t\\n\\f\\r " : "[\\t\\n\\f\\r ]");
 			else
 				s = arena_printf(a, "%s%c%c", s, q[0], q[1]);
 			q++;
@@ -255,7 +259,8 @@ re2_pattern(struct arena *a, const char *p)
 		else if (*q == ']')
 			in_class = false;
 		if (fold && lo >= 'a' && lo <= 'z')
-			s = arena_printf(a, in_class ? "%s%c%c" : "%s[%c%c]", s, lo, (char)(lo - 32));
+			s = arena_printf(a, in_class ? "%s%c%c" : "%s[%c%c]", s, lo,
+					 (char)(lo - 32));
 		else
 			s = arena_printf(a, "%s%c", s, *q);
 	}
@@ -275,7 +280,8 @@ raw_extensions(struct arena *a, struct node *n, int depth)
 		return;
 	for (size_t i = 0; i < n->map.count; i++) {
 		struct node_pair *p = &n->map.pairs[i];
-		const struct node *pres = node_map_get(p->value, "x-kubernetes-preserve-unknown-fields");
+		const struct node *pres =
+			node_map_get(p->value, "x-kubernetes-preserve-unknown-fields");
 		const char *type = node_str(node_map_get(p->value, "type"));
 
 		if (!strcmp(node_text(p->key), "additionalProperties") && node_is_bool(pres) &&
@@ -317,8 +323,8 @@ re2_patterns(struct arena *a, struct node *n, int depth)
 }
 
 static void
-compile_entry(struct up_schema *e, struct arena *a, struct diags *d,
-	      const struct node *root, const char *source)
+compile_entry(struct up_schema *e, struct arena *a, struct diags *d, const struct node *root,
+	      const char *source)
 {
 	e->source = source;
 	e->s = schema_compile_openapi(a, d, CHECK_SCHEMA, root);
@@ -328,8 +334,8 @@ compile_entry(struct up_schema *e, struct arena *a, struct diags *d,
 
 /* Find (and compile once) the schema of apiVersion/kind. */
 static struct up_schema *
-lookup(struct check_upstream *u, struct arena *a, struct diags *d,
-       const char *api, const char *kind)
+lookup(struct check_upstream *u, struct arena *a, struct diags *d, const char *api,
+       const char *kind)
 {
 	const char *slash = strchr(api, '/');
 	const char *group = slash ? arena_strndup(a, api, (size_t)(slash - api)) : "";
@@ -352,7 +358,7 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d,
 		schema = crd_schema(f, group, kind, version, &vnode);
 		e->source = crd;
 		if (!schema)
-			return e;	/* version not served: reported by the caller */
+			return e; /* version not served: reported by the caller */
 		re2_patterns(a, (struct node *)schema, 0);
 		if (!strcmp(group, "node.eks.aws"))
 			raw_extensions(a, (struct node *)schema, 0);
@@ -361,17 +367,22 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d,
 	}
 	/* built-in kinds, when the group/version has a saved OpenAPI file */
 	{
-		const char *rel = *group ? arena_printf(a, "%s/apis__%s__%s_openapi.json", K8S_DIR, group, version)
-					 : arena_printf(a, "%s/api__%s_openapi.json", K8S_DIR, version);
+		const char *rel =
+			*group ? arena_printf(a, "%s/apis__%s__%s_openapi.json", K8S_DIR, group,
+					      version)
+			       : arena_printf(a, "%s/api__%s_openapi.json", K8S_DIR, version);
 		const char *standin = NULL, *name = NULL;
 		const struct node *components = NULL;
 		struct up_file *f = NULL;
 
 		if (!strcmp(group, "admissionregistration.k8s.io") && !strcmp(version, "v1") &&
-		    (!strcmp(kind, "MutatingAdmissionPolicy") || !strcmp(kind, "MutatingAdmissionPolicyBinding"))) {
+		    (!strcmp(kind, "MutatingAdmissionPolicy") ||
+		     !strcmp(kind, "MutatingAdmissionPolicyBinding"))) {
 			/* GA in 1.36; the saved 1.35 files have it as v1beta1 only */
 			standin = "admissionregistration.k8s.io/v1beta1";
-			rel = arena_printf(a, "%s/apis__admissionregistration.k8s.io__v1beta1_openapi.json", K8S_DIR);
+			rel = arena_printf(
+				a, "%s/apis__admissionregistration.k8s.io__v1beta1_openapi.json",
+				K8S_DIR);
 			version = "v1beta1";
 		}
 		if (!exists(arena_printf(a, "%s/%s", u->dir, rel)))
@@ -387,7 +398,8 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d,
 		{
 			struct node *root = node_new_map(a, (struct pos)POS_NONE);
 
-			node_map_add_str(a, root, "$ref", arena_printf(a, "#/components/schemas/%s", name));
+			node_map_add_str(a, root, "$ref",
+					 arena_printf(a, "#/components/schemas/%s", name));
 			node_map_add(a, root, "components", (struct node *)components);
 			compile_entry(e, a, d, root, rel);
 			e->standin = standin;
@@ -444,11 +456,15 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 	if (!e->s) {
 		if (e->source)
 			return diag_add(d, DIAG_ERROR, obj->at, CHECK_SCHEMA, "apiVersion",
-					"%s %s is not a version the upstream CRD (%s) serves: the API server rejects it",
-					kind, api, e->source) < 0 ? -1 : 0;
-		diag_add(d, DIAG_WARNING, obj->at, CHECK_COVERAGE, "",
-			 "no upstream schema for %s %s in %s: the object is not checked against one",
-			 api, kind, u->dir);
+					"%s %s is not a version the upstream CRD (%s) serves: the "
+					"API server rejects it",
+					kind, api, e->source) < 0
+				       ? -1
+				       : 0;
+		diag_add(
+			d, DIAG_WARNING, obj->at, CHECK_COVERAGE, "",
+			"no upstream schema for %s %s in %s: the object is not checked against one",
+			api, kind, u->dir);
 		return 1;
 	}
 	doc = without_nulls(a, obj, 0);
@@ -458,7 +474,8 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 		node_map_set(a, copy, "apiVersion", node_new_str(a, obj->at, e->standin));
 		doc = copy;
 		diag_add(d, DIAG_NOTE, obj->at, CHECK_COVERAGE, "",
-			 "%s %s checked against the %s schema of Kubernetes 1.35 (no %s schema is saved upstream; the 1.36 Go types have the same fields)",
+			 "%s %s checked against the %s schema of Kubernetes 1.35 (no %s schema is "
+			 "saved upstream; the 1.36 Go types have the same fields)",
 			 api, kind, e->standin, api);
 	}
 	return schema_validate(e->s, a, d, CHECK_SCHEMA, doc) < 0 ? -1 : 0;

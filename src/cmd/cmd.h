@@ -9,10 +9,10 @@
 
 /* Exit codes, the same for every command (cli.md). */
 enum gs_exit {
-	GS_EXIT_OK = 0,		/* valid, no difference, no drift */
-	GS_EXIT_FINDINGS = 1,	/* invalid spec, a difference, drift */
-	GS_EXIT_USAGE = 2,	/* unknown flag, missing argument */
-	GS_EXIT_FAILURE = 3,	/* could not do the job */
+	GS_EXIT_OK = 0,       /* valid, no difference, no drift */
+	GS_EXIT_FINDINGS = 1, /* invalid spec, a difference, drift */
+	GS_EXIT_USAGE = 2,    /* unknown flag, missing argument */
+	GS_EXIT_FAILURE = 3,  /* could not do the job */
 };
 
 /* argv[0] is the subcommand name; returns an enum gs_exit value. */
@@ -21,7 +21,7 @@ typedef int cmd_fn(int argc, char **argv);
 struct command {
 	const char *name;
 	cmd_fn *fn;
-	const char *summary;	/* one line for `gpusite --help` */
+	const char *summary; /* one line for `gpusite --help` */
 };
 
 extern const struct command commands[];
@@ -29,7 +29,7 @@ extern const size_t commands_count;
 
 cmd_fn cmd_diff;
 cmd_fn cmd_drill;
-cmd_fn cmd_drill_run;	/* `drill run`, called by cmd_drill */
+cmd_fn cmd_drill_run; /* `drill run`, called by cmd_drill */
 cmd_fn cmd_drift;
 cmd_fn cmd_explain;
 cmd_fn cmd_generate;

@@ -35,7 +35,7 @@ struct stale {
 	struct node **items;
 	size_t count;
 	size_t alloc;
-	size_t kept;		/* items of the kinds listed before */
+	size_t kept; /* items of the kinds listed before */
 };
 
 static const char *
@@ -47,8 +47,7 @@ meta(const struct node *obj, const char *key)
 }
 
 static bool
-is_rendered(const struct live_run *run, const char *kind, const char *ns,
-	    const char *name)
+is_rendered(const struct live_run *run, const char *kind, const char *ns, const char *name)
 {
 	for (size_t i = 0; i < run->rendered.count; i++) {
 		const struct render_object *o = &run->rendered.objects[i];
@@ -65,8 +64,7 @@ is_rendered(const struct live_run *run, const char *kind, const char *ns,
 static bool
 of_this_cluster(const struct live_run *run, const struct node *obj)
 {
-	const struct node *labels = node_map_get(node_map_get(obj, "metadata"),
-						 "labels");
+	const struct node *labels = node_map_get(node_map_get(obj, "metadata"), "labels");
 	const char *site = node_str(node_map_get(labels, "gpusite.io/site"));
 	const char *cluster = node_str(node_map_get(labels, "gpusite.io/cluster"));
 
@@ -93,9 +91,8 @@ stale_item(void *payload, const struct node *item)
 		const char *k = node_str(node_map_get(st->items[i], "kind"));
 
 		if (!strcmp(meta(st->items[i], "namespace"), ns) &&
-		    !strcmp(meta(st->items[i], "name"), name) && k &&
-		    !strcmp(k, st->kind))
-			return 0;	/* served in two versions: listed already */
+		    !strcmp(meta(st->items[i], "name"), name) && k && !strcmp(k, st->kind))
+			return 0; /* served in two versions: listed already */
 	}
 	ARENA_GROW(st->a, st->items, st->count, st->alloc, 8);
 	st->items[st->count] = node_clone(st->a, item);
@@ -113,13 +110,12 @@ stale_restart(void *payload)
 {
 	struct stale *st = payload;
 
-	st->count = st->kept;	/* drop this kind's items, keep earlier kinds' */
+	st->count = st->kept; /* drop this kind's items, keep earlier kinds' */
 }
 
 static void
-add_json(struct arena *a, struct node *list, const char *api_version,
-	 const char *kind, const char *ns, const char *name, enum change c,
-	 const char *text)
+add_json(struct arena *a, struct node *list, const char *api_version, const char *kind,
+	 const char *ns, const char *name, enum change c, const char *text)
 {
 	static const char *const names[] = { "unchanged", "changed", "added", "removed" };
 	struct node *o = node_new_map(a, (struct pos)POS_NONE);
@@ -185,8 +181,8 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 		rc = diff_objects(&one, l, r, live_label(&a, "live", ro->kind, ns, ro->name),
 				  live_label(&a, "rendered", ro->kind, ns, ro->name));
 		if (rc < 0) {
-			fprintf(stderr, "gpusite diff: error: cannot compare %s/%s\n",
-				ro->kind, ro->name);
+			fprintf(stderr, "gpusite diff: error: cannot compare %s/%s\n", ro->kind,
+				ro->name);
 			code = GS_EXIT_FAILURE;
 			goto out;
 		}
@@ -208,11 +204,12 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 		/* every kind gpusite renders (the descriptors' APIs): where to
 		 * look for objects it no longer renders */
 		for (size_t k = 0; k < napis; k++) {
-			const char *av = *apis[k]->group
-				? arena_printf(&a, "%s/%s", apis[k]->group, apis[k]->version)
-				: apis[k]->version;
-			struct kube_list_query q = { av, apis[k]->kind, NULL,
-						     MANAGED_SELECTOR, NULL, 0 };
+			const char *av = *apis[k]->group ? arena_printf(&a, "%s/%s", apis[k]->group,
+									apis[k]->version)
+							 : apis[k]->version;
+			struct kube_list_query q = { av,   apis[k]->kind,
+						     NULL, MANAGED_SELECTOR,
+						     NULL, 0 };
 
 			if (!apis[k]->live)
 				continue;
@@ -222,7 +219,7 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 			st.kept = st.count;
 			rc = kube_list(run.kube, &q, &cb);
 			if (rc == KUBE_ENOTFOUND)
-				continue;	/* not served: nothing of it to remove */
+				continue; /* not served: nothing of it to remove */
 			if (rc < 0) {
 				code = live_fail(&run);
 				goto out;
@@ -262,8 +259,8 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 		if (json_write(&out, root, JSON_PRETTY) < 0 || buf_addch(&out, '\n') < 0)
 			goto toobig;
 	} else if (!o->quiet || t.changed || t.added || t.removed) {
-		if (buf_printf(&out, "%zu objects changed, %zu added, %zu removed\n",
-			       t.changed, t.added, t.removed) < 0)
+		if (buf_printf(&out, "%zu objects changed, %zu added, %zu removed\n", t.changed,
+			       t.added, t.removed) < 0)
 			goto toobig;
 	}
 	if (fwrite(out.data, 1, out.len, stdout) != out.len)
@@ -275,8 +272,7 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 			kube_request_count(run.kube), a.total >> 10);
 	goto out;
 toobig:
-	fprintf(stderr, "gpusite diff: error: the diff is larger than %zu MiB\n",
-		DIFF_CAP >> 20);
+	fprintf(stderr, "gpusite diff: error: the diff is larger than %zu MiB\n", DIFF_CAP >> 20);
 	code = GS_EXIT_FAILURE;
 out:
 	live_finish(&run);

@@ -152,7 +152,8 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	code = res.n[DIFF_CHANGED] || res.n[DIFF_ADDED] || res.n[DIFF_REMOVED] ? GS_EXIT_FINDINGS : GS_EXIT_OK;
+	code = res.n[DIFF_CHANGED] || res.n[DIFF_ADDED] || res.n[DIFF_REMOVED] ? GS_EXIT_FINDINGS
+									       : GS_EXIT_OK;
 	if (o->verbose)
 		fprintf(stderr,
 			"gpusite diff: %s: %zu file%s, %zu object%s; %s: %zu file%s,"

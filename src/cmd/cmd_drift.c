@@ -30,28 +30,26 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd drift_cmd = {
 	.name = "drift",
 	.usage = "[options] [PATH]",
-	.about =
-	"Check the live cluster against the site specs of the cluster the\n"
-	"context points at, beyond the object diff (GS2xx findings):\n"
-	"  GS201-GS203  hybrid nodes without the GPU taint, with another taint\n"
-	"               value or effect, or without the site's labels\n"
-	"  GS204-GS206  nodes the spec names that are absent or NotReady;\n"
-	"               hybrid nodes in no spec\n"
-	"  GS207-GS209  GPU stack pods on non-hybrid nodes (double device\n"
-	"               plugin); hybrid GPU nodes without the device plugin or\n"
-	"               without nvidia.com/gpu capacity\n"
-	"  GS210-GS213  the fallback NodePool missing or changed by hand, its\n"
-	"               EC2NodeClass / NodeClass missing; the fallback active\n"
-	"               (a note: state, not drift)\n"
-	"  GS214-GS215  GPU pods Pending in the placement namespaces, or\n"
-	"               without the GPU toleration\n"
-	"  GS216-GS218  fallback nodes: Ready without allocatable\n"
-	"               nvidia.com/gpu, or with two device plugin pods; the\n"
-	"               EC2NodeClass of another AMI family than nodeImage\n"
-	"Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"
-	"GS206 with --strict), 0 when only notes remain.\n",
-	.common = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET |
-		  OPTS_VERBOSE | OPTS_SOURCE,
+	.about = "Check the live cluster against the site specs of the cluster the\n"
+		 "context points at, beyond the object diff (GS2xx findings):\n"
+		 "  GS201-GS203  hybrid nodes without the GPU taint, with another taint\n"
+		 "               value or effect, or without the site's labels\n"
+		 "  GS204-GS206  nodes the spec names that are absent or NotReady;\n"
+		 "               hybrid nodes in no spec\n"
+		 "  GS207-GS209  GPU stack pods on non-hybrid nodes (double device\n"
+		 "               plugin); hybrid GPU nodes without the device plugin or\n"
+		 "               without nvidia.com/gpu capacity\n"
+		 "  GS210-GS213  the fallback NodePool missing or changed by hand, its\n"
+		 "               EC2NodeClass / NodeClass missing; the fallback active\n"
+		 "               (a note: state, not drift)\n"
+		 "  GS214-GS215  GPU pods Pending in the placement namespaces, or\n"
+		 "               without the GPU toleration\n"
+		 "  GS216-GS218  fallback nodes: Ready without allocatable\n"
+		 "               nvidia.com/gpu, or with two device plugin pods; the\n"
+		 "               EC2NodeClass of another AMI family than nodeImage\n"
+		 "Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"
+		 "GS206 with --strict), 0 when only notes remain.\n",
+	.common = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = drift_opts,
 	.on_option = on_option,
 	.min_args = 0,
@@ -73,8 +71,8 @@ struct collect {
 	size_t nnodes, anodes;
 	struct drift_pod *pods;
 	size_t npods, apods;
-	size_t pods_mark;	/* pods kept before the current list */
-	bool gpu_only;		/* keep only pods that request GPUs */
+	size_t pods_mark; /* pods kept before the current list */
+	bool gpu_only;    /* keep only pods that request GPUs */
 	const char **names;
 	size_t nnames, anames;
 };
@@ -183,15 +181,14 @@ read_fallback(struct drift_fallback *f, struct live_run *run, struct collect *c,
 		return -1;
 	f->live = live;
 	f->class_kind = automode ? "NodeClass" : "EC2NodeClass";
-	rc = kube_get(&cls, run->kube, a, automode ? "eks.amazonaws.com/v1"
-		      : "karpenter.k8s.aws/v1", f->class_kind, NULL,
-		      s->fallback.node_class_name);
+	rc = kube_get(&cls, run->kube, a,
+		      automode ? "eks.amazonaws.com/v1" : "karpenter.k8s.aws/v1", f->class_kind,
+		      NULL, s->fallback.node_class_name);
 	if (rc == KUBE_EFAIL)
 		return -1;
 	f->class_missing = rc == KUBE_ENOTFOUND;
 	f->live_class = cls;
-	q.label_selector = arena_printf(a, "karpenter.sh/nodepool=%s",
-					s->fallback.node_pool_name);
+	q.label_selector = arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name);
 	c->nnames = 0;
 	c->names = NULL;
 	c->anames = 0;
@@ -255,8 +252,10 @@ cmd_drift(int argc, char **argv)
 			/* each namespace once, even when sites share it */
 			for (size_t si = 0; si <= i && !seen; si++)
 				for (size_t sj = 0; sj < run.sites[si]->placement.namespace_count &&
-				     (si < i || sj < j); sj++)
-					seen = seen || !strcmp(run.sites[si]->placement.namespaces[sj], ns);
+						    (si < i || sj < j);
+				     sj++)
+					seen = seen ||
+					       !strcmp(run.sites[si]->placement.namespaces[sj], ns);
 			if (!seen && list_pods(run.kube, &c, ns, true) < 0)
 				goto fail;
 		}
@@ -305,8 +304,7 @@ cmd_drift(int argc, char **argv)
 			source_set_add(&a, &files, sf->path, sf->data, sf->len);
 	}
 	fleet.files = files.count;
-	ri = (struct report_input){ &findings, &files, &fleet, run.nsites,
-				    "gpusite drift" };
+	ri = (struct report_input){ &findings, &files, &fleet, run.nsites, "gpusite drift" };
 	if (report_write_flags(stdout, stdout, &ri, o.format, flags) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
@@ -319,17 +317,15 @@ cmd_drift(int argc, char **argv)
 		printf("gpusite drift: cluster %s: %zu error%s, %zu warning%s, %zu "
 		       "note%s (%zu site%s, %zu node%s, %zu pod%s checked)\n",
 		       run.cluster, e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n,
-		       n == 1 ? "" : "s", run.nsites, run.nsites == 1 ? "" : "s",
-		       c.nnodes, c.nnodes == 1 ? "" : "s", c.npods,
-		       c.npods == 1 ? "" : "s");
+		       n == 1 ? "" : "s", run.nsites, run.nsites == 1 ? "" : "s", c.nnodes,
+		       c.nnodes == 1 ? "" : "s", c.npods, c.npods == 1 ? "" : "s");
 	}
 	if (o.verbose)
 		fprintf(stderr, "gpusite drift: %u requests, %zu KiB of memory\n",
 			kube_request_count(run.kube), a.total >> 10);
 	/* errors are drift, warnings with --strict (promoted above); notes
 	 * (an active fallback) are state */
-	code = drift && diags_count(&findings, DIAG_ERROR) ? GS_EXIT_FINDINGS
-							  : GS_EXIT_OK;
+	code = drift && diags_count(&findings, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
 	goto out;
 fail:
 	code = live_fail(&run);

@@ -27,15 +27,14 @@
 static const struct opts_cmd drill_cmd = {
 	.name = "drill",
 	.usage = "plan|run|report SITE [options] [PATH]",
-	.about =
-	"The fallback drill of a site, in three commands:\n"
-	"  plan    check the live cluster for what the drill needs (read-only),\n"
-	"          then print the steps and the expected timeline\n"
-	"  run     cordon and evict through the Eviction API (a dry run unless\n"
-	"          --execute), watch, write the drill record; --restore\n"
-	"  report  measure the recovery term by term against the budget, from\n"
-	"          the cluster or a drill record (read-only)\n"
-	"See 'gpusite drill plan --help' and the others.\n",
+	.about = "The fallback drill of a site, in three commands:\n"
+		 "  plan    check the live cluster for what the drill needs (read-only),\n"
+		 "          then print the steps and the expected timeline\n"
+		 "  run     cordon and evict through the Eviction API (a dry run unless\n"
+		 "          --execute), watch, write the drill record; --restore\n"
+		 "  report  measure the recovery term by term against the budget, from\n"
+		 "          the cluster or a drill record (read-only)\n"
+		 "See 'gpusite drill plan --help' and the others.\n",
 	.common = 0,
 	.own = NULL,
 	.on_option = NULL,
@@ -70,8 +69,8 @@ on_option(void *payload, int id, const char *value)
 	switch (id) {
 	case OPT_SCENARIO:
 		if (drill_scenario_parse(&d->scenario, value))
-			return opts_usage_error(d->cmd, "--scenario %s: say node-failure or partition",
-						value);
+			return opts_usage_error(
+				d->cmd, "--scenario %s: say node-failure or partition", value);
 		d->scenario_set = true;
 		return 0;
 	case OPT_NODES: {
@@ -89,7 +88,8 @@ on_option(void *payload, int id, const char *value)
 					abort();
 				memcpy(s, p, n);
 				s[n] = 0;
-				d->nodes = realloc(d->nodes, (d->node_count + 1) * sizeof(*d->nodes));
+				d->nodes =
+					realloc(d->nodes, (d->node_count + 1) * sizeof(*d->nodes));
 				if (!d->nodes)
 					abort();
 				d->nodes[d->node_count++] = s;
@@ -98,20 +98,11 @@ on_option(void *payload, int id, const char *value)
 		}
 		return 0;
 	}
-	case OPT_GROUP:
-		d->group = value;
-		return 0;
-	case OPT_SINCE:
-		d->since = value;
-		return 0;
-	case OPT_RECORD:
-		d->record = value;
-		return 0;
-	case OPT_SVG:
-		d->svg = value;
-		return 0;
-	default:
-		return 0;
+	case OPT_GROUP: d->group = value; return 0;
+	case OPT_SINCE: d->since = value; return 0;
+	case OPT_RECORD: d->record = value; return 0;
+	case OPT_SVG: d->svg = value; return 0;
+	default: return 0;
 	}
 }
 
@@ -171,18 +162,17 @@ static const struct opt_spec plan_opts[] = {
 static struct opts_cmd plan_cmd = {
 	.name = "drill plan",
 	.usage = "SITE [options] [PATH]",
-	.about =
-	"Check the live cluster for what a drill of SITE needs, read-only:\n"
-	"  GS230-GS231  the fallback NodePool as rendered, its node class\n"
-	"  GS232        a device plugin for al2023 fallback nodes\n"
-	"  GS233        gpuLimit against the GPUs of the pods that will move\n"
-	"  GS234        PodDisruptionBudgets that would block the evictions\n"
-	"  GS235        the site's PrometheusRule\n"
-	"  GS237        nothing Pending now, the fallback not already active\n"
-	"  GS238        partition: single-writer workloads without fencing\n"
-	"Then print the steps, the expected timeline from the recovery budget,\n"
-	"the availability and the return condition.  Exit 0 ready, 1 findings,\n"
-	"3 the cluster could not be read.\n",
+	.about = "Check the live cluster for what a drill of SITE needs, read-only:\n"
+		 "  GS230-GS231  the fallback NodePool as rendered, its node class\n"
+		 "  GS232        a device plugin for al2023 fallback nodes\n"
+		 "  GS233        gpuLimit against the GPUs of the pods that will move\n"
+		 "  GS234        PodDisruptionBudgets that would block the evictions\n"
+		 "  GS235        the site's PrometheusRule\n"
+		 "  GS237        nothing Pending now, the fallback not already active\n"
+		 "  GS238        partition: single-writer workloads without fencing\n"
+		 "Then print the steps, the expected timeline from the recovery budget,\n"
+		 "the availability and the return condition.  Exit 0 ready, 1 findings,\n"
+		 "3 the cluster could not be read.\n",
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = plan_opts,
 	.on_option = on_option,
@@ -229,8 +219,10 @@ drill_plan(int argc, char **argv)
 		goto out;
 	s = find_site(&run, site);
 	if (!s) {
-		fprintf(stderr, "gpusite drill plan: site %s is not a site of cluster %s; name one"
-			" of its sites (see 'gpusite explain')\n", site, run.cluster);
+		fprintf(stderr,
+			"gpusite drill plan: site %s is not a site of cluster %s; name one"
+			" of its sites (see 'gpusite explain')\n",
+			site, run.cluster);
 		code = GS_EXIT_USAGE;
 		goto out;
 	}
@@ -251,7 +243,8 @@ drill_plan(int argc, char **argv)
 				continue;
 			found = true;
 			for (size_t i = 0; i < s->groups[g].node_count; i++) {
-				nodes = arena_realloc(&a, nodes, n * sizeof(*nodes), (n + 1) * sizeof(*nodes));
+				nodes = arena_realloc(&a, nodes, n * sizeof(*nodes),
+						      (n + 1) * sizeof(*nodes));
 				nodes[n++] = s->groups[g].nodes[i];
 			}
 		}
@@ -275,9 +268,10 @@ drill_plan(int argc, char **argv)
 			goto out;
 		}
 		if (!obj) {
-			fprintf(stderr, "gpusite drill plan: node %s is not in cluster %s; name"
-				" nodes of site %s ('kubectl get nodes')\n", in.nodes[i],
-				run.cluster, s->name);
+			fprintf(stderr,
+				"gpusite drill plan: node %s is not in cluster %s; name"
+				" nodes of site %s ('kubectl get nodes')\n",
+				in.nodes[i], run.cluster, s->name);
 			code = GS_EXIT_USAGE;
 			goto out;
 		}
@@ -335,15 +329,14 @@ static const struct opt_spec report_opts[] = {
 static struct opts_cmd report_cmd = {
 	.name = "drill report",
 	.usage = "SITE [options] [PATH]",
-	.about =
-	"Measure the recovery of a drill (or of a real incident) term by term,\n"
-	"read-only: nodeMonitorGrace, eviction, nodeProvisioning, imagePull,\n"
-	"modelLoad, each against the spec's recovery budget, and their sum\n"
-	"against targetRTO.  The timeline comes from the cluster (node\n"
-	"conditions and taints, pod timestamps and conditions, NodeClaims,\n"
-	"events) or from --record FILE.  A term the data cannot show is\n"
-	"unknown, with the reason.  Exit 1 when the total is over targetRTO\n"
-	"(GS239).\n",
+	.about = "Measure the recovery of a drill (or of a real incident) term by term,\n"
+		 "read-only: nodeMonitorGrace, eviction, nodeProvisioning, imagePull,\n"
+		 "modelLoad, each against the spec's recovery budget, and their sum\n"
+		 "against targetRTO.  The timeline comes from the cluster (node\n"
+		 "conditions and taints, pod timestamps and conditions, NodeClaims,\n"
+		 "events) or from --record FILE.  A term the data cannot show is\n"
+		 "unknown, with the reason.  Exit 1 when the total is over targetRTO\n"
+		 "(GS239).\n",
 	.common = OPTS_FORMAT | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = report_opts,
 	.on_option = on_option,
@@ -370,8 +363,10 @@ write_svg(const char *path, const struct drill_report_input *ri)
 		rc = -1;
 out:
 	if (rc)
-		fprintf(stderr, "gpusite drill report: cannot write %s; check the directory exists"
-			" and is writable\n", path);
+		fprintf(stderr,
+			"gpusite drill report: cannot write %s; check the directory exists"
+			" and is writable\n",
+			path);
 	buf_release(&b);
 	return rc;
 }
@@ -387,7 +382,8 @@ load_site(const struct spec_site **out, struct pipeline *p, struct source_set *f
 	if (pipeline_open(p, files, a, &src, "gpusite drill report", REPORT_QUIET) < 0)
 		return GS_EXIT_FAILURE;
 	if (diags_count(&p->diags, DIAG_ERROR)) {
-		struct report_input in = { &p->diags, files, &p->fleet, p->docs, "gpusite drill report" };
+		struct report_input in = { &p->diags, files, &p->fleet, p->docs,
+					   "gpusite drill report" };
 
 		diags_sort(&p->diags);
 		report_write_flags(stderr, stderr, &in, REPORT_TEXT, REPORT_QUIET);
@@ -395,8 +391,10 @@ load_site(const struct spec_site **out, struct pipeline *p, struct source_set *f
 	}
 	*out = spec_fleet_find(&p->fleet, site);
 	if (!*out) {
-		fprintf(stderr, "gpusite drill report: no site %s in the specs read; name one of"
-			" them (see 'gpusite explain')\n", site);
+		fprintf(stderr,
+			"gpusite drill report: no site %s in the specs read; name one of"
+			" them (see 'gpusite explain')\n",
+			site);
 		return GS_EXIT_USAGE;
 	}
 	return GS_EXIT_OK;
@@ -431,10 +429,12 @@ drill_report(int argc, char **argv)
 	if (rc != OPTS_OK)
 		return opts_exit_code(rc);
 	if (d.since && drill_time_parse(&since, d.since))
-		return opts_exit_code(opts_usage_error(&report_cmd,
-			"--since %s: give an RFC 3339 time (2026-03-01T08:00:00Z)", d.since));
+		return opts_exit_code(opts_usage_error(
+			&report_cmd, "--since %s: give an RFC 3339 time (2026-03-01T08:00:00Z)",
+			d.since));
 	if (d.record && (d.since || d.scenario_set))
-		return opts_exit_code(opts_usage_error(&report_cmd,
+		return opts_exit_code(opts_usage_error(
+			&report_cmd,
 			"--record takes the scenario and the times from the record: drop %s",
 			d.since ? "--since" : "--scenario"));
 	site = o.args[0];
@@ -459,15 +459,16 @@ drill_report(int argc, char **argv)
 		}
 		if (drill_record_read(&a, &errs, &rec, file.data, file.len, d.record) < 0) {
 			for (size_t i = 0; i < errs.count; i++)
-				fprintf(stderr, "gpusite drill report: %s [%s]\n", errs.items[i].msg,
-					errs.items[i].rule);
+				fprintf(stderr, "gpusite drill report: %s [%s]\n",
+					errs.items[i].msg, errs.items[i].rule);
 			code = GS_EXIT_FAILURE;
 			goto out;
 		}
 		if (strcmp(rec.site, s->name)) {
-			fprintf(stderr, "gpusite drill report: %s is a record of site %s, not %s;"
-				" pass the record of this site [%s]\n", d.record, rec.site, s->name,
-				DRILL_RECORD);
+			fprintf(stderr,
+				"gpusite drill report: %s is a record of site %s, not %s;"
+				" pass the record of this site [%s]\n",
+				d.record, rec.site, s->name, DRILL_RECORD);
 			code = GS_EXIT_FAILURE;
 			goto out;
 		}
@@ -478,8 +479,10 @@ drill_report(int argc, char **argv)
 			goto out;
 		s = find_site(&run, site);
 		if (!s) {
-			fprintf(stderr, "gpusite drill report: site %s is not a site of cluster %s;"
-				" name one of its sites\n", site, run.cluster);
+			fprintf(stderr,
+				"gpusite drill report: site %s is not a site of cluster %s;"
+				" name one of its sites\n",
+				site, run.cluster);
 			code = GS_EXIT_USAGE;
 			goto out;
 		}
@@ -495,17 +498,12 @@ drill_report(int argc, char **argv)
 	ri.terms = &terms;
 	ri.source = live ? "from the cluster" : arena_printf(&a, "from record %s", d.record);
 	switch (o.format) {
-	case REPORT_JSON:
-		rc = drill_report_json(&out, &ri);
-		break;
-	case REPORT_MARKDOWN:
-		rc = drill_report_markdown(&out, &ri);
-		break;
-	default:
-		rc = drill_report_text(&out, &ri);
-		break;
+	case REPORT_JSON: rc = drill_report_json(&out, &ri); break;
+	case REPORT_MARKDOWN: rc = drill_report_markdown(&out, &ri); break;
+	default: rc = drill_report_text(&out, &ri); break;
 	}
-	if (rc < 0 || put("gpusite drill report", &out) < 0 || (d.svg && write_svg(d.svg, &ri) < 0)) {
+	if (rc < 0 || put("gpusite drill report", &out) < 0 ||
+	    (d.svg && write_svg(d.svg, &ri) < 0)) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -515,9 +513,10 @@ drill_report(int argc, char **argv)
 
 		spec_duration_format(d1, sizeof(d1), terms.total);
 		spec_duration_format(d2, sizeof(d2), terms.target);
-		fprintf(stderr, "gpusite drill report: site %s recovered in %s, over its targetRTO"
-			" %s; shorten the terms over budget [%s]\n", s->name, d1, d2,
-			DRILL_OVER_TARGET);
+		fprintf(stderr,
+			"gpusite drill report: site %s recovered in %s, over its targetRTO"
+			" %s; shorten the terms over budget [%s]\n",
+			s->name, d1, d2, DRILL_OVER_TARGET);
 		code = GS_EXIT_FINDINGS;
 	}
 out:

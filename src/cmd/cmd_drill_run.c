@@ -34,10 +34,10 @@ struct run_args {
 	bool execute, restore;
 	const char **nodes;
 	size_t node_count;
-	char **copies;		/* the --nodes values the names point into */
+	char **copies; /* the --nodes values the names point into */
 	size_t ncopies;
 	const char *group;
-	double timeout;		/* 0: the default */
+	double timeout; /* 0: the default */
 	double interval;
 	const char *record;
 };
@@ -45,8 +45,7 @@ struct run_args {
 static const struct opt_spec run_opts[] = {
 	{ OPT_EXECUTE, "execute", 0, NULL,
 	  "really run the drill (without it: print the API calls it would make)" },
-	{ OPT_RESTORE, "restore", 0, NULL,
-	  "uncordon the nodes and wait for the return condition" },
+	{ OPT_RESTORE, "restore", 0, NULL, "uncordon the nodes and wait for the return condition" },
 	{ OPT_NODES, "nodes", 0, "NAME[,NAME...]",
 	  "the nodes to take down (repeatable; default: every node of the site)" },
 	{ OPT_GROUP, "group", 0, "GROUP", "the nodes of this nodeGroup" },
@@ -55,8 +54,7 @@ static const struct opt_spec run_opts[] = {
 	  " pool's consolidateAfter + 5m)" },
 	{ OPT_INTERVAL, "interval", 0, "SECONDS",
 	  "poll period and first eviction retry wait (default 2)" },
-	{ OPT_RECORD, "record", 0, "FILE",
-	  "write the drill record (JSON) to FILE, atomically" },
+	{ OPT_RECORD, "record", 0, "FILE", "write the drill record (JSON) to FILE, atomically" },
 	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
 	  "read this kubeconfig only (default: KUBECONFIG, ~/.kube/config,"
 	  " else the in-cluster service account)" },
@@ -72,19 +70,18 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd run_cmd = {
 	.name = "drill run",
 	.usage = "[options] SITE [PATH]",
-	.about =
-	"The node-failure drill of SITE.  Without --execute a dry run: the\n"
-	"exact API calls (method, path, content type, body), one per line;\n"
-	"only reads are sent.  With --execute: a SelfSubjectAccessReview for\n"
-	"every right first (nothing is changed when one is missing), then the\n"
-	"nodes are cordoned and their pods evicted through the policy/v1\n"
-	"Eviction API as kubectl drain does (DaemonSet and mirror pods stay;\n"
-	"a PodDisruptionBudget's 429 is retried with backoff, then named),\n"
-	"and the run waits until every GPU pod that moved is Ready again.\n"
-	"--record FILE keeps every transition.  Ctrl-C or SIGTERM stops it and\n"
-	"leaves the nodes cordoned.  Exit 0: recovered within targetRTO; 1:\n"
-	"recovered too late or not in time; 3: could not run (rights, PDB,\n"
-	"API error, interrupted).\n",
+	.about = "The node-failure drill of SITE.  Without --execute a dry run: the\n"
+		 "exact API calls (method, path, content type, body), one per line;\n"
+		 "only reads are sent.  With --execute: a SelfSubjectAccessReview for\n"
+		 "every right first (nothing is changed when one is missing), then the\n"
+		 "nodes are cordoned and their pods evicted through the policy/v1\n"
+		 "Eviction API as kubectl drain does (DaemonSet and mirror pods stay;\n"
+		 "a PodDisruptionBudget's 429 is retried with backoff, then named),\n"
+		 "and the run waits until every GPU pod that moved is Ready again.\n"
+		 "--record FILE keeps every transition.  Ctrl-C or SIGTERM stops it and\n"
+		 "leaves the nodes cordoned.  Exit 0: recovered within targetRTO; 1:\n"
+		 "recovered too late or not in time; 3: could not run (rights, PDB,\n"
+		 "API error, interrupted).\n",
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = run_opts,
 	.on_option = on_option,
@@ -101,12 +98,8 @@ on_option(void *payload, int id, const char *value)
 	int rc;
 
 	switch (id) {
-	case OPT_EXECUTE:
-		ra->execute = true;
-		return 0;
-	case OPT_RESTORE:
-		ra->restore = true;
-		return 0;
+	case OPT_EXECUTE: ra->execute = true; return 0;
+	case OPT_RESTORE: ra->restore = true; return 0;
 	case OPT_NODES: {
 		char *copy = strdup(value), *save = NULL;
 		char **c = realloc(ra->copies, (ra->ncopies + 1) * sizeof(*c));
@@ -130,27 +123,25 @@ on_option(void *payload, int id, const char *value)
 			return opts_usage_error(&run_cmd, "--nodes needs a node name");
 		return 0;
 	}
-	case OPT_GROUP:
-		ra->group = value;
-		return 0;
+	case OPT_GROUP: ra->group = value; return 0;
 	case OPT_WAIT:
 		if (spec_parse_duration(value, false, &dur) < 0 || dur.seconds <= 0)
-			return opts_usage_error(&run_cmd, "--timeout '%s' is not a "
-						"duration such as 15m or 90s", value);
+			return opts_usage_error(&run_cmd,
+						"--timeout '%s' is not a "
+						"duration such as 15m or 90s",
+						value);
 		ra->timeout = (double)dur.seconds;
 		return 0;
 	case OPT_INTERVAL:
 		ra->interval = strtod(value, &end);
 		if (*end || end == value || !(ra->interval > 0 && ra->interval <= 600))
-			return opts_usage_error(&run_cmd, "--interval '%s' is not a "
-						"number of seconds from 0 to 600", value);
+			return opts_usage_error(&run_cmd,
+						"--interval '%s' is not a "
+						"number of seconds from 0 to 600",
+						value);
 		return 0;
-	case OPT_RECORD:
-		ra->record = value;
-		return 0;
-	default:
-		rc = live_on_option(&ra->lo, &run_cmd, id, value);
-		return rc == 1 ? 0 : rc;
+	case OPT_RECORD: ra->record = value; return 0;
+	default: rc = live_on_option(&ra->lo, &run_cmd, id, value); return rc == 1 ? 0 : rc;
 	}
 }
 
@@ -199,7 +190,7 @@ cmd_drill_run(int argc, char **argv)
 	if (ra.nodes && ra.group) {
 		free_args(&ra);
 		return opts_exit_code(opts_usage_error(&run_cmd, "--nodes and "
-						       "--group exclude each other"));
+								 "--group exclude each other"));
 	}
 	site_name = o.args[0];
 	o.args++;
@@ -214,9 +205,11 @@ cmd_drill_run(int argc, char **argv)
 		if (!strcmp(run.sites[i]->name, site_name))
 			site = run.sites[i];
 	if (!site) {
-		fprintf(stderr, "gpusite drill run: site '%s' is not among the sites "
+		fprintf(stderr,
+			"gpusite drill run: site '%s' is not among the sites "
 			"of cluster '%s': check the name (gpusite explain lists "
-			"them) or --cluster\n", site_name, run.cluster ? run.cluster : "");
+			"them) or --cluster\n",
+			site_name, run.cluster ? run.cluster : "");
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -228,8 +221,9 @@ cmd_drill_run(int argc, char **argv)
 	dro.nodes = ra.nodes;
 	dro.node_count = ra.node_count;
 	dro.group = ra.group;
-	dro.timeout = ra.timeout ? ra.timeout : ra.restore
-		? (double)site->fallback.consolidate_after.seconds + 300 : 1800;
+	dro.timeout = ra.timeout   ? ra.timeout
+		      : ra.restore ? (double)site->fallback.consolidate_after.seconds + 300
+				   : 1800;
 	dro.interval = ra.interval ? ra.interval : 2;
 	dro.out = stdout;
 	dro.stop = &stop_flag;
@@ -251,7 +245,8 @@ cmd_drill_run(int argc, char **argv)
 	}
 	if (!ra.execute) {
 		if (!o.quiet)
-			fprintf(stderr, "gpusite drill run: dry run, nothing was "
+			fprintf(stderr,
+				"gpusite drill run: dry run, nothing was "
 				"changed: %zu node(s); add --execute to run the drill\n",
 				rec.node_count);
 		code = GS_EXIT_OK;
@@ -265,17 +260,19 @@ cmd_drill_run(int argc, char **argv)
 		drill_terms_compute(&a, &t, &b, &rec);
 		if (t.total_known && t.target && !t.within_target) {
 			diag_add(&run.errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET,
-				 "", "site '%s' recovered in %llds, over its targetRTO "
+				 "",
+				 "site '%s' recovered in %llds, over its targetRTO "
 				 "of %llds: `gpusite drill report %s --record FILE` "
-				 "shows which term ran over", site->name,
-				 (long long)t.total, (long long)t.target, site->name);
+				 "shows which term ran over",
+				 site->name, (long long)t.total, (long long)t.target, site->name);
 			res.target_missed = true;
 		} else if (!o.quiet) {
-			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n",
-				site->name, t.total_known ? arena_printf(&a, " in %llds",
-				(long long)t.total) : "", t.target ? arena_printf(&a,
-				", within its targetRTO of %llds", (long long)t.target)
-				: "");
+			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n", site->name,
+				t.total_known ? arena_printf(&a, " in %llds", (long long)t.total)
+					      : "",
+				t.target ? arena_printf(&a, ", within its targetRTO of %llds",
+							(long long)t.target)
+					 : "");
 		}
 	}
 	if (res.outcome != DRILL_OUTCOME_AVAILABLE || res.target_missed) {

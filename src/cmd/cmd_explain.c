@@ -28,7 +28,8 @@
 enum explain_opt { E_KUBE_VERSION = 1 };
 
 static const struct opt_spec explain_opts[] = {
-	{ E_KUBE_VERSION, "kube-version", 0, "X.Y", "target Kubernetes version"
+	{ E_KUBE_VERSION, "kube-version", 0, "X.Y",
+	  "target Kubernetes version"
 	  " (overrides cluster.kubernetesVersion)" },
 	{ 0, NULL, 0, NULL, NULL },
 };
@@ -38,14 +39,13 @@ static int explain_option(void *payload, int id, const char *value);
 static struct opts_cmd explain_cmd = {
 	.name = "explain",
 	.usage = "[options] [SITE] [PATH]",
-	.about =
-	"Explain each site (or only SITE) of the specs under PATH (default:\n"
-	"sites/ below the current directory if it exists, else the directory):\n"
-	"the RTO budget term by term against recovery.targetRTO, the Kubernetes\n"
-	"version the output is written for, on-prem GPUs against the fallback's\n"
-	"GPU limit and the instance types that serve it, and what each rendered\n"
-	"object is for.  A single argument that is an existing file or\n"
-	"directory is PATH, else SITE.\n",
+	.about = "Explain each site (or only SITE) of the specs under PATH (default:\n"
+		 "sites/ below the current directory if it exists, else the directory):\n"
+		 "the RTO budget term by term against recovery.targetRTO, the Kubernetes\n"
+		 "version the output is written for, on-prem GPUs against the fallback's\n"
+		 "GPU limit and the instance types that serve it, and what each rendered\n"
+		 "object is for.  A single argument that is an existing file or\n"
+		 "directory is PATH, else SITE.\n",
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = explain_opts,
 	.on_option = explain_option,
@@ -58,10 +58,11 @@ explain_option(void *payload, int id, const char *value)
 {
 	int *kube_minor = payload;
 
-	if (id == E_KUBE_VERSION &&
-	    argocd_parse_kube_version(kube_minor, value) < 0)
-		return opts_usage_error(&explain_cmd, "--kube-version '%s' is not a"
-					" Kubernetes 1.x version such as 1.35", value);
+	if (id == E_KUBE_VERSION && argocd_parse_kube_version(kube_minor, value) < 0)
+		return opts_usage_error(&explain_cmd,
+					"--kube-version '%s' is not a"
+					" Kubernetes 1.x version such as 1.35",
+					value);
 	return 0;
 }
 
@@ -80,7 +81,8 @@ explain_kube(FILE *out, const struct spec_site *s, int override)
 	if (override > 0)
 		fprintf(out, "  kubernetes: 1.%d (--kube-version)\n", override);
 	else if (s->cluster.kube_version_assumed || !s->cluster.kubernetes_version)
-		fprintf(out, "  kubernetes: 1.%d (assumed 1.%d: neither"
+		fprintf(out,
+			"  kubernetes: 1.%d (assumed 1.%d: neither"
 			" cluster.kubernetesVersion nor --kube-version says)\n",
 			s->cluster.kube_minor > 0 ? s->cluster.kube_minor : 36,
 			s->cluster.kube_minor > 0 ? s->cluster.kube_minor : 36);
@@ -110,9 +112,11 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 	drill_budget_compute(&b, s, DRILL_NODE_FAILURE);
 	evict = b.seconds[DRILL_TERM_EVICTION];
 	if (!r->set) {
-		fprintf(out, "  recovery budget: not given (no spec.recovery block);"
+		fprintf(out,
+			"  recovery budget: not given (no spec.recovery block);"
 			" eviction toleration %s + node monitor grace %s before Pods"
-			" leave a dead node\n", dur(a, evict), dur(a, b.grace));
+			" leave a dead node\n",
+			dur(a, evict), dur(a, b.grace));
 		return;
 	}
 	pull = b.seconds[DRILL_TERM_IMAGE_PULL];
@@ -120,19 +124,20 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 	total = b.real_failure_total;
 	fprintf(out, "  recovery budget (targetRTO %s):\n",
 		r->target_rto.text ? r->target_rto.text : dur(a, r->target_rto.seconds));
-	fprintf(out, "    %-22s %8s  (%s %llds, %s %llds; the longer one)\n",
-		"eviction toleration", dur(a, evict), "not-ready",
-		(long long)p->not_ready_toleration_seconds, "unreachable",
-		(long long)p->unreachable_toleration_seconds);
+	fprintf(out, "    %-22s %8s  (%s %llds, %s %llds; the longer one)\n", "eviction toleration",
+		dur(a, evict), "not-ready", (long long)p->not_ready_toleration_seconds,
+		"unreachable", (long long)p->unreachable_toleration_seconds);
 	fprintf(out, "    %-22s %8s\n", "node monitor grace",
 		dur(a, r->node_monitor_grace_period.seconds));
 	fprintf(out, "    %-22s %8s\n", "node provisioning", dur(a, r->node_provisioning.seconds));
 	if (cached)
-		fprintf(out, "    %-22s %8s  (recovery.imagePullCached: the images are on"
-			" the data volume restored from %s)\n", "image pull (cached)",
-			dur(a, pull), snapshot);
+		fprintf(out,
+			"    %-22s %8s  (recovery.imagePullCached: the images are on"
+			" the data volume restored from %s)\n",
+			"image pull (cached)", dur(a, pull), snapshot);
 	else if (snapshot)
-		fprintf(out, "    %-22s %8s  (fallback.nodeClass.imageCache is set but"
+		fprintf(out,
+			"    %-22s %8s  (fallback.nodeClass.imageCache is set but"
 			" recovery.imagePullCached is not: the cold figure)\n",
 			"image pull", dur(a, pull));
 	else
@@ -142,11 +147,11 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 		fprintf(out, "    %-22s %8s  (no targetRTO to compare with)\n", "total",
 			dur(a, total));
 	else if (total <= r->target_rto.seconds)
-		fprintf(out, "    %-22s %8s  OK: %s within the target\n", "total",
-			dur(a, total), dur(a, r->target_rto.seconds - total));
+		fprintf(out, "    %-22s %8s  OK: %s within the target\n", "total", dur(a, total),
+			dur(a, r->target_rto.seconds - total));
 	else
-		fprintf(out, "    %-22s %8s  OVER the target by %s\n", "total",
-			dur(a, total), dur(a, total - r->target_rto.seconds));
+		fprintf(out, "    %-22s %8s  OVER the target by %s\n", "total", dur(a, total),
+			dur(a, total - r->target_rto.seconds));
 }
 
 static void
@@ -166,16 +171,16 @@ explain_capacity(FILE *out, const struct spec_site *s)
 		const struct spec_node_group *g = &s->groups[i];
 
 		fprintf(out, "%s%s: %d x %d %s", i ? "; " : "", g->name,
-			g->count ? g->count : (int)g->node_count, g->gpus_per_node,
-			g->gpu_model);
+			g->count ? g->count : (int)g->node_count, g->gpus_per_node, g->gpu_model);
 	}
 	fprintf(out, ")\n");
 	if (!fb->enabled) {
 		fprintf(out, "    fallback: none (fallback.enabled is false): GPU Pods"
-			" wait for the on-prem nodes\n");
+			     " wait for the on-prem nodes\n");
 		return;
 	}
-	fprintf(out, "    fallback: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
+	fprintf(out,
+		"    fallback: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
 		" (%lld%% of on-prem)\n",
 		fb->node_pool_name ? fb->node_pool_name : "(default)",
 		spec_provisioner_name(s->cluster.provisioner),
@@ -189,8 +194,8 @@ explain_capacity(FILE *out, const struct spec_site *s)
 				t ? "no whole NVIDIA GPU" : "unknown instance type");
 			continue;
 		}
-		fprintf(out, "      %-18s %d x %-8s %7lld MiB per GPU  ", t->name,
-			t->nvidia_gpus, t->gpu_name, (long long)t->gpu_memory_mib);
+		fprintf(out, "      %-18s %d x %-8s %7lld MiB per GPU  ", t->name, t->nvidia_gpus,
+			t->gpu_name, (long long)t->gpu_memory_mib);
 		if (fb->min_gpu_memory_mib && t->gpu_memory_mib < fb->min_gpu_memory_mib)
 			fprintf(out, "below minGpuMemoryMiB %lld\n",
 				(long long)fb->min_gpu_memory_mib);
@@ -212,35 +217,41 @@ explain_node_class(FILE *out, const struct spec_site *s)
 {
 	const struct spec_fallback *fb = &s->fallback;
 	const char *name = fb->node_class_name ? fb->node_class_name : "gpu-fallback";
-	const char *image = fb->node_image == IMAGE_AL2023 ? "al2023" :
-		fb->node_image == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
+	const char *image = fb->node_image == IMAGE_AL2023         ? "al2023"
+			    : fb->node_image == IMAGE_BOTTLEROCKET ? "bottlerocket"
+								   : NULL;
 
 	if (!fb->enabled || s->cluster.provisioner != PROV_KARPENTER)
 		return;
 	if (fb->node_class.set && image) {
-		fprintf(out, "    fallback node class: EC2NodeClass %s, rendered from"
-			" fallback.nodeClass: alias %s@%s%s\n", name, image,
+		fprintf(out,
+			"    fallback node class: EC2NodeClass %s, rendered from"
+			" fallback.nodeClass: alias %s@%s%s\n",
+			name, image,
 			fb->node_class.ami_version ? fb->node_class.ami_version : "latest",
-			fb->node_class.image_cache_snapshot ?
-			", data volume from the image cache" : "");
+			fb->node_class.image_cache_snapshot ? ", data volume from the image cache"
+							    : "");
 	} else if (image) {
-		fprintf(out, "    fallback node class: EC2NodeClass %s must already exist (no"
+		fprintf(out,
+			"    fallback node class: EC2NodeClass %s must already exist (no"
 			" fallback.nodeClass): its amiSelectorTerms must select the %s"
-			" family (alias %s@<version>), which %s\n", name, image, image,
-			fb->node_image == IMAGE_AL2023 ?
-			"has no device plugin: gpusite's fallback plugin runs there" :
-			"brings its own device plugin: gpusite renders none");
+			" family (alias %s@<version>), which %s\n",
+			name, image, image,
+			fb->node_image == IMAGE_AL2023
+				? "has no device plugin: gpusite's fallback plugin runs there"
+				: "brings its own device plugin: gpusite renders none");
 	} else {
-		fprintf(out, "    fallback node class: EC2NodeClass %s must already exist (no"
+		fprintf(out,
+			"    fallback node class: EC2NodeClass %s must already exist (no"
 			" fallback.nodeClass), and its AMI family is not known"
 			" (fallback.nodeImage not set): on al2023 GPU pods stay Pending"
-			" without a device plugin, bottlerocket brings its own\n", name);
+			" without a device plugin, bottlerocket brings its own\n",
+			name);
 	}
 }
 
 static void
-explain_objects(FILE *out, const struct spec_site *s, const struct render_result *r,
-		bool rendered)
+explain_objects(FILE *out, const struct spec_site *s, const struct render_result *r, bool rendered)
 {
 	fprintf(out, "  objects:\n");
 	if (!rendered) {
@@ -260,20 +271,22 @@ explain_objects(FILE *out, const struct spec_site *s, const struct render_result
 		const struct render_file *f = &r->files[i];
 
 		if (f->kind == RENDER_FILE_NODECONFIG && f->site && !strcmp(f->site, s->name))
-			fprintf(out, "    file %s: nodeadm NodeConfig for"
-				" --nodeconfigs (taint and labels at join time)\n", f->path);
+			fprintf(out,
+				"    file %s: nodeadm NodeConfig for"
+				" --nodeconfigs (taint and labels at join time)\n",
+				f->path);
 	}
 }
 
 static void
-explain_snippet(FILE *out, struct arena *a, struct diags *d,
-		const struct spec_site *s, const struct render_options *opt)
+explain_snippet(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
+		const struct render_options *opt)
 {
 	struct render_object o;
 	struct buf b = BUF_INIT;
 
 	fprintf(out, "  placement: engine none, so nothing is rendered; to place GPU"
-		" Pods, apply a policy like this one (Kyverno 1.17+):\n");
+		     " Pods, apply a policy like this one (Kyverno 1.17+):\n");
 	if (render_placement_snippet(&o, a, d, s, opt) == 0 &&
 	    emit_document(&b, o.obj, EMIT_YAML) == 0) {
 		const char *p = b.data;

@@ -29,15 +29,14 @@ extern char **environ;
 static const struct opts_cmd parameters_cmd = {
 	.name = "parameters",
 	.usage = "",
-	.about =
-	"Argo CD config-management plugin: print the JSON array of parameter\n"
-	"announcements (plugin.yaml spec.parameters.dynamic) for the application\n"
-	"path in the working directory: sites (default: every site found, in\n"
-	"render order), cluster (default: none named), objects (default all),\n"
-	"strict (default false), kube-version (default KUBE_VERSION) and\n"
-	"shared-objects (default owner): the settings `gpusite generate` reads,\n"
-	"from the same table.  Defaults set through ARGOCD_ENV_<NAME> or <NAME>\n"
-	"are announced as such, the way generate applies them.\n",
+	.about = "Argo CD config-management plugin: print the JSON array of parameter\n"
+		 "announcements (plugin.yaml spec.parameters.dynamic) for the application\n"
+		 "path in the working directory: sites (default: every site found, in\n"
+		 "render order), cluster (default: none named), objects (default all),\n"
+		 "strict (default false), kube-version (default KUBE_VERSION) and\n"
+		 "shared-objects (default owner): the settings `gpusite generate` reads,\n"
+		 "from the same table.  Defaults set through ARGOCD_ENV_<NAME> or <NAME>\n"
+		 "are announced as such, the way generate applies them.\n",
 	.common = 0,
 	.min_args = 0,
 	.max_args = 0,
@@ -92,7 +91,8 @@ announce_value(struct arena *a, struct node *m, const struct argocd_setting_desc
 	if (!s.string || desc->parse(&scratch, a, &ignored, &s) < 0)
 		node_map_add_str(a, m, "string", desc->def);
 	else
-		node_map_add_str(a, m, "string", desc->canonical ? desc->canonical(&scratch) : s.string);
+		node_map_add_str(a, m, "string",
+				 desc->canonical ? desc->canonical(&scratch) : s.string);
 }
 
 static int

@@ -42,18 +42,24 @@ enum render_opt {
 };
 
 static const struct opt_spec render_opts[] = {
-	{ R_SITE, "site", 0, "NAME", "only this site (metadata.name); repeat or"
+	{ R_SITE, "site", 0, "NAME",
+	  "only this site (metadata.name); repeat or"
 	  " separate with commas" },
 	{ R_OUTPUT, "output", 'o', "FILE", "write the stream to FILE instead of stdout" },
-	{ R_FORMAT, "format", 0, "FMT", "yaml (default; '---' before every document)"
+	{ R_FORMAT, "format", 0, "FMT",
+	  "yaml (default; '---' before every document)"
 	  " or json (one object per line)" },
-	{ R_NODECONFIGS, "nodeconfigs", 0, "DIR", "write the nodeadm NodeConfigs:"
+	{ R_NODECONFIGS, "nodeconfigs", 0, "DIR",
+	  "write the nodeadm NodeConfigs:"
 	  " DIR/<site>/<group>/<node>.yaml, DIR/<site>/<group>.yaml (SSM, mode 0600)" },
-	{ R_VALUES, "values", 0, "DIR", "write the GPU stack's Helm values:"
+	{ R_VALUES, "values", 0, "DIR",
+	  "write the GPU stack's Helm values:"
 	  " DIR/<cluster>/values.yaml" },
-	{ R_KUBE_VERSION, "kube-version", 0, "X.Y", "target Kubernetes version"
+	{ R_KUBE_VERSION, "kube-version", 0, "X.Y",
+	  "target Kubernetes version"
 	  " (overrides cluster.kubernetesVersion)" },
-	{ R_OBJECTS, "objects", 0, "WHICH", "cluster (what lives in the cluster, no"
+	{ R_OBJECTS, "objects", 0, "WHICH",
+	  "cluster (what lives in the cluster, no"
 	  " argoproj.io object), argocd (the GPU-stack Applications for a hub Argo CD,"
 	  " destination.name <cluster> by default) or all (default)" },
 	{ 0, NULL, 0, NULL, NULL },
@@ -76,14 +82,13 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd render_cmd = {
 	.name = "render",
 	.usage = "[options] [PATH]",
-	.about =
-	"Render the cluster stream of the site specs under PATH (default: sites/\n"
-	"below the current directory if it exists, else the directory): the\n"
-	"NodeConfig ConfigMaps, fallback NodePools, GPU stack Applications,\n"
-	"placement policies and PrometheusRules, sorted by kind, namespace and\n"
-	"name.  Any error prints the findings on stderr and nothing on stdout.\n"
-	"SSM activation codes are read from the environment variables the specs\n"
-	"name, only for --nodeconfigs, and only ever written to those files.\n",
+	.about = "Render the cluster stream of the site specs under PATH (default: sites/\n"
+		 "below the current directory if it exists, else the directory): the\n"
+		 "NodeConfig ConfigMaps, fallback NodePools, GPU stack Applications,\n"
+		 "placement policies and PrometheusRules, sorted by kind, namespace and\n"
+		 "name.  Any error prints the findings on stderr and nothing on stdout.\n"
+		 "SSM activation codes are read from the environment variables the specs\n"
+		 "name, only for --nodeconfigs, and only ever written to those files.\n",
 	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = render_opts,
 	.on_option = on_option,
@@ -107,8 +112,8 @@ on_option(void *payload, int id, const char *value)
 			size_t n = comma ? (size_t)(comma - p) : strlen(p);
 
 			if (n) {
-				ra->sites = arena_realloc(ra->arena, ra->sites,
-					ra->site_count * sizeof(*ra->sites),
+				ra->sites = arena_realloc(
+					ra->arena, ra->sites, ra->site_count * sizeof(*ra->sites),
 					(ra->site_count + 1) * sizeof(*ra->sites));
 				ra->sites[ra->site_count++] = arena_strndup(ra->arena, p, n);
 			}
@@ -116,33 +121,33 @@ on_option(void *payload, int id, const char *value)
 		}
 		return 0;
 	}
-	case R_OUTPUT:
-		ra->output = value;
-		return 0;
+	case R_OUTPUT: ra->output = value; return 0;
 	case R_FORMAT:
 		if (!strcmp(value, "yaml"))
 			ra->format = EMIT_YAML;
 		else if (!strcmp(value, "json"))
 			ra->format = EMIT_JSON;
 		else
-			return opts_usage_error(&render_cmd, "unknown --format '%s': use yaml"
-						" or json", value);
+			return opts_usage_error(&render_cmd,
+						"unknown --format '%s': use yaml"
+						" or json",
+						value);
 		return 0;
-	case R_NODECONFIGS:
-		ra->nodeconfigs = value;
-		return 0;
-	case R_VALUES:
-		ra->values = value;
-		return 0;
+	case R_NODECONFIGS: ra->nodeconfigs = value; return 0;
+	case R_VALUES: ra->values = value; return 0;
 	case R_OBJECTS:
 		if (argocd_parse_objects(&ra->objects, value) < 0)
-			return opts_usage_error(&render_cmd, "unknown --objects '%s': use"
-						" cluster, argocd or all", value);
+			return opts_usage_error(&render_cmd,
+						"unknown --objects '%s': use"
+						" cluster, argocd or all",
+						value);
 		return 0;
 	case R_KUBE_VERSION:
 		if (argocd_parse_kube_version(&ra->kube_minor, value) < 0)
-			return opts_usage_error(&render_cmd, "--kube-version '%s' is not a"
-						" Kubernetes 1.x version such as 1.35", value);
+			return opts_usage_error(&render_cmd,
+						"--kube-version '%s' is not a"
+						" Kubernetes 1.x version such as 1.35",
+						value);
 		return 0;
 	}
 	return 0;
@@ -167,8 +172,7 @@ env_lookup(const char *name)
 #define RENDER_LEAN_FILES 2000
 
 static void
-whole_sites(struct spec_fleet *out, struct arena *t, const void *p,
-	    const struct spec_fleet *stubs)
+whole_sites(struct spec_fleet *out, struct arena *t, const void *p, const struct spec_fleet *stubs)
 {
 	pipeline_whole_sites(out, t, p, stubs);
 }
@@ -202,12 +206,14 @@ plan_files(struct arena *a, struct emit_files *s, const struct emit_batch *r,
 		if (f->key.kind != kind)
 			continue;
 		if (!safe_relative(f->key.path)) {
-			fprintf(stderr, "gpusite render: error: refusing to write '%s'"
-				" outside '%s'\n", f->key.path, dir);
+			fprintf(stderr,
+				"gpusite render: error: refusing to write '%s'"
+				" outside '%s'\n",
+				f->key.path, dir);
 			return -1;
 		}
-		emit_files_add(a, s, arena_printf(a, "%s/%s", dir, f->key.path),
-			       f->data, f->key.has_secret);
+		emit_files_add(a, s, arena_printf(a, "%s/%s", dir, f->key.path), f->data,
+			       f->key.has_secret);
 	}
 	return 0;
 }
@@ -263,7 +269,7 @@ cmd_render(int argc, char **argv)
 	src = opts_source(&o, (const char *const *)o.args, o.nargs);
 	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite render", flags,
 			       ra.sites || ra.kube_minor || ra.objects ? SIZE_MAX
-								     : RENDER_LEAN_FILES) < 0) {
+								       : RENDER_LEAN_FILES) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -284,18 +290,20 @@ cmd_render(int argc, char **argv)
 	if (o.strict)
 		diags_promote_warnings(&p.diags);
 	if (!diags_count(&p.diags, DIAG_ERROR) &&
-	    emit_batch_render(&r, &a, &p.diags, p.lean ? &lean : NULL, &p.fleet,
-			      &ropt, ra.format) == 0) {
+	    emit_batch_render(&r, &a, &p.diags, p.lean ? &lean : NULL, &p.fleet, &ropt,
+			      ra.format) == 0) {
 		if (r.stream_len > EMIT_STREAM_CAP) {
-			fprintf(stderr, "gpusite render: error: the stream could not be"
-				" formatted (over %zu MiB?)\n", EMIT_STREAM_CAP >> 20);
+			fprintf(stderr,
+				"gpusite render: error: the stream could not be"
+				" formatted (over %zu MiB?)\n",
+				EMIT_STREAM_CAP >> 20);
 			code = GS_EXIT_FAILURE;
 			goto out;
 		}
 		have_stream = true;
 	}
 	if (!have_stream)
-		r.count = 0;	/* a stream not wholly made is never written */
+		r.count = 0; /* a stream not wholly made is never written */
 	diags_sort(&p.diags);
 	if (p.diags.count) {
 		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite render" };
@@ -320,13 +328,14 @@ cmd_render(int argc, char **argv)
 	}
 	swept = emit_files_sweep(&a, &outs, &start);
 	if (!ra.output && emit_batch_write(-1, &r) < 0)
-		code = GS_EXIT_FAILURE;	/* main reports the write error */
+		code = GS_EXIT_FAILURE; /* main reports the write error */
 	if (o.verbose)
-		fprintf(stderr, "gpusite render: %zu site%s, %zu object%s, %zu file%s"
+		fprintf(stderr,
+			"gpusite render: %zu site%s, %zu object%s, %zu file%s"
 			" written, %zu stale temporar%s removed; %.1f ms, %zu KiB of memory\n",
 			p.fleet.count, p.fleet.count == 1 ? "" : "s", r.count,
-			r.count == 1 ? "" : "s", outs.count, outs.count == 1 ? "" : "s",
-			swept, swept == 1 ? "y" : "ies", pipeline_now_ms() - t0, a.total >> 10);
+			r.count == 1 ? "" : "s", outs.count, outs.count == 1 ? "" : "s", swept,
+			swept == 1 ? "y" : "ies", pipeline_now_ms() - t0, a.total >> 10);
 out:
 	emit_batch_release(&r);
 	arena_release(&a);

@@ -128,8 +128,7 @@ inherited(const struct ref_ctx *c, const struct node *obj, const char *key)
 	return NULL;
 }
 
-static void
-put(struct ref_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct ref_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void
 put(struct ref_ctx *c, const char *fmt, ...)
@@ -277,7 +276,7 @@ put_rules(struct ref_ctx *c, const char *path, const char *key, const char *desc
 				goto next;
 		if (nseen < 64)
 			seen[nseen++] = arena_strdup(c->a, id);
-next:;
+	next:;
 	}
 	for (size_t r = 0; r < c->nrules; r++) {
 		const struct rule *ru = c->rules[r];
@@ -306,8 +305,7 @@ next:;
 		put(c, "%s[%s](rules.md#%c%c%s)", i ? ", " : "", seen[i], 'g', 's', seen[i] + 2);
 }
 
-static void field_rows(struct ref_ctx *c, const struct node *obj, const char *path,
-		       unsigned depth);
+static void field_rows(struct ref_ctx *c, const struct node *obj, const char *path, unsigned depth);
 
 static void
 field_row(struct ref_ctx *c, const struct node *own, const struct node *alt, const char *path,
@@ -379,8 +377,8 @@ write_reference(FILE *out)
 	memset(&c, 0, sizeof(c));
 	c.a = &a;
 	c.out = &b;
-	c.root = json_parse(&a, &d, "GS003", "schema", schema_gpusite_json,
-			    schema_gpusite_json_len);
+	c.root =
+		json_parse(&a, &d, "GS003", "schema", schema_gpusite_json, schema_gpusite_json_len);
 	c.nrules = rules_catalogue(NULL, 0);
 	c.rules = arena_alloc(&a, (c.nrules + 1) * sizeof(*c.rules));
 	rules_catalogue(c.rules, c.nrules);

@@ -51,21 +51,20 @@ static const struct opts_cmd serve_cmd = {
 	.name = "serve",
 	.usage = "--listen ADDR:PORT --token-file FILE [--repo URL|PATH] [--ref REV]"
 		 " [--refresh SECONDS] [PATH]",
-	.about =
-	"Argo CD's ApplicationSet plugin generator.  POST /api/v1/getparams.execute\n"
-	"with 'Authorization: Bearer <token>' and a body {\"applicationSetName\": ...,\n"
-	"\"input\": {\"parameters\": {\"per\": \"cluster\"}}} answers {\"output\":\n"
-	"{\"parameters\": [...]}}: one element per cluster (cluster, destinationName,\n"
-	"sites, path) or, with per: site, per site (site, cluster, destinationName,\n"
-	"file).  The sites come from the same discovery as validate and generate\n"
-	"(--repo, --ref, PATH; multi-document files, .yml, nested folders), read\n"
-	"again every --refresh seconds.  While the specs do not validate (or no site\n"
-	"is found) the answer is 503 with the diagnostics, so the controller keeps\n"
-	"its Applications.  GET /healthz answers 200 \"ok\" without a token.  Missing\n"
-	"token 401, wrong token 403, a body over 1 MiB 413, a malformed one 400.\n"
-	"On start it prints 'gpusite serve: listening on ADDR:PORT' on stderr, then\n"
-	"one line per request (method, path, status, duration; never a header).\n"
-	"SIGTERM or SIGINT: no new connections, requests in flight finish, exit 0.\n",
+	.about = "Argo CD's ApplicationSet plugin generator.  POST /api/v1/getparams.execute\n"
+		 "with 'Authorization: Bearer <token>' and a body {\"applicationSetName\": ...,\n"
+		 "\"input\": {\"parameters\": {\"per\": \"cluster\"}}} answers {\"output\":\n"
+		 "{\"parameters\": [...]}}: one element per cluster (cluster, destinationName,\n"
+		 "sites, path) or, with per: site, per site (site, cluster, destinationName,\n"
+		 "file).  The sites come from the same discovery as validate and generate\n"
+		 "(--repo, --ref, PATH; multi-document files, .yml, nested folders), read\n"
+		 "again every --refresh seconds.  While the specs do not validate (or no site\n"
+		 "is found) the answer is 503 with the diagnostics, so the controller keeps\n"
+		 "its Applications.  GET /healthz answers 200 \"ok\" without a token.  Missing\n"
+		 "token 401, wrong token 403, a body over 1 MiB 413, a malformed one 400.\n"
+		 "On start it prints 'gpusite serve: listening on ADDR:PORT' on stderr, then\n"
+		 "one line per request (method, path, status, duration; never a header).\n"
+		 "SIGTERM or SIGINT: no new connections, requests in flight finish, exit 0.\n",
 	.common = OPTS_SOURCE,
 	.own = serve_opts,
 	.on_option = serve_option,
@@ -88,13 +87,16 @@ cmd_serve(int argc, char **argv)
 	if (r != OPTS_OK)
 		return opts_exit_code(r);
 	if (!serve_args.listen)
-		return opts_exit_code(opts_usage_error(&serve_cmd,
-			"--listen ADDR:PORT is required (127.0.0.1:8080; port 0 picks a free one)"));
+		return opts_exit_code(
+			opts_usage_error(&serve_cmd, "--listen ADDR:PORT is required "
+						     "(127.0.0.1:8080; port 0 picks a free one)"));
 	if (!serve_args.token_file)
 		return opts_exit_code(opts_usage_error(&serve_cmd,
-			"--token-file FILE is required: the Secret key the plugin ConfigMap names"));
+						       "--token-file FILE is required: the Secret "
+						       "key the plugin ConfigMap names"));
 	if (o.staged)
-		return opts_exit_code(opts_usage_error(&serve_cmd,
+		return opts_exit_code(opts_usage_error(
+			&serve_cmd,
 			"--staged is not for serve: serve a revision with --repo and --ref"));
 	if (serve_args.refresh) {
 		char *end;
@@ -102,7 +104,8 @@ cmd_serve(int argc, char **argv)
 		errno = 0;
 		refresh = strtoul(serve_args.refresh, &end, 10);
 		if (!*serve_args.refresh || *end || errno || refresh < 1 || refresh > 86400)
-			return opts_exit_code(opts_usage_error(&serve_cmd,
+			return opts_exit_code(opts_usage_error(
+				&serve_cmd,
 				"--refresh '%s' is not a number of seconds from 1 to 86400",
 				serve_args.refresh));
 	}

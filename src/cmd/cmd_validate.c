@@ -36,7 +36,8 @@ validate_option(void *payload, int id, const char *value)
 
 static const struct opt_spec validate_opts[] = {
 	{ OPT_RENDERED, "rendered", 0, NULL,
-	  "check rendered manifests (FILE..., none or -: stdin) against upstream schemas and rules" },
+	  "check rendered manifests (FILE..., none or -: stdin) against upstream schemas and "
+	  "rules" },
 	{ OPT_UPSTREAM, "upstream", 0, "DIR",
 	  "upstream schemas for --rendered (default: $GPUSITE_UPSTREAM)" },
 	{ 0, NULL, 0, NULL, NULL },
@@ -45,18 +46,17 @@ static const struct opt_spec validate_opts[] = {
 static const struct opts_cmd validate_cmd = {
 	.name = "validate",
 	.usage = "[options] [PATH|FILE...]",
-	.about =
-	"Check site specs: YAML, the GPUSite schema and every rule (GS001-GS063),\n"
-	"all problems in one run.  Each PATH is a directory (every *.yaml and\n"
-	"*.yml below it; hidden entries skipped) or a file.  Without PATH:\n"
-	"sites/ below the current directory if it exists, else the directory.\n"
-	"Text findings go to stderr as FILE:LINE:COL: SEVERITY: MESSAGE [RULE]\n"
-	"with a summary line; the other formats go to stdout.\n"
-	"\n"
-	"With --rendered, FILE is a rendered stream (gpusite render, helm\n"
-	"template, NodeConfig files): every object is checked against its\n"
-	"upstream schema from --upstream DIR (laid out like shared/upstream) and\n"
-	"against the rules upstream enforces beyond it (GS130-GS170).\n",
+	.about = "Check site specs: YAML, the GPUSite schema and every rule (GS001-GS063),\n"
+		 "all problems in one run.  Each PATH is a directory (every *.yaml and\n"
+		 "*.yml below it; hidden entries skipped) or a file.  Without PATH:\n"
+		 "sites/ below the current directory if it exists, else the directory.\n"
+		 "Text findings go to stderr as FILE:LINE:COL: SEVERITY: MESSAGE [RULE]\n"
+		 "with a summary line; the other formats go to stdout.\n"
+		 "\n"
+		 "With --rendered, FILE is a rendered stream (gpusite render, helm\n"
+		 "template, NodeConfig files): every object is checked against its\n"
+		 "upstream schema from --upstream DIR (laid out like shared/upstream) and\n"
+		 "against the rules upstream enforces beyond it (GS130-GS170).\n",
 	.common = OPTS_FINDINGS,
 	.own = validate_opts,
 	.on_option = validate_option,
@@ -81,15 +81,18 @@ validate_rendered(const struct opts *o, unsigned flags)
 	struct diags d;
 	struct source_set files = { NULL, 0, 0, NULL };
 	struct report_input in;
-	const char *up = rendered_args.upstream ? rendered_args.upstream : getenv("GPUSITE_UPSTREAM");
+	const char *up =
+		rendered_args.upstream ? rendered_args.upstream : getenv("GPUSITE_UPSTREAM");
 	struct pipeline_source src = opts_source(o, NULL, 0);
 	int r, code;
 
 	if (!up || !*up)
 		return opts_exit_code(opts_usage_error(&validate_cmd,
-			"--rendered needs the upstream schemas: --upstream DIR or GPUSITE_UPSTREAM"));
+						       "--rendered needs the upstream schemas: "
+						       "--upstream DIR or GPUSITE_UPSTREAM"));
 	if (o->staged || o->repo || o->ref)
-		return opts_exit_code(opts_usage_error(&validate_cmd,
+		return opts_exit_code(opts_usage_error(
+			&validate_cmd,
 			"--rendered reads files or standard input, not --staged, --repo or --ref"));
 	arena_init(&a);
 	diags_init(&d, &a);
@@ -131,9 +134,9 @@ cmd_validate(int argc, char **argv)
 	if (r != OPTS_OK)
 		return opts_exit_code(r);
 	if (o.staged && (o.repo || o.ref))
-		return opts_exit_code(opts_usage_error(&validate_cmd,
-			"--staged checks the index of the current repository;"
-			" it cannot be combined with --repo or --ref"));
+		return opts_exit_code(opts_usage_error(
+			&validate_cmd, "--staged checks the index of the current repository;"
+				       " it cannot be combined with --repo or --ref"));
 
 	flags = opts_report_flags(&o, stderr);
 	if (o.quiet)
@@ -143,8 +146,7 @@ cmd_validate(int argc, char **argv)
 
 	arena_init(&a);
 	src = opts_source(&o, (const char *const *)o.args, o.nargs);
-	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite validate", flags,
-			       0) < 0) {
+	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite validate", flags, 0) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -161,7 +163,8 @@ cmd_validate(int argc, char **argv)
 	}
 	code = diags_count(&p.diags, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
 	if (o.verbose)
-		fprintf(stderr, "gpusite validate: read %zu file%s (%zu bytes) from '%s':"
+		fprintf(stderr,
+			"gpusite validate: read %zu file%s (%zu bytes) from '%s':"
 			" %zu document%s, %zu valid site%s; %.1f ms, %zu KiB of memory\n",
 			files.count, files.count == 1 ? "" : "s", total_bytes(&files),
 			files.label ? files.label : ".", p.docs, p.docs == 1 ? "" : "s",

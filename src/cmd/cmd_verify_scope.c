@@ -37,7 +37,8 @@ static const struct opt_spec vs_opts[] = {
 	{ OPT_NODES, "nodes", 0, "FILE",
 	  "Node objects: a YAML stream, a List / NodeList, or a directory of *.yaml (repeatable)" },
 	{ OPT_MANIFESTS, "manifests", 0, "FILE",
-	  "the manifests to place, e.g. helm template output; - reads standard input (repeatable)" },
+	  "the manifests to place, e.g. helm template output; - reads standard input "
+	  "(repeatable)" },
 	{ OPT_LIVE, "live", 0, NULL,
 	  "read the nodes and the DaemonSets (and GPU Operator ClusterPolicies) from"
 	  " the cluster, where --nodes / --manifests are not given; GET and LIST only" },
@@ -52,11 +53,13 @@ vs_option(void *payload, int id, const char *value)
 
 	if (id == OPT_NODES) {
 		if (v->nnodes == MAX_INPUTS)
-			return opts_usage_error(v->cmd, "too many --nodes (at most %d)", MAX_INPUTS);
+			return opts_usage_error(v->cmd, "too many --nodes (at most %d)",
+						MAX_INPUTS);
 		v->nodes[v->nnodes++] = value;
 	} else if (id == OPT_MANIFESTS) {
 		if (v->nmanifests == MAX_INPUTS)
-			return opts_usage_error(v->cmd, "too many --manifests (at most %d)", MAX_INPUTS);
+			return opts_usage_error(v->cmd, "too many --manifests (at most %d)",
+						MAX_INPUTS);
 		v->manifests[v->nmanifests++] = value;
 	} else if (id == OPT_LIVE) {
 		v->live = true;
@@ -71,8 +74,7 @@ vs_option(void *payload, int id, const char *value)
 /* A live list as one document scope_add_*() takes: items of built-in
  * lists carry no apiVersion and kind, so they are set. */
 static struct node *
-live_list_doc(struct arena *a, struct node *items, const char *api_version,
-	      const char *kind)
+live_list_doc(struct arena *a, struct node *items, const char *api_version, const char *kind)
 {
 	struct node *doc = node_new_map(a, (struct pos)POS_NONE);
 
@@ -98,9 +100,8 @@ docs_push(struct arena *a, struct yamlio_docs *all, struct node *doc)
 
 /* --live: what --nodes / --manifests did not give, from the cluster. */
 static int
-read_live(struct arena *a, struct diags *d, const struct vs_args *v,
-	  const struct opts *o, struct yamlio_docs *nodes,
-	  struct yamlio_docs *manifests)
+read_live(struct arena *a, struct diags *d, const struct vs_args *v, const struct opts *o,
+	  struct yamlio_docs *nodes, struct yamlio_docs *manifests)
 {
 	struct kube_options ko;
 	struct kube_client *k = NULL;
@@ -120,8 +121,9 @@ read_live(struct arena *a, struct diags *d, const struct vs_args *v,
 		docs_push(a, nodes, live_list_doc(a, items, "v1", "Node"));
 	}
 	if (!v->nmanifests) {
-		struct kube_list_query q = { "nvidia.com/v1", "ClusterPolicy", NULL,
-					     NULL, NULL, 0 };
+		struct kube_list_query q = {
+			"nvidia.com/v1", "ClusterPolicy", NULL, NULL, NULL, 0
+		};
 
 		if (kube_list_daemonsets(&items, k, a, NULL) < 0)
 			goto out;
@@ -131,8 +133,8 @@ read_live(struct arena *a, struct diags *d, const struct vs_args *v,
 		if (rc == KUBE_EFAIL)
 			goto out;
 		if (rc == 0)
-			docs_push(a, manifests, live_list_doc(a, items, "nvidia.com/v1",
-							      "ClusterPolicy"));
+			docs_push(a, manifests,
+				  live_list_doc(a, items, "nvidia.com/v1", "ClusterPolicy"));
 	}
 	rc = 0;
 out:
@@ -151,16 +153,14 @@ is_yaml_name(const char *n)
 {
 	size_t len = strlen(n);
 
-	return n[0] != '.' &&
-	       ((len > 5 && !strcmp(n + len - 5, ".yaml")) ||
-		(len > 4 && !strcmp(n + len - 4, ".yml")) ||
-		(len > 5 && !strcmp(n + len - 5, ".json")));
+	return n[0] != '.' && ((len > 5 && !strcmp(n + len - 5, ".yaml")) ||
+			       (len > 4 && !strcmp(n + len - 4, ".yml")) ||
+			       (len > 5 && !strcmp(n + len - 5, ".json")));
 }
 
 /* A directory stands for its *.yaml / *.yml / *.json files, by name. */
 static int
-expand(struct arena *a, struct diags *d, const char *path, const char ***out,
-       size_t *count)
+expand(struct arena *a, struct diags *d, const char *path, const char ***out, size_t *count)
 {
 	struct stat st;
 	DIR *dir;
@@ -186,9 +186,9 @@ expand(struct arena *a, struct diags *d, const char *path, const char ***out,
 						     want * sizeof(**out));
 				alloc = want;
 			}
-			(*out)[(*count)++] = arena_printf(a, "%s%s%s", path,
-							 path[strlen(path) - 1] == '/' ? "" : "/",
-							 e->d_name);
+			(*out)[(*count)++] =
+				arena_printf(a, "%s%s%s", path,
+					     path[strlen(path) - 1] == '/' ? "" : "/", e->d_name);
 		}
 		closedir(dir);
 		qsort((void *)*out, *count, sizeof(**out), cmp_str);
@@ -207,8 +207,8 @@ expand(struct arena *a, struct diags *d, const char *path, const char ***out,
 
 /* Read every input; docs are appended to `all`.  0, -1 (YAML errors), -3. */
 static int
-read_inputs(struct arena *a, struct diags *d, struct source_set *files,
-	    const char *const *paths, size_t npaths, struct yamlio_docs *all)
+read_inputs(struct arena *a, struct diags *d, struct source_set *files, const char *const *paths,
+	    size_t npaths, struct yamlio_docs *all)
 {
 	int worst = 0;
 
@@ -284,7 +284,8 @@ cmd_verify_scope(int argc, char **argv)
 	struct vs_args v = { .nnodes = 0 };
 	struct opts_cmd cmd = {
 		.name = "verify-scope",
-		.usage = "--nodes FILE --manifests FILE | --live [--nodes FILE | --manifests FILE] [--format text|json]",
+		.usage = "--nodes FILE --manifests FILE | --live [--nodes FILE | --manifests FILE] "
+			 "[--format text|json]",
 		.about = vs_about,
 		.common = OPTS_FORMAT | OPTS_COLOR | OPTS_VERBOSE,
 		.own = vs_opts,
@@ -322,7 +323,7 @@ cmd_verify_scope(int argc, char **argv)
 	}
 	if (v.lo.cluster) {
 		opts_usage_error(&cmd, "--cluster does not apply: verify-scope --live"
-				 " places what the context's cluster runs");
+				       " places what the context's cluster runs");
 		return GS_EXIT_USAGE;
 	}
 	arena_init(&a);
@@ -357,9 +358,10 @@ cmd_verify_scope(int argc, char **argv)
 		rc = scope_write_json(&out, &a, &r, &d);
 	} else {
 		rc = scope_write_text(&out, &r);
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
-				   REPORT_NO_SUMMARY |
-				   (opts_use_color(&o, stderr) ? REPORT_COLOR | REPORT_CARET : 0));
+		report_write_flags(
+			stdout, stderr, &in, REPORT_TEXT,
+			REPORT_NO_SUMMARY |
+				(opts_use_color(&o, stderr) ? REPORT_COLOR | REPORT_CARET : 0));
 	}
 	if (rc == 0)
 		fwrite(out.data, 1, out.len, stdout);

@@ -23,28 +23,32 @@ enum common_id {
 };
 
 struct common_opt {
-	unsigned mask;		/* enum opts_common bit; 0: every command */
+	unsigned mask; /* enum opts_common bit; 0: every command */
 	struct opt_spec spec;
 };
 
 static const struct common_opt common_opts[] = {
-	{ OPTS_FORMAT, { C_FORMAT, "format", 0, "FMT",
-		"findings as ... (the command's formats, see formats_list())" } },
-	{ OPTS_STRICT, { C_STRICT, "strict", 0, NULL,
-		"warnings fail too (exit 1)" } },
-	{ OPTS_COLOR, { C_COLOR, "color", 0, "WHEN",
-		"auto (default; honours NO_COLOR), always or never" } },
-	{ OPTS_QUIET, { C_QUIET, "quiet", 'q', NULL,
-		"no summary line when there is nothing to report" } },
-	{ OPTS_VERBOSE, { C_VERBOSE, "verbose", 'v', NULL,
-		"say what was read and how long it took (on stderr)" } },
-	{ OPTS_SOURCE, { C_REPO, "repo", 0, "URL|PATH",
-		"read the specs from a Git repository, path or URL (HTTPS token:"
-		" GPUSITE_GIT_TOKEN or GIT_TOKEN)" } },
-	{ OPTS_SOURCE, { C_REF, "ref", 0, "REV",
-		"the revision to read (branch, tag, SHA, HEAD~1; default HEAD)" } },
-	{ OPTS_SOURCE, { C_STAGED, "staged", 0, NULL,
-		"check what is staged in the Git index, not the work tree" } },
+	{ OPTS_FORMAT,
+	  { C_FORMAT, "format", 0, "FMT",
+	    "findings as ... (the command's formats, see formats_list())" } },
+	{ OPTS_STRICT, { C_STRICT, "strict", 0, NULL, "warnings fail too (exit 1)" } },
+	{ OPTS_COLOR,
+	  { C_COLOR, "color", 0, "WHEN", "auto (default; honours NO_COLOR), always or never" } },
+	{ OPTS_QUIET,
+	  { C_QUIET, "quiet", 'q', NULL, "no summary line when there is nothing to report" } },
+	{ OPTS_VERBOSE,
+	  { C_VERBOSE, "verbose", 'v', NULL,
+	    "say what was read and how long it took (on stderr)" } },
+	{ OPTS_SOURCE,
+	  { C_REPO, "repo", 0, "URL|PATH",
+	    "read the specs from a Git repository, path or URL (HTTPS token:"
+	    " GPUSITE_GIT_TOKEN or GIT_TOKEN)" } },
+	{ OPTS_SOURCE,
+	  { C_REF, "ref", 0, "REV",
+	    "the revision to read (branch, tag, SHA, HEAD~1; default HEAD)" } },
+	{ OPTS_SOURCE,
+	  { C_STAGED, "staged", 0, NULL,
+	    "check what is staged in the Git index, not the work tree" } },
 	{ 0, { C_HELP, "help", 'h', NULL, "show this help and exit" } },
 };
 
@@ -100,9 +104,12 @@ formats_list(char *buf, size_t size, const struct opts_cmd *cmd, bool with_defau
 		if (!((set >> i) & 1u))
 			continue;
 		left--;
-		n += (size_t)snprintf(buf + n, size - n, "%s%s%s", report_format_name((enum report_format)i),
+		n += (size_t)snprintf(buf + n, size - n, "%s%s%s",
+				      report_format_name((enum report_format)i),
 				      with_default && i == REPORT_TEXT ? " (default)" : "",
-				      left > 1 ? ", " : left == 1 ? " or " : "");
+				      left > 1    ? ", "
+				      : left == 1 ? " or "
+						  : "");
 	}
 }
 
@@ -113,8 +120,7 @@ help_line(FILE *out, const struct opt_spec *s)
 	int n = 0;
 
 	if (s->short_name && s->long_name)
-		n = snprintf(left, sizeof(left), "-%c, --%s", s->short_name,
-			     s->long_name);
+		n = snprintf(left, sizeof(left), "-%c, --%s", s->short_name, s->long_name);
 	else if (s->long_name)
 		n = snprintf(left, sizeof(left), "    --%s", s->long_name);
 	else
@@ -130,8 +136,7 @@ help_line(FILE *out, const struct opt_spec *s)
 void
 opts_help(FILE *out, const struct opts_cmd *cmd)
 {
-	fprintf(out, "usage: gpusite %s%s%s\n\n", cmd->name, *cmd->usage ? " " : "",
-		cmd->usage);
+	fprintf(out, "usage: gpusite %s%s%s\n\n", cmd->name, *cmd->usage ? " " : "", cmd->usage);
 	if (cmd->about)
 		fprintf(out, "%s\n", cmd->about);
 	fprintf(out, "options:\n");
@@ -158,8 +163,7 @@ opts_help(FILE *out, const struct opts_cmd *cmd)
 
 /* Find a long option; `name` may carry "=value" (nlen stops before it). */
 static const struct opt_spec *
-find_long(const struct opts_cmd *cmd, const char *name, size_t nlen,
-	  bool *is_common)
+find_long(const struct opts_cmd *cmd, const char *name, size_t nlen, bool *is_common)
 {
 	for (const struct opt_spec *s = cmd->own; s && (s->long_name || s->short_name); s++) {
 		if (s->long_name && strlen(s->long_name) == nlen &&
@@ -204,8 +208,7 @@ find_short(const struct opts_cmd *cmd, char c, bool *is_common)
 }
 
 static int
-apply_common(struct opts *out, const struct opts_cmd *cmd, int id,
-	     const char *value)
+apply_common(struct opts *out, const struct opts_cmd *cmd, int id, const char *value)
 {
 	switch (id) {
 	case C_FORMAT: {
@@ -219,9 +222,7 @@ apply_common(struct opts *out, const struct opts_cmd *cmd, int id,
 		out->format_set = true;
 		return 0;
 	}
-	case C_STRICT:
-		out->strict = true;
-		return 0;
+	case C_STRICT: out->strict = true; return 0;
 	case C_COLOR:
 		if (!strcmp(value, "auto"))
 			out->color = OPTS_COLOR_AUTO;
@@ -230,34 +231,24 @@ apply_common(struct opts *out, const struct opts_cmd *cmd, int id,
 		else if (!strcmp(value, "never"))
 			out->color = OPTS_COLOR_NEVER;
 		else
-			return opts_usage_error(cmd, "unknown --color value '%s':"
-				" use auto, always or never", value);
+			return opts_usage_error(cmd,
+						"unknown --color value '%s':"
+						" use auto, always or never",
+						value);
 		return 0;
-	case C_QUIET:
-		out->quiet = true;
-		return 0;
-	case C_VERBOSE:
-		out->verbose++;
-		return 0;
-	case C_REPO:
-		out->repo = value;
-		return 0;
-	case C_REF:
-		out->ref = value;
-		return 0;
-	case C_STAGED:
-		out->staged = true;
-		return 0;
-	case C_HELP:
-		opts_help(stdout, cmd);
-		return OPTS_HELP;
+	case C_QUIET: out->quiet = true; return 0;
+	case C_VERBOSE: out->verbose++; return 0;
+	case C_REPO: out->repo = value; return 0;
+	case C_REF: out->ref = value; return 0;
+	case C_STAGED: out->staged = true; return 0;
+	case C_HELP: opts_help(stdout, cmd); return OPTS_HELP;
 	}
 	return 0;
 }
 
 static int
-apply(struct opts *out, const struct opts_cmd *cmd, const struct opt_spec *s,
-      bool is_common, const char *value)
+apply(struct opts *out, const struct opts_cmd *cmd, const struct opt_spec *s, bool is_common,
+      const char *value)
 {
 	if (is_common)
 		return apply_common(out, cmd, s->id, value);
@@ -297,16 +288,18 @@ opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc, char **argv)
 
 			s = find_long(cmd, name, nlen, &is_common);
 			if (!s)
-				return opts_usage_error(cmd, "unknown option '--%.*s'",
-							(int)nlen, name);
+				return opts_usage_error(cmd, "unknown option '--%.*s'", (int)nlen,
+							name);
 			if (s->arg) {
 				if (eq)
 					value = eq + 1;
 				else if (i + 1 < argc)
 					value = argv[++i];
 				else
-					return opts_usage_error(cmd, "option '--%s' needs a"
-						" value (%s)", s->long_name, s->arg);
+					return opts_usage_error(cmd,
+								"option '--%s' needs a"
+								" value (%s)",
+								s->long_name, s->arg);
 			} else if (eq) {
 				return opts_usage_error(cmd, "option '--%s' takes no value",
 							s->long_name);
@@ -333,8 +326,10 @@ opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc, char **argv)
 				else if (i + 1 < argc)
 					value = argv[++i];
 				else
-					return opts_usage_error(cmd, "option '-%c' needs a"
-						" value (%s)", *c, s->arg);
+					return opts_usage_error(cmd,
+								"option '-%c' needs a"
+								" value (%s)",
+								*c, s->arg);
 			}
 			r = apply(out, cmd, s, is_common, value);
 			if (r != 0)
@@ -344,13 +339,12 @@ opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc, char **argv)
 		}
 	}
 	if (out->nargs < cmd->min_args)
-		return opts_usage_error(cmd, "missing argument: usage: gpusite %s %s",
-					cmd->name, cmd->usage);
+		return opts_usage_error(cmd, "missing argument: usage: gpusite %s %s", cmd->name,
+					cmd->usage);
 	if (cmd->max_args == 0 && out->nargs > 0)
 		return opts_usage_error(cmd, "takes no arguments (got '%s')", out->args[0]);
 	if (cmd->max_args != OPTS_ANY && out->nargs > cmd->max_args)
-		return opts_usage_error(cmd, "unexpected argument '%s'",
-					out->args[cmd->max_args]);
+		return opts_usage_error(cmd, "unexpected argument '%s'", out->args[cmd->max_args]);
 	return OPTS_OK;
 }
 

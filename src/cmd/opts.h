@@ -19,14 +19,14 @@
 
 /* The common options a command takes (cli.md "Common options"). */
 enum opts_common {
-	OPTS_FORMAT = 1 << 0,	/* --format text|json|github|sarif|junit|markdown */
-	OPTS_STRICT = 1 << 1,	/* --strict */
-	OPTS_COLOR = 1 << 2,	/* --color auto|always|never */
-	OPTS_QUIET = 1 << 3,	/* -q, --quiet */
-	OPTS_VERBOSE = 1 << 4,	/* -v, --verbose (repeatable) */
-	OPTS_SOURCE = 1 << 5,	/* --repo URL|PATH, --ref REV, --staged */
-	OPTS_FINDINGS = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET |
-			OPTS_VERBOSE | OPTS_SOURCE,
+	OPTS_FORMAT = 1 << 0,  /* --format text|json|github|sarif|junit|markdown */
+	OPTS_STRICT = 1 << 1,  /* --strict */
+	OPTS_COLOR = 1 << 2,   /* --color auto|always|never */
+	OPTS_QUIET = 1 << 3,   /* -q, --quiet */
+	OPTS_VERBOSE = 1 << 4, /* -v, --verbose (repeatable) */
+	OPTS_SOURCE = 1 << 5,  /* --repo URL|PATH, --ref REV, --staged */
+	OPTS_FINDINGS =
+		OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 };
 
 enum opts_color { OPTS_COLOR_AUTO, OPTS_COLOR_ALWAYS, OPTS_COLOR_NEVER };
@@ -35,8 +35,8 @@ enum opts_color { OPTS_COLOR_AUTO, OPTS_COLOR_ALWAYS, OPTS_COLOR_NEVER };
  * for a flag.  `id` is passed back to the command's callback. */
 struct opt_spec {
 	int id;
-	const char *long_name;	/* without "--"; NULL for short-only */
-	char short_name;	/* 0 for long-only */
+	const char *long_name; /* without "--"; NULL for short-only */
+	char short_name;       /* 0 for long-only */
 	const char *arg;
 	const char *help;
 };
@@ -49,10 +49,10 @@ struct opts {
 	enum opts_color color;
 	bool quiet;
 	int verbose;
-	const char *repo;	/* --repo, or NULL */
-	const char *ref;	/* --ref, or NULL */
-	bool staged;		/* --staged */
-	char **args;		/* positional arguments (points into argv) */
+	const char *repo; /* --repo, or NULL */
+	const char *ref;  /* --ref, or NULL */
+	bool staged;      /* --staged */
+	char **args;      /* positional arguments (points into argv) */
 	size_t nargs;
 };
 
@@ -62,15 +62,15 @@ struct opts {
  * returns 0, or -1 after printing a usage error with opts_usage_error().
  */
 struct opts_cmd {
-	const char *name;		/* "validate" */
-	const char *usage;		/* "[options] [PATH|FILE...]" */
-	const char *about;		/* a paragraph; lines end in '\n' */
-	unsigned common;		/* enum opts_common bits */
-	const struct opt_spec *own;	/* terminated by a zeroed entry, or NULL */
+	const char *name;           /* "validate" */
+	const char *usage;          /* "[options] [PATH|FILE...]" */
+	const char *about;          /* a paragraph; lines end in '\n' */
+	unsigned common;            /* enum opts_common bits */
+	const struct opt_spec *own; /* terminated by a zeroed entry, or NULL */
 	int (*on_option)(void *payload, int id, const char *value);
 	void *payload;
 	size_t min_args;
-	size_t max_args;		/* OPTS_ANY for no limit */
+	size_t max_args; /* OPTS_ANY for no limit */
 	/* The --format values the command takes: OPTS_FMT() bits, 0 for all
 	 * six.  Help and parsing both follow it. */
 	unsigned formats;
@@ -81,16 +81,15 @@ struct opts_cmd {
 #define OPTS_ANY ((size_t)-1)
 
 enum opts_result {
-	OPTS_OK = 0,		/* go on */
-	OPTS_HELP = 1,		/* help printed to stdout: exit 0 */
-	OPTS_EUSAGE = -2,	/* usage error printed to stderr: exit 2 */
+	OPTS_OK = 0,      /* go on */
+	OPTS_HELP = 1,    /* help printed to stdout: exit 0 */
+	OPTS_EUSAGE = -2, /* usage error printed to stderr: exit 2 */
 };
 
 void opts_init(struct opts *out);
 
 /* Parse argv (argv[0] is the command name). */
-int opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc,
-	       char **argv);
+int opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc, char **argv);
 
 /* The exit code for a non-OK result of opts_parse(). */
 int opts_exit_code(int result);
@@ -120,12 +119,10 @@ unsigned opts_report_flags(const struct opts *o, FILE *stream);
 
 /* The pipeline's source from the common source options (--repo, --ref,
  * --staged) and `paths`. */
-struct pipeline_source opts_source(const struct opts *o,
-				   const char *const *paths, size_t npaths);
+struct pipeline_source opts_source(const struct opts *o, const char *const *paths, size_t npaths);
 
 /* pipeline_files_from_top() for the common source options: kept for the
  * commands not yet calling that one directly. */
-void pipeline_paths_from_top(struct diags *d, struct arena *a,
-			     const struct opts *o);
+void pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o);
 
 #endif

@@ -10,8 +10,7 @@
 #include "spec/spec.h"
 
 int
-live_on_option(struct live_opts *lo, const struct opts_cmd *cmd, int id,
-	       const char *value)
+live_on_option(struct live_opts *lo, const struct opts_cmd *cmd, int id, const char *value)
 {
 	switch (id) {
 	case LIVE_OPT_KUBECONFIG:
@@ -35,12 +34,14 @@ live_on_option(struct live_opts *lo, const struct opts_cmd *cmd, int id,
 		struct spec_duration dur;
 
 		if (end != value && *end == '\0' && v > 0) {
-			lo->timeout = v;	/* plain seconds */
+			lo->timeout = v; /* plain seconds */
 			return 0;
 		}
 		if (spec_parse_duration(value, false, &dur) < 0 || dur.seconds <= 0)
-			return opts_usage_error(cmd, "--timeout '%s' is not a duration"
-						" such as 30s, 2m or 90", value);
+			return opts_usage_error(cmd,
+						"--timeout '%s' is not a duration"
+						" such as 30s, 2m or 90",
+						value);
 		lo->timeout = (double)dur.seconds;
 		return 0;
 	}
@@ -49,19 +50,15 @@ live_on_option(struct live_opts *lo, const struct opts_cmd *cmd, int id,
 }
 
 int
-live_start(struct live_run *out, struct arena *a, const char *name,
-	   const struct opts *o, const struct live_opts *lo)
+live_start(struct live_run *out, struct arena *a, const char *name, const struct opts *o,
+	   const struct live_opts *lo)
 {
-	struct pipeline_source src = opts_source(o, (const char *const *)o->args,
-						 o->nargs);
+	struct pipeline_source src = opts_source(o, (const char *const *)o->args, o->nargs);
 
 	switch (live_run_start(out, a, name, &src, lo, o->verbose, o->quiet)) {
-	case LIVE_OK:
-		return GS_EXIT_OK;
-	case LIVE_EINVALID:
-		return GS_EXIT_FINDINGS;
-	default:
-		return GS_EXIT_FAILURE;
+	case LIVE_OK: return GS_EXIT_OK;
+	case LIVE_EINVALID: return GS_EXIT_FINDINGS;
+	default: return GS_EXIT_FAILURE;
 	}
 }
 

@@ -21,9 +21,8 @@ struct buf;
  * the texts are equal.  Returns 1 when they differ, 0 when equal, -1 on
  * error (out of the buffer's cap, libgit2 failure).
  */
-int diff_unified(struct buf *out, const char *a_text, size_t a_len,
-		 const char *a_label, const char *b_text, size_t b_len,
-		 const char *b_label);
+int diff_unified(struct buf *out, const char *a_text, size_t a_len, const char *a_label,
+		 const char *b_text, size_t b_len, const char *b_label);
 
 /*
  * Mask secrets in a rendered object, in place: the value of every
@@ -69,17 +68,16 @@ void diff_mask_secrets(struct arena *a, struct node *left, struct node *right);
  * object that is not there: the other is shown whole.  Returns 1 when
  * they differ, 0 when equal, -1 on error.
  */
-int diff_objects(struct buf *out, const struct node *left,
-		 const struct node *right, const char *left_label,
-		 const char *right_label);
+int diff_objects(struct buf *out, const struct node *left, const struct node *right,
+		 const char *left_label, const char *right_label);
 
 /*
  * Where two trees differ, as JSON paths from the root
  * ("spec.limits[\"nvidia.com/gpu\"]"), at most `max` of them, in
  * right's key order.  Returns the count found (may exceed max).
  */
-size_t diff_paths(struct arena *a, const struct node *left,
-		  const struct node *right, const char **out, size_t max);
+size_t diff_paths(struct arena *a, const struct node *left, const struct node *right,
+		  const char **out, size_t max);
 
 /* Kubernetes quantities equal ("16" == 16, "100m" == "0.1", "1Gi" ==
  * "1024Mi")? */

@@ -15,8 +15,13 @@
 #include "yamlio/yamlio.h"
 
 static const char *const drop_meta[] = {
-	"managedFields", "resourceVersion", "uid", "generation",
-	"creationTimestamp", "selfLink", "deletionGracePeriodSeconds",
+	"managedFields",
+	"resourceVersion",
+	"uid",
+	"generation",
+	"creationTimestamp",
+	"selfLink",
+	"deletionGracePeriodSeconds",
 };
 
 static const char *const drop_annotations[] = {
@@ -44,8 +49,8 @@ in_list(const char *s, const char *const *list, size_t n)
 /* A copy of map without the keys in list; NULL when nothing is left and
  * `drop_empty`. */
 static struct node *
-map_without(struct arena *a, const struct node *map, const char *const *list,
-	    size_t n, bool drop_empty)
+map_without(struct arena *a, const struct node *map, const char *const *list, size_t n,
+	    bool drop_empty)
 {
 	struct node *out = node_new_map(a, map->at);
 
@@ -89,8 +94,7 @@ diff_normalize(struct arena *a, const struct node *obj)
 					nv = map_without(a, mv, drop_annotations,
 							 N(drop_annotations), true);
 				else if (!strcmp(mk, "labels") && mv->kind == NODE_MAP)
-					nv = map_without(a, mv, drop_labels,
-							 N(drop_labels), true);
+					nv = map_without(a, mv, drop_labels, N(drop_labels), true);
 				else
 					nv = node_clone(a, mv);
 				if (nv)
@@ -162,8 +166,7 @@ scalars_same(const struct node *l, const struct node *r)
 }
 
 struct node *
-diff_live_subset(struct arena *a, const struct node *live,
-		 const struct node *rendered)
+diff_live_subset(struct arena *a, const struct node *live, const struct node *rendered)
 {
 	if (!live)
 		return NULL;
@@ -193,8 +196,8 @@ diff_live_subset(struct arena *a, const struct node *live,
 		struct node *out = node_new_seq(a, live->at);
 
 		for (size_t i = 0; i < live->seq.count; i++) {
-			const struct node *rv = i < rendered->seq.count
-				? rendered->seq.items[i] : NULL;
+			const struct node *rv =
+				i < rendered->seq.count ? rendered->seq.items[i] : NULL;
 
 			node_seq_push(a, out, diff_live_subset(a, live->seq.items[i], rv));
 		}
@@ -211,8 +214,7 @@ diff_live_subset(struct arena *a, const struct node *live,
 /* ------------------------------------------------------------ secrets */
 
 static void
-mask_map(struct arena *a, struct node *mine, const struct node *other,
-	 const char *changed)
+mask_map(struct arena *a, struct node *mine, const struct node *other, const char *changed)
 {
 	if (!mine || mine->kind != NODE_MAP)
 		return;
@@ -223,8 +225,7 @@ mask_map(struct arena *a, struct node *mine, const struct node *other,
 
 		if (o && !node_equal(o, mine->map.pairs[i].value))
 			mask = changed;
-		mine->map.pairs[i].value = node_new_str(a, mine->map.pairs[i].value->at,
-							mask);
+		mine->map.pairs[i].value = node_new_str(a, mine->map.pairs[i].value->at, mask);
 	}
 }
 
@@ -269,8 +270,7 @@ diff_objects(struct buf *out, const struct node *left, const struct node *right,
 		goto out;
 	if (right && yamlio_emit(&rt, right, 0) < 0)
 		goto out;
-	rc = diff_unified(out, lt.data, lt.len, left_label, rt.data, rt.len,
-			  right_label);
+	rc = diff_unified(out, lt.data, lt.len, left_label, rt.data, rt.len, right_label);
 out:
 	buf_release(&lt);
 	buf_release(&rt);
@@ -278,8 +278,8 @@ out:
 }
 
 static void
-paths_walk(struct arena *a, const struct node *l, const struct node *r,
-	   const char *base, const char **out, size_t max, size_t *n)
+paths_walk(struct arena *a, const struct node *l, const struct node *r, const char *base,
+	   const char **out, size_t max, size_t *n)
 {
 	if (l && r && l->kind == NODE_MAP && r->kind == NODE_MAP) {
 		for (size_t i = 0; i < r->map.count; i++) {
@@ -298,11 +298,10 @@ paths_walk(struct arena *a, const struct node *l, const struct node *r,
 		}
 		return;
 	}
-	if (l && r && l->kind == NODE_SEQ && r->kind == NODE_SEQ &&
-	    l->seq.count == r->seq.count) {
+	if (l && r && l->kind == NODE_SEQ && r->kind == NODE_SEQ && l->seq.count == r->seq.count) {
 		for (size_t i = 0; i < r->seq.count; i++)
-			paths_walk(a, l->seq.items[i], r->seq.items[i],
-				   node_path_index(a, base, i), out, max, n);
+			paths_walk(a, l->seq.items[i], r->seq.items[i], node_path_index(a, base, i),
+				   out, max, n);
 		return;
 	}
 	if (l && r && node_equal(l, r))
@@ -313,8 +312,8 @@ paths_walk(struct arena *a, const struct node *l, const struct node *r,
 }
 
 size_t
-diff_paths(struct arena *a, const struct node *left, const struct node *right,
-	   const char **out, size_t max)
+diff_paths(struct arena *a, const struct node *left, const struct node *right, const char **out,
+	   size_t max)
 {
 	size_t n = 0;
 

@@ -26,9 +26,8 @@ add_line(void *ctx, char origin, const char *text, size_t len)
 }
 
 int
-diff_unified(struct buf *out, const char *a_text, size_t a_len,
-	     const char *a_label, const char *b_text, size_t b_len,
-	     const char *b_label)
+diff_unified(struct buf *out, const char *a_text, size_t a_len, const char *a_label,
+	     const char *b_text, size_t b_len, const char *b_label)
 {
 	struct source_diff_sink sink = { add_hunk, add_line, out };
 

@@ -25,39 +25,38 @@ const struct drift_rule drift_rules[] = {
 	  "a hybrid node of a site lacks the site's labels or has other values" },
 	{ DRIFT_NODE_ABSENT, DIAG_ERROR,
 	  "a node the spec names (or counts) is not registered in the cluster" },
-	{ DRIFT_NODE_NOT_READY, DIAG_ERROR,
-	  "a node of a site is not Ready" },
-	{ DRIFT_NODE_UNKNOWN, DIAG_WARNING,
-	  "a hybrid node is in no site spec of the cluster" },
+	{ DRIFT_NODE_NOT_READY, DIAG_ERROR, "a node of a site is not Ready" },
+	{ DRIFT_NODE_UNKNOWN, DIAG_WARNING, "a hybrid node is in no site spec of the cluster" },
 	{ DRIFT_STACK_OFF_HYBRID, DIAG_ERROR,
 	  "a GPU stack DaemonSet pod runs on a non-hybrid node (double device plugin)" },
 	{ DRIFT_NO_DEVICE_PLUGIN, DIAG_ERROR,
 	  "a hybrid GPU node has no running device plugin pod" },
 	{ DRIFT_NO_GPU_CAPACITY, DIAG_ERROR,
 	  "a hybrid GPU node advertises no nvidia.com/gpu capacity" },
-	{ DRIFT_POOL_MISSING, DIAG_ERROR,
-	  "the fallback NodePool is missing from the cluster" },
-	{ DRIFT_POOL_DIFFERS, DIAG_ERROR,
-	  "the fallback NodePool differs from the rendered one" },
+	{ DRIFT_POOL_MISSING, DIAG_ERROR, "the fallback NodePool is missing from the cluster" },
+	{ DRIFT_POOL_DIFFERS, DIAG_ERROR, "the fallback NodePool differs from the rendered one" },
 	{ DRIFT_CLASS_MISSING, DIAG_ERROR,
 	  "the EC2NodeClass / NodeClass of the fallback NodePool does not exist" },
 	{ DRIFT_FALLBACK_ACTIVE, DIAG_NOTE,
-	  "the fallback is active: NodeClaims or nodes of the pool, GPUs in use against gpuLimit (state, not drift)" },
-	{ DRIFT_PODS_PENDING, DIAG_ERROR,
-	  "GPU pods are Pending in a placement namespace" },
+	  "the fallback is active: NodeClaims or nodes of the pool, GPUs in use against gpuLimit "
+	  "(state, not drift)" },
+	{ DRIFT_PODS_PENDING, DIAG_ERROR, "GPU pods are Pending in a placement namespace" },
 	{ DRIFT_PODS_NO_TOLERATION, DIAG_ERROR,
-	  "GPU pods in a placement namespace lack the GPU toleration (the admission policy is not working)" },
+	  "GPU pods in a placement namespace lack the GPU toleration (the admission policy is not "
+	  "working)" },
 	{ DRIFT_FALLBACK_NO_GPU, DIAG_ERROR,
-	  "a Ready fallback node advertises no allocatable nvidia.com/gpu (no device plugin runs there)" },
+	  "a Ready fallback node advertises no allocatable nvidia.com/gpu (no device plugin runs "
+	  "there)" },
 	{ DRIFT_FALLBACK_PLUGINS, DIAG_ERROR,
 	  "a fallback node runs two or more device plugin pods" },
 	{ DRIFT_CLASS_IMAGE, DIAG_ERROR,
-	  "the live EC2NodeClass of the fallback boots another AMI family than fallback.nodeImage" },
+	  "the live EC2NodeClass of the fallback boots another AMI family than "
+	  "fallback.nodeImage" },
 };
 const size_t drift_rules_count = sizeof(drift_rules) / sizeof(drift_rules[0]);
 
-#define MAX_NAMED 10	/* objects named in one message before "and N more" */
-#define MAX_PATHS 5	/* differing fields named in GS211 */
+#define MAX_NAMED 10 /* objects named in one message before "and N more" */
+#define MAX_PATHS 5  /* differing fields named in GS211 */
 
 const struct drift_rule *
 drift_rule_find(const char *id)
@@ -93,10 +92,10 @@ drift_node_from(struct drift_node *out, struct arena *a, const struct node *obj)
 	out->labels = labels && labels->kind == NODE_MAP ? node_clone(a, labels) : NULL;
 	out->taints = taints && taints->kind == NODE_SEQ ? node_clone(a, taints) : NULL;
 	out->provider_id = dup_or_null(a, node_str(node_map_get(spec, "providerID")));
-	out->gpu_capacity = dup_or_null(a, node_text(node_map_get(
-		node_map_get(st, "capacity"), "nvidia.com/gpu")));
-	out->gpu_allocatable = dup_or_null(a, node_text(node_map_get(
-		node_map_get(st, "allocatable"), "nvidia.com/gpu")));
+	out->gpu_capacity = dup_or_null(
+		a, node_text(node_map_get(node_map_get(st, "capacity"), "nvidia.com/gpu")));
+	out->gpu_allocatable = dup_or_null(
+		a, node_text(node_map_get(node_map_get(st, "allocatable"), "nvidia.com/gpu")));
 	out->ready = false;
 	out->ready_reason = "no Ready condition";
 	for (size_t i = 0; conds && conds->kind == NODE_SEQ && i < conds->seq.count; i++) {
@@ -109,7 +108,7 @@ drift_node_from(struct drift_node *out, struct arena *a, const struct node *obj)
 
 			out->ready = s && !strcmp(s, "True");
 			out->ready_reason = r ? arena_strdup(a, r)
-				: arena_printf(a, "Ready is %s", s ? s : "unset");
+					      : arena_printf(a, "Ready is %s", s ? s : "unset");
 		}
 	}
 }
@@ -121,8 +120,8 @@ gpu_amount(const struct node *resources)
 	static const char *const which[] = { "requests", "limits" };
 
 	for (size_t i = 0; i < 2; i++) {
-		const char *t = node_text(node_map_get(node_map_get(resources, which[i]),
-						       "nvidia.com/gpu"));
+		const char *t = node_text(
+			node_map_get(node_map_get(resources, which[i]), "nvidia.com/gpu"));
 		int64_t v = t ? strtoll(t, NULL, 10) : 0;
 
 		if (v > best)
@@ -195,7 +194,7 @@ cmp_node_name(const void *a, const void *b)
 struct index {
 	const struct drift_node **sorted;
 	size_t n;
-	bool *matched;		/* per input node: belongs to a spec group */
+	bool *matched; /* per input node: belongs to a spec group */
 	const struct drift_node *base;
 };
 
@@ -253,8 +252,7 @@ taint_text(struct arena *a, const char *key, const char *value, const char *effe
 
 /* Append to an uncapped buffer (it cannot fail but by running out of
  * memory, which is fatal anyway). */
-static void
-addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void
 addf(struct buf *b, const char *fmt, ...)
@@ -285,14 +283,13 @@ name_list(struct arena *a, const char *const *names, size_t n)
 	return res;
 }
 
-static void
-finding(struct diags *d, size_t *count, const char *rule, struct pos at,
-	const char *path, const char *site, const char *fmt, ...)
+static void finding(struct diags *d, size_t *count, const char *rule, struct pos at,
+		    const char *path, const char *site, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
 static void
-finding(struct diags *d, size_t *count, const char *rule, struct pos at,
-	const char *path, const char *site, const char *fmt, ...)
+finding(struct diags *d, size_t *count, const char *rule, struct pos at, const char *path,
+	const char *site, const char *fmt, ...)
 {
 	const struct drift_rule *r = drift_rule_find(rule);
 	va_list ap;
@@ -308,8 +305,8 @@ finding(struct diags *d, size_t *count, const char *rule, struct pos at,
 /* ------------------------------------------------------------ node checks */
 
 static void
-check_taint(struct arena *a, struct diags *d, size_t *count,
-	    const struct spec_site *s, const struct drift_node *n, struct pos at)
+check_taint(struct arena *a, struct diags *d, size_t *count, const struct spec_site *s,
+	    const struct drift_node *n, struct pos at)
 {
 	const struct spec_taint *t = &s->gpu_taint;
 	const char *want = taint_text(a, t->key, t->value, t->effect);
@@ -341,13 +338,13 @@ check_taint(struct arena *a, struct diags *d, size_t *count,
 		"node %s of site %s has no GPU taint %s: it joined without "
 		"--register-with-taints or the taint was removed, so non-GPU pods "
 		"can land on it; re-join it with the rendered NodeConfig or run "
-		"'kubectl taint nodes %s %s'", n->name, s->name, want, n->name, want);
+		"'kubectl taint nodes %s %s'",
+		n->name, s->name, want, n->name, want);
 }
 
 static void
-check_labels(struct diags *d, size_t *count,
-	     const struct spec_site *s, const struct spec_node_group *g,
-	     const struct drift_node *n, struct pos at)
+check_labels(struct diags *d, size_t *count, const struct spec_site *s,
+	     const struct spec_node_group *g, const struct drift_node *n, struct pos at)
 {
 	struct buf b;
 	size_t bad = 0;
@@ -373,8 +370,8 @@ check_labels(struct diags *d, size_t *count,
 		finding(d, count, DRIFT_LABELS, at, "", s->name,
 			"node %s of site %s, group %s, lacks the label%s %s: the "
 			"kubelet was started without the rendered --node-labels; "
-			"re-join it with the rendered NodeConfig", n->name, s->name,
-			g->name, bad == 1 ? "" : "s", b.data);
+			"re-join it with the rendered NodeConfig",
+			n->name, s->name, g->name, bad == 1 ? "" : "s", b.data);
 	buf_release(&b);
 }
 
@@ -392,9 +389,8 @@ has_running_plugin(const struct drift_input *in, const char *node)
 }
 
 static void
-check_node(struct arena *a, struct diags *d, size_t *count,
-	   const struct drift_input *in, const struct spec_site *s,
-	   const struct spec_node_group *g, const struct drift_node *n,
+check_node(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+	   const struct spec_site *s, const struct spec_node_group *g, const struct drift_node *n,
 	   struct pos at, const bool *plugin_nodes_unused)
 {
 	(void)plugin_nodes_unused;
@@ -402,8 +398,8 @@ check_node(struct arena *a, struct diags *d, size_t *count,
 		finding(d, count, DRIFT_LABELS, at, "", s->name,
 			"node %s of site %s, group %s, is %s, not a hybrid node "
 			"(eks.amazonaws.com/compute-type=hybrid): a cloud node has "
-			"the name of an on-prem server", n->name, s->name, g->name,
-			node_nature(a, n));
+			"the name of an on-prem server",
+			n->name, s->name, g->name, node_nature(a, n));
 		return;
 	}
 	if (!n->ready)
@@ -417,7 +413,8 @@ check_node(struct arena *a, struct diags *d, size_t *count,
 		finding(d, count, DRIFT_NO_GPU_CAPACITY, at, "", s->name,
 			"node %s of site %s advertises no nvidia.com/gpu capacity "
 			"(expected %d): the device plugin is not running there or "
-			"cannot see the GPUs", n->name, s->name, g->gpus_per_node);
+			"cannot see the GPUs",
+			n->name, s->name, g->gpus_per_node);
 	if (in->stack_listed && !has_running_plugin(in, n->name))
 		finding(d, count, DRIFT_NO_DEVICE_PLUGIN, at, "", s->name,
 			"node %s of site %s has no running device plugin pod in "
@@ -427,9 +424,8 @@ check_node(struct arena *a, struct diags *d, size_t *count,
 }
 
 static void
-check_groups(struct arena *a, struct diags *d, size_t *count,
-	     const struct drift_input *in, struct index *ix,
-	     const struct spec_site *s)
+check_groups(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+	     struct index *ix, const struct spec_site *s)
 {
 	for (size_t gi = 0; gi < s->group_count; gi++) {
 		const struct spec_node_group *g = &s->groups[gi];
@@ -438,15 +434,15 @@ check_groups(struct arena *a, struct diags *d, size_t *count,
 			for (size_t i = 0; i < g->node_count; i++) {
 				const struct drift_node *n = index_find(ix, g->nodes[i]);
 				struct pos at = g->node_srcs && g->node_srcs[i]
-					? g->node_srcs[i]->at
-					: spec_field_pos(g->src, "nodes");
+							? g->node_srcs[i]->at
+							: spec_field_pos(g->src, "nodes");
 
 				if (!n) {
-					finding(d, count, DRIFT_NODE_ABSENT, at, "",
-						s->name, "node %s of site %s, group %s, is "
+					finding(d, count, DRIFT_NODE_ABSENT, at, "", s->name,
+						"node %s of site %s, group %s, is "
 						"not registered in cluster %s: nodeadm init has "
-						"not run on it, or failed", g->nodes[i], s->name,
-						g->name, in->cluster);
+						"not run on it, or failed",
+						g->nodes[i], s->name, g->name, in->cluster);
 					continue;
 				}
 				ix->matched[n - ix->base] = true;
@@ -475,16 +471,16 @@ check_groups(struct arena *a, struct diags *d, size_t *count,
 				finding(d, count, DRIFT_NODE_ABSENT, at, "", s->name,
 					"node group %s of site %s counts %d nodes but %zu "
 					"%s registered in cluster %s with its labels: "
-					"activate the missing servers with nodeadm", g->name,
-					s->name, g->count, found, found == 1 ? "is" : "are",
-					in->cluster);
+					"activate the missing servers with nodeadm",
+					g->name, s->name, g->count, found,
+					found == 1 ? "is" : "are", in->cluster);
 		}
 	}
 }
 
 static void
-check_unknown_nodes(struct arena *a, struct diags *d, size_t *count,
-		    const struct drift_input *in, const struct index *ix)
+check_unknown_nodes(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+		    const struct index *ix)
 {
 	const char **names = arena_alloc(a, (in->nnodes + 1) * sizeof(*names));
 	size_t n = 0;
@@ -494,12 +490,11 @@ check_unknown_nodes(struct arena *a, struct diags *d, size_t *count,
 			names[n++] = in->nodes[i].name;
 	if (!n || !in->nsites)
 		return;
-	finding(d, count, DRIFT_NODE_UNKNOWN,
-		spec_field_pos(in->sites[0]->cluster.src, "name"), "",
+	finding(d, count, DRIFT_NODE_UNKNOWN, spec_field_pos(in->sites[0]->cluster.src, "name"), "",
 		in->sites[0]->name,
 		"%zu hybrid node%s of cluster %s %s in no site spec: %s; add %s to a "
-		"node group or remove %s from the cluster", n, n == 1 ? "" : "s",
-		in->cluster, n == 1 ? "is" : "are", name_list(a, names, n),
+		"node group or remove %s from the cluster",
+		n, n == 1 ? "" : "s", in->cluster, n == 1 ? "is" : "are", name_list(a, names, n),
 		n == 1 ? "it" : "them", n == 1 ? "it" : "them");
 }
 
@@ -514,38 +509,37 @@ is_fallback_plugin_at_home(const struct drift_pod *p, const struct drift_node *n
 	const char *inst = label(p->labels, "app.kubernetes.io/instance");
 	const char *img = label(n->labels, "gpusite.io/node-image");
 
-	return inst && !strcmp(inst, "nvidia-device-plugin-fallback") &&
-	       img && !strcmp(img, "al2023") && drift_is_device_plugin(p);
+	return inst && !strcmp(inst, "nvidia-device-plugin-fallback") && img &&
+	       !strcmp(img, "al2023") && drift_is_device_plugin(p);
 }
 
 static void
-check_stack(struct arena *a, struct diags *d, size_t *count,
-	    const struct drift_input *in, const struct index *ix)
+check_stack(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+	    const struct index *ix)
 {
 	const struct spec_site *s;
 
 	if (!in->stack_listed || !in->nsites)
 		return;
-	s = in->sites[0];	/* the stack is per cluster: sites agree (GS047) */
+	s = in->sites[0]; /* the stack is per cluster: sites agree (GS047) */
 	for (size_t i = 0; i < in->npods; i++) {
 		const struct drift_pod *p = &in->pods[i];
 		const struct drift_node *n;
 
-		if (strcmp(p->ns, s->gpu_stack.chart.namespace) || !p->node ||
-		    !p->owner_kind || strcmp(p->owner_kind, "DaemonSet"))
+		if (strcmp(p->ns, s->gpu_stack.chart.namespace) || !p->node || !p->owner_kind ||
+		    strcmp(p->owner_kind, "DaemonSet"))
 			continue;
 		n = index_find(ix, p->node);
 		if (!n || is_hybrid(n) || is_fallback_plugin_at_home(p, n))
 			continue;
-		finding(d, count, DRIFT_STACK_OFF_HYBRID,
-			spec_field_pos(s->gpu_stack.src, "type"), "spec.gpuStack",
-			s->name,
+		finding(d, count, DRIFT_STACK_OFF_HYBRID, spec_field_pos(s->gpu_stack.src, "type"),
+			"spec.gpuStack", s->name,
 			"GPU stack pod %s/%s runs on node %s, %s: a second device "
 			"plugin there fights the one the node brings (double "
 			"device plugin); scope the DaemonSet to "
 			"eks.amazonaws.com/compute-type=hybrid (gpusite renders that "
-			"nodeSelector: sync the Application)", p->ns, p->name, p->node,
-			node_nature(a, n));
+			"nodeSelector: sync the Application)",
+			p->ns, p->name, p->node, node_nature(a, n));
 	}
 }
 
@@ -609,12 +603,9 @@ static const char *
 image_family(enum spec_node_image img)
 {
 	switch (img) {
-	case IMAGE_AL2023:
-		return "al2023";
-	case IMAGE_BOTTLEROCKET:
-		return "bottlerocket";
-	case IMAGE_UNSET:
-		break;
+	case IMAGE_AL2023: return "al2023";
+	case IMAGE_BOTTLEROCKET: return "bottlerocket";
+	case IMAGE_UNSET: break;
 	}
 	return NULL;
 }
@@ -675,9 +666,9 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 			"EC2NodeClass %s of fallback NodePool %s (site %s) resolved AMI "
 			"%s (%s), a %s image, but fallback.nodeImage is %s: the "
 			"fallback nodes boot another image than the device plugin setup "
-			"expects; fix amiSelectorTerms or nodeImage", cls,
-			s->fallback.node_pool_name, s->name,
-			name, id ? id : "no id", fam, want);
+			"expects; fix amiSelectorTerms or nodeImage",
+			cls, s->fallback.node_pool_name, s->name, name, id ? id : "no id", fam,
+			want);
 		return;
 	}
 }
@@ -685,8 +676,8 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 /* Each Ready fallback node: allocatable GPUs, and at most one device
  * plugin pod on it. */
 static void
-check_fallback_nodes(struct arena *a, struct diags *d, size_t *count,
-		     const struct drift_input *in, const struct drift_fallback *f)
+check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+		     const struct drift_fallback *f)
 {
 	const struct spec_site *s = f->site;
 	const char *pool = s->fallback.node_pool_name;
@@ -702,17 +693,20 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count,
 		if (!p || strcmp(p, pool))
 			continue;
 		if (n->ready && (!n->gpu_allocatable ||
-				 k8s_quantity_parse(n->gpu_allocatable,
-						    strlen(n->gpu_allocatable), &alloc) < 0 ||
+				 k8s_quantity_parse(n->gpu_allocatable, strlen(n->gpu_allocatable),
+						    &alloc) < 0 ||
 				 alloc < 1))
 			finding(d, count, DRIFT_FALLBACK_NO_GPU, at, "spec.fallback", s->name,
 				"fallback node %s of NodePool %s (site %s) is Ready but "
 				"advertises no allocatable nvidia.com/gpu (%s): GPU pods "
-				"stay Pending on it; %s", n->name, pool, s->name,
+				"stay Pending on it; %s",
+				n->name, pool, s->name,
 				n->gpu_allocatable ? n->gpu_allocatable : "absent",
 				s->fallback.node_image == IMAGE_AL2023
-				? "the AL2023 image brings no device plugin: sync gpusite's fallback plugin Application and check its pods"
-				: "check the node's device plugin and driver ('kubectl describe node')");
+					? "the AL2023 image brings no device plugin: sync "
+					  "gpusite's fallback plugin Application and check its pods"
+					: "check the node's device plugin and driver ('kubectl "
+					  "describe node')");
 		if (!in->stack_listed)
 			continue;
 		plugins = arena_alloc(a, (in->npods + 1) * sizeof(*plugins));
@@ -720,8 +714,8 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count,
 			const struct drift_pod *pod = &in->pods[j];
 
 			if (pod->node && !strcmp(pod->node, n->name) &&
-			    drift_is_device_plugin(pod) &&
-			    strcmp(pod->phase, "Succeeded") && strcmp(pod->phase, "Failed"))
+			    drift_is_device_plugin(pod) && strcmp(pod->phase, "Succeeded") &&
+			    strcmp(pod->phase, "Failed"))
 				plugins[nplug++] = arena_printf(a, "%s/%s", pod->ns, pod->name);
 		}
 		if (nplug >= 2)
@@ -729,14 +723,14 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count,
 				"fallback node %s of NodePool %s (site %s) runs %zu device "
 				"plugin pods: %s; two plugins advertise the same GPUs twice; "
 				"keep one (fallback.nodeImage decides which: al2023 runs "
-				"gpusite's fallback plugin, bottlerocket none)", n->name, pool,
-				s->name, nplug, name_list(a, plugins, nplug));
+				"gpusite's fallback plugin, bottlerocket none)",
+				n->name, pool, s->name, nplug, name_list(a, plugins, nplug));
 	}
 }
 
 static void
-check_fallback(struct arena *a, struct diags *d, size_t *count,
-	       const struct drift_input *in, const struct drift_fallback *f)
+check_fallback(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+	       const struct drift_fallback *f)
 {
 	const struct spec_site *s = f->site;
 	const char *pool = s->fallback.node_pool_name;
@@ -750,7 +744,8 @@ check_fallback(struct arena *a, struct diags *d, size_t *count,
 			"fallback NodePool %s of site %s is missing from cluster %s: "
 			"no cloud GPU node can launch when the site fails; sync the "
 			"Argo CD Application that carries it (see 'gpusite diff "
-			"--live')", pool, s->name, in->cluster);
+			"--live')",
+			pool, s->name, in->cluster);
 	} else if (f->rendered) {
 		struct node *r = diff_normalize(a, f->rendered);
 		struct node *l = diff_live_subset(a, diff_normalize(a, f->live), r);
@@ -762,28 +757,26 @@ check_fallback(struct arena *a, struct diags *d, size_t *count,
 
 			buf_init(&b, 0);
 			for (size_t i = 0; i < n && i < MAX_PATHS; i++)
-				addf(&b, "%s%s (cluster %s, rendered %s)",
-				     i ? ", " : "", paths[i],
+				addf(&b, "%s%s (cluster %s, rendered %s)", i ? ", " : "", paths[i],
 				     short_value(a, walk_path(l, paths[i])),
 				     short_value(a, walk_path(r, paths[i])));
 			if (n > MAX_PATHS)
 				addf(&b, " and %zu more", n - MAX_PATHS);
-			finding(d, count, DRIFT_POOL_DIFFERS, pool_at, "spec.fallback",
-				s->name, "fallback NodePool %s of site %s differs from "
+			finding(d, count, DRIFT_POOL_DIFFERS, pool_at, "spec.fallback", s->name,
+				"fallback NodePool %s of site %s differs from "
 				"the rendered one at %s: it was changed by hand; sync the "
-				"Application or see 'gpusite diff --live'", pool, s->name,
-				b.data);
+				"Application or see 'gpusite diff --live'",
+				pool, s->name, b.data);
 			buf_release(&b);
 		}
 	}
 	if (f->class_missing)
 		finding(d, count, DRIFT_CLASS_MISSING,
-			spec_field_pos(s->fallback.src, "nodeClassName"), "spec.fallback",
-			s->name, "%s %s, which fallback NodePool %s of site %s refers "
+			spec_field_pos(s->fallback.src, "nodeClassName"), "spec.fallback", s->name,
+			"%s %s, which fallback NodePool %s of site %s refers "
 			"to, does not exist in cluster %s: the pool cannot launch a "
 			"node; create it (it must exist before the pool is used)",
-			f->class_kind, s->fallback.node_class_name, pool, s->name,
-			in->cluster);
+			f->class_kind, s->fallback.node_class_name, pool, s->name, in->cluster);
 	check_class_image(d, count, f);
 	check_fallback_nodes(a, d, count, in, f);
 	/* state: is the fallback in use right now? */
@@ -798,25 +791,29 @@ check_fallback(struct arena *a, struct diags *d, size_t *count,
 		}
 	}
 	if (f->nclaims || npool) {
-		finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, "spec.fallback",
-			s->name, "fallback NodePool %s of site %s is active: %zu "
+		finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, "spec.fallback", s->name,
+			"fallback NodePool %s of site %s is active: %zu "
 			"NodeClaim%s%s%s%s, %zu node%s%s%s%s, %lld of %lld GPUs in use "
-			"(%lld%%)%s", pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
-			f->nclaims ? " (" : "", f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
-			f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s",
-			npool ? " (" : "", npool ? name_list(a, pool_nodes, npool) : "",
-			npool ? ")" : "", (long long)gpus, (long long)s->fallback.gpu_limit,
-			s->fallback.gpu_limit ? (long long)(gpus * 100 / s->fallback.gpu_limit) : 0LL,
+			"(%lld%%)%s",
+			pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
+			f->nclaims ? " (" : "",
+			f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
+			f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s", npool ? " (" : "",
+			npool ? name_list(a, pool_nodes, npool) : "", npool ? ")" : "",
+			(long long)gpus, (long long)s->fallback.gpu_limit,
+			s->fallback.gpu_limit ? (long long)(gpus * 100 / s->fallback.gpu_limit)
+					      : 0LL,
 			s->fallback.gpu_limit && gpus * 100 >= s->fallback.gpu_limit * 80
-			? ": near gpuLimit, raise it or bring the site back" : "");
+				? ": near gpuLimit, raise it or bring the site back"
+				: "");
 	}
 }
 
 /* ------------------------------------------------------------ placement */
 
 static void
-check_placement(struct arena *a, struct diags *d, size_t *count,
-		const struct drift_input *in, const struct spec_site *s)
+check_placement(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+		const struct spec_site *s)
 {
 	struct pos at = spec_field_pos(s->placement.src, "namespaces");
 	const struct k8s_taint taint = { s->gpu_taint.key, s->gpu_taint.value,
@@ -843,14 +840,15 @@ check_placement(struct arena *a, struct diags *d, size_t *count,
 		}
 		if (np)
 			finding(d, count, DRIFT_PODS_PENDING, at, "spec.placement.namespaces",
-				s->name, "%zu GPU pod%s Pending in namespace %s of site %s: "
+				s->name,
+				"%zu GPU pod%s Pending in namespace %s of site %s: "
 				"%s; the on-prem GPUs are full or unreachable and the "
 				"fallback has not placed %s (see 'kubectl describe pod')",
 				np, np == 1 ? " is" : "s are", ns, s->name,
 				name_list(a, pending, np), np == 1 ? "it" : "them");
 		if (nu)
-			finding(d, count, DRIFT_PODS_NO_TOLERATION, at,
-				"spec.placement.namespaces", s->name,
+			finding(d, count, DRIFT_PODS_NO_TOLERATION, at, "spec.placement.namespaces",
+				s->name,
 				"%zu GPU pod%s in namespace %s of site %s lack%s a toleration "
 				"for %s: %s; the %s placement policy did not mutate %s "
 				"(is the admission controller running and the policy ready?)",

@@ -32,80 +32,78 @@ extern const struct drift_rule drift_rules[];
 extern const size_t drift_rules_count;
 const struct drift_rule *drift_rule_find(const char *id);
 
-#define DRIFT_NO_TAINT		"GS201"
-#define DRIFT_TAINT_WRONG	"GS202"
-#define DRIFT_LABELS		"GS203"
-#define DRIFT_NODE_ABSENT	"GS204"
-#define DRIFT_NODE_NOT_READY	"GS205"
-#define DRIFT_NODE_UNKNOWN	"GS206"
-#define DRIFT_STACK_OFF_HYBRID	"GS207"
-#define DRIFT_NO_DEVICE_PLUGIN	"GS208"
-#define DRIFT_NO_GPU_CAPACITY	"GS209"
-#define DRIFT_POOL_MISSING	"GS210"
-#define DRIFT_POOL_DIFFERS	"GS211"
-#define DRIFT_CLASS_MISSING	"GS212"
-#define DRIFT_FALLBACK_ACTIVE	"GS213"
-#define DRIFT_PODS_PENDING	"GS214"
+#define DRIFT_NO_TAINT "GS201"
+#define DRIFT_TAINT_WRONG "GS202"
+#define DRIFT_LABELS "GS203"
+#define DRIFT_NODE_ABSENT "GS204"
+#define DRIFT_NODE_NOT_READY "GS205"
+#define DRIFT_NODE_UNKNOWN "GS206"
+#define DRIFT_STACK_OFF_HYBRID "GS207"
+#define DRIFT_NO_DEVICE_PLUGIN "GS208"
+#define DRIFT_NO_GPU_CAPACITY "GS209"
+#define DRIFT_POOL_MISSING "GS210"
+#define DRIFT_POOL_DIFFERS "GS211"
+#define DRIFT_CLASS_MISSING "GS212"
+#define DRIFT_FALLBACK_ACTIVE "GS213"
+#define DRIFT_PODS_PENDING "GS214"
 #define DRIFT_PODS_NO_TOLERATION "GS215"
-#define DRIFT_FALLBACK_NO_GPU	"GS216"
-#define DRIFT_FALLBACK_PLUGINS	"GS217"
-#define DRIFT_CLASS_IMAGE	"GS218"
+#define DRIFT_FALLBACK_NO_GPU "GS216"
+#define DRIFT_FALLBACK_PLUGINS "GS217"
+#define DRIFT_CLASS_IMAGE "GS218"
 
 /* A Node, cut down to what the checks read.  Strings in the arena. */
 struct drift_node {
 	const char *name;
-	const struct node *labels;	/* mapping, or NULL */
-	const struct node *taints;	/* sequence, or NULL */
-	const char *provider_id;	/* or NULL */
-	const char *gpu_capacity;	/* status.capacity["nvidia.com/gpu"], or NULL */
-	const char *gpu_allocatable;	/* status.allocatable["nvidia.com/gpu"], or NULL */
+	const struct node *labels;   /* mapping, or NULL */
+	const struct node *taints;   /* sequence, or NULL */
+	const char *provider_id;     /* or NULL */
+	const char *gpu_capacity;    /* status.capacity["nvidia.com/gpu"], or NULL */
+	const char *gpu_allocatable; /* status.allocatable["nvidia.com/gpu"], or NULL */
 	bool ready;
-	const char *ready_reason;	/* Ready condition reason when not ready */
+	const char *ready_reason; /* Ready condition reason when not ready */
 };
 
 /* A Pod, cut down likewise. */
 struct drift_pod {
 	const char *ns;
 	const char *name;
-	const char *node;		/* spec.nodeName, or NULL (not scheduled) */
-	const char *phase;		/* status.phase, or "" */
-	const struct node *labels;	/* mapping, or NULL */
-	const struct node *tolerations;	/* sequence, or NULL */
-	const char *owner_kind;		/* controller's kind, or NULL */
-	int64_t gpus;			/* nvidia.com/gpu requested (0: none) */
+	const char *node;               /* spec.nodeName, or NULL (not scheduled) */
+	const char *phase;              /* status.phase, or "" */
+	const struct node *labels;      /* mapping, or NULL */
+	const struct node *tolerations; /* sequence, or NULL */
+	const char *owner_kind;         /* controller's kind, or NULL */
+	int64_t gpus;                   /* nvidia.com/gpu requested (0: none) */
 };
 
 /* One site's fallback pool as found in the cluster. */
 struct drift_fallback {
 	const struct spec_site *site;
-	const struct node *rendered;	/* the NodePool as rendered */
-	const struct node *live;	/* as served, or NULL when missing */
-	bool class_missing;		/* its EC2NodeClass / NodeClass is not there */
-	const struct node *live_class;	/* that class as served, or NULL */
-	const char *class_kind;		/* "EC2NodeClass" / "NodeClass" */
-	const char **claims;		/* NodeClaim names of the pool */
+	const struct node *rendered;   /* the NodePool as rendered */
+	const struct node *live;       /* as served, or NULL when missing */
+	bool class_missing;            /* its EC2NodeClass / NodeClass is not there */
+	const struct node *live_class; /* that class as served, or NULL */
+	const char *class_kind;        /* "EC2NodeClass" / "NodeClass" */
+	const char **claims;           /* NodeClaim names of the pool */
 	size_t nclaims;
 };
 
 struct drift_input {
 	const char *cluster;
-	const struct spec_site *const *sites;	/* the sites of `cluster` */
+	const struct spec_site *const *sites; /* the sites of `cluster` */
 	size_t nsites;
-	const struct drift_node *nodes;	/* every node of the cluster */
+	const struct drift_node *nodes; /* every node of the cluster */
 	size_t nnodes;
 	/* Pods of the GPU stack namespace and of the placement namespaces. */
 	const struct drift_pod *pods;
 	size_t npods;
-	bool stack_listed;		/* the stack namespace's pods are in `pods` */
+	bool stack_listed; /* the stack namespace's pods are in `pods` */
 	const struct drift_fallback *fallbacks;
 	size_t nfallbacks;
 };
 
 /* Records from API objects (copied into `a`, so the page can go). */
-void drift_node_from(struct drift_node *out, struct arena *a,
-		     const struct node *obj);
-void drift_pod_from(struct drift_pod *out, struct arena *a,
-		    const struct node *obj);
+void drift_node_from(struct drift_node *out, struct arena *a, const struct node *obj);
+void drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj);
 
 /* Is this pod one of the device plugin's (either chart)? */
 bool drift_is_device_plugin(const struct drift_pod *p);

@@ -28,8 +28,8 @@ struct spec_site;
 #define DRILL_RECORD_MAX_TRANSITIONS 10000
 
 enum drill_scenario {
-	DRILL_NODE_FAILURE,	/* "node-failure": cordon + drain the nodes */
-	DRILL_PARTITION,	/* "partition": the site-to-VPC path blocked by hand */
+	DRILL_NODE_FAILURE, /* "node-failure": cordon + drain the nodes */
+	DRILL_PARTITION,    /* "partition": the site-to-VPC path blocked by hand */
 };
 
 const char *drill_scenario_name(enum drill_scenario s);
@@ -38,11 +38,11 @@ int drill_scenario_parse(enum drill_scenario *out, const char *name);
 
 /* The five terms of the recovery time, in this fixed order. */
 enum drill_term {
-	DRILL_TERM_NODE_MONITOR_GRACE,	/* last heartbeat -> NotReady (absent in a drain) */
-	DRILL_TERM_EVICTION,		/* NotReady or drain start -> pod deleted */
-	DRILL_TERM_NODE_PROVISIONING,	/* replacement Pending -> fallback node Ready */
-	DRILL_TERM_IMAGE_PULL,		/* scheduled -> containers started */
-	DRILL_TERM_MODEL_LOAD,		/* started -> Ready */
+	DRILL_TERM_NODE_MONITOR_GRACE, /* last heartbeat -> NotReady (absent in a drain) */
+	DRILL_TERM_EVICTION,           /* NotReady or drain start -> pod deleted */
+	DRILL_TERM_NODE_PROVISIONING,  /* replacement Pending -> fallback node Ready */
+	DRILL_TERM_IMAGE_PULL,         /* scheduled -> containers started */
+	DRILL_TERM_MODEL_LOAD,         /* started -> Ready */
 	DRILL_TERM_COUNT
 };
 
@@ -58,14 +58,14 @@ const char *drill_term_name(enum drill_term t);
  * nodeMonitorGrace does not happen and its budget is 0 (applies false).
  */
 struct drill_budget {
-	bool set;				/* spec.recovery is present */
+	bool set; /* spec.recovery is present */
 	int64_t seconds[DRILL_TERM_COUNT];
-	bool applies[DRILL_TERM_COUNT];		/* false: the term is absent in this scenario */
-	int64_t total;				/* sum of the terms that apply */
-	int64_t target;				/* recovery.targetRTO; 0 when none */
-	bool image_pull_cached;			/* recovery.imagePullCached was used */
-	int64_t real_failure_total;		/* every term, as explain adds them */
-	int64_t grace;				/* nodeMonitorGracePeriod, even in a drain */
+	bool applies[DRILL_TERM_COUNT]; /* false: the term is absent in this scenario */
+	int64_t total;                  /* sum of the terms that apply */
+	int64_t target;                 /* recovery.targetRTO; 0 when none */
+	bool image_pull_cached;         /* recovery.imagePullCached was used */
+	int64_t real_failure_total;     /* every term, as explain adds them */
+	int64_t grace;                  /* nodeMonitorGracePeriod, even in a drain */
 };
 
 void drill_budget_compute(struct drill_budget *out, const struct spec_site *s,
@@ -78,7 +78,7 @@ enum drill_object {
 	DRILL_OBJ_POD,
 	DRILL_OBJ_NODECLAIM,
 	DRILL_OBJ_EVENT,
-	DRILL_OBJ_DRILL,	/* the drill's own steps: local clock */
+	DRILL_OBJ_DRILL, /* the drill's own steps: local clock */
 	DRILL_OBJ_COUNT
 };
 
@@ -123,11 +123,11 @@ int drill_what_parse(enum drill_what *out, const char *name);
 struct drill_transition {
 	int64_t time;
 	enum drill_object object;
-	const char *namespace;	/* NULL for cluster-scoped objects and Drill */
+	const char *namespace; /* NULL for cluster-scoped objects and Drill */
 	const char *name;
 	enum drill_what what;
-	const char *node;	/* NULL when not tied to a node */
-	const char *detail;	/* NULL or short text */
+	const char *node;   /* NULL when not tied to a node */
+	const char *detail; /* NULL or short text */
 };
 
 enum drill_outcome {
@@ -141,25 +141,24 @@ const char *drill_outcome_name(enum drill_outcome o);
 int drill_outcome_parse(enum drill_outcome *out, const char *name);
 
 struct drill_record {
-	const char *site;		/* metadata.name */
-	const char *cluster;		/* spec.cluster.name */
+	const char *site;    /* metadata.name */
+	const char *cluster; /* spec.cluster.name */
 	enum drill_scenario scenario;
 	const char **nodes;
 	size_t node_count;
 	int64_t started_at;
 	int64_t ended_at;
-	bool ended;			/* false: "endedAt": null */
+	bool ended; /* false: "endedAt": null */
 	enum drill_outcome outcome;
-	struct drill_transition *transitions;	/* sorted by time (stable) */
+	struct drill_transition *transitions; /* sorted by time (stable) */
 	size_t count;
 	size_t cap;
 };
 
 /* Append one transition (the strings are copied into the arena). */
 void drill_record_add(struct arena *a, struct drill_record *r, int64_t time,
-		      enum drill_object object, const char *namespace,
-		      const char *name, enum drill_what what, const char *node,
-		      const char *detail);
+		      enum drill_object object, const char *namespace, const char *name,
+		      enum drill_what what, const char *node, const char *detail);
 /* Stable sort of the transitions by time. */
 void drill_record_sort(struct drill_record *r);
 
@@ -176,8 +175,8 @@ int drill_record_write(struct buf *out, const struct drill_record *r);
  * Read a record from text[len] (file names where for the diagnostics).
  * Returns 0, or -1 with a diagnostic saying what is wrong and where.
  */
-int drill_record_read(struct arena *a, struct diags *d, struct drill_record *out,
-		      const char *text, size_t len, const char *file);
+int drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, const char *text,
+		      size_t len, const char *file);
 
 /* RFC 3339 UTC text with seconds ("2026-03-01T08:14:00Z") into out[size];
  * DRILL_TIME_BUFSZ suffices. */
@@ -195,9 +194,8 @@ struct kube_client;
  * placement namespaces, the pool's NodeClaims.  Transitions before
  * `since` are left out.  Returns 0, or -1 after the client appended why.
  */
-int drill_timeline_from_cluster(struct arena *a, struct drill_record *out,
-				struct kube_client *k, const struct spec_site *s,
-				enum drill_scenario sc, int64_t since);
+int drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct kube_client *k,
+				const struct spec_site *s, enum drill_scenario sc, int64_t since);
 
 /* --- the plan (drill plan) --- */
 
@@ -205,21 +203,21 @@ struct drill_plan_input {
 	const struct spec_site *site;
 	struct kube_client *kube;
 	enum drill_scenario scenario;
-	const char *const *nodes;	/* the nodes the drill takes down */
+	const char *const *nodes; /* the nodes the drill takes down */
 	size_t node_count;
-	const struct node *rendered_pool;	/* the fallback NodePool as rendered, or NULL */
-	const char *rule_namespace;	/* the rendered PrometheusRule, or NULL */
+	const struct node *rendered_pool; /* the fallback NodePool as rendered, or NULL */
+	const char *rule_namespace;       /* the rendered PrometheusRule, or NULL */
 	const char *rule_name;
 };
 
 struct drill_plan {
-	size_t moving_pods;		/* GPU pods on the drilled nodes */
+	size_t moving_pods; /* GPU pods on the drilled nodes */
 	int64_t moving_gpus;
-	size_t pending_pods;		/* GPU pods Pending now */
-	size_t fallback_nodes;		/* nodes of the fallback pool now */
-	const char **blocking_pdbs;	/* "ns/name" */
+	size_t pending_pods;        /* GPU pods Pending now */
+	size_t fallback_nodes;      /* nodes of the fallback pool now */
+	const char **blocking_pdbs; /* "ns/name" */
 	size_t blocking_count;
-	size_t findings;		/* diagnostics appended */
+	size_t findings; /* diagnostics appended */
 };
 
 /*
@@ -237,21 +235,21 @@ int drill_plan_text(struct buf *out, const struct drill_plan_input *in,
 
 struct drill_term_result {
 	enum drill_term term;
-	int64_t budget;		/* seconds */
-	bool applies;		/* false: absent in this scenario (measured 0) */
-	bool known;		/* false: the data cannot show it */
-	int64_t measured;	/* seconds, when known */
-	int64_t from, to;	/* the transitions it was measured between */
-	const char *reason;	/* when !known: why (lower-case, no final period) */
+	int64_t budget;     /* seconds */
+	bool applies;       /* false: absent in this scenario (measured 0) */
+	bool known;         /* false: the data cannot show it */
+	int64_t measured;   /* seconds, when known */
+	int64_t from, to;   /* the transitions it was measured between */
+	const char *reason; /* when !known: why (lower-case, no final period) */
 };
 
 struct drill_terms {
 	enum drill_scenario scenario;
 	struct drill_term_result terms[DRILL_TERM_COUNT];
-	bool total_known;	/* every term that applies is known */
-	int64_t total;		/* sum of the known terms */
-	int64_t target;		/* 0: no targetRTO */
-	bool within_target;	/* total_known && target && total <= target */
+	bool total_known;   /* every term that applies is known */
+	int64_t total;      /* sum of the known terms */
+	int64_t target;     /* 0: no targetRTO */
+	bool within_target; /* total_known && target && total <= target */
 };
 
 /*
@@ -259,28 +257,28 @@ struct drill_terms {
  * budget.  Never guesses: a term whose start or end is not in the data
  * is unknown with the reason.
  */
-void drill_terms_compute(struct arena *a, struct drill_terms *out,
-			 const struct drill_budget *b, const struct drill_record *r);
+void drill_terms_compute(struct arena *a, struct drill_terms *out, const struct drill_budget *b,
+			 const struct drill_record *r);
 
 /* --- the report writers (drill report) --- */
 
 /* Finding IDs of the drill (catalogue rows in rules/catalogue.c). */
-#define DRILL_POOL		"GS230"	/* fallback NodePool missing or not as rendered */
-#define DRILL_CLASS		"GS231"	/* its node class missing */
-#define DRILL_DEVICE_PLUGIN	"GS232"	/* fallback nodes would get no device plugin */
-#define DRILL_GPU_LIMIT		"GS233"	/* gpuLimit below the GPUs of the pods that move */
-#define DRILL_PDB		"GS234"	/* a PodDisruptionBudget blocks the evictions */
-#define DRILL_PROM_RULE		"GS235"	/* the PrometheusRule is not installed */
-#define DRILL_RECORD		"GS236"	/* a drill record that cannot be read */
-#define DRILL_NOT_IDLE		"GS237"	/* pods Pending now, or the fallback already active */
-#define DRILL_SINGLE_WRITER	"GS238"	/* partition: single-writer workload without fencing */
-#define DRILL_OVER_TARGET	"GS239"	/* the measured total is over targetRTO */
+#define DRILL_POOL "GS230"          /* fallback NodePool missing or not as rendered */
+#define DRILL_CLASS "GS231"         /* its node class missing */
+#define DRILL_DEVICE_PLUGIN "GS232" /* fallback nodes would get no device plugin */
+#define DRILL_GPU_LIMIT "GS233"     /* gpuLimit below the GPUs of the pods that move */
+#define DRILL_PDB "GS234"           /* a PodDisruptionBudget blocks the evictions */
+#define DRILL_PROM_RULE "GS235"     /* the PrometheusRule is not installed */
+#define DRILL_RECORD "GS236"        /* a drill record that cannot be read */
+#define DRILL_NOT_IDLE "GS237"      /* pods Pending now, or the fallback already active */
+#define DRILL_SINGLE_WRITER "GS238" /* partition: single-writer workload without fencing */
+#define DRILL_OVER_TARGET "GS239"   /* the measured total is over targetRTO */
 
 struct drill_report_input {
 	const char *site;
-	const char *cluster;	/* or NULL */
+	const char *cluster; /* or NULL */
 	const struct drill_terms *terms;
-	const char *source;	/* "record FILE" or "cluster" */
+	const char *source; /* "record FILE" or "cluster" */
 };
 
 /*

@@ -20,8 +20,8 @@
 #define MAX_PATHS 5
 
 static void
-finding(struct diags *d, struct drill_plan *p, enum diag_level lv, struct pos at,
-	const char *rule, const char *path, const char *msg)
+finding(struct diags *d, struct drill_plan *p, enum diag_level lv, struct pos at, const char *rule,
+	const char *path, const char *msg)
 {
 	diag_add(d, lv, at, rule, path, "%s", msg);
 	p->findings++;
@@ -59,7 +59,8 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 		return -1;
 	if (!live) {
 		finding(d, p, DIAG_ERROR, at, DRILL_POOL, "spec.fallback",
-			arena_printf(a, "fallback NodePool %s is not in the cluster: the"
+			arena_printf(a,
+				     "fallback NodePool %s is not in the cluster: the"
 				     " drill would leave the pods Pending; sync the Argo CD"
 				     " Application that carries it before the drill",
 				     s->fallback.node_pool_name));
@@ -75,10 +76,12 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 			for (size_t i = 1; i < n && i < MAX_PATHS; i++)
 				list = arena_printf(a, "%s, %s", list, paths[i]);
 			finding(d, p, DIAG_ERROR, at, DRILL_POOL, "spec.fallback",
-				arena_printf(a, "fallback NodePool %s differs from the render at"
+				arena_printf(a,
+					     "fallback NodePool %s differs from the render at"
 					     " %s%s: the drill would measure another pool; sync it"
-					     " (see 'gpusite diff --live')", s->fallback.node_pool_name,
-					     list, n > MAX_PATHS ? " and more" : ""));
+					     " (see 'gpusite diff --live')",
+					     s->fallback.node_pool_name, list,
+					     n > MAX_PATHS ? " and more" : ""));
 		}
 	}
 	rc = kube_get(&cls, in->kube, a, automode ? "eks.amazonaws.com/v1" : "karpenter.k8s.aws/v1",
@@ -88,10 +91,12 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 	if (!cls)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "nodeClassName"),
 			DRILL_CLASS, "spec.fallback.nodeClassName",
-			arena_printf(a, "%s %s, the fallback pool's node class, is not in the"
-				     " cluster: no fallback node can launch; create it before the drill",
-				     automode ? "NodeClass" : "EC2NodeClass",
-				     s->fallback.node_class_name));
+			arena_printf(
+				a,
+				"%s %s, the fallback pool's node class, is not in the"
+				" cluster: no fallback node can launch; create it before the drill",
+				automode ? "NodeClass" : "EC2NodeClass",
+				s->fallback.node_class_name));
 	return 0;
 }
 
@@ -105,7 +110,7 @@ check_plugin(struct arena *a, struct diags *d, struct drill_plan *p,
 
 	if (!(s->fallback.enabled && s->cluster.provisioner == PROV_KARPENTER &&
 	      s->fallback.node_image == IMAGE_AL2023))
-		return 0;	/* bottlerocket and auto mode bring their own */
+		return 0; /* bottlerocket and auto mode bring their own */
 	if (kube_list_daemonsets(&ds, in->kube, a, NULL) == KUBE_EFAIL)
 		return -1;
 	for (size_t i = 0; ds && ds->kind == NODE_SEQ && i < ds->seq.count; i++) {
@@ -139,7 +144,9 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 	for (size_t n = 0; n < s->placement.namespace_count; n++) {
 		const char *ns = s->placement.namespaces[n];
 		struct kube_list_query q = { "v1", "Pod", ns, NULL, NULL, 0 };
-		struct kube_list_query pq = { "policy/v1", "PodDisruptionBudget", ns, NULL, NULL, 0 };
+		struct kube_list_query pq = {
+			"policy/v1", "PodDisruptionBudget", ns, NULL, NULL, 0
+		};
 		struct node *pods = NULL, *pdbs = NULL;
 		int rc;
 
@@ -156,11 +163,14 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 			if (dp.gpus <= 0)
 				continue;
 			if (!strcmp(dp.phase, "Pending")) {
-				pending = arena_realloc(a, pending, p->pending_pods * sizeof(*pending),
+				pending = arena_realloc(a, pending,
+							p->pending_pods * sizeof(*pending),
 							(p->pending_pods + 1) * sizeof(*pending));
-				pending[p->pending_pods++] = arena_printf(a, "%s/%s", dp.ns, dp.name);
+				pending[p->pending_pods++] =
+					arena_printf(a, "%s/%s", dp.ns, dp.name);
 			}
-			if (!drilled(in, dp.node) || (dp.owner_kind && !strcmp(dp.owner_kind, "DaemonSet")))
+			if (!drilled(in, dp.node) ||
+			    (dp.owner_kind && !strcmp(dp.owner_kind, "DaemonSet")))
 				continue;
 			p->moving_pods++;
 			p->moving_gpus += dp.gpus;
@@ -169,15 +179,17 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 			    s->placement.fencing == FENCE_STATEFULSET &&
 			    (!dp.owner_kind || strcmp(dp.owner_kind, "StatefulSet"))) {
 				if (!unfenced)
-					unfenced = arena_printf(a, "%s/%s (owned by %s)", dp.ns, dp.name,
-								dp.owner_kind ? dp.owner_kind : "nothing");
+					unfenced = arena_printf(
+						a, "%s/%s (owned by %s)", dp.ns, dp.name,
+						dp.owner_kind ? dp.owner_kind : "nothing");
 				nunfenced++;
 			}
 			for (size_t j = 0; pdbs && j < pdbs->seq.count; j++) {
 				const struct node *b = pdbs->seq.items[j];
-				const struct node *allowed = node_path(b, "status.disruptionsAllowed");
-				const char *bn = arena_printf(a, "%s/%s", ns,
-							      node_str(node_path(b, "metadata.name")));
+				const struct node *allowed =
+					node_path(b, "status.disruptionsAllowed");
+				const char *bn = arena_printf(
+					a, "%s/%s", ns, node_str(node_path(b, "metadata.name")));
 				bool seen = false;
 
 				if (!allowed || !node_is_int(allowed) || allowed->scalar.i > 0 ||
@@ -187,7 +199,8 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 					seen = seen || !strcmp(p->blocking_pdbs[k], bn);
 				if (seen)
 					continue;
-				p->blocking_pdbs = arena_realloc(a, p->blocking_pdbs,
+				p->blocking_pdbs = arena_realloc(
+					a, p->blocking_pdbs,
 					p->blocking_count * sizeof(*p->blocking_pdbs),
 					(p->blocking_count + 1) * sizeof(*p->blocking_pdbs));
 				p->blocking_pdbs[p->blocking_count++] = bn;
@@ -195,35 +208,42 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 		}
 	}
 	for (size_t k = 0; k < p->blocking_count; k++)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"),
-			DRILL_PDB, "spec.placement.namespaces",
-			arena_printf(a, "PodDisruptionBudget %s allows no disruption now and"
+		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"), DRILL_PDB,
+			"spec.placement.namespaces",
+			arena_printf(a,
+				     "PodDisruptionBudget %s allows no disruption now and"
 				     " covers GPU pods of the drilled nodes: their eviction would"
 				     " be refused (429); scale the workload up or relax the budget"
-				     " for the drill", p->blocking_pdbs[k]));
+				     " for the drill",
+				     p->blocking_pdbs[k]));
 	if (nunfenced)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "fencing"),
 			DRILL_SINGLE_WRITER, "spec.placement.fencing",
-			arena_printf(a, "placement.singleWriter is true with fencing statefulset, but"
+			arena_printf(a,
+				     "placement.singleWriter is true with fencing statefulset, but"
 				     " %zu GPU pod%s of the drilled nodes %s not of a StatefulSet"
 				     " (first %s): in a partition the old pod%s may keep running"
 				     " beside %s replacement%s, two writers at once; run single"
 				     " writers as StatefulSets or use fencing lease",
-				     nunfenced, nunfenced == 1 ? "" : "s", nunfenced == 1 ? "is" : "are",
-				     unfenced, nunfenced == 1 ? "" : "s", nunfenced == 1 ? "its" : "their",
+				     nunfenced, nunfenced == 1 ? "" : "s",
+				     nunfenced == 1 ? "is" : "are", unfenced,
+				     nunfenced == 1 ? "" : "s", nunfenced == 1 ? "its" : "their",
 				     nunfenced == 1 ? "" : "s"));
 	if (p->pending_pods)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"),
 			DRILL_NOT_IDLE, "spec.placement.namespaces",
-			arena_printf(a, "%zu GPU pod%s Pending now (first %s): the drill could not"
+			arena_printf(a,
+				     "%zu GPU pod%s Pending now (first %s): the drill could not"
 				     " tell its replacements from these; let them schedule or"
-				     " delete them first", p->pending_pods,
-				     p->pending_pods == 1 ? " is" : "s are", pending[0]));
+				     " delete them first",
+				     p->pending_pods, p->pending_pods == 1 ? " is" : "s are",
+				     pending[0]));
 	if (s->fallback.enabled && s->fallback.gpu_limit_set &&
 	    p->moving_gpus > s->fallback.gpu_limit)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "gpuLimit"),
 			DRILL_GPU_LIMIT, "spec.fallback.gpuLimit",
-			arena_printf(a, "fallback.gpuLimit %lld is below the %lld GPUs that the"
+			arena_printf(a,
+				     "fallback.gpuLimit %lld is below the %lld GPUs that the"
 				     " %zu GPU pods of the drilled nodes request: some would stay"
 				     " Pending; drill fewer nodes or raise gpuLimit",
 				     (long long)s->fallback.gpu_limit, (long long)p->moving_gpus,
@@ -236,8 +256,11 @@ check_active(struct arena *a, struct diags *d, struct drill_plan *p,
 	     const struct drill_plan_input *in)
 {
 	const struct spec_site *s = in->site;
-	struct kube_list_query q = { "v1", "Node", NULL,
-		arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name), NULL, 0 };
+	struct kube_list_query q = {
+		"v1", "Node",
+		NULL, arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name),
+		NULL, 0
+	};
 	struct node *nodes = NULL;
 
 	if (kube_list_all(&nodes, in->kube, a, &q) == KUBE_EFAIL)
@@ -246,10 +269,12 @@ check_active(struct arena *a, struct diags *d, struct drill_plan *p,
 	if (p->fallback_nodes)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "enabled"),
 			DRILL_NOT_IDLE, "spec.fallback",
-			arena_printf(a, "the fallback is already active: NodePool %s has %zu"
+			arena_printf(a,
+				     "the fallback is already active: NodePool %s has %zu"
 				     " node%s (first %s); a drill now would measure nothing; wait"
-				     " until it is back to zero nodes", s->fallback.node_pool_name,
-				     p->fallback_nodes, p->fallback_nodes == 1 ? "" : "s",
+				     " until it is back to zero nodes",
+				     s->fallback.node_pool_name, p->fallback_nodes,
+				     p->fallback_nodes == 1 ? "" : "s",
 				     node_str(node_path(nodes->seq.items[0], "metadata.name"))));
 	return 0;
 }
@@ -280,9 +305,12 @@ drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
 		if (!rule)
 			finding(d, out, DIAG_ERROR, spec_field_pos(s->alerts.src, "enabled"),
 				DRILL_PROM_RULE, "spec.alerts",
-				arena_printf(a, "PrometheusRule %s/%s is not in the cluster: the drill"
-					     " would not show whether the alerts fire; sync it first",
-					     in->rule_namespace ? in->rule_namespace : "", in->rule_name));
+				arena_printf(
+					a,
+					"PrometheusRule %s/%s is not in the cluster: the drill"
+					" would not show whether the alerts fire; sync it first",
+					in->rule_namespace ? in->rule_namespace : "",
+					in->rule_name));
 	}
 	if (in->scenario == DRILL_PARTITION && s->placement.single_writer &&
 	    s->placement.fencing == FENCE_NONE)
@@ -303,8 +331,8 @@ dur(char *b, int64_t s)
 }
 
 int
-drill_plan_text(struct buf *out, const struct drill_plan_input *in,
-		const struct drill_plan *plan, const struct drill_budget *b)
+drill_plan_text(struct buf *out, const struct drill_plan_input *in, const struct drill_plan *plan,
+		const struct drill_budget *b)
 {
 	const struct spec_site *s = in->site;
 	char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
@@ -316,30 +344,39 @@ drill_plan_text(struct buf *out, const struct drill_plan_input *in,
 			 in->node_count == 1 ? "" : "s");
 	for (size_t i = 0; i < in->node_count; i++)
 		rc |= buf_printf(out, " %s", in->nodes[i]);
-	rc |= buf_printf(out, "\n  %zu GPU pod%s (%lld GPUs) will move to fallback NodePool %s"
-			 " (gpuLimit %lld)\n", plan->moving_pods, plan->moving_pods == 1 ? "" : "s",
+	rc |= buf_printf(out,
+			 "\n  %zu GPU pod%s (%lld GPUs) will move to fallback NodePool %s"
+			 " (gpuLimit %lld)\n",
+			 plan->moving_pods, plan->moving_pods == 1 ? "" : "s",
 			 (long long)plan->moving_gpus, s->fallback.node_pool_name,
 			 (long long)s->fallback.gpu_limit);
 	rc |= buf_adds(out, "steps:\n");
 	if (in->scenario == DRILL_NODE_FAILURE) {
-		rc |= buf_printf(out, "  %d. gpusite drill run %s --execute --record drill.json"
+		rc |= buf_printf(out,
+				 "  %d. gpusite drill run %s --execute --record drill.json"
 				 " (cordon, then evict through the Eviction API; cordoning alone"
-				 " moves nothing)\n", step++, s->name);
+				 " moves nothing)\n",
+				 step++, s->name);
 	} else {
-		rc |= buf_printf(out, "  %d. block the path between the site and the VPC (Direct"
+		rc |= buf_printf(out,
+				 "  %d. block the path between the site and the VPC (Direct"
 				 " Connect or VPN) for the drilled nodes; gpusite never touches the"
-				 " network\n", step++);
-		rc |= buf_printf(out, "  %d. expect the nodes NotReady after nodeMonitorGracePeriod"
+				 " network\n",
+				 step++);
+		rc |= buf_printf(out,
+				 "  %d. expect the nodes NotReady after nodeMonitorGracePeriod"
 				 " %s, the pods evicted after unreachableTolerationSeconds %llds;"
-				 " the old pods may keep running on the cut-off nodes\n", step++,
-				 dur(d1, b->seconds[DRILL_TERM_NODE_MONITOR_GRACE]),
+				 " the old pods may keep running on the cut-off nodes\n",
+				 step++, dur(d1, b->seconds[DRILL_TERM_NODE_MONITOR_GRACE]),
 				 (long long)s->placement.unreachable_toleration_seconds);
 	}
-	rc |= buf_printf(out, "  %d. watch until the availability condition holds, then"
-			 " gpusite drill report %s\n", step++, s->name);
+	rc |= buf_printf(out,
+			 "  %d. watch until the availability condition holds, then"
+			 " gpusite drill report %s\n",
+			 step++, s->name);
 	rc |= buf_printf(out, "  %d. %s, and wait for the return condition\n", step++,
 			 in->scenario == DRILL_NODE_FAILURE ? "gpusite drill run --restore"
-			 : "restore the path");
+							    : "restore the path");
 	rc |= buf_printf(out, "expected timeline (recovery budget%s):\n",
 			 b->set ? "" : ", no spec.recovery block: defaults");
 	for (int t = 0; t < DRILL_TERM_COUNT; t++) {
@@ -349,19 +386,25 @@ drill_plan_text(struct buf *out, const struct drill_plan_input *in,
 			continue;
 		}
 		at += b->seconds[t];
-		rc |= buf_printf(out, "  %-18s %8s  (at +%s)\n", drill_term_name((enum drill_term)t),
-				 dur(d1, b->seconds[t]), dur(d2, at));
+		rc |= buf_printf(out, "  %-18s %8s  (at +%s)\n",
+				 drill_term_name((enum drill_term)t), dur(d1, b->seconds[t]),
+				 dur(d2, at));
 	}
 	rc |= buf_printf(out, "  %-18s %8s  targetRTO %s\n", "total", dur(d1, b->total),
 			 b->target ? dur(d2, b->target) : "not given");
-	rc |= buf_printf(out, "availability: every GPU pod of namespace%s", s->placement.namespace_count == 1 ? "" : "s");
+	rc |= buf_printf(out, "availability: every GPU pod of namespace%s",
+			 s->placement.namespace_count == 1 ? "" : "s");
 	for (size_t i = 0; i < s->placement.namespace_count; i++)
 		rc |= buf_printf(out, "%s %s", i ? "," : "", s->placement.namespaces[i]);
-	rc |= buf_printf(out, " Ready again, on nodes of NodePool %s\n", s->fallback.node_pool_name);
-	rc |= buf_printf(out, "return: the drilled nodes schedulable and Ready, the pods back"
+	rc |= buf_printf(out, " Ready again, on nodes of NodePool %s\n",
+			 s->fallback.node_pool_name);
+	rc |= buf_printf(out,
+			 "return: the drilled nodes schedulable and Ready, the pods back"
 			 " on-prem, NodePool %s at zero nodes within consolidateAfter %s plus"
-			 " a margin\n", s->fallback.node_pool_name,
-			 s->fallback.consolidate_after.never ? "Never"
-			 : dur(d1, s->fallback.consolidate_after.seconds));
+			 " a margin\n",
+			 s->fallback.node_pool_name,
+			 s->fallback.consolidate_after.never
+				 ? "Never"
+				 : dur(d1, s->fallback.consolidate_after.seconds));
 	return rc ? BUF_ETOOBIG : 0;
 }

@@ -68,8 +68,8 @@ total_line(char *b, size_t n, const struct drill_terms *t)
 	else if (!t->target)
 		snprintf(b, n, "no targetRTO to compare with");
 	else if (t->within_target)
-		snprintf(b, n, "OK: %s within targetRTO %s", dur(d, sizeof(d), t->target - t->total),
-			 dur(e, sizeof(e), t->target));
+		snprintf(b, n, "OK: %s within targetRTO %s",
+			 dur(d, sizeof(d), t->target - t->total), dur(e, sizeof(e), t->target));
 	else
 		snprintf(b, n, "OVER targetRTO %s by %s", dur(e, sizeof(e), t->target),
 			 dur(d, sizeof(d), t->total - t->target));
@@ -100,8 +100,9 @@ drill_report_text(struct buf *out, const struct drill_report_input *in)
 	}
 	total_line(line, sizeof(line), t);
 	rc |= buf_printf(out, "  %-18s %10s %10s  %s\n", "total",
-			 dur(b3, sizeof(b3), t->terms[0].budget + t->terms[1].budget +
-			     t->terms[2].budget + t->terms[3].budget + t->terms[4].budget),
+			 dur(b3, sizeof(b3),
+			     t->terms[0].budget + t->terms[1].budget + t->terms[2].budget +
+				     t->terms[3].budget + t->terms[4].budget),
 			 t->total_known ? dur(b1, sizeof(b1), t->total) : "unknown", line);
 	return rc ? BUF_ETOOBIG : 0;
 }
@@ -123,12 +124,14 @@ drill_report_markdown(struct buf *out, const struct drill_report_input *in)
 				 r->applies ? dur(b3, sizeof(b3), r->budget) : "-",
 				 measured(b1, sizeof(b1), r),
 				 !r->applies ? "no heartbeat is missed in a drain"
-				 : !r->known ? r->reason : verdict(b2, sizeof(b2), r));
+				 : !r->known ? r->reason
+					     : verdict(b2, sizeof(b2), r));
 	}
 	total_line(line, sizeof(line), t);
 	rc |= buf_printf(out, "| **total** | %s | %s | %s |\n",
-			 dur(b3, sizeof(b3), t->terms[0].budget + t->terms[1].budget +
-			     t->terms[2].budget + t->terms[3].budget + t->terms[4].budget),
+			 dur(b3, sizeof(b3),
+			     t->terms[0].budget + t->terms[1].budget + t->terms[2].budget +
+				     t->terms[3].budget + t->terms[4].budget),
 			 t->total_known ? dur(b1, sizeof(b1), t->total) : "unknown", line);
 	return rc ? BUF_ETOOBIG : 0;
 }
@@ -163,7 +166,7 @@ drill_report_json(struct buf *out, const struct drill_report_input *in)
 	rc |= t->target ? buf_printf(out, "%lld", (long long)t->target) : buf_adds(out, "null");
 	rc |= buf_adds(out, ",\"withinTarget\":");
 	rc |= !t->total_known || !t->target ? buf_adds(out, "null")
-		: buf_adds(out, t->within_target ? "true" : "false");
+					    : buf_adds(out, t->within_target ? "true" : "false");
 	rc |= buf_adds(out, "}\n");
 	return rc ? BUF_ETOOBIG : 0;
 }

@@ -29,11 +29,11 @@
 #define GROUP_LABEL "gpusite.io/node-group"
 #define POOL_LABEL "karpenter.sh/nodepool"
 #define MIRROR_ANNOTATION "kubernetes.io/config.mirror"
-#define RESTORE_MARGIN 300	/* seconds past consolidateAfter */
+#define RESTORE_MARGIN 300 /* seconds past consolidateAfter */
 
 struct mover {
 	const char *ns, *name, *node;
-	const char *owner_uid;	/* controller, or NULL */
+	const char *owner_uid; /* controller, or NULL */
 	bool gpu;
 };
 
@@ -107,8 +107,7 @@ site_node(const struct spec_site *s, const struct node *obj, const char *name)
 }
 
 static bool
-group_node(const struct spec_site *s, const struct node *obj, const char *name,
-	   const char *group)
+group_node(const struct spec_site *s, const struct node *obj, const char *name, const char *group)
 {
 	const char *l = label(obj, GROUP_LABEL);
 
@@ -154,26 +153,27 @@ choose_nodes(struct run *r)
 			bool found = false;
 
 			for (size_t j = 0; j < nodes->seq.count && !found; j++) {
-				const char *n = node_str(node_path(nodes->seq.items[j],
-								   "metadata.name"));
+				const char *n =
+					node_str(node_path(nodes->seq.items[j], "metadata.name"));
 
 				if (n && !strcmp(n, o->nodes[i])) {
 					found = true;
 					if (!site_node(s, nodes->seq.items[j], n))
-						return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE,
-								DRILL_RUN_NODES, "",
-								"node '%s' is not a node of site '%s' "
-								"(no %s=%s label, not in a nodeGroup): "
-								"name the site's nodes with --nodes",
-								n, s->name, SITE_LABEL, s->name);
+						return diag_add(
+							r->d, DIAG_ERROR, (struct pos)POS_NONE,
+							DRILL_RUN_NODES, "",
+							"node '%s' is not a node of site '%s' "
+							"(no %s=%s label, not in a nodeGroup): "
+							"name the site's nodes with --nodes",
+							n, s->name, SITE_LABEL, s->name);
 				}
 			}
 			if (!found)
 				return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE,
 						DRILL_RUN_NODES, "",
 						"node '%s' is not in the cluster: check the "
-						"name (kubectl get nodes -l %s=%s)", o->nodes[i],
-						SITE_LABEL, s->name);
+						"name (kubectl get nodes -l %s=%s)",
+						o->nodes[i], SITE_LABEL, s->name);
 			add_node(r, o->nodes[i]);
 		}
 		return 0;
@@ -191,11 +191,11 @@ choose_nodes(struct run *r)
 	if (!r->rec->node_count)
 		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
 				o->group ? "no node of group '%s' of site '%s' is in the "
-				"cluster: check --group and the nodes' %s label"
-				: "no node of site '%s%s' is in the cluster: check the "
-				"nodes' %s label or name them with --nodes",
-				o->group ? o->group : "", s->name, o->group ? GROUP_LABEL
-				: SITE_LABEL);
+					   "cluster: check --group and the nodes' %s label"
+					 : "no node of site '%s%s' is in the cluster: check the "
+					   "nodes' %s label or name them with --nodes",
+				o->group ? o->group : "", s->name,
+				o->group ? GROUP_LABEL : SITE_LABEL);
 	return 0;
 }
 
@@ -270,8 +270,14 @@ collect_pods(struct run *r)
 	struct kube_client *k = r->o->kube;
 
 	for (size_t i = 0; i < r->rec->node_count; i++) {
-		struct kube_list_query q = { "v1", "Pod", NULL, NULL,
-			arena_printf(r->a, "spec.nodeName=%s", r->rec->nodes[i]), 0 };
+		struct kube_list_query q = {
+			"v1",
+			"Pod",
+			NULL,
+			NULL,
+			arena_printf(r->a, "spec.nodeName=%s", r->rec->nodes[i]),
+			0
+		};
 		struct node *pods;
 
 		if (kube_list_all(&pods, k, r->a, &q) < 0)
@@ -288,9 +294,9 @@ collect_pods(struct run *r)
 			if (!ns || !name)
 				continue;
 			if (node_map_get(node_path(p, "metadata.annotations"), MIRROR_ANNOTATION))
-				continue;	/* the kubelet's; the API cannot evict it */
+				continue; /* the kubelet's; the API cannot evict it */
 			if (ckind && !strcmp(ckind, "DaemonSet"))
-				continue;	/* would come straight back */
+				continue; /* would come straight back */
 			if (phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed")))
 				continue;
 			r->movers = arena_realloc(r->a, r->movers, r->nmovers * sizeof(*m),
@@ -302,8 +308,7 @@ collect_pods(struct run *r)
 			m->owner_uid = ctl ? node_str(node_map_get(ctl, "uid")) : NULL;
 			m->gpu = requests_gpu(p) && in_placement(r->o->site, ns);
 			if (m->gpu && m->owner_uid)
-				add_owner(r, ns, m->owner_uid,
-					  node_str(node_map_get(ctl, "name")));
+				add_owner(r, ns, m->owner_uid, node_str(node_map_get(ctl, "name")));
 		}
 	}
 	return 0;
@@ -326,7 +331,7 @@ count_ready(struct run *r, size_t *counts, bool away, const char **where)
 		for (size_t j = 0; j < i; j++)
 			seen |= !strcmp(r->owners[j].ns, r->owners[i].ns);
 		if (seen)
-			continue;	/* that namespace was counted */
+			continue; /* that namespace was counted */
 		if (kube_list_all(&pods, k, r->a, &q) < 0)
 			return -1;
 		for (size_t j = 0; j < pods->seq.count; j++) {
@@ -336,8 +341,7 @@ count_ready(struct run *r, size_t *counts, bool away, const char **where)
 			const char *node = node_str(node_path(p, "spec.nodeName"));
 			const char *made = node_str(node_path(p, "metadata.creationTimestamp"));
 			int64_t t = 0;
-			bool fresh = made && !drill_time_parse(&t, made) &&
-				     t >= r->rec->started_at;
+			bool fresh = made && !drill_time_parse(&t, made) && t >= r->rec->started_at;
 
 			if (!uid || !pod_ready(p) || node_path(p, "metadata.deletionTimestamp"))
 				continue;
@@ -350,7 +354,8 @@ count_ready(struct run *r, size_t *counts, bool away, const char **where)
 					if (away && node && fresh &&
 					    (!*where || !strstr(*where, node)))
 						*where = *where ? arena_printf(r->a, "%s, %s",
-							*where, node) : arena_strdup(r->a, node);
+									       *where, node)
+								: arena_strdup(r->a, node);
 				}
 		}
 	}
@@ -364,8 +369,8 @@ observe(struct run *r)
 	struct drill_record seen;
 	struct drill_record *rec = r->rec;
 
-	if (drill_timeline_from_cluster(r->a, &seen, r->o->kube, r->o->site,
-					rec->scenario, rec->started_at) < 0)
+	if (drill_timeline_from_cluster(r->a, &seen, r->o->kube, r->o->site, rec->scenario,
+					rec->started_at) < 0)
 		return -1;
 	for (size_t i = 0; i < seen.count; i++) {
 		const struct drill_transition *t = &seen.transitions[i];
@@ -375,13 +380,12 @@ observe(struct run *r)
 			const struct drill_transition *u = &rec->transitions[j];
 
 			dup = u->object == t->object && u->what == t->what &&
-			      !strcmp(u->name, t->name) &&
-			      !!u->namespace == !!t->namespace &&
+			      !strcmp(u->name, t->name) && !!u->namespace == !!t->namespace &&
 			      (!u->namespace || !strcmp(u->namespace, t->namespace));
 		}
 		if (!dup)
-			drill_record_add(r->a, rec, t->time, t->object, t->namespace,
-					 t->name, t->what, t->node, t->detail);
+			drill_record_add(r->a, rec, t->time, t->object, t->namespace, t->name,
+					 t->what, t->node, t->detail);
 	}
 	return 0;
 }
@@ -399,20 +403,16 @@ struct right {
 
 /* --restore needs the first five */
 static const struct right rights_run[] = {
-	{ "list", "", "nodes", NULL },
-	{ "list", "", "pods", NULL },
-	{ "list", "", "events", NULL },
-	{ "list", "karpenter.sh", "nodeclaims", NULL },
-	{ "patch", "", "nodes", NULL },
-	{ "create", "", "pods", "eviction" },
+	{ "list", "", "nodes", NULL },  { "list", "", "pods", NULL },
+	{ "list", "", "events", NULL }, { "list", "karpenter.sh", "nodeclaims", NULL },
+	{ "patch", "", "nodes", NULL }, { "create", "", "pods", "eviction" },
 };
 
 static const char *
 right_text(struct arena *a, const struct right *rt)
 {
-	return arena_printf(a, "%s %s%s%s%s%s", rt->verb, rt->resource,
-			    rt->sub ? "/" : "", rt->sub ? rt->sub : "",
-			    *rt->group ? "." : "", rt->group);
+	return arena_printf(a, "%s %s%s%s%s%s", rt->verb, rt->resource, rt->sub ? "/" : "",
+			    rt->sub ? rt->sub : "", *rt->group ? "." : "", rt->group);
 }
 
 static int
@@ -428,8 +428,8 @@ check_rights(struct run *r)
 		struct kube_answer ans;
 		const struct node *allowed;
 
-		if (kube_call_access_review(&c, r->a, rt->verb, rt->group, rt->resource,
-					    rt->sub, NULL) < 0)
+		if (kube_call_access_review(&c, r->a, rt->verb, rt->group, rt->resource, rt->sub,
+					    NULL) < 0)
 			return -1;
 		if (!r->o->execute) {
 			print_call(r->o->out, &c);
@@ -441,15 +441,17 @@ check_rights(struct run *r)
 		allowed = node_path(ans.body, "status.allowed");
 		if (ans.status != 201 && ans.status != 200)
 			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RIGHTS,
-					"", "cannot ask whether the drill may %s: "
+					"",
+					"cannot ask whether the drill may %s: "
 					"SelfSubjectAccessReview answered %ld%s%s; nothing "
-					"was changed", right_text(r->a, rt), ans.status,
-					ans.message ? ": " : "", ans.message ? ans.message : "");
+					"was changed",
+					right_text(r->a, rt), ans.status, ans.message ? ": " : "",
+					ans.message ? ans.message : "");
 		if (!node_is_bool(allowed) || !allowed->scalar.i) {
 			nmissing++;
 			missing = missing ? arena_printf(r->a, "%s, '%s'", missing,
 							 right_text(r->a, rt))
-				: arena_printf(r->a, "'%s'", right_text(r->a, rt));
+					  : arena_printf(r->a, "'%s'", right_text(r->a, rt));
 		}
 	}
 	if (missing) {
@@ -457,8 +459,8 @@ check_rights(struct run *r)
 		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RIGHTS, "",
 				"the drill needs %s at the cluster scope and the user "
 				"of this context lacks %s; nothing was changed: bind "
-				"the role of examples/rbac/gpusite-drill.yaml", missing,
-				nmissing > 1 ? "them" : "it");
+				"the role of examples/rbac/gpusite-drill.yaml",
+				missing, nmissing > 1 ? "them" : "it");
 	}
 	return 0;
 }
@@ -485,11 +487,11 @@ cordon(struct run *r, bool on)
 			return -1;
 		r->res->wrote = true;
 		if (ans.status != 200)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE,
-					"", "cannot %s node '%s': the API server answered "
-					"%ld%s%s", on ? "cordon" : "uncordon", node,
-					ans.status, ans.message ? ": " : "",
-					ans.message ? ans.message : "");
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE, "",
+					"cannot %s node '%s': the API server answered "
+					"%ld%s%s",
+					on ? "cordon" : "uncordon", node, ans.status,
+					ans.message ? ": " : "", ans.message ? ans.message : "");
 		fprintf(r->o->out, "node/%s %s\n", node, on ? "cordoned" : "uncordoned");
 		if (!on)
 			drill_record_add(r->a, r->rec, now_s(), DRILL_OBJ_NODE, NULL, node,
@@ -515,8 +517,8 @@ evict_one(struct run *r, const struct mover *m)
 		if (*r->o->stop)
 			return -1;
 		if (kube_send(&ans, r->o->kube, r->a, &c,
-			      arena_printf(r->a, "evict pod '%s' in namespace '%s'",
-					   m->name, m->ns)) < 0)
+			      arena_printf(r->a, "evict pod '%s' in namespace '%s'", m->name,
+					   m->ns)) < 0)
 			return -1;
 		r->res->wrote = true;
 		if (ans.status == 201 || ans.status == 200) {
@@ -526,22 +528,26 @@ evict_one(struct run *r, const struct mover *m)
 			return 0;
 		}
 		if (ans.status == 404)
-			return 0;	/* gone already */
+			return 0; /* gone already */
 		if (ans.status != 429)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE,
-					"", "cannot evict pod '%s' in namespace '%s': the API "
-					"server answered %ld%s%s", m->name, m->ns, ans.status,
-					ans.message ? ": " : "", ans.message ? ans.message : "");
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE, "",
+					"cannot evict pod '%s' in namespace '%s': the API "
+					"server answered %ld%s%s",
+					m->name, m->ns, ans.status, ans.message ? ": " : "",
+					ans.message ? ans.message : "");
 		if (tries >= DRILL_RUN_EVICT_TRIES)
 			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_PDB, "",
 					"pod '%s' in namespace '%s' cannot be evicted: %s "
 					"(still refused after %d tries); the nodes stay "
 					"cordoned: scale the workload up or relax that "
 					"PodDisruptionBudget, then run the drill again",
-					m->name, m->ns, ans.cause ? ans.cause : ans.message
-					? ans.message : "429 Too Many Requests", tries);
-		if (nap(r, ans.retry_after > 0 && ans.retry_after < wait
-			       ? ans.retry_after : wait) < 0)
+					m->name, m->ns,
+					ans.cause     ? ans.cause
+					: ans.message ? ans.message
+						      : "429 Too Many Requests",
+					tries);
+		if (nap(r, ans.retry_after > 0 && ans.retry_after < wait ? ans.retry_after : wait) <
+		    0)
 			return -1;
 		wait *= 2;
 	}
@@ -564,10 +570,13 @@ wait_available(struct run *r, int64_t deadline)
 		if (all) {
 			drill_record_add(r->a, r->rec, now_s(), DRILL_OBJ_DRILL, NULL,
 					 r->o->site->name, DRILL_AVAILABLE, NULL,
-					 !r->nowners ? "no GPU pod had to move" : where
-					 ? arena_printf(r->a, "every GPU pod Ready again; "
-					 "replacements on %s", where) : "every GPU pod Ready "
-					 "again");
+					 !r->nowners ? "no GPU pod had to move"
+					 : where     ? arena_printf(r->a,
+								    "every GPU pod Ready again; "
+									"replacements on %s",
+								    where)
+						     : "every GPU pod Ready "
+						       "again");
 			r->res->outcome = DRILL_OUTCOME_AVAILABLE;
 			return 0;
 		}
@@ -581,7 +590,8 @@ wait_available(struct run *r, int64_t deadline)
 						 "GPU pods Ready after %gs: its replacements are "
 						 "Pending or starting; check that the fallback "
 						 "nodes get GPUs (gpusite drift: device plugin) "
-						 "and the events of its pods", "controller",
+						 "and the events of its pods",
+						 "controller",
 						 r->owners[i].name ? r->owners[i].name : "?",
 						 r->owners[i].ns, counts[i],
 						 r->owners[i].ready_before, r->o->timeout);
@@ -618,13 +628,15 @@ wait_returned(struct run *r, int64_t deadline)
 			    node_is_bool(u) && u->scalar.i)
 				cordoned++;
 		}
-		for (size_t ns = 0; ns < (s->placement.namespace_count ? s->placement.namespace_count : 1); ns++) {
-			pq.namespace = s->placement.namespace_count ? s->placement.namespaces[ns] : NULL;
+		for (size_t ns = 0;
+		     ns < (s->placement.namespace_count ? s->placement.namespace_count : 1); ns++) {
+			pq.namespace =
+				s->placement.namespace_count ? s->placement.namespaces[ns] : NULL;
 			if (kube_list_all(&pods, r->o->kube, r->a, &pq) < 0)
 				return -1;
 			for (size_t i = 0; i < pods->seq.count; i++) {
-				const char *node = node_str(node_path(pods->seq.items[i],
-								      "spec.nodeName"));
+				const char *node =
+					node_str(node_path(pods->seq.items[i], "spec.nodeName"));
 
 				for (size_t j = 0; node && j < nodes->seq.count; j++) {
 					const struct node *n = nodes->seq.items[j];
@@ -632,7 +644,8 @@ wait_returned(struct run *r, int64_t deadline)
 
 					if (pool && s->fallback.node_pool_name &&
 					    !strcmp(pool, s->fallback.node_pool_name) &&
-					    !strcmp(node, node_str(node_path(n, "metadata.name"))) &&
+					    !strcmp(node,
+						    node_str(node_path(n, "metadata.name"))) &&
 					    requests_gpu(pods->seq.items[i]))
 						away++;
 				}
@@ -640,7 +653,8 @@ wait_returned(struct run *r, int64_t deadline)
 		}
 		if (!pool_nodes && !away && !cordoned) {
 			drill_record_add(r->a, r->rec, now_s(), DRILL_OBJ_DRILL, NULL, s->name,
-					 DRILL_RETURN_COMPLETE, NULL, "nodes schedulable, "
+					 DRILL_RETURN_COMPLETE, NULL,
+					 "nodes schedulable, "
 					 "pods back on-prem, fallback pool at zero nodes");
 			r->res->outcome = DRILL_OUTCOME_AVAILABLE;
 			return 0;
@@ -652,10 +666,13 @@ wait_returned(struct run *r, int64_t deadline)
 				 "still on fallback nodes, %zu node(s) in pool '%s', %zu "
 				 "drilled node(s) still cordoned; check the pool's "
 				 "consolidation (consolidateAfter %s) and the placement "
-				 "policy", r->o->timeout, away, pool_nodes,
+				 "policy",
+				 r->o->timeout, away, pool_nodes,
 				 s->fallback.node_pool_name ? s->fallback.node_pool_name : "",
-				 cordoned, s->fallback.consolidate_after.text
-				 ? s->fallback.consolidate_after.text : "");
+				 cordoned,
+				 s->fallback.consolidate_after.text
+					 ? s->fallback.consolidate_after.text
+					 : "");
 			return 0;
 		}
 		if (nap(r, r->o->interval) < 0)
@@ -670,8 +687,9 @@ interrupted(struct run *r)
 	return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_INTERRUPTED, "",
 			"the drill of site '%s' was interrupted: the nodes stay as "
 			"they are%s; restore them with `gpusite drill run %s "
-			"--restore --execute`", r->o->site->name, r->res->wrote
-			? " (cordoned)" : " (nothing was changed)", r->o->site->name);
+			"--restore --execute`",
+			r->o->site->name, r->res->wrote ? " (cordoned)" : " (nothing was changed)",
+			r->o->site->name);
 }
 
 int
@@ -719,8 +737,8 @@ drill_run(struct arena *a, struct diags *d, struct drill_record *rec,
 	}
 	rec->started_at = now_s();
 	if (!o->restore)
-		drill_record_add(a, rec, rec->started_at, DRILL_OBJ_DRILL, NULL,
-				 o->site->name, DRILL_DRAIN_START, NULL,
+		drill_record_add(a, rec, rec->started_at, DRILL_OBJ_DRILL, NULL, o->site->name,
+				 DRILL_DRAIN_START, NULL,
 				 arena_printf(a, "%zu node(s), %zu pod(s) to evict",
 					      rec->node_count, r.nmovers));
 	if (cordon(&r, !o->restore) < 0)
@@ -759,8 +777,7 @@ stop:
 }
 
 int
-drill_run_write_record(struct diags *d, const struct drill_record *rec,
-		       const char *path)
+drill_run_write_record(struct diags *d, const struct drill_record *rec, const char *path)
 {
 	struct buf b;
 	char *tmp;
@@ -772,7 +789,8 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec,
 		buf_release(&b);
 		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
 				"the drill record is larger than %u MiB; not written "
-				"to %s", DRILL_RECORD_MAX >> 20, path);
+				"to %s",
+				DRILL_RECORD_MAX >> 20, path);
 	}
 	tmp = malloc(strlen(path) + 16);
 	if (!tmp) {
@@ -787,7 +805,7 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec,
 		mode_t mask = umask(0);
 
 		umask(mask);
-		if (fchmod(fd, 0666 & ~mask) < 0)	/* mkstemp made it 0600 */
+		if (fchmod(fd, 0666 & ~mask) < 0) /* mkstemp made it 0600 */
 			err = errno;
 		while (off < b.len && !err) {
 			ssize_t n = write(fd, b.data + off, b.len - off);
@@ -811,6 +829,7 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec,
 	if (err)
 		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
 				"cannot write the drill record %s: %s; the cluster is as "
-				"the run left it", path, strerror(err));
+				"the run left it",
+				path, strerror(err));
 	return 0;
 }

@@ -22,37 +22,37 @@ struct kube_client;
 struct spec_site;
 
 /* Diagnostic IDs of drill run (catalogue.c). */
-#define DRILL_RUN_NODES "GS220"		/* no such node of the site, none chosen */
-#define DRILL_RUN_RIGHTS "GS221"	/* a right the drill needs is missing */
-#define DRILL_RUN_PDB "GS222"		/* an eviction stays blocked by a PDB */
-#define DRILL_RUN_WRITE "GS223"		/* the API server refused a write */
-#define DRILL_RUN_TIMEOUT "GS224"	/* the condition did not hold in time */
-#define DRILL_RUN_TARGET "GS225"	/* recovered, but over targetRTO */
-#define DRILL_RUN_INTERRUPTED "GS226"	/* stopped by a signal */
-#define DRILL_RUN_RECORD "GS227"	/* the record could not be written */
+#define DRILL_RUN_NODES "GS220"       /* no such node of the site, none chosen */
+#define DRILL_RUN_RIGHTS "GS221"      /* a right the drill needs is missing */
+#define DRILL_RUN_PDB "GS222"         /* an eviction stays blocked by a PDB */
+#define DRILL_RUN_WRITE "GS223"       /* the API server refused a write */
+#define DRILL_RUN_TIMEOUT "GS224"     /* the condition did not hold in time */
+#define DRILL_RUN_TARGET "GS225"      /* recovered, but over targetRTO */
+#define DRILL_RUN_INTERRUPTED "GS226" /* stopped by a signal */
+#define DRILL_RUN_RECORD "GS227"      /* the record could not be written */
 
-#define DRILL_RUN_EVICT_TRIES 6		/* one eviction: first try + 5 retries */
+#define DRILL_RUN_EVICT_TRIES 6 /* one eviction: first try + 5 retries */
 
 struct drill_run_opts {
 	const struct spec_site *site;
 	struct kube_client *kube;
-	bool execute;			/* false: print the calls only */
-	bool restore;			/* uncordon and wait for the return */
-	const char *const *nodes;	/* --nodes, or NULL */
+	bool execute;             /* false: print the calls only */
+	bool restore;             /* uncordon and wait for the return */
+	const char *const *nodes; /* --nodes, or NULL */
 	size_t node_count;
-	const char *group;		/* --group, or NULL */
-	double timeout;			/* seconds to wait for the condition */
-	double interval;		/* poll period, first retry wait */
-	FILE *out;			/* the dry run's calls, the progress */
-	volatile sig_atomic_t *stop;	/* set by SIGINT / SIGTERM */
+	const char *group;           /* --group, or NULL */
+	double timeout;              /* seconds to wait for the condition */
+	double interval;             /* poll period, first retry wait */
+	FILE *out;                   /* the dry run's calls, the progress */
+	volatile sig_atomic_t *stop; /* set by SIGINT / SIGTERM */
 };
 
 /* What came of it (the record says the same in its outcome). */
 struct drill_run_result {
 	enum drill_outcome outcome;
-	bool wrote;			/* any write was sent */
-	bool target_missed;		/* available, over recovery.targetRTO */
-	bool denied;			/* stopped before any write: RBAC */
+	bool wrote;         /* any write was sent */
+	bool target_missed; /* available, over recovery.targetRTO */
+	bool denied;        /* stopped before any write: RBAC */
 };
 
 /*
@@ -67,7 +67,6 @@ int drill_run(struct arena *a, struct diags *d, struct drill_record *rec,
 
 /* Write the record to path atomically (a temporary beside it, then
  * rename).  0, or -1 after a GS227 diagnostic. */
-int drill_run_write_record(struct diags *d, const struct drill_record *rec,
-			   const char *path);
+int drill_run_write_record(struct diags *d, const struct drill_record *rec, const char *path);
 
 #endif

@@ -29,10 +29,9 @@ static const char *const object_names[DRILL_OBJ_COUNT] = {
 	"Node", "Pod", "NodeClaim", "Event", "Drill",
 };
 static const char *const what_names[DRILL_WHAT_COUNT] = {
-	"cordoned", "uncordoned", "evicted", "deleted", "NotReady", "Ready",
-	"Pending", "Scheduled", "Pulling", "Pulled", "Started", "ContainersReady",
-	"Launched", "Registered", "Initialized", "drain-start", "available",
-	"return-complete",
+	"cordoned", "uncordoned", "evicted",     "deleted",     "NotReady",  "Ready",
+	"Pending",  "Scheduled",  "Pulling",     "Pulled",      "Started",   "ContainersReady",
+	"Launched", "Registered", "Initialized", "drain-start", "available", "return-complete",
 };
 static const char *const outcome_names[] = { "available", "timeout", "interrupted", "failed" };
 
@@ -122,8 +121,7 @@ drill_outcome_parse(enum drill_outcome *out, const char *name)
 }
 
 void
-drill_budget_compute(struct drill_budget *out, const struct spec_site *s,
-		     enum drill_scenario sc)
+drill_budget_compute(struct drill_budget *out, const struct spec_site *s, enum drill_scenario sc)
 {
 	const struct spec_recovery *r = &s->recovery;
 	const struct spec_placement *p = &s->placement;
@@ -133,7 +131,8 @@ drill_budget_compute(struct drill_budget *out, const struct spec_site *s,
 	out->set = r->set;
 	/* without a recovery block the model may leave it 0: Kubernetes' 50 s */
 	out->grace = r->set || r->node_monitor_grace_period.seconds
-		     ? r->node_monitor_grace_period.seconds : 50;
+			     ? r->node_monitor_grace_period.seconds
+			     : 50;
 	out->seconds[DRILL_TERM_NODE_MONITOR_GRACE] = out->grace;
 	out->seconds[DRILL_TERM_EVICTION] = sc == DRILL_PARTITION ? un : (nr > un ? nr : un);
 	out->seconds[DRILL_TERM_NODE_PROVISIONING] = r->node_provisioning.seconds;
@@ -154,9 +153,9 @@ drill_budget_compute(struct drill_budget *out, const struct spec_site *s,
 }
 
 void
-drill_record_add(struct arena *a, struct drill_record *r, int64_t time,
-		 enum drill_object object, const char *namespace, const char *name,
-		 enum drill_what what, const char *node, const char *detail)
+drill_record_add(struct arena *a, struct drill_record *r, int64_t time, enum drill_object object,
+		 const char *namespace, const char *name, enum drill_what what, const char *node,
+		 const char *detail)
 {
 	struct drill_transition *t;
 
@@ -219,10 +218,10 @@ drill_time_parse(int64_t *out, const char *s)
 	int64_t off = 0;
 	const char *p;
 
-	if (!s || strlen(s) < 20 || s[4] != '-' || s[7] != '-' ||
-	    (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':' ||
-	    digits(s, 4, &y) || digits(s + 5, 2, &mo) || digits(s + 8, 2, &d) ||
-	    digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) || digits(s + 17, 2, &se))
+	if (!s || strlen(s) < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') ||
+	    s[13] != ':' || s[16] != ':' || digits(s, 4, &y) || digits(s + 5, 2, &mo) ||
+	    digits(s + 8, 2, &d) || digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) ||
+	    digits(s + 17, 2, &se))
 		return -1;
 	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
 		return -1;
@@ -280,8 +279,7 @@ same_pod(const struct drill_transition *t, const struct drill_transition *p)
 
 /* The first transition of that pod of that kind; NULL if none. */
 static const struct drill_transition *
-find_pod(const struct drill_record *r, const struct drill_transition *pod,
-	 enum drill_what w)
+find_pod(const struct drill_record *r, const struct drill_transition *pod, enum drill_what w)
 {
 	for (size_t i = 0; i < r->count; i++)
 		if (r->transitions[i].what == w && same_pod(&r->transitions[i], pod))
@@ -306,8 +304,8 @@ unknown(struct drill_term_result *t, const char *why)
 }
 
 void
-drill_terms_compute(struct arena *a, struct drill_terms *out,
-		    const struct drill_budget *b, const struct drill_record *r)
+drill_terms_compute(struct arena *a, struct drill_terms *out, const struct drill_budget *b,
+		    const struct drill_record *r)
 {
 	const struct drill_transition *not_ready = NULL, *drain = NULL, *deleted = NULL;
 	const struct drill_transition *pending = NULL, *sched = NULL, *node_ready = NULL;
@@ -378,13 +376,13 @@ drill_terms_compute(struct arena *a, struct drill_terms *out,
 		const struct drill_transition *x = &r->transitions[i];
 
 		if ((x->object == DRILL_OBJ_POD || x->object == DRILL_OBJ_EVENT) &&
-		    x->what == DRILL_DELETED &&
-		    drilled(r, x->node) && (!have_start || x->time >= start))
+		    x->what == DRILL_DELETED && drilled(r, x->node) &&
+		    (!have_start || x->time >= start))
 			deleted = x;
 	}
 	if (!have_start)
-		unknown(&t[DRILL_TERM_EVICTION],
-			"neither a NotReady transition of a drilled node nor the drain start is in the data");
+		unknown(&t[DRILL_TERM_EVICTION], "neither a NotReady transition of a drilled node "
+						 "nor the drain start is in the data");
 	else if (!deleted)
 		unknown(&t[DRILL_TERM_EVICTION], "no pod of the drilled nodes was seen deleted");
 	else
@@ -442,8 +440,9 @@ drill_terms_compute(struct arena *a, struct drill_terms *out,
 
 	/* imagePull: scheduled -> containers started */
 	if (!pod || !sched)
-		unknown(&t[DRILL_TERM_IMAGE_PULL], pod ? arena_printf(a,
-			"pod %s was not seen scheduled", pod->name) : "no replacement pod was seen Pending");
+		unknown(&t[DRILL_TERM_IMAGE_PULL],
+			pod ? arena_printf(a, "pod %s was not seen scheduled", pod->name)
+			    : "no replacement pod was seen Pending");
 	else if (!started)
 		unknown(&t[DRILL_TERM_IMAGE_PULL],
 			arena_printf(a, "no Started event of pod %s in the data", pod->name));
@@ -452,9 +451,9 @@ drill_terms_compute(struct arena *a, struct drill_terms *out,
 
 	/* modelLoad: started -> Ready */
 	if (!pod || !started)
-		unknown(&t[DRILL_TERM_MODEL_LOAD], pod ? arena_printf(a,
-			"no Started event of pod %s in the data", pod->name)
-			: "no replacement pod was seen Pending");
+		unknown(&t[DRILL_TERM_MODEL_LOAD],
+			pod ? arena_printf(a, "no Started event of pod %s in the data", pod->name)
+			    : "no replacement pod was seen Pending");
 	else if (!ready)
 		unknown(&t[DRILL_TERM_MODEL_LOAD],
 			arena_printf(a, "pod %s was not seen Ready", pod->name));

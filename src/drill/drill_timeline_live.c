@@ -43,8 +43,8 @@ add(struct collect *c, int64_t t, enum drill_object o, const char *ns, const cha
 static bool
 site_node(const struct collect *c, const struct node *obj, const char *name)
 {
-	const char *ct = node_str(node_map_get(node_path(obj, "metadata.labels"),
-					       "eks.amazonaws.com/compute-type"));
+	const char *ct = node_str(
+		node_map_get(node_path(obj, "metadata.labels"), "eks.amazonaws.com/compute-type"));
 
 	for (size_t g = 0; g < c->s->group_count; g++)
 		for (size_t i = 0; i < c->s->groups[g].node_count; i++)
@@ -73,8 +73,8 @@ on_node(void *payload, const struct node *obj)
 	const char *name = node_str(node_path(obj, "metadata.name"));
 	const struct node *conds = node_path(obj, "status.conditions");
 	const struct node *taints = node_path(obj, "spec.taints");
-	const char *pool = node_str(node_map_get(node_path(obj, "metadata.labels"),
-						 "karpenter.sh/nodepool"));
+	const char *pool =
+		node_str(node_map_get(node_path(obj, "metadata.labels"), "karpenter.sh/nodepool"));
 	bool ours = name && site_node(c, obj, name);
 	bool fallback = pool && !strcmp(pool, c->s->fallback.node_pool_name);
 	bool drilled = false;
@@ -186,7 +186,7 @@ on_event(void *payload, const struct node *obj)
 	else if (!strcmp(reason, "Started"))
 		w = DRILL_STARTED;
 	else if (!strcmp(reason, "Killing"))
-		w = DRILL_DELETED;	/* the kubelet stops a deleted pod's containers */
+		w = DRILL_DELETED; /* the kubelet stops a deleted pod's containers */
 	else
 		return 0;
 	if (!time_of(&t, node_map_get(obj, "eventTime")) &&
@@ -230,13 +230,12 @@ on_claim(void *payload, const struct node *obj)
 static void
 on_restart(void *payload)
 {
-	(void)payload;	/* lists are read again whole; duplicates are harmless */
+	(void)payload; /* lists are read again whole; duplicates are harmless */
 }
 
 int
-drill_timeline_from_cluster(struct arena *a, struct drill_record *out,
-			    struct kube_client *k, const struct spec_site *s,
-			    enum drill_scenario sc, int64_t since)
+drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct kube_client *k,
+			    const struct spec_site *s, enum drill_scenario sc, int64_t since)
 {
 	struct collect c = { a, out, s, since };
 	struct kube_list_cb cb = { on_node, on_restart, &c };
@@ -251,8 +250,11 @@ drill_timeline_from_cluster(struct arena *a, struct drill_record *out,
 	if (kube_list(k, &q, &cb) == KUBE_EFAIL)
 		return -1;
 	for (size_t i = 0; i < s->placement.namespace_count; i++) {
-		struct kube_list_query pq = { "v1", "Pod", s->placement.namespaces[i], NULL, NULL, 0 };
-		struct kube_list_query eq = { "v1", "Event", s->placement.namespaces[i], NULL, NULL, 0 };
+		struct kube_list_query pq = {
+			"v1", "Pod", s->placement.namespaces[i], NULL, NULL, 0
+		};
+		struct kube_list_query eq = { "v1", "Event", s->placement.namespaces[i],
+					      NULL, NULL,    0 };
 		struct kube_list_cb pcb = { on_pod, on_restart, &c };
 		struct kube_list_cb ecb = { on_event, on_restart, &c };
 
@@ -263,9 +265,13 @@ drill_timeline_from_cluster(struct arena *a, struct drill_record *out,
 			return -1;
 	}
 	if (s->fallback.enabled && s->cluster.provisioner == PROV_KARPENTER) {
-		struct kube_list_query cq = { "karpenter.sh/v1", "NodeClaim", NULL,
-			arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name),
-			NULL, 0 };
+		struct kube_list_query cq = { "karpenter.sh/v1",
+					      "NodeClaim",
+					      NULL,
+					      arena_printf(a, "karpenter.sh/nodepool=%s",
+							   s->fallback.node_pool_name),
+					      NULL,
+					      0 };
 		struct kube_list_cb ccb = { on_claim, on_restart, &c };
 
 		if (kube_list(k, &cq, &ccb) == KUBE_EFAIL)

@@ -64,8 +64,8 @@ drill_record_write(struct buf *out, const struct drill_record *r)
 
 		rc |= buf_adds(out, i ? ",\n  {\"time\": " : "\n  {\"time\": ");
 		rc |= add_time(out, t->time);
-		rc |= buf_printf(out, ", \"object\": \"%s\", \"namespace\": ",
-				 drill_object_name(t->object));
+		rc |= buf_printf(
+			out, ", \"object\": \"%s\", \"namespace\": ", drill_object_name(t->object));
 		rc |= add_str(out, t->namespace);
 		rc |= buf_adds(out, ", \"name\": ");
 		rc |= add_str(out, t->name);
@@ -103,8 +103,8 @@ opt_str(const char **out, const struct node *n, bool nullable)
 }
 
 int
-drill_record_read(struct arena *a, struct diags *d, struct drill_record *out,
-		  const char *text, size_t len, const char *file)
+drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, const char *text,
+		  size_t len, const char *file)
 {
 	struct node *root, *n, *seq;
 	const char *s;
@@ -150,9 +150,11 @@ drill_record_read(struct arena *a, struct diags *d, struct drill_record *out,
 	if (!seq || seq->kind != NODE_SEQ)
 		return bad(d, file, "transitions", "list of transitions");
 	if (seq->seq.count > DRILL_RECORD_MAX_TRANSITIONS)
-		return bad(d, file, "transitions", arena_printf(a, "list of transitions: it has %zu,"
-			   " more than the %d a record may have", seq->seq.count,
-			   DRILL_RECORD_MAX_TRANSITIONS));
+		return bad(d, file, "transitions",
+			   arena_printf(a,
+					"list of transitions: it has %zu,"
+					" more than the %d a record may have",
+					seq->seq.count, DRILL_RECORD_MAX_TRANSITIONS));
 	for (size_t i = 0; i < seq->seq.count; i++) {
 		const struct node *t = seq->seq.items[i];
 		const char *ns, *name, *node, *detail;
@@ -174,7 +176,8 @@ drill_record_read(struct arena *a, struct diags *d, struct drill_record *out,
 		    opt_str(&name, node_map_get(t, "name"), false) ||
 		    opt_str(&node, node_map_get(t, "node"), true) ||
 		    opt_str(&detail, node_map_get(t, "detail"), true))
-			return bad(d, file, p, "transition (namespace, name, node and detail are"
+			return bad(d, file, p,
+				   "transition (namespace, name, node and detail are"
 				   " strings or null; name is required)");
 		drill_record_add(a, out, time, obj, ns, name, what, node, detail);
 	}

@@ -22,8 +22,7 @@ emit_document(struct buf *out, const struct node *doc, enum emit_format fmt)
 }
 
 int
-emit_stream(struct buf *out, const struct render_result *r,
-	    enum emit_format fmt)
+emit_stream(struct buf *out, const struct render_result *r, enum emit_format fmt)
 {
 	for (size_t i = 0; i < r->count; i++) {
 		const struct node *doc = r->objects[i].obj;

@@ -11,9 +11,7 @@ struct buf;
 
 enum emit_format { EMIT_YAML, EMIT_JSON };
 
-int emit_stream(struct buf *out, const struct render_result *r,
-		enum emit_format fmt);
-int emit_document(struct buf *out, const struct node *doc,
-		  enum emit_format fmt);
+int emit_stream(struct buf *out, const struct render_result *r, enum emit_format fmt);
+int emit_document(struct buf *out, const struct node *doc, enum emit_format fmt);
 
 #endif

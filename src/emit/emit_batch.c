@@ -26,7 +26,7 @@
 #define RENDER_BATCH 64
 
 #define SPOOL_CHUNK ((size_t)1 << 20)
-#define SPOOL_AFTER ((size_t)16 << 20)	/* stream bytes kept in memory first */
+#define SPOOL_AFTER ((size_t)16 << 20) /* stream bytes kept in memory first */
 
 static void
 spool_open(struct emit_batch *r)
@@ -170,8 +170,10 @@ keep_batch(struct emit_batch *out, struct arena *a, const struct render_result *
 
 		buf_reset(&one);
 		if (emit_stream(&one, &single, fmt) < 0) {
-			fprintf(stderr, "%s: error: the stream could not be"
-				" formatted (over %zu MiB?)\n", out->name, EMIT_STREAM_CAP >> 20);
+			fprintf(stderr,
+				"%s: error: the stream could not be"
+				" formatted (over %zu MiB?)\n",
+				out->name, EMIT_STREAM_CAP >> 20);
 			rc = -1;
 			break;
 		}
@@ -196,8 +198,10 @@ keep_batch(struct emit_batch *out, struct arena *a, const struct render_result *
 			out->spool_len += one.len;
 			if (buf_add(&out->pending, one.data, one.len) < 0 ||
 			    (out->pending.len >= SPOOL_CHUNK && spool_flush(out) < 0)) {
-				fprintf(stderr, "%s: error: cannot write the"
-					" stream to a temporary file: %s\n", out->name, strerror(errno));
+				fprintf(stderr,
+					"%s: error: cannot write the"
+					" stream to a temporary file: %s\n",
+					out->name, strerror(errno));
 				rc = -1;
 				break;
 			}
@@ -241,9 +245,8 @@ keep_batch(struct emit_batch *out, struct arena *a, const struct render_result *
  * nothing and said only that (GS191), which one batch of a fleet may.
  */
 static int
-render_batch(struct emit_batch *out, struct arena *a, struct diags *d,
-	     const struct emit_sites *p, const struct spec_fleet *fleet,
-	     const struct render_options *opt, enum emit_format fmt)
+render_batch(struct emit_batch *out, struct arena *a, struct diags *d, const struct emit_sites *p,
+	     const struct spec_fleet *fleet, const struct render_options *opt, enum emit_format fmt)
 {
 	struct arena scratch = ARENA_INIT;
 	struct render_result r;
@@ -258,8 +261,7 @@ render_batch(struct emit_batch *out, struct arena *a, struct diags *d,
 	rc = render_fleet(&r, &scratch, d, fleet, opt);
 	if (rc == 0) {
 		rc = keep_batch(out, a, &r, fmt);
-	} else if (d->count == before + 1 &&
-		   !strcmp(d->items[before].rule, RENDER_RULE_EMPTY)) {
+	} else if (d->count == before + 1 && !strcmp(d->items[before].rule, RENDER_RULE_EMPTY)) {
 		d->count = before;
 		rc = 1;
 	}
@@ -357,8 +359,10 @@ emit_batch_render(struct emit_batch *out, struct arena *a, struct diags *d,
 		}
 	}
 	if (rc == 0 && spool_flush(out) < 0) {
-		fprintf(stderr, "%s: error: cannot write the stream to a"
-			" temporary file: %s\n", out->name, strerror(errno));
+		fprintf(stderr,
+			"%s: error: cannot write the stream to a"
+			" temporary file: %s\n",
+			out->name, strerror(errno));
 		rc = -1;
 	}
 	/* nothing at all: render_fleet says so for the whole fleet */
@@ -371,4 +375,3 @@ emit_batch_render(struct emit_batch *out, struct arena *a, struct diags *d,
 		qsort(out->files, out->file_count, sizeof(*out->files), text_file_cmp);
 	return 0;
 }
-

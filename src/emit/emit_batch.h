@@ -22,15 +22,15 @@ struct arena;
 #define EMIT_FILE_CAP ((size_t)16 << 20)
 
 struct emit_text_object {
-	struct render_object key;	/* rank, namespace, name, kind; the rest NULL */
-	const char *text;		/* as emit_stream() writes the object, */
-	size_t off;			/* or NULL and at off in the spool */
+	struct render_object key; /* rank, namespace, name, kind; the rest NULL */
+	const char *text;         /* as emit_stream() writes the object, */
+	size_t off;               /* or NULL and at off in the spool */
 	size_t len;
 };
 
 struct emit_text_file {
-	struct render_file key;		/* kind, path, site, has_secret; doc NULL */
-	struct buf *data;		/* heap (EMIT_FILE_CAP), see emit_batch_release */
+	struct render_file key; /* kind, path, site, has_secret; doc NULL */
+	struct buf *data;       /* heap (EMIT_FILE_CAP), see emit_batch_release */
 };
 
 /*
@@ -41,19 +41,19 @@ struct emit_text_file {
  * memory.  `pending` gathers the writes.
  */
 struct emit_batch {
-	const char *name;		/* for messages: "gpusite render" */
+	const char *name; /* for messages: "gpusite render" */
 	struct emit_text_object *objects;
 	size_t count;
 	size_t alloc;
 	struct emit_text_file *files;
 	size_t file_count;
 	size_t file_alloc;
-	bool may_spool;			/* a batched render */
+	bool may_spool; /* a batched render */
 	bool spool_tried;
-	int spool;			/* fd, or -1: the text in memory */
-	size_t spool_len;		/* bytes in the spool and in pending */
-	struct buf pending;		/* not yet written to the spool */
-	size_t stream_len;		/* the whole stream */
+	int spool;          /* fd, or -1: the text in memory */
+	size_t spool_len;   /* bytes in the spool and in pending */
+	struct buf pending; /* not yet written to the spool */
+	size_t stream_len;  /* the whole stream */
 };
 
 /* Where the whole sites of a batch come from when the fleet holds stubs

@@ -22,7 +22,7 @@
 #include "emit/emit_file.h"
 
 #define TMP_TAG ".gpusite-"
-#define TMP_RANDOM 6	/* mkstemp's XXXXXX */
+#define TMP_RANDOM 6 /* mkstemp's XXXXXX */
 
 static struct emit_file *
 add(struct arena *a, struct emit_files *s, const char *path)
@@ -34,8 +34,8 @@ add(struct arena *a, struct emit_files *s, const char *path)
 }
 
 void
-emit_files_add(struct arena *a, struct emit_files *s, const char *path,
-	       struct buf *data, bool secret)
+emit_files_add(struct arena *a, struct emit_files *s, const char *path, struct buf *data,
+	       bool secret)
 {
 	struct emit_file *f = add(a, s, path);
 
@@ -44,8 +44,8 @@ emit_files_add(struct arena *a, struct emit_files *s, const char *path,
 }
 
 void
-emit_files_add_writer(struct arena *a, struct emit_files *s, const char *path,
-		      emit_write_fn *write, const void *ctx)
+emit_files_add_writer(struct arena *a, struct emit_files *s, const char *path, emit_write_fn *write,
+		      const void *ctx)
 {
 	struct emit_file *f = add(a, s, path);
 
@@ -160,17 +160,19 @@ emit_files_commit(struct arena *a, struct emit_files *s)
 			continue;
 		}
 		if (make_parents(a, s, f->path) < 0) {
-			fprintf(stderr, "%s: error: cannot create the directory"
-				" of '%s': %s\n", s->name, f->path, strerror(errno));
+			fprintf(stderr,
+				"%s: error: cannot create the directory"
+				" of '%s': %s\n",
+				s->name, f->path, strerror(errno));
 			goto fail;
 		}
-		f->tmp = slash ? arena_printf(a, "%.*s/.%s.gpusite-XXXXXX",
-					      (int)(slash - f->path), f->path, slash + 1)
+		f->tmp = slash ? arena_printf(a, "%.*s/.%s.gpusite-XXXXXX", (int)(slash - f->path),
+					      f->path, slash + 1)
 			       : arena_printf(a, ".%s.gpusite-XXXXXX", f->path);
-		fd = mkstemp(f->tmp);	/* mode 0600 */
+		fd = mkstemp(f->tmp); /* mode 0600 */
 		if (fd < 0) {
-			fprintf(stderr, "%s: error: cannot write '%s': %s\n", s->name,
-				f->path, strerror(errno));
+			fprintf(stderr, "%s: error: cannot write '%s': %s\n", s->name, f->path,
+				strerror(errno));
 			f->tmp = NULL;
 			goto fail;
 		}
@@ -178,16 +180,16 @@ emit_files_commit(struct arena *a, struct emit_files *s)
 		 * never takes a temporary that a live writer is filling */
 		(void)flock(fd, LOCK_EX | LOCK_NB);
 		f->via_tmp = true;
-		if ((!f->secret && fchmod(fd, 0666 & ~mask) < 0) ||
-		    out_write(fd, f) < 0 || fsync(fd) < 0) {
-			fprintf(stderr, "%s: error: cannot write '%s': %s\n", s->name,
-				f->path, strerror(errno));
+		if ((!f->secret && fchmod(fd, 0666 & ~mask) < 0) || out_write(fd, f) < 0 ||
+		    fsync(fd) < 0) {
+			fprintf(stderr, "%s: error: cannot write '%s': %s\n", s->name, f->path,
+				strerror(errno));
 			close(fd);
 			goto fail;
 		}
 		if (close(fd) < 0) {
-			fprintf(stderr, "%s: error: cannot write '%s': %s\n", s->name,
-				f->path, strerror(errno));
+			fprintf(stderr, "%s: error: cannot write '%s': %s\n", s->name, f->path,
+				strerror(errno));
 			goto fail;
 		}
 	}
@@ -208,8 +210,8 @@ emit_files_commit(struct arena *a, struct emit_files *s)
 			continue;
 		}
 		if (rename(f->tmp, f->path) < 0) {
-			fprintf(stderr, "%s: error: cannot replace '%s': %s\n", s->name,
-				f->path, strerror(errno));
+			fprintf(stderr, "%s: error: cannot replace '%s': %s\n", s->name, f->path,
+				strerror(errno));
 			goto fail;
 		}
 		f->tmp = NULL;
@@ -232,8 +234,7 @@ tmp_base_len(const char *ent)
 {
 	size_t n = strlen(ent), tail = strlen(TMP_TAG) + TMP_RANDOM;
 
-	if (ent[0] != '.' || n <= tail + 1 ||
-	    memcmp(ent + n - tail, TMP_TAG, strlen(TMP_TAG)))
+	if (ent[0] != '.' || n <= tail + 1 || memcmp(ent + n - tail, TMP_TAG, strlen(TMP_TAG)))
 		return 0;
 	for (size_t i = n - TMP_RANDOM; i < n; i++)
 		if (!isalnum((unsigned char)ent[i]))
@@ -242,7 +243,7 @@ tmp_base_len(const char *ent)
 }
 
 struct sweep_ent {
-	const char *dir;	/* "." for a bare file name */
+	const char *dir; /* "." for a bare file name */
 	const char *base;
 };
 
@@ -295,8 +296,7 @@ sweep_one(int dfd, const char *name, const struct timespec *start)
  * is looked at.  Returns how many were removed.
  */
 size_t
-emit_files_sweep(struct arena *a, const struct emit_files *s,
-		 const struct timespec *start)
+emit_files_sweep(struct arena *a, const struct emit_files *s, const struct timespec *start)
 {
 	struct sweep_ent *v = arena_alloc(a, (s->count + 1) * sizeof(*v));
 	size_t n = 0, removed = 0;
@@ -306,8 +306,9 @@ emit_files_sweep(struct arena *a, const struct emit_files *s,
 
 		if (!s->files[i].via_tmp)
 			continue;
-		v[n].dir = !slash ? "." : slash == p ? "/" :
-			arena_strndup(a, p, (size_t)(slash - p));
+		v[n].dir = !slash       ? "."
+			   : slash == p ? "/"
+					: arena_strndup(a, p, (size_t)(slash - p));
 		v[n].base = slash ? slash + 1 : p;
 		n++;
 	}
@@ -340,4 +341,3 @@ emit_files_sweep(struct arena *a, const struct emit_files *s,
 	}
 	return removed;
 }
-

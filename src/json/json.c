@@ -33,16 +33,17 @@ struct numtok {
 };
 
 struct scan {
-	struct numtok *nums;	/* heap */
+	struct numtok *nums; /* heap */
 	size_t count, alloc;
-	size_t next;		/* next token to hand out */
+	size_t next; /* next token to hand out */
 };
 
 struct pos_at_off {
 	unsigned line, col;
 };
 
-static struct pos_at_off text_pos(const char *text, size_t len, size_t off)
+static struct pos_at_off
+text_pos(const char *text, size_t len, size_t off)
 {
 	struct pos_at_off p = { 1, 1 };
 	size_t i;
@@ -58,12 +59,13 @@ static struct pos_at_off text_pos(const char *text, size_t len, size_t off)
 	return p;
 }
 
-static int parse_error(struct diags *d, const char *rule, const char *file,
-		       const char *text, size_t len, size_t off, const char *fmt, ...)
+static int parse_error(struct diags *d, const char *rule, const char *file, const char *text,
+		       size_t len, size_t off, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
-static int parse_error(struct diags *d, const char *rule, const char *file,
-		       const char *text, size_t len, size_t off, const char *fmt, ...)
+static int
+parse_error(struct diags *d, const char *rule, const char *file, const char *text, size_t len,
+	    size_t off, const char *fmt, ...)
 {
 	struct pos_at_off p = text_pos(text, len, off);
 	struct pos at = { file, p.line, p.col };
@@ -79,7 +81,8 @@ static int parse_error(struct diags *d, const char *rule, const char *file,
  * One pass: number tokens, nesting depth.  Returns 0, or the offset + 1
  * of the first bracket that nests too deep.
  */
-static size_t prescan(struct scan *sc, const char *t, size_t len)
+static size_t
+prescan(struct scan *sc, const char *t, size_t len)
 {
 	size_t i = 0, depth = 0;
 
@@ -119,8 +122,8 @@ static size_t prescan(struct scan *sc, const char *t, size_t len)
 	return 0;
 }
 
-static struct node *number_node(struct arena *a, struct pos at, struct scan *sc,
-				const char *text, const cJSON *item)
+static struct node *
+number_node(struct arena *a, struct pos at, struct scan *sc, const char *text, const cJSON *item)
 {
 	double f = item->valuedouble;
 	int64_t iv;
@@ -153,8 +156,8 @@ static struct node *number_node(struct arena *a, struct pos at, struct scan *sc,
 	}
 }
 
-static struct node *convert(struct arena *a, struct pos at, struct scan *sc,
-			    const char *text, const cJSON *item)
+static struct node *
+convert(struct arena *a, struct pos at, struct scan *sc, const char *text, const cJSON *item)
 {
 	struct node *n;
 	const cJSON *c;
@@ -183,8 +186,9 @@ static struct node *convert(struct arena *a, struct pos at, struct scan *sc,
 	return node_new_null(a, at);
 }
 
-struct node *json_parse(struct arena *a, struct diags *d, const char *rule,
-			const char *file, const char *text, size_t len)
+struct node *
+json_parse(struct arena *a, struct diags *d, const char *rule, const char *file, const char *text,
+	   size_t len)
 {
 	struct scan sc = { NULL, 0, 0, 0 };
 	struct pos at = { file, 0, 0 };
@@ -195,14 +199,13 @@ struct node *json_parse(struct arena *a, struct diags *d, const char *rule,
 	size_t off;
 
 	if (len > JSON_MAX_BYTES) {
-		diag_add(d, DIAG_ERROR, at, rule, "",
-			 "JSON text is %zu bytes; the limit is %zu", len, JSON_MAX_BYTES);
+		diag_add(d, DIAG_ERROR, at, rule, "", "JSON text is %zu bytes; the limit is %zu",
+			 len, JSON_MAX_BYTES);
 		goto out;
 	}
 	if (utf8_check(text, len, &off, &why)) {
 		if (text[off] == '\0')
-			parse_error(d, rule, file, text, len, off,
-				    "NUL byte (0x00) in JSON text");
+			parse_error(d, rule, file, text, len, off, "NUL byte (0x00) in JSON text");
 		else
 			parse_error(d, rule, file, text, len, off,
 				    "invalid UTF-8 byte 0x%02x in JSON text (%s)",
@@ -246,7 +249,8 @@ out:
  * String escaping as cJSON's print_string_ptr does it; bytes that are
  * not UTF-8 become \ufffd so the output is always valid JSON.
  */
-static int write_string(struct buf *out, const char *s, size_t len)
+static int
+write_string(struct buf *out, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i, run = 0;
@@ -258,13 +262,41 @@ static int write_string(struct buf *out, const char *s, size_t len)
 		size_t n = 0;
 
 		switch (c) {
-		case '"': esc[0] = '\\'; esc[1] = '"'; n = 2; break;
-		case '\\': esc[0] = '\\'; esc[1] = '\\'; n = 2; break;
-		case '\b': esc[0] = '\\'; esc[1] = 'b'; n = 2; break;
-		case '\f': esc[0] = '\\'; esc[1] = 'f'; n = 2; break;
-		case '\n': esc[0] = '\\'; esc[1] = 'n'; n = 2; break;
-		case '\r': esc[0] = '\\'; esc[1] = 'r'; n = 2; break;
-		case '\t': esc[0] = '\\'; esc[1] = 't'; n = 2; break;
+		case '"':
+			esc[0] = '\\';
+			esc[1] = '"';
+			n = 2;
+			break;
+		case '\\':
+			esc[0] = '\\';
+			esc[1] = '\\';
+			n = 2;
+			break;
+		case '\b':
+			esc[0] = '\\';
+			esc[1] = 'b';
+			n = 2;
+			break;
+		case '\f':
+			esc[0] = '\\';
+			esc[1] = 'f';
+			n = 2;
+			break;
+		case '\n':
+			esc[0] = '\\';
+			esc[1] = 'n';
+			n = 2;
+			break;
+		case '\r':
+			esc[0] = '\\';
+			esc[1] = 'r';
+			n = 2;
+			break;
+		case '\t':
+			esc[0] = '\\';
+			esc[1] = 't';
+			n = 2;
+			break;
 		default:
 			if (c < 0x20) {
 				memcpy(esc, "\\u00", 4);
@@ -302,7 +334,8 @@ static int write_string(struct buf *out, const char *s, size_t len)
 }
 
 /* Is t a number as JSON spells one? */
-static bool json_number_text(const char *t, size_t len)
+static bool
+json_number_text(const char *t, size_t len)
 {
 	size_t k = 0;
 
@@ -341,21 +374,19 @@ static bool json_number_text(const char *t, size_t len)
 	return k == len;
 }
 
-static int write_scalar(struct buf *out, const struct node *n)
+static int
+write_scalar(struct buf *out, const struct node *n)
 {
 	char tmp[40];
 	size_t len;
 
 	switch (n->type) {
-	case NODE_NULL:
-		return buf_adds(out, "null");
-	case NODE_BOOL:
-		return buf_adds(out, n->scalar.i ? "true" : "false");
-	case NODE_INT:
-		return buf_printf(out, "%" PRId64, n->scalar.i);
+	case NODE_NULL: return buf_adds(out, "null");
+	case NODE_BOOL: return buf_adds(out, n->scalar.i ? "true" : "false");
+	case NODE_INT: return buf_printf(out, "%" PRId64, n->scalar.i);
 	case NODE_FLOAT:
 		if (!isfinite(n->scalar.f))
-			return buf_adds(out, "null");	/* JSON has no inf/nan */
+			return buf_adds(out, "null"); /* JSON has no inf/nan */
 		if (n->scalar.text && json_number_text(n->scalar.text, n->scalar.len))
 			return buf_add(out, n->scalar.text, n->scalar.len);
 		len = num_fmt_double(tmp, sizeof(tmp), n->scalar.f);
@@ -367,7 +398,8 @@ static int write_scalar(struct buf *out, const struct node *n)
 	return -1;
 }
 
-static int newline_indent(struct buf *out, bool pretty, unsigned level)
+static int
+newline_indent(struct buf *out, bool pretty, unsigned level)
 {
 	int err = 0;
 	unsigned i;
@@ -380,8 +412,8 @@ static int newline_indent(struct buf *out, bool pretty, unsigned level)
 	return err;
 }
 
-static int write_node(struct buf *out, const struct node *n, bool pretty,
-		      unsigned level)
+static int
+write_node(struct buf *out, const struct node *n, bool pretty, unsigned level)
 {
 	size_t i;
 	int err;
@@ -391,8 +423,7 @@ static int write_node(struct buf *out, const struct node *n, bool pretty,
 	if (level > 100000)
 		return -1;
 	switch (n->kind) {
-	case NODE_SCALAR:
-		return write_scalar(out, n);
+	case NODE_SCALAR: return write_scalar(out, n);
 	case NODE_SEQ:
 		if (!n->seq.count)
 			return buf_adds(out, "[]");
@@ -434,7 +465,8 @@ static int write_node(struct buf *out, const struct node *n, bool pretty,
 	return -1;
 }
 
-int json_write(struct buf *out, const struct node *n, unsigned flags)
+int
+json_write(struct buf *out, const struct node *n, unsigned flags)
 {
 	size_t start = out->len;
 	int err = write_node(out, n, (flags & JSON_PRETTY) != 0, 0);
@@ -448,7 +480,8 @@ int json_write(struct buf *out, const struct node *n, unsigned flags)
 	return err;
 }
 
-const char *json_library_version(void)
+const char *
+json_library_version(void)
 {
 	return cJSON_Version();
 }

@@ -18,7 +18,7 @@ struct arena;
 struct buf;
 
 #define JSON_MAX_DEPTH 512
-#define JSON_MAX_BYTES ((size_t)64 << 20)	/* text json_parse accepts */
+#define JSON_MAX_BYTES ((size_t)64 << 20) /* text json_parse accepts */
 
 /*
  * Returns the root, or NULL after appending a diagnostic with `rule`
@@ -28,11 +28,11 @@ struct buf;
  * 1.0 and 1e3 (integral, within 2^53) are NODE_INT too; other numbers
  * are NODE_FLOAT keeping their JSON text.
  */
-struct node *json_parse(struct arena *a, struct diags *d, const char *rule,
-			const char *file, const char *text, size_t len);
+struct node *json_parse(struct arena *a, struct diags *d, const char *rule, const char *file,
+			const char *text, size_t len);
 
 enum json_write_flags {
-	JSON_PRETTY = 1 << 0,	/* two-space indent; default is compact */
+	JSON_PRETTY = 1 << 0, /* two-space indent; default is compact */
 };
 
 /*

@@ -38,8 +38,8 @@ set(struct k8s_term_result *out, enum k8s_term_verdict v, size_t i)
 }
 
 bool
-k8s_node_selector_term_matches(struct k8s_term_result *out,
-			       const struct node *term, const struct k8s_node_ref *n)
+k8s_node_selector_term_matches(struct k8s_term_result *out, const struct node *term,
+			       const struct k8s_node_ref *n)
 {
 	const struct node *exprs = node_map_get(term, "matchExpressions");
 	const struct node *fields = node_map_get(term, "matchFields");

@@ -27,25 +27,23 @@ struct k8s_node_ref {
 
 enum k8s_term_verdict {
 	K8S_TERM_MATCH = 0,
-	K8S_TERM_EMPTY,		/* no requirement at all */
-	K8S_TERM_EXPR_NO,	/* matchExpressions[index] does not hold */
-	K8S_TERM_EXPR_INVALID,	/* matchExpressions[index] is not valid */
-	K8S_TERM_FIELD_NO,	/* matchFields[index] does not hold */
-	K8S_TERM_FIELD_INVALID,	/* matchFields[index] is not supported */
+	K8S_TERM_EMPTY,         /* no requirement at all */
+	K8S_TERM_EXPR_NO,       /* matchExpressions[index] does not hold */
+	K8S_TERM_EXPR_INVALID,  /* matchExpressions[index] is not valid */
+	K8S_TERM_FIELD_NO,      /* matchFields[index] does not hold */
+	K8S_TERM_FIELD_INVALID, /* matchFields[index] is not supported */
 };
 
 struct k8s_term_result {
 	enum k8s_term_verdict verdict;
-	size_t index;		/* the first requirement that failed */
+	size_t index; /* the first requirement that failed */
 };
 
 /* One nodeSelectorTerm against a node; *out (may be NULL) says why not. */
-bool k8s_node_selector_term_matches(struct k8s_term_result *out,
-				    const struct node *term,
+bool k8s_node_selector_term_matches(struct k8s_term_result *out, const struct node *term,
 				    const struct k8s_node_ref *n);
 
 /* A sequence of nodeSelectorTerms (ORed; NULL or empty: no match). */
-bool k8s_node_selector_terms_match(const struct node *terms,
-				   const struct k8s_node_ref *n);
+bool k8s_node_selector_terms_match(const struct node *terms, const struct k8s_node_ref *n);
 
 #endif

@@ -10,8 +10,7 @@
 static bool
 is_alnum(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		(c >= '0' && c <= '9');
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
 static bool
@@ -61,8 +60,7 @@ is_subdomain_n(const char *s, size_t n)
 			 * in the regex; only the whole is capped at 253 */
 			size_t len = i - start, j;
 
-			if (!len || !is_lower_alnum(s[start]) ||
-			    !is_lower_alnum(s[i - 1]))
+			if (!len || !is_lower_alnum(s[start]) || !is_lower_alnum(s[i - 1]))
 				return false;
 			for (j = start; j < i; j++)
 				if (!is_lower_alnum(s[j]) && s[j] != '-')
@@ -102,8 +100,8 @@ k8s_qualified_name_problem(const char *key)
 			return "the prefix before '/' is empty";
 		if (!is_subdomain_n(key, (size_t)(slash - key)))
 			return "the prefix before '/' must be a lower-case DNS "
-				"subdomain (letters, digits, '-' and '.', at most "
-				"253 characters)";
+			       "subdomain (letters, digits, '-' and '.', at most "
+			       "253 characters)";
 		name = slash + 1;
 	}
 	n = strlen(name);
@@ -113,7 +111,7 @@ k8s_qualified_name_problem(const char *key)
 		return "the name part is longer than 63 characters";
 	if (!is_name_part(name, n))
 		return "the name part must be letters, digits, '-', '_' or '.', "
-			"and start and end with a letter or digit";
+		       "and start and end with a letter or digit";
 	return NULL;
 }
 
@@ -131,6 +129,6 @@ k8s_label_value_problem(const char *value)
 		return "it is longer than 63 characters";
 	if (!is_name_part(value, n))
 		return "it must be empty or letters, digits, '-', '_' or '.', "
-			"and start and end with a letter or digit";
+		       "and start and end with a letter or digit";
 	return NULL;
 }

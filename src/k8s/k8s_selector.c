@@ -26,8 +26,7 @@ value_in(const char *have, const struct node *values)
 }
 
 enum k8s_req_result
-k8s_requirement_eval(const char *op, const struct node *values, const char *have,
-		     unsigned flags)
+k8s_requirement_eval(const char *op, const struct node *values, const char *have, unsigned flags)
 {
 	size_t n = count_values(values);
 	long long want, got;

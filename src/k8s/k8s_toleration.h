@@ -25,12 +25,10 @@ struct k8s_taint {
 /* One toleration (a map with key, operator, value, effect; absent or
  * non-scalar fields read as "") against a taint.  A toleration that is
  * not a map tolerates nothing. */
-bool k8s_toleration_tolerates(const struct node *toleration,
-			      const struct k8s_taint *taint);
+bool k8s_toleration_tolerates(const struct node *toleration, const struct k8s_taint *taint);
 
 /* Whether any toleration of the sequence tolerates the taint (false for
  * NULL or a non-sequence). */
-bool k8s_tolerations_tolerate(const struct node *tolerations,
-			      const struct k8s_taint *taint);
+bool k8s_tolerations_tolerate(const struct node *tolerations, const struct k8s_taint *taint);
 
 #endif

@@ -14,8 +14,8 @@ is_digit(char c)
 static bool
 is_tail_char(char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       c == '.' || c == '-' || c == '+';
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+	       c == '-' || c == '+';
 }
 
 /* Digits at *i (at most `max`): their value, or -1 when there are none

@@ -21,13 +21,13 @@
 #include "kube/kube_int.h"
 #include "node/node.h"
 
-#define RETRY_MAX 10		/* 429 / 5xx, as client-go */
-#define DROP_RETRY_MAX 5	/* connection dropped before an answer */
-#define RESTART_MAX 3		/* LIST restarted after 410 Expired */
+#define RETRY_MAX 10     /* 429 / 5xx, as client-go */
+#define DROP_RETRY_MAX 5 /* connection dropped before an answer */
+#define RESTART_MAX 3    /* LIST restarted after 410 Expired */
 #define TOKEN_FILE_MAX (1u << 20)
 
 struct gv_cache {
-	const char *gv;			/* "v1", "karpenter.sh/v1" */
+	const char *gv; /* "v1", "karpenter.sh/v1" */
 	bool served;
 	struct kube_resource *res;
 	size_t count;
@@ -41,16 +41,16 @@ struct kube_client {
 	FILE *log;
 	int verbose;
 	double timeout;
-	double deadline;		/* kube_now() seconds */
+	double deadline; /* kube_now() seconds */
 	CURL *curl;
-	struct kube_cred cred;		/* from the exec plugin */
+	struct kube_cred cred; /* from the exec plugin */
 	bool have_cred;
 	unsigned requests;
-	const char *fetch_base;		/* server, or its tls-server-name form */
-	struct curl_slist *connect_to;	/* tls-server-name: where to connect */
+	const char *fetch_base;        /* server, or its tls-server-name form */
+	struct curl_slist *connect_to; /* tls-server-name: where to connect */
 	struct gv_cache *gvs;
 	size_t ngv, agv;
-	size_t list_max_objects;	/* one whole list, all pages */
+	size_t list_max_objects; /* one whole list, all pages */
 	size_t list_max_bytes;
 	char errbuf[CURL_ERROR_SIZE];
 };
@@ -58,7 +58,7 @@ struct kube_client {
 struct resp {
 	long code;
 	struct buf body;
-	struct kube_answer_meta meta;	/* status line, Retry-After */
+	struct kube_answer_meta meta; /* status line, Retry-After */
 	bool too_big;
 };
 
@@ -81,8 +81,7 @@ kube_url_escape(struct buf *b, const char *s)
 
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
-		    *p == '.' || *p == '~') {
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.' || *p == '~') {
 			if (buf_addch(b, (char)*p) < 0)
 				return -1;
 		} else if (buf_printf(b, "%%%c%c", hex[*p >> 4], hex[*p & 15]) < 0) {
@@ -120,12 +119,12 @@ tls_name_route(struct kube_client *k)
 		port = arena_strndup(k->arena, end + 1, strcspn(end + 1, "/"));
 	if (!port || !*port)
 		port = strncmp(server, "https", 5) ? "80" : "443";
-	k->fetch_base = arena_printf(k->arena, "%.*s%s%s:%s",
-				     (int)(h - server), server,
+	k->fetch_base = arena_printf(k->arena, "%.*s%s%s:%s", (int)(h - server), server,
 				     k->conf.userinfo ? k->conf.userinfo : "",
 				     k->conf.tls_server_name, port);
-	k->connect_to = curl_slist_append(NULL, arena_printf(k->arena, "%s:%s:%s:%s",
-				k->conf.tls_server_name, port, host, port));
+	k->connect_to =
+		curl_slist_append(NULL, arena_printf(k->arena, "%s:%s:%s:%s",
+						     k->conf.tls_server_name, port, host, port));
 	return k->connect_to ? 0 : -1;
 }
 
@@ -143,8 +142,8 @@ env_count(struct kube_client *k, const char *name, size_t def, size_t *out)
 	errno = 0;
 	n = strtoull(v, &end, 10);
 	if (*end || errno || n == 0 || v[0] == '-' || n > SIZE_MAX / 2)
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
-				"", "%s='%s' is not a positive whole number", name, v);
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"%s='%s' is not a positive whole number", name, v);
 	*out = (size_t)n;
 	return 0;
 }
@@ -155,18 +154,19 @@ proxy_env_check(struct kube_client *k)
 {
 	static const char *const names[] = {
 		"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy",
-		"ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy",
+		"ALL_PROXY",   "all_proxy",   "NO_PROXY",   "no_proxy",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		const char *v = k->env(names[i]);
 
 		if (v && kube_has_ctl(v))
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
-					KUBE_RULE, "", "the environment variable %s "
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+					"the environment variable %s "
 					"holds a control character (CR, LF or another): "
 					"refusing it, it would reach an HTTP request; fix "
-					"or unset it", names[i]);
+					"or unset it",
+					names[i]);
 	}
 	return 0;
 }
@@ -182,7 +182,7 @@ curl_text(struct kube_client *k, CURLcode cc)
 	if (!k->errbuf[0])
 		return curl_easy_strerror(cc);
 	if (ui && *ui) {
-		size_t n = strlen(ui) - 1;	/* without the '@' */
+		size_t n = strlen(ui) - 1; /* without the '@' */
 
 		while (n && (p = strstr(k->errbuf, arena_strndup(k->arena, ui, n))))
 			memset(p, '*', n);
@@ -195,8 +195,8 @@ list_limits(struct kube_client *k)
 {
 	size_t mib;
 
-	if (env_count(k, KUBE_LIST_MAX_OBJECTS_ENV, KUBE_LIST_MAX_OBJECTS,
-		      &k->list_max_objects) < 0 ||
+	if (env_count(k, KUBE_LIST_MAX_OBJECTS_ENV, KUBE_LIST_MAX_OBJECTS, &k->list_max_objects) <
+		    0 ||
 	    env_count(k, KUBE_LIST_MAX_MIB_ENV, KUBE_LIST_MAX_MIB, &mib) < 0)
 		return -1;
 	k->list_max_bytes = mib > SIZE_MAX >> 21 ? SIZE_MAX : mib << 20;
@@ -219,14 +219,12 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 	k->verbose = opt->verbose;
 	k->timeout = opt->timeout > 0 ? opt->timeout : KUBE_DEFAULT_TIMEOUT;
 	k->deadline = kube_now() + k->timeout;
-	if (kube_config_load(&k->conf, a, d, opt) < 0 ||
-	    kube_config_read_files(&k->conf, a, d) < 0)
+	if (kube_config_load(&k->conf, a, d, opt) < 0 || kube_config_read_files(&k->conf, a, d) < 0)
 		return KUBE_EFAIL;
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
-					"", "libcurl could not be initialised: %s",
-					kube_curl_error());
+			return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+					"libcurl could not be initialised: %s", kube_curl_error());
 		curl_ready = true;
 	}
 	k->curl = curl_easy_init();
@@ -238,8 +236,7 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 		/* the URL's user:pass@ goes to curl, never into a message */
 		const char *h = strstr(k->conf.info.server, "://") + 3;
 
-		k->fetch_base = arena_printf(a, "%.*s%s%s",
-					     (int)(h - k->conf.info.server),
+		k->fetch_base = arena_printf(a, "%.*s%s%s", (int)(h - k->conf.info.server),
 					     k->conf.info.server, k->conf.userinfo, h);
 	}
 	if (list_limits(k) < 0 || proxy_env_check(k) < 0) {
@@ -293,7 +290,7 @@ on_body(char *ptr, size_t size, size_t nmemb, void *payload)
 
 	if (buf_add(&r->body, ptr, n) < 0) {
 		r->too_big = true;
-		return 0;	/* curl aborts with CURLE_WRITE_ERROR */
+		return 0; /* curl aborts with CURLE_WRITE_ERROR */
 	}
 	return n;
 }
@@ -353,16 +350,16 @@ current_token(struct kube_client *k, int *err)
 			int e = errno;
 
 			buf_release(&b);
-			*err = diag_add(k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
-					"cannot read the token file %s of user '%s': %s",
-					c->token_file, c->info.user ? c->info.user
-					: "(service account)", rc == BUF_ETOOBIG
-					? "larger than 1 MiB" : kube_file_error(e));
+			*err = diag_add(
+				k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
+				"cannot read the token file %s of user '%s': %s", c->token_file,
+				c->info.user ? c->info.user : "(service account)",
+				rc == BUF_ETOOBIG ? "larger than 1 MiB" : kube_file_error(e));
 			return NULL;
 		}
 		n = b.len;
-		while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == '\r' ||
-			     b.data[n - 1] == ' '))
+		while (n &&
+		       (b.data[n - 1] == '\n' || b.data[n - 1] == '\r' || b.data[n - 1] == ' '))
 			n--;
 		t = xstrndup(b.data, n);
 		memset(b.data, 0, b.len);
@@ -373,8 +370,9 @@ current_token(struct kube_client *k, int *err)
 			*err = diag_add(k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
 					"the token file %s of user '%s' holds a control "
 					"character (CR, LF or another): refusing to send it "
-					"in an HTTP header", c->token_file, c->info.user
-					? c->info.user : "(service account)");
+					"in an HTTP header",
+					c->token_file,
+					c->info.user ? c->info.user : "(service account)");
 			return NULL;
 		}
 		return t;
@@ -387,8 +385,8 @@ current_token(struct kube_client *k, int *err)
 			k->have_cred = false;
 		}
 		if (!k->have_cred) {
-			if (kube_exec_run(&k->cred, k->arena, k->diags, c,
-					  k->deadline, k->env) < 0) {
+			if (kube_exec_run(&k->cred, k->arena, k->diags, c, k->deadline, k->env) <
+			    0) {
 				*err = -1;
 				return NULL;
 			}
@@ -411,24 +409,19 @@ set_tls(struct kube_client *k)
 	} else if (c->ca_data) {
 		/* certificate-authority files were read into ca_data by
 		 * kube_config_load(): curl never opens a path of ours */
-		struct curl_blob blob = { (void *)c->ca_data, c->ca_len,
-					  CURL_BLOB_COPY };
+		struct curl_blob blob = { (void *)c->ca_data, c->ca_len, CURL_BLOB_COPY };
 
 		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &blob);
 	}
 	if (k->have_cred && k->cred.cert && k->cred.key) {
-		struct curl_blob cb = { k->cred.cert, strlen(k->cred.cert),
-					CURL_BLOB_COPY };
-		struct curl_blob kb = { k->cred.key, strlen(k->cred.key),
-					CURL_BLOB_COPY };
+		struct curl_blob cb = { k->cred.cert, strlen(k->cred.cert), CURL_BLOB_COPY };
+		struct curl_blob kb = { k->cred.key, strlen(k->cred.key), CURL_BLOB_COPY };
 
 		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
 		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
 	} else if (c->cert_data) {
-		struct curl_blob cb = { (void *)c->cert_data, c->cert_len,
-					CURL_BLOB_COPY };
-		struct curl_blob kb = { (void *)c->key_data, c->key_len,
-					CURL_BLOB_COPY };
+		struct curl_blob cb = { (void *)c->cert_data, c->cert_len, CURL_BLOB_COPY };
+		struct curl_blob kb = { (void *)c->key_data, c->key_len, CURL_BLOB_COPY };
 
 		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
 		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
@@ -441,16 +434,16 @@ static bool
 tls_error(CURLcode cc)
 {
 	return cc == CURLE_PEER_FAILED_VERIFICATION || cc == CURLE_SSL_CACERT_BADFILE ||
-	       cc == CURLE_SSL_CONNECT_ERROR ||
-	       cc == CURLE_SSL_ISSUER_ERROR || cc == CURLE_SSL_CIPHER ||
-	       cc == CURLE_SSL_INVALIDCERTSTATUS || cc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
+	       cc == CURLE_SSL_CONNECT_ERROR || cc == CURLE_SSL_ISSUER_ERROR ||
+	       cc == CURLE_SSL_CIPHER || cc == CURLE_SSL_INVALIDCERTSTATUS ||
+	       cc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
 }
 
 static bool
 dropped(CURLcode cc)
 {
-	return cc == CURLE_GOT_NOTHING || cc == CURLE_RECV_ERROR ||
-	       cc == CURLE_SEND_ERROR || cc == CURLE_PARTIAL_FILE;
+	return cc == CURLE_GOT_NOTHING || cc == CURLE_RECV_ERROR || cc == CURLE_SEND_ERROR ||
+	       cc == CURLE_PARTIAL_FILE;
 }
 
 /* Where the client certificate and key came from, for messages. */
@@ -461,33 +454,36 @@ client_cert_source(struct kube_client *k)
 	const char *user = c->info.user ? c->info.user : "(service account)";
 
 	if (k->have_cred && k->cred.cert && c->exec)
-		return arena_printf(k->arena, "the clientCertificateData and "
+		return arena_printf(k->arena,
+				    "the clientCertificateData and "
 				    "clientKeyData that the exec credential plugin "
-				    "'%s' of user '%s' answered with", c->exec->command,
-				    user);
+				    "'%s' of user '%s' answered with",
+				    c->exec->command, user);
 	if (c->cert_file || c->key_file)
-		return arena_printf(k->arena, "client-certificate%s and client-key%s "
-				    "of user '%s' in %s", c->cert_file ? "" : "-data",
-				    c->key_file ? "" : "-data", user, c->info.origin);
-	return arena_printf(k->arena, "client-certificate-data and "
-			    "client-key-data of user '%s' in %s", user,
-			    c->info.origin);
+		return arena_printf(k->arena,
+				    "client-certificate%s and client-key%s "
+				    "of user '%s' in %s",
+				    c->cert_file ? "" : "-data", c->key_file ? "" : "-data", user,
+				    c->info.origin);
+	return arena_printf(k->arena,
+			    "client-certificate-data and "
+			    "client-key-data of user '%s' in %s",
+			    user, c->info.origin);
 }
 
 /* One attempt.  Returns the curl result; r holds the answer. */
 /* What is sent: GET without a body, or a write. */
 struct send {
-	const char *method;		/* "GET", "PATCH", "POST" */
-	const char *content_type;	/* of body, or NULL */
-	const char *body;		/* NULL for a GET */
-	bool pass_429;			/* 429 goes back to the caller (PDB) */
+	const char *method;       /* "GET", "PATCH", "POST" */
+	const char *content_type; /* of body, or NULL */
+	const char *body;         /* NULL for a GET */
+	bool pass_429;            /* 429 goes back to the caller (PDB) */
 };
 
 static const struct send send_get = { "GET", NULL, NULL, false };
 
 static CURLcode
-perform(struct kube_client *k, const char *url, const struct send *sd,
-	struct resp *r, int *err)
+perform(struct kube_client *k, const char *url, const struct send *sd, struct resp *r, int *err)
 {
 	struct kube_conf *c = &k->conf;
 	CURL *h = k->curl;
@@ -536,8 +532,7 @@ perform(struct kube_client *k, const char *url, const struct send *sd,
 			hdr = curl_slist_append(hdr, b.data);
 		buf_release(&b);
 	}
-	hdr = curl_slist_append(hdr, "User-Agent: gpusite/" GPUSITE_VERSION
-				" (linux)");
+	hdr = curl_slist_append(hdr, "User-Agent: gpusite/" GPUSITE_VERSION " (linux)");
 	/* a bearer token only ever goes over TLS */
 	if (token && !strncmp(c->info.server, "https://", 8)) {
 		struct buf b;
@@ -547,8 +542,7 @@ perform(struct kube_client *k, const char *url, const struct send *sd,
 			hdr = curl_slist_append(hdr, b.data);
 		memset(b.data, 0, b.len);
 		buf_release(&b);
-	} else if (c->username && c->password &&
-		   !strncmp(c->info.server, "https://", 8)) {
+	} else if (c->username && c->password && !strncmp(c->info.server, "https://", 8)) {
 		curl_easy_setopt(h, CURLOPT_USERNAME, c->username);
 		curl_easy_setopt(h, CURLOPT_PASSWORD, c->password);
 	}
@@ -581,12 +575,13 @@ perform(struct kube_client *k, const char *url, const struct send *sd,
  * the caller must judge); KUBE_EFAIL after a diagnostic.
  */
 static int
-request_send(struct kube_client *k, const char *path, const struct send *sd,
-	     struct resp *r, const char *what)
+request_send(struct kube_client *k, const char *path, const struct send *sd, struct resp *r,
+	     const char *what)
 {
 	const char *url = arena_printf(k->arena, "%s%s", k->conf.info.server, path);
-	const char *fetch = k->fetch_base == k->conf.info.server ? url
-		: arena_printf(k->arena, "%s%s", k->fetch_base, path);
+	const char *fetch = k->fetch_base == k->conf.info.server
+				    ? url
+				    : arena_printf(k->arena, "%s%s", k->fetch_base, path);
 	int tries = 0, drops = 0, err;
 	bool reexec = false;
 
@@ -604,33 +599,30 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 		if (err)
 			return KUBE_EFAIL;
 		if (k->verbose > 0) {
-			fprintf(k->log, "gpusite: %s %s %ld in %.0f ms%s\n",
-				sd->method, url,
-				cc == CURLE_OK ? r->code : 0L,
-				(kube_now() - t0) * 1000,
+			fprintf(k->log, "gpusite: %s %s %ld in %.0f ms%s\n", sd->method, url,
+				cc == CURLE_OK ? r->code : 0L, (kube_now() - t0) * 1000,
 				cc == CURLE_OK ? "" : " (no answer)");
 			fflush(k->log);
 		}
 		if (r->too_big)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
-					KUBE_RULE, "",
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 					"the answer to %s %s is larger than %zu MiB; "
 					"refusing it (is that really an API server?)",
 					sd->method, url, r->body.cap >> 20);
 		if (cc == CURLE_OPERATION_TIMEDOUT || kube_now() >= k->deadline)
 			return timeout_fail(k, what);
 		if (cc == CURLE_SSL_CERTPROBLEM)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
-					KUBE_RULE, "",
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 					"cannot use the client certificate for %s: %s; "
-					"check %s", k->conf.info.server,
-					curl_text(k, cc), client_cert_source(k));
+					"check %s",
+					k->conf.info.server, curl_text(k, cc),
+					client_cert_source(k));
 		if (tls_error(cc))
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
-					KUBE_RULE, "",
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 					"cannot verify the TLS certificate of %s: %s; "
 					"check certificate-authority(-data) of cluster '%s' "
-					"in %s", k->conf.info.server, curl_text(k, cc),
+					"in %s",
+					k->conf.info.server, curl_text(k, cc),
 					k->conf.info.cluster ? k->conf.info.cluster : "",
 					k->conf.info.origin);
 		if (dropped(cc) && ++drops <= DROP_RETRY_MAX) {
@@ -639,19 +631,20 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 		}
 		if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST ||
 		    cc == CURLE_COULDNT_RESOLVE_PROXY)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
-					KUBE_RULE, "", "cannot connect to the API server "
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+					"cannot connect to the API server "
 					"%s of context '%s' (%s): is the cluster up, and the "
 					"kubeconfig's server (or proxy-url) right?",
-					k->conf.info.server, k->conf.info.context
-					? k->conf.info.context : "in-cluster",
+					k->conf.info.server,
+					k->conf.info.context ? k->conf.info.context : "in-cluster",
 					curl_text(k, cc));
 		if (cc != CURLE_OK)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
-					KUBE_RULE, "", "cannot %s: %s: %s%s", what,
-					k->conf.info.server, curl_text(k, cc),
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+					"cannot %s: %s: %s%s", what, k->conf.info.server,
+					curl_text(k, cc),
 					dropped(cc) ? " (the connection was dropped "
-					"every time)" : "");
+						      "every time)"
+						    : "");
 		if (r->code == 401 && k->conf.exec && !reexec) {
 			/* the cached credential may have been revoked: once more */
 			reexec = true;
@@ -659,10 +652,9 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 			k->have_cred = false;
 			continue;
 		}
-		if (((r->code == 429 && !sd->pass_429) || r->code >= 500) &&
-		    ++tries < RETRY_MAX) {
+		if (((r->code == 429 && !sd->pass_429) || r->code >= 500) && ++tries < RETRY_MAX) {
 			wait = r->meta.retry_after >= 0 ? r->meta.retry_after
-				: fmin(0.25 * pow(2, tries - 1), 4.0);
+							: fmin(0.25 * pow(2, tries - 1), 4.0);
 			if (kube_now() + wait >= k->deadline)
 				return timeout_fail(k, what);
 			sleep_for(wait);
@@ -673,8 +665,7 @@ request_send(struct kube_client *k, const char *path, const struct send *sd,
 }
 
 static int
-request(struct kube_client *k, const char *path, struct resp *r,
-	const char *what)
+request(struct kube_client *k, const char *path, struct resp *r, const char *what)
 {
 	return request_send(k, path, &send_get, r, what);
 }
@@ -689,9 +680,8 @@ res_name(struct arena *a, const char *plural, const char *group)
 
 /* Turn a non-2xx answer into one diagnostic. */
 static int
-status_fail(struct kube_client *k, const struct resp *r, const char *verb,
-	    const char *plural, const char *group, const char *ns,
-	    const char *name)
+status_fail(struct kube_client *k, const struct resp *r, const char *verb, const char *plural,
+	    const char *group, const char *ns, const char *name)
 {
 	struct arena *a = k->arena;
 	const char *res = res_name(a, plural, group);
@@ -703,25 +693,26 @@ status_fail(struct kube_client *k, const struct resp *r, const char *verb,
 		return diag_add(k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
 				"the API server %s rejected the credentials of user "
 				"'%s' (%s) with 401 Unauthorized: they are missing, "
-				"expired or for another cluster", k->conf.info.server,
+				"expired or for another cluster",
+				k->conf.info.server,
 				k->conf.info.user ? k->conf.info.user : "(service account)",
 				k->conf.info.auth);
 	case 403:
 		if (ns && *ns)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE,
-					KUBE_RULE, "",
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 					"cannot %s %s in namespace '%s': RBAC needs '%s' on "
 					"'%s' in namespace '%s' for the user of context '%s'",
 					verb, obj, ns, verb, res, ns,
 					k->conf.info.context ? k->conf.info.context : "in-cluster");
 		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				"cannot %s %s at the cluster scope: RBAC needs '%s' on "
-				"'%s' for the user of context '%s'", verb, obj, verb,
-				res, k->conf.info.context ? k->conf.info.context : "in-cluster");
+				"'%s' for the user of context '%s'",
+				verb, obj, verb, res,
+				k->conf.info.context ? k->conf.info.context : "in-cluster");
 	default:
 		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"cannot %s %s: the API server answered %ld%s%s",
-				verb, obj, r->code, msg ? ": " : "", msg ? msg : "");
+				"cannot %s %s: the API server answered %ld%s%s", verb, obj, r->code,
+				msg ? ": " : "", msg ? msg : "");
 	}
 }
 
@@ -743,13 +734,12 @@ split_api_version(struct arena *a, const char *api_version, const char **group,
 }
 
 static int
-discover(struct gv_cache **out, struct kube_client *k, const char *group,
-	 const char *version)
+discover(struct gv_cache **out, struct kube_client *k, const char *group, const char *version)
 {
 	struct arena *a = k->arena;
 	const char *gv = *group ? arena_printf(a, "%s/%s", group, version) : version;
-	const char *path = *group ? arena_printf(a, "/apis/%s", gv)
-				  : arena_printf(a, "/api/%s", gv);
+	const char *path =
+		*group ? arena_printf(a, "/apis/%s", gv) : arena_printf(a, "/api/%s", gv);
 	struct gv_cache *c = NULL;
 	struct resp r;
 	const struct node *root, *list;
@@ -782,16 +772,15 @@ discover(struct gv_cache **out, struct kube_client *k, const char *group,
 		const char *where = arena_printf(a, "%s%s", k->conf.info.server, path);
 		struct node *doc;
 
-		if (kube_object_parse(&doc, a, k->diags, where, r.body.data,
-				      r.body.len) < 0) {
+		if (kube_object_parse(&doc, a, k->diags, where, r.body.data, r.body.len) < 0) {
 			rc = KUBE_EFAIL;
 			goto out;
 		}
 		root = doc;
 		list = node_map_get(root, "resources");
 		if (list && !node_is_null(list) && list->kind != NODE_SEQ) {
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
-				      "", "malformed answer to GET %s: 'resources' "
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				      "malformed answer to GET %s: 'resources' "
 				      "is not a list; is that really an API server?",
 				      where);
 			goto out;
@@ -807,7 +796,7 @@ discover(struct gv_cache **out, struct kube_client *k, const char *group,
 			struct kube_resource *kr;
 
 			if (!name || !kind || strchr(name, '/'))
-				continue;	/* subresources */
+				continue; /* subresources */
 			kr = &c->res[c->count++];
 			kr->group = group;
 			kr->version = version;
@@ -825,8 +814,8 @@ out:
 }
 
 int
-kube_resource_find(const struct kube_resource **out, struct kube_client *k,
-		   const char *api_version, const char *kind)
+kube_resource_find(const struct kube_resource **out, struct kube_client *k, const char *api_version,
+		   const char *kind)
 {
 	const char *group, *version;
 	struct gv_cache *c = NULL;
@@ -846,8 +835,7 @@ kube_resource_find(const struct kube_resource **out, struct kube_client *k,
 }
 
 static int
-res_path(struct buf *b, const struct kube_resource *r, const char *ns,
-	 const char *name)
+res_path(struct buf *b, const struct kube_resource *r, const char *ns, const char *name)
 {
 	int rc = *r->group ? buf_printf(b, "/apis/%s/%s", r->group, r->version)
 			   : buf_printf(b, "/api/%s", r->version);
@@ -870,9 +858,8 @@ res_path(struct buf *b, const struct kube_resource *r, const char *ns,
 /* ---------------------------------------------------------- GET, LIST */
 
 int
-kube_get(struct node **out, struct kube_client *k, struct arena *a,
-	 const char *api_version, const char *kind, const char *ns,
-	 const char *name)
+kube_get(struct node **out, struct kube_client *k, struct arena *a, const char *api_version,
+	 const char *kind, const char *ns, const char *name)
 {
 	const struct kube_resource *res;
 	struct buf path;
@@ -890,8 +877,9 @@ kube_get(struct node **out, struct kube_client *k, struct arena *a,
 		rc = KUBE_EFAIL;
 		goto out;
 	}
-	rc = request(k, path.data, &r, arena_printf(k->arena, "get %s '%s'",
-		     res_name(k->arena, res->plural, res->group), name));
+	rc = request(k, path.data, &r,
+		     arena_printf(k->arena, "get %s '%s'",
+				  res_name(k->arena, res->plural, res->group), name));
 	if (rc < 0)
 		goto out;
 	if (r.code == 404) {
@@ -899,13 +887,13 @@ kube_get(struct node **out, struct kube_client *k, struct arena *a,
 		goto out;
 	}
 	if (r.code != 200) {
-		rc = status_fail(k, &r, "get", res->plural, res->group,
-				 res->namespaced ? ns : NULL, name);
+		rc = status_fail(k, &r, "get", res->plural, res->group, res->namespaced ? ns : NULL,
+				 name);
 		goto out;
 	}
-	rc = kube_object_parse(out, a, k->diags, arena_printf(k->arena, "%s%s",
-			       k->conf.info.server, path.data), r.body.data,
-			       r.body.len);
+	rc = kube_object_parse(out, a, k->diags,
+			       arena_printf(k->arena, "%s%s", k->conf.info.server, path.data),
+			       r.body.data, r.body.len);
 out:
 	buf_release(&path);
 	buf_release(&r.body);
@@ -913,19 +901,17 @@ out:
 }
 
 static int
-list_query(struct buf *b, const struct kube_resource *res,
-	   const struct kube_list_query *q, const char *cont)
+list_query(struct buf *b, const struct kube_resource *res, const struct kube_list_query *q,
+	   const char *cont)
 {
 	if (res_path(b, res, q->namespace, NULL) < 0 ||
 	    buf_printf(b, "?limit=%u", q->limit ? q->limit : KUBE_PAGE_LIMIT) < 0)
 		return -1;
 	if (q->label_selector && *q->label_selector &&
-	    (buf_adds(b, "&labelSelector=") < 0 ||
-	     kube_url_escape(b, q->label_selector) < 0))
+	    (buf_adds(b, "&labelSelector=") < 0 || kube_url_escape(b, q->label_selector) < 0))
 		return -1;
 	if (q->field_selector && *q->field_selector &&
-	    (buf_adds(b, "&fieldSelector=") < 0 ||
-	     kube_url_escape(b, q->field_selector) < 0))
+	    (buf_adds(b, "&fieldSelector=") < 0 || kube_url_escape(b, q->field_selector) < 0))
 		return -1;
 	if (cont && (buf_adds(b, "&continue=") < 0 || kube_url_escape(b, cont) < 0))
 		return -1;
@@ -968,8 +954,7 @@ token_seen(struct seen_tokens *t, const char *tok, size_t n)
 }
 
 int
-kube_list(struct kube_client *k, const struct kube_list_query *q,
-	  const struct kube_list_cb *cb)
+kube_list(struct kube_client *k, const struct kube_list_query *q, const struct kube_list_cb *cb)
 {
 	const struct kube_resource *res;
 	struct buf path;
@@ -983,8 +968,7 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 	rc = kube_resource_find(&res, k, q->api_version, q->kind);
 	if (rc < 0)
 		return rc;
-	what = arena_printf(k->arena, "list %s", res_name(k->arena, res->plural,
-							    res->group));
+	what = arena_printf(k->arena, "list %s", res_name(k->arena, res->plural, res->group));
 	buf_init(&path, 0);
 	/* where the items came from, for messages about them; in the
 	 * client's arena, since items may be cloned out of the page */
@@ -1030,18 +1014,16 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 		/* the whole list is bounded, not only each page */
 		bytes += r.body.len;
 		if (bytes > k->list_max_bytes) {
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
-				      "", "the list of %s from %s is larger than %zu MiB "
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				      "the list of %s from %s is larger than %zu MiB "
 				      "over its pages; refusing to read on (raise %s "
 				      "if the cluster really is that large)",
-				      res_name(k->arena, res->plural, res->group),
-				      origin, k->list_max_bytes >> 20,
-				      KUBE_LIST_MAX_MIB_ENV);
+				      res_name(k->arena, res->plural, res->group), origin,
+				      k->list_max_bytes >> 20, KUBE_LIST_MAX_MIB_ENV);
 			break;
 		}
 		arena_init(&page);
-		if (kube_page_parse(&pg, &page, k->diags, origin, r.body.data,
-				    r.body.len) < 0) {
+		if (kube_page_parse(&pg, &page, k->diags, origin, r.body.data, r.body.len) < 0) {
 			arena_release(&page);
 			rc = KUBE_EFAIL;
 			break;
@@ -1050,24 +1032,22 @@ kube_list(struct kube_client *k, const struct kube_list_query *q,
 		objects += pg.items->seq.count;
 		if (objects > k->list_max_objects) {
 			arena_release(&page);
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
-				      "", "the list of %s from %s has more than %zu "
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				      "the list of %s from %s has more than %zu "
 				      "objects over its pages; refusing to read on (raise "
 				      "%s if the cluster really is that large)",
-				      res_name(k->arena, res->plural, res->group),
-				      origin, k->list_max_objects,
-				      KUBE_LIST_MAX_OBJECTS_ENV);
+				      res_name(k->arena, res->plural, res->group), origin,
+				      k->list_max_objects, KUBE_LIST_MAX_OBJECTS_ENV);
 			break;
 		}
 		if (pg.cont && *pg.cont && token_seen(&seen, pg.cont, pg.cont_len)) {
 			arena_release(&page);
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE,
-				      "", "the API server sent the same continue token "
+			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				      "the API server sent the same continue token "
 				      "twice in the list of %s from %s (after %zu "
 				      "objects): the list would never end; is that "
 				      "really an API server?",
-				      res_name(k->arena, res->plural, res->group),
-				      origin, objects);
+				      res_name(k->arena, res->plural, res->group), origin, objects);
 			break;
 		}
 		for (size_t i = 0; i < pg.items->seq.count && rc == 0; i++)
@@ -1128,8 +1108,7 @@ kube_list_nodes(struct node **out, struct kube_client *k, struct arena *a)
 }
 
 int
-kube_list_daemonsets(struct node **out, struct kube_client *k,
-		     struct arena *a, const char *ns)
+kube_list_daemonsets(struct node **out, struct kube_client *k, struct arena *a, const char *ns)
 {
 	struct kube_list_query q = { "apps/v1", "DaemonSet", ns, NULL, NULL, 0 };
 
@@ -1146,7 +1125,7 @@ first_provider(void *payload, const struct node *item)
 
 	if (s && !strncmp(s, "eks-hybrid:///", 14)) {
 		*pid = s;
-		return 1;	/* stop: one is enough */
+		return 1; /* stop: one is enough */
 	}
 	return 0;
 }
@@ -1172,8 +1151,8 @@ first_provider_copy(void *payload, const struct node *item)
 const char *
 kube_cluster_name(struct kube_client *k, const char **how)
 {
-	struct kube_list_query q = { "v1", "Node", NULL,
-				     "eks.amazonaws.com/compute-type=hybrid", NULL, 50 };
+	struct kube_list_query q = { "v1", "Node", NULL, "eks.amazonaws.com/compute-type=hybrid",
+				     NULL, 50 };
 	struct first_ctx f = { k->arena, NULL };
 	struct kube_list_cb cb = { first_provider_copy, NULL, &f };
 	const char *p, *slash;
@@ -1227,8 +1206,7 @@ buf_to_arena(struct arena *a, struct buf *b)
 }
 
 int
-kube_call_cordon(struct kube_call *out, struct arena *a, const char *node,
-		 bool cordon)
+kube_call_cordon(struct kube_call *out, struct arena *a, const char *node, bool cordon)
 {
 	struct buf b;
 	int rc;
@@ -1248,8 +1226,7 @@ kube_call_cordon(struct kube_call *out, struct arena *a, const char *node,
 }
 
 int
-kube_call_evict(struct kube_call *out, struct arena *a, const char *ns,
-		const char *pod)
+kube_call_evict(struct kube_call *out, struct arena *a, const char *ns, const char *pod)
 {
 	struct buf b;
 	int rc;
@@ -1266,7 +1243,7 @@ kube_call_evict(struct kube_call *out, struct arena *a, const char *ns,
 	/* byte for byte what kubectl drain sends (k8s.io/kubectl/pkg/drain) */
 	buf_init(&b, 0);
 	rc |= buf_adds(&b, "{\"kind\":\"Eviction\",\"apiVersion\":\"policy/v1\","
-		 "\"metadata\":{\"name\":");
+			   "\"metadata\":{\"name\":");
 	rc |= json_quote(&b, pod);
 	rc |= buf_adds(&b, ",\"namespace\":");
 	rc |= json_quote(&b, ns);
@@ -1277,10 +1254,8 @@ kube_call_evict(struct kube_call *out, struct arena *a, const char *ns,
 }
 
 int
-kube_call_access_review(struct kube_call *out, struct arena *a,
-			const char *verb, const char *group,
-			const char *resource, const char *subresource,
-			const char *ns)
+kube_call_access_review(struct kube_call *out, struct arena *a, const char *verb, const char *group,
+			const char *resource, const char *subresource, const char *ns)
 {
 	struct buf b;
 	int rc;
@@ -1290,8 +1265,8 @@ kube_call_access_review(struct kube_call *out, struct arena *a,
 	out->content_type = "application/json";
 	buf_init(&b, 0);
 	rc = buf_adds(&b, "{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":"
-		 "\"authorization.k8s.io/v1\",\"metadata\":{\"creationTimestamp\":"
-		 "null},\"spec\":{\"resourceAttributes\":{");
+			  "\"authorization.k8s.io/v1\",\"metadata\":{\"creationTimestamp\":"
+			  "null},\"spec\":{\"resourceAttributes\":{");
 	if (ns && *ns) {
 		rc |= buf_adds(&b, "\"namespace\":");
 		rc |= json_quote(&b, ns);
@@ -1355,13 +1330,11 @@ kube_send(struct kube_answer *out, struct kube_client *k, struct arena *a,
 		struct node *doc;
 
 		diags_init(&quiet, a);
-		doc = json_parse(a, &quiet, KUBE_RULE, c->path, r.body.data,
-				 r.body.len);
+		doc = json_parse(a, &quiet, KUBE_RULE, c->path, r.body.data, r.body.len);
 		if (doc && doc->kind == NODE_MAP) {
 			out->body = doc;
 			if (r.code >= 300) {
-				out->message = kube_status_message(a, r.body.data,
-								   r.body.len);
+				out->message = kube_status_message(a, r.body.data, r.body.len);
 				out->cause = status_cause(a, doc);
 			}
 		}
@@ -1369,8 +1342,8 @@ kube_send(struct kube_answer *out, struct kube_client *k, struct arena *a,
 	if (r.code >= 200 && r.code < 300 && !out->body)
 		rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			      "malformed answer to %s %s%s: not a JSON object; is "
-			      "that really an API server?", c->method,
-			      k->conf.info.server, c->path);
+			      "that really an API server?",
+			      c->method, k->conf.info.server, c->path);
 out:
 	buf_release(&r.body);
 	return rc;

@@ -22,10 +22,10 @@
 struct arena;
 struct kube_client;
 
-#define KUBE_RULE "GS290"			/* cluster access failed */
-#define KUBE_DEFAULT_TIMEOUT 30.0		/* seconds, whole command */
-#define KUBE_MAX_BODY (64u << 20)		/* one response body */
-#define KUBE_PAGE_LIMIT 500			/* items per LIST page, as kubectl */
+#define KUBE_RULE "GS290"         /* cluster access failed */
+#define KUBE_DEFAULT_TIMEOUT 30.0 /* seconds, whole command */
+#define KUBE_MAX_BODY (64u << 20) /* one response body */
+#define KUBE_PAGE_LIMIT 500       /* items per LIST page, as kubectl */
 /* One whole LIST, all its pages together: at most this many objects and
  * this many MiB of JSON, else exit 3.  The environment raises them. */
 #define KUBE_LIST_MAX_OBJECTS 100000
@@ -33,24 +33,24 @@ struct kube_client;
 #define KUBE_LIST_MAX_OBJECTS_ENV "GPUSITE_LIST_MAX_OBJECTS"
 #define KUBE_LIST_MAX_MIB_ENV "GPUSITE_LIST_MAX_MIB"
 #define KUBE_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
-#define KUBE_SA_DIR_ENV "GPUSITE_SERVICEACCOUNT_DIR"	/* tests point it elsewhere */
+#define KUBE_SA_DIR_ENV "GPUSITE_SERVICEACCOUNT_DIR" /* tests point it elsewhere */
 
-const char *kube_library_version(void);	/* libcurl's */
+const char *kube_library_version(void); /* libcurl's */
 
 enum kube_err {
 	KUBE_OK = 0,
-	KUBE_EFAIL = -1,	/* could not do the job; a diagnostic says why */
-	KUBE_ENOTFOUND = -3,	/* no such object, or the kind is not served;
+	KUBE_EFAIL = -1,     /* could not do the job; a diagnostic says why */
+	KUBE_ENOTFOUND = -3, /* no such object, or the kind is not served;
 				 * no diagnostic */
 };
 
 struct kube_options {
-	const char *kubeconfig;	/* --kubeconfig: this file only, no merging */
-	const char *context;	/* --context, else current-context */
-	double timeout;		/* --timeout for the whole command; <= 0: 30 s */
-	int verbose;		/* > 0: one line per request (method, URL,
+	const char *kubeconfig; /* --kubeconfig: this file only, no merging */
+	const char *context;    /* --context, else current-context */
+	double timeout;         /* --timeout for the whole command; <= 0: 30 s */
+	int verbose;            /* > 0: one line per request (method, URL,
 				 * status, duration) on `log` */
-	FILE *log;		/* NULL: stderr */
+	FILE *log;              /* NULL: stderr */
 	/* Environment lookup (KUBECONFIG, HOME, KUBERNETES_SERVICE_*,
 	 * GPUSITE_SERVICEACCOUNT_DIR, GPUSITE_LIST_MAX_*, the proxy
 	 * variables, checked for control characters); NULL: getenv. */
@@ -59,13 +59,13 @@ struct kube_options {
 
 /* What the configuration resolved to; strings live in the client's arena. */
 struct kube_info {
-	const char *origin;	/* "/home/u/.kube/config", "in-cluster", ... */
-	const char *context;	/* NULL in-cluster */
-	const char *cluster;	/* kubeconfig cluster entry name */
-	const char *user;	/* kubeconfig user entry name */
-	const char *server;	/* https://host:port, no trailing slash */
-	const char *namespace;	/* context namespace, else "default" */
-	const char *auth;	/* "token", "token file", "client certificate",
+	const char *origin;    /* "/home/u/.kube/config", "in-cluster", ... */
+	const char *context;   /* NULL in-cluster */
+	const char *cluster;   /* kubeconfig cluster entry name */
+	const char *user;      /* kubeconfig user entry name */
+	const char *server;    /* https://host:port, no trailing slash */
+	const char *namespace; /* context namespace, else "default" */
+	const char *auth;      /* "token", "token file", "client certificate",
 				 * "exec plugin 'aws'", "service account",
 				 * "none" */
 	/* From an EKS cluster ARN (arn:aws:eks:REGION:ACCOUNT:cluster/NAME)
@@ -90,10 +90,10 @@ unsigned kube_request_count(const struct kube_client *k);
 
 /* A kind as the server serves it, from discovery. */
 struct kube_resource {
-	const char *group;	/* "" for the core group */
+	const char *group; /* "" for the core group */
 	const char *version;
 	const char *kind;
-	const char *plural;	/* "nodepools" */
+	const char *plural; /* "nodepools" */
 	bool namespaced;
 };
 
@@ -102,26 +102,24 @@ struct kube_resource {
  * version, cached per client).  KUBE_ENOTFOUND when the group version or
  * the kind is not served.
  */
-int kube_resource_find(const struct kube_resource **out,
-		       struct kube_client *k, const char *api_version,
-		       const char *kind);
+int kube_resource_find(const struct kube_resource **out, struct kube_client *k,
+		       const char *api_version, const char *kind);
 
 /*
  * GET one object into arena `a`.  `ns` is ignored for cluster-scoped
  * kinds.  KUBE_ENOTFOUND (no diagnostic) when the object or its kind is
  * not there.
  */
-int kube_get(struct node **out, struct kube_client *k, struct arena *a,
-	     const char *api_version, const char *kind, const char *ns,
-	     const char *name);
+int kube_get(struct node **out, struct kube_client *k, struct arena *a, const char *api_version,
+	     const char *kind, const char *ns, const char *name);
 
 struct kube_list_query {
 	const char *api_version;
 	const char *kind;
-	const char *namespace;		/* NULL or "": every namespace */
-	const char *label_selector;	/* NULL: none */
-	const char *field_selector;	/* NULL: none */
-	unsigned limit;			/* page size; 0: KUBE_PAGE_LIMIT */
+	const char *namespace;      /* NULL or "": every namespace */
+	const char *label_selector; /* NULL: none */
+	const char *field_selector; /* NULL: none */
+	unsigned limit;             /* page size; 0: KUBE_PAGE_LIMIT */
 };
 
 /*
@@ -149,10 +147,8 @@ int kube_list(struct kube_client *k, const struct kube_list_query *q,
 int kube_list_all(struct node **out, struct kube_client *k, struct arena *a,
 		  const struct kube_list_query *q);
 /* Every Node; every DaemonSet (of `ns`, or all namespaces when NULL). */
-int kube_list_nodes(struct node **out, struct kube_client *k,
-		    struct arena *a);
-int kube_list_daemonsets(struct node **out, struct kube_client *k,
-			 struct arena *a, const char *ns);
+int kube_list_nodes(struct node **out, struct kube_client *k, struct arena *a);
+int kube_list_daemonsets(struct node **out, struct kube_client *k, struct arena *a, const char *ns);
 
 /*
  * Which EKS cluster the client talks to: the ARN in the kubeconfig
@@ -165,39 +161,36 @@ const char *kube_cluster_name(struct kube_client *k, const char **how);
 
 /* ---------------------------------------------------------- writes */
 
-#define KUBE_MAX_WRITE_ANSWER (4u << 20)	/* one answer to a write */
+#define KUBE_MAX_WRITE_ANSWER (4u << 20) /* one answer to a write */
 
 /* One write, as sent: what a dry run prints and kube_send() sends. */
 struct kube_call {
-	const char *method;		/* "PATCH", "POST" */
-	const char *path;		/* "/api/v1/nodes/gpu-a-01" */
+	const char *method; /* "PATCH", "POST" */
+	const char *path;   /* "/api/v1/nodes/gpu-a-01" */
 	const char *content_type;
-	const char *body;		/* JSON text */
-	bool pass_429;			/* a 429 is the caller's (PDB) */
+	const char *body; /* JSON text */
+	bool pass_429;    /* a 429 is the caller's (PDB) */
 };
 
 /* The three builders return 0, or KUBE_EFAIL when out of memory. */
 /* `kubectl cordon` / `uncordon`: a strategic-merge patch of
  * spec.unschedulable (true, or null to delete it). */
-int kube_call_cordon(struct kube_call *out, struct arena *a,
-		      const char *node, bool cordon);
+int kube_call_cordon(struct kube_call *out, struct arena *a, const char *node, bool cordon);
 /* `kubectl drain`'s eviction: a policy/v1 Eviction POSTed to
  * pods/NAME/eviction, the same bytes kubectl sends. */
-int kube_call_evict(struct kube_call *out, struct arena *a, const char *ns,
-		     const char *pod);
+int kube_call_evict(struct kube_call *out, struct arena *a, const char *ns, const char *pod);
 /* A SelfSubjectAccessReview of one verb on one resource (`ns` NULL or
  * "": every namespace). */
-int kube_call_access_review(struct kube_call *out, struct arena *a,
-			     const char *verb, const char *group,
-			     const char *resource, const char *subresource,
-			     const char *ns);
+int kube_call_access_review(struct kube_call *out, struct arena *a, const char *verb,
+			    const char *group, const char *resource, const char *subresource,
+			    const char *ns);
 
 struct kube_answer {
-	long status;			/* HTTP status */
-	double retry_after;		/* seconds, < 0 when absent */
-	struct node *body;		/* the JSON object answered, or NULL */
-	const char *message;		/* of a Status body (>= 300), capped */
-	const char *cause;		/* its first details.causes[].message */
+	long status;         /* HTTP status */
+	double retry_after;  /* seconds, < 0 when absent */
+	struct node *body;   /* the JSON object answered, or NULL */
+	const char *message; /* of a Status body (>= 300), capped */
+	const char *cause;   /* its first details.causes[].message */
 };
 
 /*

@@ -21,8 +21,8 @@
 
 struct entry {
 	const char *name;
-	const struct node *body;	/* the "cluster" / "user" / "context" map */
-	const char *dir;		/* directory of the defining file */
+	const struct node *body; /* the "cluster" / "user" / "context" map */
+	const char *dir;         /* directory of the defining file */
 	const char *file;
 	struct pos at;
 };
@@ -37,11 +37,11 @@ struct merged {
 	struct entries clusters;
 	struct entries users;
 	struct entries contexts;
-	const char *current;		/* current-context */
+	const char *current; /* current-context */
 	struct pos current_at;
-	const char *files;		/* "a, b" for messages */
+	const char *files; /* "a, b" for messages */
 	size_t nfiles;
-	size_t nempty;			/* of them, empty files */
+	size_t nempty; /* of them, empty files */
 };
 
 static const char *
@@ -64,8 +64,7 @@ kube_file_error(int err)
 /* A value that goes into an HTTP header or names a file must hold no
  * control character; the message names where it is, never the value. */
 static int
-no_ctl(struct diags *d, const struct node *map, const char *key,
-       const char *what)
+no_ctl(struct diags *d, const struct node *map, const char *key, const char *what)
 {
 	const struct node *n = node_map_get(map, key);
 	const char *s = node_text(n);
@@ -75,14 +74,15 @@ no_ctl(struct diags *d, const struct node *map, const char *key,
 	return diag_add(d, DIAG_ERROR, n->at, KUBE_RULE, key,
 			"%s holds a control character (CR, LF or another): "
 			"refusing it, it would reach an HTTP header or a path; "
-			"fix the kubeconfig", what);
+			"fix the kubeconfig",
+			what);
 }
 
 /* Read a PEM file into data without ever blocking: a FIFO, a device or
  * a directory is refused (O_NONBLOCK, regular files only). */
 static int
-read_pem(struct arena *a, struct diags *d, struct pos at, const char *path,
-	 const char *what, const char **data, size_t *len)
+read_pem(struct arena *a, struct diags *d, struct pos at, const char *path, const char *what,
+	 const char **data, size_t *len)
 {
 	struct buf b;
 	int rc, err;
@@ -92,15 +92,14 @@ read_pem(struct arena *a, struct diags *d, struct pos at, const char *path,
 	err = errno;
 	if (rc < 0) {
 		buf_release(&b);
-		return diag_add(d, DIAG_ERROR, at, KUBE_RULE, "",
-				"cannot read %s '%s': %s", what, path,
-				rc == BUF_ETOOBIG ? "larger than 1 MiB"
-						  : kube_file_error(err));
+		return diag_add(d, DIAG_ERROR, at, KUBE_RULE, "", "cannot read %s '%s': %s", what,
+				path,
+				rc == BUF_ETOOBIG ? "larger than 1 MiB" : kube_file_error(err));
 	}
 	*data = arena_strndup(a, b.data ? b.data : "", b.len);
 	*len = b.len;
 	if (b.len)
-		memset(b.data, 0, b.len);	/* a key may be in there */
+		memset(b.data, 0, b.len); /* a key may be in there */
 	buf_release(&b);
 	return 0;
 }
@@ -109,7 +108,7 @@ entries_add(struct arena *a, struct entries *e, const struct entry *it)
 {
 	for (size_t i = 0; i < e->count; i++)
 		if (!strcmp(e->items[i].name, it->name))
-			return;	/* the first file to define a name wins */
+			return; /* the first file to define a name wins */
 	ARENA_GROW(a, e->items, e->count, e->alloc, 8);
 	e->items[e->count++] = *it;
 }
@@ -171,8 +170,8 @@ resolve_path(struct arena *a, const char *dir, const char *p)
 }
 
 static void
-merge_list(struct arena *a, struct entries *e, const struct node *seq,
-	   const char *body_key, const char *file, const char *dir)
+merge_list(struct arena *a, struct entries *e, const struct node *seq, const char *body_key,
+	   const char *file, const char *dir)
 {
 	if (!seq || seq->kind != NODE_SEQ)
 		return;
@@ -196,8 +195,7 @@ merge_list(struct arena *a, struct entries *e, const struct node *seq,
 /* Load one file into the merge.  1 when merged, 0 when missing and
  * `may_miss`, -1 after a diagnostic. */
 static int
-merge_file(struct merged *m, struct arena *a, struct diags *d,
-	   const char *path, bool may_miss)
+merge_file(struct merged *m, struct arena *a, struct diags *d, const char *path, bool may_miss)
 {
 	struct buf b;
 	struct yamlio_docs docs = { NULL, 0 };
@@ -216,15 +214,13 @@ merge_file(struct merged *m, struct arena *a, struct diags *d,
 		if (rc == -1 && err == ENOENT && may_miss)
 			return 0;
 		if (rc == BUF_ETOOBIG)
-			return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 },
-					KUBE_RULE, "", "kubeconfig '%s' is larger than %u bytes",
-					path, YAMLIO_MAX_BYTES);
-		return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 },
-				KUBE_RULE, "", "cannot read kubeconfig '%s': %s",
-				path, kube_file_error(err));
+			return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 }, KUBE_RULE, "",
+					"kubeconfig '%s' is larger than %u bytes", path,
+					YAMLIO_MAX_BYTES);
+		return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 }, KUBE_RULE, "",
+				"cannot read kubeconfig '%s': %s", path, kube_file_error(err));
 	}
-	rc = yamlio_load(&docs, a, d, file, b.data, b.len,
-			 &yamlio_default_limits);
+	rc = yamlio_load(&docs, a, d, file, b.data, b.len, &yamlio_default_limits);
 	buf_release(&b);
 	if (rc < 0)
 		return -1;
@@ -240,11 +236,9 @@ merge_file(struct merged *m, struct arena *a, struct diags *d,
 	if (root->kind != NODE_MAP)
 		return diag_add(d, DIAG_ERROR, root->at, KUBE_RULE, "",
 				"kubeconfig '%s' is not a mapping", path);
-	merge_list(a, &m->clusters, node_map_get(root, "clusters"), "cluster",
-		   file, dir);
+	merge_list(a, &m->clusters, node_map_get(root, "clusters"), "cluster", file, dir);
 	merge_list(a, &m->users, node_map_get(root, "users"), "user", file, dir);
-	merge_list(a, &m->contexts, node_map_get(root, "contexts"), "context",
-		   file, dir);
+	merge_list(a, &m->contexts, node_map_get(root, "contexts"), "context", file, dir);
 	cur = str_field(root, "current-context");
 	if (cur && !m->current) {
 		m->current = cur;
@@ -256,8 +250,7 @@ merge_file(struct merged *m, struct arena *a, struct diags *d,
 }
 
 int
-kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster,
-		   const char **region)
+kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster, const char **region)
 {
 	/* arn:PARTITION:eks:REGION:ACCOUNT:cluster/NAME */
 	const char *p = s, *f[6];
@@ -281,24 +274,20 @@ kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster,
 }
 
 static const signed char b64val[256] = {
-	['A'] = 1, ['B'] = 2, ['C'] = 3, ['D'] = 4, ['E'] = 5, ['F'] = 6,
-	['G'] = 7, ['H'] = 8, ['I'] = 9, ['J'] = 10, ['K'] = 11, ['L'] = 12,
-	['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16, ['Q'] = 17,
-	['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22,
-	['W'] = 23, ['X'] = 24, ['Y'] = 25, ['Z'] = 26, ['a'] = 27,
-	['b'] = 28, ['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32,
-	['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36, ['k'] = 37,
-	['l'] = 38, ['m'] = 39, ['n'] = 40, ['o'] = 41, ['p'] = 42,
-	['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47,
-	['v'] = 48, ['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52,
-	['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56, ['4'] = 57,
-	['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62,
-	['+'] = 63, ['/'] = 64,
-};	/* value + 1; 0 = not base64 */
+	['A'] = 1,  ['B'] = 2,  ['C'] = 3,  ['D'] = 4,  ['E'] = 5,  ['F'] = 6,  ['G'] = 7,
+	['H'] = 8,  ['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12, ['M'] = 13, ['N'] = 14,
+	['O'] = 15, ['P'] = 16, ['Q'] = 17, ['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21,
+	['V'] = 22, ['W'] = 23, ['X'] = 24, ['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28,
+	['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32, ['g'] = 33, ['h'] = 34, ['i'] = 35,
+	['j'] = 36, ['k'] = 37, ['l'] = 38, ['m'] = 39, ['n'] = 40, ['o'] = 41, ['p'] = 42,
+	['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47, ['v'] = 48, ['w'] = 49,
+	['x'] = 50, ['y'] = 51, ['z'] = 52, ['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56,
+	['4'] = 57, ['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62, ['+'] = 63,
+	['/'] = 64,
+}; /* value + 1; 0 = not base64 */
 
 int
-kube_base64_decode(struct arena *a, const char *in, const char **out,
-		   size_t *out_len)
+kube_base64_decode(struct arena *a, const char *in, const char **out, size_t *out_len)
 {
 	size_t n = strlen(in), o = 0;
 	unsigned acc = 0;
@@ -330,8 +319,8 @@ kube_base64_decode(struct arena *a, const char *in, const char **out,
 }
 
 static int
-load_data(struct arena *a, struct diags *d, const struct node *map,
-	  const char *key, const char *what, const char **out, size_t *len)
+load_data(struct arena *a, struct diags *d, const struct node *map, const char *key,
+	  const char *what, const char **out, size_t *len)
 {
 	const struct node *n = node_map_get(map, key);
 	const char *s = node_text(n);
@@ -341,13 +330,14 @@ load_data(struct arena *a, struct diags *d, const struct node *map,
 	if (kube_base64_decode(a, s, out, len) < 0 || *len == 0)
 		return diag_add(d, DIAG_ERROR, n->at, KUBE_RULE, key,
 				"%s is not valid base64: decode it with "
-				"'base64 -d' to check, or use the file form", what);
+				"'base64 -d' to check, or use the file form",
+				what);
 	return 0;
 }
 
 static int
-load_exec(struct kube_conf *c, struct arena *a, struct diags *d,
-	  const struct node *ex, const char *dir)
+load_exec(struct kube_conf *c, struct arena *a, struct diags *d, const struct node *ex,
+	  const char *dir)
 {
 	struct kube_exec_conf *e = arena_alloc(a, sizeof(*e));
 	const struct node *args = node_map_get(ex, "args");
@@ -361,11 +351,12 @@ load_exec(struct kube_conf *c, struct arena *a, struct diags *d,
 	if (!e->api_version)
 		return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE, "exec.apiVersion",
 				"exec credential plugin '%s' has no apiVersion: "
-				"set client.authentication.k8s.io/v1", cmd);
+				"set client.authentication.k8s.io/v1",
+				cmd);
 	if (strcmp(e->api_version, "client.authentication.k8s.io/v1") &&
 	    strcmp(e->api_version, "client.authentication.k8s.io/v1beta1"))
-		return diag_add(d, DIAG_ERROR, node_map_get(ex, "apiVersion")->at,
-				KUBE_RULE, "exec.apiVersion",
+		return diag_add(d, DIAG_ERROR, node_map_get(ex, "apiVersion")->at, KUBE_RULE,
+				"exec.apiVersion",
 				"exec plugin apiVersion '%s' is not supported: use "
 				"client.authentication.k8s.io/v1 or v1beta1",
 				e->api_version);
@@ -373,20 +364,20 @@ load_exec(struct kube_conf *c, struct arena *a, struct diags *d,
 	e->interactive_mode = str_field(ex, "interactiveMode");
 	if (!e->interactive_mode) {
 		if (!strcmp(e->api_version, "client.authentication.k8s.io/v1"))
-			return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE,
-					"exec.interactiveMode",
+			return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE, "exec.interactiveMode",
 					"interactiveMode must be specified for exec plugin "
 					"'%s' with client.authentication.k8s.io/v1 (Never, "
-					"IfAvailable or Always)", cmd);
+					"IfAvailable or Always)",
+					cmd);
 		e->interactive_mode = "IfAvailable";
 	} else if (strcmp(e->interactive_mode, "Never") &&
 		   strcmp(e->interactive_mode, "IfAvailable") &&
 		   strcmp(e->interactive_mode, "Always")) {
-		return diag_add(d, DIAG_ERROR,
-				node_map_get(ex, "interactiveMode")->at, KUBE_RULE,
+		return diag_add(d, DIAG_ERROR, node_map_get(ex, "interactiveMode")->at, KUBE_RULE,
 				"exec.interactiveMode",
 				"exec plugin interactiveMode '%s' is not one of Never, "
-				"IfAvailable, Always", e->interactive_mode);
+				"IfAvailable, Always",
+				e->interactive_mode);
 	}
 	e->install_hint = str_field(ex, "installHint");
 	e->provide_cluster_info = bool_field(ex, "provideClusterInfo");
@@ -418,8 +409,7 @@ load_exec(struct kube_conf *c, struct arena *a, struct diags *d,
 }
 
 static int
-load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
-	     const struct entry *en)
+load_cluster(struct kube_conf *c, struct arena *a, struct diags *d, const struct entry *en)
 {
 	const struct node *cl = en->body;
 	const char *ca_data;
@@ -431,17 +421,25 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 	if (!c->info.server)
 		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "cluster.server",
 				"cluster '%s' has no server URL", en->name);
-	if (no_ctl(d, cl, "server", arena_printf(a, "the server URL of cluster "
-		   "'%s'", en->name)) < 0 ||
-	    no_ctl(d, cl, "proxy-url", arena_printf(a, "proxy-url of cluster "
-		   "'%s'", en->name)) < 0 ||
-	    no_ctl(d, cl, "tls-server-name", arena_printf(a, "tls-server-name of "
-		   "cluster '%s'", en->name)) < 0 ||
-	    no_ctl(d, cl, "certificate-authority", arena_printf(a,
-		   "certificate-authority of cluster '%s'", en->name)) < 0)
+	if (no_ctl(d, cl, "server",
+		   arena_printf(a,
+				"the server URL of cluster "
+				"'%s'",
+				en->name)) < 0 ||
+	    no_ctl(d, cl, "proxy-url",
+		   arena_printf(a,
+				"proxy-url of cluster "
+				"'%s'",
+				en->name)) < 0 ||
+	    no_ctl(d, cl, "tls-server-name",
+		   arena_printf(a,
+				"tls-server-name of "
+				"cluster '%s'",
+				en->name)) < 0 ||
+	    no_ctl(d, cl, "certificate-authority",
+		   arena_printf(a, "certificate-authority of cluster '%s'", en->name)) < 0)
 		return -1;
-	if (strncmp(c->info.server, "https://", 8) &&
-	    strncmp(c->info.server, "http://", 7))
+	if (strncmp(c->info.server, "https://", 8) && strncmp(c->info.server, "http://", 7))
 		c->info.server = arena_printf(a, "https://%s", c->info.server);
 	{
 		size_t n = strlen(c->info.server);
@@ -461,8 +459,7 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 			at = memchr(at + 1, '@', hn - (size_t)(at + 1 - h));
 		if (at) {
 			c->userinfo = arena_strndup(a, h, (size_t)(at + 1 - h));
-			c->info.server = arena_printf(a, "%.*s%s",
-						      (int)(h - c->info.server),
+			c->info.server = arena_printf(a, "%.*s%s", (int)(h - c->info.server),
 						      c->info.server, at + 1);
 		}
 	}
@@ -470,15 +467,16 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 	ca_data = str_field(cl, "certificate-authority-data");
 	c->ca_data_b64 = ca_data;
 	if (load_data(a, d, cl, "certificate-authority-data",
-		      arena_printf(a, "certificate-authority-data of cluster '%s'",
-				   en->name), &c->ca_data, &c->ca_len) < 0)
+		      arena_printf(a, "certificate-authority-data of cluster '%s'", en->name),
+		      &c->ca_data, &c->ca_len) < 0)
 		return -1;
 	c->insecure = bool_field(cl, "insecure-skip-tls-verify");
 	if (c->insecure && (c->ca_file || c->ca_data))
 		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "cluster",
 				"cluster '%s' sets a certificate authority and "
 				"insecure-skip-tls-verify together: remove one "
-				"(kubectl refuses this too)", en->name);
+				"(kubectl refuses this too)",
+				en->name);
 	{
 		/* extensions[name=client.authentication.k8s.io/exec]: config
 		 * handed to exec plugins that ask for the cluster info */
@@ -488,8 +486,8 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 			const char *n = node_text(node_map_get(ext->seq.items[i], "name"));
 
 			if (n && !strcmp(n, "client.authentication.k8s.io/exec"))
-				c->exec_cluster_config = node_map_get(ext->seq.items[i],
-								      "extension");
+				c->exec_cluster_config =
+					node_map_get(ext->seq.items[i], "extension");
 		}
 	}
 	c->tls_server_name = str_field(cl, "tls-server-name");
@@ -499,8 +497,7 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 }
 
 static int
-load_user(struct kube_conf *c, struct arena *a, struct diags *d,
-	  const struct entry *en)
+load_user(struct kube_conf *c, struct arena *a, struct diags *d, const struct entry *en)
 {
 	const struct node *u = en->body;
 	const struct node *ex;
@@ -510,25 +507,24 @@ load_user(struct kube_conf *c, struct arena *a, struct diags *d,
 		return 0;
 	}
 	if (node_map_get(u, "auth-provider"))
-		return diag_add(d, DIAG_ERROR, node_map_get(u, "auth-provider")->at,
-				KUBE_RULE, "user.auth-provider",
+		return diag_add(d, DIAG_ERROR, node_map_get(u, "auth-provider")->at, KUBE_RULE,
+				"user.auth-provider",
 				"user '%s' uses an auth-provider, which is not "
 				"supported (removed from kubectl in 1.26): use an "
-				"exec credential plugin", en->name);
-	if (no_ctl(d, u, "token", arena_printf(a, "the token of user '%s'",
-		   en->name)) < 0 ||
-	    no_ctl(d, u, "tokenFile", arena_printf(a, "tokenFile of user '%s'",
-		   en->name)) < 0 ||
-	    no_ctl(d, u, "username", arena_printf(a, "the username of user '%s'",
-		   en->name)) < 0 ||
-	    no_ctl(d, u, "password", arena_printf(a, "the password of user '%s'",
-		   en->name)) < 0 ||
-	    no_ctl(d, u, "as", arena_printf(a, "the impersonated user (as) of "
-		   "user '%s'", en->name)) < 0 ||
-	    no_ctl(d, u, "client-certificate", arena_printf(a,
-		   "client-certificate of user '%s'", en->name)) < 0 ||
-	    no_ctl(d, u, "client-key", arena_printf(a, "client-key of user '%s'",
-		   en->name)) < 0)
+				"exec credential plugin",
+				en->name);
+	if (no_ctl(d, u, "token", arena_printf(a, "the token of user '%s'", en->name)) < 0 ||
+	    no_ctl(d, u, "tokenFile", arena_printf(a, "tokenFile of user '%s'", en->name)) < 0 ||
+	    no_ctl(d, u, "username", arena_printf(a, "the username of user '%s'", en->name)) < 0 ||
+	    no_ctl(d, u, "password", arena_printf(a, "the password of user '%s'", en->name)) < 0 ||
+	    no_ctl(d, u, "as",
+		   arena_printf(a,
+				"the impersonated user (as) of "
+				"user '%s'",
+				en->name)) < 0 ||
+	    no_ctl(d, u, "client-certificate",
+		   arena_printf(a, "client-certificate of user '%s'", en->name)) < 0 ||
+	    no_ctl(d, u, "client-key", arena_printf(a, "client-key of user '%s'", en->name)) < 0)
 		return -1;
 	c->cert_file = resolve_path(a, en->dir, str_field(u, "client-certificate"));
 	c->key_file = resolve_path(a, en->dir, str_field(u, "client-key"));
@@ -536,13 +532,14 @@ load_user(struct kube_conf *c, struct arena *a, struct diags *d,
 		      arena_printf(a, "client-certificate-data of user '%s'", en->name),
 		      &c->cert_data, &c->cert_len) < 0 ||
 	    load_data(a, d, u, "client-key-data",
-		      arena_printf(a, "client-key-data of user '%s'", en->name),
-		      &c->key_data, &c->key_len) < 0)
+		      arena_printf(a, "client-key-data of user '%s'", en->name), &c->key_data,
+		      &c->key_len) < 0)
 		return -1;
 	if ((c->cert_file || c->cert_data) != (c->key_file || c->key_data))
 		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "user",
 				"user '%s' has a client certificate without its key "
-				"or a key without its certificate: set both", en->name);
+				"or a key without its certificate: set both",
+				en->name);
 	c->token = str_field(u, "token");
 	c->token_file = resolve_path(a, en->dir, str_field(u, "tokenFile"));
 	c->username = str_field(u, "username");
@@ -577,16 +574,18 @@ kube_config_read_files(struct kube_conf *c, struct arena *a, struct diags *d)
 	const char *us = c->info.user ? c->info.user : "(service account)";
 
 	if (c->ca_file && !c->ca_data &&
-	    read_pem(a, d, c->at, c->ca_file, arena_printf(a,
-		     "certificate-authority of cluster '%s'", cl), &c->ca_data,
+	    read_pem(a, d, c->at, c->ca_file,
+		     arena_printf(a, "certificate-authority of cluster '%s'", cl), &c->ca_data,
 		     &c->ca_len) < 0)
 		return KUBE_EFAIL;
-	if (c->cert_file && !c->cert_data && read_pem(a, d, c->at, c->cert_file, arena_printf(a,
-		     "client-certificate of user '%s'", us), &c->cert_data,
+	if (c->cert_file && !c->cert_data &&
+	    read_pem(a, d, c->at, c->cert_file,
+		     arena_printf(a, "client-certificate of user '%s'", us), &c->cert_data,
 		     &c->cert_len) < 0)
 		return KUBE_EFAIL;
-	if (c->key_file && !c->key_data && read_pem(a, d, c->at, c->key_file, arena_printf(a,
-		     "client-key of user '%s'", us), &c->key_data, &c->key_len) < 0)
+	if (c->key_file && !c->key_data &&
+	    read_pem(a, d, c->at, c->key_file, arena_printf(a, "client-key of user '%s'", us),
+		     &c->key_data, &c->key_len) < 0)
 		return KUBE_EFAIL;
 	return 0;
 }
@@ -597,8 +596,8 @@ detect_eks(struct kube_conf *c, struct arena *a)
 	const char *names[3] = { c->info.cluster, c->info.user, c->info.context };
 
 	for (size_t i = 0; i < 3; i++)
-		if (names[i] && kube_parse_eks_arn(a, names[i], &c->info.eks_cluster,
-						   &c->info.eks_region) == 0)
+		if (names[i] &&
+		    kube_parse_eks_arn(a, names[i], &c->info.eks_cluster, &c->info.eks_region) == 0)
 			return;
 }
 
@@ -639,8 +638,8 @@ load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 				"holds a control character (CR, LF or another): "
 				"refusing it, it would reach an HTTP request");
 	c->info.origin = "in-cluster";
-	c->info.server = arena_printf(a, strchr(host, ':') ? "https://[%s]:%s"
-					  : "https://%s:%s", host, port);
+	c->info.server = arena_printf(a, strchr(host, ':') ? "https://[%s]:%s" : "https://%s:%s",
+				      host, port);
 	c->token_file = arena_printf(a, "%s/token", dir);
 	c->ca_file = arena_printf(a, "%s/ca.crt", dir);
 	if (stat(c->token_file, &st) < 0)
@@ -650,7 +649,7 @@ load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 				"mount a service account token or pass --kubeconfig",
 				c->token_file, strerror(errno));
 	if (stat(c->ca_file, &st) < 0)
-		c->ca_file = NULL;	/* system roots then */
+		c->ca_file = NULL; /* system roots then */
 	if (read_small(a, arena_printf(a, "%s/namespace", dir), &ns) == 0 && *ns)
 		c->info.namespace = ns;
 	else
@@ -663,9 +662,8 @@ load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
  * else each file of $KUBECONFIG (*list set to it), else ~/.kube/config.
  * Missing files of the last two are skipped; -1 when one cannot be read. */
 static int
-merge_sources(struct merged *m, struct arena *a, struct diags *d,
-	      const struct kube_options *opt, const char *(*env)(const char *),
-	      const char **list)
+merge_sources(struct merged *m, struct arena *a, struct diags *d, const struct kube_options *opt,
+	      const char *(*env)(const char *), const char **list)
 {
 	if (opt->kubeconfig) {
 		if (merge_file(m, a, d, opt->kubeconfig, false) < 0)
@@ -698,8 +696,7 @@ merge_sources(struct merged *m, struct arena *a, struct diags *d,
 		const char *home = env("HOME");
 
 		if (home && *home &&
-		    merge_file(m, a, d, arena_printf(a, "%s/.kube/config", home),
-			       true) < 0)
+		    merge_file(m, a, d, arena_printf(a, "%s/.kube/config", home), true) < 0)
 			return -1;
 	}
 	return 0;
@@ -718,8 +715,7 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 	memset(&m, 0, sizeof(m));
 	if (merge_sources(&m, a, d, opt, env, &list) < 0)
 		return KUBE_EFAIL;
-	if (m.nfiles == 0 || (m.contexts.count == 0 && !opt->context &&
-			      !opt->kubeconfig)) {
+	if (m.nfiles == 0 || (m.contexts.count == 0 && !opt->context && !opt->kubeconfig)) {
 		const char *host = env("KUBERNETES_SERVICE_HOST");
 		const char *port = env("KUBERNETES_SERVICE_PORT");
 
@@ -729,8 +725,9 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 			diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				 "no kubeconfig found (%s) and not running in a "
 				 "cluster: pass --kubeconfig or set KUBECONFIG",
-				 list && *list ? arena_printf(a, "none of KUBECONFIG=%s exists", list)
-					       : "~/.kube/config does not exist");
+				 list && *list
+					 ? arena_printf(a, "none of KUBECONFIG=%s exists", list)
+					 : "~/.kube/config does not exist");
 			return KUBE_EFAIL;
 		}
 	}
@@ -740,7 +737,8 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			 "kubeconfig %s is empty: no current-context, cluster or "
 			 "user; write one with 'aws eks update-kubeconfig' or pass "
-			 "another --kubeconfig", m.files);
+			 "another --kubeconfig",
+			 m.files);
 		return KUBE_EFAIL;
 	}
 	if (!name) {
@@ -756,7 +754,8 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 
 		diag_add(d, DIAG_ERROR, at, KUBE_RULE, "",
 			 "context '%s' is not defined in %s; see 'kubectl config "
-			 "get-contexts'", name, m.files);
+			 "get-contexts'",
+			 name, m.files);
 		return KUBE_EFAIL;
 	}
 	out->at = ctx->at;
@@ -768,8 +767,8 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		out->info.namespace = "default";
 	if (!out->info.cluster || !(cl = entries_find(&m.clusters, out->info.cluster))) {
 		diag_add(d, DIAG_ERROR, ctx->at, KUBE_RULE, "context.cluster",
-			 "context '%s' names cluster '%s', which is not defined in %s",
-			 name, out->info.cluster ? out->info.cluster : "", m.files);
+			 "context '%s' names cluster '%s', which is not defined in %s", name,
+			 out->info.cluster ? out->info.cluster : "", m.files);
 		return KUBE_EFAIL;
 	}
 	if (load_cluster(out, a, d, cl) < 0)
@@ -777,8 +776,8 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 	us = out->info.user ? entries_find(&m.users, out->info.user) : NULL;
 	if (out->info.user && *out->info.user && !us) {
 		diag_add(d, DIAG_ERROR, ctx->at, KUBE_RULE, "context.user",
-			 "context '%s' names user '%s', which is not defined in %s",
-			 name, out->info.user, m.files);
+			 "context '%s' names user '%s', which is not defined in %s", name,
+			 out->info.user, m.files);
 		return KUBE_EFAIL;
 	}
 	if (us) {

@@ -11,7 +11,7 @@
  * functions kube/ calls are here; tests/e2e/t6500-startup.sh fails when
  * the binary needs libcurl at start again.
  */
-#define CURL_DISABLE_TYPECHECK 1	/* real prototypes, not the checking macros */
+#define CURL_DISABLE_TYPECHECK 1 /* real prototypes, not the checking macros */
 
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -36,7 +36,8 @@ static void (*curl_sym(const char *name))(void)
 	void *p;
 
 	if (!curl_lib && !curl_error) {
-		for (size_t i = 0; i < sizeof(curl_sonames) / sizeof(curl_sonames[0]) && !curl_lib; i++)
+		for (size_t i = 0; i < sizeof(curl_sonames) / sizeof(curl_sonames[0]) && !curl_lib;
+		     i++)
 			curl_lib = dlopen(curl_sonames[i], RTLD_NOW | RTLD_LOCAL);
 		if (!curl_lib)
 			curl_error = "libcurl.so.4 cannot be loaded: install libcurl"
@@ -67,7 +68,7 @@ kube_curl_error(void)
 CURLcode
 curl_global_init(long flags)
 {
-	CURLcode (*fn)(long) = CURL_FN(CURLcode (*)(long), "curl_global_init");
+	CURLcode (*fn)(long) = CURL_FN(CURLcode(*)(long), "curl_global_init");
 
 	return fn ? fn(flags) : CURLE_FAILED_INIT;
 }
@@ -75,7 +76,7 @@ curl_global_init(long flags)
 CURL *
 curl_easy_init(void)
 {
-	CURL *(*fn)(void) = CURL_FN(CURL *(*)(void), "curl_easy_init");
+	CURL *(*fn)(void) = CURL_FN(CURL * (*)(void), "curl_easy_init");
 
 	return fn ? fn() : NULL;
 }
@@ -88,7 +89,7 @@ CURLcode
 curl_easy_setopt(CURL *curl, CURLoption option, ...)
 {
 	CURLcode (*fn)(CURL *, CURLoption, ...) =
-		CURL_FN(CURLcode (*)(CURL *, CURLoption, ...), "curl_easy_setopt");
+		CURL_FN(CURLcode(*)(CURL *, CURLoption, ...), "curl_easy_setopt");
 	CURLcode rc;
 	va_list ap;
 
@@ -114,7 +115,7 @@ CURLcode
 curl_easy_getinfo(CURL *curl, CURLINFO info, ...)
 {
 	CURLcode (*fn)(CURL *, CURLINFO, ...) =
-		CURL_FN(CURLcode (*)(CURL *, CURLINFO, ...), "curl_easy_getinfo");
+		CURL_FN(CURLcode(*)(CURL *, CURLINFO, ...), "curl_easy_getinfo");
 	CURLcode rc;
 	va_list ap;
 
@@ -129,7 +130,7 @@ curl_easy_getinfo(CURL *curl, CURLINFO info, ...)
 CURLcode
 curl_easy_perform(CURL *curl)
 {
-	CURLcode (*fn)(CURL *) = CURL_FN(CURLcode (*)(CURL *), "curl_easy_perform");
+	CURLcode (*fn)(CURL *) = CURL_FN(CURLcode(*)(CURL *), "curl_easy_perform");
 
 	return fn ? fn(curl) : CURLE_FAILED_INIT;
 }
@@ -158,8 +159,7 @@ curl_easy_cleanup(CURL *curl)
 const char *
 curl_easy_strerror(CURLcode code)
 {
-	const char *(*fn)(CURLcode) =
-		CURL_FN(const char *(*)(CURLcode), "curl_easy_strerror");
+	const char *(*fn)(CURLcode) = CURL_FN(const char *(*)(CURLcode), "curl_easy_strerror");
 
 	return fn ? fn(code) : kube_curl_error();
 }
@@ -167,9 +167,8 @@ curl_easy_strerror(CURLcode code)
 struct curl_slist *
 curl_slist_append(struct curl_slist *list, const char *s)
 {
-	struct curl_slist *(*fn)(struct curl_slist *, const char *) =
-		CURL_FN(struct curl_slist *(*)(struct curl_slist *, const char *),
-			"curl_slist_append");
+	struct curl_slist *(*fn)(struct curl_slist *, const char *) = CURL_FN(
+		struct curl_slist * (*)(struct curl_slist *, const char *), "curl_slist_append");
 
 	return fn ? fn(list, s) : NULL;
 }
@@ -191,7 +190,7 @@ curl_version_info(CURLversion stamp)
 {
 	static curl_version_info_data none = { .version = "(not found: libcurl.so.4)" };
 	curl_version_info_data *(*fn)(CURLversion) =
-		CURL_FN(curl_version_info_data *(*)(CURLversion), "curl_version_info");
+		CURL_FN(curl_version_info_data * (*)(CURLversion), "curl_version_info");
 
 	return fn ? fn(stamp) : &none;
 }

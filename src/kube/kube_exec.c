@@ -34,8 +34,8 @@
 #include "node/node.h"
 
 #define EXEC_MAX_OUTPUT (1u << 20)
-#define EXEC_MAX_STDERR 4096		/* shown; the rest is counted */
-#define EXEC_STDERR_GRACE 0.2		/* seconds after stdout ends */
+#define EXEC_MAX_STDERR 4096  /* shown; the rest is counted */
+#define EXEC_STDERR_GRACE 0.2 /* seconds after stdout ends */
 
 double
 kube_now(void)
@@ -89,11 +89,10 @@ kube_parse_time(const char *s, time_t *out)
 	const char *p;
 	long off = 0;
 
-	if (!s || strlen(s) < 20 || digits(s, 4, &y) || s[4] != '-' ||
-	    digits(s + 5, 2, &mo) || s[7] != '-' || digits(s + 8, 2, &d) ||
-	    (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
-	    digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi) ||
-	    s[16] != ':' || digits(s + 17, 2, &se))
+	if (!s || strlen(s) < 20 || digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) ||
+	    s[7] != '-' || digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+	    digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi) || s[16] != ':' ||
+	    digits(s + 17, 2, &se))
 		return -1;
 	p = s + 19;
 	if (*p == '.') {
@@ -111,8 +110,7 @@ kube_parse_time(const char *s, time_t *out)
 	} else {
 		return -1;
 	}
-	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-	    se > 60)
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
 		return -1;
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_year = y - 1900;
@@ -147,15 +145,13 @@ exec_info(struct arena *a, const struct kube_conf *c, bool interactive)
 		if (c->insecure)
 			node_map_add_bool(a, cl, "insecure-skip-tls-verify", true);
 		if (c->ca_data_b64)
-			node_map_add_str(a, cl, "certificate-authority-data",
-					 c->ca_data_b64);
+			node_map_add_str(a, cl, "certificate-authority-data", c->ca_data_b64);
 		if (c->proxy_url)
 			node_map_add_str(a, cl, "proxy-url", c->proxy_url);
 		if (c->disable_compression)
 			node_map_add_bool(a, cl, "disable-compression", true);
 		if (c->exec->cluster_config)
-			node_map_add(a, cl, "config",
-				     node_clone(a, c->exec->cluster_config));
+			node_map_add(a, cl, "config", node_clone(a, c->exec->cluster_config));
 		node_map_add(a, spec, "cluster", cl);
 	}
 	node_map_add_bool(a, spec, "interactive", interactive);
@@ -178,22 +174,21 @@ base_name(const char *cmd)
 }
 
 static int
-exec_fail(struct diags *d, const struct kube_conf *c, const char *fmt,
-	  const char *detail)
+exec_fail(struct diags *d, const struct kube_conf *c, const char *fmt, const char *detail)
 {
 	const char *hint = c->exec->install_hint;
 
 	return diag_add(d, DIAG_ERROR, c->at, KUBE_RULE, "user.exec",
-			"exec credential plugin '%s' of user '%s' %s%s%s",
-			c->exec->command, c->info.user ? c->info.user : "",
-			detail ? detail : fmt, hint ? ": " : "", hint ? hint : "");
+			"exec credential plugin '%s' of user '%s' %s%s%s", c->exec->command,
+			c->info.user ? c->info.user : "", detail ? detail : fmt, hint ? ": " : "",
+			hint ? hint : "");
 }
 
 /* The plugin's standard error as it is collected. */
 struct errout {
 	char data[EXEC_MAX_STDERR];
 	size_t len;
-	size_t dropped;		/* bytes past the cap */
+	size_t dropped; /* bytes past the cap */
 };
 
 static void
@@ -210,8 +205,7 @@ errout_add(struct errout *e, const char *p, size_t n)
 /* Read stdout of the child until EOF or the deadline, and its stderr
  * (capped) alongside, so that neither pipe ever fills up. */
 static int
-read_child(struct buf *out, int fd, int efd, struct errout *eo,
-	   double deadline, bool *timed_out)
+read_child(struct buf *out, int fd, int efd, struct errout *eo, double deadline, bool *timed_out)
 {
 	char chunk[8192];
 	bool out_open = true, err_open = efd >= 0;
@@ -303,7 +297,7 @@ show_stderr(FILE *log, const char *cmd, const struct errout *eo)
 			bol = false;
 		}
 		if (s[i] == '\r' && i + 1 < n && s[i + 1] == '\n') {
-			i++;	/* CR LF line ends */
+			i++; /* CR LF line ends */
 			continue;
 		}
 		if (s[i] == '\n') {
@@ -328,8 +322,10 @@ show_stderr(FILE *log, const char *cmd, const struct errout *eo)
 	if (!bol)
 		fputc('\n', log);
 	if (eo->dropped)
-		fprintf(log, "gpusite: exec plugin '%s': ... %zu more bytes of "
-			"standard error not shown\n", cmd, eo->dropped);
+		fprintf(log,
+			"gpusite: exec plugin '%s': ... %zu more bytes of "
+			"standard error not shown\n",
+			cmd, eo->dropped);
 	fflush(log);
 }
 
@@ -384,26 +380,29 @@ exec_parse_credential(struct kube_cred *out, struct arena *a, struct diags *d,
 
 		/* the parse error would quote the plugin's output: keep it out */
 		diags_init(&quiet, a);
-		root = json_parse(a, &quiet, KUBE_RULE, base_name(e->command),
-				  b->data, b->len);
+		root = json_parse(a, &quiet, KUBE_RULE, base_name(e->command), b->data, b->len);
 	}
 	if (!root || root->kind != NODE_MAP) {
-		exec_fail(d, c, "did not print an ExecCredential in JSON (with "
+		exec_fail(d, c,
+			  "did not print an ExecCredential in JSON (with "
 			  "'aws', check that the AWS CLI output format is json)",
 			  NULL);
 		return KUBE_EFAIL;
 	}
 	s = node_str(node_map_get(root, "apiVersion"));
 	if (!s || strcmp(s, e->api_version)) {
-		exec_fail(d, c, NULL, arena_printf(a,
-			  "answered with apiVersion '%s' but the kubeconfig asks "
-			  "for '%s'", s ? s : "", e->api_version));
+		exec_fail(d, c, NULL,
+			  arena_printf(a,
+				       "answered with apiVersion '%s' but the kubeconfig asks "
+				       "for '%s'",
+				       s ? s : "", e->api_version));
 		return KUBE_EFAIL;
 	}
 	s = node_str(node_map_get(root, "kind"));
 	if (!s || strcmp(s, "ExecCredential")) {
-		exec_fail(d, c, NULL, arena_printf(a,
-			  "answered with kind '%s', not ExecCredential", s ? s : ""));
+		exec_fail(
+			d, c, NULL,
+			arena_printf(a, "answered with kind '%s', not ExecCredential", s ? s : ""));
 		return KUBE_EFAIL;
 	}
 	st = node_map_get(root, "status");
@@ -418,27 +417,33 @@ exec_parse_credential(struct kube_cred *out, struct arena *a, struct diags *d,
 		const char *exp = node_str(node_map_get(st, "expirationTimestamp"));
 
 		if ((cert != NULL) != (key != NULL)) {
-			exec_fail(d, c, "answered with a client certificate "
+			exec_fail(d, c,
+				  "answered with a client certificate "
 				  "without its key, or a key without its certificate",
 				  NULL);
 			return KUBE_EFAIL;
 		}
-		if (tok && (kube_has_ctl(tok) || strlen(tok) !=
-			    node_map_get(st, "token")->scalar.len)) {
-			exec_fail(d, c, "answered with a status.token that holds a "
+		if (tok &&
+		    (kube_has_ctl(tok) || strlen(tok) != node_map_get(st, "token")->scalar.len)) {
+			exec_fail(d, c,
+				  "answered with a status.token that holds a "
 				  "control character (CR, LF or another): refusing "
-				  "to send it in an HTTP header", NULL);
+				  "to send it in an HTTP header",
+				  NULL);
 			return KUBE_EFAIL;
 		}
 		if (!(tok && *tok) && !cert) {
-			exec_fail(d, c, "answered with neither a token nor a "
-				  "client certificate", NULL);
+			exec_fail(d, c,
+				  "answered with neither a token nor a "
+				  "client certificate",
+				  NULL);
 			return KUBE_EFAIL;
 		}
 		if (exp && kube_parse_time(exp, &out->expires) < 0) {
-			exec_fail(d, c, NULL, arena_printf(a,
-				  "answered with a malformed expirationTimestamp '%s'",
-				  exp));
+			exec_fail(d, c, NULL,
+				  arena_printf(a,
+					       "answered with a malformed expirationTimestamp '%s'",
+					       exp));
 			return KUBE_EFAIL;
 		}
 		out->token = tok && *tok ? xstrdup(tok) : NULL;
@@ -473,29 +478,26 @@ exec_wait(struct diags *d, const struct kube_conf *c, struct arena *a, pid_t pid
 	if (rr < 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
-		exec_fail(d, c, NULL, arena_printf(a, "could not be read: %s",
-						   strerror(errno)));
+		exec_fail(d, c, NULL, arena_printf(a, "could not be read: %s", strerror(errno)));
 		return KUBE_EFAIL;
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (WIFSIGNALED(status)) {
-		exec_fail(d, c, NULL, arena_printf(a, "was killed by signal %d",
-						   WTERMSIG(status)));
+		exec_fail(d, c, NULL, arena_printf(a, "was killed by signal %d", WTERMSIG(status)));
 		return KUBE_EFAIL;
 	}
 	if (WEXITSTATUS(status) != 0) {
-		exec_fail(d, c, NULL, arena_printf(a, "failed with exit code %d",
-						   WEXITSTATUS(status)));
+		exec_fail(d, c, NULL,
+			  arena_printf(a, "failed with exit code %d", WEXITSTATUS(status)));
 		return KUBE_EFAIL;
 	}
 	return 0;
 }
 
 int
-kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
-	      const struct kube_conf *c, double deadline,
-	      const char *(*get_env)(const char *))
+kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d, const struct kube_conf *c,
+	      double deadline, const char *(*get_env)(const char *))
 {
 	const struct kube_exec_conf *e = c->exec;
 	bool interactive = false, timed_out = false;
@@ -511,13 +513,14 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	if (strcmp(e->interactive_mode, "Never"))
 		interactive = isatty(0) == 1;
 	if (!strcmp(e->interactive_mode, "Always") && !interactive)
-		return exec_fail(d, c, "needs an interactive terminal "
+		return exec_fail(d, c,
+				 "needs an interactive terminal "
 				 "(interactiveMode: Always) but standard input is "
-				 "not one", NULL);
+				 "not one",
+				 NULL);
 	info = exec_info(a, c, interactive);
 	if (!info)
-		return exec_fail(d, c, "could not be given KUBERNETES_EXEC_INFO",
-				 NULL);
+		return exec_fail(d, c, "could not be given KUBERNETES_EXEC_INFO", NULL);
 	argv = arena_alloc(a, (e->nargs + 2) * sizeof(*argv));
 	argv[0] = (char *)e->command;
 	for (size_t i = 0; i < e->nargs; i++)
@@ -532,8 +535,8 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 			if (errp[i] >= 0)
 				close(errp[i]);
 		}
-		return exec_fail(d, c, NULL, arena_printf(a, "could not be started: %s",
-							   strerror(saved)));
+		return exec_fail(d, c, NULL,
+				 arena_printf(a, "could not be started: %s", strerror(saved)));
 	}
 	fcntl(errp[1], F_SETFD, FD_CLOEXEC);
 	fflush(NULL);
@@ -541,10 +544,14 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	if (pid < 0) {
 		int saved = errno;
 
-		close(outp[0]); close(outp[1]); close(errp[0]); close(errp[1]);
-		close(serr[0]); close(serr[1]);
-		return exec_fail(d, c, NULL, arena_printf(a, "could not be started: %s",
-							   strerror(saved)));
+		close(outp[0]);
+		close(outp[1]);
+		close(errp[0]);
+		close(errp[1]);
+		close(serr[0]);
+		close(serr[1]);
+		return exec_fail(d, c, NULL,
+				 arena_printf(a, "could not be started: %s", strerror(saved)));
 	}
 	if (pid == 0)
 		exec_child(e, argv, info, interactive, outp, errp, serr);
@@ -559,12 +566,13 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 		close(serr[0]);
 		waitpid(pid, &status, 0);
 		if (child_errno == ENOENT)
-			exec_fail(d, c, NULL, arena_printf(a,
-				  "cannot be run: executable '%s' not found on PATH",
-				  e->command));
+			exec_fail(d, c, NULL,
+				  arena_printf(a,
+					       "cannot be run: executable '%s' not found on PATH",
+					       e->command));
 		else
-			exec_fail(d, c, NULL, arena_printf(a, "cannot be run: %s",
-							   strerror(child_errno)));
+			exec_fail(d, c, NULL,
+				  arena_printf(a, "cannot be run: %s", strerror(child_errno)));
 		goto out;
 	}
 	rr = read_child(&b, outp[0], serr[0], eo, deadline, &timed_out);
@@ -576,7 +584,7 @@ kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 	rc = exec_parse_credential(out, a, d, c, &b);
 out:
 	if (b.len)
-		memset(b.data, 0, b.len);	/* the credential was in there */
+		memset(b.data, 0, b.len); /* the credential was in there */
 	buf_release(&b);
 	return rc;
 }

@@ -49,8 +49,7 @@ status_code(const char *line, size_t n)
 		i++;
 	for (; i < n && line[i] >= '0' && line[i] <= '9' && digits < 3; i++, digits++)
 		code = code * 10 + (line[i] - '0');
-	if (digits != 3 || (i < n && line[i] != ' ' && line[i] != '\r' &&
-			    line[i] != '\n'))
+	if (digits != 3 || (i < n && line[i] != ' ' && line[i] != '\r' && line[i] != '\n'))
 		return -1;
 	return code;
 }
@@ -86,12 +85,13 @@ malformed(struct diags *d, const char *where, const char *what)
 {
 	return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			"malformed answer to GET %s: %s; is that really an API "
-			"server?", where, what);
+			"server?",
+			where, what);
 }
 
 int
-kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
-		const char *where, const char *body, size_t len)
+kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d, const char *where,
+		const char *body, size_t len)
 {
 	const struct node *root, *items, *meta, *cont, *kind;
 
@@ -110,14 +110,13 @@ kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
 	if (!items)
 		return malformed(d, where, "the list has no 'items'");
 	if (node_is_null(items)) {
-		items = node_new_seq(a, items->at);	/* Go's empty slice */
+		items = node_new_seq(a, items->at); /* Go's empty slice */
 	} else if (items->kind != NODE_SEQ) {
 		return malformed(d, where, "'items' is not a list");
 	}
 	for (size_t i = 0; i < items->seq.count; i++)
 		if (items->seq.items[i]->kind != NODE_MAP)
-			return malformed(d, where, arena_printf(a,
-					 "item %zu is not an object", i));
+			return malformed(d, where, arena_printf(a, "item %zu is not an object", i));
 	meta = node_map_get(root, "metadata");
 	if (meta && !node_is_null(meta) && meta->kind != NODE_MAP)
 		return malformed(d, where, "'metadata' is not an object");
@@ -129,8 +128,8 @@ kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
 			return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 					"continue token too long in the answer to GET %s: "
 					"%zu bytes, the limit is %u; is that really an API "
-					"server?", where, cont->scalar.len,
-					KUBE_MAX_CONTINUE);
+					"server?",
+					where, cont->scalar.len, KUBE_MAX_CONTINUE);
 		if (strlen(cont->scalar.text) != cont->scalar.len)
 			return malformed(d, where, "'metadata.continue' holds a NUL");
 		out->cont = cont->scalar.text;
@@ -141,8 +140,8 @@ kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
 }
 
 int
-kube_object_parse(struct node **out, struct arena *a, struct diags *d,
-		  const char *where, const char *body, size_t len)
+kube_object_parse(struct node **out, struct arena *a, struct diags *d, const char *where,
+		  const char *body, size_t len)
 {
 	struct node *root = json_parse(a, d, KUBE_RULE, where, body, len);
 
@@ -180,6 +179,6 @@ kube_status_message(struct arena *a, const char *body, size_t len)
 		return msg;
 	n = KUBE_MAX_STATUS_MSG;
 	while (n && ((unsigned char)msg[n] & 0xc0) == 0x80)
-		n--;	/* not inside a UTF-8 sequence */
+		n--; /* not inside a UTF-8 sequence */
 	return arena_printf(a, "%.*s...", (int)n, msg);
 }

@@ -20,51 +20,51 @@ struct buf;
 
 /* users[].user.exec of a kubeconfig. */
 struct kube_exec_conf {
-	const char *api_version;	/* client.authentication.k8s.io/v1 | v1beta1 */
-	const char *command;		/* as written, or resolved against the
+	const char *api_version; /* client.authentication.k8s.io/v1 | v1beta1 */
+	const char *command;     /* as written, or resolved against the
 					 * kubeconfig's directory when it has a '/' */
 	const char **args;
 	size_t nargs;
 	const char **env_names;
 	const char **env_values;
 	size_t nenv;
-	const char *interactive_mode;	/* Never | IfAvailable | Always */
-	const char *install_hint;	/* or NULL */
+	const char *interactive_mode; /* Never | IfAvailable | Always */
+	const char *install_hint;     /* or NULL */
 	bool provide_cluster_info;
-	const struct node *cluster_config;	/* extensions client.authentication.k8s.io/exec */
-	FILE *log;			/* where its standard error is shown
+	const struct node *cluster_config; /* extensions client.authentication.k8s.io/exec */
+	FILE *log;                         /* where its standard error is shown
 					 * (escaped, capped); NULL: stderr */
 };
 
 /* Everything a request needs, resolved from kubeconfig or in-cluster. */
 struct kube_conf {
-	struct kube_info info;		/* info.server without URL userinfo */
-	const char *userinfo;		/* "user:pass@" of the server URL, or
+	struct kube_info info; /* info.server without URL userinfo */
+	const char *userinfo;  /* "user:pass@" of the server URL, or
 					 * NULL; never in a message */
-	struct pos at;			/* the context entry, for messages */
+	struct pos at;         /* the context entry, for messages */
 	/* cluster */
 	const char *ca_file;
-	const char *ca_data;		/* PEM, decoded from base64 */
+	const char *ca_data; /* PEM, decoded from base64 */
 	size_t ca_len;
-	const char *ca_data_b64;	/* as written (exec cluster info) */
+	const char *ca_data_b64; /* as written (exec cluster info) */
 	bool insecure;
 	const char *tls_server_name;
 	const char *proxy_url;
 	bool disable_compression;
-	const struct node *exec_cluster_config;	/* extension for exec plugins */
+	const struct node *exec_cluster_config; /* extension for exec plugins */
 	/* user */
 	const char *cert_file;
 	const char *key_file;
-	const char *cert_data;		/* PEM */
+	const char *cert_data; /* PEM */
 	size_t cert_len;
-	const char *key_data;		/* PEM */
+	const char *key_data; /* PEM */
 	size_t key_len;
 	const char *token;
-	const char *token_file;		/* re-read for every request */
+	const char *token_file; /* re-read for every request */
 	const char *username;
 	const char *password;
 	struct kube_exec_conf *exec;
-	const char *impersonate;	/* as */
+	const char *impersonate; /* as */
 };
 
 /*
@@ -79,24 +79,21 @@ int kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
  * into their data fields (curl is never handed a path): without blocking,
  * regular files only, 1 MiB each.  0 or KUBE_EFAIL after a diagnostic.
  */
-int kube_config_read_files(struct kube_conf *c, struct arena *a,
-			   struct diags *d);
+int kube_config_read_files(struct kube_conf *c, struct arena *a, struct diags *d);
 
 /* Cluster name and region from an EKS ARN in `s`; 0 when it is one. */
-int kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster,
-		       const char **region);
+int kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster, const char **region);
 
 /* Decode standard base64 (whitespace ignored) into the arena; -1 when
  * the text is not base64. */
-int kube_base64_decode(struct arena *a, const char *in, const char **out,
-		       size_t *out_len);
+int kube_base64_decode(struct arena *a, const char *in, const char **out, size_t *out_len);
 
 /* A credential from an exec plugin (or a token file). */
 struct kube_cred {
-	char *token;			/* heap, wiped and freed on release */
-	char *cert;			/* PEM, heap */
-	char *key;			/* PEM, heap */
-	time_t expires;			/* 0: never */
+	char *token;    /* heap, wiped and freed on release */
+	char *cert;     /* PEM, heap */
+	char *key;      /* PEM, heap */
+	time_t expires; /* 0: never */
 };
 
 void kube_cred_release(struct kube_cred *c);
@@ -133,12 +130,12 @@ const char *kube_file_error(int err);
  * kube_http.c: what the client reads of an HTTP answer, outside the curl
  * callbacks so that fuzz/fuzz_http.c drives the same code. */
 
-#define KUBE_MAX_CONTINUE (16u << 10)	/* one continue token */
-#define KUBE_MAX_STATUS_MSG 512		/* a Status message, in a diagnostic */
+#define KUBE_MAX_CONTINUE (16u << 10) /* one continue token */
+#define KUBE_MAX_STATUS_MSG 512       /* a Status message, in a diagnostic */
 
 struct kube_answer_meta {
-	long status;		/* from the last status line; 0 before one */
-	double retry_after;	/* seconds; < 0 when absent */
+	long status;        /* from the last status line; 0 before one */
+	double retry_after; /* seconds; < 0 when absent */
 };
 
 void kube_answer_init(struct kube_answer_meta *m);
@@ -149,8 +146,8 @@ void kube_answer_header(struct kube_answer_meta *m, const char *line, size_t n);
 /* One LIST page, shape-checked: items a sequence of mappings, metadata a
  * mapping, continue a string of at most KUBE_MAX_CONTINUE bytes. */
 struct kube_page {
-	const struct node *items;	/* NODE_SEQ, maybe empty */
-	const char *cont;		/* NULL or "" on the last page */
+	const struct node *items; /* NODE_SEQ, maybe empty */
+	const char *cont;         /* NULL or "" on the last page */
 	size_t cont_len;
 };
 
@@ -159,12 +156,12 @@ struct kube_page {
  * 0, or KUBE_EFAIL after one diagnostic ("malformed answer",
  * "continue token too long", or the JSON error).
  */
-int kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d,
-		    const char *where, const char *body, size_t len);
+int kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d, const char *where,
+		    const char *body, size_t len);
 
 /* A GET answer: a JSON mapping, else KUBE_EFAIL after a diagnostic. */
-int kube_object_parse(struct node **out, struct arena *a, struct diags *d,
-		      const char *where, const char *body, size_t len);
+int kube_object_parse(struct node **out, struct arena *a, struct diags *d, const char *where,
+		      const char *body, size_t len);
 
 /* The message of a Status body, capped at KUBE_MAX_STATUS_MSG bytes (on
  * a UTF-8 boundary), or NULL. */

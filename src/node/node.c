@@ -12,7 +12,8 @@
 #include "base/xalloc.h"
 #include "node/node.h"
 
-static struct node *node_alloc(struct arena *a, enum node_kind kind, struct pos at)
+static struct node *
+node_alloc(struct arena *a, enum node_kind kind, struct pos at)
 {
 	struct node *n = arena_alloc(a, sizeof(*n));
 
@@ -22,17 +23,20 @@ static struct node *node_alloc(struct arena *a, enum node_kind kind, struct pos 
 	return n;
 }
 
-struct node *node_new_map(struct arena *a, struct pos at)
+struct node *
+node_new_map(struct arena *a, struct pos at)
 {
 	return node_alloc(a, NODE_MAP, at);
 }
 
-struct node *node_new_seq(struct arena *a, struct pos at)
+struct node *
+node_new_seq(struct arena *a, struct pos at)
 {
 	return node_alloc(a, NODE_SEQ, at);
 }
 
-struct node *node_new_strn(struct arena *a, struct pos at, const char *s, size_t n)
+struct node *
+node_new_strn(struct arena *a, struct pos at, const char *s, size_t n)
 {
 	struct node *r = node_alloc(a, NODE_SCALAR, at);
 
@@ -42,12 +46,14 @@ struct node *node_new_strn(struct arena *a, struct pos at, const char *s, size_t
 	return r;
 }
 
-struct node *node_new_str(struct arena *a, struct pos at, const char *s)
+struct node *
+node_new_str(struct arena *a, struct pos at, const char *s)
 {
 	return node_new_strn(a, at, s, strlen(s));
 }
 
-struct node *node_new_int(struct arena *a, struct pos at, int64_t v)
+struct node *
+node_new_int(struct arena *a, struct pos at, int64_t v)
 {
 	struct node *r = node_alloc(a, NODE_SCALAR, at);
 
@@ -59,7 +65,8 @@ struct node *node_new_int(struct arena *a, struct pos at, int64_t v)
 	return r;
 }
 
-struct node *node_new_bool(struct arena *a, struct pos at, bool v)
+struct node *
+node_new_bool(struct arena *a, struct pos at, bool v)
 {
 	struct node *r = node_alloc(a, NODE_SCALAR, at);
 
@@ -70,7 +77,8 @@ struct node *node_new_bool(struct arena *a, struct pos at, bool v)
 	return r;
 }
 
-struct node *node_new_null(struct arena *a, struct pos at)
+struct node *
+node_new_null(struct arena *a, struct pos at)
 {
 	struct node *r = node_alloc(a, NODE_SCALAR, at);
 
@@ -81,21 +89,22 @@ struct node *node_new_null(struct arena *a, struct pos at)
 }
 
 /* A float's text: C syntax, or YAML's .inf / -.Inf / .NaN spellings. */
-static double text_to_double(const char *t)
+static double
+text_to_double(const char *t)
 {
 	const char *p = t + (*t == '-' || *t == '+');
 
-	if (p[0] == '.' && (p[1] | 0x20) == 'i' && (p[2] | 0x20) == 'n' &&
-	    (p[3] | 0x20) == 'f' && !p[4])
+	if (p[0] == '.' && (p[1] | 0x20) == 'i' && (p[2] | 0x20) == 'n' && (p[3] | 0x20) == 'f' &&
+	    !p[4])
 		return *t == '-' ? -INFINITY : INFINITY;
-	if (p[0] == '.' && (p[1] | 0x20) == 'n' && (p[2] | 0x20) == 'a' &&
-	    (p[3] | 0x20) == 'n' && !p[4])
+	if (p[0] == '.' && (p[1] | 0x20) == 'n' && (p[2] | 0x20) == 'a' && (p[3] | 0x20) == 'n' &&
+	    !p[4])
 		return NAN;
 	return num_strtod(t, NULL);
 }
 
-struct node *node_new_scalar(struct arena *a, struct pos at,
-			     enum node_type type, const char *text, size_t len)
+struct node *
+node_new_scalar(struct arena *a, struct pos at, enum node_type type, const char *text, size_t len)
 {
 	struct node *r = node_alloc(a, NODE_SCALAR, at);
 
@@ -107,27 +116,23 @@ struct node *node_new_scalar(struct arena *a, struct pos at,
 		r->scalar.i = strtoll(r->scalar.text, NULL, 10);
 		r->scalar.f = (double)r->scalar.i;
 		break;
-	case NODE_FLOAT:
-		r->scalar.f = text_to_double(r->scalar.text);
-		break;
-	case NODE_BOOL:
-		r->scalar.i = len == 4 && memcmp(text, "true", 4) == 0;
-		break;
+	case NODE_FLOAT: r->scalar.f = text_to_double(r->scalar.text); break;
+	case NODE_BOOL: r->scalar.i = len == 4 && memcmp(text, "true", 4) == 0; break;
 	case NODE_NULL:
-	case NODE_STR:
-		break;
+	case NODE_STR: break;
 	}
 	return r;
 }
 
-void node_seq_push(struct arena *a, struct node *seq, struct node *item)
+void
+node_seq_push(struct arena *a, struct node *seq, struct node *item)
 {
 	ARENA_GROW(a, seq->seq.items, seq->seq.count, seq->seq.alloc, 4);
 	seq->seq.items[seq->seq.count++] = item;
 }
 
-void node_map_add_node(struct arena *a, struct node *map, struct node *key,
-		       struct node *value)
+void
+node_map_add_node(struct arena *a, struct node *map, struct node *key, struct node *value)
 {
 	struct node_pair *p;
 
@@ -137,8 +142,8 @@ void node_map_add_node(struct arena *a, struct node *map, struct node *key,
 	p->value = value;
 }
 
-struct node *node_map_add(struct arena *a, struct node *map, const char *key,
-			  struct node *value)
+struct node *
+node_map_add(struct arena *a, struct node *map, const char *key, struct node *value)
 {
 	struct pos at = value ? value->at : map->at;
 
@@ -146,7 +151,8 @@ struct node *node_map_add(struct arena *a, struct node *map, const char *key,
 	return value;
 }
 
-static struct node_pair *pair_find(const struct node *map, const char *key, size_t klen)
+static struct node_pair *
+pair_find(const struct node *map, const char *key, size_t klen)
 {
 	size_t i;
 
@@ -155,15 +161,14 @@ static struct node_pair *pair_find(const struct node *map, const char *key, size
 	for (i = 0; i < map->map.count; i++) {
 		const struct node *k = map->map.pairs[i].key;
 
-		if (k && k->scalar.len == klen &&
-		    memcmp(k->scalar.text, key, klen) == 0)
+		if (k && k->scalar.len == klen && memcmp(k->scalar.text, key, klen) == 0)
 			return &map->map.pairs[i];
 	}
 	return NULL;
 }
 
-struct node *node_map_set(struct arena *a, struct node *map, const char *key,
-			  struct node *value)
+struct node *
+node_map_set(struct arena *a, struct node *map, const char *key, struct node *value)
 {
 	struct node_pair *p = pair_find(map, key, strlen(key));
 
@@ -174,39 +179,42 @@ struct node *node_map_set(struct arena *a, struct node *map, const char *key,
 	return node_map_add(a, map, key, value);
 }
 
-struct node *node_map_add_str(struct arena *a, struct node *map,
-			      const char *key, const char *value)
+struct node *
+node_map_add_str(struct arena *a, struct node *map, const char *key, const char *value)
 {
 	return node_map_add(a, map, key, node_new_str(a, map->at, value));
 }
 
-struct node *node_map_add_int(struct arena *a, struct node *map,
-			      const char *key, int64_t value)
+struct node *
+node_map_add_int(struct arena *a, struct node *map, const char *key, int64_t value)
 {
 	return node_map_add(a, map, key, node_new_int(a, map->at, value));
 }
 
-struct node *node_map_add_bool(struct arena *a, struct node *map,
-			       const char *key, bool value)
+struct node *
+node_map_add_bool(struct arena *a, struct node *map, const char *key, bool value)
 {
 	return node_map_add(a, map, key, node_new_bool(a, map->at, value));
 }
 
-struct node *node_map_get(const struct node *map, const char *key)
+struct node *
+node_map_get(const struct node *map, const char *key)
 {
 	const struct node_pair *p = node_map_pair(map, key);
 
 	return p ? p->value : NULL;
 }
 
-const struct node_pair *node_map_pair(const struct node *map, const char *key)
+const struct node_pair *
+node_map_pair(const struct node *map, const char *key)
 {
 	if (!key)
 		return NULL;
 	return pair_find(map, key, strlen(key));
 }
 
-struct node *node_path(const struct node *n, const char *dotted)
+struct node *
+node_path(const struct node *n, const char *dotted)
 {
 	const char *s = dotted;
 
@@ -228,42 +236,48 @@ struct node *node_path(const struct node *n, const char *dotted)
 	}
 }
 
-const char *node_str(const struct node *n)
+const char *
+node_str(const struct node *n)
 {
 	if (!n || n->kind != NODE_SCALAR || n->type != NODE_STR)
 		return NULL;
 	return n->scalar.text;
 }
 
-const char *node_text(const struct node *n)
+const char *
+node_text(const struct node *n)
 {
 	if (!n || n->kind != NODE_SCALAR)
 		return NULL;
 	return n->scalar.text;
 }
 
-bool node_is_str(const struct node *n)
+bool
+node_is_str(const struct node *n)
 {
 	return n && n->kind == NODE_SCALAR && n->type == NODE_STR;
 }
 
-bool node_is_int(const struct node *n)
+bool
+node_is_int(const struct node *n)
 {
 	return n && n->kind == NODE_SCALAR && n->type == NODE_INT;
 }
 
-bool node_is_number(const struct node *n)
+bool
+node_is_number(const struct node *n)
 {
-	return n && n->kind == NODE_SCALAR &&
-		(n->type == NODE_INT || n->type == NODE_FLOAT);
+	return n && n->kind == NODE_SCALAR && (n->type == NODE_INT || n->type == NODE_FLOAT);
 }
 
-bool node_is_bool(const struct node *n)
+bool
+node_is_bool(const struct node *n)
 {
 	return n && n->kind == NODE_SCALAR && n->type == NODE_BOOL;
 }
 
-bool node_is_null(const struct node *n)
+bool
+node_is_null(const struct node *n)
 {
 	return !n || (n->kind == NODE_SCALAR && n->type == NODE_NULL);
 }
@@ -272,7 +286,8 @@ bool node_is_null(const struct node *n)
  * Exact comparison of an int64 with a double (no rounding of the int):
  * NaN sorts after every number.
  */
-static int cmp_int_double(int64_t i, double f)
+static int
+cmp_int_double(int64_t i, double f)
 {
 	double t;
 	int64_t ti;
@@ -294,7 +309,8 @@ static int cmp_int_double(int64_t i, double f)
 	return 0;
 }
 
-static int cmp_double(double a, double b)
+static int
+cmp_double(double a, double b)
 {
 	if (isnan(a) || isnan(b))
 		return isnan(a) - isnan(b);
@@ -305,7 +321,8 @@ static int cmp_double(double a, double b)
 	return 0;
 }
 
-static int cmp_number(const struct node *a, const struct node *b)
+static int
+cmp_number(const struct node *a, const struct node *b)
 {
 	if (a->type == NODE_INT && b->type == NODE_INT)
 		return a->scalar.i < b->scalar.i ? -1 : a->scalar.i > b->scalar.i;
@@ -316,7 +333,8 @@ static int cmp_number(const struct node *a, const struct node *b)
 	return cmp_double(a->scalar.f, b->scalar.f);
 }
 
-static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
+static int
+cmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
 {
 	int c = memcmp(a, b, alen < blen ? alen : blen);
 
@@ -326,29 +344,27 @@ static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
 }
 
 /* JSON ranks: null < bool < number < string. */
-static int type_rank(enum node_type t)
+static int
+type_rank(enum node_type t)
 {
 	switch (t) {
-	case NODE_NULL:
-		return 0;
-	case NODE_BOOL:
-		return 1;
+	case NODE_NULL: return 0;
+	case NODE_BOOL: return 1;
 	case NODE_INT:
-	case NODE_FLOAT:
-		return 2;
-	case NODE_STR:
-		return 3;
+	case NODE_FLOAT: return 2;
+	case NODE_STR: return 3;
 	}
 	return 4;
 }
 
-static int key_cmp(const struct node *a, const struct node *b)
+static int
+key_cmp(const struct node *a, const struct node *b)
 {
-	return cmp_bytes(a->scalar.text, a->scalar.len,
-			 b->scalar.text, b->scalar.len);
+	return cmp_bytes(a->scalar.text, a->scalar.len, b->scalar.text, b->scalar.len);
 }
 
-static int pair_cmp_qsort(const void *x, const void *y)
+static int
+pair_cmp_qsort(const void *x, const void *y)
 {
 	const struct node_pair *a = *(const struct node_pair *const *)x;
 	const struct node_pair *b = *(const struct node_pair *const *)y;
@@ -357,7 +373,8 @@ static int pair_cmp_qsort(const void *x, const void *y)
 }
 
 /* The pairs of a map ordered by key, in a heap array the caller frees. */
-static const struct node_pair **sorted_pairs(const struct node *m)
+static const struct node_pair **
+sorted_pairs(const struct node *m)
 {
 	const struct node_pair **v = xmalloc((m->map.count + 1) * sizeof(*v));
 	size_t i;
@@ -368,7 +385,8 @@ static const struct node_pair **sorted_pairs(const struct node *m)
 	return v;
 }
 
-bool node_equal(const struct node *a, const struct node *b)
+bool
+node_equal(const struct node *a, const struct node *b)
 {
 	size_t i;
 
@@ -383,13 +401,11 @@ bool node_equal(const struct node *a, const struct node *b)
 		if (a->type != b->type)
 			return false;
 		switch (a->type) {
-		case NODE_NULL:
-			return true;
-		case NODE_BOOL:
-			return (a->scalar.i != 0) == (b->scalar.i != 0);
+		case NODE_NULL: return true;
+		case NODE_BOOL: return (a->scalar.i != 0) == (b->scalar.i != 0);
 		default:
 			return a->scalar.len == b->scalar.len &&
-				memcmp(a->scalar.text, b->scalar.text, a->scalar.len) == 0;
+			       memcmp(a->scalar.text, b->scalar.text, a->scalar.len) == 0;
 		}
 	case NODE_SEQ:
 		if (a->seq.count != b->seq.count)
@@ -418,7 +434,8 @@ bool node_equal(const struct node *a, const struct node *b)
 	return false;
 }
 
-int node_compare(const struct node *a, const struct node *b)
+int
+node_compare(const struct node *a, const struct node *b)
 {
 	size_t i, n;
 	int c = 0;
@@ -434,16 +451,13 @@ int node_compare(const struct node *a, const struct node *b)
 		if (type_rank(a->type) != type_rank(b->type))
 			return type_rank(a->type) < type_rank(b->type) ? -1 : 1;
 		switch (a->type) {
-		case NODE_NULL:
-			return 0;
-		case NODE_BOOL:
-			return (a->scalar.i != 0) - (b->scalar.i != 0);
+		case NODE_NULL: return 0;
+		case NODE_BOOL: return (a->scalar.i != 0) - (b->scalar.i != 0);
 		case NODE_INT:
-		case NODE_FLOAT:
-			return cmp_number(a, b);
+		case NODE_FLOAT: return cmp_number(a, b);
 		case NODE_STR:
-			return cmp_bytes(a->scalar.text, a->scalar.len,
-					 b->scalar.text, b->scalar.len);
+			return cmp_bytes(a->scalar.text, a->scalar.len, b->scalar.text,
+					 b->scalar.len);
 		}
 		return 0;
 	case NODE_SEQ:
@@ -474,7 +488,8 @@ int node_compare(const struct node *a, const struct node *b)
 	return 0;
 }
 
-struct node *node_clone(struct arena *a, const struct node *n)
+struct node *
+node_clone(struct arena *a, const struct node *n)
 {
 	struct node *r;
 	size_t i;
@@ -501,7 +516,8 @@ struct node *node_clone(struct arena *a, const struct node *n)
 	return r;
 }
 
-static bool is_ident(const char *k)
+static bool
+is_ident(const char *k)
 {
 	const char *p;
 
@@ -514,7 +530,8 @@ static bool is_ident(const char *k)
 	return true;
 }
 
-char *node_path_join(struct arena *a, const char *base, const char *key)
+char *
+node_path_join(struct arena *a, const char *base, const char *key)
 {
 	const char *p;
 	size_t n = 0;
@@ -523,8 +540,7 @@ char *node_path_join(struct arena *a, const char *base, const char *key)
 	if (!base)
 		base = "";
 	if (is_ident(key))
-		return *base ? arena_printf(a, "%s.%s", base, key) :
-			arena_strdup(a, key);
+		return *base ? arena_printf(a, "%s.%s", base, key) : arena_strdup(a, key);
 	/* base["key"], with " and \ escaped. */
 	for (p = key; *p; p++)
 		n += (*p == '"' || *p == '\\') ? 2 : 1;
@@ -545,7 +561,8 @@ char *node_path_join(struct arena *a, const char *base, const char *key)
 	return out;
 }
 
-char *node_path_index(struct arena *a, const char *base, size_t index)
+char *
+node_path_index(struct arena *a, const char *base, size_t index)
 {
 	return arena_printf(a, "%s[%zu]", base ? base : "", index);
 }

@@ -31,28 +31,28 @@ enum node_kind {
 enum node_type {
 	NODE_NULL,
 	NODE_BOOL,
-	NODE_INT,	/* fits int64 */
-	NODE_FLOAT,	/* number that is not an int64: fraction, exponent, too big */
+	NODE_INT,   /* fits int64 */
+	NODE_FLOAT, /* number that is not an int64: fraction, exponent, too big */
 	NODE_STR,
 };
 
 struct node;
 
 struct node_pair {
-	struct node *key;	/* a scalar */
+	struct node *key; /* a scalar */
 	struct node *value;
 };
 
 struct node {
 	enum node_kind kind;
-	enum node_type type;	/* scalars only */
+	enum node_type type; /* scalars only */
 	struct pos at;
 	union {
 		struct {
-			const char *text;	/* canonical text, NUL-terminated */
+			const char *text; /* canonical text, NUL-terminated */
 			size_t len;
-			int64_t i;		/* NODE_INT, NODE_BOOL (0/1) */
-			double f;		/* NODE_FLOAT, NODE_INT */
+			int64_t i; /* NODE_INT, NODE_BOOL (0/1) */
+			double f;  /* NODE_FLOAT, NODE_INT */
 		} scalar;
 		struct {
 			struct node **items;
@@ -76,26 +76,21 @@ struct node *node_new_int(struct arena *a, struct pos at, int64_t v);
 struct node *node_new_bool(struct arena *a, struct pos at, bool v);
 struct node *node_new_null(struct arena *a, struct pos at);
 /* A scalar of a given type whose text is already canonical. */
-struct node *node_new_scalar(struct arena *a, struct pos at,
-			     enum node_type type, const char *text, size_t len);
+struct node *node_new_scalar(struct arena *a, struct pos at, enum node_type type, const char *text,
+			     size_t len);
 
 void node_seq_push(struct arena *a, struct node *seq, struct node *item);
 /* Append key/value (no duplicate check); returns value. */
-struct node *node_map_add(struct arena *a, struct node *map, const char *key,
-			  struct node *value);
+struct node *node_map_add(struct arena *a, struct node *map, const char *key, struct node *value);
 /* Append a pair whose key is an existing scalar node (keeps its pos). */
-void node_map_add_node(struct arena *a, struct node *map, struct node *key,
-		       struct node *value);
+void node_map_add_node(struct arena *a, struct node *map, struct node *key, struct node *value);
 /* Replace the value of key, or append it. */
-struct node *node_map_set(struct arena *a, struct node *map, const char *key,
-			  struct node *value);
+struct node *node_map_set(struct arena *a, struct node *map, const char *key, struct node *value);
 /* Convenience: add a string / int / bool value under key. */
-struct node *node_map_add_str(struct arena *a, struct node *map,
-			      const char *key, const char *value);
-struct node *node_map_add_int(struct arena *a, struct node *map,
-			      const char *key, int64_t value);
-struct node *node_map_add_bool(struct arena *a, struct node *map,
-			       const char *key, bool value);
+struct node *node_map_add_str(struct arena *a, struct node *map, const char *key,
+			      const char *value);
+struct node *node_map_add_int(struct arena *a, struct node *map, const char *key, int64_t value);
+struct node *node_map_add_bool(struct arena *a, struct node *map, const char *key, bool value);
 
 /* Lookups: NULL when absent or when `n` is not of the needed kind. */
 struct node *node_map_get(const struct node *map, const char *key);
@@ -108,9 +103,9 @@ const char *node_str(const struct node *n);
 const char *node_text(const struct node *n);
 bool node_is_str(const struct node *n);
 bool node_is_int(const struct node *n);
-bool node_is_number(const struct node *n);	/* int or float */
+bool node_is_number(const struct node *n); /* int or float */
 bool node_is_bool(const struct node *n);
-bool node_is_null(const struct node *n);	/* also true for n == NULL */
+bool node_is_null(const struct node *n); /* also true for n == NULL */
 
 /* Deep equality as JSON sees it (1 == 1.0; key order ignored in maps). */
 bool node_equal(const struct node *a, const struct node *b);

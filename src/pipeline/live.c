@@ -12,8 +12,7 @@
 #include "spec/spec.h"
 
 const char *
-live_label(struct arena *a, const char *side, const char *kind,
-	   const char *ns, const char *name)
+live_label(struct arena *a, const char *side, const char *kind, const char *ns, const char *name)
 {
 	if (ns && *ns)
 		return arena_printf(a, "%s/%s/%s/%s", side, kind, ns, name);
@@ -60,8 +59,8 @@ fail(const struct live_run *r)
 
 int
 live_run_start(struct live_run *out, struct arena *a, const char *name,
-	       const struct pipeline_source *src, const struct live_opts *lo,
-	       int verbose, bool quiet)
+	       const struct pipeline_source *src, const struct live_opts *lo, int verbose,
+	       bool quiet)
 {
 	struct kube_options ko;
 	struct render_options ropt;
@@ -76,13 +75,15 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 		return fail(out);
 	pipeline_load(&out->p, a, &out->files);
 	if (diags_count(&out->p.diags, DIAG_ERROR)) {
-		struct report_input in = { &out->p.diags, &out->files, &out->p.fleet,
-					   out->p.docs, name };
+		struct report_input in = { &out->p.diags, &out->files, &out->p.fleet, out->p.docs,
+					   name };
 
 		diags_sort(&out->p.diags);
 		report_write_flags(stdout, stderr, &in, REPORT_TEXT, 0);
-		fprintf(stderr, "%s: the specs are invalid: fix them first "
-			"('gpusite validate')\n", name);
+		fprintf(stderr,
+			"%s: the specs are invalid: fix them first "
+			"('gpusite validate')\n",
+			name);
 		return LIVE_EINVALID;
 	}
 
@@ -107,7 +108,8 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 				 "its names carry no EKS cluster ARN and no node has an "
 				 "eks-hybrid:/// providerID; pass --cluster NAME",
 				 kube_get_info(out->kube)->context
-				 ? kube_get_info(out->kube)->context : "in-cluster");
+					 ? kube_get_info(out->kube)->context
+					 : "in-cluster");
 			return fail(out);
 		}
 	}
@@ -125,13 +127,13 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 		diag_add(&out->errors, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 			 "no site spec names cluster %s (settled from %s): check "
 			 "--context, or pass --cluster with one of the specs' "
-			 "cluster.name values", out->cluster, out->cluster_how);
+			 "cluster.name values",
+			 out->cluster, out->cluster_how);
 		return fail(out);
 	}
 	if (!quiet) {
-		fprintf(stderr, "%s: cluster %s (from %s), %zu site%s:", name,
-			out->cluster, out->cluster_how, out->nsites,
-			out->nsites == 1 ? "" : "s");
+		fprintf(stderr, "%s: cluster %s (from %s), %zu site%s:", name, out->cluster,
+			out->cluster_how, out->nsites, out->nsites == 1 ? "" : "s");
 		for (size_t i = 0; i < out->nsites; i++)
 			fprintf(stderr, " %s", out->sites[i]->name);
 		fprintf(stderr, "\n");
@@ -140,8 +142,8 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 	ropt.sites = names;
 	ropt.site_count = out->nsites;
 	if (render_fleet(&out->rendered, a, &out->p.diags, &out->p.fleet, &ropt) < 0) {
-		struct report_input in = { &out->p.diags, &out->files, &out->p.fleet,
-					   out->p.docs, name };
+		struct report_input in = { &out->p.diags, &out->files, &out->p.fleet, out->p.docs,
+					   name };
 
 		diags_sort(&out->p.diags);
 		report_write_flags(stdout, stderr, &in, REPORT_TEXT, REPORT_NO_SUMMARY);

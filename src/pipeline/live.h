@@ -23,28 +23,28 @@ struct live_opts {
 	const char *kubeconfig;
 	const char *context;
 	const char *cluster;
-	double timeout;		/* seconds; 0: the default */
+	double timeout; /* seconds; 0: the default */
 };
 
 /* A live run: specs read, client open, cluster settled, sites rendered. */
 struct live_run {
 	struct arena *arena;
-	const char *name;		/* "gpusite drift" */
-	struct diags errors;		/* cluster and read errors */
+	const char *name;    /* "gpusite drift" */
+	struct diags errors; /* cluster and read errors */
 	struct source_set files;
 	struct pipeline p;
 	struct kube_client *kube;
 	const char *cluster;
-	const char *cluster_how;	/* how it was settled */
-	const struct spec_site **sites;	/* sites of `cluster` */
+	const char *cluster_how;        /* how it was settled */
+	const struct spec_site **sites; /* sites of `cluster` */
 	size_t nsites;
-	struct render_result rendered;	/* objects of those sites */
+	struct render_result rendered; /* objects of those sites */
 };
 
 enum live_result {
 	LIVE_OK = 0,
-	LIVE_EINVALID = -1,	/* the specs are invalid (printed on stderr) */
-	LIVE_EFAIL = -2,	/* cluster, read or render errors (printed) */
+	LIVE_EINVALID = -1, /* the specs are invalid (printed on stderr) */
+	LIVE_EFAIL = -2,    /* cluster, read or render errors (printed) */
 };
 
 /*
@@ -55,15 +55,15 @@ enum live_result {
  * LIVE_EFAIL after everything was printed on stderr.
  */
 int live_run_start(struct live_run *out, struct arena *a, const char *name,
-		   const struct pipeline_source *src, const struct live_opts *lo,
-		   int verbose, bool quiet);
+		   const struct pipeline_source *src, const struct live_opts *lo, int verbose,
+		   bool quiet);
 void live_run_finish(struct live_run *r);
 
 /* Print r->errors (and kube diagnostics) on stderr. */
 void live_run_print_errors(const struct live_run *r);
 
 /* The rendered spelling "live/NodePool/x", "live/ConfigMap/ns/x". */
-const char *live_label(struct arena *a, const char *side, const char *kind,
-		       const char *ns, const char *name);
+const char *live_label(struct arena *a, const char *side, const char *kind, const char *ns,
+		       const char *name);
 
 #endif

@@ -24,8 +24,8 @@
 /* A document read, to tell which site a later finding belongs to. */
 struct doc_ref {
 	const char *file;
-	unsigned line;		/* where the document starts */
-	const char *name;	/* metadata.name when it is a string, else NULL */
+	unsigned line;    /* where the document starts */
+	const char *name; /* metadata.name when it is a string, else NULL */
 };
 
 struct doc_refs {
@@ -35,8 +35,7 @@ struct doc_refs {
 };
 
 static void
-refs_add(struct arena *a, struct doc_refs *r, const char *file, unsigned line,
-	 const char *name)
+refs_add(struct arena *a, struct doc_refs *r, const char *file, unsigned line, const char *name)
 {
 	ARENA_GROW(a, r->items, r->count, r->alloc, 64);
 	r->items[r->count].file = file;
@@ -101,11 +100,11 @@ classify(const struct node *doc, const char **api, const char **kind)
 
 	*api = node_str(node_path(doc, "apiVersion"));
 	*kind = node_str(node_path(doc, "kind"));
-	if (!has_key(doc, "apiVersion") && !has_key(doc, "kind") &&
-	    !has_key(doc, "metadata") && !has_key(doc, "spec"))
+	if (!has_key(doc, "apiVersion") && !has_key(doc, "kind") && !has_key(doc, "metadata") &&
+	    !has_key(doc, "spec"))
 		return DOC_OTHER;
 	if (!*api)
-		return DOC_SITE;	/* the schema reports it */
+		return DOC_SITE; /* the schema reports it */
 	ours = !strncmp(*api, "gpusite.io/", n);
 	if (!ours)
 		return *kind && !strcmp(*kind, SPEC_KIND) ? DOC_WRONG_KIND : DOC_OTHER;
@@ -161,8 +160,7 @@ struct lean_keys {
 };
 
 static void
-key_add(struct arena *a, struct lean_keys *k, char tag, const char *key,
-	size_t file)
+key_add(struct arena *a, struct lean_keys *k, char tag, const char *key, size_t file)
 {
 	ARENA_GROW(a, k->items, k->count, k->alloc, 256);
 	/* the tag keeps the rules' keys apart: a site name never meets a node name */
@@ -174,16 +172,15 @@ key_add(struct arena *a, struct lean_keys *k, char tag, const char *key,
 /* The keys of GS004 (metadata.name), GS005 (node names), GS046 (cluster
  * and fallback NodePool) and GS047/GS100/GS107/GS116 (cluster). */
 static void
-site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s,
-	  size_t file)
+site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s, size_t file)
 {
 	key_add(a, k, 'S', s->name, file);
 	key_add(a, k, 'C', s->cluster.name, file);
 	if (s->fallback.enabled)
-		key_add(a, k, 'P', arena_printf(a, "%s%c%s", s->cluster.name ?
-						s->cluster.name : "(null)", '\n',
-						s->fallback.node_pool_name ?
-						s->fallback.node_pool_name : "(null)"),
+		key_add(a, k, 'P',
+			arena_printf(
+				a, "%s%c%s", s->cluster.name ? s->cluster.name : "(null)", '\n',
+				s->fallback.node_pool_name ? s->fallback.node_pool_name : "(null)"),
 			file);
 	for (size_t j = 0; j < s->group_count; j++)
 		for (size_t n = 0; n < s->groups[j].node_count; n++)
@@ -227,8 +224,7 @@ rules_fleet(struct arena *a, struct diags *d, const struct spec_fleet *f)
 /* Findings from `from` on: the site names into the run's arena, and the
  * site of a finding without one from where it is. */
 static void
-keep_sites(struct arena *a, struct diags *d, size_t from,
-	   const struct doc_refs *refs)
+keep_sites(struct arena *a, struct diags *d, size_t from, const struct doc_refs *refs)
 {
 	for (size_t i = from; i < d->count; i++) {
 		if (!d->items[i].site)
@@ -238,10 +234,9 @@ keep_sites(struct arena *a, struct diags *d, size_t from,
 	}
 }
 
-static int load(struct pipeline *p, struct arena *a,
-		const struct source_set *files, bool lean);
-static void reload_sites(struct spec_fleet *out, struct arena *t,
-			 const struct schema *schema, const struct source_file *f);
+static int load(struct pipeline *p, struct arena *a, const struct source_set *files, bool lean);
+static void reload_sites(struct spec_fleet *out, struct arena *t, const struct schema *schema,
+			 const struct source_file *f);
 
 int
 pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *files)
@@ -250,15 +245,14 @@ pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *file
 }
 
 int
-pipeline_load_lean(struct pipeline *p, struct arena *a,
-		   const struct source_set *files)
+pipeline_load_lean(struct pipeline *p, struct arena *a, const struct source_set *files)
 {
 	return load(p, a, files, lean_possible());
 }
 
 void
-pipeline_reload(const struct pipeline *p, struct spec_fleet *out,
-		struct arena *t, const struct source_file *f)
+pipeline_reload(const struct pipeline *p, struct spec_fleet *out, struct arena *t,
+		const struct source_file *f)
 {
 	reload_sites(out, t, p->schema, f);
 }
@@ -292,9 +286,8 @@ reload_sites(struct spec_fleet *out, struct arena *t, const struct schema *schem
 
 /* The cross-file rules over the sites whose keys meet another's. */
 static void
-lean_fleet_rules_run(struct pipeline *p, struct arena *a,
-		     const struct source_set *files, const struct schema *schema,
-		     struct lean_keys *k, const struct doc_refs *refs)
+lean_fleet_rules_run(struct pipeline *p, struct arena *a, const struct source_set *files,
+		     const struct schema *schema, struct lean_keys *k, const struct doc_refs *refs)
 {
 	struct arena t = ARENA_INIT;
 	struct spec_fleet sub = { NULL, 0, files->count };
@@ -325,8 +318,7 @@ lean_fleet_rules_run(struct pipeline *p, struct arena *a,
 }
 
 static int
-load(struct pipeline *p, struct arena *a, const struct source_set *files,
-     bool lean)
+load(struct pipeline *p, struct arena *a, const struct source_set *files, bool lean)
 {
 	const struct schema *schema;
 	struct doc_refs refs = { NULL, 0, 0 };
@@ -347,12 +339,11 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files,
 		const struct source_file *f = &files->files[i];
 		struct yamlio_docs docs = { NULL, 0 };
 		struct arena scratch = ARENA_INIT;
-		struct arena *t = lean ? &scratch : a;	/* the file's trees */
+		struct arena *t = lean ? &scratch : a; /* the file's trees */
 
 		/* Findings of the loader stay with the file: the document they
 		 * are in may not have loaded at all. */
-		yamlio_load(&docs, t, &p->diags, f->path, f->data, f->len,
-			    &yamlio_default_limits);
+		yamlio_load(&docs, t, &p->diags, f->path, f->data, f->len, &yamlio_default_limits);
 		for (size_t j = 0; j < docs.count; j++) {
 			const struct node *doc = docs.docs[j];
 			const char *name = node_str(node_path(doc, "metadata.name"));
@@ -380,10 +371,11 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files,
 						 " silence this",
 						 api, kind ? ", kind " : "", kind ? kind : "");
 				else
-					diag_add(&p->diags, DIAG_NOTE, doc->at, "GS127", "",
-						 "skipped: no apiVersion, kind, metadata or spec, so"
-						 " not a site spec; keep other files out of the spec"
-						 " paths to silence this");
+					diag_add(
+						&p->diags, DIAG_NOTE, doc->at, "GS127", "",
+						"skipped: no apiVersion, kind, metadata or spec, so"
+						" not a site spec; keep other files out of the spec"
+						" paths to silence this");
 				continue;
 			case DOC_WRONG_KIND:
 				refs_add(a, &refs, f->path, doc->at.line, name);
@@ -396,8 +388,7 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files,
 				rules_scan_secrets(t, &p->diags, doc);
 				mark_site(&p->diags, mark, name);
 				continue;
-			case DOC_SITE:
-				break;
+			case DOC_SITE: break;
 			}
 			p->docs++;
 			refs_add(a, &refs, f->path, doc->at.line, name);
@@ -416,8 +407,10 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files,
 					/* what a report reads of a site: its name and file */
 					kept->name = name;
 					kept->file = f->path;
-					kept->cluster.name = site->cluster.name ?
-						arena_strdup(a, site->cluster.name) : NULL;
+					kept->cluster.name =
+						site->cluster.name
+							? arena_strdup(a, site->cluster.name)
+							: NULL;
 					spec_fleet_add(a, &p->fleet, kept);
 					continue;
 				} else if (site) {
@@ -455,8 +448,8 @@ pipeline_collect(struct source_set *out, struct arena *a, struct diags *d,
 	if (src->staged)
 		return source_from_index(out, a, d, src->paths, src->npaths);
 	if (src->repo || src->ref)
-		return source_from_git(out, a, d, src->repo ? src->repo : ".", src->ref,
-				       src->paths, src->npaths);
+		return source_from_git(out, a, d, src->repo ? src->repo : ".", src->ref, src->paths,
+				       src->npaths);
 	return source_from_paths(out, a, d, NULL, src->paths, src->npaths);
 }
 
@@ -472,16 +465,16 @@ pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 		return r;
 	if (out->count == 0 && d->count == before) {
 		const char *where = src->npaths == 1 ? src->paths[0]
-				  : out->label ? out->label : ".";
+				    : out->label     ? out->label
+						     : ".";
 		const char *what = src->staged ? "staged spec files" : "spec files";
 
 		if (src->npaths > 1)
-			diag_add(d, DIAG_ERROR, none, "", "",
-				 "no %s found in the %zu paths given", what, src->npaths);
+			diag_add(d, DIAG_ERROR, none, "", "", "no %s found in the %zu paths given",
+				 what, src->npaths);
 		else
-			diag_add(d, DIAG_ERROR, none, "", "",
-				 "no %s found under '%s'%s%s", what, where,
-				 src->repo || src->ref ? " at " : "",
+			diag_add(d, DIAG_ERROR, none, "", "", "no %s found under '%s'%s%s", what,
+				 where, src->repo || src->ref ? " at " : "",
 				 src->repo || src->ref ? (src->ref ? src->ref : "HEAD") : "");
 		return SOURCE_ENOTFOUND;
 	}
@@ -499,10 +492,9 @@ pipeline_merge_diags(struct diags *into, const struct diags *from)
 	}
 }
 
-static int
-open_road(struct pipeline *p, struct source_set *files, struct arena *a,
-	  const struct pipeline_source *src, const char *name, unsigned flags,
-	  size_t lean_from);
+static int open_road(struct pipeline *p, struct source_set *files, struct arena *a,
+		     const struct pipeline_source *src, const char *name, unsigned flags,
+		     size_t lean_from);
 
 int
 pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
@@ -513,16 +505,15 @@ pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
 
 int
 pipeline_open_lean(struct pipeline *p, struct source_set *files, struct arena *a,
-		   const struct pipeline_source *src, const char *name,
-		   unsigned flags, size_t lean_from)
+		   const struct pipeline_source *src, const char *name, unsigned flags,
+		   size_t lean_from)
 {
 	return open_road(p, files, a, src, name, flags, lean_from);
 }
 
 static int
 open_road(struct pipeline *p, struct source_set *files, struct arena *a,
-	  const struct pipeline_source *src, const char *name, unsigned flags,
-	  size_t lean_from)
+	  const struct pipeline_source *src, const char *name, unsigned flags, size_t lean_from)
 {
 	struct diags sd;
 
@@ -572,7 +563,8 @@ pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
 		ret = diag_add(d, DIAG_ERROR, at, "GS062", "spec.placement.engine",
 			       "placement.engine mutating-admission-policy needs Kubernetes 1.34 or"
 			       " later, and %s is 1.%d: use kyverno, or set it to the cluster's"
-			       " version", what, opt->kube_minor);
+			       " version",
+			       what, opt->kube_minor);
 		d->items[d->count - 1].site = s->name;
 	}
 	return ret;
@@ -698,8 +690,7 @@ name_from_top(struct arena *a, const char *top, const char *prefix, const char *
 }
 
 void
-pipeline_files_from_top(struct diags *d, struct arena *a,
-			const struct pipeline_source *src)
+pipeline_files_from_top(struct diags *d, struct arena *a, const struct pipeline_source *src)
 {
 	const char *top, *prefix;
 
@@ -710,8 +701,7 @@ pipeline_files_from_top(struct diags *d, struct arena *a,
 }
 
 const char *
-pipeline_file_from_top(struct arena *a, const struct pipeline_source *src,
-		       const char *file)
+pipeline_file_from_top(struct arena *a, const struct pipeline_source *src, const char *file)
 {
 	const char *top, *prefix;
 
@@ -732,15 +722,15 @@ file_path_cmp(const void *pa, const void *pb)
 static int
 file_ptr_cmp(const void *pa, const void *pb)
 {
-	uintptr_t x = (uintptr_t)*(const struct source_file *const *)pa;
-	uintptr_t y = (uintptr_t)*(const struct source_file *const *)pb;
+	uintptr_t x = (uintptr_t) * (const struct source_file *const *)pa;
+	uintptr_t y = (uintptr_t) * (const struct source_file *const *)pb;
 
 	return x < y ? -1 : x > y;
 }
 
 void
-pipeline_whole_sites(struct spec_fleet *out, struct arena *t,
-		     const struct pipeline *p, const struct spec_fleet *stubs)
+pipeline_whole_sites(struct spec_fleet *out, struct arena *t, const struct pipeline *p,
+		     const struct spec_fleet *stubs)
 {
 	struct spec_fleet got = { NULL, 0, 0 };
 	const struct source_file **want;
@@ -754,8 +744,8 @@ pipeline_whole_sites(struct spec_fleet *out, struct arena *t,
 		struct source_file key = { stubs->sites[j]->file, NULL, 0 };
 		const struct source_file *hit;
 
-		hit = bsearch(&key, p->files->files, p->files->count,
-			      sizeof(*p->files->files), file_path_cmp);
+		hit = bsearch(&key, p->files->files, p->files->count, sizeof(*p->files->files),
+			      file_path_cmp);
 		if (hit)
 			want[nw++] = hit;
 	}
@@ -777,7 +767,6 @@ pipeline_whole_sites(struct spec_fleet *out, struct arena *t,
 			}
 	}
 }
-
 
 double
 pipeline_now_ms(void)

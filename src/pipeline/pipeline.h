@@ -19,11 +19,11 @@ struct schema;
 
 struct pipeline {
 	struct arena *arena;
-	struct diags diags;		/* everything found, in file order */
+	struct diags diags; /* everything found, in file order */
 	const struct source_set *files;
-	struct spec_fleet fleet;	/* sites that passed the schema */
-	size_t docs;			/* documents read */
-	bool lean;			/* pipeline_load_lean: fleet sites are stubs */
+	struct spec_fleet fleet; /* sites that passed the schema */
+	size_t docs;             /* documents read */
+	bool lean;               /* pipeline_load_lean: fleet sites are stubs */
 	const struct schema *schema;
 };
 
@@ -32,8 +32,7 @@ struct pipeline {
  * schema are left out of the fleet (their diagnostics are kept).
  * Returns 0 when no error diagnostic was appended, else -1.
  */
-int pipeline_load(struct pipeline *p, struct arena *a,
-		  const struct source_set *files);
+int pipeline_load(struct pipeline *p, struct arena *a, const struct source_set *files);
 
 /*
  * The same findings with each file's tree freed once its own checks are
@@ -42,20 +41,19 @@ int pipeline_load(struct pipeline *p, struct arena *a,
  * nothing may read the rest of a stub.  pipeline_reload() gives the
  * whole sites of one file again.
  */
-int pipeline_load_lean(struct pipeline *p, struct arena *a,
-		       const struct source_set *files);
+int pipeline_load_lean(struct pipeline *p, struct arena *a, const struct source_set *files);
 
 /* Append the valid sites of file `f` of a lean pipeline to `out`, loaded
  * again into `t` (their findings were reported the first time). */
-void pipeline_reload(const struct pipeline *p, struct spec_fleet *out,
-		     struct arena *t, const struct source_file *f);
+void pipeline_reload(const struct pipeline *p, struct spec_fleet *out, struct arena *t,
+		     const struct source_file *f);
 
 /* Where a reading command takes its spec files from (common options). */
 struct pipeline_source {
-	const char *repo;		/* --repo URL|PATH, or NULL */
-	const char *ref;		/* --ref REV, or NULL (HEAD with --repo) */
-	bool staged;			/* --staged: the Git index */
-	const char *const *paths;	/* PATH|FILE arguments */
+	const char *repo;         /* --repo URL|PATH, or NULL */
+	const char *ref;          /* --ref REV, or NULL (HEAD with --repo) */
+	bool staged;              /* --staged: the Git index */
+	const char *const *paths; /* PATH|FILE arguments */
 	size_t npaths;
 };
 
@@ -88,20 +86,19 @@ int pipeline_collect(struct source_set *out, struct arena *a, struct diags *d,
  * in the specs or not (see p->diags).  `name` is "gpusite validate".
  */
 int pipeline_open(struct pipeline *p, struct source_set *files, struct arena *a,
-		  const struct pipeline_source *src, const char *name,
-		  unsigned flags);
+		  const struct pipeline_source *src, const char *name, unsigned flags);
 /* pipeline_open() with pipeline_load_lean() when at least `lean_from`
  * files were collected. */
-int pipeline_open_lean(struct pipeline *p, struct source_set *files,
-		       struct arena *a, const struct pipeline_source *src,
-		       const char *name, unsigned flags, size_t lean_from);
+int pipeline_open_lean(struct pipeline *p, struct source_set *files, struct arena *a,
+		       const struct pipeline_source *src, const char *name, unsigned flags,
+		       size_t lean_from);
 
 /*
  * The whole sites of `stubs` (stubs of a lean pipeline's fleet), in its
  * order, read again from their files into `t`.
  */
-void pipeline_whole_sites(struct spec_fleet *out, struct arena *t,
-			  const struct pipeline *p, const struct spec_fleet *stubs);
+void pipeline_whole_sites(struct spec_fleet *out, struct arena *t, const struct pipeline *p,
+			  const struct spec_fleet *stubs);
 
 struct render_options;
 
@@ -128,12 +125,10 @@ void pipeline_merge_diags(struct diags *into, const struct diags *from);
  * becomes "sites/eu/lab.yaml".  Files outside it, URLs given to --repo
  * and runs outside a work tree keep their names.  Only src->repo is read.
  */
-void pipeline_files_from_top(struct diags *d, struct arena *a,
-			     const struct pipeline_source *src);
+void pipeline_files_from_top(struct diags *d, struct arena *a, const struct pipeline_source *src);
 
 /* One file name the same way (the name itself when it cannot be). */
-const char *pipeline_file_from_top(struct arena *a,
-				   const struct pipeline_source *src,
+const char *pipeline_file_from_top(struct arena *a, const struct pipeline_source *src,
 				   const char *file);
 
 /* Milliseconds on the monotonic clock, for the timings of -v. */

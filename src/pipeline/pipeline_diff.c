@@ -99,9 +99,8 @@ diff_side_load(struct diff_side *s, struct arena *a, const struct pipeline_sourc
 				" nothing was compared.  The base's findings:\n",
 				s->where);
 			print_diags(&errs, s, flags, 0);
-			fprintf(stderr,
-				"gpusite diff: fix the base's specs, or compare with"
-				" a --base whose specs are valid\n");
+			fprintf(stderr, "gpusite diff: fix the base's specs, or compare with"
+					" a --base whose specs are valid\n");
 			return DIFF_SIDE_EFAIL;
 		}
 		fprintf(stderr,
@@ -200,7 +199,8 @@ out:
 }
 
 int
-diff_revisions_compare(struct diff_result *res, struct arena *a, struct diff_side *base, struct diff_side *head)
+diff_revisions_compare(struct diff_result *res, struct arena *a, struct diff_side *base,
+		       struct diff_side *head)
 {
 	size_t i = 0, j = 0;
 
@@ -223,4 +223,3 @@ diff_revisions_compare(struct diff_result *res, struct arena *a, struct diff_sid
 	}
 	return 0;
 }
-

@@ -29,8 +29,8 @@ struct diff_side {
 };
 
 enum diff_side_result {
-	DIFF_SIDE_EINVALID = -1,	/* the head side's specs are invalid */
-	DIFF_SIDE_EFAIL = -2,		/* unreadable, or the base side invalid */
+	DIFF_SIDE_EINVALID = -1, /* the head side's specs are invalid */
+	DIFF_SIDE_EFAIL = -2,    /* unreadable, or the base side invalid */
 };
 
 /*
@@ -41,15 +41,15 @@ enum diff_side_result {
  * are invalid on the head side, DIFF_SIDE_EFAIL when they could not be
  * read or are invalid on the base side (`is_base`): nothing to compare.
  */
-int diff_side_load(struct diff_side *s, struct arena *a,
-		   const struct pipeline_source *src, bool is_base, unsigned flags);
+int diff_side_load(struct diff_side *s, struct arena *a, const struct pipeline_source *src,
+		   bool is_base, unsigned flags);
 
 /* Rank, namespace, name, kind: the order of diff_side.objs. */
 int diff_revisions_cmp(const void *x, const void *y);
 
 /* Match and compare the objects of both sides into `res`, secrets masked:
  * 0, or -1 when an object could not be written (over the cap). */
-int diff_revisions_compare(struct diff_result *res, struct arena *a,
-			   struct diff_side *base, struct diff_side *head);
+int diff_revisions_compare(struct diff_result *res, struct arena *a, struct diff_side *base,
+			   struct diff_side *head);
 
 #endif

@@ -46,9 +46,9 @@ render_apis(const struct render_api *const **out)
 	if (!n) {
 		for (size_t k = 0; k < render_kinds_count; k++) {
 			const struct render_kind *rk = render_kinds[k];
-			struct render_api x = { rk->group, rk->version, rk->kind, rk->plural,
-						rk->namespaced, rk->crd, rk->unchecked,
-						rk->live };
+			struct render_api x = { rk->group,     rk->version,    rk->kind,
+						rk->plural,    rk->namespaced, rk->crd,
+						rk->unchecked, rk->live };
 
 			if (n < MAX_APIS && !api_listed(apis, n, &x))
 				apis[n++] = x;
@@ -224,7 +224,7 @@ int
 render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	     const struct spec_fleet *fleet, const struct render_options *opt)
 {
-	static const struct render_options defaults;	/* all zero: every site, no files */
+	static const struct render_options defaults; /* all zero: every site, no files */
 	const struct pos nowhere = POS_NONE;
 	const struct spec_site **sel;
 	struct render_ctx ctx;
@@ -245,8 +245,8 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 		if (!spec_fleet_find(fleet, opt->sites[i]))
 			rc = diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_UNKNOWN_SITE, "",
 				      "no site is named '%s' (%zu site%s read): check the"
-				      " name against metadata.name", opt->sites[i],
-				      fleet->count, fleet->count == 1 ? "" : "s");
+				      " name against metadata.name",
+				      opt->sites[i], fleet->count, fleet->count == 1 ? "" : "s");
 	}
 	if (rc)
 		return -1;

@@ -19,14 +19,14 @@
 struct arena;
 
 struct render_object {
-	int rank;		/* kind order in the stream (outputs.md) */
+	int rank; /* kind order in the stream (outputs.md) */
 	const char *api_version;
 	const char *kind;
-	const char *namespace;	/* "" for cluster-scoped */
+	const char *namespace; /* "" for cluster-scoped */
 	const char *name;
-	const char *site;	/* site it belongs to, or NULL when shared per cluster */
+	const char *site; /* site it belongs to, or NULL when shared per cluster */
 	const char *cluster;
-	const char *purpose;	/* one line for `explain` */
+	const char *purpose; /* one line for `explain` */
 	struct node *obj;
 };
 
@@ -35,10 +35,10 @@ enum render_file_kind { RENDER_FILE_NODECONFIG, RENDER_FILE_VALUES };
 
 struct render_file {
 	enum render_file_kind kind;
-	const char *path;	/* relative: "<site>/<group>/<node>.yaml", "<cluster>/values.yaml" */
+	const char *path; /* relative: "<site>/<group>/<node>.yaml", "<cluster>/values.yaml" */
 	const char *site;
 	struct node *doc;
-	bool has_secret;	/* holds an SSM activation code */
+	bool has_secret; /* holds an SSM activation code */
 	/* doc as emit_document() writes it, when render already has the
 	 * bytes (the NodeConfig in the ConfigMap's data); else NULL */
 	const char *text;
@@ -46,10 +46,10 @@ struct render_file {
 };
 
 struct render_options {
-	const char *const *sites;	/* only these metadata.names; NULL = all */
+	const char *const *sites; /* only these metadata.names; NULL = all */
 	size_t site_count;
-	int kube_minor;			/* > 0 overrides cluster.kubernetesVersion */
-	bool files;			/* also build NodeConfig / values files */
+	int kube_minor; /* > 0 overrides cluster.kubernetesVersion */
+	bool files;     /* also build NodeConfig / values files */
 	/* Environment lookup for SSM activation codes (getenv in the CLI,
 	 * a table in tests). */
 	const char *(*getenv)(const char *name);
@@ -121,10 +121,10 @@ enum render_rank {
 #define RENDER_SHARED_SYNC_OPTIONS "Prune=false"
 
 /* Rule IDs of the diagnostics render_fleet() appends itself. */
-#define RENDER_RULE_UNKNOWN_SITE "GS190"	/* --site names no site */
-#define RENDER_RULE_EMPTY "GS191"		/* nothing to render */
-#define RENDER_RULE_SECRET_ENV "GS192"		/* activation-code variable unset / bad */
-#define RENDER_RULE_NAME "GS193"		/* a name that cannot become a label value */
+#define RENDER_RULE_UNKNOWN_SITE "GS190" /* --site names no site */
+#define RENDER_RULE_EMPTY "GS191"        /* nothing to render */
+#define RENDER_RULE_SECRET_ENV "GS192"   /* activation-code variable unset / bad */
+#define RENDER_RULE_NAME "GS193"         /* a name that cannot become a label value */
 
 /* What one artifact kind's render functions get. */
 struct render_ctx {
@@ -142,17 +142,17 @@ struct render_ctx {
  * files to ctx->out and return 0, or -1 after a diagnostic.
  */
 struct render_api {
-	const char *group;	/* API group, "" for the core group */
-	const char *version;	/* "v1" */
+	const char *group;   /* API group, "" for the core group */
+	const char *version; /* "v1" */
 	const char *kind;
-	const char *plural;	/* the resource: "nodepools" */
+	const char *plural; /* the resource: "nodepools" */
 	bool namespaced;
 	/* The CRD under the upstream directory (../shared/upstream) that
 	 * `validate --rendered` checks it against; NULL for a built-in kind
 	 * (the Kubernetes OpenAPI files cover it) */
 	const char *crd;
-	const char *unchecked;	/* why check/ has no checker for it, or NULL */
-	bool live;		/* diff --live lists it for objects no longer rendered */
+	const char *unchecked; /* why check/ has no checker for it, or NULL */
+	bool live;             /* diff --live lists it for objects no longer rendered */
 };
 
 /*
@@ -168,18 +168,18 @@ struct render_api {
  */
 struct render_kind {
 	const char *kind;
-	const char *api_version;	/* the usual one; an object may differ */
+	const char *api_version; /* the usual one; an object may differ */
 	int rank;
 	int (*render_site)(struct render_ctx *ctx, const struct spec_site *site);
-	int (*render_cluster)(struct render_ctx *ctx,
-			      const struct spec_site *const *sites, size_t count);
-	const char *group;		/* api_version up to the '/', "" for core */
-	const char *version;		/* api_version after the '/' */
+	int (*render_cluster)(struct render_ctx *ctx, const struct spec_site *const *sites,
+			      size_t count);
+	const char *group;   /* api_version up to the '/', "" for core */
+	const char *version; /* api_version after the '/' */
 	const char *plural;
 	bool namespaced;
-	const char *crd;		/* as in struct render_api */
-	bool live;			/* diff --live lists it for stale objects */
-	const char *unchecked;		/* why check/ has no checker, or NULL */
+	const char *crd;       /* as in struct render_api */
+	bool live;             /* diff --live lists it for stale objects */
+	const char *unchecked; /* why check/ has no checker, or NULL */
 	const struct render_api *more;
 	size_t more_count;
 };
@@ -209,8 +209,7 @@ const struct render_api *render_api_find(const char *group, const char *kind);
 
 /* The Kubernetes minor version a site renders for: opt->kube_minor when
  * > 0, else the site's (36 when the spec does not say). */
-int render_kube_minor(const struct spec_site *site,
-		      const struct render_options *opt);
+int render_kube_minor(const struct spec_site *site, const struct render_options *opt);
 
 /* "admissionregistration.k8s.io/v1" from 1.36 on, else ".../v1beta1". */
 const char *render_map_api_version(int kube_minor);
@@ -225,8 +224,7 @@ const char *render_map_api_version(int kube_minor);
  * replaces).  The tree lives in `a`.  This is both the Application's
  * helm.valuesObject and the file `render --values DIR` writes.
  */
-struct node *render_gpustack_values(struct arena *a,
-				    const struct spec_site *const *sites,
+struct node *render_gpustack_values(struct arena *a, const struct spec_site *const *sites,
 				    size_t count);
 
 /*
@@ -235,8 +233,7 @@ struct node *render_gpustack_values(struct arena *a,
  * place; values from `over` are cloned into `a`.  Keys new to `base` are
  * appended in `over`'s order.
  */
-void render_values_merge(struct arena *a, struct node *base,
-			 const struct node *over);
+void render_values_merge(struct arena *a, struct node *base, const struct node *over);
 
 /*
  * The NodeConfig of one IAM Roles Anywhere node (`node` = its name) or one
@@ -244,10 +241,9 @@ void render_values_merge(struct arena *a, struct node *base,
  * hybrid.ssm.activationCode when not NULL (the file under --nodeconfigs);
  * NULL leaves the key out (the copy in the ConfigMap).
  */
-struct node *render_nodeconfig_doc(struct arena *a,
-				   const struct spec_site *site,
-				   const struct spec_node_group *group,
-				   const char *node, const char *activation_code);
+struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site,
+				   const struct spec_node_group *group, const char *node,
+				   const char *activation_code);
 
 /*
  * Placement semantics as data.
@@ -303,12 +299,12 @@ struct node *render_nodeconfig_doc(struct arena *a,
 #define RENDER_DEFAULT_TOLERATION_SECONDS 300
 
 struct render_placement_plan {
-	const char *name;		/* policy (and binding) name */
-	const char *gpu_resource;	/* RENDER_GPU_RESOURCE */
+	const char *name;         /* policy (and binding) name */
+	const char *gpu_resource; /* RENDER_GPU_RESOURCE */
 	const char *const *namespaces;
 	size_t namespace_count;
-	const struct node *pod_selector;	/* label selector or NULL */
-	const char *taint_key;		/* the GPU taint the toleration covers */
+	const struct node *pod_selector; /* label selector or NULL */
+	const char *taint_key;           /* the GPU taint the toleration covers */
 	const char *taint_value;
 	const char *taint_effect;
 	bool replace_not_ready;
@@ -316,13 +312,13 @@ struct render_placement_plan {
 	bool replace_unreachable;
 	int64_t unreachable_seconds;
 	enum spec_placement_mode mode;
-	int weight;			/* prefer-onprem only */
+	int weight; /* prefer-onprem only */
 };
 
 /* One RFC 6902 operation. */
 struct render_patch_op {
-	const char *op;		/* "add" | "replace" */
-	const char *path;	/* JSON pointer */
+	const char *op;   /* "add" | "replace" */
+	const char *path; /* JSON pointer */
 	struct node *value;
 };
 
@@ -333,12 +329,11 @@ struct render_patch {
 };
 
 /* Fill the plan of `site` (pointers into the model; nothing allocated). */
-void render_placement_plan(struct render_placement_plan *out,
-			   const struct spec_site *site);
+void render_placement_plan(struct render_placement_plan *out, const struct spec_site *site);
 
 /* The "match" step above for a Pod (a node tree) created in `ns`. */
-bool render_placement_applies(const struct render_placement_plan *plan,
-			      const struct node *pod, const char *ns);
+bool render_placement_applies(const struct render_placement_plan *plan, const struct node *pod,
+			      const char *ns);
 
 /*
  * The JSON patch the policy produces for `pod` created in `ns`, steps 1-3
@@ -346,22 +341,20 @@ bool render_placement_applies(const struct render_placement_plan *plan,
  * and paths are allocated in `a`.  Returns 0.
  */
 int render_placement_patches(struct render_patch *out, struct arena *a,
-			     const struct render_placement_plan *plan,
-			     const struct node *pod, const char *ns);
+			     const struct render_placement_plan *plan, const struct node *pod,
+			     const char *ns);
 
 /* Whether the label selector (matchLabels / matchExpressions with In,
  * NotIn, Exists, DoesNotExist) matches `labels` (a mapping or NULL).
  * A NULL or empty selector matches everything. */
-bool render_selector_matches(const struct node *selector,
-			     const struct node *labels);
+bool render_selector_matches(const struct node *selector, const struct node *labels);
 
 /*
  * `gpusite explain`'s "policy snippet to paste" for engine none: the
  * Kyverno MutatingPolicy the site would get with engine kyverno, as a
  * render_object (not part of any stream).
  */
-int render_placement_snippet(struct render_object *out, struct arena *a,
-			     struct diags *d, const struct spec_site *site,
-			     const struct render_options *opt);
+int render_placement_snippet(struct render_object *out, struct arena *a, struct diags *d,
+			     const struct spec_site *site, const struct render_options *opt);
 
 #endif

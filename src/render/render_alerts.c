@@ -45,9 +45,9 @@ alert_node(struct arena *a, const char *site, const struct alert *al)
 
 /* What the NotReady alert watches, from the spec. */
 struct watched {
-	const char **names;	/* nodes named in the spec (any credentials) */
+	const char **names; /* nodes named in the spec (any credentials) */
 	size_t name_count;
-	const char **groups;	/* node groups without names (SSM, named at activation) */
+	const char **groups; /* node groups without names (SSM, named at activation) */
 	size_t group_count;
 };
 
@@ -99,14 +99,18 @@ not_ready_expr(struct arena *a, const struct spec_site *site, const struct watch
 	const char *by_name = NULL, *by_label = NULL;
 
 	if (w->name_count)
-		by_name = arena_printf(a,
-			"kube_node_status_condition{condition=\"Ready\",status=\"true\",node=~%s} == 0",
+		by_name = arena_printf(
+			a,
+			"kube_node_status_condition{condition=\"Ready\",status=\"true\",node=~%s} "
+			"== 0",
 			render_quote(a, render_promql_alt(a, w->names, w->name_count)));
 	if (w->group_count)
-		by_label = arena_printf(a,
+		by_label = arena_printf(
+			a,
 			"(kube_node_status_condition{condition=\"Ready\",status=\"true\"} == 0)\n"
 			"  and on (node)\n"
-			"kube_node_labels{label_gpusite_io_site=%s,label_gpusite_io_node_group=~%s}",
+			"kube_node_labels{label_gpusite_io_site=%s,label_gpusite_io_node_group=~%"
+			"s}",
 			render_quote(a, site->name),
 			render_quote(a, render_promql_alt(a, w->groups, w->group_count)));
 	if (by_name && by_label)
@@ -121,18 +125,20 @@ watch_note(struct arena *a, const struct watched *w)
 	const char *named = NULL, *ssm = NULL;
 
 	if (w->name_count)
-		named = arena_printf(a, "%s %s by name (kube_node_status_condition,"
+		named = arena_printf(a,
+				     "%s %s by name (kube_node_status_condition,"
 				     " no kube-state-metrics flag needed)",
 				     w->name_count == 1 ? "node" : "nodes",
 				     and_list(a, w->names, w->name_count));
 	if (w->group_count)
-		ssm = arena_printf(a, "the SSM nodes of node %s %s by their gpusite.io/site"
+		ssm = arena_printf(a,
+				   "the SSM nodes of node %s %s by their gpusite.io/site"
 				   " and gpusite.io/node-group labels (kube_node_labels, which"
 				   " kube-state-metrics exports only when started with %s)",
 				   w->group_count == 1 ? "group" : "groups",
 				   and_list(a, w->groups, w->group_count), KSM_ALLOWLIST);
-	return arena_printf(a, "Watches %s%s%s.", named ? named : "",
-			    named && ssm ? " and " : "", ssm ? ssm : "");
+	return arena_printf(a, "Watches %s%s%s.", named ? named : "", named && ssm ? " and " : "",
+			    ssm ? ssm : "");
 }
 
 /* absent() per SSM group: 1 while kube-state-metrics shows no node of it. */
@@ -142,9 +148,11 @@ labels_missing_expr(struct arena *a, const struct spec_site *site, const struct 
 	const char *s = "";
 
 	for (size_t i = 0; i < w->group_count; i++)
-		s = arena_printf(a, "%s%sabsent(kube_node_labels{label_gpusite_io_site=%s,"
-				 "label_gpusite_io_node_group=%s})", s, i ? "\nor\n" : "",
-				 render_quote(a, site->name), render_quote(a, w->groups[i]));
+		s = arena_printf(a,
+				 "%s%sabsent(kube_node_labels{label_gpusite_io_site=%s,"
+				 "label_gpusite_io_node_group=%s})",
+				 s, i ? "\nor\n" : "", render_quote(a, site->name),
+				 render_quote(a, w->groups[i]));
 	return s;
 }
 
@@ -155,12 +163,15 @@ pending_expr(struct arena *a, const struct spec_site *site)
 	const char *ns = "";
 
 	if (p->namespace_count)
-		ns = arena_printf(a, ",namespace=~%s", render_quote(a,
-				  render_promql_alt(a, p->namespaces, p->namespace_count)));
-	return arena_printf(a,
+		ns = arena_printf(
+			a, ",namespace=~%s",
+			render_quote(a, render_promql_alt(a, p->namespaces, p->namespace_count)));
+	return arena_printf(
+		a,
 		"(max by (namespace, pod) (kube_pod_status_phase{phase=\"Pending\"%s}) == 1)\n"
 		"  and on (namespace, pod)\n"
-		"(max by (namespace, pod) (kube_pod_container_resource_requests{resource=\"nvidia_com_gpu\"%s}) > 0)",
+		"(max by (namespace, pod) "
+		"(kube_pod_container_resource_requests{resource=\"nvidia_com_gpu\"%s}) > 0)",
 		ns, ns);
 }
 
@@ -182,18 +193,20 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 	watched_nodes(&w, a, site);
 	for (size_t i = 0; i < al->label_count; i++)
 		render_kvs_add(a, &extra, al->labels[i].key, al->labels[i].value);
-	o = render_object_add(ctx, &render_kind_alerts, NULL, NULL,
-			      al->namespace ? al->namespace : "monitoring",
-			      arena_printf(a, "gpusite-%s", site->name), site->name,
-			      site->cluster.name, &extra,
-			      arena_printf(a, "%s%s", fb->enabled ?
-			      "alerts when the cloud fallback takes over or nears its"
-			      " GPU limit, GPU Pods stay pending, or an on-prem GPU node"
-			      " is NotReady" :
-			      "alerts when GPU Pods stay pending or an on-prem GPU node"
-			      " is NotReady", w.group_count ? "; the SSM nodes are"
-			      " watched through kube_node_labels: run kube-state-metrics"
-			      " with " KSM_ALLOWLIST : ""));
+	o = render_object_add(
+		ctx, &render_kind_alerts, NULL, NULL, al->namespace ? al->namespace : "monitoring",
+		arena_printf(a, "gpusite-%s", site->name), site->name, site->cluster.name, &extra,
+		arena_printf(
+			a, "%s%s",
+			fb->enabled ? "alerts when the cloud fallback takes over or nears its"
+				      " GPU limit, GPU Pods stay pending, or an on-prem GPU node"
+				      " is NotReady"
+				    : "alerts when GPU Pods stay pending or an on-prem GPU node"
+				      " is NotReady",
+			w.group_count ? "; the SSM nodes are"
+					" watched through kube_node_labels: run kube-state-metrics"
+					" with " KSM_ALLOWLIST
+				      : ""));
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	groups = node_map_add(a, spec, "groups", node_new_seq(a, no_pos));
 	group = node_new_map(a, no_pos);
@@ -207,31 +220,40 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 		pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool));
 		x.name = "GPUSiteFallbackActive";
 		x.expr = arena_printf(a,
-			"karpenter_nodepools_usage{%s,resource_type=\"nodes\"} > 0\n"
-			"or\n"
-			"increase(karpenter_nodeclaims_created_total{%s,reason=\"provisioned\"}[10m]) > 0",
-			pool_sel, pool_sel);
+				      "karpenter_nodepools_usage{%s,resource_type=\"nodes\"} > 0\n"
+				      "or\n"
+				      "increase(karpenter_nodeclaims_created_total{%s,reason="
+				      "\"provisioned\"}[10m]) > 0",
+				      pool_sel, pool_sel);
 		x.for_ = "1m";
 		x.severity = "warning";
 		x.summary = arena_printf(a, "GPU site %s runs GPU pods on the cloud fallback",
 					 site->name);
-		x.description = arena_printf(a, "The fallback NodePool %s has nodes or"
+		x.description = arena_printf(
+			a,
+			"The fallback NodePool %s has nodes or"
 			" launched NodeClaims for pending pods: the on-prem GPU nodes of"
-			" site %s cannot take the load.", pool, site->name);
+			" site %s cannot take the load.",
+			pool, site->name);
 		node_seq_push(a, rules, alert_node(a, site->name, &x));
 
 		x.name = "GPUSiteFallbackNearLimit";
-		x.expr = arena_printf(a,
+		x.expr = arena_printf(
+			a,
 			"karpenter_nodepools_usage{%s,resource_type=\"nvidia.com/gpu\"}\n"
 			"  / karpenter_nodepools_limit{%s,resource_type=\"nvidia.com/gpu\"} > 0.8",
 			pool_sel, pool_sel);
 		x.for_ = "5m";
 		x.severity = "warning";
-		x.summary = arena_printf(a, "GPU site %s: the cloud fallback is over 80%% of"
-					 " its GPU limit", site->name);
-		x.description = arena_printf(a, "The fallback NodePool %s uses more than 80%%"
-			" of its limit of %lld GPUs; pods beyond it stay pending.", pool,
-			(long long)fb->gpu_limit);
+		x.summary = arena_printf(a,
+					 "GPU site %s: the cloud fallback is over 80%% of"
+					 " its GPU limit",
+					 site->name);
+		x.description =
+			arena_printf(a,
+				     "The fallback NodePool %s uses more than 80%%"
+				     " of its limit of %lld GPUs; pods beyond it stay pending.",
+				     pool, (long long)fb->gpu_limit);
 		node_seq_push(a, rules, alert_node(a, site->name, &x));
 	}
 
@@ -239,13 +261,15 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 	x.expr = pending_expr(a, site);
 	x.for_ = "5m";
 	x.severity = "warning";
-	x.summary = arena_printf(a, "GPU pods of site %s pending for over 5 minutes",
-				 site->name);
-	x.description = arena_printf(a, "Pod {{ $labels.namespace }}/{{ $labels.pod }}"
-		" requests GPUs and has been Pending for more than 5 minutes:%s",
-		fb->enabled ? " neither the on-prem nodes nor the cloud fallback can"
-			      " place it." : " the on-prem GPU nodes cannot place it"
-			      " and the site has no cloud fallback.");
+	x.summary = arena_printf(a, "GPU pods of site %s pending for over 5 minutes", site->name);
+	x.description =
+		arena_printf(a,
+			     "Pod {{ $labels.namespace }}/{{ $labels.pod }}"
+			     " requests GPUs and has been Pending for more than 5 minutes:%s",
+			     fb->enabled ? " neither the on-prem nodes nor the cloud fallback can"
+					   " place it."
+					 : " the on-prem GPU nodes cannot place it"
+					   " and the site has no cloud fallback.");
 	node_seq_push(a, rules, alert_node(a, site->name, &x));
 
 	if (site->group_count) {
@@ -253,13 +277,16 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 		x.expr = not_ready_expr(a, site, &w);
 		x.for_ = "1m";
 		x.severity = "critical";
-		x.summary = arena_printf(a, "On-prem GPU node {{ $labels.node }} of site %s"
-					 " is not Ready", site->name);
-		x.description = arena_printf(a, "Node {{ $labels.node }} of GPU site %s has"
+		x.summary = arena_printf(a,
+					 "On-prem GPU node {{ $labels.node }} of site %s"
+					 " is not Ready",
+					 site->name);
+		x.description = arena_printf(
+			a,
+			"Node {{ $labels.node }} of GPU site %s has"
 			" not been Ready for a minute; its GPU pods are evicted after the"
 			" eviction toleration (%llds unreachable, %llds not-ready)%s. %s",
-			site->name,
-			(long long)site->placement.unreachable_toleration_seconds,
+			site->name, (long long)site->placement.unreachable_toleration_seconds,
 			(long long)site->placement.not_ready_toleration_seconds,
 			fb->enabled ? " and may move to the cloud fallback" : "",
 			watch_note(a, &w));
@@ -270,9 +297,14 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 		x.expr = labels_missing_expr(a, site, &w);
 		x.for_ = "15m";
 		x.severity = "warning";
-		x.summary = arena_printf(a, "No node of node group {{ $labels.label_gpusite_io_node_group }}"
-					 " of site %s is visible in kube_node_labels", site->name);
-		x.description = arena_printf(a, "GPUSiteOnPremNodeNotReady finds the SSM nodes"
+		x.summary = arena_printf(
+			a,
+			"No node of node group {{ $labels.label_gpusite_io_node_group }}"
+			" of site %s is visible in kube_node_labels",
+			site->name);
+		x.description = arena_printf(
+			a,
+			"GPUSiteOnPremNodeNotReady finds the SSM nodes"
 			" of node group {{ $labels.label_gpusite_io_node_group }} (named at"
 			" activation) through kube_node_labels, and kube-state-metrics exports"
 			" that series only when started with %s. Until it is, or while no node"

@@ -22,8 +22,7 @@ static const struct pos no_pos = POS_NONE;
 #define BOTTLEROCKET_OS_VOLUME "4Gi"
 
 static struct node *
-ebs_volume(struct arena *a, const char *device, const char *size,
-	   const char *snapshot)
+ebs_volume(struct arena *a, const char *device, const char *size, const char *snapshot)
 {
 	struct node *m = node_new_map(a, no_pos), *ebs;
 
@@ -49,19 +48,18 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 	struct render_object *o;
 	struct node *spec, *ami, *term, *meta, *bdm;
 
-	if (!fb->enabled || site->cluster.provisioner != PROV_KARPENTER || !nc->set ||
-	    !image)
+	if (!fb->enabled || site->cluster.provisioner != PROV_KARPENTER || !nc->set || !image)
 		return 0;
 	o = render_object_add(ctx, &render_kind_ec2nodeclass, NULL, NULL, "",
 			      fb->node_class_name ? fb->node_class_name : "gpu-fallback",
 			      site->name, site->cluster.name, NULL,
-			      nc->image_cache_snapshot ?
-			      "the node class of the fallback NodePool: the pinned AMI"
-			      " family the fallback device plugin assumes, IMDSv2, and a"
-			      " data volume restored from the snapshot of pre-pulled"
-			      " images (recovery.imagePullCached)" :
-			      "the node class of the fallback NodePool: the pinned AMI"
-			      " family the fallback device plugin assumes, IMDSv2");
+			      nc->image_cache_snapshot
+				      ? "the node class of the fallback NodePool: the pinned AMI"
+					" family the fallback device plugin assumes, IMDSv2, and a"
+					" data volume restored from the snapshot of pre-pulled"
+					" images (recovery.imagePullCached)"
+				      : "the node class of the fallback NodePool: the pinned AMI"
+					" family the fallback device plugin assumes, IMDSv2");
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	if (nc->role)
 		node_map_add_str(a, spec, "role", nc->role);
@@ -69,13 +67,15 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 		node_map_add_str(a, spec, "instanceProfile", nc->instance_profile);
 	ami = node_map_add(a, spec, "amiSelectorTerms", node_new_seq(a, no_pos));
 	term = node_new_map(a, no_pos);
-	node_map_add_str(a, term, "alias", arena_printf(a, "%s@%s", image,
-			 nc->ami_version ? nc->ami_version : "latest"));
+	node_map_add_str(
+		a, term, "alias",
+		arena_printf(a, "%s@%s", image, nc->ami_version ? nc->ami_version : "latest"));
 	node_seq_push(a, ami, term);
-	node_map_add(a, spec, "subnetSelectorTerms", nc->subnet_terms ?
-		     node_clone(a, nc->subnet_terms) : node_new_seq(a, no_pos));
-	node_map_add(a, spec, "securityGroupSelectorTerms", nc->security_group_terms ?
-		     node_clone(a, nc->security_group_terms) : node_new_seq(a, no_pos));
+	node_map_add(a, spec, "subnetSelectorTerms",
+		     nc->subnet_terms ? node_clone(a, nc->subnet_terms) : node_new_seq(a, no_pos));
+	node_map_add(a, spec, "securityGroupSelectorTerms",
+		     nc->security_group_terms ? node_clone(a, nc->security_group_terms)
+					      : node_new_seq(a, no_pos));
 	meta = node_map_add(a, spec, "metadataOptions", node_new_map(a, no_pos));
 	node_map_add_str(a, meta, "httpEndpoint", "enabled");
 	node_map_add_str(a, meta, "httpProtocolIPv6", "disabled");
@@ -85,8 +85,9 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 		/* Karpenter replaces its default mappings as a whole: both. */
 		bdm = node_map_add(a, spec, "blockDeviceMappings", node_new_seq(a, no_pos));
 		node_seq_push(a, bdm, ebs_volume(a, "/dev/xvda", BOTTLEROCKET_OS_VOLUME, NULL));
-		node_seq_push(a, bdm, ebs_volume(a, "/dev/xvdb", nc->image_cache_volume_size,
-						 nc->image_cache_snapshot));
+		node_seq_push(a, bdm,
+			      ebs_volume(a, "/dev/xvdb", nc->image_cache_volume_size,
+					 nc->image_cache_snapshot));
 	}
 	if (nc->tag_count) {
 		struct node *tags = node_map_add(a, spec, "tags", node_new_map(a, no_pos));

@@ -26,8 +26,7 @@ bool render_fallback_needs_plugin(const struct spec_site *s);
  * al2023 fallback label (not hybrid), tolerations for CriticalAddonsOnly
  * and the GPU taint of every site that needs the plugin, GFD off.
  */
-struct node *render_fallback_plugin_values(struct arena *a,
-					   const struct spec_site *const *sites,
+struct node *render_fallback_plugin_values(struct arena *a, const struct spec_site *const *sites,
 					   size_t count);
 
 /* "al2023" / "bottlerocket", or NULL when unset. */

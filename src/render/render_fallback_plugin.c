@@ -34,7 +34,7 @@ bool
 render_fallback_needs_plugin(const struct spec_site *s)
 {
 	return s->fallback.enabled && s->cluster.provisioner == PROV_KARPENTER &&
-		s->fallback.node_image == IMAGE_AL2023;
+	       s->fallback.node_image == IMAGE_AL2023;
 }
 
 /* The nodes this plugin may run on, as nodeSelector and as the affinity
@@ -65,17 +65,14 @@ affinity(struct arena *a)
 	term = node_new_map(a, no_pos);
 	node_seq_push(a, terms, term);
 	exprs = node_map_add(a, term, "matchExpressions", node_new_seq(a, no_pos));
-	node_seq_push(a, exprs, render_requirement(a, RENDER_NODE_IMAGE_LABEL, "In",
-						   al2023, 1));
+	node_seq_push(a, exprs, render_requirement(a, RENDER_NODE_IMAGE_LABEL, "In", al2023, 1));
 	node_seq_push(a, exprs, render_requirement(a, "node-type", "In", fallback, 1));
-	node_seq_push(a, exprs, render_requirement(a, RENDER_HYBRID_LABEL, "NotIn",
-						   hybrid, 1));
+	node_seq_push(a, exprs, render_requirement(a, RENDER_HYBRID_LABEL, "NotIn", hybrid, 1));
 	return aff;
 }
 
 struct node *
-render_fallback_plugin_values(struct arena *a, const struct spec_site *const *sites,
-			      size_t count)
+render_fallback_plugin_values(struct arena *a, const struct spec_site *const *sites, size_t count)
 {
 	struct node *v = node_new_map(a, no_pos), *tol, *gfd;
 	struct render_kvs taints = { NULL, 0, 0 };
@@ -84,21 +81,20 @@ render_fallback_plugin_values(struct arena *a, const struct spec_site *const *si
 	node_map_add(a, v, "affinity", affinity(a));
 	tol = node_map_add(a, v, "tolerations", node_new_seq(a, no_pos));
 	/* Helm replaces lists: the chart's default is repeated. */
-	node_seq_push(a, tol, render_toleration(a, "CriticalAddonsOnly", "Exists",
-						NULL, NULL, -1));
+	node_seq_push(a, tol, render_toleration(a, "CriticalAddonsOnly", "Exists", NULL, NULL, -1));
 	/* the GPU taint of every site whose fallback nodes run this plugin */
 	for (size_t i = 0; i < count; i++) {
 		const struct spec_taint *t = &sites[i]->gpu_taint;
 
 		if (render_fallback_needs_plugin(sites[i]))
-			render_kvs_add(a, &taints, arena_printf(a, "%s\n%s", t->key,
-								t->effect), t->key);
+			render_kvs_add(a, &taints, arena_printf(a, "%s\n%s", t->key, t->effect),
+				       t->key);
 	}
 	render_kvs_sort(&taints);
 	for (size_t i = 0; i < taints.count; i++)
-		node_seq_push(a, tol, render_toleration(a, taints.items[i].value, "Exists",
-							NULL, strchr(taints.items[i].key,
-								     '\n') + 1, -1));
+		node_seq_push(a, tol,
+			      render_toleration(a, taints.items[i].value, "Exists", NULL,
+						strchr(taints.items[i].key, '\n') + 1, -1));
 	/* No second NFD in the cluster: GFD (which brings NFD) stays off. */
 	gfd = node_map_add(a, v, "gfd", node_new_map(a, no_pos));
 	node_map_add_bool(a, gfd, "enabled", false);
@@ -108,8 +104,7 @@ render_fallback_plugin_values(struct arena *a, const struct spec_site *const *si
 const char *
 render_node_image_name(enum spec_node_image img)
 {
-	return img == IMAGE_AL2023 ? "al2023" :
-		img == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
+	return img == IMAGE_AL2023 ? "al2023" : img == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
 }
 
 static const char *
@@ -127,8 +122,7 @@ app_name(struct arena *a, const char *cluster)
 }
 
 static int
-fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
-			size_t count)
+fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *sites, size_t count)
 {
 	const struct spec_site *first = NULL;
 	const struct spec_gpu_stack *st = &sites[0]->gpu_stack;
@@ -156,19 +150,18 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 		version = st->chart.version;
 	} else {
 		version = first->fallback.device_plugin_version &&
-			*first->fallback.device_plugin_version ?
-			first->fallback.device_plugin_version :
-			SPEC_FALLBACK_PLUGIN_VERSION;
+					  *first->fallback.device_plugin_version
+				  ? first->fallback.device_plugin_version
+				  : SPEC_FALLBACK_PLUGIN_VERSION;
 	}
 	values = render_fallback_plugin_values(a, sites, count);
 	o = render_object_add(ctx, &render_kind_fallback_plugin, NULL, NULL,
 			      ad->namespace ? ad->namespace : "argocd",
-			      app_name(a, first->cluster.name), NULL,
-			      first->cluster.name, NULL,
+			      app_name(a, first->cluster.name), NULL, first->cluster.name, NULL,
 			      "the NVIDIA device plugin of the AL2023 fallback nodes"
 			      " (whose AMI has driver and toolkit but no plugin),"
-			      " pinned, only on nodes labelled "
-			      RENDER_NODE_IMAGE_LABEL "=al2023 by the fallback"
+			      " pinned, only on nodes labelled " RENDER_NODE_IMAGE_LABEL
+			      "=al2023 by the fallback"
 			      " NodePool, tolerating the GPU taint; Bottlerocket and"
 			      " Auto Mode nodes bring their own");
 	/* its own release: objects named apart from the hybrid plugin's */
@@ -186,9 +179,8 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 
 	if (ctx->opt->files)
 		render_file_add(ctx, RENDER_FILE_VALUES,
-				arena_printf(a, "%s/values-fallback.yaml",
-					     first->cluster.name), NULL,
-				node_clone(a, values), false);
+				arena_printf(a, "%s/values-fallback.yaml", first->cluster.name),
+				NULL, node_clone(a, values), false);
 	return 0;
 }
 

@@ -26,14 +26,13 @@ hybrid_selector(struct arena *a)
 /* Tolerations (operator Exists) for the GPU taint, then for every other
  * taint key/effect the sites' node groups register, in one fixed order. */
 static void
-add_taint_tolerations(struct arena *a, struct node *seq,
-		      const struct spec_site *const *sites, size_t count)
+add_taint_tolerations(struct arena *a, struct node *seq, const struct spec_site *const *sites,
+		      size_t count)
 {
 	const struct spec_taint *gpu = &sites[0]->gpu_taint;
 	struct render_kvs extra = { NULL, 0, 0 };
 
-	node_seq_push(a, seq, render_toleration(a, gpu->key, "Exists", NULL,
-						gpu->effect, -1));
+	node_seq_push(a, seq, render_toleration(a, gpu->key, "Exists", NULL, gpu->effect, -1));
 	for (size_t s = 0; s < count; s++) {
 		const struct spec_site *site = sites[s];
 
@@ -43,12 +42,12 @@ add_taint_tolerations(struct arena *a, struct node *seq,
 			for (size_t t = 0; t < grp->taint_count; t++) {
 				const struct spec_taint *tn = &grp->taints[t];
 
-				if (!strcmp(tn->key, gpu->key) &&
-				    !strcmp(tn->effect, gpu->effect))
+				if (!strcmp(tn->key, gpu->key) && !strcmp(tn->effect, gpu->effect))
 					continue;
 				/* key + '\n' + effect sorts by key, then effect */
-				render_kvs_add(a, &extra, arena_printf(a, "%s\n%s",
-						tn->key, tn->effect), tn->key);
+				render_kvs_add(a, &extra,
+					       arena_printf(a, "%s\n%s", tn->key, tn->effect),
+					       tn->key);
 			}
 		}
 	}
@@ -56,8 +55,9 @@ add_taint_tolerations(struct arena *a, struct node *seq,
 	for (size_t i = 0; i < extra.count; i++) {
 		const char *effect = strchr(extra.items[i].key, '\n') + 1;
 
-		node_seq_push(a, seq, render_toleration(a, extra.items[i].value,
-							"Exists", NULL, effect, -1));
+		node_seq_push(
+			a, seq,
+			render_toleration(a, extra.items[i].value, "Exists", NULL, effect, -1));
 	}
 }
 
@@ -80,8 +80,8 @@ nfd_worker(struct arena *a, const struct spec_site *const *sites, size_t count)
 
 	w = node_map_add(a, nfd, "worker", node_new_map(a, no_pos));
 	node_map_add(a, w, "nodeSelector", hybrid_selector(a));
-	add_taint_tolerations(a, node_map_add(a, w, "tolerations",
-					      node_new_seq(a, no_pos)), sites, count);
+	add_taint_tolerations(a, node_map_add(a, w, "tolerations", node_new_seq(a, no_pos)), sites,
+			      count);
 	return nfd;
 }
 
@@ -108,8 +108,7 @@ render_values_merge(struct arena *a, struct node *base, const struct node *over)
 }
 
 struct node *
-render_gpustack_values(struct arena *a, const struct spec_site *const *sites,
-		       size_t count)
+render_gpustack_values(struct arena *a, const struct spec_site *const *sites, size_t count)
 {
 	const struct spec_gpu_stack *st = &sites[0]->gpu_stack;
 	struct node *v = node_new_map(a, no_pos), *tol;
@@ -123,8 +122,8 @@ render_gpustack_values(struct arena *a, const struct spec_site *const *sites,
 		node_map_add(a, v, "dcgmExporter", enabled(a, st->dcgm_exporter));
 		node_map_add(a, v, "gfd", enabled(a, st->gfd));
 		ds = node_map_add(a, v, "daemonsets", node_new_map(a, no_pos));
-		add_taint_tolerations(a, node_map_add(a, ds, "tolerations",
-						      node_new_seq(a, no_pos)),
+		add_taint_tolerations(a,
+				      node_map_add(a, ds, "tolerations", node_new_seq(a, no_pos)),
 				      sites, count);
 		/* Operands are created at runtime on the nodes NFD labels, so
 		 * scoping the NFD worker scopes every operand. */
@@ -133,8 +132,8 @@ render_gpustack_values(struct arena *a, const struct spec_site *const *sites,
 		node_map_add(a, v, "nodeSelector", hybrid_selector(a));
 		tol = node_map_add(a, v, "tolerations", node_new_seq(a, no_pos));
 		/* Helm replaces lists: the chart's default is repeated. */
-		node_seq_push(a, tol, render_toleration(a, "CriticalAddonsOnly", "Exists",
-							NULL, NULL, -1));
+		node_seq_push(a, tol,
+			      render_toleration(a, "CriticalAddonsOnly", "Exists", NULL, NULL, -1));
 		add_taint_tolerations(a, tol, sites, count);
 		node_map_add(a, v, "gfd", enabled(a, st->gfd));
 		if (st->gfd)
@@ -191,15 +190,14 @@ label_value_ok(const char *v)
 }
 
 /* How Argo CD gets the one Application of several sites (render.h). */
-#define SHARED_PURPOSE \
-	"; one object for all the cluster's sites: in Argo CD only the" \
-	" application of the site first by name carries it (shared-objects)," \
-	" with Prune=false and no finalizer, so a change of owner leaves the" \
+#define SHARED_PURPOSE                                                                             \
+	"; one object for all the cluster's sites: in Argo CD only the"                            \
+	" application of the site first by name carries it (shared-objects),"                      \
+	" with Prune=false and no finalizer, so a change of owner leaves the"                      \
 	" stack running"
 
 static int
-gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
-		 size_t count)
+gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites, size_t count)
 {
 	const struct spec_site *first = sites[0];
 	const struct spec_gpu_stack *st = &first->gpu_stack;
@@ -212,25 +210,23 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 	struct node *values;
 
 	if (!label_value_ok(cluster))
-		return diag_add(ctx->diags, DIAG_ERROR,
-				spec_field_pos(first->cluster.src, "name"),
+		return diag_add(ctx->diags, DIAG_ERROR, spec_field_pos(first->cluster.src, "name"),
 				RENDER_RULE_NAME, "spec.cluster.name",
 				"cluster name '%s' cannot be the value of the %s label of the"
 				" cluster's GPU stack Application (at most 63 characters,"
-				" ending in a letter or digit): shorten it", cluster,
-				RENDER_CLUSTER_LABEL);
+				" ending in a letter or digit): shorten it",
+				cluster, RENDER_CLUSTER_LABEL);
 	values = render_gpustack_values(a, sites, count);
 	o = render_object_add(ctx, &render_kind_gpustack, NULL, NULL,
 			      ad->namespace ? ad->namespace : "argocd",
-			      app_name(a, cluster, st->type),
-			      NULL, cluster, NULL,
-			      st->type == STACK_GPU_OPERATOR ?
-			      "the NVIDIA GPU Operator of the cluster, pinned, driver"
-			      " off, NFD worker (and so every operand) only on hybrid"
-			      " nodes, tolerating the GPU taint" SHARED_PURPOSE :
-			      "the NVIDIA device plugin of the cluster, pinned, only on"
-			      " hybrid nodes, tolerating the GPU taint (GFD and NFD"
-			      " scoped the same way)" SHARED_PURPOSE);
+			      app_name(a, cluster, st->type), NULL, cluster, NULL,
+			      st->type == STACK_GPU_OPERATOR
+				      ? "the NVIDIA GPU Operator of the cluster, pinned, driver"
+					" off, NFD worker (and so every operand) only on hybrid"
+					" nodes, tolerating the GPU taint" SHARED_PURPOSE
+				      : "the NVIDIA device plugin of the cluster, pinned, only on"
+					" hybrid nodes, tolerating the GPU taint (GFD and NFD"
+					" scoped the same way)" SHARED_PURPOSE);
 	render_helm_app_spec(a, o->obj, ad,
 			     &(struct render_helm_app){
 				     .repo_url = st->chart.repo_url ? st->chart.repo_url
@@ -245,9 +241,8 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites,
 			     });
 
 	if (ctx->opt->files)
-		render_file_add(ctx, RENDER_FILE_VALUES,
-				arena_printf(a, "%s/values.yaml", cluster), NULL,
-				node_clone(a, values), false);
+		render_file_add(ctx, RENDER_FILE_VALUES, arena_printf(a, "%s/values.yaml", cluster),
+				NULL, node_clone(a, values), false);
 	return 0;
 }
 

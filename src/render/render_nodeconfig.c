@@ -39,8 +39,7 @@ static const struct pos no_pos = POS_NONE;
 /* --node-labels=k=v,... sorted by key; the tool's labels win over a group
  * label of the same key (rules forbid most such clashes). */
 static const char *
-node_labels_flag(struct arena *a, const struct spec_site *site,
-		 const struct spec_node_group *g)
+node_labels_flag(struct arena *a, const struct spec_site *site, const struct spec_node_group *g)
 {
 	struct render_kvs kv = { NULL, 0, 0 };
 	size_t len = 0, cap;
@@ -77,8 +76,7 @@ node_labels_flag(struct arena *a, const struct spec_site *site,
 
 /* --register-with-taints=<GPU taint>,<group taints in spec order>. */
 static const char *
-taints_flag(struct arena *a, const struct spec_site *site,
-	    const struct spec_node_group *g)
+taints_flag(struct arena *a, const struct spec_site *site, const struct spec_node_group *g)
 {
 	const char *s = arena_printf(a, "--register-with-taints=%s",
 				     render_taint_text(a, &site->gpu_taint));
@@ -105,18 +103,20 @@ render_nodeconfig_doc(struct arena *a, const struct spec_site *site,
 
 	hybrid = node_map_add(a, spec, "hybrid", node_new_map(a, no_pos));
 	if (g->credentials == CRED_IAMRA) {
-		struct node *ra = node_map_add(a, hybrid, "iamRolesAnywhere",
-					       node_new_map(a, no_pos));
+		struct node *ra =
+			node_map_add(a, hybrid, "iamRolesAnywhere", node_new_map(a, no_pos));
 
 		node_map_add_str(a, ra, "nodeName", node);
 		node_map_add_str(a, ra, "trustAnchorArn", g->iamra.trust_anchor_arn);
 		node_map_add_str(a, ra, "profileArn", g->iamra.profile_arn);
 		node_map_add_str(a, ra, "roleArn", g->iamra.role_arn);
 		/* Always written: `nodeadm config check` does not default them. */
-		node_map_add_str(a, ra, "certificatePath", g->iamra.certificate_path ?
-				 g->iamra.certificate_path : "/etc/iam/pki/server.pem");
-		node_map_add_str(a, ra, "privateKeyPath", g->iamra.private_key_path ?
-				 g->iamra.private_key_path : "/etc/iam/pki/server.key");
+		node_map_add_str(a, ra, "certificatePath",
+				 g->iamra.certificate_path ? g->iamra.certificate_path
+							   : "/etc/iam/pki/server.pem");
+		node_map_add_str(a, ra, "privateKeyPath",
+				 g->iamra.private_key_path ? g->iamra.private_key_path
+							   : "/etc/iam/pki/server.key");
 	} else {
 		struct node *ssm = node_map_add(a, hybrid, "ssm", node_new_map(a, no_pos));
 
@@ -181,8 +181,8 @@ activation_code(struct render_ctx *ctx, const struct spec_site *site,
 		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
 			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
 			 "site '%s', node group '%s': no activationCodeEnv names the"
-			 " variable that holds the SSM activation code", site->name,
-			 g->name);
+			 " variable that holds the SSM activation code",
+			 site->name, g->name);
 		return NULL;
 	}
 	if (!code || !*code) {
@@ -190,8 +190,8 @@ activation_code(struct render_ctx *ctx, const struct spec_site *site,
 			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
 			 "environment variable %s is not set: it must hold the SSM"
 			 " activation code of node group '%s' of site '%s' to write its"
-			 " NodeConfig; set it, or render without --nodeconfigs", env,
-			 g->name, site->name);
+			 " NodeConfig; set it, or render without --nodeconfigs",
+			 env, g->name, site->name);
 		return NULL;
 	}
 	n = strlen(code);
@@ -200,7 +200,8 @@ activation_code(struct render_ctx *ctx, const struct spec_site *site,
 			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
 			 "environment variable %s holds %zu characters, but an SSM"
 			 " activation code has %d to %d (nodeadm rejects it): set it to"
-			 " the code of the activation", env, n, SSM_CODE_MIN, SSM_CODE_MAX);
+			 " the code of the activation",
+			 env, n, SSM_CODE_MIN, SSM_CODE_MAX);
 		return NULL;
 	}
 	if ((bad = code_bad_char(code))) {
@@ -220,8 +221,8 @@ activation_code(struct render_ctx *ctx, const struct spec_site *site,
  * Adds its key and value bytes to *total; one value over the cap is
  * left out and makes *total TOTAL_OVER (and NULL is returned). */
 static const struct node *
-add_data(struct render_ctx *ctx, struct node *data, const char *key,
-	 const struct node *doc, size_t *total)
+add_data(struct render_ctx *ctx, struct node *data, const char *key, const struct node *doc,
+	 size_t *total)
 {
 	struct node *v = NULL;
 	struct buf b;
@@ -244,10 +245,10 @@ add_data(struct render_ctx *ctx, struct node *data, const char *key,
 static struct pos
 groups_pos(const struct spec_site *site)
 {
-	const struct node *spec = site->doc && site->doc->kind == NODE_MAP ?
-		node_map_get(site->doc, "spec") : NULL;
-	const struct node_pair *p = spec && spec->kind == NODE_MAP ?
-		node_map_pair(spec, "nodeGroups") : NULL;
+	const struct node *spec =
+		site->doc && site->doc->kind == NODE_MAP ? node_map_get(site->doc, "spec") : NULL;
+	const struct node_pair *p =
+		spec && spec->kind == NODE_MAP ? node_map_pair(spec, "nodeGroups") : NULL;
 
 	if (p && p->key)
 		return p->key->at;
@@ -264,10 +265,9 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 	size_t total = 0;
 	int rc = 0;
 
-	o = render_object_add(ctx, &render_kind_nodeconfig, "v1", "ConfigMap",
-			      "kube-system",
-			      arena_printf(a, "gpusite-nodeconfig-%s", site->name),
-			      site->name, site->cluster.name, NULL,
+	o = render_object_add(ctx, &render_kind_nodeconfig, "v1", "ConfigMap", "kube-system",
+			      arena_printf(a, "gpusite-nodeconfig-%s", site->name), site->name,
+			      site->cluster.name, NULL,
 			      "the nodeadm NodeConfigs of the site's on-prem GPU nodes"
 			      " (SSM activation codes left out), so reviewers and Argo CD"
 			      " see them change");
@@ -283,8 +283,7 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 
 				const struct node *v;
 
-				v = add_data(ctx, data,
-					     arena_printf(a, "%s.%s.yaml", g->name, n),
+				v = add_data(ctx, data, arena_printf(a, "%s.%s.yaml", g->name, n),
 					     doc, &total);
 				/* no secret in it: the file is the ConfigMap's
 				 * value, byte for byte, emitted once */
@@ -296,8 +295,8 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 							     v->scalar.len);
 				else if (files)
 					render_file_add(ctx, RENDER_FILE_NODECONFIG,
-							arena_printf(a, "%s/%s/%s.yaml",
-								     site->name, g->name, n),
+							arena_printf(a, "%s/%s/%s.yaml", site->name,
+								     g->name, n),
 							site->name, doc, false);
 			}
 		} else if (g->credentials == CRED_SSM) {
@@ -314,7 +313,8 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 				render_file_add(ctx, RENDER_FILE_NODECONFIG,
 						arena_printf(a, "%s/%s.yaml", site->name, g->name),
 						site->name,
-						render_nodeconfig_doc(a, site, g, NULL, code), true);
+						render_nodeconfig_doc(a, site, g, NULL, code),
+						true);
 			}
 		}
 	}
@@ -324,9 +324,9 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 			 "site '%s': the ConfigMap kube-system/gpusite-nodeconfig-%s"
 			 " would hold %s bytes of NodeConfigs, over the 1048576 (1 MiB)"
 			 " the API server accepts in a ConfigMap: split the site's node"
-			 " groups into several sites", site->name, site->name,
-			 total >= TOTAL_OVER ? "more than 1048576" :
-			 arena_printf(a, "%zu", total));
+			 " groups into several sites",
+			 site->name, site->name,
+			 total >= TOTAL_OVER ? "more than 1048576" : arena_printf(a, "%zu", total));
 		return -1;
 	}
 	/* Data keys in one order whatever the spec's group order. */
@@ -335,8 +335,9 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 			struct node_pair cur = data->map.pairs[i];
 			size_t j = i;
 
-			for (; j > 0 && strcmp(node_str(data->map.pairs[j - 1].key),
-					       node_str(cur.key)) > 0; j--)
+			for (; j > 0 &&
+			       strcmp(node_str(data->map.pairs[j - 1].key), node_str(cur.key)) > 0;
+			     j--)
 				data->map.pairs[j] = data->map.pairs[j - 1];
 			data->map.pairs[j] = cur;
 		}

@@ -15,18 +15,20 @@ static const struct pos no_pos = POS_NONE;
 struct nodepool_vocab {
 	const char *class_group;
 	const char *class_kind;
-	const char *gpu_manufacturer;	/* label key */
-	const char *gpu_memory;		/* label key, MiB per GPU */
+	const char *gpu_manufacturer; /* label key */
+	const char *gpu_memory;       /* label key, MiB per GPU */
 };
 
 static const struct nodepool_vocab vocab_karpenter = {
-	"karpenter.k8s.aws", "EC2NodeClass",
+	"karpenter.k8s.aws",
+	"EC2NodeClass",
 	"karpenter.k8s.aws/instance-gpu-manufacturer",
 	"karpenter.k8s.aws/instance-gpu-memory",
 };
 
 static const struct nodepool_vocab vocab_auto_mode = {
-	"eks.amazonaws.com", "NodeClass",
+	"eks.amazonaws.com",
+	"NodeClass",
 	"eks.amazonaws.com/instance-gpu-manufacturer",
 	"eks.amazonaws.com/instance-gpu-memory",
 };
@@ -45,15 +47,15 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 
 	if (!fb->enabled)
 		return 0;
-	v = site->cluster.provisioner == PROV_AUTO_MODE ? &vocab_auto_mode
-							 : &vocab_karpenter;
+	v = site->cluster.provisioner == PROV_AUTO_MODE ? &vocab_auto_mode : &vocab_karpenter;
 	name = fb->node_pool_name ? fb->node_pool_name
 				  : arena_printf(a, "%s-gpu-fallback", site->name);
-	class_name = fb->node_class_name ? fb->node_class_name :
-		site->cluster.provisioner == PROV_AUTO_MODE ? "default" : "gpu-fallback";
+	class_name = fb->node_class_name                           ? fb->node_class_name
+		     : site->cluster.provisioner == PROV_AUTO_MODE ? "default"
+								   : "gpu-fallback";
 
-	o = render_object_add(ctx, &render_kind_nodepool, NULL, NULL, "", name,
-			      site->name, site->cluster.name, NULL,
+	o = render_object_add(ctx, &render_kind_nodepool, NULL, NULL, "", name, site->name,
+			      site->cluster.name, NULL,
 			      "the cloud GPU fallback: launches tainted GPU nodes when"
 			      " the on-prem nodes cannot take the GPU pods, up to the"
 			      " GPU limit");
@@ -63,12 +65,11 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 	render_kvs_add(a, &tl, RENDER_SITE_LABEL, site->name);
 	/* what the fallback device plugin selects (render_fallback_plugin.c);
 	 * left out without nodeImage, and with Auto Mode (GS111 refuses it) */
-	if (site->cluster.provisioner == PROV_KARPENTER &&
-	    render_node_image_name(fb->node_image))
+	if (site->cluster.provisioner == PROV_KARPENTER && render_node_image_name(fb->node_image))
 		render_kvs_add(a, &tl, RENDER_NODE_IMAGE_LABEL,
 			       render_node_image_name(fb->node_image));
-	node_map_add(a, node_map_add(a, tmpl, "metadata", node_new_map(a, no_pos)),
-		     "labels", render_kvs_node(a, &tl));
+	node_map_add(a, node_map_add(a, tmpl, "metadata", node_new_map(a, no_pos)), "labels",
+		     render_kvs_node(a, &tl));
 	tspec = node_map_add(a, tmpl, "spec", node_new_map(a, no_pos));
 
 	ref = node_map_add(a, tspec, "nodeClassRef", node_new_map(a, no_pos));
@@ -77,18 +78,18 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 	node_map_add_str(a, ref, "name", class_name);
 
 	reqs = node_map_add(a, tspec, "requirements", node_new_seq(a, no_pos));
-	node_seq_push(a, reqs, render_requirement(a, v->gpu_manufacturer, "In",
-						  nvidia, 1));
+	node_seq_push(a, reqs, render_requirement(a, v->gpu_manufacturer, "In", nvidia, 1));
 	if (fb->instance_type_count)
-		node_seq_push(a, reqs, render_requirement(a, "node.kubernetes.io/instance-type",
-							  "In", fb->instance_types,
-							  fb->instance_type_count));
+		node_seq_push(a, reqs,
+			      render_requirement(a, "node.kubernetes.io/instance-type", "In",
+						 fb->instance_types, fb->instance_type_count));
 	capacity = spec_capacity_name(fb->capacity_type);
-	node_seq_push(a, reqs, render_requirement(a, "karpenter.sh/capacity-type", "In",
-						  &capacity, 1));
+	node_seq_push(a, reqs,
+		      render_requirement(a, "karpenter.sh/capacity-type", "In", &capacity, 1));
 	if (fb->zone_count)
-		node_seq_push(a, reqs, render_requirement(a, "topology.kubernetes.io/zone",
-							  "In", fb->zones, fb->zone_count));
+		node_seq_push(a, reqs,
+			      render_requirement(a, "topology.kubernetes.io/zone", "In", fb->zones,
+						 fb->zone_count));
 	if (fb->min_gpu_memory_mib > 0) {
 		const char *mib = render_itoa(a, fb->min_gpu_memory_mib);
 
@@ -100,15 +101,17 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 	 * only Pods that tolerate it (the placement policy adds that) land. */
 	taints = node_map_add(a, tspec, "taints", node_new_seq(a, no_pos));
 	node_seq_push(a, taints, render_toleration_taint(a, &site->gpu_taint));
-	node_map_add_str(a, tspec, "expireAfter", fb->expire_after.text ?
-			 fb->expire_after.text :
-			 site->cluster.provisioner == PROV_AUTO_MODE ? "336h" : "720h");
+	node_map_add_str(a, tspec, "expireAfter",
+			 fb->expire_after.text                         ? fb->expire_after.text
+			 : site->cluster.provisioner == PROV_AUTO_MODE ? "336h"
+								       : "720h");
 
 	dis = node_map_add(a, spec, "disruption", node_new_map(a, no_pos));
-	node_map_add_str(a, dis, "consolidationPolicy", fb->consolidation_policy ?
-			 fb->consolidation_policy : "WhenEmptyOrUnderutilized");
-	node_map_add_str(a, dis, "consolidateAfter", fb->consolidate_after.text ?
-			 fb->consolidate_after.text : "5m");
+	node_map_add_str(a, dis, "consolidationPolicy",
+			 fb->consolidation_policy ? fb->consolidation_policy
+						  : "WhenEmptyOrUnderutilized");
+	node_map_add_str(a, dis, "consolidateAfter",
+			 fb->consolidate_after.text ? fb->consolidate_after.text : "5m");
 	limits = node_map_add(a, spec, "limits", node_new_map(a, no_pos));
 	node_map_add_int(a, limits, RENDER_GPU_RESOURCE, fb->gpu_limit);
 	return 0;

@@ -18,13 +18,12 @@ static const struct pos no_pos = POS_NONE;
 #define PATH_REQ PATH_NA "/requiredDuringSchedulingIgnoredDuringExecution"
 
 void
-render_placement_plan(struct render_placement_plan *out,
-		      const struct spec_site *site)
+render_placement_plan(struct render_placement_plan *out, const struct spec_site *site)
 {
 	const struct spec_placement *p = &site->placement;
 
 	memset(out, 0, sizeof(*out));
-	out->name = NULL;	/* set by the engines: "gpusite-<site>-placement" */
+	out->name = NULL; /* set by the engines: "gpusite-<site>-placement" */
 	out->gpu_resource = RENDER_GPU_RESOURCE;
 	out->namespaces = p->namespaces;
 	out->namespace_count = p->namespace_count;
@@ -34,10 +33,10 @@ render_placement_plan(struct render_placement_plan *out,
 	out->taint_effect = site->gpu_taint.effect;
 	out->not_ready_seconds = p->not_ready_toleration_seconds;
 	out->unreachable_seconds = p->unreachable_toleration_seconds;
-	out->replace_not_ready = p->not_ready_toleration_seconds !=
-				 RENDER_DEFAULT_TOLERATION_SECONDS;
-	out->replace_unreachable = p->unreachable_toleration_seconds !=
-				   RENDER_DEFAULT_TOLERATION_SECONDS;
+	out->replace_not_ready =
+		p->not_ready_toleration_seconds != RENDER_DEFAULT_TOLERATION_SECONDS;
+	out->replace_unreachable =
+		p->unreachable_toleration_seconds != RENDER_DEFAULT_TOLERATION_SECONDS;
 	out->mode = p->mode;
 	out->weight = p->weight;
 }
@@ -65,8 +64,8 @@ requests_gpu(const struct node *pod, const char *resource)
 }
 
 bool
-render_placement_applies(const struct render_placement_plan *plan,
-			 const struct node *pod, const char *ns)
+render_placement_applies(const struct render_placement_plan *plan, const struct node *pod,
+			 const char *ns)
 {
 	bool ns_ok = plan->namespace_count == 0;
 
@@ -75,15 +74,14 @@ render_placement_applies(const struct render_placement_plan *plan,
 			ns_ok = true;
 	if (!ns_ok)
 		return false;
-	if (!render_selector_matches(plan->pod_selector,
-				     node_path(pod, "metadata.labels")))
+	if (!render_selector_matches(plan->pod_selector, node_path(pod, "metadata.labels")))
 		return false;
 	return requests_gpu(pod, plan->gpu_resource);
 }
 
 static void
-patch_add(struct arena *a, struct render_patch *p, const char *op,
-	  const char *path, struct node *value)
+patch_add(struct arena *a, struct render_patch *p, const char *op, const char *path,
+	  struct node *value)
 {
 	ARENA_GROW(a, p->ops, p->count, p->alloc, 8);
 	p->ops[p->count].op = op;
@@ -104,8 +102,7 @@ field(const struct node *m, const char *key)
 static bool
 tolerates_gpu(const struct render_placement_plan *plan, const struct node *t)
 {
-	const struct k8s_taint taint = { plan->taint_key, plan->taint_value,
-					 plan->taint_effect };
+	const struct k8s_taint taint = { plan->taint_key, plan->taint_value, plan->taint_effect };
 
 	return k8s_toleration_tolerates(t, &taint);
 }
@@ -195,8 +192,7 @@ is_our_preference(const struct node *p)
 	const struct node *me = seq_or_null(node_map_get(pref, "matchExpressions"));
 	const struct node *mf = seq_or_null(node_map_get(pref, "matchFields"));
 
-	return me && me->seq.count == 1 && (!mf || !mf->seq.count) &&
-	       is_hybrid(me->seq.items[0]);
+	return me && me->seq.count == 1 && (!mf || !mf->seq.count) && is_hybrid(me->seq.items[0]);
 }
 
 static bool
@@ -212,8 +208,7 @@ has_hybrid(const struct node *exprs)
 static struct node *
 gpu_toleration(struct arena *a, const struct render_placement_plan *plan)
 {
-	return render_toleration(a, plan->taint_key, "Exists", NULL,
-				 plan->taint_effect, -1);
+	return render_toleration(a, plan->taint_key, "Exists", NULL, plan->taint_effect, -1);
 }
 
 /* Step 3 (render.h): the patches that append the hybrid affinity. */
@@ -227,8 +222,8 @@ placement_affinity(struct arena *a, struct render_patch *out,
 	if (na && na->kind != NODE_MAP)
 		na = NULL;
 	pref = seq_or_null(node_map_get(na, "preferredDuringSchedulingIgnoredDuringExecution"));
-	terms = seq_or_null(node_path(na,
-		"requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"));
+	terms = seq_or_null(
+		node_path(na, "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"));
 	if (plan->mode != PLACE_REQUIRE_ONPREM)
 		for (size_t i = 0; pref && i < pref->seq.count; i++)
 			if (is_our_preference(pref->seq.items[i]))
@@ -250,29 +245,35 @@ placement_affinity(struct arena *a, struct render_patch *out,
 		patch_add(a, out, "add", PATH_REQ, required_selector(a));
 	} else {
 		for (size_t i = 0; i < terms->seq.count; i++) {
-			const struct node *me = node_map_get(terms->seq.items[i], "matchExpressions");
+			const struct node *me =
+				node_map_get(terms->seq.items[i], "matchExpressions");
 			struct node *list;
 
 			if (has_hybrid(seq_or_null(me)))
 				continue;
 			if (me && !node_is_null(me)) {
-				patch_add(a, out, "add", arena_printf(a, PATH_REQ
-					  "/nodeSelectorTerms/%zu/matchExpressions/-", i),
+				patch_add(a, out, "add",
+					  arena_printf(a,
+						       PATH_REQ
+						       "/nodeSelectorTerms/%zu/matchExpressions/-",
+						       i),
 					  hybrid_requirement(a));
 				continue;
 			}
 			list = node_new_seq(a, no_pos);
 			node_seq_push(a, list, hybrid_requirement(a));
-			patch_add(a, out, "add", arena_printf(a, PATH_REQ
-				  "/nodeSelectorTerms/%zu/matchExpressions", i), list);
+			patch_add(a, out, "add",
+				  arena_printf(
+					  a, PATH_REQ "/nodeSelectorTerms/%zu/matchExpressions", i),
+				  list);
 		}
 	}
 }
 
 int
 render_placement_patches(struct render_patch *out, struct arena *a,
-			 const struct render_placement_plan *plan,
-			 const struct node *pod, const char *ns)
+			 const struct render_placement_plan *plan, const struct node *pod,
+			 const char *ns)
 {
 	const struct node *tols = node_path(pod, "spec.tolerations");
 	const struct node *aff = node_path(pod, "spec.affinity");
@@ -332,8 +333,7 @@ render_placement_patches(struct render_patch *out, struct arena *a,
 
 /* Exposed to the engine files through render_placement.h. */
 struct node *
-render_placement_node_affinity(struct arena *a,
-			       const struct render_placement_plan *plan)
+render_placement_node_affinity(struct arena *a, const struct render_placement_plan *plan)
 {
 	return node_affinity(a, plan);
 }
@@ -345,15 +345,13 @@ render_placement_name(struct arena *a, const struct spec_site *site)
 }
 
 struct node *
-render_placement_gpu_toleration(struct arena *a,
-				const struct render_placement_plan *plan)
+render_placement_gpu_toleration(struct arena *a, const struct render_placement_plan *plan)
 {
 	return gpu_toleration(a, plan);
 }
 
 struct node *
-render_placement_namespace_selector(struct arena *a,
-				    const struct render_placement_plan *plan)
+render_placement_namespace_selector(struct arena *a, const struct render_placement_plan *plan)
 {
 	struct node *sel, *exprs;
 
@@ -362,9 +360,9 @@ render_placement_namespace_selector(struct arena *a,
 	sel = node_new_map(a, no_pos);
 	exprs = node_map_add(a, sel, "matchExpressions", node_new_seq(a, no_pos));
 	/* Every namespace carries its name as this label. */
-	node_seq_push(a, exprs, render_requirement(a, "kubernetes.io/metadata.name",
-						   "In", plan->namespaces,
-						   plan->namespace_count));
+	node_seq_push(a, exprs,
+		      render_requirement(a, "kubernetes.io/metadata.name", "In", plan->namespaces,
+					 plan->namespace_count));
 	return sel;
 }
 
@@ -388,9 +386,10 @@ render_placement_pod_rules(struct arena *a)
 static const char *
 cel_toleration(struct arena *a, const struct render_placement_plan *plan)
 {
-	return arena_printf(a, "Object.spec.tolerations{key: %s, operator: \"Exists\","
-			    " effect: %s}", render_quote(a, plan->taint_key),
-			    render_quote(a, plan->taint_effect));
+	return arena_printf(a,
+			    "Object.spec.tolerations{key: %s, operator: \"Exists\","
+			    " effect: %s}",
+			    render_quote(a, plan->taint_key), render_quote(a, plan->taint_effect));
 }
 
 /* CEL: the hybrid requirement as a typed constructor of `type`. */
@@ -406,9 +405,10 @@ cel_hybrid_expr(struct arena *a, const char *type)
 static const char *
 cel_is_hybrid(struct arena *a, const char *e)
 {
-	return arena_printf(a, "%s.key == %s && %s.operator == \"In\" &&\n"
-			    "    %s.?values.orValue([]) == [%s]", e,
-			    render_quote(a, RENDER_HYBRID_LABEL), e, e,
+	return arena_printf(a,
+			    "%s.key == %s && %s.operator == \"In\" &&\n"
+			    "    %s.?values.orValue([]) == [%s]",
+			    e, render_quote(a, RENDER_HYBRID_LABEL), e, e,
 			    render_quote(a, RENDER_HYBRID_VALUE));
 }
 
@@ -427,40 +427,53 @@ cel_is_hybrid(struct arena *a, const char *e)
 static const char *
 cel_affinity_patches(struct arena *a, const struct render_placement_plan *plan)
 {
-	const char *parents =
-		"(has(object.spec.affinity) ? [] :\n"
-		"  [JSONPatch{op: \"add\", path: \"/spec/affinity\", value: Object.spec.affinity{}}]) +\n";
+	const char *parents = "(has(object.spec.affinity) ? [] :\n"
+			      "  [JSONPatch{op: \"add\", path: \"/spec/affinity\", value: "
+			      "Object.spec.affinity{}}]) +\n";
 
 	if (plan->mode == PLACE_REQUIRE_ONPREM) {
-		const char *expr = cel_hybrid_expr(a, CEL_REQ ".nodeSelectorTerms.matchExpressions");
-		const char *req = arena_printf(a, CEL_REQ "{\n"
-			"    nodeSelectorTerms: [" CEL_REQ ".nodeSelectorTerms{\n"
-			"      matchExpressions: [%s]}]}", expr);
+		const char *expr =
+			cel_hybrid_expr(a, CEL_REQ ".nodeSelectorTerms.matchExpressions");
+		const char *req = arena_printf(a,
+					       CEL_REQ "{\n"
+						       "    nodeSelectorTerms: [" CEL_REQ
+						       ".nodeSelectorTerms{\n"
+						       "      matchExpressions: [%s]}]}",
+					       expr);
 
-		return arena_printf(a, "%s"
+		return arena_printf(
+			a,
+			"%s"
 			"(!object.spec.?affinity.?nodeAffinity.hasValue() ?\n"
 			"  [JSONPatch{op: \"add\", path: \"" PATH_NA "\", value: " CEL_NA "{\n"
 			"    requiredDuringSchedulingIgnoredDuringExecution: %s}}] :\n"
-			" size(" CEL_POD_NA ".?requiredDuringSchedulingIgnoredDuringExecution.?nodeSelectorTerms.orValue([])) == 0 ?\n"
+			" size(" CEL_POD_NA ".?requiredDuringSchedulingIgnoredDuringExecution.?"
+			"nodeSelectorTerms.orValue([])) == 0 ?\n"
 			"  [JSONPatch{op: \"add\", path: \"" PATH_REQ "\", value: %s}] :\n"
 			"  lists.range(size(" CEL_POD_TERMS ")).filter(i,\n"
 			"    !" CEL_POD_TERMS "[i].?matchExpressions.orValue([]).exists(e,\n"
 			"      %s)\n"
 			"  ).map(i, " CEL_POD_TERMS "[i].?matchExpressions.hasValue() ?\n"
-			"    JSONPatch{op: \"add\", path: \"" PATH_REQ "/nodeSelectorTerms/\" + string(i) + \"/matchExpressions/-\",\n"
+			"    JSONPatch{op: \"add\", path: \"" PATH_REQ
+			"/nodeSelectorTerms/\" + string(i) + \"/matchExpressions/-\",\n"
 			"      value: %s} :\n"
-			"    JSONPatch{op: \"add\", path: \"" PATH_REQ "/nodeSelectorTerms/\" + string(i) + \"/matchExpressions\",\n"
+			"    JSONPatch{op: \"add\", path: \"" PATH_REQ
+			"/nodeSelectorTerms/\" + string(i) + \"/matchExpressions\",\n"
 			"      value: [%s]}))",
 			parents, req, req, cel_is_hybrid(a, "e"), expr, expr);
 	} else {
-		const char *term = arena_printf(a, CEL_PREF "{\n"
-			"    weight: %d,\n"
-			"    preference: " CEL_PREF ".preference{\n"
-			"      matchExpressions: [%s]}}", plan->weight,
-			cel_hybrid_expr(a, CEL_PREF ".preference.matchExpressions"));
+		const char *term = arena_printf(
+			a,
+			CEL_PREF "{\n"
+				 "    weight: %d,\n"
+				 "    preference: " CEL_PREF ".preference{\n"
+				 "      matchExpressions: [%s]}}",
+			plan->weight, cel_hybrid_expr(a, CEL_PREF ".preference.matchExpressions"));
 
-		return arena_printf(a,
-			"object.spec.?affinity.?nodeAffinity.?preferredDuringSchedulingIgnoredDuringExecution.orValue([]).exists(p,\n"
+		return arena_printf(
+			a,
+			"object.spec.?affinity.?nodeAffinity.?"
+			"preferredDuringSchedulingIgnoredDuringExecution.orValue([]).exists(p,\n"
 			"  size(p.?preference.?matchExpressions.orValue([])) == 1 &&\n"
 			"  size(p.?preference.?matchFields.orValue([])) == 0 &&\n"
 			"  %s) ? [] :\n"
@@ -471,7 +484,8 @@ cel_affinity_patches(struct arena *a, const struct render_placement_plan *plan)
 			" has(" CEL_POD_NA ".preferredDuringSchedulingIgnoredDuringExecution) ?\n"
 			"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "/-\", value: %s}] :\n"
 			"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "\", value: [%s]}])",
-			cel_is_hybrid(a, "p.preference.matchExpressions[0]"), parents, term, term, term);
+			cel_is_hybrid(a, "p.preference.matchExpressions[0]"), parents, term, term,
+			term);
 	}
 }
 
@@ -491,23 +505,24 @@ add_json_patch(struct arena *a, struct node *seq, const char *expr)
 	struct node *m = node_new_map(a, no_pos);
 
 	node_map_add_str(a, m, "patchType", "JSONPatch");
-	node_map_add_str(a, node_map_add(a, m, "jsonPatch", node_new_map(a, no_pos)),
-			 "expression", expr);
+	node_map_add_str(a, node_map_add(a, m, "jsonPatch", node_new_map(a, no_pos)), "expression",
+			 expr);
 	node_seq_push(a, seq, m);
 }
 
 void
-render_placement_cel(struct arena *a, struct node *spec,
-		     const struct render_placement_plan *plan)
+render_placement_cel(struct arena *a, struct node *spec, const struct render_placement_plan *plan)
 {
 	const char *res = render_quote(a, plan->gpu_resource);
 	struct node *conds, *muts;
 
 	conds = node_map_add(a, spec, "matchConditions", node_new_seq(a, no_pos));
-	add_named(a, conds, "requests-gpu", arena_printf(a,
-		"object.spec.containers.exists(c, has(c.resources) && (\n"
-		"  (has(c.resources.limits) && %s in c.resources.limits) ||\n"
-		"  (has(c.resources.requests) && %s in c.resources.requests)))", res, res));
+	add_named(a, conds, "requests-gpu",
+		  arena_printf(a,
+			       "object.spec.containers.exists(c, has(c.resources) && (\n"
+			       "  (has(c.resources.limits) && %s in c.resources.limits) ||\n"
+			       "  (has(c.resources.requests) && %s in c.resources.requests)))",
+			       res, res));
 
 	if (plan->replace_not_ready || plan->replace_unreachable) {
 		struct node *vars = node_map_add(a, spec, "variables", node_new_seq(a, no_pos));
@@ -526,31 +541,45 @@ render_placement_cel(struct arena *a, struct node *spec,
 
 	muts = node_map_add(a, spec, "mutations", node_new_seq(a, no_pos));
 	if (plan->replace_not_ready || plan->replace_unreachable)
-		add_json_patch(a, muts, arena_printf(a,
-			"lists.range(size(object.spec.?tolerations.orValue([]))).filter(i,\n"
-			"  object.spec.tolerations[i].?key.orValue(\"\") in variables.evictionSeconds &&\n"
-			"  object.spec.tolerations[i].?operator.orValue(\"\") == \"Exists\" &&\n"
-			"  object.spec.tolerations[i].?effect.orValue(\"\") == \"NoExecute\" &&\n"
-			"  object.spec.tolerations[i].?tolerationSeconds.orValue(-1) == %d\n"
-			").map(i, JSONPatch{op: \"replace\",\n"
-			"  path: \"/spec/tolerations/\" + string(i) + \"/tolerationSeconds\",\n"
-			"  value: variables.evictionSeconds[object.spec.tolerations[i].key]})",
-			RENDER_DEFAULT_TOLERATION_SECONDS));
+		add_json_patch(
+			a, muts,
+			arena_printf(a,
+				     "lists.range(size(object.spec.?tolerations.orValue([])))."
+				     "filter(i,\n"
+				     "  object.spec.tolerations[i].?key.orValue(\"\") in "
+				     "variables.evictionSeconds &&\n"
+				     "  object.spec.tolerations[i].?operator.orValue(\"\") == "
+				     "\"Exists\" &&\n"
+				     "  object.spec.tolerations[i].?effect.orValue(\"\") == "
+				     "\"NoExecute\" &&\n"
+				     "  object.spec.tolerations[i].?tolerationSeconds.orValue(-1) "
+				     "== %d\n"
+				     ").map(i, JSONPatch{op: \"replace\",\n"
+				     "  path: \"/spec/tolerations/\" + string(i) + "
+				     "\"/tolerationSeconds\",\n"
+				     "  value: "
+				     "variables.evictionSeconds[object.spec.tolerations[i].key]})",
+				     RENDER_DEFAULT_TOLERATION_SECONDS));
 
-	add_json_patch(a, muts, arena_printf(a,
-		"object.spec.?tolerations.orValue([]).exists(t,\n"
-		"  (t.?key.orValue(\"\") == %s ||\n"
-		"    (t.?key.orValue(\"\") == \"\" && t.?operator.orValue(\"\") == \"Exists\")) &&\n"
-		"  (t.?operator.orValue(\"\") == \"Exists\" || t.?value.orValue(\"\") == %s) &&\n"
-		"  (t.?effect.orValue(\"\") == \"\" || t.?effect.orValue(\"\") == %s)) ? [] :\n"
-		"has(object.spec.tolerations) ?\n"
-		"  [JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",\n"
-		"    value: %s}] :\n"
-		"  [JSONPatch{op: \"add\", path: \"/spec/tolerations\",\n"
-		"    value: [%s]}]",
-		render_quote(a, plan->taint_key), render_quote(a, plan->taint_value),
-		render_quote(a, plan->taint_effect), cel_toleration(a, plan),
-		cel_toleration(a, plan)));
+	add_json_patch(a, muts,
+		       arena_printf(a,
+				    "object.spec.?tolerations.orValue([]).exists(t,\n"
+				    "  (t.?key.orValue(\"\") == %s ||\n"
+				    "    (t.?key.orValue(\"\") == \"\" && "
+				    "t.?operator.orValue(\"\") == \"Exists\")) &&\n"
+				    "  (t.?operator.orValue(\"\") == \"Exists\" || "
+				    "t.?value.orValue(\"\") == %s) &&\n"
+				    "  (t.?effect.orValue(\"\") == \"\" || t.?effect.orValue(\"\") "
+				    "== %s)) ? [] :\n"
+				    "has(object.spec.tolerations) ?\n"
+				    "  [JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",\n"
+				    "    value: %s}] :\n"
+				    "  [JSONPatch{op: \"add\", path: \"/spec/tolerations\",\n"
+				    "    value: [%s]}]",
+				    render_quote(a, plan->taint_key),
+				    render_quote(a, plan->taint_value),
+				    render_quote(a, plan->taint_effect), cel_toleration(a, plan),
+				    cel_toleration(a, plan)));
 
 	add_json_patch(a, muts, cel_affinity_patches(a, plan));
 }
@@ -558,11 +587,13 @@ render_placement_cel(struct arena *a, struct node *spec,
 const char *
 render_placement_purpose(struct arena *a, const struct render_placement_plan *plan)
 {
-	return arena_printf(a, "adds to GPU Pods in %s the GPU toleration%s and a %s"
+	return arena_printf(a,
+			    "adds to GPU Pods in %s the GPU toleration%s and a %s"
 			    " affinity to hybrid nodes (%s)",
 			    plan->namespace_count ? "the placement namespaces" : "every namespace",
-			    plan->replace_not_ready || plan->replace_unreachable ?
-			    ", the eviction toleration seconds" : "",
+			    plan->replace_not_ready || plan->replace_unreachable
+				    ? ", the eviction toleration seconds"
+				    : "",
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "required" : "preferred",
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "on-prem only"
 							       : "on-prem first, cloud fallback");

@@ -38,7 +38,6 @@ void render_placement_cel(struct arena *a, struct node *spec,
 			  const struct render_placement_plan *plan);
 
 /* The one-line purpose of a placement policy for `explain`. */
-const char *render_placement_purpose(struct arena *a,
-				     const struct render_placement_plan *plan);
+const char *render_placement_purpose(struct arena *a, const struct render_placement_plan *plan);
 
 #endif

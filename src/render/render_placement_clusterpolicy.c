@@ -50,9 +50,11 @@ gpu_condition(struct arena *a, const struct render_placement_plan *plan)
 {
 	const char *r = render_quote(a, plan->gpu_resource);
 
-	return condition(a, arena_printf(a, "{{ length(request.object.spec.containers["
-					 "?resources.limits.%s || resources.requests.%s]) }}",
-					 r, r),
+	return condition(a,
+			 arena_printf(a,
+				      "{{ length(request.object.spec.containers["
+				      "?resources.limits.%s || resources.requests.%s]) }}",
+				      r, r),
 			 "GreaterThan", node_new_int(a, no_pos, 0));
 }
 
@@ -67,8 +69,8 @@ match_block(struct arena *a, const struct render_placement_plan *plan)
 	res = node_map_add(a, item, "resources", node_new_map(a, no_pos));
 	node_map_add(a, res, "kinds", render_str_seq(a, pod, 1));
 	if (plan->namespace_count)
-		node_map_add(a, res, "namespaces", render_str_seq(a, plan->namespaces,
-								  plan->namespace_count));
+		node_map_add(a, res, "namespaces",
+			     render_str_seq(a, plan->namespaces, plan->namespace_count));
 	/* CREATE only: affinity is immutable afterwards. */
 	node_map_add(a, res, "operations", render_str_seq(a, create, 1));
 	if (plan->pod_selector && plan->pod_selector->kind == NODE_MAP &&
@@ -81,8 +83,7 @@ match_block(struct arena *a, const struct render_placement_plan *plan)
 /* A rule with the shared match block and preconditions (GPU Pod first). */
 static struct node *
 rule(struct arena *a, struct node *rules, const char *name,
-     const struct render_placement_plan *plan, struct node **all_out,
-     struct node **mutate_out)
+     const struct render_placement_plan *plan, struct node **all_out, struct node **mutate_out)
 {
 	struct node *r = node_new_map(a, no_pos), *pre;
 
@@ -105,19 +106,25 @@ seconds_foreach(struct arena *a, const char *key, int64_t seconds)
 	node_map_add_str(a, f, "list", "request.object.spec.tolerations");
 	pre = node_map_add(a, f, "preconditions", node_new_map(a, no_pos));
 	all = node_map_add(a, pre, "all", node_new_seq(a, no_pos));
-	node_seq_push(a, all, condition(a, "{{ element.key || '' }}", "Equals",
-					node_new_str(a, no_pos, key)));
-	node_seq_push(a, all, condition(a, "{{ element.operator || '' }}", "Equals",
-					node_new_str(a, no_pos, "Exists")));
-	node_seq_push(a, all, condition(a, "{{ element.effect || '' }}", "Equals",
-					node_new_str(a, no_pos, "NoExecute")));
-	node_seq_push(a, all, condition(a, "{{ element.tolerationSeconds || `0` }}",
-					"Equals", node_new_int(a, no_pos,
-					RENDER_DEFAULT_TOLERATION_SECONDS)));
-	node_map_add_str(a, f, "patchesJson6902", arena_printf(a,
-		"- op: replace\n"
-		"  path: /spec/tolerations/{{elementIndex}}/tolerationSeconds\n"
-		"  value: %lld\n", (long long)seconds));
+	node_seq_push(
+		a, all,
+		condition(a, "{{ element.key || '' }}", "Equals", node_new_str(a, no_pos, key)));
+	node_seq_push(a, all,
+		      condition(a, "{{ element.operator || '' }}", "Equals",
+				node_new_str(a, no_pos, "Exists")));
+	node_seq_push(a, all,
+		      condition(a, "{{ element.effect || '' }}", "Equals",
+				node_new_str(a, no_pos, "NoExecute")));
+	node_seq_push(a, all,
+		      condition(a, "{{ element.tolerationSeconds || `0` }}", "Equals",
+				node_new_int(a, no_pos, RENDER_DEFAULT_TOLERATION_SECONDS)));
+	node_map_add_str(
+		a, f, "patchesJson6902",
+		arena_printf(a,
+			     "- op: replace\n"
+			     "  path: /spec/tolerations/{{elementIndex}}/tolerationSeconds\n"
+			     "  value: %lld\n",
+			     (long long)seconds));
 	return f;
 }
 
@@ -141,7 +148,9 @@ hybrid_requirement(struct arena *a, const struct render_placement_plan *plan)
 	struct node *na = render_placement_node_affinity(a, plan);
 
 	return node_path(na, "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms")
-		->seq.items[0]->map.pairs[0].value->seq.items[0];
+		->seq.items[0]
+		->map.pairs[0]
+		.value->seq.items[0];
 }
 
 /* prefer-onprem: append the preferred term unless the Pod has it (with
@@ -153,17 +162,30 @@ preferred_rule(struct arena *a, struct node *rules, const struct render_placemen
 	const struct node *na = render_placement_node_affinity(a, plan);
 
 	rule(a, rules, "hybrid-node-affinity", plan, &all, &mutate);
-	node_seq_push(a, all, condition(a, arena_printf(a,
-		"{{ length(" JP_NA ".preferredDuringSchedulingIgnoredDuringExecution[?"
-		"length(preference.matchExpressions || `[]`) == `1` && "
-		"length(preference.matchFields || `[]`) == `0` && %s] || `[]`) }}",
-		jp_is_hybrid(a, "preference.matchExpressions[0].")),
-		"Equals", node_new_int(a, no_pos, 0)));
-	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
-		"- op: add\n"
-		"  path: /spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/-\n"
-		"  value: %s\n", json_text(a, node_map_get(na,
-			"preferredDuringSchedulingIgnoredDuringExecution")->seq.items[0])));
+	node_seq_push(
+		a, all,
+		condition(
+			a,
+			arena_printf(
+				a,
+				"{{ length(" JP_NA
+				".preferredDuringSchedulingIgnoredDuringExecution[?"
+				"length(preference.matchExpressions || `[]`) == `1` && "
+				"length(preference.matchFields || `[]`) == `0` && %s] || `[]`) }}",
+				jp_is_hybrid(a, "preference.matchExpressions[0].")),
+			"Equals", node_new_int(a, no_pos, 0)));
+	node_map_add_str(
+		a, mutate, "patchesJson6902",
+		arena_printf(
+			a,
+			"- op: add\n"
+			"  path: "
+			"/spec/affinity/nodeAffinity/"
+			"preferredDuringSchedulingIgnoredDuringExecution/-\n"
+			"  value: %s\n",
+			json_text(a, node_map_get(na,
+						  "preferredDuringSchedulingIgnoredDuringExecution")
+					     ->seq.items[0])));
 }
 
 /* foreach entry over the required terms: AND the hybrid requirement in. */
@@ -176,22 +198,34 @@ term_foreach(struct arena *a, const struct render_placement_plan *plan, bool has
 	node_map_add_str(a, f, "list", JP_TERMS);
 	pre = node_map_add(a, f, "preconditions", node_new_map(a, no_pos));
 	all = node_map_add(a, pre, "all", node_new_seq(a, no_pos));
-	node_seq_push(a, all, condition(a, "{{ length(element.matchExpressions || `[]`) }}",
-					has_exprs ? "GreaterThan" : "Equals",
-					node_new_int(a, no_pos, 0)));
+	node_seq_push(a, all,
+		      condition(a, "{{ length(element.matchExpressions || `[]`) }}",
+				has_exprs ? "GreaterThan" : "Equals", node_new_int(a, no_pos, 0)));
 	if (has_exprs) {
-		node_seq_push(a, all, condition(a, arena_printf(a,
-			"{{ length(element.matchExpressions[?%s] || `[]`) }}", jp_is_hybrid(a, "")),
-			"Equals", node_new_int(a, no_pos, 0)));
-		node_map_add_str(a, f, "patchesJson6902", arena_printf(a,
-			"- op: add\n"
-			"  path: " PATH_REQ "/nodeSelectorTerms/{{elementIndex}}/matchExpressions/-\n"
-			"  value: %s\n", req));
+		node_seq_push(
+			a, all,
+			condition(a,
+				  arena_printf(
+					  a, "{{ length(element.matchExpressions[?%s] || `[]`) }}",
+					  jp_is_hybrid(a, "")),
+				  "Equals", node_new_int(a, no_pos, 0)));
+		node_map_add_str(
+			a, f, "patchesJson6902",
+			arena_printf(a,
+				     "- op: add\n"
+				     "  path: " PATH_REQ
+				     "/nodeSelectorTerms/{{elementIndex}}/matchExpressions/-\n"
+				     "  value: %s\n",
+				     req));
 	} else {
-		node_map_add_str(a, f, "patchesJson6902", arena_printf(a,
-			"- op: add\n"
-			"  path: " PATH_REQ "/nodeSelectorTerms/{{elementIndex}}/matchExpressions\n"
-			"  value: [%s]\n", req));
+		node_map_add_str(
+			a, f, "patchesJson6902",
+			arena_printf(a,
+				     "- op: add\n"
+				     "  path: " PATH_REQ
+				     "/nodeSelectorTerms/{{elementIndex}}/matchExpressions\n"
+				     "  value: [%s]\n",
+				     req));
 	}
 	return f;
 }
@@ -205,17 +239,24 @@ required_rules(struct arena *a, struct node *rules, const struct render_placemen
 	const struct node *na = render_placement_node_affinity(a, plan);
 
 	rule(a, rules, "hybrid-node-affinity", plan, &all, &mutate);
-	node_seq_push(a, all, condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "Equals",
-					node_new_int(a, no_pos, 0)));
-	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
-		"- op: add\n"
-		"  path: " PATH_REQ "\n"
-		"  value: %s\n", json_text(a, node_map_get(na,
-			"requiredDuringSchedulingIgnoredDuringExecution"))));
+	node_seq_push(a, all,
+		      condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "Equals",
+				node_new_int(a, no_pos, 0)));
+	node_map_add_str(
+		a, mutate, "patchesJson6902",
+		arena_printf(
+			a,
+			"- op: add\n"
+			"  path: " PATH_REQ "\n"
+			"  value: %s\n",
+			json_text(a,
+				  node_map_get(na,
+					       "requiredDuringSchedulingIgnoredDuringExecution"))));
 
 	rule(a, rules, "hybrid-node-affinity-terms", plan, &all, &mutate);
-	node_seq_push(a, all, condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "GreaterThan",
-					node_new_int(a, no_pos, 0)));
+	node_seq_push(a, all,
+		      condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "GreaterThan",
+				node_new_int(a, no_pos, 0)));
 	fe = node_map_add(a, mutate, "foreach", node_new_seq(a, no_pos));
 	node_seq_push(a, fe, term_foreach(a, plan, true));
 	node_seq_push(a, fe, term_foreach(a, plan, false));
@@ -233,8 +274,8 @@ clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 		return 0;
 	render_placement_plan(&plan, site);
 	plan.name = render_placement_name(a, site);
-	o = render_object_add(ctx, &render_kind_placement_clusterpolicy, NULL, NULL,
-			      "", plan.name, site->name, site->cluster.name, NULL,
+	o = render_object_add(ctx, &render_kind_placement_clusterpolicy, NULL, NULL, "", plan.name,
+			      site->name, site->cluster.name, NULL,
 			      render_placement_purpose(a, &plan));
 	/* No autogen onto controllers: Pods only. */
 	render_object_annotate(a, o, "pod-policies.kyverno.io/autogen-controllers", "none");
@@ -246,30 +287,41 @@ clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 		struct node *fe;
 
 		rule(a, rules, "eviction-toleration-seconds", &plan, &all, &mutate);
-		node_seq_push(a, all, condition(a,
-			"{{ request.object.spec.tolerations || `[]` | length(@) }}",
-			"GreaterThan", node_new_int(a, no_pos, 0)));
+		node_seq_push(a, all,
+			      condition(a,
+					"{{ request.object.spec.tolerations || `[]` | length(@) }}",
+					"GreaterThan", node_new_int(a, no_pos, 0)));
 		fe = node_map_add(a, mutate, "foreach", node_new_seq(a, no_pos));
 		if (plan.replace_not_ready)
-			node_seq_push(a, fe, seconds_foreach(a, RENDER_NOT_READY_KEY,
-							     plan.not_ready_seconds));
+			node_seq_push(
+				a, fe,
+				seconds_foreach(a, RENDER_NOT_READY_KEY, plan.not_ready_seconds));
 		if (plan.replace_unreachable)
-			node_seq_push(a, fe, seconds_foreach(a, RENDER_UNREACHABLE_KEY,
-							     plan.unreachable_seconds));
+			node_seq_push(a, fe,
+				      seconds_foreach(a, RENDER_UNREACHABLE_KEY,
+						      plan.unreachable_seconds));
 	}
 
 	rule(a, rules, "gpu-toleration", &plan, &all, &mutate);
 	/* No toleration that already tolerates the GPU taint. */
-	node_seq_push(a, all, condition(a, arena_printf(a,
-		"{{ length(request.object.spec.tolerations[?(key == %s || (!key && operator == 'Exists'))"
-		" && (operator == 'Exists' || value == %s) && (!effect || effect == %s)] || `[]`) }}",
-		render_jp_raw(a, plan.taint_key), render_jp_raw(a, plan.taint_value),
-		render_jp_raw(a, plan.taint_effect)), "Equals", node_new_int(a, no_pos, 0)));
+	node_seq_push(a, all,
+		      condition(a,
+				arena_printf(a,
+					     "{{ length(request.object.spec.tolerations[?(key == "
+					     "%s || (!key && operator == 'Exists'))"
+					     " && (operator == 'Exists' || value == %s) && "
+					     "(!effect || effect == %s)] || `[]`) }}",
+					     render_jp_raw(a, plan.taint_key),
+					     render_jp_raw(a, plan.taint_value),
+					     render_jp_raw(a, plan.taint_effect)),
+				"Equals", node_new_int(a, no_pos, 0)));
 	/* Appended; Kyverno creates the list when it is absent. */
-	node_map_add_str(a, mutate, "patchesJson6902", arena_printf(a,
-		"- op: add\n"
-		"  path: /spec/tolerations/-\n"
-		"  value: %s\n", json_text(a, render_placement_gpu_toleration(a, &plan))));
+	node_map_add_str(a, mutate, "patchesJson6902",
+			 arena_printf(a,
+				      "- op: add\n"
+				      "  path: /spec/tolerations/-\n"
+				      "  value: %s\n",
+				      json_text(a, render_placement_gpu_toleration(a, &plan))));
 
 	if (plan.mode == PLACE_REQUIRE_ONPREM)
 		required_rules(a, rules, &plan);

@@ -21,8 +21,8 @@ mutating_policy(struct render_ctx *ctx, const struct spec_site *site)
 
 	render_placement_plan(&plan, site);
 	plan.name = render_placement_name(a, site);
-	o = render_object_add(ctx, &render_kind_placement_kyverno, NULL, NULL, "",
-			      plan.name, site->name, site->cluster.name, NULL,
+	o = render_object_add(ctx, &render_kind_placement_kyverno, NULL, NULL, "", plan.name,
+			      site->name, site->cluster.name, NULL,
 			      render_placement_purpose(a, &plan));
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	/* A Pod admitted without the toleration could never schedule on the
@@ -34,11 +34,11 @@ mutating_policy(struct render_ctx *ctx, const struct spec_site *site)
 	node_map_add(a, node_map_add(a, ag, "podControllers", node_new_map(a, no_pos)),
 		     "controllers", node_new_seq(a, no_pos));
 	ev = node_map_add(a, spec, "evaluation", node_new_map(a, no_pos));
-	node_map_add_bool(a, node_map_add(a, ev, "admission", node_new_map(a, no_pos)),
-			  "enabled", true);
+	node_map_add_bool(a, node_map_add(a, ev, "admission", node_new_map(a, no_pos)), "enabled",
+			  true);
 	/* Background scans would only report running Pods as "not mutated". */
-	node_map_add_bool(a, node_map_add(a, ev, "background", node_new_map(a, no_pos)),
-			  "enabled", false);
+	node_map_add_bool(a, node_map_add(a, ev, "background", node_new_map(a, no_pos)), "enabled",
+			  false);
 	mc = node_map_add(a, spec, "matchConstraints", node_new_map(a, no_pos));
 	node_map_add(a, mc, "resourceRules", render_placement_pod_rules(a));
 	if ((nssel = render_placement_namespace_selector(a, &plan)))
@@ -60,11 +60,10 @@ kyverno_site(struct render_ctx *ctx, const struct spec_site *site)
 }
 
 int
-render_placement_snippet(struct render_object *out, struct arena *a,
-			 struct diags *d, const struct spec_site *site,
-			 const struct render_options *opt)
+render_placement_snippet(struct render_object *out, struct arena *a, struct diags *d,
+			 const struct spec_site *site, const struct render_options *opt)
 {
-	static const struct render_options defaults;	/* all zero: every site, no files */
+	static const struct render_options defaults; /* all zero: every site, no files */
 	struct render_result tmp = { NULL, 0, 0, NULL, 0, 0 };
 	struct render_ctx ctx = { a, d, opt ? opt : &defaults, &tmp };
 

@@ -27,9 +27,8 @@ map_site(struct render_ctx *ctx, const struct spec_site *site)
 	plan.name = render_placement_name(a, site);
 	api = render_map_api_version(render_kube_minor(site, ctx->opt));
 
-	o = render_object_add(ctx, &render_kind_placement_map, api, NULL, "",
-			      plan.name, site->name, site->cluster.name, NULL,
-			      render_placement_purpose(a, &plan));
+	o = render_object_add(ctx, &render_kind_placement_map, api, NULL, "", plan.name, site->name,
+			      site->cluster.name, NULL, render_placement_purpose(a, &plan));
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	node_map_add_str(a, spec, "failurePolicy", "Fail");
 	/* Every patch is guarded, so a second pass changes nothing. */
@@ -39,8 +38,8 @@ map_site(struct render_ctx *ctx, const struct spec_site *site)
 	render_placement_cel(a, spec, &plan);
 
 	b = render_object_add(ctx, &render_kind_placement_map, api,
-			      "MutatingAdmissionPolicyBinding", "", plan.name,
-			      site->name, site->cluster.name, NULL,
+			      "MutatingAdmissionPolicyBinding", "", plan.name, site->name,
+			      site->cluster.name, NULL,
 			      "binds the placement MutatingAdmissionPolicy to the"
 			      " placement namespaces and Pod selector");
 	b->rank = RENDER_RANK_MAP_BINDING;

@@ -13,8 +13,7 @@
 static const struct pos no_pos = POS_NONE;
 
 void
-render_kvs_add(struct arena *a, struct render_kvs *kv, const char *key,
-	       const char *value)
+render_kvs_add(struct arena *a, struct render_kvs *kv, const char *key, const char *value)
 {
 	ARENA_GROW(a, kv->items, kv->count, kv->alloc, 8);
 	kv->items[kv->count].key = key;
@@ -57,10 +56,9 @@ render_kvs_node(struct arena *a, struct render_kvs *kv)
 }
 
 struct render_object *
-render_object_add(struct render_ctx *ctx, const struct render_kind *k,
-		  const char *api_version, const char *kind, const char *ns,
-		  const char *name, const char *site, const char *cluster,
-		  const struct render_kvs *extra, const char *purpose)
+render_object_add(struct render_ctx *ctx, const struct render_kind *k, const char *api_version,
+		  const char *kind, const char *ns, const char *name, const char *site,
+		  const char *cluster, const struct render_kvs *extra, const char *purpose)
 {
 	struct arena *a = ctx->arena;
 	struct render_result *r = ctx->out;
@@ -82,8 +80,7 @@ render_object_add(struct render_ctx *ctx, const struct render_kind *k,
 
 	if (extra)
 		for (size_t i = 0; i < extra->count; i++)
-			render_kvs_add(a, &labels, extra->items[i].key,
-				       extra->items[i].value);
+			render_kvs_add(a, &labels, extra->items[i].key, extra->items[i].value);
 	/* The tool's own labels win over any extra label of the same key. */
 	render_kvs_add(a, &labels, RENDER_MANAGED_BY_KEY, RENDER_MANAGED_BY);
 	if (site)
@@ -104,8 +101,7 @@ render_object_add(struct render_ctx *ctx, const struct render_kind *k,
 }
 
 void
-render_object_annotate(struct arena *a, struct render_object *o,
-		       const char *key, const char *value)
+render_object_annotate(struct arena *a, struct render_object *o, const char *key, const char *value)
 {
 	struct node *meta = node_map_get(o->obj, "metadata");
 	struct node *ann = node_map_get(meta, "annotations");
@@ -116,9 +112,8 @@ render_object_annotate(struct arena *a, struct render_object *o,
 }
 
 void
-render_file_add(struct render_ctx *ctx, enum render_file_kind kind,
-		const char *path, const char *site, struct node *doc,
-		bool has_secret)
+render_file_add(struct render_ctx *ctx, enum render_file_kind kind, const char *path,
+		const char *site, struct node *doc, bool has_secret)
 {
 	struct render_result *r = ctx->out;
 	struct render_file *f;
@@ -135,9 +130,8 @@ render_file_add(struct render_ctx *ctx, enum render_file_kind kind,
 }
 
 void
-render_file_add_text(struct render_ctx *ctx, enum render_file_kind kind,
-		     const char *path, const char *site, struct node *doc,
-		     const char *text, size_t text_len)
+render_file_add_text(struct render_ctx *ctx, enum render_file_kind kind, const char *path,
+		     const char *site, struct node *doc, const char *text, size_t text_len)
 {
 	struct render_file *f;
 
@@ -148,8 +142,8 @@ render_file_add_text(struct render_ctx *ctx, enum render_file_kind kind,
 }
 
 struct node *
-render_toleration(struct arena *a, const char *key, const char *op,
-		  const char *value, const char *effect, int64_t seconds)
+render_toleration(struct arena *a, const char *key, const char *op, const char *value,
+		  const char *effect, int64_t seconds)
 {
 	struct node *t = node_new_map(a, no_pos);
 
@@ -188,8 +182,8 @@ render_str_seq(struct arena *a, const char *const *items, size_t n)
 }
 
 struct node *
-render_requirement(struct arena *a, const char *key, const char *op,
-		   const char *const *values, size_t n)
+render_requirement(struct arena *a, const char *key, const char *op, const char *const *values,
+		   size_t n)
 {
 	struct node *r = node_new_map(a, no_pos);
 
@@ -210,8 +204,7 @@ render_taint_text(struct arena *a, const struct spec_taint *t)
 
 /* Escape into a fresh arena string: `open`, s with escapes, `close`. */
 static const char *
-quote_with(struct arena *a, const char *s, char q, const char *open,
-	   const char *close)
+quote_with(struct arena *a, const char *s, char q, const char *open, const char *close)
 {
 	size_t n = strlen(s), len = 0;
 	char *out = arena_alloc(a, n * 6 + strlen(open) + strlen(close) + 1);
@@ -304,8 +297,9 @@ render_helm_app_spec(struct arena *a, struct node *obj, const struct spec_argocd
 	else if (app->hub && app->cluster && *app->cluster)
 		node_map_add_str(a, dst, "name", app->cluster);
 	else
-		node_map_add_str(a, dst, "server", ad->destination_server ?
-				 ad->destination_server : "https://kubernetes.default.svc");
+		node_map_add_str(a, dst, "server",
+				 ad->destination_server ? ad->destination_server
+							: "https://kubernetes.default.svc");
 	node_map_add_str(a, dst, "namespace", app->namespace);
 	sync = node_map_add(a, spec, "syncPolicy", node_new_map(a, no_pos));
 	opts = node_map_add(a, sync, "syncOptions", node_new_seq(a, no_pos));

@@ -23,11 +23,11 @@ enum report_format {
 #define REPORT_FORMATS (REPORT_MARKDOWN + 1)
 
 struct report_input {
-	const struct diags *diags;	/* sorted */
-	const struct source_set *files;	/* for caret lines and per-file suites */
-	const struct spec_fleet *fleet;	/* for per-site test cases */
-	size_t sites;			/* sites read (valid or not) */
-	const char *tool_name;		/* "gpusite validate" */
+	const struct diags *diags;      /* sorted */
+	const struct source_set *files; /* for caret lines and per-file suites */
+	const struct spec_fleet *fleet; /* for per-site test cases */
+	size_t sites;                   /* sites read (valid or not) */
+	const char *tool_name;          /* "gpusite validate" */
 };
 
 /* "text", "json", ... -> enum; -1 for an unknown name. */
@@ -41,20 +41,20 @@ const char *report_format_name(enum report_format fmt);
  * when `color_or_tty`), every other format to `out`.  Returns 0 or -1
  * on a write error.
  */
-int report_write(FILE *out, FILE *err, const struct report_input *in,
-		 enum report_format fmt, bool color_or_tty);
+int report_write(FILE *out, FILE *err, const struct report_input *in, enum report_format fmt,
+		 bool color_or_tty);
 
 /* Flags for report_write_flags(); report_write(..., true) is CARET|COLOR. */
 enum report_flags {
-	REPORT_CARET = 1 << 0,	/* text: the source line and a caret under the column */
-	REPORT_COLOR = 1 << 1,	/* text: ANSI colours */
-	REPORT_QUIET = 1 << 2,	/* text: no summary line when nothing was found */
-	REPORT_NO_SUMMARY = 1 << 3,	/* text: the diagnostics only (a run that
+	REPORT_CARET = 1 << 0,      /* text: the source line and a caret under the column */
+	REPORT_COLOR = 1 << 1,      /* text: ANSI colours */
+	REPORT_QUIET = 1 << 2,      /* text: no summary line when nothing was found */
+	REPORT_NO_SUMMARY = 1 << 3, /* text: the diagnostics only (a run that
 					 * could not do its job) */
 };
 
-int report_write_flags(FILE *out, FILE *err, const struct report_input *in,
-		       enum report_format fmt, unsigned flags);
+int report_write_flags(FILE *out, FILE *err, const struct report_input *in, enum report_format fmt,
+		       unsigned flags);
 
 /* "gpusite: 1 error, 0 warnings (1 file, 1 site)" and a newline. */
 int report_summary(FILE *out, const struct report_input *in);
@@ -64,8 +64,7 @@ int report_summary(FILE *out, const struct report_input *in);
  * format; also what the github format appends to $GITHUB_STEP_SUMMARY).
  * At most `max_rows` rows (0: all); a final line counts the rest.
  */
-int report_write_markdown(FILE *out, const struct report_input *in,
-			  size_t max_rows);
+int report_write_markdown(FILE *out, const struct report_input *in, size_t max_rows);
 
 /*
  * Open the job summary file $GITHUB_STEP_SUMMARY names for appending,

@@ -20,7 +20,7 @@
 #include "report/report_diff.h"
 #include "report/report_int.h"
 
-#define MD_FOLD_LINES 40                /* longer diffs fold into <details> */
+#define MD_FOLD_LINES 40 /* longer diffs fold into <details> */
 
 const char *const diff_change_names[] = { "unchanged", "changed", "added", "removed" };
 
@@ -169,14 +169,16 @@ change_text(struct arena *a, const struct diff_item *it)
 int
 report_diff_markdown(struct buf *b, struct arena *a, const struct diff_result *res, size_t budget)
 {
-	size_t listed = 0, shown = 0, total = res->n[DIFF_CHANGED] + res->n[DIFF_ADDED] + res->n[DIFF_REMOVED];
+	size_t listed = 0, shown = 0,
+	       total = res->n[DIFF_CHANGED] + res->n[DIFF_ADDED] + res->n[DIFF_REMOVED];
 	int rc = 0;
 
 	rc |= buf_adds(b, "### gpusite diff: ");
 	rc |= md_code(b, res->base);
 	rc |= buf_adds(b, " \xe2\x86\x92 ");
 	rc |= md_code(b, res->head);
-	rc |= buf_printf(b, "\n\n**%s** (%zu unchanged)\n\n", summary_line(a, res), res->n[DIFF_SAME]);
+	rc |= buf_printf(b, "\n\n**%s** (%zu unchanged)\n\n", summary_line(a, res),
+			 res->n[DIFF_SAME]);
 	if (!total) {
 		rc |= buf_adds(b, "No difference in the rendered output.\n");
 		return rc ? -1 : 0;
@@ -302,4 +304,3 @@ report_diff_github(FILE *out, struct arena *a, const struct diff_result *res)
 		return append_summary(summary, a, res);
 	return 0;
 }
-

@@ -46,8 +46,7 @@ struct diff_result {
 #define REPORT_DIFF_SUMMARY_BUDGET (1000u << 10) /* a job summary step holds 1 MiB */
 
 /* The diffs, then the summary line (left out when quiet and no change). */
-int report_diff_text(FILE *out, struct arena *a, const struct diff_result *res,
-		     bool quiet);
+int report_diff_text(FILE *out, struct arena *a, const struct diff_result *res, bool quiet);
 /* One JSON document: base, head, objects, summary. */
 int report_diff_json(FILE *out, struct arena *a, const struct diff_result *res);
 /*

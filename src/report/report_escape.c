@@ -16,8 +16,7 @@ report_bidi_at(const unsigned char *s)
 		return 0x061c;
 	if (s[0] != 0xe2)
 		return 0;
-	if (s[1] == 0x80 && (s[2] == 0x8e || s[2] == 0x8f ||
-			     (s[2] >= 0xaa && s[2] <= 0xae)))
+	if (s[1] == 0x80 && (s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae)))
 		return 0x2000u + (unsigned)(s[2] - 0x80);
 	if (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9)
 		return 0x2040u + (unsigned)(s[2] - 0x80);
@@ -44,8 +43,7 @@ report_utf8_len(const unsigned char *s)
 		return 3;
 	}
 	if (c >= 0xf0 && c <= 0xf4) {
-		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 ||
-		    (s[3] & 0xc0) != 0x80)
+		if ((s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
 			return 0;
 		if (c == 0xf0 && s[1] < 0x90)
 			return 0;
@@ -108,9 +106,8 @@ report_put_xml(FILE *out, const char *str, int attr)
 			s++;
 			continue;
 		}
-		if (n == 3 && s[0] == 0xef && s[1] == 0xbf &&
-		    (s[2] == 0xbe || s[2] == 0xbf)) {
-			fputs("\xef\xbf\xbd", out);	/* U+FFFE, U+FFFF */
+		if (n == 3 && s[0] == 0xef && s[1] == 0xbf && (s[2] == 0xbe || s[2] == 0xbf)) {
+			fputs("\xef\xbf\xbd", out); /* U+FFFE, U+FFFF */
 			s += 3;
 			continue;
 		}
@@ -147,17 +144,22 @@ report_put_md(FILE *out, const char *str)
 			continue;
 		}
 		switch (*s) {
-		case '|': case '\\': case '`': case '*': case '_':
-		case '[': case ']':
+		case '|':
+		case '\\':
+		case '`':
+		case '*':
+		case '_':
+		case '[':
+		case ']':
 			fputc('\\', out);
 			fputc(*s, out);
 			break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '&': fputs("&amp;", out); break;
-		case '\n': case '\r': case '\t':
-			fputc(' ', out);
-			break;
+		case '\n':
+		case '\r':
+		case '\t': fputc(' ', out); break;
 		default:
 			if (*s < 0x20 || *s == 0x7f)
 				fputc(' ', out);
@@ -198,8 +200,7 @@ put_gh(FILE *out, const char *str, int prop)
 			else
 				fputc(',', out);
 			break;
-		default:
-			fputc(*s, out);
+		default: fputc(*s, out);
 		}
 	}
 }

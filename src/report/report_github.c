@@ -32,9 +32,9 @@ static const char *
 md_icon(enum diag_level level)
 {
 	switch (level) {
-	case DIAG_ERROR: return "\xe2\x9d\x8c";	/* U+274C cross mark */
-	case DIAG_WARNING: return "\xe2\x9a\xa0\xef\xb8\x8f";	/* U+26A0 U+FE0F */
-	default: return "\xe2\x84\xb9\xef\xb8\x8f";	/* U+2139 U+FE0F */
+	case DIAG_ERROR: return "\xe2\x9d\x8c";               /* U+274C cross mark */
+	case DIAG_WARNING: return "\xe2\x9a\xa0\xef\xb8\x8f"; /* U+26A0 U+FE0F */
+	default: return "\xe2\x84\xb9\xef\xb8\x8f";           /* U+2139 U+FE0F */
 	}
 }
 
@@ -52,7 +52,8 @@ report_write_markdown(FILE *out, const struct report_input *in, size_t max_rows)
 		fputs("No problems found.\n\n", out);
 	} else {
 		fputs("| | File | Line | Rule | Message |\n"
-		      "|---|---|---|---|---|\n", out);
+		      "|---|---|---|---|---|\n",
+		      out);
 		for (size_t i = 0; i < shown; i++) {
 			const struct diag *d = &in->diags->items[i];
 
@@ -86,24 +87,25 @@ report_open_step_summary(const char *path, const char *tool)
 
 	/* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
 	 * blocking the step; anything that is not a regular file is refused */
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-		  0666);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		fprintf(stderr, "%s: warning: cannot append the job summary to '%s': %s\n",
-			tool, path, strerror(errno));
+		fprintf(stderr, "%s: warning: cannot append the job summary to '%s': %s\n", tool,
+			path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "%s: warning: the job summary '%s' is not a regular file;"
+		fprintf(stderr,
+			"%s: warning: the job summary '%s' is not a regular file;"
 			" nothing was appended (GITHUB_STEP_SUMMARY should name the"
-			" runner's summary file)\n", tool, path);
+			" runner's summary file)\n",
+			tool, path);
 		close(fd);
 		return NULL;
 	}
 	f = fdopen(fd, "a");
 	if (!f) {
-		fprintf(stderr, "%s: warning: cannot append the job summary to '%s': %s\n",
-			tool, path, strerror(errno));
+		fprintf(stderr, "%s: warning: cannot append the job summary to '%s': %s\n", tool,
+			path, strerror(errno));
 		close(fd);
 	}
 	return f;
@@ -116,7 +118,7 @@ append_step_summary(const char *path, const struct report_input *in)
 	int ret;
 
 	if (!f)
-		return 0;	/* the annotations are out; the summary is extra */
+		return 0; /* the annotations are out; the summary is extra */
 	ret = report_write_markdown(f, in, STEP_SUMMARY_MAX_ROWS);
 	if (fclose(f) != 0)
 		ret = -1;

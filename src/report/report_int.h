@@ -19,7 +19,6 @@ size_t report_utf8_len(const unsigned char *s);
  * U+202A..U+202E, U+2066..U+2069) starting at s, else 0. */
 unsigned report_bidi_at(const unsigned char *s);
 
-
 /* XML character data (attr: attribute value, newlines as &#10;);
  * characters XML 1.0 forbids and invalid UTF-8 become U+FFFD. */
 void report_put_xml(FILE *out, const char *s, int attr);

@@ -12,13 +12,13 @@
 #include "report/report_int.h"
 
 struct jcase {
-	const char *name;	/* site name, or NULL for the file's own case */
+	const char *name; /* site name, or NULL for the file's own case */
 	size_t errors;
 	size_t warnings;
 };
 
 struct jsuite {
-	const char *file;	/* "" for findings without a file */
+	const char *file; /* "" for findings without a file */
 	struct jcase *cases;
 	size_t count;
 	size_t failures;
@@ -127,8 +127,8 @@ build_suites(struct arena *a, const struct report_input *in, size_t *count)
 }
 
 static void
-put_lines(FILE *out, const struct report_input *in, const char *file,
-	  const struct jcase *c, int errors)
+put_lines(FILE *out, const struct report_input *in, const char *file, const struct jcase *c,
+	  int errors)
 {
 	for (size_t j = 0; j < in->diags->count; j++) {
 		const struct diag *d = &in->diags->items[j];

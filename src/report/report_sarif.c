@@ -21,7 +21,9 @@
 #define GPUSITE_REPO_URL "https://github.com/example-org/gpusite"
 #endif
 
-#define SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+#define SARIF_SCHEMA                                                                               \
+	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"                      \
+	"sarif-schema-2.1.0.json"
 /* The project's repository (mk/docs.mk sets it at build time), and the
  * rules' documentation at this version's tag there. */
 #define SARIF_INFO_URI GPUSITE_REPO_URL
@@ -33,7 +35,7 @@ extern const char docs_rules_md[];
 extern const size_t docs_rules_md_len;
 
 struct rule_doc {
-	const char *meaning, *fix;	/* cells of the table, NUL-terminated copies */
+	const char *meaning, *fix; /* cells of the table, NUL-terminated copies */
 };
 
 /* The row "| GS041 | error | meaning | fix |" of the catalogue table. */
@@ -65,7 +67,7 @@ rule_doc_find(struct rule_doc *out, struct arena *a, const char *id)
 		*bar = '\0';
 		c = bar + 3;
 	}
-	if (n != 3)	/* the loop stops at the 4th cell, n == 3 */
+	if (n != 3) /* the loop stops at the 4th cell, n == 3 */
 		return -1;
 	out->meaning = cells[2];
 	out->fix = cells[3];
@@ -88,7 +90,7 @@ md_plain(struct arena *a, const char *md)
 	char *out = arena_alloc(a, n + 1);
 
 	for (size_t i = 0; i < n; i++) {
-		if (md[i] == '`' || (md[i] == '*' && md[i + 1] == '*'))  {
+		if (md[i] == '`' || (md[i] == '*' && md[i + 1] == '*')) {
 			if (md[i] == '*')
 				i++;
 			continue;
@@ -231,19 +233,22 @@ report_write_sarif(FILE *out, const struct report_input *in)
 		node_map_add_str(&a, o, "id", ids[i]);
 		node_map_add(&a, o, "shortDescription", text_obj(&a, summary));
 		if (rule_doc_find(&doc, &a, ids[i]) == 0) {
-			const char *uri = arena_printf(&a, "%s#%s", SARIF_RULES_URI,
-						       rule_anchor(&a, ids[i]));
+			const char *uri =
+				arena_printf(&a, "%s#%s", SARIF_RULES_URI, rule_anchor(&a, ids[i]));
 			struct node *help;
 
-			node_map_add(&a, o, "fullDescription",
-				     text_obj(&a, arena_printf(&a, "%s. %s", md_plain(&a, doc.meaning),
-							       md_plain(&a, doc.fix))));
+			node_map_add(
+				&a, o, "fullDescription",
+				text_obj(&a, arena_printf(&a, "%s. %s", md_plain(&a, doc.meaning),
+							  md_plain(&a, doc.fix))));
 			node_map_add_str(&a, o, "helpUri", uri);
 			help = node_map_add(&a, o, "help", text_obj(&a, md_plain(&a, doc.fix)));
 			node_map_add_str(&a, help, "markdown",
-					 arena_printf(&a, "**%s** (%s): %s\n\n**How to fix:** %s\n\n"
+					 arena_printf(&a,
+						      "**%s** (%s): %s\n\n**How to fix:** %s\n\n"
 						      "[%s in docs/rules.md](%s)",
-						      ids[i], diag_level_name(r ? r->level : DIAG_ERROR),
+						      ids[i],
+						      diag_level_name(r ? r->level : DIAG_ERROR),
 						      doc.meaning, doc.fix, ids[i], uri));
 		}
 		conf = node_map_add(&a, o, "defaultConfiguration", node_new_map(&a, none));
@@ -274,8 +279,8 @@ report_write_sarif(FILE *out, const struct report_input *in)
 			art = node_map_add(&a, phys, "artifactLocation", node_new_map(&a, none));
 			node_map_add_str(&a, art, "uri", path_uri(&a, d->at.file));
 			if (d->at.line) {
-				struct node *reg = node_map_add(&a, phys, "region",
-								node_new_map(&a, none));
+				struct node *reg =
+					node_map_add(&a, phys, "region", node_new_map(&a, none));
 
 				node_map_add_int(&a, reg, "startLine", d->at.line);
 				if (d->at.col)
@@ -283,8 +288,8 @@ report_write_sarif(FILE *out, const struct report_input *in)
 			}
 		}
 		if (d->path && *d->path) {
-			struct node *props = node_map_add(&a, res, "properties",
-							  node_new_map(&a, none));
+			struct node *props =
+				node_map_add(&a, res, "properties", node_new_map(&a, none));
 
 			node_map_add_str(&a, props, "path", d->path);
 		}

@@ -15,8 +15,8 @@
  */
 struct line_cursor {
 	const struct source_file *file;
-	unsigned line;		/* line number at `off` */
-	size_t off;		/* start of that line */
+	unsigned line; /* line number at `off` */
+	size_t off;    /* start of that line */
 };
 
 static const struct source_file *
@@ -37,8 +37,8 @@ find_file(const struct source_set *set, const char *path, size_t *hint)
 
 /* Start and length of line `line` (1-based), or -1 when past the end. */
 static int
-cursor_seek(struct line_cursor *c, const struct source_file *f, unsigned line,
-	    const char **start, size_t *len)
+cursor_seek(struct line_cursor *c, const struct source_file *f, unsigned line, const char **start,
+	    size_t *len)
 {
 	size_t end;
 
@@ -92,9 +92,8 @@ mask_column(const struct diags *ds, size_t i)
 	unsigned col = 0;
 	size_t j = i;
 
-	while (j > 0 && ds->items[j - 1].at.line == d->at.line &&
-	       ds->items[j - 1].at.file && d->at.file &&
-	       !strcmp(ds->items[j - 1].at.file, d->at.file))
+	while (j > 0 && ds->items[j - 1].at.line == d->at.line && ds->items[j - 1].at.file &&
+	       d->at.file && !strcmp(ds->items[j - 1].at.file, d->at.file))
 		j--;
 	for (; j < ds->count; j++) {
 		const struct diag *o = &ds->items[j];
@@ -124,8 +123,8 @@ mask_column(const struct diags *ds, size_t i)
  * REDACTED: a secret was found there.
  */
 static void
-put_caret(FILE *out, const char *line, size_t len, unsigned line_no,
-	  unsigned col, unsigned mask_from, int color)
+put_caret(FILE *out, const char *line, size_t len, unsigned line_no, unsigned col,
+	  unsigned mask_from, int color)
 {
 	const unsigned char *s = (const unsigned char *)line, *e = s + len;
 	unsigned first = 1, k = 1;

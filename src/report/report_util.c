@@ -7,12 +7,8 @@
 #include "report/report_int.h"
 
 static const char *const format_names[] = {
-	[REPORT_TEXT] = "text",
-	[REPORT_JSON] = "json",
-	[REPORT_GITHUB] = "github",
-	[REPORT_SARIF] = "sarif",
-	[REPORT_JUNIT] = "junit",
-	[REPORT_MARKDOWN] = "markdown",
+	[REPORT_TEXT] = "text",   [REPORT_JSON] = "json",   [REPORT_GITHUB] = "github",
+	[REPORT_SARIF] = "sarif", [REPORT_JUNIT] = "junit", [REPORT_MARKDOWN] = "markdown",
 };
 
 int
@@ -51,9 +47,9 @@ report_summary(FILE *out, const struct report_input *in)
 	size_t e = report_count_errors(in), w = report_count_warnings(in);
 	size_t f = in->files ? in->files->count : 0, s = in->sites;
 
-	fprintf(out, "gpusite: %zu error%s, %zu warning%s (%zu file%s, %zu site%s)\n",
-		e, e == 1 ? "" : "s", w, w == 1 ? "" : "s",
-		f, f == 1 ? "" : "s", s, s == 1 ? "" : "s");
+	fprintf(out, "gpusite: %zu error%s, %zu warning%s (%zu file%s, %zu site%s)\n", e,
+		e == 1 ? "" : "s", w, w == 1 ? "" : "s", f, f == 1 ? "" : "s", s,
+		s == 1 ? "" : "s");
 	return ferror(out) ? -1 : 0;
 }
 

@@ -20,9 +20,11 @@
 #include "diff/drift.h"
 #include "rules/rules.h"
 
-#define ROW(id_, level_, summary_) \
-	{ .id = (id_), .level = (level_), .summary = (summary_), .check_site = NULL, \
-	  .check_fleet = NULL }
+#define ROW(id_, level_, summary_)                                                                 \
+	{                                                                                          \
+		.id = (id_), .level = (level_), .summary = (summary_), .check_site = NULL,         \
+		.check_fleet = NULL                                                                \
+	}
 
 /* ID order; no check function: other modules find these. */
 static const struct rule catalogue_rows[] = {
@@ -40,7 +42,8 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS120", DIAG_ERROR,
 	    "ARGOCD_APP_PARAMETERS is not the JSON array of parameters Argo CD writes"),
 	ROW("GS121", DIAG_ERROR,
-	    "a plugin setting (parameter, ARGOCD_ENV_ variable or sidecar environment) has a value it "
+	    "a plugin setting (parameter, ARGOCD_ENV_ variable or sidecar environment) has a value "
+	    "it "
 	    "cannot take"),
 	ROW("GS122", DIAG_ERROR,
 	    "a plugin parameter or ARGOCD_ENV_ variable that gpusite does not read: unknown, "
@@ -103,8 +106,7 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS146", DIAG_ERROR, "NodePool: a requirement operator Karpenter does not support"),
 	ROW("GS147", DIAG_ERROR,
 	    "NodePool: karpenter.sh/capacity-type In without a capacity type Karpenter knows"),
-	ROW("GS148", DIAG_ERROR,
-	    "NodePool: instance tenancy In without default or dedicated"),
+	ROW("GS148", DIAG_ERROR, "NodePool: instance tenancy In without default or dedicated"),
 	ROW("GS149", DIAG_ERROR, "NodePool: a taint key is not a qualified name"),
 	ROW("GS150", DIAG_ERROR,
 	    "NodePool: a taint value is not a qualified name (found only at runtime)"),
@@ -131,7 +133,8 @@ static const struct rule catalogue_rows[] = {
 	    "a GPU-stack DaemonSet would run on a node that is not hybrid (a second device "
 	    "plugin)"),
 	ROW("GS162", DIAG_WARNING,
-	    "verify-scope has nothing to prove: no hybrid GPU node in the inventory or no GPU-stack "
+	    "verify-scope has nothing to prove: no hybrid GPU node in the inventory or no "
+	    "GPU-stack "
 	    "DaemonSet in the manifests"),
 	ROW("GS163", DIAG_ERROR,
 	    "a verify-scope input document is not what it should be (a Node, a workload)"),
@@ -158,7 +161,8 @@ static const struct rule catalogue_rows[] = {
 	    "list"),
 	/* render */
 	ROW("GS190", DIAG_ERROR, "--site names no site"),
-	ROW("GS191", DIAG_ERROR, "nothing to render: no site, or the selected sites produce no object"),
+	ROW("GS191", DIAG_ERROR,
+	    "nothing to render: no site, or the selected sites produce no object"),
 	ROW("GS192", DIAG_ERROR,
 	    "the environment variable holding an SSM activation code is unset or not a valid code"),
 	ROW("GS193", DIAG_ERROR, "a name that cannot become a label value (the cluster name)"),
@@ -171,7 +175,8 @@ static const struct rule catalogue_rows[] = {
 	    "changed"),
 	ROW("GS222", DIAG_ERROR,
 	    "drill run: a PodDisruptionBudget kept refusing an eviction (429) through every retry"),
-	ROW("GS223", DIAG_ERROR, "drill run: the API server refused a cordon, uncordon or eviction"),
+	ROW("GS223", DIAG_ERROR,
+	    "drill run: the API server refused a cordon, uncordon or eviction"),
 	ROW("GS224", DIAG_ERROR,
 	    "drill run: the availability (or, with --restore, the return) condition did not hold "
 	    "before --timeout"),
@@ -183,12 +188,15 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS230", DIAG_ERROR,
 	    "drill plan: the fallback is disabled, or its NodePool is missing from the cluster or "
 	    "differs from the render"),
-	ROW("GS231", DIAG_ERROR, "drill plan: the fallback NodePool's node class is not in the cluster"),
+	ROW("GS231", DIAG_ERROR,
+	    "drill plan: the fallback NodePool's node class is not in the cluster"),
 	ROW("GS232", DIAG_ERROR,
-	    "drill plan: al2023 fallback nodes but the fallback device plugin's DaemonSet is not in "
+	    "drill plan: al2023 fallback nodes but the fallback device plugin's DaemonSet is not "
+	    "in "
 	    "the cluster"),
 	ROW("GS233", DIAG_ERROR,
-	    "drill plan: fallback.gpuLimit is below the GPUs the pods of the drilled nodes request"),
+	    "drill plan: fallback.gpuLimit is below the GPUs the pods of the drilled nodes "
+	    "request"),
 	ROW("GS234", DIAG_ERROR,
 	    "drill plan: a PodDisruptionBudget that allows no disruption covers pods the drill "
 	    "evicts"),

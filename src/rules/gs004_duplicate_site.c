@@ -15,7 +15,8 @@ report_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 	rule_report(c, again->site, again->at, again->path,
 		    "site name '%s' is already used by another site: site "
 		    "names must be unique in the repository, rename one "
-		    "(first at %s)", again->key, rule_pos_text(c, first->at));
+		    "(first at %s)",
+		    again->key, rule_pos_text(c, first->at));
 }
 
 static void
@@ -28,8 +29,9 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	v = arena_alloc(c->arena, f->count * sizeof(*v));
 	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
-		const struct node *md = s->doc && s->doc->kind == NODE_MAP ?
-			node_map_get(s->doc, "metadata") : NULL;
+		const struct node *md = s->doc && s->doc->kind == NODE_MAP
+						? node_map_get(s->doc, "metadata")
+						: NULL;
 
 		rule_occurrence_set(&v[i], s, s->name ? s->name : "",
 				    md ? spec_field_pos(md, "name") : rule_pos(s, NULL, NULL),

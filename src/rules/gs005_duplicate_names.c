@@ -21,12 +21,11 @@ check_groups(struct rule_ctx *c, const struct spec_site *s)
 			if (strcmp(g->name, s->groups[j].name))
 				continue;
 			rule_report(c, s, rule_pos(s, g->src, "name"),
-				    arena_printf(c->arena, "%s.name",
-						 rule_group_path(c, s, g)),
+				    arena_printf(c->arena, "%s.name", rule_group_path(c, s, g)),
 				    "node group name '%s' is used twice in site '%s': "
-				    "rename one (first at %s)", g->name, s->name,
-				    rule_pos_text(c, rule_pos(s, s->groups[j].src,
-							      "name")));
+				    "rename one (first at %s)",
+				    g->name, s->name,
+				    rule_pos_text(c, rule_pos(s, s->groups[j].src, "name")));
 			break;
 		}
 	}
@@ -75,7 +74,7 @@ const struct rule rule_gs005 = {
 	.id = "GS005",
 	.level = DIAG_ERROR,
 	.summary = "two node groups in a site share a name, or a node name "
-		"appears twice in the repository",
+		   "appears twice in the repository",
 	.check_site = check_groups,
 	.check_fleet = check_nodes,
 };

@@ -21,12 +21,12 @@ const struct rule rule_gs003 = {
 	.id = "GS003",
 	.level = DIAG_ERROR,
 	.summary = "schema violation: unknown field, wrong type, missing required "
-		"field, value out of range or not matching the pattern",
+		   "field, value out of range or not matching the pattern",
 };
 
 const struct rule rule_gs006 = {
 	.id = "GS006",
 	.level = DIAG_ERROR,
 	.summary = "a spec path is a symlink that leads outside the repository "
-		"root, or not a regular file",
+		   "root, or not a regular file",
 };

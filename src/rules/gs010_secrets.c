@@ -43,16 +43,15 @@ advice(enum secret_kind k)
 	switch (k) {
 	case SECRET_SSM_CODE:
 		return "keep it out of Git and name the environment variable "
-			"that holds it in credentials.ssm.activationCodeEnv";
+		       "that holds it in credentials.ssm.activationCodeEnv";
 	case SECRET_AWS_KEY:
 	case SECRET_SESSION_TOKEN:
 		return "remove it and rotate it; hybrid nodes get their "
-			"credentials from SSM or IAM Roles Anywhere";
+		       "credentials from SSM or IAM Roles Anywhere";
 	case SECRET_PRIVATE_KEY:
 		return "remove it and rotate the key; IAM Roles Anywhere reads "
-			"the key from privateKeyPath on the node";
-	case SECRET_NONE:
-		break;
+		       "the key from privateKeyPath on the node";
+	case SECRET_NONE: break;
 	}
 	return "remove it";
 }
@@ -82,8 +81,8 @@ step_path(struct arena *a, const struct step *st)
 }
 
 static void
-hit(struct scan *sc, const struct node *at, const struct step *where,
-    enum secret_kind k, bool is_key)
+hit(struct scan *sc, const struct node *at, const struct step *where, enum secret_kind k,
+    bool is_key)
 {
 	const char *path = step_path(sc->c->arena, where);
 	const char *shown = *path ? path : "the document";
@@ -92,16 +91,16 @@ hit(struct scan *sc, const struct node *at, const struct step *where,
 	if (is_key)
 		rule_report(sc->c, sc->site, at->at, path,
 			    "%s is a field for %s, which must not be written in "
-			    "a spec: %s", shown, secret_noun(k), advice(k));
+			    "a spec: %s",
+			    shown, secret_noun(k), advice(k));
 	else
-		rule_report(sc->c, sc->site, at->at, path,
-			    "%s holds what looks like %s: %s", shown, secret_noun(k),
-			    advice(k));
+		rule_report(sc->c, sc->site, at->at, path, "%s holds what looks like %s: %s", shown,
+			    secret_noun(k), advice(k));
 }
 
 static void
-scan_node(struct scan *sc, const struct node *n, const struct step *path,
-	  const char *key, unsigned depth)
+scan_node(struct scan *sc, const struct node *n, const struct step *path, const char *key,
+	  unsigned depth)
 {
 	struct step child;
 	size_t i;
@@ -184,6 +183,6 @@ const struct rule rule_gs010 = {
 	.id = "GS010",
 	.level = DIAG_ERROR,
 	.summary = "a literal secret in the spec: an SSM activation code, an AWS "
-		"secret key or session token pattern, a private key block",
+		   "secret key or session token pattern, a private key block",
 	.check_site = check_site,
 };

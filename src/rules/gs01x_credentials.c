@@ -19,13 +19,13 @@
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
-#define NODE_NAME_MAX 64	/* nodeadm: hybrid.iamRolesAnywhere.nodeName */
+#define NODE_NAME_MAX 64 /* nodeadm: hybrid.iamRolesAnywhere.nodeName */
 
 static const struct node *
 credentials(const struct spec_node_group *g)
 {
-	const struct node *n = g->src && g->src->kind == NODE_MAP ?
-		node_map_get(g->src, "credentials") : NULL;
+	const struct node *n =
+		g->src && g->src->kind == NODE_MAP ? node_map_get(g->src, "credentials") : NULL;
 
 	return n && n->kind == NODE_MAP ? n : NULL;
 }
@@ -37,19 +37,21 @@ check_gs011(struct rule_ctx *c, const struct spec_site *s)
 
 	for (i = 0; i < s->group_count; i++) {
 		const struct spec_node_group *g = &s->groups[i];
-		const char *path = arena_printf(c->arena, "%s.credentials",
-						rule_group_path(c, s, g));
+		const char *path =
+			arena_printf(c->arena, "%s.credentials", rule_group_path(c, s, g));
 
 		if (g->credentials == CRED_BOTH)
-			rule_report(c, s, rule_key_pos(s, credentials(g), "iamRolesAnywhere"),
-				    path, "node group '%s' sets both credentials.ssm and "
+			rule_report(c, s, rule_key_pos(s, credentials(g), "iamRolesAnywhere"), path,
+				    "node group '%s' sets both credentials.ssm and "
 				    "credentials.iamRolesAnywhere: a node registers "
-				    "with exactly one, keep one of them", g->name);
+				    "with exactly one, keep one of them",
+				    g->name);
 		else if (g->credentials == CRED_NONE)
 			rule_report(c, s, rule_pos(s, g->src, "credentials"), path,
 				    "node group '%s' has no credentials: set exactly "
 				    "one of credentials.ssm or "
-				    "credentials.iamRolesAnywhere", g->name);
+				    "credentials.iamRolesAnywhere",
+				    g->name);
 	}
 }
 
@@ -67,23 +69,23 @@ check_gs012(struct rule_ctx *c, const struct spec_site *s)
 				    arena_printf(c->arena, "%s.nodes", gp),
 				    "node group '%s' uses iamRolesAnywhere but lists no "
 				    "nodes: each node joins under its own name (the "
-				    "certificate's CN), list them in nodes", g->name);
+				    "certificate's CN), list them in nodes",
+				    g->name);
 		if (g->credentials == CRED_SSM && !g->count_set)
 			rule_report(c, s, rule_key_pos(s, credentials(g), "ssm"),
 				    arena_printf(c->arena, "%s.count", gp),
 				    "node group '%s' uses ssm but has no count: SSM "
 				    "names nodes at activation, so say how many "
-				    "servers join with count", g->name);
+				    "servers join with count",
+				    g->name);
 		if (g->count_set && g->node_count) {
 			const struct node *cn = node_map_get(g->src, "count");
 
 			if (node_is_int(cn) && cn->scalar.i != (int64_t)g->node_count)
-				rule_report(c, s, cn->at,
-					    arena_printf(c->arena, "%s.count", gp),
+				rule_report(c, s, cn->at, arena_printf(c->arena, "%s.count", gp),
 					    "node group '%s' has count %lld but lists %zu "
 					    "nodes: make them agree, or drop count",
-					    g->name, (long long)cn->scalar.i,
-					    g->node_count);
+					    g->name, (long long)cn->scalar.i, g->node_count);
 		}
 	}
 }
@@ -102,17 +104,17 @@ check_gs013(struct rule_ctx *c, const struct spec_site *s)
 
 			if (strlen(name) > NODE_NAME_MAX)
 				why = "it is longer than 64 characters (nodeadm's "
-					"nodeName limit)";
+				      "nodeName limit)";
 			else if (!k8s_is_dns1123_subdomain(name))
 				why = "use lower-case letters, digits, '-' and '.', "
-					"starting and ending with a letter or digit";
+				      "starting and ending with a letter or digit";
 			if (!why)
 				continue;
 			rule_report(c, s, g->node_srcs[k]->at,
 				    arena_printf(c->arena, "%s.nodes[%zu]",
 						 rule_group_path(c, s, g), k),
-				    "node name '%s' is not a valid Node name: %s",
-				    rule_quote(name), why);
+				    "node name '%s' is not a valid Node name: %s", rule_quote(name),
+				    why);
 		}
 	}
 }
@@ -139,18 +141,18 @@ static const struct {
 	const char *why;
 } denied[] = {
 	{ "AWS_", "names starting with AWS_ are the AWS SDKs' and CLI's own "
-	  "variables (credentials among them)" },
+		  "variables (credentials among them)" },
 	{ "GPUSITE_", "names starting with GPUSITE_ are gpusite's own variables "
-	  "(its Git token among them)" },
+		      "(its Git token among them)" },
 	{ "GIT_", "names starting with GIT_ are Git's own variables" },
 	{ "GITHUB_", "names starting with GITHUB_ are GitHub's and its CI's "
-	  "variables (tokens among them)" },
+		     "variables (tokens among them)" },
 	{ "GITLAB_", "names starting with GITLAB_ are GitLab's and its CI's "
-	  "variables (tokens among them)" },
+		     "variables (tokens among them)" },
 	{ "ARGOCD_", "names starting with ARGOCD_ are Argo CD's plugin "
-	  "environment" },
+		     "environment" },
 	{ "KUBE", "names starting with KUBE are kubectl's and the plugin's "
-	  "variables (KUBECONFIG, KUBE_VERSION)" },
+		  "variables (KUBECONFIG, KUBE_VERSION)" },
 };
 
 const char *
@@ -163,7 +165,7 @@ rules_activation_env_problem(const char *name)
 			return denied[i].why;
 	if (!has_word(name, "SSM") || !has_word(name, "ACTIVATION"))
 		return "the name does not say it holds one (it must contain both "
-			"SSM and ACTIVATION)";
+		       "SSM and ACTIVATION)";
 	return NULL;
 }
 
@@ -197,8 +199,8 @@ check_gs103(struct rule_ctx *c, const struct spec_site *s)
 			    "node group '%s': activationCodeEnv %s cannot name the "
 			    "variable of an SSM activation code: %s; render "
 			    "--nodeconfigs writes its value into a file, so use a "
-			    "variable of its own such as %s", g->name, env, why,
-			    suggested_env(c, g->name));
+			    "variable of its own such as %s",
+			    g->name, env, why, suggested_env(c, g->name));
 	}
 }
 
@@ -229,13 +231,13 @@ check_gs104(struct rule_ctx *c, const struct spec_site *s)
 			    arena_printf(c->arena, "%s.%s", rule_group_path(c, s, g), key),
 			    "node group '%s' has %zu nodes, over the limit of %d per "
 			    "group: split the servers into node groups of at most %d "
-			    "(one per rack or GPU model)", g->name, n,
-			    RULES_MAX_NODES_PER_GROUP, RULES_MAX_NODES_PER_GROUP);
+			    "(one per rack or GPU model)",
+			    g->name, n, RULES_MAX_NODES_PER_GROUP, RULES_MAX_NODES_PER_GROUP);
 	}
 	/* a group over its limit says enough */
 	if (!over && total > RULES_MAX_NODES_PER_SITE) {
-		const struct node *spec = s->doc && s->doc->kind == NODE_MAP ?
-			node_map_get(s->doc, "spec") : NULL;
+		const struct node *spec =
+			s->doc && s->doc->kind == NODE_MAP ? node_map_get(s->doc, "spec") : NULL;
 
 		rule_report(c, s, rule_key_pos(s, spec, "nodeGroups"), "spec.nodeGroups",
 			    "site '%s' has %zu nodes, over the limit of %d per site "
@@ -256,7 +258,7 @@ const struct rule rule_gs012 = {
 	.id = "GS012",
 	.level = DIAG_ERROR,
 	.summary = "iamRolesAnywhere without nodes, or ssm without count; "
-		"count and nodes disagree",
+		   "count and nodes disagree",
 	.check_site = check_gs012,
 };
 
@@ -264,7 +266,7 @@ const struct rule rule_gs013 = {
 	.id = "GS013",
 	.level = DIAG_ERROR,
 	.summary = "node name not a valid Node name for IAM Roles Anywhere "
-		"(lower-case DNS-1123 subdomain, at most 64 characters)",
+		   "(lower-case DNS-1123 subdomain, at most 64 characters)",
 	.check_site = check_gs013,
 };
 
@@ -272,8 +274,8 @@ const struct rule rule_gs103 = {
 	.id = "GS103",
 	.level = DIAG_ERROR,
 	.summary = "activationCodeEnv names a variable that does not say it holds "
-		"an SSM activation code (SSM and ACTIVATION), or a credential "
-		"variable (AWS_*, GPUSITE_*, GIT_*, KUBECONFIG, ...)",
+		   "an SSM activation code (SSM and ACTIVATION), or a credential "
+		   "variable (AWS_*, GPUSITE_*, GIT_*, KUBECONFIG, ...)",
 	.check_site = check_gs103,
 };
 

@@ -36,8 +36,7 @@ domain_in(const char *prefix, size_t n, const char *domain)
 
 	if (n == dl && !memcmp(prefix, domain, n))
 		return true;
-	return n > dl && prefix[n - dl - 1] == '.' &&
-		!memcmp(prefix + n - dl, domain, dl);
+	return n > dl && prefix[n - dl - 1] == '.' && !memcmp(prefix + n - dl, domain, dl);
 }
 
 /* NodeRestriction's getForbiddenLabels, for one key. */
@@ -58,24 +57,24 @@ kubelet_may_not_set(const char *key)
 		if (!strcmp(key, kubelet_labels[i]))
 			return false;
 	return !domain_in(key, n, "kubelet.kubernetes.io") &&
-		!domain_in(key, n, "node.kubernetes.io");
+	       !domain_in(key, n, "node.kubernetes.io");
 }
 
 static const struct node *
 labels_map(const struct spec_node_group *g)
 {
-	const struct node *n = g->src && g->src->kind == NODE_MAP ?
-		node_map_get(g->src, "labels") : NULL;
+	const struct node *n =
+		g->src && g->src->kind == NODE_MAP ? node_map_get(g->src, "labels") : NULL;
 
 	return n && n->kind == NODE_MAP ? n : NULL;
 }
 
 static const char *
-label_path(struct rule_ctx *c, const struct spec_site *s,
-	   const struct spec_node_group *g, const char *key)
+label_path(struct rule_ctx *c, const struct spec_site *s, const struct spec_node_group *g,
+	   const char *key)
 {
-	return node_path_join(c->arena, arena_printf(c->arena, "%s.labels",
-				rule_group_path(c, s, g)), key);
+	return node_path_join(c->arena,
+			      arena_printf(c->arena, "%s.labels", rule_group_path(c, s, g)), key);
 }
 
 static void
@@ -129,8 +128,8 @@ flag_sets_key(const char *flag, const char *key)
 	if (!v)
 		return false;
 	for (v++; *v;) {
-		if (!strncmp(v, key, kl) && (v[kl] == '=' || v[kl] == ':' ||
-					     v[kl] == ',' || !v[kl]))
+		if (!strncmp(v, key, kl) &&
+		    (v[kl] == '=' || v[kl] == ':' || v[kl] == ',' || !v[kl]))
 			return true;
 		v = strchr(v, ',');
 		if (!v)
@@ -146,18 +145,19 @@ check_gs021(struct rule_ctx *c, const struct spec_site *s)
 	size_t i, j;
 
 	if (!strcmp(s->gpu_taint.key, COMPUTE_TYPE_LABEL))
-		rule_report(c, s, rule_pos(s, s->gpu_taint.src, "key"),
-			    "spec.gpuTaint.key", "gpuTaint.key %s is nodeadm's "
+		rule_report(c, s, rule_pos(s, s->gpu_taint.src, "key"), "spec.gpuTaint.key",
+			    "gpuTaint.key %s is nodeadm's "
 			    "label for hybrid nodes: pick another taint key such "
-			    "as nvidia.com/gpu", COMPUTE_TYPE_LABEL);
+			    "as nvidia.com/gpu",
+			    COMPUTE_TYPE_LABEL);
 	for (i = 0; i < s->group_count; i++) {
 		const struct spec_node_group *g = &s->groups[i];
 		const char *gp = rule_group_path(c, s, g);
 
 		for (j = 0; j < g->label_count; j++)
 			if (!strcmp(g->labels[j].key, COMPUTE_TYPE_LABEL))
-				rule_report(c, s, rule_key_pos(s, labels_map(g),
-							       COMPUTE_TYPE_LABEL),
+				rule_report(c, s,
+					    rule_key_pos(s, labels_map(g), COMPUTE_TYPE_LABEL),
 					    label_path(c, s, g, COMPUTE_TYPE_LABEL),
 					    "node label %s is set by nodeadm "
 					    "(hybrid): remove it from labels",
@@ -165,16 +165,14 @@ check_gs021(struct rule_ctx *c, const struct spec_site *s)
 		for (j = 0; j < g->taint_count; j++)
 			if (!strcmp(g->taints[j].key, COMPUTE_TYPE_LABEL))
 				rule_report(c, s, rule_pos(s, g->taints[j].src, "key"),
-					    arena_printf(c->arena, "%s.taints[%zu].key",
-							 gp, j),
+					    arena_printf(c->arena, "%s.taints[%zu].key", gp, j),
 					    "taint key %s is nodeadm's label for "
 					    "hybrid nodes: pick another key",
 					    COMPUTE_TYPE_LABEL);
 		for (j = 0; j < g->kubelet_flag_count; j++) {
 			const char *f = g->kubelet_flags[j];
 			const char *name = flag_name(c, f);
-			const char *path = arena_printf(c->arena,
-							"%s.kubelet.flags[%zu]", gp, j);
+			const char *path = arena_printf(c->arena, "%s.kubelet.flags[%zu]", gp, j);
 
 			if (!strcmp(name, "hostname-override"))
 				rule_report(c, s, g->kubelet_flag_srcs[j]->at, path,
@@ -218,14 +216,15 @@ check_gs022(struct rule_ctx *c, const struct spec_site *s)
 				    "kubelet flag --%s is written by gpusite from "
 				    "the spec: move its contents to the node "
 				    "group's %s so the GPU taint and labels stay "
-				    "consistent", name, use);
+				    "consistent",
+				    name, use);
 		}
 	}
 }
 
 static void
-labels_syntax(struct rule_ctx *c, const struct spec_site *s,
-	      const struct node *map, const char *path, const char *what)
+labels_syntax(struct rule_ctx *c, const struct spec_site *s, const struct node *map,
+	      const char *path, const char *what)
 {
 	size_t i;
 
@@ -241,25 +240,24 @@ labels_syntax(struct rule_ctx *c, const struct spec_site *s,
 			continue;
 		if ((why = k8s_qualified_name_problem(key)))
 			rule_report(c, s, p->key->at, node_path_join(c->arena, path, key),
-				    "%s key '%s' is not a valid label key: %s",
-				    what, rule_quote(key), why);
-		if (value && (why = k8s_label_value_problem(value)))
-			rule_report(c, s, p->value->at,
-				    node_path_join(c->arena, path, key),
-				    "%s value '%s' of %s is not a valid label "
-				    "value: %s", what, rule_quote(value),
+				    "%s key '%s' is not a valid label key: %s", what,
 				    rule_quote(key), why);
+		if (value && (why = k8s_label_value_problem(value)))
+			rule_report(c, s, p->value->at, node_path_join(c->arena, path, key),
+				    "%s value '%s' of %s is not a valid label "
+				    "value: %s",
+				    what, rule_quote(value), rule_quote(key), why);
 	}
 }
 
 static void
-taint_syntax(struct rule_ctx *c, const struct spec_site *s,
-	     const struct spec_taint *t, const char *path)
+taint_syntax(struct rule_ctx *c, const struct spec_site *s, const struct spec_taint *t,
+	     const char *path)
 {
 	const char *why;
 
 	if (!t->src)
-		return;		/* defaults */
+		return; /* defaults */
 	if ((why = k8s_qualified_name_problem(t->key)))
 		rule_report(c, s, rule_pos(s, t->src, "key"),
 			    arena_printf(c->arena, "%s.key", path),
@@ -267,14 +265,14 @@ taint_syntax(struct rule_ctx *c, const struct spec_site *s,
 	if ((why = k8s_label_value_problem(t->value)))
 		rule_report(c, s, rule_pos(s, t->src, "value"),
 			    arena_printf(c->arena, "%s.value", path),
-			    "taint value '%s' is not valid: %s",
-			    rule_quote(t->value), why);
+			    "taint value '%s' is not valid: %s", rule_quote(t->value), why);
 	if (strcmp(t->effect, "NoSchedule") && strcmp(t->effect, "PreferNoSchedule") &&
 	    strcmp(t->effect, "NoExecute"))
 		rule_report(c, s, rule_pos(s, t->src, "effect"),
 			    arena_printf(c->arena, "%s.effect", path),
 			    "taint effect '%s' is not valid: use NoSchedule, "
-			    "PreferNoSchedule or NoExecute", rule_quote(t->effect));
+			    "PreferNoSchedule or NoExecute",
+			    rule_quote(t->effect));
 }
 
 static void
@@ -288,8 +286,8 @@ check_gs023(struct rule_ctx *c, const struct spec_site *s)
 		const struct spec_node_group *g = &s->groups[i];
 		const char *gp = rule_group_path(c, s, g);
 
-		labels_syntax(c, s, labels_map(g),
-			      arena_printf(c->arena, "%s.labels", gp), "node label");
+		labels_syntax(c, s, labels_map(g), arena_printf(c->arena, "%s.labels", gp),
+			      "node label");
 		for (j = 0; j < g->taint_count; j++)
 			taint_syntax(c, s, &g->taints[j],
 				     arena_printf(c->arena, "%s.taints[%zu]", gp, j));
@@ -305,7 +303,7 @@ const struct rule rule_gs020 = {
 	.id = "GS020",
 	.level = DIAG_ERROR,
 	.summary = "node label key in the kubernetes.io / k8s.io namespaces that "
-		"a kubelet may not set on itself (NodeRestriction)",
+		   "a kubelet may not set on itself (NodeRestriction)",
 	.check_site = check_gs020,
 };
 
@@ -313,7 +311,7 @@ const struct rule rule_gs021 = {
 	.id = "GS021",
 	.level = DIAG_ERROR,
 	.summary = "a label, taint or kubelet flag sets "
-		"eks.amazonaws.com/compute-type or --hostname-override",
+		   "eks.amazonaws.com/compute-type or --hostname-override",
 	.check_site = check_gs021,
 };
 
@@ -321,7 +319,7 @@ const struct rule rule_gs022 = {
 	.id = "GS022",
 	.level = DIAG_ERROR,
 	.summary = "kubelet flags --node-labels / --register-with-taints given "
-		"by hand",
+		   "by hand",
 	.check_site = check_gs022,
 };
 
@@ -329,6 +327,6 @@ const struct rule rule_gs023 = {
 	.id = "GS023",
 	.level = DIAG_ERROR,
 	.summary = "invalid label key or value, taint key, value or effect "
-		"(Kubernetes syntax)",
+		   "(Kubernetes syntax)",
 	.check_site = check_gs023,
 };

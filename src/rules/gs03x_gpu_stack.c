@@ -67,47 +67,70 @@ check_gs030(struct rule_ctx *c, const struct spec_site *s)
 		    "spec.gpuStack.chart.version",
 		    "gpuStack.chart.version '%s' is not one exact version: pin "
 		    "the chart (for example 0.20.0) so every sync installs the "
-		    "same release", v ? rule_quote(v) : "");
+		    "same release",
+		    v ? rule_quote(v) : "");
 }
 
 struct owned {
 	enum spec_stack_type type;
 	const char *path[3];
 	const char *why;
-	bool only_true;		/* refused only when set to true */
+	bool only_true; /* refused only when set to true */
 };
 
 static const struct owned owned_values[] = {
-	{ STACK_DEVICE_PLUGIN, { "nodeSelector" },
-	  "it keeps the device plugin on hybrid nodes", false },
-	{ STACK_DEVICE_PLUGIN, { "affinity" },
-	  "the chart's default affinity is what matches NVIDIA nodes", false },
-	{ STACK_DEVICE_PLUGIN, { "tolerations" },
-	  "they tolerate the GPU taint", false },
+	{ STACK_DEVICE_PLUGIN,
+	  { "nodeSelector" },
+	  "it keeps the device plugin on hybrid nodes",
+	  false },
+	{ STACK_DEVICE_PLUGIN,
+	  { "affinity" },
+	  "the chart's default affinity is what matches NVIDIA nodes",
+	  false },
+	{ STACK_DEVICE_PLUGIN, { "tolerations" }, "they tolerate the GPU taint", false },
 	{ STACK_DEVICE_PLUGIN, { "gfd", "enabled" }, "set gpuStack.gfd instead", false },
-	{ STACK_DEVICE_PLUGIN, { "nfd", "worker", "nodeSelector" },
-	  "it keeps NFD on hybrid nodes", false },
-	{ STACK_DEVICE_PLUGIN, { "nfd", "worker", "affinity" },
-	  "it keeps NFD on hybrid nodes", false },
-	{ STACK_DEVICE_PLUGIN, { "nfd", "worker", "tolerations" },
-	  "they tolerate the GPU taint", false },
-	{ STACK_DEVICE_PLUGIN, { "driver", "enabled" },
-	  "hybrid hosts keep their own driver: nothing may install one", true },
-	{ STACK_GPU_OPERATOR, { "driver", "enabled" },
-	  "host drivers are managed on hybrid nodes, not by the operator", false },
-	{ STACK_GPU_OPERATOR, { "toolkit", "enabled" },
-	  "set gpuStack.toolkit instead", false },
-	{ STACK_GPU_OPERATOR, { "dcgmExporter", "enabled" },
-	  "set gpuStack.dcgmExporter instead", false },
+	{ STACK_DEVICE_PLUGIN,
+	  { "nfd", "worker", "nodeSelector" },
+	  "it keeps NFD on hybrid nodes",
+	  false },
+	{ STACK_DEVICE_PLUGIN,
+	  { "nfd", "worker", "affinity" },
+	  "it keeps NFD on hybrid nodes",
+	  false },
+	{ STACK_DEVICE_PLUGIN,
+	  { "nfd", "worker", "tolerations" },
+	  "they tolerate the GPU taint",
+	  false },
+	{ STACK_DEVICE_PLUGIN,
+	  { "driver", "enabled" },
+	  "hybrid hosts keep their own driver: nothing may install one",
+	  true },
+	{ STACK_GPU_OPERATOR,
+	  { "driver", "enabled" },
+	  "host drivers are managed on hybrid nodes, not by the operator",
+	  false },
+	{ STACK_GPU_OPERATOR, { "toolkit", "enabled" }, "set gpuStack.toolkit instead", false },
+	{ STACK_GPU_OPERATOR,
+	  { "dcgmExporter", "enabled" },
+	  "set gpuStack.dcgmExporter instead",
+	  false },
 	{ STACK_GPU_OPERATOR, { "gfd", "enabled" }, "set gpuStack.gfd instead", false },
-	{ STACK_GPU_OPERATOR, { "daemonsets", "tolerations" },
-	  "they tolerate the GPU taint", false },
-	{ STACK_GPU_OPERATOR, { "node-feature-discovery", "worker", "nodeSelector" },
-	  "scoping the NFD worker to hybrid nodes scopes every operand", false },
-	{ STACK_GPU_OPERATOR, { "node-feature-discovery", "worker", "affinity" },
-	  "scoping the NFD worker to hybrid nodes scopes every operand", false },
-	{ STACK_GPU_OPERATOR, { "node-feature-discovery", "worker", "tolerations" },
-	  "they tolerate the GPU taint", false },
+	{ STACK_GPU_OPERATOR,
+	  { "daemonsets", "tolerations" },
+	  "they tolerate the GPU taint",
+	  false },
+	{ STACK_GPU_OPERATOR,
+	  { "node-feature-discovery", "worker", "nodeSelector" },
+	  "scoping the NFD worker to hybrid nodes scopes every operand",
+	  false },
+	{ STACK_GPU_OPERATOR,
+	  { "node-feature-discovery", "worker", "affinity" },
+	  "scoping the NFD worker to hybrid nodes scopes every operand",
+	  false },
+	{ STACK_GPU_OPERATOR,
+	  { "node-feature-discovery", "worker", "tolerations" },
+	  "they tolerate the GPU taint",
+	  false },
 };
 
 static void
@@ -133,17 +156,17 @@ check_gs031(struct rule_ctx *c, const struct spec_site *s)
 				break;
 			}
 			path = node_path_join(c->arena, path, o->path[k]);
-			dotted = *dotted ? arena_printf(c->arena, "%s.%s", dotted,
-							o->path[k]) : o->path[k];
+			dotted = *dotted ? arena_printf(c->arena, "%s.%s", dotted, o->path[k])
+					 : o->path[k];
 			map = pair->value;
 		}
-		if (!pair || (o->only_true && !(node_is_bool(pair->value) &&
-						  pair->value->scalar.i)))
+		if (!pair ||
+		    (o->only_true && !(node_is_bool(pair->value) && pair->value->scalar.i)))
 			continue;
 		rule_report(c, s, pair->key->at, path,
 			    "gpuStack.values sets %s, which gpusite owns for the "
-			    "%s chart (%s): remove it from values", dotted,
-			    spec_stack_type_name(s->gpu_stack.type), o->why);
+			    "%s chart (%s): remove it from values",
+			    dotted, spec_stack_type_name(s->gpu_stack.type), o->why);
 	}
 }
 
@@ -163,8 +186,8 @@ check_gs032(struct rule_ctx *c, const struct spec_site *s)
 static void
 check_gs033(struct rule_ctx *c, const struct spec_site *s)
 {
-	if (s->gpu_stack.type != STACK_DEVICE_PLUGIN ||
-	    !s->gpu_stack.dcgm_exporter_set || !s->gpu_stack.dcgm_exporter)
+	if (s->gpu_stack.type != STACK_DEVICE_PLUGIN || !s->gpu_stack.dcgm_exporter_set ||
+	    !s->gpu_stack.dcgm_exporter)
 		return;
 	rule_report(c, s, rule_pos(s, s->gpu_stack.src, "dcgmExporter"),
 		    "spec.gpuStack.dcgmExporter",
@@ -202,8 +225,7 @@ check_gs109(struct rule_ctx *c, const struct spec_site *s)
 	const char *other = op ? "nvidia-device-plugin" : "gpu-operator";
 
 	if (name && !strcmp(name, other)) {
-		rule_report(c, s, rule_pos(s, gs->chart.src, "name"),
-			    "spec.gpuStack.chart.name",
+		rule_report(c, s, rule_pos(s, gs->chart.src, "name"), "spec.gpuStack.chart.name",
 			    "gpuStack.chart.name is %s, the chart of the other "
 			    "stack, but gpuStack.type is %s: set type: %s, or drop "
 			    "chart.name (and the repoURL and version of that chart)",
@@ -213,13 +235,12 @@ check_gs109(struct rule_ctx *c, const struct spec_site *s)
 	}
 	if (major < 0 || (op ? major != 0 : major == 0))
 		return;
-	rule_report(c, s, rule_pos(s, gs->chart.src, "version"),
-		    "spec.gpuStack.chart.version",
+	rule_report(c, s, rule_pos(s, gs->chart.src, "version"), "spec.gpuStack.chart.version",
 		    "gpuStack.chart.version %s looks like a version of the %s "
 		    "chart, but gpuStack.type is %s: Argo CD will not find it in "
 		    "the %s chart; pin one of its versions (%s), or change type",
-		    rule_quote(gs->chart.version), other,
-		    spec_stack_type_name(gs->type), gs->chart.name ? gs->chart.name : "",
+		    rule_quote(gs->chart.version), other, spec_stack_type_name(gs->type),
+		    gs->chart.name ? gs->chart.name : "",
 		    op ? "vYY.M.P, such as v26.7.0" : "0.x, such as 0.20.0");
 }
 
@@ -241,7 +262,7 @@ const struct rule rule_gs032 = {
 	.id = "GS032",
 	.level = DIAG_WARNING,
 	.summary = "type device-plugin with gfd: false: the plugin will not "
-		"schedule unless something else labels the nodes",
+		   "schedule unless something else labels the nodes",
 	.check_site = check_gs032,
 };
 
@@ -256,6 +277,6 @@ const struct rule rule_gs109 = {
 	.id = "GS109",
 	.level = DIAG_WARNING,
 	.summary = "gpuStack.chart names a version or chart of the other stack "
-		"(a gpu-operator version with type device-plugin, or the reverse)",
+		   "(a gpu-operator version with type device-plugin, or the reverse)",
 	.check_site = check_gs109,
 };

@@ -17,9 +17,9 @@ report_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 		    "fallback.nodePoolName '%s' is also the NodePool of "
 		    "site '%s' in cluster '%s': NodePools are "
 		    "cluster-wide, give each site its own name (first at "
-		    "%s)", again->site->fallback.node_pool_name,
-		    first->site->name, again->site->cluster.name,
-		    rule_pos_text(c, first->at));
+		    "%s)",
+		    again->site->fallback.node_pool_name, first->site->name,
+		    again->site->cluster.name, rule_pos_text(c, first->at));
 }
 
 static void
@@ -35,7 +35,7 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 		const struct spec_site *s = f->sites[i];
 
 		if (!s->fallback.enabled)
-			continue;	/* no NodePool rendered */
+			continue; /* no NodePool rendered */
 		rule_occurrence_set(&v[n++], s,
 				    arena_printf(c->arena, "%s%c%s", s->cluster.name, '\n',
 						 s->fallback.node_pool_name),

@@ -19,8 +19,8 @@
 
 struct pair {
 	struct rule_ctx *c;
-	const struct spec_site *first;	/* the cluster's first site */
-	const struct spec_site *s;	/* the site compared with it */
+	const struct spec_site *first; /* the cluster's first site */
+	const struct spec_site *s;     /* the site compared with it */
 	const char *why;
 	size_t found;
 };
@@ -31,8 +31,7 @@ shown(struct rule_ctx *c, const char *v, bool written)
 {
 	if (!v || !*v)
 		return "unset";
-	return arena_printf(c->arena, "'%s'%s", rule_quote(v),
-			    written ? "" : " (the default)");
+	return arena_printf(c->arena, "'%s'%s", rule_quote(v), written ? "" : " (the default)");
 }
 
 static bool
@@ -42,8 +41,8 @@ written(const struct node *map, const char *key)
 }
 
 static void
-cmp_str(struct pair *p, const char *field, const char *a, const char *b,
-	const struct node *amap, const struct node *bmap, const char *key)
+cmp_str(struct pair *p, const char *field, const char *a, const char *b, const struct node *amap,
+	const struct node *bmap, const char *key)
 {
 	if (!strcmp(a ? a : "", b ? b : ""))
 		return;
@@ -51,19 +50,17 @@ cmp_str(struct pair *p, const char *field, const char *a, const char *b,
 	rule_report(p->c, p->s, rule_pos(p->s, bmap, key),
 		    arena_printf(p->c->arena, "spec.%s", field),
 		    "%s %s differs from %s in site '%s' of the same cluster "
-		    "'%s': %s (first at %s)", field,
-		    shown(p->c, b, written(bmap, key)),
-		    shown(p->c, a, written(amap, key)), p->first->name,
-		    p->s->cluster.name, p->why,
+		    "'%s': %s (first at %s)",
+		    field, shown(p->c, b, written(bmap, key)), shown(p->c, a, written(amap, key)),
+		    p->first->name, p->s->cluster.name, p->why,
 		    rule_pos_text(p->c, rule_pos(p->first, amap, key)));
 }
 
 static void
-cmp_bool(struct pair *p, const char *field, bool a, bool b,
-	 const struct node *amap, const struct node *bmap, const char *key)
+cmp_bool(struct pair *p, const char *field, bool a, bool b, const struct node *amap,
+	 const struct node *bmap, const char *key)
 {
-	cmp_str(p, field, a ? "true" : "false", b ? "true" : "false", amap, bmap,
-		key);
+	cmp_str(p, field, a ? "true" : "false", b ? "true" : "false", amap, bmap, key);
 }
 
 static bool
@@ -83,33 +80,31 @@ compare_stack(struct pair *p)
 	const struct spec_gpu_stack *a = &p->first->gpu_stack, *b = &p->s->gpu_stack;
 
 	p->why = "the GPU stack is cluster-wide and rendered once, so every "
-		"site of a cluster must agree";
+		 "site of a cluster must agree";
 	if (a->type != b->type) {
 		/* the chart defaults follow the type: one finding is enough */
 		cmp_str(p, "gpuStack.type", spec_stack_type_name(a->type),
 			spec_stack_type_name(b->type), a->src, b->src, "type");
 		return;
 	}
-	cmp_str(p, "gpuStack.chart.repoURL", a->chart.repo_url, b->chart.repo_url,
-		a->chart.src, b->chart.src, "repoURL");
-	cmp_str(p, "gpuStack.chart.name", a->chart.name, b->chart.name,
-		a->chart.src, b->chart.src, "name");
-	cmp_str(p, "gpuStack.chart.version", a->chart.version, b->chart.version,
-		a->chart.src, b->chart.src, "version");
-	cmp_str(p, "gpuStack.chart.namespace", a->chart.namespace,
-		b->chart.namespace, a->chart.src, b->chart.src, "namespace");
+	cmp_str(p, "gpuStack.chart.repoURL", a->chart.repo_url, b->chart.repo_url, a->chart.src,
+		b->chart.src, "repoURL");
+	cmp_str(p, "gpuStack.chart.name", a->chart.name, b->chart.name, a->chart.src, b->chart.src,
+		"name");
+	cmp_str(p, "gpuStack.chart.version", a->chart.version, b->chart.version, a->chart.src,
+		b->chart.src, "version");
+	cmp_str(p, "gpuStack.chart.namespace", a->chart.namespace, b->chart.namespace, a->chart.src,
+		b->chart.src, "namespace");
 	cmp_bool(p, "gpuStack.gfd", a->gfd, b->gfd, a->src, b->src, "gfd");
-	cmp_bool(p, "gpuStack.dcgmExporter", a->dcgm_exporter, b->dcgm_exporter,
-		 a->src, b->src, "dcgmExporter");
-	cmp_bool(p, "gpuStack.toolkit", a->toolkit, b->toolkit, a->src, b->src,
-		 "toolkit");
+	cmp_bool(p, "gpuStack.dcgmExporter", a->dcgm_exporter, b->dcgm_exporter, a->src, b->src,
+		 "dcgmExporter");
+	cmp_bool(p, "gpuStack.toolkit", a->toolkit, b->toolkit, a->src, b->src, "toolkit");
 	if (!values_equal(a->values, b->values)) {
 		p->found++;
-		rule_report(p->c, p->s, rule_pos(p->s, b->src, "values"),
-			    "spec.gpuStack.values",
+		rule_report(p->c, p->s, rule_pos(p->s, b->src, "values"), "spec.gpuStack.values",
 			    "gpuStack.values differ from those of site '%s' in the "
-			    "same cluster '%s': %s (first at %s)", p->first->name,
-			    p->s->cluster.name, p->why,
+			    "same cluster '%s': %s (first at %s)",
+			    p->first->name, p->s->cluster.name, p->why,
 			    rule_pos_text(p->c, rule_pos(p->first, a->src, "values")));
 	}
 }
@@ -120,15 +115,13 @@ compare_argocd(struct pair *p)
 	const struct spec_argocd *a = &p->first->argocd, *b = &p->s->argocd;
 
 	p->why = "the cluster's GPU stack Application is rendered once, so "
-		"every site of a cluster must agree";
-	cmp_str(p, "argocd.namespace", a->namespace, b->namespace, a->src, b->src,
-		"namespace");
-	cmp_str(p, "argocd.project", a->project, b->project, a->src, b->src,
-		"project");
-	cmp_str(p, "argocd.destinationServer", a->destination_server,
-		b->destination_server, a->src, b->src, "destinationServer");
-	cmp_str(p, "argocd.destinationName", a->destination_name,
-		b->destination_name, a->src, b->src, "destinationName");
+		 "every site of a cluster must agree";
+	cmp_str(p, "argocd.namespace", a->namespace, b->namespace, a->src, b->src, "namespace");
+	cmp_str(p, "argocd.project", a->project, b->project, a->src, b->src, "project");
+	cmp_str(p, "argocd.destinationServer", a->destination_server, b->destination_server, a->src,
+		b->src, "destinationServer");
+	cmp_str(p, "argocd.destinationName", a->destination_name, b->destination_name, a->src,
+		b->src, "destinationName");
 }
 
 static void
@@ -137,10 +130,8 @@ compare_cluster(struct pair *p)
 	const struct spec_cluster *a = &p->first->cluster, *b = &p->s->cluster;
 
 	p->why = "one cluster has one region and one Kubernetes version";
-	cmp_str(p, "cluster.region", a->region, b->region, a->src, b->src,
-		"region");
-	cmp_str(p, "cluster.kubernetesVersion",
-		a->kubernetes_version, b->kubernetes_version,
+	cmp_str(p, "cluster.region", a->region, b->region, a->src, b->src, "region");
+	cmp_str(p, "cluster.kubernetesVersion", a->kubernetes_version, b->kubernetes_version,
 		a->src, b->src, "kubernetesVersion");
 }
 
@@ -150,7 +141,7 @@ compare_provisioner(struct pair *p)
 	const struct spec_cluster *a = &p->first->cluster, *b = &p->s->cluster;
 
 	p->why = "one cluster runs either its own Karpenter or EKS Auto Mode, "
-		"never both: give every site of the cluster the same provisioner";
+		 "never both: give every site of the cluster the same provisioner";
 	cmp_str(p, "cluster.provisioner", spec_provisioner_name(a->provisioner),
 		spec_provisioner_name(b->provisioner), a->src, b->src, "provisioner");
 }
@@ -166,8 +157,7 @@ compare_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 }
 
 static void
-by_cluster(struct rule_ctx *c, const struct spec_fleet *f,
-	   void (*compare)(struct pair *))
+by_cluster(struct rule_ctx *c, const struct spec_fleet *f, void (*compare)(struct pair *))
 {
 	struct rule_occurrence *v;
 
@@ -206,7 +196,7 @@ const struct rule rule_gs047 = {
 	.id = "GS047",
 	.level = DIAG_ERROR,
 	.summary = "two sites in the same cluster render different GPU stacks or "
-		"name different argocd settings",
+		   "name different argocd settings",
 	.check_fleet = check_gs047,
 };
 
@@ -214,7 +204,7 @@ const struct rule rule_gs100 = {
 	.id = "GS100",
 	.level = DIAG_ERROR,
 	.summary = "two sites in the same cluster name different regions or "
-		"Kubernetes versions",
+		   "Kubernetes versions",
 	.check_fleet = check_gs100,
 };
 
@@ -222,6 +212,6 @@ const struct rule rule_gs107 = {
 	.id = "GS107",
 	.level = DIAG_ERROR,
 	.summary = "two sites in the same cluster use different provisioners "
-		"(karpenter and auto-mode)",
+		   "(karpenter and auto-mode)",
 	.check_fleet = check_gs107,
 };

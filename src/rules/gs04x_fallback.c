@@ -16,7 +16,7 @@
 #include "rules/instance_types.h"
 #include "rules/rules_int.h"
 
-#define AUTO_MODE_MAX_LIFETIME (504 * 3600)	/* 21 days */
+#define AUTO_MODE_MAX_LIFETIME (504 * 3600) /* 21 days */
 
 static const char *
 item_path(struct rule_ctx *c, size_t i)
@@ -48,7 +48,8 @@ check_gs040(struct rule_ctx *c, const struct spec_site *s)
 				rule_report(c, s, item_pos(s, i), item_path(c, i),
 					    "fallback.instanceTypes names '%s', which "
 					    "is not a known GPU instance type: did you "
-					    "mean %s?", rule_quote(name), hint);
+					    "mean %s?",
+					    rule_quote(name), hint);
 			else
 				rule_report(c, s, item_pos(s, i), item_path(c, i),
 					    "fallback.instanceTypes names '%s', which "
@@ -60,12 +61,14 @@ check_gs040(struct rule_ctx *c, const struct spec_site *s)
 				    "fallback.instanceTypes names %s, whose GPUs "
 				    "(%s) are not NVIDIA: the fallback serves the "
 				    "NVIDIA GPU workloads of the site, pick an NVIDIA "
-				    "type", name, t->gpu_name);
+				    "type",
+				    name, t->gpu_name);
 		} else if (!instance_type_whole_nvidia(t)) {
 			rule_report(c, s, item_pos(s, i), item_path(c, i),
 				    "fallback.instanceTypes names %s, which has a "
 				    "fractional GPU and no nvidia.com/gpu resource: "
-				    "pick a type with whole GPUs", name);
+				    "pick a type with whole GPUs",
+				    name);
 		}
 	}
 }
@@ -79,8 +82,7 @@ check_gs041(struct rule_ctx *c, const struct spec_site *s)
 	if (!s->fallback.enabled || !s->fallback.gpu_limit_set)
 		return;
 	for (i = 0; i < s->fallback.instance_type_count; i++) {
-		const struct instance_type *t =
-			instance_type_find(s->fallback.instance_types[i]);
+		const struct instance_type *t = instance_type_find(s->fallback.instance_types[i]);
 
 		if (instance_type_whole_nvidia(t) &&
 		    (!small || t->nvidia_gpus < small->nvidia_gpus))
@@ -88,12 +90,11 @@ check_gs041(struct rule_ctx *c, const struct spec_site *s)
 	}
 	if (!small || s->fallback.gpu_limit >= small->nvidia_gpus)
 		return;
-	rule_report(c, s, rule_pos(s, s->fallback.src, "gpuLimit"),
-		    "spec.fallback.gpuLimit",
+	rule_report(c, s, rule_pos(s, s->fallback.src, "gpuLimit"), "spec.fallback.gpuLimit",
 		    "fallback.gpuLimit %lld is below the %d GPUs of %s, the "
 		    "smallest listed instance type: the pool can never launch a "
-		    "node", (long long)s->fallback.gpu_limit, small->nvidia_gpus,
-		    small->name);
+		    "node",
+		    (long long)s->fallback.gpu_limit, small->nvidia_gpus, small->name);
 }
 
 static void
@@ -104,8 +105,7 @@ check_gs042(struct rule_ctx *c, const struct spec_site *s)
 	if (!s->fallback.enabled || s->fallback.min_gpu_memory_mib <= 0)
 		return;
 	for (i = 0; i < s->fallback.instance_type_count; i++) {
-		const struct instance_type *t =
-			instance_type_find(s->fallback.instance_types[i]);
+		const struct instance_type *t = instance_type_find(s->fallback.instance_types[i]);
 
 		if (!instance_type_whole_nvidia(t) ||
 		    t->gpu_memory_mib >= s->fallback.min_gpu_memory_mib)
@@ -113,8 +113,8 @@ check_gs042(struct rule_ctx *c, const struct spec_site *s)
 		rule_report(c, s, item_pos(s, i), item_path(c, i),
 			    "%s has %lld MiB per GPU (%s), below "
 			    "fallback.minGpuMemoryMiB %lld: Karpenter will never "
-			    "launch it, remove it or lower the minimum", t->name,
-			    (long long)t->gpu_memory_mib, t->gpu_name,
+			    "launch it, remove it or lower the minimum",
+			    t->name, (long long)t->gpu_memory_mib, t->gpu_name,
 			    (long long)s->fallback.min_gpu_memory_mib);
 	}
 }
@@ -137,10 +137,9 @@ check_gs043(struct rule_ctx *c, const struct spec_site *s)
 		}
 	}
 	if (!need)
-		return;		/* unknown on-prem models: nothing to compare */
+		return; /* unknown on-prem models: nothing to compare */
 	for (i = 0; i < s->fallback.instance_type_count; i++) {
-		const struct instance_type *t =
-			instance_type_find(s->fallback.instance_types[i]);
+		const struct instance_type *t = instance_type_find(s->fallback.instance_types[i]);
 
 		if (!instance_type_whole_nvidia(t) || t->gpu_memory_mib >= need)
 			continue;
@@ -148,8 +147,8 @@ check_gs043(struct rule_ctx *c, const struct spec_site *s)
 			    "%s has %lld MiB per GPU (%s), less than the %lld MiB "
 			    "of the on-prem %s: the served model may not fit; set "
 			    "fallback.minGpuMemoryMiB to what the model needs",
-			    t->name, (long long)t->gpu_memory_mib, t->gpu_name,
-			    (long long)need, model);
+			    t->name, (long long)t->gpu_memory_mib, t->gpu_name, (long long)need,
+			    model);
 	}
 }
 
@@ -162,22 +161,23 @@ check_gs044(struct rule_ctx *c, const struct spec_site *s)
 	if (!s->fallback.enabled || s->cluster.provisioner != PROV_AUTO_MODE)
 		return;
 	for (i = 0; i < s->fallback.instance_type_count; i++) {
-		const struct instance_type *t =
-			instance_type_find(s->fallback.instance_types[i]);
+		const struct instance_type *t = instance_type_find(s->fallback.instance_types[i]);
 
 		if (!t || t->auto_mode)
 			continue;
 		rule_report(c, s, item_pos(s, i), item_path(c, i),
 			    "EKS Auto Mode does not offer %s (family %s): pick "
 			    "a type of a family Auto Mode supports, such as g6, "
-			    "g6e, g7e, p5 or p5en", t->name, t->family);
+			    "g6e, g7e, p5 or p5en",
+			    t->name, t->family);
 	}
 	if (e->never || e->seconds > AUTO_MODE_MAX_LIFETIME)
 		rule_report(c, s, rule_pos(s, s->fallback.src, "expireAfter"),
 			    "spec.fallback.expireAfter",
 			    "fallback.expireAfter %s is over the 21 days (504h) "
 			    "that EKS Auto Mode lets a node live: use 504h or "
-			    "less (the default is 336h)", e->text);
+			    "less (the default is 336h)",
+			    e->text);
 }
 
 static void
@@ -188,8 +188,7 @@ check_gs045(struct rule_ctx *c, const struct spec_site *s)
 	if (!s->fallback.enabled || !s->fallback.gpu_limit_set || onprem <= 0 ||
 	    s->fallback.gpu_limit * 2 >= onprem)
 		return;
-	rule_report(c, s, rule_pos(s, s->fallback.src, "gpuLimit"),
-		    "spec.fallback.gpuLimit",
+	rule_report(c, s, rule_pos(s, s->fallback.src, "gpuLimit"), "spec.fallback.gpuLimit",
 		    "fallback.gpuLimit %lld covers less than half of the %lld "
 		    "on-prem GPUs: when the site is down the fallback carries "
 		    "only part of its work; raise gpuLimit if that is not meant",
@@ -262,14 +261,14 @@ zone_suffix(const char *p)
 static void
 check_gs105(struct rule_ctx *c, const struct spec_site *s)
 {
-	const struct node *zones = s->fallback.src ?
-		node_map_get(s->fallback.src, "zones") : NULL;
+	const struct node *zones = s->fallback.src ? node_map_get(s->fallback.src, "zones") : NULL;
 	const char *region = s->cluster.region ? s->cluster.region : "";
 
 	for (size_t i = 0; i < s->fallback.zone_count; i++) {
 		const char *z = s->fallback.zones[i];
-		const struct node *zn = zones && zones->kind == NODE_SEQ &&
-			i < zones->seq.count ? zones->seq.items[i] : NULL;
+		const struct node *zn = zones && zones->kind == NODE_SEQ && i < zones->seq.count
+						? zones->seq.items[i]
+						: NULL;
 		struct pos at = zn ? zn->at : rule_pos(s, s->fallback.src, "zones");
 		const char *path = arena_printf(c->arena, "spec.fallback.zones[%zu]", i);
 		size_t rn = region_prefix(z), want = strlen(region);
@@ -299,7 +298,7 @@ const struct rule rule_gs040 = {
 	.id = "GS040",
 	.level = DIAG_ERROR,
 	.summary = "fallback.instanceTypes names an unknown type or one without "
-		"whole NVIDIA GPUs",
+		   "whole NVIDIA GPUs",
 	.check_site = check_gs040,
 };
 
@@ -307,7 +306,7 @@ const struct rule rule_gs041 = {
 	.id = "GS041",
 	.level = DIAG_ERROR,
 	.summary = "fallback.gpuLimit is below the GPU count of the smallest "
-		"listed instance type",
+		   "listed instance type",
 	.check_site = check_gs041,
 };
 
@@ -315,7 +314,7 @@ const struct rule rule_gs042 = {
 	.id = "GS042",
 	.level = DIAG_ERROR,
 	.summary = "an instance type has less GPU memory per GPU than "
-		"minGpuMemoryMiB",
+		   "minGpuMemoryMiB",
 	.check_site = check_gs042,
 };
 
@@ -323,7 +322,7 @@ const struct rule rule_gs043 = {
 	.id = "GS043",
 	.level = DIAG_WARNING,
 	.summary = "no minGpuMemoryMiB and a fallback GPU has less memory than "
-		"the on-prem GPU model",
+		   "the on-prem GPU model",
 	.check_site = check_gs043,
 };
 
@@ -331,7 +330,7 @@ const struct rule rule_gs044 = {
 	.id = "GS044",
 	.level = DIAG_ERROR,
 	.summary = "provisioner auto-mode with an instance type Auto Mode does "
-		"not offer, or expireAfter over 21 days",
+		   "not offer, or expireAfter over 21 days",
 	.check_site = check_gs044,
 };
 
@@ -346,6 +345,6 @@ const struct rule rule_gs105 = {
 	.id = "GS105",
 	.level = DIAG_ERROR,
 	.summary = "fallback.zones names something that is not an AWS zone name, "
-		"or a zone of another region than the cluster's",
+		   "or a zone of another region than the cluster's",
 	.check_site = check_gs105,
 };

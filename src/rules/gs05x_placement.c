@@ -12,8 +12,7 @@ check_gs050(struct rule_ctx *c, const struct spec_site *s)
 {
 	if (s->placement.mode != PLACE_REQUIRE_ONPREM || !s->fallback.enabled)
 		return;
-	rule_report(c, s, rule_pos(s, s->placement.src, "mode"),
-		    "spec.placement.mode",
+	rule_report(c, s, rule_pos(s, s->placement.src, "mode"), "spec.placement.mode",
 		    "placement.mode require-onprem with fallback.enabled true: "
 		    "required affinity to hybrid nodes means the fallback can "
 		    "never be used; use prefer-onprem, or disable the fallback");
@@ -38,8 +37,7 @@ check_gs052(struct rule_ctx *c, const struct spec_site *s)
 {
 	if (s->placement.engine == ENGINE_NONE || s->placement.namespace_count)
 		return;
-	rule_report(c, s, rule_pos(s, s->placement.src, "namespaces"),
-		    "spec.placement.namespaces",
+	rule_report(c, s, rule_pos(s, s->placement.src, "namespaces"), "spec.placement.namespaces",
 		    "placement.namespaces is empty with engine %s: the policy "
 		    "would place no workload; list the namespaces of the GPU "
 		    "workloads, or set engine none",

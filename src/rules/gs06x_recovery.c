@@ -8,7 +8,7 @@
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
-#define K8S_DEFAULT_TOLERATION 300	/* DefaultTolerationSeconds */
+#define K8S_DEFAULT_TOLERATION 300 /* DefaultTolerationSeconds */
 
 static void
 check_gs060(struct rule_ctx *c, const struct spec_site *s)
@@ -16,18 +16,16 @@ check_gs060(struct rule_ctx *c, const struct spec_site *s)
 	const struct spec_recovery *r = &s->recovery;
 	int64_t eviction, budget;
 	bool cached;
-	char b[SPEC_DURATION_BUFSZ], ev[SPEC_DURATION_BUFSZ],
-	     nm[SPEC_DURATION_BUFSZ], pr[SPEC_DURATION_BUFSZ],
-	     ip[SPEC_DURATION_BUFSZ], ml[SPEC_DURATION_BUFSZ];
+	char b[SPEC_DURATION_BUFSZ], ev[SPEC_DURATION_BUFSZ], nm[SPEC_DURATION_BUFSZ],
+		pr[SPEC_DURATION_BUFSZ], ip[SPEC_DURATION_BUFSZ], ml[SPEC_DURATION_BUFSZ];
 
 	if (!r->set || !r->target_rto.set)
 		return;
 	eviction = s->placement.not_ready_toleration_seconds;
 	if (s->placement.unreachable_toleration_seconds > eviction)
 		eviction = s->placement.unreachable_toleration_seconds;
-	budget = eviction + r->node_monitor_grace_period.seconds +
-		r->node_provisioning.seconds + spec_image_pull_seconds(s, &cached) +
-		r->model_load.seconds;
+	budget = eviction + r->node_monitor_grace_period.seconds + r->node_provisioning.seconds +
+		 spec_image_pull_seconds(s, &cached) + r->model_load.seconds;
 	if (budget <= r->target_rto.seconds)
 		return;
 	spec_duration_format(b, sizeof(b), budget);
@@ -36,17 +34,15 @@ check_gs060(struct rule_ctx *c, const struct spec_site *s)
 	spec_duration_format(pr, sizeof(pr), r->node_provisioning.seconds);
 	spec_duration_format(ip, sizeof(ip), spec_image_pull_seconds(s, NULL));
 	spec_duration_format(ml, sizeof(ml), r->model_load.seconds);
-	rule_report(c, s, rule_pos(s, r->src, "targetRTO"),
-		    "spec.recovery.targetRTO",
+	rule_report(c, s, rule_pos(s, r->src, "targetRTO"), "spec.recovery.targetRTO",
 		    "RTO budget %s exceeds targetRTO %s: eviction %s + node "
 		    "monitor grace %s + provisioning %s + image pull%s %s + model "
-		    "load %s; shorten a term or raise targetRTO", b,
-		    r->target_rto.text, ev, nm, pr, cached ? " (cached)" : "", ip, ml);
+		    "load %s; shorten a term or raise targetRTO",
+		    b, r->target_rto.text, ev, nm, pr, cached ? " (cached)" : "", ip, ml);
 }
 
 static void
-toleration(struct rule_ctx *c, const struct spec_site *s, const char *key,
-	   int64_t seconds)
+toleration(struct rule_ctx *c, const struct spec_site *s, const char *key, int64_t seconds)
 {
 	if (seconds <= K8S_DEFAULT_TOLERATION)
 		return;
@@ -54,14 +50,14 @@ toleration(struct rule_ctx *c, const struct spec_site *s, const char *key,
 		    arena_printf(c->arena, "spec.placement.%s", key),
 		    "placement.%s %lld is above the Kubernetes default of %d: "
 		    "pods stay bound to a dead node longer before they fail "
-		    "over", key, (long long)seconds, K8S_DEFAULT_TOLERATION);
+		    "over",
+		    key, (long long)seconds, K8S_DEFAULT_TOLERATION);
 }
 
 static void
 check_gs061(struct rule_ctx *c, const struct spec_site *s)
 {
-	toleration(c, s, "notReadyTolerationSeconds",
-		   s->placement.not_ready_toleration_seconds);
+	toleration(c, s, "notReadyTolerationSeconds", s->placement.not_ready_toleration_seconds);
 	toleration(c, s, "unreachableTolerationSeconds",
 		   s->placement.unreachable_toleration_seconds);
 }
@@ -71,8 +67,7 @@ check_gs062(struct rule_ctx *c, const struct spec_site *s)
 {
 	if (s->placement.engine != ENGINE_MAP || s->cluster.kube_minor >= 34)
 		return;
-	rule_report(c, s, rule_pos(s, s->placement.src, "engine"),
-		    "spec.placement.engine",
+	rule_report(c, s, rule_pos(s, s->placement.src, "engine"), "spec.placement.engine",
 		    "placement.engine mutating-admission-policy needs Kubernetes "
 		    "1.34 or later, and the cluster runs 1.%d: use kyverno",
 		    s->cluster.kube_minor);
@@ -84,8 +79,7 @@ check_gs063(struct rule_ctx *c, const struct spec_site *s)
 	if (s->placement.engine != ENGINE_MAP || s->cluster.kube_minor < 34 ||
 	    s->cluster.kube_minor > 35)
 		return;
-	rule_report(c, s, rule_pos(s, s->placement.src, "engine"),
-		    "spec.placement.engine",
+	rule_report(c, s, rule_pos(s, s->placement.src, "engine"), "spec.placement.engine",
 		    "placement.engine mutating-admission-policy on Kubernetes 1.%d "
 		    "uses the v1beta1 API, off by default: the API server needs "
 		    "the MutatingAdmissionPolicy feature gate and "
@@ -104,7 +98,7 @@ const struct rule rule_gs061 = {
 	.id = "GS061",
 	.level = DIAG_WARNING,
 	.summary = "notReadyTolerationSeconds or unreachableTolerationSeconds "
-		"above 300 makes failover slower than the Kubernetes default",
+		   "above 300 makes failover slower than the Kubernetes default",
 	.check_site = check_gs061,
 };
 
@@ -112,7 +106,7 @@ const struct rule rule_gs062 = {
 	.id = "GS062",
 	.level = DIAG_ERROR,
 	.summary = "engine mutating-admission-policy with a Kubernetes version "
-		"below 1.34",
+		   "below 1.34",
 	.check_site = check_gs062,
 };
 
@@ -120,6 +114,6 @@ const struct rule rule_gs063 = {
 	.id = "GS063",
 	.level = DIAG_WARNING,
 	.summary = "engine mutating-admission-policy on Kubernetes 1.34-1.35 "
-		"(beta, off by default)",
+		   "(beta, off by default)",
 	.check_site = check_gs063,
 };

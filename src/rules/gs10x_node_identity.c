@@ -49,9 +49,9 @@ check_gs101(struct rule_ctx *c, const struct spec_site *s)
 				rule_report(c, s, rule_pos(s, t->src, "key"), path,
 					    "taint %s:%s is listed twice: a Node "
 					    "has one taint per key and effect, "
-					    "remove one (first at %s)", t->key,
-					    t->effect, rule_pos_text(c,
-					    rule_pos(s, g->taints[k].src, "key")));
+					    "remove one (first at %s)",
+					    t->key, t->effect,
+					    rule_pos_text(c, rule_pos(s, g->taints[k].src, "key")));
 				break;
 			}
 		}
@@ -70,8 +70,7 @@ tool_label(const char *key)
 		return false;
 	n = (size_t)(slash - key);
 	return (n == dl && !memcmp(key, "gpusite.io", dl)) ||
-		(n > dl && key[n - dl - 1] == '.' &&
-		 !memcmp(key + n - dl, "gpusite.io", dl));
+	       (n > dl && key[n - dl - 1] == '.' && !memcmp(key + n - dl, "gpusite.io", dl));
 }
 
 static void
@@ -89,18 +88,22 @@ check_gs102(struct rule_ctx *c, const struct spec_site *s)
 			if (!tool_label(key))
 				continue;
 			rule_report(c, s, rule_key_pos(s, labels, key),
-				    node_path_join(c->arena, arena_printf(c->arena,
-						   "%s.labels", rule_group_path(c, s, g)),
+				    node_path_join(c->arena,
+						   arena_printf(c->arena, "%s.labels",
+								rule_group_path(c, s, g)),
 						   key),
 				    "node label '%s' is written by gpusite (the "
 				    "fallback pool, the placement policy and drift "
-				    "checks rely on it): remove it from labels", key);
+				    "checks rely on it): remove it from labels",
+				    key);
 		}
 	}
 }
 
 static const char *const reserved_domains[] = {
-	"karpenter.sh", "karpenter.k8s.aws", "eks.amazonaws.com",
+	"karpenter.sh",
+	"karpenter.k8s.aws",
+	"eks.amazonaws.com",
 };
 
 /* The reserved domain `key`'s prefix is, or is a subdomain of; else NULL. */
@@ -110,7 +113,8 @@ reserved_domain(const char *key)
 	const char *slash = strchr(key, '/');
 	size_t n = slash ? (size_t)(slash - key) : 0;
 
-	for (size_t i = 0; slash && i < sizeof(reserved_domains) / sizeof(reserved_domains[0]); i++) {
+	for (size_t i = 0; slash && i < sizeof(reserved_domains) / sizeof(reserved_domains[0]);
+	     i++) {
 		const char *d = reserved_domains[i];
 		size_t dl = strlen(d);
 
@@ -135,15 +139,17 @@ check_gs108(struct rule_ctx *c, const struct spec_site *s)
 			if (!d || !strcmp(key, "eks.amazonaws.com/compute-type"))
 				continue;
 			rule_report(c, s, rule_key_pos(s, labels, key),
-				    node_path_join(c->arena, arena_printf(c->arena,
-						   "%s.labels", rule_group_path(c, s, g)),
+				    node_path_join(c->arena,
+						   arena_printf(c->arena, "%s.labels",
+								rule_group_path(c, s, g)),
 						   key),
 				    "node label '%s' is in the %s domain, which "
 				    "Karpenter and EKS write on the cloud nodes they "
 				    "manage: on a hybrid node it makes the node look "
 				    "like one of theirs to selectors, the placement "
 				    "policy and drift checks; use a domain of your own "
-				    "(example.com/...)", key, d);
+				    "(example.com/...)",
+				    key, d);
 		}
 	}
 }
@@ -152,7 +158,7 @@ const struct rule rule_gs101 = {
 	.id = "GS101",
 	.level = DIAG_ERROR,
 	.summary = "two taints of a node group (the GPU taint included) share a "
-		"key and effect",
+		   "key and effect",
 	.check_site = check_gs101,
 };
 
@@ -160,7 +166,7 @@ const struct rule rule_gs102 = {
 	.id = "GS102",
 	.level = DIAG_ERROR,
 	.summary = "a node group label that gpusite writes itself (node-type, "
-		"gpu.model, gpusite.io/*)",
+		   "gpu.model, gpusite.io/*)",
 	.check_site = check_gs102,
 };
 
@@ -168,6 +174,6 @@ const struct rule rule_gs108 = {
 	.id = "GS108",
 	.level = DIAG_ERROR,
 	.summary = "a node group label in the karpenter.sh, karpenter.k8s.aws or "
-		"eks.amazonaws.com domains",
+		   "eks.amazonaws.com domains",
 	.check_site = check_gs108,
 };

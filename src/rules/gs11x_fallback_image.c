@@ -31,7 +31,7 @@ const struct rule rule_gs111 = {
 	.id = "GS111",
 	.level = DIAG_ERROR,
 	.summary = "fallback.nodeImage, devicePluginVersion or nodeClass with "
-		"provisioner auto-mode, which manages its own image, device plugin "
-		"and node class",
+		   "provisioner auto-mode, which manages its own image, device plugin "
+		   "and node class",
 	.check_site = check_gs111,
 };

@@ -19,7 +19,7 @@ static bool
 renders_node_class(const struct spec_site *s)
 {
 	return s->fallback.enabled && s->cluster.provisioner == PROV_KARPENTER &&
-		s->fallback.node_class.set;
+	       s->fallback.node_class.set;
 }
 
 static void
@@ -54,18 +54,22 @@ static void
 check_gs114(struct rule_ctx *c, const struct spec_site *s)
 {
 	const struct spec_node_class *nc = &s->fallback.node_class;
-	const char *image = s->fallback.node_image == IMAGE_AL2023 ? "al2023" :
-		s->fallback.node_image == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
+	const char *image = s->fallback.node_image == IMAGE_AL2023         ? "al2023"
+			    : s->fallback.node_image == IMAGE_BOTTLEROCKET ? "bottlerocket"
+									   : NULL;
 
 	if (!renders_node_class(s) || !image ||
 	    (nc->ami_version && strcmp(nc->ami_version, "latest")))
 		return;
-	rule_report(c, s, nc->ami_version ? rule_pos(s, nc->src, "amiVersion") :
-		    rule_key_pos(s, s->fallback.src, "nodeClass"), NC_PATH ".amiVersion",
+	rule_report(c, s,
+		    nc->ami_version ? rule_pos(s, nc->src, "amiVersion")
+				    : rule_key_pos(s, s->fallback.src, "nodeClass"),
+		    NC_PATH ".amiVersion",
 		    "fallback.nodeClass.amiVersion is %s: the fallback nodes boot"
 		    " alias %s@latest, whatever AMI was released last, not the one"
 		    " the failover was tested with; pin the tested release (such as"
-		    " %s)", nc->ami_version ? "latest" : "not set", image,
+		    " %s)",
+		    nc->ami_version ? "latest" : "not set", image,
 		    s->fallback.node_image == IMAGE_AL2023 ? "v20250101" : "v1.26.0");
 }
 
@@ -99,16 +103,15 @@ gs116_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 		    "site %s renders EC2NodeClass %s, which site %s (%s) renders"
 		    " already in cluster %s: give one of them another"
 		    " fallback.nodeClassName, or drop its nodeClass block to use the"
-		    " other's", again->site->name, again->site->fallback.node_class_name,
-		    first->site->name, rule_pos_text(c, first->at),
-		    again->site->cluster.name);
+		    " other's",
+		    again->site->name, again->site->fallback.node_class_name, first->site->name,
+		    rule_pos_text(c, first->at), again->site->cluster.name);
 }
 
 static void
 check_gs116(struct rule_ctx *c, const struct spec_fleet *f)
 {
-	struct rule_occurrence *v = arena_alloc(c->arena,
-						(f->count ? f->count : 1) * sizeof(*v));
+	struct rule_occurrence *v = arena_alloc(c->arena, (f->count ? f->count : 1) * sizeof(*v));
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->count; i++) {
@@ -116,8 +119,9 @@ check_gs116(struct rule_ctx *c, const struct spec_fleet *f)
 
 		if (!renders_node_class(s))
 			continue;
-		rule_occurrence_set(&v[n++], s, arena_printf(c->arena, "%s\n%s",
-				    s->cluster.name, s->fallback.node_class_name),
+		rule_occurrence_set(&v[n++], s,
+				    arena_printf(c->arena, "%s\n%s", s->cluster.name,
+						 s->fallback.node_class_name),
 				    rule_key_pos(s, s->fallback.src, "nodeClass"), NC_PATH);
 	}
 	rule_each_repeat(c, v, n, gs116_repeat, NULL);
@@ -128,7 +132,9 @@ static const char *
 reserved_tag(const char *k)
 {
 	static const char *const exact[] = {
-		"eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim",
+		"eks:eks-cluster-name",
+		"karpenter.sh/nodepool",
+		"karpenter.sh/nodeclaim",
 		"karpenter.k8s.aws/ec2nodeclass",
 	};
 
@@ -153,11 +159,11 @@ check_gs117(struct rule_ctx *c, const struct spec_site *s)
 
 		if (r)
 			rule_report(c, s, rule_key_pos(s, tags, nc->tags[i].key),
-				    arena_printf(c->arena, NC_PATH ".tags.%s",
-						 nc->tags[i].key),
+				    arena_printf(c->arena, NC_PATH ".tags.%s", nc->tags[i].key),
 				    "fallback.nodeClass.tags sets '%s': Karpenter reserves"
 				    " %s for itself and the EC2NodeClass CRD refuses it;"
-				    " remove the tag", rule_quote(nc->tags[i].key), r);
+				    " remove the tag",
+				    rule_quote(nc->tags[i].key), r);
 	}
 }
 
@@ -165,7 +171,7 @@ const struct rule rule_gs112 = {
 	.id = "GS112",
 	.level = DIAG_ERROR,
 	.summary = "fallback.nodeClass without fallback.nodeImage: the EC2NodeClass "
-		"needs the AMI family",
+		   "needs the AMI family",
 	.check_site = check_gs112,
 };
 
@@ -173,7 +179,7 @@ const struct rule rule_gs113 = {
 	.id = "GS113",
 	.level = DIAG_ERROR,
 	.summary = "fallback.nodeClass.imageCache with nodeImage al2023, which has no "
-		"data volume for pre-pulled images",
+		   "data volume for pre-pulled images",
 	.check_site = check_gs113,
 };
 
@@ -181,7 +187,7 @@ const struct rule rule_gs114 = {
 	.id = "GS114",
 	.level = DIAG_WARNING,
 	.summary = "fallback.nodeClass.amiVersion absent or latest: the fallback nodes "
-		"boot an AMI the failover was not tested with",
+		   "boot an AMI the failover was not tested with",
 	.check_site = check_gs114,
 };
 
@@ -196,7 +202,7 @@ const struct rule rule_gs116 = {
 	.id = "GS116",
 	.level = DIAG_ERROR,
 	.summary = "two sites of one cluster render the same EC2NodeClass "
-		"(fallback.nodeClass with one nodeClassName)",
+		   "(fallback.nodeClass with one nodeClassName)",
 	.check_fleet = check_gs116,
 };
 

@@ -22,8 +22,8 @@ instance_type_find(const char *name)
 bool
 instance_type_whole_nvidia(const struct instance_type *t)
 {
-	return t && !strcmp(t->gpu_manufacturer, "nvidia") &&
-		t->gpu_count > 0 && t->nvidia_gpus > 0;
+	return t && !strcmp(t->gpu_manufacturer, "nvidia") && t->gpu_count > 0 &&
+	       t->nvidia_gpus > 0;
 }
 
 /* Levenshtein distance; names are short: one over 32 bytes is never

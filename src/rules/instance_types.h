@@ -14,18 +14,18 @@
 #include <stdint.h>
 
 struct instance_type {
-	const char *name;		/* "g6e.12xlarge" */
-	const char *family;		/* "g6e" */
-	const char *arch;		/* "amd64" | "arm64" */
+	const char *name;   /* "g6e.12xlarge" */
+	const char *family; /* "g6e" */
+	const char *arch;   /* "amd64" | "arm64" */
 	int vcpus;
 	int64_t memory_mib;
-	const char *gpu_manufacturer;	/* "nvidia" | "amd" (instance-gpu-manufacturer) */
-	const char *gpu_name;		/* "l40s" (instance-gpu-name) */
-	int gpu_count;			/* instance-gpu-count; 0 on fractional g6f/gr6f */
-	int64_t gpu_memory_mib;		/* instance-gpu-memory: MiB PER GPU */
-	int nvidia_gpus;		/* allocatable nvidia.com/gpu; 0 when absent */
-	int efa;			/* vpc.amazonaws.com/efa */
-	bool auto_mode;			/* EKS Auto Mode offers the type */
+	const char *gpu_manufacturer; /* "nvidia" | "amd" (instance-gpu-manufacturer) */
+	const char *gpu_name;         /* "l40s" (instance-gpu-name) */
+	int gpu_count;                /* instance-gpu-count; 0 on fractional g6f/gr6f */
+	int64_t gpu_memory_mib;       /* instance-gpu-memory: MiB PER GPU */
+	int nvidia_gpus;              /* allocatable nvidia.com/gpu; 0 when absent */
+	int efa;                      /* vpc.amazonaws.com/efa */
+	bool auto_mode;               /* EKS Auto Mode offers the type */
 };
 
 extern const struct instance_type instance_types[];

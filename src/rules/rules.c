@@ -11,16 +11,13 @@
 
 /* Table order is run order; keep it the ID order of site-spec.md. */
 const struct rule *const rules_table[] = {
-	&rule_gs001, &rule_gs002, &rule_gs003, &rule_gs004, &rule_gs005,
-	&rule_gs006, &rule_gs010, &rule_gs011, &rule_gs012, &rule_gs013,
-	&rule_gs020, &rule_gs021, &rule_gs022, &rule_gs023, &rule_gs030,
-	&rule_gs031, &rule_gs032, &rule_gs033, &rule_gs040, &rule_gs041,
-	&rule_gs042, &rule_gs043, &rule_gs044, &rule_gs045, &rule_gs046,
-	&rule_gs047, &rule_gs050, &rule_gs051, &rule_gs052, &rule_gs060,
-	&rule_gs061, &rule_gs062, &rule_gs063, &rule_gs100, &rule_gs101,
-	&rule_gs102, &rule_gs103, &rule_gs104, &rule_gs105, &rule_gs107,
-	&rule_gs108, &rule_gs109, &rule_gs111, &rule_gs112,
-	&rule_gs113, &rule_gs114, &rule_gs115, &rule_gs116, &rule_gs117,
+	&rule_gs001, &rule_gs002, &rule_gs003, &rule_gs004, &rule_gs005, &rule_gs006, &rule_gs010,
+	&rule_gs011, &rule_gs012, &rule_gs013, &rule_gs020, &rule_gs021, &rule_gs022, &rule_gs023,
+	&rule_gs030, &rule_gs031, &rule_gs032, &rule_gs033, &rule_gs040, &rule_gs041, &rule_gs042,
+	&rule_gs043, &rule_gs044, &rule_gs045, &rule_gs046, &rule_gs047, &rule_gs050, &rule_gs051,
+	&rule_gs052, &rule_gs060, &rule_gs061, &rule_gs062, &rule_gs063, &rule_gs100, &rule_gs101,
+	&rule_gs102, &rule_gs103, &rule_gs104, &rule_gs105, &rule_gs107, &rule_gs108, &rule_gs109,
+	&rule_gs111, &rule_gs112, &rule_gs113, &rule_gs114, &rule_gs115, &rule_gs116, &rule_gs117,
 };
 
 const size_t rules_count = sizeof(rules_table) / sizeof(rules_table[0]);
@@ -57,16 +54,15 @@ rules_check(struct arena *a, struct diags *d, const struct spec_fleet *fleet)
 }
 
 void
-rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at,
-	    const char *path, const char *fmt, ...)
+rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at, const char *path,
+	    const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!at.file && site)
 		at.file = site->file;
 	va_start(ap, fmt);
-	diag_vadd(c->diags, c->rule->level, at, c->rule->id, path ? path : "",
-		  fmt, ap);
+	diag_vadd(c->diags, c->rule->level, at, c->rule->id, path ? path : "", fmt, ap);
 	va_end(ap);
 	if (c->diags->count && site)
 		c->diags->items[c->diags->count - 1].site = site->name;
@@ -82,8 +78,7 @@ rule_pos(const struct spec_site *s, const struct node *map, const char *key)
 	if (map)
 		return spec_field_pos(map, key);
 	/* the whole block is defaulted: point at "spec:" */
-	spec = s && s->doc && s->doc->kind == NODE_MAP ?
-		node_map_pair(s->doc, "spec") : NULL;
+	spec = s && s->doc && s->doc->kind == NODE_MAP ? node_map_pair(s->doc, "spec") : NULL;
 	if (spec && spec->key)
 		return spec->key->at;
 	if (s && s->doc)
@@ -94,8 +89,7 @@ rule_pos(const struct spec_site *s, const struct node *map, const char *key)
 struct pos
 rule_key_pos(const struct spec_site *s, const struct node *map, const char *key)
 {
-	const struct node_pair *p = map && map->kind == NODE_MAP ?
-		node_map_pair(map, key) : NULL;
+	const struct node_pair *p = map && map->kind == NODE_MAP ? node_map_pair(map, key) : NULL;
 
 	if (p && p->key)
 		return p->key->at;
@@ -131,8 +125,7 @@ rule_pos_cmp(struct pos a, struct pos b)
 }
 
 const char *
-rule_group_path(struct rule_ctx *c, const struct spec_site *s,
-		const struct spec_node_group *g)
+rule_group_path(struct rule_ctx *c, const struct spec_site *s, const struct spec_node_group *g)
 {
 	size_t i = s->groups && g >= s->groups ? (size_t)(g - s->groups) : 0;
 
@@ -156,8 +149,8 @@ rule_sort_occurrences(struct rule_occurrence *v, size_t n)
 }
 
 void
-rule_occurrence_set(struct rule_occurrence *o, const struct spec_site *s,
-		    const char *key, struct pos at, const char *path)
+rule_occurrence_set(struct rule_occurrence *o, const struct spec_site *s, const char *key,
+		    struct pos at, const char *path)
 {
 	o->key = key;
 	o->at = at;

@@ -25,9 +25,9 @@ struct rule_ctx;
  * rule metadata, docs) see the whole catalogue.
  */
 struct rule {
-	const char *id;			/* "GS041" */
+	const char *id; /* "GS041" */
 	enum diag_level level;
-	const char *summary;		/* one line, as in site-spec.md */
+	const char *summary; /* one line, as in site-spec.md */
 	void (*check_site)(struct rule_ctx *c, const struct spec_site *s);
 	void (*check_fleet)(struct rule_ctx *c, const struct spec_fleet *f);
 };
@@ -46,7 +46,7 @@ const struct rule *rules_find(const char *id);
  * function here (rules/catalogue.c).  rules_find() answers for all of
  * them; SARIF and docs/rules.md take their descriptions from here.
  */
-const struct rule *rules_catalogue_find(const char *id);	/* the others only */
+const struct rule *rules_catalogue_find(const char *id); /* the others only */
 
 /* All rows in ID order into out[0..]; returns the count, and fills
  * nothing when `cap` is smaller (rules_catalogue(NULL, 0) sizes). */

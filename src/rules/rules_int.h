@@ -17,40 +17,35 @@ struct arena;
 struct rule_ctx {
 	struct arena *arena;
 	struct diags *diags;
-	const struct rule *rule;	/* the rule running now */
+	const struct rule *rule; /* the rule running now */
 	const struct spec_fleet *fleet;
-	size_t errors;			/* error diagnostics appended */
+	size_t errors; /* error diagnostics appended */
 };
 
 /* Every descriptor of the catalogue (one per rule file or family). */
-extern const struct rule rule_gs001, rule_gs002, rule_gs003, rule_gs004,
-	rule_gs005, rule_gs006, rule_gs010, rule_gs011, rule_gs012,
-	rule_gs013, rule_gs020, rule_gs021, rule_gs022, rule_gs023,
-	rule_gs030, rule_gs031, rule_gs032, rule_gs033, rule_gs040,
-	rule_gs041, rule_gs042, rule_gs043, rule_gs044, rule_gs045,
-	rule_gs046, rule_gs047, rule_gs050, rule_gs051, rule_gs052,
-	rule_gs060, rule_gs061, rule_gs062, rule_gs063, rule_gs100,
-	rule_gs101, rule_gs102, rule_gs103, rule_gs104, rule_gs105,
-	rule_gs107, rule_gs108, rule_gs109, rule_gs111, rule_gs112,
-	rule_gs113, rule_gs114, rule_gs115, rule_gs116, rule_gs117;
+extern const struct rule rule_gs001, rule_gs002, rule_gs003, rule_gs004, rule_gs005, rule_gs006,
+	rule_gs010, rule_gs011, rule_gs012, rule_gs013, rule_gs020, rule_gs021, rule_gs022,
+	rule_gs023, rule_gs030, rule_gs031, rule_gs032, rule_gs033, rule_gs040, rule_gs041,
+	rule_gs042, rule_gs043, rule_gs044, rule_gs045, rule_gs046, rule_gs047, rule_gs050,
+	rule_gs051, rule_gs052, rule_gs060, rule_gs061, rule_gs062, rule_gs063, rule_gs100,
+	rule_gs101, rule_gs102, rule_gs103, rule_gs104, rule_gs105, rule_gs107, rule_gs108,
+	rule_gs109, rule_gs111, rule_gs112, rule_gs113, rule_gs114, rule_gs115, rule_gs116,
+	rule_gs117;
 
 /*
  * Append a diagnostic for the running rule (its ID and severity) at `at`,
  * for `site` (may be NULL), with JSON path `path` ("" when none).
  */
-void rule_report(struct rule_ctx *c, const struct spec_site *site,
-		 struct pos at, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+void rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at, const char *path,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /*
  * Where to point for map[key]: its value; else the map; else, when the
  * block is absent (all defaults), the site's `spec` mapping.
  */
-struct pos rule_pos(const struct spec_site *s, const struct node *map,
-		    const char *key);
+struct pos rule_pos(const struct spec_site *s, const struct node *map, const char *key);
 /* The KEY node of map[key] (label keys, owned Helm values), else rule_pos. */
-struct pos rule_key_pos(const struct spec_site *s, const struct node *map,
-			const char *key);
+struct pos rule_key_pos(const struct spec_site *s, const struct node *map, const char *key);
 
 /* "sites/a.yaml:3:9" (or "sites/a.yaml" for whole-file positions). */
 const char *rule_pos_text(struct rule_ctx *c, struct pos at);
@@ -73,8 +68,8 @@ void rule_sort_occurrences(struct rule_occurrence *v, size_t n);
 
 /* Fill one occurrence of `key` in site `s`; at the site's file when `at`
  * has none. */
-void rule_occurrence_set(struct rule_occurrence *o, const struct spec_site *s,
-			 const char *key, struct pos at, const char *path);
+void rule_occurrence_set(struct rule_occurrence *o, const struct spec_site *s, const char *key,
+			 struct pos at, const char *path);
 
 /*
  * Sort the occurrences and call `repeat` for every entry whose key an

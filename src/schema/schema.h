@@ -30,8 +30,8 @@ extern const size_t schema_gpusite_json_len;
  * Unknown keywords are ignored, as draft-07 says.  Heap: compiled
  * patterns live in a process-wide cache; everything else is in `a`.
  */
-struct schema *schema_compile(struct arena *a, struct diags *d,
-			      const char *rule, const struct node *root);
+struct schema *schema_compile(struct arena *a, struct diags *d, const char *rule,
+			      const struct node *root);
 
 /*
  * A $ref may name a document outside the one being compiled.  The
@@ -40,18 +40,18 @@ struct schema *schema_compile(struct arena *a, struct diags *d,
  * document (allocated in `a`) or NULL when it does not know it.  Nothing
  * is ever fetched over the network by the compiler itself.
  */
-typedef const struct node *schema_resolve_fn(void *payload, struct arena *a,
-					     struct diags *d, const char *uri);
+typedef const struct node *schema_resolve_fn(void *payload, struct arena *a, struct diags *d,
+					     const char *uri);
 
 /* schema_compile() with a resolver for remote $refs (may be NULL). */
-struct schema *schema_compile_with(struct arena *a, struct diags *d,
-				   const char *rule, const struct node *root,
-				   schema_resolve_fn *resolve, void *payload);
+struct schema *schema_compile_with(struct arena *a, struct diags *d, const char *rule,
+				   const struct node *root, schema_resolve_fn *resolve,
+				   void *payload);
 
 /* Compile a CRD's openAPIV3Schema (nullable, x-kubernetes-int-or-string,
  * x-kubernetes-preserve-unknown-fields, x-kubernetes-embedded-resource). */
-struct schema *schema_compile_openapi(struct arena *a, struct diags *d,
-				      const char *rule, const struct node *root);
+struct schema *schema_compile_openapi(struct arena *a, struct diags *d, const char *rule,
+				      const struct node *root);
 
 /* The embedded GPUSite schema, compiled (cached in the arena's run). */
 const struct schema *schema_gpusite(struct arena *a, struct diags *d);
@@ -61,8 +61,8 @@ const struct schema *schema_gpusite(struct arena *a, struct diags *d);
  * (GS003 for specs) at the node's position, path from the document root.
  * Returns 0 when valid, -1 when not.
  */
-int schema_validate(const struct schema *s, struct arena *a, struct diags *d,
-		    const char *rule, const struct node *doc);
+int schema_validate(const struct schema *s, struct arena *a, struct diags *d, const char *rule,
+		    const struct node *doc);
 
 /* Only the verdict, no diagnostics (for oneOf/anyOf/not and tests). */
 bool schema_accepts(const struct schema *s, const struct node *doc);

@@ -45,8 +45,8 @@ struct verr {
 	const char *path;
 	const char *msg;
 	enum verr_kind kind;
-	const struct node *map;	/* the mapping, for the two field kinds */
-	const char *field;	/* the suggested name, or the missing one */
+	const struct node *map; /* the mapping, for the two field kinds */
+	const char *field;      /* the suggested name, or the missing one */
 };
 
 struct vctx {
@@ -452,9 +452,9 @@ v_property_name(struct vctx *c, const struct schema *s, const struct node_pair *
 	sub.nerrs = sub.aerrs = 0;
 	sub.truncated = false;
 	if (c->collect)
-		sub.name_of = arena_printf(c->a, "field name '%s' in %s",
-					   echo(c->a, name, strlen(name)),
-					   subject(c, path_of(c->a, p)));
+		sub.name_of =
+			arena_printf(c->a, "field name '%s' in %s", echo(c->a, name, strlen(name)),
+				     subject(c, path_of(c->a, p)));
 	if (!v_schema(&sub, s->propnames, pr->key, kp)) {
 		take_errors(c, &sub);
 		return false;
@@ -498,8 +498,7 @@ v_required(struct vctx *c, const struct schema *s, const struct node *n, const s
 /* dependencies: a present field's schema or the fields it requires beside
  * it; in accept mode false at the first field that fails. */
 static bool
-v_dependencies(struct vctx *c, const struct schema *s, const struct node *n,
-	       const struct pseg *p)
+v_dependencies(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
 	bool ok = true;
 	size_t k, j;
@@ -541,8 +540,12 @@ v_object(struct vctx *c, const struct schema *s, const struct node *n, const str
 		const struct sprop *sp = find_prop(s, name);
 		/* the path names the key: a secret-looking one is masked there
 		 * too, as in the message (json and sarif print the path) */
-		struct pseg kp = { p, sp || !c->collect || !secret_unsafe_to_echo(name, pr->key->scalar.len) ?
-				      name : SECRET_REDACTED, 0 };
+		struct pseg kp = { p,
+				   sp || !c->collect ||
+						   !secret_unsafe_to_echo(name, pr->key->scalar.len)
+					   ? name
+					   : SECRET_REDACTED,
+				   0 };
 		bool matched = sp != NULL;
 
 		if (sp) {

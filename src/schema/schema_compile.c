@@ -181,7 +181,6 @@ in_list(const char *const *list, size_t n, const char *s)
 	return false;
 }
 
-
 /* Record every $id below n (base = the base URI around n). */
 static void
 index_ids(struct cctx *c, const struct node *n, const char *base, unsigned depth)
@@ -295,7 +294,8 @@ pointer_walk(struct cctx *c, const struct node *n, const char *ptr, const char *
 		id = node_str(node_map_get(n, "$id"));
 		if (id && p != ptr) {
 			const char *frag;
-			char *doc = schema_uri_split(c->a, schema_uri_resolve(c->a, *base, id), &frag);
+			char *doc =
+				schema_uri_split(c->a, schema_uri_resolve(c->a, *base, id), &frag);
 
 			if (!frag || !*frag)
 				*base = doc;
@@ -620,8 +620,7 @@ kw_pattern_properties(struct cctx *c, struct schema *s, const struct kwin *in)
 		struct spattern *pp = &s->pprops[s->npprops];
 
 		pp->re = c->lazy ? schema_regex_get_lazy(src, SCHEMA_RE_ECMA)
-				 : schema_regex_get(src,
-						    c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
+				 : schema_regex_get(src, c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
 						    &err);
 		if (!pp->re) {
 			cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
@@ -629,8 +628,8 @@ kw_pattern_properties(struct cctx *c, struct schema *s, const struct kwin *in)
 			continue;
 		}
 		pp->src = src;
-		pp->s = compile_node(c, v->map.pairs[k].value, base,
-				     ptr_join(c->a, kwhere, src), logic);
+		pp->s = compile_node(c, v->map.pairs[k].value, base, ptr_join(c->a, kwhere, src),
+				     logic);
 		s->npprops++;
 	}
 }
@@ -688,8 +687,7 @@ kw_dependencies(struct cctx *c, struct schema *s, const struct kwin *in)
 		if (dv->kind == NODE_SEQ)
 			dp->req = get_strings(c, dv, kw, kwhere, &dp->nreq);
 		else
-			dp->s = compile_node(c, dv, base, ptr_join(c->a, kwhere, dp->name),
-					     true);
+			dp->s = compile_node(c, dv, base, ptr_join(c->a, kwhere, dp->name), true);
 	}
 	s->ndeps = v->map.count;
 }
@@ -729,8 +727,7 @@ kw_items(struct cctx *c, struct schema *s, const struct kwin *in)
 		s->tuple = arena_alloc(c->a, (v->seq.count + 1) * sizeof(*s->tuple));
 		for (k = 0; k < v->seq.count; k++)
 			s->tuple[k] = compile_node(c, v->seq.items[k], base,
-						   arena_printf(c->a, "%s/%zu", kwhere, k),
-						   logic);
+						   arena_printf(c->a, "%s/%zu", kwhere, k), logic);
 	} else {
 		s->items = compile_node(c, v, base, kwhere, logic);
 	}
@@ -824,8 +821,7 @@ kw_pattern(struct cctx *c, struct schema *s, const struct kwin *in)
 		s->pattern = schema_regex_get_lazy(node_str(v), SCHEMA_RE_ECMA);
 	else
 		s->pattern = schema_regex_get(node_str(v),
-					      c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
-					      &err);
+					      c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA, &err);
 	if (!s->pattern) {
 		cerr(c, v, kwhere, "%s", err);
 		free(err);
@@ -1027,10 +1023,9 @@ kw_definitions(struct cctx *c, struct schema *s, const struct kwin *in)
 	}
 	if (!c->openapi)
 		for (k = 0; k < v->map.count; k++)
-			compile_node(
-				c, v->map.pairs[k].value, base,
-				ptr_join(c->a, kwhere, v->map.pairs[k].key->scalar.text),
-				false);
+			compile_node(c, v->map.pairs[k].value, base,
+				     ptr_join(c->a, kwhere, v->map.pairs[k].key->scalar.text),
+				     false);
 }
 
 static void
@@ -1249,10 +1244,9 @@ compile_node(struct cctx *c, const struct node *n, const char *base, const char 
 	return s;
 }
 
-
 struct schema *
 schema_compile_root(struct arena *a, struct diags *d, const char *rule, const struct node *root,
-	     const struct compile_opts *o)
+		    const struct compile_opts *o)
 {
 	struct cctx c;
 	struct schema *s;

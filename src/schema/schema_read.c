@@ -35,8 +35,8 @@ struct rd {
 static void
 rd_ws(struct rd *r)
 {
-	while (r->i < r->len &&
-	       (r->s[r->i] == ' ' || r->s[r->i] == '\t' || r->s[r->i] == '\n' || r->s[r->i] == '\r'))
+	while (r->i < r->len && (r->s[r->i] == ' ' || r->s[r->i] == '\t' || r->s[r->i] == '\n' ||
+				 r->s[r->i] == '\r'))
 		r->i++;
 }
 

@@ -792,7 +792,7 @@ static const bool re_free_at_exit = true;
 static const bool re_free_at_exit = false;
 #endif
 static locale_t re_locale;
-static int re_locale_state; /* 0 unknown, 1 UTF-8, -1 bytes */
+static int re_locale_state;       /* 0 unknown, 1 UTF-8, -1 bytes */
 static unsigned long re_compiles; /* regcomp calls, for tests */
 static locale_t re_c_locale;
 static int re_c_state; /* 0 unknown, 1 made, -1 could not */
@@ -957,10 +957,10 @@ re_full(struct schema_regex *r, char **err)
 
 	if (r->full_state == RE_TODO) {
 		utf8 = schema_regex_utf8();
-		r->full_state = re_build(&r->full, r, utf8, utf8 ? re_locale : (locale_t)0, false,
-					 err) == 0
-					? RE_OK
-					: RE_FAILED;
+		r->full_state =
+			re_build(&r->full, r, utf8, utf8 ? re_locale : (locale_t)0, false, err) == 0
+				? RE_OK
+				: RE_FAILED;
 	}
 	return r->full_state == RE_OK ? 0 : -1;
 }

@@ -34,8 +34,8 @@ static const struct {
 	const char *value;
 } gpu_node_labels[] = {
 	{ LABEL_GPU_PRESENT, "true" },
-	{ "node-type", "hybrid-gpu" },		/* gpusite's NodeConfig label */
-	{ "node-type", "cloud-gpu-fallback" },	/* gpusite's fallback NodePool */
+	{ "node-type", "hybrid-gpu" },         /* gpusite's NodeConfig label */
+	{ "node-type", "cloud-gpu-fallback" }, /* gpusite's fallback NodePool */
 	{ "karpenter.k8s.aws/instance-gpu-manufacturer", "nvidia" },
 	{ "eks.amazonaws.com/instance-gpu-manufacturer", "nvidia" },
 };
@@ -65,24 +65,41 @@ static const struct operand {
 
 /* How a DaemonSet is recognised as part of the GPU stack. */
 static const char *const stack_names[] = {
-	"nvidia-device-plugin", "gpu-feature-discovery", "node-feature-discovery",
-	"nfd-worker", "dcgm-exporter", "nvidia-dcgm", "nvidia-container-toolkit",
-	"nvidia-driver", "nvidia-operator-validator", "nvidia-mig-manager",
-	"nvidia-node-status-exporter", "mps-control-daemon", "gpu-operator",
+	"nvidia-device-plugin",
+	"gpu-feature-discovery",
+	"node-feature-discovery",
+	"nfd-worker",
+	"dcgm-exporter",
+	"nvidia-dcgm",
+	"nvidia-container-toolkit",
+	"nvidia-driver",
+	"nvidia-operator-validator",
+	"nvidia-mig-manager",
+	"nvidia-node-status-exporter",
+	"mps-control-daemon",
+	"gpu-operator",
 };
 static const char *const stack_app_names[] = {
 	"nvidia-device-plugin", "gpu-feature-discovery", "node-feature-discovery",
-	"gpu-operator", "nvidia-dcgm-exporter", "dcgm-exporter",
+	"gpu-operator",         "nvidia-dcgm-exporter",  "dcgm-exporter",
 };
 static const char *const stack_charts[] = {
-	"nvidia-device-plugin-", "gpu-operator-", "node-feature-discovery-", "nfd-",
+	"nvidia-device-plugin-",
+	"gpu-operator-",
+	"node-feature-discovery-",
+	"nfd-",
 };
 static const char *const stack_images[] = {
-	"nvcr.io/nvidia/", "registry.k8s.io/nfd/", "gcr.io/k8s-staging-nfd/",
+	"nvcr.io/nvidia/",
+	"registry.k8s.io/nfd/",
+	"gcr.io/k8s-staging-nfd/",
 };
 static const char *const stack_selector_keys[] = {
-	"feature.node.kubernetes.io/pci-10de", "feature.node.kubernetes.io/pci-0300_10de",
-	"feature.node.kubernetes.io/pci-0302_10de", LABEL_GPU_PRESENT, LABEL_DEPLOY_PREFIX,
+	"feature.node.kubernetes.io/pci-10de",
+	"feature.node.kubernetes.io/pci-0300_10de",
+	"feature.node.kubernetes.io/pci-0302_10de",
+	LABEL_GPU_PRESENT,
+	LABEL_DEPLOY_PREFIX,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -119,8 +136,8 @@ for_each_object(struct node *const *docs, size_t count,
 		const struct node *items = node_map_get(doc, "items");
 		size_t klen = kind ? strlen(kind) : 0;
 
-		if (klen >= 4 && !strcmp(kind + klen - 4, "List") &&
-		    items && items->kind == NODE_SEQ) {
+		if (klen >= 4 && !strcmp(kind + klen - 4, "List") && items &&
+		    items->kind == NODE_SEQ) {
 			for (size_t j = 0; j < items->seq.count; j++)
 				fn(ctx, items->seq.items[j]);
 		} else if (doc && !node_is_null(doc)) {
@@ -148,8 +165,9 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 	const char *nt = scope_node_label(n, "node-type");
 
 	n->hybrid = ct && !strcmp(ct, "hybrid");
-	n->fallback_image = !n->hybrid && nt && !strcmp(nt, "cloud-gpu-fallback") ?
-		scope_node_label(n, SCOPE_NODE_IMAGE_LABEL) : NULL;
+	n->fallback_image = !n->hybrid && nt && !strcmp(nt, "cloud-gpu-fallback")
+				    ? scope_node_label(n, SCOPE_NODE_IMAGE_LABEL)
+				    : NULL;
 	n->gpu = false;
 	n->gpu_why = NULL;
 	for (size_t i = 0; i < COUNT(pci_labels) && !n->gpu; i++) {
@@ -196,9 +214,10 @@ add_node(void *vctx, const struct node *obj)
 	if (!kind || strcmp(kind, "Node") || !name) {
 		c->rc = diag_add(c->d, DIAG_ERROR, obj ? obj->at : (struct pos)POS_NONE,
 				 SCOPE_RULE_INPUT, "",
-				 "the node inventory holds %s%s%s: give Node objects (kubectl get nodes -o yaml)",
-				 kind ? "a " : "a document without kind",
-				 kind ? kind : "", kind && !name ? " without metadata.name" : "");
+				 "the node inventory holds %s%s%s: give Node objects (kubectl get "
+				 "nodes -o yaml)",
+				 kind ? "a " : "a document without kind", kind ? kind : "",
+				 kind && !name ? " without metadata.name" : "");
 		return;
 	}
 	grow(c->a, (void **)&c->r->nodes, &c->r->node_alloc, c->r->node_count,
@@ -213,8 +232,8 @@ add_node(void *vctx, const struct node *obj)
 }
 
 int
-scope_add_nodes(struct scope_result *r, struct arena *a, struct diags *d,
-		struct node *const *docs, size_t count)
+scope_add_nodes(struct scope_result *r, struct arena *a, struct diags *d, struct node *const *docs,
+		size_t count)
 {
 	struct load_ctx c = { r, a, d, 0, NULL };
 
@@ -224,8 +243,8 @@ scope_add_nodes(struct scope_result *r, struct arena *a, struct diags *d,
 
 static bool
 any_container(const struct node *pod_spec,
-	      bool (*pred)(const struct node *container, const void *arg),
-	      const void *arg, const struct node **which)
+	      bool (*pred)(const struct node *container, const void *arg), const void *arg,
+	      const struct node **which)
 {
 	static const char *const lists[] = { "initContainers", "containers" };
 
@@ -253,8 +272,8 @@ static bool
 runs_command(const struct node *container, const void *arg)
 {
 	const struct node *cmd = node_map_get(container, "command");
-	const char *first = cmd && cmd->kind == NODE_SEQ && cmd->seq.count ?
-		node_str(cmd->seq.items[0]) : NULL;
+	const char *first =
+		cmd && cmd->kind == NODE_SEQ && cmd->seq.count ? node_str(cmd->seq.items[0]) : NULL;
 
 	return first && strstr(first, arg);
 }
@@ -263,8 +282,9 @@ static bool
 selects_on(const struct node *pod_spec, const char *prefix, const char **key)
 {
 	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
-	const struct node *terms = node_path(pod_spec,
-		"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+	const struct node *terms = node_path(
+		pod_spec, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+			  "nodeSelectorTerms");
 
 	for (size_t i = 0; sel && sel->kind == NODE_MAP && i < sel->map.count; i++) {
 		if (starts_with(node_text(sel->map.pairs[i].key), prefix)) {
@@ -293,10 +313,11 @@ static bool
 selects_fallback(const struct node *pod_spec)
 {
 	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
-	const struct node *v = sel && sel->kind == NODE_MAP ?
-		node_map_get(sel, SCOPE_NODE_IMAGE_LABEL) : NULL;
-	const struct node *terms = node_path(pod_spec,
-		"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+	const struct node *v =
+		sel && sel->kind == NODE_MAP ? node_map_get(sel, SCOPE_NODE_IMAGE_LABEL) : NULL;
+	const struct node *terms = node_path(
+		pod_spec, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+			  "nodeSelectorTerms");
 	bool all = terms && terms->kind == NODE_SEQ && terms->seq.count;
 
 	if (v && node_text(v) && !strcmp(node_text(v), SCOPE_NODE_IMAGE_PLUGIN))
@@ -311,11 +332,11 @@ selects_fallback(const struct node *pod_spec)
 			const char *op = node_str(node_map_get(e, "operator"));
 			const struct node *vals = node_map_get(e, "values");
 
-			here = here || (k && op && !strcmp(k, SCOPE_NODE_IMAGE_LABEL) &&
-					!strcmp(op, "In") && vals && vals->kind == NODE_SEQ &&
-					vals->seq.count == 1 && node_text(vals->seq.items[0]) &&
-					!strcmp(node_text(vals->seq.items[0]),
-						SCOPE_NODE_IMAGE_PLUGIN));
+			here = here ||
+			       (k && op && !strcmp(k, SCOPE_NODE_IMAGE_LABEL) &&
+				!strcmp(op, "In") && vals && vals->kind == NODE_SEQ &&
+				vals->seq.count == 1 && node_text(vals->seq.items[0]) &&
+				!strcmp(node_text(vals->seq.items[0]), SCOPE_NODE_IMAGE_PLUGIN));
 		}
 		all = here;
 	}
@@ -377,8 +398,7 @@ ds_role(const struct scope_ds *ds, const struct node *obj)
 	const char *role = label_of(obj, "role");
 
 	if (any_container(ds->pod_spec, runs_command, "nfd-worker", NULL) ||
-	    strstr(ds->name, "nfd-worker") ||
-	    strstr(ds->name, "node-feature-discovery-worker") ||
+	    strstr(ds->name, "nfd-worker") || strstr(ds->name, "node-feature-discovery-worker") ||
 	    (app && !strcmp(app, "node-feature-discovery") && role && !strcmp(role, "worker")))
 		return SCOPE_ROLE_NFD_WORKER;
 	return SCOPE_ROLE_NONE;
@@ -428,7 +448,8 @@ add_operands(struct load_ctx *c, const struct node *obj)
 			continue;
 		pod = node_new_map(c->a, ds_spec ? ds_spec->at : obj->at);
 		sel = node_map_add(c->a, pod, "nodeSelector", node_new_map(c->a, obj->at));
-		node_map_add_str(c->a, sel, arena_printf(c->a, "%s%s", LABEL_DEPLOY_PREFIX, op->deploy),
+		node_map_add_str(c->a, sel,
+				 arena_printf(c->a, "%s%s", LABEL_DEPLOY_PREFIX, op->deploy),
 				 "true");
 		if (tols && tols->kind == NODE_SEQ)
 			node_map_add(c->a, pod, "tolerations", node_clone(c->a, tols));
@@ -518,8 +539,8 @@ base_label(const struct scope_node *n, const char *key)
 }
 
 static void
-push_label(struct arena *a, struct scope_label **list, size_t *count,
-	   size_t *alloc, const char *key, const char *value, const char *by)
+push_label(struct arena *a, struct scope_label **list, size_t *count, size_t *alloc,
+	   const char *key, const char *value, const char *by)
 {
 	for (size_t i = 0; i < *count; i++)
 		if (!strcmp((*list)[i].key, key))
@@ -549,8 +570,8 @@ runtime_labels(struct scope_result *r, struct arena *a, size_t j)
 				push_label(a, &list, &count, &alloc, capability_labels[k], "true",
 					   "assumed GPU capability");
 		for (size_t i = 0; i < r->ds_count; i++) {
-			if (r->ds[i].role != SCOPE_ROLE_NFD_WORKER || !scope_cell_at(r, i, j)->runs ||
-			    base_label(n, LABEL_PCI_NVIDIA))
+			if (r->ds[i].role != SCOPE_ROLE_NFD_WORKER ||
+			    !scope_cell_at(r, i, j)->runs || base_label(n, LABEL_PCI_NVIDIA))
 				continue;
 			push_label(a, &list, &count, &alloc, LABEL_PCI_NVIDIA, "true",
 				   arena_printf(a, "NFD worker %s%s%s", r->ds[i].namespace,
@@ -574,20 +595,23 @@ runtime_labels(struct scope_result *r, struct arena *a, size_t j)
 			const char *mig = base_label(n, "nvidia.com/mig.capable");
 
 			if (!mig && n->gpu)
-				mig = "true";	/* the assumed capability above */
-			push_label(a, &list, &count, &alloc, LABEL_GPU_PRESENT, "true", "GPU Operator");
+				mig = "true"; /* the assumed capability above */
+			push_label(a, &list, &count, &alloc, LABEL_GPU_PRESENT, "true",
+				   "GPU Operator");
 			for (size_t k = 0; k < NOPERANDS && !(off && !strcmp(off, "false")); k++) {
 				const char *key = arena_printf(a, "%s%s", LABEL_DEPLOY_PREFIX,
 							       operands[k].deploy);
 				const char *have = base_label(n, key);
 
-				if ((have && *have) || (operands[k].needs_mig && !(mig && !strcmp(mig, "true"))))
-					continue;	/* a value already there is kept */
+				if ((have && *have) ||
+				    (operands[k].needs_mig && !(mig && !strcmp(mig, "true"))))
+					continue; /* a value already there is kept */
 				push_label(a, &list, &count, &alloc, key, "true", "GPU Operator");
 			}
 		} else if (base_label(n, LABEL_GPU_PRESENT)) {
 			/* the operator resets gpu.present without an NFD PCI label */
-			push_label(a, &list, &count, &alloc, LABEL_GPU_PRESENT, "false", "GPU Operator");
+			push_label(a, &list, &count, &alloc, LABEL_GPU_PRESENT, "false",
+				   "GPU Operator");
 		}
 	}
 	changed = count != n->runtime_count;
@@ -627,23 +651,26 @@ joined(struct arena *a, const struct scope_cell *c)
 /* gpusite's fallback device plugin on one node: on every AL2023 fallback
  * GPU node, nowhere else. */
 static void
-judge_fallback(struct scope_result *r, struct arena *a, struct diags *d,
-	       const struct scope_ds *ds, const struct scope_node *n,
-	       const struct scope_cell *c)
+judge_fallback(struct scope_result *r, struct arena *a, struct diags *d, const struct scope_ds *ds,
+	       const struct scope_node *n, const struct scope_cell *c)
 {
-	bool target = n->gpu && n->fallback_image &&
-		!strcmp(n->fallback_image, SCOPE_NODE_IMAGE_PLUGIN);
+	bool target =
+		n->gpu && n->fallback_image && !strcmp(n->fallback_image, SCOPE_NODE_IMAGE_PLUGIN);
 
 	if (target && !c->runs) {
 		r->misses++;
 		diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_MISSES, "spec.template.spec",
-			 "fallback device plugin DaemonSet %s does not run on AL2023 fallback GPU node %s: %s; GPU pods there stay Pending: tolerate the GPU taint and select %s=%s",
+			 "fallback device plugin DaemonSet %s does not run on AL2023 fallback GPU "
+			 "node %s: %s; GPU pods there stay Pending: tolerate the GPU taint and "
+			 "select %s=%s",
 			 ds_label(a, ds), n->name, joined(a, c), SCOPE_NODE_IMAGE_LABEL,
 			 SCOPE_NODE_IMAGE_PLUGIN);
 	} else if (!target && c->runs) {
 		r->leaks++;
 		diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_LEAKS, "spec.template.spec",
-			 "fallback device plugin DaemonSet %s would run on %s node %s, which is not an AL2023 fallback GPU node (it has its own plugin or no GPU); scope it with nodeSelector %s: %s",
+			 "fallback device plugin DaemonSet %s would run on %s node %s, which is "
+			 "not an AL2023 fallback GPU node (it has its own plugin or no GPU); scope "
+			 "it with nodeSelector %s: %s",
 			 ds_label(a, ds), node_class(n), n->name, SCOPE_NODE_IMAGE_LABEL,
 			 SCOPE_NODE_IMAGE_PLUGIN);
 	}
@@ -673,15 +700,18 @@ judge(struct scope_result *r, struct arena *a, struct diags *d)
 					taint = taint || starts_with(c->reasons[k], "taint ");
 				r->misses++;
 				diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_MISSES, path,
-					 "GPU-stack DaemonSet %s%s%s does not run on hybrid GPU node %s: %s; %s",
+					 "GPU-stack DaemonSet %s%s%s does not run on hybrid GPU "
+					 "node %s: %s; %s",
 					 ds_label(a, ds), ds->origin ? " of " : "",
 					 ds->origin ? ds->origin : "", n->name, joined(a, c),
-					 taint ? "add a toleration for that taint with operator Exists" :
-						 "the node lacks the label it selects on");
+					 taint ? "add a toleration for that taint with operator "
+						 "Exists"
+					       : "the node lacks the label it selects on");
 			} else if (!n->hybrid && c->runs) {
 				r->leaks++;
 				diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_LEAKS, path,
-					 "GPU-stack DaemonSet %s%s%s would run on non-hybrid %s node %s; scope it with nodeSelector %s: hybrid",
+					 "GPU-stack DaemonSet %s%s%s would run on non-hybrid %s "
+					 "node %s; scope it with nodeSelector %s: hybrid",
 					 ds_label(a, ds), ds->origin ? " of " : "",
 					 ds->origin ? ds->origin : "", node_class(n), n->name,
 					 LABEL_COMPUTE_TYPE);
@@ -719,13 +749,16 @@ scope_run(struct scope_result *r, struct arena *a, struct diags *d)
 		at.file = r->nodes[0].at.file;
 	if (!hybrid_gpu)
 		diag_add(d, DIAG_WARNING, at, SCOPE_RULE_NOTHING, "",
-			 "the node inventory has no hybrid GPU node (%s=hybrid and an NVIDIA GPU): nothing shows that the GPU stack reaches the on-prem GPUs; add one",
+			 "the node inventory has no hybrid GPU node (%s=hybrid and an NVIDIA GPU): "
+			 "nothing shows that the GPU stack reaches the on-prem GPUs; add one",
 			 LABEL_COMPUTE_TYPE);
 	if (r->ds_count)
 		at = r->ds[0].at;
 	if (!stack)
 		diag_add(d, DIAG_WARNING, at, SCOPE_RULE_NOTHING, "",
-			 "the manifests hold no GPU-stack DaemonSet (%zu DaemonSets, %zu other objects): nothing to judge; pass the output of helm template for the GPU stack chart",
+			 "the manifests hold no GPU-stack DaemonSet (%zu DaemonSets, %zu other "
+			 "objects): nothing to judge; pass the output of helm template for the GPU "
+			 "stack chart",
 			 r->ds_count, r->other_docs);
 	return r->misses || r->leaks ? -1 : 0;
 }

@@ -42,58 +42,59 @@ struct buf;
 #define SCOPE_NODE_IMAGE_LABEL "gpusite.io/node-image"
 #define SCOPE_NODE_IMAGE_PLUGIN "al2023"
 
-#define SCOPE_RULE_MISSES "GS160"	/* GPU-stack DaemonSet misses a hybrid GPU node */
-#define SCOPE_RULE_LEAKS "GS161"	/* GPU-stack DaemonSet runs on a non-hybrid node */
-#define SCOPE_RULE_NOTHING "GS162"	/* nothing to prove: no hybrid GPU node or no GPU-stack DaemonSet */
-#define SCOPE_RULE_INPUT "GS163"	/* an input document is not what it should be */
+#define SCOPE_RULE_MISSES "GS160" /* GPU-stack DaemonSet misses a hybrid GPU node */
+#define SCOPE_RULE_LEAKS "GS161"  /* GPU-stack DaemonSet runs on a non-hybrid node */
+#define SCOPE_RULE_NOTHING                                                                         \
+	"GS162" /* nothing to prove: no hybrid GPU node or no GPU-stack DaemonSet */
+#define SCOPE_RULE_INPUT "GS163" /* an input document is not what it should be */
 
 /* A label the GPU stack would put on a node while it runs. */
 struct scope_label {
 	const char *key;
 	const char *value;
-	const char *by;		/* "NFD worker ns/name", "GPU Operator", ... */
+	const char *by; /* "NFD worker ns/name", "GPU Operator", ... */
 };
 
 struct scope_node {
 	const char *name;
 	struct pos at;
-	bool hybrid;		/* eks.amazonaws.com/compute-type=hybrid */
-	bool gpu;		/* an NVIDIA GPU: see scope_node_classify() */
-	const char *gpu_why;	/* the signal that made it a GPU node, or NULL */
-	const struct node *labels;	/* metadata.labels (map) or NULL */
-	const struct node *taints;	/* spec.taints (seq) or NULL */
+	bool hybrid;               /* eks.amazonaws.com/compute-type=hybrid */
+	bool gpu;                  /* an NVIDIA GPU: see scope_node_classify() */
+	const char *gpu_why;       /* the signal that made it a GPU node, or NULL */
+	const struct node *labels; /* metadata.labels (map) or NULL */
+	const struct node *taints; /* spec.taints (seq) or NULL */
 	/* gpusite.io/node-image of a gpusite fallback node
 	 * (node-type=cloud-gpu-fallback), else NULL */
 	const char *fallback_image;
-	struct scope_label *runtime;	/* labels the stack adds (override) */
+	struct scope_label *runtime; /* labels the stack adds (override) */
 	size_t runtime_count;
 	size_t runtime_alloc;
 };
 
 enum scope_role {
 	SCOPE_ROLE_NONE,
-	SCOPE_ROLE_NFD_WORKER,	/* labels GPU nodes with NFD PCI labels */
+	SCOPE_ROLE_NFD_WORKER, /* labels GPU nodes with NFD PCI labels */
 };
 
 struct scope_ds {
-	const char *namespace;	/* "" when the document has none */
+	const char *namespace; /* "" when the document has none */
 	const char *name;
 	struct pos at;
-	const char *origin;	/* NULL: a manifest; "ClusterPolicy/<name>": an operand */
+	const char *origin; /* NULL: a manifest; "ClusterPolicy/<name>": an operand */
 	bool gpu_stack;
-	const char *why;	/* how it was judged part of the GPU stack */
+	const char *why; /* how it was judged part of the GPU stack */
 	enum scope_role role;
 	/* gpusite's fallback device plugin: a GPU-stack DaemonSet that selects
 	 * gpusite.io/node-image=al2023.  It must run on every GPU node with
 	 * that label and on no other node, hybrid ones included. */
 	bool fallback;
-	const struct node *pod_spec;	/* spec.template.spec (or a made-up one) */
+	const struct node *pod_spec; /* spec.template.spec (or a made-up one) */
 };
 
 /* Where one DaemonSet runs on one node. */
 struct scope_cell {
 	bool runs;
-	const char **reasons;	/* runs: runtime labels it needed; else why not */
+	const char **reasons; /* runs: runtime labels it needed; else why not */
 	size_t reason_count;
 };
 
@@ -104,11 +105,11 @@ struct scope_result {
 	struct scope_ds *ds;
 	size_t ds_count;
 	size_t ds_alloc;
-	struct scope_cell *cells;	/* ds_count * node_count, row per DaemonSet */
-	size_t other_docs;		/* manifest objects that are not DaemonSets */
-	bool operator_model;		/* a ClusterPolicy was in the manifests */
-	size_t misses;			/* GS160 findings */
-	size_t leaks;			/* GS161 findings */
+	struct scope_cell *cells; /* ds_count * node_count, row per DaemonSet */
+	size_t other_docs;        /* manifest objects that are not DaemonSets */
+	bool operator_model;      /* a ClusterPolicy was in the manifests */
+	size_t misses;            /* GS160 findings */
+	size_t leaks;             /* GS161 findings */
 };
 
 void scope_init(struct scope_result *r);
@@ -124,8 +125,8 @@ int scope_add_nodes(struct scope_result *r, struct arena *a, struct diags *d,
  * Add the DaemonSets of `docs` (lists are unwrapped) and the operands of
  * any nvidia.com ClusterPolicy; other kinds are counted and skipped.
  */
-int scope_add_manifests(struct scope_result *r, struct arena *a,
-			struct diags *d, struct node *const *docs, size_t count);
+int scope_add_manifests(struct scope_result *r, struct arena *a, struct diags *d,
+			struct node *const *docs, size_t count);
 
 /*
  * Place every DaemonSet on every node, then judge the GPU stack: GS160 and
@@ -134,8 +135,7 @@ int scope_add_manifests(struct scope_result *r, struct arena *a,
 int scope_run(struct scope_result *r, struct arena *a, struct diags *d);
 
 /* The cell of DaemonSet `i` on node `j`. */
-const struct scope_cell *scope_cell_at(const struct scope_result *r,
-				       size_t i, size_t j);
+const struct scope_cell *scope_cell_at(const struct scope_result *r, size_t i, size_t j);
 
 /*
  * Placement of one pod spec on one node.  `daemonset` adds the tolerations
@@ -143,26 +143,23 @@ const struct scope_cell *scope_cell_at(const struct scope_result *r,
  * (reasons in the arena).  Never fails: malformed fields count as "does
  * not match" with a reason saying so.
  */
-void scope_place(struct scope_cell *out, struct arena *a,
-		 const struct scope_node *n, const struct node *pod_spec,
-		 bool daemonset);
+void scope_place(struct scope_cell *out, struct arena *a, const struct scope_node *n,
+		 const struct node *pod_spec, bool daemonset);
 
 /* The pieces, for tests. */
 const char *scope_node_label(const struct scope_node *n, const char *key);
-bool scope_toleration_tolerates(const struct node *toleration,
-				const struct node *taint);
+bool scope_toleration_tolerates(const struct node *toleration, const struct node *taint);
 /* One nodeSelectorTerm; `why` gets the first failing requirement. */
-bool scope_term_matches(const struct scope_node *n, const struct node *term,
-			struct arena *a, const char **why);
+bool scope_term_matches(const struct scope_node *n, const struct node *term, struct arena *a,
+			const char **why);
 /* Decide hybrid / GPU from labels and status.capacity. */
 void scope_node_classify(struct scope_node *n, const struct node *obj);
 /* Whether a DaemonSet object belongs to the GPU stack; sets ds->why. */
-bool scope_ds_is_gpu_stack(struct scope_ds *ds, struct arena *a,
-			   const struct node *obj);
+bool scope_ds_is_gpu_stack(struct scope_ds *ds, struct arena *a, const struct node *obj);
 
 /* Output: the placement table, or one JSON object (with the findings). */
 int scope_write_text(struct buf *out, const struct scope_result *r);
-int scope_write_json(struct buf *out, struct arena *a,
-		     const struct scope_result *r, const struct diags *d);
+int scope_write_json(struct buf *out, struct arena *a, const struct scope_result *r,
+		     const struct diags *d);
 
 #endif

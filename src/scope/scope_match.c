@@ -71,8 +71,7 @@ values_text(struct arena *a, const struct node *values)
 	if (!values || values->kind != NODE_SEQ)
 		return "[]";
 	for (size_t i = 0; i < values->seq.count; i++)
-		s = arena_printf(a, "%s%s%s", s, i ? "," : "",
-				 text_or_empty(values->seq.items[i]));
+		s = arena_printf(a, "%s%s%s", s, i ? "," : "", text_or_empty(values->seq.items[i]));
 	return arena_printf(a, "[%s]", s);
 }
 
@@ -95,30 +94,30 @@ term_why(struct arena *a, const struct node *term, const struct k8s_term_result 
 	size_t nvalues = values && values->kind == NODE_SEQ ? values->seq.count : 0;
 
 	switch (r->verdict) {
-	case K8S_TERM_MATCH:
-		return NULL;
-	case K8S_TERM_EMPTY:
-		return "affinity: empty nodeSelectorTerm (matches no node)";
+	case K8S_TERM_MATCH: return NULL;
+	case K8S_TERM_EMPTY: return "affinity: empty nodeSelectorTerm (matches no node)";
 	case K8S_TERM_EXPR_NO:
-		return arena_printf(a, "affinity %s %s%s%s", key, op,
-				    nvalues ? " " : "", nvalues ? values_text(a, values) : "");
+		return arena_printf(a, "affinity %s %s%s%s", key, op, nvalues ? " " : "",
+				    nvalues ? values_text(a, values) : "");
 	case K8S_TERM_EXPR_INVALID:
 		if (!e || e->kind != NODE_MAP || !key || !op)
 			return "affinity expression without key or operator";
-		return arena_printf(a, "affinity %s %s%s%s is not a valid requirement (the term never matches)",
-				    key, op, nvalues ? " " : "", nvalues ? values_text(a, values) : "");
+		return arena_printf(
+			a, "affinity %s %s%s%s is not a valid requirement (the term never matches)",
+			key, op, nvalues ? " " : "", nvalues ? values_text(a, values) : "");
 	case K8S_TERM_FIELD_NO:
 		return arena_printf(a, "affinity metadata.name %s %s", op, values_text(a, values));
-	case K8S_TERM_FIELD_INVALID:
-		break;
+	case K8S_TERM_FIELD_INVALID: break;
 	}
-	return arena_printf(a, "affinity matchFields %s %s is not supported by Kubernetes (the term never matches)",
+	return arena_printf(a,
+			    "affinity matchFields %s %s is not supported by Kubernetes (the term "
+			    "never matches)",
 			    key ? key : "?", op ? op : "?");
 }
 
 bool
-scope_term_matches(const struct scope_node *n, const struct node *term,
-		   struct arena *a, const char **why)
+scope_term_matches(const struct scope_node *n, const struct node *term, struct arena *a,
+		   const char **why)
 {
 	const struct k8s_node_ref ref = { n->name, node_label, n };
 	struct k8s_term_result r;
@@ -158,10 +157,8 @@ taint_text(struct arena *a, const struct node *taint)
 {
 	const char *value = text_or_empty(node_map_get(taint, "value"));
 
-	return arena_printf(a, "taint %s%s%s:%s",
-			    text_or_empty(node_map_get(taint, "key")),
-			    *value ? "=" : "", value,
-			    text_or_empty(node_map_get(taint, "effect")));
+	return arena_printf(a, "taint %s%s%s:%s", text_or_empty(node_map_get(taint, "key")),
+			    *value ? "=" : "", value, text_or_empty(node_map_get(taint, "effect")));
 }
 
 /* Which runtime labels the pod's placement refers to (for "yes" cells). */
@@ -169,8 +166,9 @@ static bool
 placement_mentions(const struct node *pod_spec, const char *key)
 {
 	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
-	const struct node *terms = node_path(pod_spec,
-		"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+	const struct node *terms = node_path(
+		pod_spec, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+			  "nodeSelectorTerms");
 
 	if (sel && sel->kind == NODE_MAP && node_map_pair(sel, key))
 		return true;
@@ -194,8 +192,8 @@ scope_place(struct scope_cell *out, struct arena *a, const struct scope_node *n,
 	    const struct node *pod_spec, bool daemonset)
 {
 	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
-	const struct node *affinity = node_path(pod_spec,
-		"affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
+	const struct node *affinity = node_path(
+		pod_spec, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution");
 	const struct node *tols = node_map_get(pod_spec, "tolerations");
 	const struct node *host_net = node_map_get(pod_spec, "hostNetwork");
 	bool host_network = node_is_bool(host_net) && host_net->scalar.i;
@@ -209,7 +207,8 @@ scope_place(struct scope_cell *out, struct arena *a, const struct scope_node *n,
 			const char *have = scope_node_label(n, key);
 
 			if (!have || strcmp(have, want))
-				add_reason(out, a, arena_printf(a, "nodeSelector %s=%s", key, want));
+				add_reason(out, a,
+					   arena_printf(a, "nodeSelector %s=%s", key, want));
 		}
 	} else if (sel && !node_is_null(sel)) {
 		add_reason(out, a, "nodeSelector is not a mapping");
@@ -228,12 +227,17 @@ scope_place(struct scope_cell *out, struct arena *a, const struct scope_node *n,
 		}
 		if (!any) {
 			if (count == 0)
-				add_reason(out, a, "affinity: no nodeSelectorTerms (matches no node)");
+				add_reason(out, a,
+					   "affinity: no nodeSelectorTerms (matches no node)");
 			else if (count == 1)
 				add_reason(out, a, first);
 			else
-				add_reason(out, a, arena_printf(a, "affinity: none of %zu nodeSelectorTerms matches",
-								count));
+				add_reason(
+					out, a,
+					arena_printf(
+						a,
+						"affinity: none of %zu nodeSelectorTerms matches",
+						count));
 		}
 	}
 	/* 3. taints that keep pods off: NoSchedule and NoExecute */
@@ -244,10 +248,11 @@ scope_place(struct scope_cell *out, struct arena *a, const struct scope_node *n,
 			bool ok = false;
 
 			if (strcmp(effect, "NoSchedule") && strcmp(effect, "NoExecute"))
-				continue;	/* PreferNoSchedule: a preference only */
+				continue; /* PreferNoSchedule: a preference only */
 			if (daemonset && tolerated_by_daemon(taint, host_network))
 				continue;
-			for (size_t j = 0; tols && tols->kind == NODE_SEQ && j < tols->seq.count && !ok; j++)
+			for (size_t j = 0;
+			     tols && tols->kind == NODE_SEQ && j < tols->seq.count && !ok; j++)
 				ok = scope_toleration_tolerates(tols->seq.items[j], taint);
 			if (!ok)
 				add_reason(out, a, taint_text(a, taint));
@@ -258,7 +263,7 @@ scope_place(struct scope_cell *out, struct arena *a, const struct scope_node *n,
 		return;
 	for (size_t i = 0; i < n->runtime_count; i++)
 		if (placement_mentions(pod_spec, n->runtime[i].key))
-			add_reason(out, a, arena_printf(a, "runtime label %s=%s (%s)",
-							n->runtime[i].key, n->runtime[i].value,
-							n->runtime[i].by));
+			add_reason(out, a,
+				   arena_printf(a, "runtime label %s=%s (%s)", n->runtime[i].key,
+						n->runtime[i].value, n->runtime[i].by));
 }

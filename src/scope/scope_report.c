@@ -49,8 +49,8 @@ cell_text(struct arena *a, const struct scope_cell *c)
 static const char *
 row_name(struct arena *a, const struct scope_ds *ds)
 {
-	return arena_printf(a, "%s%s%s%s", ds->namespace, *ds->namespace ? "/" : "",
-			    ds->name, ds->origin ? " [operand]" : "");
+	return arena_printf(a, "%s%s%s%s", ds->namespace, *ds->namespace ? "/" : "", ds->name,
+			    ds->origin ? " [operand]" : "");
 }
 
 static int
@@ -115,7 +115,9 @@ scope_write_text(struct buf *out, const struct scope_result *r)
 			if (!used)
 				continue;
 			if (first)
-				rc = buf_adds(out, "\nlabels the GPU stack adds while it runs, assumed where a cell says \"once labelled\":\n");
+				rc = buf_adds(out,
+					      "\nlabels the GPU stack adds while it runs, assumed "
+					      "where a cell says \"once labelled\":\n");
 			first = 0;
 			if (!rc)
 				rc = buf_printf(out, "  %s: %s=%s (%s)\n", r->nodes[j].name, l->key,
@@ -123,9 +125,11 @@ scope_write_text(struct buf *out, const struct scope_result *r)
 		}
 	}
 	if (!rc)
-		rc = buf_printf(out, "\n%zu DaemonSets (%zu GPU stack, %zu GPU Operator operands) on %zu nodes (%zu hybrid GPU): %zu misses, %zu leaks\n",
-				r->ds_count, stack, operand, r->node_count, hybrid_gpu,
-				r->misses, r->leaks);
+		rc = buf_printf(out,
+				"\n%zu DaemonSets (%zu GPU stack, %zu GPU Operator operands) on "
+				"%zu nodes (%zu hybrid GPU): %zu misses, %zu leaks\n",
+				r->ds_count, stack, operand, r->node_count, hybrid_gpu, r->misses,
+				r->leaks);
 	arena_release(&a);
 	return rc;
 }

@@ -14,28 +14,28 @@
 
 struct arena;
 
-#define SOURCE_MAX_FILE_BYTES (4u << 20)	/* one spec file */
-#define SOURCE_MAX_FILES 20000			/* spec files in one run */
-#define SOURCE_MAX_TOTAL_BYTES (512u << 20)	/* all spec files of one run */
-#define SOURCE_MAX_DEPTH 64			/* directory nesting */
+#define SOURCE_MAX_FILE_BYTES (4u << 20)    /* one spec file */
+#define SOURCE_MAX_FILES 20000              /* spec files in one run */
+#define SOURCE_MAX_TOTAL_BYTES (512u << 20) /* all spec files of one run */
+#define SOURCE_MAX_DEPTH 64                 /* directory nesting */
 
 struct source_file {
-	const char *path;	/* as shown in diagnostics: relative, '/'-separated */
-	const char *data;	/* NUL-terminated copy in the arena */
+	const char *path; /* as shown in diagnostics: relative, '/'-separated */
+	const char *data; /* NUL-terminated copy in the arena */
 	size_t len;
 };
 
 struct source_set {
-	struct source_file *files;	/* sorted by path (byte order) */
+	struct source_file *files; /* sorted by path (byte order) */
 	size_t count;
 	size_t alloc;
-	const char *label;	/* "sites", "origin@v1.2", ... for summaries */
+	const char *label; /* "sites", "origin@v1.2", ... for summaries */
 };
 
 enum source_err {
 	SOURCE_OK = 0,
-	SOURCE_EFAIL = -1,	/* could not read: exit 3 */
-	SOURCE_ENOTFOUND = -3,	/* path, repository or revision missing */
+	SOURCE_EFAIL = -1,     /* could not read: exit 3 */
+	SOURCE_ENOTFOUND = -3, /* path, repository or revision missing */
 };
 
 /*
@@ -47,8 +47,7 @@ enum source_err {
  * (GS001).  Returns 0, or SOURCE_EFAIL / SOURCE_ENOTFOUND after a
  * diagnostic.
  */
-int source_from_paths(struct source_set *out, struct arena *a,
-		      struct diags *d, const char *root,
+int source_from_paths(struct source_set *out, struct arena *a, struct diags *d, const char *root,
 		      const char *const *paths, size_t npaths);
 
 /*
@@ -71,9 +70,8 @@ int source_from_paths(struct source_set *out, struct arena *a,
  * SOURCE_ENOTFOUND (repository, revision or path missing) or SOURCE_EFAIL,
  * after a diagnostic.
  */
-int source_from_git(struct source_set *out, struct arena *a, struct diags *d,
-		    const char *repo, const char *rev,
-		    const char *const *paths, size_t npaths);
+int source_from_git(struct source_set *out, struct arena *a, struct diags *d, const char *repo,
+		    const char *rev, const char *const *paths, size_t npaths);
 
 /*
  * Collect spec files exactly as staged in the index of the repository
@@ -84,8 +82,8 @@ int source_from_git(struct source_set *out, struct arena *a, struct diags *d,
  * `sites/` below it if staged files live there, else everything staged
  * below it.  Intent-to-add entries are skipped, unmerged files reported.
  */
-int source_from_index(struct source_set *out, struct arena *a,
-		      struct diags *d, const char *const *paths, size_t npaths);
+int source_from_index(struct source_set *out, struct arena *a, struct diags *d,
+		      const char *const *paths, size_t npaths);
 
 /* Forget which cached clones this run has fetched: the next
  * source_from_git() of a branch or tag fetches again (serve's refresh). */
@@ -94,11 +92,11 @@ void source_cache_expire(void);
 /* Copy of a URL with any user:password@ removed (arena). */
 const char *source_url_scrub(struct arena *a, const char *url);
 
-void source_set_add(struct arena *a, struct source_set *s, const char *path,
-		    const char *data, size_t len);
+void source_set_add(struct arena *a, struct source_set *s, const char *path, const char *data,
+		    size_t len);
 void source_set_sort(struct source_set *s);
 
-const char *source_library_version(void);	/* libgit2's */
+const char *source_library_version(void); /* libgit2's */
 
 /*
  * The line diff of two buffers, as libgit2 computes it (text always,
@@ -114,8 +112,7 @@ struct source_diff_sink {
 	void *ctx;
 };
 
-int source_diff_buffers(const char *a_text, size_t a_len, const char *b_text,
-			size_t b_len, unsigned context,
-			const struct source_diff_sink *sink);
+int source_diff_buffers(const char *a_text, size_t a_len, const char *b_text, size_t b_len,
+			unsigned context, const struct source_diff_sink *sink);
 
 #endif

@@ -490,8 +490,8 @@ fetched_already(const char *key)
 /* The transports a --repo URL may name.  git's "<helper>::<address>"
  * (ext::, fd::) runs commands; libgit2 would take "ext::..." for scp-like
  * ssh to a host "ext" and look that host up: refuse it by name instead. */
-static const char *const url_schemes[] = {"https", "http", "ssh", "git", "file",
-					  "git+ssh", "ssh+git"};
+static const char *const url_schemes[] = { "https", "http",    "ssh",    "git",
+					   "file",  "git+ssh", "ssh+git" };
 
 static const char *
 url_refusal(struct arena *a, const char *url)

@@ -26,8 +26,8 @@ on_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
 }
 
 static int
-on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
-	const git_diff_line *line, void *payload)
+on_line(const git_diff_delta *delta, const git_diff_hunk *hunk, const git_diff_line *line,
+	void *payload)
 {
 	struct sink_state *st = payload;
 
@@ -36,13 +36,10 @@ on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	switch (line->origin) {
 	case GIT_DIFF_LINE_CONTEXT:
 	case GIT_DIFF_LINE_ADDITION:
-	case GIT_DIFF_LINE_DELETION:
-		break;
-	default:	/* "\ No newline at end of file" markers */
-		return 0;
+	case GIT_DIFF_LINE_DELETION: break;
+	default: /* "\ No newline at end of file" markers */ return 0;
 	}
-	if (st->sink->on_line(st->sink->ctx, line->origin, line->content,
-			      line->content_len)) {
+	if (st->sink->on_line(st->sink->ctx, line->origin, line->content, line->content_len)) {
 		st->err = -1;
 		return -1;
 	}
@@ -66,9 +63,8 @@ diff_git_init(void)
 }
 
 int
-source_diff_buffers(const char *a_text, size_t a_len, const char *b_text,
-		    size_t b_len, unsigned context,
-		    const struct source_diff_sink *sink)
+source_diff_buffers(const char *a_text, size_t a_len, const char *b_text, size_t b_len,
+		    unsigned context, const struct source_diff_sink *sink)
 {
 	git_diff_options opts;
 	struct sink_state st = { sink, 0 };
@@ -78,7 +74,7 @@ source_diff_buffers(const char *a_text, size_t a_len, const char *b_text,
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.context_lines = context;
 	opts.flags |= GIT_DIFF_FORCE_TEXT;
-	error = git_diff_buffers(a_text, a_len, NULL, b_text, b_len, NULL,
-				 &opts, NULL, NULL, on_hunk, on_line, &st);
+	error = git_diff_buffers(a_text, a_len, NULL, b_text, b_len, NULL, &opts, NULL, NULL,
+				 on_hunk, on_line, &st);
 	return error < 0 || st.err < 0 ? -1 : 0;
 }

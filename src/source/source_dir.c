@@ -32,9 +32,9 @@ struct dir_walk {
 	struct arena *arena;
 	struct diags *diags;
 	struct source_set *out;
-	const char *root;	/* real path of the root, no trailing '/' */
-	size_t total;		/* bytes read in this run */
-	const char *arg;	/* the argument being walked, as given */
+	const char *root; /* real path of the root, no trailing '/' */
+	size_t total;     /* bytes read in this run */
+	const char *arg;  /* the argument being walked, as given */
 };
 
 static int
@@ -203,8 +203,7 @@ static int walk_dir(struct dir_walk *w, const char *path, unsigned depth);
  * is a regular file (a directory only when named on the command line).
  */
 static int
-take_symlink(struct dir_walk *w, const char *path, int explicit_arg,
-	     unsigned depth)
+take_symlink(struct dir_walk *w, const char *path, int explicit_arg, unsigned depth)
 {
 	struct stat st;
 	char *real = realpath(path, NULL);
@@ -252,15 +251,14 @@ out:
 /* One entry of a walk, or an argument (explicit_arg: taken whatever its
  * name, and may be a directory reached through a symlink). */
 static int
-take_entry(struct dir_walk *w, const char *path, const char *name,
-	   int explicit_arg, unsigned depth)
+take_entry(struct dir_walk *w, const char *path, const char *name, int explicit_arg, unsigned depth)
 {
 	struct stat st;
 	int spec = explicit_arg || source__spec_name(name);
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT && !explicit_arg)
-			return SOURCE_OK;	/* removed while we walked */
+			return SOURCE_OK; /* removed while we walked */
 		return source__fail(w->diags, errno == ENOENT ? SOURCE_ENOTFOUND : SOURCE_EFAIL,
 				    "cannot read '%s': %s", path, strerror(errno));
 	}
@@ -306,7 +304,7 @@ walk_dir(struct dir_walk *w, const char *path, unsigned depth)
 				    strerror(errno));
 	while ((errno = 0, de = readdir(dir)) != NULL) {
 		if (de->d_name[0] == '.')
-			continue;	/* hidden entries, ".git", "." and ".." */
+			continue; /* hidden entries, ".git", "." and ".." */
 		ARENA_GROW(w->arena, names, n, alloc, 32);
 		names[n++] = arena_strdup(w->arena, de->d_name);
 	}
@@ -320,8 +318,7 @@ walk_dir(struct dir_walk *w, const char *path, unsigned depth)
 	if (n > 1)
 		qsort(names, n, sizeof(*names), cmp_name);
 	for (size_t i = 0; i < n && ret == SOURCE_OK; i++)
-		ret = take_entry(w, path_join(w->arena, path, names[i]), names[i], 0,
-				 depth + 1);
+		ret = take_entry(w, path_join(w->arena, path, names[i]), names[i], 0, depth + 1);
 	return ret;
 }
 
@@ -367,8 +364,8 @@ arg_root(struct arena *a, const char *arg, const char *cwd)
 }
 
 int
-source_from_paths(struct source_set *out, struct arena *a, struct diags *d,
-		  const char *root, const char *const *paths, size_t npaths)
+source_from_paths(struct source_set *out, struct arena *a, struct diags *d, const char *root,
+		  const char *const *paths, size_t npaths)
 {
 	static const char *const dot[] = { "." };
 	static const char *const sites[] = { "sites" };
@@ -386,8 +383,8 @@ source_from_paths(struct source_set *out, struct arena *a, struct diags *d,
 		paths = stat("sites", &st) == 0 && S_ISDIR(st.st_mode) ? sites : dot;
 		npaths = 1;
 	}
-	out->label = npaths == 1 ? path_normalize(a, paths[0])
-				 : arena_printf(a, "%zu paths", npaths);
+	out->label =
+		npaths == 1 ? path_normalize(a, paths[0]) : arena_printf(a, "%zu paths", npaths);
 	for (size_t i = 0; i < npaths && ret == SOURCE_OK; i++) {
 		char *path = path_normalize(a, paths[i]);
 		const char *slash = strrchr(path, '/');

@@ -33,8 +33,9 @@
 /* The soname of the libgit2 whose headers the build used: the ABI. */
 #define GIT2_SONAME SOURCE_GIT2_SONAME
 
-#define GIT2_INSTALL "install libgit2 " LIBGIT2_SOVERSION " (Debian: libgit2-" LIBGIT2_SOVERSION \
-		     ") to read specs from Git"
+#define GIT2_INSTALL                                                                               \
+	"install libgit2 " LIBGIT2_SOVERSION " (Debian: libgit2-" LIBGIT2_SOVERSION                \
+	") to read specs from Git"
 
 static void *git2_lib;
 static const char *git2_error;
@@ -62,8 +63,8 @@ static void (*git2_sym(const char *name))(void)
 		return NULL;
 	p = dlsym(git2_lib, name);
 	if (!p) {
-		git2_error = "the " GIT2_SONAME " found lacks a function gpusite calls: "
-			     GIT2_INSTALL;
+		git2_error =
+			"the " GIT2_SONAME " found lacks a function gpusite calls: " GIT2_INSTALL;
 		return NULL;
 	}
 	/* POSIX: dlsym's object pointer holds the function's address */
@@ -85,22 +86,22 @@ source__git_load(struct diags *d)
  * thousands of files calls some of them per entry), or `fail` without it.
  * The parameter list is the header's, so the compiler checks the match.
  */
-#define GIT2_FN(ret, name, params, args, fail)                                   \
-	ret name params                                                           \
-	{                                                                         \
-		static ret(*fn) params;                                           \
-		if (!fn)                                                          \
-			fn = (ret(*) params)git2_sym(#name);                      \
-		return fn ? fn args : (fail);                                     \
+#define GIT2_FN(ret, name, params, args, fail)                                                     \
+	ret name params                                                                            \
+	{                                                                                          \
+		static ret(*fn) params;                                                            \
+		if (!fn)                                                                           \
+			fn = (ret(*) params)git2_sym(#name);                                       \
+		return fn ? fn args : (fail);                                                      \
 	}
-#define GIT2_VOID(name, params, args)                                            \
-	void name params                                                          \
-	{                                                                         \
-		static void(*fn) params;                                          \
-		if (!fn)                                                          \
-			fn = (void(*) params)git2_sym(#name);                     \
-		if (fn)                                                           \
-			fn args;                                                  \
+#define GIT2_VOID(name, params, args)                                                              \
+	void name params                                                                           \
+	{                                                                                          \
+		static void(*fn) params;                                                           \
+		if (!fn)                                                                           \
+			fn = (void(*) params)git2_sym(#name);                                      \
+		if (fn)                                                                            \
+			fn args;                                                                   \
 	}
 
 /* Errors: without the library, the reason it is missing is the error. */
@@ -153,7 +154,8 @@ git_libgit2_opts(int option, ...)
 	if (!fn)
 		return GIT_ERROR;
 	if (option != GIT_OPT_SET_SSL_CERT_LOCATIONS) {
-		git_error_set_str(GIT_ERROR_INVALID, "git_libgit2_opts: option not passed on by gpusite");
+		git_error_set_str(GIT_ERROR_INVALID,
+				  "git_libgit2_opts: option not passed on by gpusite");
 		return GIT_ERROR;
 	}
 	va_start(ap, option);
@@ -172,23 +174,21 @@ GIT2_FN(int, git_repository_open_bare, (git_repository * *out, const char *bare_
 GIT2_FN(int, git_repository_init, (git_repository * *out, const char *path, unsigned is_bare),
 	(out, path, is_bare), GIT_ERROR)
 GIT2_VOID(git_repository_free, (git_repository * repo), (repo))
-GIT2_FN(int, git_repository_index, (git_index * *out, git_repository *repo), (out, repo),
-	GIT_ERROR)
+GIT2_FN(int, git_repository_index, (git_index * *out, git_repository *repo), (out, repo), GIT_ERROR)
 GIT2_FN(int, git_repository_odb, (git_odb * *out, git_repository *repo), (out, repo), GIT_ERROR)
 GIT2_FN(const char *, git_repository_path, (const git_repository *repo), (repo), NULL)
 GIT2_FN(const char *, git_repository_workdir, (const git_repository *repo), (repo), NULL)
 GIT2_FN(int, git_repository_set_workdir,
 	(git_repository * repo, const char *workdir, int update_gitlink),
 	(repo, workdir, update_gitlink), GIT_ERROR)
-GIT2_FN(int, git_repository_set_head_detached,
-	(git_repository * repo, const git_oid *committish), (repo, committish), GIT_ERROR)
+GIT2_FN(int, git_repository_set_head_detached, (git_repository * repo, const git_oid *committish),
+	(repo, committish), GIT_ERROR)
 GIT2_FN(int, git_revparse_single, (git_object * *out, git_repository *repo, const char *spec),
 	(out, repo, spec), GIT_ERROR)
 
 /* References and remotes */
-GIT2_FN(int, git_reference_lookup,
-	(git_reference * *out, git_repository *repo, const char *name), (out, repo, name),
-	GIT_ERROR)
+GIT2_FN(int, git_reference_lookup, (git_reference * *out, git_repository *repo, const char *name),
+	(out, repo, name), GIT_ERROR)
 GIT2_FN(const git_oid *, git_reference_target, (const git_reference *ref), (ref), NULL)
 GIT2_VOID(git_reference_free, (git_reference * ref), (ref))
 GIT2_FN(int, git_remote_create_anonymous,
@@ -218,8 +218,8 @@ GIT2_FN(int, git_object_peel,
 GIT2_FN(int, git_oid_cpy, (git_oid * out, const git_oid *src), (out, src), GIT_ERROR)
 GIT2_FN(char *, git_oid_tostr, (char *out, size_t n, const git_oid *id), (out, n, id), NULL)
 GIT2_VOID(git_commit_free, (git_commit * commit), (commit))
-GIT2_FN(int, git_commit_tree, (git_tree * *tree_out, const git_commit *commit),
-	(tree_out, commit), GIT_ERROR)
+GIT2_FN(int, git_commit_tree, (git_tree * *tree_out, const git_commit *commit), (tree_out, commit),
+	GIT_ERROR)
 GIT2_VOID(git_blob_free, (git_blob * blob), (blob))
 GIT2_FN(int, git_blob_lookup, (git_blob * *blob, git_repository *repo, const git_oid *id),
 	(blob, repo, id), GIT_ERROR)

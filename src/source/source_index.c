@@ -110,13 +110,15 @@ index_select(const char ***selp, bool **is_filep, size_t *nselp, struct source_p
 			return rc;
 		nsel = npaths;
 	} else {
-		const char *sites = *p->base ? arena_printf(p->arena, "%s/sites", p->base) : "sites";
+		const char *sites =
+			*p->base ? arena_printf(p->arena, "%s/sites", p->base) : "sites";
 		size_t at;
 
 		sel = arena_alloc(p->arena, sizeof(*sel));
-		sel[0] = git_index_find_prefix(&at, index, arena_printf(p->arena, "%s/", sites)) == 0
-				 ? sites
-				 : p->base;
+		sel[0] =
+			git_index_find_prefix(&at, index, arena_printf(p->arena, "%s/", sites)) == 0
+				? sites
+				: p->base;
 		git_error_clear();
 		nsel = 1;
 	}

@@ -55,8 +55,8 @@ source__set_finish(struct source_set *s)
 }
 
 void
-source_set_add(struct arena *a, struct source_set *s, const char *path,
-	       const char *data, size_t len)
+source_set_add(struct arena *a, struct source_set *s, const char *path, const char *data,
+	       size_t len)
 {
 	char *copy;
 

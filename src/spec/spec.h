@@ -23,22 +23,22 @@ struct arena;
 
 /* A Go duration ("90s", "1h30m", "720h") or "Never". */
 struct spec_duration {
-	int64_t seconds;	/* whole seconds; fractions rounded up */
-	bool never;		/* "Never" (expireAfter, consolidateAfter only) */
-	const char *text;	/* as written, or the default's text */
-	bool set;		/* written in the spec (not defaulted) */
+	int64_t seconds;  /* whole seconds; fractions rounded up */
+	bool never;       /* "Never" (expireAfter, consolidateAfter only) */
+	const char *text; /* as written, or the default's text */
+	bool set;         /* written in the spec (not defaulted) */
 };
 
 struct spec_kv {
 	const char *key;
 	const char *value;
-	const struct node *src;	/* the value node (key node via pair) */
+	const struct node *src; /* the value node (key node via pair) */
 };
 
 struct spec_taint {
 	const char *key;
-	const char *value;	/* "" when none */
-	const char *effect;	/* NoSchedule | PreferNoSchedule | NoExecute */
+	const char *value;  /* "" when none */
+	const char *effect; /* NoSchedule | PreferNoSchedule | NoExecute */
 	const struct node *src;
 };
 
@@ -47,9 +47,9 @@ enum spec_stack_type { STACK_DEVICE_PLUGIN, STACK_GPU_OPERATOR };
 enum spec_capacity { CAP_ON_DEMAND, CAP_SPOT, CAP_RESERVED };
 enum spec_placement_mode { PLACE_PREFER_ONPREM, PLACE_REQUIRE_ONPREM };
 enum spec_engine {
-	ENGINE_KYVERNO,			/* policies.kyverno.io/v1 MutatingPolicy */
-	ENGINE_KYVERNO_CLUSTERPOLICY,	/* kyverno.io/v1 ClusterPolicy */
-	ENGINE_MAP,			/* MutatingAdmissionPolicy */
+	ENGINE_KYVERNO,               /* policies.kyverno.io/v1 MutatingPolicy */
+	ENGINE_KYVERNO_CLUSTERPOLICY, /* kyverno.io/v1 ClusterPolicy */
+	ENGINE_MAP,                   /* MutatingAdmissionPolicy */
 	ENGINE_NONE,
 };
 enum spec_fencing { FENCE_NONE, FENCE_LEASE, FENCE_STATEFULSET };
@@ -59,44 +59,44 @@ struct spec_iamra {
 	const char *trust_anchor_arn;
 	const char *profile_arn;
 	const char *role_arn;
-	const char *certificate_path;	/* default /etc/iam/pki/server.pem */
-	const char *private_key_path;	/* default /etc/iam/pki/server.key */
+	const char *certificate_path; /* default /etc/iam/pki/server.pem */
+	const char *private_key_path; /* default /etc/iam/pki/server.key */
 	const struct node *src;
 };
 
 struct spec_ssm {
 	const char *activation_id;
-	const char *activation_code_env;	/* name of the env var, never the code */
+	const char *activation_code_env; /* name of the env var, never the code */
 	const struct node *src;
 };
 
 struct spec_node_group {
 	const char *name;
-	const char *gpu_model;		/* lower-case, e.g. "h200" */
-	int gpus_per_node;		/* 1..16 */
-	const char **nodes;		/* node names (may be empty with ssm) */
-	const struct node **node_srcs;	/* the scalar of each node name */
+	const char *gpu_model;         /* lower-case, e.g. "h200" */
+	int gpus_per_node;             /* 1..16 */
+	const char **nodes;            /* node names (may be empty with ssm) */
+	const struct node **node_srcs; /* the scalar of each node name */
 	size_t node_count;
-	int count;			/* nodes in the group; = node_count when nodes given */
+	int count; /* nodes in the group; = node_count when nodes given */
 	bool count_set;
 	enum spec_credentials credentials;
-	struct spec_iamra iamra;	/* valid when credentials == CRED_IAMRA */
-	struct spec_ssm ssm;		/* valid when credentials == CRED_SSM */
-	struct spec_kv *labels;		/* sorted by key */
+	struct spec_iamra iamra; /* valid when credentials == CRED_IAMRA */
+	struct spec_ssm ssm;     /* valid when credentials == CRED_SSM */
+	struct spec_kv *labels;  /* sorted by key */
 	size_t label_count;
-	struct spec_taint *taints;	/* extra taints, in spec order */
+	struct spec_taint *taints; /* extra taints, in spec order */
 	size_t taint_count;
 	const char **kubelet_flags;
 	const struct node **kubelet_flag_srcs;
 	size_t kubelet_flag_count;
-	const struct node *kubelet_config;	/* mapping or NULL */
+	const struct node *kubelet_config; /* mapping or NULL */
 	const struct node *src;
 };
 
 struct spec_chart {
-	const char *repo_url;	/* defaulted per stack type */
+	const char *repo_url; /* defaulted per stack type */
 	const char *name;
-	const char *version;	/* exact */
+	const char *version; /* exact */
 	const char *namespace;
 	const struct node *src;
 };
@@ -106,9 +106,9 @@ struct spec_gpu_stack {
 	struct spec_chart chart;
 	bool gfd;
 	bool dcgm_exporter;
-	bool dcgm_exporter_set;	/* written explicitly (GS033) */
+	bool dcgm_exporter_set; /* written explicitly (GS033) */
 	bool toolkit;
-	const struct node *values;	/* extra Helm values (mapping) or NULL */
+	const struct node *values; /* extra Helm values (mapping) or NULL */
 	const struct node *src;
 };
 
@@ -121,18 +121,18 @@ enum spec_node_image { IMAGE_UNSET = 0, IMAGE_AL2023, IMAGE_BOTTLEROCKET };
 
 /* fallback.nodeClass: the EC2NodeClass gpusite renders (karpenter only). */
 struct spec_node_class {
-	bool set;			/* the block is present */
-	const char *role;		/* NULL when not given */
-	const char *instance_profile;	/* NULL when not given */
-	const struct node *subnet_terms;	/* sequence of selector terms */
+	bool set;                        /* the block is present */
+	const char *role;                /* NULL when not given */
+	const char *instance_profile;    /* NULL when not given */
+	const struct node *subnet_terms; /* sequence of selector terms */
 	const struct node *security_group_terms;
-	const char *ami_version;	/* NULL when not given (latest) */
-	const struct spec_kv *tags;	/* sorted by key */
+	const char *ami_version;    /* NULL when not given (latest) */
+	const struct spec_kv *tags; /* sorted by key */
 	size_t tag_count;
-	const char *http_tokens;	/* "required" (default) | "optional" */
-	int64_t http_put_response_hop_limit;	/* default 1 */
-	const char *image_cache_snapshot;	/* NULL without imageCache */
-	const char *image_cache_volume_size;	/* NULL: the snapshot's size */
+	const char *http_tokens;             /* "required" (default) | "optional" */
+	int64_t http_put_response_hop_limit; /* default 1 */
+	const char *image_cache_snapshot;    /* NULL without imageCache */
+	const char *image_cache_volume_size; /* NULL: the snapshot's size */
 	const struct node *src;
 };
 
@@ -146,9 +146,9 @@ struct spec_fallback {
 	enum spec_capacity capacity_type;
 	int64_t gpu_limit;
 	bool gpu_limit_set;
-	int64_t min_gpu_memory_mib;	/* 0 when not set */
+	int64_t min_gpu_memory_mib; /* 0 when not set */
 	struct spec_duration expire_after;
-	const char *consolidation_policy;	/* WhenEmpty | WhenEmptyOrUnderutilized */
+	const char *consolidation_policy; /* WhenEmpty | WhenEmptyOrUnderutilized */
 	struct spec_duration consolidate_after;
 	const char **zones;
 	size_t zone_count;
@@ -167,7 +167,7 @@ struct spec_placement {
 	enum spec_engine engine;
 	const char **namespaces;
 	size_t namespace_count;
-	const struct node *pod_selector;	/* label selector mapping or NULL */
+	const struct node *pod_selector; /* label selector mapping or NULL */
 	int64_t not_ready_toleration_seconds;
 	int64_t unreachable_toleration_seconds;
 	bool single_writer;
@@ -176,12 +176,12 @@ struct spec_placement {
 };
 
 struct spec_recovery {
-	bool set;			/* the block is present */
+	bool set; /* the block is present */
 	struct spec_duration target_rto;
-	struct spec_duration node_monitor_grace_period;	/* default 50s */
+	struct spec_duration node_monitor_grace_period; /* default 50s */
 	struct spec_duration node_provisioning;
 	struct spec_duration image_pull;
-	struct spec_duration image_pull_cached;	/* with an image cache */
+	struct spec_duration image_pull_cached; /* with an image cache */
 	struct spec_duration model_load;
 	const struct node *src;
 };
@@ -211,17 +211,17 @@ struct spec_cluster {
 	const char *name;
 	const char *region;
 	enum spec_provisioner provisioner;
-	const char *kubernetes_version;	/* "1.35" or NULL when not set */
-	int kube_minor;			/* 35; 36 when not set (assumed) */
+	const char *kubernetes_version; /* "1.35" or NULL when not set */
+	int kube_minor;                 /* 35; 36 when not set (assumed) */
 	bool kube_version_assumed;
 	const struct node *src;
 };
 
 struct spec_site {
-	const char *name;		/* metadata.name */
-	const char *file;		/* where it was read */
+	const char *name; /* metadata.name */
+	const char *file; /* where it was read */
 	struct spec_cluster cluster;
-	struct spec_taint gpu_taint;	/* defaults nvidia.com/gpu=Exists:NoSchedule */
+	struct spec_taint gpu_taint; /* defaults nvidia.com/gpu=Exists:NoSchedule */
 	struct spec_node_group *groups;
 	size_t group_count;
 	struct spec_gpu_stack gpu_stack;
@@ -230,22 +230,21 @@ struct spec_site {
 	struct spec_recovery recovery;
 	struct spec_alerts alerts;
 	struct spec_argocd argocd;
-	const struct node *doc;		/* the whole document */
+	const struct node *doc; /* the whole document */
 };
 
 /* All sites of one run, sorted by name (then file) for determinism. */
 struct spec_fleet {
 	struct spec_site **sites;
 	size_t count;
-	size_t files;			/* spec files read */
+	size_t files; /* spec files read */
 };
 
 /*
  * Build the model of one schema-valid GPUSite document.  Returns NULL
  * (with diagnostics) only when the document is not a GPUSite at all.
  */
-struct spec_site *spec_load(struct arena *a, struct diags *d,
-			    const struct node *doc);
+struct spec_site *spec_load(struct arena *a, struct diags *d, const struct node *doc);
 
 /*
  * The integer a number scalar is, by the one number policy of the tool:
@@ -276,8 +275,7 @@ struct spec_site *spec_fleet_find(const struct spec_fleet *f, const char *name);
 struct pos spec_field_pos(const struct node *map, const char *key);
 
 /* Parse a Go duration; returns 0 and fills out, or -1. */
-int spec_parse_duration(const char *text, bool allow_never,
-			struct spec_duration *out);
+int spec_parse_duration(const char *text, bool allow_never, struct spec_duration *out);
 
 /*
  * A duration as Karpenter's NodePool CRD takes it (expireAfter,
@@ -300,7 +298,7 @@ void spec_duration_format(char *out, size_t size, int64_t seconds);
 int64_t spec_site_onprem_gpus(const struct spec_site *s);
 
 const char *spec_engine_name(enum spec_engine e);
-const char *spec_stack_type_name(enum spec_stack_type t);	/* "device-plugin" */
+const char *spec_stack_type_name(enum spec_stack_type t); /* "device-plugin" */
 const char *spec_provisioner_name(enum spec_provisioner p);
 const char *spec_capacity_name(enum spec_capacity c);
 const char *spec_placement_mode_name(enum spec_placement_mode m);

@@ -15,8 +15,8 @@ static const struct {
 } duration_units[] = {
 	{ "ns", 1ull },
 	{ "us", 1000ull },
-	{ "\xc2\xb5s", 1000ull },	/* U+00B5 micro sign */
-	{ "\xce\xbcs", 1000ull },	/* U+03BC greek mu */
+	{ "\xc2\xb5s", 1000ull }, /* U+00B5 micro sign */
+	{ "\xce\xbcs", 1000ull }, /* U+03BC greek mu */
 	{ "ms", 1000000ull },
 	{ "s", 1000000000ull },
 	{ "m", 60ull * 1000000000ull },
@@ -70,7 +70,7 @@ spec_parse_duration(const char *text, bool allow_never, struct spec_duration *ou
 			return -1;
 		while (is_digit(*s)) {
 			if (v > (DURATION_MAX_NS - 9) / 10)
-				return -1;	/* overflow */
+				return -1; /* overflow */
 			v = v * 10 + (uint64_t)(*s - '0');
 			s++;
 			pre = true;
@@ -88,11 +88,11 @@ spec_parse_duration(const char *text, bool allow_never, struct spec_duration *ou
 			}
 		}
 		if (!pre && !post)
-			return -1;	/* ".s" */
+			return -1; /* ".s" */
 		while (s[ulen] && s[ulen] != '.' && !is_digit(s[ulen]))
 			ulen++;
 		if (!ulen)
-			return -1;	/* missing unit */
+			return -1; /* missing unit */
 		for (i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++) {
 			if (strlen(duration_units[i].name) == ulen &&
 			    !memcmp(duration_units[i].name, s, ulen)) {
@@ -101,7 +101,7 @@ spec_parse_duration(const char *text, bool allow_never, struct spec_duration *ou
 			}
 		}
 		if (!unit)
-			return -1;	/* unknown unit */
+			return -1; /* unknown unit */
 		s += ulen;
 		if (v > DURATION_MAX_NS / unit)
 			return -1;
@@ -133,8 +133,7 @@ spec_duration_format(char *out, size_t size, int64_t seconds)
 	m = (seconds % 3600) / 60;
 	s = seconds % 60;
 	if (h)
-		snprintf(out, size, "%lldh%lldm%llds", (long long)h, (long long)m,
-			 (long long)s);
+		snprintf(out, size, "%lldh%lldm%llds", (long long)h, (long long)m, (long long)s);
 	else if (m)
 		snprintf(out, size, "%lldm%llds", (long long)m, (long long)s);
 	else
@@ -187,7 +186,7 @@ duration_exact_ns(const char *text, uint64_t *ns)
 			for (s++; is_digit(*s); s++, nfrac++) {
 				if (nfrac >= 18) {
 					if (*s != '0')
-						return -1;	/* finer than any unit's ns */
+						return -1; /* finer than any unit's ns */
 					continue;
 				}
 				frac = frac * 10 + (uint64_t)(*s - '0');
@@ -259,7 +258,7 @@ spec_duration_karpenter(const char *text, char *out, size_t size, const char **w
 		return -1;
 	}
 	if (karpenter_form(text))
-		return 1;	/* as written, however long */
+		return 1; /* as written, however long */
 	if (ns % 1000000000ull) {
 		*why = "the Karpenter NodePool CRD takes whole seconds only "
 		       "(^(([0-9]+(s|m|h))+|Never)$)";

@@ -129,14 +129,10 @@ const char *
 spec_engine_name(enum spec_engine e)
 {
 	switch (e) {
-	case ENGINE_KYVERNO:
-		return "kyverno";
-	case ENGINE_KYVERNO_CLUSTERPOLICY:
-		return "kyverno-clusterpolicy";
-	case ENGINE_MAP:
-		return "mutating-admission-policy";
-	case ENGINE_NONE:
-		return "none";
+	case ENGINE_KYVERNO: return "kyverno";
+	case ENGINE_KYVERNO_CLUSTERPOLICY: return "kyverno-clusterpolicy";
+	case ENGINE_MAP: return "mutating-admission-policy";
+	case ENGINE_NONE: return "none";
 	}
 	return "?";
 }
@@ -145,10 +141,8 @@ const char *
 spec_stack_type_name(enum spec_stack_type t)
 {
 	switch (t) {
-	case STACK_DEVICE_PLUGIN:
-		return "device-plugin";
-	case STACK_GPU_OPERATOR:
-		return "gpu-operator";
+	case STACK_DEVICE_PLUGIN: return "device-plugin";
+	case STACK_GPU_OPERATOR: return "gpu-operator";
 	}
 	return "?";
 }
@@ -157,10 +151,8 @@ const char *
 spec_provisioner_name(enum spec_provisioner p)
 {
 	switch (p) {
-	case PROV_KARPENTER:
-		return "karpenter";
-	case PROV_AUTO_MODE:
-		return "auto-mode";
+	case PROV_KARPENTER: return "karpenter";
+	case PROV_AUTO_MODE: return "auto-mode";
 	}
 	return "?";
 }
@@ -169,12 +161,9 @@ const char *
 spec_capacity_name(enum spec_capacity c)
 {
 	switch (c) {
-	case CAP_ON_DEMAND:
-		return "on-demand";
-	case CAP_SPOT:
-		return "spot";
-	case CAP_RESERVED:
-		return "reserved";
+	case CAP_ON_DEMAND: return "on-demand";
+	case CAP_SPOT: return "spot";
+	case CAP_RESERVED: return "reserved";
 	}
 	return "?";
 }
@@ -183,10 +172,8 @@ const char *
 spec_placement_mode_name(enum spec_placement_mode m)
 {
 	switch (m) {
-	case PLACE_PREFER_ONPREM:
-		return "prefer-onprem";
-	case PLACE_REQUIRE_ONPREM:
-		return "require-onprem";
+	case PLACE_PREFER_ONPREM: return "prefer-onprem";
+	case PLACE_REQUIRE_ONPREM: return "require-onprem";
 	}
 	return "?";
 }
@@ -195,12 +182,9 @@ const char *
 spec_fencing_name(enum spec_fencing f)
 {
 	switch (f) {
-	case FENCE_NONE:
-		return "none";
-	case FENCE_LEASE:
-		return "lease";
-	case FENCE_STATEFULSET:
-		return "statefulset";
+	case FENCE_NONE: return "none";
+	case FENCE_LEASE: return "lease";
+	case FENCE_STATEFULSET: return "statefulset";
 	}
 	return "?";
 }

@@ -65,7 +65,7 @@ get_str(const struct node *map, const char *key, const char *def)
 int
 spec_node_int(struct arena *a, const struct node *n, int64_t *out)
 {
-	struct node *m = (struct node *)n;	/* the run's tree, writable */
+	struct node *m = (struct node *)n; /* the run's tree, writable */
 	int64_t v;
 	char text[24];
 	int r;
@@ -81,7 +81,7 @@ spec_node_int(struct arena *a, const struct node *n, int64_t *out)
 	/* The text's exact value, not its nearest double: 16.0000000000000001
 	 * and 9007199254740993.0 are not the integers their doubles are. */
 	r = num_decimal_to_int64(n->scalar.text, n->scalar.len, &v);
-	if (r == -2)	/* not decimal text, such as !!float 0x10 */
+	if (r == -2) /* not decimal text, such as !!float 0x10 */
 		r = num_double_to_int64(n->scalar.f, &v);
 	if (r < 0)
 		return -1;
@@ -105,22 +105,20 @@ spec_node_int(struct arena *a, const struct node *n, int64_t *out)
  * a clamp or a default.
  */
 static bool
-read_int(struct loader *L, const struct node *map, const char *key,
-	 const char *path, int64_t lo, int64_t hi, int64_t def, int64_t *out)
+read_int(struct loader *L, const struct node *map, const char *key, const char *path, int64_t lo,
+	 int64_t hi, int64_t def, int64_t *out)
 {
 	const struct node *n = get(map, key);
 	int64_t v;
 
 	*out = def;
-	if (!n || n->kind != NODE_SCALAR ||
-	    (n->type != NODE_INT && n->type != NODE_FLOAT))
+	if (!n || n->kind != NODE_SCALAR || (n->type != NODE_INT && n->type != NODE_FLOAT))
 		return false;
 	if (spec_node_int(L->a, n, &v) < 0 || v < lo || v > hi) {
 		L->failed = true;
-		diag_add(L->d, DIAG_ERROR, n->at, "GS003",
-			 arena_printf(L->a, "%s.%s", path, key),
-			 "%s.%s is %s; write a whole number from %lld to %lld",
-			 path, key, node_text(n), (long long)lo, (long long)hi);
+		diag_add(L->d, DIAG_ERROR, n->at, "GS003", arena_printf(L->a, "%s.%s", path, key),
+			 "%s.%s is %s; write a whole number from %lld to %lld", path, key,
+			 node_text(n), (long long)lo, (long long)hi);
 		return false;
 	}
 	*out = v;
@@ -151,9 +149,8 @@ streq(const char *a, const char *b)
  * API server refuses.
  */
 static void
-load_duration(struct loader *L, struct spec_duration *out,
-	      const struct node *map, const char *key, const char *path,
-	      const char *def, bool allow_never, bool karpenter)
+load_duration(struct loader *L, struct spec_duration *out, const struct node *map, const char *key,
+	      const char *path, const char *def, bool allow_never, bool karpenter)
 {
 	const struct node *n = get(map, key);
 	const char *text = node_str(n);
@@ -177,16 +174,16 @@ load_duration(struct loader *L, struct spec_duration *out,
 				 arena_printf(L->a, "%s.%s", path, key),
 				 "%s.%s is %s: %s; write whole seconds, minutes or "
 				 "hours such as 90s, 5m or 1h30m%s",
-				 path + (strncmp(path, "spec.", 5) ? 0 : 5), key,
-				 text, why, allow_never ? ", or Never" : "");
+				 path + (strncmp(path, "spec.", 5) ? 0 : 5), key, text, why,
+				 allow_never ? ", or Never" : "");
 			goto defaulted;
 		}
 		L->failed = true;
-		diag_add(L->d, DIAG_ERROR, n->at, "GS003",
-			 arena_printf(L->a, "%s.%s", path, key),
+		diag_add(L->d, DIAG_ERROR, n->at, "GS003", arena_printf(L->a, "%s.%s", path, key),
 			 "%s.%s is not a duration: write Go syntax such as 90s, "
-			 "5m or 1h30m%s", path + (strncmp(path, "spec.", 5) ? 0 : 5),
-			 key, allow_never ? ", or Never" : "");
+			 "5m or 1h30m%s",
+			 path + (strncmp(path, "spec.", 5) ? 0 : 5), key,
+			 allow_never ? ", or Never" : "");
 	}
 defaulted:
 	if (def) {
@@ -198,8 +195,8 @@ defaulted:
 }
 
 static const char **
-load_strings(struct loader *L, const struct node *seq,
-	     const struct node ***srcs_out, size_t *count_out)
+load_strings(struct loader *L, const struct node *seq, const struct node ***srcs_out,
+	     size_t *count_out)
 {
 	const char **v;
 	const struct node **srcs;
@@ -264,8 +261,8 @@ load_labels(struct loader *L, const struct node *map, size_t *count_out)
 }
 
 static void
-load_taint(struct spec_taint *t, const struct node *map, const char *def_key,
-	   const char *def_value, const char *def_effect)
+load_taint(struct spec_taint *t, const struct node *map, const char *def_key, const char *def_value,
+	   const char *def_effect)
 {
 	t->key = get_str(map, "key", def_key);
 	t->value = get_str(map, "value", def_value);
@@ -282,8 +279,8 @@ load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 	c->src = map;
 	c->name = get_str(map, "name", "");
 	c->region = get_str(map, "region", "");
-	c->provisioner = streq(get_str(map, "provisioner", NULL), "auto-mode") ?
-		PROV_AUTO_MODE : PROV_KARPENTER;
+	c->provisioner = streq(get_str(map, "provisioner", NULL), "auto-mode") ? PROV_AUTO_MODE
+									       : PROV_KARPENTER;
 	v = get_str(map, "kubernetesVersion", NULL);
 	c->kubernetes_version = v;
 	c->kube_minor = DEFAULT_KUBE_MINOR;
@@ -312,10 +309,8 @@ load_credentials(struct spec_node_group *g, const struct node *cred)
 		g->iamra.trust_anchor_arn = get_str(ra, "trustAnchorArn", "");
 		g->iamra.profile_arn = get_str(ra, "profileArn", "");
 		g->iamra.role_arn = get_str(ra, "roleArn", "");
-		g->iamra.certificate_path = get_str(ra, "certificatePath",
-						    DEFAULT_CERT_PATH);
-		g->iamra.private_key_path = get_str(ra, "privateKeyPath",
-						    DEFAULT_KEY_PATH);
+		g->iamra.certificate_path = get_str(ra, "certificatePath", DEFAULT_CERT_PATH);
+		g->iamra.private_key_path = get_str(ra, "privateKeyPath", DEFAULT_KEY_PATH);
 		return CRED_IAMRA;
 	}
 	if (ssm) {
@@ -328,8 +323,7 @@ load_credentials(struct spec_node_group *g, const struct node *cred)
 }
 
 static void
-load_group(struct loader *L, struct spec_node_group *g, const struct node *map,
-	   size_t index)
+load_group(struct loader *L, struct spec_node_group *g, const struct node *map, size_t index)
 {
 	const char *path = arena_printf(L->a, "spec.nodeGroups[%zu]", index);
 	int64_t v;
@@ -344,12 +338,11 @@ load_group(struct loader *L, struct spec_node_group *g, const struct node *map,
 	g->gpu_model = get_str(gpu, "model", "");
 	read_int(L, gpu, "perNode", arena_printf(L->a, "%s.gpu", path), 1, 16, 0, &v);
 	g->gpus_per_node = (int)v;
-	g->nodes = load_strings(L, get_seq(map, "nodes"), &g->node_srcs,
-				&g->node_count);
+	g->nodes = load_strings(L, get_seq(map, "nodes"), &g->node_srcs, &g->node_count);
 	g->count_set = read_int(L, map, "count", path, 1, INT32_MAX, 0, &v);
 	g->count = (int)v;
 	if (g->node_count)
-		g->count = (int)g->node_count;	/* the names are the truth */
+		g->count = (int)g->node_count; /* the names are the truth */
 	g->credentials = load_credentials(g, cred);
 	g->labels = load_labels(L, get_map(map, "labels"), &g->label_count);
 	if (taints && taints->seq.count) {
@@ -362,8 +355,7 @@ load_group(struct loader *L, struct spec_node_group *g, const struct node *map,
 			load_taint(&g->taints[g->taint_count++], t, "", "", "");
 		}
 	}
-	g->kubelet_flags = load_strings(L, get_seq(kubelet, "flags"),
-					&g->kubelet_flag_srcs,
+	g->kubelet_flags = load_strings(L, get_seq(kubelet, "flags"), &g->kubelet_flag_srcs,
 					&g->kubelet_flag_count);
 	g->kubelet_config = get_map(kubelet, "config");
 }
@@ -375,24 +367,22 @@ load_gpu_stack(struct spec_gpu_stack *gs, const struct node *map)
 	bool operator;
 
 	gs->src = map;
-	gs->type = streq(get_str(map, "type", NULL), "gpu-operator") ?
-		STACK_GPU_OPERATOR : STACK_DEVICE_PLUGIN;
-	operator = gs->type == STACK_GPU_OPERATOR;
+	gs->type = streq(get_str(map, "type", NULL), "gpu-operator") ? STACK_GPU_OPERATOR
+								     : STACK_DEVICE_PLUGIN;
+	operator= gs->type == STACK_GPU_OPERATOR;
 	gs->chart.src = chart;
-	gs->chart.repo_url = get_str(chart, "repoURL", operator ?
-				     "https://helm.ngc.nvidia.com/nvidia" :
-				     "https://nvidia.github.io/k8s-device-plugin");
-	gs->chart.name = get_str(chart, "name", operator ? "gpu-operator" :
-				 "nvidia-device-plugin");
-	gs->chart.namespace = get_str(chart, "namespace", operator ?
-				      "gpu-operator" : "nvidia-device-plugin");
+	gs->chart.repo_url = get_str(chart, "repoURL",
+					    operator? "https://helm.ngc.nvidia.com/nvidia"
+						    : "https://nvidia.github.io/k8s-device-plugin");
+	gs->chart.name = get_str(chart, "name", operator? "gpu-operator" : "nvidia-device-plugin");
+	gs->chart.namespace =
+		get_str(chart, "namespace", operator? "gpu-operator" : "nvidia-device-plugin");
 	/* a chart version given as a number (1.2) still reaches GS030 */
 	gs->chart.version = node_text(get(chart, "version"));
 	if (!gs->chart.version)
 		gs->chart.version = "";
 	gs->gfd = get_bool(map, "gfd", true, NULL);
-	gs->dcgm_exporter = get_bool(map, "dcgmExporter", operator,
-				     &gs->dcgm_exporter_set);
+	gs->dcgm_exporter = get_bool(map, "dcgmExporter", operator, & gs->dcgm_exporter_set);
 	gs->toolkit = get_bool(map, "toolkit", false, NULL);
 	gs->values = get_map(map, "values");
 }
@@ -412,8 +402,8 @@ load_node_class(struct loader *L, struct spec_node_class *nc, const struct node 
 	nc->ami_version = get_str(map, "amiVersion", NULL);
 	nc->tags = load_labels(L, get_map(map, "tags"), &nc->tag_count);
 	nc->http_tokens = get_str(meta, "httpTokens", "required");
-	read_int(L, meta, "httpPutResponseHopLimit", "spec.fallback.nodeClass.metadataOptions",
-		 1, 64, 1, &nc->http_put_response_hop_limit);
+	read_int(L, meta, "httpPutResponseHopLimit", "spec.fallback.nodeClass.metadataOptions", 1,
+		 64, 1, &nc->http_put_response_hop_limit);
 	nc->image_cache_snapshot = get_str(cache, "snapshotID", NULL);
 	nc->image_cache_volume_size = get_str(cache, "volumeSize", NULL);
 }
@@ -421,8 +411,7 @@ load_node_class(struct loader *L, struct spec_node_class *nc, const struct node 
 int64_t
 spec_image_pull_seconds(const struct spec_site *s, bool *cached)
 {
-	bool c = s->fallback.node_class.image_cache_snapshot &&
-		s->recovery.image_pull_cached.set;
+	bool c = s->fallback.node_class.image_cache_snapshot && s->recovery.image_pull_cached.set;
 
 	if (cached)
 		*cached = c;
@@ -430,8 +419,7 @@ spec_image_pull_seconds(const struct spec_site *s, bool *cached)
 }
 
 static void
-load_fallback(struct loader *L, struct spec_fallback *f,
-	      const struct node *map, const char *site,
+load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map, const char *site,
 	      enum spec_provisioner prov)
 {
 	const char *cap, *image;
@@ -442,28 +430,27 @@ load_fallback(struct loader *L, struct spec_fallback *f,
 	f->node_pool_name = get_str(map, "nodePoolName", NULL);
 	if (!f->node_pool_name)
 		f->node_pool_name = arena_printf(L->a, "%s-gpu-fallback", site);
-	f->node_class_name = get_str(map, "nodeClassName",
-				     auto_mode ? "default" : "gpu-fallback");
-	f->instance_types = load_strings(L, get_seq(map, "instanceTypes"),
-					 &f->instance_type_srcs,
+	f->node_class_name = get_str(map, "nodeClassName", auto_mode ? "default" : "gpu-fallback");
+	f->instance_types = load_strings(L, get_seq(map, "instanceTypes"), &f->instance_type_srcs,
 					 &f->instance_type_count);
 	cap = get_str(map, "capacityType", "on-demand");
-	f->capacity_type = streq(cap, "spot") ? CAP_SPOT :
-		streq(cap, "reserved") ? CAP_RESERVED : CAP_ON_DEMAND;
-	f->gpu_limit_set = read_int(L, map, "gpuLimit", "spec.fallback", 0, INT64_MAX,
-				    0, &f->gpu_limit);
+	f->capacity_type = streq(cap, "spot")       ? CAP_SPOT
+			   : streq(cap, "reserved") ? CAP_RESERVED
+						    : CAP_ON_DEMAND;
+	f->gpu_limit_set =
+		read_int(L, map, "gpuLimit", "spec.fallback", 0, INT64_MAX, 0, &f->gpu_limit);
 	read_int(L, map, "minGpuMemoryMiB", "spec.fallback", 1, INT64_MAX, 0,
 		 &f->min_gpu_memory_mib);
 	load_duration(L, &f->expire_after, map, "expireAfter", "spec.fallback",
 		      auto_mode ? "336h" : "720h", true, true);
-	f->consolidation_policy = get_str(map, "consolidationPolicy",
-					  "WhenEmptyOrUnderutilized");
-	load_duration(L, &f->consolidate_after, map, "consolidateAfter",
-		      "spec.fallback", "5m", true, true);
+	f->consolidation_policy = get_str(map, "consolidationPolicy", "WhenEmptyOrUnderutilized");
+	load_duration(L, &f->consolidate_after, map, "consolidateAfter", "spec.fallback", "5m",
+		      true, true);
 	f->zones = load_strings(L, get_seq(map, "zones"), NULL, &f->zone_count);
 	image = get_str(map, "nodeImage", NULL);
-	f->node_image = streq(image, "al2023") ? IMAGE_AL2023 :
-		streq(image, "bottlerocket") ? IMAGE_BOTTLEROCKET : IMAGE_UNSET;
+	f->node_image = streq(image, "al2023")         ? IMAGE_AL2023
+			: streq(image, "bottlerocket") ? IMAGE_BOTTLEROCKET
+						       : IMAGE_UNSET;
 	f->device_plugin_version = get_str(map, "devicePluginVersion", "");
 	load_node_class(L, &f->node_class, get_map(map, "nodeClass"));
 }
@@ -476,23 +463,24 @@ load_placement(struct loader *L, struct spec_placement *p, const struct node *ma
 	int64_t v;
 
 	p->src = map;
-	p->mode = streq(get_str(map, "mode", NULL), "require-onprem") ?
-		PLACE_REQUIRE_ONPREM : PLACE_PREFER_ONPREM;
+	p->mode = streq(get_str(map, "mode", NULL), "require-onprem") ? PLACE_REQUIRE_ONPREM
+								      : PLACE_PREFER_ONPREM;
 	read_int(L, map, "weight", "spec.placement", 1, 100, 100, &v);
 	p->weight = (int)v;
-	p->engine = streq(engine, "kyverno-clusterpolicy") ? ENGINE_KYVERNO_CLUSTERPOLICY :
-		streq(engine, "mutating-admission-policy") ? ENGINE_MAP :
-		streq(engine, "none") ? ENGINE_NONE : ENGINE_KYVERNO;
-	p->namespaces = load_strings(L, get_seq(map, "namespaces"), NULL,
-				     &p->namespace_count);
+	p->engine = streq(engine, "kyverno-clusterpolicy")       ? ENGINE_KYVERNO_CLUSTERPOLICY
+		    : streq(engine, "mutating-admission-policy") ? ENGINE_MAP
+		    : streq(engine, "none")                      ? ENGINE_NONE
+								 : ENGINE_KYVERNO;
+	p->namespaces = load_strings(L, get_seq(map, "namespaces"), NULL, &p->namespace_count);
 	p->pod_selector = get_map(map, "podSelector");
-	read_int(L, map, "notReadyTolerationSeconds", "spec.placement", 0, INT64_MAX,
-		 300, &p->not_ready_toleration_seconds);
-	read_int(L, map, "unreachableTolerationSeconds", "spec.placement", 0,
-		 INT64_MAX, 300, &p->unreachable_toleration_seconds);
+	read_int(L, map, "notReadyTolerationSeconds", "spec.placement", 0, INT64_MAX, 300,
+		 &p->not_ready_toleration_seconds);
+	read_int(L, map, "unreachableTolerationSeconds", "spec.placement", 0, INT64_MAX, 300,
+		 &p->unreachable_toleration_seconds);
 	p->single_writer = get_bool(map, "singleWriter", false, NULL);
-	p->fencing = streq(fencing, "lease") ? FENCE_LEASE :
-		streq(fencing, "statefulset") ? FENCE_STATEFULSET : FENCE_NONE;
+	p->fencing = streq(fencing, "lease")         ? FENCE_LEASE
+		     : streq(fencing, "statefulset") ? FENCE_STATEFULSET
+						     : FENCE_NONE;
 }
 
 static void
@@ -503,13 +491,11 @@ load_recovery(struct loader *L, struct spec_recovery *r, const struct node *map)
 	r->src = map;
 	r->set = map != NULL;
 	load_duration(L, &r->target_rto, map, "targetRTO", path, NULL, false, false);
-	load_duration(L, &r->node_monitor_grace_period, map,
-		      "nodeMonitorGracePeriod", path, "50s", false, false);
-	load_duration(L, &r->node_provisioning, map, "nodeProvisioning", path,
-		      NULL, false, false);
-	load_duration(L, &r->image_pull, map, "imagePull", path, NULL, false, false);
-	load_duration(L, &r->image_pull_cached, map, "imagePullCached", path, NULL,
+	load_duration(L, &r->node_monitor_grace_period, map, "nodeMonitorGracePeriod", path, "50s",
 		      false, false);
+	load_duration(L, &r->node_provisioning, map, "nodeProvisioning", path, NULL, false, false);
+	load_duration(L, &r->image_pull, map, "imagePull", path, NULL, false, false);
+	load_duration(L, &r->image_pull_cached, map, "imagePullCached", path, NULL, false, false);
 	load_duration(L, &r->model_load, map, "modelLoad", path, NULL, false, false);
 }
 
@@ -523,15 +509,14 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 
 	if (!doc || doc->kind != NODE_MAP ||
 	    !streq(get_str(doc, "apiVersion", NULL), SPEC_API_VERSION) ||
-	    !streq(get_str(doc, "kind", NULL), SPEC_KIND) ||
-	    !get_map(doc, "spec")) {
+	    !streq(get_str(doc, "kind", NULL), SPEC_KIND) || !get_map(doc, "spec")) {
 		struct pos at = { doc ? doc->at.file : NULL, doc ? doc->at.line : 0,
 				  doc ? doc->at.col : 0 };
 
 		diag_add(d, DIAG_ERROR, at, "GS003", "",
 			 "document is not a %s: write apiVersion: %s, kind: %s "
-			 "and a spec mapping", SPEC_KIND, SPEC_API_VERSION,
-			 SPEC_KIND);
+			 "and a spec mapping",
+			 SPEC_KIND, SPEC_API_VERSION, SPEC_KIND);
 		return NULL;
 	}
 	spec = get_map(doc, "spec");
@@ -541,8 +526,8 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 	s->name = get_str(get_map(doc, "metadata"), "name", "");
 
 	load_cluster(&L, &s->cluster, get_map(spec, "cluster"));
-	load_taint(&s->gpu_taint, get_map(spec, "gpuTaint"), DEFAULT_TAINT_KEY,
-		   DEFAULT_TAINT_VALUE, DEFAULT_TAINT_EFFECT);
+	load_taint(&s->gpu_taint, get_map(spec, "gpuTaint"), DEFAULT_TAINT_KEY, DEFAULT_TAINT_VALUE,
+		   DEFAULT_TAINT_EFFECT);
 	groups = get_seq(spec, "nodeGroups");
 	if (groups && groups->seq.count) {
 		s->groups = arena_alloc(a, groups->seq.count * sizeof(*s->groups));
@@ -554,23 +539,23 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 		}
 	}
 	load_gpu_stack(&s->gpu_stack, get_map(spec, "gpuStack"));
-	load_fallback(&L, &s->fallback, get_map(spec, "fallback"), s->name,
-		      s->cluster.provisioner);
+	load_fallback(&L, &s->fallback, get_map(spec, "fallback"), s->name, s->cluster.provisioner);
 	load_placement(&L, &s->placement, get_map(spec, "placement"));
 	load_recovery(&L, &s->recovery, get_map(spec, "recovery"));
 
 	s->alerts.src = get_map(spec, "alerts");
 	s->alerts.enabled = get_bool(s->alerts.src, "enabled", true, NULL);
 	s->alerts.namespace = get_str(s->alerts.src, "namespace", "monitoring");
-	s->alerts.labels = load_labels(&L, get_map(s->alerts.src, "labels"),
-				       &s->alerts.label_count);
+	s->alerts.labels =
+		load_labels(&L, get_map(s->alerts.src, "labels"), &s->alerts.label_count);
 
 	s->argocd.src = get_map(spec, "argocd");
 	s->argocd.namespace = get_str(s->argocd.src, "namespace", "argocd");
 	s->argocd.project = get_str(s->argocd.src, "project", "default");
-	s->argocd.destination_server = get_str(s->argocd.src, "destinationServer",
-					       "https://kubernetes.default.svc");
-	s->argocd.destination_server_set = get_str(s->argocd.src, "destinationServer", NULL) != NULL;
+	s->argocd.destination_server =
+		get_str(s->argocd.src, "destinationServer", "https://kubernetes.default.svc");
+	s->argocd.destination_server_set =
+		get_str(s->argocd.src, "destinationServer", NULL) != NULL;
 	s->argocd.destination_name = get_str(s->argocd.src, "destinationName", NULL);
 	return s;
 }

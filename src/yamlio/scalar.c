@@ -16,7 +16,8 @@
  * YAML 1.2 core int: [-+]?[0-9]+ | 0o[0-7]+ | 0x[0-9a-fA-F]+.
  * Returns 1 (int64 in *i), 2 (too big: value in *f only), 0 (not an int).
  */
-int yamlio_parse_int(const char *s, size_t len, int64_t *i, double *f)
+int
+yamlio_parse_int(const char *s, size_t len, int64_t *i, double *f)
 {
 	unsigned base = 10;
 	bool neg = false, over = false;
@@ -77,7 +78,8 @@ int yamlio_parse_int(const char *s, size_t len, int64_t *i, double *f)
 }
 
 /* YAML 1.2 core float; 1 with *f set, else 0. */
-int yamlio_parse_float(const char *s, size_t len, double *f)
+int
+yamlio_parse_float(const char *s, size_t len, double *f)
 {
 	size_t k = 0, digits = 0;
 	const char *p = s;
@@ -91,8 +93,8 @@ int yamlio_parse_float(const char *s, size_t len, double *f)
 		*f = s[0] == '-' ? -INFINITY : INFINITY;
 		return 1;
 	}
-	if (len == 4 && (memcmp(s, ".nan", 4) == 0 ||
-			 memcmp(s, ".NaN", 4) == 0 || memcmp(s, ".NAN", 4) == 0)) {
+	if (len == 4 &&
+	    (memcmp(s, ".nan", 4) == 0 || memcmp(s, ".NaN", 4) == 0 || memcmp(s, ".NAN", 4) == 0)) {
 		*f = NAN;
 		return 1;
 	}

@@ -44,26 +44,26 @@ const struct yamlio_limits yamlio_default_limits = {
 /* An anchor: the node it names and how many nodes it expands into. */
 struct anchor {
 	const char *name;
-	struct node *node;	/* NULL while its collection is still open */
-	size_t nodes;		/* nodes in the subtree, aliases expanded */
-	unsigned height;	/* collection levels in the subtree */
+	struct node *node; /* NULL while its collection is still open */
+	size_t nodes;      /* nodes in the subtree, aliases expanded */
+	unsigned height;   /* collection levels in the subtree */
 };
 
 struct anchors {
-	struct anchor *slots;	/* open addressing, heap */
-	size_t size;		/* power of two, or 0 */
+	struct anchor *slots; /* open addressing, heap */
+	size_t size;          /* power of two, or 0 */
 	size_t used;
 };
 
 /* A collection being built. */
 struct frame {
 	struct node *node;
-	const char *anchor;	/* registered when the collection closes */
-	size_t nodes;		/* this node plus its subtree so far */
-	unsigned height;	/* 1 + the tallest child collection */
-	struct node *key;	/* mappings: the key waiting for its value */
+	const char *anchor; /* registered when the collection closes */
+	size_t nodes;       /* this node plus its subtree so far */
+	unsigned height;    /* 1 + the tallest child collection */
+	struct node *key;   /* mappings: the key waiting for its value */
 	bool key_is_merge;
-	struct node **merges;	/* mappings named by `<<`, in order */
+	struct node **merges; /* mappings named by `<<`, in order */
 	size_t nmerges, amerges;
 };
 
@@ -75,19 +75,20 @@ struct loader {
 	size_t len;
 	struct yamlio_limits lim;
 	struct yamlio_docs *out;
-	struct frame *stack;	/* heap */
+	struct frame *stack; /* heap */
 	size_t depth, stack_alloc;
 	struct anchors anchors;
-	size_t total;		/* nodes of the file so far, aliases expanded */
+	size_t total; /* nodes of the file so far, aliases expanded */
 	size_t docs_seen;
 	struct node *root;
-	bool root_empty;	/* the root is an empty plain scalar */
+	bool root_empty; /* the root is an empty plain scalar */
 	bool dup_found;
 };
 
 /* ---------------------------------------------------------------- places */
 
-static struct pos pos_of(const struct loader *l, yaml_mark_t m)
+static struct pos
+pos_of(const struct loader *l, yaml_mark_t m)
 {
 	struct pos p = { l->file, (unsigned)m.line + 1, (unsigned)m.column + 1 };
 
@@ -99,7 +100,8 @@ static struct pos pos_of(const struct loader *l, yaml_mark_t m)
  * characters, a BOM at the start is not a column, CR LF / CR / LF and
  * NEL, LS, PS are line breaks.
  */
-static struct pos pos_at_offset(const struct loader *l, size_t off)
+static struct pos
+pos_at_offset(const struct loader *l, size_t off)
 {
 	const unsigned char *p = (const unsigned char *)l->bytes;
 	struct pos at = { l->file, 1, 1 };
@@ -145,7 +147,8 @@ static struct pos pos_at_offset(const struct loader *l, size_t off)
 static int syntax_error(struct loader *l, struct pos at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int syntax_error(struct loader *l, struct pos at, const char *fmt, ...)
+static int
+syntax_error(struct loader *l, struct pos at, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -159,7 +162,8 @@ static int syntax_error(struct loader *l, struct pos at, const char *fmt, ...)
  * Text fit for a one-line message: control characters escaped, long
  * text cut to 60 bytes (at a character boundary) with "...".
  */
-static const char *shown(struct loader *l, const char *s, size_t len)
+static const char *
+shown(struct loader *l, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i, n = 0, lim = len > 60 ? 57 : len;
@@ -189,18 +193,20 @@ static const char *shown(struct loader *l, const char *s, size_t len)
 }
 
 /* "!!python/object" for "tag:yaml.org,2002:python/object". */
-static const char *tag_shown(struct loader *l, const char *tag)
+static const char *
+tag_shown(struct loader *l, const char *tag)
 {
 	if (strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0)
-		return arena_printf(l->a, "!!%s",
-				    shown(l, tag + strlen(TAG_PREFIX),
-					  strlen(tag + strlen(TAG_PREFIX))));
+		return arena_printf(
+			l->a, "!!%s",
+			shown(l, tag + strlen(TAG_PREFIX), strlen(tag + strlen(TAG_PREFIX))));
 	return shown(l, tag, strlen(tag));
 }
 
 /* -------------------------------------------------------------- anchors */
 
-static size_t hash_str(const char *s, size_t len)
+static size_t
+hash_str(const char *s, size_t len)
 {
 	size_t h = 14695981039346656037ULL & SIZE_MAX, i;
 
@@ -211,7 +217,8 @@ static size_t hash_str(const char *s, size_t len)
 	return h;
 }
 
-static struct anchor *anchor_find(struct anchors *t, const char *name)
+static struct anchor *
+anchor_find(struct anchors *t, const char *name)
 {
 	size_t i;
 
@@ -227,7 +234,8 @@ static struct anchor *anchor_find(struct anchors *t, const char *name)
 }
 
 /* Define (or redefine: the latest definition wins) an anchor. */
-static struct anchor *anchor_set(struct loader *l, const char *name)
+static struct anchor *
+anchor_set(struct loader *l, const char *name)
 {
 	struct anchors *t = &l->anchors;
 	struct anchor *e = anchor_find(t, name);
@@ -243,8 +251,8 @@ static struct anchor *anchor_set(struct loader *l, const char *name)
 		t->used = 0;
 		for (i = 0; i < old.size; i++) {
 			if (old.slots[i].name) {
-				size_t j = hash_str(old.slots[i].name,
-					strlen(old.slots[i].name)) & (t->size - 1);
+				size_t j = hash_str(old.slots[i].name, strlen(old.slots[i].name)) &
+					   (t->size - 1);
 
 				while (t->slots[j].name)
 					j = (j + 1) & (t->size - 1);
@@ -263,7 +271,8 @@ static struct anchor *anchor_set(struct loader *l, const char *name)
 	return e;
 }
 
-static void anchors_clear(struct anchors *t)
+static void
+anchors_clear(struct anchors *t)
 {
 	free(t->slots);
 	t->slots = NULL;
@@ -286,7 +295,8 @@ struct keyset {
 	const struct node *inline_slots[KEYSET_INLINE];
 };
 
-static void keyset_init(struct keyset *s, size_t n)
+static void
+keyset_init(struct keyset *s, size_t n)
 {
 	s->size = 16;
 	while (s->size < n * 2)
@@ -299,14 +309,16 @@ static void keyset_init(struct keyset *s, size_t n)
 	}
 }
 
-static void keyset_release(struct keyset *s)
+static void
+keyset_release(struct keyset *s)
 {
 	if (s->slots != s->inline_slots)
 		free(s->slots);
 }
 
 /* The key already in the set with the same text, else insert k. */
-static const struct node *keyset_add(struct keyset *s, const struct node *k)
+static const struct node *
+keyset_add(struct keyset *s, const struct node *k)
 {
 	size_t i = hash_str(k->scalar.text, k->scalar.len) & (s->size - 1);
 
@@ -324,7 +336,8 @@ static const struct node *keyset_add(struct keyset *s, const struct node *k)
 
 /* ---------------------------------------------------- scalar resolution */
 
-static bool is_word(const char *s, size_t len, const char *const *words)
+static bool
+is_word(const char *s, size_t len, const char *const *words)
 {
 	for (; *words; words++)
 		if (strlen(*words) == len && memcmp(s, *words, len) == 0)
@@ -336,8 +349,8 @@ static const char *const null_words[] = { "~", "null", "Null", "NULL", NULL };
 static const char *const true_words[] = { "true", "True", "TRUE", NULL };
 static const char *const false_words[] = { "false", "False", "FALSE", NULL };
 
-static struct node *scalar_node(struct loader *l, struct pos at,
-				enum node_type type, const char *text, size_t len)
+static struct node *
+scalar_node(struct loader *l, struct pos at, enum node_type type, const char *text, size_t len)
 {
 	struct node *n = node_new_strn(l->a, at, text, len);
 
@@ -345,14 +358,15 @@ static struct node *scalar_node(struct loader *l, struct pos at,
 	return n;
 }
 
-static struct node *int_node(struct loader *l, struct pos at, int64_t v)
+static struct node *
+int_node(struct loader *l, struct pos at, int64_t v)
 {
 	return node_new_int(l->a, at, v);
 }
 
 /* A plain scalar, resolved as the YAML 1.2 core schema says. */
-static struct node *resolve_plain(struct loader *l, struct pos at,
-				  const char *s, size_t len)
+static struct node *
+resolve_plain(struct loader *l, struct pos at, const char *s, size_t len)
 {
 	int64_t i;
 	double f;
@@ -381,8 +395,9 @@ static struct node *resolve_plain(struct loader *l, struct pos at,
  * "tag:yaml.org,2002:").  0 with *out set; -1 when the value does not fit
  * the tag (diagnostic added); 1 when the tag is not one we know.
  */
-static int resolve_tagged(struct node **out, struct loader *l, struct pos at,
-			  const char *tag, const char *s, size_t len)
+static int
+resolve_tagged(struct node **out, struct loader *l, struct pos at, const char *tag, const char *s,
+	       size_t len)
 {
 	int64_t i;
 	double f;
@@ -418,31 +433,34 @@ static int resolve_tagged(struct node **out, struct loader *l, struct pos at,
 	}
 	if (*out)
 		return 0;
-	return syntax_error(l, at, "'%s' is not a valid !!%s value",
-			    shown(l, s, len), tag);
+	return syntax_error(l, at, "'%s' is not a valid !!%s value", shown(l, s, len), tag);
 }
 
 /* ------------------------------------------------------- tree building */
 
-static int check_total(struct loader *l, struct pos at, size_t add)
+static int
+check_total(struct loader *l, struct pos at, size_t add)
 {
 	if (add > l->lim.max_nodes || l->total > l->lim.max_nodes - add) {
 		l->total = l->lim.max_nodes + 1;
 		return syntax_error(l, at,
-			"alias expansion exceeds the limit of %zu nodes per file; "
-			"use fewer aliases or split the file", l->lim.max_nodes);
+				    "alias expansion exceeds the limit of %zu nodes per file; "
+				    "use fewer aliases or split the file",
+				    l->lim.max_nodes);
 	}
 	l->total += add;
 	return 0;
 }
 
-static struct frame *top(struct loader *l)
+static struct frame *
+top(struct loader *l)
 {
 	return l->depth ? &l->stack[l->depth - 1] : NULL;
 }
 
 /* A mapping with its `<<` sources folded in and duplicates dropped. */
-static void map_finish(struct loader *l, struct frame *fr)
+static void
+map_finish(struct loader *l, struct frame *fr)
 {
 	struct node *m = fr->node;
 	struct keyset set;
@@ -459,8 +477,8 @@ static void map_finish(struct loader *l, struct frame *fr)
 			diag_add(l->d, DIAG_ERROR, p->key->at, RULE_DUPKEY, "",
 				 "duplicate key '%s' (first at line %u, column %u); "
 				 "remove one of them",
-				 shown(l, p->key->scalar.text, p->key->scalar.len),
-				 first->at.line, first->at.col);
+				 shown(l, p->key->scalar.text, p->key->scalar.len), first->at.line,
+				 first->at.col);
 			l->dup_found = true;
 			continue;
 		}
@@ -482,15 +500,16 @@ static void map_finish(struct loader *l, struct frame *fr)
 	keyset_release(&set);
 }
 
-static int add_merge(struct loader *l, struct frame *fr, struct node *src)
+static int
+add_merge(struct loader *l, struct frame *fr, struct node *src)
 {
 	ARENA_GROW(l->a, fr->merges, fr->nmerges, fr->amerges, 4);
 	fr->merges[fr->nmerges++] = src;
 	return 0;
 }
 
-static int merge_value(struct loader *l, struct frame *fr, struct node *v,
-		       struct pos at)
+static int
+merge_value(struct loader *l, struct frame *fr, struct node *v, struct pos at)
 {
 	size_t i;
 
@@ -506,16 +525,17 @@ static int merge_value(struct loader *l, struct frame *fr, struct node *v,
 	}
 bad:
 	return syntax_error(l, at,
-		"the value of a merge key '<<' must be a mapping or a sequence "
-		"of mappings");
+			    "the value of a merge key '<<' must be a mapping or a sequence "
+			    "of mappings");
 }
 
 /*
  * Hand a finished node (nodes = its expanded size, height = its
  * collection levels) to the collection that holds it.
  */
-static int attach(struct loader *l, struct node *n, struct pos at,
-		  size_t nodes, unsigned height, bool is_merge_key)
+static int
+attach(struct loader *l, struct node *n, struct pos at, size_t nodes, unsigned height,
+       bool is_merge_key)
 {
 	struct frame *fr = top(l);
 
@@ -532,13 +552,11 @@ static int attach(struct loader *l, struct node *n, struct pos at,
 	}
 	if (!fr->key) {
 		if (n->kind != NODE_SCALAR)
-			return syntax_error(l, at,
-				"a mapping key must be a scalar, not a %s",
-				n->kind == NODE_MAP ? "mapping" : "sequence");
+			return syntax_error(l, at, "a mapping key must be a scalar, not a %s",
+					    n->kind == NODE_MAP ? "mapping" : "sequence");
 		if (n->scalar.len > l->lim.max_key)
-			return syntax_error(l, at,
-				"mapping key is %zu bytes; the limit is %zu",
-				n->scalar.len, l->lim.max_key);
+			return syntax_error(l, at, "mapping key is %zu bytes; the limit is %zu",
+					    n->scalar.len, l->lim.max_key);
 		fr->key = n;
 		fr->key_is_merge = is_merge_key;
 		return 0;
@@ -555,21 +573,24 @@ static int attach(struct loader *l, struct node *n, struct pos at,
 }
 
 /* Is the next node a mapping key?  (Collections may not be keys.) */
-static bool wants_key(struct loader *l)
+static bool
+wants_key(struct loader *l)
 {
 	struct frame *fr = top(l);
 
 	return fr && fr->node->kind == NODE_MAP && !fr->key;
 }
 
-static const char *core_tag(const char *tag)
+static const char *
+core_tag(const char *tag)
 {
 	if (tag && strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0)
 		return tag + strlen(TAG_PREFIX);
 	return NULL;
 }
 
-static int on_scalar(struct loader *l, const yaml_event_t *ev)
+static int
+on_scalar(struct loader *l, const yaml_event_t *ev)
 {
 	struct pos at = pos_of(l, ev->start_mark);
 	const char *s = (const char *)ev->data.scalar.value;
@@ -583,29 +604,27 @@ static int on_scalar(struct loader *l, const yaml_event_t *ev)
 	if (check_total(l, at, 1) < 0)
 		return -1;
 	if (len > l->lim.max_scalar)
-		return syntax_error(l, at, "scalar is %zu bytes; the limit is %zu",
-				    len, l->lim.max_scalar);
+		return syntax_error(l, at, "scalar is %zu bytes; the limit is %zu", len,
+				    l->lim.max_scalar);
 	/* A raw NUL never gets here (check_bytes); an escaped one ("\0",
 	 * "\x00", "\u0000") would cut the text short in every C string that
 	 * holds it, so a key "gpuLimit\0" would pass for gpuLimit. */
 	if (memchr(s, '\0', len))
 		return syntax_error(l, at,
-			"NUL character (an escaped \\0, \\x00 or \\u0000) in a "
-			"quoted scalar; YAML text here cannot contain it, remove it");
+				    "NUL character (an escaped \\0, \\x00 or \\u0000) in a "
+				    "quoted scalar; YAML text here cannot contain it, remove it");
 	if (!tag) {
-		n = plain ? resolve_plain(l, at, s, len) :
-			node_new_strn(l->a, at, s, len);
+		n = plain ? resolve_plain(l, at, s, len) : node_new_strn(l->a, at, s, len);
 		merge_key = plain && len == 2 && memcmp(s, "<<", 2) == 0;
 	} else if (strcmp(tag, "!") == 0) {
 		n = node_new_strn(l->a, at, s, len);
-	} else if (core && strcmp(core, "merge") == 0 && len == 2 &&
-		   memcmp(s, "<<", 2) == 0 && wants_key(l)) {
+	} else if (core && strcmp(core, "merge") == 0 && len == 2 && memcmp(s, "<<", 2) == 0 &&
+		   wants_key(l)) {
 		n = node_new_strn(l->a, at, s, len);
 		merge_key = true;
 	} else if (core && (strcmp(core, "map") == 0 || strcmp(core, "seq") == 0)) {
-		return syntax_error(l, at, "tag !!%s on a scalar; use it on a %s",
-				    core, strcmp(core, "map") == 0 ?
-				    "mapping" : "sequence");
+		return syntax_error(l, at, "tag !!%s on a scalar; use it on a %s", core,
+				    strcmp(core, "map") == 0 ? "mapping" : "sequence");
 	} else {
 		int r = core ? resolve_tagged(&n, l, at, core, s, len) : 1;
 
@@ -613,9 +632,9 @@ static int on_scalar(struct loader *l, const yaml_event_t *ev)
 			return -1;
 		if (r > 0)
 			return syntax_error(l, at,
-				"unsupported tag '%s'; only !!str, !!int, !!float, "
-				"!!bool, !!null, !!map and !!seq are allowed",
-				tag_shown(l, tag));
+					    "unsupported tag '%s'; only !!str, !!int, !!float, "
+					    "!!bool, !!null, !!map and !!seq are allowed",
+					    tag_shown(l, tag));
 	}
 	if (!l->depth)
 		l->root_empty = plain && !tag && len == 0 && !ev->data.scalar.anchor;
@@ -629,38 +648,43 @@ static int on_scalar(struct loader *l, const yaml_event_t *ev)
 	return attach(l, n, at, 1, 0, merge_key);
 }
 
-static int on_alias(struct loader *l, const yaml_event_t *ev)
+static int
+on_alias(struct loader *l, const yaml_event_t *ev)
 {
 	struct pos at = pos_of(l, ev->start_mark);
 	const char *name = (const char *)ev->data.alias.anchor;
 	struct anchor *e = anchor_find(&l->anchors, name);
 
 	if (!e)
-		return syntax_error(l, at, "undefined alias '*%s'; define the "
+		return syntax_error(l, at,
+				    "undefined alias '*%s'; define the "
 				    "anchor '&%s' before using it",
-				    shown(l, name, strlen(name)),
-				    shown(l, name, strlen(name)));
+				    shown(l, name, strlen(name)), shown(l, name, strlen(name)));
 	if (!e->node)
-		return syntax_error(l, at, "alias '*%s' refers to a node that "
-				    "contains it", shown(l, name, strlen(name)));
+		return syntax_error(l, at,
+				    "alias '*%s' refers to a node that "
+				    "contains it",
+				    shown(l, name, strlen(name)));
 	if (check_total(l, at, e->nodes) < 0)
 		return -1;
 	if (l->depth + e->height > l->lim.max_depth)
-		return syntax_error(l, at, "alias '*%s' makes the nesting deeper "
-				    "than %u levels", shown(l, name, strlen(name)),
-				    l->lim.max_depth);
+		return syntax_error(l, at,
+				    "alias '*%s' makes the nesting deeper "
+				    "than %u levels",
+				    shown(l, name, strlen(name)), l->lim.max_depth);
 	if (!l->depth)
 		l->root_empty = false;
 	return attach(l, e->node, at, e->nodes, e->height, false);
 }
 
-static int on_start(struct loader *l, const yaml_event_t *ev, bool is_map)
+static int
+on_start(struct loader *l, const yaml_event_t *ev, bool is_map)
 {
 	struct pos at = pos_of(l, ev->start_mark);
-	const char *tag = is_map ? (const char *)ev->data.mapping_start.tag :
-		(const char *)ev->data.sequence_start.tag;
-	const char *anchor = is_map ? (const char *)ev->data.mapping_start.anchor :
-		(const char *)ev->data.sequence_start.anchor;
+	const char *tag = is_map ? (const char *)ev->data.mapping_start.tag
+				 : (const char *)ev->data.sequence_start.tag;
+	const char *anchor = is_map ? (const char *)ev->data.mapping_start.anchor
+				    : (const char *)ev->data.sequence_start.anchor;
 	const char *core = core_tag(tag);
 	struct frame *fr;
 
@@ -668,16 +692,15 @@ static int on_start(struct loader *l, const yaml_event_t *ev, bool is_map)
 		return syntax_error(l, at, "a mapping key must be a scalar, not a %s",
 				    is_map ? "mapping" : "sequence");
 	if (l->depth + 1 > l->lim.max_depth)
-		return syntax_error(l, at, "nesting is deeper than %u levels",
-				    l->lim.max_depth);
+		return syntax_error(l, at, "nesting is deeper than %u levels", l->lim.max_depth);
 	if (check_total(l, at, 1) < 0)
 		return -1;
 	if (tag && strcmp(tag, "!") != 0) {
 		if (!core || (strcmp(core, "map") != 0 && strcmp(core, "seq") != 0))
 			return syntax_error(l, at,
-				"unsupported tag '%s'; only !!str, !!int, !!float, "
-				"!!bool, !!null, !!map and !!seq are allowed",
-				tag_shown(l, tag));
+					    "unsupported tag '%s'; only !!str, !!int, !!float, "
+					    "!!bool, !!null, !!map and !!seq are allowed",
+					    tag_shown(l, tag));
 		if ((strcmp(core, "map") == 0) != is_map)
 			return syntax_error(l, at, "tag !!%s on a %s", core,
 					    is_map ? "mapping" : "sequence");
@@ -701,7 +724,8 @@ static int on_start(struct loader *l, const yaml_event_t *ev, bool is_map)
 	return 0;
 }
 
-static int on_end(struct loader *l)
+static int
+on_end(struct loader *l)
 {
 	struct frame fr = l->stack[--l->depth];
 
@@ -721,12 +745,13 @@ static int on_end(struct loader *l)
 	return attach(l, fr.node, fr.node->at, fr.nodes, fr.height, false);
 }
 
-static int on_document_start(struct loader *l, const yaml_event_t *ev)
+static int
+on_document_start(struct loader *l, const yaml_event_t *ev)
 {
 	if (++l->docs_seen > l->lim.max_docs)
 		return syntax_error(l, pos_of(l, ev->start_mark),
-			"more than %zu documents in one file; split the file",
-			l->lim.max_docs);
+				    "more than %zu documents in one file; split the file",
+				    l->lim.max_docs);
 	anchors_clear(&l->anchors);
 	l->depth = 0;
 	l->root = NULL;
@@ -734,7 +759,8 @@ static int on_document_start(struct loader *l, const yaml_event_t *ev)
 	return 0;
 }
 
-static void on_document_end(struct loader *l)
+static void
+on_document_end(struct loader *l)
 {
 	struct yamlio_docs *o = l->out;
 
@@ -746,32 +772,25 @@ static void on_document_end(struct loader *l)
 	l->root = NULL;
 }
 
-static int on_event(struct loader *l, const yaml_event_t *ev)
+static int
+on_event(struct loader *l, const yaml_event_t *ev)
 {
 	switch (ev->type) {
-	case YAML_DOCUMENT_START_EVENT:
-		return on_document_start(l, ev);
-	case YAML_DOCUMENT_END_EVENT:
-		on_document_end(l);
-		return 0;
-	case YAML_SCALAR_EVENT:
-		return on_scalar(l, ev);
-	case YAML_ALIAS_EVENT:
-		return on_alias(l, ev);
-	case YAML_SEQUENCE_START_EVENT:
-		return on_start(l, ev, false);
-	case YAML_MAPPING_START_EVENT:
-		return on_start(l, ev, true);
+	case YAML_DOCUMENT_START_EVENT: return on_document_start(l, ev);
+	case YAML_DOCUMENT_END_EVENT: on_document_end(l); return 0;
+	case YAML_SCALAR_EVENT: return on_scalar(l, ev);
+	case YAML_ALIAS_EVENT: return on_alias(l, ev);
+	case YAML_SEQUENCE_START_EVENT: return on_start(l, ev, false);
+	case YAML_MAPPING_START_EVENT: return on_start(l, ev, true);
 	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT:
-		return on_end(l);
-	default:
-		return 0;
+	case YAML_MAPPING_END_EVENT: return on_end(l);
+	default: return 0;
 	}
 }
 
 /* Byte offset of a 1-based line:column (the inverse of pos_at_offset). */
-static size_t offset_of(const struct loader *l, struct pos at)
+static size_t
+offset_of(const struct loader *l, struct pos at)
 {
 	const unsigned char *p = (const unsigned char *)l->bytes;
 	size_t off = 0;
@@ -797,7 +816,8 @@ static size_t offset_of(const struct loader *l, struct pos at)
  * libyaml gives up on an implicit key longer than 1024 characters with
  * "could not find expected ':'"; say what is really wrong, at the key.
  */
-static bool long_key(struct loader *l, const yaml_parser_t *p)
+static bool
+long_key(struct loader *l, const yaml_parser_t *p)
 {
 	struct pos at = pos_of(l, p->context_mark);
 	size_t lim = l->lim.max_key < 1024 ? l->lim.max_key : 1024;
@@ -816,22 +836,24 @@ static bool long_key(struct loader *l, const yaml_parser_t *p)
 
 			if (l->bytes[i] != ':' || !strchr(" \t\r\n", next))
 				continue;
-			while (n && (l->bytes[start + n - 1] == ' ' ||
-				     l->bytes[start + n - 1] == '\t'))
+			while (n &&
+			       (l->bytes[start + n - 1] == ' ' || l->bytes[start + n - 1] == '\t'))
 				n--;
-			syntax_error(l, at, "mapping key is %zu bytes; the limit is %zu",
-				     n, lim);
+			syntax_error(l, at, "mapping key is %zu bytes; the limit is %zu", n, lim);
 			return true;
 		}
 	}
-	syntax_error(l, at, "mapping key is longer than 1024 characters; "
-		     "the limit is %zu", lim);
+	syntax_error(l, at,
+		     "mapping key is longer than 1024 characters; "
+		     "the limit is %zu",
+		     lim);
 	return true;
 }
 
 /* Column of the first character of `line` that is not a space, and that
  * character ('\0' for an empty line or the end of the input). */
-static unsigned first_column(const struct loader *l, unsigned line, char *ch)
+static unsigned
+first_column(const struct loader *l, unsigned line, char *ch)
 {
 	struct pos at = { l->file, line, 1 };
 	size_t off = offset_of(l, at);
@@ -844,7 +866,8 @@ static unsigned first_column(const struct loader *l, unsigned line, char *ch)
 }
 
 /* Does `line` hold ": " (or ':' at its end) before column `col`? */
-static bool colon_before(const struct loader *l, unsigned line, unsigned col)
+static bool
+colon_before(const struct loader *l, unsigned line, unsigned col)
 {
 	struct pos at = { l->file, line, 1 };
 	size_t off = offset_of(l, at), end;
@@ -862,8 +885,8 @@ static bool colon_before(const struct loader *l, unsigned line, unsigned col)
  * comment): its number (0 when none), the column it starts at, and
  * whether it holds a ': ' or ends in ':'.
  */
-static unsigned line_above(const struct loader *l, unsigned line, unsigned *col,
-			   bool *has_colon)
+static unsigned
+line_above(const struct loader *l, unsigned line, unsigned *col, bool *has_colon)
 {
 	while (--line >= 1) {
 		struct pos at = { l->file, line, 1 };
@@ -883,7 +906,8 @@ static unsigned line_above(const struct loader *l, unsigned line, unsigned *col,
 	return 0;
 }
 
-static bool context_is(const yaml_parser_t *p, const char *what)
+static bool
+context_is(const yaml_parser_t *p, const char *what)
 {
 	return p->context && strcmp(p->context, what) == 0;
 }
@@ -893,7 +917,8 @@ static bool context_is(const yaml_parser_t *p, const char *what)
  * holds them, instead of libyaml's text (which often points at the line
  * after).  Returns false when the error is none of them.
  */
-static bool layout_error(struct loader *l, const yaml_parser_t *p)
+static bool
+layout_error(struct loader *l, const yaml_parser_t *p)
 {
 	struct pos at = pos_of(l, p->problem_mark);
 	struct pos ctx = pos_of(l, p->context_mark);
@@ -905,7 +930,8 @@ static bool layout_error(struct loader *l, const yaml_parser_t *p)
 	bool colon = false;
 
 	if (ch == '\t' || strstr(problem, "tab character")) {
-		syntax_error(l, at, "a tab character in the indentation: YAML "
+		syntax_error(l, at,
+			     "a tab character in the indentation: YAML "
 			     "indents with spaces only; replace the tab with spaces");
 		return true;
 	}
@@ -913,7 +939,8 @@ static bool layout_error(struct loader *l, const yaml_parser_t *p)
 	    context_is(p, "while scanning a simple key")) {
 		/* libyaml notices only on the next line; the line that lacks
 		 * the ':' is where the key started */
-		syntax_error(l, ctx, "this line has no ':' after its key: write "
+		syntax_error(l, ctx,
+			     "this line has no ':' after its key: write "
 			     "'key: value', or indent it further if it continues "
 			     "the value above");
 		return true;
@@ -922,31 +949,39 @@ static bool layout_error(struct loader *l, const yaml_parser_t *p)
 	    context_is(p, "while parsing a block mapping")) {
 		col = first_column(l, at.line, &first);
 		if (at.line == ctx.line || col != at.col) {
-			syntax_error(l, at, "unexpected text after a value: quote the "
+			syntax_error(l, at,
+				     "unexpected text after a value: quote the "
 				     "whole value, or remove what follows it");
 		} else if (first == '-') {
-			syntax_error(l, at, "a list item where the mapping that starts "
+			syntax_error(l, at,
+				     "a list item where the mapping that starts "
 				     "at line %u, column %u expects a key: indent the item "
-				     "under the key it belongs to", ctx.line, ctx.col);
+				     "under the key it belongs to",
+				     ctx.line, ctx.col);
 		} else if (line_above(l, at.line, &col, &colon) && col > at.col) {
-			syntax_error(l, at, "bad indentation: this line starts at column "
+			syntax_error(l, at,
+				     "bad indentation: this line starts at column "
 				     "%u, between the column %u of the line above and the "
 				     "column %u of the keys of the mapping at line %u; "
 				     "indent it like the keys it belongs with, using spaces",
 				     at.col, col, ctx.col, ctx.line);
 		} else {
-			syntax_error(l, at, "bad indentation: this line starts at column "
+			syntax_error(l, at,
+				     "bad indentation: this line starts at column "
 				     "%u, but the keys of the mapping at line %u are at "
 				     "column %u; indent it like the keys it belongs with, "
-				     "using spaces", at.col, ctx.line, ctx.col);
+				     "using spaces",
+				     at.col, ctx.line, ctx.col);
 		}
 		return true;
 	}
 	if (!strcmp(problem, "did not find expected '-' indicator") &&
 	    context_is(p, "while parsing a block collection")) {
-		syntax_error(l, at, "bad indentation: the list that starts at line %u, "
+		syntax_error(l, at,
+			     "bad indentation: the list that starts at line %u, "
 			     "column %u expects '- ' items here; indent this line "
-			     "under an item, or start it with '- '", ctx.line, ctx.col);
+			     "under an item, or start it with '- '",
+			     ctx.line, ctx.col);
 		return true;
 	}
 	if (!strcmp(problem, "mapping values are not allowed in this context")) {
@@ -954,18 +989,21 @@ static bool layout_error(struct loader *l, const yaml_parser_t *p)
 		unsigned above = line_above(l, at.line, &acol, &colon);
 
 		if (colon_before(l, at.line, at.col)) {
-			syntax_error(l, at, "a second ': ' on one line: quote the value "
+			syntax_error(l, at,
+				     "a second ': ' on one line: quote the value "
 				     "if the ': ' belongs to it (key: \"a: b\")");
 		} else if (above && !colon && acol == col) {
 			/* "name lab" then "region: x": the two read as one key */
 			struct pos prev = { l->file, above, acol };
 
-			syntax_error(l, prev, "this line has no ':' after its key: write "
+			syntax_error(l, prev,
+				     "this line has no ':' after its key: write "
 				     "'key: value', or indent it further if it continues "
 				     "the value above");
 		} else {
 			at.col = col;
-			syntax_error(l, at, "bad indentation: this line is indented deeper "
+			syntax_error(l, at,
+				     "bad indentation: this line is indented deeper "
 				     "than the key above it, so it reads as part of that "
 				     "value; line it up with its siblings, using spaces");
 		}
@@ -974,7 +1012,8 @@ static bool layout_error(struct loader *l, const yaml_parser_t *p)
 	return false;
 }
 
-static void parser_error(struct loader *l, const yaml_parser_t *p)
+static void
+parser_error(struct loader *l, const yaml_parser_t *p)
 {
 	struct pos at;
 	const char *problem = p->problem ? p->problem : "malformed YAML";
@@ -996,8 +1035,7 @@ static void parser_error(struct loader *l, const yaml_parser_t *p)
 		if (long_key(l, p) || layout_error(l, p))
 			return;
 		if (p->context)
-			syntax_error(l, at, "%s (%s at line %u, column %u)",
-				     problem, p->context,
+			syntax_error(l, at, "%s (%s at line %u, column %u)", problem, p->context,
 				     (unsigned)p->context_mark.line + 1,
 				     (unsigned)p->context_mark.column + 1);
 		else
@@ -1006,7 +1044,8 @@ static void parser_error(struct loader *l, const yaml_parser_t *p)
 }
 
 /* NUL bytes and invalid UTF-8, at their exact place. */
-static int check_bytes(struct loader *l)
+static int
+check_bytes(struct loader *l)
 {
 	size_t off;
 	const char *why;
@@ -1015,13 +1054,14 @@ static int check_bytes(struct loader *l)
 		return 0;
 	if (l->bytes[off] == '\0')
 		return syntax_error(l, pos_at_offset(l, off),
-			"NUL byte (0x00) in the file; YAML text cannot contain it");
+				    "NUL byte (0x00) in the file; YAML text cannot contain it");
 	return syntax_error(l, pos_at_offset(l, off),
-		"invalid UTF-8 byte 0x%02x (%s); save the file as UTF-8",
-		(unsigned char)l->bytes[off], why);
+			    "invalid UTF-8 byte 0x%02x (%s); save the file as UTF-8",
+			    (unsigned char)l->bytes[off], why);
 }
 
-static void limits_fill(struct yamlio_limits *o, const struct yamlio_limits *lim)
+static void
+limits_fill(struct yamlio_limits *o, const struct yamlio_limits *lim)
 {
 	const struct yamlio_limits *def = &yamlio_default_limits;
 
@@ -1040,9 +1080,9 @@ static void limits_fill(struct yamlio_limits *o, const struct yamlio_limits *lim
 		o->max_key = def->max_key;
 }
 
-int yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d,
-		const char *file, const char *bytes, size_t len,
-		const struct yamlio_limits *lim)
+int
+yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d, const char *file,
+	    const char *bytes, size_t len, const struct yamlio_limits *lim)
 {
 	struct loader l;
 	yaml_parser_t parser;
@@ -1063,14 +1103,13 @@ int yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d,
 	if (len > l.lim.max_bytes) {
 		struct pos whole = { file, 0, 0 };
 
-		return syntax_error(&l, whole, "file is %zu bytes; the limit is %zu",
-				    len, l.lim.max_bytes);
+		return syntax_error(&l, whole, "file is %zu bytes; the limit is %zu", len,
+				    l.lim.max_bytes);
 	}
 	if (check_bytes(&l) < 0)
 		return -1;
 	if (!yaml_parser_initialize(&parser))
-		return syntax_error(&l, pos_at_offset(&l, 0),
-				    "out of memory while parsing YAML");
+		return syntax_error(&l, pos_at_offset(&l, 0), "out of memory while parsing YAML");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)bytes, len);
 	for (;;) {
 		yaml_event_type_t type;
@@ -1096,7 +1135,8 @@ out:
 	return ret;
 }
 
-const char *yamlio_library_version(void)
+const char *
+yamlio_library_version(void)
 {
 	return yaml_get_version_string();
 }

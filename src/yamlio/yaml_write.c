@@ -27,14 +27,15 @@
 
 /* Deeper trees than this are refused rather than risking the stack. */
 #define EMIT_MAX_DEPTH 10000
-#define NUM_TEXT 40	/* a number's text */
+#define NUM_TEXT 40 /* a number's text */
 
 struct writer {
 	struct buf *out;
 	int err;
 };
 
-static int write_handler(void *data, unsigned char *buffer, size_t size)
+static int
+write_handler(void *data, unsigned char *buffer, size_t size)
 {
 	struct writer *w = data;
 	int err = buf_add(w->out, buffer, size);
@@ -46,7 +47,8 @@ static int write_handler(void *data, unsigned char *buffer, size_t size)
 	return 1;
 }
 
-static bool in_words(const char *s, size_t len, const char *const *words)
+static bool
+in_words(const char *s, size_t len, const char *const *words)
 {
 	for (; *words; words++)
 		if (strlen(*words) == len && memcmp(s, *words, len) == 0)
@@ -56,13 +58,13 @@ static bool in_words(const char *s, size_t len, const char *const *words)
 
 /* Words YAML 1.1 or 1.2 reads as bool or null, and the 1.1 value/merge keys. */
 static const char *const special_words[] = {
-	"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-	"true", "True", "TRUE", "false", "False", "FALSE",
-	"on", "On", "ON", "off", "Off", "OFF",
-	"null", "Null", "NULL", "~", "=", "<<", NULL,
+	"y",    "Y",    "yes",  "Yes",   "YES",   "n",     "N",  "no", "No", "NO",
+	"true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off",
+	"Off",  "OFF",  "null", "Null",  "NULL",  "~",     "=",  "<<", NULL,
 };
 
-static bool all_in(const char *s, size_t len, const char *set)
+static bool
+all_in(const char *s, size_t len, const char *set)
 {
 	size_t i;
 
@@ -72,7 +74,8 @@ static bool all_in(const char *s, size_t len, const char *set)
 	return true;
 }
 
-static bool strpbrk_n(const char *s, size_t len, const char *set)
+static bool
+strpbrk_n(const char *s, size_t len, const char *set)
 {
 	size_t i;
 
@@ -82,7 +85,8 @@ static bool strpbrk_n(const char *s, size_t len, const char *set)
 	return false;
 }
 
-static bool is_digit(char c)
+static bool
+is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
@@ -94,7 +98,8 @@ static bool is_digit(char c)
  * leading digit (1.1 readers even take "." and "e1"), `.inf` / `.nan` in
  * any case, and dates (1.1 timestamps).
  */
-static bool looks_numeric(const char *s, size_t len)
+static bool
+looks_numeric(const char *s, size_t len)
 {
 	size_t k = 0;
 
@@ -123,8 +128,8 @@ static bool looks_numeric(const char *s, size_t len)
 	    (memchr(s, '.', len) || strpbrk_n(s, len, "0123456789")))
 		return true;
 	/* 2001-12-14, 2001-12-14t21:59:43.10-05:00 */
-	if (k == 0 && len >= 8 && is_digit(s[0]) && is_digit(s[1]) &&
-	    is_digit(s[2]) && is_digit(s[3]) && s[4] == '-' && is_digit(s[5]))
+	if (k == 0 && len >= 8 && is_digit(s[0]) && is_digit(s[1]) && is_digit(s[2]) &&
+	    is_digit(s[3]) && s[4] == '-' && is_digit(s[5]))
 		return true;
 	return false;
 }
@@ -134,7 +139,8 @@ static bool looks_numeric(const char *s, size_t len)
  * controls (tab included), DEL, the BOM, U+2028/U+2029 (line breaks to
  * YAML) and the non-characters U+FFFE/U+FFFF.  `allow_nl` lets '\n' pass.
  */
-static bool has_special(const char *s, size_t len, bool allow_nl)
+static bool
+has_special(const char *s, size_t len, bool allow_nl)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i;
@@ -147,7 +153,7 @@ static bool has_special(const char *s, size_t len, bool allow_nl)
 		if (c < 0x20 || c == 0x7f)
 			return true;
 		if (c == 0xc2 && i + 1 < len && p[i + 1] < 0xa0)
-			return true;	/* U+0080..U+009F */
+			return true; /* U+0080..U+009F */
 		if (c == 0xe2 && i + 2 < len && p[i + 1] == 0x80 &&
 		    (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
 			return true;
@@ -156,12 +162,13 @@ static bool has_special(const char *s, size_t len, bool allow_nl)
 		     (p[i + 1] == 0xbf && (p[i + 2] == 0xbe || p[i + 2] == 0xbf))))
 			return true;
 		if (c >= 0x80 && (c & 0xc0) != 0x80 && c < 0xc2)
-			return true;	/* not UTF-8 at all */
+			return true; /* not UTF-8 at all */
 	}
 	return false;
 }
 
-static bool has_sub(const char *s, size_t len, const char *sub)
+static bool
+has_sub(const char *s, size_t len, const char *sub)
 {
 	size_t n = strlen(sub), i;
 
@@ -172,7 +179,8 @@ static bool has_sub(const char *s, size_t len, const char *sub)
 }
 
 /* Can s be written plain and read back as this very string? */
-static bool plain_ok(const char *s, size_t len)
+static bool
+plain_ok(const char *s, size_t len)
 {
 	char c;
 
@@ -201,7 +209,8 @@ static bool plain_ok(const char *s, size_t len)
  * space before a break or at the end, more than one final break (keep
  * chomping), or a special character.
  */
-static bool literal_ok(const char *s, size_t len)
+static bool
+literal_ok(const char *s, size_t len)
 {
 	if (len == 0 || !memchr(s, '\n', len) || has_special(s, len, true))
 		return false;
@@ -214,7 +223,8 @@ static bool literal_ok(const char *s, size_t len)
 	return true;
 }
 
-static yaml_scalar_style_t str_style(const char *s, size_t len, bool is_key)
+static yaml_scalar_style_t
+str_style(const char *s, size_t len, bool is_key)
 {
 	if (plain_ok(s, len))
 		return YAML_PLAIN_SCALAR_STYLE;
@@ -225,18 +235,16 @@ static yaml_scalar_style_t str_style(const char *s, size_t len, bool is_key)
 }
 
 /* The text and style a scalar is written with; num holds a number's text. */
-static void scalar_text(const struct node *n, bool is_key, char num[NUM_TEXT],
-			const char **text_out, size_t *len_out,
-			yaml_scalar_style_t *style_out)
+static void
+scalar_text(const struct node *n, bool is_key, char num[NUM_TEXT], const char **text_out,
+	    size_t *len_out, yaml_scalar_style_t *style_out)
 {
 	yaml_scalar_style_t style = YAML_PLAIN_SCALAR_STYLE;
 	const char *text = n->scalar.text ? n->scalar.text : "";
 	size_t len = n->scalar.text ? n->scalar.len : 0;
 
 	switch (n->type) {
-	case NODE_STR:
-		style = str_style(text, len, is_key);
-		break;
+	case NODE_STR: style = str_style(text, len, is_key); break;
 	case NODE_NULL:
 		text = "null";
 		len = 4;
@@ -256,8 +264,8 @@ static void scalar_text(const struct node *n, bool is_key, char num[NUM_TEXT],
 
 		/* Text that reads back as a number is kept ("1e3", ".inf");
 		 * anything else ("inf", "") is written from the value. */
-		if (len && (yamlio_parse_float(text, len, &f) ||
-			    yamlio_parse_int(text, len, &i, &f)))
+		if (len &&
+		    (yamlio_parse_float(text, len, &f) || yamlio_parse_int(text, len, &i, &f)))
 			break;
 		f = n->scalar.f;
 		if (isnan(f))
@@ -275,7 +283,8 @@ static void scalar_text(const struct node *n, bool is_key, char num[NUM_TEXT],
 	*style_out = style;
 }
 
-static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
+static int
+emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
 {
 	yaml_event_t ev;
 	yaml_scalar_style_t style;
@@ -286,14 +295,14 @@ static int emit_scalar(yaml_emitter_t *em, const struct node *n, bool is_key)
 	scalar_text(n, is_key, num, &text, &len, &style);
 	if (len > INT32_MAX)
 		return -1;
-	if (!yaml_scalar_event_initialize(&ev, NULL, NULL,
-					  (yaml_char_t *)(uintptr_t)text,
-					  (int)len, 1, 1, style))
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)(uintptr_t)text, (int)len,
+					  1, 1, style))
 		return -1;
 	return yaml_emitter_emit(em, &ev) ? 0 : -1;
 }
 
-static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
+static int
+emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
 {
 	yaml_event_t ev;
 	size_t i;
@@ -301,23 +310,21 @@ static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
 	if (!n || depth > EMIT_MAX_DEPTH)
 		return -1;
 	switch (n->kind) {
-	case NODE_SCALAR:
-		return emit_scalar(em, n, false);
+	case NODE_SCALAR: return emit_scalar(em, n, false);
 	case NODE_SEQ:
 		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-				YAML_BLOCK_SEQUENCE_STYLE) ||
+							  YAML_BLOCK_SEQUENCE_STYLE) ||
 		    !yaml_emitter_emit(em, &ev))
 			return -1;
 		for (i = 0; i < n->seq.count; i++)
 			if (emit_node(em, n->seq.items[i], depth + 1) < 0)
 				return -1;
-		if (!yaml_sequence_end_event_initialize(&ev) ||
-		    !yaml_emitter_emit(em, &ev))
+		if (!yaml_sequence_end_event_initialize(&ev) || !yaml_emitter_emit(em, &ev))
 			return -1;
 		return 0;
 	case NODE_MAP:
 		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-				YAML_BLOCK_MAPPING_STYLE) ||
+							 YAML_BLOCK_MAPPING_STYLE) ||
 		    !yaml_emitter_emit(em, &ev))
 			return -1;
 		for (i = 0; i < n->map.count; i++) {
@@ -333,15 +340,16 @@ static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
 				struct node ks = *k;
 
 				ks.type = NODE_STR;
-				if (emit_scalar(em, k->type == NODE_NULL ||
-						k->type == NODE_BOOL ? k : &ks, true) < 0)
+				if (emit_scalar(em,
+						k->type == NODE_NULL || k->type == NODE_BOOL ? k
+											     : &ks,
+						true) < 0)
 					return -1;
 			}
 			if (emit_node(em, n->map.pairs[i].value, depth + 1) < 0)
 				return -1;
 		}
-		if (!yaml_mapping_end_event_initialize(&ev) ||
-		    !yaml_emitter_emit(em, &ev))
+		if (!yaml_mapping_end_event_initialize(&ev) || !yaml_emitter_emit(em, &ev))
 			return -1;
 		return 0;
 	}
@@ -363,9 +371,10 @@ static int emit_node(yaml_emitter_t *em, const struct node *n, unsigned depth)
  * Anything else goes to libyaml (yamlio_emit_libyaml); tests/unit/
  * test_emit_fast.c compares the two on generated trees and scalars.
  */
-#define FAST_MAX_KEY 128	/* libyaml writes longer keys as "? key" */
+#define FAST_MAX_KEY 128 /* libyaml writes longer keys as "? key" */
 
-static bool ascii(const char *s, size_t len)
+static bool
+ascii(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] >= 0x80)
@@ -375,7 +384,8 @@ static bool ascii(const char *s, size_t len)
 
 /* A key as emit_node() writes it (its scalar, typed as a string unless
  * null or bool). */
-static const struct node *key_as_str(const struct node *k, struct node *tmp)
+static const struct node *
+key_as_str(const struct node *k, struct node *tmp)
 {
 	if (k->type == NODE_STR || k->type == NODE_NULL || k->type == NODE_BOOL)
 		return k;
@@ -386,7 +396,8 @@ static const struct node *key_as_str(const struct node *k, struct node *tmp)
 
 /* Plain text libyaml writes plain: no indicator, space or break where
  * its analysis would refuse the plain style. */
-static bool plain_syntax_ok(const char *s, size_t len)
+static bool
+plain_syntax_ok(const char *s, size_t len)
 {
 	if (len == 0 || memchr(s, '\n', len) || has_special(s, len, false))
 		return false;
@@ -401,13 +412,14 @@ static bool plain_syntax_ok(const char *s, size_t len)
 
 struct fast {
 	struct buf *out;
-	bool line_start;	/* nothing written on the current line */
-	bool refused;		/* a node the direct writer does not take */
-	unsigned depth;		/* of the children being written (emit_node's) */
+	bool line_start; /* nothing written on the current line */
+	bool refused;    /* a node the direct writer does not take */
+	unsigned depth;  /* of the children being written (emit_node's) */
 	int err;
 };
 
-static void put(struct fast *w, const char *s, size_t n)
+static void
+put(struct fast *w, const char *s, size_t n)
 {
 	if (!w->err && n) {
 		w->err = buf_add(w->out, s, n);
@@ -415,12 +427,14 @@ static void put(struct fast *w, const char *s, size_t n)
 	}
 }
 
-static void put_ch(struct fast *w, char c)
+static void
+put_ch(struct fast *w, char c)
 {
 	put(w, &c, 1);
 }
 
-static void spaces(struct fast *w, unsigned n)
+static void
+spaces(struct fast *w, unsigned n)
 {
 	static const char sp[] = "                                ";
 
@@ -433,7 +447,8 @@ static void spaces(struct fast *w, unsigned n)
 }
 
 /* A new line at column `indent` (libyaml's write_indent). */
-static void line(struct fast *w, unsigned indent)
+static void
+line(struct fast *w, unsigned indent)
 {
 	if (!w->line_start)
 		put_ch(w, '\n');
@@ -442,7 +457,8 @@ static void line(struct fast *w, unsigned indent)
 }
 
 /* libyaml's double-quoted scalar, ASCII text, no width limit. */
-static void put_double(struct fast *w, const char *s, size_t len)
+static void
+put_double(struct fast *w, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t i, from = 0;
@@ -483,8 +499,8 @@ static void put_double(struct fast *w, const char *s, size_t len)
 }
 
 /* A scalar after "key:" or "-": its lines, if literal, at `indent`. */
-static void put_scalar(struct fast *w, const struct node *n, bool is_key,
-		       unsigned indent)
+static void
+put_scalar(struct fast *w, const struct node *n, bool is_key, unsigned indent)
 {
 	yaml_scalar_style_t style;
 	char num[NUM_TEXT];
@@ -493,8 +509,8 @@ static void put_scalar(struct fast *w, const struct node *n, bool is_key,
 
 	scalar_text(n, is_key, num, &text, &len, &style);
 	if (len > INT32_MAX || !ascii(text, len) ||
-	    (is_key && (len > FAST_MAX_KEY || memchr(text, '\n', len) ||
-			memchr(text, '\r', len))) ||
+	    (is_key &&
+	     (len > FAST_MAX_KEY || memchr(text, '\n', len) || memchr(text, '\r', len))) ||
 	    (n->type != NODE_STR && !plain_syntax_ok(text, len))) {
 		w->refused = true;
 		return;
@@ -525,13 +541,12 @@ static void put_scalar(struct fast *w, const struct node *n, bool is_key,
 	}
 }
 
-static void fast_map(struct fast *w, const struct node *n, unsigned indent,
-		     bool inline_first);
-static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
-		     bool inline_first);
+static void fast_map(struct fast *w, const struct node *n, unsigned indent, bool inline_first);
+static void fast_seq(struct fast *w, const struct node *n, unsigned indent, bool inline_first);
 
 /* A node emit_node() refuses (NULL, too deep), or a write that failed. */
-static bool fast_refuse(struct fast *w, const struct node *v)
+static bool
+fast_refuse(struct fast *w, const struct node *v)
 {
 	if (!v || w->depth > EMIT_MAX_DEPTH || w->refused || w->err) {
 		w->refused = true;
@@ -541,7 +556,8 @@ static bool fast_refuse(struct fast *w, const struct node *v)
 }
 
 /* The value of a key at column `indent`, after "key:". */
-static void fast_value(struct fast *w, const struct node *v, unsigned indent)
+static void
+fast_value(struct fast *w, const struct node *v, unsigned indent)
 {
 	if (fast_refuse(w, v))
 		return;
@@ -554,7 +570,8 @@ static void fast_value(struct fast *w, const struct node *v, unsigned indent)
 }
 
 /* An item whose dash is at column `indent`, after "-". */
-static void fast_item(struct fast *w, const struct node *v, unsigned indent)
+static void
+fast_item(struct fast *w, const struct node *v, unsigned indent)
 {
 	if (fast_refuse(w, v))
 		return;
@@ -566,8 +583,8 @@ static void fast_item(struct fast *w, const struct node *v, unsigned indent)
 		v->seq.count ? fast_seq(w, v, indent + 2, true) : put(w, " []", 3);
 }
 
-static void fast_map(struct fast *w, const struct node *n, unsigned indent,
-		     bool inline_first)
+static void
+fast_map(struct fast *w, const struct node *n, unsigned indent, bool inline_first)
 {
 	w->depth++;
 	for (size_t i = 0; i < n->map.count && !w->refused; i++) {
@@ -589,8 +606,8 @@ static void fast_map(struct fast *w, const struct node *n, unsigned indent,
 	w->depth--;
 }
 
-static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
-		     bool inline_first)
+static void
+fast_seq(struct fast *w, const struct node *n, unsigned indent, bool inline_first)
 {
 	w->depth++;
 	for (size_t i = 0; i < n->seq.count && !w->refused; i++) {
@@ -606,7 +623,8 @@ static void fast_seq(struct fast *w, const struct node *n, unsigned indent,
 
 /* 1 when the tree is not one the direct writer takes (nothing written),
  * else 0 or a buf error with out as it was. */
-static int fast_emit(struct buf *out, const struct node *doc, unsigned flags)
+static int
+fast_emit(struct buf *out, const struct node *doc, unsigned flags)
 {
 	struct fast w = { out, true, false, 0, 0 };
 	size_t start = out->len;
@@ -632,14 +650,16 @@ static int fast_emit(struct buf *out, const struct node *doc, unsigned flags)
 	return 0;
 }
 
-int yamlio_emit(struct buf *out, const struct node *doc, unsigned flags)
+int
+yamlio_emit(struct buf *out, const struct node *doc, unsigned flags)
 {
 	int r = fast_emit(out, doc, flags);
 
 	return r == 1 ? yamlio_emit_libyaml(out, doc, flags) : r;
 }
 
-int yamlio_emit_libyaml(struct buf *out, const struct node *doc, unsigned flags)
+int
+yamlio_emit_libyaml(struct buf *out, const struct node *doc, unsigned flags)
 {
 	yaml_emitter_t em;
 	yaml_event_t ev;
@@ -661,16 +681,14 @@ int yamlio_emit_libyaml(struct buf *out, const struct node *doc, unsigned flags)
 	    !yaml_emitter_emit(&em, &ev))
 		goto out;
 	if (!yaml_document_start_event_initialize(&ev, NULL, NULL, NULL,
-			(flags & YAMLIO_DOC_START) ? 0 : 1) ||
+						  (flags & YAMLIO_DOC_START) ? 0 : 1) ||
 	    !yaml_emitter_emit(&em, &ev))
 		goto out;
 	if (emit_node(&em, doc, 0) < 0)
 		goto out;
-	if (!yaml_document_end_event_initialize(&ev, 1) ||
-	    !yaml_emitter_emit(&em, &ev))
+	if (!yaml_document_end_event_initialize(&ev, 1) || !yaml_emitter_emit(&em, &ev))
 		goto out;
-	if (!yaml_stream_end_event_initialize(&ev) ||
-	    !yaml_emitter_emit(&em, &ev))
+	if (!yaml_stream_end_event_initialize(&ev) || !yaml_emitter_emit(&em, &ev))
 		goto out;
 	if (!yaml_emitter_flush(&em))
 		goto out;

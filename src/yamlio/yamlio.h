@@ -22,12 +22,12 @@ struct arena;
 struct buf;
 
 struct yamlio_limits {
-	size_t max_bytes;	/* whole input */
-	unsigned max_depth;	/* nesting of collections */
-	size_t max_nodes;	/* nodes produced, aliases expanded, per file */
-	size_t max_scalar;	/* bytes of one scalar (keys included) */
-	size_t max_docs;	/* documents in one file */
-	size_t max_key;		/* bytes of one mapping key */
+	size_t max_bytes;   /* whole input */
+	unsigned max_depth; /* nesting of collections */
+	size_t max_nodes;   /* nodes produced, aliases expanded, per file */
+	size_t max_scalar;  /* bytes of one scalar (keys included) */
+	size_t max_docs;    /* documents in one file */
+	size_t max_key;     /* bytes of one mapping key */
 };
 /* A field left 0 takes the default value. */
 
@@ -35,7 +35,7 @@ struct yamlio_limits {
 extern const struct yamlio_limits yamlio_default_limits;
 
 struct yamlio_docs {
-	struct node **docs;	/* one root per document, in file order */
+	struct node **docs; /* one root per document, in file order */
 	size_t count;
 };
 
@@ -51,9 +51,8 @@ struct yamlio_docs {
  * changing it in place.  Keys brought in by a merge key `<<` follow the
  * mapping's own keys.
  */
-int yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d,
-		const char *file, const char *bytes, size_t len,
-		const struct yamlio_limits *lim);
+int yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d, const char *file,
+		const char *bytes, size_t len, const struct yamlio_limits *lim);
 
 /*
  * Emitting.  Keys are written in the order the mapping holds them (the
@@ -63,7 +62,7 @@ int yamlio_load(struct yamlio_docs *out, struct arena *a, struct diags *d,
  * every machine, locale and run.
  */
 enum yamlio_emit_flags {
-	YAMLIO_DOC_START = 1 << 0,	/* write "---" before the document */
+	YAMLIO_DOC_START = 1 << 0, /* write "---" before the document */
 };
 
 /* Appends one document to out; returns 0, or BUF_ETOOBIG / -1 (a tree

@@ -67,8 +67,9 @@ test_expect_success 'add a rule: one file, one row, one declaration' '
 		.check_site = check_gs185,
 	};
 	EOC
-	sed -i "s|^	rule_gs113, rule_gs114, rule_gs115, rule_gs116, rule_gs117;|	rule_gs185,\n&|" "$tree/src/rules/rules_int.h" &&
-	sed -i "s|^	&rule_gs113, &rule_gs114, &rule_gs115, &rule_gs116, &rule_gs117,$|&\n	\&rule_gs185,|" "$tree/src/rules/rules.c" &&
+	# anchored on the last rule, not on how clang-format wrapped the lists
+	sed -i "/rule_gs117;\$/a extern const struct rule rule_gs185;" "$tree/src/rules/rules_int.h" &&
+	sed -i "/&rule_gs117,\$/a \	&rule_gs185," "$tree/src/rules/rules.c" &&
 	grep -q "rule_gs185" "$tree/src/rules/rules_int.h" && grep -q "&rule_gs185" "$tree/src/rules/rules.c"
 '
 

@@ -11,7 +11,8 @@
 
 #include "base/arena.h"
 
-static void test_arena__alloc_is_aligned_and_zeroed(void **state)
+static void
+test_arena__alloc_is_aligned_and_zeroed(void **state)
 {
 	struct arena a = ARENA_INIT;
 	size_t sizes[] = { 1, 3, 7, 16, 17, 100, 1000, 5000 };
@@ -34,7 +35,8 @@ static void test_arena__alloc_is_aligned_and_zeroed(void **state)
 	assert_int_equal(a.total, 0);
 }
 
-static void test_arena__allocations_do_not_overlap(void **state)
+static void
+test_arena__allocations_do_not_overlap(void **state)
 {
 	struct arena a = ARENA_INIT;
 	unsigned char *p[300];
@@ -58,7 +60,8 @@ static void test_arena__allocations_do_not_overlap(void **state)
 	arena_release(&a);
 }
 
-static void test_arena__zero_size_gives_distinct_pointers(void **state)
+static void
+test_arena__zero_size_gives_distinct_pointers(void **state)
 {
 	struct arena a = ARENA_INIT;
 	void *x = arena_alloc(&a, 0), *y = arena_alloc(&a, 0);
@@ -70,7 +73,8 @@ static void test_arena__zero_size_gives_distinct_pointers(void **state)
 	arena_release(&a);
 }
 
-static void test_arena__realloc_keeps_contents(void **state)
+static void
+test_arena__realloc_keeps_contents(void **state)
 {
 	struct arena a = ARENA_INIT;
 	int *v = NULL;
@@ -93,7 +97,8 @@ static void test_arena__realloc_keeps_contents(void **state)
 	arena_release(&a);
 }
 
-static void test_arena__realloc_of_older_block_copies(void **state)
+static void
+test_arena__realloc_of_older_block_copies(void **state)
 {
 	struct arena a = ARENA_INIT;
 	char *s = arena_strdup(&a, "hello");
@@ -108,7 +113,8 @@ static void test_arena__realloc_of_older_block_copies(void **state)
 	arena_release(&a);
 }
 
-static void test_arena__strings(void **state)
+static void
+test_arena__strings(void **state)
 {
 	struct arena a = ARENA_INIT;
 	char big[1000];
@@ -128,7 +134,8 @@ static void test_arena__strings(void **state)
 	arena_release(&a);
 }
 
-static void test_arena__init_and_reuse_after_release(void **state)
+static void
+test_arena__init_and_reuse_after_release(void **state)
 {
 	struct arena a;
 
@@ -141,7 +148,8 @@ static void test_arena__init_and_reuse_after_release(void **state)
 	arena_release(&a);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena__alloc_is_aligned_and_zeroed),

@@ -594,8 +594,7 @@ test_argocd_env__settings_read_objects_and_cluster(void **state)
 static void
 test_argocd_env__objects_split_by_group(void **state)
 {
-	struct render_object app = { .api_version = "argoproj.io/v1alpha1",
-				     .kind = "Application" };
+	struct render_object app = { .api_version = "argoproj.io/v1alpha1", .kind = "Application" };
 	struct render_object pool = { .api_version = "karpenter.sh/v1", .kind = "NodePool" };
 	struct render_object cm = { .api_version = "v1", .kind = "ConfigMap" };
 	struct render_object lookalike = { .api_version = "argoproj.io.example.com/v1",

@@ -15,7 +15,8 @@
 #include "base/strdist.h"
 #include "base/utf8.h"
 
-static void test_base__arena_grow_doubles_and_keeps(void **state)
+static void
+test_base__arena_grow_doubles_and_keeps(void **state)
 {
 	struct arena a = ARENA_INIT;
 	int *items = NULL;
@@ -43,7 +44,8 @@ static void test_base__arena_grow_doubles_and_keeps(void **state)
 	arena_release(&a);
 }
 
-static void test_base__pos_none(void **state)
+static void
+test_base__pos_none(void **state)
 {
 	struct pos p = POS_NONE;
 	struct pos q = (struct pos)POS_NONE;
@@ -55,7 +57,8 @@ static void test_base__pos_none(void **state)
 	assert_null(q.file);
 }
 
-static void test_base__strdist_edit(void **state)
+static void
+test_base__strdist_edit(void **state)
 {
 	char long_a[STRDIST_MAX + 2];
 
@@ -73,7 +76,8 @@ static void test_base__strdist_edit(void **state)
 	assert_int_equal(strdist_edit(long_a, long_a, 4), 5);
 }
 
-static void test_base__utf8_length(void **state)
+static void
+test_base__utf8_length(void **state)
 {
 	(void)state;
 	assert_int_equal(utf8_length("abc", 3), 3);
@@ -84,7 +88,8 @@ static void test_base__utf8_length(void **state)
 	assert_int_equal(utf8_length("abcdef", 2), 2);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_base__arena_grow_doubles_and_keeps),

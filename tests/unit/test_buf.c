@@ -19,7 +19,8 @@
 
 static char tmpdir[256];
 
-static int setup(void **state)
+static int
+setup(void **state)
 {
 	const char *t = getenv("TMPDIR");
 
@@ -28,7 +29,8 @@ static int setup(void **state)
 	return mkdtemp(tmpdir) ? 0 : -1;
 }
 
-static int teardown(void **state)
+static int
+teardown(void **state)
 {
 	char cmd[300];
 
@@ -37,7 +39,8 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static const char *tmp_path(const char *name)
+static const char *
+tmp_path(const char *name)
 {
 	static char p[512];
 
@@ -45,7 +48,8 @@ static const char *tmp_path(const char *name)
 	return p;
 }
 
-static void write_file(const char *path, const char *s, size_t n)
+static void
+write_file(const char *path, const char *s, size_t n)
 {
 	FILE *f = fopen(path, "wb");
 
@@ -54,7 +58,8 @@ static void write_file(const char *path, const char *s, size_t n)
 	assert_int_equal(fclose(f), 0);
 }
 
-static void test_buf__init_invariants(void **state)
+static void
+test_buf__init_invariants(void **state)
 {
 	struct buf b = BUF_INIT;
 
@@ -71,7 +76,8 @@ static void test_buf__init_invariants(void **state)
 	assert_int_equal(buf_empty[0], '\0');
 }
 
-static void test_buf__append_keeps_nul(void **state)
+static void
+test_buf__append_keeps_nul(void **state)
 {
 	struct buf b = BUF_INIT;
 	int i;
@@ -93,7 +99,8 @@ static void test_buf__append_keeps_nul(void **state)
 	buf_release(&b);
 }
 
-static void test_buf__printf_long(void **state)
+static void
+test_buf__printf_long(void **state)
 {
 	struct buf b = BUF_INIT;
 	char s[2000];
@@ -107,7 +114,8 @@ static void test_buf__printf_long(void **state)
 	buf_release(&b);
 }
 
-static void test_buf__cap_refuses_and_leaves_buffer(void **state)
+static void
+test_buf__cap_refuses_and_leaves_buffer(void **state)
 {
 	struct buf b;
 
@@ -119,13 +127,14 @@ static void test_buf__cap_refuses_and_leaves_buffer(void **state)
 	assert_string_equal(b.data, "12345");
 	assert_int_equal(buf_printf(&b, "%s", "abcdef"), BUF_ETOOBIG);
 	assert_string_equal(b.data, "12345");
-	assert_int_equal(buf_adds(&b, "678"), 0);	/* exactly at the cap */
+	assert_int_equal(buf_adds(&b, "678"), 0); /* exactly at the cap */
 	assert_int_equal(buf_addch(&b, '9'), BUF_ETOOBIG);
 	assert_string_equal(b.data, "12345678");
 	buf_release(&b);
 }
 
-static void test_buf__detach_hands_over(void **state)
+static void
+test_buf__detach_hands_over(void **state)
 {
 	struct buf b = BUF_INIT;
 	size_t len = 99;
@@ -146,7 +155,8 @@ static void test_buf__detach_hands_over(void **state)
 	free(p);
 }
 
-static void test_buf__read_file(void **state)
+static void
+test_buf__read_file(void **state)
 {
 	struct buf b;
 	const char *path = tmp_path("small");
@@ -176,7 +186,8 @@ static void test_buf__read_file(void **state)
 	buf_release(&b);
 }
 
-static void test_buf__read_file_refuses_huge_without_reading(void **state)
+static void
+test_buf__read_file_refuses_huge_without_reading(void **state)
 {
 	struct buf b;
 	const char *path = tmp_path("huge");
@@ -194,12 +205,13 @@ static void test_buf__read_file_refuses_huge_without_reading(void **state)
 	assert_int_equal(buf_read_file(&b, path), BUF_ETOOBIG);
 	gettimeofday(&t1, NULL);
 	assert_int_equal(b.len, 0);
-	assert_int_equal(b.alloc, 0);	/* not a byte was buffered */
+	assert_int_equal(b.alloc, 0); /* not a byte was buffered */
 	assert_true((t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_usec - t0.tv_usec) < 200000);
 	buf_release(&b);
 }
 
-static void test_buf__read_file_refuses_non_regular(void **state)
+static void
+test_buf__read_file_refuses_non_regular(void **state)
 {
 	struct buf b = BUF_INIT;
 	const char *fifo = tmp_path("fifo");
@@ -218,7 +230,8 @@ static void test_buf__read_file_refuses_non_regular(void **state)
 	buf_release(&b);
 }
 
-static void test_buf__read_fd_under_cap(void **state)
+static void
+test_buf__read_fd_under_cap(void **state)
 {
 	struct buf b;
 	int fds[2];
@@ -250,7 +263,8 @@ static void test_buf__read_fd_under_cap(void **state)
 	buf_release(&b);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf__init_invariants),

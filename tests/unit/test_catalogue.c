@@ -92,7 +92,8 @@ test_catalogue__rows_unique_ordered_and_found(void **state)
 		assert_true(len > 10);
 		if (r->summary[len - 1] == '.' || strchr(r->summary, '|') ||
 		    strchr(r->summary, '\n'))
-			fail_msg("%s: the summary is one line without '|' or a final period", r->id);
+			fail_msg("%s: the summary is one line without '|' or a final period",
+				 r->id);
 		if (!r->check_site && !r->check_fleet)
 			extra++;
 	}
@@ -289,14 +290,16 @@ test_catalogue__docs_table_matches(void **state)
 		char *cells[4];
 
 		if (split_row(line, cells) < 0)
-			fail_msg("docs/rules.md: row %zu is not '| ID | severity | meaning | fix |': %s",
+			fail_msg("docs/rules.md: row %zu is not '| ID | severity | meaning | fix "
+				 "|': %s",
 				 i + 1, line);
 		if (i >= n)
 			fail_msg("docs/rules.md: %s is not in the catalogue", cells[0]);
 		if (strcmp(cells[0], rows[i]->id))
-			fail_msg("docs/rules.md: row %zu is %s, the catalogue's is %s (same IDs, in "
-				 "ID order; make docs-rules-update)",
-				 i + 1, cells[0], rows[i]->id);
+			fail_msg(
+				"docs/rules.md: row %zu is %s, the catalogue's is %s (same IDs, in "
+				"ID order; make docs-rules-update)",
+				i + 1, cells[0], rows[i]->id);
 		if (strcmp(cells[1], diag_level_name(rows[i]->level)))
 			fail_msg("docs/rules.md: %s is '%s', the catalogue says '%s'", cells[0],
 				 cells[1], diag_level_name(rows[i]->level));
@@ -327,8 +330,8 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 	arena_init(&a);
 	diags_init(&d, &a);
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		diag_add(&d, rules_find(ids[i])->level, (struct pos){ "sites/a.yaml", 3, 5 }, ids[i],
-			 "", "finding %zu", i);
+		diag_add(&d, rules_find(ids[i])->level, (struct pos){ "sites/a.yaml", 3, 5 },
+			 ids[i], "", "finding %zu", i);
 	memset(&in, 0, sizeof(in));
 	in.diags = &d;
 	in.tool_name = "gpusite validate";
@@ -345,12 +348,15 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 		const char *at;
 
 		/* the rule's docs (fullDescription, helpUri, help) sit between */
-		snprintf(want, sizeof(want), "{\"id\":\"%s\",\"shortDescription\":{\"text\":\"%s\"},",
-			 r->id, r->summary);
+		snprintf(want, sizeof(want),
+			 "{\"id\":\"%s\",\"shortDescription\":{\"text\":\"%s\"},", r->id,
+			 r->summary);
 		if (!(at = strstr(out, want)))
 			fail_msg("SARIF lacks %s in\n%s", want, out);
-		snprintf(want, sizeof(want), "\"helpUri\":\"https://github.com/example-org/gpusite/"
-			 "blob/v%s/docs/rules.md#gs%s\"", GPUSITE_VERSION, r->id + 2);
+		snprintf(want, sizeof(want),
+			 "\"helpUri\":\"https://github.com/example-org/gpusite/"
+			 "blob/v%s/docs/rules.md#gs%s\"",
+			 GPUSITE_VERSION, r->id + 2);
 		if (!strstr(at, want))
 			fail_msg("SARIF lacks %s in\n%s", want, at);
 		snprintf(want, sizeof(want), "\"defaultConfiguration\":{\"level\":\"%s\"}}",

@@ -69,7 +69,7 @@ test_check__qualified_names_and_label_values(void **state)
 	assert_int_equal(check_qualified_name("-x"), -1);
 	assert_int_equal(check_qualified_name("x-"), -1);
 	assert_int_equal(check_qualified_name("a b"), -1);
-	assert_int_equal(check_qualified_name("Example.com/x"), -1);	/* prefix is lower-case DNS */
+	assert_int_equal(check_qualified_name("Example.com/x"), -1); /* prefix is lower-case DNS */
 	assert_int_equal(check_qualified_name("a/b/c"), -1);
 	assert_int_equal(check_qualified_name("/x"), -1);
 	assert_int_equal(check_qualified_name(""), -1);
@@ -90,8 +90,10 @@ static const char good_nodepool[] =
 	"    spec:\n"
 	"      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu-fallback}\n"
 	"      requirements:\n"
-	"        - {key: karpenter.k8s.aws/instance-gpu-manufacturer, operator: In, values: [nvidia]}\n"
-	"        - {key: karpenter.k8s.aws/instance-gpu-memory, operator: Gte, values: [\"40000\"]}\n"
+	"        - {key: karpenter.k8s.aws/instance-gpu-manufacturer, operator: In, values: "
+	"[nvidia]}\n"
+	"        - {key: karpenter.k8s.aws/instance-gpu-memory, operator: Gte, values: "
+	"[\"40000\"]}\n"
 	"        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand, spot]}\n"
 	"      taints: [{key: nvidia.com/gpu, value: Exists, effect: NoSchedule}]\n"
 	"  disruption: {consolidateAfter: 5m}\n  limits: {nvidia.com/gpu: 16}\n";
@@ -109,10 +111,10 @@ test_check__nodepool_label_domains_follow_cel_find_endswith(void **state)
 	(void)state;
 	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n"
 	    "    metadata:\n      labels:\n"
-	    "        notkarpenter.sh/x: a\n"		/* endsWith: rejected */
-	    "        karpenter.sh: a\n"			/* no '/': the whole key */
-	    "        karpenter.sh/capacity-type: on-demand\n"	/* allowed */
-	    "        karpenter.k8s.aws/instance-family: g6\n"	/* allowed */
+	    "        notkarpenter.sh/x: a\n"                  /* endsWith: rejected */
+	    "        karpenter.sh: a\n"                       /* no '/': the whole key */
+	    "        karpenter.sh/capacity-type: on-demand\n" /* allowed */
+	    "        karpenter.k8s.aws/instance-family: g6\n" /* allowed */
 	    "        sub.karpenter.k8s.aws/x: a\n"
 	    "    spec: {nodeClassRef: {group: g, kind: k, name: n}, requirements: []}\n");
 	assert_int_equal(count("GS136", "\"notkarpenter.sh/x\""), 1);
@@ -127,30 +129,34 @@ static void
 test_check__nodepool_requirement_rules(void **state)
 {
 	(void)state;
-	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n"
+	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  "
+	    "template:\n    spec:\n"
 	    "      nodeClassRef: {group: g, kind: k, name: n}\n"
 	    "      requirements:\n"
-	    "        - {key: a, operator: Lt, values: [\"-1\"]}\n"	/* negative */
-	    "        - {key: b, operator: Gt, values: [\"+3\"]}\n"	/* ParseInt takes the sign */
-	    "        - {key: c, operator: Gte}\n"			/* no value */
+	    "        - {key: a, operator: Lt, values: [\"-1\"]}\n" /* negative */
+	    "        - {key: b, operator: Gt, values: [\"+3\"]}\n" /* ParseInt takes the sign */
+	    "        - {key: c, operator: Gte}\n"                  /* no value */
 	    "        - {key: d, operator: In, values: [x, y], minValues: 2}\n"
 	    "        - {key: e, operator: In, values: [x], minValues: 3}\n"
-	    "        - {key: karpenter.sh/capacity-type, operator: In, values: [spot, preemptible]}\n"
-	    "        - {key: karpenter.k8s.aws/instance-tenancy, operator: NotIn, values: [host]}\n");
+	    "        - {key: karpenter.sh/capacity-type, operator: In, values: [spot, "
+	    "preemptible]}\n"
+	    "        - {key: karpenter.k8s.aws/instance-tenancy, operator: NotIn, values: "
+	    "[host]}\n");
 	assert_int_equal(count("GS142", "a Lt"), 1);
 	assert_int_equal(count("GS142", "b Gt"), 0);
 	assert_int_equal(count("GS142", "c Gte has 0 values"), 1);
 	assert_int_equal(count("GS143", NULL), 1);
 	assert_int_equal(count("GS143", "e has minValues 3 but 1 value"), 1);
-	assert_int_equal(count("GS147", NULL), 0);	/* spot is known */
-	assert_int_equal(count("GS148", NULL), 0);	/* only In is judged */
+	assert_int_equal(count("GS147", NULL), 0); /* spot is known */
+	assert_int_equal(count("GS148", NULL), 0); /* only In is judged */
 }
 
 static void
 test_check__nodepool_taints_are_qualified_and_unique(void **state)
 {
 	(void)state;
-	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n"
+	run("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  "
+	    "template:\n    spec:\n"
 	    "      nodeClassRef: {group: g, kind: k, name: n}\n      requirements: []\n"
 	    "      taints:\n"
 	    "        - {key: nvidia.com/gpu, value: \"true\", effect: NoSchedule}\n"
@@ -171,19 +177,24 @@ test_check__nodeconfig_ssm_and_iamra(void **state)
 	(void)state;
 	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n"
 	    "  cluster: {name: c, region: us-west-2}\n"
-	    "  hybrid: {ssm: {activationCode: \"aaaaaaaaaaaaaaaaaaaa\", activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n"
-	    "  kubelet: {flags: [\"--node-labels=topology.kubernetes.io/zone=a,node.kubernetes.io/x=y,gpu.model=h200\", "
+	    "  hybrid: {ssm: {activationCode: \"aaaaaaaaaaaaaaaaaaaa\", activationId: "
+	    "4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n"
+	    "  kubelet: {flags: "
+	    "[\"--node-labels=topology.kubernetes.io/zone=a,node.kubernetes.io/"
+	    "x=y,gpu.model=h200\", "
 	    "\"--register-with-taints=nvidia.com/gpu=Exists:NoSchedule,dedicated:NoExecute\"]}\n");
 	assert_int_equal(D.count, 0);
 	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n"
 	    "  cluster: {name: c, region: us-west-2}\n"
-	    "  hybrid: {iamRolesAnywhere: {nodeName: gpu-a-01, trustAnchorArn: t, profileArn: p, roleArn: r}}\n"
+	    "  hybrid: {iamRolesAnywhere: {nodeName: gpu-a-01, trustAnchorArn: t, profileArn: p, "
+	    "roleArn: r}}\n"
 	    "  kubelet: {flags: [--hostname-override, gpu-a-01]}\n");
 	assert_int_equal(count("GS156", "certificatePath is missing"), 1);
 	assert_int_equal(count("GS156", "privateKeyPath is missing"), 1);
 	assert_int_equal(count("GS157", "--hostname-override"), 1);
 	assert_int_equal(count("GS154", NULL), 0);
-	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, region: r}\n  hybrid: {}\n");
+	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, "
+	    "region: r}\n  hybrid: {}\n");
 	assert_int_equal(count("GS154", "Either IAMRolesAnywhere or SSM"), 1);
 }
 
@@ -192,22 +203,26 @@ test_check__activation_code_only_outside_the_configmap(void **state)
 {
 	(void)state;
 	/* in the ConfigMap copy the code must be absent, and absent is right */
-	run("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gpusite-nodeconfig-s, namespace: kube-system}\n"
+	run("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gpusite-nodeconfig-s, namespace: "
+	    "kube-system}\n"
 	    "data:\n  g.yaml: |\n    apiVersion: node.eks.aws/v1alpha1\n    kind: NodeConfig\n"
 	    "    spec:\n      cluster: {name: c, region: r}\n"
 	    "      hybrid: {ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n");
 	assert_int_equal(D.count, 0);
-	run("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gpusite-nodeconfig-s, namespace: kube-system}\n"
+	run("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: gpusite-nodeconfig-s, namespace: "
+	    "kube-system}\n"
 	    "data:\n  g.yaml: |\n    apiVersion: node.eks.aws/v1alpha1\n    kind: NodeConfig\n"
 	    "    spec:\n      cluster: {name: c, region: r}\n"
-	    "      hybrid: {ssm: {activationCode: aaaaaaaaaaaaaaaaaaaaaa, activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n");
+	    "      hybrid: {ssm: {activationCode: aaaaaaaaaaaaaaaaaaaaaa, activationId: "
+	    "4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n");
 	assert_int_equal(count("GS155", "published in the cluster stream"), 1);
 	/* the diagnostic points at the data value and names the key */
 	assert_int_equal(D.items[D.count - 1].at.line, 5);
 	assert_non_null(strstr(D.items[D.count - 1].path, "g.yaml"));
 	assert_non_null(strstr(D.items[D.count - 1].path, "spec.hybrid.ssm.activationCode"));
 	/* a file given to the node needs it */
-	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, region: r}\n"
+	run("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  cluster: {name: c, "
+	    "region: r}\n"
 	    "  hybrid: {ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d}}\n");
 	assert_int_equal(count("GS155", "the SSM activation code is missing"), 1);
 }
@@ -216,7 +231,8 @@ static void
 test_check__prometheus_durations_and_groups(void **state)
 {
 	(void)state;
-	run("apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: r, namespace: m}\n"
+	run("apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata: {name: r, "
+	    "namespace: m}\n"
 	    "spec:\n  groups:\n"
 	    "    - name: a\n      interval: 1h30m\n      rules:\n"
 	    "        - {alert: A, expr: 'up == 0', for: 0}\n"
@@ -225,7 +241,7 @@ test_check__prometheus_durations_and_groups(void **state)
 	    "        - {alert: D, expr: 'up', for: 1m1h}\n"
 	    "        - {record: 'job:up:sum', expr: 'sum(up) by (job)', for: 5m}\n"
 	    "    - name: a\n      rules: []\n");
-	assert_int_equal(count("GS159", "for \"1m1h\""), 1);	/* units out of order */
+	assert_int_equal(count("GS159", "for \"1m1h\""), 1); /* units out of order */
 	assert_int_equal(count("GS159", "for \"0\""), 0);
 	assert_int_equal(count("GS159", "for \"5ms\""), 0);
 	assert_int_equal(count("GS159", "for \"1m30s500ms\""), 0);
@@ -236,24 +252,33 @@ test_check__prometheus_durations_and_groups(void **state)
 static void
 test_check__application_pin(void **state)
 {
-	static const char *const bad[] = { "", "HEAD", "latest", "^0.20.0", "~0.20", ">=0.20.0", "0.x", "1.2.X", "0.20 || 0.19" };
+	static const char *const bad[] = { "",         "HEAD", "latest", "^0.20.0",     "~0.20",
+					   ">=0.20.0", "0.x",  "1.2.X",  "0.20 || 0.19" };
 	static const char *const good[] = { "0.20.0", "v26.7.0", "1.0.0-rc.1", "2.1.0+build.5" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		size_t before = count("GS165", "targetRevision");
 
-		run(arena_printf(&A, "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a, namespace: argocd}\n"
-				 "spec:\n  project: default\n  source: {repoURL: r, chart: c, targetRevision: \"%s\"}\n"
-				 "  destination: {server: s, namespace: n}\n", bad[i]));
+		run(arena_printf(&A,
+				 "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: "
+				 "{name: a, namespace: argocd}\n"
+				 "spec:\n  project: default\n  source: {repoURL: r, chart: c, "
+				 "targetRevision: \"%s\"}\n"
+				 "  destination: {server: s, namespace: n}\n",
+				 bad[i]));
 		assert_int_equal(count("GS165", "targetRevision"), before + 1);
 	}
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		size_t before = D.count;
 
-		run(arena_printf(&A, "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: a, namespace: argocd}\n"
-				 "spec:\n  project: default\n  source: {repoURL: r, chart: c, targetRevision: \"%s\"}\n"
-				 "  destination: {server: s, namespace: n}\n", good[i]));
+		run(arena_printf(&A,
+				 "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: "
+				 "{name: a, namespace: argocd}\n"
+				 "spec:\n  project: default\n  source: {repoURL: r, chart: c, "
+				 "targetRevision: \"%s\"}\n"
+				 "  destination: {server: s, namespace: n}\n",
+				 good[i]));
 		assert_int_equal(D.count, before);
 	}
 }
@@ -263,30 +288,41 @@ test_check__policies(void **state)
 {
 	(void)state;
 	/* a correct JSON patch pod policy: autogen off, CREATE only */
-	assert_int_equal(run(
-		"apiVersion: policies.kyverno.io/v1\nkind: MutatingPolicy\nmetadata: {name: p}\nspec:\n"
-		"  autogen: {podControllers: {controllers: []}}\n"
-		"  matchConstraints:\n    resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n"
-		"  matchConditions: [{name: gpu, expression: 'true'}]\n"
-		"  mutations:\n    - patchType: JSONPatch\n      jsonPatch: {expression: '[JSONPatch{op: \"add\", path: \"/spec/affinity\", value: {}}]'}\n"),
+	assert_int_equal(
+		run("apiVersion: policies.kyverno.io/v1\nkind: MutatingPolicy\nmetadata: {name: "
+		    "p}\nspec:\n"
+		    "  autogen: {podControllers: {controllers: []}}\n"
+		    "  matchConstraints:\n    resourceRules: [{apiGroups: [\"\"], apiVersions: "
+		    "[v1], operations: [CREATE], resources: [pods]}]\n"
+		    "  matchConditions: [{name: gpu, expression: 'true'}]\n"
+		    "  mutations:\n    - patchType: JSONPatch\n      jsonPatch: {expression: "
+		    "'[JSONPatch{op: \"add\", path: \"/spec/affinity\", value: {}}]'}\n"),
 		0);
 	/* the same matching UPDATE too */
 	run("apiVersion: policies.kyverno.io/v1\nkind: MutatingPolicy\nmetadata: {name: p}\nspec:\n"
 	    "  autogen: {podControllers: {controllers: []}}\n"
-	    "  matchConstraints:\n    resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], operations: [\"*\"], resources: [pods]}]\n"
+	    "  matchConstraints:\n    resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], "
+	    "operations: [\"*\"], resources: [pods]}]\n"
 	    "  matchConditions: [{name: gpu, expression: 'true'}, {name: gpu, expression: ''}]\n"
-	    "  mutations:\n    - patchType: JSONPatch\n      jsonPatch: {expression: '[JSONPatch{op: \"add\", path: \"/spec/affinity\", value: {}}]'}\n");
+	    "  mutations:\n    - patchType: JSONPatch\n      jsonPatch: {expression: "
+	    "'[JSONPatch{op: \"add\", path: \"/spec/affinity\", value: {}}]'}\n");
 	assert_int_equal(count("GS167", "immutable"), 1);
 	assert_int_equal(count("GS167", "used twice"), 1);
 	assert_int_equal(count("GS167", "has no expression"), 1);
 	/* ClusterPolicy: anchored affinity is fine, list overlay is not */
-	run("apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: c, annotations: {pod-policies.kyverno.io/autogen-controllers: none}}\n"
-	    "spec:\n  rules:\n    - name: a\n      match: {any: [{resources: {kinds: [Pod], operations: [CREATE]}}]}\n"
-	    "      mutate:\n        patchStrategicMerge:\n          spec:\n            affinity:\n              nodeAffinity:\n"
+	run("apiVersion: kyverno.io/v1\nkind: ClusterPolicy\nmetadata: {name: c, annotations: "
+	    "{pod-policies.kyverno.io/autogen-controllers: none}}\n"
+	    "spec:\n  rules:\n    - name: a\n      match: {any: [{resources: {kinds: [Pod], "
+	    "operations: [CREATE]}}]}\n"
+	    "      mutate:\n        patchStrategicMerge:\n          spec:\n            affinity:\n "
+	    "             nodeAffinity:\n"
 	    "                +(preferredDuringSchedulingIgnoredDuringExecution): [{weight: 1}]\n"
-	    "    - name: b\n      match: {any: [{resources: {kinds: [Pod], operations: [CREATE]}}]}\n"
-	    "      mutate:\n        patchStrategicMerge:\n          spec:\n            affinity:\n              nodeAffinity:\n"
-	    "                requiredDuringSchedulingIgnoredDuringExecution:\n                  nodeSelectorTerms: [{}]\n");
+	    "    - name: b\n      match: {any: [{resources: {kinds: [Pod], operations: "
+	    "[CREATE]}}]}\n"
+	    "      mutate:\n        patchStrategicMerge:\n          spec:\n            affinity:\n "
+	    "             nodeAffinity:\n"
+	    "                requiredDuringSchedulingIgnoredDuringExecution:\n                  "
+	    "nodeSelectorTerms: [{}]\n");
 	assert_int_equal(count("GS170", "preferredDuringScheduling"), 0);
 	assert_int_equal(count("GS170", "nodeSelectorTerms"), 1);
 	assert_int_equal(count("GS168", NULL), 0);
@@ -296,14 +332,19 @@ static void
 test_check__bindings_name_policies_of_the_stream(void **state)
 {
 	(void)state;
-	assert_int_equal(run(
-		"apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: p}\n"
-		"spec:\n  reinvocationPolicy: IfNeeded\n"
-		"  matchConstraints: {resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}]}\n"
-		"  mutations: [{patchType: JSONPatch, jsonPatch: {expression: '[]'}}]\n"
-		"---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: p}\n"
-		"spec: {policyName: p}\n"), 0);
-	run("apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicyBinding\nmetadata: {name: b}\n"
+	assert_int_equal(
+		run("apiVersion: admissionregistration.k8s.io/v1\nkind: "
+		    "MutatingAdmissionPolicy\nmetadata: {name: p}\n"
+		    "spec:\n  reinvocationPolicy: IfNeeded\n"
+		    "  matchConstraints: {resourceRules: [{apiGroups: [\"\"], apiVersions: [v1], "
+		    "operations: [CREATE], resources: [pods]}]}\n"
+		    "  mutations: [{patchType: JSONPatch, jsonPatch: {expression: '[]'}}]\n"
+		    "---\napiVersion: admissionregistration.k8s.io/v1\nkind: "
+		    "MutatingAdmissionPolicyBinding\nmetadata: {name: p}\n"
+		    "spec: {policyName: p}\n"),
+		0);
+	run("apiVersion: admissionregistration.k8s.io/v1\nkind: "
+	    "MutatingAdmissionPolicyBinding\nmetadata: {name: b}\n"
 	    "spec: {policyName: nowhere}\n");
 	assert_int_equal(count("GS169", "\"nowhere\""), 1);
 }
@@ -323,15 +364,18 @@ test_check__kind_scope_by_group_and_kind(void **state)
 
 	(void)state;
 	/* namespaced: Role, RoleBinding, Job (the NVIDIA charts' own) */
-	run("apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: gpu}\n"
-	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: r, namespace: gpu}\n"
+	run("apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r, namespace: "
+	    "gpu}\n"
+	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: r, "
+	    "namespace: gpu}\n"
 	    "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: gpu}\n");
 	assert_int_equal(count("GS132", NULL), before);
 	run("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n");
 	assert_int_equal(count("GS132", "Job j has no metadata.namespace"), 1);
 	/* cluster-scoped, by group: both ClusterPolicy kinds */
 	run("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: c, namespace: gpu}\n"
-	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: c, namespace: gpu}\n");
+	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: c, "
+	    "namespace: gpu}\n");
 	assert_int_equal(count("GS132", "ClusterPolicy is cluster-scoped"), 1);
 	assert_int_equal(count("GS132", "ClusterRole is cluster-scoped"), 1);
 	/* a Deployment outside apps, and a kind nobody knows: no opinion */
@@ -397,17 +441,20 @@ test_check__every_kind_descriptor_is_complete(void **state)
 		assert_non_null(rk->plural);
 		want = *rk->group ? arena_printf(&A, "%s/%s", rk->group, rk->version) : rk->version;
 		assert_string_equal(rk->api_version, want);
-		assert_true(rk->rank >= RENDER_RANK_CONFIGMAP && rk->rank <= RENDER_RANK_PROMETHEUSRULE);
+		assert_true(rk->rank >= RENDER_RANK_CONFIGMAP &&
+			    rk->rank <= RENDER_RANK_PROMETHEUSRULE);
 		assert_true(rk->render_site || rk->render_cluster);
 		assert_true(!rk->more_count || rk->more);
 	}
-	assert_true(n >= render_kinds_count - 1);	/* two descriptors share Application */
+	assert_true(n >= render_kinds_count - 1); /* two descriptors share Application */
 	for (size_t i = 0; i < n; i++) {
 		const struct render_api *r = apis[i];
 		bool checked = check_kind_checked(r->group, r->kind);
 
 		assert_non_null(r->plural);
-		assert_true(*r->plural && strspn(r->plural, "abcdefghijklmnopqrstuvwxyz0123456789") == strlen(r->plural));
+		assert_true(*r->plural &&
+			    strspn(r->plural, "abcdefghijklmnopqrstuvwxyz0123456789") ==
+				    strlen(r->plural));
 		assert_true(r->live);
 		/* a checker, or why not; a reason next to a checker is stale */
 		assert_true(checked != (r->unchecked != NULL));
@@ -421,7 +468,8 @@ test_check__every_kind_descriptor_is_complete(void **state)
 			assert_non_null(text);
 			assert_non_null(strstr(text, arena_printf(&A, "kind: %s\n", r->kind)));
 			assert_non_null(strstr(text, arena_printf(&A, "plural: %s\n", r->plural)));
-			assert_non_null(strstr(text, r->namespaced ? "scope: Namespaced" : "scope: Cluster"));
+			assert_non_null(strstr(text, r->namespaced ? "scope: Namespaced"
+								   : "scope: Cluster"));
 		}
 		assert_ptr_equal(render_api_find(r->group, r->kind) != NULL, true);
 	}
@@ -453,8 +501,9 @@ test_check__every_rendered_golden_kind_has_a_descriptor(void **state)
 				continue;
 			for (size_t j = 0; j < n && !found; j++) {
 				const char *av = *apis[j]->group
-					? arena_printf(&A, "%s/%s", apis[j]->group, apis[j]->version)
-					: apis[j]->version;
+							 ? arena_printf(&A, "%s/%s", apis[j]->group,
+									apis[j]->version)
+							 : apis[j]->version;
 
 				found = !strcmp(av, api) && !strcmp(apis[j]->kind, kind);
 			}

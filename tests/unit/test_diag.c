@@ -11,14 +11,16 @@
 #include "base/arena.h"
 #include "base/diag.h"
 
-static struct pos at(const char *file, unsigned line, unsigned col)
+static struct pos
+at(const char *file, unsigned line, unsigned col)
 {
 	struct pos p = { file, line, col };
 
 	return p;
 }
 
-static void test_diag__add_returns_by_level(void **state)
+static void
+test_diag__add_returns_by_level(void **state)
 {
 	struct arena a = ARENA_INIT;
 	struct diags d;
@@ -41,7 +43,8 @@ static void test_diag__add_returns_by_level(void **state)
 	arena_release(&a);
 }
 
-static void test_diag__strings_are_copied(void **state)
+static void
+test_diag__strings_are_copied(void **state)
 {
 	struct arena a = ARENA_INIT;
 	struct diags d;
@@ -50,7 +53,7 @@ static void test_diag__strings_are_copied(void **state)
 
 	(void)state;
 	diags_init(&d, &a);
-	for (i = 0; i < 100; i++)	/* also grows the array */
+	for (i = 0; i < 100; i++) /* also grows the array */
 		diag_add(&d, DIAG_ERROR, at(file, (unsigned)i + 1, 2), rule, path,
 			 "bad value '%s' number %d", arg, i);
 	memset(file, 'X', sizeof(file) - 1);
@@ -71,17 +74,14 @@ static void test_diag__strings_are_copied(void **state)
 	arena_release(&a);
 }
 
-static void test_diag__sort_is_stable_and_ordered(void **state)
+static void
+test_diag__sort_is_stable_and_ordered(void **state)
 {
 	struct arena a = ARENA_INIT;
 	struct diags d;
 	static const char *const want[] = {
-		"a.yaml:1:1 GS001 m",
-		"a.yaml:2:1 GS001 m",
-		"a.yaml:2:5 GS001 a",
-		"a.yaml:2:5 GS001 b",
-		"a.yaml:2:5 GS002 a",
-		"a.yaml:10:1 GS001 m",
+		"a.yaml:1:1 GS001 m", "a.yaml:2:1 GS001 m", "a.yaml:2:5 GS001 a",
+		"a.yaml:2:5 GS001 b", "a.yaml:2:5 GS002 a", "a.yaml:10:1 GS001 m",
 		"b.yaml:1:1 GS001 m",
 	};
 	char line[64];
@@ -99,8 +99,7 @@ static void test_diag__sort_is_stable_and_ordered(void **state)
 	diags_sort(&d);
 	for (i = 0; i < d.count; i++) {
 		snprintf(line, sizeof(line), "%s:%u:%u %s %s", d.items[i].at.file,
-			 d.items[i].at.line, d.items[i].at.col, d.items[i].rule,
-			 d.items[i].msg);
+			 d.items[i].at.line, d.items[i].at.col, d.items[i].rule, d.items[i].msg);
 		assert_string_equal(line, want[i]);
 	}
 
@@ -118,7 +117,8 @@ static void test_diag__sort_is_stable_and_ordered(void **state)
 	arena_release(&a);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag__add_returns_by_level),

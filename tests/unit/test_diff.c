@@ -88,8 +88,8 @@ test_diff__normalize_drops_server_fields(void **state)
 	assert_null(node_map_get(md, "annotations"));
 	assert_non_null(node_path(n, "metadata.labels"));
 	assert_null(node_map_get(node_map_get(md, "labels"), "argocd.argoproj.io/instance"));
-	assert_string_equal(node_str(node_map_get(node_map_get(md, "labels"),
-						  "gpusite.io/site")), "seoul");
+	assert_string_equal(node_str(node_map_get(node_map_get(md, "labels"), "gpusite.io/site")),
+			    "seoul");
 	assert_non_null(node_path(n, "spec.weight"));
 	arena_release(&a);
 }
@@ -111,7 +111,8 @@ test_diff__server_defaults_are_no_difference(void **state)
 	assert_true(node_equal(l, r));
 	buf_init(&out, 0);
 	assert_int_equal(diff_objects(&out, l, r, "live/NodePool/gpu-fallback",
-				      "rendered/NodePool/gpu-fallback"), 0);
+				      "rendered/NodePool/gpu-fallback"),
+			 0);
 	assert_int_equal(out.len, 0);
 	buf_release(&out);
 	arena_release(&a);
@@ -133,9 +134,10 @@ test_diff__a_changed_field_is_a_difference(void **state)
 	l = diff_live_subset(&a, diff_normalize(&a, live), r);
 	buf_init(&out, 0);
 	assert_int_equal(diff_objects(&out, l, r, "live/NodePool/gpu-fallback",
-				      "rendered/NodePool/gpu-fallback"), 1);
+				      "rendered/NodePool/gpu-fallback"),
+			 1);
 	assert_non_null(strstr(out.data, "--- live/NodePool/gpu-fallback\n"
-				       "+++ rendered/NodePool/gpu-fallback\n@@ "));
+					 "+++ rendered/NodePool/gpu-fallback\n@@ "));
 	assert_non_null(strstr(out.data, "\n-    nvidia.com/gpu: 32\n+    nvidia.com/gpu: 16\n"));
 	/* only that line changed */
 	assert_null(strstr(out.data, "\n-    memory"));
@@ -156,8 +158,7 @@ test_diff__missing_and_removed_objects_are_shown_whole(void **state)
 	(void)state;
 	r = diff_normalize(&a, J(&a, rendered_pool));
 	buf_init(&out, 0);
-	assert_int_equal(diff_objects(&out, NULL, r, "live/NodePool/x",
-				      "rendered/NodePool/x"), 1);
+	assert_int_equal(diff_objects(&out, NULL, r, "live/NodePool/x", "rendered/NodePool/x"), 1);
 	assert_non_null(strstr(out.data, "@@ -0,0 +1,"));
 	for (const char *p = strstr(out.data, "@@"); p && (p = strchr(p, '\n')) && p[1]; p++) {
 		lines++;
@@ -166,8 +167,7 @@ test_diff__missing_and_removed_objects_are_shown_whole(void **state)
 	assert_true(lines > 10);
 	assert_int_equal(plus, lines);
 	buf_reset(&out);
-	assert_int_equal(diff_objects(&out, r, NULL, "live/NodePool/x",
-				      "rendered/NodePool/x"), 1);
+	assert_int_equal(diff_objects(&out, r, NULL, "live/NodePool/x", "rendered/NodePool/x"), 1);
 	assert_non_null(strstr(out.data, " +0,0 @@"));
 	assert_non_null(strstr(out.data, "\n-apiVersion: karpenter.sh/v1\n"));
 	buf_release(&out);
@@ -183,8 +183,10 @@ test_diff__lists_compare_item_by_item(void **state)
 	(void)state;
 	r = J(&a, "{\"t\":[{\"key\":\"a\",\"operator\":\"Exists\"}]}");
 	/* a defaulted field inside an item is dropped; an extra item stays */
-	l = diff_live_subset(&a, J(&a, "{\"t\":[{\"key\":\"a\",\"operator\":\"Exists\","
-				       "\"effect\":\"\"},{\"key\":\"b\"}]}"), r);
+	l = diff_live_subset(&a,
+			     J(&a, "{\"t\":[{\"key\":\"a\",\"operator\":\"Exists\","
+				   "\"effect\":\"\"},{\"key\":\"b\"}]}"),
+			     r);
 	assert_int_equal(node_map_get(l, "t")->seq.count, 2);
 	assert_null(node_map_get(node_map_get(l, "t")->seq.items[0], "effect"));
 	assert_false(node_equal(l, r));
@@ -201,7 +203,7 @@ test_diff__quantities(void **state)
 	assert_true(diff_quantity_equal("2k", "2000"));
 	assert_false(diff_quantity_equal("1G", "1Gi"));
 	assert_false(diff_quantity_equal("16", "32"));
-	assert_false(diff_quantity_equal("5m", "300s"));	/* a duration is not a quantity */
+	assert_false(diff_quantity_equal("5m", "300s")); /* a duration is not a quantity */
 	assert_false(diff_quantity_equal("gpu", "gpu2"));
 	assert_false(diff_quantity_equal(NULL, "1"));
 }

@@ -32,8 +32,12 @@ static const char spec_text[] =
 	"      nodes: [gpu-a-01, gpu-a-02]\n"
 	"      credentials:\n"
 	"        iamRolesAnywhere:\n"
-	"          trustAnchorArn: arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/1f2e3d4c-aaaa-bbbb-cccc-111122223333\n"
-	"          profileArn: arn:aws:rolesanywhere:us-west-2:111122223333:profile/9a8b7c6d-aaaa-bbbb-cccc-111122223333\n"
+	"          trustAnchorArn: "
+	"arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/"
+	"1f2e3d4c-aaaa-bbbb-cccc-111122223333\n"
+	"          profileArn: "
+	"arn:aws:rolesanywhere:us-west-2:111122223333:profile/"
+	"9a8b7c6d-aaaa-bbbb-cccc-111122223333\n"
 	"          roleArn: arn:aws:iam::111122223333:role/HybridNodesRole\n"
 	"  gpuStack:\n"
 	"    chart: {version: 0.20.0}\n"
@@ -64,8 +68,7 @@ setup(void **state)
 	struct fixture *f = test_calloc(1, sizeof(*f));
 
 	arena_init(&f->a);
-	source_set_add(&f->a, &f->files, "sites/seoul-dc1.yaml", spec_text,
-		       sizeof(spec_text) - 1);
+	source_set_add(&f->a, &f->files, "sites/seoul-dc1.yaml", spec_text, sizeof(spec_text) - 1);
 	if (pipeline_load(&f->p, &f->a, &f->files) < 0 || f->p.fleet.count != 1)
 		return -1;
 	diags_init(&f->d, &f->a);
@@ -105,8 +108,8 @@ J(struct fixture *f, const char *text)
 /* A hybrid node of rack-a as nodeadm registers it; `extra` is spliced
  * into spec (taints). */
 static void
-add_node(struct fixture *f, const char *name, const char *compute,
-	 const char *taints, const char *gpus, bool ready)
+add_node(struct fixture *f, const char *name, const char *compute, const char *taints,
+	 const char *gpus, bool ready)
 {
 	char text[2048];
 
@@ -125,9 +128,8 @@ add_node(struct fixture *f, const char *name, const char *compute,
 }
 
 static void
-add_pod(struct fixture *f, const char *ns, const char *name, const char *node,
-	const char *phase, const char *labels, const char *owner, int gpus,
-	const char *tolerations)
+add_pod(struct fixture *f, const char *ns, const char *name, const char *node, const char *phase,
+	const char *labels, const char *owner, int gpus, const char *tolerations)
 {
 	char text[2048];
 
@@ -137,8 +139,8 @@ add_pod(struct fixture *f, const char *ns, const char *name, const char *node,
 		 "\"spec\":{%s%s%s\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":"
 		 "{\"nvidia.com/gpu\":\"%d\"}}}],\"tolerations\":%s},"
 		 "\"status\":{\"phase\":\"%s\"}}",
-		 ns, name, labels, owner, node ? "\"nodeName\":\"" : "",
-		 node ? node : "", node ? "\"," : "", gpus, tolerations, phase);
+		 ns, name, labels, owner, node ? "\"nodeName\":\"" : "", node ? node : "",
+		 node ? "\"," : "", gpus, tolerations, phase);
 	drift_pod_from(&f->pods[f->npods++], &f->a, J(f, text));
 	f->in.npods = f->npods;
 }
@@ -152,10 +154,10 @@ healthy(struct fixture *f)
 {
 	add_node(f, "gpu-a-01", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
 	add_node(f, "gpu-a-02", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
-	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS,
-		"DaemonSet", 0, "[]");
-	add_pod(f, "nvidia-device-plugin", "dp-2", "gpu-a-02", "Running", DP_LABELS,
-		"DaemonSet", 0, "[]");
+	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS, "DaemonSet", 0,
+		"[]");
+	add_pod(f, "nvidia-device-plugin", "dp-2", "gpu-a-02", "Running", DP_LABELS, "DaemonSet", 0,
+		"[]");
 }
 
 static size_t
@@ -201,7 +203,7 @@ test_diff_drift__untainted_node_points_at_its_name(void **state)
 	assert_int_equal(x->level, DIAG_ERROR);
 	assert_string_equal(x->at.file, "sites/seoul-dc1.yaml");
 	assert_int_equal(x->at.line, 10);
-	assert_int_equal(x->at.col, 25);	/* gpu-a-02 in the nodes list */
+	assert_int_equal(x->at.col, 25); /* gpu-a-02 in the nodes list */
 	assert_non_null(strstr(x->msg, "node gpu-a-02 of site seoul-dc1 has no GPU taint"));
 	assert_string_equal(x->site, "seoul-dc1");
 }
@@ -215,8 +217,8 @@ test_diff_drift__wrong_effect_absent_notready_unknown(void **state)
 		 "[{\"key\":\"nvidia.com/gpu\",\"value\":\"Exists\",\"effect\":\"NoExecute\"}]",
 		 "\"nvidia.com/gpu\":\"8\"", false);
 	add_node(f, "gpu-z-09", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
-	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS,
-		"DaemonSet", 0, "[]");
+	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS, "DaemonSet", 0,
+		"[]");
 	/* gpu-a-02 is absent, gpu-z-09 is in no spec */
 	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 4);
 	assert_int_equal(count_rule(&f->d, DRIFT_TAINT_WRONG), 1);
@@ -235,10 +237,10 @@ test_diff_drift__device_plugin_and_capacity(void **state)
 	add_node(f, "gpu-a-01", "hybrid", GPU_TAINT, "\"nvidia.com/gpu\":\"8\"", true);
 	add_node(f, "gpu-a-02", "hybrid", GPU_TAINT, "\"cpu\":\"96\"", true);
 	add_node(f, "i-0auto", "auto", "[]", "\"nvidia.com/gpu\":\"1\"", true);
-	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS,
-		"DaemonSet", 0, "[]");
-	add_pod(f, "nvidia-device-plugin", "dp-x", "i-0auto", "Running", DP_LABELS,
-		"DaemonSet", 0, "[]");
+	add_pod(f, "nvidia-device-plugin", "dp-1", "gpu-a-01", "Running", DP_LABELS, "DaemonSet", 0,
+		"[]");
+	add_pod(f, "nvidia-device-plugin", "dp-x", "i-0auto", "Running", DP_LABELS, "DaemonSet", 0,
+		"[]");
 	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 3);
 	assert_non_null(strstr(first(&f->d, DRIFT_STACK_OFF_HYBRID)->msg,
 			       "dp-x runs on node i-0auto, an EKS Auto Mode node"));
@@ -253,8 +255,8 @@ test_diff_drift__active_fallback_is_state_not_drift(void **state)
 	struct drift_fallback fb;
 	const char *claims[] = { "pool-abc" };
 	const struct node *pool = J(f, "{\"apiVersion\":\"karpenter.sh/v1\","
-				    "\"kind\":\"NodePool\",\"metadata\":{\"name\":\"p\"},"
-				    "\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
+				       "\"kind\":\"NodePool\",\"metadata\":{\"name\":\"p\"},"
+				       "\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
 
 	healthy(f);
 	memset(&fb, 0, sizeof(fb));
@@ -280,12 +282,12 @@ test_diff_drift__fallback_near_its_limit(void **state)
 	const struct node *pool = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
 
 	healthy(f);
-	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f,
-		"{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
-		"\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
-		"\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"14\"},"
-		"\"allocatable\":{\"nvidia.com/gpu\":\"14\"},"
-		"\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
+	drift_node_from(&f->nodes[f->nnodes++], &f->a,
+			J(f, "{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
+			     "\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+			     "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"14\"},"
+			     "\"allocatable\":{\"nvidia.com/gpu\":\"14\"},"
+			     "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
 	f->in.nnodes = f->nnodes;
 	memset(&fb, 0, sizeof(fb));
 	fb.site = f->sites[0];
@@ -311,7 +313,7 @@ test_diff_drift__pool_missing_changed_class_missing(void **state)
 	fb[0].site = f->sites[0];
 	fb[0].rendered = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
 	fb[0].live = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":\"8\"},\"weight\":5},"
-		       "\"status\":{}}");
+			  "\"status\":{}}");
 	fb[0].class_missing = true;
 	fb[0].class_kind = "EC2NodeClass";
 	fb[1].site = f->sites[0];
@@ -325,7 +327,8 @@ test_diff_drift__pool_missing_changed_class_missing(void **state)
 	/* the server-side weight is not a difference */
 	assert_null(strstr(first(&f->d, DRIFT_POOL_DIFFERS)->msg, "weight"));
 	assert_int_equal(count_rule(&f->d, DRIFT_POOL_MISSING), 1);
-	assert_non_null(strstr(first(&f->d, DRIFT_CLASS_MISSING)->msg, "EC2NodeClass gpu-fallback"));
+	assert_non_null(
+		strstr(first(&f->d, DRIFT_CLASS_MISSING)->msg, "EC2NodeClass gpu-fallback"));
 }
 
 static void
@@ -334,17 +337,18 @@ test_diff_drift__pending_and_untolerated_gpu_pods(void **state)
 	struct fixture *f = *state;
 
 	healthy(f);
-	add_pod(f, "inference", "llm-0", NULL, "Pending", "{\"gpu\":\"yes\"}",
-		"StatefulSet", 8, GPU_TOL);
-	add_pod(f, "inference", "llm-1", "gpu-a-01", "Running", "{\"gpu\":\"yes\"}",
-		"StatefulSet", 8, "[]");
+	add_pod(f, "inference", "llm-0", NULL, "Pending", "{\"gpu\":\"yes\"}", "StatefulSet", 8,
+		GPU_TOL);
+	add_pod(f, "inference", "llm-1", "gpu-a-01", "Running", "{\"gpu\":\"yes\"}", "StatefulSet",
+		8, "[]");
 	/* outside the podSelector: the policy does not apply to it */
 	add_pod(f, "inference", "other", NULL, "Pending", "{}", "Job", 1, "[]");
 	/* no GPU request: not a GPU pod */
 	add_pod(f, "inference", "cpu", NULL, "Pending", "{\"gpu\":\"yes\"}", "Job", 0, "[]");
 	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 2);
-	assert_non_null(strstr(first(&f->d, DRIFT_PODS_PENDING)->msg,
-			       "1 GPU pod is Pending in namespace inference of site seoul-dc1: llm-0"));
+	assert_non_null(
+		strstr(first(&f->d, DRIFT_PODS_PENDING)->msg,
+		       "1 GPU pod is Pending in namespace inference of site seoul-dc1: llm-0"));
 	assert_non_null(strstr(first(&f->d, DRIFT_PODS_NO_TOLERATION)->msg, ": llm-1;"));
 	assert_null(strstr(first(&f->d, DRIFT_PODS_NO_TOLERATION)->msg, "other"));
 }
@@ -359,16 +363,17 @@ test_diff_drift__fallback_node_without_allocatable_gpus(void **state)
 	const struct node *pool = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
 
 	healthy(f);
-	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f,
-		"{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
-		"\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
-		"\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"4\"},"
-		"\"allocatable\":{\"nvidia.com/gpu\":\"0\"},"
-		"\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
-	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f,
-		"{\"metadata\":{\"name\":\"ip-10-0-1-3\",\"labels\":{"
-		"\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
-		"\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"}]}}"));
+	drift_node_from(&f->nodes[f->nnodes++], &f->a,
+			J(f, "{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
+			     "\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+			     "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"4\"},"
+			     "\"allocatable\":{\"nvidia.com/gpu\":\"0\"},"
+			     "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
+	drift_node_from(
+		&f->nodes[f->nnodes++], &f->a,
+		J(f, "{\"metadata\":{\"name\":\"ip-10-0-1-3\",\"labels\":{"
+		     "\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+		     "\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"}]}}"));
 	f->in.nnodes = f->nnodes;
 	memset(&fb, 0, sizeof(fb));
 	fb.site = f->sites[0];
@@ -406,15 +411,24 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_diff_drift__healthy_cluster_has_no_finding, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__untainted_node_points_at_its_name, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__wrong_effect_absent_notready_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__device_plugin_and_capacity, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__active_fallback_is_state_not_drift, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__fallback_near_its_limit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__pool_missing_changed_class_missing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__pending_and_untolerated_gpu_pods, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__fallback_node_without_allocatable_gpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__healthy_cluster_has_no_finding,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__untainted_node_points_at_its_name,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_diff_drift__wrong_effect_absent_notready_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__device_plugin_and_capacity, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__active_fallback_is_state_not_drift,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__fallback_near_its_limit, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__pool_missing_changed_class_missing,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diff_drift__pending_and_untolerated_gpu_pods,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_diff_drift__fallback_node_without_allocatable_gpus, setup, teardown),
 		cmocka_unit_test(test_diff_drift__rule_table_is_whole),
 	};
 

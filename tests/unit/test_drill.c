@@ -15,7 +15,7 @@
 #include "drill/drill.h"
 #include "testutil.h"
 
-#define T0 1772352000	/* 2026-03-01T08:00:00Z */
+#define T0 1772352000 /* 2026-03-01T08:00:00Z */
 
 static struct drill_budget
 budget(enum drill_scenario sc)
@@ -49,14 +49,19 @@ drain(struct drill_record *r, int64_t pull, bool deleted, bool started)
 	r->nodes = (const char **)drilled_nodes;
 	r->node_count = 1;
 	r->started_at = T0;
-	drill_record_add(&A, r, T0, DRILL_OBJ_DRILL, NULL, "seoul-dc1", DRILL_DRAIN_START, NULL, NULL);
-	drill_record_add(&A, r, T0, DRILL_OBJ_NODE, NULL, "gpu-a-01", DRILL_CORDONED, "gpu-a-01", NULL);
+	drill_record_add(&A, r, T0, DRILL_OBJ_DRILL, NULL, "seoul-dc1", DRILL_DRAIN_START, NULL,
+			 NULL);
+	drill_record_add(&A, r, T0, DRILL_OBJ_NODE, NULL, "gpu-a-01", DRILL_CORDONED, "gpu-a-01",
+			 NULL);
 	if (deleted)
-		drill_record_add(&A, r, T0 + 20, DRILL_OBJ_POD, "inference", "llm-0-old", DRILL_DELETED,
-				 "gpu-a-01", NULL);
-	drill_record_add(&A, r, T0 + 21, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_PENDING, NULL, NULL);
-	drill_record_add(&A, r, T0 + 60, DRILL_OBJ_NODECLAIM, NULL, "fb-x", DRILL_LAUNCHED, NULL, NULL);
-	drill_record_add(&A, r, T0 + 220, DRILL_OBJ_NODE, NULL, "ip-10-0-1-5", DRILL_READY, "ip-10-0-1-5", NULL);
+		drill_record_add(&A, r, T0 + 20, DRILL_OBJ_POD, "inference", "llm-0-old",
+				 DRILL_DELETED, "gpu-a-01", NULL);
+	drill_record_add(&A, r, T0 + 21, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_PENDING,
+			 NULL, NULL);
+	drill_record_add(&A, r, T0 + 60, DRILL_OBJ_NODECLAIM, NULL, "fb-x", DRILL_LAUNCHED, NULL,
+			 NULL);
+	drill_record_add(&A, r, T0 + 220, DRILL_OBJ_NODE, NULL, "ip-10-0-1-5", DRILL_READY,
+			 "ip-10-0-1-5", NULL);
 	drill_record_add(&A, r, T0 + 225, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_SCHEDULED,
 			 "ip-10-0-1-5", NULL);
 	drill_record_add(&A, r, T0 + 226, DRILL_OBJ_EVENT, "inference", "llm-0-new", DRILL_PULLING,
@@ -64,8 +69,8 @@ drain(struct drill_record *r, int64_t pull, bool deleted, bool started)
 	if (started) {
 		drill_record_add(&A, r, T0 + 225 + pull, DRILL_OBJ_EVENT, "inference", "llm-0-new",
 				 DRILL_STARTED, "ip-10-0-1-5", NULL);
-		drill_record_add(&A, r, T0 + 225 + pull + 150, DRILL_OBJ_POD, "inference", "llm-0-new",
-				 DRILL_READY, "ip-10-0-1-5", NULL);
+		drill_record_add(&A, r, T0 + 225 + pull + 150, DRILL_OBJ_POD, "inference",
+				 "llm-0-new", DRILL_READY, "ip-10-0-1-5", NULL);
 	}
 	drill_record_sort(r);
 }
@@ -101,7 +106,8 @@ test_drill__drain_missed_on_image_pull(void **state)
 	drain(&r, 770, true, true);
 	drill_terms_compute(&A, &t, &b, &r);
 	assert_int_equal(t.terms[DRILL_TERM_IMAGE_PULL].measured, 770);
-	assert_true(t.terms[DRILL_TERM_IMAGE_PULL].measured > t.terms[DRILL_TERM_IMAGE_PULL].budget);
+	assert_true(t.terms[DRILL_TERM_IMAGE_PULL].measured >
+		    t.terms[DRILL_TERM_IMAGE_PULL].budget);
 	assert_int_equal(t.total, 20 + 199 + 770 + 150);
 	assert_false(t.within_target);
 }
@@ -141,16 +147,20 @@ test_drill__partition_from_last_heartbeat(void **state)
 	r.nodes = (const char **)drilled_nodes;
 	r.node_count = 1;
 	r.started_at = T0;
-	drill_record_add(&A, &r, T0 + 50, DRILL_OBJ_NODE, NULL, "gpu-a-01", DRILL_NOT_READY, "gpu-a-01",
-			 "lastHeartbeat 2026-03-01T08:00:10Z");
+	drill_record_add(&A, &r, T0 + 50, DRILL_OBJ_NODE, NULL, "gpu-a-01", DRILL_NOT_READY,
+			 "gpu-a-01", "lastHeartbeat 2026-03-01T08:00:10Z");
 	/* the old pod is deleted after the unreachable toleration; it may still run */
 	drill_record_add(&A, &r, T0 + 110, DRILL_OBJ_POD, "inference", "llm-0-old", DRILL_DELETED,
 			 "gpu-a-01", NULL);
-	drill_record_add(&A, &r, T0 + 111, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_PENDING, NULL, NULL);
+	drill_record_add(&A, &r, T0 + 111, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_PENDING,
+			 NULL, NULL);
 	drill_record_add(&A, &r, T0 + 300, DRILL_OBJ_NODE, NULL, "fb", DRILL_READY, "fb", NULL);
-	drill_record_add(&A, &r, T0 + 301, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_SCHEDULED, "fb", NULL);
-	drill_record_add(&A, &r, T0 + 601, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_STARTED, "fb", NULL);
-	drill_record_add(&A, &r, T0 + 701, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_READY, "fb", NULL);
+	drill_record_add(&A, &r, T0 + 301, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_SCHEDULED,
+			 "fb", NULL);
+	drill_record_add(&A, &r, T0 + 601, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_STARTED,
+			 "fb", NULL);
+	drill_record_add(&A, &r, T0 + 701, DRILL_OBJ_POD, "inference", "llm-0-new", DRILL_READY,
+			 "fb", NULL);
 	drill_terms_compute(&A, &t, &b, &r);
 	assert_true(t.terms[DRILL_TERM_NODE_MONITOR_GRACE].applies);
 	assert_int_equal(t.terms[DRILL_TERM_NODE_MONITOR_GRACE].measured, 40);
@@ -205,11 +215,13 @@ test_drill__record_round_trip(void **state)
 	r.ended_at = T0 + 700;
 	buf_init(&b, 0);
 	assert_int_equal(drill_record_write(&b, &r), 0);
-	assert_non_null(strstr(b.data, "{\"apiVersion\": \"gpusite.io/drill-record/v1\",\n"
-				       " \"site\": \"seoul-dc1\", \"cluster\": \"my-hybrid-cluster\""));
-	assert_non_null(strstr(b.data, "{\"time\": \"2026-03-01T08:00:20Z\", \"object\": \"Pod\","
-				       " \"namespace\": \"inference\", \"name\": \"llm-0-old\","
-				       " \"what\": \"deleted\", \"node\": \"gpu-a-01\", \"detail\": null}"));
+	assert_non_null(strstr(b.data,
+			       "{\"apiVersion\": \"gpusite.io/drill-record/v1\",\n"
+			       " \"site\": \"seoul-dc1\", \"cluster\": \"my-hybrid-cluster\""));
+	assert_non_null(strstr(
+		b.data, "{\"time\": \"2026-03-01T08:00:20Z\", \"object\": \"Pod\","
+			" \"namespace\": \"inference\", \"name\": \"llm-0-old\","
+			" \"what\": \"deleted\", \"node\": \"gpu-a-01\", \"detail\": null}"));
 	assert_int_equal(drill_record_read(&A, &D, &back, b.data, b.len, "r.json"), 0);
 	assert_int_equal(back.count, r.count);
 	assert_int_equal(back.started_at, T0);
@@ -220,7 +232,8 @@ test_drill__record_round_trip(void **state)
 		assert_string_equal(back.transitions[i].name, r.transitions[i].name);
 	}
 	buf_release(&b);
-	assert_int_equal(drill_record_read(&A, &D, &back, "{\"apiVersion\": \"x\"}", 19, "bad.json"), -1);
+	assert_int_equal(
+		drill_record_read(&A, &D, &back, "{\"apiVersion\": \"x\"}", 19, "bad.json"), -1);
 	assert_string_equal(D.items[D.count - 1].rule, DRILL_RECORD);
 }
 
@@ -232,12 +245,19 @@ test_drill__record_with_too_many_transitions_is_refused(void **state)
 
 	(void)state;
 	buf_init(&b, 0);
-	assert_int_equal(buf_adds(&b, "{\"apiVersion\": \"gpusite.io/drill-record/v1\", \"site\": \"s\","
-				  " \"scenario\": \"partition\", \"startedAt\": \"2026-03-01T08:00:00Z\","
-				  " \"transitions\": ["), 0);
+	assert_int_equal(
+		buf_adds(&b,
+			 "{\"apiVersion\": \"gpusite.io/drill-record/v1\", \"site\": \"s\","
+			 " \"scenario\": \"partition\", \"startedAt\": \"2026-03-01T08:00:00Z\","
+			 " \"transitions\": ["),
+		0);
 	for (int i = 0; i <= DRILL_RECORD_MAX_TRANSITIONS; i++)
-		assert_int_equal(buf_printf(&b, "%s{\"time\": \"2026-03-01T08:00:00Z\", \"object\": \"Pod\","
-					    " \"name\": \"p%d\", \"what\": \"Pending\"}", i ? "," : "", i), 0);
+		assert_int_equal(
+			buf_printf(&b,
+				   "%s{\"time\": \"2026-03-01T08:00:00Z\", \"object\": \"Pod\","
+				   " \"name\": \"p%d\", \"what\": \"Pending\"}",
+				   i ? "," : "", i),
+			0);
 	assert_int_equal(buf_adds(&b, "]}"), 0);
 	assert_int_equal(drill_record_read(&A, &D, &back, b.data, b.len, "big.json"), -1);
 	assert_non_null(strstr(D.items[D.count - 1].msg, "it has 10001, more than the 10000"));

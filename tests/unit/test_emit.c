@@ -87,19 +87,21 @@ count_lines_starting(const char *s, const char *prefix)
 	return n;
 }
 
-static void test_emit__yaml_marks_every_document(void **state)
+static void
+test_emit__yaml_marks_every_document(void **state)
 {
 	struct fx *f = *state;
 	struct render_result r = result_of(f, 3, "x", "y");
 
 	assert_int_equal(emit_stream(&f->b, &r, EMIT_YAML), 0);
-	assert_int_equal(strncmp(f->b.data, "---\n", 4), 0);	/* the first one too */
+	assert_int_equal(strncmp(f->b.data, "---\n", 4), 0); /* the first one too */
 	assert_int_equal(count_lines_starting(f->b.data, "---"), 3);
 	assert_non_null(strstr(f->b.data, "name: cm-2\n"));
 	assert_int_equal(f->b.data[f->b.len - 1], '\n');
 }
 
-static void test_emit__json_one_object_per_line(void **state)
+static void
+test_emit__json_one_object_per_line(void **state)
 {
 	struct fx *f = *state;
 	struct render_result r = result_of(f, 2, "x", "line1\nline2\n");
@@ -116,19 +118,19 @@ static void test_emit__json_one_object_per_line(void **state)
 	/* exactly two lines: the newline inside the data is escaped */
 	assert_true(strchr(nl + 1, '\n') == f->b.data + f->b.len - 1);
 	/* the first line parses back to the first object, keys in order */
-	back = json_parse(&f->a, &f->d, "GS001", "line1", f->b.data,
-			  (size_t)(nl - f->b.data));
+	back = json_parse(&f->a, &f->d, "GS001", "line1", f->b.data, (size_t)(nl - f->b.data));
 	assert_non_null(back);
 	assert_true(node_equal(back, r.objects[0].obj));
 	assert_string_equal(node_str(back->map.pairs[0].key), "apiVersion");
 	assert_string_equal(node_str(back->map.pairs[3].key), "data");
 }
 
-static void test_emit__yaml11_traps_are_quoted(void **state)
+static void
+test_emit__yaml11_traps_are_quoted(void **state)
 {
 	struct fx *f = *state;
-	static const char *const traps[] = { "on", "yes", "no", "off", "y", "0777", "1e3",
-					     "null", "true", "", "0x1f", "1_000", "12:30" };
+	static const char *const traps[] = { "on",   "yes",  "no", "off",  "y",     "0777", "1e3",
+					     "null", "true", "",   "0x1f", "1_000", "12:30" };
 
 	for (size_t i = 0; i < sizeof(traps) / sizeof(traps[0]); i++) {
 		struct render_result r = result_of(f, 1, traps[i], "ok");
@@ -140,15 +142,17 @@ static void test_emit__yaml11_traps_are_quoted(void **state)
 		/* the value is never written plain */
 		assert_null(strstr(f->b.data, arena_printf(&f->a, "v: %s\n", traps[i])));
 		/* and reads back as the same string */
-		assert_int_equal(yamlio_load(&docs, &f->a, &f->d, "t.yaml", f->b.data,
-					     f->b.len, &yamlio_default_limits), 0);
+		assert_int_equal(yamlio_load(&docs, &f->a, &f->d, "t.yaml", f->b.data, f->b.len,
+					     &yamlio_default_limits),
+				 0);
 		v = node_path(docs.docs[0], "metadata.labels.v");
 		assert_true(node_is_str(v));
 		assert_string_equal(node_str(v), traps[i]);
 	}
 }
 
-static void test_emit__multiline_reads_back(void **state)
+static void
+test_emit__multiline_reads_back(void **state)
 {
 	struct fx *f = *state;
 	const char *text = "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\n"
@@ -157,13 +161,15 @@ static void test_emit__multiline_reads_back(void **state)
 	struct yamlio_docs docs = { NULL, 0 };
 
 	assert_int_equal(emit_stream(&f->b, &r, EMIT_YAML), 0);
-	assert_non_null(strstr(f->b.data, "k: |\n"));	/* literal block */
+	assert_non_null(strstr(f->b.data, "k: |\n")); /* literal block */
 	assert_int_equal(yamlio_load(&docs, &f->a, &f->d, "t.yaml", f->b.data, f->b.len,
-				     &yamlio_default_limits), 0);
+				     &yamlio_default_limits),
+			 0);
 	assert_string_equal(node_str(node_path(docs.docs[0], "data.k")), text);
 }
 
-static void test_emit__same_bytes_every_time(void **state)
+static void
+test_emit__same_bytes_every_time(void **state)
 {
 	struct fx *f = *state;
 	struct render_result r = result_of(f, 5, "on", "a\nb\n");
@@ -177,7 +183,8 @@ static void test_emit__same_bytes_every_time(void **state)
 	buf_release(&again);
 }
 
-static void test_emit__document_without_marker(void **state)
+static void
+test_emit__document_without_marker(void **state)
 {
 	struct fx *f = *state;
 	struct render_result r = result_of(f, 1, "x", "y");
@@ -187,7 +194,8 @@ static void test_emit__document_without_marker(void **state)
 	assert_null(strstr(f->b.data, "---"));
 }
 
-static void test_emit__cap_is_an_error(void **state)
+static void
+test_emit__cap_is_an_error(void **state)
 {
 	struct fx *f = *state;
 	struct render_result r = result_of(f, 50, "x", "y");
@@ -199,15 +207,20 @@ static void test_emit__cap_is_an_error(void **state)
 	buf_release(&small);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_emit__yaml_marks_every_document, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_emit__json_one_object_per_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_emit__yaml11_traps_are_quoted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_emit__yaml_marks_every_document, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_emit__json_one_object_per_line, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_emit__yaml11_traps_are_quoted, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_emit__multiline_reads_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_emit__same_bytes_every_time, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_emit__document_without_marker, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_emit__document_without_marker, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_emit__cap_is_an_error, setup, teardown),
 	};
 

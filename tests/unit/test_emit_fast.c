@@ -37,8 +37,7 @@ same(const struct node *doc, const char *what)
 		assert_int_equal(buf_adds(&slow, "x"), 0);
 		rf = yamlio_emit(&fast, doc, flags);
 		rs = yamlio_emit_libyaml(&slow, doc, flags);
-		if (rf != rs || fast.len != slow.len ||
-		    memcmp(fast.data, slow.data, fast.len)) {
+		if (rf != rs || fast.len != slow.len || memcmp(fast.data, slow.data, fast.len)) {
 			print_error("%s (flags %u): fast %d [%.*s] libyaml %d [%.*s]\n", what,
 				    flags, rf, (int)fast.len, fast.data ? fast.data : "", rs,
 				    (int)slow.len, slow.data ? slow.data : "");
@@ -113,14 +112,65 @@ rnd(unsigned n)
 }
 
 static const char *const words[] = {
-	"", "a", "yes", "No", "null", "~", "1.35", "0777", "1e3", "-", "- x",
-	"key: v", "a #b", "#c", "x:", ":x", "---", "...", " lead", "trail ",
-	"line\n", "two\nlines", "two\nlines\n", "end\n\n", "\nlead", "sp \nx",
-	"tab\tx", "q\"uote", "back\\slash", "caf\xc3\xa9", "\xe2\x80\xa8",
-	"arn:aws:iam::111122223333:role/HybridNodesRole", "kubernetes.io/os",
-	"--node-labels=a=b,c=d", "{x}", "[y]", "*z", "&w", "!t", "%p", "@q",
-	"a,b", "x?", "?x", "1:30", "2001-12-14", ".inf", "-.NaN", "0x1F",
-	"=", "<<", "on", "OFF", "y", "N", "true", "False", "\x01ctl", "del\x7f",
+	"",
+	"a",
+	"yes",
+	"No",
+	"null",
+	"~",
+	"1.35",
+	"0777",
+	"1e3",
+	"-",
+	"- x",
+	"key: v",
+	"a #b",
+	"#c",
+	"x:",
+	":x",
+	"---",
+	"...",
+	" lead",
+	"trail ",
+	"line\n",
+	"two\nlines",
+	"two\nlines\n",
+	"end\n\n",
+	"\nlead",
+	"sp \nx",
+	"tab\tx",
+	"q\"uote",
+	"back\\slash",
+	"caf\xc3\xa9",
+	"\xe2\x80\xa8",
+	"arn:aws:iam::111122223333:role/HybridNodesRole",
+	"kubernetes.io/os",
+	"--node-labels=a=b,c=d",
+	"{x}",
+	"[y]",
+	"*z",
+	"&w",
+	"!t",
+	"%p",
+	"@q",
+	"a,b",
+	"x?",
+	"?x",
+	"1:30",
+	"2001-12-14",
+	".inf",
+	"-.NaN",
+	"0x1F",
+	"=",
+	"<<",
+	"on",
+	"OFF",
+	"y",
+	"N",
+	"true",
+	"False",
+	"\x01ctl",
+	"del\x7f",
 };
 
 static struct node *
@@ -133,8 +183,10 @@ random_tree(struct arena *a, unsigned depth)
 		unsigned n = rnd(4);
 
 		for (unsigned i = 0; i < n; i++) {
-			struct node *key = rnd(6) ? node_new_str(a, P0, words[rnd(sizeof(words) / sizeof(words[0]))])
-						  : random_tree(a, 4);
+			struct node *key =
+				rnd(6) ? node_new_str(a, P0,
+						      words[rnd(sizeof(words) / sizeof(words[0]))])
+				       : random_tree(a, 4);
 
 			node_map_add_node(a, m, key, random_tree(a, depth + 1));
 		}
@@ -149,14 +201,10 @@ random_tree(struct arena *a, unsigned depth)
 		return q;
 	}
 	switch (rnd(6)) {
-	case 0:
-		return node_new_int(a, P0, (int64_t)rnd(100000) - 50000);
-	case 1:
-		return node_new_bool(a, P0, rnd(2));
-	case 2:
-		return node_new_null(a, P0);
-	default:
-		return node_new_str(a, P0, words[rnd(sizeof(words) / sizeof(words[0]))]);
+	case 0: return node_new_int(a, P0, (int64_t)rnd(100000) - 50000);
+	case 1: return node_new_bool(a, P0, rnd(2));
+	case 2: return node_new_null(a, P0);
+	default: return node_new_str(a, P0, words[rnd(sizeof(words) / sizeof(words[0]))]);
 	}
 }
 

@@ -21,20 +21,23 @@ static struct arena A;
 static struct diags D;
 static const struct pos P0 = { NULL, 0, 0 };
 
-static int teardown(void **state)
+static int
+teardown(void **state)
 {
 	(void)state;
 	arena_release(&A);
 	return 0;
 }
 
-static struct node *parse(const char *s)
+static struct node *
+parse(const char *s)
 {
 	diags_init(&D, &A);
 	return json_parse(&A, &D, "GS099", "body.json", s, strlen(s));
 }
 
-static const char *write(const struct node *n, unsigned flags)
+static const char *
+write(const struct node *n, unsigned flags)
 {
 	struct buf b = BUF_INIT;
 	char *s;
@@ -45,7 +48,8 @@ static const char *write(const struct node *n, unsigned flags)
 	return s;
 }
 
-static void expect_error(const char *text, const char *msg)
+static void
+expect_error(const char *text, const char *msg)
 {
 	struct node *n = parse(text);
 
@@ -58,7 +62,8 @@ static void expect_error(const char *text, const char *msg)
 		fail_msg("want '%s' in '%s'", msg, D.items[0].msg);
 }
 
-static void test_json__parse_types(void **state)
+static void
+test_json__parse_types(void **state)
 {
 	struct node *n = parse("{\"s\": \"x\\u00e9\\n\", \"i\": -12, \"f\": 1.5, "
 			       "\"t\": true, \"n\": null, \"a\": [1, \"2\", false], "
@@ -96,7 +101,8 @@ static void test_json__parse_types(void **state)
 	assert_string_equal(node_str(parse("\"s\"")), "s");
 }
 
-static void test_json__ints_are_exact(void **state)
+static void
+test_json__ints_are_exact(void **state)
 {
 	struct node *n = parse("[9007199254740993, 9223372036854775807, "
 			       "-9223372036854775808, 9223372036854775808, "
@@ -130,12 +136,13 @@ static void test_json__ints_are_exact(void **state)
 	assert_int_equal(n->seq.items[11]->type, NODE_FLOAT);
 	/* ...and written back exactly. */
 	assert_string_equal(write(n, 0),
-		"[9007199254740993,9223372036854775807,-9223372036854775808,"
-		"9223372036854775808,12345678901234567890123,1000,1,0,2.5e-3,null,"
-		"9007199254740992,18014398509481984.0]");
+			    "[9007199254740993,9223372036854775807,-9223372036854775808,"
+			    "9223372036854775808,12345678901234567890123,1000,1,0,2.5e-3,null,"
+			    "9007199254740992,18014398509481984.0]");
 }
 
-static void test_json__numbers_inside_strings_do_not_confuse(void **state)
+static void
+test_json__numbers_inside_strings_do_not_confuse(void **state)
 {
 	struct node *n = parse("{\"1\": \"2 3\\\" 4\", \"k\": [5, {\"x-9\": 9007199254740995}]}");
 
@@ -147,7 +154,8 @@ static void test_json__numbers_inside_strings_do_not_confuse(void **state)
 		    9007199254740995LL);
 }
 
-static void test_json__errors(void **state)
+static void
+test_json__errors(void **state)
 {
 	(void)state;
 	expect_error("{} x", "invalid JSON at byte 3");
@@ -178,7 +186,8 @@ static void test_json__errors(void **state)
 	expect_error("[\"\xed\xa0\x80\"]", "invalid UTF-8 byte 0xed");
 }
 
-static void test_json__depth_is_bounded(void **state)
+static void
+test_json__depth_is_bounded(void **state)
 {
 	size_t n = 100000, i;
 	char *s = malloc(2 * n + 1);
@@ -206,7 +215,8 @@ static void test_json__depth_is_bounded(void **state)
 	free(s);
 }
 
-static void test_json__size_is_bounded(void **state)
+static void
+test_json__size_is_bounded(void **state)
 {
 	size_t n = ((size_t)64 << 20) + 1;
 	char *s = malloc(n);
@@ -218,11 +228,13 @@ static void test_json__size_is_bounded(void **state)
 	diags_init(&D, &A);
 	assert_null(json_parse(&A, &D, "GS099", "big.json", s, n));
 	assert_int_equal(D.count, 1);
-	assert_non_null(strstr(D.items[0].msg, "JSON text is 67108865 bytes; the limit is 67108864"));
+	assert_non_null(
+		strstr(D.items[0].msg, "JSON text is 67108865 bytes; the limit is 67108864"));
 	free(s);
 }
 
-static void test_json__write_compact_and_pretty(void **state)
+static void
+test_json__write_compact_and_pretty(void **state)
 {
 	struct node *m = node_new_map(&A, P0), *l = node_new_seq(&A, P0);
 
@@ -239,31 +251,34 @@ static void test_json__write_compact_and_pretty(void **state)
 	node_map_add(&A, m, "h", node_new_scalar(&A, P0, NODE_FLOAT, "1e-7", 4));
 	node_map_add_int(&A, m, "a", 1);
 	assert_string_equal(write(m, 0),
-		"{\"z\":\"q\\\"b\\\\s/\\n\\t\\u0001\\u001f\xc3\xa9\","
-		"\"l\":[true,null,-3,{},[]],\"f\":0.5,\"g\":null,\"h\":1e-7,\"a\":1}");
+			    "{\"z\":\"q\\\"b\\\\s/\\n\\t\\u0001\\u001f\xc3\xa9\","
+			    "\"l\":[true,null,-3,{},[]],\"f\":0.5,\"g\":null,\"h\":1e-7,\"a\":1}");
 	assert_string_equal(write(m, JSON_PRETTY),
-		"{\n"
-		"  \"z\": \"q\\\"b\\\\s/\\n\\t\\u0001\\u001f\xc3\xa9\",\n"
-		"  \"l\": [\n"
-		"    true,\n"
-		"    null,\n"
-		"    -3,\n"
-		"    {},\n"
-		"    []\n"
-		"  ],\n"
-		"  \"f\": 0.5,\n"
-		"  \"g\": null,\n"
-		"  \"h\": 1e-7,\n"
-		"  \"a\": 1\n"
-		"}");
+			    "{\n"
+			    "  \"z\": \"q\\\"b\\\\s/\\n\\t\\u0001\\u001f\xc3\xa9\",\n"
+			    "  \"l\": [\n"
+			    "    true,\n"
+			    "    null,\n"
+			    "    -3,\n"
+			    "    {},\n"
+			    "    []\n"
+			    "  ],\n"
+			    "  \"f\": 0.5,\n"
+			    "  \"g\": null,\n"
+			    "  \"h\": 1e-7,\n"
+			    "  \"a\": 1\n"
+			    "}");
 	assert_string_equal(write(node_new_str(&A, P0, ""), 0), "\"\"");
 	assert_string_equal(write(node_new_strn(&A, P0, "a\0b", 3), 0), "\"a\\u0000b\"");
 	/* Bytes that are not UTF-8 (a Latin-1 file name) stay valid JSON. */
-	assert_string_equal(write(node_new_str(&A, P0, "caf\xe9.yaml \xf0\x9f\x98\x80 \xed\xa0\x80 \xe2\x82"), 0),
-			    "\"caf\\ufffd.yaml \xf0\x9f\x98\x80 \\ufffd\\ufffd\\ufffd \\ufffd\\ufffd\"");
+	assert_string_equal(
+		write(node_new_str(&A, P0, "caf\xe9.yaml \xf0\x9f\x98\x80 \xed\xa0\x80 \xe2\x82"),
+		      0),
+		"\"caf\\ufffd.yaml \xf0\x9f\x98\x80 \\ufffd\\ufffd\\ufffd \\ufffd\\ufffd\"");
 }
 
-static void test_json__round_trip(void **state)
+static void
+test_json__round_trip(void **state)
 {
 	const char *text =
 		"{\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"n\\u0001\","
@@ -283,7 +298,8 @@ static void test_json__round_trip(void **state)
 	assert_string_equal(write(again, 0), text);
 }
 
-static void test_json__write_failure_leaves_buffer(void **state)
+static void
+test_json__write_failure_leaves_buffer(void **state)
 {
 	struct buf b;
 	struct node *l = node_new_seq(&A, P0);
@@ -299,7 +315,8 @@ static void test_json__write_failure_leaves_buffer(void **state)
 	buf_release(&b);
 }
 
-static void test_json__library_version(void **state)
+static void
+test_json__library_version(void **state)
 {
 	const char *v = json_library_version();
 
@@ -309,7 +326,8 @@ static void test_json__library_version(void **state)
 	assert_non_null(strchr(v, '.'));
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json__parse_types),

@@ -53,12 +53,14 @@ test_k8s__label_selector_like_apimachinery(void **state)
 		{ "{matchExpressions: [{key: a, operator: DoesNotExist}]}", false },
 		{ "{matchExpressions: [{key: missing, operator: DoesNotExist}]}", true },
 		/* AND of matchLabels and every expression */
-		{ "{matchLabels: {a: x}, matchExpressions: [{key: b, operator: In, values: [z]}]}", false },
+		{ "{matchLabels: {a: x}, matchExpressions: [{key: b, operator: In, values: [z]}]}",
+		  false },
 		/* invalid: selects nothing */
 		{ "{matchExpressions: [{key: a, operator: In, values: []}]}", false },
 		{ "{matchExpressions: [{key: missing, operator: NotIn, values: []}]}", false },
 		{ "{matchExpressions: [{key: a, operator: Exists, values: [x]}]}", false },
-		{ "{matchExpressions: [{key: missing, operator: DoesNotExist, values: [x]}]}", false },
+		{ "{matchExpressions: [{key: missing, operator: DoesNotExist, values: [x]}]}",
+		  false },
 		{ "{matchExpressions: [{operator: NotIn, values: [x]}]}", false },
 		{ "{matchExpressions: [{key: missing, operator: Like, values: [x]}]}", false },
 		/* Gt and Lt belong to node selectors, not label selectors */
@@ -111,10 +113,12 @@ test_k8s__toleration_like_core_v1(void **state)
 {
 	(void)state;
 	/* same key, value, effect */
-	assert_true(tol("{key: k, operator: Equal, value: v, effect: NoSchedule}", "k", "v", "NoSchedule"));
+	assert_true(tol("{key: k, operator: Equal, value: v, effect: NoSchedule}", "k", "v",
+			"NoSchedule"));
 	/* operator "" is Equal */
 	assert_true(tol("{key: k, value: v, effect: NoSchedule}", "k", "v", "NoSchedule"));
-	assert_false(tol("{key: k, operator: Equal, value: w, effect: NoSchedule}", "k", "v", "NoSchedule"));
+	assert_false(tol("{key: k, operator: Equal, value: w, effect: NoSchedule}", "k", "v",
+			 "NoSchedule"));
 	/* Exists: any value */
 	assert_true(tol("{key: k, operator: Exists, effect: NoSchedule}", "k", "v", "NoSchedule"));
 	assert_false(tol("{key: j, operator: Exists, effect: NoSchedule}", "k", "v", "NoSchedule"));
@@ -130,8 +134,9 @@ test_k8s__toleration_like_core_v1(void **state)
 	/* unknown operators tolerate nothing */
 	assert_false(tol("{key: k, operator: Gt, value: v}", "k", "v", "NoSchedule"));
 	assert_false(tol("[]", "k", "v", "NoSchedule"));
-	assert_true(k8s_tolerations_tolerate(yaml("[{key: j, operator: Exists}, {key: k, operator: Exists}]"),
-					     &(struct k8s_taint){ "k", "v", "NoSchedule" }));
+	assert_true(k8s_tolerations_tolerate(
+		yaml("[{key: j, operator: Exists}, {key: k, operator: Exists}]"),
+		&(struct k8s_taint){ "k", "v", "NoSchedule" }));
 	assert_false(k8s_tolerations_tolerate(NULL, &(struct k8s_taint){ "k", "v", "NoSchedule" }));
 }
 
@@ -191,9 +196,9 @@ static void
 test_k8s__version_refuses_anything_else(void **state)
 {
 	static const char *const bad[] = {
-		"", "v", "1", "1.", "1.x", ".35", "1.35.", "1.35-", "1.35 ", " 1.35",
-		"1..35", "vv1.35", "1.35.2.", "1.35/2", "1.12345", "12345.1",
-		"1.35-eks 1", "latest",
+		"",        "v",      "1",       "1.",      "1.x",        ".35",
+		"1.35.",   "1.35-",  "1.35 ",   " 1.35",   "1..35",      "vv1.35",
+		"1.35.2.", "1.35/2", "1.12345", "12345.1", "1.35-eks 1", "latest",
 	};
 	int major, minor;
 
@@ -269,15 +274,29 @@ test_k8s__quantity_like_parse_quantity(void **state)
 		const char *text;
 		double value;
 	} ok[] = {
-		{ "0", 0 }, { "4", 4 }, { "+4", 4 }, { "-4", -4 }, { "100m", 0.1 },
-		{ "1Gi", 1073741824.0 }, { "1.5Gi", 1610612736.0 }, { "1e3", 1000 },
-		{ "1E3", 1000 }, { "1e-3", 0.001 }, { "2k", 2000 }, { "1E", 1e18 },
-		{ "1.", 1 }, { ".5", 0.5 }, { "5Mi", 5242880.0 }, { "3n", 3e-9 },
-		{ "7u", 7e-6 }, { "190126320Ki", 194689351680.0 }, { "47810m", 47.81 },
+		{ "0", 0 },
+		{ "4", 4 },
+		{ "+4", 4 },
+		{ "-4", -4 },
+		{ "100m", 0.1 },
+		{ "1Gi", 1073741824.0 },
+		{ "1.5Gi", 1610612736.0 },
+		{ "1e3", 1000 },
+		{ "1E3", 1000 },
+		{ "1e-3", 0.001 },
+		{ "2k", 2000 },
+		{ "1E", 1e18 },
+		{ "1.", 1 },
+		{ ".5", 0.5 },
+		{ "5Mi", 5242880.0 },
+		{ "3n", 3e-9 },
+		{ "7u", 7e-6 },
+		{ "190126320Ki", 194689351680.0 },
+		{ "47810m", 47.81 },
 	};
 	static const char *const bad[] = {
-		"", "+", "-", ".", "1 Gi", " 1", "1gi", "1Gib", "0x10", "inf", "nan",
-		"1e", "1e3k", "1.5.2", "1K", "1ki", "e3", "1e+", "1..5", "--1",
+		"",    "+",  "-",    ".",     "1 Gi", " 1",  "1gi", "1Gib", "0x10", "inf",
+		"nan", "1e", "1e3k", "1.5.2", "1K",   "1ki", "e3",  "1e+",  "1..5", "--1",
 	};
 	double v;
 
@@ -311,35 +330,43 @@ test_k8s__node_selector_terms(void **state)
 	struct k8s_term_result r;
 
 	(void)state;
-	assert_true(k8s_node_selector_terms_match(yaml(
-		"[{matchExpressions: [{key: node-type, operator: In, values: [cpu]}]},"
-		" {matchExpressions: [{key: gpu.count, operator: Gt, values: [\"7\"]}]}]"), &n));
+	assert_true(k8s_node_selector_terms_match(
+		yaml("[{matchExpressions: [{key: node-type, operator: In, values: [cpu]}]},"
+		     " {matchExpressions: [{key: gpu.count, operator: Gt, values: [\"7\"]}]}]"),
+		&n));
 	assert_false(k8s_node_selector_terms_match(yaml("[]"), &n));
 	assert_false(k8s_node_selector_terms_match(NULL, &n));
 	/* an empty term matches no node */
 	assert_false(k8s_node_selector_term_matches(&r, yaml("{}"), &n));
 	assert_int_equal(r.verdict, K8S_TERM_EMPTY);
 	/* AND inside a term; the first failing requirement is named */
-	assert_false(k8s_node_selector_term_matches(&r, yaml(
-		"{matchExpressions: [{key: node-type, operator: Exists},"
-		" {key: gpu.count, operator: Lt, values: [\"8\"]}]}"), &n));
+	assert_false(k8s_node_selector_term_matches(
+		&r,
+		yaml("{matchExpressions: [{key: node-type, operator: Exists},"
+		     " {key: gpu.count, operator: Lt, values: [\"8\"]}]}"),
+		&n));
 	assert_int_equal(r.verdict, K8S_TERM_EXPR_NO);
 	assert_int_equal(r.index, 1);
-	assert_false(k8s_node_selector_term_matches(&r, yaml(
-		"{matchExpressions: [{key: node-type, operator: Exists, values: [x]}]}"), &n));
+	assert_false(k8s_node_selector_term_matches(
+		&r, yaml("{matchExpressions: [{key: node-type, operator: Exists, values: [x]}]}"),
+		&n));
 	assert_int_equal(r.verdict, K8S_TERM_EXPR_INVALID);
 	/* matchFields: metadata.name, In / NotIn, one value */
-	assert_true(k8s_node_selector_term_matches(&r, yaml(
-		"{matchFields: [{key: metadata.name, operator: In, values: [gpu-a-01]}]}"), &n));
+	assert_true(k8s_node_selector_term_matches(
+		&r, yaml("{matchFields: [{key: metadata.name, operator: In, values: [gpu-a-01]}]}"),
+		&n));
 	assert_int_equal(r.verdict, K8S_TERM_MATCH);
-	assert_false(k8s_node_selector_term_matches(&r, yaml(
-		"{matchFields: [{key: metadata.name, operator: NotIn, values: [gpu-a-01]}]}"), &n));
+	assert_false(k8s_node_selector_term_matches(
+		&r,
+		yaml("{matchFields: [{key: metadata.name, operator: NotIn, values: [gpu-a-01]}]}"),
+		&n));
 	assert_int_equal(r.verdict, K8S_TERM_FIELD_NO);
-	assert_false(k8s_node_selector_term_matches(&r, yaml(
-		"{matchFields: [{key: metadata.name, operator: In, values: [a, b]}]}"), &n));
+	assert_false(k8s_node_selector_term_matches(
+		&r, yaml("{matchFields: [{key: metadata.name, operator: In, values: [a, b]}]}"),
+		&n));
 	assert_int_equal(r.verdict, K8S_TERM_FIELD_INVALID);
-	assert_false(k8s_node_selector_term_matches(&r, yaml(
-		"{matchFields: [{key: metadata.uid, operator: In, values: [a]}]}"), &n));
+	assert_false(k8s_node_selector_term_matches(
+		&r, yaml("{matchFields: [{key: metadata.uid, operator: In, values: [a]}]}"), &n));
 	assert_int_equal(r.verdict, K8S_TERM_FIELD_INVALID);
 }
 

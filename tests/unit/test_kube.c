@@ -236,7 +236,8 @@ test_kube__refuses_inconsistent_users_and_clusters(void **state)
 			 "clusters:\n- name: c\n  cluster: {server: 'https://x'}\n"
 			 "users:\n- name: u\n  user:\n%s"
 			 "contexts:\n- name: x\n  context: {cluster: c, user: u}\n"
-			 "current-context: x\n", bad[i][0]);
+			 "current-context: x\n",
+			 bad[i][0]);
 		memset(&o, 0, sizeof(o));
 		o.getenv = table_env;
 		o.kubeconfig = write_file("bad.yaml", text);
@@ -259,10 +260,10 @@ test_kube__ca_with_insecure_is_refused(void **state)
 	diags_init(&d, &a);
 	memset(&o, 0, sizeof(o));
 	o.getenv = table_env;
-	o.kubeconfig = write_file("i.yaml",
-		"clusters:\n- name: c\n  cluster: {server: 'https://x', "
-		"certificate-authority: ca.crt, insecure-skip-tls-verify: true}\n"
-		"contexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n");
+	o.kubeconfig = write_file(
+		"i.yaml", "clusters:\n- name: c\n  cluster: {server: 'https://x', "
+			  "certificate-authority: ca.crt, insecure-skip-tls-verify: true}\n"
+			  "contexts:\n- name: x\n  context: {cluster: c}\ncurrent-context: x\n");
 	assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
 	assert_true(has_msg(&d, "insecure-skip-tls-verify together"));
 	arena_release(&a);
@@ -281,7 +282,8 @@ test_kube__exec_config_is_read(void **state)
 	diags_init(&d, &a);
 	memset(&o, 0, sizeof(o));
 	o.getenv = table_env;
-	o.kubeconfig = write_file("e.yaml",
+	o.kubeconfig = write_file(
+		"e.yaml",
 		"clusters:\n- name: c\n  cluster: {server: 'https://x'}\n"
 		"users:\n- name: u\n  user:\n    exec:\n"
 		"      apiVersion: client.authentication.k8s.io/v1beta1\n"
@@ -320,7 +322,7 @@ test_kube__in_cluster_when_no_kubeconfig(void **state)
 	write_file("sa/token", "header.payload.sig\n");
 	write_file("sa/ca.crt", "-----BEGIN CERTIFICATE-----\n");
 	write_file("sa/namespace", "argocd\n");
-	env_set(0, "HOME", dir);	/* no .kube/config there */
+	env_set(0, "HOME", dir); /* no .kube/config there */
 	env_set(1, "KUBERNETES_SERVICE_HOST", "fd00::1");
 	env_set(2, "KUBERNETES_SERVICE_PORT", "443");
 	env_set(3, KUBE_SA_DIR_ENV, sa);
@@ -361,18 +363,21 @@ test_kube__eks_arn(void **state)
 	const char *c = NULL, *r = NULL;
 
 	(void)state;
-	assert_int_equal(kube_parse_eks_arn(&a,
-		"arn:aws:eks:eu-central-1:444455556666:cluster/inference-eu", &c, &r), 0);
+	assert_int_equal(
+		kube_parse_eks_arn(&a, "arn:aws:eks:eu-central-1:444455556666:cluster/inference-eu",
+				   &c, &r),
+		0);
 	assert_string_equal(c, "inference-eu");
 	assert_string_equal(r, "eu-central-1");
-	assert_int_equal(kube_parse_eks_arn(&a,
-		"arn:aws-cn:eks:cn-north-1:1:cluster/x", &c, &r), 0);
+	assert_int_equal(kube_parse_eks_arn(&a, "arn:aws-cn:eks:cn-north-1:1:cluster/x", &c, &r),
+			 0);
 	assert_string_equal(c, "x");
 	assert_int_equal(kube_parse_eks_arn(&a, "my-cluster", &c, &r), -1);
-	assert_int_equal(kube_parse_eks_arn(&a,
-		"arn:aws:iam::111122223333:role/HybridNodesRole", &c, &r), -1);
-	assert_int_equal(kube_parse_eks_arn(&a,
-		"arn:aws:eks:us-west-2:1:nodegroup/c/ng/id", &c, &r), -1);
+	assert_int_equal(
+		kube_parse_eks_arn(&a, "arn:aws:iam::111122223333:role/HybridNodesRole", &c, &r),
+		-1);
+	assert_int_equal(
+		kube_parse_eks_arn(&a, "arn:aws:eks:us-west-2:1:nodegroup/c/ng/id", &c, &r), -1);
 	arena_release(&a);
 }
 
@@ -425,8 +430,7 @@ test_kube__url_escape(void **state)
 
 /* A kube_conf with only what kube_exec_run() reads. */
 static void
-exec_conf(struct kube_conf *c, struct kube_exec_conf *e, const char *script,
-	  const char *api)
+exec_conf(struct kube_conf *c, struct kube_exec_conf *e, const char *script, const char *api)
 {
 	memset(c, 0, sizeof(*c));
 	memset(e, 0, sizeof(*e));
@@ -457,7 +461,8 @@ test_kube__exec_plugin_credential(void **state)
 		 "#!/bin/sh\nprintf '%%s' \"$KUBERNETES_EXEC_INFO\" >'%s'\n"
 		 "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\","
 		 "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"k8s-aws-v1.abc\","
-		 "\"expirationTimestamp\":\"2030-01-01T00:00:00Z\"}}'\n", info);
+		 "\"expirationTimestamp\":\"2030-01-01T00:00:00Z\"}}'\n",
+		 info);
 	p = write_file("plugin.sh", cmd);
 	snprintf(script, sizeof(script), "%s", p);
 	assert_int_equal(chmod(script, 0755), 0);
@@ -473,7 +478,7 @@ test_kube__exec_plugin_credential(void **state)
 	fclose(f);
 	assert_non_null(strstr(cmd, "\"apiVersion\":\"client.authentication.k8s.io/v1\""));
 	assert_non_null(strstr(cmd, "\"interactive\":false"));
-	assert_null(strstr(cmd, "\"cluster\""));	/* provideClusterInfo unset */
+	assert_null(strstr(cmd, "\"cluster\"")); /* provideClusterInfo unset */
 
 	/* asked for v1beta1, answered v1: refused, and the token is not quoted */
 	e.api_version = "client.authentication.k8s.io/v1beta1";
@@ -490,9 +495,11 @@ test_kube__exec_plugin_bad_output(void **state)
 	static const char *const outs[][2] = {
 		{ "not json at all: s3cr3t", "did not print an ExecCredential" },
 		{ "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
-		  "\"status\":{}}", "neither a token nor a client certificate" },
+		  "\"status\":{}}",
+		  "neither a token nor a client certificate" },
 		{ "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
-		  "\"status\":{\"clientCertificateData\":\"x\"}}", "without its key" },
+		  "\"status\":{\"clientCertificateData\":\"x\"}}",
+		  "without its key" },
 	};
 
 	(void)state;
@@ -531,13 +538,15 @@ test_kube__control_characters_refused(void **state)
 		{ "{username: a, password: \"p\\x7f\"}", "the password of user 'u'" },
 		{ "{token: t, as: \"root\\r\\nX-Injected: yes\"}",
 		  "the impersonated user (as) of user 'u'" },
-		{ "{client-certificate: \"c\\n\", client-key: k}", "client-certificate of user 'u'" },
+		{ "{client-certificate: \"c\\n\", client-key: k}",
+		  "client-certificate of user 'u'" },
 		{ "{client-certificate: c, client-key: \"k\\e\"}", "client-key of user 'u'" },
 	};
 	static const char *const clusters[][2] = {
 		{ "{server: \"https://h\\r\\nX: y\"}", "the server URL of cluster 'c'" },
 		{ "{server: 'https://h', proxy-url: \"http://p\\n\"}", "proxy-url of cluster 'c'" },
-		{ "{server: 'https://h', tls-server-name: \"n\\t\"}", "tls-server-name of cluster 'c'" },
+		{ "{server: 'https://h', tls-server-name: \"n\\t\"}",
+		  "tls-server-name of cluster 'c'" },
 		{ "{server: 'https://h', certificate-authority: \"ca\\n\"}",
 		  "certificate-authority of cluster 'c'" },
 	};
@@ -558,7 +567,8 @@ test_kube__control_characters_refused(void **state)
 			 "clusters: [{name: c, cluster: %s}]\n"
 			 "users: [{name: u, user: %s}]\n"
 			 "contexts: [{name: x, context: {cluster: c, user: u}}]\n"
-			 "current-context: x\n", cl, us);
+			 "current-context: x\n",
+			 cl, us);
 		memset(&o, 0, sizeof(o));
 		o.getenv = table_env;
 		o.kubeconfig = write_file("ctl.yaml", text);
@@ -584,17 +594,18 @@ test_kube__server_userinfo_is_kept_apart(void **state)
 	diags_init(&d, &a);
 	memset(&o, 0, sizeof(o));
 	o.getenv = table_env;
-	o.kubeconfig = write_file("ui.yaml",
+	o.kubeconfig = write_file(
+		"ui.yaml",
 		"clusters: [{name: c, cluster: {server: 'https://admin:p@ss@h.example:6443/'}}]\n"
 		"contexts: [{name: x, context: {cluster: c}}]\n"
 		"current-context: x\n");
 	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
 	assert_string_equal(c.info.server, "https://h.example:6443");
 	assert_string_equal(c.userinfo, "admin:p@ss@");
-	o.kubeconfig = write_file("ui.yaml",
-		"clusters: [{name: c, cluster: {server: 'https://h.example/a@b'}}]\n"
-		"contexts: [{name: x, context: {cluster: c}}]\n"
-		"current-context: x\n");
+	o.kubeconfig = write_file(
+		"ui.yaml", "clusters: [{name: c, cluster: {server: 'https://h.example/a@b'}}]\n"
+			   "contexts: [{name: x, context: {cluster: c}}]\n"
+			   "current-context: x\n");
 	assert_int_equal(kube_config_load(&c, &a, &d, &o), 0);
 	assert_string_equal(c.info.server, "https://h.example/a@b");
 	assert_null(c.userinfo);
@@ -617,8 +628,10 @@ test_kube__empty_kubeconfig_names_the_file(void **state)
 	o.getenv = table_env;
 	o.kubeconfig = write_file("empty.yaml", "");
 	assert_int_equal(kube_config_load(&c, &a, &d, &o), KUBE_EFAIL);
-	snprintf(want, sizeof(want), "kubeconfig %s is empty: no current-context, "
-		 "cluster or user", o.kubeconfig);
+	snprintf(want, sizeof(want),
+		 "kubeconfig %s is empty: no current-context, "
+		 "cluster or user",
+		 o.kubeconfig);
 	assert_true(has_msg(&d, want));
 	assert_false(has_msg(&d, "does not exist"));
 	arena_release(&a);
@@ -662,24 +675,35 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_kube__merge_first_definition_wins, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__context_option_and_missing_context, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__kubeconfig_option_must_exist, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__refuses_inconsistent_users_and_clusters, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__ca_with_insecure_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__merge_first_definition_wins, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kube__context_option_and_missing_context,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__kubeconfig_option_must_exist, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kube__refuses_inconsistent_users_and_clusters,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__ca_with_insecure_is_refused, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_kube__exec_config_is_read, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__in_cluster_when_no_kubeconfig, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__nothing_configured_says_what_to_do, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__in_cluster_when_no_kubeconfig, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kube__nothing_configured_says_what_to_do,
+						setup, teardown),
 		cmocka_unit_test(test_kube__eks_arn),
 		cmocka_unit_test(test_kube__base64),
 		cmocka_unit_test(test_kube__rfc3339_times),
 		cmocka_unit_test(test_kube__url_escape),
 		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_credential, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_bad_output, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__control_characters_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__server_userinfo_is_kept_apart, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__empty_kubeconfig_names_the_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_kube__files_read_without_blocking, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kube__control_characters_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kube__server_userinfo_is_kept_apart, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kube__empty_kubeconfig_names_the_file, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_kube__files_read_without_blocking, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

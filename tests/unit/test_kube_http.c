@@ -101,20 +101,22 @@ test_kube_http__list_shapes(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		msg = page(bad[i][0], &n, &cont);
-		snprintf(want, sizeof(want), "malformed answer to GET " WHERE ": %s; "
-			 "is that really an API server?", bad[i][1]);
+		snprintf(want, sizeof(want),
+			 "malformed answer to GET " WHERE ": %s; "
+			 "is that really an API server?",
+			 bad[i][1]);
 		if (!msg || strcmp(msg, want))
 			fail_msg("case %zu: '%s', want '%s'", i, msg ? msg : "(accepted)", want);
 	}
 	/* good pages: null items (Go's nil slice), no kind, a last page */
 	assert_null(page("{\"kind\":\"NodeList\",\"items\":null}", &n, &cont));
 	assert_int_equal(n, 0);
-	assert_null(page("{\"items\":[{\"a\":1},{}],\"metadata\":{\"continue\":\"tok\"}}",
-			 &n, &cont));
+	assert_null(
+		page("{\"items\":[{\"a\":1},{}],\"metadata\":{\"continue\":\"tok\"}}", &n, &cont));
 	assert_int_equal(n, 2);
 	assert_string_equal(cont, "tok");
-	assert_null(page("{\"kind\":\"PodList\",\"metadata\":{\"continue\":null},\"items\":[]}",
-			 &n, &cont));
+	assert_null(page("{\"kind\":\"PodList\",\"metadata\":{\"continue\":null},\"items\":[]}", &n,
+			 &cont));
 	assert_null(cont);
 }
 
@@ -132,8 +134,9 @@ test_kube_http__continue_token_limit(void **state)
 	memset(body + h, 'A', len);
 	strcpy(body + h + len, "\"}}");
 	msg = page(body, &n, &cont);
-	snprintf(want, sizeof(want), "continue token too long in the answer to GET "
-		 WHERE ": %zu bytes, the limit is %u; is that really an API server?",
+	snprintf(want, sizeof(want),
+		 "continue token too long in the answer to GET " WHERE
+		 ": %zu bytes, the limit is %u; is that really an API server?",
 		 len, KUBE_MAX_CONTINUE);
 	assert_non_null(msg);
 	assert_string_equal(msg, want);

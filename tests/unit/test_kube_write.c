@@ -48,13 +48,13 @@ test_kube_write__eviction_as_kubectl_drain(void **state)
 	assert_int_equal(kube_call_evict(&c, &a, "inference", "llm-server-6f7d9c8b5-abcde"), 0);
 	assert_string_equal(c.method, "POST");
 	assert_string_equal(c.path, "/api/v1/namespaces/inference/pods/"
-			    "llm-server-6f7d9c8b5-abcde/eviction");
+				    "llm-server-6f7d9c8b5-abcde/eviction");
 	assert_string_equal(c.content_type, "application/json");
 	assert_string_equal(c.body, "{\"kind\":\"Eviction\",\"apiVersion\":\"policy/v1\","
-			    "\"metadata\":{\"name\":\"llm-server-6f7d9c8b5-abcde\","
-			    "\"namespace\":\"inference\",\"creationTimestamp\":null},"
-			    "\"deleteOptions\":{}}");
-	assert_true(c.pass_429);	/* a PDB's 429 is the drill's to retry */
+				    "\"metadata\":{\"name\":\"llm-server-6f7d9c8b5-abcde\","
+				    "\"namespace\":\"inference\",\"creationTimestamp\":null},"
+				    "\"deleteOptions\":{}}");
+	assert_true(c.pass_429); /* a PDB's 429 is the drill's to retry */
 	arena_release(&a);
 }
 
@@ -86,19 +86,21 @@ test_kube_write__access_review(void **state)
 
 	(void)state;
 	arena_init(&a);
-	assert_int_equal(kube_call_access_review(&c, &a, "create", "", "pods", "eviction",
-						 NULL), 0);
+	assert_int_equal(kube_call_access_review(&c, &a, "create", "", "pods", "eviction", NULL),
+			 0);
 	assert_string_equal(c.method, "POST");
 	assert_string_equal(c.path, "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews");
-	assert_string_equal(c.body, "{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":"
+	assert_string_equal(c.body,
+			    "{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":"
 			    "\"authorization.k8s.io/v1\",\"metadata\":{\"creationTimestamp\":"
 			    "null},\"spec\":{\"resourceAttributes\":{\"verb\":\"create\","
 			    "\"group\":\"\",\"resource\":\"pods\",\"subresource\":\"eviction\"}},"
 			    "\"status\":{\"allowed\":false}}");
-	assert_int_equal(kube_call_access_review(&c, &a, "list", "karpenter.sh", "nodeclaims",
-						 NULL, "inference"), 0);
+	assert_int_equal(kube_call_access_review(&c, &a, "list", "karpenter.sh", "nodeclaims", NULL,
+						 "inference"),
+			 0);
 	assert_non_null(strstr(c.body, "{\"namespace\":\"inference\",\"verb\":\"list\","
-			       "\"group\":\"karpenter.sh\",\"resource\":\"nodeclaims\"}"));
+				       "\"group\":\"karpenter.sh\",\"resource\":\"nodeclaims\"}"));
 	arena_release(&a);
 }
 

@@ -16,14 +16,16 @@
 static struct arena A;
 static const struct pos P0 = { NULL, 0, 0 };
 
-static int teardown(void **state)
+static int
+teardown(void **state)
 {
 	(void)state;
 	arena_release(&A);
 	return 0;
 }
 
-static struct node *flt(double f, const char *text)
+static struct node *
+flt(double f, const char *text)
 {
 	struct node *n = node_new_scalar(&A, P0, NODE_FLOAT, text, strlen(text));
 
@@ -31,7 +33,8 @@ static struct node *flt(double f, const char *text)
 	return n;
 }
 
-static void test_node__constructors(void **state)
+static void
+test_node__constructors(void **state)
 {
 	struct node *n;
 
@@ -67,7 +70,8 @@ static void test_node__constructors(void **state)
 	assert_null(node_text(node_new_map(&A, P0)));
 }
 
-static void test_node__map_and_seq(void **state)
+static void
+test_node__map_and_seq(void **state)
 {
 	struct pos at = { "f.yaml", 3, 4 };
 	struct node *m = node_new_map(&A, at), *s = node_new_seq(&A, P0), *v;
@@ -105,7 +109,8 @@ static void test_node__map_and_seq(void **state)
 	assert_string_equal(m->map.pairs[4].key->scalar.text, "new");
 }
 
-static void test_node__path(void **state)
+static void
+test_node__path(void **state)
 {
 	struct node *root = node_new_map(&A, P0);
 	struct node *spec = node_map_add(&A, root, "spec", node_new_map(&A, P0));
@@ -122,7 +127,8 @@ static void test_node__path(void **state)
 	assert_null(node_path(NULL, "spec"));
 }
 
-static void test_node__path_text(void **state)
+static void
+test_node__path_text(void **state)
 {
 	char *p;
 
@@ -145,7 +151,8 @@ static void test_node__path_text(void **state)
 	assert_string_equal(node_path_index(&A, "x[1]", 2), "x[1][2]");
 }
 
-static struct node *map2(const char *k1, struct node *v1, const char *k2, struct node *v2)
+static struct node *
+map2(const char *k1, struct node *v1, const char *k2, struct node *v2)
 {
 	struct node *m = node_new_map(&A, P0);
 
@@ -154,7 +161,8 @@ static struct node *map2(const char *k1, struct node *v1, const char *k2, struct
 	return m;
 }
 
-static void test_node__equal_is_json_equality(void **state)
+static void
+test_node__equal_is_json_equality(void **state)
 {
 	struct node *a, *b;
 
@@ -173,10 +181,9 @@ static void test_node__equal_is_json_equality(void **state)
 	assert_true(node_equal(flt(NAN, ".nan"), flt(NAN, ".NaN")));
 	assert_true(node_equal(flt(INFINITY, ".inf"), flt(INFINITY, "1e999")));
 	/* Strings with NUL bytes compare by length too. */
-	assert_false(node_equal(node_new_strn(&A, P0, "a\0b", 3),
-				node_new_strn(&A, P0, "a\0c", 3)));
-	assert_true(node_equal(node_new_strn(&A, P0, "a\0b", 3),
-			       node_new_strn(&A, P0, "a\0b", 3)));
+	assert_false(
+		node_equal(node_new_strn(&A, P0, "a\0b", 3), node_new_strn(&A, P0, "a\0c", 3)));
+	assert_true(node_equal(node_new_strn(&A, P0, "a\0b", 3), node_new_strn(&A, P0, "a\0b", 3)));
 
 	/* Maps: key order does not matter; values and key sets do. */
 	a = map2("x", node_new_int(&A, P0, 1), "y", node_new_str(&A, P0, "s"));
@@ -198,7 +205,8 @@ static void test_node__equal_is_json_equality(void **state)
 	assert_true(node_equal(node_new_seq(&A, P0), node_new_seq(&A, P0)));
 }
 
-static void test_node__compare_is_a_total_order(void **state)
+static void
+test_node__compare_is_a_total_order(void **state)
 {
 	struct node *v[16];
 	size_t n = 0, i, j, k;
@@ -235,11 +243,13 @@ static void test_node__compare_is_a_total_order(void **state)
 	}
 	/* Equal as JSON means compare 0, whatever the key order. */
 	assert_int_equal(node_compare(map2("a", node_new_int(&A, P0, 1), "b", v[0]),
-				      map2("b", v[0], "a", flt(1.0, "1.0"))), 0);
+				      map2("b", v[0], "a", flt(1.0, "1.0"))),
+			 0);
 	assert_int_equal(node_compare(node_new_int(&A, P0, 2), flt(2.0, "2.0")), 0);
 }
 
-static void test_node__clone_is_deep(void **state)
+static void
+test_node__clone_is_deep(void **state)
 {
 	struct arena other = ARENA_INIT;
 	struct pos at = { "x.yaml", 7, 9 };
@@ -262,7 +272,8 @@ static void test_node__clone_is_deep(void **state)
 	arena_release(&other);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node__constructors),

@@ -54,11 +54,11 @@ test_pipeline_live__errors_are_terminal_safe(void **state)
 	diags_init(&r.errors, &a);
 	diag_add(&r.errors, DIAG_ERROR, (struct pos){ 0 }, "GS900", "",
 		 "the server said \x1b[2Jgone\nfake: line");
-	diag_add(&r.errors, DIAG_ERROR, (struct pos){ "kube\x1b]0;x\x07.conf", 3, 7 },
-		 "GS901", "", "bad %s", "context");
+	diag_add(&r.errors, DIAG_ERROR, (struct pos){ "kube\x1b]0;x\x07.conf", 3, 7 }, "GS901", "",
+		 "bad %s", "context");
 	assert_string_equal(errors_of(&r),
-		"gpusite drift: error: the server said \\x1b[2Jgone\\nfake: line\n"
-		"kube\\x1b]0;x\\x07.conf:3:7: error: bad context [GS901]\n");
+			    "gpusite drift: error: the server said \\x1b[2Jgone\\nfake: line\n"
+			    "kube\\x1b]0;x\\x07.conf:3:7: error: bad context [GS901]\n");
 	arena_release(&a);
 }
 

@@ -69,7 +69,8 @@ site_new(struct arena *a, const char *name, const char *cluster)
 	g[0].node_count = 2;
 	g[0].count = 2;
 	g[0].credentials = CRED_IAMRA;
-	g[0].iamra.trust_anchor_arn = "arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/ta";
+	g[0].iamra.trust_anchor_arn =
+		"arn:aws:rolesanywhere:us-west-2:111122223333:trust-anchor/ta";
 	g[0].iamra.profile_arn = "arn:aws:rolesanywhere:us-west-2:111122223333:profile/p";
 	g[0].iamra.role_arn = "arn:aws:iam::111122223333:role/HybridNodesRole";
 	g[0].iamra.certificate_path = "/etc/iam/pki/server.pem";
@@ -223,7 +224,8 @@ contains(const struct buf *b, const char *needle)
 
 /* ---- NodeConfig ---------------------------------------------------- */
 
-static void test_render__nodeconfig_labels_sorted_taint_first(void **state)
+static void
+test_render__nodeconfig_labels_sorted_taint_first(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "my-hybrid-cluster");
@@ -250,13 +252,14 @@ static void test_render__nodeconfig_labels_sorted_taint_first(void **state)
 	assert_null(strstr(seq_str(flags, 0), "compute-type"));
 }
 
-static void test_render__nodeconfig_iamra_shape(void **state)
+static void
+test_render__nodeconfig_iamra_shape(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "my-hybrid-cluster");
 	const struct node *doc, *ra;
 
-	s->groups[0].iamra.certificate_path = NULL;	/* defaults still written */
+	s->groups[0].iamra.certificate_path = NULL; /* defaults still written */
 	s->groups[0].iamra.private_key_path = NULL;
 	doc = render_nodeconfig_doc(&f->a, s, &s->groups[0], "gpu-a-02", NULL);
 	assert_string_equal(key_at(doc, 0), "apiVersion");
@@ -268,13 +271,16 @@ static void test_render__nodeconfig_iamra_shape(void **state)
 	ra = node_path(doc, "spec.hybrid.iamRolesAnywhere");
 	assert_string_equal(key_at(ra, 0), "nodeName");
 	assert_string_equal(node_str(node_map_get(ra, "nodeName")), "gpu-a-02");
-	assert_string_equal(node_str(node_map_get(ra, "certificatePath")), "/etc/iam/pki/server.pem");
-	assert_string_equal(node_str(node_map_get(ra, "privateKeyPath")), "/etc/iam/pki/server.key");
+	assert_string_equal(node_str(node_map_get(ra, "certificatePath")),
+			    "/etc/iam/pki/server.pem");
+	assert_string_equal(node_str(node_map_get(ra, "privateKeyPath")),
+			    "/etc/iam/pki/server.key");
 	assert_null(node_path(doc, "spec.hybrid.ssm"));
 	assert_null(node_path(doc, "metadata"));
 }
 
-static void test_render__ssm_code_only_in_the_file(void **state)
+static void
+test_render__ssm_code_only_in_the_file(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "my-hybrid-cluster");
@@ -294,10 +300,10 @@ static void test_render__ssm_code_only_in_the_file(void **state)
 	assert_string_equal(key_at(node_map_get(cm->obj, "data"), 0), "rack-a.gpu-a-01.yaml");
 	assert_string_equal(key_at(node_map_get(cm->obj, "data"), 1), "rack-a.gpu-a-02.yaml");
 	assert_string_equal(key_at(node_map_get(cm->obj, "data"), 2), "rack-b.yaml");
-	assert_non_null(strstr(node_str(node_map_get(node_map_get(cm->obj, "data"),
-						     "rack-b.yaml")), "activationId:"));
-	assert_null(strstr(node_str(node_map_get(node_map_get(cm->obj, "data"),
-						 "rack-b.yaml")), "activationCode"));
+	assert_non_null(strstr(node_str(node_map_get(node_map_get(cm->obj, "data"), "rack-b.yaml")),
+			       "activationId:"));
+	assert_null(strstr(node_str(node_map_get(node_map_get(cm->obj, "data"), "rack-b.yaml")),
+			   "activationCode"));
 	buf_init(&out, 0);
 	assert_int_equal(emit_stream(&out, &r, EMIT_YAML), 0);
 	assert_false(contains(&out, CODE));
@@ -307,7 +313,7 @@ static void test_render__ssm_code_only_in_the_file(void **state)
 	assert_false(contains(&out, CODE));
 	buf_release(&out);
 
-	assert_int_equal(r.file_count, 4);	/* 2 IAM-RA nodes, 1 SSM group, 1 values */
+	assert_int_equal(r.file_count, 4); /* 2 IAM-RA nodes, 1 SSM group, 1 values */
 	for (size_t i = 0; i < r.file_count; i++) {
 		const struct render_file *fl = &r.files[i];
 		const char *code = node_str(node_path(fl->doc, "spec.hybrid.ssm.activationCode"));
@@ -329,7 +335,8 @@ static void test_render__ssm_code_only_in_the_file(void **state)
 	assert_int_equal(with_code, 1);
 }
 
-static void test_render__ssm_env_unset_names_the_variable(void **state)
+static void
+test_render__ssm_env_unset_names_the_variable(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "my-hybrid-cluster");
@@ -348,7 +355,8 @@ static void test_render__ssm_env_unset_names_the_variable(void **state)
 	assert_true(named);
 }
 
-static void test_render__no_files_needs_no_secret(void **state)
+static void
+test_render__no_files_needs_no_secret(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "my-hybrid-cluster");
@@ -370,16 +378,24 @@ static void test_render__no_files_needs_no_secret(void **state)
 
 /* ---- stream order and envelope ------------------------------------- */
 
-static void test_render__kind_ranks_order_the_stream(void **state)
+static void
+test_render__kind_ranks_order_the_stream(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *sites[2];
 	struct spec_fleet fl;
 	struct render_result r;
 	static const char *const kinds[] = {
-		"ConfigMap", "ConfigMap", "NodePool", "NodePool", "Application",
-		"MutatingPolicy", "MutatingAdmissionPolicy",
-		"MutatingAdmissionPolicyBinding", "PrometheusRule", "PrometheusRule",
+		"ConfigMap",
+		"ConfigMap",
+		"NodePool",
+		"NodePool",
+		"Application",
+		"MutatingPolicy",
+		"MutatingAdmissionPolicy",
+		"MutatingAdmissionPolicyBinding",
+		"PrometheusRule",
+		"PrometheusRule",
 	};
 
 	sites[0] = site_new(&f->a, "zeta", "c1");
@@ -406,7 +422,8 @@ static void test_render__kind_ranks_order_the_stream(void **state)
 	assert_true(RENDER_RANK_MAP_BINDING < RENDER_RANK_PROMETHEUSRULE);
 }
 
-static void test_render__every_object_has_envelope_and_labels(void **state)
+static void
+test_render__every_object_has_envelope_and_labels(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "my-hybrid-cluster");
@@ -452,12 +469,14 @@ static void test_render__every_object_has_envelope_and_labels(void **state)
 		assert_true(strlen(r.objects[i].purpose) > 10);
 	}
 	assert_string_equal(node_str(node_path(find(&r, "PrometheusRule", "gpusite-seoul-dc1")->obj,
-					       "metadata.labels.release")), "prom");
+					       "metadata.labels.release")),
+			    "prom");
 }
 
 /* ---- GPU stack ----------------------------------------------------- */
 
-static void test_render__values_merge_is_deep_and_lists_replace(void **state)
+static void
+test_render__values_merge_is_deep_and_lists_replace(void **state)
 {
 	struct fx *f = *state;
 	struct node *base = node_new_map(&f->a, P0), *over = node_new_map(&f->a, P0);
@@ -486,7 +505,8 @@ static void test_render__values_merge_is_deep_and_lists_replace(void **state)
 	assert_true(node_map_get(base, "args") != list);
 }
 
-static void test_render__device_plugin_values(void **state)
+static void
+test_render__device_plugin_values(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -497,13 +517,14 @@ static void test_render__device_plugin_values(void **state)
 	s->groups[1].taints = extra;
 	s->groups[1].taint_count = 1;
 	user = node_new_map(&f->a, P0);
-	node_map_add_str(&f->a, node_map_add(&f->a, user, "image", node_new_map(&f->a, P0)),
-			 "tag", "v0.20.0");
+	node_map_add_str(&f->a, node_map_add(&f->a, user, "image", node_new_map(&f->a, P0)), "tag",
+			 "v0.20.0");
 	s->gpu_stack.values = user;
 	one[0] = s;
 	v = render_gpustack_values(&f->a, one, 1);
 	assert_string_equal(node_str(node_map_get(node_map_get(v, "nodeSelector"),
-						  "eks.amazonaws.com/compute-type")), "hybrid");
+						  "eks.amazonaws.com/compute-type")),
+			    "hybrid");
 	tol = node_map_get(v, "tolerations");
 	assert_int_equal(tol->seq.count, 3);
 	assert_string_equal(node_str(node_map_get(tol->seq.items[0], "key")), "CriticalAddonsOnly");
@@ -514,7 +535,8 @@ static void test_render__device_plugin_values(void **state)
 	assert_true(node_path(v, "gfd.enabled")->scalar.i);
 	/* NFD worker: hybrid only, GPU taint tolerated with Exists */
 	assert_string_equal(node_str(node_map_get(node_path(v, "nfd.worker.nodeSelector"),
-						  "eks.amazonaws.com/compute-type")), "hybrid");
+						  "eks.amazonaws.com/compute-type")),
+			    "hybrid");
 	tol = node_path(v, "nfd.worker.tolerations");
 	assert_string_equal(node_str(node_map_get(tol->seq.items[0], "key")), "nvidia.com/gpu");
 	assert_string_equal(node_str(node_map_get(tol->seq.items[0], "operator")), "Exists");
@@ -529,7 +551,8 @@ static void test_render__device_plugin_values(void **state)
 	assert_false(node_path(v, "gfd.enabled")->scalar.i);
 }
 
-static void test_render__gpu_operator_values(void **state)
+static void
+test_render__gpu_operator_values(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -548,12 +571,16 @@ static void test_render__gpu_operator_values(void **state)
 	assert_true(node_path(v, "gfd.enabled")->scalar.i);
 	tol = node_path(v, "daemonsets.tolerations");
 	assert_string_equal(node_str(node_map_get(tol->seq.items[0], "operator")), "Exists");
-	assert_string_equal(node_str(node_map_get(node_path(node_map_get(v, "node-feature-discovery"),
-		"worker.nodeSelector"), "eks.amazonaws.com/compute-type")), "hybrid");
-	assert_null(node_map_get(v, "nodeSelector"));	/* there is no single one */
+	assert_string_equal(
+		node_str(node_map_get(
+			node_path(node_map_get(v, "node-feature-discovery"), "worker.nodeSelector"),
+			"eks.amazonaws.com/compute-type")),
+		"hybrid");
+	assert_null(node_map_get(v, "nodeSelector")); /* there is no single one */
 }
 
-static void test_render__one_application_per_cluster(void **state)
+static void
+test_render__one_application_per_cluster(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *sites[3];
@@ -579,7 +606,8 @@ static void test_render__one_application_per_cluster(void **state)
 	assert_string_equal(app->namespace, "argocd");
 	assert_string_equal(key_at(node_path(app->obj, "spec"), 0), "project");
 	assert_string_equal(node_str(node_path(app->obj, "spec.source.targetRevision")), "0.20.0");
-	assert_string_equal(node_str(node_path(app->obj, "spec.source.chart")), "nvidia-device-plugin");
+	assert_string_equal(node_str(node_path(app->obj, "spec.source.chart")),
+			    "nvidia-device-plugin");
 	assert_string_equal(node_str(node_path(app->obj, "spec.source.helm.releaseName")),
 			    "nvidia-device-plugin");
 	assert_non_null(node_path(app->obj, "spec.source.helm.valuesObject.nodeSelector"));
@@ -615,7 +643,8 @@ tree_has_text(const struct node *n, const char *needle)
 	return false;
 }
 
-static void test_render__nodepool_karpenter_vocabulary(void **state)
+static void
+test_render__nodepool_karpenter_vocabulary(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -645,11 +674,14 @@ static void test_render__nodepool_karpenter_vocabulary(void **state)
 	assert_string_equal(key_at(node_path(np->obj, "spec.limits"), 0), "nvidia.com/gpu");
 	assert_string_equal(node_str(node_path(np->obj, "spec.template.spec.expireAfter")), "720h");
 	assert_string_equal(node_str(node_path(np->obj, "spec.disruption.consolidateAfter")), "5m");
-	assert_string_equal(node_str(node_map_get(node_path(np->obj, "spec.template.spec.taints")
-						  ->seq.items[0], "value")), "Exists");
+	assert_string_equal(
+		node_str(node_map_get(node_path(np->obj, "spec.template.spec.taints")->seq.items[0],
+				      "value")),
+		"Exists");
 }
 
-static void test_render__nodepool_auto_mode_vocabulary(void **state)
+static void
+test_render__nodepool_auto_mode_vocabulary(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -659,7 +691,7 @@ static void test_render__nodepool_auto_mode_vocabulary(void **state)
 	s->cluster.provisioner = PROV_AUTO_MODE;
 	s->fallback.node_class_name = NULL;
 	s->fallback.expire_after.text = NULL;
-	s->fallback.zones = (const char **)s->fallback.instance_types;	/* any two strings */
+	s->fallback.zones = (const char **)s->fallback.instance_types; /* any two strings */
 	s->fallback.zone_count = 1;
 	assert_int_equal(render_one(f, s, &r, NULL), 0);
 	np = find(&r, "NodePool", "gpu-fallback");
@@ -674,7 +706,8 @@ static void test_render__nodepool_auto_mode_vocabulary(void **state)
 	assert_true(tree_has_text(np->obj, "topology.kubernetes.io/zone"));
 }
 
-static void test_render__no_fallback_no_nodepool(void **state)
+static void
+test_render__no_fallback_no_nodepool(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -693,7 +726,8 @@ static void test_render__no_fallback_no_nodepool(void **state)
 
 /* ---- placement ----------------------------------------------------- */
 
-static void test_render__map_api_version_follows_kube_minor(void **state)
+static void
+test_render__map_api_version_follows_kube_minor(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -702,21 +736,29 @@ static void test_render__map_api_version_follows_kube_minor(void **state)
 
 	s->placement.engine = ENGINE_MAP;
 	assert_int_equal(render_one(f, s, &r, NULL), 0);
-	assert_string_equal(find(&r, "MutatingAdmissionPolicy", "gpusite-seoul-dc1-placement")
-			    ->api_version, "admissionregistration.k8s.io/v1beta1");
-	assert_string_equal(find(&r, "MutatingAdmissionPolicyBinding", "gpusite-seoul-dc1-placement")
-			    ->api_version, "admissionregistration.k8s.io/v1beta1");
-	opt.kube_minor = 36;	/* overrides the spec's 1.35 */
+	assert_string_equal(
+		find(&r, "MutatingAdmissionPolicy", "gpusite-seoul-dc1-placement")->api_version,
+		"admissionregistration.k8s.io/v1beta1");
+	assert_string_equal(
+		find(&r, "MutatingAdmissionPolicyBinding", "gpusite-seoul-dc1-placement")
+			->api_version,
+		"admissionregistration.k8s.io/v1beta1");
+	opt.kube_minor = 36; /* overrides the spec's 1.35 */
 	assert_int_equal(render_one(f, s, &r, &opt), 0);
-	assert_string_equal(find(&r, "MutatingAdmissionPolicy", "gpusite-seoul-dc1-placement")
-			    ->api_version, "admissionregistration.k8s.io/v1");
+	assert_string_equal(
+		find(&r, "MutatingAdmissionPolicy", "gpusite-seoul-dc1-placement")->api_version,
+		"admissionregistration.k8s.io/v1");
 	assert_string_equal(node_str(node_path(find(&r, "MutatingAdmissionPolicyBinding",
-		"gpusite-seoul-dc1-placement")->obj, "spec.policyName")), "gpusite-seoul-dc1-placement");
+						    "gpusite-seoul-dc1-placement")
+						       ->obj,
+					       "spec.policyName")),
+			    "gpusite-seoul-dc1-placement");
 	assert_string_equal(render_map_api_version(34), "admissionregistration.k8s.io/v1beta1");
 	assert_string_equal(render_map_api_version(37), "admissionregistration.k8s.io/v1");
 }
 
-static void test_render__engines_and_none(void **state)
+static void
+test_render__engines_and_none(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -726,7 +768,8 @@ static void test_render__engines_and_none(void **state)
 	s->placement.engine = ENGINE_NONE;
 	assert_int_equal(render_one(f, s, &r, NULL), 0);
 	assert_int_equal(count_kind(&r, "MutatingPolicy") + count_kind(&r, "ClusterPolicy") +
-			 count_kind(&r, "MutatingAdmissionPolicy"), 0);
+				 count_kind(&r, "MutatingAdmissionPolicy"),
+			 0);
 
 	s->placement.engine = ENGINE_KYVERNO_CLUSTERPOLICY;
 	s->placement.not_ready_toleration_seconds = 60;
@@ -734,7 +777,8 @@ static void test_render__engines_and_none(void **state)
 	cp = find(&r, "ClusterPolicy", "gpusite-seoul-dc1-placement");
 	assert_non_null(cp);
 	assert_string_equal(node_str(node_map_get(node_path(cp->obj, "metadata.annotations"),
-		"pod-policies.kyverno.io/autogen-controllers")), "none");
+						  "pod-policies.kyverno.io/autogen-controllers")),
+			    "none");
 	/* Tolerations are appended with JSON patches, never a strategic merge. */
 	assert_false(tree_has_text(cp->obj, "patchStrategicMerge"));
 	assert_true(tree_has_text(cp->obj, "/spec/tolerations/-"));
@@ -746,7 +790,8 @@ static void test_render__engines_and_none(void **state)
 	mp = find(&r, "MutatingPolicy", "gpusite-seoul-dc1-placement");
 	assert_non_null(mp);
 	assert_string_equal(mp->api_version, "policies.kyverno.io/v1");
-	assert_int_equal(node_path(mp->obj, "spec.autogen.podControllers.controllers")->seq.count, 0);
+	assert_int_equal(node_path(mp->obj, "spec.autogen.podControllers.controllers")->seq.count,
+			 0);
 	assert_false(tree_has_text(mp->obj, "ApplyConfiguration"));
 	assert_true(tree_has_text(mp->obj, "JSONPatch"));
 	assert_true(tree_has_text(mp->obj, "\"node.kubernetes.io/not-ready\": 60"));
@@ -760,7 +805,8 @@ pod(struct fx *f, const char *yaml)
 	struct yamlio_docs docs = { NULL, 0 };
 
 	assert_int_equal(yamlio_load(&docs, &f->a, &f->d, "pod.yaml", yaml, strlen(yaml),
-				     &yamlio_default_limits), 0);
+				     &yamlio_default_limits),
+			 0);
 	assert_int_equal(docs.count, 1);
 	return docs.docs[0];
 }
@@ -773,10 +819,13 @@ static const char GPU_POD[] =
 	"    resources: {limits: {nvidia.com/gpu: 1}}\n"
 	"  tolerations:\n"
 	"  - {key: example.com/team, operator: Equal, value: ml, effect: NoSchedule}\n"
-	"  - {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}\n"
-	"  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 300}\n";
+	"  - {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, "
+	"tolerationSeconds: 300}\n"
+	"  - {key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, "
+	"tolerationSeconds: 300}\n";
 
-static void test_render__patches_append_and_replace_defaults(void **state)
+static void
+test_render__patches_append_and_replace_defaults(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -786,7 +835,8 @@ static void test_render__patches_append_and_replace_defaults(void **state)
 	s->placement.not_ready_toleration_seconds = 60;
 	s->placement.unreachable_toleration_seconds = 90;
 	render_placement_plan(&plan, s);
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, GPU_POD), "inference"), 0);
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, GPU_POD), "inference"),
+			 0);
 	assert_int_equal(p.count, 5);
 	assert_string_equal(p.ops[0].op, "replace");
 	assert_string_equal(p.ops[0].path, "/spec/tolerations/1/tolerationSeconds");
@@ -800,12 +850,16 @@ static void test_render__patches_append_and_replace_defaults(void **state)
 	assert_string_equal(node_str(node_map_get(p.ops[2].value, "operator")), "Exists");
 	assert_string_equal(p.ops[3].path, "/spec/affinity");
 	assert_string_equal(p.ops[4].path, "/spec/affinity/nodeAffinity");
-	assert_int_equal(node_path(p.ops[4].value,
-		"preferredDuringSchedulingIgnoredDuringExecution")->seq.items[0]->map.pairs[0]
-		.value->scalar.i, 100);
+	assert_int_equal(
+		node_path(p.ops[4].value, "preferredDuringSchedulingIgnoredDuringExecution")
+			->seq.items[0]
+			->map.pairs[0]
+			.value->scalar.i,
+		100);
 }
 
-static void test_render__patches_respect_what_the_pod_has(void **state)
+static void
+test_render__patches_respect_what_the_pod_has(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -816,83 +870,123 @@ static void test_render__patches_respect_what_the_pod_has(void **state)
 	/* GPU taint tolerated already (empty key + Exists tolerates all), 300 s
 	 * kept because the spec says 300; own required node affinity: the
 	 * preference is added beside it, nothing replaced */
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
-		"spec:\n"
-		"  containers: [{name: c, resources: {requests: {nvidia.com/gpu: 2}}}]\n"
-		"  tolerations: [{operator: Exists}, {key: node.kubernetes.io/not-ready,"
-		" operator: Exists, effect: NoExecute, tolerationSeconds: 300}]\n"
-		"  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
-		" {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}}}\n"),
-		"inference"), 0);
+	assert_int_equal(
+		render_placement_patches(
+			&p, &f->a, &plan,
+			pod(f, "spec:\n"
+			       "  containers: [{name: c, resources: {requests: {nvidia.com/gpu: "
+			       "2}}}]\n"
+			       "  tolerations: [{operator: Exists}, {key: "
+			       "node.kubernetes.io/not-ready,"
+			       " operator: Exists, effect: NoExecute, tolerationSeconds: 300}]\n"
+			       "  affinity: {nodeAffinity: "
+			       "{requiredDuringSchedulingIgnoredDuringExecution:"
+			       " {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: "
+			       "In, values: [a]}]}]}}}\n"),
+			"inference"),
+		0);
 	assert_int_equal(p.count, 1);
-	assert_string_equal(p.ops[0].path,
+	assert_string_equal(
+		p.ops[0].path,
 		"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution");
 	assert_int_equal(p.ops[0].value->kind, NODE_SEQ);
 
 	/* a preference of its own: ours appended after it; the hybrid
 	 * preference already there (weight 5): nothing */
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
-		"spec:\n"
-		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
-		"  tolerations: [{operator: Exists}]\n"
-		"  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution:"
-		" [{weight: 1, preference: {matchExpressions: [{key: zone, operator: In, values: [a]}]}}]}}\n"),
-		"inference"), 0);
+	assert_int_equal(
+		render_placement_patches(
+			&p, &f->a, &plan,
+			pod(f,
+			    "spec:\n"
+			    "  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+			    "  tolerations: [{operator: Exists}]\n"
+			    "  affinity: {nodeAffinity: "
+			    "{preferredDuringSchedulingIgnoredDuringExecution:"
+			    " [{weight: 1, preference: {matchExpressions: [{key: zone, operator: "
+			    "In, values: [a]}]}}]}}\n"),
+			"inference"),
+		0);
 	assert_int_equal(p.count, 1);
-	assert_string_equal(p.ops[0].path,
+	assert_string_equal(
+		p.ops[0].path,
 		"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/-");
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
-		"spec:\n"
-		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
-		"  tolerations: [{operator: Exists}]\n"
-		"  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution:"
-		" [{weight: 5, preference: {matchExpressions: [{key: eks.amazonaws.com/compute-type,"
-		" operator: In, values: [hybrid]}]}}]}}\n"),
-		"inference"), 0);
+	assert_int_equal(
+		render_placement_patches(
+			&p, &f->a, &plan,
+			pod(f,
+			    "spec:\n"
+			    "  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+			    "  tolerations: [{operator: Exists}]\n"
+			    "  affinity: {nodeAffinity: "
+			    "{preferredDuringSchedulingIgnoredDuringExecution:"
+			    " [{weight: 5, preference: {matchExpressions: [{key: "
+			    "eks.amazonaws.com/compute-type,"
+			    " operator: In, values: [hybrid]}]}}]}}\n"),
+			"inference"),
+		0);
 	assert_int_equal(p.count, 0);
 
 	/* require-onprem: ANDed into every term that lacks it, a term with
 	 * matchFields only gets the list */
 	plan.mode = PLACE_REQUIRE_ONPREM;
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
-		"spec:\n"
-		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
-		"  tolerations: [{operator: Exists}]\n"
-		"  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
-		" {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]},"
-		" {matchExpressions: [{key: eks.amazonaws.com/compute-type, operator: In, values: [hybrid]}]},"
-		" {matchFields: [{key: metadata.name, operator: In, values: [n1]}]}]}}}\n"),
-		"inference"), 0);
+	assert_int_equal(
+		render_placement_patches(
+			&p, &f->a, &plan,
+			pod(f,
+			    "spec:\n"
+			    "  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+			    "  tolerations: [{operator: Exists}]\n"
+			    "  affinity: {nodeAffinity: "
+			    "{requiredDuringSchedulingIgnoredDuringExecution:"
+			    " {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, "
+			    "values: [a]}]},"
+			    " {matchExpressions: [{key: eks.amazonaws.com/compute-type, operator: "
+			    "In, values: [hybrid]}]},"
+			    " {matchFields: [{key: metadata.name, operator: In, values: "
+			    "[n1]}]}]}}}\n"),
+			"inference"),
+		0);
 	assert_int_equal(p.count, 2);
 	assert_string_equal(p.ops[0].path, "/spec/affinity/nodeAffinity/"
-		"requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/0/matchExpressions/-");
+					   "requiredDuringSchedulingIgnoredDuringExecution/"
+					   "nodeSelectorTerms/0/matchExpressions/-");
 	assert_string_equal(node_str(node_map_get(p.ops[0].value, "key")),
 			    "eks.amazonaws.com/compute-type");
 	assert_string_equal(p.ops[1].path, "/spec/affinity/nodeAffinity/"
-		"requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms/2/matchExpressions");
+					   "requiredDuringSchedulingIgnoredDuringExecution/"
+					   "nodeSelectorTerms/2/matchExpressions");
 	assert_int_equal(p.ops[1].value->kind, NODE_SEQ);
 	plan.mode = PLACE_PREFER_ONPREM;
 
 	/* Equal "present" does not tolerate the value "Exists": add ours;
 	 * podAntiAffinity present: only nodeAffinity is added under it */
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
-		"spec:\n"
-		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
-		"  tolerations: [{key: nvidia.com/gpu, operator: Equal, value: present, effect: NoSchedule}]\n"
-		"  affinity: {podAntiAffinity: {}}\n"), "inference"), 0);
+	assert_int_equal(
+		render_placement_patches(
+			&p, &f->a, &plan,
+			pod(f,
+			    "spec:\n"
+			    "  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+			    "  tolerations: [{key: nvidia.com/gpu, operator: Equal, value: "
+			    "present, effect: NoSchedule}]\n"
+			    "  affinity: {podAntiAffinity: {}}\n"),
+			"inference"),
+		0);
 	assert_int_equal(p.count, 2);
 	assert_string_equal(p.ops[0].path, "/spec/tolerations/-");
 	assert_string_equal(p.ops[1].path, "/spec/affinity/nodeAffinity");
 
 	/* no tolerations at all: the list is created */
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
-		"spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]}\n"),
-		"inference"), 0);
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan,
+						  pod(f, "spec: {containers: [{name: c, resources: "
+							 "{limits: {nvidia.com/gpu: 1}}}]}\n"),
+						  "inference"),
+			 0);
 	assert_string_equal(p.ops[0].path, "/spec/tolerations");
 	assert_int_equal(p.ops[0].value->kind, NODE_SEQ);
 }
 
-static void test_render__patches_leave_other_pods_alone(void **state)
+static void
+test_render__patches_leave_other_pods_alone(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -902,8 +996,12 @@ static void test_render__patches_leave_other_pods_alone(void **state)
 
 	render_placement_plan(&plan, s);
 	/* not a GPU Pod */
-	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f,
-		"spec: {containers: [{name: c, resources: {limits: {cpu: 1}}}]}\n"), "inference"), 0);
+	assert_int_equal(
+		render_placement_patches(
+			&p, &f->a, &plan,
+			pod(f, "spec: {containers: [{name: c, resources: {limits: {cpu: 1}}}]}\n"),
+			"inference"),
+		0);
 	assert_int_equal(p.count, 0);
 	/* outside the namespaces */
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, GPU_POD), "default"), 0);
@@ -914,13 +1012,15 @@ static void test_render__patches_leave_other_pods_alone(void **state)
 			 "app", "other");
 	plan.pod_selector = sel;
 	assert_false(render_placement_applies(&plan, pod(f, GPU_POD), "inference"));
-	node_map_set(&f->a, node_map_get(sel, "matchLabels"), "app", node_new_str(&f->a, P0, "llm"));
+	node_map_set(&f->a, node_map_get(sel, "matchLabels"), "app",
+		     node_new_str(&f->a, P0, "llm"));
 	assert_true(render_placement_applies(&plan, pod(f, GPU_POD), "inference"));
 }
 
 /* ---- alerts and errors --------------------------------------------- */
 
-static void test_render__alerts_use_real_metric_names(void **state)
+static void
+test_render__alerts_use_real_metric_names(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -933,8 +1033,8 @@ static void test_render__alerts_use_real_metric_names(void **state)
 	assert_string_equal(pr->namespace, "monitoring");
 	rules = node_path(node_path(pr->obj, "spec.groups")->seq.items[0], "rules");
 	assert_int_equal(rules->seq.count, 5);
-	assert_true(tree_has_text(rules->seq.items[0],
-		"karpenter_nodepools_usage{nodepool=\"gpu-fallback\",resource_type=\"nodes\"} > 0"));
+	assert_true(tree_has_text(rules->seq.items[0], "karpenter_nodepools_usage{nodepool=\"gpu-"
+						       "fallback\",resource_type=\"nodes\"} > 0"));
 	assert_true(tree_has_text(rules->seq.items[1], "karpenter_nodepools_limit"));
 	assert_true(tree_has_text(rules->seq.items[2], "kube_pod_status_phase{phase=\"Pending\""));
 	assert_true(tree_has_text(rules->seq.items[2], "resource=\"nvidia_com_gpu\""));
@@ -945,8 +1045,10 @@ static void test_render__alerts_use_real_metric_names(void **state)
 	 * activation): its nodes are found by the site and node-group labels,
 	 * and an alert says when kube-state-metrics exports none of them */
 	assert_true(tree_has_text(rules->seq.items[3],
-		"kube_node_status_condition{condition=\"Ready\",status=\"true\",node=~\"gpu-a-01|gpu-a-02\"} == 0"));
-	assert_true(tree_has_text(rules->seq.items[3],
+				  "kube_node_status_condition{condition=\"Ready\",status=\"true\","
+				  "node=~\"gpu-a-01|gpu-a-02\"} == 0"));
+	assert_true(tree_has_text(
+		rules->seq.items[3],
 		"label_gpusite_io_site=\"seoul-dc1\",label_gpusite_io_node_group=~\"rack-b\""));
 	assert_string_equal(node_str(node_map_get(rules->seq.items[4], "alert")),
 			    "GPUSiteNodeLabelsMissing");
@@ -955,7 +1057,8 @@ static void test_render__alerts_use_real_metric_names(void **state)
 	assert_string_equal(key_at(rules->seq.items[0], 0), "alert");
 }
 
-static void test_render__unknown_site_and_empty_are_errors(void **state)
+static void
+test_render__unknown_site_and_empty_are_errors(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
@@ -981,7 +1084,8 @@ static void test_render__unknown_site_and_empty_are_errors(void **state)
 	assert_true(r.count > 0);
 }
 
-static void test_render__same_bytes_whatever_the_input_order(void **state)
+static void
+test_render__same_bytes_whatever_the_input_order(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *ab[2], *ba[2];
@@ -1006,7 +1110,8 @@ static void test_render__same_bytes_whatever_the_input_order(void **state)
 	buf_release(&b2);
 }
 
-static void test_render__cluster_names_become_valid_names(void **state)
+static void
+test_render__cluster_names_become_valid_names(void **state)
 {
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "Prod_EKS-1");
@@ -1015,8 +1120,11 @@ static void test_render__cluster_names_become_valid_names(void **state)
 
 	assert_int_equal(render_one(f, s, &r, NULL), 0);
 	assert_non_null(find(&r, "Application", "prod-eks-1-nvidia-device-plugin"));
-	assert_string_equal(node_str(node_path(find(&r, "Application",
-		"prod-eks-1-nvidia-device-plugin")->obj, "metadata.labels")->map.pairs[1].value),
+	assert_string_equal(
+		node_str(node_path(find(&r, "Application", "prod-eks-1-nvidia-device-plugin")->obj,
+				   "metadata.labels")
+				 ->map.pairs[1]
+				 .value),
 		"Prod_EKS-1");
 
 	memset(longname, 'c', 70);
@@ -1026,32 +1134,53 @@ static void test_render__cluster_names_become_valid_names(void **state)
 	assert_string_equal(f->d.items[f->d.count - 1].rule, RENDER_RULE_NAME);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_render__nodeconfig_labels_sorted_taint_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__nodeconfig_iamra_shape, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__ssm_code_only_in_the_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__ssm_env_unset_names_the_variable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__no_files_needs_no_secret, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__kind_ranks_order_the_stream, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__every_object_has_envelope_and_labels, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__values_merge_is_deep_and_lists_replace, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__nodeconfig_labels_sorted_taint_first,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__nodeconfig_iamra_shape, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__ssm_code_only_in_the_file, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__ssm_env_unset_names_the_variable,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__no_files_needs_no_secret, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__kind_ranks_order_the_stream, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__every_object_has_envelope_and_labels,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__values_merge_is_deep_and_lists_replace,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__device_plugin_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__gpu_operator_values, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__one_application_per_cluster, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__nodepool_karpenter_vocabulary, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__nodepool_auto_mode_vocabulary, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__no_fallback_no_nodepool, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__map_api_version_follows_kube_minor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__one_application_per_cluster, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__nodepool_karpenter_vocabulary, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__nodepool_auto_mode_vocabulary, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__no_fallback_no_nodepool, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__map_api_version_follows_kube_minor,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__engines_and_none, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__patches_append_and_replace_defaults, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__patches_respect_what_the_pod_has, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__patches_leave_other_pods_alone, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__alerts_use_real_metric_names, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__unknown_site_and_empty_are_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__same_bytes_whatever_the_input_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_render__cluster_names_become_valid_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__patches_append_and_replace_defaults,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__patches_respect_what_the_pod_has,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__patches_leave_other_pods_alone, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__alerts_use_real_metric_names, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__unknown_site_and_empty_are_errors,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__same_bytes_whatever_the_input_order,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__cluster_names_become_valid_names,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

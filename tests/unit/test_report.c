@@ -28,25 +28,23 @@ struct fixture {
 	struct report_input in;
 };
 
-static const char file_a[] =
-	"apiVersion: gpusite.io/v1alpha1\n"	/* 1 */
-	"kind: GPUSite\n"
-	"metadata:\n"
-	"  name: seoul\n"
-	"spec:\n"				/* 5 */
-	"  cluster: {name: c1, region: us-west-2}\n"
-	"  nodeGroups: []\n"
-	"  gpuStack: {chart: {version: 0.20.0}}\n"
-	"  fallback:\n"
-	"    instanceTypes: [g6.12xlarge]\n"	/* 10 */
-	"    x: 1\n"
-	"    gpuLimit: 2\n"			/* 12 */
-	"\tplacement: {}\n";			/* 13: a tab */
+static const char file_a[] = "apiVersion: gpusite.io/v1alpha1\n" /* 1 */
+			     "kind: GPUSite\n"
+			     "metadata:\n"
+			     "  name: seoul\n"
+			     "spec:\n" /* 5 */
+			     "  cluster: {name: c1, region: us-west-2}\n"
+			     "  nodeGroups: []\n"
+			     "  gpuStack: {chart: {version: 0.20.0}}\n"
+			     "  fallback:\n"
+			     "    instanceTypes: [g6.12xlarge]\n" /* 10 */
+			     "    x: 1\n"
+			     "    gpuLimit: 2\n"  /* 12 */
+			     "\tplacement: {}\n"; /* 13: a tab */
 
 static void
-add(struct fixture *f, enum diag_level level, const char *file, unsigned line,
-    unsigned col, const char *rule, const char *path, const char *msg,
-    const char *site)
+add(struct fixture *f, enum diag_level level, const char *file, unsigned line, unsigned col,
+    const char *rule, const char *path, const char *msg, const char *site)
 {
 	struct pos at = { file, line, col };
 
@@ -120,8 +118,9 @@ render(struct fixture *f, enum report_format fmt, unsigned flags, int want_stder
 static void
 test_report__format_names_parse(void **state)
 {
-	static const char *const names[] = { "text", "json", "github", "sarif",
-					     "junit", "markdown" };
+	static const char *const names[] = {
+		"text", "json", "github", "sarif", "junit", "markdown"
+	};
 	enum report_format fmt;
 
 	(void)state;
@@ -141,10 +140,12 @@ test_report__text_is_compiler_style_on_stderr(void **state)
 	char *out = render(f, REPORT_TEXT, 0, 0);
 
 	assert_string_equal(err,
-		"sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge [GS041]\n"
-		"sites/a.yaml:12:15: warning: fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs [GS045]\n"
-		"sites/b.yaml: error: symlink leads outside the repository [GS006]\n"
-		"gpusite: 2 errors, 1 warning (1 file, 2 sites)\n");
+			    "sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of "
+			    "g6.12xlarge [GS041]\n"
+			    "sites/a.yaml:12:15: warning: fallback.gpuLimit 2 covers less than "
+			    "half of the 16 on-prem GPUs [GS045]\n"
+			    "sites/b.yaml: error: symlink leads outside the repository [GS006]\n"
+			    "gpusite: 2 errors, 1 warning (1 file, 2 sites)\n");
 	assert_string_equal(out, "");
 	free(err);
 	free(out);
@@ -158,11 +159,11 @@ test_report__text_caret_points_at_the_column(void **state)
 
 	f->diags.count = 1;
 	err = render(f, REPORT_TEXT, REPORT_CARET, 1);
-	assert_string_equal(err,
-		"sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge [GS041]\n"
-		"   12 |     gpuLimit: 2\n"
-		"      |               ^\n"
-		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
+	assert_string_equal(err, "sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 "
+				 "GPUs of g6.12xlarge [GS041]\n"
+				 "   12 |     gpuLimit: 2\n"
+				 "      |               ^\n"
+				 "gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
 	free(err);
 }
 
@@ -175,11 +176,10 @@ test_report__text_caret_keeps_tabs_aligned(void **state)
 	f->diags.count = 0;
 	add(f, DIAG_ERROR, "sites/a.yaml", 13, 2, "GS001", "", "tabs are not indentation", NULL);
 	err = render(f, REPORT_TEXT, REPORT_CARET | REPORT_QUIET, 1);
-	assert_string_equal(err,
-		"sites/a.yaml:13:2: error: tabs are not indentation [GS001]\n"
-		"   13 | \tplacement: {}\n"
-		"      | \t^\n"
-		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
+	assert_string_equal(err, "sites/a.yaml:13:2: error: tabs are not indentation [GS001]\n"
+				 "   13 | \tplacement: {}\n"
+				 "      | \t^\n"
+				 "gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
 	free(err);
 }
 
@@ -197,17 +197,16 @@ test_report__text_caret_masks_a_secret_line(void **state)
 	add(f, DIAG_ERROR, "sites/a.yaml", 11, 5, "GS003", "", "other line", NULL);
 	diags_sort(&f->diags);
 	err = render(f, REPORT_TEXT, REPORT_CARET | REPORT_QUIET, 1);
-	assert_string_equal(err,
-		"sites/a.yaml:11:5: error: other line [GS003]\n"
-		"   11 |     x: 1\n"
-		"      |     ^\n"
-		"sites/a.yaml:12:5: error: unknown field [GS003]\n"
-		"   12 |     <redacted>\n"
-		"      |     ^\n"
-		"sites/a.yaml:12:5: error: holds a secret [GS010]\n"
-		"   12 |     <redacted>\n"
-		"      |     ^\n"
-		"gpusite: 3 errors, 0 warnings (1 file, 2 sites)\n");
+	assert_string_equal(err, "sites/a.yaml:11:5: error: other line [GS003]\n"
+				 "   11 |     x: 1\n"
+				 "      |     ^\n"
+				 "sites/a.yaml:12:5: error: unknown field [GS003]\n"
+				 "   12 |     <redacted>\n"
+				 "      |     ^\n"
+				 "sites/a.yaml:12:5: error: holds a secret [GS010]\n"
+				 "   12 |     <redacted>\n"
+				 "      |     ^\n"
+				 "gpusite: 3 errors, 0 warnings (1 file, 2 sites)\n");
 	free(err);
 }
 
@@ -218,12 +217,20 @@ test_report__text_escapes_bidi_controls(void **state)
 	char *err;
 
 	f->diags.count = 0;
-	add(f, DIAG_ERROR, "sites/a.yaml", 0, 0, "GS003",
-	    "", "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x81\xa9" "d\xe2\x80\x8e" "e\xe2\x80\x8f"
-	    "f\xd8\x9c" "g\xe2\x80\xaa" "h \xe2\x80\x94 \xd8\xa7", NULL);
+	add(f, DIAG_ERROR, "sites/a.yaml", 0, 0, "GS003", "",
+	    "a\xe2\x80\xae"
+	    "b\xe2\x81\xa6"
+	    "c\xe2\x81\xa9"
+	    "d\xe2\x80\x8e"
+	    "e\xe2\x80\x8f"
+	    "f\xd8\x9c"
+	    "g\xe2\x80\xaa"
+	    "h \xe2\x80\x94 \xd8\xa7",
+	    NULL);
 	err = render(f, REPORT_TEXT, REPORT_QUIET, 1);
 	/* U+2014 and U+0627 are text, not controls: they stay */
-	assert_string_equal(err,
+	assert_string_equal(
+		err,
 		"sites/a.yaml: error: a\\u202eb\\u2066c\\u2069d\\u200ee\\u200ff\\u061cg\\u202ah"
 		" \xe2\x80\x94 \xd8\xa7 [GS003]\n"
 		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
@@ -243,10 +250,10 @@ test_report__text_colour_marks_severity(void **state)
 
 	f->diags.count = 1;
 	err = render(f, REPORT_TEXT, REPORT_COLOR, 1);
-	assert_string_equal(err,
-		"\033[1msites/a.yaml:12:15:\033[0m \033[1;31merror:\033[0m fallback.gpuLimit 2"
-		" is below the 4 GPUs of g6.12xlarge [GS041]\n"
-		"gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
+	assert_string_equal(
+		err, "\033[1msites/a.yaml:12:15:\033[0m \033[1;31merror:\033[0m fallback.gpuLimit 2"
+		     " is below the 4 GPUs of g6.12xlarge [GS041]\n"
+		     "gpusite: 1 error, 0 warnings (1 file, 2 sites)\n");
 	free(err);
 }
 
@@ -272,11 +279,11 @@ test_report__text_never_passes_control_characters(void **state)
 	char *err;
 
 	f->diags.count = 0;
-	add(f, DIAG_ERROR, "x\n.yaml", 1, 1, "GS003", "",
-	    "key '\033[2J' \xc2\x9b and \xff\nnext", NULL);
+	add(f, DIAG_ERROR, "x\n.yaml", 1, 1, "GS003", "", "key '\033[2J' \xc2\x9b and \xff\nnext",
+	    NULL);
 	err = render(f, REPORT_TEXT, REPORT_NO_SUMMARY, 1);
-	assert_string_equal(err,
-		"x\\n.yaml:1:1: error: key '\\x1b[2J' \\u009b and \\xff\\nnext [GS003]\n");
+	assert_string_equal(
+		err, "x\\n.yaml:1:1: error: key '\\x1b[2J' \\u009b and \\xff\\nnext [GS003]\n");
 	free(err);
 }
 
@@ -286,7 +293,8 @@ test_report__json_lists_every_field(void **state)
 	struct fixture *f = *state;
 	char *out = render(f, REPORT_JSON, 0, 0);
 
-	assert_string_equal(out,
+	assert_string_equal(
+		out,
 		"{\"diagnostics\":["
 		"{\"file\":\"sites/a.yaml\",\"line\":12,\"column\":15,\"severity\":\"error\","
 		"\"rule\":\"GS041\",\"path\":\"spec.fallback.gpuLimit\","
@@ -311,7 +319,8 @@ test_report__json_escapes_strings(void **state)
 	add(f, DIAG_ERROR, "a\"b.yaml", 1, 2, "GS003", "spec[\"x\"]",
 	    "quote \" backslash \\ newline \n tab \t bell \a", NULL);
 	out = render(f, REPORT_JSON, 0, 0);
-	assert_non_null(strstr(out,
+	assert_non_null(strstr(
+		out,
 		"{\"file\":\"a\\\"b.yaml\",\"line\":1,\"column\":2,\"severity\":\"error\","
 		"\"rule\":\"GS003\",\"path\":\"spec[\\\"x\\\"]\","
 		"\"message\":\"quote \\\" backslash \\\\ newline \\n tab \\t bell \\u0007\"}"));
@@ -326,9 +335,12 @@ test_report__github_annotations(void **state)
 
 	unsetenv("GITHUB_STEP_SUMMARY");
 	out = render(f, REPORT_GITHUB, 0, 0);
-	assert_string_equal(out,
-		"::error file=sites/a.yaml,line=12,col=15,title=GS041::fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\n"
-		"::warning file=sites/a.yaml,line=12,col=15,title=GS045::fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs\n"
+	assert_string_equal(
+		out,
+		"::error file=sites/a.yaml,line=12,col=15,title=GS041::fallback.gpuLimit 2 is "
+		"below the 4 GPUs of g6.12xlarge\n"
+		"::warning file=sites/a.yaml,line=12,col=15,title=GS045::fallback.gpuLimit 2 "
+		"covers less than half of the 16 on-prem GPUs\n"
 		"::error file=sites/b.yaml,title=GS006::symlink leads outside the repository\n");
 	free(out);
 }
@@ -341,12 +353,12 @@ test_report__github_escapes_data_and_properties(void **state)
 
 	unsetenv("GITHUB_STEP_SUMMARY");
 	f->diags.count = 0;
-	add(f, DIAG_ERROR, "we%ird,na:me\r\n.yaml", 3, 4, "GS001", "",
-	    "100% sure\r\nline two: a,b", NULL);
+	add(f, DIAG_ERROR, "we%ird,na:me\r\n.yaml", 3, 4, "GS001", "", "100% sure\r\nline two: a,b",
+	    NULL);
 	out = render(f, REPORT_GITHUB, 0, 0);
 	assert_string_equal(out,
-		"::error file=we%25ird%2Cna%3Ame%0D%0A.yaml,line=3,col=4,title=GS001::"
-		"100%25 sure%0D%0Aline two: a,b\n");
+			    "::error file=we%25ird%2Cna%3Ame%0D%0A.yaml,line=3,col=4,title=GS001::"
+			    "100%25 sure%0D%0Aline two: a,b\n");
 	free(out);
 }
 
@@ -373,15 +385,18 @@ test_report__github_appends_the_step_summary(void **state)
 	assert_true(n > 0);
 	got[n] = '\0';
 	assert_string_equal(got,
-		"earlier step\n"
-		"### gpusite validate\n\n"
-		"| | File | Line | Rule | Message |\n"
-		"|---|---|---|---|---|\n"
-		"| \xe2\x9d\x8c | sites/a.yaml | 12:15 | GS041 | fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge |\n"
-		"| \xe2\x9a\xa0\xef\xb8\x8f | sites/a.yaml | 12:15 | GS045 | fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs |\n"
-		"| \xe2\x9d\x8c | sites/b.yaml |  | GS006 | symlink leads outside the repository |\n"
-		"\n"
-		"gpusite: 2 errors, 1 warning (1 file, 2 sites)\n");
+			    "earlier step\n"
+			    "### gpusite validate\n\n"
+			    "| | File | Line | Rule | Message |\n"
+			    "|---|---|---|---|---|\n"
+			    "| \xe2\x9d\x8c | sites/a.yaml | 12:15 | GS041 | fallback.gpuLimit 2 "
+			    "is below the 4 GPUs of g6.12xlarge |\n"
+			    "| \xe2\x9a\xa0\xef\xb8\x8f | sites/a.yaml | 12:15 | GS045 | "
+			    "fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs |\n"
+			    "| \xe2\x9d\x8c | sites/b.yaml |  | GS006 | symlink leads outside the "
+			    "repository |\n"
+			    "\n"
+			    "gpusite: 2 errors, 1 warning (1 file, 2 sites)\n");
 }
 
 static void
@@ -391,16 +406,15 @@ test_report__markdown_escapes_cells(void **state)
 	char *out;
 
 	f->diags.count = 0;
-	add(f, DIAG_WARNING, "a|b.yaml", 2, 1, "GS061", "",
-	    "use `x` | not *y* <b>&\nnext", NULL);
+	add(f, DIAG_WARNING, "a|b.yaml", 2, 1, "GS061", "", "use `x` | not *y* <b>&\nnext", NULL);
 	out = render(f, REPORT_MARKDOWN, 0, 0);
-	assert_string_equal(out,
-		"### gpusite validate\n\n"
-		"| | File | Line | Rule | Message |\n"
-		"|---|---|---|---|---|\n"
-		"| \xe2\x9a\xa0\xef\xb8\x8f | a\\|b.yaml | 2:1 | GS061 | use \\`x\\` \\| not \\*y\\* &lt;b&gt;&amp; next |\n"
-		"\n"
-		"gpusite: 0 errors, 1 warning (1 file, 2 sites)\n");
+	assert_string_equal(out, "### gpusite validate\n\n"
+				 "| | File | Line | Rule | Message |\n"
+				 "|---|---|---|---|---|\n"
+				 "| \xe2\x9a\xa0\xef\xb8\x8f | a\\|b.yaml | 2:1 | GS061 | use "
+				 "\\`x\\` \\| not \\*y\\* &lt;b&gt;&amp; next |\n"
+				 "\n"
+				 "gpusite: 0 errors, 1 warning (1 file, 2 sites)\n");
 	free(out);
 }
 
@@ -412,10 +426,9 @@ test_report__markdown_says_when_clean(void **state)
 
 	f->diags.count = 0;
 	out = render(f, REPORT_MARKDOWN, 0, 0);
-	assert_string_equal(out,
-		"### gpusite validate\n\n"
-		"No problems found.\n\n"
-		"gpusite: 0 errors, 0 warnings (1 file, 2 sites)\n");
+	assert_string_equal(out, "### gpusite validate\n\n"
+				 "No problems found.\n\n"
+				 "gpusite: 0 errors, 0 warnings (1 file, 2 sites)\n");
 	free(out);
 }
 
@@ -441,20 +454,31 @@ test_report__sarif_rules_carry_the_docs(void **state)
 	char *out;
 
 	out = render(f, REPORT_SARIF, 0, 0);
-	assert_non_null(strstr(out, "\"informationUri\":\"https://github.com/example-org/gpusite\""));
+	assert_non_null(
+		strstr(out, "\"informationUri\":\"https://github.com/example-org/gpusite\""));
 	assert_null(strstr(out, "gpusite.io\""));
-	assert_non_null(strstr(out,
-		"{\"id\":\"GS041\",\"shortDescription\":{\"text\":\"fallback.gpuLimit is below the GPU"
+	assert_non_null(strstr(
+		out,
+		"{\"id\":\"GS041\",\"shortDescription\":{\"text\":\"fallback.gpuLimit is below the "
+		"GPU"
 		" count of the smallest listed instance type\"},\"fullDescription\":{\"text\":"
-		"\"fallback.gpuLimit is below the GPU count of the smallest listed instance type. Raise"
-		" fallback.gpuLimit to at least the GPU count of the smallest listed type, or list a"
-		" smaller type\"},\"helpUri\":\"https://github.com/example-org/gpusite/blob/v"
-		GPUSITE_VERSION "/docs/rules.md#gs041\",\"help\":{\"text\":\"Raise fallback.gpuLimit to"
+		"\"fallback.gpuLimit is below the GPU count of the smallest listed instance type. "
+		"Raise"
+		" fallback.gpuLimit to at least the GPU count of the smallest listed type, or list "
+		"a"
+		" smaller "
+		"type\"},\"helpUri\":\"https://github.com/example-org/gpusite/blob/"
+		"v" GPUSITE_VERSION
+		"/docs/rules.md#gs041\",\"help\":{\"text\":\"Raise fallback.gpuLimit to"
 		" at least the GPU count of the smallest listed type, or list a smaller type\","
-		"\"markdown\":\"**GS041** (error): fallback.gpuLimit is below the GPU count of the smallest"
-		" listed instance type\\n\\n**How to fix:** Raise `fallback.gpuLimit` to at least the GPU"
-		" count of the smallest listed type, or list a smaller type\\n\\n[GS041 in docs/rules.md]"
-		"(https://github.com/example-org/gpusite/blob/v" GPUSITE_VERSION "/docs/rules.md#gs041)\"},"
+		"\"markdown\":\"**GS041** (error): fallback.gpuLimit is below the GPU count of the "
+		"smallest"
+		" listed instance type\\n\\n**How to fix:** Raise `fallback.gpuLimit` to at least "
+		"the GPU"
+		" count of the smallest listed type, or list a smaller type\\n\\n[GS041 in "
+		"docs/rules.md]"
+		"(https://github.com/example-org/gpusite/blob/v" GPUSITE_VERSION
+		"/docs/rules.md#gs041)\"},"
 		"\"defaultConfiguration\":{\"level\":\"error\"}}"));
 	free(out);
 }
@@ -474,20 +498,29 @@ test_report__sarif_has_rules_results_and_regions(void **state)
 	assert_non_null(r045);
 	w = open_memstream(&want, &len);
 	fprintf(w,
-		"{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json\","
+		"{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+		"sarif-schema-2.1.0.json\","
 		"\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"gpusite\","
-		"\"version\":\"%s\",\"informationUri\":\"https://github.com/example-org/gpusite\",\"rules\":["
-		"{\"id\":\"GS006\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"error\"}},"
-		"{\"id\":\"GS041\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"error\"}},"
-		"{\"id\":\"GS045\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":{\"level\":\"warning\"}}]}},"
+		"\"version\":\"%s\",\"informationUri\":\"https://github.com/example-org/"
+		"gpusite\",\"rules\":["
+		"{\"id\":\"GS006\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":"
+		"{\"level\":\"error\"}},"
+		"{\"id\":\"GS041\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":"
+		"{\"level\":\"error\"}},"
+		"{\"id\":\"GS045\",\"shortDescription\":{\"text\":\"%s\"},\"defaultConfiguration\":"
+		"{\"level\":\"warning\"}}]}},"
 		"\"columnKind\":\"unicodeCodePoints\",\"results\":["
 		"{\"ruleId\":\"GS041\",\"ruleIndex\":1,\"level\":\"error\",\"message\":{\"text\":"
-		"\"fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\"},\"locations\":[{\"physicalLocation\":"
-		"{\"artifactLocation\":{\"uri\":\"sites/a.yaml\"},\"region\":{\"startLine\":12,\"startColumn\":15}}}],"
+		"\"fallback.gpuLimit 2 is below the 4 GPUs of "
+		"g6.12xlarge\"},\"locations\":[{\"physicalLocation\":"
+		"{\"artifactLocation\":{\"uri\":\"sites/"
+		"a.yaml\"},\"region\":{\"startLine\":12,\"startColumn\":15}}}],"
 		"\"properties\":{\"path\":\"spec.fallback.gpuLimit\"}},"
 		"{\"ruleId\":\"GS045\",\"ruleIndex\":2,\"level\":\"warning\",\"message\":{\"text\":"
-		"\"fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs\"},\"locations\":[{\"physicalLocation\":"
-		"{\"artifactLocation\":{\"uri\":\"sites/a.yaml\"},\"region\":{\"startLine\":12,\"startColumn\":15}}}],"
+		"\"fallback.gpuLimit 2 covers less than half of the 16 on-prem "
+		"GPUs\"},\"locations\":[{\"physicalLocation\":"
+		"{\"artifactLocation\":{\"uri\":\"sites/"
+		"a.yaml\"},\"region\":{\"startLine\":12,\"startColumn\":15}}}],"
 		"\"properties\":{\"path\":\"spec.fallback.gpuLimit\"}},"
 		"{\"ruleId\":\"GS006\",\"ruleIndex\":0,\"level\":\"error\",\"message\":{\"text\":"
 		"\"symlink leads outside the repository\"},\"locations\":[{\"physicalLocation\":"
@@ -522,19 +555,25 @@ test_report__junit_suite_per_file_case_per_site(void **state)
 	struct fixture *f = *state;
 	char *out = render(f, REPORT_JUNIT, 0, 0);
 
-	assert_string_equal(out,
+	assert_string_equal(
+		out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"gpusite validate\" tests=\"2\" failures=\"2\" errors=\"0\">\n"
-		"  <testsuite name=\"sites/a.yaml\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+		"  <testsuite name=\"sites/a.yaml\" tests=\"1\" failures=\"1\" errors=\"0\" "
+		"skipped=\"0\">\n"
 		"    <testcase name=\"seoul\" classname=\"sites/a.yaml\">\n"
-		"      <failure message=\"fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\" type=\"GS041\">"
-		"sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge [GS041]\n"
+		"      <failure message=\"fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge\" "
+		"type=\"GS041\">"
+		"sites/a.yaml:12:15: error: fallback.gpuLimit 2 is below the 4 GPUs of g6.12xlarge "
+		"[GS041]\n"
 		"</failure>\n"
-		"      <system-out>sites/a.yaml:12:15: warning: fallback.gpuLimit 2 covers less than half of the 16 on-prem GPUs [GS045]\n"
+		"      <system-out>sites/a.yaml:12:15: warning: fallback.gpuLimit 2 covers less "
+		"than half of the 16 on-prem GPUs [GS045]\n"
 		"</system-out>\n"
 		"    </testcase>\n"
 		"  </testsuite>\n"
-		"  <testsuite name=\"sites/b.yaml\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\">\n"
+		"  <testsuite name=\"sites/b.yaml\" tests=\"1\" failures=\"1\" errors=\"0\" "
+		"skipped=\"0\">\n"
 		"    <testcase name=\"sites/b.yaml\" classname=\"sites/b.yaml\">\n"
 		"      <failure message=\"symlink leads outside the repository\" type=\"GS006\">"
 		"sites/b.yaml: error: symlink leads outside the repository [GS006]\n"
@@ -556,13 +595,12 @@ test_report__junit_passing_site_and_xml_escaping(void **state)
 	    "bad \"quote\" 'apos' <tag> & \x01 \xff", NULL);
 	out = render(f, REPORT_JUNIT, 0, 0);
 	/* the valid site of sites/a.yaml is a passing case */
-	assert_non_null(strstr(out,
-		"    <testcase name=\"seoul\" classname=\"sites/a.yaml\"/>\n"));
-	assert_non_null(strstr(out,
-		"<testsuite name=\"x&amp;&lt;y&gt;.yaml\" tests=\"1\" failures=\"1\""));
-	assert_non_null(strstr(out,
-		"<failure message=\"bad &quot;quote&quot; &apos;apos&apos; &lt;tag&gt; &amp; "
-		"\xef\xbf\xbd \xef\xbf\xbd\" type=\"GS001\">"));
+	assert_non_null(strstr(out, "    <testcase name=\"seoul\" classname=\"sites/a.yaml\"/>\n"));
+	assert_non_null(
+		strstr(out, "<testsuite name=\"x&amp;&lt;y&gt;.yaml\" tests=\"1\" failures=\"1\""));
+	assert_non_null(strstr(
+		out, "<failure message=\"bad &quot;quote&quot; &apos;apos&apos; &lt;tag&gt; &amp; "
+		     "\xef\xbf\xbd \xef\xbf\xbd\" type=\"GS001\">"));
 	free(out);
 }
 
@@ -587,10 +625,12 @@ test_report__diff_github_uses_the_one_escaper(void **state)
 	arena_init(&a);
 	memset(&obj, 0, sizeof(obj));
 	obj.kind = "ConfigMap";
-	obj.name = "x\xe2\x80\xae" "y";
+	obj.name = "x\xe2\x80\xae"
+		   "y";
 	memset(&it, 0, sizeof(it));
 	it.obj = &obj;
-	it.key = "ConfigMap/x\xe2\x80\xae" "y";
+	it.key = "ConfigMap/x\xe2\x80\xae"
+		 "y";
 	it.change = DIFF_ADDED;
 	it.diff = "+a\n";
 	it.len = 3;
@@ -607,13 +647,13 @@ test_report__diff_github_uses_the_one_escaper(void **state)
 	assert_non_null(out);
 	assert_int_equal(report_diff_github(out, &a, &res), 0);
 	fclose(out);
-	assert_string_equal(buf,
-		"::group::ConfigMap/x\\u202ey (added, +1 \xe2\x88\x92" "0)\n"
-		"+a\n"
-		"::endgroup::\n"
-		"::notice file=sites/a%2Cb%3Ac.yaml,title=gpusite diff::"
-		"ConfigMap/x\\u202ey added in the rendered output (+1 -0 lines)\n"
-		"0 objects changed, 1 added, 0 removed\n");
+	assert_string_equal(buf, "::group::ConfigMap/x\\u202ey (added, +1 \xe2\x88\x92"
+				 "0)\n"
+				 "+a\n"
+				 "::endgroup::\n"
+				 "::notice file=sites/a%2Cb%3Ac.yaml,title=gpusite diff::"
+				 "ConfigMap/x\\u202ey added in the rendered output (+1 -0 lines)\n"
+				 "0 objects changed, 1 added, 0 removed\n");
 	free(buf);
 	arena_release(&a);
 }

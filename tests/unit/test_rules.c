@@ -42,32 +42,32 @@ reset(void)
 }
 
 /* Pieces of a small valid site; tests swap one piece for a bad one. */
-#define HEAD(name) \
-	"apiVersion: gpusite.io/v1alpha1\n" \
-	"kind: GPUSite\n" \
-	"metadata:\n" \
-	"  name: " name "\n" \
+#define HEAD(name)                                                                                 \
+	"apiVersion: gpusite.io/v1alpha1\n"                                                        \
+	"kind: GPUSite\n"                                                                          \
+	"metadata:\n"                                                                              \
+	"  name: " name "\n"                                                                       \
 	"spec:\n"
-#define CLUSTER(c) \
-	"  cluster:\n" \
-	"    name: " c "\n" \
+#define CLUSTER(c)                                                                                 \
+	"  cluster:\n"                                                                             \
+	"    name: " c "\n"                                                                        \
 	"    region: us-west-2\n"
-#define GROUP(name, model, per, n1, n2) \
-	"  - name: " name "\n" \
-	"    gpu: {model: " model ", perNode: " per "}\n" \
-	"    nodes: [" n1 ", " n2 "]\n" \
-	"    credentials:\n" \
+#define GROUP(name, model, per, n1, n2)                                                            \
+	"  - name: " name "\n"                                                                     \
+	"    gpu: {model: " model ", perNode: " per "}\n"                                          \
+	"    nodes: [" n1 ", " n2 "]\n"                                                            \
+	"    credentials:\n"                                                                       \
 	"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"
 #define GROUPS "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-01", "gpu-02")
-#define STACK \
-	"  gpuStack:\n" \
+#define STACK                                                                                      \
+	"  gpuStack:\n"                                                                            \
 	"    chart: {version: 0.20.0}\n"
-#define FALLBACK \
-	"  fallback:\n" \
-	"    instanceTypes: [g6e.12xlarge]\n" \
+#define FALLBACK                                                                                   \
+	"  fallback:\n"                                                                            \
+	"    instanceTypes: [g6e.12xlarge]\n"                                                      \
 	"    gpuLimit: 8\n"
-#define PLACEMENT \
-	"  placement:\n" \
+#define PLACEMENT                                                                                  \
+	"  placement:\n"                                                                           \
 	"    namespaces: [inference]\n"
 #define SITE(name, cluster) HEAD(name) CLUSTER(cluster) GROUPS STACK FALLBACK PLACEMENT
 #define BASE SITE("lab", "lab-cluster")
@@ -78,8 +78,8 @@ load(const char *file, const char *yaml)
 	struct yamlio_docs docs = { NULL, 0 };
 	size_t i;
 
-	assert_int_equal(yamlio_load(&docs, &A, &D, file, yaml, strlen(yaml),
-				     &yamlio_default_limits), 0);
+	assert_int_equal(
+		yamlio_load(&docs, &A, &D, file, yaml, strlen(yaml), &yamlio_default_limits), 0);
 	for (i = 0; i < docs.count; i++) {
 		struct spec_site *s = spec_load(&A, &D, docs.docs[i]);
 
@@ -103,16 +103,14 @@ dump(void)
 	size_t i;
 
 	for (i = 0; i < D.count; i++)
-		print_message("  %s:%u:%u: %s: %s [%s]\n", D.items[i].at.file,
-			      D.items[i].at.line, D.items[i].at.col,
-			      diag_level_name(D.items[i].level), D.items[i].msg,
+		print_message("  %s:%u:%u: %s: %s [%s]\n", D.items[i].at.file, D.items[i].at.line,
+			      D.items[i].at.col, diag_level_name(D.items[i].level), D.items[i].msg,
 			      D.items[i].rule);
 }
 
 /* Line and column (1-based, bytes) of marker + skip in yaml. */
 static void
-pos_of(const char *yaml, const char *marker, size_t skip, unsigned *line,
-       unsigned *col)
+pos_of(const char *yaml, const char *marker, size_t skip, unsigned *line, unsigned *col)
 {
 	const char *m = strstr(yaml, marker), *p;
 
@@ -151,8 +149,7 @@ expect_only(const char *rule, size_t n)
 
 /* Diagnostic i sits in `file` at marker + skip of `yaml`. */
 static void
-expect_at(size_t i, const char *file, const char *yaml, const char *marker,
-	  size_t skip)
+expect_at(size_t i, const char *file, const char *yaml, const char *marker, size_t skip)
 {
 	unsigned line, col;
 
@@ -161,9 +158,8 @@ expect_at(size_t i, const char *file, const char *yaml, const char *marker,
 	if (strcmp(D.items[i].at.file, file) || D.items[i].at.line != line ||
 	    D.items[i].at.col != col) {
 		dump();
-		fail_msg("diagnostic %zu at %s:%u:%u, want %s:%u:%u", i,
-			 D.items[i].at.file, D.items[i].at.line, D.items[i].at.col,
-			 file, line, col);
+		fail_msg("diagnostic %zu at %s:%u:%u, want %s:%u:%u", i, D.items[i].at.file,
+			 D.items[i].at.line, D.items[i].at.col, file, line, col);
 	}
 }
 
@@ -208,17 +204,17 @@ test_rules__table_is_the_catalogue(void **state)
 		const char *id;
 		enum diag_level level;
 	} want[] = {
-		{ "GS001", DIAG_ERROR }, { "GS002", DIAG_ERROR }, { "GS003", DIAG_ERROR },
-		{ "GS004", DIAG_ERROR }, { "GS005", DIAG_ERROR }, { "GS006", DIAG_ERROR },
-		{ "GS010", DIAG_ERROR }, { "GS011", DIAG_ERROR }, { "GS012", DIAG_ERROR },
-		{ "GS013", DIAG_ERROR }, { "GS020", DIAG_ERROR }, { "GS021", DIAG_ERROR },
-		{ "GS022", DIAG_ERROR }, { "GS023", DIAG_ERROR }, { "GS030", DIAG_ERROR },
-		{ "GS031", DIAG_ERROR }, { "GS032", DIAG_WARNING }, { "GS033", DIAG_WARNING },
-		{ "GS040", DIAG_ERROR }, { "GS041", DIAG_ERROR }, { "GS042", DIAG_ERROR },
-		{ "GS043", DIAG_WARNING }, { "GS044", DIAG_ERROR }, { "GS045", DIAG_WARNING },
-		{ "GS046", DIAG_ERROR }, { "GS047", DIAG_ERROR }, { "GS050", DIAG_ERROR },
-		{ "GS051", DIAG_ERROR }, { "GS052", DIAG_ERROR }, { "GS060", DIAG_ERROR },
-		{ "GS061", DIAG_WARNING }, { "GS062", DIAG_ERROR }, { "GS063", DIAG_WARNING },
+		{ "GS001", DIAG_ERROR },   { "GS002", DIAG_ERROR },   { "GS003", DIAG_ERROR },
+		{ "GS004", DIAG_ERROR },   { "GS005", DIAG_ERROR },   { "GS006", DIAG_ERROR },
+		{ "GS010", DIAG_ERROR },   { "GS011", DIAG_ERROR },   { "GS012", DIAG_ERROR },
+		{ "GS013", DIAG_ERROR },   { "GS020", DIAG_ERROR },   { "GS021", DIAG_ERROR },
+		{ "GS022", DIAG_ERROR },   { "GS023", DIAG_ERROR },   { "GS030", DIAG_ERROR },
+		{ "GS031", DIAG_ERROR },   { "GS032", DIAG_WARNING }, { "GS033", DIAG_WARNING },
+		{ "GS040", DIAG_ERROR },   { "GS041", DIAG_ERROR },   { "GS042", DIAG_ERROR },
+		{ "GS043", DIAG_WARNING }, { "GS044", DIAG_ERROR },   { "GS045", DIAG_WARNING },
+		{ "GS046", DIAG_ERROR },   { "GS047", DIAG_ERROR },   { "GS050", DIAG_ERROR },
+		{ "GS051", DIAG_ERROR },   { "GS052", DIAG_ERROR },   { "GS060", DIAG_ERROR },
+		{ "GS061", DIAG_WARNING }, { "GS062", DIAG_ERROR },   { "GS063", DIAG_WARNING },
 	};
 	size_t i;
 
@@ -238,8 +234,8 @@ test_rules__table_is_the_catalogue(void **state)
 		if (i)
 			assert_true(strcmp(rules_table[i - 1]->id, r->id) < 0);
 		/* checks live here for all but the loader/schema/walker rows */
-		if (strcmp(r->id, "GS001") && strcmp(r->id, "GS002") &&
-		    strcmp(r->id, "GS003") && strcmp(r->id, "GS006"))
+		if (strcmp(r->id, "GS001") && strcmp(r->id, "GS002") && strcmp(r->id, "GS003") &&
+		    strcmp(r->id, "GS006"))
 			assert_true(r->check_site || r->check_fleet);
 	}
 	assert_null(rules_find("GS999"));
@@ -267,8 +263,7 @@ test_rules__quiet_on_the_fleet(void **state)
 		buf_init(&b, 1 << 20);
 		path = arena_printf(&A, "%s/%s", dir, e->d_name);
 		assert_int_equal(buf_read_file(&b, path), 0);
-		load(arena_printf(&A, "sites/%s", e->d_name),
-		     arena_strndup(&A, b.data, b.len));
+		load(arena_printf(&A, "sites/%s", e->d_name), arena_strndup(&A, b.data, b.len));
 		buf_release(&b);
 		files++;
 	}
@@ -297,9 +292,9 @@ static void
 test_rules__gs004_duplicate_site(void **state)
 {
 	const char *a = SITE("lab", "c1");
-	const char *b = HEAD("lab") CLUSTER("c2")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-		STACK FALLBACK PLACEMENT;
+	const char *b = HEAD("lab")
+		CLUSTER("c2") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
+			STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	load("sites/b.yaml", b);
@@ -313,19 +308,17 @@ test_rules__gs004_duplicate_site(void **state)
 static void
 test_rules__gs005_duplicate_group(void **state)
 {
-	const char *y = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n"
-		GROUP("rack-a", "l40s", "2", "gpu-01", "gpu-02")
-		GROUP("rack-a", "l40s", "2", "gpu-03", "gpu-04")
-		STACK FALLBACK PLACEMENT;
+	const char *y = HEAD("lab")
+		CLUSTER("c") "  nodeGroups:\n" GROUP("rack-a", "l40s", "2", "gpu-01", "gpu-02")
+			GROUP("rack-a", "l40s", "2", "gpu-03", "gpu-04") STACK FALLBACK PLACEMENT;
 	unsigned line, col;
 
 	(void)state;
 	load("sites/lab.yaml", y);
 	check();
 	expect_only("GS005", 1);
-	pos_of(y, "- name: rack-a\n    gpu: {model: l40s, perNode: 2}\n    nodes: [gpu-03",
-	       0, &line, &col);
+	pos_of(y, "- name: rack-a\n    gpu: {model: l40s, perNode: 2}\n    nodes: [gpu-03", 0,
+	       &line, &col);
 	assert_int_equal(D.items[0].at.line, line);
 	assert_int_equal(D.items[0].at.col, col + 8);
 	expect_msg(0, "(first at sites/lab.yaml:");
@@ -336,9 +329,9 @@ static void
 test_rules__gs005_node_twice_in_repository(void **state)
 {
 	const char *a = SITE("a", "c1");
-	const char *b = HEAD("b") CLUSTER("c2")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-09", "gpu-02")
-		STACK FALLBACK PLACEMENT;
+	const char *b = HEAD("b")
+		CLUSTER("c2") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-09", "gpu-02")
+			STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -354,8 +347,7 @@ test_rules__gs005_node_twice_in_repository(void **state)
 /* ---- GS010: secrets ---- */
 
 static void
-secret_case(const char *yaml, const char *marker, size_t skip,
-	    const char *secret, const char *what)
+secret_case(const char *yaml, const char *marker, size_t skip, const char *secret, const char *what)
 {
 	reset();
 	one("GS010", yaml, marker, skip);
@@ -369,16 +361,14 @@ test_rules__gs010_secrets(void **state)
 {
 	(void)state;
 	/* the activation code pasted where its variable's name belongs */
-	secret_case(HEAD("lab") CLUSTER("c")
-		    "  nodeGroups:\n"
-		    "  - name: rack-b\n"
-		    "    gpu: {model: l40s, perNode: 8}\n"
-		    "    count: 1\n"
-		    "    credentials:\n"
-		    "      ssm: {activationId: x, activationCodeEnv: Fjz3sZfSvv78EXAMPLEa}\n"
-		    STACK FALLBACK PLACEMENT,
-		    "Fjz3sZfSvv78EXAMPLEa", 0, "Fjz3sZfSvv78EXAMPLEa",
-		    "an SSM activation code");
+	secret_case(HEAD("lab") CLUSTER("c") "  nodeGroups:\n"
+					     "  - name: rack-b\n"
+					     "    gpu: {model: l40s, perNode: 8}\n"
+					     "    count: 1\n"
+					     "    credentials:\n"
+					     "      ssm: {activationId: x, activationCodeEnv: "
+					     "Fjz3sZfSvv78EXAMPLEa}\n" STACK FALLBACK PLACEMENT,
+		    "Fjz3sZfSvv78EXAMPLEa", 0, "Fjz3sZfSvv78EXAMPLEa", "an SSM activation code");
 	/* env-style name/value pair in Helm values */
 	secret_case(HEAD("lab") CLUSTER("c") GROUPS
 		    "  gpuStack:\n"
@@ -386,15 +376,13 @@ test_rules__gs010_secrets(void **state)
 		    "    values:\n"
 		    "      env:\n"
 		    "      - name: AWS_SECRET_ACCESS_KEY\n"
-		    "        value: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"
-		    FALLBACK PLACEMENT,
+		    "        value: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n" FALLBACK PLACEMENT,
 		    "wJalr", 0, "wJalrXUtnFEMI", "an AWS secret access key");
 	/* the credentials-file form inside one string */
 	secret_case(HEAD("lab") CLUSTER("c") GROUPS
 		    "  gpuStack:\n"
 		    "    chart: {version: 0.20.0}\n"
-		    "    values: {note: \"aws_secret_access_key = abc\"}\n"
-		    FALLBACK PLACEMENT,
+		    "    values: {note: \"aws_secret_access_key = abc\"}\n" FALLBACK PLACEMENT,
 		    "\"aws_secret", 0, "abc", "an AWS secret access key");
 	/* a private key block */
 	secret_case(HEAD("lab") CLUSTER("c") GROUPS
@@ -405,22 +393,21 @@ test_rules__gs010_secrets(void **state)
 		    "        key: |\n"
 		    "          -----BEGIN EC PRIVATE KEY-----\n"
 		    "          MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oWy3uhM5z5sGoAoGCCqGSM49\n"
-		    "          -----END EC PRIVATE KEY-----\n"
-		    FALLBACK PLACEMENT,
+		    "          -----END EC PRIVATE KEY-----\n" FALLBACK PLACEMENT,
 		    "|\n", 0, "MHcCAQEEIBkg", "a private key block");
 	/* a field named for the code, whatever it holds */
 	secret_case(HEAD("lab") CLUSTER("c") GROUPS
 		    "  gpuStack:\n"
 		    "    chart: {version: 0.20.0}\n"
-		    "    values: {activationCode: hidden}\n"
-		    FALLBACK PLACEMENT,
+		    "    values: {activationCode: hidden}\n" FALLBACK PLACEMENT,
 		    "activationCode", 0, "hidden", "a field for an SSM activation code");
 	/* an STS session token */
 	secret_case(HEAD("lab") CLUSTER("c") GROUPS
 		    "  gpuStack:\n"
 		    "    chart: {version: 0.20.0}\n"
-		    "    values: {t: IQoJb3JpZ2luX2VjEHYaCXVzLXdlc3QtMiJHMEUCIQDxEXAMPLEtokenAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA}\n"
-		    FALLBACK PLACEMENT,
+		    "    values: {t: "
+		    "IQoJb3JpZ2luX2VjEHYaCXVzLXdlc3QtMiJHMEUCIQDxEXAMPLEtokenAAAAAAAAAAAAAAAAAAAAAA"
+		    "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA}\n" FALLBACK PLACEMENT,
 		    "IQoJ", 0, "IQoJb3JpZ2lu", "an AWS session token");
 }
 
@@ -429,18 +416,18 @@ test_rules__gs010_quiet_on_names_of_secrets(void **state)
 {
 	(void)state;
 	/* variable names and ARNs are not secrets */
-	quiet(HEAD("lab") CLUSTER("c")
-	      "  nodeGroups:\n"
-	      "  - name: rack-b\n"
-	      "    gpu: {model: l40s, perNode: 8}\n"
-	      "    count: 1\n"
-	      "    credentials:\n"
-	      "      ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d,"
-	      " activationCodeEnv: SSM_ACTIVATION_CODE_RACK_B}\n"
-	      "  gpuStack:\n"
-	      "    chart: {version: 0.20.0}\n"
-	      "    values: {env: [{name: AWS_SECRET_ACCESS_KEY_FILE, value: /run/secrets/aws}]}\n"
-	      FALLBACK PLACEMENT);
+	quiet(HEAD("lab")
+		      CLUSTER("c") "  nodeGroups:\n"
+				   "  - name: rack-b\n"
+				   "    gpu: {model: l40s, perNode: 8}\n"
+				   "    count: 1\n"
+				   "    credentials:\n"
+				   "      ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d,"
+				   " activationCodeEnv: SSM_ACTIVATION_CODE_RACK_B}\n"
+				   "  gpuStack:\n"
+				   "    chart: {version: 0.20.0}\n"
+				   "    values: {env: [{name: AWS_SECRET_ACCESS_KEY_FILE, value: "
+				   "/run/secrets/aws}]}\n" FALLBACK PLACEMENT);
 }
 
 static void
@@ -450,8 +437,9 @@ test_rules__gs010_scan_of_a_rejected_document(void **state)
 	struct yamlio_docs docs = { NULL, 0 };
 
 	(void)state;
-	assert_int_equal(yamlio_load(&docs, &A, &D, "sites/x.yaml", y, strlen(y),
-				     &yamlio_default_limits), 0);
+	assert_int_equal(
+		yamlio_load(&docs, &A, &D, "sites/x.yaml", y, strlen(y), &yamlio_default_limits),
+		0);
 	assert_int_equal(rules_scan_secrets(&A, &D, docs.docs[0]), -1);
 	/* one finding for the field, at its key, the code not echoed */
 	assert_int_equal(D.count, 1);
@@ -473,8 +461,9 @@ test_rules__gs010_path_of_a_deep_finding(void **state)
 	struct yamlio_docs docs = { NULL, 0 };
 
 	(void)state;
-	assert_int_equal(yamlio_load(&docs, &A, &D, "sites/x.yaml", y, strlen(y),
-				     &yamlio_default_limits), 0);
+	assert_int_equal(
+		yamlio_load(&docs, &A, &D, "sites/x.yaml", y, strlen(y), &yamlio_default_limits),
+		0);
 	assert_int_equal(rules_scan_secrets(&A, &D, docs.docs[0]), -1);
 	/* the path is written only for the finding, with the same steps */
 	assert_int_equal(D.count, 1);
@@ -493,9 +482,9 @@ test_rules__gs010_prefilter(void **state)
 		"rack-a",
 		"us-west-2",
 		"topology.example.com/rack",
-		"aaaaaaaaaaaaaaaaaaa",                      /* 19 */
-		"aaaaaaaaaaaaaaaaaaaaa",                    /* 21 */
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",  /* 39 */
+		"aaaaaaaaaaaaaaaaaaa",                       /* 19 */
+		"aaaaaaaaaaaaaaaaaaaaa",                     /* 21 */
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",   /* 39 */
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", /* 41 */
 		"Fjz3/sZfSvv78EXAMPLE",
 		"code: Fjz3/sZfSvv78EXAMPLE.",
@@ -562,23 +551,21 @@ test_rules__gs010_prefilter(void **state)
 static void
 test_rules__gs011_both_or_neither(void **state)
 {
-	const char *both = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n"
-		"  - name: rack-a\n"
-		"    gpu: {model: l40s, perNode: 4}\n"
-		"    nodes: [gpu-01, gpu-02]\n"
-		"    credentials:\n"
-		"      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n"
-		"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"
-		"    count: 2\n"
-		STACK FALLBACK PLACEMENT;
-	const char *neither = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n"
-		"  - name: rack-a\n"
-		"    gpu: {model: l40s, perNode: 4}\n"
-		"    nodes: [gpu-01, gpu-02]\n"
-		"    credentials: {}\n"
-		STACK FALLBACK PLACEMENT;
+	const char *both = HEAD("lab") CLUSTER(
+		"c") "  nodeGroups:\n"
+		     "  - name: rack-a\n"
+		     "    gpu: {model: l40s, perNode: 4}\n"
+		     "    nodes: [gpu-01, gpu-02]\n"
+		     "    credentials:\n"
+		     "      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n"
+		     "      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"
+		     "    count: 2\n" STACK FALLBACK PLACEMENT;
+	const char *neither =
+		HEAD("lab") CLUSTER("c") "  nodeGroups:\n"
+					 "  - name: rack-a\n"
+					 "    gpu: {model: l40s, perNode: 4}\n"
+					 "    nodes: [gpu-01, gpu-02]\n"
+					 "    credentials: {}\n" STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	one("GS011", both, "iamRolesAnywhere:", 0);
@@ -591,30 +578,30 @@ test_rules__gs011_both_or_neither(void **state)
 static void
 test_rules__gs012_forms(void **state)
 {
-	const char *ra_no_nodes = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n"
-		"  - name: rack-a\n"
-		"    gpu: {model: l40s, perNode: 4}\n"
-		"    count: 2\n"
-		"    credentials:\n"
-		"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"
-		STACK FALLBACK PLACEMENT;
-	const char *ssm_no_count = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n"
-		"  - name: rack-b\n"
-		"    gpu: {model: l40s, perNode: 4}\n"
-		"    credentials:\n"
-		"      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n"
-		STACK FALLBACK PLACEMENT;
-	const char *disagree = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n"
-		"  - name: rack-a\n"
-		"    gpu: {model: l40s, perNode: 4}\n"
-		"    nodes: [gpu-01, gpu-02]\n"
-		"    count: 3\n"
-		"    credentials:\n"
-		"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"
-		STACK FALLBACK PLACEMENT;
+	const char *ra_no_nodes =
+		HEAD("lab") CLUSTER("c") "  nodeGroups:\n"
+					 "  - name: rack-a\n"
+					 "    gpu: {model: l40s, perNode: 4}\n"
+					 "    count: 2\n"
+					 "    credentials:\n"
+					 "      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: "
+					 "pa, roleArn: ra}\n" STACK FALLBACK PLACEMENT;
+	const char *ssm_no_count = HEAD("lab") CLUSTER(
+		"c") "  nodeGroups:\n"
+		     "  - name: rack-b\n"
+		     "    gpu: {model: l40s, perNode: 4}\n"
+		     "    credentials:\n"
+		     "      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n" STACK
+			     FALLBACK PLACEMENT;
+	const char *disagree =
+		HEAD("lab") CLUSTER("c") "  nodeGroups:\n"
+					 "  - name: rack-a\n"
+					 "    gpu: {model: l40s, perNode: 4}\n"
+					 "    nodes: [gpu-01, gpu-02]\n"
+					 "    count: 3\n"
+					 "    credentials:\n"
+					 "      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: "
+					 "pa, roleArn: ra}\n" STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	one("GS012", ra_no_nodes, "iamRolesAnywhere:", 0);
@@ -630,11 +617,11 @@ test_rules__gs012_forms(void **state)
 static void
 test_rules__gs013_node_names(void **state)
 {
-	const char *y = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-01", "GPU_02")
-		STACK FALLBACK PLACEMENT;
-	const char *longname = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-01",
+	const char *y = HEAD("lab")
+		CLUSTER("c") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-01", "GPU_02")
+			STACK FALLBACK PLACEMENT;
+	const char *longname = HEAD("lab") CLUSTER("c") "  nodeGroups:\n" GROUP(
+		"rack-a", "l40s", "4", "gpu-01",
 		"n123456789.123456789.123456789.123456789.123456789.123456789.12345")
 		STACK FALLBACK PLACEMENT;
 
@@ -648,31 +635,29 @@ test_rules__gs013_node_names(void **state)
 
 /* ---- GS020-GS023: labels, taints, kubelet flags ---- */
 
-#define GROUP_WITH(extra) \
-	"  nodeGroups:\n" \
-	"  - name: rack-a\n" \
-	"    gpu: {model: l40s, perNode: 4}\n" \
-	"    nodes: [gpu-01, gpu-02]\n" \
-	"    credentials:\n" \
-	"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n" \
-	extra
+#define GROUP_WITH(extra)                                                                          \
+	"  nodeGroups:\n"                                                                          \
+	"  - name: rack-a\n"                                                                       \
+	"    gpu: {model: l40s, perNode: 4}\n"                                                     \
+	"    nodes: [gpu-01, gpu-02]\n"                                                            \
+	"    credentials:\n"                                                                       \
+	"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n" extra
 
 #define WITH_GROUP(extra) HEAD("lab") CLUSTER("c") GROUP_WITH(extra) STACK FALLBACK PLACEMENT
 
 static void
 test_rules__gs020_node_restriction(void **state)
 {
-	const char *y = WITH_GROUP(
-		"    labels:\n"
-		"      node.kubernetes.io/gpu-pool: a\n"
-		"      kubelet.kubernetes.io/x: a\n"
-		"      sub.node.kubernetes.io/x: a\n"
-		"      topology.kubernetes.io/zone: onprem-1\n"
-		"      kubernetes.io/hostname: gpu-01\n"
-		"      example.com/rack: a\n"
-		"      node-role.kubernetes.io/gpu: \"\"\n"
-		"      k8s.io/owner: me\n"
-		"      node-restriction.kubernetes.io/pool: a\n");
+	const char *y = WITH_GROUP("    labels:\n"
+				   "      node.kubernetes.io/gpu-pool: a\n"
+				   "      kubelet.kubernetes.io/x: a\n"
+				   "      sub.node.kubernetes.io/x: a\n"
+				   "      topology.kubernetes.io/zone: onprem-1\n"
+				   "      kubernetes.io/hostname: gpu-01\n"
+				   "      example.com/rack: a\n"
+				   "      node-role.kubernetes.io/gpu: \"\"\n"
+				   "      k8s.io/owner: me\n"
+				   "      node-restriction.kubernetes.io/pool: a\n");
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -687,11 +672,11 @@ test_rules__gs020_node_restriction(void **state)
 static void
 test_rules__gs021_nodeadm_owns(void **state)
 {
-	const char *y = WITH_GROUP(
-		"    labels: {eks.amazonaws.com/compute-type: hybrid}\n"
-		"    taints: [{key: eks.amazonaws.com/compute-type, value: x, effect: NoSchedule}]\n"
-		"    kubelet:\n"
-		"      flags: [--hostname-override=gpu-01, --v=2]\n");
+	const char *y = WITH_GROUP("    labels: {eks.amazonaws.com/compute-type: hybrid}\n"
+				   "    taints: [{key: eks.amazonaws.com/compute-type, value: x, "
+				   "effect: NoSchedule}]\n"
+				   "    kubelet:\n"
+				   "      flags: [--hostname-override=gpu-01, --v=2]\n");
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -706,12 +691,11 @@ test_rules__gs021_nodeadm_owns(void **state)
 static void
 test_rules__gs022_hand_written_flags(void **state)
 {
-	const char *y = WITH_GROUP(
-		"    kubelet:\n"
-		"      flags:\n"
-		"      - --node-labels=a=b\n"
-		"      - --max-pods=110\n"
-		"      - -register-with-taints=x=y:NoSchedule\n");
+	const char *y = WITH_GROUP("    kubelet:\n"
+				   "      flags:\n"
+				   "      - --node-labels=a=b\n"
+				   "      - --max-pods=110\n"
+				   "      - -register-with-taints=x=y:NoSchedule\n");
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -727,16 +711,14 @@ static void
 test_rules__gs023_syntax(void **state)
 {
 	const char *y = HEAD("lab") CLUSTER("c")
-		GROUP_WITH(
-		"    labels:\n"
-		"      bad key: a\n"
-		"      ok: \"not ok!\"\n"
-		"    taints: [{key: Example.com/x, value: v, effect: NoSchedule}]\n")
-		STACK FALLBACK
-		"  placement:\n"
-		"    namespaces: [inference]\n"
-		"  alerts:\n"
-		"    labels: {-x: a}\n";
+		GROUP_WITH("    labels:\n"
+			   "      bad key: a\n"
+			   "      ok: \"not ok!\"\n"
+			   "    taints: [{key: Example.com/x, value: v, effect: NoSchedule}]\n")
+			STACK FALLBACK "  placement:\n"
+				       "    namespaces: [inference]\n"
+				       "  alerts:\n"
+				       "    labels: {-x: a}\n";
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -779,8 +761,16 @@ static void
 test_rules__gs030_exact_version(void **state)
 {
 	static const char *const bad[] = {
-		"\"^0.20\"", "latest", "\"\"", "\"0.20\"", "~0.20.0", "\">=0.19.0\"",
-		"0.20.x", "\"*\"", "\"0.19.0 - 0.20.0\"", "\"0.20.0 || 0.19.0\"",
+		"\"^0.20\"",
+		"latest",
+		"\"\"",
+		"\"0.20\"",
+		"~0.20.0",
+		"\">=0.19.0\"",
+		"0.20.x",
+		"\"*\"",
+		"\"0.19.0 - 0.20.0\"",
+		"\"0.20.0 || 0.19.0\"",
 	};
 	static const char *const good[] = { "0.20.0", "v26.7.0", "1.0.0-rc.1+build.5" };
 	size_t i;
@@ -790,18 +780,20 @@ test_rules__gs030_exact_version(void **state)
 		const char *y;
 
 		reset();
-		y = arena_printf(&A, HEAD("lab") CLUSTER("c") GROUPS
-				 "  gpuStack:\n    chart: {version: %s}\n"
-				 FALLBACK PLACEMENT, bad[i]);
+		y = arena_printf(&A,
+				 HEAD("lab") CLUSTER("c") GROUPS
+				 "  gpuStack:\n    chart: {version: %s}\n" FALLBACK PLACEMENT,
+				 bad[i]);
 		one("GS030", y, "version: ", 9);
 	}
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		reset();
 		/* 0.x is a device-plugin version, the others gpu-operator's (GS109) */
-		quiet(arena_printf(&A, HEAD("lab") CLUSTER("c") GROUPS
-				   "  gpuStack:\n    type: %s\n    chart: {version: %s}\n"
-				   FALLBACK PLACEMENT, i ? "gpu-operator" : "device-plugin",
-				   good[i]));
+		quiet(arena_printf(
+			&A,
+			HEAD("lab") CLUSTER("c") GROUPS
+			"  gpuStack:\n    type: %s\n    chart: {version: %s}\n" FALLBACK PLACEMENT,
+			i ? "gpu-operator" : "device-plugin", good[i]));
 	}
 }
 
@@ -816,13 +808,13 @@ test_rules__gs031_owned_values(void **state)
 		"      nfd:\n"
 		"        worker:\n"
 		"          tolerations: []\n"
-		"      driver: {enabled: true}\n"	/* refused for either stack */
+		"      driver: {enabled: true}\n" /* refused for either stack */
 		FALLBACK PLACEMENT;
 	const char *dp_off = HEAD("lab") CLUSTER("c") GROUPS
 		"  gpuStack:\n"
 		"    chart: {version: 0.20.0}\n"
 		"    values:\n"
-		"      driver: {enabled: false}\n"	/* harmless: installs nothing */
+		"      driver: {enabled: false}\n" /* harmless: installs nothing */
 		FALLBACK PLACEMENT;
 	const char *op = HEAD("lab") CLUSTER("c") GROUPS
 		"  gpuStack:\n"
@@ -831,8 +823,7 @@ test_rules__gs031_owned_values(void **state)
 		"    values:\n"
 		"      driver:\n"
 		"        enabled: true\n"
-		"      operator: {version: v26.7.0}\n"
-		FALLBACK PLACEMENT;
+		"      operator: {version: v26.7.0}\n" FALLBACK PLACEMENT;
 
 	(void)state;
 	load("sites/lab.yaml", dp);
@@ -856,23 +847,25 @@ static void
 test_rules__gs032_gs033_device_plugin(void **state)
 {
 	(void)state;
-	one("GS032", HEAD("lab") CLUSTER("c") GROUPS
-	    "  gpuStack:\n    chart: {version: 0.20.0}\n    gfd: false\n"
-	    FALLBACK PLACEMENT, "gfd: false", 5);
+	one("GS032",
+	    HEAD("lab") CLUSTER("c") GROUPS
+	    "  gpuStack:\n    chart: {version: 0.20.0}\n    gfd: false\n" FALLBACK PLACEMENT,
+	    "gfd: false", 5);
 	reset();
-	one("GS033", HEAD("lab") CLUSTER("c") GROUPS
-	    "  gpuStack:\n    chart: {version: 0.20.0}\n    dcgmExporter: true\n"
-	    FALLBACK PLACEMENT, "dcgmExporter: true", 14);
+	one("GS033",
+	    HEAD("lab") CLUSTER("c") GROUPS
+	    "  gpuStack:\n    chart: {version: 0.20.0}\n    dcgmExporter: true\n" FALLBACK
+		    PLACEMENT,
+	    "dcgmExporter: true", 14);
 	/* written false, or with the operator: nothing to say */
 	reset();
 	quiet(HEAD("lab") CLUSTER("c") GROUPS
-	      "  gpuStack:\n    chart: {version: 0.20.0}\n    dcgmExporter: false\n"
-	      FALLBACK PLACEMENT);
+	      "  gpuStack:\n    chart: {version: 0.20.0}\n    dcgmExporter: false\n" FALLBACK
+		      PLACEMENT);
 	reset();
 	quiet(HEAD("lab") CLUSTER("c") GROUPS
 	      "  gpuStack:\n    type: gpu-operator\n    chart: {version: v26.7.0}\n"
-	      "    dcgmExporter: true\n    gfd: false\n"
-	      FALLBACK PLACEMENT);
+	      "    dcgmExporter: true\n    gfd: false\n" FALLBACK PLACEMENT);
 }
 
 /* ---- GS040-GS045: the fallback pool ---- */
@@ -882,10 +875,10 @@ test_rules__gs032_gs033_device_plugin(void **state)
 static void
 test_rules__gs040_instance_types(void **state)
 {
-	const char *y = WITH_FALLBACK(
-		"  fallback:\n"
-		"    instanceTypes: [g6e.12xlarge, g6e.13xlarge, g4ad.16xlarge, g6f.4xlarge, m5.large]\n"
-		"    gpuLimit: 8\n");
+	const char *y = WITH_FALLBACK("  fallback:\n"
+				      "    instanceTypes: [g6e.12xlarge, g6e.13xlarge, "
+				      "g4ad.16xlarge, g6f.4xlarge, m5.large]\n"
+				      "    gpuLimit: 8\n");
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -904,13 +897,11 @@ test_rules__gs040_instance_types(void **state)
 static void
 test_rules__gs041_limit_below_smallest(void **state)
 {
-	const char *y = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "1", "gpu-01", "gpu-02")
-		STACK
-		"  fallback:\n"
-		"    instanceTypes: [g6e.48xlarge, g6e.12xlarge]\n"
-		"    gpuLimit: 2\n"
-		PLACEMENT;
+	const char *y = HEAD("lab")
+		CLUSTER("c") "  nodeGroups:\n" GROUP("rack-a", "l40s", "1", "gpu-01", "gpu-02")
+			STACK "  fallback:\n"
+			      "    instanceTypes: [g6e.48xlarge, g6e.12xlarge]\n"
+			      "    gpuLimit: 2\n" PLACEMENT;
 
 	(void)state;
 	one("GS041", y, "gpuLimit: 2", 10);
@@ -923,11 +914,10 @@ test_rules__gs041_limit_below_smallest(void **state)
 static void
 test_rules__gs042_min_memory(void **state)
 {
-	const char *y = WITH_FALLBACK(
-		"  fallback:\n"
-		"    instanceTypes: [g6e.12xlarge, g6.12xlarge]\n"
-		"    gpuLimit: 8\n"
-		"    minGpuMemoryMiB: 40000\n");
+	const char *y = WITH_FALLBACK("  fallback:\n"
+				      "    instanceTypes: [g6e.12xlarge, g6.12xlarge]\n"
+				      "    gpuLimit: 8\n"
+				      "    minGpuMemoryMiB: 40000\n");
 
 	(void)state;
 	one("GS042", y, "g6.12xlarge]", 0);
@@ -937,12 +927,11 @@ test_rules__gs042_min_memory(void **state)
 static void
 test_rules__gs043_smaller_than_onprem(void **state)
 {
-	const char *y = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n" GROUP("rack-a", "h200", "4", "gpu-01", "gpu-02")
-		STACK FALLBACK PLACEMENT;
-	const char *unknown = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n" GROUP("rack-a", "mystery-9000", "4", "gpu-01", "gpu-02")
-		STACK FALLBACK PLACEMENT;
+	const char *y = HEAD("lab")
+		CLUSTER("c") "  nodeGroups:\n" GROUP("rack-a", "h200", "4", "gpu-01", "gpu-02")
+			STACK FALLBACK PLACEMENT;
+	const char *unknown = HEAD("lab") CLUSTER("c") "  nodeGroups:\n" GROUP(
+		"rack-a", "mystery-9000", "4", "gpu-01", "gpu-02") STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	one("GS043", y, "g6e.12xlarge", 0);
@@ -954,15 +943,12 @@ test_rules__gs043_smaller_than_onprem(void **state)
 static void
 test_rules__gs044_auto_mode(void **state)
 {
-	const char *y = HEAD("lab")
-		"  cluster:\n    name: c\n    region: us-west-2\n    provisioner: auto-mode\n"
-		GROUPS STACK
-		"  fallback:\n"
-		"    instanceTypes: [g6e.12xlarge, g7.12xlarge]\n"
-		"    gpuLimit: 8\n"
-		"    minGpuMemoryMiB: 30000\n"
-		"    expireAfter: 720h\n"
-		PLACEMENT;
+	const char *y = HEAD("lab") "  cluster:\n    name: c\n    region: us-west-2\n    "
+				    "provisioner: auto-mode\n" GROUPS STACK "  fallback:\n"
+				    "    instanceTypes: [g6e.12xlarge, g7.12xlarge]\n"
+				    "    gpuLimit: 8\n"
+				    "    minGpuMemoryMiB: 30000\n"
+				    "    expireAfter: 720h\n" PLACEMENT;
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -983,18 +969,17 @@ test_rules__gs044_auto_mode(void **state)
 static void
 test_rules__gs045_half_of_onprem(void **state)
 {
-	const char *y = HEAD("lab") CLUSTER("c")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "16", "gpu-01", "gpu-02")
-		STACK FALLBACK PLACEMENT;
+	const char *y = HEAD("lab")
+		CLUSTER("c") "  nodeGroups:\n" GROUP("rack-a", "l40s", "16", "gpu-01", "gpu-02")
+			STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	one("GS045", y, "gpuLimit: 8", 10);
 	expect_msg(0, "fallback.gpuLimit 8 covers less than half of the 32 on-prem GPUs");
 	/* exactly half is enough */
 	reset();
-	quiet(HEAD("lab") CLUSTER("c")
-	      "  nodeGroups:\n" GROUP("rack-a", "l40s", "8", "gpu-01", "gpu-02")
-	      STACK FALLBACK PLACEMENT);
+	quiet(HEAD("lab") CLUSTER("c") "  nodeGroups:\n" GROUP("rack-a", "l40s", "8", "gpu-01",
+							       "gpu-02") STACK FALLBACK PLACEMENT);
 }
 
 /* ---- GS046, GS047, GS100: sites sharing a cluster ---- */
@@ -1005,11 +990,10 @@ test_rules__gs046_pool_name_in_cluster(void **state)
 	const char *a = HEAD("a") CLUSTER("shared") GROUPS STACK
 		"  fallback:\n    nodePoolName: gpu-fallback\n"
 		"    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT;
-	const char *b = HEAD("b") CLUSTER("shared")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-		STACK
-		"  fallback:\n    nodePoolName: gpu-fallback\n"
-		"    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT;
+	const char *b = HEAD("b")
+		CLUSTER("shared") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
+			STACK "  fallback:\n    nodePoolName: gpu-fallback\n"
+			      "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT;
 
 	(void)state;
 	load("sites/b.yaml", b);
@@ -1025,15 +1009,14 @@ static void
 test_rules__gs047_cluster_stack(void **state)
 {
 	const char *a = SITE("a", "shared");
-	const char *b = HEAD("b") CLUSTER("shared")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-		"  gpuStack:\n    chart: {version: 0.19.3}\n"
-		FALLBACK PLACEMENT
-		"  argocd: {project: other}\n";
-	const char *c = HEAD("c") CLUSTER("elsewhere")
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-21", "gpu-22")
-		"  gpuStack:\n    type: gpu-operator\n    chart: {version: v26.7.0}\n"
-		FALLBACK PLACEMENT;
+	const char *b = HEAD("b") CLUSTER("shared") "  nodeGroups:\n" GROUP(
+		"rack-a", "l40s", "4", "gpu-11",
+		"gpu-12") "  gpuStack:\n    chart: {version: 0.19.3}\n" FALLBACK PLACEMENT
+			  "  argocd: {project: other}\n";
+	const char *c = HEAD("c") CLUSTER("elsewhere") "  nodeGroups:\n" GROUP(
+		"rack-a", "l40s", "4", "gpu-21",
+		"gpu-22") "  gpuStack:\n    type: gpu-operator\n    chart: {version: "
+			  "v26.7.0}\n" FALLBACK PLACEMENT;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -1053,11 +1036,10 @@ static void
 test_rules__gs100_cluster_facts(void **state)
 {
 	const char *a = SITE("a", "shared");
-	const char *b = HEAD("b")
-		"  cluster:\n    name: shared\n    region: eu-west-1\n"
-		"    kubernetesVersion: \"1.35\"\n"
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-		STACK FALLBACK PLACEMENT;
+	const char *b = HEAD("b") "  cluster:\n    name: shared\n    region: eu-west-1\n"
+				  "    kubernetesVersion: \"1.35\"\n"
+				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
+					  STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -1078,23 +1060,24 @@ static void
 test_rules__gs05x_placement(void **state)
 {
 	(void)state;
-	one("GS050", WITH_PLACEMENT("  placement:\n    mode: require-onprem\n"
-				    "    namespaces: [inference]\n"),
+	one("GS050",
+	    WITH_PLACEMENT("  placement:\n    mode: require-onprem\n"
+			   "    namespaces: [inference]\n"),
 	    "require-onprem", 0);
 	reset();
 	quiet(HEAD("lab") CLUSTER("c") GROUPS STACK
 	      "  fallback: {enabled: false}\n"
 	      "  placement:\n    mode: require-onprem\n    namespaces: [inference]\n");
 	reset();
-	one("GS051", WITH_PLACEMENT("  placement:\n    namespaces: [inference]\n"
-				    "    singleWriter: true\n"),
+	one("GS051",
+	    WITH_PLACEMENT("  placement:\n    namespaces: [inference]\n"
+			   "    singleWriter: true\n"),
 	    "singleWriter: true", 14);
 	reset();
 	quiet(WITH_PLACEMENT("  placement:\n    namespaces: [inference]\n"
 			     "    singleWriter: true\n    fencing: lease\n"));
 	reset();
-	one("GS052", WITH_PLACEMENT("  placement:\n    namespaces: []\n"),
-	    "namespaces: []", 12);
+	one("GS052", WITH_PLACEMENT("  placement:\n    namespaces: []\n"), "namespaces: []", 12);
 	reset();
 	quiet(WITH_PLACEMENT("  placement:\n    engine: none\n"));
 }
@@ -1104,12 +1087,11 @@ test_rules__gs05x_placement(void **state)
 static void
 test_rules__gs060_rto_budget(void **state)
 {
-	const char *y = BASE
-		"  recovery:\n"
-		"    targetRTO: 15m\n"
-		"    nodeProvisioning: 4m\n"
-		"    imagePull: 6m\n"
-		"    modelLoad: 3m\n";
+	const char *y = BASE "  recovery:\n"
+			     "    targetRTO: 15m\n"
+			     "    nodeProvisioning: 4m\n"
+			     "    imagePull: 6m\n"
+			     "    modelLoad: 3m\n";
 
 	(void)state;
 	one("GS060", y, "15m", 0);
@@ -1119,17 +1101,18 @@ test_rules__gs060_rto_budget(void **state)
 			    "6m0s + model load 3m0s; shorten a term or raise targetRTO");
 	/* the larger of the two tolerations counts; missing terms are 0 */
 	reset();
-	one("GS060", HEAD("lab") CLUSTER("c") GROUPS STACK FALLBACK
+	one("GS060",
+	    HEAD("lab") CLUSTER("c") GROUPS STACK FALLBACK
 	    "  placement:\n    namespaces: [inference]\n"
 	    "    notReadyTolerationSeconds: 30\n    unreachableTolerationSeconds: 90\n"
 	    "  recovery:\n    targetRTO: 2m\n    nodeMonitorGracePeriod: 40s\n",
 	    "2m\n", 0);
 	expect_msg(0, "RTO budget 2m10s exceeds targetRTO 2m: eviction 1m30s + "
-		   "node monitor grace 40s + provisioning 0s");
+		      "node monitor grace 40s + provisioning 0s");
 	/* within budget, or no target: quiet */
 	reset();
 	quiet(BASE "  recovery:\n    targetRTO: 18m50s\n    nodeProvisioning: 4m\n"
-	      "    imagePull: 6m\n    modelLoad: 3m\n");
+		   "    imagePull: 6m\n    modelLoad: 3m\n");
 	reset();
 	quiet(BASE "  recovery:\n    nodeProvisioning: 40m\n");
 }
@@ -1149,31 +1132,32 @@ test_rules__gs061_slow_tolerations(void **state)
 static const char *
 with_engine(const char *version)
 {
-	return arena_printf(&A, HEAD("lab")
-			    "  cluster:\n    name: c\n    region: us-west-2\n%s"
-			    GROUPS STACK FALLBACK
-			    "  placement:\n    engine: mutating-admission-policy\n"
-			    "    namespaces: [inference]\n", version);
+	return arena_printf(
+		&A,
+		HEAD("lab") "  cluster:\n    name: c\n    region: us-west-2\n%s" GROUPS STACK
+			FALLBACK "  placement:\n    engine: mutating-admission-policy\n"
+			    "    namespaces: [inference]\n",
+		version);
 }
 
 static void
 test_rules__gs062_gs063_admission_policy(void **state)
 {
 	(void)state;
-	one("GS062", with_engine("    kubernetesVersion: \"1.33\"\n"),
-	    "mutating-admission-policy", 0);
+	one("GS062", with_engine("    kubernetesVersion: \"1.33\"\n"), "mutating-admission-policy",
+	    0);
 	expect_msg(0, "1.33");
 	reset();
-	one("GS063", with_engine("    kubernetesVersion: \"1.35\"\n"),
-	    "mutating-admission-policy", 0);
+	one("GS063", with_engine("    kubernetesVersion: \"1.35\"\n"), "mutating-admission-policy",
+	    0);
 	expect_msg(0, "--runtime-config=admissionregistration.k8s.io/v1beta1=true");
 	reset();
-	one("GS063", with_engine("    kubernetesVersion: \"1.34\"\n"),
-	    "mutating-admission-policy", 0);
+	one("GS063", with_engine("    kubernetesVersion: \"1.34\"\n"), "mutating-admission-policy",
+	    0);
 	reset();
 	quiet(with_engine("    kubernetesVersion: \"1.36\"\n"));
 	reset();
-	quiet(with_engine(""));		/* assumed 1.36 never fires */
+	quiet(with_engine("")); /* assumed 1.36 never fires */
 }
 
 /* ---- GS101, GS102 ---- */
@@ -1181,12 +1165,12 @@ test_rules__gs062_gs063_admission_policy(void **state)
 static void
 test_rules__gs101_duplicate_taints(void **state)
 {
-	const char *y = WITH_GROUP(
-		"    taints:\n"
-		"    - {key: nvidia.com/gpu, value: present, effect: NoSchedule}\n"
-		"    - {key: example.com/a, value: x, effect: NoExecute}\n"
-		"    - {key: example.com/a, value: y, effect: NoExecute}\n"
-		"    - {key: nvidia.com/gpu, value: x, effect: NoExecute}\n");
+	const char *y =
+		WITH_GROUP("    taints:\n"
+			   "    - {key: nvidia.com/gpu, value: present, effect: NoSchedule}\n"
+			   "    - {key: example.com/a, value: x, effect: NoExecute}\n"
+			   "    - {key: example.com/a, value: y, effect: NoExecute}\n"
+			   "    - {key: nvidia.com/gpu, value: x, effect: NoExecute}\n");
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -1200,11 +1184,10 @@ test_rules__gs101_duplicate_taints(void **state)
 static void
 test_rules__gs102_tool_labels(void **state)
 {
-	const char *y = WITH_GROUP(
-		"    labels:\n"
-		"      node-type: gpu\n"
-		"      gpusite.io/site: x\n"
-		"      gpu.model.example.com/x: fine\n");
+	const char *y = WITH_GROUP("    labels:\n"
+				   "      node-type: gpu\n"
+				   "      gpusite.io/site: x\n"
+				   "      gpu.model.example.com/x: fine\n");
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -1216,20 +1199,22 @@ test_rules__gs102_tool_labels(void **state)
 
 /* ---- GS103-GS109 ---- */
 
-#define SSM_GROUP(env) \
-	"  nodeGroups:\n" \
-	"  - name: rack-b\n" \
-	"    gpu: {model: l40s, perNode: 4}\n" \
-	"    count: 2\n" \
-	"    credentials:\n" \
+#define SSM_GROUP(env)                                                                             \
+	"  nodeGroups:\n"                                                                          \
+	"  - name: rack-b\n"                                                                       \
+	"    gpu: {model: l40s, perNode: 4}\n"                                                     \
+	"    count: 2\n"                                                                           \
+	"    credentials:\n"                                                                       \
 	"      ssm: {activationId: x, activationCodeEnv: " env "}\n"
 
 static void
 test_rules__gs103_activation_code_env(void **state)
 {
 	static const char *const good[] = {
-		"SSM_ACTIVATION_CODE_RACK_B", "DJ_SSM_ACTIVATION_CODE",
-		"ssm_activation_code", "SSM_ACTIVATION",
+		"SSM_ACTIVATION_CODE_RACK_B",
+		"DJ_SSM_ACTIVATION_CODE",
+		"ssm_activation_code",
+		"SSM_ACTIVATION",
 	};
 	static const struct {
 		const char *name;
@@ -1260,19 +1245,20 @@ test_rules__gs103_activation_code_env(void **state)
 	}
 	assert_non_null(rules_activation_env_problem(""));
 
-	one("GS103", HEAD("lab") CLUSTER("c") SSM_GROUP("AWS_SECRET_ACCESS_KEY")
-	    STACK FALLBACK PLACEMENT, "AWS_SECRET", 0);
+	one("GS103",
+	    HEAD("lab") CLUSTER("c") SSM_GROUP("AWS_SECRET_ACCESS_KEY") STACK FALLBACK PLACEMENT,
+	    "AWS_SECRET", 0);
 	expect_msg(0, "names starting with AWS_");
 	expect_msg(0, "such as SSM_ACTIVATION_CODE_RACK_B");
 	assert_string_equal(D.items[0].path,
 			    "spec.nodeGroups[0].credentials.ssm.activationCodeEnv");
 	reset();
 	quiet(HEAD("lab") CLUSTER("c") SSM_GROUP("DJ_SSM_ACTIVATION_CODE")
-	      STACK FALLBACK PLACEMENT);
+		      STACK FALLBACK PLACEMENT);
 	/* a secret written as the name is GS010's alone, never echoed */
 	reset();
-	load("sites/lab.yaml", HEAD("lab") CLUSTER("c") SSM_GROUP("Fjz3sZfSvv78EXAMPLEa")
-	     STACK FALLBACK PLACEMENT);
+	load("sites/lab.yaml",
+	     HEAD("lab") CLUSTER("c") SSM_GROUP("Fjz3sZfSvv78EXAMPLEa") STACK FALLBACK PLACEMENT);
 	check();
 	expect_only("GS010", 1);
 }
@@ -1291,12 +1277,12 @@ test_rules__gs104_node_limits(void **state)
 		reset();
 		buf_init(&b, 1 << 24);
 		BPRINT(HEAD("lab") CLUSTER("c") "  nodeGroups:\n  - name: rack-a\n"
-			 "    gpu: {model: l40s, perNode: 4}\n    nodes:\n");
+						"    gpu: {model: l40s, perNode: 4}\n    nodes:\n");
 		for (size_t i = 0; i < per_group[k]; i++)
 			BPRINT("    - gpu-%05zu\n", i);
 		BPRINT("    credentials:\n      iamRolesAnywhere: {trustAnchorArn: ta,"
-			 " profileArn: pa, roleArn: ra}\n" STACK "  fallback:\n"
-			 "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 4004\n" PLACEMENT);
+		       " profileArn: pa, roleArn: ra}\n" STACK "  fallback:\n"
+		       "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 4004\n" PLACEMENT);
 		y = arena_strndup(&A, b.data, b.len);
 		buf_release(&b);
 		if (!k) {
@@ -1313,37 +1299,44 @@ test_rules__gs104_node_limits(void **state)
 	BPRINT(HEAD("lab") CLUSTER("c") "  nodeGroups:\n");
 	for (int g = 0; g < 6; g++)
 		BPRINT("  - name: rack-%d\n    gpu: {model: l40s, perNode: 4}\n"
-			 "    count: 900\n    credentials:\n      ssm: {activationId: x,"
-			 " activationCodeEnv: SSM_ACTIVATION_CODE}\n", g);
+		       "    count: 900\n    credentials:\n      ssm: {activationId: x,"
+		       " activationCodeEnv: SSM_ACTIVATION_CODE}\n",
+		       g);
 	BPRINT(STACK "  fallback:\n    instanceTypes: [g6e.12xlarge]\n"
-		 "    gpuLimit: 10800\n" PLACEMENT);
+		     "    gpuLimit: 10800\n" PLACEMENT);
 	y = arena_strndup(&A, b.data, b.len);
 	buf_release(&b);
 	one("GS104", y, "nodeGroups:", 0);
 	expect_msg(0, "site 'lab' has 5400 nodes, over the limit of 5000 per site");
 	reset();
-	one("GS104", HEAD("lab") CLUSTER("c") "  nodeGroups:\n  - name: rack-a\n"
-	    "    gpu: {model: l40s, perNode: 4}\n    count: 300000\n"
-	    "    credentials:\n      ssm: {activationId: x, activationCodeEnv: SSM_ACTIVATION_CODE}\n"
-	    STACK "  fallback:\n    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 600000\n"
-	    PLACEMENT, "count:", 0);
+	one("GS104",
+	    HEAD("lab") CLUSTER("c") "  nodeGroups:\n  - name: rack-a\n"
+				     "    gpu: {model: l40s, perNode: 4}\n    count: 300000\n"
+				     "    credentials:\n      ssm: {activationId: x, "
+				     "activationCodeEnv: SSM_ACTIVATION_CODE}\n" STACK
+				     "  fallback:\n    instanceTypes: [g6e.12xlarge]\n    "
+				     "gpuLimit: 600000\n" PLACEMENT,
+	    "count:", 0);
 }
 
-#define WITH_ZONES(z) HEAD("lab") CLUSTER("c") GROUPS STACK FALLBACK \
-	"    zones: " z "\n" PLACEMENT
+#define WITH_ZONES(z) HEAD("lab") CLUSTER("c") GROUPS STACK FALLBACK "    zones: " z "\n" PLACEMENT
 
 static void
 test_rules__gs105_zones(void **state)
 {
 	static const char *const good[] = {
-		"[us-west-2a, us-west-2d]", "[us-west-2-lax-1a]", "[us-west-2-wl1-las-wlz-1]", "[]",
+		"[us-west-2a, us-west-2d]",
+		"[us-west-2-lax-1a]",
+		"[us-west-2-wl1-las-wlz-1]",
+		"[]",
 	};
 	static const struct {
 		const char *zones;
 		const char *marker;
 		const char *msg;
 	} bad[] = {
-		{ "[us-west-2a, us-east-1a]", "us-east-1a", "a zone of region us-east-1, but the cluster is in us-west-2" },
+		{ "[us-west-2a, us-east-1a]", "us-east-1a",
+		  "a zone of region us-east-1, but the cluster is in us-west-2" },
 		{ "[usw2-az1]", "usw2-az1", "a zone ID" },
 		{ "[us-west-2]", "us-west-2]", "not an AWS zone name" },
 		{ "[us-west-2ab]", "us-west-2ab", "not an AWS zone name" },
@@ -1375,13 +1368,13 @@ test_rules__gs107_one_provisioner(void **state)
 {
 	const char *a = SITE("a", "shared");
 	const char *b = HEAD("b") "  cluster:\n    name: shared\n    region: us-west-2\n"
-		"    provisioner: auto-mode\n"
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-		STACK FALLBACK PLACEMENT;
+				  "    provisioner: auto-mode\n"
+				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
+					  STACK FALLBACK PLACEMENT;
 	const char *c = HEAD("c") "  cluster:\n    name: other\n    region: us-west-2\n"
-		"    provisioner: auto-mode\n"
-		"  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-21", "gpu-22")
-		STACK FALLBACK PLACEMENT;
+				  "    provisioner: auto-mode\n"
+				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-21", "gpu-22")
+					  STACK FALLBACK PLACEMENT;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -1390,20 +1383,20 @@ test_rules__gs107_one_provisioner(void **state)
 	check();
 	expect_only("GS107", 1);
 	expect_at(0, "sites/b.yaml", b, "auto-mode", 0);
-	expect_msg(0, "cluster.provisioner 'auto-mode' differs from 'karpenter' (the default) in site 'a'");
+	expect_msg(0, "cluster.provisioner 'auto-mode' differs from 'karpenter' (the default) in "
+		      "site 'a'");
 	expect_msg(0, "(first at sites/a.yaml:");
 }
 
 static void
 test_rules__gs108_reserved_label_domains(void **state)
 {
-	const char *y = WITH_GROUP(
-		"    labels:\n"
-		"      karpenter.sh/nodepool: x\n"
-		"      karpenter.k8s.aws/instance-family: g6\n"
-		"      node.eks.amazonaws.com/x: a\n"
-		"      notkarpenter.sh/x: fine\n"
-		"      example.com/karpenter.sh: fine\n");
+	const char *y = WITH_GROUP("    labels:\n"
+				   "      karpenter.sh/nodepool: x\n"
+				   "      karpenter.k8s.aws/instance-family: g6\n"
+				   "      node.eks.amazonaws.com/x: a\n"
+				   "      notkarpenter.sh/x: fine\n"
+				   "      example.com/karpenter.sh: fine\n");
 
 	(void)state;
 	load("sites/lab.yaml", y);
@@ -1416,7 +1409,8 @@ test_rules__gs108_reserved_label_domains(void **state)
 	expect_msg(2, "in the eks.amazonaws.com domain");
 	/* nodeadm's compute-type label stays GS021's alone */
 	reset();
-	load("sites/lab.yaml", WITH_GROUP("    labels:\n      eks.amazonaws.com/compute-type: hybrid\n"));
+	load("sites/lab.yaml",
+	     WITH_GROUP("    labels:\n      eks.amazonaws.com/compute-type: hybrid\n"));
 	check();
 	expect_only("GS021", 1);
 }
@@ -1428,8 +1422,8 @@ test_rules__gs109_other_stacks_chart(void **state)
 
 	(void)state;
 	y = HEAD("lab") CLUSTER("c") GROUPS
-		"  gpuStack:\n    type: gpu-operator\n    chart: {version: 0.20.0}\n"
-		FALLBACK PLACEMENT;
+		"  gpuStack:\n    type: gpu-operator\n    chart: {version: 0.20.0}\n" FALLBACK
+			PLACEMENT;
 	one("GS109", y, "0.20.0", 0);
 	expect_msg(0, "0.20.0 looks like a version of the nvidia-device-plugin chart");
 	reset();
@@ -1439,14 +1433,14 @@ test_rules__gs109_other_stacks_chart(void **state)
 	expect_msg(0, "looks like a version of the gpu-operator chart");
 	reset();
 	y = HEAD("lab") CLUSTER("c") GROUPS
-		"  gpuStack:\n    chart: {name: gpu-operator, version: 0.20.0}\n"
-		FALLBACK PLACEMENT;
+		"  gpuStack:\n    chart: {name: gpu-operator, version: 0.20.0}\n" FALLBACK
+			PLACEMENT;
 	one("GS109", y, "gpu-operator", 0);
 	expect_msg(0, "the chart of the other stack");
 	reset();
 	quiet(HEAD("lab") CLUSTER("c") GROUPS
-	      "  gpuStack:\n    type: gpu-operator\n    chart: {version: v26.7.0}\n"
-	      FALLBACK PLACEMENT);
+	      "  gpuStack:\n    type: gpu-operator\n    chart: {version: v26.7.0}\n" FALLBACK
+		      PLACEMENT);
 }
 
 /* ---- the tables ---- */
@@ -1462,7 +1456,7 @@ test_rules__instance_type_table(void **state)
 	assert_non_null(t);
 	assert_int_equal(t->gpu_count, 4);
 	assert_int_equal(t->nvidia_gpus, 4);
-	assert_int_equal(t->gpu_memory_mib, 22888);	/* per GPU */
+	assert_int_equal(t->gpu_memory_mib, 22888); /* per GPU */
 	assert_string_equal(t->gpu_name, "l4");
 	assert_string_equal(t->gpu_manufacturer, "nvidia");
 	assert_true(t->auto_mode);
@@ -1497,8 +1491,8 @@ test_rules__gpu_models_agree_with_instance_types(void **state)
 		if (!instance_type_whole_nvidia(t))
 			continue;
 		if (!m)
-			fail_msg("GPU model %s of %s missing from gpu_models.c",
-				 t->gpu_name, t->name);
+			fail_msg("GPU model %s of %s missing from gpu_models.c", t->gpu_name,
+				 t->name);
 		/* a100/v100 list the smaller variant; the rest are exact */
 		if (!strcmp(t->gpu_name, "a100") || !strcmp(t->gpu_name, "v100"))
 			assert_true(m <= t->gpu_memory_mib);

@@ -222,8 +222,8 @@ same_tree(const struct node *x, const struct node *y)
 		assert_int_equal(x->scalar.len, y->scalar.len);
 		assert_memory_equal(x->scalar.text, y->scalar.text, x->scalar.len + 1);
 		assert_true(x->scalar.i == y->scalar.i);
-		assert_true(x->scalar.f == y->scalar.f || (x->scalar.f != x->scalar.f &&
-							  y->scalar.f != y->scalar.f));
+		assert_true(x->scalar.f == y->scalar.f ||
+			    (x->scalar.f != x->scalar.f && y->scalar.f != y->scalar.f));
 		break;
 	case NODE_SEQ:
 		assert_int_equal(x->seq.count, y->seq.count);
@@ -259,7 +259,8 @@ test_schema__direct_read_builds_the_json_parse_tree(void **state)
 		" { \"a\" : [1, -2, 0, 1.5, -0.25, 1e3, 2E-2, 1.0, 123456789012345678901234567890,"
 		" true, false, null, \"\"], \"b\": {\"\": {}}, \"a\": 3 } ",
 		"\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00b5\\u20AC\\ud83d\\ude00 plain \xc3\xa9\"",
-		"{\"pattern\": \"^[0-9]+(\\\\.[0-9]+)?(ns|\\u00b5s)$\", \"minimum\": -9223372036854775808}",
+		"{\"pattern\": \"^[0-9]+(\\\\.[0-9]+)?(ns|\\u00b5s)$\", \"minimum\": "
+		"-9223372036854775808}",
 		"-12",
 		"\"x\"",
 	};
@@ -353,8 +354,7 @@ test_schema__missing_required_at_the_mapping(void **state)
 				     "(did you mean 'version'?)");
 	/* a missing field with no typo beside it is still said at the mapping */
 	diags_init(&D, &A);
-	assert_int_equal(check(gpusite(), site("karpenter", "8", "tag", "true", "gpuLimit")),
-			 2);
+	assert_int_equal(check(gpusite(), site("karpenter", "8", "tag", "true", "gpuLimit")), 2);
 	dg = find_diag("spec.gpuStack.chart.version");
 	assert_string_equal(dg->msg, "missing required field 'version' in spec.gpuStack.chart");
 	assert_int_equal(dg->at.line, 28);
@@ -556,8 +556,8 @@ test_schema__ascii_fast_path_gives_the_full_verdict(void **state)
 		"[^]",
 	};
 	static const char *ascii[] = {
-		"", "a", "abc", "a\nc", "a\rc", " ", "\t \v", "_", "-", "12", "x", "1.5ms2h",
-		"us", "ABC", "a-b", "a b", "~",
+		"",   "a", "abc",     "a\nc", "a\rc", " ",   "\t \v", "_", "-",
+		"12", "x", "1.5ms2h", "us",   "ABC",  "a-b", "a b",   "~",
 	};
 	size_t p, k;
 
@@ -593,15 +593,17 @@ test_schema__ascii_fast_path_gives_the_full_verdict(void **state)
 	assert_true(re_verdict("^x\xc3\xa9?$", SCHEMA_RE_ECMA, "x\xc3\xa9"));
 	assert_true(re_verdict("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, "abc"));
 	assert_false(re_verdict("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, "a\xc3\xa9"));
-	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$",
-			       SCHEMA_RE_ECMA, "1.5ms2h"));
-	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$",
-			       SCHEMA_RE_ECMA, "3\xc2\xb5s"));
+	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$", SCHEMA_RE_ECMA,
+			       "1.5ms2h"));
+	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$", SCHEMA_RE_ECMA,
+			       "3\xc2\xb5s"));
 	assert_true(re_verdict("(?i)^abc$", SCHEMA_RE_GO, "AbC"));
 	if (schema_regex_utf8()) {
 		/* code points, not bytes, and Unicode \s, for non-ASCII */
 		assert_true(re_verdict("^.$", SCHEMA_RE_ECMA, "\xc3\xa9"));
-		assert_true(re_verdict("^a.c$", SCHEMA_RE_ECMA, "a\xe2\x82\xac" "c"));
+		assert_true(re_verdict("^a.c$", SCHEMA_RE_ECMA,
+				       "a\xe2\x82\xac"
+				       "c"));
 		assert_false(re_verdict("^.$", SCHEMA_RE_ECMA, "\xe2\x80\xa8"));
 		assert_true(re_verdict("^\\s+$", SCHEMA_RE_ECMA, " \xc2\xa0"));
 		assert_false(re_verdict("^\\S+$", SCHEMA_RE_ECMA, "a\xc2\xa0"));

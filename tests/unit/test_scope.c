@@ -72,12 +72,15 @@ test_scope__exists_tolerates_any_value_equal_needs_the_same(void **state)
 	const char *taint = "{key: nvidia.com/gpu, value: Exists, effect: NoSchedule}";
 
 	(void)state;
-	assert_true(tolerates("{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}", taint));
+	assert_true(
+		tolerates("{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}", taint));
 	/* the device-plugin chart's NFD default: Equal "present" */
-	assert_false(tolerates("{key: nvidia.com/gpu, operator: Equal, value: present, effect: NoSchedule}",
-			       taint));
-	assert_true(tolerates("{key: nvidia.com/gpu, operator: Equal, value: Exists, effect: NoSchedule}",
-			      taint));
+	assert_false(tolerates(
+		"{key: nvidia.com/gpu, operator: Equal, value: present, effect: NoSchedule}",
+		taint));
+	assert_true(tolerates(
+		"{key: nvidia.com/gpu, operator: Equal, value: Exists, effect: NoSchedule}",
+		taint));
 	/* an empty operator means Equal */
 	assert_false(tolerates("{key: nvidia.com/gpu, value: present}", taint));
 	assert_true(tolerates("{key: nvidia.com/gpu, value: Exists}", taint));
@@ -96,16 +99,16 @@ test_scope__empty_key_and_empty_effect(void **state)
 	assert_false(tolerates("{key: a, operator: Exists, effect: NoSchedule}",
 			       "{key: a, effect: NoExecute}"));
 	/* an unknown operator tolerates nothing */
-	assert_false(tolerates("{key: a, operator: Gt, value: \"1\"}", "{key: a, value: \"2\", effect: NoSchedule}"));
+	assert_false(tolerates("{key: a, operator: Gt, value: \"1\"}",
+			       "{key: a, value: \"2\", effect: NoSchedule}"));
 }
 
 static void
 test_scope__taints_block_unless_tolerated_prefer_is_ignored(void **state)
 {
-	struct scope_node n = node_of(
-		"kind: Node\nmetadata: {name: n1}\nspec:\n  taints:\n"
-		"    - {key: soft, effect: PreferNoSchedule}\n"
-		"    - {key: hard, value: v, effect: NoExecute}\n");
+	struct scope_node n = node_of("kind: Node\nmetadata: {name: n1}\nspec:\n  taints:\n"
+				      "    - {key: soft, effect: PreferNoSchedule}\n"
+				      "    - {key: hard, value: v, effect: NoExecute}\n");
 	struct scope_cell c;
 
 	(void)state;
@@ -120,10 +123,10 @@ test_scope__taints_block_unless_tolerated_prefer_is_ignored(void **state)
 static void
 test_scope__daemon_pods_get_the_controller_tolerations(void **state)
 {
-	struct scope_node n = node_of(
-		"kind: Node\nmetadata: {name: n1}\nspec:\n  taints:\n"
-		"    - {key: node.kubernetes.io/unschedulable, effect: NoSchedule}\n"
-		"    - {key: node.kubernetes.io/not-ready, effect: NoExecute}\n");
+	struct scope_node n =
+		node_of("kind: Node\nmetadata: {name: n1}\nspec:\n  taints:\n"
+			"    - {key: node.kubernetes.io/unschedulable, effect: NoSchedule}\n"
+			"    - {key: node.kubernetes.io/not-ready, effect: NoExecute}\n");
 	struct scope_node net = node_of(
 		"kind: Node\nmetadata: {name: n2}\nspec:\n  taints:\n"
 		"    - {key: node.kubernetes.io/network-unavailable, effect: NoSchedule}\n");
@@ -150,20 +153,25 @@ test_scope__node_selector_needs_every_pair(void **state)
 	struct scope_cell c;
 
 	(void)state;
-	scope_place(&c, &A, &n, yaml(
-		"nodeSelector: {eks.amazonaws.com/compute-type: hybrid, node-type: hybrid-gpu}\n"
-		"tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n"), true);
+	scope_place(&c, &A, &n,
+		    yaml("nodeSelector: {eks.amazonaws.com/compute-type: hybrid, node-type: "
+			 "hybrid-gpu}\n"
+			 "tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n"),
+		    true);
 	assert_true(c.runs);
-	scope_place(&c, &A, &n, yaml(
-		"nodeSelector: {eks.amazonaws.com/compute-type: hybrid, nvidia.com/mps.capable: \"true\"}\n"
-		"tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n"), true);
+	scope_place(&c, &A, &n,
+		    yaml("nodeSelector: {eks.amazonaws.com/compute-type: hybrid, "
+			 "nvidia.com/mps.capable: \"true\"}\n"
+			 "tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n"),
+		    true);
 	assert_false(c.runs);
 	assert_int_equal(c.reason_count, 1);
 	assert_string_equal(c.reasons[0], "nodeSelector nvidia.com/mps.capable=true");
 	/* label present with another value */
-	scope_place(&c, &A, &n, yaml(
-		"nodeSelector: {eks.amazonaws.com/compute-type: auto}\n"
-		"tolerations: [{operator: Exists}]\n"), true);
+	scope_place(&c, &A, &n,
+		    yaml("nodeSelector: {eks.amazonaws.com/compute-type: auto}\n"
+			 "tolerations: [{operator: Exists}]\n"),
+		    true);
 	assert_false(c.runs);
 	assert_string_equal(c.reasons[0], "nodeSelector eks.amazonaws.com/compute-type=auto");
 }
@@ -171,10 +179,12 @@ test_scope__node_selector_needs_every_pair(void **state)
 static const char *
 affinity(const char *terms)
 {
-	return arena_printf(&A,
+	return arena_printf(
+		&A,
 		"tolerations: [{operator: Exists}]\n"
 		"affinity:\n  nodeAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n"
-		"      nodeSelectorTerms: %s\n", terms);
+		"      nodeSelectorTerms: %s\n",
+		terms);
 }
 
 static bool
@@ -193,13 +203,20 @@ test_scope__terms_are_ored_expressions_anded(void **state)
 
 	(void)state;
 	/* the device plugin's three ORed terms: only the last fits here */
-	assert_false(lands(&n, "[{matchExpressions: [{key: feature.node.kubernetes.io/pci-10de.present, operator: In, values: [\"true\"]}]},"
-			       " {matchExpressions: [{key: node-type, operator: In, values: [cpu]}]}]"));
-	assert_true(lands(&n, "[{matchExpressions: [{key: feature.node.kubernetes.io/pci-10de.present, operator: In, values: [\"true\"]}]},"
-			      " {matchExpressions: [{key: node-type, operator: In, values: [x, hybrid-gpu]}]}]"));
+	assert_false(
+		lands(&n, "[{matchExpressions: [{key: feature.node.kubernetes.io/pci-10de.present, "
+			  "operator: In, values: [\"true\"]}]},"
+			  " {matchExpressions: [{key: node-type, operator: In, values: [cpu]}]}]"));
+	assert_true(lands(
+		&n,
+		"[{matchExpressions: [{key: feature.node.kubernetes.io/pci-10de.present, operator: "
+		"In, values: [\"true\"]}]},"
+		" {matchExpressions: [{key: node-type, operator: In, values: [x, hybrid-gpu]}]}]"));
 	/* ANDed inside one term */
-	assert_false(lands(&n, "[{matchExpressions: [{key: node-type, operator: In, values: [hybrid-gpu]},"
-			       " {key: eks.amazonaws.com/compute-type, operator: NotIn, values: [hybrid]}]}]"));
+	assert_false(lands(
+		&n,
+		"[{matchExpressions: [{key: node-type, operator: In, values: [hybrid-gpu]},"
+		" {key: eks.amazonaws.com/compute-type, operator: NotIn, values: [hybrid]}]}]"));
 	/* empty term and no terms match nothing */
 	assert_false(lands(&n, "[{}]"));
 	assert_false(lands(&n, "[]"));
@@ -211,22 +228,32 @@ test_scope__operators(void **state)
 	struct scope_node n = node_of(hybrid_gpu_node);
 
 	(void)state;
-	assert_true(lands(&n, "[{matchExpressions: [{key: absent, operator: NotIn, values: [a]}]}]"));
+	assert_true(
+		lands(&n, "[{matchExpressions: [{key: absent, operator: NotIn, values: [a]}]}]"));
 	assert_true(lands(&n, "[{matchExpressions: [{key: absent, operator: DoesNotExist}]}]"));
 	assert_false(lands(&n, "[{matchExpressions: [{key: node-type, operator: DoesNotExist}]}]"));
 	assert_true(lands(&n, "[{matchExpressions: [{key: node-type, operator: Exists}]}]"));
 	/* Exists with values is invalid: the term never matches */
-	assert_false(lands(&n, "[{matchExpressions: [{key: node-type, operator: Exists, values: [x]}]}]"));
+	assert_false(lands(
+		&n, "[{matchExpressions: [{key: node-type, operator: Exists, values: [x]}]}]"));
 	/* Gt / Lt: integers on both sides */
-	assert_true(lands(&n, "[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"7\"]}]}]"));
-	assert_false(lands(&n, "[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"8\"]}]}]"));
-	assert_true(lands(&n, "[{matchExpressions: [{key: gpu.count, operator: Lt, values: [\"+9\"]}]}]"));
+	assert_true(lands(
+		&n, "[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"7\"]}]}]"));
+	assert_false(lands(
+		&n, "[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"8\"]}]}]"));
+	assert_true(lands(
+		&n, "[{matchExpressions: [{key: gpu.count, operator: Lt, values: [\"+9\"]}]}]"));
 	/* two values, or a value that is not an integer: invalid */
-	assert_false(lands(&n, "[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"1\", \"2\"]}]}]"));
-	assert_false(lands(&n, "[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"1.5\"]}]}]"));
+	assert_false(lands(
+		&n,
+		"[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"1\", \"2\"]}]}]"));
+	assert_false(lands(
+		&n, "[{matchExpressions: [{key: gpu.count, operator: Gt, values: [\"1.5\"]}]}]"));
 	/* a label that is not an integer never compares */
-	assert_false(lands(&n, "[{matchExpressions: [{key: node-type, operator: Gt, values: [\"0\"]}]}]"));
-	assert_false(lands(&n, "[{matchExpressions: [{key: gpu.count, operator: Like, values: [\"8\"]}]}]"));
+	assert_false(lands(
+		&n, "[{matchExpressions: [{key: node-type, operator: Gt, values: [\"0\"]}]}]"));
+	assert_false(lands(
+		&n, "[{matchExpressions: [{key: gpu.count, operator: Like, values: [\"8\"]}]}]"));
 }
 
 static void
@@ -257,11 +284,17 @@ test_scope__match_fields_on_the_node_name(void **state)
 	struct scope_node n = node_of(hybrid_gpu_node);
 
 	(void)state;
-	assert_true(lands(&n, "[{matchFields: [{key: metadata.name, operator: In, values: [gpu-a-01]}]}]"));
-	assert_false(lands(&n, "[{matchFields: [{key: metadata.name, operator: NotIn, values: [gpu-a-01]}]}]"));
+	assert_true(lands(
+		&n, "[{matchFields: [{key: metadata.name, operator: In, values: [gpu-a-01]}]}]"));
+	assert_false(lands(
+		&n,
+		"[{matchFields: [{key: metadata.name, operator: NotIn, values: [gpu-a-01]}]}]"));
 	/* only metadata.name, only one value */
-	assert_false(lands(&n, "[{matchFields: [{key: metadata.uid, operator: In, values: [gpu-a-01]}]}]"));
-	assert_false(lands(&n, "[{matchFields: [{key: metadata.name, operator: In, values: [gpu-a-01, x]}]}]"));
+	assert_false(lands(
+		&n, "[{matchFields: [{key: metadata.uid, operator: In, values: [gpu-a-01]}]}]"));
+	assert_false(lands(
+		&n,
+		"[{matchFields: [{key: metadata.name, operator: In, values: [gpu-a-01, x]}]}]"));
 }
 
 static void
@@ -273,8 +306,9 @@ test_scope__classify_nodes(void **state)
 		"status: {capacity: {nvidia.com/gpu: \"4\"}}\n");
 	struct scope_node zero = node_of(
 		"kind: Node\nmetadata: {name: z}\nstatus: {capacity: {nvidia.com/gpu: \"0\"}}\n");
-	struct scope_node pci = node_of(
-		"kind: Node\nmetadata: {name: p, labels: {feature.node.kubernetes.io/pci-0302_10de.present: \"true\"}}\n");
+	struct scope_node pci =
+		node_of("kind: Node\nmetadata: {name: p, labels: "
+			"{feature.node.kubernetes.io/pci-0302_10de.present: \"true\"}}\n");
 
 	(void)state;
 	assert_true(h.hybrid);
@@ -295,12 +329,14 @@ test_scope__gpu_stack_daemonsets_are_recognised(void **state)
 	(void)state;
 	memset(&ds, 0, sizeof(ds));
 	obj = yaml("kind: DaemonSet\nmetadata: {name: fluent-bit}\n"
-		   "spec: {template: {spec: {containers: [{image: cr.fluentbit.io/fluent/fluent-bit:4.0}]}}}\n");
+		   "spec: {template: {spec: {containers: [{image: "
+		   "cr.fluentbit.io/fluent/fluent-bit:4.0}]}}}\n");
 	ds.name = "fluent-bit";
 	ds.pod_spec = node_path(obj, "spec.template.spec");
 	assert_false(scope_ds_is_gpu_stack(&ds, &A, obj));
 	obj = yaml("kind: DaemonSet\nmetadata: {name: agent}\n"
-		   "spec: {template: {spec: {containers: [{image: nvcr.io/nvidia/k8s-device-plugin:v0.20.0}]}}}\n");
+		   "spec: {template: {spec: {containers: [{image: "
+		   "nvcr.io/nvidia/k8s-device-plugin:v0.20.0}]}}}\n");
 	ds.name = "agent";
 	ds.pod_spec = node_path(obj, "spec.template.spec");
 	assert_true(scope_ds_is_gpu_stack(&ds, &A, obj));
@@ -316,16 +352,20 @@ test_scope__gpu_stack_daemonsets_are_recognised(void **state)
 /* The device-plugin chart's shape: NFD worker + plugin with the PCI affinity. */
 static const char nodes_yaml[] =
 	"kind: NodeList\napiVersion: v1\nitems:\n"
-	"- kind: Node\n  metadata:\n    name: fresh\n    labels: {eks.amazonaws.com/compute-type: hybrid, node-type: hybrid-gpu}\n"
+	"- kind: Node\n  metadata:\n    name: fresh\n    labels: {eks.amazonaws.com/compute-type: "
+	"hybrid, node-type: hybrid-gpu}\n"
 	"  spec: {taints: [{key: nvidia.com/gpu, value: Exists, effect: NoSchedule}]}\n"
-	"- kind: Node\n  metadata:\n    name: cloud\n    labels: {karpenter.k8s.aws/instance-gpu-manufacturer: nvidia}\n"
+	"- kind: Node\n  metadata:\n    name: cloud\n    labels: "
+	"{karpenter.k8s.aws/instance-gpu-manufacturer: nvidia}\n"
 	"  spec: {taints: [{key: nvidia.com/gpu, value: Exists, effect: NoSchedule}]}\n"
 	"- kind: Node\n  metadata: {name: cpu}\n";
 
 static const char pci_affinity[] =
-	"      affinity:\n        nodeAffinity:\n          requiredDuringSchedulingIgnoredDuringExecution:\n"
+	"      affinity:\n        nodeAffinity:\n          "
+	"requiredDuringSchedulingIgnoredDuringExecution:\n"
 	"            nodeSelectorTerms:\n"
-	"            - matchExpressions: [{key: feature.node.kubernetes.io/pci-10de.present, operator: In, values: [\"true\"]}]\n";
+	"            - matchExpressions: [{key: feature.node.kubernetes.io/pci-10de.present, "
+	"operator: In, values: [\"true\"]}]\n";
 
 static struct scope_result
 run(const char *manifests, int want_rc)
@@ -343,8 +383,10 @@ run(const char *manifests, int want_rc)
 static void
 test_scope__nfd_labels_then_the_plugin_lands(void **state)
 {
-	const char *m = arena_printf(&A,
-		"kind: DaemonSet\nmetadata: {name: nvdp-node-feature-discovery-worker, namespace: nvdp}\n"
+	const char *m = arena_printf(
+		&A,
+		"kind: DaemonSet\nmetadata: {name: nvdp-node-feature-discovery-worker, namespace: "
+		"nvdp}\n"
 		"spec:\n  template:\n    spec:\n"
 		"      containers: [{name: worker, command: [nfd-worker]}]\n"
 		"      nodeSelector: {eks.amazonaws.com/compute-type: hybrid}\n"
@@ -353,7 +395,8 @@ test_scope__nfd_labels_then_the_plugin_lands(void **state)
 		"kind: DaemonSet\nmetadata: {name: nvdp-nvidia-device-plugin, namespace: nvdp}\n"
 		"spec:\n  template:\n    spec:\n"
 		"      nodeSelector: {eks.amazonaws.com/compute-type: hybrid}\n"
-		"      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n%s",
+		"      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: "
+		"NoSchedule}]\n%s",
 		pci_affinity);
 	struct scope_result r = run(m, 0);
 
@@ -365,7 +408,8 @@ test_scope__nfd_labels_then_the_plugin_lands(void **state)
 	assert_true(scope_cell_at(&r, 1, 0)->runs);
 	assert_int_equal(scope_cell_at(&r, 1, 0)->reason_count, 1);
 	assert_non_null(strstr(scope_cell_at(&r, 1, 0)->reasons[0],
-			       "runtime label feature.node.kubernetes.io/pci-10de.present=true (NFD worker nvdp/nvdp-node-feature-discovery-worker)"));
+			       "runtime label feature.node.kubernetes.io/pci-10de.present=true "
+			       "(NFD worker nvdp/nvdp-node-feature-discovery-worker)"));
 	for (size_t i = 0; i < 2; i++) {
 		assert_false(scope_cell_at(&r, i, 1)->runs);
 		assert_false(scope_cell_at(&r, i, 2)->runs);
@@ -378,16 +422,20 @@ static void
 test_scope__default_nfd_tolerations_are_caught(void **state)
 {
 	/* no nodeSelector, Equal "present": misses the hybrid node, runs on cpu */
-	const char *m = arena_printf(&A,
-		"kind: DaemonSet\nmetadata: {name: nvdp-node-feature-discovery-worker, namespace: nvdp}\n"
+	const char *m = arena_printf(
+		&A,
+		"kind: DaemonSet\nmetadata: {name: nvdp-node-feature-discovery-worker, namespace: "
+		"nvdp}\n"
 		"spec:\n  template:\n    spec:\n"
 		"      containers: [{name: worker, command: [nfd-worker]}]\n"
-		"      tolerations: [{key: nvidia.com/gpu, operator: Equal, value: present, effect: NoSchedule}]\n"
+		"      tolerations: [{key: nvidia.com/gpu, operator: Equal, value: present, "
+		"effect: NoSchedule}]\n"
 		"---\n"
 		"kind: DaemonSet\nmetadata: {name: nvdp-nvidia-device-plugin, namespace: nvdp}\n"
 		"spec:\n  template:\n    spec:\n"
 		"      nodeSelector: {eks.amazonaws.com/compute-type: hybrid}\n"
-		"      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n%s",
+		"      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: "
+		"NoSchedule}]\n%s",
 		pci_affinity);
 	size_t before = D.count;
 	struct scope_result r = run(m, -1);
@@ -395,7 +443,8 @@ test_scope__default_nfd_tolerations_are_caught(void **state)
 
 	(void)state;
 	assert_false(scope_cell_at(&r, 0, 0)->runs);
-	assert_string_equal(scope_cell_at(&r, 0, 0)->reasons[0], "taint nvidia.com/gpu=Exists:NoSchedule");
+	assert_string_equal(scope_cell_at(&r, 0, 0)->reasons[0],
+			    "taint nvidia.com/gpu=Exists:NoSchedule");
 	assert_true(scope_cell_at(&r, 0, 2)->runs);
 	/* no NFD label: the plugin misses the fresh node too */
 	assert_false(scope_cell_at(&r, 1, 0)->runs);
@@ -403,7 +452,9 @@ test_scope__default_nfd_tolerations_are_caught(void **state)
 	assert_int_equal(r.leaks, 1);
 	for (size_t k = before; k < D.count; k++) {
 		if (!strcmp(D.items[k].rule, SCOPE_RULE_MISSES) &&
-		    strstr(D.items[k].msg, "nvdp/nvdp-node-feature-discovery-worker does not run on hybrid GPU node fresh: taint nvidia.com/gpu=Exists:NoSchedule; add a toleration"))
+		    strstr(D.items[k].msg,
+			   "nvdp/nvdp-node-feature-discovery-worker does not run on hybrid GPU "
+			   "node fresh: taint nvidia.com/gpu=Exists:NoSchedule; add a toleration"))
 			taint_msg = true;
 	}
 	assert_true(taint_msg);
@@ -415,15 +466,18 @@ test_scope__operator_operands_follow_nfd(void **state)
 	const char *m =
 		"kind: Deployment\nmetadata: {name: gpu-operator, namespace: gpu-operator}\n"
 		"---\n"
-		"kind: DaemonSet\nmetadata: {name: gpu-operator-node-feature-discovery-worker, namespace: gpu-operator}\n"
+		"kind: DaemonSet\nmetadata: {name: gpu-operator-node-feature-discovery-worker, "
+		"namespace: gpu-operator}\n"
 		"spec:\n  template:\n    spec:\n"
 		"      containers: [{name: worker, command: [nfd-worker]}]\n"
 		"      nodeSelector: {eks.amazonaws.com/compute-type: hybrid}\n"
 		"      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n"
 		"---\n"
 		"apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: cluster-policy}\n"
-		"spec:\n  daemonsets:\n    tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n"
-		"  driver: {enabled: false}\n  toolkit: {enabled: false}\n  dcgm: {enabled: false}\n"
+		"spec:\n  daemonsets:\n    tolerations: [{key: nvidia.com/gpu, operator: Exists, "
+		"effect: NoSchedule}]\n"
+		"  driver: {enabled: false}\n  toolkit: {enabled: false}\n  dcgm: {enabled: "
+		"false}\n"
 		"  nodeStatusExporter: {enabled: false}\n";
 	struct scope_result r = run(m, 0);
 	bool driver = false;
@@ -454,7 +508,8 @@ test_scope__unscoped_operator_nfd_leaks_operands(void **state)
 		"      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n"
 		"---\n"
 		"apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: cp}\n"
-		"spec:\n  daemonsets:\n    tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n"
+		"spec:\n  daemonsets:\n    tolerations: [{key: nvidia.com/gpu, operator: Exists, "
+		"effect: NoSchedule}]\n"
 		"  driver: {enabled: false}\n";
 	struct scope_result r = run(m, -1);
 

@@ -122,20 +122,20 @@ test_source_dir__defaults_to_sites_then_dot(void **state)
 	assert_int_equal(chdir("sites/sub"), 0);
 	assert_int_equal(collect(f, NULL, 0), SOURCE_OK);
 	assert_int_equal(f->set.count, 1);
-	assert_string_equal(f->set.files[0].path, "c.yaml");	/* not ./c.yaml */
+	assert_string_equal(f->set.files[0].path, "c.yaml"); /* not ./c.yaml */
 }
 
 static void
 test_source_dir__paths_are_shown_as_given(void **state)
 {
 	struct fixture *f = *state;
-	static const char *const args[] = { "./sites//sub/", "./top.yaml",
-					    "sites/notes.txt", "top.yaml" };
+	static const char *const args[] = { "./sites//sub/", "./top.yaml", "sites/notes.txt",
+					    "top.yaml" };
 
 	make_tree();
 	assert_int_equal(collect(f, args, 4), SOURCE_OK);
-	assert_int_equal(f->set.count, 3);	/* top.yaml named twice, kept once */
-	assert_string_equal(f->set.files[0].path, "sites/notes.txt");	/* named: taken */
+	assert_int_equal(f->set.count, 3); /* top.yaml named twice, kept once */
+	assert_string_equal(f->set.files[0].path, "sites/notes.txt"); /* named: taken */
 	assert_string_equal(f->set.files[1].path, "sites/sub/c.yaml");
 	assert_string_equal(f->set.files[2].path, "top.yaml");
 }
@@ -150,7 +150,7 @@ test_source_dir__symlink_inside_root_is_followed(void **state)
 	assert_int_equal(mkdir("shared", 0777), 0);
 	write_file("shared/common.yaml", "shared: 1\n");
 	assert_int_equal(symlink("../shared/common.yaml", "sites/link.yaml"), 0);
-	assert_int_equal(symlink("../shared", "sites/linkdir"), 0);	/* not walked */
+	assert_int_equal(symlink("../shared", "sites/linkdir"), 0); /* not walked */
 	assert_int_equal(collect(f, args, 1), SOURCE_OK);
 	assert_int_equal(f->diags.count, 0);
 	assert_int_equal(f->set.count, 5);
@@ -168,7 +168,7 @@ test_source_dir__symlink_outside_root_is_gs006(void **state)
 	make_tree();
 	assert_int_equal(symlink("../../outside/secret.yaml", "sites/out.yaml"), 0);
 	assert_int_equal(collect(f, args, 1), SOURCE_OK);
-	assert_int_equal(f->set.count, 4);	/* the target is never read */
+	assert_int_equal(f->set.count, 4); /* the target is never read */
 	d = diag_for(f, "sites/out.yaml");
 	assert_string_equal(d->rule, "GS006");
 	assert_int_equal(d->level, DIAG_ERROR);
@@ -188,7 +188,7 @@ test_source_dir__root_of_an_outside_argument_is_its_directory(void **state)
 	snprintf(ok, sizeof(ok), "%s/good.yaml", dir);
 	write_file(ok, "good: 1\n");
 	snprintf(link, sizeof(link), "%s/up.yaml", dir);
-	assert_int_equal(symlink("../secret.yaml", link), 0);	/* leaves outside/sub */
+	assert_int_equal(symlink("../secret.yaml", link), 0); /* leaves outside/sub */
 	args[0] = dir;
 	assert_int_equal(collect(f, args, 1), SOURCE_OK);
 	assert_int_equal(f->set.count, 1);
@@ -223,7 +223,7 @@ test_source_dir__fifo_and_directory_are_not_files(void **state)
 	const struct diag *d;
 
 	make_tree();
-	assert_int_equal(mkfifo("sites/fifo.yaml", 0600), 0);	/* opening it would block */
+	assert_int_equal(mkfifo("sites/fifo.yaml", 0600), 0); /* opening it would block */
 	assert_int_equal(mkdir("sites/dir.yaml", 0777), 0);
 	assert_int_equal(collect(f, args, 1), SOURCE_OK);
 	assert_int_equal(f->set.count, 4);
@@ -259,7 +259,7 @@ test_source_dir__refuses_big_files_by_size(void **state)
 	assert_int_equal(ftruncate(fd, (off_t)SOURCE_MAX_FILE_BYTES), 0);
 	close(fd);
 	assert_int_equal(collect(f, args, 1), SOURCE_OK);
-	assert_int_equal(f->set.count, 5);	/* exactly at the limit is fine */
+	assert_int_equal(f->set.count, 5); /* exactly at the limit is fine */
 	assert_string_equal(f->set.files[3].path, "sites/edge.yaml");
 	assert_int_equal(f->set.files[3].len, SOURCE_MAX_FILE_BYTES);
 	d = diag_for(f, "sites/big.yaml");
@@ -276,8 +276,7 @@ test_source_dir__missing_path_is_not_found(void **state)
 
 	assert_int_equal(collect(f, args, 1), SOURCE_ENOTFOUND);
 	assert_int_equal(f->diags.count, 1);
-	assert_string_equal(f->diags.items[0].msg,
-			    "cannot read 'nope': No such file or directory");
+	assert_string_equal(f->diags.items[0].msg, "cannot read 'nope': No such file or directory");
 	assert_null(f->diags.items[0].at.file);
 	f->diags.count = 0;
 	assert_int_equal(collect(f, deep, 1), SOURCE_ENOTFOUND);
@@ -292,7 +291,7 @@ test_source_dir__set_sorts_by_path_bytes(void **state)
 
 	memset(&f->set, 0, sizeof(f->set));
 	source_set_add(&f->arena, &f->set, "b", "1", 1);
-	source_set_add(&f->arena, &f->set, "a/z", "2\0x", 3);	/* NUL kept */
+	source_set_add(&f->arena, &f->set, "a/z", "2\0x", 3); /* NUL kept */
 	source_set_add(&f->arena, &f->set, "a-z", "3", 1);
 	source_set_sort(&f->set);
 	assert_string_equal(f->set.files[0].path, "a-z");

@@ -16,21 +16,21 @@
 #include "testutil.h"
 
 /* Only what the schema requires; everything else must come from defaults. */
-#define MINIMAL \
-	"apiVersion: gpusite.io/v1alpha1\n" \
-	"kind: GPUSite\n" \
-	"metadata:\n" \
-	"  name: lab\n" \
-	"spec:\n" \
-	"  cluster: {name: lab-cluster, region: us-west-2}\n" \
-	"  nodeGroups:\n" \
-	"  - name: rack-a\n" \
-	"    gpu: {model: h200, perNode: 8}\n" \
-	"    nodes: [gpu-02, gpu-01, gpu-03]\n" \
-	"    credentials:\n" \
-	"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n" \
-	"    labels: {zeta: z, alpha: a, mid.example.com/m: m}\n" \
-	"  gpuStack: {chart: {version: 0.20.0}}\n" \
+#define MINIMAL                                                                                    \
+	"apiVersion: gpusite.io/v1alpha1\n"                                                        \
+	"kind: GPUSite\n"                                                                          \
+	"metadata:\n"                                                                              \
+	"  name: lab\n"                                                                            \
+	"spec:\n"                                                                                  \
+	"  cluster: {name: lab-cluster, region: us-west-2}\n"                                      \
+	"  nodeGroups:\n"                                                                          \
+	"  - name: rack-a\n"                                                                       \
+	"    gpu: {model: h200, perNode: 8}\n"                                                     \
+	"    nodes: [gpu-02, gpu-01, gpu-03]\n"                                                    \
+	"    credentials:\n"                                                                       \
+	"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"              \
+	"    labels: {zeta: z, alpha: a, mid.example.com/m: m}\n"                                  \
+	"  gpuStack: {chart: {version: 0.20.0}}\n"                                                 \
 	"  fallback: {instanceTypes: [g6e.12xlarge], gpuLimit: 8}\n"
 
 static struct node *
@@ -107,8 +107,7 @@ test_spec__defaults_applied(void **state)
 	assert_string_equal(s->fallback.expire_after.text, "720h");
 	assert_false(s->fallback.expire_after.set);
 	assert_false(s->fallback.expire_after.never);
-	assert_string_equal(s->fallback.consolidation_policy,
-			    "WhenEmptyOrUnderutilized");
+	assert_string_equal(s->fallback.consolidation_policy, "WhenEmptyOrUnderutilized");
 	assert_int_equal(s->fallback.consolidate_after.seconds, 300);
 	assert_false(s->fallback.consolidate_after.set);
 	assert_int_equal(s->fallback.zone_count, 0);
@@ -135,8 +134,7 @@ test_spec__defaults_applied(void **state)
 	assert_int_equal(s->alerts.label_count, 0);
 	assert_string_equal(s->argocd.namespace, "argocd");
 	assert_string_equal(s->argocd.project, "default");
-	assert_string_equal(s->argocd.destination_server,
-			    "https://kubernetes.default.svc");
+	assert_string_equal(s->argocd.destination_server, "https://kubernetes.default.svc");
 }
 
 static void
@@ -166,11 +164,10 @@ test_spec__defaults_follow_provisioner_and_stack(void **state)
 	assert_string_equal(s->fallback.expire_after.text, "336h");
 	assert_string_equal(s->fallback.node_pool_name, "fra-gpu-fallback");
 	assert_int_equal(s->gpu_stack.type, STACK_GPU_OPERATOR);
-	assert_string_equal(s->gpu_stack.chart.repo_url,
-			    "https://helm.ngc.nvidia.com/nvidia");
+	assert_string_equal(s->gpu_stack.chart.repo_url, "https://helm.ngc.nvidia.com/nvidia");
 	assert_string_equal(s->gpu_stack.chart.name, "gpu-operator");
 	assert_string_equal(s->gpu_stack.chart.namespace, "gpu-operator");
-	assert_true(s->gpu_stack.dcgm_exporter);	/* default with the operator */
+	assert_true(s->gpu_stack.dcgm_exporter); /* default with the operator */
 	assert_false(s->gpu_stack.dcgm_exporter_set);
 	assert_false(s->gpu_stack.toolkit);
 	assert_int_equal(s->groups[0].credentials, CRED_SSM);
@@ -342,28 +339,28 @@ test_spec__durations_parse_table(void **state)
 		{ "2m30s", false, 0, 150, false },
 		{ "1.5h", false, 0, 5400, false },
 		{ ".5m", false, 0, 30, false },
-		{ "1500ms", false, 0, 2, false },	/* rounded up */
+		{ "1500ms", false, 0, 2, false }, /* rounded up */
 		{ "1ns", false, 0, 1, false },
 		{ "999us", false, 0, 1, false },
 		{ "1\xc2\xb5s", false, 0, 1, false },
 		{ "0", false, 0, 0, false },
 		{ "0s", false, 0, 0, false },
 		{ "+5m", false, 0, 300, false },
-		{ "1m1m", false, 0, 120, false },	/* Go sums repeated units */
+		{ "1m1m", false, 0, 120, false }, /* Go sums repeated units */
 		{ "Never", true, 0, 0, true },
 		{ "Never", false, -1, 0, false },
 		{ "never", true, -1, 0, false },
 		{ "", false, -1, 0, false },
-		{ "5", false, -1, 0, false },		/* missing unit */
-		{ "5d", false, -1, 0, false },		/* unknown unit */
+		{ "5", false, -1, 0, false },  /* missing unit */
+		{ "5d", false, -1, 0, false }, /* unknown unit */
 		{ "m", false, -1, 0, false },
 		{ ".s", false, -1, 0, false },
-		{ "-5m", false, -1, 0, false },		/* no negative durations */
+		{ "-5m", false, -1, 0, false }, /* no negative durations */
 		{ "5m ", false, -1, 0, false },
 		{ " 5m", false, -1, 0, false },
 		{ "5 m", false, -1, 0, false },
 		{ "1h-5m", false, -1, 0, false },
-		{ "3000000h", false, -1, 0, false },	/* past Go's 292 years */
+		{ "3000000h", false, -1, 0, false }, /* past Go's 292 years */
 		{ "99999999999999999999s", false, -1, 0, false },
 	};
 	size_t i;
@@ -374,14 +371,13 @@ test_spec__durations_parse_table(void **state)
 		int r = spec_parse_duration(cases[i].text, cases[i].never_ok, &d);
 
 		if (r != cases[i].ret)
-			fail_msg("'%s': returned %d, want %d", cases[i].text, r,
-				 cases[i].ret);
+			fail_msg("'%s': returned %d, want %d", cases[i].text, r, cases[i].ret);
 		if (r)
 			continue;
 		if (d.seconds != cases[i].seconds || d.never != cases[i].never)
-			fail_msg("'%s': %lld s never=%d, want %lld never=%d",
-				 cases[i].text, (long long)d.seconds, d.never,
-				 (long long)cases[i].seconds, cases[i].never);
+			fail_msg("'%s': %lld s never=%d, want %lld never=%d", cases[i].text,
+				 (long long)d.seconds, d.never, (long long)cases[i].seconds,
+				 cases[i].never);
 		assert_true(d.set);
 		assert_string_equal(d.text, cases[i].text);
 	}
@@ -394,9 +390,9 @@ test_spec__duration_format_like_go(void **state)
 		int64_t s;
 		const char *want;
 	} cases[] = {
-		{ 0, "0s" }, { 50, "50s" }, { 60, "1m0s" }, { 300, "5m0s" },
-		{ 1010, "16m50s" }, { 3600, "1h0m0s" }, { 5400, "1h30m0s" },
-		{ 2592000, "720h0m0s" }, { 3661, "1h1m1s" },
+		{ 0, "0s" },         { 50, "50s" },           { 60, "1m0s" },
+		{ 300, "5m0s" },     { 1010, "16m50s" },      { 3600, "1h0m0s" },
+		{ 5400, "1h30m0s" }, { 2592000, "720h0m0s" }, { 3661, "1h1m1s" },
 	};
 	char buf[SPEC_DURATION_BUFSZ];
 	size_t i;
@@ -436,8 +432,9 @@ static void
 test_spec__not_a_gpusite(void **state)
 {
 	(void)state;
-	assert_null(spec_load(&A, &D, doc_of("sites/x.yaml",
-		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")));
+	assert_null(spec_load(
+		&A, &D,
+		doc_of("sites/x.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")));
 	assert_int_equal(D.count, 1);
 	assert_string_equal(D.items[0].rule, "GS003");
 	assert_null(spec_load(&A, &D, doc_of("sites/y.yaml", "- a\n- b\n")));
@@ -449,15 +446,16 @@ test_spec__fleet_sort_and_find(void **state)
 {
 	struct spec_fleet f = { NULL, 0, 0 };
 	const char *names[] = { "zeta", "alpha", "mid", "alpha" };
-	const char *files[] = { "sites/a.yaml", "sites/z.yaml", "sites/m.yaml",
-				"sites/b.yaml" };
+	const char *files[] = { "sites/a.yaml", "sites/z.yaml", "sites/m.yaml", "sites/b.yaml" };
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < 4; i++) {
-		char *y = arena_printf(&A, "apiVersion: gpusite.io/v1alpha1\n"
+		char *y = arena_printf(&A,
+				       "apiVersion: gpusite.io/v1alpha1\n"
 				       "kind: GPUSite\nmetadata: {name: %s}\n"
-				       "spec: {cluster: {name: c}}\n", names[i]);
+				       "spec: {cluster: {name: c}}\n",
+				       names[i]);
 
 		spec_fleet_add(&A, &f, spec_load(&A, &D, doc_of(files[i], y)));
 	}
@@ -482,8 +480,7 @@ test_spec__names(void **state)
 	assert_string_equal(spec_stack_type_name(STACK_DEVICE_PLUGIN), "device-plugin");
 	assert_string_equal(spec_provisioner_name(PROV_AUTO_MODE), "auto-mode");
 	assert_string_equal(spec_capacity_name(CAP_SPOT), "spot");
-	assert_string_equal(spec_placement_mode_name(PLACE_REQUIRE_ONPREM),
-			    "require-onprem");
+	assert_string_equal(spec_placement_mode_name(PLACE_REQUIRE_ONPREM), "require-onprem");
 	assert_string_equal(spec_fencing_name(FENCE_LEASE), "lease");
 }
 

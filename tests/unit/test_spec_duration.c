@@ -17,17 +17,30 @@ test_spec_duration__karpenter_normalised_exactly(void **state)
 	static const struct {
 		const char *in, *out;
 	} ok[] = {
-		{ "720h", "720h" }, { "5m", "5m" }, { "1h30m", "1h30m" },
-		{ "336h0m0s", "336h0m0s" }, { "Never", "Never" }, { "90s", "90s" },
-		{ "1.5h", "90m" }, { "1.25h", "75m" }, { "0.5m", "30s" },
-		{ "2.5m", "150s" }, { "7200000ms", "2h" }, { "1500ms500ms", "2s" },
-		{ "86400000000000ns", "24h" }, { "60000000us", "1m" },
-		{ "0", "0s" }, { "+5m", "5m" }, { "0.0000001h0.99964s", "1s" },
-		{ "1.000000000000000000h", "1h" }, { "2562047h47m16s", "2562047h47m16s" },
+		{ "720h", "720h" },
+		{ "5m", "5m" },
+		{ "1h30m", "1h30m" },
+		{ "336h0m0s", "336h0m0s" },
+		{ "Never", "Never" },
+		{ "90s", "90s" },
+		{ "1.5h", "90m" },
+		{ "1.25h", "75m" },
+		{ "0.5m", "30s" },
+		{ "2.5m", "150s" },
+		{ "7200000ms", "2h" },
+		{ "1500ms500ms", "2s" },
+		{ "86400000000000ns", "24h" },
+		{ "60000000us", "1m" },
+		{ "0", "0s" },
+		{ "+5m", "5m" },
+		{ "0.0000001h0.99964s", "1s" },
+		{ "1.000000000000000000h", "1h" },
+		{ "2562047h47m16s", "2562047h47m16s" },
 	};
 	static const char *const refused[] = {
-		"500ms", "2m30.5s", "1h0m0.5s", "1.0000000001h", "999us", "1ns",
-		"0.1s", "1.0000000000000000001h", "2562048h", "", "5", "1d",
+		"500ms",    "2m30.5s", "1h0m0.5s", "1.0000000001h",
+		"999us",    "1ns",     "0.1s",     "1.0000000000000000001h",
+		"2562048h", "",        "5",        "1d",
 	};
 	char out[SPEC_DURATION_BUFSZ];
 	const char *why;
@@ -47,8 +60,8 @@ test_spec_duration__karpenter_normalised_exactly(void **state)
 		assert_null(why);
 	}
 	/* a long text of the CRD's form is kept whole, never cut to a buffer */
-	assert_int_equal(spec_duration_karpenter("1h3h3h303001h3h30001h3h300m", out, sizeof(out),
-						 &why), 1);
+	assert_int_equal(
+		spec_duration_karpenter("1h3h3h303001h3h30001h3h300m", out, sizeof(out), &why), 1);
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		if (spec_duration_karpenter(refused[i], out, sizeof(out), &why) == 0)
 			fail_msg("%s taken as %s", refused[i], out);

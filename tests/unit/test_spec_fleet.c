@@ -63,7 +63,7 @@ test_spec_fleet__hand_built_fleet_gets_a_new_array(void **state)
 	f.count = 2;
 	spec_fleet_add(&a, &f, s2);
 	assert_int_equal(f.count, 3);
-	assert_ptr_not_equal(f.sites, two);	/* two has no room: never written */
+	assert_ptr_not_equal(f.sites, two); /* two has no room: never written */
 	assert_ptr_equal(f.sites[0], s0);
 	assert_ptr_equal(f.sites[1], s1);
 	assert_ptr_equal(f.sites[2], s2);

@@ -27,31 +27,39 @@
 
 #include "testutil.h"
 
-#define TEMPLATE \
-	"apiVersion: gpusite.io/v1alpha1\n" \
-	"kind: GPUSite\n" \
-	"metadata: {name: lab}\n" \
-	"spec:\n" \
-	"  cluster: {name: lab-cluster, region: us-west-2}\n" \
-	"  nodeGroups:\n" \
-	"  - name: rack-a\n" \
-	"    gpu: {model: h200, perNode: %s}\n" \
-	"    count: %s\n" \
-	"    credentials:\n" \
-	"      ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d, " \
-	"activationCodeEnv: SSM_ACTIVATION_CODE_RACK_A}\n" \
-	"  gpuStack: {chart: {version: 0.20.0}}\n" \
-	"  fallback: {instanceTypes: [g6e.12xlarge], gpuLimit: %s, minGpuMemoryMiB: %s}\n" \
-	"  placement: {weight: %s, notReadyTolerationSeconds: %s, " \
+#define TEMPLATE                                                                                   \
+	"apiVersion: gpusite.io/v1alpha1\n"                                                        \
+	"kind: GPUSite\n"                                                                          \
+	"metadata: {name: lab}\n"                                                                  \
+	"spec:\n"                                                                                  \
+	"  cluster: {name: lab-cluster, region: us-west-2}\n"                                      \
+	"  nodeGroups:\n"                                                                          \
+	"  - name: rack-a\n"                                                                       \
+	"    gpu: {model: h200, perNode: %s}\n"                                                    \
+	"    count: %s\n"                                                                          \
+	"    credentials:\n"                                                                       \
+	"      ssm: {activationId: 4b2c1a3e-5d6f-4a7b-8c9d-0e1f2a3b4c5d, "                         \
+	"activationCodeEnv: SSM_ACTIVATION_CODE_RACK_A}\n"                                         \
+	"  gpuStack: {chart: {version: 0.20.0}}\n"                                                 \
+	"  fallback: {instanceTypes: [g6e.12xlarge], gpuLimit: %s, minGpuMemoryMiB: %s}\n"         \
+	"  placement: {weight: %s, notReadyTolerationSeconds: %s, "                                \
 	"unreachableTolerationSeconds: %s}\n"
 
-enum field { F_PER_NODE, F_COUNT, F_GPU_LIMIT, F_MIN_MEM, F_WEIGHT, F_NOT_READY,
-	     F_UNREACHABLE, F_COUNT_ALL };
+enum field {
+	F_PER_NODE,
+	F_COUNT,
+	F_GPU_LIMIT,
+	F_MIN_MEM,
+	F_WEIGHT,
+	F_NOT_READY,
+	F_UNREACHABLE,
+	F_COUNT_ALL
+};
 
 static const struct {
 	const char *name;
 	int64_t lo, hi;
-	const char *fine;	/* a valid value for the other slots */
+	const char *fine; /* a valid value for the other slots */
 } fields[F_COUNT_ALL] = {
 	{ "perNode", 1, 16, "8" },
 	{ "count", 1, INT32_MAX, "2" },
@@ -120,7 +128,11 @@ spell(char *out, size_t size, int64_t v, unsigned k, int *means)
 		else
 			snprintf(out, size, "0o%llo", u);
 		break;
-	case 8: snprintf(out, size, "+%lld", (long long)v); if (v < 0) *means = 0; break;
+	case 8:
+		snprintf(out, size, "+%lld", (long long)v);
+		if (v < 0)
+			*means = 0;
+		break;
 	case 9: {
 		/* d.ddd...eN: the digits moved behind the point */
 		char d[32];
@@ -129,9 +141,18 @@ spell(char *out, size_t size, int64_t v, unsigned k, int *means)
 		snprintf(out, size, "%s%c.%s0e%zu", sg, d[0], n > 1 ? d + 1 : "", n - 1);
 		break;
 	}
-	case 10: snprintf(out, size, "%s%llu.5", sg, u); *means = 0; break;
-	case 11: snprintf(out, size, "\"%lld\"", (long long)v); *means = 0; break;
-	case 12: snprintf(out, size, "%s%llu.00000000000000000001", sg, u); *means = 0; break;
+	case 10:
+		snprintf(out, size, "%s%llu.5", sg, u);
+		*means = 0;
+		break;
+	case 11:
+		snprintf(out, size, "\"%lld\"", (long long)v);
+		*means = 0;
+		break;
+	case 12:
+		snprintf(out, size, "%s%llu.00000000000000000001", sg, u);
+		*means = 0;
+		break;
 	default: snprintf(out, size, "%lld", (long long)v); break;
 	}
 	return out;
@@ -139,9 +160,9 @@ spell(char *out, size_t size, int64_t v, unsigned k, int *means)
 #define SPELLINGS 13
 
 struct verdict {
-	bool valid;	/* schema and loader report no error */
-	bool gs003;	/* an error was GS003 */
-	int64_t value;	/* the model's value when valid */
+	bool valid;    /* schema and loader report no error */
+	bool gs003;    /* an error was GS003 */
+	int64_t value; /* the model's value when valid */
 };
 
 static struct verdict
@@ -160,8 +181,7 @@ run_road(enum field f, const char *text)
 	snprintf(yaml, sizeof(yaml), TEMPLATE, v[F_PER_NODE], v[F_COUNT], v[F_GPU_LIMIT],
 		 v[F_MIN_MEM], v[F_WEIGHT], v[F_NOT_READY], v[F_UNREACHABLE]);
 	before = D.count;
-	assert_int_equal(yamlio_load(&docs, &A, &D, "sites/lab.yaml", yaml, strlen(yaml), NULL),
-			 0);
+	assert_int_equal(yamlio_load(&docs, &A, &D, "sites/lab.yaml", yaml, strlen(yaml), NULL), 0);
 	assert_int_equal(docs.count, 1);
 	schema = schema_gpusite(&A, &D);
 	assert_non_null(schema);
@@ -197,8 +217,9 @@ check_one(enum field f, int64_t v, unsigned k)
 				 r.valid ? "valid" : "refused");
 	} else if (r.valid) {
 		fail_msg("%s: %s validated and was read as %lld; it is not a whole number "
-			 "from %lld to %lld", fields[f].name, text, (long long)r.value,
-			 (long long)fields[f].lo, (long long)fields[f].hi);
+			 "from %lld to %lld",
+			 fields[f].name, text, (long long)r.value, (long long)fields[f].lo,
+			 (long long)fields[f].hi);
 	}
 }
 
@@ -206,9 +227,25 @@ static void
 test_spec_numbers__every_spelling_read_exactly(void **state)
 {
 	static const int64_t edges[] = {
-		0, 1, 2, 15, 16, 17, 99, 100, 101, 300, 2147483647, 2147483648ll,
-		9007199254740992ll, 9007199254740993ll, 999999999999999999ll,
-		INT64_MAX - 1, INT64_MAX, -1, INT64_MIN,
+		0,
+		1,
+		2,
+		15,
+		16,
+		17,
+		99,
+		100,
+		101,
+		300,
+		2147483647,
+		2147483648ll,
+		9007199254740992ll,
+		9007199254740993ll,
+		999999999999999999ll,
+		INT64_MAX - 1,
+		INT64_MAX,
+		-1,
+		INT64_MIN,
 	};
 	size_t e;
 	unsigned f, k, i;
@@ -242,8 +279,14 @@ static void
 test_spec_numbers__beyond_int64_refused(void **state)
 {
 	static const char *const huge[] = {
-		"99999999999999999999999999", "9223372036854775808", "1e19", "9.3e18",
-		"-9223372036854775809", "1e400", ".inf", "!!float 9223372036854775808",
+		"99999999999999999999999999",
+		"9223372036854775808",
+		"1e19",
+		"9.3e18",
+		"-9223372036854775809",
+		"1e400",
+		".inf",
+		"!!float 9223372036854775808",
 	};
 	size_t i;
 
@@ -285,8 +328,8 @@ test_spec_numbers__tree_holds_the_integer(void **state)
 		assert_int_equal(n->at.col, 4);
 	}
 	{
-		struct yamlio_docs docs = testutil_yaml_docs("x.yaml", "n: 16.0000000000000001\n",
-							     NULL);
+		struct yamlio_docs docs =
+			testutil_yaml_docs("x.yaml", "n: 16.0000000000000001\n", NULL);
 		int64_t v = 7;
 
 		n = node_map_get(docs.docs[0], "n");

@@ -49,7 +49,7 @@ reference(const unsigned char *p, size_t len, size_t *bad)
 			goto bad;
 		i += n;
 		continue;
-bad:
+	bad:
 		*bad = i;
 		return 1;
 	}
@@ -75,12 +75,31 @@ static void
 test_utf8__edge_cases(void **state)
 {
 	static const char *const cases[] = {
-		"", "a", "abcdefgh", "abcdefghi", "abcdefg\xc3\xa9", "\xc3\xa9z",
-		"abcdefgh\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
-		"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80",
-		"\xf0\x80\x80\x80", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff",
-		"\x80", "abcdefg\x80", "abcdefgh\xc3", "abcdefghijklmno\xe2\x82",
-		"\xef\xbb\xbf", "\xed\x9f\xbf", "\xee\x80\x80",
+		"",
+		"a",
+		"abcdefgh",
+		"abcdefghi",
+		"abcdefg\xc3\xa9",
+		"\xc3\xa9z",
+		"abcdefgh\xe2\x82\xac",
+		"\xf0\x9f\x98\x80",
+		"\xf4\x8f\xbf\xbf",
+		"\xc0\x80",
+		"\xc1\xbf",
+		"\xe0\x80\x80",
+		"\xe0\x9f\xbf",
+		"\xed\xa0\x80",
+		"\xf0\x80\x80\x80",
+		"\xf4\x90\x80\x80",
+		"\xf5\x80\x80\x80",
+		"\xff",
+		"\x80",
+		"abcdefg\x80",
+		"abcdefgh\xc3",
+		"abcdefghijklmno\xe2\x82",
+		"\xef\xbb\xbf",
+		"\xed\x9f\xbf",
+		"\xee\x80\x80",
 	};
 
 	(void)state;
@@ -100,9 +119,21 @@ static void
 test_utf8__random_strings(void **state)
 {
 	static const char *const pieces[] = {
-		"a", "abcdefgh", "abcdefghijklmnopq", "\xc3\xa9", "\xe2\x82\xac",
-		"\xf0\x9f\x98\x80", "\xed\xa0\x80", "\xc0\xaf", "\x80", "\xff",
-		"\xe2\x82", "\x7f", "\x01", "", "\xf4\x90\x80\x80",
+		"a",
+		"abcdefgh",
+		"abcdefghijklmnopq",
+		"\xc3\xa9",
+		"\xe2\x82\xac",
+		"\xf0\x9f\x98\x80",
+		"\xed\xa0\x80",
+		"\xc0\xaf",
+		"\x80",
+		"\xff",
+		"\xe2\x82",
+		"\x7f",
+		"\x01",
+		"",
+		"\xf4\x90\x80\x80",
 	};
 	unsigned char b[96];
 	unsigned seed = 12345;
@@ -117,9 +148,8 @@ test_utf8__random_strings(void **state)
 			size_t l = strlen(p);
 
 			/* most strings stay valid, so the fast path is crossed */
-			if ((seed >> 8) % 16 == 0 || (p[0] & 0x80) == 0 ||
-			    !strcmp(p, "\xc3\xa9") || !strcmp(p, "\xe2\x82\xac") ||
-			    !strcmp(p, "\xf0\x9f\x98\x80")) {
+			if ((seed >> 8) % 16 == 0 || (p[0] & 0x80) == 0 || !strcmp(p, "\xc3\xa9") ||
+			    !strcmp(p, "\xe2\x82\xac") || !strcmp(p, "\xf0\x9f\x98\x80")) {
 				memcpy(b + n, p, l);
 				n += l;
 			}

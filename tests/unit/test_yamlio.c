@@ -24,25 +24,29 @@ static struct arena A;
 static struct diags D;
 static struct yamlio_docs DOCS;
 
-static int teardown(void **state)
+static int
+teardown(void **state)
 {
 	(void)state;
 	arena_release(&A);
 	return 0;
 }
 
-static int loadn(const char *s, size_t n, const struct yamlio_limits *lim)
+static int
+loadn(const char *s, size_t n, const struct yamlio_limits *lim)
 {
 	diags_init(&D, &A);
 	return yamlio_load(&DOCS, &A, &D, "t.yaml", s, n, lim);
 }
 
-static int load(const char *s)
+static int
+load(const char *s)
 {
 	return loadn(s, strlen(s), NULL);
 }
 
-static double now(void)
+static double
+now(void)
 {
 	struct timeval tv;
 
@@ -50,23 +54,24 @@ static double now(void)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-static void dump_diags(void)
+static void
+dump_diags(void)
 {
 	size_t i;
 
 	for (i = 0; i < D.count; i++)
-		print_message("  %s:%u:%u: %s [%s]\n", D.items[i].at.file,
-			      D.items[i].at.line, D.items[i].at.col,
-			      D.items[i].msg, D.items[i].rule);
+		print_message("  %s:%u:%u: %s [%s]\n", D.items[i].at.file, D.items[i].at.line,
+			      D.items[i].at.col, D.items[i].msg, D.items[i].rule);
 }
 
 /* Exactly one diagnostic, at line:col, with rule and a message containing msg. */
-static void expect_one(unsigned line, unsigned col, const char *rule, const char *msg)
+static void
+expect_one(unsigned line, unsigned col, const char *rule, const char *msg)
 {
 	if (D.count != 1 || D.items[0].at.line != line || D.items[0].at.col != col ||
 	    strcmp(D.items[0].rule, rule) != 0 || !strstr(D.items[0].msg, msg)) {
-		print_message("want %u:%u %s '%s', got %zu diagnostics:\n",
-			      line, col, rule, msg, D.count);
+		print_message("want %u:%u %s '%s', got %zu diagnostics:\n", line, col, rule, msg,
+			      D.count);
 		dump_diags();
 		fail();
 	}
@@ -74,7 +79,8 @@ static void expect_one(unsigned line, unsigned col, const char *rule, const char
 	assert_string_equal(D.items[0].at.file, "t.yaml");
 }
 
-static struct node *doc(size_t i)
+static struct node *
+doc(size_t i)
 {
 	assert_true(i < DOCS.count);
 	return DOCS.docs[i];
@@ -82,18 +88,18 @@ static struct node *doc(size_t i)
 
 /* ------------------------------------------------------------ positions */
 
-static void test_yamlio__positions(void **state)
+static void
+test_yamlio__positions(void **state)
 {
-	const char *y =
-		"a: 1\n"
-		"b:\n"
-		"  c: x\n"
-		"  d:\n"
-		"    - p\n"
-		"    - q: 2\n"
-		"---\n"
-		"# second\n"
-		"e:   [f, {g: h}]\n";
+	const char *y = "a: 1\n"
+			"b:\n"
+			"  c: x\n"
+			"  d:\n"
+			"    - p\n"
+			"    - q: 2\n"
+			"---\n"
+			"# second\n"
+			"e:   [f, {g: h}]\n";
 	struct node *r, *n;
 	const struct node_pair *p;
 
@@ -139,13 +145,18 @@ static void test_yamlio__positions(void **state)
 	assert_string_equal(n->at.file, "t.yaml");
 }
 
-static void test_yamlio__columns_count_characters(void **state)
+static void
+test_yamlio__columns_count_characters(void **state)
 {
 	(void)state;
 	/* "é" and "日本" are one column per character, and a BOM none. */
-	assert_int_equal(load("\xef\xbb\xbf" "k\xc3\xa9: \xe6\x97\xa5\xe6\x9c\xac: x\n"), -1);
+	assert_int_equal(load("\xef\xbb\xbf"
+			      "k\xc3\xa9: \xe6\x97\xa5\xe6\x9c\xac: x\n"),
+			 -1);
 	expect_one(1, 7, "GS001", "a second ': ' on one line");
-	assert_int_equal(load("\xef\xbb\xbf" "a: 1\n"), 0);
+	assert_int_equal(load("\xef\xbb\xbf"
+			      "a: 1\n"),
+			 0);
 	assert_int_equal(node_map_pair(doc(0), "a")->key->at.col, 1);
 	/* CR LF line ends. */
 	assert_int_equal(load("a: 1\r\nb: 2\r\nc: [\r\n"), -1);
@@ -158,49 +169,83 @@ static void test_yamlio__columns_count_characters(void **state)
 struct res {
 	const char *src;
 	enum node_type type;
-	const char *text;	/* canonical text */
+	const char *text; /* canonical text */
 };
 
 static const struct res resolution[] = {
-	{ "~", NODE_NULL, "null" }, { "null", NODE_NULL, "null" },
-	{ "Null", NODE_NULL, "null" }, { "NULL", NODE_NULL, "null" },
-	{ "", NODE_NULL, "null" }, { "nULL", NODE_STR, "nULL" },
-	{ "true", NODE_BOOL, "true" }, { "True", NODE_BOOL, "true" },
-	{ "TRUE", NODE_BOOL, "true" }, { "false", NODE_BOOL, "false" },
-	{ "False", NODE_BOOL, "false" }, { "FALSE", NODE_BOOL, "false" },
+	{ "~", NODE_NULL, "null" },
+	{ "null", NODE_NULL, "null" },
+	{ "Null", NODE_NULL, "null" },
+	{ "NULL", NODE_NULL, "null" },
+	{ "", NODE_NULL, "null" },
+	{ "nULL", NODE_STR, "nULL" },
+	{ "true", NODE_BOOL, "true" },
+	{ "True", NODE_BOOL, "true" },
+	{ "TRUE", NODE_BOOL, "true" },
+	{ "false", NODE_BOOL, "false" },
+	{ "False", NODE_BOOL, "false" },
+	{ "FALSE", NODE_BOOL, "false" },
 	{ "tRUE", NODE_STR, "tRUE" },
 	/* YAML 1.1 booleans are strings in 1.2. */
-	{ "yes", NODE_STR, "yes" }, { "no", NODE_STR, "no" },
-	{ "on", NODE_STR, "on" }, { "off", NODE_STR, "off" }, { "y", NODE_STR, "y" },
-	{ "0", NODE_INT, "0" }, { "-0", NODE_INT, "0" }, { "+12", NODE_INT, "12" },
-	{ "007", NODE_INT, "7" }, { "-17", NODE_INT, "-17" },
-	{ "0o17", NODE_INT, "15" }, { "0x1F", NODE_INT, "31" }, { "0xff", NODE_INT, "255" },
-	{ "0o8", NODE_STR, "0o8" }, { "0x", NODE_STR, "0x" }, { "0xg", NODE_STR, "0xg" },
-	{ "-0x1", NODE_STR, "-0x1" }, { "1_000", NODE_STR, "1_000" },
-	{ "1:30", NODE_STR, "1:30" }, { "0b101", NODE_STR, "0b101" },
-	{ "12abc", NODE_STR, "12abc" }, { "720h", NODE_STR, "720h" },
+	{ "yes", NODE_STR, "yes" },
+	{ "no", NODE_STR, "no" },
+	{ "on", NODE_STR, "on" },
+	{ "off", NODE_STR, "off" },
+	{ "y", NODE_STR, "y" },
+	{ "0", NODE_INT, "0" },
+	{ "-0", NODE_INT, "0" },
+	{ "+12", NODE_INT, "12" },
+	{ "007", NODE_INT, "7" },
+	{ "-17", NODE_INT, "-17" },
+	{ "0o17", NODE_INT, "15" },
+	{ "0x1F", NODE_INT, "31" },
+	{ "0xff", NODE_INT, "255" },
+	{ "0o8", NODE_STR, "0o8" },
+	{ "0x", NODE_STR, "0x" },
+	{ "0xg", NODE_STR, "0xg" },
+	{ "-0x1", NODE_STR, "-0x1" },
+	{ "1_000", NODE_STR, "1_000" },
+	{ "1:30", NODE_STR, "1:30" },
+	{ "0b101", NODE_STR, "0b101" },
+	{ "12abc", NODE_STR, "12abc" },
+	{ "720h", NODE_STR, "720h" },
 	{ "9223372036854775807", NODE_INT, "9223372036854775807" },
 	{ "-9223372036854775808", NODE_INT, "-9223372036854775808" },
 	{ "9223372036854775808", NODE_FLOAT, "9223372036854775808" },
 	{ "123456789012345678901234567890", NODE_FLOAT, "123456789012345678901234567890" },
 	{ "0x8000000000000000", NODE_FLOAT, "0x8000000000000000" },
-	{ "1.5", NODE_FLOAT, "1.5" }, { "1.", NODE_FLOAT, "1." }, { ".5", NODE_FLOAT, ".5" },
-	{ "-1e3", NODE_FLOAT, "-1e3" }, { "1E+3", NODE_FLOAT, "1E+3" },
-	{ "2.5e-3", NODE_FLOAT, "2.5e-3" }, { "1e", NODE_STR, "1e" }, { ".", NODE_STR, "." },
-	{ "1.2.3", NODE_STR, "1.2.3" }, { "e3", NODE_STR, "e3" },
-	{ ".inf", NODE_FLOAT, ".inf" }, { "-.Inf", NODE_FLOAT, "-.Inf" },
-	{ "+.INF", NODE_FLOAT, "+.INF" }, { ".nan", NODE_FLOAT, ".nan" },
-	{ ".NaN", NODE_FLOAT, ".NaN" }, { ".NAN", NODE_FLOAT, ".NAN" },
-	{ ".Nan", NODE_STR, ".Nan" }, { "nan", NODE_STR, "nan" }, { "inf", NODE_STR, "inf" },
+	{ "1.5", NODE_FLOAT, "1.5" },
+	{ "1.", NODE_FLOAT, "1." },
+	{ ".5", NODE_FLOAT, ".5" },
+	{ "-1e3", NODE_FLOAT, "-1e3" },
+	{ "1E+3", NODE_FLOAT, "1E+3" },
+	{ "2.5e-3", NODE_FLOAT, "2.5e-3" },
+	{ "1e", NODE_STR, "1e" },
+	{ ".", NODE_STR, "." },
+	{ "1.2.3", NODE_STR, "1.2.3" },
+	{ "e3", NODE_STR, "e3" },
+	{ ".inf", NODE_FLOAT, ".inf" },
+	{ "-.Inf", NODE_FLOAT, "-.Inf" },
+	{ "+.INF", NODE_FLOAT, "+.INF" },
+	{ ".nan", NODE_FLOAT, ".nan" },
+	{ ".NaN", NODE_FLOAT, ".NaN" },
+	{ ".NAN", NODE_FLOAT, ".NAN" },
+	{ ".Nan", NODE_STR, ".Nan" },
+	{ "nan", NODE_STR, "nan" },
+	{ "inf", NODE_STR, "inf" },
 	{ "-.nan", NODE_STR, "-.nan" },
 	/* Quoted scalars and block scalars are always strings. */
-	{ "'1'", NODE_STR, "1" }, { "\"true\"", NODE_STR, "true" },
-	{ "\"\"", NODE_STR, "" }, { "'~'", NODE_STR, "~" },
-	{ "|-\n  12", NODE_STR, "12" }, { ">-\n  null", NODE_STR, "null" },
+	{ "'1'", NODE_STR, "1" },
+	{ "\"true\"", NODE_STR, "true" },
+	{ "\"\"", NODE_STR, "" },
+	{ "'~'", NODE_STR, "~" },
+	{ "|-\n  12", NODE_STR, "12" },
+	{ ">-\n  null", NODE_STR, "null" },
 	{ "a b  c", NODE_STR, "a b  c" },
 };
 
-static void test_yamlio__scalar_resolution_table(void **state)
+static void
+test_yamlio__scalar_resolution_table(void **state)
 {
 	char y[200];
 	size_t i;
@@ -218,19 +263,21 @@ static void test_yamlio__scalar_resolution_table(void **state)
 		v = node_map_get(doc(0), "v");
 		assert_non_null(v);
 		if (v->type != r->type || strcmp(v->scalar.text, r->text) != 0)
-			fail_msg("'%s': want type %d text '%s', got type %d text '%s'",
-				 r->src, r->type, r->text, v->type, v->scalar.text);
+			fail_msg("'%s': want type %d text '%s', got type %d text '%s'", r->src,
+				 r->type, r->text, v->type, v->scalar.text);
 		assert_int_equal(v->scalar.len, strlen(r->text));
 	}
 }
 
-static void test_yamlio__scalar_values(void **state)
+static void
+test_yamlio__scalar_values(void **state)
 {
 	struct node *r;
 
 	(void)state;
 	assert_int_equal(load("a: 0x1F\nb: -42\nc: 1.5e2\nd: .inf\ne: -.inf\n"
-			      "f: .nan\ng: true\nh: 9223372036854775808\n"), 0);
+			      "f: .nan\ng: true\nh: 9223372036854775808\n"),
+			 0);
 	r = doc(0);
 	assert_int_equal(node_map_get(r, "a")->scalar.i, 31);
 	assert_int_equal(node_map_get(r, "b")->scalar.i, -42);
@@ -245,7 +292,8 @@ static void test_yamlio__scalar_values(void **state)
 
 /* ----------------------------------------------------------------- tags */
 
-static void test_yamlio__tags_honoured(void **state)
+static void
+test_yamlio__tags_honoured(void **state)
 {
 	struct node *r;
 
@@ -261,7 +309,8 @@ static void test_yamlio__tags_honoured(void **state)
 			      "i: ! 12\n"
 			      "j: !<tag:yaml.org,2002:str> true\n"
 			      "k: !!str\n"
-			      "l: !!float .inf\n"), 0);
+			      "l: !!float .inf\n"),
+			 0);
 	r = doc(0);
 	assert_string_equal(node_str(node_map_get(r, "a")), "123");
 	assert_int_equal(node_map_get(r, "b")->type, NODE_INT);
@@ -283,7 +332,8 @@ static void test_yamlio__tags_honoured(void **state)
 	assert_int_equal(node_map_get(doc(0), "a")->scalar.i, 7);
 }
 
-static void test_yamlio__tags_refused(void **state)
+static void
+test_yamlio__tags_refused(void **state)
 {
 	(void)state;
 	assert_int_equal(load("a: 1\nb: !!python/object:os.system [ls]\n"), -1);
@@ -316,7 +366,8 @@ static void test_yamlio__tags_refused(void **state)
 
 /* ------------------------------------------------------ anchors, merges */
 
-static void test_yamlio__anchors_and_aliases(void **state)
+static void
+test_yamlio__anchors_and_aliases(void **state)
 {
 	struct node *r;
 
@@ -348,24 +399,24 @@ static void test_yamlio__anchors_and_aliases(void **state)
 	expect_one(2, 1, "GS001", "a mapping key must be a scalar");
 }
 
-static void test_yamlio__merge_keys(void **state)
+static void
+test_yamlio__merge_keys(void **state)
 {
-	const char *y =
-		"base: &base {a: 1, b: 1, c: 1}\n"
-		"over: &over {b: 2, d: 2}\n"
-		"m:\n"
-		"  <<: [*over, *base]\n"
-		"  c: 3\n"
-		"one:\n"
-		"  <<: *base\n"
-		"  a: 9\n"
-		"inline:\n"
-		"  <<: {x: 1}\n"
-		"  y: 2\n"
-		"quoted:\n"
-		"  \"<<\": 1\n"
-		"tagged:\n"
-		"  !!merge <<: *over\n";
+	const char *y = "base: &base {a: 1, b: 1, c: 1}\n"
+			"over: &over {b: 2, d: 2}\n"
+			"m:\n"
+			"  <<: [*over, *base]\n"
+			"  c: 3\n"
+			"one:\n"
+			"  <<: *base\n"
+			"  a: 9\n"
+			"inline:\n"
+			"  <<: {x: 1}\n"
+			"  y: 2\n"
+			"quoted:\n"
+			"  \"<<\": 1\n"
+			"tagged:\n"
+			"  !!merge <<: *over\n";
 	struct node *r, *m;
 
 	(void)state;
@@ -375,8 +426,8 @@ static void test_yamlio__merge_keys(void **state)
 	m = node_map_get(r, "m");
 	assert_int_equal(m->map.count, 4);
 	assert_null(node_map_get(m, "<<"));
-	assert_int_equal(node_map_get(m, "c")->scalar.i, 3);	/* explicit wins */
-	assert_int_equal(node_map_get(m, "b")->scalar.i, 2);	/* earlier merge wins */
+	assert_int_equal(node_map_get(m, "c")->scalar.i, 3); /* explicit wins */
+	assert_int_equal(node_map_get(m, "b")->scalar.i, 2); /* earlier merge wins */
 	assert_int_equal(node_map_get(m, "a")->scalar.i, 1);
 	assert_int_equal(node_map_get(m, "d")->scalar.i, 2);
 	m = node_map_get(r, "one");
@@ -415,7 +466,8 @@ static void test_yamlio__merge_keys(void **state)
 	expect_one(3, 7, "GS001", "merge key");
 }
 
-static void test_yamlio__duplicate_keys(void **state)
+static void
+test_yamlio__duplicate_keys(void **state)
 {
 	struct node *r;
 
@@ -451,21 +503,24 @@ static void test_yamlio__duplicate_keys(void **state)
 			assert_int_equal(buf_printf(&y, "k%d: %d\n", i, i), 0);
 		assert_int_equal(buf_adds(&y, "k4321: dup\n"), 0);
 		assert_int_equal(loadn(y.data, y.len, NULL), -1);
-		expect_one(5001, 1, "GS002", "duplicate key 'k4321' (first at line 4322, column 1)");
+		expect_one(5001, 1, "GS002",
+			   "duplicate key 'k4321' (first at line 4322, column 1)");
 		buf_release(&y);
 	}
 }
 
 /* -------------------------------------------------------- hostile input */
 
-static void test_yamlio__billion_laughs_fails_fast(void **state)
+static void
+test_yamlio__billion_laughs_fails_fast(void **state)
 {
 	struct buf y = BUF_INIT;
 	double t0;
 	int i, j;
 
 	(void)state;
-	assert_int_equal(buf_adds(&y, "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"), 0);
+	assert_int_equal(
+		buf_adds(&y, "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"), 0);
 	for (i = 1; i < 10; i++) {
 		assert_int_equal(buf_printf(&y, "a%d: &a%d [", i, i), 0);
 		for (j = 0; j < 10; j++)
@@ -477,7 +532,8 @@ static void test_yamlio__billion_laughs_fails_fast(void **state)
 	assert_true(now() - t0 < 1.0);
 	assert_int_equal(D.count, 1);
 	assert_string_equal(D.items[0].rule, "GS001");
-	assert_non_null(strstr(D.items[0].msg, "alias expansion exceeds the limit of 1000000 nodes"));
+	assert_non_null(
+		strstr(D.items[0].msg, "alias expansion exceeds the limit of 1000000 nodes"));
 	/* 10 + 100 + ... : level 6 holds 10^6 strings, it is there it stops. */
 	assert_int_equal(D.items[0].at.line, 6);
 	assert_int_equal(DOCS.count, 0);
@@ -489,14 +545,18 @@ static void test_yamlio__billion_laughs_fails_fast(void **state)
 
 		lim.max_nodes = 50;
 		assert_int_equal(load("a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
-				      "b: [*a, *a, *a, *a, *a, *a]\n"), 0);
+				      "b: [*a, *a, *a, *a, *a, *a]\n"),
+				 0);
 		assert_int_equal(loadn("a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
-				       "b: [*a, *a, *a, *a, *a, *a]\n", 62, &lim), -1);
+				       "b: [*a, *a, *a, *a, *a, *a]\n",
+				       62, &lim),
+				 -1);
 		expect_one(2, 17, "GS001", "alias expansion exceeds the limit of 50 nodes");
 	}
 }
 
-static void test_yamlio__deep_nesting_fails_fast(void **state)
+static void
+test_yamlio__deep_nesting_fails_fast(void **state)
 {
 	size_t n = 100000, i;
 	char *y = malloc(2 * n + 2);
@@ -534,7 +594,8 @@ static void test_yamlio__deep_nesting_fails_fast(void **state)
 	free(y);
 }
 
-static void test_yamlio__depth_limit_is_exact(void **state)
+static void
+test_yamlio__depth_limit_is_exact(void **state)
 {
 	struct buf y = BUF_INIT;
 	int i;
@@ -566,7 +627,8 @@ static void test_yamlio__depth_limit_is_exact(void **state)
 	}
 }
 
-static void test_yamlio__nul_byte_at_its_place(void **state)
+static void
+test_yamlio__nul_byte_at_its_place(void **state)
 {
 	static const char y[] = "a: 1\nbb: x\0y\n";
 
@@ -582,23 +644,17 @@ struct bad_utf8 {
 	const char *why;
 };
 
-static void test_yamlio__invalid_utf8_at_its_place(void **state)
+static void
+test_yamlio__invalid_utf8_at_its_place(void **state)
 {
 	static const struct bad_utf8 cases[] = {
-		{ "\xc0\xaf", 0xc0, "overlong" },
-		{ "\xc1\xbf", 0xc1, "overlong" },
-		{ "\xe0\x80\xaf", 0xe0, "overlong" },
-		{ "\xf0\x80\x80\xaf", 0xf0, "overlong" },
-		{ "\xed\xa0\x80", 0xed, "surrogate" },
-		{ "\xed\xbf\xbf", 0xed, "surrogate" },
-		{ "\xf4\x90\x80\x80", 0xf4, "U+10FFFF" },
-		{ "\xf5\x80\x80\x80", 0xf5, "U+10FFFF" },
-		{ "\xff", 0xff, "never valid" },
-		{ "\xfe", 0xfe, "never valid" },
-		{ "\x80", 0x80, "continuation" },
-		{ "\xe2\x82 x", 0xe2, "truncated" },
-		{ "\xf0\x9f\x98", 0xf0, "truncated" },
-		{ "\xc3", 0xc3, "truncated" },
+		{ "\xc0\xaf", 0xc0, "overlong" },         { "\xc1\xbf", 0xc1, "overlong" },
+		{ "\xe0\x80\xaf", 0xe0, "overlong" },     { "\xf0\x80\x80\xaf", 0xf0, "overlong" },
+		{ "\xed\xa0\x80", 0xed, "surrogate" },    { "\xed\xbf\xbf", 0xed, "surrogate" },
+		{ "\xf4\x90\x80\x80", 0xf4, "U+10FFFF" }, { "\xf5\x80\x80\x80", 0xf5, "U+10FFFF" },
+		{ "\xff", 0xff, "never valid" },          { "\xfe", 0xfe, "never valid" },
+		{ "\x80", 0x80, "continuation" },         { "\xe2\x82 x", 0xe2, "truncated" },
+		{ "\xf0\x9f\x98", 0xf0, "truncated" },    { "\xc3", 0xc3, "truncated" },
 	};
 	char y[64], want[64];
 	size_t i;
@@ -619,7 +675,8 @@ static void test_yamlio__invalid_utf8_at_its_place(void **state)
 	assert_int_equal(load("a: \xf4\x8f\xbf\xbf\xed\x9f\xbf\xee\x80\x80\n"), 0);
 }
 
-static void test_yamlio__size_limits(void **state)
+static void
+test_yamlio__size_limits(void **state)
 {
 	struct yamlio_limits lim = yamlio_default_limits;
 	size_t n = YAMLIO_MAX_BYTES + 1;
@@ -646,7 +703,8 @@ static void test_yamlio__size_limits(void **state)
 	expect_one(2, 4, "GS001", "scalar is 11 bytes; the limit is 10");
 }
 
-static void test_yamlio__long_keys(void **state)
+static void
+test_yamlio__long_keys(void **state)
 {
 	struct buf y = BUF_INIT;
 	struct yamlio_limits lim = yamlio_default_limits;
@@ -681,7 +739,8 @@ static void test_yamlio__long_keys(void **state)
 	buf_release(&y);
 }
 
-static void test_yamlio__document_count(void **state)
+static void
+test_yamlio__document_count(void **state)
 {
 	struct yamlio_limits lim = yamlio_default_limits;
 	struct buf y = BUF_INIT;
@@ -699,7 +758,8 @@ static void test_yamlio__document_count(void **state)
 	buf_release(&y);
 }
 
-static void test_yamlio__empty_documents_skipped(void **state)
+static void
+test_yamlio__empty_documents_skipped(void **state)
 {
 	(void)state;
 	assert_int_equal(load("---\n---\na: 1\n---\n# only a comment\n---\n"), 0);
@@ -715,7 +775,8 @@ static void test_yamlio__empty_documents_skipped(void **state)
 	assert_true(node_is_null(doc(0)));
 }
 
-static void test_yamlio__parser_errors(void **state)
+static void
+test_yamlio__parser_errors(void **state)
 {
 	(void)state;
 	assert_int_equal(load("a: b: c\n"), -1);
@@ -740,7 +801,8 @@ static void test_yamlio__parser_errors(void **state)
 
 /* ------------------------------------------------------------- emitting */
 
-static const char *emit(const struct node *n, unsigned flags)
+static const char *
+emit(const struct node *n, unsigned flags)
 {
 	static struct buf out = BUF_INIT;
 
@@ -749,7 +811,8 @@ static const char *emit(const struct node *n, unsigned flags)
 	return arena_strdup(&A, out.data);
 }
 
-static struct node *kv(const char *key, struct node *v)
+static struct node *
+kv(const char *key, struct node *v)
 {
 	struct pos p0 = { NULL, 0, 0 };
 	struct node *m = node_new_map(&A, p0);
@@ -758,26 +821,112 @@ static struct node *kv(const char *key, struct node *v)
 	return m;
 }
 
-static struct node *str(const char *s)
+static struct node *
+str(const char *s)
 {
 	struct pos p0 = { NULL, 0, 0 };
 
 	return node_new_str(&A, p0, s);
 }
 
-static void test_yamlio__emit_quotes_ambiguous(void **state)
+static void
+test_yamlio__emit_quotes_ambiguous(void **state)
 {
 	static const char *const quoted[] = {
-		"", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-		"on", "On", "ON", "off", "Off", "OFF", "true", "True", "TRUE",
-		"false", "False", "FALSE", "null", "Null", "NULL", "~", "=", "<<",
-		"0777", "0o17", "0x1F", "0b101", "1e3", "1E3", "1_000", "1:30", "190:20:30",
-		".5", "+1", "-1", "12", "-0", "1.5", "1.", "6.8523015e+5",
-		".inf", "-.Inf", "+.INF", ".NaN", ".nan", "2024-01-01", "2001-12-14t21:59:43.10-05:00",
-		" lead", "trail ", " ", "- x", "-", "? x", "?x", ":", ":x", "#c",
-		"&a", "*a", "!t", "|x", ">x", "'q", "\"q", "%p", "@a", "`b",
-		"{x", "[x", "]", "}", ",x", "a: b", "a #b", "ends:", "---", "--- x",
-		"...", "...x", "1.2.3", ".", "-.", "+.", "._", "e1", "E0", "e+12", "1-2",
+		"",
+		"y",
+		"Y",
+		"yes",
+		"Yes",
+		"YES",
+		"n",
+		"N",
+		"no",
+		"No",
+		"NO",
+		"on",
+		"On",
+		"ON",
+		"off",
+		"Off",
+		"OFF",
+		"true",
+		"True",
+		"TRUE",
+		"false",
+		"False",
+		"FALSE",
+		"null",
+		"Null",
+		"NULL",
+		"~",
+		"=",
+		"<<",
+		"0777",
+		"0o17",
+		"0x1F",
+		"0b101",
+		"1e3",
+		"1E3",
+		"1_000",
+		"1:30",
+		"190:20:30",
+		".5",
+		"+1",
+		"-1",
+		"12",
+		"-0",
+		"1.5",
+		"1.",
+		"6.8523015e+5",
+		".inf",
+		"-.Inf",
+		"+.INF",
+		".NaN",
+		".nan",
+		"2024-01-01",
+		"2001-12-14t21:59:43.10-05:00",
+		" lead",
+		"trail ",
+		" ",
+		"- x",
+		"-",
+		"? x",
+		"?x",
+		":",
+		":x",
+		"#c",
+		"&a",
+		"*a",
+		"!t",
+		"|x",
+		">x",
+		"'q",
+		"\"q",
+		"%p",
+		"@a",
+		"`b",
+		"{x",
+		"[x",
+		"]",
+		"}",
+		",x",
+		"a: b",
+		"a #b",
+		"ends:",
+		"---",
+		"--- x",
+		"...",
+		"...x",
+		"1.2.3",
+		".",
+		"-.",
+		"+.",
+		"._",
+		"e1",
+		"E0",
+		"e+12",
+		"1-2",
 	};
 	struct buf want = BUF_INIT;
 	size_t i;
@@ -808,14 +957,46 @@ static void test_yamlio__emit_quotes_ambiguous(void **state)
 	buf_release(&want);
 }
 
-static void test_yamlio__emit_plain_when_safe(void **state)
+static void
+test_yamlio__emit_plain_when_safe(void **state)
 {
 	static const char *const plain[] = {
-		"gpu", "g6.12xlarge", "720h", "5m", "nvidia.com/gpu", "NoSchedule",
-		"https://example.com/a?b=c&d", "a-b_c", "-flag", "--set", "a:b", "a#b",
-		"key=value", "v1.2.3", "x y", "1.2.3a", "\xc3\xbcmlaut", "\xe6\x97\xa5\xe6\x9c\xac",
-		"it's", "say \"hi\"", "a,b", "a[0]", "50%", "C:\\dir", "yes-or-no", "nullable",
-		"Truex", "0xZZ", "e", "-e", "+", ".git", "~user", "a~", "x=", "<<a",
+		"gpu",
+		"g6.12xlarge",
+		"720h",
+		"5m",
+		"nvidia.com/gpu",
+		"NoSchedule",
+		"https://example.com/a?b=c&d",
+		"a-b_c",
+		"-flag",
+		"--set",
+		"a:b",
+		"a#b",
+		"key=value",
+		"v1.2.3",
+		"x y",
+		"1.2.3a",
+		"\xc3\xbcmlaut",
+		"\xe6\x97\xa5\xe6\x9c\xac",
+		"it's",
+		"say \"hi\"",
+		"a,b",
+		"a[0]",
+		"50%",
+		"C:\\dir",
+		"yes-or-no",
+		"nullable",
+		"Truex",
+		"0xZZ",
+		"e",
+		"-e",
+		"+",
+		".git",
+		"~user",
+		"a~",
+		"x=",
+		"<<a",
 	};
 	char want[128];
 	size_t i;
@@ -827,7 +1008,8 @@ static void test_yamlio__emit_plain_when_safe(void **state)
 	}
 }
 
-static void test_yamlio__emit_block_layout(void **state)
+static void
+test_yamlio__emit_block_layout(void **state)
 {
 	struct pos p0 = { NULL, 0, 0 };
 	struct node *m = node_new_map(&A, p0), *s = node_new_seq(&A, p0), *item;
@@ -847,19 +1029,18 @@ static void test_yamlio__emit_block_layout(void **state)
 	node_map_add(&A, m, "empty_map", node_new_map(&A, p0));
 	node_map_add(&A, m, "empty_seq", node_new_seq(&A, p0));
 	node_map_add(&A, m, "nested", kv("x", kv("why", str("z"))));
-	assert_string_equal(emit(m, 0),
-		"z: last?\n"
-		"list:\n"
-		"- a\n"
-		"- num: 1\n"
-		"  b: true\n"
-		"  nil: null\n"
-		"  f: 1.5\n"
-		"empty_map: {}\n"
-		"empty_seq: []\n"
-		"nested:\n"
-		"  x:\n"
-		"    why: z\n");
+	assert_string_equal(emit(m, 0), "z: last?\n"
+					"list:\n"
+					"- a\n"
+					"- num: 1\n"
+					"  b: true\n"
+					"  nil: null\n"
+					"  f: 1.5\n"
+					"empty_map: {}\n"
+					"empty_seq: []\n"
+					"nested:\n"
+					"  x:\n"
+					"    why: z\n");
 	assert_string_equal(emit(kv("a", str("b")), YAMLIO_DOC_START), "---\na: b\n");
 	/* No folding of long lines. */
 	memset(longs, 'w', sizeof(longs) - 1);
@@ -882,7 +1063,8 @@ static void test_yamlio__emit_block_layout(void **state)
 }
 
 /* Numbers are written so that they read back as the same number. */
-static void test_yamlio__emit_numbers(void **state)
+static void
+test_yamlio__emit_numbers(void **state)
 {
 	struct pos p0 = { NULL, 0, 0 };
 	struct node *m = node_new_map(&A, p0), *f;
@@ -896,8 +1078,8 @@ static void test_yamlio__emit_numbers(void **state)
 	node_map_add(&A, m, "hex", f);
 	node_map_add(&A, m, "kept", node_new_scalar(&A, p0, NODE_FLOAT, "1e3", 3));
 	node_map_add(&A, m, "dot", node_new_scalar(&A, p0, NODE_FLOAT, ".5", 2));
-	node_map_add(&A, m, "big", node_new_scalar(&A, p0, NODE_FLOAT,
-						   "123456789012345678901234567890", 30));
+	node_map_add(&A, m, "big",
+		     node_new_scalar(&A, p0, NODE_FLOAT, "123456789012345678901234567890", 30));
 	/* Float text that YAML would read as a string is replaced. */
 	f = node_new_scalar(&A, p0, NODE_FLOAT, "inf", 3);
 	f->scalar.f = INFINITY;
@@ -911,28 +1093,26 @@ static void test_yamlio__emit_numbers(void **state)
 	f = node_new_scalar(&A, p0, NODE_FLOAT, "", 0);
 	f->scalar.f = 0.1;
 	node_map_add(&A, m, "empty", f);
-	assert_string_equal(emit(m, 0),
-		"i: -9223372036854775808\n"
-		"hex: 31\n"
-		"kept: 1e3\n"
-		"dot: .5\n"
-		"big: 123456789012345678901234567890\n"
-		"inf: .inf\n"
-		"ninf: -.inf\n"
-		"nan: .nan\n"
-		"empty: 0.1\n");
+	assert_string_equal(emit(m, 0), "i: -9223372036854775808\n"
+					"hex: 31\n"
+					"kept: 1e3\n"
+					"dot: .5\n"
+					"big: 123456789012345678901234567890\n"
+					"inf: .inf\n"
+					"ninf: -.inf\n"
+					"nan: .nan\n"
+					"empty: 0.1\n");
 	assert_int_equal(load(emit(m, 0)), 0);
 	assert_true(node_equal(doc(0), m));
 }
 
-static void test_yamlio__emit_multiline(void **state)
+static void
+test_yamlio__emit_multiline(void **state)
 {
 	(void)state;
-	assert_string_equal(emit(kv("k", str("line1\nline2\n")), 0),
-			    "k: |\n  line1\n  line2\n");
+	assert_string_equal(emit(kv("k", str("line1\nline2\n")), 0), "k: |\n  line1\n  line2\n");
 	assert_string_equal(emit(kv("k", str("a\nb")), 0), "k: |-\n  a\n  b\n");
-	assert_string_equal(emit(kv("k", str("a\n  b\n\nc\n")), 0),
-			    "k: |\n  a\n    b\n\n  c\n");
+	assert_string_equal(emit(kv("k", str("a\n  b\n\nc\n")), 0), "k: |\n  a\n    b\n\n  c\n");
 	assert_string_equal(emit(kv("k", str("#!/bin/sh\nexit 0\n")), 0),
 			    "k: |\n  #!/bin/sh\n  exit 0\n");
 	/* A literal is impossible: double quotes. */
@@ -947,22 +1127,109 @@ static void test_yamlio__emit_multiline(void **state)
 }
 
 /* load(emit(tree)) is the tree again, for every string. */
-static void test_yamlio__round_trip_property(void **state)
+static void
+test_yamlio__round_trip_property(void **state)
 {
 	static const char *const tricky[] = {
-		"", " ", "  ", "\n", "\n\n", "a\n", "a\n\n\n", "\t", "x\ty", "\r", "a\rb",
-		"a\r\nb\r\n", "#", "# c", "a #b", "a: b", "a:", ":", "-", "- ", "--",
-		"---", "...", "? ", "?", "!", "&", "*", "|", ">", "%", "@", "`", "'", "\"",
-		"\\", "a\\nb", "'a'", "\"a\"", "{", "}", "[", "]", ",", "{a: 1}", "[1, 2]",
-		"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~", "Null",
-		"=", "<<", "0777", "0o17", "0x1F", "1e3", "1_000", "1:30", ".5", "+1",
-		"-1", "007", ".inf", "-.inf", ".nan", "1.0", "2024-01-01",
-		"a\n b\n  c", "  indented\nfirst", "trailing \nspace", "x\n \ny",
-		"\xc3\xa9t\xc3\xa9", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", "\xf0\x9f\x98\x80",
-		"\xc2\x85", "a\xe2\x80\xa8" "b", "\xe2\x80\xa9", "\xef\xbb\xbf" "bom",
-		"\xc2\xa0nbsp", "\x01\x02\x7f", "\x1b[0m", "a\x0b" "b", "\xef\xbf\xbe",
-		"key: value\nother: x\n", "- item\n- item\n", "|\n  x",
-		"line with trailing spaces   \nnext", "a  b", "a\n\n\nb",
+		"",
+		" ",
+		"  ",
+		"\n",
+		"\n\n",
+		"a\n",
+		"a\n\n\n",
+		"\t",
+		"x\ty",
+		"\r",
+		"a\rb",
+		"a\r\nb\r\n",
+		"#",
+		"# c",
+		"a #b",
+		"a: b",
+		"a:",
+		":",
+		"-",
+		"- ",
+		"--",
+		"---",
+		"...",
+		"? ",
+		"?",
+		"!",
+		"&",
+		"*",
+		"|",
+		">",
+		"%",
+		"@",
+		"`",
+		"'",
+		"\"",
+		"\\",
+		"a\\nb",
+		"'a'",
+		"\"a\"",
+		"{",
+		"}",
+		"[",
+		"]",
+		",",
+		"{a: 1}",
+		"[1, 2]",
+		"y",
+		"n",
+		"yes",
+		"no",
+		"on",
+		"off",
+		"true",
+		"false",
+		"null",
+		"~",
+		"Null",
+		"=",
+		"<<",
+		"0777",
+		"0o17",
+		"0x1F",
+		"1e3",
+		"1_000",
+		"1:30",
+		".5",
+		"+1",
+		"-1",
+		"007",
+		".inf",
+		"-.inf",
+		".nan",
+		"1.0",
+		"2024-01-01",
+		"a\n b\n  c",
+		"  indented\nfirst",
+		"trailing \nspace",
+		"x\n \ny",
+		"\xc3\xa9t\xc3\xa9",
+		"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e",
+		"\xf0\x9f\x98\x80",
+		"\xc2\x85",
+		"a\xe2\x80\xa8"
+		"b",
+		"\xe2\x80\xa9",
+		"\xef\xbb\xbf"
+		"bom",
+		"\xc2\xa0nbsp",
+		"\x01\x02\x7f",
+		"\x1b[0m",
+		"a\x0b"
+		"b",
+		"\xef\xbf\xbe",
+		"key: value\nother: x\n",
+		"- item\n- item\n",
+		"|\n  x",
+		"line with trailing spaces   \nnext",
+		"a  b",
+		"a\n\n\nb",
 	};
 	struct pos p0 = { NULL, 0, 0 };
 	struct buf out = BUF_INIT, again = BUF_INIT;
@@ -1001,15 +1268,71 @@ static void test_yamlio__round_trip_property(void **state)
  * The same property over 20,000 strings made of fragments that matter to
  * YAML (deterministic generator, so a failure is reproducible).
  */
-static void test_yamlio__round_trip_generated_strings(void **state)
+static void
+test_yamlio__round_trip_generated_strings(void **state)
 {
 	static const char *const frag[] = {
-		" ", "  ", "\n", ":", ": ", "#", " #", "-", "- ", "?", "'", "\"", "a",
-		"Z", "1", "0", ".", "e", "E", "x", "o", "+", "_", "\xc3\xa9", "\t",
-		"!", "&", "*", "{", "}", "[", "]", ",", "~", "y", "n", "null", "true",
-		"No", "|", ">", "%", "@", "`", "\\", "\r", "\xc2\x85", "\xe2\x80\xa8",
-		"---", "...", "<<", "=", ".inf", ".NaN", "0x", "0o", "1e3", "\x01",
-		"\xef\xbb\xbf", "/", "=",
+		" ",
+		"  ",
+		"\n",
+		":",
+		": ",
+		"#",
+		" #",
+		"-",
+		"- ",
+		"?",
+		"'",
+		"\"",
+		"a",
+		"Z",
+		"1",
+		"0",
+		".",
+		"e",
+		"E",
+		"x",
+		"o",
+		"+",
+		"_",
+		"\xc3\xa9",
+		"\t",
+		"!",
+		"&",
+		"*",
+		"{",
+		"}",
+		"[",
+		"]",
+		",",
+		"~",
+		"y",
+		"n",
+		"null",
+		"true",
+		"No",
+		"|",
+		">",
+		"%",
+		"@",
+		"`",
+		"\\",
+		"\r",
+		"\xc2\x85",
+		"\xe2\x80\xa8",
+		"---",
+		"...",
+		"<<",
+		"=",
+		".inf",
+		".NaN",
+		"0x",
+		"0o",
+		"1e3",
+		"\x01",
+		"\xef\xbb\xbf",
+		"/",
+		"=",
 	};
 	const size_t nfrag = sizeof(frag) / sizeof(frag[0]);
 	struct pos p0 = { NULL, 0, 0 };
@@ -1054,15 +1377,17 @@ static void test_yamlio__round_trip_generated_strings(void **state)
  * One sequence of {s: s} maps is written as YAML by the emitter and as
  * JSON by json_write; each reader must find the YAML equal to the JSON.
  */
-static void test_yamlio__other_readers_agree(void **state)
+static void
+test_yamlio__other_readers_agree(void **state)
 {
 	static const char *const frag[] = {
-		" ", "\n", ":", ": ", "#", " #", "-", "- ", "?", "'", "\"", "a", "1",
-		"0", ".", "e", "E", "x", "o", "+", "_", "\xc3\xa9", "\t", "!", "&", "*",
-		"{", "]", ",", "~", "y", "n", "null", "true", "No", "|", ">", "%",
-		"@", "`", "\\", "\r", "\xc2\x85", "---", "...", "<<", "=", ".inf",
-		".NaN", "0x", "0o", "1e3", "\x01", "2001-01-01", "1:2", "1_0", "0b1",
-		"Yes", "off", "12",
+		" ",   "\n",  ":",    ": ",       "#",   " #",   "-",        "- ",   "?",
+		"'",   "\"",  "a",    "1",        "0",   ".",    "e",        "E",    "x",
+		"o",   "+",   "_",    "\xc3\xa9", "\t",  "!",    "&",        "*",    "{",
+		"]",   ",",   "~",    "y",        "n",   "null", "true",     "No",   "|",
+		">",   "%",   "@",    "`",        "\\",  "\r",   "\xc2\x85", "---",  "...",
+		"<<",  "=",   ".inf", ".NaN",     "0x",  "0o",   "1e3",      "\x01", "2001-01-01",
+		"1:2", "1_0", "0b1",  "Yes",      "off", "12",
 	};
 	const size_t nfrag = sizeof(frag) / sizeof(frag[0]);
 	const char *top = getenv("TEST_TOP");
@@ -1112,13 +1437,16 @@ static void test_yamlio__other_readers_agree(void **state)
 			 "j = json.load(open('x.json', encoding='utf-8'))\n"
 			 "bad = [b for a, b in zip(y, j) if a != b]\n"
 			 "print('pyyaml differs on', bad[:5]) if bad else None\n"
-			 "sys.exit(1 if bad or len(y) != len(j) else 0)\"", dir);
+			 "sys.exit(1 if bad or len(y) != len(j) else 0)\"",
+			 dir);
 		assert_int_equal(system(cmd), 0);
 		ran++;
 	}
 	if (top) {
-		snprintf(cmd, sizeof(cmd), "test -d '%s/.tools/node_modules/yaml' && "
-			 "command -v node >/dev/null", top);
+		snprintf(cmd, sizeof(cmd),
+			 "test -d '%s/.tools/node_modules/yaml' && "
+			 "command -v node >/dev/null",
+			 top);
 		if (system(cmd) == 0) {
 			snprintf(cmd, sizeof(cmd),
 				 "cd '%s' && NODE_PATH='%s/.tools/node_modules' node -e '"
@@ -1126,11 +1454,13 @@ static void test_yamlio__other_readers_agree(void **state)
 				 "const j = JSON.parse(fs.readFileSync(\"x.json\", \"utf8\"));"
 				 "let bad = 0;"
 				 "for (const v of [\"1.1\", \"1.2\"]) {"
-				 "const y = YAML.parse(fs.readFileSync(\"x.yaml\", \"utf8\"), {version: v});"
+				 "const y = YAML.parse(fs.readFileSync(\"x.yaml\", \"utf8\"), "
+				 "{version: v});"
 				 "for (let i = 0; i < j.length; i++)"
 				 "if (JSON.stringify(y[i]) !== JSON.stringify(j[i])) {"
 				 "if (bad++ < 5) console.log(v, JSON.stringify(j[i])); } }"
-				 "process.exit(bad ? 1 : 0);'", dir, top);
+				 "process.exit(bad ? 1 : 0);'",
+				 dir, top);
 			assert_int_equal(system(cmd), 0);
 			ran++;
 		}
@@ -1141,29 +1471,29 @@ static void test_yamlio__other_readers_agree(void **state)
 		skip();
 }
 
-static void test_yamlio__round_trip_typed(void **state)
+static void
+test_yamlio__round_trip_typed(void **state)
 {
-	const char *y =
-		"apiVersion: v1\n"
-		"kind: ConfigMap\n"
-		"data:\n"
-		"  int: 42\n"
-		"  neg: -7\n"
-		"  big: 9223372036854775807\n"
-		"  huge: 123456789012345678901234567890\n"
-		"  float: 1.5\n"
-		"  exp: 1e3\n"
-		"  inf: -.inf\n"
-		"  nan: .nan\n"
-		"  bool: false\n"
-		"  nil: ~\n"
-		"  hex: 0x1F\n"
-		"  str: \"0x1F\"\n"
-		"  yes: yes\n"
-		"  script: |\n"
-		"    #!/bin/sh\n"
-		"    echo hi\n"
-		"  list: [a, 1, null, {x: y}]\n";
+	const char *y = "apiVersion: v1\n"
+			"kind: ConfigMap\n"
+			"data:\n"
+			"  int: 42\n"
+			"  neg: -7\n"
+			"  big: 9223372036854775807\n"
+			"  huge: 123456789012345678901234567890\n"
+			"  float: 1.5\n"
+			"  exp: 1e3\n"
+			"  inf: -.inf\n"
+			"  nan: .nan\n"
+			"  bool: false\n"
+			"  nil: ~\n"
+			"  hex: 0x1F\n"
+			"  str: \"0x1F\"\n"
+			"  yes: yes\n"
+			"  script: |\n"
+			"    #!/bin/sh\n"
+			"    echo hi\n"
+			"  list: [a, 1, null, {x: y}]\n";
 	struct node *first;
 	const char *out;
 
@@ -1181,7 +1511,8 @@ static void test_yamlio__round_trip_typed(void **state)
 	assert_non_null(strstr(out, "  script: |\n    #!/bin/sh\n    echo hi\n"));
 }
 
-static void test_yamlio__emit_failure_leaves_buffer(void **state)
+static void
+test_yamlio__emit_failure_leaves_buffer(void **state)
 {
 	struct buf out;
 	struct pos p0 = { NULL, 0, 0 };
@@ -1203,7 +1534,8 @@ static void test_yamlio__emit_failure_leaves_buffer(void **state)
 	buf_release(&out);
 }
 
-static void test_yamlio__library_version(void **state)
+static void
+test_yamlio__library_version(void **state)
 {
 	const char *v = yamlio_library_version();
 
@@ -1213,7 +1545,8 @@ static void test_yamlio__library_version(void **state)
 	assert_non_null(strchr(v, '.'));
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_yamlio__positions),

@@ -49,11 +49,8 @@ static void
 test_yamlio_errors__escaped_nul(void **state)
 {
 	static const char *const docs[] = {
-		"a: 1\nb: \"x\\0y\"\n",
-		"a: 1\nb: \"x\\x00y\"\n",
-		"a: 1\nb: \"x\\u0000y\"\n",
-		"a: 1\nb: \"x\\U00000000\"\n",
-		"a: 1\n\"b\\0\": 2\n",			/* a key */
+		"a: 1\nb: \"x\\0y\"\n",        "a: 1\nb: \"x\\x00y\"\n", "a: 1\nb: \"x\\u0000y\"\n",
+		"a: 1\nb: \"x\\U00000000\"\n", "a: 1\n\"b\\0\": 2\n", /* a key */
 		"a: 1\nb: [ok, \"\\0\"]\n",
 	};
 	static const unsigned cols[] = { 4, 4, 4, 4, 1, 9 };
@@ -79,7 +76,8 @@ test_yamlio_errors__layout_at_the_offending_line(void **state)
 	(void)state;
 	/* a key dedented between two levels */
 	assert_int_equal(load("a:\n  b:\n    c: 1\n   d: 2\n"), -1);
-	expect_at(4, 4, "bad indentation: this line starts at column 4, between the "
+	expect_at(4, 4,
+		  "bad indentation: this line starts at column 4, between the "
 		  "column 5 of the line above and the column 3");
 	/* dedented below every level but the root, after a blank line */
 	assert_int_equal(load("a:\n  b: 1\n\n c: 2\n"), -1);

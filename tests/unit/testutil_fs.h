@@ -20,7 +20,7 @@
 #include "source/source.h"
 
 struct fixture {
-	char base[PATH_MAX];	/* the test's temporary directory */
+	char base[PATH_MAX]; /* the test's temporary directory */
 	char old_cwd[PATH_MAX];
 	struct arena arena;
 	struct diags diags;
