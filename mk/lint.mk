@@ -1,12 +1,10 @@
 # make lint: every check in mk/lint/*.sh (mk/lint.sh): library includes in
 # their module, commands only in src/cmd/, no include up the road, no
-# banned function, clang-format clean files of mk/lint/format-files.txt.
-# make lint-format: clang-format --dry-run over all of src/ and tests/unit/
-# (the whole tree is not formatted yet).
+# banned function, every C file of src/ and tests/unit/ clang-format clean.
+# make lint-format: the same clang-format check alone.
 .PHONY: lint-format
 lint:
 	@sh mk/lint.sh
 
 lint-format:
-	@find src tests/unit -name '*.[ch]' -print | sort | \
-		xargs clang-format --dry-run -Werror
+	@sh mk/lint/format.sh .
