@@ -28,6 +28,8 @@ BEGIN {
 	print " * (Karpenter v1.14 instance-types reference); do not edit */"
 	print "#include \"rules/instance_types.h\""
 	print ""
+	print "/* one row a line, however long: a table, not a layout (clang-format) */"
+	print "/* clang-format off */"
 	print "const struct instance_type instance_types[] = {"
 	print "\t/* name, family, arch, vCPUs, MiB, GPU maker, GPU name, GPUs,"
 	print "\t * MiB per GPU, nvidia.com/gpu, EFA, Auto Mode */"
@@ -59,6 +61,7 @@ NR == 1 {
 END {
 	if (bad) exit 1
 	print "};"
+	print "/* clang-format on */"
 	print ""
 	print "const size_t instance_types_count = sizeof(instance_types) / sizeof(instance_types[0]);"
 }' "$csv"
