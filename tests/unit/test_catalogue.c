@@ -230,7 +230,7 @@ split_row(char *line, char **cells)
 static void
 docs_update(const char *path, char *text, const struct rule **rows, size_t n)
 {
-	char *begin = strstr(text, BEGIN), *end = strstr(text, END), *p;
+	char *begin = strstr(text, BEGIN), *end = strstr(text, END), *p, *save = NULL;
 	char **ids = calloc(MAX_ROWS, sizeof(*ids)), **fixes = calloc(MAX_ROWS, sizeof(*fixes));
 	size_t old = 0;
 	FILE *f;
@@ -238,7 +238,8 @@ docs_update(const char *path, char *text, const struct rule **rows, size_t n)
 	assert_non_null(begin);
 	assert_non_null(end);
 	*end = '\0';
-	for (p = strtok(begin + strlen(BEGIN), "\n"); p && old < MAX_ROWS; p = strtok(NULL, "\n")) {
+	for (p = strtok_r(begin + strlen(BEGIN), "\n", &save); p && old < MAX_ROWS;
+	     p = strtok_r(NULL, "\n", &save)) {
 		char *cells[4];
 
 		if (!strncmp(p, "| GS", 4) && split_row(p, cells) == 0) {

@@ -132,7 +132,7 @@ test_kube_http__continue_token_limit(void **state)
 	(void)state;
 	memcpy(body, head, h);
 	memset(body + h, 'A', len);
-	strcpy(body + h + len, "\"}}");
+	memcpy(body + h + len, "\"}}", sizeof("\"}}"));
 	msg = page(body, &n, &cont);
 	snprintf(want, sizeof(want),
 		 "continue token too long in the answer to GET " WHERE
@@ -141,7 +141,7 @@ test_kube_http__continue_token_limit(void **state)
 	assert_non_null(msg);
 	assert_string_equal(msg, want);
 	/* at the limit: followed */
-	strcpy(body + h + len - 1, "\"}}");
+	memcpy(body + h + len - 1, "\"}}", sizeof("\"}}"));
 	assert_null(page(body, &n, &cont));
 	assert_int_equal(strlen(cont), KUBE_MAX_CONTINUE);
 	free(body);
@@ -171,10 +171,13 @@ test_kube_http__objects_and_status(void **state)
 	assert_null(kube_status_message(&a, "not json", 8));
 	/* a huge message is capped on a character boundary */
 	big = malloc(4000);
-	strcpy(big, "{\"kind\":\"Status\",\"message\":\"x");
-	for (int i = 0; i < 1000; i++)
-		strcat(big, "\xc3\xa9");
-	strcat(big, "\"}");
+	{
+		size_t at = (size_t)snprintf(big, 4000, "{\"kind\":\"Status\",\"message\":\"x");
+
+		for (int i = 0; i < 1000; i++)
+			at += (size_t)snprintf(big + at, 4000 - at, "\xc3\xa9");
+		snprintf(big + at, 4000 - at, "\"}");
+	}
 	msg = kube_status_message(&a, big, strlen(big));
 	assert_non_null(msg);
 	assert_true(strlen(msg) <= KUBE_MAX_STATUS_MSG + 3);

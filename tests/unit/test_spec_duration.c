@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -50,7 +51,7 @@ test_spec_duration__karpenter_normalised_exactly(void **state)
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
 		int r;
 
-		strcpy(out, "untouched");
+		snprintf(out, sizeof(out), "untouched");
 		r = spec_duration_karpenter(ok[i].in, out, sizeof(out), &why);
 		if (r < 0)
 			fail_msg("%s refused: %s", ok[i].in, why);
