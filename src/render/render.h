@@ -98,13 +98,17 @@ int render_file_cmp(const void *a, const void *b);
  */
 enum render_rank {
 	RENDER_RANK_CONFIGMAP = 0,
-	RENDER_RANK_NODEPOOL = 1,
-	RENDER_RANK_APPLICATION = 2,
-	RENDER_RANK_MUTATINGPOLICY = 3,
-	RENDER_RANK_CLUSTERPOLICY = 4,
-	RENDER_RANK_MAP = 5,
-	RENDER_RANK_MAP_BINDING = 6,
-	RENDER_RANK_PROMETHEUSRULE = 7,
+	/* each kind its own rank: the node class the NodePools refer to
+	 * comes first, so an apply in stream order never meets a dangling
+	 * nodeClassRef */
+	RENDER_RANK_EC2NODECLASS,
+	RENDER_RANK_NODEPOOL,
+	RENDER_RANK_APPLICATION,
+	RENDER_RANK_MUTATINGPOLICY,
+	RENDER_RANK_CLUSTERPOLICY,
+	RENDER_RANK_MAP,
+	RENDER_RANK_MAP_BINDING,
+	RENDER_RANK_PROMETHEUSRULE,
 };
 
 /*

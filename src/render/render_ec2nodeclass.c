@@ -101,7 +101,7 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 const struct render_kind render_kind_ec2nodeclass = {
 	.kind = "EC2NodeClass",
 	.api_version = "karpenter.k8s.aws/v1",
-	.rank = RENDER_RANK_NODEPOOL,
+	.rank = RENDER_RANK_EC2NODECLASS,
 	.render_site = ec2nodeclass_site,
 	.render_cluster = NULL,
 	.group = "karpenter.k8s.aws",
