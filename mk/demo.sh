@@ -51,17 +51,18 @@ verify_scope() {
 	gpusite verify-scope --nodes ../nodes --manifests "$tmp/dp.yaml"
 }
 
-# The cloud fallback's own stack, on two small specs of testdata/render:
-# an AL2023 site (fallback.nodeImage: al2023) gets a pinned device plugin
-# Application of its own for the fallback nodes; a Bottlerocket site with
-# fallback.nodeClass gets its EC2NodeClass, booting the pinned image with
-# the pre-pulled images' snapshot as its data volume.
+# The cloud fallback's own stack in the example fleet: incheon-edge's
+# fallback nodes boot AL2023 (fallback.nodeImage: al2023), which has no
+# device plugin, so the cluster gets a pinned device plugin Application
+# scoped to those nodes; seoul-dc1's boot Bottlerocket (which runs its own)
+# from the EC2NodeClass its fallback.nodeClass renders: the pinned image,
+# IMDSv2, and the pre-pulled images' snapshot as the data volume.
 kinds_of() { awk '/^kind:/ { k = $2 } /^  name:/ { if (k) print "  " k, $2; k = "" }'; }
 fallback_stack() {
-	echo "fallback.nodeImage: al2023 - the objects of testdata/render/fallback-al2023:" &&
-	gpusite render "$top/testdata/render/fallback-al2023/sites" | kinds_of &&
-	echo "fallback.nodeClass (bottlerocket, imageCache) - its EC2NodeClass:" &&
-	gpusite render "$top/testdata/render/fallback-nodeclass-bottlerocket/sites" |
+	echo "incheon-edge (nodeImage: al2023) - its fallback objects:" &&
+	gpusite render --site incheon-edge | kinds_of | grep -E "NodePool|fallback" &&
+	echo "seoul-dc1 (nodeImage: bottlerocket, nodeClass with imageCache) - its EC2NodeClass:" &&
+	gpusite render --site seoul-dc1 |
 		awk '/^kind: EC2NodeClass/ { on = 1 } /^---/ { on = 0 } on' |
 		grep -E "^kind:|^  name:|alias:|deviceName:|snapshotID:|httpTokens:"
 }

@@ -33,6 +33,7 @@ spec:
   fallback:
     instanceTypes: [g6e.12xlarge]
     gpuLimit: $1
+    nodeImage: bottlerocket
   placement:
     namespaces: [inference]
     notReadyTolerationSeconds: $3

@@ -78,11 +78,13 @@ test_expect_success 'the stream is sorted by kind rank, namespace, name' '
 	ConfigMap kube-system gpusite-nodeconfig-frankfurt-lab
 	ConfigMap kube-system gpusite-nodeconfig-incheon-edge
 	ConfigMap kube-system gpusite-nodeconfig-seoul-dc1
+	EC2NodeClass  gpu-fallback
 	NodePool  frankfurt-lab-gpu-fallback
 	NodePool  incheon-edge-gpu-fallback
 	NodePool  seoul-dc1-gpu-fallback
 	Application argocd inference-eu-gpu-operator
 	Application argocd my-hybrid-cluster-nvidia-device-plugin
+	Application argocd my-hybrid-cluster-nvidia-device-plugin-fallback
 	MutatingPolicy  gpusite-incheon-edge-placement
 	MutatingPolicy  gpusite-seoul-dc1-placement
 	MutatingAdmissionPolicy  gpusite-frankfurt-lab-placement

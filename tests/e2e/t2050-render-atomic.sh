@@ -45,7 +45,7 @@ test_expect_success 'the same run without the blocker writes everything' '
 		--values "$SCRATCH/d/values" "$fleet" >"$SCRATCH/out" &&
 	test ! -s "$SCRATCH/out" &&
 	test "$(find "$SCRATCH/d/nc" -type f | wc -l)" -eq 9 &&
-	test "$(find "$SCRATCH/d/values" -type f | wc -l)" -eq 2 &&
+	test "$(find "$SCRATCH/d/values" -type f | wc -l)" -eq 3 &&
 	test -s "$SCRATCH/d/stream.yaml" &&
 	test -z "$(find "$SCRATCH/d" -name ".*gpusite-*")"
 '

@@ -29,7 +29,7 @@ test_expect_success 'capacity: on-prem GPUs, the limit, what each type serves' '
 
 test_expect_success 'one line per rendered object of the site' '
 	"$GPUSITE" render --site seoul-dc1 "$fleet" | grep -c "^kind: " >"$SCRATCH/n" &&
-	test "$(grep -c "^    [A-Za-z]* [^ ]*: " "$SCRATCH/e")" -eq "$(cat "$SCRATCH/n")" &&
+	test "$(grep -c "^    [A-Za-z0-9]* [^ ]*: " "$SCRATCH/e")" -eq "$(cat "$SCRATCH/n")" &&
 	grep -q "^    NodePool seoul-dc1-gpu-fallback: " "$SCRATCH/e" &&
 	grep -q "^    Application argocd/my-hybrid-cluster-nvidia-device-plugin: " "$SCRATCH/e" &&
 	grep -q "^    MutatingPolicy gpusite-seoul-dc1-placement: .*eviction toleration seconds" "$SCRATCH/e"

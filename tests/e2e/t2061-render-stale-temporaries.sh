@@ -25,12 +25,12 @@ test_expect_success 'SIGKILL between writing and renaming leaves temporaries' '
 	{ "$GPUSITE" render -o fifo --nodeconfigs out/nc --values out/values \
 		"$fleet" >/dev/null 2>killed.err & pid=$!; } &&
 	n=0 &&
-	while [ "$(temps out 2>/dev/null | wc -l)" -lt 11 ] && [ $n -lt 100 ]; do
+	while [ "$(temps out 2>/dev/null | wc -l)" -lt 12 ] && [ $n -lt 100 ]; do
 		sleep 0.1; n=$((n + 1))
 	done &&
 	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
 	temps out >left &&
-	test "$(wc -l <left)" -eq 11 &&
+	test "$(wc -l <left)" -eq 12 &&
 	grep -q "^out/nc/seoul-dc1/\.rack-b\.yaml\.gpusite-[A-Za-z0-9]\{6\}$" left &&
 	grep -q "^out/values/my-hybrid-cluster/\.values\.yaml\.gpusite-" left &&
 	grep -rlq Rb0aXw9Lq2Zt7Ke4Vn1Hs8Dc out/nc/seoul-dc1
@@ -58,7 +58,7 @@ test_expect_success 'the next run removes the stale temporaries of its own files
 		"$fleet" >rerun.out 2>rerun.err;
 	rc=$?; kill $holder 2>/dev/null; wait $holder 2>/dev/null;
 	test $rc -eq 0 &&
-	grep -q " 11 stale temporaries removed;" rerun.err &&
+	grep -q " 12 stale temporaries removed;" rerun.err &&
 	temps out >after &&
 	cat >expect <<-EOF &&
 	out/nc/seoul-dc1/.notours.yaml.gpusite-Abc123

@@ -38,6 +38,7 @@ site() {
 	  fallback:
 	    instanceTypes: [g6e.12xlarge]
 	    gpuLimit: 8
+	    nodeImage: bottlerocket
 	  placement:
 	    namespaces: [inference]
 	EOF

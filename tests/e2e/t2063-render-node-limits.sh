@@ -26,7 +26,7 @@ gen() {
 			print "          roleArn: arn:aws:iam::111122223333:role/HybridNodesRole"
 		}
 		printf "  gpuStack:\n    chart:\n      version: 0.20.0\n  fallback:\n"
-		printf "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: %d\n", groups * nodes * 4
+		printf "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: %d\n    nodeImage: bottlerocket\n", groups * nodes * 4
 		print "  placement:\n    namespaces: [inference]"
 	}' >"$1/sites/big.yaml"
 }

@@ -44,7 +44,7 @@ test_expect_success 'nothing synced yet: every rendered object shown whole with 
 	diff_case healthy 1 diff-live-unsynced.txt &&
 	grep "^+++ rendered/NodePool/seoul-dc1-gpu-fallback$" "$SCRATCH/out" &&
 	grep "^@@ -0,0 +1," "$SCRATCH/out" &&
-	tail -1 "$SCRATCH/out" | grep "^0 objects changed, 5 added, 0 removed$"
+	tail -1 "$SCRATCH/out" | grep "^0 objects changed, 6 added, 0 removed$"
 '
 test_expect_success 'NodePool changed by hand and a stale gpusite object: diff and - whole' '
 	diff_case nodepool-drifted 1 diff-live.txt --applied "$SCRATCH/applied.keep" &&
@@ -65,7 +65,7 @@ st = {(o[\"kind\"], o[\"name\"]): o[\"status\"] for o in d[\"objects\"]}
 assert st[(\"NodePool\", \"seoul-dc1-gpu-fallback\")] == \"changed\", st
 assert st[(\"PrometheusRule\", \"gpusite-busan-dc9\")] == \"removed\", st
 assert st[(\"ConfigMap\", \"gpusite-nodeconfig-seoul-dc1\")] == \"unchanged\", st
-assert d[\"summary\"] == {\"changed\": 1, \"added\": 0, \"removed\": 1, \"unchanged\": 4}, d[\"summary\"]
+assert d[\"summary\"] == {\"changed\": 1, \"added\": 0, \"removed\": 1, \"unchanged\": 5}, d[\"summary\"]
 assert d[\"cluster\"] == \"my-hybrid-cluster\"
 " "$SCRATCH/j"
 '

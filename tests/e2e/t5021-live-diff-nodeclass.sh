@@ -41,8 +41,14 @@ test_expect_success 'amiSelectorTerms changed by hand: one diff, the defaults no
 	only_gets
 '
 test_expect_success 'an EC2NodeClass gpusite no longer renders is shown whole with -' '
+	# the same site without its nodeClass block (and, like the spec that
+	# rendered it, bottlerocket: no fallback plugin Application to add)
+	mkdir -p "$SCRATCH/gone/sites" &&
+	sed "s/^    nodeImage: al2023$/    nodeImage: bottlerocket/" "$LIVE/sites/seoul-dc1.yaml" \
+		>"$SCRATCH/gone/sites/seoul-dc1.yaml" &&
+	! grep -q nodeClass: "$SCRATCH/gone/sites/seoul-dc1.yaml" &&
 	live_start nodeclass-diff --applied "$SCRATCH/applied.keep" &&
-	(cd "$LIVE" && expect_exit 1 "$GPUSITE" diff --live \
+	(cd "$SCRATCH/gone" && expect_exit 1 "$GPUSITE" diff --live \
 		--kubeconfig "$SCRATCH/kubeconfig" sites >"$SCRATCH/out" 2>"$SCRATCH/err") &&
 	grep "^--- live/EC2NodeClass/seoul-dc1-fallback$" "$SCRATCH/out" &&
 	grep "^@@ -1,[0-9]* +0,0 @@" "$SCRATCH/out" &&

@@ -108,7 +108,7 @@ test_expect_success 'the live commands on every engine and provisioner (request 
 	run_all "$SCRATCH/cpol/sites" "$SCRATCH/log.cpol" &&
 	sites_variant map "s/engine: kyverno\$/engine: mutating-admission-policy/;s/\"1.35\"/\"1.36\"/" &&
 	run_all "$SCRATCH/map/sites" "$SCRATCH/log.map" &&
-	sites_variant auto "s/provisioner: karpenter/provisioner: auto-mode/;s/expireAfter: 720h/expireAfter: 336h/" &&
+	sites_variant auto "s/provisioner: karpenter/provisioner: auto-mode/;s/expireAfter: 720h/expireAfter: 336h/;/^    nodeImage: /d" &&
 	run_all "$SCRATCH/auto/sites" "$SCRATCH/log.auto" &&
 	grep "/apis/kyverno.io/v1/clusterpolicies/" "$SCRATCH/log.cpol" &&
 	grep "/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies/" "$SCRATCH/log.map" &&

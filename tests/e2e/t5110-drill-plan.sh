@@ -50,7 +50,7 @@ test_expect_success 'a ready cluster: exit 0, the steps, the timeline, both cond
 '
 test_expect_success 'a PodDisruptionBudget that blocks the evictions is named: GS234' '
 	plan drill-pdb-blocks sites 1 &&
-	grep "^sites/seoul-dc1.yaml:76:17: error: PodDisruptionBudget inference/llm-server allows no disruption now and covers GPU pods of the drilled nodes: their eviction would be refused (429).*\[GS234\]$" "$SCRATCH/out" &&
+	grep "^sites/seoul-dc1.yaml:77:17: error: PodDisruptionBudget inference/llm-server allows no disruption now and covers GPU pods of the drilled nodes: their eviction would be refused (429).*\[GS234\]$" "$SCRATCH/out" &&
 	! grep "inference/coredns" "$SCRATCH/out" &&
 	grep "is not ready for the drill: 1 finding$" "$SCRATCH/out"
 '
@@ -64,7 +64,7 @@ test_expect_success 'GPU pods Pending now: GS237' '
 '
 test_expect_success 'no PrometheusRule: GS235' '
 	plan drill-no-promrule sites 1 &&
-	grep "^sites/seoul-dc1.yaml:91:14: error: PrometheusRule monitoring/gpusite-seoul-dc1 is not in the cluster.*\[GS235\]$" "$SCRATCH/out"
+	grep "^sites/seoul-dc1.yaml:92:14: error: PrometheusRule monitoring/gpusite-seoul-dc1 is not in the cluster.*\[GS235\]$" "$SCRATCH/out"
 '
 test_expect_success 'the fallback NodePool changed by hand (the diff --live compare): GS230' '
 	plan nodepool-drifted sites 1 &&
@@ -93,7 +93,7 @@ test_expect_success '--group: the nodes of one group; a node not in the cluster 
 '
 test_expect_success 'partition: what to block and what to expect; unfenced single writers are an error (GS238)' '
 	plan drill-partition drill-partition/sites 1 --scenario partition &&
-	grep "^drill-partition/sites/seoul-dc1.yaml:83:14: error: placement.singleWriter is true with fencing statefulset, but 2 GPU pods of the drilled nodes are not of a StatefulSet (first inference/llm-server-6f7d9c8b5-abcde (owned by ReplicaSet)).*\[GS238\]$" "$SCRATCH/out" &&
+	grep "^drill-partition/sites/seoul-dc1.yaml:84:14: error: placement.singleWriter is true with fencing statefulset, but 2 GPU pods of the drilled nodes are not of a StatefulSet (first inference/llm-server-6f7d9c8b5-abcde (owned by ReplicaSet)).*\[GS238\]$" "$SCRATCH/out" &&
 	grep "^  1. block the path between the site and the VPC (Direct Connect or VPN) for the drilled nodes; gpusite never touches the network$" "$SCRATCH/out" &&
 	grep "^  2. expect the nodes NotReady after nodeMonitorGracePeriod 50s, the pods evicted after unreachableTolerationSeconds 60s; the old pods may keep running on the cut-off nodes$" "$SCRATCH/out" &&
 	grep "^  nodeMonitorGrace        50s  (at +50s)$" "$SCRATCH/out" &&

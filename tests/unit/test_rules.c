@@ -65,6 +65,12 @@ reset(void)
 #define FALLBACK                                                                                   \
 	"  fallback:\n"                                                                            \
 	"    instanceTypes: [g6e.12xlarge]\n"                                                      \
+	"    gpuLimit: 8\n"                                                                        \
+	"    nodeImage: bottlerocket\n"
+/* auto-mode chooses the image itself (GS111 refuses nodeImage there) */
+#define FALLBACK_AUTO                                                                              \
+	"  fallback:\n"                                                                            \
+	"    instanceTypes: [g6e.12xlarge]\n"                                                      \
 	"    gpuLimit: 8\n"
 #define PLACEMENT                                                                                  \
 	"  placement:\n"                                                                           \
@@ -876,6 +882,7 @@ static void
 test_rules__gs040_instance_types(void **state)
 {
 	const char *y = WITH_FALLBACK("  fallback:\n"
+				      "    nodeImage: bottlerocket\n"
 				      "    instanceTypes: [g6e.12xlarge, g6e.13xlarge, "
 				      "g4ad.16xlarge, g6f.4xlarge, m5.large]\n"
 				      "    gpuLimit: 8\n");
@@ -900,6 +907,7 @@ test_rules__gs041_limit_below_smallest(void **state)
 	const char *y = HEAD("lab")
 		CLUSTER("c") "  nodeGroups:\n" GROUP("rack-a", "l40s", "1", "gpu-01", "gpu-02")
 			STACK "  fallback:\n"
+			      "    nodeImage: bottlerocket\n"
 			      "    instanceTypes: [g6e.48xlarge, g6e.12xlarge]\n"
 			      "    gpuLimit: 2\n" PLACEMENT;
 
@@ -915,6 +923,7 @@ static void
 test_rules__gs042_min_memory(void **state)
 {
 	const char *y = WITH_FALLBACK("  fallback:\n"
+				      "    nodeImage: bottlerocket\n"
 				      "    instanceTypes: [g6e.12xlarge, g6.12xlarge]\n"
 				      "    gpuLimit: 8\n"
 				      "    minGpuMemoryMiB: 40000\n");
@@ -960,6 +969,7 @@ test_rules__gs044_auto_mode(void **state)
 	/* the same pool under self-managed Karpenter is fine */
 	reset();
 	quiet(WITH_FALLBACK("  fallback:\n"
+			    "    nodeImage: bottlerocket\n"
 			    "    instanceTypes: [g6e.12xlarge, g7.12xlarge]\n"
 			    "    gpuLimit: 8\n"
 			    "    minGpuMemoryMiB: 30000\n"
@@ -988,12 +998,13 @@ static void
 test_rules__gs046_pool_name_in_cluster(void **state)
 {
 	const char *a = HEAD("a") CLUSTER("shared") GROUPS STACK
-		"  fallback:\n    nodePoolName: gpu-fallback\n"
+		"  fallback:\n    nodePoolName: gpu-fallback\n    nodeImage: bottlerocket\n"
 		"    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT;
 	const char *b = HEAD("b")
 		CLUSTER("shared") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-			STACK "  fallback:\n    nodePoolName: gpu-fallback\n"
-			      "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT;
+			STACK
+		"  fallback:\n    nodePoolName: gpu-fallback\n    nodeImage: bottlerocket\n"
+		"    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT;
 
 	(void)state;
 	load("sites/b.yaml", b);
@@ -1282,6 +1293,7 @@ test_rules__gs104_node_limits(void **state)
 			BPRINT("    - gpu-%05zu\n", i);
 		BPRINT("    credentials:\n      iamRolesAnywhere: {trustAnchorArn: ta,"
 		       " profileArn: pa, roleArn: ra}\n" STACK "  fallback:\n"
+		       "    nodeImage: bottlerocket\n"
 		       "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 4004\n" PLACEMENT);
 		y = arena_strndup(&A, b.data, b.len);
 		buf_release(&b);
@@ -1302,7 +1314,7 @@ test_rules__gs104_node_limits(void **state)
 		       "    count: 900\n    credentials:\n      ssm: {activationId: x,"
 		       " activationCodeEnv: SSM_ACTIVATION_CODE}\n",
 		       g);
-	BPRINT(STACK "  fallback:\n    instanceTypes: [g6e.12xlarge]\n"
+	BPRINT(STACK "  fallback:\n    nodeImage: bottlerocket\n    instanceTypes: [g6e.12xlarge]\n"
 		     "    gpuLimit: 10800\n" PLACEMENT);
 	y = arena_strndup(&A, b.data, b.len);
 	buf_release(&b);
@@ -1314,7 +1326,8 @@ test_rules__gs104_node_limits(void **state)
 				     "    gpu: {model: l40s, perNode: 4}\n    count: 300000\n"
 				     "    credentials:\n      ssm: {activationId: x, "
 				     "activationCodeEnv: SSM_ACTIVATION_CODE}\n" STACK
-				     "  fallback:\n    instanceTypes: [g6e.12xlarge]\n    "
+				     "  fallback:\n    nodeImage: bottlerocket\n    instanceTypes: "
+				     "[g6e.12xlarge]\n    "
 				     "gpuLimit: 600000\n" PLACEMENT,
 	    "count:", 0);
 }
@@ -1370,11 +1383,11 @@ test_rules__gs107_one_provisioner(void **state)
 	const char *b = HEAD("b") "  cluster:\n    name: shared\n    region: us-west-2\n"
 				  "    provisioner: auto-mode\n"
 				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-					  STACK FALLBACK PLACEMENT;
+					  STACK FALLBACK_AUTO PLACEMENT;
 	const char *c = HEAD("c") "  cluster:\n    name: other\n    region: us-west-2\n"
 				  "    provisioner: auto-mode\n"
 				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-21", "gpu-22")
-					  STACK FALLBACK PLACEMENT;
+					  STACK FALLBACK_AUTO PLACEMENT;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -1441,6 +1454,34 @@ test_rules__gs109_other_stacks_chart(void **state)
 	quiet(HEAD("lab") CLUSTER("c") GROUPS
 	      "  gpuStack:\n    type: gpu-operator\n    chart: {version: v26.7.0}\n" FALLBACK
 		      PLACEMENT);
+}
+
+/* GS110: a Karpenter fallback must say its AMI family; auto-mode, a
+ * disabled fallback and a nodeClass block (GS112 asks instead) do not warn */
+static void
+test_rules__gs110_node_image(void **state)
+{
+	(void)state;
+	one("GS110",
+	    HEAD("lab") CLUSTER("c") GROUPS STACK
+	    "  fallback:\n"
+	    "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT,
+	    "fallback:", 0);
+	expect_msg(0, "on an AL2023 NVIDIA AMI no plugin runs and GPU pods stay Pending");
+	expect_msg(0, "a second plugin would double-advertise the GPUs");
+	assert_string_equal(D.items[0].path, "spec.fallback.nodeImage");
+	reset();
+	/* the whole fallback block defaulted: still a Karpenter fallback */
+	one("GS110", HEAD("lab") CLUSTER("c") GROUPS STACK PLACEMENT, "spec:", 0);
+	reset();
+	quiet(HEAD("lab") CLUSTER("c") GROUPS STACK
+	      "  fallback:\n    nodeImage: al2023\n    instanceTypes: [g6e.12xlarge]\n"
+	      "    gpuLimit: 8\n" PLACEMENT);
+	reset();
+	quiet(HEAD("lab") CLUSTER("c") GROUPS STACK "  fallback: {enabled: false}\n" PLACEMENT);
+	reset();
+	quiet(HEAD("lab") "  cluster:\n    name: c\n    region: us-west-2\n"
+			  "    provisioner: auto-mode\n" GROUPS STACK FALLBACK_AUTO PLACEMENT);
 }
 
 /* ---- the tables ---- */
@@ -1555,6 +1596,7 @@ main(void)
 		T(test_rules__gs107_one_provisioner),
 		T(test_rules__gs108_reserved_label_domains),
 		T(test_rules__gs109_other_stacks_chart),
+		T(test_rules__gs110_node_image),
 		T(test_rules__instance_type_table),
 		T(test_rules__gpu_models_agree_with_instance_types),
 	};
