@@ -57,11 +57,28 @@ if [ "$layer" = all ] || [ "$layer" = unit ]; then
 		run_one "unit/$(basename "$t")" "$t"
 	done
 fi
+# A test writes in its scratch directory, never in the checkout: the files
+# git does not know of before and after the scripts must be the same.
+untracked() {
+	git -C "$top" ls-files --others --exclude-standard 2>/dev/null | sort
+}
 if [ "$layer" = all ] || [ "$layer" = scripts ]; then
+	untracked >"$logdir/untracked.before"
 	for t in tests/golden/t*.sh tests/e2e/t*.sh; do
 		[ -f "$t" ] || continue
 		run_one "$t" sh "$t"
 	done
+	untracked >"$logdir/untracked.after"
+	left=$(comm -13 "$logdir/untracked.before" "$logdir/untracked.after")
+	if [ -n "$left" ]; then
+		fail=$((fail + 1))
+		broken="$broken checkout-clean"
+		echo "checkout-clean: the scripts left files in the checkout (write them under \$SCRATCH):"
+		echo "$left" | sed 's/^/    | /'
+	else
+		pass=$((pass + 1))
+		printf '%-48s %4d passed %3d failed %3d skipped  %s\n' "checkout-clean" 1 0 0 ok
+	fi
 fi
 
 echo

@@ -9,6 +9,7 @@
 # the command.  The objects of the build under test are copied along, so
 # make compiles only what the additions touch.
 . "$TEST_TOP/tests/lib.sh"
+cd "$SCRATCH" || exit 1
 
 tree="$SCRATCH/tree"
 bin_dir=$(dirname "$GPUSITE")

@@ -3,6 +3,7 @@
 # testdata/nodes/fallback/ and what they prove, and the labels it names
 # are the ones those nodes carry.
 . "$TEST_TOP/tests/lib.sh"
+cd "$SCRATCH" || exit 1
 
 fb="$TEST_TOP/testdata/nodes/fallback"
 
