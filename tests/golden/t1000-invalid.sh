@@ -7,6 +7,10 @@
 #   expected.err    stderr, byte for byte (not a terminal: no carets, no colour)
 #   expected.exit   the exit code
 #   args            optional: extra validate arguments (e.g. --strict)
+#   command         optional: the command instead of validate, with its
+#                   arguments (render, generate: what fails only there)
+#   env             optional: NAME=VALUE lines set for the run (the
+#                   environment Argo CD gives generate)
 #   setup           optional: shell run first in a scratch copy of the case,
 #                   for what Git cannot store (a FIFO)
 # stdout must stay empty.  Adding a case needs no C and no edit here.
@@ -31,10 +35,12 @@ run_case() {
 		(cd "$rc_work" && sh ./setup) || return 1
 		rc_dir=$rc_work
 	fi
-	rc_args=
+	rc_args= rc_cmd=validate rc_env=
 	[ -f "$rc_dir/args" ] && rc_args=$(cat "$rc_dir/args")
+	[ -f "$rc_dir/command" ] && rc_cmd=$(cat "$rc_dir/command")
+	[ -f "$rc_dir/env" ] && rc_env=$(grep -v '^#' "$rc_dir/env")
 	# shellcheck disable=SC2086
-	(cd "$rc_dir" && exec "$GPUSITE" validate $rc_args) \
+	(cd "$rc_dir" && exec env $rc_env "$GPUSITE" $rc_cmd $rc_args) \
 		>"$rc_out.stdout" 2>"$rc_out.stderr" </dev/null
 	echo $? >"$rc_out.exit"
 }
