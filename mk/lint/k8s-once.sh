@@ -1,9 +1,9 @@
 #!/bin/sh
 # k8s-once.sh - each Kubernetes semantic is defined once, in src/k8s/.
 # Fails when a label-selector evaluator or a toleration matcher appears
-# elsewhere: "DoesNotExist" (or a negated "NotIn" test) in a strcmp, or a
+# elsewhere: "DoesNotExist" (or a negated "NotIn" test) in a strcmp, a
 # function whose name says it matches tolerations and that reads a
-# toleration's operator.  src/spec/ and src/schema/ hold the words as vocabulary
+# toleration's operator, or a timestamp parser (timegm).  src/spec/ and src/schema/ hold the words as vocabulary
 # only, and render code that builds requirements passes them as values,
 # not to strcmp.
 # Usage: sh mk/lint/k8s-once.sh [top]   (run from the top of the tree)
@@ -40,6 +40,16 @@ if [ -n "$defs" ]; then
 	echo "k8s-once: a toleration matcher is defined outside src/k8s/:" >&2
 	echo "$defs" >&2
 	echo "k8s-once: call k8s_toleration_tolerates (src/k8s/k8s_toleration.h) instead" >&2
+	status=1
+fi
+# a timestamp reader: RFC 3339 as the API server writes it is
+# k8s_time_parse (src/k8s/k8s_time.h), the only timegm() of the tree
+# shellcheck disable=SC2086
+hits=$(grep -Hn 'timegm *(' $files)
+if [ -n "$hits" ]; then
+	echo "k8s-once: a timestamp parser outside src/k8s/:" >&2
+	echo "$hits" >&2
+	echo "k8s-once: use k8s_time_parse (src/k8s/k8s_time.h)" >&2
 	status=1
 fi
 exit $status

@@ -18,6 +18,7 @@
 #include "base/buf.h"
 #include "cmd/cmd.h"
 #include "cmd/opts_live.h"
+#include "k8s/k8s_time.h"
 #include "pipeline/live.h"
 #include "cmd/opts.h"
 #include "drill/drill.h"
@@ -428,7 +429,7 @@ drill_report(int argc, char **argv)
 	rc = opts_parse(&o, &report_cmd, argc, argv);
 	if (rc != OPTS_OK)
 		return opts_exit_code(rc);
-	if (d.since && drill_time_parse(&since, d.since))
+	if (d.since && k8s_time_parse(&since, d.since))
 		return opts_exit_code(opts_usage_error(
 			&report_cmd, "--since %s: give an RFC 3339 time (2026-03-01T08:00:00Z)",
 			d.since));

@@ -182,8 +182,6 @@ int drill_record_read(struct arena *a, struct diags *d, struct drill_record *out
  * DRILL_TIME_BUFSZ suffices. */
 #define DRILL_TIME_BUFSZ 24
 void drill_time_format(char *out, size_t size, int64_t t);
-/* RFC 3339 (offsets and fractions accepted; fractions dropped) -> 0, -1. */
-int drill_time_parse(int64_t *out, const char *text);
 
 struct kube_client;
 

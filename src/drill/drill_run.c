@@ -21,6 +21,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "drill/drill_run.h"
+#include "k8s/k8s_time.h"
 #include "kube/kube.h"
 #include "node/node.h"
 #include "spec/spec.h"
@@ -341,7 +342,7 @@ count_ready(struct run *r, size_t *counts, bool away, const char **where)
 			const char *node = node_str(node_path(p, "spec.nodeName"));
 			const char *made = node_str(node_path(p, "metadata.creationTimestamp"));
 			int64_t t = 0;
-			bool fresh = made && !drill_time_parse(&t, made) && t >= r->rec->started_at;
+			bool fresh = made && !k8s_time_parse(&t, made) && t >= r->rec->started_at;
 
 			if (!uid || !pod_ready(p) || node_path(p, "metadata.deletionTimestamp"))
 				continue;

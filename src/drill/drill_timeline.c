@@ -19,6 +19,7 @@
 
 #include "base/arena.h"
 #include "drill/drill.h"
+#include "k8s/k8s_time.h"
 #include "spec/spec.h"
 
 static const char *const scenario_names[] = { "node-failure", "partition" };
@@ -196,62 +197,6 @@ drill_time_format(char *out, size_t size, int64_t t)
 		snprintf(out, size, "?");
 }
 
-static int
-digits(const char *s, int n, int *out)
-{
-	int v = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-int
-drill_time_parse(int64_t *out, const char *s)
-{
-	struct tm tm;
-	int y, mo, d, h, mi, se, oh, om;
-	int64_t off = 0;
-	const char *p;
-
-	if (!s || strlen(s) < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') ||
-	    s[13] != ':' || s[16] != ':' || digits(s, 4, &y) || digits(s + 5, 2, &mo) ||
-	    digits(s + 8, 2, &d) || digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) ||
-	    digits(s + 17, 2, &se))
-		return -1;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-		return -1;
-	p = s + 19;
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return -1;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if ((*p == 'Z' || *p == 'z') && !p[1]) {
-		off = 0;
-	} else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':' &&
-		   !digits(p + 1, 2, &oh) && !digits(p + 4, 2, &om) && oh < 24 && om < 60) {
-		off = (int64_t)(oh * 3600 + om * 60) * (*p == '-' ? -1 : 1);
-	} else {
-		return -1;
-	}
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = se;
-	*out = (int64_t)timegm(&tm) - off;
-	return 0;
-}
-
 /* --- the terms --- */
 
 static bool
@@ -355,7 +300,7 @@ drill_terms_compute(struct arena *a, struct drill_terms *out, const struct drill
 		int64_t hb;
 		const char *d = not_ready->detail;
 
-		if (d && !strncmp(d, "lastHeartbeat ", 14) && !drill_time_parse(&hb, d + 14))
+		if (d && !strncmp(d, "lastHeartbeat ", 14) && !k8s_time_parse(&hb, d + 14))
 			known(&t[DRILL_TERM_NODE_MONITOR_GRACE], hb, not_ready->time);
 		else if (r->started_at)
 			known(&t[DRILL_TERM_NODE_MONITOR_GRACE], r->started_at, not_ready->time);

@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "drill/drill.h"
+#include "k8s/k8s_time.h"
 #include "kube/kube.h"
 #include "node/node.h"
 #include "spec/spec.h"
@@ -28,7 +29,7 @@ time_of(int64_t *out, const struct node *n)
 {
 	const char *t = node_str(n);
 
-	return t && !drill_time_parse(out, t);
+	return t && !k8s_time_parse(out, t);
 }
 
 static void

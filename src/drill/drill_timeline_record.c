@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "drill/drill.h"
 #include "json/json.h"
+#include "k8s/k8s_time.h"
 #include "node/node.h"
 
 #define RECORD_RULE DRILL_RECORD
@@ -135,11 +136,11 @@ drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, co
 		}
 		out->node_count = n->seq.count;
 	}
-	if (drill_time_parse(&out->started_at, node_str(node_map_get(root, "startedAt"))))
+	if (k8s_time_parse(&out->started_at, node_str(node_map_get(root, "startedAt"))))
 		return bad(d, file, "startedAt", "start time (RFC 3339)");
 	n = node_map_get(root, "endedAt");
 	if (n && !node_is_null(n)) {
-		if (drill_time_parse(&out->ended_at, node_str(n)))
+		if (k8s_time_parse(&out->ended_at, node_str(n)))
 			return bad(d, file, "endedAt", "end time (RFC 3339 or null)");
 		out->ended = true;
 	}
@@ -165,7 +166,7 @@ drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, co
 
 		if (t->kind != NODE_MAP)
 			return bad(d, file, p, "transition (an object)");
-		if (drill_time_parse(&time, node_str(node_map_get(t, "time"))))
+		if (k8s_time_parse(&time, node_str(node_map_get(t, "time"))))
 			return bad(d, file, arena_printf(a, "%s.time", p), "time (RFC 3339)");
 		if (drill_object_parse(&obj, node_str(node_map_get(t, "object"))))
 			return bad(d, file, arena_printf(a, "%s.object", p),

@@ -30,6 +30,7 @@
 #include "base/utf8.h"
 #include "base/xalloc.h"
 #include "json/json.h"
+#include "k8s/k8s_time.h"
 #include "kube/kube_int.h"
 #include "node/node.h"
 
@@ -65,62 +66,6 @@ kube_cred_release(struct kube_cred *c)
 	wipe_free(c->cert);
 	wipe_free(c->key);
 	memset(c, 0, sizeof(*c));
-}
-
-static int
-digits(const char *s, int n, int *out)
-{
-	int v = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-int
-kube_parse_time(const char *s, time_t *out)
-{
-	struct tm tm;
-	int y, mo, d, h, mi, se, oh = 0, om = 0;
-	const char *p;
-	long off = 0;
-
-	if (!s || strlen(s) < 20 || digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) ||
-	    s[7] != '-' || digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
-	    digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi) || s[16] != ':' ||
-	    digits(s + 17, 2, &se))
-		return -1;
-	p = s + 19;
-	if (*p == '.') {
-		p++;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p == 'Z' || *p == 'z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		if (digits(p + 1, 2, &oh) || p[3] != ':' || digits(p + 4, 2, &om))
-			return -1;
-		off = (oh * 3600L + om * 60L) * (*p == '-' ? -1 : 1);
-		p += 6;
-	} else {
-		return -1;
-	}
-	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-		return -1;
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = se;
-	*out = timegm(&tm) - off;
-	return 0;
 }
 
 /* KUBERNETES_EXEC_INFO: {"apiVersion","kind","spec":{"interactive",
@@ -374,6 +319,7 @@ exec_parse_credential(struct kube_cred *out, struct arena *a, struct diags *d,
 	const struct kube_exec_conf *e = c->exec;
 	const struct node *root, *st;
 	const char *s;
+	int64_t expires = 0;
 
 	{
 		struct diags quiet;
@@ -439,13 +385,15 @@ exec_parse_credential(struct kube_cred *out, struct arena *a, struct diags *d,
 				  NULL);
 			return KUBE_EFAIL;
 		}
-		if (exp && kube_parse_time(exp, &out->expires) < 0) {
+		if (exp && k8s_time_parse(&expires, exp) < 0) {
 			exec_fail(d, c, NULL,
 				  arena_printf(a,
 					       "answered with a malformed expirationTimestamp '%s'",
 					       exp));
 			return KUBE_EFAIL;
 		}
+		if (exp)
+			out->expires = (time_t)expires;
 		out->token = tok && *tok ? xstrdup(tok) : NULL;
 		out->cert = cert ? xstrdup(cert) : NULL;
 		out->key = key ? xstrdup(key) : NULL;

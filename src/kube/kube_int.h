@@ -108,10 +108,6 @@ int kube_exec_run(struct kube_cred *out, struct arena *a, struct diags *d,
 		  const struct kube_conf *conf, double deadline,
 		  const char *(*get_env)(const char *));
 
-/* RFC 3339 time ("2025-06-01T08:14:00Z", offsets, fractions) to time_t;
- * -1 on a malformed value. */
-int kube_parse_time(const char *s, time_t *out);
-
 /* Monotonic seconds. */
 double kube_now(void);
 

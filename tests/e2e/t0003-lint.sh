@@ -96,6 +96,17 @@ test_expect_success 'a banned function fails; a comment naming one passes' '
 	sh "$lint" snp
 '
 
+test_expect_success 'a second selector evaluator or timestamp parser fails; src/k8s/ holds them' '
+	make_tree sel src/diff/d.c "	if (!strcmp(op, \"DoesNotExist\"))" &&
+	expect_exit 1 sh "$lint" sel 2>err &&
+	grep -F "src/diff/d.c:1:" err && grep -Fx "lint: failed: k8s-once" err &&
+	make_tree tm src/drill/t.c "	*out = timegm(&tm);" &&
+	expect_exit 1 sh "$lint" tm 2>err &&
+	grep -F "k8s-once: a timestamp parser outside src/k8s/:" err &&
+	make_tree home src/k8s/k8s_time.c "	*out = timegm(&tm);" &&
+	sh "$lint" home
+'
+
 test_expect_success 'banned.h turns a banned call into a compile error' '
 	printf "#include <string.h>\n#include \"base/banned.h\"\nvoid f(char *d);\nvoid f(char *d) { strcpy(d, \"x\"); }\n" >b.c &&
 	! cc -std=c11 -I"$TEST_TOP/src" -c b.c -o b.o 2>err &&

@@ -264,20 +264,6 @@ test_drill__record_with_too_many_transitions_is_refused(void **state)
 	buf_release(&b);
 }
 
-static void
-test_drill__time_parse(void **state)
-{
-	int64_t t;
-
-	(void)state;
-	assert_int_equal(drill_time_parse(&t, "2026-03-01T08:00:00Z"), 0);
-	assert_int_equal(t, T0);
-	assert_int_equal(drill_time_parse(&t, "2026-03-01T09:00:00.123+01:00"), 0);
-	assert_int_equal(t, T0);
-	assert_int_equal(drill_time_parse(&t, "2026-03-01 08:00:00"), -1);
-	assert_int_equal(drill_time_parse(&t, "2026-13-01T08:00:00Z"), -1);
-}
-
 int
 main(void)
 {
@@ -289,7 +275,6 @@ main(void)
 		TESTUTIL_CASE(test_drill__partition_without_not_ready_is_unknown),
 		TESTUTIL_CASE(test_drill__record_round_trip),
 		TESTUTIL_CASE(test_drill__record_with_too_many_transitions_is_refused),
-		TESTUTIL_CASE(test_drill__time_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

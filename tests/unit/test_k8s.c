@@ -16,6 +16,7 @@
 #include "k8s/k8s_names.h"
 #include "k8s/k8s_quantity.h"
 #include "k8s/k8s_selector.h"
+#include "k8s/k8s_time.h"
 #include "k8s/k8s_toleration.h"
 #include "k8s/k8s_version.h"
 
@@ -370,6 +371,55 @@ test_k8s__node_selector_terms(void **state)
 	assert_int_equal(r.verdict, K8S_TERM_FIELD_INVALID);
 }
 
+/* metav1.Time and expirationTimestamp: RFC 3339 as Go's time.RFC3339 reads it */
+static void
+test_k8s__time_rfc3339(void **state)
+{
+	static const char *const bad[] = {
+		"tomorrow",
+		"2025-06-01 08:14",
+		"2025-13-01T08:14:00Z",
+		"2025-06-00T08:14:00Z",
+		"2025-06-01T24:00:00Z",
+		"2025-06-01T08:60:00Z",
+		"2025-06-01T08:14:61Z",
+		"2025-06-01T08:14:00",
+		"2025-06-01T08:14:00.Z",
+		"2025-06-01T08:14:00Zjunk",
+		"2025-06-01T08:14:00+0900",
+		"2025-06-01T08:14:00+24:00",
+		"2025-06-01T08:14:00+09:60",
+		"2025-06-01X08:14:00Z",
+		"-025-06-01T08:14:00Z",
+		"",
+	};
+	int64_t t;
+
+	(void)state;
+	assert_int_equal(k8s_time_parse(&t, "1970-01-01T00:01:00Z"), 0);
+	assert_int_equal(t, 60);
+	assert_int_equal(k8s_time_parse(&t, "2025-06-01T08:14:00.123456Z"), 0);
+	assert_int_equal(t, 1748765640);
+	assert_int_equal(k8s_time_parse(&t, "2025-06-01T17:14:00+09:00"), 0);
+	assert_int_equal(t, 1748765640);
+	assert_int_equal(k8s_time_parse(&t, "2025-06-01T00:14:00.5-08:00"), 0);
+	assert_int_equal(t, 1748765640);
+	assert_int_equal(k8s_time_parse(&t, "2025-06-01t08:14:00z"), 0);
+	assert_int_equal(t, 1748765640);
+	assert_int_equal(k8s_time_parse(&t, "2025-06-01 08:14:00Z"), 0);
+	assert_int_equal(t, 1748765640);
+	/* a leap second reads as the next second, as timegm normalises it */
+	assert_int_equal(k8s_time_parse(&t, "2016-12-31T23:59:60Z"), 0);
+	assert_int_equal(t, 1483228800);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = 7;
+		if (k8s_time_parse(&t, bad[i]) != -1)
+			fail_msg("'%s' was taken for a time", bad[i]);
+		assert_int_equal(t, 7);
+	}
+	assert_int_equal(k8s_time_parse(&t, NULL), -1);
+}
+
 int
 main(void)
 {
@@ -381,6 +431,7 @@ main(void)
 		TESTUTIL_CASE(test_k8s__toleration_like_core_v1),
 		cmocka_unit_test(test_k8s__parse_int64_like_strconv),
 		cmocka_unit_test(test_k8s__names_like_apimachinery),
+		cmocka_unit_test(test_k8s__time_rfc3339),
 		cmocka_unit_test(test_k8s__quantity_like_parse_quantity),
 		TESTUTIL_CASE(test_k8s__node_selector_terms),
 	};

@@ -400,23 +400,6 @@ test_kube__base64(void **state)
 }
 
 static void
-test_kube__rfc3339_times(void **state)
-{
-	time_t t;
-
-	(void)state;
-	assert_int_equal(kube_parse_time("1970-01-01T00:01:00Z", &t), 0);
-	assert_int_equal(t, 60);
-	assert_int_equal(kube_parse_time("2025-06-01T08:14:00.123456Z", &t), 0);
-	assert_int_equal(t, 1748765640);
-	assert_int_equal(kube_parse_time("2025-06-01T17:14:00+09:00", &t), 0);
-	assert_int_equal(t, 1748765640);
-	assert_int_equal(kube_parse_time("2025-06-01 08:14", &t), -1);
-	assert_int_equal(kube_parse_time("2025-13-01T08:14:00Z", &t), -1);
-	assert_int_equal(kube_parse_time("tomorrow", &t), -1);
-}
-
-static void
 test_kube__url_escape(void **state)
 {
 	struct buf b;
@@ -692,7 +675,6 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test(test_kube__eks_arn),
 		cmocka_unit_test(test_kube__base64),
-		cmocka_unit_test(test_kube__rfc3339_times),
 		cmocka_unit_test(test_kube__url_escape),
 		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_credential, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kube__exec_plugin_bad_output, setup, teardown),
