@@ -29,7 +29,9 @@ struct tr {
 	size_t len;
 	size_t i;
 	bool utf8;
-	bool go; /* Go RE2 semantics of \s and '.' */
+	bool go;        /* Go RE2 semantics of \s and '.' */
+	bool atom;      /* something a quantifier may follow was just written */
+	unsigned depth; /* groups open */
 	const char *why;
 	size_t where;
 	int err;
@@ -170,6 +172,20 @@ tr_hex(struct tr *t, size_t n)
 	return v;
 }
 
+/* The letter of \cX at t->i: its control character, or -1 when there is
+ * no letter. */
+static long
+tr_control(struct tr *t)
+{
+	char c = t->i < t->len ? t->s[t->i] : 0;
+
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+		t->i++;
+		return c & 31;
+	}
+	return -1;
+}
+
 /* Code point ranges of the class escapes (ECMA \s is Unicode White_Space
  * plus line terminators and the BOM). */
 struct range {
@@ -254,15 +270,61 @@ emit_cp(struct tr *t, uint32_t cp)
 }
 
 /*
- * Write a POSIX bracket expression for cs.  POSIX brackets have no
- * escapes: ']' must come first, '-' last, '^' not first, and '[' must not
- * be followed by ':', '.' or '=', so those four are split out of ranges
- * and placed where they are literal.
+ * POSIX brackets have no escapes: ']' must come first, '-' last, '^' not
+ * first, and '[' must not be followed by ':', '.' or '=', so these four are
+ * split out of ranges and placed where they are literal.
  */
+static const uint32_t bracket_specials[] = { '-', '[', ']', '^' };
+
+/* Write the range lo..hi inside a bracket expression, without the four
+ * specials; -1 when it cannot be written. */
+static int
+cset_emit_range(struct tr *t, uint32_t lo, uint32_t hi)
+{
+	size_t j;
+
+	while (lo <= hi) {
+		uint32_t end = hi;
+
+		/* Stop the piece before the next special in it. */
+		for (j = 0; j < 4; j++)
+			if (bracket_specials[j] >= lo && bracket_specials[j] <= end)
+				end = bracket_specials[j] == lo ? lo : bracket_specials[j] - 1;
+		/* glibc refuses ranges between multi-byte characters
+		 * ("Invalid collation character"): list them. */
+		if (end >= 0x80 && lo < 0x80) {
+			end = 0x7F;
+		} else if (end >= 0x80 && end > lo) {
+			uint32_t cp;
+
+			if (end - lo > 1024)
+				return tr_fail(t, t->i,
+					       "a non-ASCII range of more than 1024 characters");
+			for (cp = lo; cp <= end; cp++)
+				emit_cp(t, cp);
+			lo = end + 1;
+			continue;
+		}
+		if (!(end == lo && (lo == '-' || lo == '[' || lo == ']' || lo == '^'))) {
+			emit_cp(t, lo);
+			if (end > lo) {
+				if (end > lo + 1)
+					tr_putc(t, '-');
+				emit_cp(t, end);
+			}
+		}
+		if (end == UINT32_MAX)
+			break;
+		lo = end + 1;
+	}
+	return 0;
+}
+
+/* Write a POSIX bracket expression for cs, the specials where they are
+ * literal. */
 static void
 cset_emit(struct tr *t, const struct cset *cs)
 {
-	static const uint32_t specials[] = { '-', '[', ']', '^' };
 	bool has[4] = { false, false, false, false };
 	size_t k, j, body_start;
 
@@ -271,51 +333,15 @@ cset_emit(struct tr *t, const struct cset *cs)
 		tr_putc(t, '^');
 	for (k = 0; k < cs->n; k++)
 		for (j = 0; j < 4; j++)
-			if (cs->r[k].lo <= specials[j] && specials[j] <= cs->r[k].hi)
+			if (cs->r[k].lo <= bracket_specials[j] &&
+			    bracket_specials[j] <= cs->r[k].hi)
 				has[j] = true;
 	if (has[2])
 		tr_putc(t, ']');
 	body_start = t->out->len;
-	for (k = 0; k < cs->n; k++) {
-		uint32_t lo = cs->r[k].lo, hi = cs->r[k].hi;
-
-		while (lo <= hi) {
-			uint32_t end = hi;
-
-			/* Stop the piece before the next special in it. */
-			for (j = 0; j < 4; j++)
-				if (specials[j] >= lo && specials[j] <= end)
-					end = specials[j] == lo ? lo : specials[j] - 1;
-			/* glibc refuses ranges between multi-byte characters
-			 * ("Invalid collation character"): list them. */
-			if (end >= 0x80 && lo < 0x80) {
-				end = 0x7F;
-			} else if (end >= 0x80 && end > lo) {
-				uint32_t cp;
-
-				if (end - lo > 1024) {
-					tr_fail(t, t->i,
-						"a non-ASCII range of more than 1024 characters");
-					return;
-				}
-				for (cp = lo; cp <= end; cp++)
-					emit_cp(t, cp);
-				lo = end + 1;
-				continue;
-			}
-			if (!(end == lo && (lo == '-' || lo == '[' || lo == ']' || lo == '^'))) {
-				emit_cp(t, lo);
-				if (end > lo) {
-					if (end > lo + 1)
-						tr_putc(t, '-');
-					emit_cp(t, end);
-				}
-			}
-			if (end == UINT32_MAX)
-				break;
-			lo = end + 1;
-		}
-	}
+	for (k = 0; k < cs->n; k++)
+		if (cset_emit_range(t, cs->r[k].lo, cs->r[k].hi))
+			return;
 	if (has[3]) {
 		/* '^' first in a non-negated bracket would negate it. */
 		if (!cs->neg && t->out->len == body_start && !has[2] && !has[1] && !has[0]) {
@@ -389,13 +415,11 @@ tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 		*cp = (uint32_t)v;
 		return 0;
 	case 'c':
-		if (t->i < t->len && ((t->s[t->i] >= 'a' && t->s[t->i] <= 'z') ||
-				      (t->s[t->i] >= 'A' && t->s[t->i] <= 'Z'))) {
-			*cp = (uint32_t)(t->s[t->i] & 31);
-			t->i++;
-			return 0;
-		}
-		return tr_fail(t, t->i, "bad \\c escape");
+		v = tr_control(t);
+		if (v < 0)
+			return tr_fail(t, t->i, "bad \\c escape");
+		*cp = (uint32_t)v;
+		return 0;
 	case '0': return tr_fail(t, t->i - 2, "NUL in a pattern");
 	case 'p':
 	case 'P': return tr_fail(t, t->i - 2, "Unicode property escape \\p");
@@ -531,16 +555,258 @@ brace_quantifier(const struct tr *t, long *lo, long *hi)
 	return j + 1 - t->i;
 }
 
+/* A lazy quantifier's '?': the same verdict as greedy when only "does it
+ * match" is asked, so it is dropped. */
+static void
+tr_skip_lazy(struct tr *t)
+{
+	if (t->i < t->len && t->s[t->i] == '?')
+		t->i++;
+}
+
+/* \uXXXX outside brackets; a surrogate pair \uD83D\uDE00 is one code
+ * point, a lone surrogate has no UTF-8 form. */
+static void
+tr_unicode_escape(struct tr *t)
+{
+	long v = tr_hex(t, 4), low;
+
+	if (v < 0) {
+		tr_fail(t, t->i, "bad \\u escape");
+		return;
+	}
+	if (v >= 0xD800 && v <= 0xDBFF && t->i + 6 <= t->len && t->s[t->i] == '\\' &&
+	    t->s[t->i + 1] == 'u') {
+		t->i += 2;
+		low = tr_hex(t, 4);
+		if (low < 0xDC00 || low > 0xDFFF)
+			tr_fail(t, t->i, "unpaired UTF-16 surrogate escape");
+		else
+			tr_literal(t, (uint32_t)(0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)));
+		return;
+	}
+	if (v >= 0xD800 && v <= 0xDFFF) {
+		tr_fail(t, t->i, "unpaired UTF-16 surrogate escape");
+		return;
+	}
+	tr_literal(t, (uint32_t)v);
+}
+
+/* A backslash escape outside brackets: a class, a literal, or one of the
+ * assertions and references ERE has no form for. */
+static void
+tr_escape(struct tr *t)
+{
+	char c;
+	long v;
+
+	if (t->i + 1 >= t->len) {
+		tr_fail(t, t->i, "pattern ends with '\\'");
+		return;
+	}
+	c = t->s[t->i + 1];
+	t->i += 2;
+	t->atom = true;
+	switch (c) {
+	case 'd':
+	case 'w':
+	case 's':
+	case 'D':
+	case 'W':
+	case 'S': tr_class_escape(t, c); break;
+	case 'b':
+	case 'B': tr_fail(t, t->i - 2, "word boundary \\b / \\B"); break;
+	case 't': tr_literal(t, '\t'); break;
+	case 'n': tr_literal(t, '\n'); break;
+	case 'r': tr_literal(t, '\r'); break;
+	case 'f': tr_literal(t, '\f'); break;
+	case 'v': tr_literal(t, '\v'); break;
+	case 'x':
+		v = tr_hex(t, 2);
+		if (v < 0)
+			tr_fail(t, t->i, "bad \\x escape");
+		else
+			tr_literal(t, (uint32_t)v);
+		break;
+	case 'u': tr_unicode_escape(t); break;
+	case 'c':
+		v = tr_control(t);
+		if (v < 0)
+			tr_fail(t, t->i, "bad \\c escape");
+		else
+			tr_literal(t, (uint32_t)v);
+		break;
+	case 'k': tr_fail(t, t->i - 2, "named backreference \\k"); break;
+	case 'p':
+	case 'P': tr_fail(t, t->i - 2, "Unicode property escape \\p"); break;
+	case '0': tr_fail(t, t->i - 2, "NUL in a pattern"); break;
+	default:
+		if (c >= '1' && c <= '9') {
+			tr_fail(t, t->i - 2, "backreference");
+			break;
+		}
+		/* Identity escape: the character itself. */
+		t->i--;
+		tr_literal(t, utf8_next(t->s, t->len, &t->i));
+		break;
+	}
+}
+
+/* '.': ECMA's stops at line terminators, RE2's at \n only. */
+static void
+tr_dot(struct tr *t)
+{
+	if (t->go)
+		tr_puts(t, "[^\n]");
+	else
+		tr_puts(t, t->utf8 ? "[^\n\r\xE2\x80\xA8\xE2\x80\xA9]" : "[^\n\r]");
+	t->i++;
+	t->atom = true;
+}
+
+/* '(': (?:...) and (?<name>...) become plain groups, which match the
+ * same; lookaround and other (?...) forms have no ERE form. */
+static void
+tr_group_open(struct tr *t)
+{
+	const char *s = t->s;
+	size_t i = t->i, j;
+
+	if (i + 1 < t->len && s[i + 1] == '?') {
+		if (i + 2 < t->len && s[i + 2] == ':') {
+			t->i += 3;
+		} else if (i + 3 < t->len && s[i + 2] == '<' && s[i + 3] != '=' &&
+			   s[i + 3] != '!') {
+			for (j = i + 3; j < t->len && s[j] != '>'; j++)
+				;
+			if (j >= t->len) {
+				tr_fail(t, i, "unterminated group name");
+				return;
+			}
+			t->i = j + 1;
+		} else if (i + 2 < t->len &&
+			   (s[i + 2] == '=' || s[i + 2] == '!' || s[i + 2] == '<')) {
+			tr_fail(t, i, "lookahead or lookbehind (?= (?! (?<= (?<!");
+			return;
+		} else {
+			tr_fail(t, i, "unknown group (?...)");
+			return;
+		}
+	} else {
+		t->i++;
+	}
+	tr_putc(t, '(');
+	t->depth++;
+	t->atom = false;
+}
+
+static void
+tr_group_close(struct tr *t)
+{
+	if (t->depth == 0) {
+		tr_fail(t, t->i, "unmatched ')'");
+		return;
+	}
+	t->depth--;
+	tr_putc(t, ')');
+	t->i++;
+	t->atom = true;
+}
+
+/* '*', '+' or '?' after an atom. */
+static void
+tr_repeat(struct tr *t, char c)
+{
+	if (!t->atom) {
+		tr_fail(t, t->i, "nothing to repeat");
+		return;
+	}
+	tr_putc(t, c);
+	t->i++;
+	tr_skip_lazy(t);
+	t->atom = false;
+}
+
+/* '{': a {n}, {n,} or {n,m} quantifier is copied as it is (ERE writes it
+ * the same), within the counts regcomp() takes. */
+static void
+tr_brace(struct tr *t)
+{
+	long lo = 0, hi = -1;
+	size_t q = brace_quantifier(t, &lo, &hi);
+
+	if (!q) {
+		/* Annex B: a '{' that is no quantifier is literal. */
+		tr_literal(t, '{');
+		t->i++;
+		t->atom = true;
+		return;
+	}
+	if (!t->atom) {
+		tr_fail(t, t->i, "nothing to repeat");
+		return;
+	}
+	if (hi >= 0 && hi < lo) {
+		tr_fail(t, t->i, "numbers out of order in {} quantifier");
+		return;
+	}
+	if (lo > RE_DUP_MAX || hi > RE_DUP_MAX) {
+		tr_fail(t, t->i, "repeat count too large for POSIX regex");
+		return;
+	}
+	if (buf_add(t->out, t->s + t->i, q))
+		tr_fail(t, t->i, "pattern too long");
+	t->i += q;
+	tr_skip_lazy(t);
+	t->atom = false;
+}
+
+/* The construct that starts at t->i, outside brackets. */
+static void
+tr_construct(struct tr *t)
+{
+	char c = t->s[t->i];
+
+	switch (c) {
+	case '\\': tr_escape(t); break;
+	case '.': tr_dot(t); break;
+	case '[':
+		tr_bracket(t);
+		t->atom = true;
+		break;
+	case '(': tr_group_open(t); break;
+	case ')': tr_group_close(t); break;
+	case '|':
+	case '^':
+	case '$':
+		tr_putc(t, c);
+		t->i++;
+		t->atom = false;
+		break;
+	case '*':
+	case '+':
+	case '?': tr_repeat(t, c); break;
+	case '{': tr_brace(t); break;
+	case '}':
+	case ']':
+		/* Annex B: literal outside brackets. */
+		tr_literal(t, (uint32_t)(unsigned char)c);
+		t->i++;
+		t->atom = true;
+		break;
+	default:
+		tr_literal(t, utf8_next(t->s, t->len, &t->i));
+		t->atom = true;
+		break;
+	}
+}
+
 int
 schema_regex_translate(struct buf *out, const char *src, size_t len,
 		       enum schema_regex_dialect dialect, bool utf8, const char **why,
 		       size_t *where)
 {
 	struct tr t;
-	unsigned depth = 0;
-	bool atom = false; /* something a quantifier may follow */
-	long v, lo, hi;
-	size_t q;
 
 	memset(&t, 0, sizeof(t));
 	t.out = out;
@@ -548,207 +814,9 @@ schema_regex_translate(struct buf *out, const char *src, size_t len,
 	t.len = len;
 	t.utf8 = utf8;
 	t.go = dialect == SCHEMA_RE_GO;
-	while (t.i < t.len && !t.err) {
-		char c = t.s[t.i];
-
-		switch (c) {
-		case '\\':
-			if (t.i + 1 >= t.len) {
-				tr_fail(&t, t.i, "pattern ends with '\\'");
-				break;
-			}
-			c = t.s[t.i + 1];
-			t.i += 2;
-			atom = true;
-			switch (c) {
-			case 'd':
-			case 'w':
-			case 's':
-			case 'D':
-			case 'W':
-			case 'S': tr_class_escape(&t, c); break;
-			case 'b':
-			case 'B': tr_fail(&t, t.i - 2, "word boundary \\b / \\B"); break;
-			case 't': tr_literal(&t, '\t'); break;
-			case 'n': tr_literal(&t, '\n'); break;
-			case 'r': tr_literal(&t, '\r'); break;
-			case 'f': tr_literal(&t, '\f'); break;
-			case 'v': tr_literal(&t, '\v'); break;
-			case 'x':
-				v = tr_hex(&t, 2);
-				if (v < 0)
-					tr_fail(&t, t.i, "bad \\x escape");
-				else
-					tr_literal(&t, (uint32_t)v);
-				break;
-			case 'u':
-				v = tr_hex(&t, 4);
-				if (v < 0) {
-					tr_fail(&t, t.i, "bad \\u escape");
-				} else if (v >= 0xD800 && v <= 0xDBFF && t.i + 6 <= t.len &&
-					   t.s[t.i] == '\\' && t.s[t.i + 1] == 'u') {
-					long low;
-
-					t.i += 2;
-					low = tr_hex(&t, 4);
-					if (low < 0xDC00 || low > 0xDFFF)
-						tr_fail(&t, t.i,
-							"unpaired UTF-16 surrogate escape");
-					else
-						tr_literal(&t, (uint32_t)(0x10000 +
-									  ((v - 0xD800) << 10) +
-									  (low - 0xDC00)));
-				} else if (v >= 0xD800 && v <= 0xDFFF) {
-					tr_fail(&t, t.i, "unpaired UTF-16 surrogate escape");
-				} else {
-					tr_literal(&t, (uint32_t)v);
-				}
-				break;
-			case 'c':
-				if (t.i < t.len && ((t.s[t.i] >= 'a' && t.s[t.i] <= 'z') ||
-						    (t.s[t.i] >= 'A' && t.s[t.i] <= 'Z'))) {
-					tr_literal(&t, (uint32_t)(t.s[t.i] & 31));
-					t.i++;
-				} else {
-					tr_fail(&t, t.i, "bad \\c escape");
-				}
-				break;
-			case 'k': tr_fail(&t, t.i - 2, "named backreference \\k"); break;
-			case 'p':
-			case 'P': tr_fail(&t, t.i - 2, "Unicode property escape \\p"); break;
-			case '0': tr_fail(&t, t.i - 2, "NUL in a pattern"); break;
-			default:
-				if (c >= '1' && c <= '9') {
-					tr_fail(&t, t.i - 2, "backreference");
-					break;
-				}
-				/* Identity escape: the character itself. */
-				t.i--;
-				tr_literal(&t, utf8_next(t.s, t.len, &t.i));
-				break;
-			}
-			break;
-		case '.':
-			/* ECMA '.' stops at line terminators, RE2's at \n. */
-			if (t.go)
-				tr_puts(&t, "[^\n]");
-			else
-				tr_puts(&t, t.utf8 ? "[^\n\r\xE2\x80\xA8\xE2\x80\xA9]" : "[^\n\r]");
-			t.i++;
-			atom = true;
-			break;
-		case '[':
-			tr_bracket(&t);
-			atom = true;
-			break;
-		case '(':
-			if (t.i + 1 < t.len && t.s[t.i + 1] == '?') {
-				if (t.i + 2 < t.len && t.s[t.i + 2] == ':') {
-					t.i += 3;
-				} else if (t.i + 3 < t.len && t.s[t.i + 2] == '<' &&
-					   t.s[t.i + 3] != '=' && t.s[t.i + 3] != '!') {
-					/* Named group: a plain group for matching. */
-					size_t j = t.i + 3;
-
-					while (j < t.len && t.s[j] != '>')
-						j++;
-					if (j >= t.len) {
-						tr_fail(&t, t.i, "unterminated group name");
-						break;
-					}
-					t.i = j + 1;
-				} else if (t.i + 2 < t.len &&
-					   (t.s[t.i + 2] == '=' || t.s[t.i + 2] == '!' ||
-					    t.s[t.i + 2] == '<')) {
-					tr_fail(&t, t.i,
-						"lookahead or lookbehind (?= (?! (?<= (?<!");
-					break;
-				} else {
-					tr_fail(&t, t.i, "unknown group (?...)");
-					break;
-				}
-			} else {
-				t.i++;
-			}
-			tr_putc(&t, '(');
-			depth++;
-			atom = false;
-			break;
-		case ')':
-			if (depth == 0) {
-				tr_fail(&t, t.i, "unmatched ')'");
-				break;
-			}
-			depth--;
-			tr_putc(&t, ')');
-			t.i++;
-			atom = true;
-			break;
-		case '|':
-			tr_putc(&t, '|');
-			t.i++;
-			atom = false;
-			break;
-		case '^':
-		case '$':
-			tr_putc(&t, c);
-			t.i++;
-			atom = false;
-			break;
-		case '*':
-		case '+':
-		case '?':
-			if (!atom) {
-				tr_fail(&t, t.i, "nothing to repeat");
-				break;
-			}
-			tr_putc(&t, c);
-			t.i++;
-			if (t.i < t.len && t.s[t.i] == '?')
-				t.i++; /* lazy: same verdict as greedy */
-			atom = false;
-			break;
-		case '{':
-			q = brace_quantifier(&t, &lo, &hi);
-			if (!q) {
-				/* Annex B: a '{' that is no quantifier is literal. */
-				tr_literal(&t, '{');
-				t.i++;
-				atom = true;
-				break;
-			}
-			if (!atom) {
-				tr_fail(&t, t.i, "nothing to repeat");
-				break;
-			}
-			if (hi >= 0 && hi < lo) {
-				tr_fail(&t, t.i, "numbers out of order in {} quantifier");
-				break;
-			}
-			if (lo > RE_DUP_MAX || hi > RE_DUP_MAX) {
-				tr_fail(&t, t.i, "repeat count too large for POSIX regex");
-				break;
-			}
-			if (buf_add(t.out, t.s + t.i, q))
-				tr_fail(&t, t.i, "pattern too long");
-			t.i += q;
-			if (t.i < t.len && t.s[t.i] == '?')
-				t.i++;
-			atom = false;
-			break;
-		case '}':
-		case ']':
-			tr_literal(&t, (uint32_t)(unsigned char)c);
-			t.i++;
-			atom = true;
-			break;
-		default:
-			tr_literal(&t, utf8_next(t.s, t.len, &t.i));
-			atom = true;
-			break;
-		}
-	}
-	if (!t.err && depth)
+	while (t.i < t.len && !t.err)
+		tr_construct(&t);
+	if (!t.err && t.depth)
 		tr_fail(&t, t.len, "unmatched '('");
 	if (t.err) {
 		*why = t.why;
