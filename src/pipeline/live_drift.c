@@ -1,0 +1,245 @@
+/*
+ * live_drift.c - the cluster as `drift` sees it: nodes, the GPU stack's
+ * pods, the GPU pods of the placement namespaces, each site's fallback
+ * NodePool, its node class and NodeClaims, listed page by page into the
+ * records of diff/drift.h.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "diff/drift.h"
+#include "kube/kube.h"
+#include "node/node.h"
+#include "pipeline/live.h"
+#include "pipeline/live_drift.h"
+#include "render/render.h"
+#include "source/source.h"
+#include "spec/spec.h"
+
+/* Growing arrays of records in the run's arena. */
+struct collect {
+	struct arena *a;
+	struct drift_node *nodes;
+	size_t nnodes, anodes;
+	struct drift_pod *pods;
+	size_t npods, apods;
+	size_t pods_mark; /* pods kept before the current list */
+	bool gpu_only;    /* keep only pods that request GPUs */
+	const char **names;
+	size_t nnames, anames;
+};
+
+static int
+on_node(void *payload, const struct node *item)
+{
+	struct collect *c = payload;
+
+	ARENA_GROW(c->a, c->nodes, c->nnodes, c->anodes, 256);
+	drift_node_from(&c->nodes[c->nnodes++], c->a, item);
+	return 0;
+}
+
+static void
+on_nodes_restart(void *payload)
+{
+	struct collect *c = payload;
+
+	c->nnodes = 0;
+}
+
+static int
+on_pod(void *payload, const struct node *item)
+{
+	struct collect *c = payload;
+	struct drift_pod p;
+
+	drift_pod_from(&p, c->a, item);
+	if (c->gpu_only && p.gpus <= 0)
+		return 0;
+	ARENA_GROW(c->a, c->pods, c->npods, c->apods, 256);
+	c->pods[c->npods++] = p;
+	return 0;
+}
+
+static void
+on_pods_restart(void *payload)
+{
+	struct collect *c = payload;
+
+	c->npods = c->pods_mark;
+}
+
+static int
+on_name(void *payload, const struct node *item)
+{
+	struct collect *c = payload;
+	const char *name = node_str(node_path(item, "metadata.name"));
+
+	if (!name)
+		return 0;
+	ARENA_GROW(c->a, c->names, c->nnames, c->anames, 16);
+	c->names[c->nnames++] = arena_strdup(c->a, name);
+	return 0;
+}
+
+static void
+on_names_restart(void *payload)
+{
+	struct collect *c = payload;
+
+	c->nnames = 0;
+}
+
+static int
+list_pods(struct kube_client *k, struct collect *c, const char *ns, bool gpu_only)
+{
+	struct kube_list_query q = { "v1", "Pod", ns, NULL, NULL, 0 };
+	struct kube_list_cb cb = { on_pod, on_pods_restart, c };
+
+	c->gpu_only = gpu_only;
+	c->pods_mark = c->npods;
+	return kube_list(k, &q, &cb);
+}
+
+static const struct node *
+rendered_pool(const struct live_run *run, const struct spec_site *s)
+{
+	for (size_t i = 0; i < run->rendered.count; i++) {
+		const struct render_object *o = &run->rendered.objects[i];
+
+		if (!strcmp(o->kind, "NodePool") && !strcmp(o->name, s->fallback.node_pool_name))
+			return o->obj;
+	}
+	return NULL;
+}
+
+static int
+read_fallback(struct drift_fallback *f, struct live_run *run, struct collect *c,
+	      const struct spec_site *s)
+{
+	struct arena *a = run->arena;
+	struct node *live = NULL, *cls = NULL;
+	struct kube_list_query q = { "karpenter.sh/v1", "NodeClaim", NULL, NULL, NULL, 0 };
+	struct kube_list_cb cb = { on_name, on_names_restart, c };
+	bool automode = s->cluster.provisioner == PROV_AUTO_MODE;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->site = s;
+	f->rendered = rendered_pool(run, s);
+	rc = kube_get(&live, run->kube, a, "karpenter.sh/v1", "NodePool", NULL,
+		      s->fallback.node_pool_name);
+	if (rc == KUBE_EFAIL)
+		return -1;
+	f->live = live;
+	f->class_kind = automode ? "NodeClass" : "EC2NodeClass";
+	rc = kube_get(&cls, run->kube, a,
+		      automode ? "eks.amazonaws.com/v1" : "karpenter.k8s.aws/v1", f->class_kind,
+		      NULL, s->fallback.node_class_name);
+	if (rc == KUBE_EFAIL)
+		return -1;
+	f->class_missing = rc == KUBE_ENOTFOUND;
+	f->live_class = cls;
+	q.label_selector = arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name);
+	c->nnames = 0;
+	c->names = NULL;
+	c->anames = 0;
+	rc = kube_list(run->kube, &q, &cb);
+	if (rc == KUBE_EFAIL)
+		return -1;
+	f->claims = c->names;
+	f->nclaims = c->nnames;
+	return 0;
+}
+
+/* The GPU pods of the placement namespaces; the stack's namespace was
+ * listed whole before. */
+static int
+list_placement_pods(struct live_run *run, struct collect *c, const char *stack_ns)
+{
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct spec_site *s = run->sites[i];
+
+		for (size_t j = 0; j < s->placement.namespace_count; j++) {
+			const char *ns = s->placement.namespaces[j];
+			bool seen = !strcmp(ns, stack_ns);
+
+			/* each namespace once, even when sites share it */
+			for (size_t si = 0; si <= i && !seen; si++)
+				for (size_t sj = 0;
+				     sj < run->sites[si]->placement.namespace_count &&
+				     (si < i || sj < j);
+				     sj++)
+					seen = seen ||
+					       !strcmp(run->sites[si]->placement.namespaces[sj],
+						       ns);
+			if (!seen && list_pods(run->kube, c, ns, true) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int
+live_drift_read(struct drift_input *out, struct live_run *r)
+{
+	struct arena *a = r->arena;
+	struct collect c;
+	struct drift_fallback *fbs;
+	const char *stack_ns;
+	size_t nfb = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	{
+		struct kube_list_query q = { "v1", "Node", NULL, NULL, NULL, 0 };
+		struct kube_list_cb cb = { on_node, on_nodes_restart, &c };
+
+		if (kube_list(r->kube, &q, &cb) < 0)
+			return -1;
+	}
+	stack_ns = r->sites[0]->gpu_stack.chart.namespace;
+	if (list_pods(r->kube, &c, stack_ns, false) < 0)
+		return -1;
+	if (list_placement_pods(r, &c, stack_ns) < 0)
+		return -1;
+	fbs = arena_alloc(a, (r->nsites + 1) * sizeof(*fbs));
+	for (size_t i = 0; i < r->nsites; i++) {
+		if (!r->sites[i]->fallback.enabled)
+			continue;
+		if (read_fallback(&fbs[nfb], r, &c, r->sites[i]) < 0)
+			return -1;
+		nfb++;
+	}
+
+	memset(out, 0, sizeof(*out));
+	out->cluster = r->cluster;
+	out->sites = (const struct spec_site *const *)r->sites;
+	out->nsites = r->nsites;
+	out->nodes = c.nodes;
+	out->nnodes = c.nnodes;
+	out->pods = c.pods;
+	out->npods = c.npods;
+	out->stack_listed = true;
+	out->fallbacks = fbs;
+	out->nfallbacks = nfb;
+	return 0;
+}
+
+void
+live_drift_fleet(struct spec_fleet *fleet, struct source_set *files, const struct live_run *r)
+{
+	fleet->sites = (struct spec_site **)r->sites;
+	fleet->count = r->nsites;
+	memset(files, 0, sizeof(*files));
+	for (size_t i = 0; i < r->files.count; i++) {
+		const struct source_file *sf = &r->files.files[i];
+		bool ours = false;
+
+		for (size_t j = 0; j < r->nsites && !ours; j++)
+			ours = r->sites[j]->file && !strcmp(r->sites[j]->file, sf->path);
+		if (ours)
+			source_set_add(r->arena, files, sf->path, sf->data, sf->len);
+	}
+	fleet->files = files->count;
+}

@@ -1,0 +1,31 @@
+/*
+ * live_drift.h - what `gpusite drift` reads of the cluster: page by page
+ * into the compact records of diff/drift.h, which drift_check() then
+ * judges.  GET and LIST only.
+ */
+#ifndef GS_PIPELINE_LIVE_DRIFT_H
+#define GS_PIPELINE_LIVE_DRIFT_H
+
+#include "diff/drift.h"
+#include "pipeline/live.h"
+#include "source/source.h"
+#include "spec/spec.h"
+
+/*
+ * Read the cluster of `r` into `out`: every Node; the pods of the GPU
+ * stack's namespace (the first site's) and the GPU pods of each placement
+ * namespace, each namespace once; and for each site with a fallback, its
+ * NodePool, its EC2NodeClass / NodeClass and the pool's NodeClaims.
+ * Records and trees go into r->arena.  Returns 0, or -1 when the cluster
+ * could not be read (r->errors says why).
+ */
+int live_drift_read(struct drift_input *out, struct live_run *r);
+
+/*
+ * The fleet of `r`'s sites only, and the spec files they come from (in
+ * r->arena): what drift reports on, so other clusters' sites are no test
+ * cases.
+ */
+void live_drift_fleet(struct spec_fleet *fleet, struct source_set *files, const struct live_run *r);
+
+#endif
