@@ -13,49 +13,9 @@
 
 #include "base/arena.h"
 #include "check/check_int.h"
+#include "k8s/k8s_labels.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Labels a kubelet may set on its own Node (kubelet well_known_labels.go). */
-static const char *const kubelet_labels[] = {
-	"kubernetes.io/hostname",
-	"kubernetes.io/os",
-	"kubernetes.io/arch",
-	"beta.kubernetes.io/os",
-	"beta.kubernetes.io/arch",
-	"beta.kubernetes.io/instance-type",
-	"node.kubernetes.io/instance-type",
-	"topology.kubernetes.io/zone",
-	"topology.kubernetes.io/region",
-	"failure-domain.beta.kubernetes.io/zone",
-	"failure-domain.beta.kubernetes.io/region",
-};
-
-static bool
-ns_is(const char *ns, size_t n, const char *domain)
-{
-	size_t m = strlen(domain);
-
-	return (n == m && !strncmp(ns, domain, m)) ||
-	       (n > m && ns[n - m - 1] == '.' && !strncmp(ns + n - m, domain, m));
-}
-
-/* Whether the kubelet refuses `key` in --node-labels. */
-static bool
-kubelet_forbids(const char *key)
-{
-	const char *slash = strchr(key, '/');
-	size_t n = slash ? (size_t)(slash - key) : 0;
-
-	if (!slash)
-		return false;
-	for (size_t i = 0; i < COUNT(kubelet_labels); i++)
-		if (!strcmp(key, kubelet_labels[i]))
-			return false;
-	if (ns_is(key, n, "kubelet.kubernetes.io") || ns_is(key, n, "node.kubernetes.io"))
-		return false;
-	return ns_is(key, n, "kubernetes.io") || ns_is(key, n, "k8s.io");
-}
 
 /* Go regexp `^.{20,250}$`: code points, none of them a newline. */
 static bool
@@ -210,7 +170,7 @@ node_labels(struct check_ctx *c, const struct node *at, const char *path, const 
 				c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
 				"--node-labels sets eks.amazonaws.com/compute-type: nodeadm sets "
 				"it to hybrid and a later value would override it; remove it");
-		else if (kubelet_forbids(item))
+		else if (k8s_kubelet_refuses_label(item))
 			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
 				     "--node-labels sets %s: the kubelet refuses to start with "
 				     "\"unknown 'kubernetes.io' or 'k8s.io' labels specified with "

@@ -10,55 +10,10 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "k8s/k8s_labels.h"
 #include "rules/rules_int.h"
 
 #define COMPUTE_TYPE_LABEL "eks.amazonaws.com/compute-type"
-
-/* kubernetes/kubelet pkg/apis/well_known_labels.go kubeletLabels */
-static const char *const kubelet_labels[] = {
-	"kubernetes.io/hostname",
-	"kubernetes.io/os",
-	"kubernetes.io/arch",
-	"beta.kubernetes.io/os",
-	"beta.kubernetes.io/arch",
-	"beta.kubernetes.io/instance-type",
-	"node.kubernetes.io/instance-type",
-	"topology.kubernetes.io/zone",
-	"topology.kubernetes.io/region",
-	"failure-domain.beta.kubernetes.io/zone",
-	"failure-domain.beta.kubernetes.io/region",
-};
-
-static bool
-domain_in(const char *prefix, size_t n, const char *domain)
-{
-	size_t dl = strlen(domain);
-
-	if (n == dl && !memcmp(prefix, domain, n))
-		return true;
-	return n > dl && prefix[n - dl - 1] == '.' && !memcmp(prefix + n - dl, domain, dl);
-}
-
-/* NodeRestriction's getForbiddenLabels, for one key. */
-static bool
-kubelet_may_not_set(const char *key)
-{
-	const char *slash = strchr(key, '/');
-	size_t n, i;
-
-	if (!slash)
-		return false;
-	n = (size_t)(slash - key);
-	if (domain_in(key, n, "node-restriction.kubernetes.io"))
-		return true;
-	if (!domain_in(key, n, "kubernetes.io") && !domain_in(key, n, "k8s.io"))
-		return false;
-	for (i = 0; i < sizeof(kubelet_labels) / sizeof(kubelet_labels[0]); i++)
-		if (!strcmp(key, kubelet_labels[i]))
-			return false;
-	return !domain_in(key, n, "kubelet.kubernetes.io") &&
-	       !domain_in(key, n, "node.kubernetes.io");
-}
 
 static const struct node *
 labels_map(const struct spec_node_group *g)
@@ -88,7 +43,7 @@ check_gs020(struct rule_ctx *c, const struct spec_site *s)
 		for (j = 0; j < g->label_count; j++) {
 			const char *key = g->labels[j].key;
 
-			if (!kubelet_may_not_set(key))
+			if (!k8s_node_restriction_forbids(key))
 				continue;
 			rule_report(c, s, rule_key_pos(s, labels_map(g), key),
 				    label_path(c, s, g, key),

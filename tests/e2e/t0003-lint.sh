@@ -96,7 +96,7 @@ test_expect_success 'a banned function fails; a comment naming one passes' '
 	sh "$lint" snp
 '
 
-test_expect_success 'a second selector evaluator or timestamp parser fails; src/k8s/ holds them' '
+test_expect_success 'a second selector evaluator, timestamp parser or kubelet label list fails; src/k8s/ holds them' '
 	make_tree sel src/diff/d.c "	if (!strcmp(op, \"DoesNotExist\"))" &&
 	expect_exit 1 sh "$lint" sel 2>err &&
 	grep -F "src/diff/d.c:1:" err && grep -Fx "lint: failed: k8s-once" err &&
@@ -104,7 +104,12 @@ test_expect_success 'a second selector evaluator or timestamp parser fails; src/
 	expect_exit 1 sh "$lint" tm 2>err &&
 	grep -F "k8s-once: a timestamp parser outside src/k8s/:" err &&
 	make_tree home src/k8s/k8s_time.c "	*out = timegm(&tm);" &&
-	sh "$lint" home
+	sh "$lint" home &&
+	make_tree kl src/check/c.c "	\"failure-domain.beta.kubernetes.io/region\"," &&
+	expect_exit 1 sh "$lint" kl 2>err &&
+	grep -F "k8s-once: a list of kubelet labels outside src/k8s/:" err &&
+	make_tree klhome src/k8s/k8s_labels.c "	\"failure-domain.beta.kubernetes.io/region\"," &&
+	sh "$lint" klhome
 '
 
 test_expect_success 'banned.h turns a banned call into a compile error' '

@@ -13,6 +13,7 @@
 
 #include "k8s/k8s_affinity.h"
 #include "k8s/k8s_int.h"
+#include "k8s/k8s_labels.h"
 #include "k8s/k8s_names.h"
 #include "k8s/k8s_quantity.h"
 #include "k8s/k8s_selector.h"
@@ -420,6 +421,42 @@ test_k8s__time_rfc3339(void **state)
 	assert_int_equal(k8s_time_parse(&t, NULL), -1);
 }
 
+/* kubelet well_known_labels.go (IsKubeletLabel), the kubelet's
+ * --node-labels check and NodeRestriction's getForbiddenLabels */
+static void
+test_k8s__kubelet_labels(void **state)
+{
+	(void)state;
+	/* the kubelet's own keys and domains */
+	assert_true(k8s_is_kubelet_label("kubernetes.io/hostname"));
+	assert_true(k8s_is_kubelet_label("topology.kubernetes.io/zone"));
+	assert_true(k8s_is_kubelet_label("node.kubernetes.io/anything"));
+	assert_true(k8s_is_kubelet_label("x.kubelet.kubernetes.io/y"));
+	assert_false(k8s_is_kubelet_label("kubernetes.io/role"));
+	assert_false(k8s_is_kubelet_label("gpu"));
+	assert_false(k8s_is_kubelet_label(NULL));
+	/* refused: kubernetes.io and k8s.io, their subdomains, unless the
+	 * kubelet's own */
+	assert_true(k8s_kubelet_refuses_label("kubernetes.io/role"));
+	assert_true(k8s_kubelet_refuses_label("node-role.kubernetes.io/gpu"));
+	assert_true(k8s_kubelet_refuses_label("k8s.io/x"));
+	assert_true(k8s_kubelet_refuses_label("a.k8s.io/x"));
+	assert_false(k8s_kubelet_refuses_label("kubernetes.io/arch"));
+	assert_false(k8s_kubelet_refuses_label("node.kubernetes.io/pool"));
+	/* a domain only ends in kubernetes.io after a dot */
+	assert_false(k8s_kubelet_refuses_label("notkubernetes.io/x"));
+	assert_false(k8s_kubelet_refuses_label("example.com/gpu"));
+	assert_false(k8s_kubelet_refuses_label("kubernetes.io"));
+	assert_false(k8s_kubelet_refuses_label(NULL));
+	/* NodeRestriction adds its own domain to what the kubelet refuses */
+	assert_true(k8s_node_restriction_forbids("node-restriction.kubernetes.io/x"));
+	assert_true(k8s_node_restriction_forbids("a.node-restriction.kubernetes.io/x"));
+	assert_true(k8s_node_restriction_forbids("kubernetes.io/role"));
+	assert_false(k8s_node_restriction_forbids("node.kubernetes.io/pool"));
+	assert_false(k8s_node_restriction_forbids("example.com/gpu"));
+	assert_false(k8s_node_restriction_forbids(NULL));
+}
+
 int
 main(void)
 {
@@ -434,6 +471,7 @@ main(void)
 		cmocka_unit_test(test_k8s__time_rfc3339),
 		cmocka_unit_test(test_k8s__quantity_like_parse_quantity),
 		TESTUTIL_CASE(test_k8s__node_selector_terms),
+		cmocka_unit_test(test_k8s__kubelet_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
