@@ -59,6 +59,58 @@ parse_format(enum diff_format *out, const char *s)
  * both sides.  Returns the exit code: 0 no difference, 1 a difference or
  * a side whose specs are invalid, 3 when a side could not be read.
  */
+/* The --head side's name: a revision, the index, HEAD of --repo, or the
+ * work tree. */
+static void
+name_head(struct diff_side *hs, struct arena *a, const struct opts *o, const char *head)
+{
+	hs->rev = head;
+	if (head) {
+		hs->label = head;
+		hs->where = arena_printf(a, "at %s", head);
+	} else if (o->staged) {
+		hs->label = "index";
+		hs->where = "in the index";
+	} else if (o->repo) {
+		hs->label = "HEAD";
+		hs->where = "at HEAD";
+	} else {
+		hs->label = "work tree";
+		hs->where = "in the work tree";
+	}
+}
+
+/* Write the comparison to stdout in fmt; negative when it could not be
+ * written. */
+static int
+write_diff(enum diff_format fmt, struct arena *a, struct diff_result *res,
+	   const struct pipeline_source *src, bool quiet)
+{
+	int code = -1; /* -1 until a writer ran: the switch covers every format */
+
+	switch (fmt) {
+	case F_TEXT: code = report_diff_text(stdout, a, res, quiet); break;
+	case F_JSON: code = report_diff_json(stdout, a, res); break;
+	case F_MARKDOWN: {
+		struct buf b = BUF_INIT;
+
+		buf_init(&b, DIFF_REVISIONS_CAP);
+		code = report_diff_markdown(&b, a, res, REPORT_DIFF_COMMENT_BUDGET);
+		if (!code)
+			fwrite(b.data, 1, b.len, stdout);
+		buf_release(&b);
+		break;
+	}
+	case F_GITHUB:
+		/* annotations name the spec file from the repository's top */
+		for (size_t i = 0; i < res->count; i++)
+			res->items[i].file = pipeline_file_from_top(a, src, res->items[i].file);
+		code = report_diff_github(stdout, a, res);
+		break;
+	}
+	return code;
+}
+
 int
 diff_revisions_run(const struct opts *o, const char *base, const char *head, const char *format)
 {
@@ -70,7 +122,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 	unsigned flags;
 	double t0 = pipeline_now_ms();
 	struct pipeline_source side;
-	int rc, code = -1; /* -1 until a writer ran: the switch covers every format */
+	int rc, code;
 
 	if (!base)
 		return usage("--head needs --base: say what to compare it with");
@@ -92,20 +144,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 	bs.rev = base;
 	bs.label = base;
 	bs.where = arena_printf(&a, "at %s", base);
-	hs.rev = head;
-	if (head) {
-		hs.label = head;
-		hs.where = arena_printf(&a, "at %s", head);
-	} else if (o->staged) {
-		hs.label = "index";
-		hs.where = "in the index";
-	} else if (o->repo) {
-		hs.label = "HEAD";
-		hs.where = "at HEAD";
-	} else {
-		hs.label = "work tree";
-		hs.where = "in the work tree";
-	}
+	name_head(&hs, &a, o, head);
 	side = opts_source(o, (const char *const *)o->args, o->nargs);
 	side.staged = false;
 	rc = diff_side_load(&bs, &a, &side, true, flags);
@@ -127,26 +166,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	switch (fmt) {
-	case F_TEXT: code = report_diff_text(stdout, &a, &res, o->quiet); break;
-	case F_JSON: code = report_diff_json(stdout, &a, &res); break;
-	case F_MARKDOWN: {
-		struct buf b = BUF_INIT;
-
-		buf_init(&b, DIFF_REVISIONS_CAP);
-		code = report_diff_markdown(&b, &a, &res, REPORT_DIFF_COMMENT_BUDGET);
-		if (!code)
-			fwrite(b.data, 1, b.len, stdout);
-		buf_release(&b);
-		break;
-	}
-	case F_GITHUB:
-		/* annotations name the spec file from the repository's top */
-		for (size_t i = 0; i < res.count; i++)
-			res.items[i].file = pipeline_file_from_top(&a, &src, res.items[i].file);
-		code = report_diff_github(stdout, &a, &res);
-		break;
-	}
+	code = write_diff(fmt, &a, &res, &src, o->quiet);
 	if (code < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "gpusite diff: error: cannot write the diff\n");
 		code = GS_EXIT_FAILURE;

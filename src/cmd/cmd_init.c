@@ -125,6 +125,58 @@ schema_ref(struct arena *a, const char *dir)
 	return arena_printf(a, "%s%s%s%s", up, rest, *rest ? "/" : "", SCHEMA_PATH);
 }
 
+/* The starter's second half: the stack, the fallback, placement and
+ * alerts, with the defaults written out. */
+static const char starter_stack[] =
+	"  # The NVIDIA stack, scoped to hybrid nodes only: EKS Auto Mode and\n"
+	"  # Bottlerocket GPU nodes bring their own device plugin.\n"
+	"  gpuStack:\n"
+	"    type: device-plugin           # device-plugin | gpu-operator\n"
+	"    chart:\n"
+	"      version: 0.20.0             # one exact chart version, never a range\n"
+	"    gfd: true                     # GPU Feature Discovery labels\n"
+	"\n"
+	"  # Karpenter fallback NodePool: zero nodes until pods cannot run on-prem;\n"
+	"  # the GPU limit caps the cloud bill, consolidation hands nodes back.\n"
+	"  fallback:\n"
+	"    enabled: true\n"
+	"    instanceTypes: [g6e.12xlarge]  # 4 x L40S, 45,776 MiB each\n"
+	"    capacityType: on-demand       # on-demand | spot | reserved\n"
+	"    gpuLimit: 8                   # nvidia.com/gpu the pool may launch in total\n"
+	"    # Every fallback GPU must hold the served model, so this must not exceed\n"
+	"    # the GPU memory of any listed type (GS042): 40000 fits the L40S but not\n"
+	"    # the L4 of g6.* types such as g6.12xlarge (22,888 MiB) - lower it to\n"
+	"    # 22888 or less before you list those.\n"
+	"    minGpuMemoryMiB: 40000\n"
+	"    expireAfter: 720h\n"
+	"    consolidationPolicy: WhenEmptyOrUnderutilized\n"
+	"    consolidateAfter: 5m\n"
+	"    # EDIT: what the fallback nodes boot, the AMI family of their EC2NodeClass:\n"
+	"    # al2023 (the EKS-optimized NVIDIA AMI has no device plugin, so gpusite\n"
+	"    # renders one for those nodes) | bottlerocket (brings its own plugin)\n"
+	"    nodeImage: al2023\n"
+	"\n"
+	"  # Which workloads prefer on-prem GPUs and fail over to the cloud.\n"
+	"  placement:\n"
+	"    mode: prefer-onprem           # prefer-onprem | require-onprem\n"
+	"    engine: kyverno               # kyverno | kyverno-clusterpolicy |\n"
+	"                                  # mutating-admission-policy | none\n"
+	"    namespaces: [inference]       # EDIT: the namespaces of your GPU workloads\n"
+	"    notReadyTolerationSeconds: 300\n"
+	"    unreachableTolerationSeconds: 300\n"
+	"\n"
+	"  # Optional: check the failover time against a target (GS060).\n"
+	"  # recovery:\n"
+	"  #   targetRTO: 20m\n"
+	"  #   nodeProvisioning: 4m        # a cloud GPU node becoming Ready\n"
+	"  #   imagePull: 6m               # the inference image on a cold node\n"
+	"  #   modelLoad: 3m               # model weights until ready\n"
+	"\n"
+	"  alerts:\n"
+	"    enabled: true                 # PrometheusRule: fallback active, near its "
+	"limit\n"
+	"    namespace: monitoring\n";
+
 /*
  * The starter spec.  Its values are chosen to pass every rule without a
  * warning: the fallback's L40S has as much memory per GPU as the on-prem
@@ -189,56 +241,7 @@ starter(struct buf *b, const char *name, const char *schema)
 		    "\n",
 		    schema, name, name) < 0)
 		return -1;
-	return buf_printf(
-		b, "%s",
-		"  # The NVIDIA stack, scoped to hybrid nodes only: EKS Auto Mode and\n"
-		"  # Bottlerocket GPU nodes bring their own device plugin.\n"
-		"  gpuStack:\n"
-		"    type: device-plugin           # device-plugin | gpu-operator\n"
-		"    chart:\n"
-		"      version: 0.20.0             # one exact chart version, never a range\n"
-		"    gfd: true                     # GPU Feature Discovery labels\n"
-		"\n"
-		"  # Karpenter fallback NodePool: zero nodes until pods cannot run on-prem;\n"
-		"  # the GPU limit caps the cloud bill, consolidation hands nodes back.\n"
-		"  fallback:\n"
-		"    enabled: true\n"
-		"    instanceTypes: [g6e.12xlarge]  # 4 x L40S, 45,776 MiB each\n"
-		"    capacityType: on-demand       # on-demand | spot | reserved\n"
-		"    gpuLimit: 8                   # nvidia.com/gpu the pool may launch in total\n"
-		"    # Every fallback GPU must hold the served model, so this must not exceed\n"
-		"    # the GPU memory of any listed type (GS042): 40000 fits the L40S but not\n"
-		"    # the L4 of g6.* types such as g6.12xlarge (22,888 MiB) - lower it to\n"
-		"    # 22888 or less before you list those.\n"
-		"    minGpuMemoryMiB: 40000\n"
-		"    expireAfter: 720h\n"
-		"    consolidationPolicy: WhenEmptyOrUnderutilized\n"
-		"    consolidateAfter: 5m\n"
-		"    # EDIT: what the fallback nodes boot, the AMI family of their EC2NodeClass:\n"
-		"    # al2023 (the EKS-optimized NVIDIA AMI has no device plugin, so gpusite\n"
-		"    # renders one for those nodes) | bottlerocket (brings its own plugin)\n"
-		"    nodeImage: al2023\n"
-		"\n"
-		"  # Which workloads prefer on-prem GPUs and fail over to the cloud.\n"
-		"  placement:\n"
-		"    mode: prefer-onprem           # prefer-onprem | require-onprem\n"
-		"    engine: kyverno               # kyverno | kyverno-clusterpolicy |\n"
-		"                                  # mutating-admission-policy | none\n"
-		"    namespaces: [inference]       # EDIT: the namespaces of your GPU workloads\n"
-		"    notReadyTolerationSeconds: 300\n"
-		"    unreachableTolerationSeconds: 300\n"
-		"\n"
-		"  # Optional: check the failover time against a target (GS060).\n"
-		"  # recovery:\n"
-		"  #   targetRTO: 20m\n"
-		"  #   nodeProvisioning: 4m        # a cloud GPU node becoming Ready\n"
-		"  #   imagePull: 6m               # the inference image on a cold node\n"
-		"  #   modelLoad: 3m               # model weights until ready\n"
-		"\n"
-		"  alerts:\n"
-		"    enabled: true                 # PrometheusRule: fallback active, near its "
-		"limit\n"
-		"    namespace: monitoring\n");
+	return buf_printf(b, "%s", starter_stack);
 }
 
 int

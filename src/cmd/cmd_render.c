@@ -227,6 +227,40 @@ has_rule(const struct diags *d, const char *rule)
 	return false;
 }
 
+/* What the options ask of render(). */
+static void
+render_options_from(struct render_options *ropt, struct render_args *ra)
+{
+	memset(ropt, 0, sizeof(*ropt));
+	ropt->sites = ra->sites;
+	ropt->site_count = ra->site_count;
+	ropt->kube_minor = ra->kube_minor;
+	ropt->files = ra->nodeconfigs || ra->values;
+	ropt->no_nodeconfig_files = !ra->nodeconfigs;
+	ropt->getenv = env_lookup;
+	if (ra->objects != ARGOCD_OBJECTS_ALL) {
+		ropt->keep = keep_objects;
+		ropt->keep_arg = &ra->objects;
+		ropt->argocd_hub = ra->objects == ARGOCD_OBJECTS_ARGOCD;
+	}
+}
+
+/* The files of a render without errors, all or nothing: -o FILE and the
+ * node files.  0, or -1 when one could not be written. */
+static int
+write_files(struct arena *a, struct render_args *ra, struct emit_files *outs, struct emit_batch *r)
+{
+	if (ra->output && !strcmp(ra->output, "-"))
+		ra->output = NULL;
+	if (ra->output)
+		emit_files_add_writer(a, outs, ra->output, emit_batch_write_fd, r);
+	if ((ra->nodeconfigs &&
+	     plan_files(a, outs, r, RENDER_FILE_NODECONFIG, ra->nodeconfigs) < 0) ||
+	    (ra->values && plan_files(a, outs, r, RENDER_FILE_VALUES, ra->values) < 0))
+		return -1;
+	return emit_files_commit(a, outs) < 0 ? -1 : 0;
+}
+
 int
 cmd_render(int argc, char **argv)
 {
@@ -274,18 +308,7 @@ cmd_render(int argc, char **argv)
 		goto out;
 	}
 
-	memset(&ropt, 0, sizeof(ropt));
-	ropt.sites = ra.sites;
-	ropt.site_count = ra.site_count;
-	ropt.kube_minor = ra.kube_minor;
-	ropt.files = ra.nodeconfigs || ra.values;
-	ropt.no_nodeconfig_files = !ra.nodeconfigs;
-	ropt.getenv = env_lookup;
-	if (ra.objects != ARGOCD_OBJECTS_ALL) {
-		ropt.keep = keep_objects;
-		ropt.keep_arg = &ra.objects;
-		ropt.argocd_hub = ra.objects == ARGOCD_OBJECTS_ARGOCD;
-	}
+	render_options_from(&ropt, &ra);
 	pipeline_check_kube_version(&p.diags, &p.fleet, &ropt, "--kube-version");
 	if (o.strict)
 		diags_promote_warnings(&p.diags);
@@ -315,14 +338,7 @@ cmd_render(int argc, char **argv)
 		goto out;
 	}
 
-	if (ra.output && !strcmp(ra.output, "-"))
-		ra.output = NULL;
-	if (ra.output)
-		emit_files_add_writer(&a, &outs, ra.output, emit_batch_write_fd, &r);
-	if ((ra.nodeconfigs &&
-	     plan_files(&a, &outs, &r, RENDER_FILE_NODECONFIG, ra.nodeconfigs) < 0) ||
-	    (ra.values && plan_files(&a, &outs, &r, RENDER_FILE_VALUES, ra.values) < 0) ||
-	    emit_files_commit(&a, &outs) < 0) {
+	if (write_files(&a, &ra, &outs, &r) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
