@@ -184,6 +184,72 @@ output_of(struct arena *a, struct node *elements)
 	return root;
 }
 
+/* per: site: one element per site; the fleet is sorted by name, then file */
+static struct node *
+site_elements(struct arena *a, const struct serve_config *cfg, const struct spec_fleet *fleet)
+{
+	struct node *sites = node_new_seq(a, nowhere);
+
+	for (size_t i = 0; i < fleet->count; i++) {
+		const struct spec_site *st = fleet->sites[i];
+		const char *dn = destination_name(st);
+		struct node *e = node_new_map(a, nowhere);
+
+		node_map_add_str(a, e, "site", st->name);
+		node_map_add_str(a, e, "cluster", st->cluster.name);
+		node_map_add_str(a, e, "destinationName", dn ? dn : st->cluster.name);
+		node_map_add_str(a, e, "file", pipeline_file_from_top(a, &cfg->src, st->file));
+		node_seq_push(a, sites, e);
+	}
+	return sites;
+}
+
+/* per: cluster: one element per cluster, by cluster name; each cluster's
+ * sites by name.  *count is how many. */
+static struct node *
+cluster_elements(struct arena *a, const struct spec_fleet *fleet, const char *path, size_t *count)
+{
+	struct node *clusters = node_new_seq(a, nowhere);
+	size_t nclusters = 0;
+
+	for (;;) {
+		const char *next = NULL, *dn = NULL;
+		struct node *e, *list;
+
+		for (size_t i = 0; i < fleet->count; i++) {
+			const char *c = fleet->sites[i]->cluster.name;
+			const char *last =
+				nclusters ? node_str(node_map_get(
+						    clusters->seq.items[nclusters - 1], "cluster"))
+					  : NULL;
+
+			if ((!last || strcmp(c, last) > 0) && (!next || strcmp(c, next) < 0))
+				next = c;
+		}
+		if (!next)
+			break;
+		e = node_new_map(a, nowhere);
+		list = node_new_seq(a, nowhere);
+		for (size_t i = 0; i < fleet->count; i++) {
+			const struct spec_site *st = fleet->sites[i];
+
+			if (strcmp(st->cluster.name, next))
+				continue;
+			if (!dn)
+				dn = destination_name(st);
+			node_seq_push(a, list, node_new_str(a, nowhere, st->name));
+		}
+		node_map_add_str(a, e, "cluster", next);
+		node_map_add_str(a, e, "destinationName", dn ? dn : next);
+		node_map_add(a, e, "sites", list);
+		node_map_add_str(a, e, "path", path);
+		node_seq_push(a, clusters, e);
+		nclusters++;
+	}
+	*count = nclusters;
+	return clusters;
+}
+
 /* Read the repository and write both answers (or the error). */
 static struct serve_snap *
 snap_build(const struct serve_config *cfg)
@@ -240,56 +306,8 @@ snap_build(const struct serve_config *cfg)
 		names[i] = pipeline_file_from_top(&a, &cfg->src, files.files[i].path);
 	path = app_path(&a, cfg, names, files.count);
 
-	/* per site: the fleet is sorted by name, then file */
-	sites = node_new_seq(&a, nowhere);
-	for (size_t i = 0; i < p.fleet.count; i++) {
-		const struct spec_site *st = p.fleet.sites[i];
-		const char *dn = destination_name(st);
-		struct node *e = node_new_map(&a, nowhere);
-
-		node_map_add_str(&a, e, "site", st->name);
-		node_map_add_str(&a, e, "cluster", st->cluster.name);
-		node_map_add_str(&a, e, "destinationName", dn ? dn : st->cluster.name);
-		node_map_add_str(&a, e, "file", pipeline_file_from_top(&a, &cfg->src, st->file));
-		node_seq_push(&a, sites, e);
-	}
-
-	/* per cluster, by cluster name; each cluster's sites by name */
-	clusters = node_new_seq(&a, nowhere);
-	for (;;) {
-		const char *next = NULL, *dn = NULL;
-		struct node *e, *list;
-
-		for (size_t i = 0; i < p.fleet.count; i++) {
-			const char *c = p.fleet.sites[i]->cluster.name;
-			const char *last =
-				nclusters ? node_str(node_map_get(
-						    clusters->seq.items[nclusters - 1], "cluster"))
-					  : NULL;
-
-			if ((!last || strcmp(c, last) > 0) && (!next || strcmp(c, next) < 0))
-				next = c;
-		}
-		if (!next)
-			break;
-		e = node_new_map(&a, nowhere);
-		list = node_new_seq(&a, nowhere);
-		for (size_t i = 0; i < p.fleet.count; i++) {
-			const struct spec_site *st = p.fleet.sites[i];
-
-			if (strcmp(st->cluster.name, next))
-				continue;
-			if (!dn)
-				dn = destination_name(st);
-			node_seq_push(&a, list, node_new_str(&a, nowhere, st->name));
-		}
-		node_map_add_str(&a, e, "cluster", next);
-		node_map_add_str(&a, e, "destinationName", dn ? dn : next);
-		node_map_add(&a, e, "sites", list);
-		node_map_add_str(&a, e, "path", path);
-		node_seq_push(&a, clusters, e);
-		nclusters++;
-	}
+	sites = site_elements(&a, cfg, &p.fleet);
+	clusters = cluster_elements(&a, &p.fleet, path, &nclusters);
 	sn->status = 200;
 	sn->by_cluster = to_json(output_of(&a, clusters), &sn->by_cluster_len);
 	sn->by_site = to_json(output_of(&a, sites), &sn->by_site_len);
