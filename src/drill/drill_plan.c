@@ -132,81 +132,102 @@ check_plugin(struct arena *a, struct diags *d, struct drill_plan *p,
 	return 0;
 }
 
-static int
-check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
-	   const struct drill_plan_input *in)
+/* What the GPU pods of the placement namespaces show, as they are read. */
+struct pod_scan {
+	const char **pending; /* "ns/name" of the Pending ones */
+	const char *unfenced; /* the first one a partition would not fence */
+	size_t nunfenced;
+};
+
+static void
+note_pending(struct arena *a, struct drill_plan *p, struct pod_scan *scan,
+	     const struct drift_pod *dp)
+{
+	scan->pending = arena_realloc(a, scan->pending, p->pending_pods * sizeof(*scan->pending),
+				      (p->pending_pods + 1) * sizeof(*scan->pending));
+	scan->pending[p->pending_pods++] = arena_printf(a, "%s/%s", dp->ns, dp->name);
+}
+
+static void
+note_unfenced(struct arena *a, struct pod_scan *scan, const struct drill_plan_input *in,
+	      const struct drift_pod *dp)
 {
 	const struct spec_site *s = in->site;
-	const char **pending = NULL;
-	const char *unfenced = NULL;
-	size_t nunfenced = 0;
 
-	for (size_t n = 0; n < s->placement.namespace_count; n++) {
-		const char *ns = s->placement.namespaces[n];
-		struct kube_list_query q = { "v1", "Pod", ns, NULL, NULL, 0 };
-		struct kube_list_query pq = {
-			"policy/v1", "PodDisruptionBudget", ns, NULL, NULL, 0
-		};
-		struct node *pods = NULL, *pdbs = NULL;
-		int rc;
+	/* fencing statefulset fences only the pods of a StatefulSet */
+	if (in->scenario != DRILL_PARTITION || !s->placement.single_writer ||
+	    s->placement.fencing != FENCE_STATEFULSET ||
+	    (dp->owner_kind && !strcmp(dp->owner_kind, "StatefulSet")))
+		return;
+	if (!scan->unfenced)
+		scan->unfenced = arena_printf(a, "%s/%s (owned by %s)", dp->ns, dp->name,
+					      dp->owner_kind ? dp->owner_kind : "nothing");
+	scan->nunfenced++;
+}
 
-		if (kube_list_all(&pods, in->kube, a, &q) == KUBE_EFAIL)
-			return -1;
-		rc = kube_list_all(&pdbs, in->kube, a, &pq);
-		if (rc == KUBE_EFAIL)
-			return -1;
-		for (size_t i = 0; pods && i < pods->seq.count; i++) {
-			const struct node *obj = pods->seq.items[i];
-			struct drift_pod dp;
+/* The PDBs of ns that allow no disruption now and cover the pod, once each. */
+static void
+note_blocking_pdbs(struct arena *a, struct drill_plan *p, const char *ns, const struct node *pdbs,
+		   const struct drift_pod *dp)
+{
+	for (size_t j = 0; pdbs && j < pdbs->seq.count; j++) {
+		const struct node *b = pdbs->seq.items[j];
+		const struct node *allowed = node_path(b, "status.disruptionsAllowed");
+		const char *bn =
+			arena_printf(a, "%s/%s", ns, node_str(node_path(b, "metadata.name")));
+		bool seen = false;
 
-			drift_pod_from(&dp, a, obj);
-			if (dp.gpus <= 0)
-				continue;
-			if (!strcmp(dp.phase, "Pending")) {
-				pending = arena_realloc(a, pending,
-							p->pending_pods * sizeof(*pending),
-							(p->pending_pods + 1) * sizeof(*pending));
-				pending[p->pending_pods++] =
-					arena_printf(a, "%s/%s", dp.ns, dp.name);
-			}
-			if (!drilled(in, dp.node) ||
-			    (dp.owner_kind && !strcmp(dp.owner_kind, "DaemonSet")))
-				continue;
-			p->moving_pods++;
-			p->moving_gpus += dp.gpus;
-			/* fencing statefulset fences only the pods of a StatefulSet */
-			if (in->scenario == DRILL_PARTITION && s->placement.single_writer &&
-			    s->placement.fencing == FENCE_STATEFULSET &&
-			    (!dp.owner_kind || strcmp(dp.owner_kind, "StatefulSet"))) {
-				if (!unfenced)
-					unfenced = arena_printf(
-						a, "%s/%s (owned by %s)", dp.ns, dp.name,
-						dp.owner_kind ? dp.owner_kind : "nothing");
-				nunfenced++;
-			}
-			for (size_t j = 0; pdbs && j < pdbs->seq.count; j++) {
-				const struct node *b = pdbs->seq.items[j];
-				const struct node *allowed =
-					node_path(b, "status.disruptionsAllowed");
-				const char *bn = arena_printf(
-					a, "%s/%s", ns, node_str(node_path(b, "metadata.name")));
-				bool seen = false;
-
-				if (!allowed || !node_is_int(allowed) || allowed->scalar.i > 0 ||
-				    !selects(node_path(b, "spec.selector"), dp.labels))
-					continue;
-				for (size_t k = 0; k < p->blocking_count; k++)
-					seen = seen || !strcmp(p->blocking_pdbs[k], bn);
-				if (seen)
-					continue;
-				p->blocking_pdbs = arena_realloc(
-					a, p->blocking_pdbs,
-					p->blocking_count * sizeof(*p->blocking_pdbs),
-					(p->blocking_count + 1) * sizeof(*p->blocking_pdbs));
-				p->blocking_pdbs[p->blocking_count++] = bn;
-			}
-		}
+		if (!allowed || !node_is_int(allowed) || allowed->scalar.i > 0 ||
+		    !selects(node_path(b, "spec.selector"), dp->labels))
+			continue;
+		for (size_t k = 0; k < p->blocking_count; k++)
+			seen = seen || !strcmp(p->blocking_pdbs[k], bn);
+		if (seen)
+			continue;
+		p->blocking_pdbs = arena_realloc(
+			a, p->blocking_pdbs, p->blocking_count * sizeof(*p->blocking_pdbs),
+			(p->blocking_count + 1) * sizeof(*p->blocking_pdbs));
+		p->blocking_pdbs[p->blocking_count++] = bn;
 	}
+}
+
+static int
+scan_namespace(struct arena *a, struct drill_plan *p, struct pod_scan *scan,
+	       const struct drill_plan_input *in, const char *ns)
+{
+	struct kube_list_query q = { "v1", "Pod", ns, NULL, NULL, 0 };
+	struct kube_list_query pq = { "policy/v1", "PodDisruptionBudget", ns, NULL, NULL, 0 };
+	struct node *pods = NULL, *pdbs = NULL;
+
+	if (kube_list_all(&pods, in->kube, a, &q) == KUBE_EFAIL)
+		return -1;
+	if (kube_list_all(&pdbs, in->kube, a, &pq) == KUBE_EFAIL)
+		return -1;
+	for (size_t i = 0; pods && i < pods->seq.count; i++) {
+		struct drift_pod dp;
+
+		drift_pod_from(&dp, a, pods->seq.items[i]);
+		if (dp.gpus <= 0)
+			continue;
+		if (!strcmp(dp.phase, "Pending"))
+			note_pending(a, p, scan, &dp);
+		if (!drilled(in, dp.node) || (dp.owner_kind && !strcmp(dp.owner_kind, "DaemonSet")))
+			continue;
+		p->moving_pods++;
+		p->moving_gpus += dp.gpus;
+		note_unfenced(a, scan, in, &dp);
+		note_blocking_pdbs(a, p, ns, pdbs, &dp);
+	}
+	return 0;
+}
+
+static void
+report_pods(struct arena *a, struct diags *d, struct drill_plan *p,
+	    const struct drill_plan_input *in, const struct pod_scan *scan)
+{
+	const struct spec_site *s = in->site;
+	size_t nunfenced = scan->nunfenced;
+
 	for (size_t k = 0; k < p->blocking_count; k++)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"), DRILL_PDB,
 			"spec.placement.namespaces",
@@ -226,7 +247,7 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     " beside %s replacement%s, two writers at once; run single"
 				     " writers as StatefulSets or use fencing lease",
 				     nunfenced, nunfenced == 1 ? "" : "s",
-				     nunfenced == 1 ? "is" : "are", unfenced,
+				     nunfenced == 1 ? "is" : "are", scan->unfenced,
 				     nunfenced == 1 ? "" : "s", nunfenced == 1 ? "its" : "their",
 				     nunfenced == 1 ? "" : "s"));
 	if (p->pending_pods)
@@ -237,7 +258,7 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     " tell its replacements from these; let them schedule or"
 				     " delete them first",
 				     p->pending_pods, p->pending_pods == 1 ? " is" : "s are",
-				     pending[0]));
+				     scan->pending[0]));
 	if (s->fallback.enabled && s->fallback.gpu_limit_set &&
 	    p->moving_gpus > s->fallback.gpu_limit)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "gpuLimit"),
@@ -248,6 +269,19 @@ check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     " Pending; drill fewer nodes or raise gpuLimit",
 				     (long long)s->fallback.gpu_limit, (long long)p->moving_gpus,
 				     p->moving_pods));
+}
+
+static int
+check_pods(struct arena *a, struct diags *d, struct drill_plan *p,
+	   const struct drill_plan_input *in)
+{
+	const struct spec_site *s = in->site;
+	struct pod_scan scan = { NULL, NULL, 0 };
+
+	for (size_t n = 0; n < s->placement.namespace_count; n++)
+		if (scan_namespace(a, p, &scan, in, s->placement.namespaces[n]) < 0)
+			return -1;
+	report_pods(a, d, p, in, &scan);
 	return 0;
 }
 

@@ -248,94 +248,125 @@ unknown(struct drill_term_result *t, const char *why)
 	t->reason = why;
 }
 
-void
-drill_terms_compute(struct arena *a, struct drill_terms *out, const struct drill_budget *b,
-		    const struct drill_record *r)
-{
-	const struct drill_transition *not_ready = NULL, *drain = NULL, *deleted = NULL;
-	const struct drill_transition *pending = NULL, *sched = NULL, *node_ready = NULL;
-	const struct drill_transition *started = NULL, *ready = NULL, *pod = NULL;
-	struct drill_term_result *t = out->terms;
-	int64_t start = 0;
-	bool have_start = false;
+/* The pod a term follows and its transitions; NULL where not in the data. */
+struct replacement {
+	const struct drill_transition *pod, *pending, *sched, *node_ready;
+	const struct drill_transition *started, *ready;
+};
 
+/* Whether x is at or after the term start (any time without one). */
+static bool
+after_start(const struct drill_transition *x, const struct drill_transition *start)
+{
+	return !start || x->time >= start->time;
+}
+
+static void
+terms_init(struct drill_terms *out, const struct drill_budget *b, const struct drill_record *r)
+{
 	memset(out, 0, sizeof(*out));
 	out->scenario = r->scenario;
 	out->target = b->target;
 	for (int i = 0; i < DRILL_TERM_COUNT; i++) {
-		t[i].term = (enum drill_term)i;
-		t[i].budget = b->seconds[i];
-		t[i].applies = b->applies[i];
+		out->terms[i].term = (enum drill_term)i;
+		out->terms[i].budget = b->seconds[i];
+		out->terms[i].applies = b->applies[i];
 	}
+}
 
+/* The first NotReady of a drilled node; NULL if none. */
+static const struct drill_transition *
+first_not_ready(const struct drill_record *r)
+{
 	for (size_t i = 0; i < r->count; i++) {
 		const struct drill_transition *x = &r->transitions[i];
 
 		if (x->object == DRILL_OBJ_NODE && x->what == DRILL_NOT_READY &&
-		    drilled(r, x->name) && !not_ready)
-			not_ready = x;
-		if (x->object == DRILL_OBJ_DRILL && x->what == DRILL_DRAIN_START && !drain)
-			drain = x;
+		    drilled(r, x->name))
+			return x;
+	}
+	return NULL;
+}
+
+/* The Drill entry's drain start, else the first cordon of a drilled node. */
+static const struct drill_transition *
+first_drain(const struct drill_record *r)
+{
+	for (size_t i = 0; i < r->count; i++) {
+		const struct drill_transition *x = &r->transitions[i];
+
+		if (x->object == DRILL_OBJ_DRILL && x->what == DRILL_DRAIN_START)
+			return x;
 	}
 	/* from the cluster alone: the drain started when a drilled node was cordoned */
-	for (size_t i = 0; i < r->count && !drain; i++) {
+	for (size_t i = 0; i < r->count; i++) {
 		const struct drill_transition *x = &r->transitions[i];
 
 		if (x->object == DRILL_OBJ_NODE && x->what == DRILL_CORDONED && drilled(r, x->name))
-			drain = x;
+			return x;
 	}
+	return NULL;
+}
+
+/* nodeMonitorGrace: last heartbeat -> NotReady */
+static void
+term_grace(struct drill_term_result *t, const struct drill_budget *b, const struct drill_record *r,
+	   const struct drill_transition *not_ready)
+{
+	int64_t hb;
+	const char *d;
+
 	/* a NotReady node makes this a failure, even in a drill planned as a drain */
-	if (not_ready && !t[DRILL_TERM_NODE_MONITOR_GRACE].applies) {
-		t[DRILL_TERM_NODE_MONITOR_GRACE].applies = true;
-		t[DRILL_TERM_NODE_MONITOR_GRACE].budget = b->grace;
+	if (not_ready && !t->applies) {
+		t->applies = true;
+		t->budget = b->grace;
 	}
-
-	/* nodeMonitorGrace: last heartbeat -> NotReady */
-	if (!t[DRILL_TERM_NODE_MONITOR_GRACE].applies) {
-		t[DRILL_TERM_NODE_MONITOR_GRACE].known = true;
-	} else if (!not_ready) {
-		unknown(&t[DRILL_TERM_NODE_MONITOR_GRACE],
-			"no NotReady transition of a drilled node in the data");
-	} else {
-		int64_t hb;
-		const char *d = not_ready->detail;
-
-		if (d && !strncmp(d, "lastHeartbeat ", 14) && !k8s_time_parse(&hb, d + 14))
-			known(&t[DRILL_TERM_NODE_MONITOR_GRACE], hb, not_ready->time);
-		else if (r->started_at)
-			known(&t[DRILL_TERM_NODE_MONITOR_GRACE], r->started_at, not_ready->time);
-		else
-			unknown(&t[DRILL_TERM_NODE_MONITOR_GRACE],
-				"the node's last heartbeat is not in the data");
+	if (!t->applies) {
+		t->known = true;
+		return;
 	}
-
-	/* eviction: NotReady or drain start -> the last pod of the drilled nodes deleted */
-	if (not_ready) {
-		start = not_ready->time;
-		have_start = true;
-	} else if (drain) {
-		start = drain->time;
-		have_start = true;
+	if (!not_ready) {
+		unknown(t, "no NotReady transition of a drilled node in the data");
+		return;
 	}
+	d = not_ready->detail;
+	if (d && !strncmp(d, "lastHeartbeat ", 14) && !k8s_time_parse(&hb, d + 14))
+		known(t, hb, not_ready->time);
+	else if (r->started_at)
+		known(t, r->started_at, not_ready->time);
+	else
+		unknown(t, "the node's last heartbeat is not in the data");
+}
+
+/* eviction: NotReady or drain start -> the last pod of the drilled nodes deleted */
+static void
+term_eviction(struct drill_term_result *t, const struct drill_record *r,
+	      const struct drill_transition *start)
+{
+	const struct drill_transition *deleted = NULL;
+
 	for (size_t i = 0; i < r->count; i++) {
 		const struct drill_transition *x = &r->transitions[i];
 
 		if ((x->object == DRILL_OBJ_POD || x->object == DRILL_OBJ_EVENT) &&
-		    x->what == DRILL_DELETED && drilled(r, x->node) &&
-		    (!have_start || x->time >= start))
+		    x->what == DRILL_DELETED && drilled(r, x->node) && after_start(x, start))
 			deleted = x;
 	}
-	if (!have_start)
-		unknown(&t[DRILL_TERM_EVICTION], "neither a NotReady transition of a drilled node "
-						 "nor the drain start is in the data");
+	if (!start)
+		unknown(t, "neither a NotReady transition of a drilled node "
+			   "nor the drain start is in the data");
 	else if (!deleted)
-		unknown(&t[DRILL_TERM_EVICTION], "no pod of the drilled nodes was seen deleted");
+		unknown(t, "no pod of the drilled nodes was seen deleted");
 	else
-		known(&t[DRILL_TERM_EVICTION], start, deleted->time);
+		known(t, start->time, deleted->time);
+}
 
-	/* the replacement pod Ready last (latest first: one scan in the usual
-	 * case), else the one Pending last */
-	for (size_t i = r->count; i-- > 0 && !pod;) {
+/* The replacement pod Ready last (latest first: one scan in the usual
+ * case), else the one Pending last; its Pending, NULL if none. */
+static const struct drill_transition *
+replacement_pod(const struct drill_record *r, const struct drill_transition *start)
+{
+	for (size_t i = r->count; i-- > 0;) {
 		const struct drill_transition *x = &r->transitions[i];
 		const struct drill_transition *p;
 
@@ -343,76 +374,125 @@ drill_terms_compute(struct arena *a, struct drill_terms *out, const struct drill
 		    (x->what != DRILL_READY && x->what != DRILL_CONTAINERS_READY))
 			continue;
 		p = find_pod(r, x, DRILL_PENDING);
-		if (p && (!have_start || p->time >= start))
-			pod = p;
+		if (p && after_start(p, start))
+			return p;
 	}
-	for (size_t i = r->count; i-- > 0 && !pod;) {
+	for (size_t i = r->count; i-- > 0;) {
 		const struct drill_transition *x = &r->transitions[i];
 
-		if (x->object == DRILL_OBJ_POD && x->what == DRILL_PENDING &&
-		    (!have_start || x->time >= start))
-			pod = x;
+		if (x->object == DRILL_OBJ_POD && x->what == DRILL_PENDING && after_start(x, start))
+			return x;
 	}
-	if (pod) {
-		pending = find_pod(r, pod, DRILL_PENDING);
-		sched = find_pod(r, pod, DRILL_SCHEDULED);
-		started = find_pod(r, pod, DRILL_STARTED);
-		ready = find_pod(r, pod, DRILL_READY);
-		if (!ready)
-			ready = find_pod(r, pod, DRILL_CONTAINERS_READY);
+	return NULL;
+}
+
+/* The last Ready of the node the pod was scheduled to, before it was. */
+static const struct drill_transition *
+scheduled_node_ready(const struct drill_record *r, const struct drill_transition *sched)
+{
+	const struct drill_transition *node_ready = NULL;
+
+	for (size_t i = 0; sched && sched->node && i < r->count; i++) {
+		const struct drill_transition *x = &r->transitions[i];
+
+		if (x->object == DRILL_OBJ_NODE && x->what == DRILL_READY &&
+		    !strcmp(x->name, sched->node) && x->time <= sched->time)
+			node_ready = x;
 	}
-	if (sched && sched->node) {
-		for (size_t i = 0; i < r->count; i++) {
-			const struct drill_transition *x = &r->transitions[i];
+	return node_ready;
+}
 
-			if (x->object == DRILL_OBJ_NODE && x->what == DRILL_READY &&
-			    !strcmp(x->name, sched->node) && x->time <= sched->time)
-				node_ready = x;
-		}
-	}
+static void
+replacement_find(struct replacement *out, const struct drill_record *r,
+		 const struct drill_transition *start)
+{
+	memset(out, 0, sizeof(*out));
+	out->pod = replacement_pod(r, start);
+	if (!out->pod)
+		return;
+	out->pending = find_pod(r, out->pod, DRILL_PENDING);
+	out->sched = find_pod(r, out->pod, DRILL_SCHEDULED);
+	out->started = find_pod(r, out->pod, DRILL_STARTED);
+	out->ready = find_pod(r, out->pod, DRILL_READY);
+	if (!out->ready)
+		out->ready = find_pod(r, out->pod, DRILL_CONTAINERS_READY);
+	out->node_ready = scheduled_node_ready(r, out->sched);
+}
 
-	/* nodeProvisioning: replacement Pending -> its node Ready */
-	if (!pod)
-		unknown(&t[DRILL_TERM_NODE_PROVISIONING], "no replacement pod was seen Pending");
-	else if (!sched || !sched->node)
-		unknown(&t[DRILL_TERM_NODE_PROVISIONING],
-			arena_printf(a, "pod %s was not seen scheduled to a node", pod->name));
-	else if (!node_ready)
-		unknown(&t[DRILL_TERM_NODE_PROVISIONING],
-			arena_printf(a, "node %s was not seen turning Ready", sched->node));
+/* nodeProvisioning: replacement Pending -> its node Ready */
+static void
+term_provisioning(struct arena *a, struct drill_term_result *t, const struct replacement *rp)
+{
+	if (!rp->pod)
+		unknown(t, "no replacement pod was seen Pending");
+	else if (!rp->sched || !rp->sched->node)
+		unknown(t,
+			arena_printf(a, "pod %s was not seen scheduled to a node", rp->pod->name));
+	else if (!rp->node_ready)
+		unknown(t, arena_printf(a, "node %s was not seen turning Ready", rp->sched->node));
 	else
-		known(&t[DRILL_TERM_NODE_PROVISIONING], pending->time, node_ready->time);
+		known(t, rp->pending->time, rp->node_ready->time);
+}
 
-	/* imagePull: scheduled -> containers started */
-	if (!pod || !sched)
-		unknown(&t[DRILL_TERM_IMAGE_PULL],
-			pod ? arena_printf(a, "pod %s was not seen scheduled", pod->name)
-			    : "no replacement pod was seen Pending");
-	else if (!started)
-		unknown(&t[DRILL_TERM_IMAGE_PULL],
-			arena_printf(a, "no Started event of pod %s in the data", pod->name));
+/* imagePull: scheduled -> containers started */
+static void
+term_image_pull(struct arena *a, struct drill_term_result *t, const struct replacement *rp)
+{
+	if (!rp->pod || !rp->sched)
+		unknown(t, rp->pod ? arena_printf(a, "pod %s was not seen scheduled", rp->pod->name)
+				   : "no replacement pod was seen Pending");
+	else if (!rp->started)
+		unknown(t,
+			arena_printf(a, "no Started event of pod %s in the data", rp->pod->name));
 	else
-		known(&t[DRILL_TERM_IMAGE_PULL], sched->time, started->time);
+		known(t, rp->sched->time, rp->started->time);
+}
 
-	/* modelLoad: started -> Ready */
-	if (!pod || !started)
-		unknown(&t[DRILL_TERM_MODEL_LOAD],
-			pod ? arena_printf(a, "no Started event of pod %s in the data", pod->name)
-			    : "no replacement pod was seen Pending");
-	else if (!ready)
-		unknown(&t[DRILL_TERM_MODEL_LOAD],
-			arena_printf(a, "pod %s was not seen Ready", pod->name));
+/* modelLoad: started -> Ready */
+static void
+term_model_load(struct arena *a, struct drill_term_result *t, const struct replacement *rp)
+{
+	if (!rp->pod || !rp->started)
+		unknown(t, rp->pod ? arena_printf(a, "no Started event of pod %s in the data",
+						  rp->pod->name)
+				   : "no replacement pod was seen Pending");
+	else if (!rp->ready)
+		unknown(t, arena_printf(a, "pod %s was not seen Ready", rp->pod->name));
 	else
-		known(&t[DRILL_TERM_MODEL_LOAD], started->time, ready->time);
+		known(t, rp->started->time, rp->ready->time);
+}
 
+static void
+terms_total(struct drill_terms *out)
+{
 	out->total_known = true;
 	for (int i = 0; i < DRILL_TERM_COUNT; i++) {
-		if (!t[i].applies)
+		if (!out->terms[i].applies)
 			continue;
-		if (t[i].known)
-			out->total += t[i].measured;
+		if (out->terms[i].known)
+			out->total += out->terms[i].measured;
 		else
 			out->total_known = false;
 	}
 	out->within_target = out->total_known && out->target > 0 && out->total <= out->target;
+}
+
+void
+drill_terms_compute(struct arena *a, struct drill_terms *out, const struct drill_budget *b,
+		    const struct drill_record *r)
+{
+	struct drill_term_result *t = out->terms;
+	const struct drill_transition *not_ready, *start;
+	struct replacement rp;
+
+	terms_init(out, b, r);
+	not_ready = first_not_ready(r);
+	start = not_ready ? not_ready : first_drain(r);
+	term_grace(&t[DRILL_TERM_NODE_MONITOR_GRACE], b, r, not_ready);
+	term_eviction(&t[DRILL_TERM_EVICTION], r, start);
+	replacement_find(&rp, r, start);
+	term_provisioning(a, &t[DRILL_TERM_NODE_PROVISIONING], &rp);
+	term_image_pull(a, &t[DRILL_TERM_IMAGE_PULL], &rp);
+	term_model_load(a, &t[DRILL_TERM_MODEL_LOAD], &rp);
+	terms_total(out);
 }
