@@ -175,8 +175,9 @@ pending_expr(struct arena *a, const struct spec_site *site)
 		ns, ns);
 }
 
-static int
-alerts_site(struct render_ctx *ctx, const struct spec_site *site)
+/* The site's PrometheusRule, and the one rule group its alerts go in. */
+static struct node *
+alerts_rules(struct render_ctx *ctx, const struct spec_site *site, const struct watched *w)
 {
 	struct arena *a = ctx->arena;
 	const struct spec_alerts *al = &site->alerts;
@@ -184,13 +185,7 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 	struct render_kvs extra = { NULL, 0, 0 };
 	struct render_object *o;
 	struct node *spec, *groups, *group, *rules;
-	const char *pool, *pool_sel;
-	struct alert x;
-	struct watched w;
 
-	if (!al->enabled)
-		return 0;
-	watched_nodes(&w, a, site);
 	for (size_t i = 0; i < al->label_count; i++)
 		render_kvs_add(a, &extra, al->labels[i].key, al->labels[i].value);
 	o = render_object_add(
@@ -203,115 +198,171 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 				      " is NotReady"
 				    : "alerts when GPU Pods stay pending or an on-prem GPU node"
 				      " is NotReady",
-			w.group_count ? "; the SSM nodes are"
-					" watched through kube_node_labels: run kube-state-metrics"
-					" with " KSM_ALLOWLIST
-				      : ""));
+			w->group_count ? "; the SSM nodes are"
+					 " watched through kube_node_labels: run kube-state-metrics"
+					 " with " KSM_ALLOWLIST
+				       : ""));
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	groups = node_map_add(a, spec, "groups", node_new_seq(a, no_pos));
 	group = node_new_map(a, no_pos);
 	node_map_add_str(a, group, "name", arena_printf(a, "gpusite-%s", site->name));
 	rules = node_map_add(a, group, "rules", node_new_seq(a, no_pos));
 	node_seq_push(a, groups, group);
+	return rules;
+}
 
-	if (fb->enabled) {
-		pool = fb->node_pool_name ? fb->node_pool_name
-					  : arena_printf(a, "%s-gpu-fallback", site->name);
-		pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool));
-		x.name = "GPUSiteFallbackActive";
-		x.expr = arena_printf(a,
-				      "karpenter_nodepools_usage{%s,resource_type=\"nodes\"} > 0\n"
-				      "or\n"
-				      "increase(karpenter_nodeclaims_created_total{%s,reason="
-				      "\"provisioned\"}[10m]) > 0",
-				      pool_sel, pool_sel);
-		x.for_ = "1m";
-		x.severity = "warning";
-		x.summary = arena_printf(a, "GPU site %s runs GPU pods on the cloud fallback",
-					 site->name);
-		x.description = arena_printf(
-			a,
-			"The fallback NodePool %s has nodes or"
-			" launched NodeClaims for pending pods: the on-prem GPU nodes of"
-			" site %s cannot take the load.",
-			pool, site->name);
-		node_seq_push(a, rules, alert_node(a, site->name, &x));
+static struct node *
+fallback_active_alert(struct arena *a, const struct spec_site *site, const char *pool,
+		      const char *pool_sel)
+{
+	struct alert x;
 
-		x.name = "GPUSiteFallbackNearLimit";
-		x.expr = arena_printf(
-			a,
-			"karpenter_nodepools_usage{%s,resource_type=\"nvidia.com/gpu\"}\n"
-			"  / karpenter_nodepools_limit{%s,resource_type=\"nvidia.com/gpu\"} > 0.8",
-			pool_sel, pool_sel);
-		x.for_ = "5m";
-		x.severity = "warning";
-		x.summary = arena_printf(a,
-					 "GPU site %s: the cloud fallback is over 80%% of"
-					 " its GPU limit",
-					 site->name);
-		x.description =
-			arena_printf(a,
+	x.name = "GPUSiteFallbackActive";
+	x.expr = arena_printf(a,
+			      "karpenter_nodepools_usage{%s,resource_type=\"nodes\"} > 0\n"
+			      "or\n"
+			      "increase(karpenter_nodeclaims_created_total{%s,reason="
+			      "\"provisioned\"}[10m]) > 0",
+			      pool_sel, pool_sel);
+	x.for_ = "1m";
+	x.severity = "warning";
+	x.summary = arena_printf(a, "GPU site %s runs GPU pods on the cloud fallback", site->name);
+	x.description =
+		arena_printf(a,
+			     "The fallback NodePool %s has nodes or"
+			     " launched NodeClaims for pending pods: the on-prem GPU nodes of"
+			     " site %s cannot take the load.",
+			     pool, site->name);
+	return alert_node(a, site->name, &x);
+}
+
+static struct node *
+fallback_near_limit_alert(struct arena *a, const struct spec_site *site, const char *pool,
+			  const char *pool_sel)
+{
+	struct alert x;
+
+	x.name = "GPUSiteFallbackNearLimit";
+	x.expr = arena_printf(
+		a,
+		"karpenter_nodepools_usage{%s,resource_type=\"nvidia.com/gpu\"}\n"
+		"  / karpenter_nodepools_limit{%s,resource_type=\"nvidia.com/gpu\"} > 0.8",
+		pool_sel, pool_sel);
+	x.for_ = "5m";
+	x.severity = "warning";
+	x.summary = arena_printf(a,
+				 "GPU site %s: the cloud fallback is over 80%% of"
+				 " its GPU limit",
+				 site->name);
+	x.description = arena_printf(a,
 				     "The fallback NodePool %s uses more than 80%%"
 				     " of its limit of %lld GPUs; pods beyond it stay pending.",
-				     pool, (long long)fb->gpu_limit);
-		node_seq_push(a, rules, alert_node(a, site->name, &x));
-	}
+				     pool, (long long)site->fallback.gpu_limit);
+	return alert_node(a, site->name, &x);
+}
+
+/* Both fallback alerts select the same NodePool. */
+static void
+fallback_alerts(struct arena *a, struct node *rules, const struct spec_site *site)
+{
+	const struct spec_fallback *fb = &site->fallback;
+	const char *pool, *pool_sel;
+
+	pool = fb->node_pool_name ? fb->node_pool_name
+				  : arena_printf(a, "%s-gpu-fallback", site->name);
+	pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool));
+	node_seq_push(a, rules, fallback_active_alert(a, site, pool, pool_sel));
+	node_seq_push(a, rules, fallback_near_limit_alert(a, site, pool, pool_sel));
+}
+
+static struct node *
+pods_pending_alert(struct arena *a, const struct spec_site *site)
+{
+	struct alert x;
 
 	x.name = "GPUSitePodsPending";
 	x.expr = pending_expr(a, site);
 	x.for_ = "5m";
 	x.severity = "warning";
 	x.summary = arena_printf(a, "GPU pods of site %s pending for over 5 minutes", site->name);
+	x.description = arena_printf(
+		a,
+		"Pod {{ $labels.namespace }}/{{ $labels.pod }}"
+		" requests GPUs and has been Pending for more than 5 minutes:%s",
+		site->fallback.enabled ? " neither the on-prem nodes nor the cloud fallback can"
+					 " place it."
+				       : " the on-prem GPU nodes cannot place it"
+					 " and the site has no cloud fallback.");
+	return alert_node(a, site->name, &x);
+}
+
+static struct node *
+node_not_ready_alert(struct arena *a, const struct spec_site *site, const struct watched *w)
+{
+	struct alert x;
+
+	x.name = "GPUSiteOnPremNodeNotReady";
+	x.expr = not_ready_expr(a, site, w);
+	x.for_ = "1m";
+	x.severity = "critical";
+	x.summary = arena_printf(a,
+				 "On-prem GPU node {{ $labels.node }} of site %s"
+				 " is not Ready",
+				 site->name);
 	x.description =
 		arena_printf(a,
-			     "Pod {{ $labels.namespace }}/{{ $labels.pod }}"
-			     " requests GPUs and has been Pending for more than 5 minutes:%s",
-			     fb->enabled ? " neither the on-prem nodes nor the cloud fallback can"
-					   " place it."
-					 : " the on-prem GPU nodes cannot place it"
-					   " and the site has no cloud fallback.");
-	node_seq_push(a, rules, alert_node(a, site->name, &x));
+			     "Node {{ $labels.node }} of GPU site %s has"
+			     " not been Ready for a minute; its GPU pods are evicted after the"
+			     " eviction toleration (%llds unreachable, %llds not-ready)%s. %s",
+			     site->name, (long long)site->placement.unreachable_toleration_seconds,
+			     (long long)site->placement.not_ready_toleration_seconds,
+			     site->fallback.enabled ? " and may move to the cloud fallback" : "",
+			     watch_note(a, w));
+	return alert_node(a, site->name, &x);
+}
 
-	if (site->group_count) {
-		x.name = "GPUSiteOnPremNodeNotReady";
-		x.expr = not_ready_expr(a, site, &w);
-		x.for_ = "1m";
-		x.severity = "critical";
-		x.summary = arena_printf(a,
-					 "On-prem GPU node {{ $labels.node }} of site %s"
-					 " is not Ready",
-					 site->name);
-		x.description = arena_printf(
-			a,
-			"Node {{ $labels.node }} of GPU site %s has"
-			" not been Ready for a minute; its GPU pods are evicted after the"
-			" eviction toleration (%llds unreachable, %llds not-ready)%s. %s",
-			site->name, (long long)site->placement.unreachable_toleration_seconds,
-			(long long)site->placement.not_ready_toleration_seconds,
-			fb->enabled ? " and may move to the cloud fallback" : "",
-			watch_note(a, &w));
-		node_seq_push(a, rules, alert_node(a, site->name, &x));
-	}
-	if (w.group_count) {
-		x.name = "GPUSiteNodeLabelsMissing";
-		x.expr = labels_missing_expr(a, site, &w);
-		x.for_ = "15m";
-		x.severity = "warning";
-		x.summary = arena_printf(
-			a,
-			"No node of node group {{ $labels.label_gpusite_io_node_group }}"
-			" of site %s is visible in kube_node_labels",
-			site->name);
-		x.description = arena_printf(
-			a,
-			"GPUSiteOnPremNodeNotReady finds the SSM nodes"
-			" of node group {{ $labels.label_gpusite_io_node_group }} (named at"
-			" activation) through kube_node_labels, and kube-state-metrics exports"
-			" that series only when started with %s. Until it is, or while no node"
-			" of the group has joined, a NotReady node of the group raises no alert.",
-			KSM_ALLOWLIST);
-		node_seq_push(a, rules, alert_node(a, site->name, &x));
-	}
+static struct node *
+node_labels_missing_alert(struct arena *a, const struct spec_site *site, const struct watched *w)
+{
+	struct alert x;
+
+	x.name = "GPUSiteNodeLabelsMissing";
+	x.expr = labels_missing_expr(a, site, w);
+	x.for_ = "15m";
+	x.severity = "warning";
+	x.summary = arena_printf(a,
+				 "No node of node group {{ $labels.label_gpusite_io_node_group }}"
+				 " of site %s is visible in kube_node_labels",
+				 site->name);
+	x.description = arena_printf(
+		a,
+		"GPUSiteOnPremNodeNotReady finds the SSM nodes"
+		" of node group {{ $labels.label_gpusite_io_node_group }} (named at"
+		" activation) through kube_node_labels, and kube-state-metrics exports"
+		" that series only when started with %s. Until it is, or while no node"
+		" of the group has joined, a NotReady node of the group raises no alert.",
+		KSM_ALLOWLIST);
+	return alert_node(a, site->name, &x);
+}
+
+static int
+alerts_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	struct arena *a = ctx->arena;
+	struct node *rules;
+	struct watched w;
+
+	if (!site->alerts.enabled)
+		return 0;
+	watched_nodes(&w, a, site);
+	rules = alerts_rules(ctx, site, &w);
+	if (site->fallback.enabled)
+		fallback_alerts(a, rules, site);
+	node_seq_push(a, rules, pods_pending_alert(a, site));
+	if (site->group_count)
+		node_seq_push(a, rules, node_not_ready_alert(a, site, &w));
+	if (w.group_count)
+		node_seq_push(a, rules, node_labels_missing_alert(a, site, &w));
 	return 0;
 }
 
