@@ -317,12 +317,140 @@ lean_fleet_rules_run(struct pipeline *p, struct arena *a, const struct source_se
 	arena_release(&t);
 }
 
+/* What load carries from one file to the next. */
+struct load_state {
+	struct pipeline *p;
+	struct arena *a; /* the run's */
+	bool lean;
+	struct doc_refs refs;
+	struct lean_keys keys;
+};
+
+/* GS127: a document of another tool, skipped. */
+static void
+note_not_site(struct diags *d, const struct node *doc, const char *api, const char *kind)
+{
+	if (api)
+		diag_add(d, DIAG_NOTE, doc->at, "GS127", "",
+			 "skipped: not a site spec (apiVersion %s%s%s);"
+			 " keep other files out of the spec paths to"
+			 " silence this",
+			 api, kind ? ", kind " : "", kind ? kind : "");
+	else
+		diag_add(d, DIAG_NOTE, doc->at, "GS127", "",
+			 "skipped: no apiVersion, kind, metadata or spec, so"
+			 " not a site spec; keep other files out of the spec"
+			 " paths to silence this");
+}
+
+/* GS126: a gpusite.io/ kind that is not GPUSite, or GPUSite under
+ * another API; its secrets are still reported. */
+static void
+load_wrong_kind(struct load_state *st, struct arena *t, const struct source_file *f,
+		const struct node *doc, const char *name, const char *api, const char *kind)
+{
+	struct diags *d = &st->p->diags;
+	size_t mark = d->count;
+
+	refs_add(st->a, &st->refs, f->path, doc->at.line, name);
+	diag_add(d, DIAG_ERROR, doc->at, "GS126", "",
+		 "'apiVersion: %s' with 'kind: %s' is not a site spec"
+		 " and gpusite has no other kind: a site spec has"
+		 " 'apiVersion: %s' and 'kind: %s'",
+		 api ? api : "", kind ? kind : "", SPEC_API_VERSION, SPEC_KIND);
+	rules_scan_secrets(t, d, doc);
+	mark_site(d, mark, name);
+}
+
+/* The lean road's site: its own rules run now, while its tree is in `t`;
+ * the run keeps the findings, the keys and what a report reads of it. */
+static void
+keep_lean_site(struct load_state *st, struct arena *t, struct spec_site *site,
+	       const struct source_file *f, size_t file, const char *name, size_t mark)
+{
+	struct pipeline *p = st->p;
+	struct spec_site *kept = arena_alloc(st->a, sizeof(*kept));
+	size_t rmark;
+
+	site->file = f->path;
+	mark_site(&p->diags, mark, name);
+	rmark = p->diags.count;
+	rules_sites(t, &p->diags, site);
+	keep_sites(st->a, &p->diags, rmark, &st->refs);
+	site_keys(st->a, &st->keys, site, file);
+	/* what a report reads of a site: its name and file */
+	kept->name = name;
+	kept->file = f->path;
+	kept->cluster.name = site->cluster.name ? arena_strdup(st->a, site->cluster.name) : NULL;
+	spec_fleet_add(st->a, &p->fleet, kept);
+}
+
+/* One document of file `f` (number `file`), its tree in `t`. */
+static void
+load_doc(struct load_state *st, struct arena *t, const struct source_file *f, size_t file,
+	 const struct node *doc)
+{
+	struct pipeline *p = st->p;
+	const char *name = node_str(node_path(doc, "metadata.name"));
+	size_t mark = p->diags.count;
+	struct spec_site *site;
+	const char *api, *kind;
+
+	if (st->lean && name)
+		name = arena_strdup(st->a, name);
+
+	if (doc->kind != NODE_MAP) {
+		p->docs++;
+		diag_add(&p->diags, DIAG_ERROR, doc->at, "GS001", "",
+			 "document is not a mapping: a site spec starts with"
+			 " 'apiVersion: %s' and 'kind: %s'",
+			 SPEC_API_VERSION, SPEC_KIND);
+		return;
+	}
+	switch (classify(doc, &api, &kind)) {
+	case DOC_OTHER: note_not_site(&p->diags, doc, api, kind); return;
+	case DOC_WRONG_KIND: load_wrong_kind(st, t, f, doc, name, api, kind); return;
+	case DOC_SITE: break;
+	}
+	p->docs++;
+	refs_add(st->a, &st->refs, f->path, doc->at.line, name);
+	if (schema_validate(p->schema, t, &p->diags, "GS003", doc) == 0) {
+		site = spec_load(t, &p->diags, doc);
+		if (site && st->lean) {
+			keep_lean_site(st, t, site, f, file, name, mark);
+			return;
+		} else if (site) {
+			site->file = f->path;
+			spec_fleet_add(st->a, &p->fleet, site);
+		}
+	} else {
+		/* a secret is reported even in a spec the rules never see */
+		rules_scan_secrets(t, &p->diags, doc);
+	}
+	mark_site(&p->diags, mark, name);
+}
+
+static void
+load_file(struct load_state *st, const struct source_file *f, size_t file)
+{
+	struct yamlio_docs docs = { NULL, 0 };
+	struct arena scratch = ARENA_INIT;
+	struct arena *t = st->lean ? &scratch : st->a; /* the file's trees */
+
+	/* Findings of the loader stay with the file: the document they
+	 * are in may not have loaded at all. */
+	yamlio_load(&docs, t, &st->p->diags, f->path, f->data, f->len, &yamlio_default_limits);
+	for (size_t j = 0; j < docs.count; j++)
+		load_doc(st, t, f, file, docs.docs[j]);
+	if (st->lean)
+		arena_release(&scratch);
+}
+
 static int
 load(struct pipeline *p, struct arena *a, const struct source_set *files, bool lean)
 {
+	struct load_state st = { p, a, lean, { NULL, 0, 0 }, { NULL, 0, 0 } };
 	const struct schema *schema;
-	struct doc_refs refs = { NULL, 0, 0 };
-	struct lean_keys keys = { NULL, 0, 0 };
 	size_t before_rules;
 
 	memset(p, 0, sizeof(*p));
@@ -335,100 +463,11 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files, bool l
 		return -1;
 	p->schema = schema;
 	p->lean = lean;
-	for (size_t i = 0; i < files->count; i++) {
-		const struct source_file *f = &files->files[i];
-		struct yamlio_docs docs = { NULL, 0 };
-		struct arena scratch = ARENA_INIT;
-		struct arena *t = lean ? &scratch : a; /* the file's trees */
-
-		/* Findings of the loader stay with the file: the document they
-		 * are in may not have loaded at all. */
-		yamlio_load(&docs, t, &p->diags, f->path, f->data, f->len, &yamlio_default_limits);
-		for (size_t j = 0; j < docs.count; j++) {
-			const struct node *doc = docs.docs[j];
-			const char *name = node_str(node_path(doc, "metadata.name"));
-			size_t mark = p->diags.count;
-			struct spec_site *site;
-			const char *api, *kind;
-
-			if (lean && name)
-				name = arena_strdup(a, name);
-
-			if (doc->kind != NODE_MAP) {
-				p->docs++;
-				diag_add(&p->diags, DIAG_ERROR, doc->at, "GS001", "",
-					 "document is not a mapping: a site spec starts with"
-					 " 'apiVersion: %s' and 'kind: %s'",
-					 SPEC_API_VERSION, SPEC_KIND);
-				continue;
-			}
-			switch (classify(doc, &api, &kind)) {
-			case DOC_OTHER:
-				if (api)
-					diag_add(&p->diags, DIAG_NOTE, doc->at, "GS127", "",
-						 "skipped: not a site spec (apiVersion %s%s%s);"
-						 " keep other files out of the spec paths to"
-						 " silence this",
-						 api, kind ? ", kind " : "", kind ? kind : "");
-				else
-					diag_add(
-						&p->diags, DIAG_NOTE, doc->at, "GS127", "",
-						"skipped: no apiVersion, kind, metadata or spec, so"
-						" not a site spec; keep other files out of the spec"
-						" paths to silence this");
-				continue;
-			case DOC_WRONG_KIND:
-				refs_add(a, &refs, f->path, doc->at.line, name);
-				diag_add(&p->diags, DIAG_ERROR, doc->at, "GS126", "",
-					 "'apiVersion: %s' with 'kind: %s' is not a site spec"
-					 " and gpusite has no other kind: a site spec has"
-					 " 'apiVersion: %s' and 'kind: %s'",
-					 api ? api : "", kind ? kind : "", SPEC_API_VERSION,
-					 SPEC_KIND);
-				rules_scan_secrets(t, &p->diags, doc);
-				mark_site(&p->diags, mark, name);
-				continue;
-			case DOC_SITE: break;
-			}
-			p->docs++;
-			refs_add(a, &refs, f->path, doc->at.line, name);
-			if (schema_validate(schema, t, &p->diags, "GS003", doc) == 0) {
-				site = spec_load(t, &p->diags, doc);
-				if (site && lean) {
-					struct spec_site *kept = arena_alloc(a, sizeof(*kept));
-					size_t rmark;
-
-					site->file = f->path;
-					mark_site(&p->diags, mark, name);
-					rmark = p->diags.count;
-					rules_sites(t, &p->diags, site);
-					keep_sites(a, &p->diags, rmark, &refs);
-					site_keys(a, &keys, site, i);
-					/* what a report reads of a site: its name and file */
-					kept->name = name;
-					kept->file = f->path;
-					kept->cluster.name =
-						site->cluster.name
-							? arena_strdup(a, site->cluster.name)
-							: NULL;
-					spec_fleet_add(a, &p->fleet, kept);
-					continue;
-				} else if (site) {
-					site->file = f->path;
-					spec_fleet_add(a, &p->fleet, site);
-				}
-			} else {
-				/* a secret is reported even in a spec the rules never see */
-				rules_scan_secrets(t, &p->diags, doc);
-			}
-			mark_site(&p->diags, mark, name);
-		}
-		if (lean)
-			arena_release(&scratch);
-	}
+	for (size_t i = 0; i < files->count; i++)
+		load_file(&st, &files->files[i], i);
 	spec_fleet_sort(&p->fleet);
 	if (lean) {
-		lean_fleet_rules_run(p, a, files, schema, &keys, &refs);
+		lean_fleet_rules_run(p, a, files, schema, &st.keys, &st.refs);
 		diags_sort(&p->diags);
 		return diags_count(&p->diags, DIAG_ERROR) ? -1 : 0;
 	}
@@ -436,7 +475,7 @@ load(struct pipeline *p, struct arena *a, const struct source_set *files, bool l
 	rules_check(a, &p->diags, &p->fleet);
 	for (size_t i = before_rules; i < p->diags.count; i++)
 		if (!p->diags.items[i].site)
-			p->diags.items[i].site = refs_site(&refs, &p->diags.items[i]);
+			p->diags.items[i].site = refs_site(&st.refs, &p->diags.items[i]);
 	diags_sort(&p->diags);
 	return diags_count(&p->diags, DIAG_ERROR) ? -1 : 0;
 }
