@@ -953,38 +953,95 @@ token_seen(struct seen_tokens *t, const char *tok, size_t n)
 	return false;
 }
 
+/* One LIST as it goes page by page. */
+struct list_walk {
+	struct kube_client *k;
+	const struct kube_resource *res;
+	const char *origin; /* where the items came from, for messages about them */
+	struct seen_tokens seen;
+	size_t objects, bytes; /* over the pages so far */
+};
+
+/* The page in r (a 200): its items to cb, and in *cont the token of the
+ * next page, or NULL after the last.  On a refusal *cont is left as it is. */
+static int
+list_page(char **cont, struct list_walk *w, struct resp *r, const struct kube_list_cb *cb)
+{
+	struct kube_client *k = w->k;
+	const struct kube_resource *res = w->res;
+	struct arena page;
+	struct kube_page pg;
+	int rc = 0;
+
+	/* the whole list is bounded, not only each page */
+	w->bytes += r->body.len;
+	if (w->bytes > k->list_max_bytes)
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"the list of %s from %s is larger than %zu MiB "
+				"over its pages; refusing to read on (raise %s "
+				"if the cluster really is that large)",
+				res_name(k->arena, res->plural, res->group), w->origin,
+				k->list_max_bytes >> 20, KUBE_LIST_MAX_MIB_ENV);
+	arena_init(&page);
+	if (kube_page_parse(&pg, &page, k->diags, w->origin, r->body.data, r->body.len) < 0) {
+		arena_release(&page);
+		return KUBE_EFAIL;
+	}
+	buf_reset(&r->body);
+	w->objects += pg.items->seq.count;
+	if (w->objects > k->list_max_objects) {
+		arena_release(&page);
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"the list of %s from %s has more than %zu "
+				"objects over its pages; refusing to read on (raise "
+				"%s if the cluster really is that large)",
+				res_name(k->arena, res->plural, res->group), w->origin,
+				k->list_max_objects, KUBE_LIST_MAX_OBJECTS_ENV);
+	}
+	if (pg.cont && *pg.cont && token_seen(&w->seen, pg.cont, pg.cont_len)) {
+		arena_release(&page);
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"the API server sent the same continue token "
+				"twice in the list of %s from %s (after %zu "
+				"objects): the list would never end; is that "
+				"really an API server?",
+				res_name(k->arena, res->plural, res->group), w->origin, w->objects);
+	}
+	for (size_t i = 0; i < pg.items->seq.count && rc == 0; i++)
+		rc = cb->item(cb->payload, pg.items->seq.items[i]);
+	free(*cont);
+	*cont = pg.cont && *pg.cont ? xstrdup(pg.cont) : NULL;
+	arena_release(&page);
+	return rc;
+}
+
 int
 kube_list(struct kube_client *k, const struct kube_list_query *q, const struct kube_list_cb *cb)
 {
-	const struct kube_resource *res;
+	struct list_walk w = { k, NULL, NULL, { NULL, 0, 0 }, 0, 0 };
 	struct buf path;
 	struct resp r;
-	struct seen_tokens seen = { NULL, 0, 0 };
 	char *cont = NULL;
 	int rc, restarts = 0;
-	size_t objects = 0, bytes = 0;
-	const char *what, *origin;
+	const char *what;
 
-	rc = kube_resource_find(&res, k, q->api_version, q->kind);
+	rc = kube_resource_find(&w.res, k, q->api_version, q->kind);
 	if (rc < 0)
 		return rc;
-	what = arena_printf(k->arena, "list %s", res_name(k->arena, res->plural, res->group));
+	what = arena_printf(k->arena, "list %s", res_name(k->arena, w.res->plural, w.res->group));
 	buf_init(&path, 0);
 	/* where the items came from, for messages about them; in the
 	 * client's arena, since items may be cloned out of the page */
-	if (res_path(&path, res, q->namespace, NULL) < 0) {
+	if (res_path(&path, w.res, q->namespace, NULL) < 0) {
 		buf_release(&path);
 		return KUBE_EFAIL;
 	}
-	origin = arena_printf(k->arena, "%s%s", k->conf.info.server, path.data);
+	w.origin = arena_printf(k->arena, "%s%s", k->conf.info.server, path.data);
 	memset(&r, 0, sizeof(r));
 	buf_init(&r.body, KUBE_MAX_BODY);
 	for (;;) {
-		struct arena page;
-		struct kube_page pg;
-
 		buf_reset(&path);
-		if (list_query(&path, res, q, cont) < 0) {
+		if (list_query(&path, w.res, q, cont) < 0) {
 			rc = KUBE_EFAIL;
 			break;
 		}
@@ -996,8 +1053,8 @@ kube_list(struct kube_client *k, const struct kube_list_query *q, const struct k
 			restarts++;
 			free(cont);
 			cont = NULL;
-			seen.count = 0;
-			objects = bytes = 0;
+			w.seen.count = 0;
+			w.objects = w.bytes = 0;
 			if (cb->restart)
 				cb->restart(cb->payload);
 			continue;
@@ -1007,59 +1064,16 @@ kube_list(struct kube_client *k, const struct kube_list_query *q, const struct k
 			break;
 		}
 		if (r.code != 200) {
-			rc = status_fail(k, &r, "list", res->plural, res->group,
-					 res->namespaced ? q->namespace : NULL, NULL);
+			rc = status_fail(k, &r, "list", w.res->plural, w.res->group,
+					 w.res->namespaced ? q->namespace : NULL, NULL);
 			break;
 		}
-		/* the whole list is bounded, not only each page */
-		bytes += r.body.len;
-		if (bytes > k->list_max_bytes) {
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				      "the list of %s from %s is larger than %zu MiB "
-				      "over its pages; refusing to read on (raise %s "
-				      "if the cluster really is that large)",
-				      res_name(k->arena, res->plural, res->group), origin,
-				      k->list_max_bytes >> 20, KUBE_LIST_MAX_MIB_ENV);
-			break;
-		}
-		arena_init(&page);
-		if (kube_page_parse(&pg, &page, k->diags, origin, r.body.data, r.body.len) < 0) {
-			arena_release(&page);
-			rc = KUBE_EFAIL;
-			break;
-		}
-		buf_reset(&r.body);
-		objects += pg.items->seq.count;
-		if (objects > k->list_max_objects) {
-			arena_release(&page);
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				      "the list of %s from %s has more than %zu "
-				      "objects over its pages; refusing to read on (raise "
-				      "%s if the cluster really is that large)",
-				      res_name(k->arena, res->plural, res->group), origin,
-				      k->list_max_objects, KUBE_LIST_MAX_OBJECTS_ENV);
-			break;
-		}
-		if (pg.cont && *pg.cont && token_seen(&seen, pg.cont, pg.cont_len)) {
-			arena_release(&page);
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				      "the API server sent the same continue token "
-				      "twice in the list of %s from %s (after %zu "
-				      "objects): the list would never end; is that "
-				      "really an API server?",
-				      res_name(k->arena, res->plural, res->group), origin, objects);
-			break;
-		}
-		for (size_t i = 0; i < pg.items->seq.count && rc == 0; i++)
-			rc = cb->item(cb->payload, pg.items->seq.items[i]);
-		free(cont);
-		cont = pg.cont && *pg.cont ? xstrdup(pg.cont) : NULL;
-		arena_release(&page);
+		rc = list_page(&cont, &w, &r, cb);
 		if (rc != 0 || !cont)
 			break;
 	}
 	free(cont);
-	free(seen.h);
+	free(w.seen.h);
 	buf_release(&path);
 	buf_release(&r.body);
 	return rc;
