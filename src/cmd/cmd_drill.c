@@ -17,6 +17,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
+#include "cmd/opts_drill.h"
 #include "cmd/opts_live.h"
 #include "k8s/k8s_time.h"
 #include "pipeline/live.h"
@@ -51,10 +52,10 @@ struct drill_opts {
 	const struct opts_cmd *cmd;
 	enum drill_scenario scenario;
 	bool scenario_set;
-	const char **nodes;
-	size_t node_count;
+	struct opts_drill_nodes nodes;
 	const char *group;
 	const char *since;
+	int64_t since_at; /* --since, parsed */
 	const char *record;
 	const char *svg;
 };
@@ -74,31 +75,10 @@ on_option(void *payload, int id, const char *value)
 				d->cmd, "--scenario %s: say node-failure or partition", value);
 		d->scenario_set = true;
 		return 0;
-	case OPT_NODES: {
-		/* repeatable, and comma-separated */
-		const char *p = value;
-
-		while (*p) {
-			const char *e = strchr(p, ',');
-			size_t n = e ? (size_t)(e - p) : strlen(p);
-
-			if (n) {
-				char *s = malloc(n + 1);
-
-				if (!s)
-					abort();
-				memcpy(s, p, n);
-				s[n] = 0;
-				d->nodes =
-					realloc(d->nodes, (d->node_count + 1) * sizeof(*d->nodes));
-				if (!d->nodes)
-					abort();
-				d->nodes[d->node_count++] = s;
-			}
-			p += n + (e ? 1 : 0);
-		}
+	case OPT_NODES:
+		if (opts_drill_nodes_add(&d->nodes, value) < 0)
+			abort();
 		return 0;
-	}
 	case OPT_GROUP: d->group = value; return 0;
 	case OPT_SINCE: d->since = value; return 0;
 	case OPT_RECORD: d->record = value; return 0;
@@ -110,9 +90,7 @@ on_option(void *payload, int id, const char *value)
 static void
 drill_opts_free(struct drill_opts *d)
 {
-	for (size_t i = 0; i < d->node_count; i++)
-		free((void *)d->nodes[i]);
-	free(d->nodes);
+	opts_drill_nodes_free(&d->nodes);
 }
 
 static const struct spec_site *
@@ -181,6 +159,110 @@ static struct opts_cmd plan_cmd = {
 	.max_args = 2,
 };
 
+/*
+ * The nodes the drill takes down: --nodes, else those the spec names for
+ * --group or for the whole site.  GS_EXIT_OK, or GS_EXIT_USAGE after
+ * saying why.
+ */
+static int
+plan_nodes(struct drill_plan_input *in, struct arena *a, const struct drill_opts *d)
+{
+	const struct spec_site *s = in->site;
+	const char **nodes = NULL;
+	size_t n = 0;
+	bool found = !d->group;
+
+	if (d->nodes.count) {
+		in->nodes = d->nodes.names;
+		in->node_count = d->nodes.count;
+		return GS_EXIT_OK;
+	}
+	for (size_t g = 0; g < s->group_count; g++) {
+		if (d->group && strcmp(d->group, s->groups[g].name))
+			continue;
+		found = true;
+		for (size_t i = 0; i < s->groups[g].node_count; i++) {
+			nodes = arena_realloc(a, nodes, n * sizeof(*nodes),
+					      (n + 1) * sizeof(*nodes));
+			nodes[n++] = s->groups[g].nodes[i];
+		}
+	}
+	if (!found || !n) {
+		fprintf(stderr, "gpusite drill plan: %s%s%s names no nodes; pass --nodes\n",
+			d->group ? "node group " : "site ", d->group ? d->group : s->name,
+			found ? "" : " is not in the spec and");
+		return GS_EXIT_USAGE;
+	}
+	in->nodes = nodes;
+	in->node_count = n;
+	return GS_EXIT_OK;
+}
+
+/* A misspelt node would make an empty drill look ready: each must be in
+ * the cluster.  GS_EXIT_OK, or the exit code after saying why. */
+static int
+plan_nodes_exist(struct live_run *run, struct arena *a, const struct drill_plan_input *in)
+{
+	for (size_t i = 0; i < in->node_count; i++) {
+		struct node *obj = NULL;
+
+		if (kube_get(&obj, run->kube, a, "v1", "Node", NULL, in->nodes[i]) == KUBE_EFAIL)
+			return live_fail(run);
+		if (!obj) {
+			fprintf(stderr,
+				"gpusite drill plan: node %s is not in cluster %s; name"
+				" nodes of site %s ('kubectl get nodes')\n",
+				in->nodes[i], run->cluster, in->site->name);
+			return GS_EXIT_USAGE;
+		}
+	}
+	return GS_EXIT_OK;
+}
+
+/* The site's fallback NodePool and PrometheusRule as rendered. */
+static void
+plan_rendered(struct drill_plan_input *in, const struct live_run *run)
+{
+	const struct spec_site *s = in->site;
+
+	for (size_t i = 0; i < run->rendered.count; i++) {
+		const struct render_object *ro = &run->rendered.objects[i];
+
+		if (!strcmp(ro->kind, "NodePool") && !strcmp(ro->name, s->fallback.node_pool_name))
+			in->rendered_pool = ro->obj;
+		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
+			in->rule_namespace = ro->namespace;
+			in->rule_name = ro->name;
+		}
+	}
+}
+
+/* The findings, the steps and the timeline, then whether the site is
+ * ready; returns the exit code. */
+static int
+plan_print(const struct live_run *run, struct diags *findings, const struct drill_plan_input *in,
+	   const struct drill_plan *plan, const struct drill_budget *b)
+{
+	const char *name = in->site->name;
+	struct buf out;
+	int code = GS_EXIT_FAILURE;
+
+	buf_init(&out, 0);
+	if (findings->count && print_findings(findings, run, "gpusite drill plan") < 0)
+		goto out;
+	if (drill_plan_text(&out, in, plan, b) < 0 || put("gpusite drill plan", &out) < 0)
+		goto out;
+	if (findings->count)
+		printf("gpusite drill plan: site %s is not ready for the drill: %zu finding%s\n",
+		       name, findings->count, findings->count == 1 ? "" : "s");
+	else
+		printf("gpusite drill plan: site %s is ready for the drill\n", name);
+	code = diags_count(findings, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
+out:
+	buf_release(&out);
+	return code;
+}
+
 static int
 drill_plan(int argc, char **argv)
 {
@@ -192,8 +274,6 @@ drill_plan(int argc, char **argv)
 	struct drill_plan_input in;
 	struct drill_plan plan;
 	struct drill_budget b;
-	struct buf out;
-	const struct spec_site *s;
 	const char *site;
 	int rc, code;
 
@@ -201,25 +281,20 @@ drill_plan(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	d.cmd = &plan_cmd;
 	plan_cmd.payload = &d;
-	rc = opts_parse(&o, &plan_cmd, argc, argv);
+	rc = opts_drill_parse(&o, &site, &plan_cmd, argc, argv);
+	if (rc == OPTS_OK && d.group && d.nodes.count)
+		rc = opts_usage_error(&plan_cmd, "--nodes and --group: give one");
 	if (rc != OPTS_OK) {
 		drill_opts_free(&d);
 		return opts_exit_code(rc);
 	}
-	if (d.group && d.node_count) {
-		drill_opts_free(&d);
-		return opts_exit_code(opts_usage_error(&plan_cmd, "--nodes and --group: give one"));
-	}
-	site = o.args[0];
-	o.args++;
-	o.nargs--;
 	arena_init(&a);
-	buf_init(&out, 0);
 	code = live_start(&run, &a, "gpusite drill plan", &o, &d.lo);
 	if (code != GS_EXIT_OK)
 		goto out;
-	s = find_site(&run, site);
-	if (!s) {
+	memset(&in, 0, sizeof(in));
+	in.site = find_site(&run, site);
+	if (!in.site) {
 		fprintf(stderr,
 			"gpusite drill plan: site %s is not a site of cluster %s; name one"
 			" of its sites (see 'gpusite explain')\n",
@@ -227,88 +302,22 @@ drill_plan(int argc, char **argv)
 		code = GS_EXIT_USAGE;
 		goto out;
 	}
-	memset(&in, 0, sizeof(in));
-	in.site = s;
 	in.kube = run.kube;
 	in.scenario = d.scenario;
-	if (d.node_count) {
-		in.nodes = d.nodes;
-		in.node_count = d.node_count;
-	} else {
-		const char **nodes = NULL;
-		size_t n = 0;
-		bool found = !d.group;
-
-		for (size_t g = 0; g < s->group_count; g++) {
-			if (d.group && strcmp(d.group, s->groups[g].name))
-				continue;
-			found = true;
-			for (size_t i = 0; i < s->groups[g].node_count; i++) {
-				nodes = arena_realloc(&a, nodes, n * sizeof(*nodes),
-						      (n + 1) * sizeof(*nodes));
-				nodes[n++] = s->groups[g].nodes[i];
-			}
-		}
-		if (!found || !n) {
-			fprintf(stderr, "gpusite drill plan: %s%s%s names no nodes; pass --nodes\n",
-				d.group ? "node group " : "site ", d.group ? d.group : s->name,
-				found ? "" : " is not in the spec and");
-			code = GS_EXIT_USAGE;
-			goto out;
-		}
-		in.nodes = nodes;
-		in.node_count = n;
-	}
-	/* a misspelt node would make an empty drill look ready */
-	for (size_t i = 0; i < in.node_count; i++) {
-		struct node *obj = NULL;
-
-		rc = kube_get(&obj, run.kube, &a, "v1", "Node", NULL, in.nodes[i]);
-		if (rc == KUBE_EFAIL) {
-			code = live_fail(&run);
-			goto out;
-		}
-		if (!obj) {
-			fprintf(stderr,
-				"gpusite drill plan: node %s is not in cluster %s; name"
-				" nodes of site %s ('kubectl get nodes')\n",
-				in.nodes[i], run.cluster, s->name);
-			code = GS_EXIT_USAGE;
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < run.rendered.count; i++) {
-		const struct render_object *ro = &run.rendered.objects[i];
-
-		if (!strcmp(ro->kind, "NodePool") && !strcmp(ro->name, s->fallback.node_pool_name))
-			in.rendered_pool = ro->obj;
-		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
-			in.rule_namespace = ro->namespace;
-			in.rule_name = ro->name;
-		}
-	}
+	code = plan_nodes(&in, &a, &d);
+	if (code == GS_EXIT_OK)
+		code = plan_nodes_exist(&run, &a, &in);
+	if (code != GS_EXIT_OK)
+		goto out;
+	plan_rendered(&in, &run);
 	diags_init(&findings, &a);
 	if (drill_plan_check(&a, &findings, &plan, &in) < 0) {
 		code = live_fail(&run);
 		goto out;
 	}
-	drill_budget_compute(&b, s, d.scenario);
-	if (findings.count && print_findings(&findings, &run, "gpusite drill plan") < 0) {
-		code = GS_EXIT_FAILURE;
-		goto out;
-	}
-	if (drill_plan_text(&out, &in, &plan, &b) < 0 || put("gpusite drill plan", &out) < 0) {
-		code = GS_EXIT_FAILURE;
-		goto out;
-	}
-	if (findings.count)
-		printf("gpusite drill plan: site %s is not ready for the drill: %zu finding%s\n",
-		       s->name, findings.count, findings.count == 1 ? "" : "s");
-	else
-		printf("gpusite drill plan: site %s is ready for the drill\n", s->name);
-	code = diags_count(&findings, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
+	drill_budget_compute(&b, in.site, d.scenario);
+	code = plan_print(&run, &findings, &in, &plan, &b);
 out:
-	buf_release(&out);
 	live_finish(&run);
 	arena_release(&a);
 	drill_opts_free(&d);
@@ -401,6 +410,114 @@ load_site(const struct spec_site **out, struct pipeline *p, struct source_set *f
 	return GS_EXIT_OK;
 }
 
+/* The usage errors of report's options: OPTS_OK, or what
+ * opts_usage_error() returned. */
+static int
+report_check_opts(struct drill_opts *d)
+{
+	if (d->since && k8s_time_parse(&d->since_at, d->since))
+		return opts_usage_error(&report_cmd,
+					"--since %s: give an RFC 3339 time (2026-03-01T08:00:00Z)",
+					d->since);
+	if (d->record && (d->since || d->scenario_set))
+		return opts_usage_error(
+			&report_cmd,
+			"--record takes the scenario and the times from the record: drop %s",
+			d->since ? "--since" : "--scenario");
+	return OPTS_OK;
+}
+
+/*
+ * Read the drill record at path into rec (its text stays in file) and
+ * check it is a record of site s.  GS_EXIT_OK, or GS_EXIT_FAILURE after
+ * saying why.
+ */
+static int
+report_read_record(struct drill_record *rec, struct buf *file, struct arena *a,
+		   const struct spec_site *s, const char *path)
+{
+	struct diags errs;
+	int rc = buf_read_file(file, path);
+
+	if (rc < 0) {
+		fprintf(stderr, "gpusite drill report: cannot read %s: %s\n", path,
+			rc == BUF_ETOOBIG ? "over the 16 MiB a drill record may have"
+					  : "no such file, or not readable");
+		return GS_EXIT_FAILURE;
+	}
+	diags_init(&errs, a);
+	if (drill_record_read(a, &errs, rec, file->data, file->len, path) < 0) {
+		for (size_t i = 0; i < errs.count; i++)
+			fprintf(stderr, "gpusite drill report: %s [%s]\n", errs.items[i].msg,
+				errs.items[i].rule);
+		return GS_EXIT_FAILURE;
+	}
+	if (strcmp(rec->site, s->name)) {
+		fprintf(stderr,
+			"gpusite drill report: %s is a record of site %s, not %s;"
+			" pass the record of this site [%s]\n",
+			path, rec->site, s->name, DRILL_RECORD);
+		return GS_EXIT_FAILURE;
+	}
+	return GS_EXIT_OK;
+}
+
+/*
+ * Start the live run, find the site in it and read the drill's timeline
+ * from the cluster into rec.  GS_EXIT_OK, or the exit code after saying
+ * why.
+ */
+static int
+report_read_cluster(struct drill_record *rec, const struct spec_site **s, struct live_run *run,
+		    struct arena *a, const struct opts *o, const struct drill_opts *d,
+		    const char *site)
+{
+	int code = live_start(run, a, "gpusite drill report", o, &d->lo);
+
+	if (code != GS_EXIT_OK)
+		return code;
+	*s = find_site(run, site);
+	if (!*s) {
+		fprintf(stderr,
+			"gpusite drill report: site %s is not a site of cluster %s;"
+			" name one of its sites\n",
+			site, run->cluster);
+		return GS_EXIT_USAGE;
+	}
+	if (drill_timeline_from_cluster(a, rec, run->kube, *s, d->scenario, d->since_at) < 0)
+		return live_fail(run);
+	return GS_EXIT_OK;
+}
+
+/* The report in the format asked for: 0, or -1. */
+static int
+report_format(struct buf *out, const struct drill_report_input *ri, enum report_format format)
+{
+	switch (format) {
+	case REPORT_JSON: return drill_report_json(out, ri);
+	case REPORT_MARKDOWN: return drill_report_markdown(out, ri);
+	default: return drill_report_text(out, ri);
+	}
+}
+
+/* GS_EXIT_FINDINGS after saying so when the site recovered over its
+ * targetRTO, else GS_EXIT_OK. */
+static int
+report_verdict(const struct spec_site *s, const struct drill_terms *terms)
+{
+	char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
+
+	if (!terms->total_known || !terms->target || terms->within_target)
+		return GS_EXIT_OK;
+	spec_duration_format(d1, sizeof(d1), terms->total);
+	spec_duration_format(d2, sizeof(d2), terms->target);
+	fprintf(stderr,
+		"gpusite drill report: site %s recovered in %s, over its targetRTO"
+		" %s; shorten the terms over budget [%s]\n",
+		s->name, d1, d2, DRILL_OVER_TARGET);
+	return GS_EXIT_FINDINGS;
+}
+
 static int
 drill_report(int argc, char **argv)
 {
@@ -414,112 +531,49 @@ drill_report(int argc, char **argv)
 	struct drill_budget b;
 	struct drill_terms terms;
 	struct drill_report_input ri;
-	struct diags errs;
 	struct buf out, file;
 	const struct spec_site *s = NULL;
 	const char *site;
-	int64_t since = 0;
-	bool live = false;
+	bool live;
 	int rc, code;
 
 	memset(&d, 0, sizeof(d));
 	memset(&run, 0, sizeof(run));
 	d.cmd = &report_cmd;
 	report_cmd.payload = &d;
-	rc = opts_parse(&o, &report_cmd, argc, argv);
-	if (rc != OPTS_OK)
+	rc = opts_drill_parse(&o, &site, &report_cmd, argc, argv);
+	if (rc == OPTS_OK)
+		rc = report_check_opts(&d);
+	if (rc != OPTS_OK) {
+		drill_opts_free(&d);
 		return opts_exit_code(rc);
-	if (d.since && k8s_time_parse(&since, d.since))
-		return opts_exit_code(opts_usage_error(
-			&report_cmd, "--since %s: give an RFC 3339 time (2026-03-01T08:00:00Z)",
-			d.since));
-	if (d.record && (d.since || d.scenario_set))
-		return opts_exit_code(opts_usage_error(
-			&report_cmd,
-			"--record takes the scenario and the times from the record: drop %s",
-			d.since ? "--since" : "--scenario"));
-	site = o.args[0];
-	o.args++;
-	o.nargs--;
+	}
 	arena_init(&a);
 	buf_init(&out, 0);
 	buf_init(&file, DRILL_RECORD_MAX);
-	diags_init(&errs, &a);
 
-	if (d.record) {
-		code = load_site(&s, &p, &files, &a, &o, site);
-		if (code != GS_EXIT_OK)
-			goto out;
-		rc = buf_read_file(&file, d.record);
-		if (rc < 0) {
-			fprintf(stderr, "gpusite drill report: cannot read %s: %s\n", d.record,
-				rc == BUF_ETOOBIG ? "over the 16 MiB a drill record may have"
-						  : "no such file, or not readable");
-			code = GS_EXIT_FAILURE;
-			goto out;
-		}
-		if (drill_record_read(&a, &errs, &rec, file.data, file.len, d.record) < 0) {
-			for (size_t i = 0; i < errs.count; i++)
-				fprintf(stderr, "gpusite drill report: %s [%s]\n",
-					errs.items[i].msg, errs.items[i].rule);
-			code = GS_EXIT_FAILURE;
-			goto out;
-		}
-		if (strcmp(rec.site, s->name)) {
-			fprintf(stderr,
-				"gpusite drill report: %s is a record of site %s, not %s;"
-				" pass the record of this site [%s]\n",
-				d.record, rec.site, s->name, DRILL_RECORD);
-			code = GS_EXIT_FAILURE;
-			goto out;
-		}
+	live = !d.record;
+	if (live) {
+		code = report_read_cluster(&rec, &s, &run, &a, &o, &d, site);
 	} else {
-		live = true;
-		code = live_start(&run, &a, "gpusite drill report", &o, &d.lo);
-		if (code != GS_EXIT_OK)
-			goto out;
-		s = find_site(&run, site);
-		if (!s) {
-			fprintf(stderr,
-				"gpusite drill report: site %s is not a site of cluster %s;"
-				" name one of its sites\n",
-				site, run.cluster);
-			code = GS_EXIT_USAGE;
-			goto out;
-		}
-		if (drill_timeline_from_cluster(&a, &rec, run.kube, s, d.scenario, since) < 0) {
-			code = live_fail(&run);
-			goto out;
-		}
+		code = load_site(&s, &p, &files, &a, &o, site);
+		if (code == GS_EXIT_OK)
+			code = report_read_record(&rec, &file, &a, s, d.record);
 	}
+	if (code != GS_EXIT_OK)
+		goto out;
 	drill_budget_compute(&b, s, rec.scenario);
 	drill_terms_compute(&a, &terms, &b, &rec);
 	ri.site = s->name;
 	ri.cluster = s->cluster.name;
 	ri.terms = &terms;
 	ri.source = live ? "from the cluster" : arena_printf(&a, "from record %s", d.record);
-	switch (o.format) {
-	case REPORT_JSON: rc = drill_report_json(&out, &ri); break;
-	case REPORT_MARKDOWN: rc = drill_report_markdown(&out, &ri); break;
-	default: rc = drill_report_text(&out, &ri); break;
-	}
-	if (rc < 0 || put("gpusite drill report", &out) < 0 ||
+	if (report_format(&out, &ri, o.format) < 0 || put("gpusite drill report", &out) < 0 ||
 	    (d.svg && write_svg(d.svg, &ri) < 0)) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	code = GS_EXIT_OK;
-	if (terms.total_known && terms.target && !terms.within_target) {
-		char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
-
-		spec_duration_format(d1, sizeof(d1), terms.total);
-		spec_duration_format(d2, sizeof(d2), terms.target);
-		fprintf(stderr,
-			"gpusite drill report: site %s recovered in %s, over its targetRTO"
-			" %s; shorten the terms over budget [%s]\n",
-			s->name, d1, d2, DRILL_OVER_TARGET);
-		code = GS_EXIT_FINDINGS;
-	}
+	code = report_verdict(s, &terms);
 out:
 	buf_release(&out);
 	buf_release(&file);

@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
+#include "cmd/opts_drill.h"
 #include "cmd/opts_live.h"
 #include "pipeline/live.h"
 #include "cmd/opts.h"
@@ -32,10 +33,7 @@ enum {
 struct run_args {
 	struct live_opts lo;
 	bool execute, restore;
-	const char **nodes;
-	size_t node_count;
-	char **copies; /* the --nodes values the names point into */
-	size_t ncopies;
+	struct opts_drill_nodes nodes;
 	const char *group;
 	double timeout; /* 0: the default */
 	double interval;
@@ -100,29 +98,12 @@ on_option(void *payload, int id, const char *value)
 	switch (id) {
 	case OPT_EXECUTE: ra->execute = true; return 0;
 	case OPT_RESTORE: ra->restore = true; return 0;
-	case OPT_NODES: {
-		char *copy = strdup(value), *save = NULL;
-		char **c = realloc(ra->copies, (ra->ncopies + 1) * sizeof(*c));
-
-		if (c)
-			ra->copies = c;
-		if (!copy || !c) {
-			free(copy);
+	case OPT_NODES:
+		if (opts_drill_nodes_add(&ra->nodes, value) < 0)
 			return opts_usage_error(&run_cmd, "out of memory");
-		}
-		ra->copies[ra->ncopies++] = copy;
-		for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			const char **n = realloc(ra->nodes, (ra->node_count + 1) * sizeof(*n));
-
-			if (!n)
-				return opts_usage_error(&run_cmd, "out of memory");
-			ra->nodes = n;
-			ra->nodes[ra->node_count++] = t;
-		}
-		if (!ra->node_count)
+		if (!ra->nodes.count)
 			return opts_usage_error(&run_cmd, "--nodes needs a node name");
 		return 0;
-	}
 	case OPT_GROUP: ra->group = value; return 0;
 	case OPT_WAIT:
 		if (spec_parse_duration(value, false, &dur) < 0 || dur.seconds <= 0)
@@ -148,10 +129,7 @@ on_option(void *payload, int id, const char *value)
 static void
 free_args(struct run_args *ra)
 {
-	for (size_t i = 0; i < ra->ncopies; i++)
-		free(ra->copies[i]);
-	free(ra->copies);
-	free(ra->nodes);
+	opts_drill_nodes_free(&ra->nodes);
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -161,6 +139,100 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/* The site called name among the cluster's sites (the last of that
+ * name), or NULL. */
+static const struct spec_site *
+find_site(const struct live_run *run, const char *name)
+{
+	const struct spec_site *site = NULL;
+
+	for (size_t i = 0; i < run->nsites; i++)
+		if (!strcmp(run->sites[i]->name, name))
+			site = run->sites[i];
+	return site;
+}
+
+/* What drill_run() is to do, from the options; the defaults filled in. */
+static void
+fill_run_opts(struct drill_run_opts *dro, const struct run_args *ra, const struct spec_site *site,
+	      struct kube_client *kube)
+{
+	memset(dro, 0, sizeof(*dro));
+	dro->site = site;
+	dro->kube = kube;
+	dro->execute = ra->execute;
+	dro->restore = ra->restore;
+	dro->nodes = ra->nodes.names;
+	dro->node_count = ra->nodes.count;
+	dro->group = ra->group;
+	dro->timeout = ra->timeout   ? ra->timeout
+		       : ra->restore ? (double)site->fallback.consolidate_after.seconds + 300
+				     : 1800;
+	dro->interval = ra->interval ? ra->interval : 2;
+	dro->out = stdout;
+	dro->stop = &stop_flag;
+}
+
+/* drill_run() with SIGINT and SIGTERM setting stop_flag, so the run can
+ * stop between calls and still leave its record; returns what it did. */
+static int
+run_catching_signals(struct arena *a, struct diags *errors, struct drill_record *rec,
+		     struct drill_run_result *res, const struct drill_run_opts *dro)
+{
+	struct sigaction sa, old_int, old_term;
+	int rc;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = drill_run(a, errors, rec, res, dro);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
+/*
+ * A drill that went to its end: recovered within targetRTO (said unless
+ * --quiet), or too late or not at all (the errors printed).  Returns the
+ * exit code.
+ */
+static int
+run_verdict(struct live_run *run, struct arena *a, const struct opts *o, const struct run_args *ra,
+	    const struct spec_site *site, const struct drill_record *rec,
+	    struct drill_run_result *res)
+{
+	if (res->outcome == DRILL_OUTCOME_AVAILABLE && !ra->restore) {
+		struct drill_budget b;
+		struct drill_terms t;
+
+		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
+		drill_terms_compute(a, &t, &b, rec);
+		if (t.total_known && t.target && !t.within_target) {
+			diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET,
+				 "",
+				 "site '%s' recovered in %llds, over its targetRTO "
+				 "of %llds: `gpusite drill report %s --record FILE` "
+				 "shows which term ran over",
+				 site->name, (long long)t.total, (long long)t.target, site->name);
+			res->target_missed = true;
+		} else if (!o->quiet) {
+			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n", site->name,
+				t.total_known ? arena_printf(a, " in %llds", (long long)t.total)
+					      : "",
+				t.target ? arena_printf(a, ", within its targetRTO of %llds",
+							(long long)t.target)
+					 : "");
+		}
+	}
+	if (res->outcome != DRILL_OUTCOME_AVAILABLE || res->target_missed) {
+		live_run_print_errors(run);
+		return GS_EXIT_FINDINGS;
+	}
+	return GS_EXIT_OK;
 }
 
 int
@@ -173,37 +245,27 @@ cmd_drill_run(int argc, char **argv)
 	struct drill_record rec;
 	struct drill_run_result res;
 	struct drill_run_opts dro;
-	struct sigaction sa, old_int, old_term;
-	const struct spec_site *site = NULL;
+	const struct spec_site *site;
 	const char *site_name;
 	int code, rc;
 
 	memset(&ra, 0, sizeof(ra));
 	memset(&run, 0, sizeof(run));
 	run_cmd.payload = &ra;
-	opts_init(&o);
-	rc = opts_parse(&o, &run_cmd, argc, argv);
+	rc = opts_drill_parse(&o, &site_name, &run_cmd, argc, argv);
+	if (rc == OPTS_OK && ra.nodes.count && ra.group)
+		rc = opts_usage_error(&run_cmd, "--nodes and --group exclude each other");
 	if (rc != OPTS_OK) {
 		free_args(&ra);
 		return opts_exit_code(rc);
 	}
-	if (ra.nodes && ra.group) {
-		free_args(&ra);
-		return opts_exit_code(opts_usage_error(&run_cmd, "--nodes and "
-								 "--group exclude each other"));
-	}
-	site_name = o.args[0];
-	o.args++;
-	o.nargs--;
 	/* the client's one deadline covers the whole wait */
 	ra.lo.timeout = (ra.timeout ? ra.timeout : 3600) + 120;
 	arena_init(&a);
 	code = live_start(&run, &a, "gpusite drill run", &o, &ra.lo);
 	if (code != GS_EXIT_OK)
 		goto out;
-	for (size_t i = 0; i < run.nsites; i++)
-		if (!strcmp(run.sites[i]->name, site_name))
-			site = run.sites[i];
+	site = find_site(&run, site_name);
 	if (!site) {
 		fprintf(stderr,
 			"gpusite drill run: site '%s' is not among the sites "
@@ -213,28 +275,8 @@ cmd_drill_run(int argc, char **argv)
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	memset(&dro, 0, sizeof(dro));
-	dro.site = site;
-	dro.kube = run.kube;
-	dro.execute = ra.execute;
-	dro.restore = ra.restore;
-	dro.nodes = ra.nodes;
-	dro.node_count = ra.node_count;
-	dro.group = ra.group;
-	dro.timeout = ra.timeout   ? ra.timeout
-		      : ra.restore ? (double)site->fallback.consolidate_after.seconds + 300
-				   : 1800;
-	dro.interval = ra.interval ? ra.interval : 2;
-	dro.out = stdout;
-	dro.stop = &stop_flag;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	rc = drill_run(&a, &run.errors, &rec, &res, &dro);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	fill_run_opts(&dro, &ra, site, run.kube);
+	rc = run_catching_signals(&a, &run.errors, &rec, &res, &dro);
 	fflush(stdout);
 	if (ra.execute && ra.record && !res.denied &&
 	    drill_run_write_record(&run.errors, &rec, ra.record) < 0)
@@ -252,35 +294,7 @@ cmd_drill_run(int argc, char **argv)
 		code = GS_EXIT_OK;
 		goto out;
 	}
-	if (res.outcome == DRILL_OUTCOME_AVAILABLE && !ra.restore) {
-		struct drill_budget b;
-		struct drill_terms t;
-
-		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
-		drill_terms_compute(&a, &t, &b, &rec);
-		if (t.total_known && t.target && !t.within_target) {
-			diag_add(&run.errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET,
-				 "",
-				 "site '%s' recovered in %llds, over its targetRTO "
-				 "of %llds: `gpusite drill report %s --record FILE` "
-				 "shows which term ran over",
-				 site->name, (long long)t.total, (long long)t.target, site->name);
-			res.target_missed = true;
-		} else if (!o.quiet) {
-			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n", site->name,
-				t.total_known ? arena_printf(&a, " in %llds", (long long)t.total)
-					      : "",
-				t.target ? arena_printf(&a, ", within its targetRTO of %llds",
-							(long long)t.target)
-					 : "");
-		}
-	}
-	if (res.outcome != DRILL_OUTCOME_AVAILABLE || res.target_missed) {
-		live_run_print_errors(&run);
-		code = GS_EXIT_FINDINGS;
-	} else {
-		code = GS_EXIT_OK;
-	}
+	code = run_verdict(&run, &a, &o, &ra, site, &rec, &res);
 out:
 	live_finish(&run);
 	arena_release(&a);

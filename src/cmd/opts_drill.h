@@ -1,0 +1,33 @@
+/*
+ * opts_drill.h - what the drill commands (`drill plan`, `run`, `report`)
+ * parse alike: the names of --nodes, and SITE before the PATH arguments.
+ */
+#ifndef GS_OPTS_DRILL_H
+#define GS_OPTS_DRILL_H
+
+#include <stddef.h>
+
+#include "cmd/opts.h"
+
+/* The node names of every --nodes given, each its own malloc'd copy. */
+struct opts_drill_nodes {
+	const char **names; /* NULL until a name is added */
+	size_t count;
+};
+
+/*
+ * Add the names of one --nodes value: repeatable, and comma-separated
+ * (empty names are skipped).  0, or -1 out of memory.
+ */
+int opts_drill_nodes_add(struct opts_drill_nodes *n, const char *value);
+void opts_drill_nodes_free(struct opts_drill_nodes *n);
+
+/*
+ * opts_parse(), then SITE, the first argument (min_args is 1), taken off
+ * o->args into *site: o->args are the PATH arguments after it.  Returns
+ * what opts_parse() did.
+ */
+int opts_drill_parse(struct opts *o, const char **site, const struct opts_cmd *cmd, int argc,
+		     char **argv);
+
+#endif
