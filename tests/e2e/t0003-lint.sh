@@ -127,6 +127,21 @@ test_expect_success 'a C file that is not clang-format clean fails' '
 	sh "$lint" fmt
 '
 
+long_function() {	# long_function FILE N: a function whose body spans N lines
+	{ printf "int\nf(int x)\n{\n"; i=1; while [ "$i" -lt "$2" ]; do
+		printf "\tx++;\n"; i=$((i + 1)); done; printf "}\n"; } >"$1"
+}
+
+test_expect_success 'a function over 100 lines fails and is named; 100 lines pass' '
+	make_tree long src/render/r.c "int x;" &&
+	long_function long/src/render/r.c 101 &&
+	expect_exit 1 sh "$lint" long 2>err &&
+	grep -F "src/render/r.c:3: f: 101 lines" err &&
+	grep -Fx "lint: failed: function-length" err &&
+	long_function long/src/render/r.c 100 &&
+	sh "$lint" long
+'
+
 test_expect_success 'the driver names the checks that failed' '
 	make_tree two src/cmd/live.c "#include <yaml.h>" &&
 	expect_exit 1 sh "$lint" two 2>err &&
