@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -635,27 +636,6 @@ kw_pattern_properties(struct cctx *c, struct schema *s, const struct kwin *in)
 }
 
 static void
-kw_additional_properties(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-	bool logic = in->logic;
-
-	s->addl = compile_node(c, v, base, kwhere, logic);
-}
-
-static void
-kw_property_names(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-
-	s->propnames = compile_node(c, v, base, kwhere, true);
-}
-
-static void
 kw_required(struct cctx *c, struct schema *s, const struct kwin *in)
 {
 	const char *kw = in->kw;
@@ -693,26 +673,6 @@ kw_dependencies(struct cctx *c, struct schema *s, const struct kwin *in)
 }
 
 static void
-kw_min_properties(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const char *kw = in->kw;
-	const struct node *v = in->v;
-	const char *kwhere = in->where;
-
-	s->min_props = get_count(c, v, kw, kwhere);
-}
-
-static void
-kw_max_properties(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const char *kw = in->kw;
-	const struct node *v = in->v;
-	const char *kwhere = in->where;
-
-	s->max_props = get_count(c, v, kw, kwhere);
-}
-
-static void
 kw_items(struct cctx *c, struct schema *s, const struct kwin *in)
 {
 	const struct node *v = in->v;
@@ -734,47 +694,6 @@ kw_items(struct cctx *c, struct schema *s, const struct kwin *in)
 }
 
 static void
-kw_additional_items(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-	bool logic = in->logic;
-
-	s->addl_items = compile_node(c, v, base, kwhere, logic);
-}
-
-static void
-kw_contains(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-
-	s->contains = compile_node(c, v, base, kwhere, true);
-}
-
-static void
-kw_min_items(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const char *kw = in->kw;
-	const struct node *v = in->v;
-	const char *kwhere = in->where;
-
-	s->min_items = get_count(c, v, kw, kwhere);
-}
-
-static void
-kw_max_items(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const char *kw = in->kw;
-	const struct node *v = in->v;
-	const char *kwhere = in->where;
-
-	s->max_items = get_count(c, v, kw, kwhere);
-}
-
-static void
 kw_unique_items(struct cctx *c, struct schema *s, const struct kwin *in)
 {
 	const struct node *v = in->v;
@@ -784,26 +703,6 @@ kw_unique_items(struct cctx *c, struct schema *s, const struct kwin *in)
 		cerr(c, v, kwhere, "'uniqueItems' must be a boolean");
 	else
 		s->unique = v->scalar.i != 0;
-}
-
-static void
-kw_min_length(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const char *kw = in->kw;
-	const struct node *v = in->v;
-	const char *kwhere = in->where;
-
-	s->min_len = get_count(c, v, kw, kwhere);
-}
-
-static void
-kw_max_length(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const char *kw = in->kw;
-	const struct node *v = in->v;
-	const char *kwhere = in->where;
-
-	s->max_len = get_count(c, v, kw, kwhere);
 }
 
 static void
@@ -946,46 +845,6 @@ kw_one_of(struct cctx *c, struct schema *s, const struct kwin *in)
 }
 
 static void
-kw_not(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-
-	s->not_s = compile_node(c, v, base, kwhere, true);
-}
-
-static void
-kw_if(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-
-	s->if_s = compile_node(c, v, base, kwhere, true);
-}
-
-static void
-kw_then(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-
-	s->then_s = compile_node(c, v, base, kwhere, true);
-}
-
-static void
-kw_else(struct cctx *c, struct schema *s, const struct kwin *in)
-{
-	const struct node *v = in->v;
-	const char *base = in->base;
-	const char *kwhere = in->where;
-
-	s->else_s = compile_node(c, v, base, kwhere, true);
-}
-
-static void
 kw_title(struct cctx *c, struct schema *s, const struct kwin *in)
 {
 	const struct node *v = in->v;
@@ -1108,54 +967,83 @@ kw_format(struct cctx *c, struct schema *s, const struct kwin *in)
 /* One row per keyword: its name, whether only Kubernetes structural
  * schemas (OpenAPI) have it, and its handler.  A keyword not here is an
  * annotation (or of a later draft: kw_unsupported). */
+/* A keyword that only compiles a subschema into a field of struct schema,
+ * or only reads a count into one, is a row without a function: `slot` says
+ * which, `offset` where the value goes, and `logic` whether the subschema
+ * is compiled as a logic one whatever its parent is. */
+enum kw_slot { KW_FN, KW_SUBSCHEMA, KW_COUNTS };
+
+#define KW_NONE KW_FN, 0, false
+#define KW_SCHEMA(field, logic) KW_SUBSCHEMA, offsetof(struct schema, field), logic
+#define KW_COUNT(field) KW_COUNTS, offsetof(struct schema, field), false
+
 static const struct kw_row {
 	const char *name;
 	bool openapi;
 	kw_fn *fn;
+	enum kw_slot slot;
+	size_t offset;
+	bool logic;
 } kw_table[] = {
-	{ "type", false, kw_type },
-	{ "properties", false, kw_properties },
-	{ "patternProperties", false, kw_pattern_properties },
-	{ "additionalProperties", false, kw_additional_properties },
-	{ "propertyNames", false, kw_property_names },
-	{ "required", false, kw_required },
-	{ "dependencies", false, kw_dependencies },
-	{ "minProperties", false, kw_min_properties },
-	{ "maxProperties", false, kw_max_properties },
-	{ "items", false, kw_items },
-	{ "additionalItems", false, kw_additional_items },
-	{ "contains", false, kw_contains },
-	{ "minItems", false, kw_min_items },
-	{ "maxItems", false, kw_max_items },
-	{ "uniqueItems", false, kw_unique_items },
-	{ "minLength", false, kw_min_length },
-	{ "maxLength", false, kw_max_length },
-	{ "pattern", false, kw_pattern },
-	{ "minimum", false, kw_minimum },
-	{ "maximum", false, kw_maximum },
-	{ "exclusiveMinimum", false, kw_exclusive_minimum },
-	{ "exclusiveMaximum", false, kw_exclusive_maximum },
-	{ "multipleOf", false, kw_multiple_of },
-	{ "const", false, kw_const },
-	{ "enum", false, kw_enum },
-	{ "allOf", false, kw_all_of },
-	{ "anyOf", false, kw_any_of },
-	{ "oneOf", false, kw_one_of },
-	{ "not", false, kw_not },
-	{ "if", false, kw_if },
-	{ "then", false, kw_then },
-	{ "else", false, kw_else },
-	{ "title", false, kw_title },
-	{ "description", false, kw_description },
-	{ "definitions", false, kw_definitions },
-	{ "nullable", true, kw_nullable },
-	{ "x-kubernetes-preserve-unknown-fields", true, kw_x_kubernetes_preserve_unknown_fields },
-	{ "x-kubernetes-embedded-resource", true, kw_x_kubernetes_embedded_resource },
-	{ "x-kubernetes-int-or-string", true, kw_x_kubernetes_int_or_string },
-	{ "x-kubernetes-list-type", true, kw_x_kubernetes_list_type },
-	{ "x-kubernetes-list-map-keys", true, kw_x_kubernetes_list_map_keys },
-	{ "format", true, kw_format },
+	{ "type", false, kw_type, KW_NONE },
+	{ "properties", false, kw_properties, KW_NONE },
+	{ "patternProperties", false, kw_pattern_properties, KW_NONE },
+	{ "additionalProperties", false, NULL, KW_SCHEMA(addl, false) },
+	{ "propertyNames", false, NULL, KW_SCHEMA(propnames, true) },
+	{ "required", false, kw_required, KW_NONE },
+	{ "dependencies", false, kw_dependencies, KW_NONE },
+	{ "minProperties", false, NULL, KW_COUNT(min_props) },
+	{ "maxProperties", false, NULL, KW_COUNT(max_props) },
+	{ "items", false, kw_items, KW_NONE },
+	{ "additionalItems", false, NULL, KW_SCHEMA(addl_items, false) },
+	{ "contains", false, NULL, KW_SCHEMA(contains, true) },
+	{ "minItems", false, NULL, KW_COUNT(min_items) },
+	{ "maxItems", false, NULL, KW_COUNT(max_items) },
+	{ "uniqueItems", false, kw_unique_items, KW_NONE },
+	{ "minLength", false, NULL, KW_COUNT(min_len) },
+	{ "maxLength", false, NULL, KW_COUNT(max_len) },
+	{ "pattern", false, kw_pattern, KW_NONE },
+	{ "minimum", false, kw_minimum, KW_NONE },
+	{ "maximum", false, kw_maximum, KW_NONE },
+	{ "exclusiveMinimum", false, kw_exclusive_minimum, KW_NONE },
+	{ "exclusiveMaximum", false, kw_exclusive_maximum, KW_NONE },
+	{ "multipleOf", false, kw_multiple_of, KW_NONE },
+	{ "const", false, kw_const, KW_NONE },
+	{ "enum", false, kw_enum, KW_NONE },
+	{ "allOf", false, kw_all_of, KW_NONE },
+	{ "anyOf", false, kw_any_of, KW_NONE },
+	{ "oneOf", false, kw_one_of, KW_NONE },
+	{ "not", false, NULL, KW_SCHEMA(not_s, true) },
+	{ "if", false, NULL, KW_SCHEMA(if_s, true) },
+	{ "then", false, NULL, KW_SCHEMA(then_s, true) },
+	{ "else", false, NULL, KW_SCHEMA(else_s, true) },
+	{ "title", false, kw_title, KW_NONE },
+	{ "description", false, kw_description, KW_NONE },
+	{ "definitions", false, kw_definitions, KW_NONE },
+	{ "nullable", true, kw_nullable, KW_NONE },
+	{ "x-kubernetes-preserve-unknown-fields", true, kw_x_kubernetes_preserve_unknown_fields,
+	  KW_NONE },
+	{ "x-kubernetes-embedded-resource", true, kw_x_kubernetes_embedded_resource, KW_NONE },
+	{ "x-kubernetes-int-or-string", true, kw_x_kubernetes_int_or_string, KW_NONE },
+	{ "x-kubernetes-list-type", true, kw_x_kubernetes_list_type, KW_NONE },
+	{ "x-kubernetes-list-map-keys", true, kw_x_kubernetes_list_map_keys, KW_NONE },
+	{ "format", true, kw_format, KW_NONE },
 };
+
+static void
+kw_apply(struct cctx *c, struct schema *s, const struct kw_row *row, const struct kwin *in)
+{
+	char *field = (char *)s + row->offset;
+
+	switch (row->slot) {
+	case KW_FN: row->fn(c, s, in); break;
+	case KW_SUBSCHEMA:
+		*(struct schema **)(void *)field =
+			compile_node(c, in->v, in->base, in->where, row->logic || in->logic);
+		break;
+	case KW_COUNTS: *(int64_t *)(void *)field = get_count(c, in->v, in->kw, in->where); break;
+	}
+}
 
 static void
 compile_keyword(struct cctx *c, struct schema *s, const char *kw, const struct node *v,
@@ -1168,7 +1056,7 @@ compile_keyword(struct cctx *c, struct schema *s, const char *kw, const struct n
 		if (kw_table[k].openapi && !c->openapi)
 			continue;
 		if (strcmp(kw, kw_table[k].name) == 0) {
-			kw_table[k].fn(c, s, &in);
+			kw_apply(c, s, &kw_table[k], &in);
 			return;
 		}
 	}
