@@ -185,16 +185,8 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 }
 
 const struct render_kind render_kind_fallback_plugin = {
-	.kind = "Application",
-	.api_version = "argoproj.io/v1alpha1",
-	.rank = RENDER_RANK_APPLICATION,
+	RENDER_KIND_APPLICATION,
 	.render_site = NULL,
 	.render_cluster = fallback_plugin_cluster,
-	.group = "argoproj.io",
-	.version = "v1alpha1",
-	.plural = "applications",
-	.namespaced = true,
-	.crd = "argocd/application-crd.yaml",
-	.live = true,
 	.unchecked = NULL,
 };

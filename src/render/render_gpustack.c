@@ -247,16 +247,8 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites, s
 }
 
 const struct render_kind render_kind_gpustack = {
-	.kind = "Application",
-	.api_version = "argoproj.io/v1alpha1",
-	.rank = RENDER_RANK_APPLICATION,
+	RENDER_KIND_APPLICATION,
 	.render_site = NULL,
 	.render_cluster = gpustack_cluster,
-	.group = "argoproj.io",
-	.version = "v1alpha1",
-	.plural = "applications",
-	.namespaced = true,
-	.crd = "argocd/application-crd.yaml",
-	.live = true,
 	.unchecked = NULL,
 };

@@ -19,6 +19,14 @@
 #define RENDER_CLUSTER_LABEL "gpusite.io/cluster"
 #define RENDER_GROUP_LABEL "gpusite.io/node-group"
 
+/* The facts of an Argo CD Application for a struct render_kind: the GPU
+ * stack and the fallback device plugin are both Applications. */
+#define RENDER_KIND_APPLICATION                                                                    \
+	.kind = "Application", .api_version = "argoproj.io/v1alpha1",                              \
+	.rank = RENDER_RANK_APPLICATION, .group = "argoproj.io", .version = "v1alpha1",            \
+	.plural = "applications", .namespaced = true, .crd = "argocd/application-crd.yaml",        \
+	.live = true
+
 /* A label (or any string) map under construction; render_kvs_node()
  * writes it sorted by key, a later value replacing an earlier one. */
 struct render_kvs {
