@@ -57,6 +57,17 @@ fail(const struct live_run *r)
 	return LIVE_EFAIL;
 }
 
+void
+live_kube_options(struct kube_options *ko, const struct live_opts *lo, bool verbose)
+{
+	memset(ko, 0, sizeof(*ko));
+	ko->kubeconfig = lo->kubeconfig;
+	ko->context = lo->context;
+	ko->timeout = lo->timeout;
+	ko->verbose = verbose;
+	ko->log = stderr;
+}
+
 int
 live_run_start(struct live_run *out, struct arena *a, const char *name,
 	       const struct pipeline_source *src, const struct live_opts *lo, int verbose,
@@ -87,12 +98,7 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 		return LIVE_EINVALID;
 	}
 
-	memset(&ko, 0, sizeof(ko));
-	ko.kubeconfig = lo->kubeconfig;
-	ko.context = lo->context;
-	ko.timeout = lo->timeout;
-	ko.verbose = verbose;
-	ko.log = stderr;
+	live_kube_options(&ko, lo, verbose);
 	if (kube_open(&out->kube, a, &out->errors, &ko) < 0)
 		return fail(out);
 	if (lo->cluster) {

@@ -26,6 +26,10 @@ struct live_opts {
 	double timeout; /* seconds; 0: the default */
 };
 
+/* The client options of --kubeconfig, --context and --timeout (the
+ * request log, with verbose, on stderr). */
+void live_kube_options(struct kube_options *ko, const struct live_opts *lo, bool verbose);
+
 /* A live run: specs read, client open, cluster settled, sites rendered. */
 struct live_run {
 	struct arena *arena;
