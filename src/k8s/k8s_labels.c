@@ -20,8 +20,8 @@ static const char *const kubelet_labels[] = {
 	"failure-domain.beta.kubernetes.io/region",
 };
 
-/* the namespace of key (before '/'; "" without one) is domain or ends in
- * "." domain */
+/* the namespace of key (before '/') is domain or ends in "." domain; a
+ * key without '/' has none and is in no domain */
 static bool
 in_domain(const char *key, const char *domain)
 {
@@ -46,7 +46,7 @@ k8s_is_kubelet_label(const char *key)
 bool
 k8s_kubelet_refuses_label(const char *key)
 {
-	if (!key || !strchr(key, '/'))
+	if (!key)
 		return false;
 	return (in_domain(key, "kubernetes.io") || in_domain(key, "k8s.io")) &&
 	       !k8s_is_kubelet_label(key);
@@ -55,7 +55,7 @@ k8s_kubelet_refuses_label(const char *key)
 bool
 k8s_node_restriction_forbids(const char *key)
 {
-	if (!key || !strchr(key, '/'))
+	if (!key)
 		return false;
 	return in_domain(key, "node-restriction.kubernetes.io") || k8s_kubelet_refuses_label(key);
 }

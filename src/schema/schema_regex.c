@@ -186,6 +186,36 @@ tr_control(struct tr *t)
 	return -1;
 }
 
+/* The escapes that stand for one character alike inside and outside
+ * brackets, c being the letter after '\\': \t \n \r \f \v \xHH \cX.
+ * 1 with *cp set, 0 when c is none of them, -1 on a bad one. */
+static int
+tr_char_escape(struct tr *t, char c, uint32_t *cp)
+{
+	long v;
+
+	switch (c) {
+	case 't': *cp = '\t'; return 1;
+	case 'n': *cp = '\n'; return 1;
+	case 'r': *cp = '\r'; return 1;
+	case 'f': *cp = '\f'; return 1;
+	case 'v': *cp = '\v'; return 1;
+	case 'x':
+		v = tr_hex(t, 2);
+		if (v < 0)
+			return tr_fail(t, t->i, "bad \\x escape");
+		*cp = (uint32_t)v;
+		return 1;
+	case 'c':
+		v = tr_control(t);
+		if (v < 0)
+			return tr_fail(t, t->i, "bad \\c escape");
+		*cp = (uint32_t)v;
+		return 1;
+	default: return 0;
+	}
+}
+
 /* Code point ranges of the class escapes (ECMA \s is Unicode White_Space
  * plus line terminators and the BOM). */
 struct range {
@@ -377,6 +407,7 @@ tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 {
 	char c;
 	long v;
+	int rc;
 
 	*cls = 0;
 	if (t->s[t->i] != '\\') {
@@ -387,6 +418,9 @@ tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 		return tr_fail(t, t->i, "pattern ends with '\\'");
 	c = t->s[t->i + 1];
 	t->i += 2;
+	rc = tr_char_escape(t, c, cp);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	switch (c) {
 	case 'd':
 	case 'w':
@@ -395,29 +429,12 @@ tr_class_atom(struct tr *t, uint32_t *cp, char *cls)
 	case 'W':
 	case 'S': *cls = c; return 0;
 	case 'b': *cp = 0x08; return 0;
-	case 't': *cp = '\t'; return 0;
-	case 'n': *cp = '\n'; return 0;
-	case 'r': *cp = '\r'; return 0;
-	case 'f': *cp = '\f'; return 0;
-	case 'v': *cp = '\v'; return 0;
-	case 'x':
-		v = tr_hex(t, 2);
-		if (v < 0)
-			return tr_fail(t, t->i, "bad \\x escape");
-		*cp = (uint32_t)v;
-		return 0;
 	case 'u':
 		v = tr_hex(t, 4);
 		if (v < 0)
 			return tr_fail(t, t->i, "bad \\u escape");
 		if (v >= 0xD800 && v <= 0xDFFF)
 			return tr_fail(t, t->i, "UTF-16 surrogate escape");
-		*cp = (uint32_t)v;
-		return 0;
-	case 'c':
-		v = tr_control(t);
-		if (v < 0)
-			return tr_fail(t, t->i, "bad \\c escape");
 		*cp = (uint32_t)v;
 		return 0;
 	case '0': return tr_fail(t, t->i - 2, "NUL in a pattern");
@@ -597,8 +614,9 @@ tr_unicode_escape(struct tr *t)
 static void
 tr_escape(struct tr *t)
 {
+	uint32_t cp;
 	char c;
-	long v;
+	int rc;
 
 	if (t->i + 1 >= t->len) {
 		tr_fail(t, t->i, "pattern ends with '\\'");
@@ -607,6 +625,11 @@ tr_escape(struct tr *t)
 	c = t->s[t->i + 1];
 	t->i += 2;
 	t->atom = true;
+	rc = tr_char_escape(t, c, &cp);
+	if (rc > 0)
+		tr_literal(t, cp);
+	if (rc)
+		return;
 	switch (c) {
 	case 'd':
 	case 'w':
@@ -616,26 +639,7 @@ tr_escape(struct tr *t)
 	case 'S': tr_class_escape(t, c); break;
 	case 'b':
 	case 'B': tr_fail(t, t->i - 2, "word boundary \\b / \\B"); break;
-	case 't': tr_literal(t, '\t'); break;
-	case 'n': tr_literal(t, '\n'); break;
-	case 'r': tr_literal(t, '\r'); break;
-	case 'f': tr_literal(t, '\f'); break;
-	case 'v': tr_literal(t, '\v'); break;
-	case 'x':
-		v = tr_hex(t, 2);
-		if (v < 0)
-			tr_fail(t, t->i, "bad \\x escape");
-		else
-			tr_literal(t, (uint32_t)v);
-		break;
 	case 'u': tr_unicode_escape(t); break;
-	case 'c':
-		v = tr_control(t);
-		if (v < 0)
-			tr_fail(t, t->i, "bad \\c escape");
-		else
-			tr_literal(t, (uint32_t)v);
-		break;
 	case 'k': tr_fail(t, t->i - 2, "named backreference \\k"); break;
 	case 'p':
 	case 'P': tr_fail(t, t->i - 2, "Unicode property escape \\p"); break;
