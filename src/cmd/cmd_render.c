@@ -5,12 +5,14 @@
  *
  * Exit 0 with output; 1 for invalid specs (nothing on stdout); 2 usage;
  * 3 when the job could not be done: specs unreadable, an SSM
- * activation-code variable unset, a file that could not be written.  Files
- * are written all or nothing: every one goes to a temporary file beside
- * its target, is synced, and only then are all of them renamed in place.
- * A run that was killed leaves its temporaries (.NAME.gpusite-XXXXXX);
- * the next successful run removes those of its own files.  The writing
- * is emit/emit_file.c's, the batched rendering emit/emit_batch.c's.
+ * activation-code variable unset, a file that could not be written, a
+ * symlink below an output directory or a target that is not a regular
+ * file.  Files are written all or nothing: every one goes to a temporary
+ * file beside its target, is synced, and only then are all of them renamed
+ * in place.  A run that was killed leaves its temporaries
+ * (.NAME.gpusite-XXXXXX); the next successful run removes those of its own
+ * files.  The writing is emit/emit_file.c's, the batched rendering
+ * emit/emit_batch.c's.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -45,7 +47,9 @@ static const struct opt_spec render_opts[] = {
 	{ R_SITE, "site", 0, "NAME",
 	  "only this site (metadata.name); repeat or"
 	  " separate with commas" },
-	{ R_OUTPUT, "output", 'o', "FILE", "write the stream to FILE instead of stdout" },
+	{ R_OUTPUT, "output", 'o', "FILE",
+	  "write the stream to FILE instead of stdout (-, /dev/stdout: stdout);"
+	  " a regular file, never a link, FIFO or device" },
 	{ R_FORMAT, "format", 0, "FMT",
 	  "yaml (default; '---' before every document)"
 	  " or json (one object per line)" },
@@ -88,7 +92,13 @@ static struct opts_cmd render_cmd = {
 		 "placement policies and PrometheusRules, sorted by kind, namespace and\n"
 		 "name.  Any error prints the findings on stderr and nothing on stdout.\n"
 		 "SSM activation codes are read from the environment variables the specs\n"
-		 "name, only for --nodeconfigs, and only ever written to those files.\n",
+		 "name, only for --nodeconfigs, and only ever written to those files.\n"
+		 "\n"
+		 "Files are written all or nothing, and never through a symlink: a link\n"
+		 "anywhere below the --nodeconfigs or --values DIR or at -o FILE, or a FIFO,\n"
+		 "socket, device or directory where a file goes, is refused (exit 3) before\n"
+		 "anything is written.  DIR itself, and the directories on the way to it\n"
+		 "or to FILE, are followed as given.\n",
 	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = render_opts,
 	.on_option = on_option,
@@ -177,25 +187,6 @@ whole_sites(struct spec_fleet *out, struct arena *t, const void *p, const struct
 	pipeline_whole_sites(out, t, p, stubs);
 }
 
-/* A relative path of render's own making; refuse anything that could
- * step out of the target directory. */
-static bool
-safe_relative(const char *p)
-{
-	if (!*p || *p == '/')
-		return false;
-	for (const char *c = p; *c;) {
-		size_t n = strcspn(c, "/");
-
-		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
-			return false;
-		c += n;
-		if (*c == '/')
-			c++;
-	}
-	return true;
-}
-
 static int
 plan_files(struct arena *a, struct emit_files *s, const struct emit_batch *r,
 	   enum render_file_kind kind, const char *dir)
@@ -205,15 +196,14 @@ plan_files(struct arena *a, struct emit_files *s, const struct emit_batch *r,
 
 		if (f->key.kind != kind)
 			continue;
-		if (!safe_relative(f->key.path)) {
+		if (!emit_path_is_plain(f->key.path)) {
 			fprintf(stderr,
 				"gpusite render: error: refusing to write '%s'"
 				" outside '%s'\n",
 				f->key.path, dir);
 			return -1;
 		}
-		emit_files_add(a, s, arena_printf(a, "%s/%s", dir, f->key.path), f->data,
-			       f->key.has_secret);
+		emit_files_add(a, s, dir, f->key.path, f->data, f->key.has_secret);
 	}
 	return 0;
 }
@@ -245,19 +235,20 @@ render_options_from(struct render_options *ropt, struct render_args *ra)
 	}
 }
 
-/* The files of a render without errors, all or nothing: -o FILE and the
- * node files.  0, or -1 when one could not be written. */
+/* The files of a render without errors, all or nothing: the node files
+ * and -o FILE (last: the largest).  0, or -1 when one could not be
+ * written. */
 static int
 write_files(struct arena *a, struct render_args *ra, struct emit_files *outs, struct emit_batch *r)
 {
-	if (ra->output && !strcmp(ra->output, "-"))
+	if (ra->output && emit_path_is_stdout(ra->output))
 		ra->output = NULL;
-	if (ra->output)
-		emit_files_add_writer(a, outs, ra->output, emit_batch_write_fd, r);
 	if ((ra->nodeconfigs &&
 	     plan_files(a, outs, r, RENDER_FILE_NODECONFIG, ra->nodeconfigs) < 0) ||
 	    (ra->values && plan_files(a, outs, r, RENDER_FILE_VALUES, ra->values) < 0))
 		return -1;
+	if (ra->output)
+		emit_files_add_writer(a, outs, ra->output, emit_batch_write_fd, r);
 	return emit_files_commit(a, outs) < 0 ? -1 : 0;
 }
 

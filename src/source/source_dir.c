@@ -25,6 +25,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/file_kind.h"
 #include "source/source.h"
 #include "source/source_util.h"
 
@@ -102,22 +103,6 @@ path_under(const char *p, const char *root)
 	return !strncmp(p, root, n) && (p[n] == '\0' || p[n] == '/');
 }
 
-static const char *
-type_name(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "a device";
-	if (S_ISLNK(m))
-		return "a symlink";
-	return "not a regular file";
-}
-
 /*
  * Read the regular file at `fs_path` as spec `path`.  Opened without
  * following a final symlink and without blocking, then checked again on
@@ -151,7 +136,7 @@ read_file(struct dir_walk *w, const char *path, const char *fs_path)
 		source__file_error(w->diags, SOURCE_RULE_PATH, path,
 				   "not a regular file (%s); spec files"
 				   " must be regular files",
-				   type_name(st.st_mode));
+				   file_kind_name(st.st_mode));
 		goto out;
 	}
 	if ((uintmax_t)st.st_size > SOURCE_MAX_FILE_BYTES) {
@@ -242,7 +227,7 @@ take_symlink(struct dir_walk *w, const char *path, int explicit_arg, unsigned de
 		source__file_error(w->diags, SOURCE_RULE_PATH, path,
 				   "symlink to %s, not a regular file;"
 				   " spec files must be regular files",
-				   type_name(st.st_mode));
+				   file_kind_name(st.st_mode));
 out:
 	free(real);
 	return ret;
@@ -280,7 +265,7 @@ take_entry(struct dir_walk *w, const char *path, const char *name, int explicit_
 	source__file_error(w->diags, SOURCE_RULE_PATH, path,
 			   "not a regular file (%s); spec files must be"
 			   " regular files",
-			   type_name(st.st_mode));
+			   file_kind_name(st.st_mode));
 	return SOURCE_OK;
 }
 

@@ -1,8 +1,7 @@
 #!/bin/sh
-# t2061-render-stale-temporaries.sh - a render killed with SIGKILL before
-# its renames leaves its temporaries (.NAME.gpusite-XXXXXX, SSM codes
-# among them); the next successful run removes exactly those of its own
-# output files: regular files of this user, last written before the run,
+# t2061-render-stale-temporaries.sh - a render killed before its renames
+# leaves its temporaries (.NAME.gpusite-XXXXXX, SSM codes among them); the
+# next successful run removes exactly those of its own output files: regular files of this user, last written before the run,
 # not locked by a live writer, never through a symlink, and nothing that
 # only looks like one.
 . "$TEST_TOP/tests/lib.sh"
@@ -17,23 +16,23 @@ temps() {	# temps DIR: the temporaries below DIR, sorted
 	find "$1" -name '.*.gpusite-*' | sort
 }
 
-# -o to a FIFO is written in place after every temporary is complete and
-# before any is renamed: with no reader the run blocks there, and SIGKILL
-# then leaves every temporary behind, as a kill at the worst moment would.
-test_expect_success 'SIGKILL between writing and renaming leaves temporaries' '
-	mkfifo fifo &&
-	{ "$GPUSITE" render -o fifo --nodeconfigs out/nc --values out/values \
-		"$fleet" >/dev/null 2>killed.err & pid=$!; } &&
-	n=0 &&
-	while [ "$(temps out 2>/dev/null | wc -l)" -lt 12 ] && [ $n -lt 100 ]; do
-		sleep 0.1; n=$((n + 1))
-	done &&
-	kill -9 $pid && { wait $pid; test $? -eq 137; } &&
+# A run killed while it writes: files are limited to 16 blocks of 512
+# bytes with SIGXFSZ at its default (the process dies), and the stream,
+# over 40 KB, is the last file written, after every NodeConfig and values
+# file.  The kill leaves every temporary behind, as a kill at the worst
+# moment would: 12 complete ones and the stream's cut short.
+test_expect_success 'a run killed before its renames leaves temporaries' '
+	{ (trap - XFSZ; ulimit -c 0; ulimit -f 16 &&
+	   exec "$GPUSITE" render -o out/stream.yaml --nodeconfigs out/nc --values out/values \
+		"$fleet") >/dev/null 2>killed.err; rc=$?; } &&
+	test $rc -gt 128 &&
 	temps out >left &&
-	test "$(wc -l <left)" -eq 12 &&
+	test "$(wc -l <left)" -eq 13 &&
+	grep -q "^out/\.stream\.yaml\.gpusite-[A-Za-z0-9]\{6\}$" left &&
 	grep -q "^out/nc/seoul-dc1/\.rack-b\.yaml\.gpusite-[A-Za-z0-9]\{6\}$" left &&
 	grep -q "^out/values/my-hybrid-cluster/\.values\.yaml\.gpusite-" left &&
-	grep -rlq Rb0aXw9Lq2Zt7Ke4Vn1Hs8Dc out/nc/seoul-dc1
+	grep -rlq Rb0aXw9Lq2Zt7Ke4Vn1Hs8Dc out/nc/seoul-dc1 &&
+	test ! -e out/stream.yaml && test ! -e out/nc/seoul-dc1/rack-b.yaml
 '
 
 test_expect_success 'look-alikes that are not stale temporaries of this run' '
@@ -58,7 +57,7 @@ test_expect_success 'the next run removes the stale temporaries of its own files
 		"$fleet" >rerun.out 2>rerun.err;
 	rc=$?; kill $holder 2>/dev/null; wait $holder 2>/dev/null;
 	test $rc -eq 0 &&
-	grep -q " 12 stale temporaries removed;" rerun.err &&
+	grep -q " 13 stale temporaries removed;" rerun.err &&
 	temps out >after &&
 	cat >expect <<-EOF &&
 	out/nc/seoul-dc1/.notours.yaml.gpusite-Abc123

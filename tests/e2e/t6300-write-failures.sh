@@ -49,10 +49,10 @@ if [ -w /dev/full ]; then
 		(cd "$SCRATCH/app" && expect_exit 3 "$GPUSITE" parameters >/dev/full 2>"$SCRATCH/err") &&
 		said "$FULL"
 	'
-	test_expect_success 'render -o /dev/full: exit 3 naming the file' '
+	test_expect_success 'render -o /dev/full: a device, refused before writing, exit 3 naming it' '
 		(cd "$FLEET" && expect_exit 3 "$GPUSITE" render -o /dev/full >"$SCRATCH/out" 2>"$SCRATCH/err") &&
 		test ! -s "$SCRATCH/out" &&
-		said "gpusite render: error: cannot write '\''/dev/full'\'': No space left on device"
+		said "gpusite render: error: '\''/dev/full'\'' is a device, not a regular file, and render writes only regular files: move it away or write elsewhere"
 	'
 else
 	test_skip "writes to /dev/full" "/dev/full is not writable here"
