@@ -98,7 +98,9 @@ static struct opts_cmd render_cmd = {
 		 "anywhere below the --nodeconfigs or --values DIR or at -o FILE, or a FIFO,\n"
 		 "socket, device or directory where a file goes, is refused (exit 3) before\n"
 		 "anything is written.  DIR itself, and the directories on the way to it\n"
-		 "or to FILE, are followed as given.\n",
+		 "or to FILE, are followed as given.  A stream that holds the objects of\n"
+		 "more than one cluster fits no single cluster: render says so on stderr\n"
+		 "(not with -q); --objects cluster --site NAME,... renders one cluster.\n",
 	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = render_opts,
 	.on_option = on_option,
@@ -252,6 +254,26 @@ write_files(struct arena *a, struct render_args *ra, struct emit_files *outs, st
 	return emit_files_commit(a, outs) < 0 ? -1 : 0;
 }
 
+/*
+ * A stream holding the objects of several clusters fits no one cluster:
+ * say so, once, on stderr (stdout and the exit code stay as they are).
+ */
+static void
+note_clusters(struct arena *a, const struct emit_batch *r)
+{
+	const char *names = "";
+
+	if (r->clusters < 2)
+		return;
+	for (size_t i = 0; i < r->clusters && i < EMIT_CLUSTER_NAMES; i++)
+		names = arena_printf(a, "%s%s%s", names, i ? ", " : "", r->cluster_names[i]);
+	fprintf(stderr,
+		"gpusite render: note: the stream holds the objects of %zu clusters (%s%s);"
+		" it fits no single cluster: render one cluster's sites at a time"
+		" (--objects cluster --site NAME,...), or --objects argocd for a hub Argo CD\n",
+		r->clusters, names, r->clusters > EMIT_CLUSTER_NAMES ? ", ..." : "");
+}
+
 int
 cmd_render(int argc, char **argv)
 {
@@ -277,6 +299,7 @@ cmd_render(int argc, char **argv)
 
 	arena_init(&a);
 	emit_batch_init(&r, "gpusite render");
+	r.hub = argocd_object_is_hub; /* render's note counts the others' clusters */
 	memset(&ra, 0, sizeof(ra));
 	memset(&outs, 0, sizeof(outs));
 	outs.name = "gpusite render";
@@ -336,6 +359,9 @@ cmd_render(int argc, char **argv)
 	swept = emit_files_sweep(&a, &outs, &start);
 	if (!ra.output && emit_batch_write(-1, &r) < 0)
 		code = GS_EXIT_FAILURE; /* main reports the write error */
+	/* after the stream is out: a failed write says so alone (main) */
+	if (!o.quiet && code == GS_EXIT_OK && fflush(stdout) == 0 && !ferror(stdout))
+		note_clusters(&a, &r);
 	if (o.verbose)
 		fprintf(stderr,
 			"gpusite render: %zu site%s, %zu object%s, %zu file%s"

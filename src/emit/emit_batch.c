@@ -154,6 +154,56 @@ keep_str(struct arena *a, const char *s)
 	return s ? arena_strdup(a, s) : NULL;
 }
 
+static int
+str_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* Keep `name` among the first EMIT_CLUSTER_NAMES names in name order. */
+static void
+keep_cluster_name(struct emit_batch *out, struct arena *a, const char *name)
+{
+	const char **v = out->cluster_names;
+	size_t n = out->clusters < EMIT_CLUSTER_NAMES ? out->clusters : EMIT_CLUSTER_NAMES, at = n;
+
+	while (at > 0 && strcmp(v[at - 1], name) > 0)
+		at--;
+	if (at == EMIT_CLUSTER_NAMES)
+		return;
+	if (n == EMIT_CLUSTER_NAMES)
+		n--;
+	memmove(v + at + 1, v + at, (n - at) * sizeof(*v));
+	v[at] = arena_strdup(a, name);
+}
+
+/*
+ * Count the clusters of the batch's objects that live in a cluster.  A
+ * batch holds whole clusters (emit_batch_render), so no cluster is in
+ * two batches and the counts add up.
+ */
+static void
+count_clusters(struct emit_batch *out, struct arena *a, const struct render_result *r)
+{
+	const char **names = xmalloc((r->count + 1) * sizeof(*names));
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->count; i++) {
+		const struct render_object *o = &r->objects[i];
+
+		if (o->cluster && !(out->hub && out->hub(o)))
+			names[n++] = o->cluster;
+	}
+	qsort(names, n, sizeof(*names), str_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(names[i - 1], names[i]))
+			continue;
+		keep_cluster_name(out, a, names[i]);
+		out->clusters++;
+	}
+	free(names);
+}
+
 /* Turn one batch's trees into text in the run's arena `a`. */
 static int
 keep_batch(struct emit_batch *out, struct arena *a, const struct render_result *r,
@@ -162,6 +212,7 @@ keep_batch(struct emit_batch *out, struct arena *a, const struct render_result *
 	struct buf one;
 	int rc = 0;
 
+	count_clusters(out, a, r);
 	buf_init(&one, EMIT_STREAM_CAP);
 	for (size_t i = 0; i < r->count; i++) {
 		const struct render_object *o = &r->objects[i];

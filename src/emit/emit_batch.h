@@ -20,6 +20,7 @@ struct arena;
 
 #define EMIT_STREAM_CAP ((size_t)1 << 30)
 #define EMIT_FILE_CAP ((size_t)16 << 20)
+#define EMIT_CLUSTER_NAMES 3 /* cluster names kept for a message */
 
 struct emit_text_object {
 	struct render_object key; /* rank, namespace, name, kind; the rest NULL */
@@ -54,6 +55,12 @@ struct emit_batch {
 	size_t spool_len;   /* bytes in the spool and in pending */
 	struct buf pending; /* not yet written to the spool */
 	size_t stream_len;  /* the whole stream */
+	/* The clusters (spec.cluster.name) of the stream's objects that live
+	 * in a cluster, not in a hub (hub(o) false; hub NULL: every object):
+	 * how many, and the first few in name order. */
+	bool (*hub)(const struct render_object *o);
+	size_t clusters;
+	const char *cluster_names[EMIT_CLUSTER_NAMES];
 };
 
 /* Where the whole sites of a batch come from when the fleet holds stubs
