@@ -1,10 +1,21 @@
 /*
  * opts_drill.c - the options the drill commands parse alike.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/opts_drill.h"
+
+/* p[0..len) is among the names already */
+static bool
+opts_drill_nodes_has(const struct opts_drill_nodes *n, const char *p, size_t len)
+{
+	for (size_t i = 0; i < n->count; i++)
+		if (strlen(n->names[i]) == len && !memcmp(n->names[i], p, len))
+			return true;
+	return false;
+}
 
 int
 opts_drill_nodes_add(struct opts_drill_nodes *n, const char *value)
@@ -15,7 +26,7 @@ opts_drill_nodes_add(struct opts_drill_nodes *n, const char *value)
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 
-		if (len) {
+		if (len && !opts_drill_nodes_has(n, p, len)) {
 			char *s = malloc(len + 1);
 			const char **names = realloc(n->names, (n->count + 1) * sizeof(*names));
 

@@ -17,7 +17,8 @@ struct opts_drill_nodes {
 
 /*
  * Add the names of one --nodes value: repeatable, and comma-separated
- * (empty names are skipped).  0, or -1 out of memory.
+ * (empty names and names already given are skipped: a node is drilled
+ * once).  0, or -1 out of memory.
  */
 int opts_drill_nodes_add(struct opts_drill_nodes *n, const char *value);
 void opts_drill_nodes_free(struct opts_drill_nodes *n);

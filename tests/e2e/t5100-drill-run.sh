@@ -40,12 +40,12 @@ test_expect_success 'dry run: the exact calls, one per line; only GETs are sent'
 	live_start drill-run-target &&
 	drill --nodes gpu-a-01 >out 2>err &&
 	cat >want <<-\EOF2 &&
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"nodes"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"pods"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"events"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"karpenter.sh","resource":"nodeclaims"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"patch","group":"","resource":"nodes"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"create","group":"","resource":"pods","subresource":"eviction"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"","resource":"nodes"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"","resource":"pods"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"","resource":"events"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"karpenter.sh","resource":"nodeclaims"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"patch","group":"","resource":"nodes"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"create","group":"","resource":"pods","subresource":"eviction"}}}
 	PATCH /api/v1/nodes/gpu-a-01 application/strategic-merge-patch+json {"spec":{"unschedulable":true}}
 	POST /api/v1/namespaces/inference/pods/llm-server-6f7d9c8b5-abcde/eviction application/json {"kind":"Eviction","apiVersion":"policy/v1","metadata":{"name":"llm-server-6f7d9c8b5-abcde","namespace":"inference","creationTimestamp":null},"deleteOptions":{}}
 	EOF2
@@ -53,6 +53,15 @@ test_expect_success 'dry run: the exact calls, one per line; only GETs are sent'
 	grep "dry run, nothing was changed: 1 node(s); add --execute" err &&
 	only_gets &&
 	[ "$(node_unschedulable gpu-a-01)" = False ]
+'
+
+test_expect_success 'a node named twice (a,a or --nodes again) is drilled once: one PATCH, one eviction' '
+	live_start drill-run-target &&
+	drill --nodes gpu-a-01,gpu-a-01 --nodes gpu-a-01 >out 2>err &&
+	grep -c "^PATCH /api/v1/nodes/gpu-a-01 " out >n && [ "$(cat n)" = 1 ] &&
+	grep -c "/eviction " out >n && [ "$(cat n)" = 1 ] &&
+	grep "dry run, nothing was changed: 1 node(s)" err &&
+	only_gets
 '
 
 test_expect_success 'dry run of the whole site: its four nodes, DaemonSet and mirror pods left out' '
