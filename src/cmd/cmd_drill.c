@@ -199,12 +199,17 @@ plan_nodes(struct drill_plan_input *in, struct arena *a, const struct drill_opts
 }
 
 /* A misspelt node would make an empty drill look ready: each must be in
- * the cluster.  GS_EXIT_OK, or the exit code after saying why. */
+ * the cluster, and an on-prem hybrid node of the site (never a cloud
+ * fallback node, which has the site label too).  The ones unschedulable
+ * now go to in->cordoned.  GS_EXIT_OK, or the exit code after saying why. */
 static int
-plan_nodes_exist(struct live_run *run, struct arena *a, const struct drill_plan_input *in)
+plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input *in)
 {
+	const char **cordoned = arena_alloc(a, (in->node_count + 1) * sizeof(*cordoned));
+
 	for (size_t i = 0; i < in->node_count; i++) {
 		struct node *obj = NULL;
+		const char *why;
 
 		if (kube_get(&obj, run->kube, a, "v1", "Node", NULL, in->nodes[i]) == KUBE_EFAIL)
 			return live_fail(run);
@@ -215,7 +220,19 @@ plan_nodes_exist(struct live_run *run, struct arena *a, const struct drill_plan_
 				in->nodes[i], run->cluster, in->site->name);
 			return GS_EXIT_USAGE;
 		}
+		why = drill_node_refusal(a, in->site, obj, in->nodes[i]);
+		if (why) {
+			fprintf(stderr,
+				"gpusite drill plan: %s: a drill takes down only the on-prem hybrid"
+				" nodes of site %s; name them with --nodes (kubectl get nodes -l"
+				" gpusite.io/site=%s,eks.amazonaws.com/compute-type=hybrid)\n",
+				why, in->site->name, in->site->name);
+			return GS_EXIT_USAGE;
+		}
+		if (drill_node_unschedulable(obj))
+			cordoned[in->cordoned_count++] = in->nodes[i];
 	}
+	in->cordoned = cordoned;
 	return GS_EXIT_OK;
 }
 
