@@ -248,6 +248,7 @@ plan_rendered(struct drill_plan_input *in, const struct live_run *run)
 		if (!strcmp(ro->kind, "NodePool") && !strcmp(ro->name, s->fallback.node_pool_name))
 			in->rendered_pool = ro->obj;
 		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
+			in->rendered_rule = ro->obj;
 			in->rule_namespace = ro->namespace;
 			in->rule_name = ro->name;
 		}
@@ -321,6 +322,7 @@ drill_plan(int argc, char **argv)
 	}
 	in.kube = run.kube;
 	in.scenario = d.scenario;
+	in.again = opts_drill_again(&a, &o, &d.lo);
 	code = plan_nodes(&in, &a, &d);
 	if (code == GS_EXIT_OK)
 		code = plan_nodes_exist(&run, &a, &in);

@@ -288,6 +288,7 @@ struct drill_plan_input {
 struct drill_plan {
 	size_t moving_pods; /* GPU pods on the drilled nodes */
 	int64_t moving_gpus;
+	int64_t largest_pod_gpus;   /* the most GPUs one of them asks */
 	size_t pending_pods;        /* GPU pods Pending now */
 	size_t fallback_nodes;      /* nodes of the fallback pool now */
 	const char **blocking_pdbs; /* "ns/name" */
