@@ -31,9 +31,11 @@ static const struct opts_cmd drill_cmd = {
 	.usage = "plan|run|report SITE [options] [PATH]",
 	.about = "The fallback drill of a site, in three commands:\n"
 		 "  plan    check the live cluster for what the drill needs (read-only),\n"
-		 "          then print the steps and the expected timeline\n"
-		 "  run     cordon and evict through the Eviction API (a dry run unless\n"
-		 "          --execute), watch, write the drill record; --restore\n"
+		 "          then print the handout: the steps as commands, the timeline,\n"
+		 "          the window, when to abort, the fallback's cost\n"
+		 "  run     cordon and evict the site's hybrid nodes through the Eviction\n"
+		 "          API (a dry run unless --execute), watch, write the drill\n"
+		 "          record; --restore undoes what the record says it did\n"
 		 "  report  measure the recovery term by term against the budget, from\n"
 		 "          the cluster or a drill record (read-only)\n"
 		 "See 'gpusite drill plan --help' and the others.\n",
@@ -149,9 +151,15 @@ static struct opts_cmd plan_cmd = {
 		 "  GS235        the site's PrometheusRule\n"
 		 "  GS237        nothing Pending now, the fallback not already active\n"
 		 "  GS238        partition: single-writer workloads without fencing\n"
-		 "Then print the steps, the expected timeline from the recovery budget,\n"
-		 "the availability and the return condition.  Exit 0 ready, 1 findings,\n"
-		 "3 the cluster could not be read.\n",
+		 "The drilled nodes must be on-prem hybrid nodes of SITE, never cloud\n"
+		 "nodes (karpenter.sh/nodepool).  Then print the handout: each step as a\n"
+		 "full command (grant the drill's RBAC, silence the site's alerts for the\n"
+		 "drill window, dry run, run, report, restore, expire and revoke), the\n"
+		 "expected timeline from the recovery budget, the availability and return\n"
+		 "conditions, the drill window, when to abort, and the fallback's cost over\n"
+		 "the window (built-in on-demand list prices of us-east-1, an estimate\n"
+		 "elsewhere).  Exit 0 ready, 1 findings, 2 usage (a node not in the\n"
+		 "cluster or not a hybrid node of SITE), 3 the cluster could not be read.\n",
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = plan_opts,
 	.on_option = on_option,
