@@ -230,6 +230,16 @@ choose_nodes(struct run *r)
 	return 0;
 }
 
+/* --restore is about node `name`: --nodes names it, or there is none */
+static bool
+restores(const struct drill_run_opts *o, const char *name)
+{
+	for (size_t j = 0; j < o->node_count; j++)
+		if (!strcmp(o->nodes[j], name))
+			return true;
+	return !o->node_count;
+}
+
 /* --restore: the nodes the record says the drill cordoned (those of
  * --nodes), still cordoned now. */
 static int
@@ -258,11 +268,8 @@ choose_restore(struct run *r)
 	for (size_t i = 0; i < dr->state_count; i++) {
 		const struct drill_node_state *st = &dr->states[i];
 		const struct node *obj = find_node(nodes, st->name);
-		bool named = !o->node_count;
 
-		for (size_t j = 0; j < o->node_count; j++)
-			named |= !strcmp(o->nodes[j], st->name);
-		if (!named || !st->cordoned)
+		if (!restores(o, st->name) || !st->cordoned)
 			continue;
 		if (!obj)
 			note(r, "node %s is no longer in the cluster: nothing to uncordon",
@@ -273,7 +280,7 @@ choose_restore(struct run *r)
 			add_target(r, st->name, false);
 	}
 	for (size_t i = 0; i < dr->state_count; i++)
-		if (dr->states[i].unschedulable_before)
+		if (dr->states[i].unschedulable_before && restores(o, dr->states[i].name))
 			note(r,
 			     "node %s stays cordoned: it was unschedulable before the drill "
 			     "(cordoned by someone else); uncordon it when whoever cordoned it is "
