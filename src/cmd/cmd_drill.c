@@ -31,9 +31,11 @@ static const struct opts_cmd drill_cmd = {
 	.usage = "plan|run|report SITE [options] [PATH]",
 	.about = "The fallback drill of a site, in three commands:\n"
 		 "  plan    check the live cluster for what the drill needs (read-only),\n"
-		 "          then print the steps and the expected timeline\n"
-		 "  run     cordon and evict through the Eviction API (a dry run unless\n"
-		 "          --execute), watch, write the drill record; --restore\n"
+		 "          then print the handout: the steps as commands, the timeline,\n"
+		 "          the window, when to abort, the fallback's cost\n"
+		 "  run     cordon and evict the site's hybrid nodes through the Eviction\n"
+		 "          API (a dry run unless --execute), watch, write the drill\n"
+		 "          record; --restore undoes what the record says it did\n"
 		 "  report  measure the recovery term by term against the budget, from\n"
 		 "          the cluster or a drill record (read-only)\n"
 		 "See 'gpusite drill plan --help' and the others.\n",
@@ -149,9 +151,15 @@ static struct opts_cmd plan_cmd = {
 		 "  GS235        the site's PrometheusRule\n"
 		 "  GS237        nothing Pending now, the fallback not already active\n"
 		 "  GS238        partition: single-writer workloads without fencing\n"
-		 "Then print the steps, the expected timeline from the recovery budget,\n"
-		 "the availability and the return condition.  Exit 0 ready, 1 findings,\n"
-		 "3 the cluster could not be read.\n",
+		 "The drilled nodes must be on-prem hybrid nodes of SITE, never cloud\n"
+		 "nodes (karpenter.sh/nodepool).  Then print the handout: each step as a\n"
+		 "full command (grant the drill's RBAC, silence the site's alerts for the\n"
+		 "drill window, dry run, run, report, restore, expire and revoke), the\n"
+		 "expected timeline from the recovery budget, the availability and return\n"
+		 "conditions, the drill window, when to abort, and the fallback's cost over\n"
+		 "the window (built-in on-demand list prices of us-east-1, an estimate\n"
+		 "elsewhere).  Exit 0 ready, 1 findings, 2 usage (a node not in the\n"
+		 "cluster or not a hybrid node of SITE), 3 the cluster could not be read.\n",
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = plan_opts,
 	.on_option = on_option,
@@ -199,12 +207,17 @@ plan_nodes(struct drill_plan_input *in, struct arena *a, const struct drill_opts
 }
 
 /* A misspelt node would make an empty drill look ready: each must be in
- * the cluster.  GS_EXIT_OK, or the exit code after saying why. */
+ * the cluster, and an on-prem hybrid node of the site (never a cloud
+ * fallback node, which has the site label too).  The ones unschedulable
+ * now go to in->cordoned.  GS_EXIT_OK, or the exit code after saying why. */
 static int
-plan_nodes_exist(struct live_run *run, struct arena *a, const struct drill_plan_input *in)
+plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input *in)
 {
+	const char **cordoned = arena_alloc(a, (in->node_count + 1) * sizeof(*cordoned));
+
 	for (size_t i = 0; i < in->node_count; i++) {
 		struct node *obj = NULL;
+		const char *why;
 
 		if (kube_get(&obj, run->kube, a, "v1", "Node", NULL, in->nodes[i]) == KUBE_EFAIL)
 			return live_fail(run);
@@ -215,7 +228,19 @@ plan_nodes_exist(struct live_run *run, struct arena *a, const struct drill_plan_
 				in->nodes[i], run->cluster, in->site->name);
 			return GS_EXIT_USAGE;
 		}
+		why = drill_node_refusal(a, in->site, obj, in->nodes[i]);
+		if (why) {
+			fprintf(stderr,
+				"gpusite drill plan: %s: a drill takes down only the on-prem hybrid"
+				" nodes of site %s; name them with --nodes (kubectl get nodes -l"
+				" gpusite.io/site=%s,eks.amazonaws.com/compute-type=hybrid)\n",
+				why, in->site->name, in->site->name);
+			return GS_EXIT_USAGE;
+		}
+		if (drill_node_unschedulable(obj))
+			cordoned[in->cordoned_count++] = in->nodes[i];
 	}
+	in->cordoned = cordoned;
 	return GS_EXIT_OK;
 }
 
@@ -231,6 +256,7 @@ plan_rendered(struct drill_plan_input *in, const struct live_run *run)
 		if (!strcmp(ro->kind, "NodePool") && !strcmp(ro->name, s->fallback.node_pool_name))
 			in->rendered_pool = ro->obj;
 		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
+			in->rendered_rule = ro->obj;
 			in->rule_namespace = ro->namespace;
 			in->rule_name = ro->name;
 		}
@@ -304,6 +330,7 @@ drill_plan(int argc, char **argv)
 	}
 	in.kube = run.kube;
 	in.scenario = d.scenario;
+	in.again = opts_drill_again(&a, &o, &d.lo);
 	code = plan_nodes(&in, &a, &d);
 	if (code == GS_EXIT_OK)
 		code = plan_nodes_exist(&run, &a, &in);

@@ -6,6 +6,7 @@
  * SIGINT and SIGTERM, and picks the exit code.
  */
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +44,21 @@ struct run_args {
 static const struct opt_spec run_opts[] = {
 	{ OPT_EXECUTE, "execute", 0, NULL,
 	  "really run the drill (without it: print the API calls it would make)" },
-	{ OPT_RESTORE, "restore", 0, NULL, "uncordon the nodes and wait for the return condition" },
+	{ OPT_RESTORE, "restore", 0, NULL,
+	  "uncordon the nodes the drill of --record FILE cordoned (not those"
+	  " unschedulable before it) and wait for the return condition" },
 	{ OPT_NODES, "nodes", 0, "NAME[,NAME...]",
-	  "the nodes to take down (repeatable; default: every node of the site)" },
-	{ OPT_GROUP, "group", 0, "GROUP", "the nodes of this nodeGroup" },
+	  "the nodes to take down (repeatable; default: every hybrid node of the site);"
+	  " with --restore, those of the record to uncordon" },
+	{ OPT_GROUP, "group", 0, "GROUP", "the hybrid nodes of this nodeGroup" },
 	{ OPT_WAIT, "timeout", 0, "DURATION",
 	  "wait this long for the condition (default 30m; --restore: the"
 	  " pool's consolidateAfter + 5m)" },
 	{ OPT_INTERVAL, "interval", 0, "SECONDS",
 	  "poll period and first eviction retry wait (default 2)" },
-	{ OPT_RECORD, "record", 0, "FILE", "write the drill record (JSON) to FILE, atomically" },
+	{ OPT_RECORD, "record", 0, "FILE",
+	  "the drill record (JSON): --execute writes it (a new file, atomically,"
+	  " from before the first write on); --restore reads it and adds its steps" },
 	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
 	  "read this kubeconfig only (default: KUBECONFIG, ~/.kube/config,"
 	  " else the in-cluster service account)" },
@@ -68,18 +74,27 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd run_cmd = {
 	.name = "drill run",
 	.usage = "[options] SITE [PATH]",
-	.about = "The node-failure drill of SITE.  Without --execute a dry run: the\n"
-		 "exact API calls (method, path, content type, body), one per line;\n"
-		 "only reads are sent.  With --execute: a SelfSubjectAccessReview for\n"
+	.about = "The node-failure drill of SITE: only its on-prem hybrid nodes\n"
+		 "(eks.amazonaws.com/compute-type: hybrid, with the site's label or\n"
+		 "named in its nodeGroups), never a cloud node (karpenter.sh/nodepool).\n"
+		 "Without --execute a dry run: the exact API calls (method, path,\n"
+		 "content type, body), one per line; only reads are sent.  With\n"
+		 "--execute (it needs --record FILE): a SelfSubjectAccessReview for\n"
 		 "every right first (nothing is changed when one is missing), then the\n"
-		 "nodes are cordoned and their pods evicted through the policy/v1\n"
-		 "Eviction API as kubectl drain does (DaemonSet and mirror pods stay;\n"
-		 "a PodDisruptionBudget's 429 is retried with backoff, then named),\n"
-		 "and the run waits until every GPU pod that moved is Ready again.\n"
-		 "--record FILE keeps every transition.  Ctrl-C or SIGTERM stops it and\n"
-		 "leaves the nodes cordoned.  Exit 0: recovered within targetRTO; 1:\n"
-		 "recovered too late or not in time; 3: could not run (rights, PDB,\n"
-		 "API error, interrupted).\n",
+		 "nodes are cordoned (a node unschedulable already is left as it is)\n"
+		 "and their pods evicted through the policy/v1 Eviction API as kubectl\n"
+		 "drain does (DaemonSet and mirror pods stay; a PodDisruptionBudget's\n"
+		 "429 is retried with backoff, then named), and the run waits until\n"
+		 "every GPU pod that moved is Ready again.  The record keeps every\n"
+		 "transition and which nodes the drill cordoned; it is written before\n"
+		 "the first write and after each cordon.  --restore --record FILE\n"
+		 "uncordons only those, names the nodes it leaves cordoned, and adds\n"
+		 "its steps to the record.  Ctrl-C, SIGTERM or a write refused for good\n"
+		 "stops the run and leaves the nodes cordoned; the message names them\n"
+		 "and the restore command.  Exit 0: recovered within targetRTO; 1:\n"
+		 "recovered too late or not in time; 2: usage (--record missing, or\n"
+		 "the file exists); 3: could not run (nodes, rights, PDB, API error,\n"
+		 "interrupted).\n",
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = run_opts,
 	.on_option = on_option,
@@ -132,6 +147,62 @@ free_args(struct run_args *ra)
 	opts_drill_nodes_free(&ra->nodes);
 }
 
+/*
+ * The usage errors that need more than one option: OPTS_OK, or what
+ * opts_usage_error() returned.  --execute and --restore need a record
+ * (the restore knows from it which nodes the drill cordoned), and a
+ * drill never overwrites one: it may be that of a drill not restored.
+ */
+static int
+check_args(const struct run_args *ra)
+{
+	struct stat st;
+
+	if (ra->nodes.count && ra->group)
+		return opts_usage_error(&run_cmd, "--nodes and --group exclude each other");
+	if (ra->restore && ra->group)
+		return opts_usage_error(&run_cmd,
+					"--restore takes the nodes from the record; narrow them"
+					" with --nodes, not --group");
+	if (!ra->record && ra->restore)
+		return opts_usage_error(
+			&run_cmd, "--restore needs --record FILE, the record the drill wrote:"
+				  " it says which nodes the drill cordoned (without it, uncordon"
+				  " by hand only those: kubectl uncordon NODE)");
+	if (!ra->record && ra->execute)
+		return opts_usage_error(&run_cmd,
+					"--execute needs --record FILE: the record says which nodes"
+					" the drill cordoned, and --restore reads it");
+	if (ra->execute && !ra->restore && lstat(ra->record, &st) == 0)
+		return opts_usage_error(
+			&run_cmd,
+			"--record %s exists: a drill never overwrites a record (it"
+			" may be that of a drill not yet restored); restore that drill"
+			" (--restore --record %s) or name a new file",
+			ra->record, ra->record);
+	return OPTS_OK;
+}
+
+/*
+ * --restore: the drill's record, of this site and cluster.  GS_EXIT_OK,
+ * or GS_EXIT_FAILURE after saying why.
+ */
+static int
+read_drilled(struct drill_record *out, struct live_run *run, struct arena *a,
+	     const struct run_args *ra, const struct spec_site *site)
+{
+	if (drill_record_load(a, &run->errors, out, ra->record, site->name) < 0)
+		return live_fail(run);
+	if (out->cluster && site->cluster.name && strcmp(out->cluster, site->cluster.name)) {
+		diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RECORD, "",
+			 "%s is a record of a drill in cluster %s, not %s: restore it against"
+			 " its own cluster (--context)",
+			 ra->record, out->cluster, site->cluster.name);
+		return live_fail(run);
+	}
+	return GS_EXIT_OK;
+}
+
 static volatile sig_atomic_t stop_flag;
 
 static void
@@ -164,6 +235,8 @@ fill_run_opts(struct drill_run_opts *dro, const struct run_args *ra, const struc
 	dro->kube = kube;
 	dro->execute = ra->execute;
 	dro->restore = ra->restore;
+	dro->record = ra->record;
+	dro->err = stderr;
 	dro->nodes = ra->nodes.names;
 	dro->node_count = ra->nodes.count;
 	dro->group = ra->group;
@@ -197,14 +270,18 @@ run_catching_signals(struct arena *a, struct diags *errors, struct drill_record 
 
 /*
  * A drill that went to its end: recovered within targetRTO (said unless
- * --quiet), or too late or not at all (the errors printed).  Returns the
- * exit code.
+ * --quiet), or too late or not at all (the errors printed); then the
+ * command that restores what it cordoned.  Returns the exit code.
  */
 static int
 run_verdict(struct live_run *run, struct arena *a, const struct opts *o, const struct run_args *ra,
-	    const struct spec_site *site, const struct drill_record *rec,
+	    const struct drill_run_opts *dro, const struct drill_record *rec,
 	    struct drill_run_result *res)
 {
+	const struct spec_site *site = dro->site;
+	const char *hint;
+	int code = GS_EXIT_OK;
+
 	if (res->outcome == DRILL_OUTCOME_AVAILABLE && !ra->restore) {
 		struct drill_budget b;
 		struct drill_terms t;
@@ -230,9 +307,15 @@ run_verdict(struct live_run *run, struct arena *a, const struct opts *o, const s
 	}
 	if (res->outcome != DRILL_OUTCOME_AVAILABLE || res->target_missed) {
 		live_run_print_errors(run);
-		return GS_EXIT_FINDINGS;
+		code = GS_EXIT_FINDINGS;
 	}
-	return GS_EXIT_OK;
+	hint = ra->restore ? NULL : drill_run_restore_hint(a, dro, rec);
+	if (hint)
+		fprintf(stderr,
+			"gpusite drill run: the nodes the drill cordoned stay cordoned; restore"
+			" them with `%s`\n",
+			hint);
+	return code;
 }
 
 int
@@ -242,7 +325,7 @@ cmd_drill_run(int argc, char **argv)
 	struct opts o;
 	struct arena a;
 	struct live_run run;
-	struct drill_record rec;
+	struct drill_record rec, drilled;
 	struct drill_run_result res;
 	struct drill_run_opts dro;
 	const struct spec_site *site;
@@ -253,8 +336,8 @@ cmd_drill_run(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run_cmd.payload = &ra;
 	rc = opts_drill_parse(&o, &site_name, &run_cmd, argc, argv);
-	if (rc == OPTS_OK && ra.nodes.count && ra.group)
-		rc = opts_usage_error(&run_cmd, "--nodes and --group exclude each other");
+	if (rc == OPTS_OK)
+		rc = check_args(&ra);
 	if (rc != OPTS_OK) {
 		free_args(&ra);
 		return opts_exit_code(rc);
@@ -276,10 +359,16 @@ cmd_drill_run(int argc, char **argv)
 		goto out;
 	}
 	fill_run_opts(&dro, &ra, site, run.kube);
+	dro.again = opts_drill_again(&a, &o, &ra.lo);
+	if (ra.restore) {
+		code = read_drilled(&drilled, &run, &a, &ra, site);
+		if (code != GS_EXIT_OK)
+			goto out;
+		dro.drilled = &drilled;
+	}
 	rc = run_catching_signals(&a, &run.errors, &rec, &res, &dro);
 	fflush(stdout);
-	if (ra.execute && ra.record && !res.denied &&
-	    drill_run_write_record(&run.errors, &rec, ra.record) < 0)
+	if (res.recorded && drill_run_write_record(&run.errors, &rec, ra.record) < 0)
 		rc = -1;
 	if (rc < 0) {
 		code = live_fail(&run);
@@ -289,12 +378,12 @@ cmd_drill_run(int argc, char **argv)
 		if (!o.quiet)
 			fprintf(stderr,
 				"gpusite drill run: dry run, nothing was "
-				"changed: %zu node(s); add --execute to run the drill\n",
-				rec.node_count);
+				"changed: %zu node(s); add --execute to run the %s\n",
+				res.nodes, ra.restore ? "restore" : "drill");
 		code = GS_EXIT_OK;
 		goto out;
 	}
-	code = run_verdict(&run, &a, &o, &ra, site, &rec, &res);
+	code = run_verdict(&run, &a, &o, &ra, &dro, &rec, &res);
 out:
 	live_finish(&run);
 	arena_release(&a);

@@ -9,6 +9,9 @@
 
 #include "cmd/opts.h"
 
+struct arena;
+struct live_opts;
+
 /* The node names of every --nodes given, each its own malloc'd copy. */
 struct opts_drill_nodes {
 	const char **names; /* NULL until a name is added */
@@ -17,10 +20,20 @@ struct opts_drill_nodes {
 
 /*
  * Add the names of one --nodes value: repeatable, and comma-separated
- * (empty names are skipped).  0, or -1 out of memory.
+ * (empty names and names already given are skipped: a node is drilled
+ * once).  0, or -1 out of memory.
  */
 int opts_drill_nodes_add(struct opts_drill_nodes *n, const char *value);
 void opts_drill_nodes_free(struct opts_drill_nodes *n);
+
+/*
+ * What names the specs and the cluster after SITE in a command the drill
+ * prints for a person to run again: the PATH arguments, --repo, --ref,
+ * --staged, --kubeconfig, --context and --cluster as given, each a shell
+ * word with a space before it ("" when none).  A --repo URL that carries
+ * credentials is shown as REPO.
+ */
+const char *opts_drill_again(struct arena *a, const struct opts *o, const struct live_opts *lo);
 
 /*
  * opts_parse(), then SITE, the first argument (min_args is 1), taken off

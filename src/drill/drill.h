@@ -18,6 +18,7 @@
 #include "base/diag.h"
 
 struct arena;
+struct node;
 struct spec_site;
 
 #define DRILL_RECORD_API_VERSION "gpusite.io/drill-record/v1"
@@ -140,12 +141,28 @@ enum drill_outcome {
 const char *drill_outcome_name(enum drill_outcome o);
 int drill_outcome_parse(enum drill_outcome *out, const char *name);
 
+/*
+ * What the drill did to one node it took down: whether the node was
+ * unschedulable before (cordoned by someone else: the drill sends no
+ * cordon, and --restore leaves it cordoned) and whether the drill
+ * cordoned it (its PATCH answered 200, or got no answer at all; only
+ * these does --restore uncordon).
+ */
+struct drill_node_state {
+	const char *name;
+	bool unschedulable_before; /* spec.unschedulable when the drill began */
+	bool cordoned;             /* the drill cordoned it */
+};
+
 struct drill_record {
 	const char *site;    /* metadata.name */
 	const char *cluster; /* spec.cluster.name */
 	enum drill_scenario scenario;
-	const char **nodes;
+	const char **nodes; /* the nodes the drill took down, as it reached them */
 	size_t node_count;
+	struct drill_node_state *states; /* "nodeStates": one per node, drill run only */
+	size_t state_count;
+	size_t state_cap;
 	int64_t started_at;
 	int64_t ended_at;
 	bool ended; /* false: "endedAt": null */
@@ -154,6 +171,12 @@ struct drill_record {
 	size_t count;
 	size_t cap;
 };
+
+/* Append one node state (the name is copied into the arena). */
+void drill_record_add_state(struct arena *a, struct drill_record *r, const char *name,
+			    bool unschedulable_before, bool cordoned);
+/* The state of node `name`, or NULL. */
+const struct drill_node_state *drill_record_state(const struct drill_record *r, const char *name);
 
 /* Append one transition (the strings are copied into the arena). */
 void drill_record_add(struct arena *a, struct drill_record *r, int64_t time,
@@ -164,19 +187,68 @@ void drill_record_sort(struct drill_record *r);
 
 /*
  * The record as JSON, one object, keys in the fixed order:
- *   {"apiVersion", "site", "cluster", "scenario", "nodes", "startedAt",
- *    "endedAt", "outcome", "transitions": [{"time", "object", "namespace",
- *    "name", "what", "node", "detail"}, ...]}
+ *   {"apiVersion", "site", "cluster", "scenario", "nodes", "nodeStates":
+ *    [{"name", "unschedulableBefore", "cordonedByDrill"}, ...],
+ *    "startedAt", "endedAt", "outcome", "transitions": [{"time", "object",
+ *    "namespace", "name", "what", "node", "detail"}, ...]}
  * Appends to out with a final newline.  Returns 0 or BUF_ETOOBIG.
  */
 int drill_record_write(struct buf *out, const struct drill_record *r);
 
 /*
  * Read a record from text[len] (file names where for the diagnostics).
- * Returns 0, or -1 with a diagnostic saying what is wrong and where.
+ * "nodeStates" may be absent (records of older versions).  Returns 0, or
+ * -1 with a diagnostic saying what is wrong and where.
  */
 int drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, const char *text,
 		      size_t len, const char *file);
+
+/*
+ * Read the record file at path (at most DRILL_RECORD_MAX bytes) and
+ * check it is a record of site `site`.  Returns 0, or -1 after a GS236
+ * diagnostic saying what is wrong.
+ */
+int drill_record_load(struct arena *a, struct diags *d, struct drill_record *out, const char *path,
+		      const char *site);
+
+/* --- which nodes a drill may take down, and the commands it prints --- */
+
+/*
+ * NULL when obj, the Node called name, is a node a drill of site s may
+ * take down: a hybrid node (eks.amazonaws.com/compute-type: hybrid)
+ * without a karpenter.sh/nodepool label, with the site's gpusite.io/site
+ * label or named in one of its nodeGroups.  Else why not, a phrase for a
+ * message ("node 'x' is a node of Karpenter NodePool 'p' ..."): a cloud
+ * fallback node carries the site label too (the NodePool template sets
+ * it), and is never drilled.
+ */
+const char *drill_node_refusal(struct arena *a, const struct spec_site *s, const struct node *obj,
+			       const char *name);
+/* drill_node_refusal() is NULL, without a message to make */
+bool drill_node_drillable(const struct spec_site *s, const struct node *obj, const char *name);
+/* The node is of nodeGroup `group`: its gpusite.io/node-group label, or
+ * named in the group. */
+bool drill_node_in_group(const struct spec_site *s, const struct node *obj, const char *name,
+			 const char *group);
+/* spec.unschedulable of a Node is true */
+bool drill_node_unschedulable(const struct node *obj);
+
+/*
+ * `word` as one POSIX shell word: as it is when it holds only
+ * [A-Za-z0-9_./:=@%+,-], else in single quotes.  `placeholder` instead
+ * when it holds a control character (that never reaches a terminal).
+ */
+const char *drill_shell_word(struct arena *a, const char *word, const char *placeholder);
+
+/*
+ * The command that restores what a drill of `site` cordoned:
+ *   gpusite drill run SITE<again> --restore --nodes A,B --record FILE --execute
+ * `again` is what names the specs and the cluster (" sites --context
+ * x", already shell words; "" when none), `record` the record file.
+ * NULL when nodes is empty.
+ */
+const char *drill_restore_command(struct arena *a, const char *site, const char *again,
+				  const char *const *nodes, size_t count, const char *record);
 
 /* RFC 3339 UTC text with seconds ("2026-03-01T08:14:00Z") into out[size];
  * DRILL_TIME_BUFSZ suffices. */
@@ -186,8 +258,9 @@ void drill_time_format(char *out, size_t size, int64_t t);
 struct kube_client;
 
 /*
- * The timeline from the cluster: the site's nodes (named in the spec, or
- * hybrid) cordoned or NotReady (the record's nodes), the fallback pool's
+ * The timeline from the cluster: the site's hybrid nodes (those a drill
+ * may take down: drill_node_drillable()) cordoned or NotReady (the
+ * record's nodes), the fallback pool's
  * nodes turning Ready, the pods and Pulling/Pulled/Started events of the
  * placement namespaces, the pool's NodeClaims.  Transitions before
  * `since` are left out.  Returns 0, or -1 after the client appended why.
@@ -203,14 +276,19 @@ struct drill_plan_input {
 	enum drill_scenario scenario;
 	const char *const *nodes; /* the nodes the drill takes down */
 	size_t node_count;
+	const char *const *cordoned; /* those unschedulable now (cordoned before the drill) */
+	size_t cordoned_count;
 	const struct node *rendered_pool; /* the fallback NodePool as rendered, or NULL */
+	const struct node *rendered_rule; /* the site's PrometheusRule as rendered, or NULL */
 	const char *rule_namespace;       /* the rendered PrometheusRule, or NULL */
 	const char *rule_name;
+	const char *again; /* the specs and the cluster, as shell words after SITE */
 };
 
 struct drill_plan {
 	size_t moving_pods; /* GPU pods on the drilled nodes */
 	int64_t moving_gpus;
+	int64_t largest_pod_gpus;   /* the most GPUs one of them asks */
 	size_t pending_pods;        /* GPU pods Pending now */
 	size_t fallback_nodes;      /* nodes of the fallback pool now */
 	const char **blocking_pdbs; /* "ns/name" */

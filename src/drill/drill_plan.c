@@ -1,8 +1,7 @@
 /*
  * drill_plan.c - `drill plan`: what the cluster must show before a
- * drill is started (GS230-GS238), then the steps, the expected timeline
- * from the recovery budget and the conditions that end the drill.
- * GET and LIST only.
+ * drill is started (GS230-GS238).  GET and LIST only.  What it prints
+ * after (the handout) is drill_handout.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -215,6 +214,8 @@ scan_namespace(struct arena *a, struct drill_plan *p, struct pod_scan *scan,
 			continue;
 		p->moving_pods++;
 		p->moving_gpus += dp.gpus;
+		if (dp.gpus > p->largest_pod_gpus)
+			p->largest_pod_gpus = dp.gpus;
 		note_unfenced(a, scan, in, &dp);
 		note_blocking_pdbs(a, p, ns, pdbs, &dp);
 	}
@@ -355,90 +356,4 @@ drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
 			" replacements start, two writers at once; set placement.fencing"
 			" (lease or statefulset) before a partition drill");
 	return 0;
-}
-
-static const char *
-dur(char *b, int64_t s)
-{
-	spec_duration_format(b, SPEC_DURATION_BUFSZ, s);
-	return b;
-}
-
-int
-drill_plan_text(struct buf *out, const struct drill_plan_input *in, const struct drill_plan *plan,
-		const struct drill_budget *b)
-{
-	const struct spec_site *s = in->site;
-	char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
-	int64_t at = 0;
-	int rc = 0, step = 1;
-
-	rc |= buf_printf(out, "drill plan: site %s, scenario %s, %zu node%s:", s->name,
-			 drill_scenario_name(in->scenario), in->node_count,
-			 in->node_count == 1 ? "" : "s");
-	for (size_t i = 0; i < in->node_count; i++)
-		rc |= buf_printf(out, " %s", in->nodes[i]);
-	rc |= buf_printf(out,
-			 "\n  %zu GPU pod%s (%lld GPUs) will move to fallback NodePool %s"
-			 " (gpuLimit %lld)\n",
-			 plan->moving_pods, plan->moving_pods == 1 ? "" : "s",
-			 (long long)plan->moving_gpus, s->fallback.node_pool_name,
-			 (long long)s->fallback.gpu_limit);
-	rc |= buf_adds(out, "steps:\n");
-	if (in->scenario == DRILL_NODE_FAILURE) {
-		rc |= buf_printf(out,
-				 "  %d. gpusite drill run %s --execute --record drill.json"
-				 " (cordon, then evict through the Eviction API; cordoning alone"
-				 " moves nothing)\n",
-				 step++, s->name);
-	} else {
-		rc |= buf_printf(out,
-				 "  %d. block the path between the site and the VPC (Direct"
-				 " Connect or VPN) for the drilled nodes; gpusite never touches the"
-				 " network\n",
-				 step++);
-		rc |= buf_printf(out,
-				 "  %d. expect the nodes NotReady after nodeMonitorGracePeriod"
-				 " %s, the pods evicted after unreachableTolerationSeconds %llds;"
-				 " the old pods may keep running on the cut-off nodes\n",
-				 step++, dur(d1, b->seconds[DRILL_TERM_NODE_MONITOR_GRACE]),
-				 (long long)s->placement.unreachable_toleration_seconds);
-	}
-	rc |= buf_printf(out,
-			 "  %d. watch until the availability condition holds, then"
-			 " gpusite drill report %s\n",
-			 step++, s->name);
-	rc |= buf_printf(out, "  %d. %s, and wait for the return condition\n", step++,
-			 in->scenario == DRILL_NODE_FAILURE ? "gpusite drill run --restore"
-							    : "restore the path");
-	rc |= buf_printf(out, "expected timeline (recovery budget%s):\n",
-			 b->set ? "" : ", no spec.recovery block: defaults");
-	for (int t = 0; t < DRILL_TERM_COUNT; t++) {
-		if (!b->applies[t]) {
-			rc |= buf_printf(out, "  %-18s        -  (absent in a drain)\n",
-					 drill_term_name((enum drill_term)t));
-			continue;
-		}
-		at += b->seconds[t];
-		rc |= buf_printf(out, "  %-18s %8s  (at +%s)\n",
-				 drill_term_name((enum drill_term)t), dur(d1, b->seconds[t]),
-				 dur(d2, at));
-	}
-	rc |= buf_printf(out, "  %-18s %8s  targetRTO %s\n", "total", dur(d1, b->total),
-			 b->target ? dur(d2, b->target) : "not given");
-	rc |= buf_printf(out, "availability: every GPU pod of namespace%s",
-			 s->placement.namespace_count == 1 ? "" : "s");
-	for (size_t i = 0; i < s->placement.namespace_count; i++)
-		rc |= buf_printf(out, "%s %s", i ? "," : "", s->placement.namespaces[i]);
-	rc |= buf_printf(out, " Ready again, on nodes of NodePool %s\n",
-			 s->fallback.node_pool_name);
-	rc |= buf_printf(out,
-			 "return: the drilled nodes schedulable and Ready, the pods back"
-			 " on-prem, NodePool %s at zero nodes within consolidateAfter %s plus"
-			 " a margin\n",
-			 s->fallback.node_pool_name,
-			 s->fallback.consolidate_after.never
-				 ? "Never"
-				 : dur(d1, s->fallback.consolidate_after.seconds));
-	return rc ? BUF_ETOOBIG : 0;
 }

@@ -4,13 +4,22 @@
  * GPU pod that moved is Ready again, and keep the timeline in the drill
  * record; `--restore` uncordons and waits for the return condition.
  *
+ * Only the site's on-prem hybrid nodes are taken down (drill_nodes.c):
+ * never a cloud fallback node, which carries the site label too.  A node
+ * already unschedulable gets no cordon (as kubectl drain) and the record
+ * says so; --restore reads the record and uncordons only the nodes the
+ * drill cordoned.
+ *
  * Before the first write a SelfSubjectAccessReview asks for every right
- * the run needs, so a drill never stops half-way for lack of RBAC.  A
- * signal stops the run between two calls: the nodes stay as they are and
- * the record says "interrupted".
+ * the run needs, so a drill never stops half-way for lack of RBAC.  The
+ * record is written before the first write and after each cordon.  A
+ * signal stops the run between two calls, and a write that fails for
+ * good stops it too: the nodes stay as they are, and the message names
+ * the nodes the drill cordoned and the command that restores them.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +36,7 @@
 #include "spec/spec.h"
 
 #define SITE_LABEL "gpusite.io/site"
+#define HYBRID_SELECTOR "eks.amazonaws.com/compute-type=hybrid"
 #define GROUP_LABEL "gpusite.io/node-group"
 #define POOL_LABEL "karpenter.sh/nodepool"
 #define MIRROR_ANNOTATION "kubernetes.io/config.mirror"
@@ -44,6 +54,13 @@ struct owner {
 	size_t ready_before;
 };
 
+/* A node the run sends a cordon or an uncordon to (unless before). */
+struct target {
+	const char *name;
+	bool before; /* unschedulable when the run began: nothing is sent */
+	bool done;   /* the PATCH answered 200, or got no answer at all */
+};
+
 struct run {
 	struct arena *a;
 	struct diags *d;
@@ -54,6 +71,9 @@ struct run {
 	size_t nmovers;
 	struct owner *owners;
 	size_t nowners;
+	struct target *targets;
+	size_t ntargets, tcap;
+	size_t evicted; /* pods the API server accepted an eviction for */
 };
 
 static int64_t
@@ -85,42 +105,6 @@ label(const struct node *obj, const char *key)
 }
 
 static bool
-in_group_list(const struct spec_node_group *g, const char *name)
-{
-	for (size_t i = 0; i < g->node_count; i++)
-		if (!strcmp(g->nodes[i], name))
-			return true;
-	return false;
-}
-
-/* A node of the site: its gpusite.io/site label, or named in a group. */
-static bool
-site_node(const struct spec_site *s, const struct node *obj, const char *name)
-{
-	const char *l = label(obj, SITE_LABEL);
-
-	if (l && !strcmp(l, s->name))
-		return true;
-	for (size_t g = 0; g < s->group_count; g++)
-		if (in_group_list(&s->groups[g], name))
-			return true;
-	return false;
-}
-
-static bool
-group_node(const struct spec_site *s, const struct node *obj, const char *name, const char *group)
-{
-	const char *l = label(obj, GROUP_LABEL);
-
-	if (l && !strcmp(l, group))
-		return true;
-	for (size_t g = 0; g < s->group_count; g++)
-		if (!strcmp(s->groups[g].name, group) && in_group_list(&s->groups[g], name))
-			return true;
-	return false;
-}
-
-static bool
 drilled(const struct drill_record *rec, const char *node)
 {
 	for (size_t i = 0; node && i < rec->node_count; i++)
@@ -129,17 +113,91 @@ drilled(const struct drill_record *rec, const char *node)
 	return false;
 }
 
+static struct target *
+target_of(const struct run *r, const char *name)
+{
+	for (size_t i = 0; name && i < r->ntargets; i++)
+		if (!strcmp(r->targets[i].name, name))
+			return &r->targets[i];
+	return NULL;
+}
+
 static void
-add_node(struct run *r, const char *name)
+add_target(struct run *r, const char *name, bool before)
+{
+	ARENA_GROW(r->a, r->targets, r->ntargets, r->tcap, 8);
+	r->targets[r->ntargets++] = (struct target){ arena_strdup(r->a, name), before, false };
+}
+
+/* The node reached: in the record's nodes, with its state. */
+static void
+add_node(struct run *r, const struct target *t)
 {
 	struct drill_record *rec = r->rec;
 
 	rec->nodes = arena_realloc(r->a, rec->nodes, rec->node_count * sizeof(*rec->nodes),
 				   (rec->node_count + 1) * sizeof(*rec->nodes));
-	rec->nodes[rec->node_count++] = arena_strdup(r->a, name);
+	rec->nodes[rec->node_count++] = arena_strdup(r->a, t->name);
+	drill_record_add_state(r->a, rec, t->name, t->before, !t->before);
 }
 
-/* --nodes, --group, else every node of the site. */
+static void note(const struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A line on the notes stream: what the run leaves as it is, and why. */
+static void
+note(const struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->o->err)
+		return;
+	va_start(ap, fmt);
+	fputs("gpusite drill run: ", r->o->err);
+	vfprintf(r->o->err, fmt, ap);
+	fputc('\n', r->o->err);
+	va_end(ap);
+}
+
+static const struct node *
+find_node(const struct node *nodes, const char *name)
+{
+	for (size_t j = 0; j < nodes->seq.count; j++) {
+		const char *n = node_str(node_path(nodes->seq.items[j], "metadata.name"));
+
+		if (n && !strcmp(n, name))
+			return nodes->seq.items[j];
+	}
+	return NULL;
+}
+
+/* --nodes: each in the cluster, and a node a drill may take down. */
+static int
+choose_named(struct run *r, const struct node *nodes)
+{
+	const struct drill_run_opts *o = r->o;
+	const char *s = o->site->name;
+
+	for (size_t i = 0; i < o->node_count; i++) {
+		const struct node *obj = find_node(nodes, o->nodes[i]);
+		const char *why = obj ? drill_node_refusal(r->a, o->site, obj, o->nodes[i]) : NULL;
+
+		if (!obj)
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+					"node '%s' is not in the cluster: check the name "
+					"(kubectl get nodes -l %s=%s,%s)",
+					o->nodes[i], SITE_LABEL, s, HYBRID_SELECTOR);
+		if (why)
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+					"%s: a drill takes down only the on-prem hybrid nodes of "
+					"site '%s'; name them with --nodes (kubectl get nodes -l "
+					"%s=%s,%s)",
+					why, s, SITE_LABEL, s, HYBRID_SELECTOR);
+		add_target(r, o->nodes[i], drill_node_unschedulable(obj));
+	}
+	return 0;
+}
+
+/* --nodes, --group, else every hybrid node of the site. */
 static int
 choose_nodes(struct run *r)
 {
@@ -149,54 +207,85 @@ choose_nodes(struct run *r)
 
 	if (kube_list_nodes(&nodes, o->kube, r->a) < 0)
 		return -1;
-	if (o->node_count) {
-		for (size_t i = 0; i < o->node_count; i++) {
-			bool found = false;
-
-			for (size_t j = 0; j < nodes->seq.count && !found; j++) {
-				const char *n =
-					node_str(node_path(nodes->seq.items[j], "metadata.name"));
-
-				if (n && !strcmp(n, o->nodes[i])) {
-					found = true;
-					if (!site_node(s, nodes->seq.items[j], n))
-						return diag_add(
-							r->d, DIAG_ERROR, (struct pos)POS_NONE,
-							DRILL_RUN_NODES, "",
-							"node '%s' is not a node of site '%s' "
-							"(no %s=%s label, not in a nodeGroup): "
-							"name the site's nodes with --nodes",
-							n, s->name, SITE_LABEL, s->name);
-				}
-			}
-			if (!found)
-				return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE,
-						DRILL_RUN_NODES, "",
-						"node '%s' is not in the cluster: check the "
-						"name (kubectl get nodes -l %s=%s)",
-						o->nodes[i], SITE_LABEL, s->name);
-			add_node(r, o->nodes[i]);
-		}
-		return 0;
-	}
+	if (o->node_count)
+		return choose_named(r, nodes);
 	for (size_t j = 0; j < nodes->seq.count; j++) {
 		const struct node *n = nodes->seq.items[j];
 		const char *name = node_str(node_path(n, "metadata.name"));
 
-		if (!name || !site_node(s, n, name))
+		if (!name || !drill_node_drillable(s, n, name))
 			continue;
-		if (o->group && !group_node(s, n, name, o->group))
+		if (o->group && !drill_node_in_group(s, n, name, o->group))
 			continue;
-		add_node(r, name);
+		add_target(r, name, drill_node_unschedulable(n));
 	}
-	if (!r->rec->node_count)
+	if (!r->ntargets)
 		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
-				o->group ? "no node of group '%s' of site '%s' is in the "
+				o->group ? "no hybrid node of group '%s' of site '%s' is in the "
 					   "cluster: check --group and the nodes' %s label"
-					 : "no node of site '%s%s' is in the cluster: check the "
-					   "nodes' %s label or name them with --nodes",
+					 : "no hybrid node of site '%s%s' is in the cluster: check "
+					   "the nodes' %s label or name them with --nodes",
 				o->group ? o->group : "", s->name,
 				o->group ? GROUP_LABEL : SITE_LABEL);
+	return 0;
+}
+
+/* --restore is about node `name`: --nodes names it, or there is none */
+static bool
+restores(const struct drill_run_opts *o, const char *name)
+{
+	for (size_t j = 0; j < o->node_count; j++)
+		if (!strcmp(o->nodes[j], name))
+			return true;
+	return !o->node_count;
+}
+
+/* --restore: the nodes the record says the drill cordoned (those of
+ * --nodes), still cordoned now. */
+static int
+choose_restore(struct run *r)
+{
+	const struct drill_run_opts *o = r->o;
+	const struct drill_record *dr = o->drilled;
+	struct node *nodes;
+
+	if (!dr->state_count)
+		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+				"the record %s does not say which nodes the drill cordoned (no "
+				"nodeStates: an older gpusite wrote it): nothing was changed; "
+				"uncordon by hand the nodes the drill cordoned (kubectl uncordon "
+				"NODE), not those cordoned before it",
+				o->record);
+	for (size_t i = 0; i < o->node_count; i++)
+		if (!drill_record_state(dr, o->nodes[i]))
+			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+					"node '%s' is not in the drill record %s: the drill did "
+					"not take it down, so --restore leaves it; nothing was "
+					"changed",
+					o->nodes[i], o->record);
+	if (kube_list_nodes(&nodes, o->kube, r->a) < 0)
+		return -1;
+	for (size_t i = 0; i < dr->state_count; i++) {
+		const struct drill_node_state *st = &dr->states[i];
+		const struct node *obj = find_node(nodes, st->name);
+
+		if (!restores(o, st->name) || !st->cordoned)
+			continue;
+		if (!obj)
+			note(r, "node %s is no longer in the cluster: nothing to uncordon",
+			     st->name);
+		else if (!drill_node_unschedulable(obj))
+			note(r, "node %s is schedulable already: no uncordon is sent", st->name);
+		else
+			add_target(r, st->name, false);
+	}
+	for (size_t i = 0; i < dr->state_count; i++)
+		if (dr->states[i].unschedulable_before && restores(o, dr->states[i].name))
+			note(r,
+			     "node %s stays cordoned: it was unschedulable before the drill "
+			     "(cordoned by someone else); uncordon it when whoever cordoned it is "
+			     "done",
+			     dr->states[i].name);
 	return 0;
 }
 
@@ -270,13 +359,13 @@ collect_pods(struct run *r)
 {
 	struct kube_client *k = r->o->kube;
 
-	for (size_t i = 0; i < r->rec->node_count; i++) {
+	for (size_t i = 0; i < r->ntargets; i++) {
 		struct kube_list_query q = {
 			"v1",
 			"Pod",
 			NULL,
 			NULL,
-			arena_printf(r->a, "spec.nodeName=%s", r->rec->nodes[i]),
+			arena_printf(r->a, "spec.nodeName=%s", r->targets[i].name),
 			0
 		};
 		struct node *pods;
@@ -305,7 +394,7 @@ collect_pods(struct run *r)
 			m = &r->movers[r->nmovers++];
 			m->ns = ns;
 			m->name = name;
-			m->node = r->rec->nodes[i];
+			m->node = r->targets[i].name;
 			m->owner_uid = ctl ? node_str(node_map_get(ctl, "uid")) : NULL;
 			m->gpu = requests_gpu(p) && in_placement(r->o->site, ns);
 			if (m->gpu && m->owner_uid)
@@ -466,37 +555,186 @@ check_rights(struct run *r)
 	return 0;
 }
 
-static int
-cordon(struct run *r, bool on)
+/* The nodes the drill cordoned, "a, b"; NULL when none. */
+static const char *
+cordoned_list(const struct run *r)
 {
-	for (size_t i = 0; i < r->rec->node_count; i++) {
-		const char *node = r->rec->nodes[i];
-		struct kube_call c;
-		struct kube_answer ans;
+	const char *list = NULL;
 
-		if (kube_call_cordon(&c, r->a, node, on) < 0)
-			return -1;
-		if (!r->o->execute) {
-			print_call(r->o->out, &c);
+	for (size_t i = 0; i < r->rec->state_count; i++)
+		if (r->rec->states[i].cordoned)
+			list = list ? arena_printf(r->a, "%s, %s", list, r->rec->states[i].name)
+				    : r->rec->states[i].name;
+	return list;
+}
+
+const char *
+drill_run_restore_hint(struct arena *a, const struct drill_run_opts *o,
+		       const struct drill_record *rec)
+{
+	const char **nodes = arena_alloc(a, (rec->state_count + 1) * sizeof(*nodes));
+	size_t n = 0;
+
+	for (size_t i = 0; i < rec->state_count; i++)
+		if (rec->states[i].cordoned)
+			nodes[n++] = rec->states[i].name;
+	return drill_restore_command(a, o->site->name, o->again, nodes, n,
+				     o->record ? o->record : "RECORD");
+}
+
+/* What a drill stopped half-way leaves behind, for the end of its
+ * message: the nodes it cordoned and the command that restores them. */
+static const char *
+left_behind(struct run *r)
+{
+	const char *list = cordoned_list(r);
+	const char *evicted = r->evicted ? arena_printf(r->a, " (%zu pod%s evicted already)",
+							r->evicted, r->evicted == 1 ? "" : "s")
+					 : "";
+
+	if (!list)
+		return arena_printf(r->a, "no node was cordoned%s%s", evicted,
+				    r->evicted ? "" : ": nothing was changed");
+	return arena_printf(
+		r->a, "the drill cordoned %s%s, and they stay cordoned: restore them with `%s`",
+		list, evicted, drill_run_restore_hint(r->a, r->o, r->rec));
+}
+
+/* What a restore stopped half-way leaves: the nodes it did not uncordon
+ * and the command that does. */
+static const char *
+left_cordoned(struct run *r)
+{
+	const char **rest = arena_alloc(r->a, (r->ntargets + 1) * sizeof(*rest));
+	const char *list = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ntargets; i++)
+		if (!r->targets[i].done) {
+			rest[n++] = r->targets[i].name;
+			list = list ? arena_printf(r->a, "%s, %s", list, r->targets[i].name)
+				    : r->targets[i].name;
+		}
+	if (!n)
+		return "every node the drill cordoned is uncordoned";
+	return arena_printf(
+		r->a, "still cordoned: %s; run the restore again: `%s`", list,
+		drill_restore_command(r->a, r->o->site->name, r->o->again, rest, n, r->o->record));
+}
+
+/* A write refused for good: the message, then what is left. */
+static int stopped(struct run *r, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+stopped(struct run *r, const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+	const char *what;
+
+	va_start(ap, fmt);
+	what = arena_vprintf(r->a, fmt, ap);
+	va_end(ap);
+	return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, rule, "", "%s; %s", what,
+			r->o->restore ? left_cordoned(r) : left_behind(r));
+}
+
+/* The record so far, when the run keeps one: 0, or -1 after GS227. */
+static int
+checkpoint(struct run *r)
+{
+	if (!r->o->execute || !r->o->record)
+		return 0;
+	if (drill_run_write_record(r->d, r->rec, r->o->record) < 0)
+		return -1;
+	r->res->recorded = true;
+	return 0;
+}
+
+/* Cordon (on) or uncordon one target; 0, or -1 after saying why. */
+static int
+cordon_one(struct run *r, struct target *t, bool on)
+{
+	struct kube_call c;
+	struct kube_answer ans;
+	const char *verb = on ? "cordon" : "uncordon";
+
+	if (kube_call_cordon(&c, r->a, t->name, on) < 0)
+		return -1;
+	if (!r->o->execute) {
+		print_call(r->o->out, &c);
+		return 0;
+	}
+	if (*r->o->stop)
+		return -1;
+	r->res->wrote = true;
+	if (kube_send(&ans, r->o->kube, r->a, &c,
+		      arena_printf(r->a, "%s node '%s'", verb, t->name)) < 0) {
+		t->done = true; /* sent: it may have been applied */
+		if (on)
+			add_node(r, t);
+		(void)checkpoint(r);
+		return stopped(r, DRILL_RUN_WRITE,
+			       "the %s of node '%s' got no answer: it may be %sed", verb, t->name,
+			       verb);
+	}
+	if (ans.status == 404 && !on) {
+		note(r, "node %s is no longer in the cluster: nothing to uncordon", t->name);
+		t->done = true;
+		return 0;
+	}
+	if (ans.status != 200)
+		return stopped(r, DRILL_RUN_WRITE,
+			       "cannot %s node '%s': the API server answered %ld%s%s", verb,
+			       t->name, ans.status, ans.message ? ": " : "",
+			       ans.message ? ans.message : "");
+	t->done = true;
+	fprintf(r->o->out, "node/%s %s\n", t->name, on ? "cordoned" : "uncordoned");
+	return 0;
+}
+
+/* Cordon the targets, recording each as it is reached; a target already
+ * unschedulable gets nothing (kubectl drain does the same). */
+static int
+cordon(struct run *r)
+{
+	for (size_t i = 0; i < r->ntargets; i++) {
+		struct target *t = &r->targets[i];
+
+		if (t->before) {
+			note(r,
+			     "node %s is unschedulable already (cordoned before the drill): no "
+			     "cordon is sent, and --restore leaves it cordoned",
+			     t->name);
+			add_node(r, t);
+			if (checkpoint(r) < 0)
+				return stopped(r, DRILL_RUN_RECORD, "the drill stopped");
 			continue;
 		}
-		if (*r->o->stop)
+		if (cordon_one(r, t, true) < 0)
 			return -1;
-		if (kube_send(&ans, r->o->kube, r->a, &c,
-			      arena_printf(r->a, "%s node '%s'", on ? "cordon" : "uncordon",
-					   node)) < 0)
+		add_node(r, t);
+		if (checkpoint(r) < 0)
+			return stopped(r, DRILL_RUN_RECORD, "the drill stopped");
+	}
+	return 0;
+}
+
+/* Uncordon the targets, each noted in the record as it is done. */
+static int
+uncordon(struct run *r)
+{
+	for (size_t i = 0; i < r->ntargets; i++) {
+		struct target *t = &r->targets[i];
+
+		if (cordon_one(r, t, false) < 0)
 			return -1;
-		r->res->wrote = true;
-		if (ans.status != 200)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE, "",
-					"cannot %s node '%s': the API server answered "
-					"%ld%s%s",
-					on ? "cordon" : "uncordon", node, ans.status,
-					ans.message ? ": " : "", ans.message ? ans.message : "");
-		fprintf(r->o->out, "node/%s %s\n", node, on ? "cordoned" : "uncordoned");
-		if (!on)
-			drill_record_add(r->a, r->rec, now_s(), DRILL_OBJ_NODE, NULL, node,
-					 DRILL_UNCORDONED, node, "local clock");
+		if (!r->o->execute)
+			continue;
+		drill_record_add(r->a, r->rec, now_s(), DRILL_OBJ_NODE, NULL, t->name,
+				 DRILL_UNCORDONED, t->name, "local clock");
+		if (checkpoint(r) < 0)
+			return stopped(r, DRILL_RUN_RECORD, "the restore stopped");
 	}
 	return 0;
 }
@@ -517,12 +755,15 @@ evict_one(struct run *r, const struct mover *m)
 	for (int tries = 1;; tries++) {
 		if (*r->o->stop)
 			return -1;
+		r->res->wrote = true;
 		if (kube_send(&ans, r->o->kube, r->a, &c,
 			      arena_printf(r->a, "evict pod '%s' in namespace '%s'", m->name,
 					   m->ns)) < 0)
-			return -1;
-		r->res->wrote = true;
+			return stopped(r, DRILL_RUN_WRITE,
+				       "the eviction of pod '%s' in namespace '%s' got no answer",
+				       m->name, m->ns);
 		if (ans.status == 201 || ans.status == 200) {
+			r->evicted++;
 			fprintf(r->o->out, "pod/%s evicted (namespace %s)\n", m->name, m->ns);
 			drill_record_add(r->a, r->rec, now_s(), DRILL_OBJ_POD, m->ns, m->name,
 					 DRILL_EVICTED, m->node, "policy/v1 Eviction accepted");
@@ -531,22 +772,22 @@ evict_one(struct run *r, const struct mover *m)
 		if (ans.status == 404)
 			return 0; /* gone already */
 		if (ans.status != 429)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_WRITE, "",
-					"cannot evict pod '%s' in namespace '%s': the API "
-					"server answered %ld%s%s",
-					m->name, m->ns, ans.status, ans.message ? ": " : "",
-					ans.message ? ans.message : "");
+			return stopped(r, DRILL_RUN_WRITE,
+				       "cannot evict pod '%s' in namespace '%s': the API server "
+				       "answered %ld%s%s",
+				       m->name, m->ns, ans.status, ans.message ? ": " : "",
+				       ans.message ? ans.message : "");
 		if (tries >= DRILL_RUN_EVICT_TRIES)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_PDB, "",
-					"pod '%s' in namespace '%s' cannot be evicted: %s "
-					"(still refused after %d tries); the nodes stay "
-					"cordoned: scale the workload up or relax that "
-					"PodDisruptionBudget, then run the drill again",
-					m->name, m->ns,
-					ans.cause     ? ans.cause
-					: ans.message ? ans.message
-						      : "429 Too Many Requests",
-					tries);
+			return stopped(
+				r, DRILL_RUN_PDB,
+				"pod '%s' in namespace '%s' cannot be evicted: %s (still "
+				"refused after %d tries): scale the workload up or relax that "
+				"PodDisruptionBudget, then run the drill again",
+				m->name, m->ns,
+				ans.cause     ? ans.cause
+				: ans.message ? ans.message
+					      : "429 Too Many Requests",
+				tries);
 		if (nap(r, ans.retry_after > 0 && ans.retry_after < wait ? ans.retry_after : wait) <
 		    0)
 			return -1;
@@ -625,7 +866,7 @@ wait_returned(struct run *r, int64_t deadline)
 			if (pool && s->fallback.node_pool_name &&
 			    !strcmp(pool, s->fallback.node_pool_name))
 				pool_nodes++;
-			if (drilled(r->rec, node_str(node_path(n, "metadata.name"))) &&
+			if (target_of(r, node_str(node_path(n, "metadata.name"))) &&
 			    node_is_bool(u) && u->scalar.i)
 				cordoned++;
 		}
@@ -665,7 +906,7 @@ wait_returned(struct run *r, int64_t deadline)
 			diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TIMEOUT, "",
 				 "the return is not complete after %gs: %zu GPU pod(s) "
 				 "still on fallback nodes, %zu node(s) in pool '%s', %zu "
-				 "drilled node(s) still cordoned; check the pool's "
+				 "node(s) the drill cordoned still cordoned; check the pool's "
 				 "consolidation (consolidateAfter %s) and the placement "
 				 "policy",
 				 r->o->timeout, away, pool_nodes,
@@ -686,94 +927,130 @@ interrupted(struct run *r)
 {
 	r->res->outcome = DRILL_OUTCOME_INTERRUPTED;
 	return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_INTERRUPTED, "",
-			"the drill of site '%s' was interrupted: the nodes stay as "
-			"they are%s; restore them with `gpusite drill run %s "
-			"--restore --execute`",
-			r->o->site->name, r->res->wrote ? " (cordoned)" : " (nothing was changed)",
-			r->o->site->name);
+			"the %s of site '%s' was interrupted: the nodes stay as they are; %s",
+			r->o->restore ? "restore" : "drill", r->o->site->name,
+			r->o->restore ? left_cordoned(r) : left_behind(r));
+}
+
+/* The run begins: the record of a drill, or the drill's for --restore. */
+static void
+begin(struct run *r)
+{
+	const struct drill_run_opts *o = r->o;
+	struct drill_record *rec = r->rec;
+
+	memset(rec, 0, sizeof(*rec));
+	memset(r->res, 0, sizeof(*r->res));
+	r->res->outcome = DRILL_OUTCOME_FAILED;
+	if (o->restore && o->drilled) {
+		/* the restore adds its steps to the drill's record */
+		*rec = *o->drilled;
+		rec->transitions = arena_alloc(r->a, (rec->count + 1) * sizeof(*rec->transitions));
+		memcpy(rec->transitions, o->drilled->transitions,
+		       rec->count * sizeof(*rec->transitions));
+		rec->cap = rec->count + 1;
+		return;
+	}
+	rec->site = o->site->name;
+	rec->cluster = o->site->cluster.name;
+	rec->scenario = DRILL_NODE_FAILURE;
+	rec->started_at = now_s();
+	rec->outcome = DRILL_OUTCOME_FAILED;
+}
+
+/* Choose the nodes and the pods, count what is Ready now, check the
+ * rights; the dry run prints the writes too.  0, or -1. */
+static int
+prepare(struct run *r)
+{
+	const struct drill_run_opts *o = r->o;
+
+	if ((o->restore ? choose_restore(r) : choose_nodes(r)) < 0)
+		return -1;
+	r->res->nodes = r->ntargets;
+	if (!o->restore && collect_pods(r) < 0)
+		return -1;
+	if (!o->restore && r->nowners) {
+		size_t *counts = arena_alloc(r->a, r->nowners * sizeof(*counts));
+		const char *where;
+
+		if (count_ready(r, counts, false, &where) < 0)
+			return -1;
+		for (size_t i = 0; i < r->nowners; i++)
+			r->owners[i].ready_before = counts[i];
+	}
+	if (check_rights(r) < 0)
+		return -1;
+	if (o->execute)
+		return 0;
+	/* the dry run: the writes, one per line */
+	if ((o->restore ? uncordon(r) : cordon(r)) < 0)
+		return -1;
+	for (size_t i = 0; !o->restore && i < r->nmovers; i++)
+		if (evict_one(r, &r->movers[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static void
+end(struct run *r, enum drill_outcome outcome)
+{
+	r->res->outcome = outcome;
+	if (r->o->restore)
+		return; /* the record keeps the drill's end and outcome */
+	r->rec->ended_at = now_s();
+	r->rec->ended = true;
+	r->rec->outcome = outcome;
+	drill_record_sort(r->rec);
 }
 
 int
 drill_run(struct arena *a, struct diags *d, struct drill_record *rec,
 	  struct drill_run_result *result, const struct drill_run_opts *o)
 {
-	struct run r = { a, d, o, rec, result, NULL, 0, NULL, 0 };
+	struct run r = { a, d, o, rec, result, NULL, 0, NULL, 0, NULL, 0, 0, 0 };
 	int64_t deadline;
-	int rc = 0;
 
-	memset(rec, 0, sizeof(*rec));
-	memset(result, 0, sizeof(*result));
-	result->outcome = DRILL_OUTCOME_FAILED;
-	rec->site = o->site->name;
-	rec->cluster = o->site->cluster.name;
-	rec->scenario = DRILL_NODE_FAILURE;
-	rec->started_at = now_s();
-	rec->outcome = DRILL_OUTCOME_FAILED;
-	if (choose_nodes(&r) < 0)
-		goto fail;
-	if (!o->restore && collect_pods(&r) < 0)
-		goto fail;
-	if (!o->restore && r.nowners) {
-		size_t *counts = arena_alloc(a, r.nowners * sizeof(*counts));
-		const char *where;
-
-		if (count_ready(&r, counts, false, &where) < 0)
-			goto fail;
-		for (size_t i = 0; i < r.nowners; i++)
-			r.owners[i].ready_before = counts[i];
-	}
-	if (check_rights(&r) < 0)
+	begin(&r);
+	if (prepare(&r) < 0)
 		goto fail;
 	if (*o->stop)
 		goto stop;
 	if (!o->execute) {
-		/* the dry run: the writes above and below, one per line */
-		if (cordon(&r, !o->restore) < 0)
-			goto fail;
-		for (size_t i = 0; !o->restore && i < r.nmovers; i++)
-			if (evict_one(&r, &r.movers[i]) < 0)
-				goto fail;
 		result->outcome = DRILL_OUTCOME_AVAILABLE;
 		return 0;
 	}
-	rec->started_at = now_s();
-	if (!o->restore)
-		drill_record_add(a, rec, rec->started_at, DRILL_OBJ_DRILL, NULL, o->site->name,
-				 DRILL_DRAIN_START, NULL,
-				 arena_printf(a, "%zu node(s), %zu pod(s) to evict",
-					      rec->node_count, r.nmovers));
-	if (cordon(&r, !o->restore) < 0)
+	if (!o->restore) {
+		rec->started_at = now_s();
+		drill_record_add(
+			a, rec, rec->started_at, DRILL_OBJ_DRILL, NULL, o->site->name,
+			DRILL_DRAIN_START, NULL,
+			arena_printf(a, "%zu node(s), %zu pod(s) to evict", r.ntargets, r.nmovers));
+	}
+	if (checkpoint(&r) < 0) /* before the first write: the record can be kept */
+		goto fail;
+	if ((o->restore ? uncordon(&r) : cordon(&r)) < 0)
 		goto fail_or_stop;
 	for (size_t i = 0; !o->restore && i < r.nmovers; i++)
 		if (evict_one(&r, &r.movers[i]) < 0)
 			goto fail_or_stop;
 	deadline = now_s() + (int64_t)(o->timeout + 0.999);
-	rc = o->restore ? wait_returned(&r, deadline) : wait_available(&r, deadline);
-	if (rc < 0)
+	if ((o->restore ? wait_returned(&r, deadline) : wait_available(&r, deadline)) < 0)
 		goto fail_or_stop;
-	if (observe(&r) < 0)
+	if (!o->restore && observe(&r) < 0)
 		goto fail;
-	rec->ended_at = now_s();
-	rec->ended = true;
-	rec->outcome = result->outcome;
-	drill_record_sort(rec);
+	end(&r, result->outcome);
 	return 0;
 fail_or_stop:
 	if (*o->stop)
 		goto stop;
 fail:
-	rec->ended_at = now_s();
-	rec->ended = true;
-	result->outcome = rec->outcome = DRILL_OUTCOME_FAILED;
-	drill_record_sort(rec);
+	end(&r, DRILL_OUTCOME_FAILED);
 	return -1;
 stop:
-	rec->ended_at = now_s();
-	rec->ended = true;
-	if (o->execute && r.res->wrote)
+	if (o->execute && r.res->wrote && !o->restore)
 		(void)observe(&r);
-	drill_record_sort(rec);
-	rec->outcome = DRILL_OUTCOME_INTERRUPTED;
+	end(&r, DRILL_OUTCOME_INTERRUPTED);
 	return interrupted(&r);
 }
 

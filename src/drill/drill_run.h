@@ -36,14 +36,25 @@ struct spec_site;
 struct drill_run_opts {
 	const struct spec_site *site;
 	struct kube_client *kube;
-	bool execute;             /* false: print the calls only */
-	bool restore;             /* uncordon and wait for the return */
+	bool execute; /* false: print the calls only */
+	bool restore; /* uncordon and wait for the return */
+	/* --restore: the drill's record; its nodeStates say which nodes the
+	 * drill cordoned, the only ones the restore uncordons */
+	const struct drill_record *drilled;
 	const char *const *nodes; /* --nodes, or NULL */
 	size_t node_count;
-	const char *group;           /* --group, or NULL */
-	double timeout;              /* seconds to wait for the condition */
-	double interval;             /* poll period, first retry wait */
+	const char *group; /* --group, or NULL */
+	double timeout;    /* seconds to wait for the condition */
+	double interval;   /* poll period, first retry wait */
+	/* --record FILE: with execute, written before the first write and
+	 * again after each cordon, so it always names what is cordoned */
+	const char *record;
+	/* what names the specs and the cluster after SITE, as shell words
+	 * (" sites --context x"; "" when nothing): the restore command the
+	 * run prints repeats it */
+	const char *again;
 	FILE *out;                   /* the dry run's calls, the progress */
+	FILE *err;                   /* notes: a node left as it is, and why */
 	volatile sig_atomic_t *stop; /* set by SIGINT / SIGTERM */
 };
 
@@ -53,6 +64,8 @@ struct drill_run_result {
 	bool wrote;         /* any write was sent */
 	bool target_missed; /* available, over recovery.targetRTO */
 	bool denied;        /* stopped before any write: RBAC */
+	bool recorded;      /* the record was written once: write it again at the end */
+	size_t nodes;       /* the nodes the run cordons, or uncordons */
 };
 
 /*
@@ -64,6 +77,14 @@ struct drill_run_result {
  */
 int drill_run(struct arena *a, struct diags *d, struct drill_record *rec,
 	      struct drill_run_result *result, const struct drill_run_opts *o);
+
+/*
+ * The command that uncordons what the drill of rec cordoned (its
+ * nodeStates), with the options of o: see drill_restore_command().
+ * NULL when the drill cordoned nothing.
+ */
+const char *drill_run_restore_hint(struct arena *a, const struct drill_run_opts *o,
+				   const struct drill_record *rec);
 
 /* Write the record to path atomically (a temporary beside it, then
  * rename).  0, or -1 after a GS227 diagnostic. */

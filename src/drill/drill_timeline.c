@@ -172,6 +172,28 @@ drill_record_add(struct arena *a, struct drill_record *r, int64_t time, enum dri
 }
 
 void
+drill_record_add_state(struct arena *a, struct drill_record *r, const char *name,
+		       bool unschedulable_before, bool cordoned)
+{
+	struct drill_node_state *st;
+
+	ARENA_GROW(a, r->states, r->state_count, r->state_cap, 8);
+	st = &r->states[r->state_count++];
+	st->name = arena_strdup(a, name);
+	st->unschedulable_before = unschedulable_before;
+	st->cordoned = cordoned;
+}
+
+const struct drill_node_state *
+drill_record_state(const struct drill_record *r, const char *name)
+{
+	for (size_t i = 0; i < r->state_count; i++)
+		if (!strcmp(r->states[i].name, name))
+			return &r->states[i];
+	return NULL;
+}
+
+void
 drill_record_sort(struct drill_record *r)
 {
 	/* insertion sort: stable, and records are short and nearly sorted */

@@ -41,19 +41,6 @@ add(struct collect *c, int64_t t, enum drill_object o, const char *ns, const cha
 	drill_record_add(c->a, c->r, t, o, ns, name, w, node, detail);
 }
 
-static bool
-site_node(const struct collect *c, const struct node *obj, const char *name)
-{
-	const char *ct = node_str(
-		node_map_get(node_path(obj, "metadata.labels"), "eks.amazonaws.com/compute-type"));
-
-	for (size_t g = 0; g < c->s->group_count; g++)
-		for (size_t i = 0; i < c->s->groups[g].node_count; i++)
-			if (!strcmp(c->s->groups[g].nodes[i], name))
-				return true;
-	return ct && !strcmp(ct, "hybrid");
-}
-
 static void
 add_node_name(struct collect *c, const char *name)
 {
@@ -76,7 +63,7 @@ on_node(void *payload, const struct node *obj)
 	const struct node *taints = node_path(obj, "spec.taints");
 	const char *pool =
 		node_str(node_map_get(node_path(obj, "metadata.labels"), "karpenter.sh/nodepool"));
-	bool ours = name && site_node(c, obj, name);
+	bool ours = name && drill_node_drillable(c->s, obj, name);
 	bool fallback = pool && !strcmp(pool, c->s->fallback.node_pool_name);
 	bool drilled = false;
 	int64_t t;

@@ -54,6 +54,14 @@ drill_record_write(struct buf *out, const struct drill_record *r)
 		rc |= i ? buf_adds(out, ", ") : 0;
 		rc |= add_str(out, r->nodes[i]);
 	}
+	rc |= buf_adds(out, "],\n \"nodeStates\": [");
+	for (size_t i = 0; i < r->state_count; i++) {
+		rc |= buf_adds(out, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		rc |= add_str(out, r->states[i].name);
+		rc |= buf_printf(out, ", \"unschedulableBefore\": %s, \"cordonedByDrill\": %s}",
+				 r->states[i].unschedulable_before ? "true" : "false",
+				 r->states[i].cordoned ? "true" : "false");
+	}
 	rc |= buf_adds(out, "],\n \"startedAt\": ");
 	rc |= add_time(out, r->started_at);
 	rc |= buf_adds(out, ", \"endedAt\": ");
@@ -103,6 +111,32 @@ opt_str(const char **out, const struct node *n, bool nullable)
 	return 0;
 }
 
+/* "nodeStates": absent or null in records of older versions. */
+static int
+read_states(struct arena *a, struct diags *d, struct drill_record *out, const struct node *n,
+	    const char *file)
+{
+	if (!n || node_is_null(n))
+		return 0;
+	if (n->kind != NODE_SEQ)
+		return bad(d, file, "nodeStates", "list of node states");
+	for (size_t i = 0; i < n->seq.count; i++) {
+		const struct node *x = n->seq.items[i];
+		const struct node *before = node_map_get(x, "unschedulableBefore");
+		const struct node *cordoned = node_map_get(x, "cordonedByDrill");
+		const char *name = node_str(node_map_get(x, "name"));
+
+		if (x->kind != NODE_MAP || !name || !node_is_bool(before) ||
+		    !node_is_bool(cordoned) || (before->scalar.i && cordoned->scalar.i))
+			return bad(d, file, arena_printf(a, "nodeStates[%zu]", i),
+				   "node state ({\"name\", \"unschedulableBefore\": true or false,"
+				   " \"cordonedByDrill\": true or false}; a node unschedulable"
+				   " before was not cordoned by the drill)");
+		drill_record_add_state(a, out, name, before->scalar.i, cordoned->scalar.i);
+	}
+	return 0;
+}
+
 int
 drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, const char *text,
 		  size_t len, const char *file)
@@ -136,6 +170,8 @@ drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, co
 		}
 		out->node_count = n->seq.count;
 	}
+	if (read_states(a, d, out, node_map_get(root, "nodeStates"), file) < 0)
+		return -1;
 	if (k8s_time_parse(&out->started_at, node_str(node_map_get(root, "startedAt"))))
 		return bad(d, file, "startedAt", "start time (RFC 3339)");
 	n = node_map_get(root, "endedAt");
@@ -183,5 +219,33 @@ drill_record_read(struct arena *a, struct diags *d, struct drill_record *out, co
 		drill_record_add(a, out, time, obj, ns, name, what, node, detail);
 	}
 	drill_record_sort(out);
+	return 0;
+}
+
+int
+drill_record_load(struct arena *a, struct diags *d, struct drill_record *out, const char *path,
+		  const char *site)
+{
+	struct buf file;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	buf_init(&file, DRILL_RECORD_MAX);
+	rc = buf_read_file(&file, path);
+	if (rc < 0) {
+		buf_release(&file);
+		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, RECORD_RULE, "",
+				"cannot read the drill record %s: %s", path,
+				rc == BUF_ETOOBIG ? "over the 16 MiB a drill record may have"
+						  : "no such file, or not readable");
+	}
+	rc = drill_record_read(a, d, out, file.data, file.len, path);
+	buf_release(&file);
+	if (rc < 0)
+		return -1;
+	if (strcmp(out->site, site))
+		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, RECORD_RULE, "",
+				"%s is a record of site %s, not %s; pass the record of this site",
+				path, out->site, site);
 	return 0;
 }

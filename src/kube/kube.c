@@ -1277,10 +1277,11 @@ kube_call_access_review(struct kube_call *out, struct arena *a, const char *verb
 	out->method = "POST";
 	out->path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
 	out->content_type = "application/json";
+	/* the question only: no status (the answer's member) and no
+	 * metadata, which a review has no use for */
 	buf_init(&b, 0);
 	rc = buf_adds(&b, "{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":"
-			  "\"authorization.k8s.io/v1\",\"metadata\":{\"creationTimestamp\":"
-			  "null},\"spec\":{\"resourceAttributes\":{");
+			  "\"authorization.k8s.io/v1\",\"spec\":{\"resourceAttributes\":{");
 	if (ns && *ns) {
 		rc |= buf_adds(&b, "\"namespace\":");
 		rc |= json_quote(&b, ns);
@@ -1296,7 +1297,7 @@ kube_call_access_review(struct kube_call *out, struct arena *a, const char *verb
 		rc |= buf_adds(&b, ",\"subresource\":");
 		rc |= json_quote(&b, subresource);
 	}
-	rc |= buf_adds(&b, "}},\"status\":{\"allowed\":false}}");
+	rc |= buf_adds(&b, "}}}");
 	out->body = buf_to_arena(a, &b);
 	out->pass_429 = false;
 	return rc ? KUBE_EFAIL : 0;

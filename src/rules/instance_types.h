@@ -2,9 +2,10 @@
  * instance_types.h - facts about EC2 GPU instance types and GPU models
  * that the rules (GS040-GS045) and the renderer share.
  *
- * instance_types[] is generated from Karpenter's instance-type table by
- * mk/gen-instance-types.sh (src/rules/instance_types.c, committed); the
- * GPU-model table (gpu_models.c) is kept by hand.
+ * instance_types[] is generated from Karpenter's instance-type table and
+ * the on-demand prices Karpenter ships by mk/gen-instance-types.sh
+ * (src/rules/instance_types.c, committed); the GPU-model table
+ * (gpu_models.c) is kept by hand.
  */
 #ifndef GS_INSTANCE_TYPES_H
 #define GS_INSTANCE_TYPES_H
@@ -26,7 +27,18 @@ struct instance_type {
 	int nvidia_gpus;              /* allocatable nvidia.com/gpu; 0 when absent */
 	int efa;                      /* vpc.amazonaws.com/efa */
 	bool auto_mode;               /* EKS Auto Mode offers the type */
+	double usd_per_hour;          /* on-demand list price in instance_price_region
+				       * on instance_price_date; 0 when unknown */
 };
+
+/* Where the prices of instance_types[] come from: "us-east-1", the day
+ * they were read from the AWS Price List ("2026-07-06") and the file
+ * that ships them (Karpenter's generated price table).  Linux on-demand
+ * list prices: no Spot, Savings Plans, reservations or tax; elsewhere
+ * than that region only an estimate. */
+extern const char instance_price_region[];
+extern const char instance_price_date[];
+extern const char instance_price_source[];
 
 extern const struct instance_type instance_types[];
 extern const size_t instance_types_count;

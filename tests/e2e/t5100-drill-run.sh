@@ -2,11 +2,12 @@
 # t5100: `gpusite drill run` against the cluster simulator of
 # tests/tools/fake-apiserver.py: the dry run, the requests kubectl drain
 # sends, a drill that meets its target (the record's transitions match the
-# scenario's script to the second) and its restore, one that misses it on
-# image pull, a PodDisruptionBudget that blocks, a fallback without GPUs,
+# scenario's script to the second) and its restore from the record, one
+# that misses it on image pull, a PodDisruptionBudget that blocks, a fallback without GPUs,
 # missing write rights, SIGTERM mid-run.
 . "$TEST_TOP/tests/lib.sh"
 . "$TEST_TOP/tests/tools/live.sh"
+. "$TEST_TOP/tests/tools/live-drill.sh"
 
 if ! live_have_python; then
 	test_skip "drill run against the simulator" "python3 or openssl not found"
@@ -16,36 +17,21 @@ fi
 KUBECTL=$(live_kubectl)
 cd "$SCRATCH"
 
-drill() {
-	"$GPUSITE" drill run seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" "$@"
-}
-
 # writes: the PATCH and POST lines of the log, without the status columns
 writes() {
 	awk '$1 != "GET" { $3 = ""; $4 = ""; print }' "$SCRATCH/requests.log"
-}
-
-# node_field NODE: spec.unschedulable of NODE as the server has it now
-node_unschedulable() {
-	python3 - "$SERVER" "$SCRATCH/tls/ca.crt" "$TOKEN" "$1" <<'PY'
-import json, ssl, sys, urllib.request
-ctx = ssl.create_default_context(cafile=sys.argv[2])
-req = urllib.request.Request(sys.argv[1] + "/api/v1/nodes/" + sys.argv[4],
-                             headers={"Authorization": "Bearer " + sys.argv[3]})
-print(json.load(urllib.request.urlopen(req, context=ctx))["spec"].get("unschedulable", False))
-PY
 }
 
 test_expect_success 'dry run: the exact calls, one per line; only GETs are sent' '
 	live_start drill-run-target &&
 	drill --nodes gpu-a-01 >out 2>err &&
 	cat >want <<-\EOF2 &&
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"nodes"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"pods"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"","resource":"events"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"list","group":"karpenter.sh","resource":"nodeclaims"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"patch","group":"","resource":"nodes"}},"status":{"allowed":false}}
-	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","metadata":{"creationTimestamp":null},"spec":{"resourceAttributes":{"verb":"create","group":"","resource":"pods","subresource":"eviction"}},"status":{"allowed":false}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"","resource":"nodes"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"","resource":"pods"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"","resource":"events"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"list","group":"karpenter.sh","resource":"nodeclaims"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"patch","group":"","resource":"nodes"}}}
+	POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews application/json {"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","spec":{"resourceAttributes":{"verb":"create","group":"","resource":"pods","subresource":"eviction"}}}
 	PATCH /api/v1/nodes/gpu-a-01 application/strategic-merge-patch+json {"spec":{"unschedulable":true}}
 	POST /api/v1/namespaces/inference/pods/llm-server-6f7d9c8b5-abcde/eviction application/json {"kind":"Eviction","apiVersion":"policy/v1","metadata":{"name":"llm-server-6f7d9c8b5-abcde","namespace":"inference","creationTimestamp":null},"deleteOptions":{}}
 	EOF2
@@ -53,6 +39,15 @@ test_expect_success 'dry run: the exact calls, one per line; only GETs are sent'
 	grep "dry run, nothing was changed: 1 node(s); add --execute" err &&
 	only_gets &&
 	[ "$(node_unschedulable gpu-a-01)" = False ]
+'
+
+test_expect_success 'a node named twice (a,a or --nodes again) is drilled once: one PATCH, one eviction' '
+	live_start drill-run-target &&
+	drill --nodes gpu-a-01,gpu-a-01 --nodes gpu-a-01 >out 2>err &&
+	grep -c "^PATCH /api/v1/nodes/gpu-a-01 " out >n && [ "$(cat n)" = 1 ] &&
+	grep -c "/eviction " out >n && [ "$(cat n)" = 1 ] &&
+	grep "dry run, nothing was changed: 1 node(s)" err &&
+	only_gets
 '
 
 test_expect_success 'dry run of the whole site: its four nodes, DaemonSet and mirror pods left out' '
@@ -73,7 +68,8 @@ if [ -n "$KUBECTL" ]; then
 		writes >kubectl.writes &&
 		grep -c . kubectl.writes >n && [ "$(cat n)" = 2 ] &&
 		live_start drill-run-target &&
-		drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m >out 2>err &&
+		rm -f rec.json &&
+		drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m --record rec.json >out 2>err &&
 		writes | grep -v selfsubjectaccessreviews >gpusite.writes &&
 		test_cmp kubectl.writes gpusite.writes
 	'
@@ -83,8 +79,10 @@ fi
 
 test_expect_success 'a drain drill that meets its target: record, transitions to the second' '
 	live_start drill-run-target &&
+	rm -f rec.json &&
 	drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m --record rec.json >out 2>err &&
 	grep "recovered in .*within its targetRTO of 900s" err &&
+	grep "^gpusite drill run: the nodes the drill cordoned stay cordoned; restore them with .gpusite drill run seoul-dc1 $LIVE/sites --kubeconfig $SCRATCH/kubeconfig --restore --nodes gpu-a-01 --record rec.json --execute.$" err &&
 	grep "^node/gpu-a-01 cordoned$" out &&
 	grep "^pod/llm-server-6f7d9c8b5-abcde evicted (namespace inference)$" out &&
 	python3 - rec.json "$LIVE/drill-run-target/cluster.json" <<-\PY
@@ -92,8 +90,10 @@ test_expect_success 'a drain drill that meets its target: record, transitions to
 	from datetime import datetime
 	rec = json.load(open(sys.argv[1]))
 	script = json.load(open(sys.argv[2]))["drill"]["script"]
-	assert list(rec) == ["apiVersion", "site", "cluster", "scenario", "nodes", "startedAt",
-	                     "endedAt", "outcome", "transitions"], list(rec)
+	assert list(rec) == ["apiVersion", "site", "cluster", "scenario", "nodes", "nodeStates",
+	                     "startedAt", "endedAt", "outcome", "transitions"], list(rec)
+	assert rec["nodeStates"] == [{"name": "gpu-a-01", "unschedulableBefore": False,
+	                              "cordonedByDrill": True}], rec["nodeStates"]
 	assert rec["apiVersion"] == "gpusite.io/drill-record/v1"
 	assert (rec["site"], rec["cluster"], rec["scenario"]) == ("seoul-dc1", "my-hybrid-cluster", "node-failure")
 	assert rec["nodes"] == ["gpu-a-01"] and rec["outcome"] == "available", rec
@@ -120,16 +120,28 @@ test_expect_success 'a drain drill that meets its target: record, transitions to
 	assert ready[0]["node"] == "i-0f00000000000fa11", ready
 	PY
 	[ "$(node_unschedulable gpu-a-01)" = True ] &&
-	drill --nodes gpu-a-01 --restore --execute --interval 0.2 --timeout 5m --record back.json >out 2>err &&
+	cp rec.json drill.json &&
+	drill --nodes gpu-a-01 --restore --execute --interval 0.2 --timeout 5m --record rec.json >out 2>err &&
 	grep "^node/gpu-a-01 uncordoned$" out &&
 	[ "$(node_unschedulable gpu-a-01)" = False ] &&
-	grep "\"what\": \"return-complete\"" back.json &&
-	grep "\"what\": \"uncordoned\"" back.json &&
+	grep "\"what\": \"return-complete\"" rec.json &&
+	grep "\"what\": \"uncordoned\"" rec.json &&
+	python3 - drill.json rec.json <<-\PY &&
+	import json, sys
+	drill, back = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+	# the restore adds its steps; the drill stays as it was recorded
+	for k in ("nodes", "nodeStates", "startedAt", "endedAt", "outcome"):
+	    assert drill[k] == back[k], k
+	assert back["transitions"][:len(drill["transitions"])] == drill["transitions"]
+	assert [t["what"] for t in back["transitions"][len(drill["transitions"]):]] == \
+	    ["uncordoned", "return-complete"], back["transitions"]
+	PY
 	grep "PATCH /api/v1/nodes/gpu-a-01 .* {\"spec\":{\"unschedulable\":null}}" "$SCRATCH/requests.log"
 '
 
 test_expect_success 'a drill that misses its target on image pull: exit 1, GS225' '
 	live_start drill-run-image-pull &&
+	rm -f rec.json &&
 	expect_exit 1 drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 5m --record rec.json >out 2>err &&
 	grep "error: site .seoul-dc1. recovered in [0-9]*s, over its targetRTO of 900s" err &&
 	grep "\"outcome\": \"available\"" rec.json &&
@@ -138,8 +150,9 @@ test_expect_success 'a drill that misses its target on image pull: exit 1, GS225
 
 test_expect_success 'a PodDisruptionBudget that blocks: bounded retries, the budget named, exit 3' '
 	live_start drill-run-pdb &&
+	rm -f rec.json &&
 	expect_exit 3 drill --nodes gpu-a-01 --execute --interval 0.05 --timeout 5m --record rec.json >out 2>err &&
-	grep "pod .llm-server-6f7d9c8b5-abcde. in namespace .inference. cannot be evicted: The disruption budget llm-server needs 4 healthy pods and has 4 currently (still refused after 6 tries); the nodes stay cordoned" err &&
+	grep "pod .llm-server-6f7d9c8b5-abcde. in namespace .inference. cannot be evicted: The disruption budget llm-server needs 4 healthy pods and has 4 currently (still refused after 6 tries): scale the workload up or relax that PodDisruptionBudget, then run the drill again; the drill cordoned gpu-a-01, and they stay cordoned: restore them with .gpusite drill run seoul-dc1 $LIVE/sites --kubeconfig $SCRATCH/kubeconfig --restore --nodes gpu-a-01 --record rec.json --execute." err &&
 	grep -c "^POST /api/v1/namespaces/inference/pods/llm-server-6f7d9c8b5-abcde/eviction 429 " "$SCRATCH/requests.log" >n &&
 	[ "$(cat n)" = 6 ] &&
 	[ "$(node_unschedulable gpu-a-01)" = True ] &&
@@ -148,6 +161,7 @@ test_expect_success 'a PodDisruptionBudget that blocks: bounded retries, the bud
 
 test_expect_success 'a fallback that never gets GPUs: the replacement stays Pending, timeout, exit 1' '
 	live_start drill-run-no-gpus &&
+	rm -f rec.json &&
 	expect_exit 1 drill --nodes gpu-a-01 --execute --interval 0.2 --timeout 6s --record rec.json >out 2>err &&
 	grep "controller .llm-server-6f7d9c8b5. in namespace .inference. has 3 of its 4 GPU pods Ready after 6s.*device plugin" err &&
 	grep "\"outcome\": \"timeout\"" rec.json &&
@@ -170,6 +184,7 @@ test_expect_success 'missing write rights: named, and nothing is written (exit 3
 
 test_expect_success 'SIGTERM mid-run: the node stays cordoned, the record says interrupted' '
 	live_start drill-run-slow || exit 1
+	rm -f rec.json
 	"$GPUSITE" drill run seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" \
 		--nodes gpu-a-01 --execute --interval 0.2 --timeout 30m --record rec.json >out 2>err &
 	pid=$! &&
@@ -180,7 +195,7 @@ test_expect_success 'SIGTERM mid-run: the node stays cordoned, the record says i
 	kill -TERM $pid &&
 	{ wait $pid; echo $? >rc; } &&
 	[ "$(cat rc)" = 3 ] &&
-	grep "interrupted: the nodes stay as they are (cordoned); restore them with .gpusite drill run seoul-dc1 --restore --execute." err &&
+	grep "the drill of site .seoul-dc1. was interrupted: the nodes stay as they are; the drill cordoned gpu-a-01 (1 pod evicted already), and they stay cordoned: restore them with .gpusite drill run seoul-dc1 $LIVE/sites --kubeconfig $SCRATCH/kubeconfig --restore --nodes gpu-a-01 --record rec.json --execute." err &&
 	grep "\"outcome\": \"interrupted\"" rec.json &&
 	grep "\"endedAt\": \"20" rec.json &&
 	[ "$(node_unschedulable gpu-a-01)" = True ] &&
@@ -227,17 +242,27 @@ test_expect_success 'usage: no SITE, --nodes with --group, a bad --timeout or --
 	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --timeout 5q 2>err &&
 	grep "^gpusite drill run: --timeout .5q. is not a duration such as 15m or 90s$" err &&
 	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --interval 0 2>err &&
-	grep "^gpusite drill run: --interval .0. is not a number of seconds from 0 to 600$" err
+	grep "^gpusite drill run: --interval .0. is not a number of seconds from 0 to 600$" err &&
+	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --execute 2>err &&
+	grep "^gpusite drill run: --execute needs --record FILE: the record says which nodes the drill cordoned, and --restore reads it$" err &&
+	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --restore 2>err &&
+	grep "^gpusite drill run: --restore needs --record FILE, the record the drill wrote" err &&
+	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --restore --group rack-a --record r.json 2>err &&
+	grep "^gpusite drill run: --restore takes the nodes from the record; narrow them with --nodes, not --group$" err &&
+	echo "{}" >old.json &&
+	expect_exit 2 "$GPUSITE" drill run seoul-dc1 --execute --record old.json 2>err &&
+	grep "^gpusite drill run: --record old.json exists: a drill never overwrites a record" err &&
+	[ "$(cat old.json)" = "{}" ]
 '
 
-test_expect_success 'nodes: --group picks its nodes; a node of no site or of no cluster is GS220 (exit 3)' '
+test_expect_success 'nodes: --group picks its nodes; a node not hybrid or of no cluster is GS220 (exit 3)' '
 	live_start drill-run-target &&
 	drill --group rack-b >out 2>err &&
 	grep "^PATCH " out | cut -d" " -f2 >got &&
 	printf "%s\n" /api/v1/nodes/mi-0a1b2c3d4e5f60001 /api/v1/nodes/mi-0a1b2c3d4e5f60002 >want &&
 	test_cmp want got &&
 	expect_exit 3 drill --nodes ip-10-0-40-7.us-west-2.compute.internal 2>err &&
-	grep "node .ip-10-0-40-7.us-west-2.compute.internal. is not a node of site .seoul-dc1. (no gpusite.io/site=seoul-dc1 label, not in a nodeGroup)" err &&
+	grep "node .ip-10-0-40-7.us-west-2.compute.internal. is not a hybrid node (label eks.amazonaws.com/compute-type is absent): a drill takes down only the on-prem hybrid nodes of site .seoul-dc1.; name them with --nodes" err &&
 	expect_exit 3 drill --nodes gpu-z-99 2>err &&
 	grep "node .gpu-z-99. is not in the cluster" err &&
 	only_gets

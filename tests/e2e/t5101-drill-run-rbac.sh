@@ -78,9 +78,11 @@ test_expect_success 'the drill role grants exactly its rights, to the read-only 
 test_expect_success 'a whole drill sends only what the two roles allow, and uses every drill right' '
 	live_start drill-run-target &&
 	d() { "$GPUSITE" drill run seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" --interval 0.2 --timeout 5m "$@"; } &&
+	rm -f rec.json &&
 	d --nodes gpu-a-01 >/dev/null 2>&1 &&
-	d --nodes gpu-a-01 --execute >/dev/null 2>&1 &&
-	d --nodes gpu-a-01 --restore --execute >/dev/null 2>&1 &&
+	d --nodes gpu-a-01 --execute --record rec.json >/dev/null 2>&1 &&
+	d --nodes gpu-a-01 --restore --execute --record rec.json >/dev/null 2>&1 &&
+	grep "\"what\": \"return-complete\"" rec.json &&
 	python3 needs.py "$SCRATCH/requests.log" | sort -u >needs &&
 	{ python3 rules.py "$RO"; python3 rules.py "$DRILL"; } | sort -u >allowed &&
 	comm -23 needs allowed >missing &&

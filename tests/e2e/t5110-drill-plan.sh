@@ -4,6 +4,7 @@
 # one finding per precondition the drill needs (exit 1); GET only.
 . "$TEST_TOP/tests/lib.sh"
 . "$TEST_TOP/tests/tools/live.sh"
+. "$TEST_TOP/tests/tools/live-drill.sh"
 
 if ! live_have_python; then
 	test_skip "drill plan scenarios" "python3 or openssl not found"
@@ -12,29 +13,26 @@ if ! live_have_python; then
 fi
 live_certs
 
-# plan SCENARIO SITES EXIT ARGS...: drill plan -> $SCRATCH/out, $SCRATCH/err
-plan() {
-	scen=$1
-	sites=$2
-	code=$3
-	shift 3
-	live_applied "$LIVE/$sites" seoul-dc1 >/dev/null 2>&1 &&
-	live_start "$scen" --applied "$SCRATCH/applied.json" &&
-	(cd "$LIVE" && expect_exit "$code" "$GPUSITE" drill plan seoul-dc1 \
-		--kubeconfig "$SCRATCH/kubeconfig" "$@" "$sites" >"$SCRATCH/out" 2>"$SCRATCH/err") &&
-	only_gets &&
-	no_leak "$SCRATCH/out" "$SCRATCH/err"
-}
-
-test_expect_success 'a ready cluster: exit 0, the steps, the timeline, both conditions' '
+test_expect_success 'a ready cluster: exit 0, the handout: steps as commands, timeline, conditions, window, abort, cost' '
 	plan drill-ready sites 0 &&
 	cat >"$SCRATCH/expect" <<-\TXT &&
 	drill plan: site seoul-dc1, scenario node-failure, 2 nodes: gpu-a-01 gpu-a-02
 	  2 GPU pods (16 GPUs) will move to fallback NodePool seoul-dc1-gpu-fallback (gpuLimit 16)
 	steps:
-	  1. gpusite drill run seoul-dc1 --execute --record drill.json (cordon, then evict through the Eviction API; cordoning alone moves nothing)
-	  2. watch until the availability condition holds, then gpusite drill report seoul-dc1
-	  3. gpusite drill run --restore, and wait for the return condition
+	  1. grant the drill'"'"'s write rights, for the drill only (on top of gpusite-read-only.yaml; bind them to whoever runs the drill):
+	       kubectl apply -f examples/rbac/gpusite-drill.yaml
+	  2. silence the notifications of the site'"'"'s alerts for the drill window 25m0s (they still fire in Prometheus: check there that they do):
+	       SILENCE=$(amtool silence add --alertmanager.url="$ALERTMANAGER_URL" --duration=25m --comment='"'"'gpusite drill of site seoul-dc1'"'"' '"'"'alertname=~"GPUSiteFallbackActive|GPUSiteFallbackNearLimit|GPUSitePodsPending|GPUSiteOnPremNodeNotReady|GPUSiteNodeLabelsMissing"'"'"' '"'"'gpusite_site="seoul-dc1"'"'"')
+	  3. the dry run (the exact API calls, nothing changed), then the drill (cordon, then evict through the Eviction API; cordoning alone moves nothing):
+	       gpusite drill run seoul-dc1 sites --kubeconfig SCRATCH/kubeconfig --nodes gpu-a-01,gpu-a-02
+	       gpusite drill run seoul-dc1 sites --kubeconfig SCRATCH/kubeconfig --nodes gpu-a-01,gpu-a-02 --record drill.json --execute
+	  4. watch until the availability condition holds, then measure:
+	       gpusite drill report seoul-dc1 sites --kubeconfig SCRATCH/kubeconfig --record drill.json
+	  5. restore (it uncordons only the nodes the drill cordoned), and wait for the return condition:
+	       gpusite drill run seoul-dc1 sites --kubeconfig SCRATCH/kubeconfig --restore --nodes gpu-a-01,gpu-a-02 --record drill.json --execute
+	  6. expire the silence and revoke the rights:
+	       amtool silence expire --alertmanager.url="$ALERTMANAGER_URL" "$SILENCE"
+	       kubectl delete -f examples/rbac/gpusite-drill.yaml
 	expected timeline (recovery budget):
 	  nodeMonitorGrace          -  (absent in a drain)
 	  eviction               1m0s  (at +1m0s)
@@ -44,9 +42,21 @@ test_expect_success 'a ready cluster: exit 0, the steps, the timeline, both cond
 	  total                 14m0s  targetRTO 15m0s
 	availability: every GPU pod of namespace inference Ready again, on nodes of NodePool seoul-dc1-gpu-fallback
 	return: the drilled nodes schedulable and Ready, the pods back on-prem, NodePool seoul-dc1-gpu-fallback at zero nodes within consolidateAfter 5m0s plus a margin
+	drill window: 25m0s = targetRTO 15m0s (the longest the drill runs before it is aborted) + the return (consolidateAfter 5m0s + a 5m0s margin, the restore'"'"'s default wait)
+	abort (restore at once) when:
+	  - drill run stops with exit 3 (a write refused, a PodDisruptionBudget, interrupted): it names the nodes it cordoned and the restore command
+	  - the availability condition does not hold 15m0s after the start (drill run waits until its --timeout, 30m0s by default: stop it with Ctrl-C)
+	  - GPU pods the drill does not move go Pending, or the fallback nears gpuLimit 16 (GPUSiteFallbackNearLimit fires in Prometheus)
+	  - an incident anywhere needs the site'"'"'s GPUs back
+	cost of the fallback for the drill window 25m0s (us-east-1 on-demand list prices of 2026-07-06, Karpenter v1.14.1 pkg/providers/pricing/zz_generated.pricing_aws.go; only an estimate in us-west-2):
+	  16 GPUs to replace (the GPUs of the pods that move, within gpuLimit 16)
+	  g6.12xlarge        4 GPUs a node, fewer than the 8 a moving pod asks: not launched
+	  g6e.12xlarge       4 GPUs a node, fewer than the 8 a moving pod asks: not launched
+	  no estimate: no type both fits the largest pod (8 GPUs) and has a known price
 	gpusite drill plan: site seoul-dc1 is ready for the drill
 	TXT
-	test_cmp "$SCRATCH/expect" "$SCRATCH/out"
+	sed "s,$SCRATCH,SCRATCH,g" "$SCRATCH/out" >"$SCRATCH/out.1" &&
+	test_cmp "$SCRATCH/expect" "$SCRATCH/out.1"
 '
 test_expect_success 'a PodDisruptionBudget that blocks the evictions is named: GS234' '
 	plan drill-pdb-blocks sites 1 &&
@@ -94,8 +104,10 @@ test_expect_success '--group: the nodes of one group; a node not in the cluster 
 test_expect_success 'partition: what to block and what to expect; unfenced single writers are an error (GS238)' '
 	plan drill-partition drill-partition/sites 1 --scenario partition &&
 	grep "^drill-partition/sites/seoul-dc1.yaml:84:14: error: placement.singleWriter is true with fencing statefulset, but 2 GPU pods of the drilled nodes are not of a StatefulSet (first inference/llm-server-6f7d9c8b5-abcde (owned by ReplicaSet)).*\[GS238\]$" "$SCRATCH/out" &&
-	grep "^  1. block the path between the site and the VPC (Direct Connect or VPN) for the drilled nodes; gpusite never touches the network$" "$SCRATCH/out" &&
-	grep "^  2. expect the nodes NotReady after nodeMonitorGracePeriod 50s, the pods evicted after unreachableTolerationSeconds 60s; the old pods may keep running on the cut-off nodes$" "$SCRATCH/out" &&
+	grep "^  1. gpusite sends no write in a partition drill: no drill rights are needed$" "$SCRATCH/out" &&
+	grep "^  3. block the path between the site and the VPC (Direct Connect or VPN) for the drilled nodes; gpusite never touches the network$" "$SCRATCH/out" &&
+	grep "^  4. expect the nodes NotReady after nodeMonitorGracePeriod 50s, the pods evicted after unreachableTolerationSeconds 60s; the old pods may keep running on the cut-off nodes$" "$SCRATCH/out" &&
+	! grep -e "kubectl apply" -e "--execute" "$SCRATCH/out" &&
 	grep "^  nodeMonitorGrace        50s  (at +50s)$" "$SCRATCH/out" &&
 	grep "^  total                14m50s  targetRTO 15m0s$" "$SCRATCH/out"
 '

@@ -86,9 +86,18 @@ a scripted recovery with time compression:
                       "matchLabels": {"app": "llm-server"},
                       "minAvailable": 4}],
             "fallback": {"nodePool": "seoul-dc1-gpu-fallback",
-                         "node": "i-0f00000000000fa11", "gpus": 4},
+                         "node": "i-0f00000000000fa11", "gpus": 4,
+                         "labels": {"gpusite.io/site": "seoul-dc1"}},
                                    # gpus 0: no device plugin, the
-                                   # replacement stays Pending
+                                   # replacement stays Pending; labels:
+                                   # more labels of the node it launches
+                                   # (the NodePool template's)
+            "failWrites": [{"method": "PATCH",
+                            "path": "/api/v1/nodes/gpu-a-02",
+                            "code": 500}],
+                                   # these writes fail every time (500:
+                                   # InternalError, 403: Forbidden by an
+                                   # admission webhook, other: Invalid)
             "script": {"deleted": 30, "pending": 30, "launched": 45,
                        "registered": 140, "initialized": 170,
                        "nodeReady": 170, "scheduled": 171, "pulling": 172,
@@ -738,6 +747,7 @@ class Sim:
         self.fb = d.get("fallback", {})
         self.script = d.get("script", {})
         self.ret = d.get("return", {})
+        self.fail = d.get("failWrites", [])
         self.anchor = None          # real time of the first eviction
         self.events = []            # (sim time, seq, fn)
         self.seq = 0
@@ -826,6 +836,9 @@ class Sim:
         except ValueError:
             return 400, status_body(400, "BadRequest", "the body is not JSON")
         parts = path.strip("/").split("/")
+        for f in self.fail:
+            if f["method"] == method and f["path"] == path:
+                return self.failed(f["code"], method, path)
         if method == "PATCH" and parts[:3] == ["api", "v1", "nodes"] and \
                 len(parts) == 4:
             return self.patch_node(parts[3], ctype, doc)
@@ -839,6 +852,18 @@ class Sim:
         return 405, status_body(405, "MethodNotAllowed",
                                 "the simulator does not take %s %s" %
                                 (method, path))
+
+    def failed(self, code, method, path):
+        if code == 500:
+            return 500, status_body(500, "InternalError", "Internal error "
+                                    "occurred: etcdserver: request timed out")
+        if code == 403:
+            return 403, status_body(403, "Forbidden", 'admission webhook '
+                                    '"validate.policy.example.com" denied the '
+                                    'request: %s %s is not allowed during the '
+                                    'change freeze' % (method, path))
+        return code, status_body(code, "Invalid", "the simulator refuses "
+                                 "%s %s" % (method, path))
 
     def allowed(self, verb, resource, sub, ns):
         if self.rights is None:
@@ -1100,10 +1125,12 @@ class Sim:
         def created(tt):
             claim["metadata"]["creationTimestamp"] = iso(tt)
             self.add(claim)
-        node = node_object(name, {"karpenter.sh/nodepool": pool,
-                                  "karpenter.sh/capacity-type": "on-demand",
-                                  "node.kubernetes.io/instance-type":
-                                  self.fb.get("instanceType", "g6.12xlarge")},
+        labels = {"karpenter.sh/nodepool": pool,
+                  "karpenter.sh/capacity-type": "on-demand",
+                  "node.kubernetes.io/instance-type":
+                  self.fb.get("instanceType", "g6.12xlarge")}
+        labels.update(self.fb.get("labels", {}))
+        node = node_object(name, labels,
                            [{"key": "karpenter.sh/unregistered",
                              "effect": "NoExecute"}], gpus, ready=False,
                            provider_id="aws:///us-west-2a/" + name)

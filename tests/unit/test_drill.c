@@ -2,7 +2,9 @@
  * test_drill.c - the drill's five terms measured from transitions: a
  * drain that met its target, one that missed it on image pull, a
  * partition (nodeMonitorGrace from the last heartbeat), unknown terms
- * with their reasons, and the record read back as written.
+ * with their reasons, and the record read back as written (with the
+ * state of each node); which nodes a drill may take down, and the
+ * commands it prints.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 
 #include "base/buf.h"
 #include "drill/drill.h"
+#include "spec/spec.h"
 #include "testutil.h"
 
 #define T0 1772352000 /* 2026-03-01T08:00:00Z */
@@ -264,6 +267,117 @@ test_drill__record_with_too_many_transitions_is_refused(void **state)
 	buf_release(&b);
 }
 
+static void
+test_drill__record_keeps_node_states(void **state)
+{
+	struct drill_record r, back;
+	struct buf b;
+	const char *old = "{\"apiVersion\": \"gpusite.io/drill-record/v1\", \"site\": \"s\","
+			  " \"scenario\": \"node-failure\", \"nodes\": [\"a\"],"
+			  " \"startedAt\": \"2026-03-01T08:00:00Z\", \"transitions\": []}";
+
+	(void)state;
+	drain(&r, 290, true, true);
+	drill_record_add_state(&A, &r, "gpu-a-01", false, true);
+	drill_record_add_state(&A, &r, "gpu-a-02", true, false);
+	buf_init(&b, 0);
+	assert_int_equal(drill_record_write(&b, &r), 0);
+	assert_non_null(strstr(b.data, " \"nodes\": [\"gpu-a-01\"],\n \"nodeStates\": [\n"
+				       "  {\"name\": \"gpu-a-01\", \"unschedulableBefore\": false,"
+				       " \"cordonedByDrill\": true},\n"
+				       "  {\"name\": \"gpu-a-02\", \"unschedulableBefore\": true,"
+				       " \"cordonedByDrill\": false}],\n \"startedAt\""));
+	assert_int_equal(drill_record_read(&A, &D, &back, b.data, b.len, "r.json"), 0);
+	assert_int_equal(back.state_count, 2);
+	assert_true(drill_record_state(&back, "gpu-a-01")->cordoned);
+	assert_true(drill_record_state(&back, "gpu-a-02")->unschedulable_before);
+	assert_false(drill_record_state(&back, "gpu-a-02")->cordoned);
+	assert_null(drill_record_state(&back, "gpu-a-03"));
+	buf_release(&b);
+	/* a record of an older version has none: read, with no states */
+	assert_int_equal(drill_record_read(&A, &D, &back, old, strlen(old), "old.json"), 0);
+	assert_int_equal(back.state_count, 0);
+	/* a node unschedulable before cannot have been cordoned by the drill */
+	buf_init(&b, 0);
+	assert_int_equal(buf_printf(&b,
+				    "%.*s, \"nodeStates\": [{\"name\": \"a\","
+				    " \"unschedulableBefore\": true, \"cordonedByDrill\": true}]}",
+				    (int)strlen(old) - 1, old),
+			 0);
+	assert_int_equal(drill_record_read(&A, &D, &back, b.data, b.len, "bad.json"), -1);
+	assert_non_null(strstr(D.items[D.count - 1].msg, "nodeStates[0] is not a drill record's"));
+	buf_release(&b);
+}
+
+static void
+test_drill__only_the_sites_hybrid_nodes_are_drilled(void **state)
+{
+	static const char *names[] = { "gpu-a-01" };
+	struct spec_node_group g = { .name = "rack-a", .nodes = names, .node_count = 1 };
+	struct spec_site s = { .name = "seoul-dc1", .groups = &g, .group_count = 1 };
+	struct node *fallback = testutil_yaml_first(
+		"n.yaml",
+		"metadata:\n  labels:\n    karpenter.sh/nodepool: seoul-dc1-gpu-fallback\n"
+		"    gpusite.io/site: seoul-dc1\n    eks.amazonaws.com/compute-type: hybrid\n",
+		NULL);
+	struct node *hybrid = testutil_yaml_first(
+		"n.yaml",
+		"metadata:\n  labels:\n    gpusite.io/site: seoul-dc1\n"
+		"    eks.amazonaws.com/compute-type: hybrid\n    gpusite.io/node-group: rack-b\n"
+		"spec:\n  unschedulable: true\n",
+		NULL);
+	struct node *other =
+		testutil_yaml_first("n.yaml",
+				    "metadata:\n  labels:\n    gpusite.io/site: pangyo-dc2\n"
+				    "    eks.amazonaws.com/compute-type: hybrid\n",
+				    NULL);
+	struct node *auto_mode =
+		testutil_yaml_first("n.yaml",
+				    "metadata:\n  labels:\n    gpusite.io/site: seoul-dc1\n"
+				    "    eks.amazonaws.com/compute-type: auto\n",
+				    NULL);
+
+	(void)state;
+	assert_false(drill_node_drillable(&s, fallback, "ip-10-0-77-12"));
+	assert_string_equal(drill_node_refusal(&A, &s, fallback, "ip-10-0-77-12"),
+			    "node 'ip-10-0-77-12' is a cloud node of Karpenter NodePool"
+			    " 'seoul-dc1-gpu-fallback' (label karpenter.sh/nodepool), not an"
+			    " on-prem hybrid node");
+	assert_null(drill_node_refusal(&A, &s, hybrid, "mi-1"));
+	assert_true(drill_node_unschedulable(hybrid));
+	assert_false(drill_node_unschedulable(other));
+	assert_true(drill_node_in_group(&s, hybrid, "mi-1", "rack-b"));
+	assert_false(drill_node_in_group(&s, hybrid, "mi-1", "rack-a"));
+	/* another site's node: only when the spec names it */
+	assert_string_equal(drill_node_refusal(&A, &s, other, "gpu-z-01"),
+			    "node 'gpu-z-01' is not a node of site 'seoul-dc1' (no"
+			    " gpusite.io/site=seoul-dc1 label, not in a nodeGroup)");
+	assert_null(drill_node_refusal(&A, &s, other, "gpu-a-01"));
+	assert_true(drill_node_in_group(&s, other, "gpu-a-01", "rack-a"));
+	assert_string_equal(drill_node_refusal(&A, &s, auto_mode, "i-1"),
+			    "node 'i-1' is not a hybrid node (label eks.amazonaws.com/compute-type"
+			    " is 'auto')");
+}
+
+static void
+test_drill__commands_are_shell_words(void **state)
+{
+	static const char *nodes[] = { "gpu-a-01", "gpu-a-02" };
+
+	(void)state;
+	assert_string_equal(drill_shell_word(&A, "sites/prod-1.yaml", "X"), "sites/prod-1.yaml");
+	assert_string_equal(drill_shell_word(&A, "my sites", "X"), "'my sites'");
+	assert_string_equal(drill_shell_word(&A, "it's", "X"), "'it'\\''s'");
+	assert_string_equal(drill_shell_word(&A, "$(rm -rf /)", "X"), "'$(rm -rf /)'");
+	assert_string_equal(drill_shell_word(&A, "a\x1b[2Jb", "PATH"), "PATH");
+	assert_string_equal(drill_shell_word(&A, "", "X"), "''");
+	assert_string_equal(drill_restore_command(&A, "seoul-dc1", " sites --context prod", nodes,
+						  2, "my drill.json"),
+			    "gpusite drill run seoul-dc1 sites --context prod --restore --nodes"
+			    " gpu-a-01,gpu-a-02 --record 'my drill.json' --execute");
+	assert_null(drill_restore_command(&A, "seoul-dc1", "", nodes, 0, "r.json"));
+}
+
 int
 main(void)
 {
@@ -275,6 +389,9 @@ main(void)
 		TESTUTIL_CASE(test_drill__partition_without_not_ready_is_unknown),
 		TESTUTIL_CASE(test_drill__record_round_trip),
 		TESTUTIL_CASE(test_drill__record_with_too_many_transitions_is_refused),
+		TESTUTIL_CASE(test_drill__record_keeps_node_states),
+		TESTUTIL_CASE(test_drill__only_the_sites_hybrid_nodes_are_drilled),
+		TESTUTIL_CASE(test_drill__commands_are_shell_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
