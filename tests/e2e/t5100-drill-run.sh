@@ -87,7 +87,7 @@ test_expect_success 'a drain drill that meets its target: record, transitions to
 	grep "recovered in .*within its targetRTO of 900s" err &&
 	grep "^node/gpu-a-01 cordoned$" out &&
 	grep "^pod/llm-server-6f7d9c8b5-abcde evicted (namespace inference)$" out &&
-	python3 - rec.json "$LIVE/drill-run-target/cluster.json" <<-\PY
+	python3 - rec.json "$LIVE/drill-run-target/cluster.json" <<-\PY &&
 	import json, sys
 	from datetime import datetime
 	rec = json.load(open(sys.argv[1]))
@@ -102,7 +102,7 @@ test_expect_success 'a drain drill that meets its target: record, transitions to
 	for t in rec["transitions"]:
 	    assert list(t) == ["time", "object", "namespace", "name", "what", "node", "detail"], t
 	    got.setdefault((t["object"], t["what"]), ts(t["time"]))
-	old = [t for t in rec["transitions"] if t["what"] == "deleted"]
+	old = [t for t in rec["transitions"] if t["what"] == "deleted" and t["object"] == "Pod"]
 	assert len(old) == 1 and old[0]["name"] == "llm-server-6f7d9c8b5-abcde", old
 	t0 = ts(old[0]["time"]) - script["deleted"]
 	want = {("Pod", "Pending"): "pending", ("NodeClaim", "Launched"): "launched",
