@@ -1,13 +1,23 @@
 #!/bin/sh
-# gen-fleet.sh N DIR: write N valid site specs to DIR/sites/ - distinct
+# gen-fleet.sh [--warn] N DIR: write N site specs to DIR/sites/ - distinct
 # site names, clusters and node names, a mix of IAM Roles Anywhere and SSM
-# node groups and of both providers - for the benchmark and load tests.
+# node groups, of both GPU stacks, both provisioners and both fallback node
+# images - for the benchmark and load tests.  They validate with no
+# finding at all, as a real fleet would.  With --warn every site draws one
+# warning, GS045 (its fallback gpuLimit covers less than half of its
+# on-prem GPUs), and nothing else: the same fleet on the findings path.
 set -eu
-n=${1:?usage: gen-fleet.sh N DIR}
-dir=${2:?usage: gen-fleet.sh N DIR}
+usage="usage: gen-fleet.sh [--warn] N DIR"
+limit=16
+if [ "${1:-}" = --warn ]; then
+	limit=4
+	shift
+fi
+n=${1:?$usage}
+dir=${2:?$usage}
 mkdir -p "$dir/sites"
 
-awk -v n="$n" -v dir="$dir/sites" 'BEGIN {
+awk -v n="$n" -v dir="$dir/sites" -v limit="$limit" 'BEGIN {
 	for (i = 1; i <= n; i++) {
 		site = sprintf("site-%05d", i)
 		f = dir "/" site ".yaml"
@@ -45,10 +55,12 @@ awk -v n="$n" -v dir="$dir/sites" 'BEGIN {
 		print "    chart: {version: " (i % 2 ? "0.20.0" : "v25.3.0") "}" > f
 		print "  fallback:" > f
 		print "    instanceTypes: [g6e.12xlarge, g6e.24xlarge]" > f
-		print "    gpuLimit: 16" > f
+		print "    gpuLimit: " limit > f
 		print "    minGpuMemoryMiB: 40000" > f
 		print "    expireAfter: " (auto ? "336h" : "720h") > f
 		print "    consolidateAfter: 5m" > f
+		if (!auto)			# auto-mode brings its own image
+			print "    nodeImage: " (i % 3 ? "al2023" : "bottlerocket") > f
 		print "  placement:" > f
 		print "    mode: prefer-onprem" > f
 		print "    namespaces: [inference, batch]" > f

@@ -25,28 +25,44 @@
 # Needs: /usr/bin/time; for the helm row .tools/bin/helm (make deps) and
 # ../shared/upstream; for the live rows python3, openssl and kubectl.
 # Rows whose tools are missing say so and are not measured.
+#
+# BENCH_DRY=1 runs nothing and prints the same tables with made-up
+# figures, every tool taken as present: the rows a run makes, which
+# t0007 compares with the README's table (mk/bench.mk's bench-readme
+# writes the measured one there).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 O=${O:-build}
 runs=${BENCH_RUNS:-5}
 sizes=${BENCH_SIZES:-1 100 1000 10000}
-GPUSITE=$top/$O/gpusite
-FLOOR=$top/$O/bench/yaml_floor
-SPAWN=$top/$O/bench/spawn_time
+dry=${BENCH_DRY:-}
+case $O in
+/*) odir=$O ;;
+*) odir=$top/$O ;;
+esac
+GPUSITE=$odir/gpusite
+FLOOR=$odir/bench/yaml_floor
+SPAWN=$odir/bench/spawn_time
 TEST_TOP=$top
 export TEST_TOP O GPUSITE
 . "$top/tests/lib.sh"
 . "$top/tests/tools/live.sh"
 work=$SCRATCH
 
-[ -x "$GPUSITE" ] && [ -x "$FLOOR" ] && [ -x "$SPAWN" ] || { echo "bench: build first: make O=$O bench" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (Debian package time)" >&2; exit 2; }
+if [ -z "$dry" ]; then
+	[ -x "$GPUSITE" ] && [ -x "$FLOOR" ] && [ -x "$SPAWN" ] || { echo "bench: build first: make O=$O bench" >&2; exit 2; }
+	[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (Debian package time)" >&2; exit 2; }
+fi
 ncpu=$(nproc 2>/dev/null || echo 1)
 pinned=
 # pin this shell, and so every command it starts, to the last CPU
-if command -v taskset >/dev/null 2>&1 && taskset -p -c "$((ncpu - 1))" $$ >/dev/null 2>&1; then
+if [ -z "$dry" ] && command -v taskset >/dev/null 2>&1 &&
+	taskset -p -c "$((ncpu - 1))" $$ >/dev/null 2>&1; then
 	pinned="pinned to CPU $((ncpu - 1)), "
 fi
+# load: the 1-minute load average of the machine now
+load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
+load_start=$(load)
 # gen-fleet.sh's specs name this variable for their SSM activation code
 export SSM_ACTIVATION_CODE_RACK_B=bench-not-a-secret
 
@@ -59,6 +75,10 @@ export SSM_ACTIVATION_CODE_RACK_B=bench-not-a-secret
 timed() {
 	ok=$1
 	shift
+	if [ -n "$dry" ]; then
+		echo 1000
+		return 0
+	fi
 	if [ $# -eq 1 ] && [ "$(type "$1" 2>/dev/null | sed -n "s/.* is a shell function.*/f/p")" = f ]; then
 		us=$("$1" "$SPAWN" "$work/out" "$work/err")
 	else
@@ -78,6 +98,10 @@ timed() {
 
 # resources CMD...: one run of CMD under /usr/bin/time: "peak-KiB sys user"
 resources() {
+	if [ -n "$dry" ]; then
+		echo "1024 0 1"
+		return 0
+	fi
 	/usr/bin/time -f "%M %S %U" -o "$work/res1" "$@" >/dev/null 2>&1
 	tail -1 "$work/res1"
 }
@@ -124,10 +148,8 @@ paired() {
 		echo "$a" >>"$work/ta"
 		echo "$b" >>"$work/tb"
 		awk -v a="$a" -v b="$b" 'BEGIN { print a / b }' >>"$work/tx"
-		"$2" /usr/bin/time -f "%M %S %U" -o "$work/res1" >/dev/null 2>&1
-		tail -1 "$work/res1" >>"$work/ra"
-		"$3" /usr/bin/time -f "%M %S %U" -o "$work/res1" >/dev/null 2>&1
-		tail -1 "$work/res1" >>"$work/rb"
+		resources_of "$2" >>"$work/ra"
+		resources_of "$3" >>"$work/rb"
 	done
 	MS_A=$(median "$work/ta" | awk '{ printf "%.1f", $1 / 1000 }')
 	MS_B=$(median "$work/tb" | awk '{ printf "%.1f", $1 / 1000 }')
@@ -136,6 +158,16 @@ paired() {
 	KB_B=$(cut -d' ' -f1 "$work/rb" >"$work/col" && median "$work/col")
 	SYS_A=$(awk '{ t = $2 + $3; print (t > 0 ? 100 * $2 / t : 0) }' "$work/ra" >"$work/col" &&
 		median "$work/col" | awk '{ printf "%.0f", $1 }')
+}
+
+# resources_of F: resources of the command shell function F runs
+resources_of() {
+	if [ -n "$dry" ]; then
+		resources
+		return 0
+	fi
+	"$1" /usr/bin/time -f "%M %S %U" -o "$work/res1" >/dev/null 2>&1
+	tail -1 "$work/res1"
 }
 
 median() {
@@ -165,19 +197,38 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 os=$(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release 2>/dev/null)
 mem=$(awk '/^MemTotal:/ { printf "%.0f GB RAM", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 virt=$(systemd-detect-virt 2>/dev/null) || virt=
-echo "gpusite $("$GPUSITE" --version | head -1 | cut -d' ' -f2) benchmark on $(uname -n):" \
-	"$ncpu CPUs (${cpu:-unknown CPU}), ${mem:-? RAM}, $(uname -sm) $(uname -r)${os:+, $os}" \
-	"${virt:+(virtual: $virt)}"
-echo "built with $(${CC:-cc} --version 2>/dev/null | head -1); median of $runs runs, $pinned$(date -u +%Y-%m-%d)"
+# the commit the binary was built from, and whether its sources differ
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null) || commit=
+if [ -n "$commit" ] && ! git -C "$top" diff --quiet HEAD -- src schemas Makefile mk/embed.sh 2>/dev/null; then
+	commit="$commit with local changes"
+fi
+echo "Latest run: gpusite $("$GPUSITE" --version | head -1 | cut -d' ' -f2)${commit:+ ($commit)}" \
+	"on $ncpu CPUs (${cpu:-unknown CPU}), ${mem:-? RAM}, $(uname -sm) $(uname -r)${os:+, $os}" \
+	"${virt:+(virtual: $virt)}; built with $(${CC:-cc} --version 2>/dev/null | head -1);" \
+	"median of $runs runs, $pinned$(date -u +%Y-%m-%d)."
 echo
 row "measure" "sites" "median time" "median peak RSS" "ratio (same run)"
 row "---" "---:" "---:" "---:" "---"
 
 for n in $sizes; do
 	d="$work/fleet-$n"
+	w="$work/warn-$n"
+	if [ -n "$dry" ]; then
+		mkdir -p "$d" "$w"
+		continue
+	fi
 	sh "$top/bench/gen-fleet.sh" "$n" "$d"
-	# the fleet must be valid, or the figures would time the error path
-	(cd "$d" && "$GPUSITE" validate -q sites) || { echo "bench: the $n-site fleet does not validate" >&2; exit 3; }
+	sh "$top/bench/gen-fleet.sh" --warn "$n" "$w"
+	# the fleet must be valid and clean, or the figures would time the
+	# findings path; the other must draw exactly one warning per file
+	(cd "$d" && "$GPUSITE" validate sites 2>"$work/err") &&
+		grep -qx "gpusite: 0 errors, 0 warnings ($n files\{0,1\}, $n sites\{0,1\})" "$work/err" &&
+		[ "$(wc -l <"$work/err")" -eq 1 ] ||
+		{ echo "bench: the $n-site fleet is not clean:" >&2; tail -3 "$work/err" >&2; exit 3; }
+	(cd "$w" && "$GPUSITE" validate sites 2>"$work/err") &&
+		grep -qx "gpusite: 0 errors, $n warnings\{0,1\} ($n files\{0,1\}, $n sites\{0,1\})" "$work/err" &&
+		[ "$(wc -l <"$work/err")" -eq $((n + 1)) ] ||
+		{ echo "bench: the $n-site fleet with warnings draws other findings:" >&2; tail -3 "$work/err" >&2; exit 3; }
 done
 
 # the commands paired with their floors (run in the fleet's directory)
@@ -194,18 +245,33 @@ for n in $sizes; do
 	row "libyaml floor: parse only" "$n" "$(ms "$MS_B")" "$(mb "$KB_B")" ""
 done
 
+# the same fleet with one warning in every file: the findings path
+for n in $sizes; do
+	cd "$work/warn-$n" || exit 3
+	paired 0 v_cmd v_floor
+	eval "w_ms_$n=$MS_A w_x_$n=$X w_f_$n=$MS_B"
+	row "validate, one warning in every file" "$n" "$(ms "$MS_A")" "$(mb "$KB_A")" \
+		"$X x the parse floor; system time $SYS_A% of CPU"
+	row "libyaml floor: parse only" "$n" "$(ms "$MS_B")" "$(mb "$KB_B")" ""
+done
+
 for n in $sizes; do
 	cd "$work/fleet-$n" || exit 3
-	"$GPUSITE" render sites >"$work/out" || exit 3
+	if [ -n "$dry" ]; then
+		: >"$work/out"
+	else
+		"$GPUSITE" render sites >"$work/out" || exit 3
+	fi
 	bytes=$(wc -c <"$work/out" | tr -d ' ')
 	paired 0 r_cmd r_floor
 	eval "r_ms_$n=$MS_A r_kb_$n=$KB_A r_x_$n=$X r_f_$n=$MS_B r_sys_$n=$SYS_A"
-	note="$X x the parse + emit floor; system time $SYS_A% of CPU"
+	out=$(awk -v b="$bytes" 'BEGIN { if (b < 1048576) printf "%.0f KB", b / 1024; else printf "%.1f MB", b / 1048576 }')
+	note="$out out; $X x the parse + emit floor; system time $SYS_A% of CPU"
 	if [ "$n" = 1000 ]; then
 		note="$note; < 1 s: $(verdict "$(is "$MS_A" 0 "a < 1000")" "by $(ms "$(awk -v m="$MS_A" 'BEGIN{print m - 1000}')")")"
 		note="$note; < 64 MB: $(verdict "$(is "$KB_A" 0 "a < 65536")" "by $(mb "$((KB_A - 65536))")")"
 	fi
-	row "render ($(awk -v b="$bytes" 'BEGIN { if (b < 1048576) printf "%.0f KB", b / 1024; else printf "%.1f MB", b / 1048576 }') out)" "$n" "$(ms "$MS_A")" "$(mb "$KB_A")" "$note"
+	row "render" "$n" "$(ms "$MS_A")" "$(mb "$KB_A")" "$note"
 	row "libyaml floor: parse + emit as many bytes" "$n" "$(ms "$MS_B")" "$(mb "$KB_B")" ""
 done
 
@@ -230,19 +296,21 @@ esac
 helm="$top/.tools/bin/helm"
 chart="$UPSTREAM/nvidia-device-plugin/chart"
 g_what="one-site \`generate\` vs \`helm template\` of the device-plugin chart, same values"
-if [ ! -x "$helm" ]; then
+if [ -z "$dry" ] && [ ! -x "$helm" ]; then
 	row "helm template (device-plugin chart)" 1 "-" "-" "not measured: .tools/bin/helm missing (make deps)"
 	unmeasured "$g_what" "**>= 25x faster**" ".tools/bin/helm missing (make deps)"
-elif [ ! -d "$chart" ]; then
+elif [ -z "$dry" ] && [ ! -d "$chart" ]; then
 	row "helm template (device-plugin chart)" 1 "-" "-" "not measured: ../shared/upstream not found"
 	unmeasured "$g_what" "**>= 25x faster**" "../shared/upstream not found"
 else
 	d="$work/one"
-	sh "$top/bench/gen-fleet.sh" 1 "$d"
-	cd "$d" || exit 3
-	"$GPUSITE" render --values "$d/values" sites >/dev/null || exit 3
-	cp -R "$chart" "$work/chart"
-	mkdir -p "$work/home"
+	if [ -z "$dry" ]; then
+		sh "$top/bench/gen-fleet.sh" 1 "$d"
+		cd "$d" || exit 3
+		"$GPUSITE" render --values "$d/values" sites >/dev/null || exit 3
+		cp -R "$chart" "$work/chart"
+		mkdir -p "$work/home"
+	fi
 	h_cmd() {
 		HOME="$work/home" "$@" "$helm" template nvidia-device-plugin "$work/chart" \
 			-n nvidia-device-plugin -f "$d/values/cluster-00001/values.yaml"
@@ -259,20 +327,20 @@ fi
 
 # the goals that need the large fleets
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }
-w="\`validate\` of 10,000 site files vs the libyaml parse floor (\`bench/yaml_floor\`)"
-if has 10000; then
-	goal "$w" "${v_x_10000}x the floor ($(ms "$v_ms_10000") vs $(ms "$v_f_10000"))" "**<= 1.8x the floor**" \
-		"$(is "$v_x_10000" 1.8 "a <= b")" "by $(ratio "$v_x_10000" 1.8)x"
-else
-	unmeasured "$w" "**<= 1.8x the floor**" "BENCH_SIZES lacks 10000"
-fi
-w="\`render\` of 1,000 sites vs the parse+emit floor"
-if has 1000; then
-	goal "$w" "${r_x_1000}x the floor ($(ms "$r_ms_1000") vs $(ms "$r_f_1000"))" "**<= 1.6x the floor**" \
-		"$(is "$r_x_1000" 1.6 "a <= b")" "by $(ratio "$r_x_1000" 1.6)x"
-else
-	unmeasured "$w" "**<= 1.6x the floor**" "BENCH_SIZES lacks 1000"
-fi
+# floor_goal WHAT C N MAX: the goal that the rows C (v, w or r) of N
+# sites take at most MAX times their floor
+floor_goal() {
+	if has "$3"; then
+		eval "x=\$${2}_x_$3 a=\$${2}_ms_$3 f=\$${2}_f_$3"
+		goal "$1" "${x}x the floor ($(ms "$a") vs $(ms "$f"))" "**<= ${4}x the floor**" \
+			"$(is "$x" "$4" "a <= b")" "by $(ratio "$x" "$4")x"
+	else
+		unmeasured "$1" "**<= ${4}x the floor**" "BENCH_SIZES lacks $3"
+	fi
+}
+floor_goal "\`validate\` of 10,000 site files vs the libyaml parse floor (\`bench/yaml_floor\`)" v 10000 1.8
+floor_goal "\`validate\` of 10,000 site files with one warning in each vs the libyaml parse floor" w 10000 2
+floor_goal "\`render\` of 1,000 sites vs the parse+emit floor" r 1000 1.6
 w="\`render\` of 10,000 sites: peak memory, and linear cost 100 -> 10,000"
 if has 10000 && has 100; then
 	ok=$(is "$r_kb_10000" "$r_growth" "a <= 150 * 1024 && b <= 1.25")
@@ -294,17 +362,21 @@ fi
 
 # drift on the 5,000-node scenario vs kubectl on the same server
 KUBECTL=$(live_kubectl)
-if ! live_have_python; then
+[ -n "$dry" ] && KUBECTL=kubectl
+if [ -z "$dry" ] && ! live_have_python; then
 	row "gpusite drift, 5,000 nodes" "" "-" "-" "not measured: python3 or openssl missing"
 elif [ -z "$KUBECTL" ]; then
 	row "gpusite drift, 5,000 nodes" "" "-" "-" "not measured: kubectl missing (make deps)"
 else
-	live_applied "$LIVE/large/sites" || exit 3
-	EKS_ARN=big-hybrid-cluster
-	live_start large --applied "$SCRATCH/applied.json" >/dev/null || exit 3
-	kc() { "$KUBECTL" --kubeconfig "$SCRATCH/kubeconfig" --cache-dir "$work/kc" "$@"; }
-	kc api-resources >/dev/null 2>&1	# a warm discovery cache, as a user's
-	cd "$LIVE/large" || exit 3
+	if [ -z "$dry" ]; then
+		live_applied "$LIVE/large/sites" || exit 3
+		EKS_ARN=big-hybrid-cluster
+		live_start large --applied "$SCRATCH/applied.json" >/dev/null || exit 3
+		# a warm discovery cache, as a user's
+		"$KUBECTL" --kubeconfig "$SCRATCH/kubeconfig" --cache-dir "$work/kc" \
+			api-resources >/dev/null 2>&1
+		cd "$LIVE/large" || exit 3
+	fi
 	measure "0 1" "$GPUSITE" drift --kubeconfig "$SCRATCH/kubeconfig" sites
 	d_ms=$MS d_kb=$KB
 	measure 0 "$KUBECTL" --kubeconfig "$SCRATCH/kubeconfig" --cache-dir "$work/kc" get nodes -o json
@@ -316,7 +388,7 @@ else
 	row "gpusite drift (5,000 nodes, 9,600 pods; nodes, pods, pools)" "" "$(ms "$d_ms")" "$(mb "$d_kb")" \
 		"kubectl / drift: time $(ratio "$k_ms" "$d_ms"), memory $(ratio "$k_kb" "$d_kb")"
 	row "kubectl get nodes -o json + get pods -A -o json (sum / max)" "" "$(ms "$k_ms")" "$(mb "$k_kb")" ""
-	live_stop
+	[ -n "$dry" ] || live_stop
 fi
 
 echo
@@ -325,3 +397,5 @@ echo
 echo "| what | measured | goal | verdict |"
 echo "|---|---|---|---|"
 cat "$work/goals"
+echo
+echo "Machine load (1-minute load average): $load_start at the start, $(load) at the end."

@@ -1,7 +1,7 @@
 # make lint: every check in mk/lint/*.sh (mk/lint.sh): library includes in
 # their module, commands only in src/cmd/, no include up the road, no
 # banned function, no function over 100 lines, every C file of src/ and
-# tests/unit/ clang-format clean.
+# tests/unit/ clang-format clean, every test body &&-chained.
 # make lint-format: the same clang-format check alone.
 .PHONY: lint-format
 lint:

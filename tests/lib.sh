@@ -4,7 +4,10 @@
 set -u
 : "${TEST_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${O:=build}"
-: "${GPUSITE:=$(case $O in /*) echo "$O" ;; *) echo "$TEST_TOP/$O" ;; esac)/gpusite}"
+# BUILD_DIR: the build directory $O, absolute (O is relative to the top of
+# the tree or absolute); never write "$TEST_TOP/$O"
+BUILD_DIR=$(case $O in /*) echo "$O" ;; *) echo "$TEST_TOP/$O" ;; esac)
+: "${GPUSITE:=$BUILD_DIR/gpusite}"
 export LC_ALL=C TZ=UTC
 test_count=0
 test_failed=0

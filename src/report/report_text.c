@@ -3,6 +3,8 @@
  * SEVERITY: MESSAGE [RULE]`, with the source line and a caret under the
  * column on a terminal (jq's locfile).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/secret.h"
@@ -194,36 +196,64 @@ level_color(enum diag_level level)
 	}
 }
 
+/* One diagnostic: its line, then its source line and caret when asked. */
+static void
+put_diag(FILE *out, const struct report_input *in, size_t i, unsigned flags,
+	 struct line_cursor *cur, size_t *hint)
+{
+	const struct diag *d = &in->diags->items[i];
+	int color = (flags & REPORT_COLOR) != 0;
+	const struct source_file *f;
+	const char *line;
+	size_t len;
+
+	if (color) {
+		fputs("\033[1m", out);
+		report_put_location(out, d);
+		fprintf(out, ":\033[0m %s%s:\033[0m ", level_color(d->level),
+			diag_level_name(d->level));
+		report_put_safe(out, d->msg);
+		report_put_rule(out, d);
+	} else {
+		report_put_diag_line(out, d);
+	}
+	fputc('\n', out);
+	if (!(flags & REPORT_CARET) || !d->at.line)
+		return;
+	f = find_file(in->files, d->at.file, hint);
+	if (f && cursor_seek(cur, f, d->at.line, &line, &len) == 0)
+		put_caret(out, line, len, d->at.line, d->at.col ? d->at.col : 1,
+			  mask_column(in->diags, i), color);
+}
+
+/*
+ * Each diagnostic is composed in memory and written with one call: stderr
+ * is unbuffered, and written piece by piece a diagnostic cost hundreds of
+ * write(2) calls (the escaper writes a character at a time).  Unbuffered,
+ * it still comes out at once, in order with what else goes to stderr.
+ * Without the memory for it, the diagnostic is written directly.
+ */
 int
 report_write_text(FILE *err, const struct report_input *in, unsigned flags)
 {
 	struct line_cursor cur = { NULL, 0, 0 };
 	size_t hint = 0, n = in->diags ? in->diags->count : 0;
-	int color = (flags & REPORT_COLOR) != 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct diag *d = &in->diags->items[i];
-		const struct source_file *f;
-		const char *line;
-		size_t len;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
 
-		if (color) {
-			fputs("\033[1m", err);
-			report_put_location(err, d);
-			fprintf(err, ":\033[0m %s%s:\033[0m ", level_color(d->level),
-				diag_level_name(d->level));
-			report_put_safe(err, d->msg);
-			report_put_rule(err, d);
-		} else {
-			report_put_diag_line(err, d);
+		if (m) {
+			put_diag(m, in, i, flags, &cur, &hint);
+			if (fclose(m) == 0)
+				fwrite(buf, 1, len, err);
+			else
+				m = NULL;
+			free(buf);
 		}
-		fputc('\n', err);
-		if (!(flags & REPORT_CARET) || !d->at.line)
-			continue;
-		f = find_file(in->files, d->at.file, &hint);
-		if (f && cursor_seek(&cur, f, d->at.line, &line, &len) == 0)
-			put_caret(err, line, len, d->at.line, d->at.col ? d->at.col : 1,
-				  mask_column(in->diags, i), color);
+		if (!m)
+			put_diag(err, in, i, flags, &cur, &hint);
 	}
 	if (!(flags & REPORT_NO_SUMMARY) && (!(flags & REPORT_QUIET) || n > 0))
 		report_summary(err, in);

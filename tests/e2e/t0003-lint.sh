@@ -2,7 +2,8 @@
 # t0003-lint: the tree passes every check of mk/lint.sh, and each check
 # catches an offender in a fake tree: a library included outside its
 # module, library code in src/cmd/, an include up the road, a banned
-# function, a file that is not clang-format clean.
+# function, a file that is not clang-format clean, a broken && chain in a
+# test body.
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
@@ -146,6 +147,68 @@ test_expect_success 'the driver names the checks that failed' '
 	make_tree two src/cmd/live.c "#include <yaml.h>" &&
 	expect_exit 1 sh "$lint" two 2>err &&
 	grep -F "lint: failed: cmd-only-commands libs" err
+'
+
+# chain_tree DIR BODY: a fake tree with a test script whose one test has BODY
+chain_tree() {
+	make_tree "$1" src/base/b.c "int x;" &&
+	mkdir -p "$1/tests/e2e" &&
+	printf "%s\n" ". lib.sh" "test_expect_success \"planted\" \"" "$2" "\"" \
+		"test_done" >"$1/tests/e2e/t9999-planted.sh"
+}
+
+test_expect_success 'a broken && chain in a test body fails and is named' '
+	chain_tree chain "	echo one &&
+	expect_exit 1 false
+	cat out &&
+	test -s out" &&
+	expect_exit 1 sh "$lint" chain 2>err &&
+	grep -Fx "lint: tests/e2e/t9999-planted.sh:4: test '\''planted'\'': no && after '\''expect_exit 1 false'\''" err &&
+	grep -Fx "lint: failed: chainlint" err &&
+	chain_tree chained "	echo one &&
+	expect_exit 1 false &&
+	cat out" &&
+	sh "$lint" chained
+'
+
+test_expect_success 'the chain lint reads groups, subshells, case arms, loops and here-documents' '
+	chain_tree shapes "	cat >a <<-EOF &&
+	not; a command
+	EOF
+	case \$x in a) echo a ;; *) echo b; false ;; esac &&
+	for i in 1 2; do
+		echo \$i || return 1
+	done &&
+	(cd d && ls) | sort &&
+	{ echo a &&
+	  echo b; } >c" &&
+	sh "$lint" shapes &&
+	chain_tree group "	{ echo a; echo b; } >c" &&
+	expect_exit 1 sh "$lint" group 2>err &&
+	grep -F "t9999-planted.sh:3: test '\''planted'\'': no && after '\''echo a'\''" err &&
+	chain_tree loop "	for i in 1 2; do
+		echo \$i
+	done &&
+	true" &&
+	expect_exit 1 sh "$lint" loop 2>err &&
+	grep -F "t9999-planted.sh:3: test '\''planted'\'': a failure inside this loop is lost" err &&
+	chain_tree bg "	x=1 &&
+	sleep 1 &
+	wait" &&
+	expect_exit 1 sh "$lint" bg 2>err &&
+	grep -F "t9999-planted.sh:4: test '\''planted'\'': '\''&'\'' sends the whole && chain before '\''sleep 1'\'' to the background" err &&
+	chain_tree bgok "	x=1 &&
+	{ sleep 1 & pid=\$!; } &&
+	wait \$pid" &&
+	sh "$lint" bgok
+'
+
+test_expect_success 'a new function of tests/lib.sh that evaluates a body must be known to the chain lint' '
+	make_tree evals src/base/b.c "int x;" &&
+	mkdir -p evals/tests &&
+	printf "%s\n" "test_expect_failure() {" "	(eval \"\$2\")" "}" >evals/tests/lib.sh &&
+	expect_exit 1 sh "$lint" evals 2>err &&
+	grep -F "lint: tests/lib.sh:2: test_expect_failure evaluates an argument" err
 '
 
 test_expect_success 'a module missing from CONTRIBUTING.md, or a row for none, fails' '

@@ -107,7 +107,7 @@ test_expect_success 'render emits the toy kind' '
 	grep "^apiVersion: toy.example.com/v1$" out.yaml
 '
 test_expect_success 'validate runs the toy rule' '
-	"$toy" validate "$TEST_TOP/testdata/fleet" >out 2>&1;
+	expect_exit 0 "$toy" validate "$TEST_TOP/testdata/fleet" >out 2>&1 &&
 	grep -F "warning: toy rule ran on" out | grep -c -F "[GS185]" >n &&
 	echo 3 | test_cmp - n &&
 	grep -F "seoul-dc1.yaml:12:1: warning: toy rule ran on seoul-dc1 [GS185]" out

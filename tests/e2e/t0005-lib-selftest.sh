@@ -1,6 +1,7 @@
 #!/bin/sh
 # t0005-lib-selftest: tests/lib.sh itself - test_must_fail, prerequisites,
-# -v and --run - checked by running small scripts that use it.
+# -v and --run, the build directory of an absolute or relative O - checked
+# by running small scripts that use it.
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
@@ -86,6 +87,20 @@ test_expect_success 'tests/run.sh accepts an absolute O=' '
 	grep -E "^unit/test_fake +1 passed +0 failed" out &&
 	grep -F "logs: $SCRATCH/abs/test-logs/" out &&
 	test -f "$SCRATCH/abs/test-logs/unit_test_fake.log"
+'
+
+test_expect_success 'lib.sh: BUILD_DIR and GPUSITE follow an absolute O as well as a relative one' '
+	inner where "echo \"build=\$BUILD_DIR gpusite=\$GPUSITE\"; test_expect_success x true" &&
+	(unset GPUSITE && O=/abs/out sh where.sh >out) &&
+	grep -Fx "build=/abs/out gpusite=/abs/out/gpusite" out &&
+	(unset GPUSITE && O=rel/out sh where.sh >out) &&
+	grep -Fx "build=$TEST_TOP/rel/out gpusite=$TEST_TOP/rel/out/gpusite" out
+'
+
+test_expect_success 'the scripts find the build with an absolute O (t1102 reads its schema-check there)' '
+	O="$BUILD_DIR" TEST_TOP="$TEST_TOP" sh "$TEST_TOP/tests/e2e/t1102-schema-cases.sh" --run=1 >out &&
+	grep -Fx "ok 1 - schema-check is built" out &&
+	! grep -rnF "\$TEST_TOP/\$O" "$TEST_TOP/tests/e2e" "$TEST_TOP/tests/golden"
 '
 
 test_done

@@ -154,7 +154,7 @@ test_expect_success '--color never and NO_COLOR: no escape sequences' '
 '
 
 test_expect_success '--staged checks the index, --ref a revision, not the work tree' '
-	if ! command -v git >/dev/null; then exit 0; fi
+	if ! command -v git >/dev/null; then exit 0; fi &&
 	mkdir repo && cd repo &&
 	git init -q &&
 	"$GPUSITE" init one >/dev/null &&

@@ -9,7 +9,7 @@
 
 TOOLS="$TEST_TOP/.tools"
 SCHEMA="$TEST_TOP/schemas/gpusite.v1alpha1.schema.json"
-CHECK="$TEST_TOP/$O/tests/schema-check"
+CHECK="$BUILD_DIR/tests/schema-check"
 
 if ! command -v node >/dev/null || [ ! -d "$TOOLS/node_modules/ajv" ] ||
    [ ! -d "$TOOLS/node_modules/yaml" ]; then

@@ -6,7 +6,7 @@
 # (review the diff before committing it).
 . "$TEST_TOP/tests/lib.sh"
 
-CHECK="$TEST_TOP/$O/tests/schema-check"
+CHECK="$BUILD_DIR/tests/schema-check"
 cd "$TEST_TOP" || exit 1
 
 test_expect_success 'schema-check is built' '

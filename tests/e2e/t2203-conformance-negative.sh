@@ -54,8 +54,8 @@ for f in "$bad"/*.yaml; do
 		"
 	done <"$SCRATCH/$name.exp"
 	test_expect_success "$name: no diagnostic beyond the expected ones" '
-		want=$(wc -l <"$SCRATCH/$name.exp")
-		got=$(grep -c ": \(error\|warning\): " "$out")
+		want=$(wc -l <"$SCRATCH/$name.exp") &&
+		got=$(grep -c ": \(error\|warning\): " "$out") &&
 		test "$want" -eq "$got" || { cat "$out"; false; }
 	'
 done
@@ -74,13 +74,13 @@ test_expect_success "every other check has a broken example" '
 	done
 '
 test_expect_success "--rendered without upstream schemas is a usage error" '
-	(unset GPUSITE_UPSTREAM; expect_exit 2 "$GPUSITE" validate --rendered "$bad/application.yaml")
+	(unset GPUSITE_UPSTREAM && expect_exit 2 "$GPUSITE" validate --rendered "$bad/application.yaml")
 '
 test_expect_success "an unreadable stream cannot be checked (exit 3)" '
 	expect_exit 3 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/missing.yaml"
 '
 test_expect_success "an empty stream is an error, not a success" '
-	: >"$SCRATCH/empty.yaml"
+	: >"$SCRATCH/empty.yaml" &&
 	expect_exit 1 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/empty.yaml" 2>"$SCRATCH/empty.err" &&
 	grep -q "holds no object" "$SCRATCH/empty.err"
 '

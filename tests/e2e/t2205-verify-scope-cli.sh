@@ -57,8 +57,8 @@ test_expect_success "a scoped plugin: exit 0, the table shows yes and no with re
 	grep -q "0 misses, 0 leaks" "$SCRATCH/ok.txt"
 '
 test_expect_success "a List of Nodes and manifests from standard input work" '
-	{ echo "apiVersion: v1"; echo "kind: List"; echo "items:";
-	  for f in "$nodes"/*.yaml; do grep -v "^#" "$f" | sed "1s/^/- /; 2,\$s/^/  /"; done; } >"$SCRATCH/list.yaml" &&
+	{ echo "apiVersion: v1" && echo "kind: List" && echo "items:" &&
+	  for f in "$nodes"/*.yaml; do grep -v "^#" "$f" | sed "1s/^/- /; 2,\$s/^/  /" || return 1; done; } >"$SCRATCH/list.yaml" &&
 	"$GPUSITE" verify-scope --nodes "$SCRATCH/list.yaml" --manifests - <"$SCRATCH/plugin.yaml" >"$SCRATCH/list.txt" &&
 	cmp "$SCRATCH/ok.txt" "$SCRATCH/list.txt"
 '

@@ -46,8 +46,8 @@ for chart in dp op; do
 	"
 	test_expect_success "$chart: validate --rendered passes the chart output (exit 0, no error)" "
 		expect_exit 0 '$GPUSITE' validate --rendered --upstream '$UPSTREAM' '$SCRATCH/$chart.yaml' \
-			>'$SCRATCH/$chart.out' 2>&1 || { cat '$SCRATCH/$chart.out'; false; }
-		cat '$SCRATCH/$chart.out'
+			>'$SCRATCH/$chart.out' 2>&1 || { cat '$SCRATCH/$chart.out'; false; } &&
+		cat '$SCRATCH/$chart.out' &&
 		! grep -q ': error: ' '$SCRATCH/$chart.out' &&
 		! grep -q 'GS130\]' '$SCRATCH/$chart.out' &&
 		! grep -q 'GS132\]' '$SCRATCH/$chart.out' &&
@@ -77,8 +77,8 @@ test_expect_success "a null stands for an absent field, nothing more" '
 	      containers: null
 	YAML
 	expect_exit 1 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/null.yaml" \
-		>"$SCRATCH/null.out" 2>&1
-	cat "$SCRATCH/null.out"
+		>"$SCRATCH/null.out" 2>&1 &&
+	cat "$SCRATCH/null.out" &&
 	grep -q "containers" "$SCRATCH/null.out" && grep -q "GS130\]" "$SCRATCH/null.out" &&
 	! grep -q "revisionHistoryLimit" "$SCRATCH/null.out" &&
 	! grep -q "imagePullSecrets" "$SCRATCH/null.out"

@@ -61,7 +61,7 @@ test_expect_success "render seoul-dc1 with every engine in both modes" '
 		variant clusterpolicy-$mode kyverno-clusterpolicy $mode &&
 		variant map-v1-$mode mutating-admission-policy $mode --kube-version 1.36 &&
 		variant map-v1beta1-$mode mutating-admission-policy $mode --kube-version 1.35 || exit 1
-	done
+	done &&
 	grep -q "^  name: gpusite-seoul-dc1-placement" "$SCRATCH/kyverno-require-onprem.yaml" &&
 	grep -qx "kind: ClusterPolicy" "$SCRATCH/clusterpolicy-prefer-onprem.yaml" &&
 	grep -q "^apiVersion: admissionregistration.k8s.io/v1$" "$SCRATCH/map-v1-require-onprem.yaml" &&
@@ -71,7 +71,7 @@ if need_upstream; then
 	test_expect_success "every variant's policies pass validate --rendered (schemas, GS166-GS170)" '
 		for f in "$SCRATCH"/*-onprem.yaml; do
 			"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$f" 2>"$f.check" ||
-			{ cat "$f.check"; exit 1; }
+			{ cat "$f.check"; exit 1; } &&
 			! grep -q ": error: " "$f.check" || { cat "$f.check"; exit 1; }
 		done
 	'
@@ -87,7 +87,7 @@ for mode in prefer-onprem require-onprem; do
 			out="$SCRATCH/out/$engine-$mode/$p.json"
 			test_expect_success "$engine $mode: $p comes out exactly as expected/$mode/$p.json" "
 				eval_policy '$stream' gpusite-seoul-dc1-placement '$pods/$p.yaml' >'$out' 2>'$out.log' ||
-					{ cat '$out.log'; exit 1; }
+					{ cat '$out.log'; exit 1; } &&
 				same_json '$pods/expected/$mode/$p.json' '$out' &&
 				node '$SCRATCH/eval/to-json.cjs' '$pods/$p.yaml' '$out.orig' &&
 				python3 '$TEST_TOP/tests/tools/policy-expect.py' '$out.orig' '$out' inference '{}' \

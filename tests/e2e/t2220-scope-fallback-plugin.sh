@@ -163,7 +163,7 @@ test_expect_success "a fallback plugin that does not exclude hybrid nodes leaks 
 	"$helm" template nvidia-device-plugin-fallback "$SCRATCH/nvdp-chart" -n nvidia-device-plugin \
 		-f "$SCRATCH/nohyb.yaml" >"$SCRATCH/nohyb-dp.yaml" &&
 	"$GPUSITE" verify-scope --nodes "$SCRATCH/hybrid-labelled.yaml" \
-		--manifests "$SCRATCH/dp-fallback.yaml" >/dev/null 2>"$SCRATCH/ok.err";
+		--manifests "$SCRATCH/dp-fallback.yaml" >/dev/null 2>"$SCRATCH/ok.err" &&
 	! grep -q GS161 "$SCRATCH/ok.err" &&
 	expect_exit 1 "$GPUSITE" verify-scope --nodes "$SCRATCH/hybrid-labelled.yaml" \
 		--manifests "$SCRATCH/nohyb-dp.yaml" >/dev/null 2>"$SCRATCH/nohyb.err" &&

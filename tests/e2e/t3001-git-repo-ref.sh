@@ -183,11 +183,9 @@ if [ -s "$SCRATCH/http.port" ]; then
 	'
 
 	test_expect_success 'http: two concurrent runs on an empty cache, same output' '
-		export XDG_CACHE_HOME="$SCRATCH/cache-concurrent"
-		"$GPUSITE" render --repo "$HURL" --ref "$C2" >o1 2>e1 &
-		p1=$!
-		"$GPUSITE" render --repo "$HURL" --ref "$C2" >o2 2>e2 &
-		p2=$!
+		export XDG_CACHE_HOME="$SCRATCH/cache-concurrent" &&
+		{ "$GPUSITE" render --repo "$HURL" --ref "$C2" >o1 2>e1 & p1=$!; } &&
+		{ "$GPUSITE" render --repo "$HURL" --ref "$C2" >o2 2>e2 & p2=$!; } &&
 		wait $p1 && wait $p2 &&
 		test -s o1 && test_cmp o1 o2 &&
 		git -C work archive "$C2" | (mkdir -p c2 && tar -x -C c2) &&

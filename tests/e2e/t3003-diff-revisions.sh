@@ -230,7 +230,7 @@ test_expect_success 'markdown stays under a PR comment, github summary holds mor
 	(cd repo && git checkout -q -b many base &&
 	 for i in $(seq 1 24); do
 		sed -e "s/frankfurt-lab/lab-$i/g" -e "s/inference-eu/cluster-$i/" \
-		    -e "s/fra-gpu-/n$i-gpu-/g" sites/frankfurt-lab.yaml >sites/lab-$i.yaml
+		    -e "s/fra-gpu-/n$i-gpu-/g" sites/frankfurt-lab.yaml >sites/lab-$i.yaml || exit 1
 	 done && git_commit many >/dev/null && git checkout -q base) &&
 	(cd repo && "$GPUSITE" validate --ref many 2>/dev/null) &&
 	expect_exit 1 d --base base --head many --format markdown >out &&

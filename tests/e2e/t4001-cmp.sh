@@ -151,7 +151,7 @@ test_expect_success 'an invalid spec: nothing on stdout, file:line:col and rule 
 '
 
 test_expect_success 'the diagnostics are the ones validate reports, at the same places' '
-	(cd "$TEST_TOP/testdata/cmp/invalid" && "$GPUSITE" validate --color never) >val.out 2>&1
+	(cd "$TEST_TOP/testdata/cmp/invalid" && expect_exit 1 "$GPUSITE" validate --color never) >val.out 2>&1 &&
 	grep -E "^sites/[a-z]+\.yaml:[0-9]+:[0-9]+: error: .*\[GS0(03|41)\]$" bad/stderr | sort >gen.lines &&
 	test "$(wc -l <gen.lines)" -eq 2 &&
 	grep -E "^sites/[a-z]+\.yaml:[0-9]+:[0-9]+: error: .*\[GS0(03|41)\]$" val.out | sort >val.lines &&

@@ -277,9 +277,9 @@ test_expect_success 'Dockerfile: the runtime stage has every library the binary 
 	readelf -d "$bin" | sed -n "s/.*NEEDED.*\[\(.*\)\]/\1/p" >needed &&
 	test -s needed &&
 	while read -r so; do
-		case $so in libc.so.*|libm.so.*) continue ;; esac
+		case $so in libc.so.*|libm.so.*) continue ;; esac &&
 		# the runtimes of `make asan` builds are never shipped
-		case $so in libasan.so.*|libubsan.so.*|liblsan.so.*) continue ;; esac
+		case $so in libasan.so.*|libubsan.so.*|liblsan.so.*) continue ;; esac &&
 		lib=$(ldd "$bin" | awk -v so="$so" "\$1 == so { print \$3 }") &&
 		pkg=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "$(readlink -f "$lib")" 2>/dev/null || dpkg -S "/usr$lib") &&
 		pkg=${pkg%%:*} &&

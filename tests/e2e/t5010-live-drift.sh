@@ -62,7 +62,7 @@ test_expect_success 'a hybrid node in no spec is a warning: exit 0, exit 1 with 
 test_expect_success 'drift --format json: each finding with rule, severity and file' '
 	live_start fallback-active --applied "$SCRATCH/applied.keep" &&
 	cd "$LIVE" &&
-	"$GPUSITE" drift --kubeconfig "$SCRATCH/kubeconfig" --format json sites >"$SCRATCH/j" ;
+	expect_exit 1 "$GPUSITE" drift --kubeconfig "$SCRATCH/kubeconfig" --format json sites >"$SCRATCH/j" &&
 	python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))

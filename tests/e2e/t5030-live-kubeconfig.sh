@@ -52,30 +52,30 @@ test_expect_success 'KUBECONFIG list: first definition wins, current-context fro
 	cp "$SCRATCH/tls/ca.crt" "$SCRATCH/a/cluster-ca.crt" &&
 	printf "%s" "$TOKEN" >"$SCRATCH/a/token" &&
 	{
-		echo "apiVersion: v1"
-		echo "kind: Config"
-		echo "clusters:"
-		echo "- name: shared"
-		echo "  cluster: {server: \"$SERVER\", certificate-authority: cluster-ca.crt}"
-		echo "users:"
-		echo "- name: ops"
-		echo "  user: {tokenFile: token}"
-		echo "contexts:"
-		echo "- name: $EKS_ARN"
+		echo "apiVersion: v1" &&
+		echo "kind: Config" &&
+		echo "clusters:" &&
+		echo "- name: shared" &&
+		echo "  cluster: {server: \"$SERVER\", certificate-authority: cluster-ca.crt}" &&
+		echo "users:" &&
+		echo "- name: ops" &&
+		echo "  user: {tokenFile: token}" &&
+		echo "contexts:" &&
+		echo "- name: $EKS_ARN" &&
 		echo "  context: {cluster: shared, user: ops}"
 	} >"$SCRATCH/a/config" &&
 	{
-		echo "apiVersion: v1"
-		echo "kind: Config"
-		echo "clusters:"
-		echo "- name: shared"
-		echo "  cluster: {server: \"https://127.0.0.1:1\", certificate-authority: nowhere.crt}"
-		echo "users:"
-		echo "- name: ops"
-		echo "  user: {token: wrong}"
-		echo "contexts:"
-		echo "- name: $EKS_ARN"
-		echo "  context: {cluster: shared, user: nobody}"
+		echo "apiVersion: v1" &&
+		echo "kind: Config" &&
+		echo "clusters:" &&
+		echo "- name: shared" &&
+		echo "  cluster: {server: \"https://127.0.0.1:1\", certificate-authority: nowhere.crt}" &&
+		echo "users:" &&
+		echo "- name: ops" &&
+		echo "  user: {token: wrong}" &&
+		echo "contexts:" &&
+		echo "- name: $EKS_ARN" &&
+		echo "  context: {cluster: shared, user: nobody}" &&
 		echo "current-context: $EKS_ARN"
 	} >"$SCRATCH/b/config" &&
 	KUBECONFIG="$SCRATCH/missing:$SCRATCH/a/config:$SCRATCH/b/config" drift >"$SCRATCH/out" 2>"$SCRATCH/err" &&
@@ -191,7 +191,7 @@ test_expect_success 'in-cluster: service account token and CA; cluster from prov
 	printf "%s" "$TOKEN" >"$SCRATCH/sa/token" &&
 	cp "$SCRATCH/tls/ca.crt" "$SCRATCH/sa/ca.crt" &&
 	echo gpu-platform >"$SCRATCH/sa/namespace" &&
-	(unset KUBECONFIG; HOME="$SCRATCH/nohome" KUBERNETES_SERVICE_HOST=127.0.0.1 \
+	(unset KUBECONFIG && HOME="$SCRATCH/nohome" KUBERNETES_SERVICE_HOST=127.0.0.1 \
 	 KUBERNETES_SERVICE_PORT="$(cat "$SCRATCH/port.keep")" \
 	 GPUSITE_SERVICEACCOUNT_DIR="$SCRATCH/sa" drift >"$SCRATCH/out" 2>"$SCRATCH/err") &&
 	grep "cluster my-hybrid-cluster (from the providerID of hybrid nodes)" "$SCRATCH/err" &&
@@ -199,7 +199,7 @@ test_expect_success 'in-cluster: service account token and CA; cluster from prov
 	no_leak "$SCRATCH/out" "$SCRATCH/err"
 '
 test_expect_success 'no kubeconfig and not in a cluster: exit 3, says what to do' '
-	(unset KUBECONFIG KUBERNETES_SERVICE_HOST; HOME="$SCRATCH/nohome" \
+	(unset KUBECONFIG KUBERNETES_SERVICE_HOST && HOME="$SCRATCH/nohome" \
 	 expect_exit 3 drift 2>"$SCRATCH/err") &&
 	grep "no kubeconfig found" "$SCRATCH/err" &&
 	grep -- "--kubeconfig" "$SCRATCH/err"

@@ -85,7 +85,7 @@ test_expect_success 'a drain drill that meets its target: record, transitions to
 	grep "^gpusite drill run: the nodes the drill cordoned stay cordoned; restore them with .gpusite drill run seoul-dc1 $LIVE/sites --kubeconfig $SCRATCH/kubeconfig --restore --nodes gpu-a-01 --record rec.json --execute.$" err &&
 	grep "^node/gpu-a-01 cordoned$" out &&
 	grep "^pod/llm-server-6f7d9c8b5-abcde evicted (namespace inference)$" out &&
-	python3 - rec.json "$LIVE/drill-run-target/cluster.json" <<-\PY
+	python3 - rec.json "$LIVE/drill-run-target/cluster.json" <<-\PY &&
 	import json, sys
 	from datetime import datetime
 	rec = json.load(open(sys.argv[1]))
@@ -102,7 +102,7 @@ test_expect_success 'a drain drill that meets its target: record, transitions to
 	for t in rec["transitions"]:
 	    assert list(t) == ["time", "object", "namespace", "name", "what", "node", "detail"], t
 	    got.setdefault((t["object"], t["what"]), ts(t["time"]))
-	old = [t for t in rec["transitions"] if t["what"] == "deleted"]
+	old = [t for t in rec["transitions"] if t["what"] == "deleted" and t["object"] == "Pod"]
 	assert len(old) == 1 and old[0]["name"] == "llm-server-6f7d9c8b5-abcde", old
 	t0 = ts(old[0]["time"]) - script["deleted"]
 	want = {("Pod", "Pending"): "pending", ("NodeClaim", "Launched"): "launched",
@@ -184,7 +184,7 @@ test_expect_success 'missing write rights: named, and nothing is written (exit 3
 
 test_expect_success 'SIGTERM mid-run: the node stays cordoned, the record says interrupted' '
 	live_start drill-run-slow || exit 1
-	rm -f rec.json
+	rm -f rec.json || exit 1
 	"$GPUSITE" drill run seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" \
 		--nodes gpu-a-01 --execute --interval 0.2 --timeout 30m --record rec.json >out 2>err &
 	pid=$! &&

@@ -41,7 +41,7 @@ test_expect_success 'batched --nodeconfigs and --values files = one render of th
 	(cd "$F" && "$GPUSITE" render -o "$SCRATCH/w/stream.yaml" --nodeconfigs "$SCRATCH/w/nc" \
 		--values "$SCRATCH/w/values" --site "$all" sites) &&
 	diff -r "$SCRATCH/w" "$SCRATCH/b" &&
-	test "$(find "$SCRATCH/b/values" -type f | wc -l)" -eq 112 &&
+	test "$(find "$SCRATCH/b/values" -type f | wc -l)" -eq 168 &&
 	test "$(stat -c %a "$SCRATCH/b/nc/site-00001/rack-b.yaml")" = 600
 '
 

@@ -7,7 +7,7 @@
 # nothing to check and say so.
 . "$TEST_TOP/tests/lib.sh"
 
-logs="$TEST_TOP/$O/test-logs"
+logs="$BUILD_DIR/test-logs"
 
 if [ -z "${GPUSITE_SANITIZE:-}" ] && [ -z "${GPUSITE_VALGRIND:-}" ]; then
 	test_skip "no sanitizer or valgrind report from any test" \

@@ -92,26 +92,26 @@ test_expect_success 'every rule ID has a case' '
 	test "$(echo "$ids" | wc -w)" -ge 40 &&
 	missing= &&
 	for id in $ids; do
-		ls -d "$cases/$id"-* >/dev/null 2>&1 || missing="$missing $id"
+		ls -d "$cases/$id"-* >/dev/null 2>&1 || missing="$missing $id" &&
 		grep -q "\[$id\]\$" "$cases/$id"-*/expected.err 2>/dev/null ||
-			missing="$missing $id(no-diagnostic)"
-	done
+			missing="$missing $id(no-diagnostic)" || return 1
+	done &&
 	[ -z "$missing" ] || { echo "no case for:$missing" >&2; false; }
 '
 # The GS010 cases hold literal secrets; no expected output may repeat
 # one (expected.err is compared byte for byte, so neither may gpusite).
 test_expect_success 'no GS010 finding repeats the secret it found' '
-	found=0
+	found=0 &&
 	for d in "$cases"/GS010-*/; do
 		for secret in Fjz3sZfSvv78EXAMPLE Fjz3/sZfSvv78EXAMPLE \
 			wJalrXUtnFEMI MHcCAQEEIBkg; do
-			grep -q "$secret" "$d"sites/*.yaml && found=$((found + 1))
+			if grep -q "$secret" "$d"sites/*.yaml; then found=$((found + 1)); fi &&
 			if grep -q "$secret" "$d/expected.err"; then
 				echo "$d/expected.err repeats $secret" >&2
 				exit 1
 			fi
 		done
-	done
+	done &&
 	[ "$found" -ge 4 ]
 '
 test_done
