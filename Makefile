@@ -1,5 +1,5 @@
 # gpusite - build, test and demo.  `make demo` and `make test` do all set-up.
-PKGS     := libgit2 yaml-0.1 libcurl libcjson
+PKGS     := libgit2 yaml-0.1 libcurl libcjson libpcre2-8
 # Headers only: src/argocd/serve_http.c loads libmicrohttpd when `serve` starts
 HEADER_PKGS := libmicrohttpd
 O        ?= build

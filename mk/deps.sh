@@ -7,7 +7,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 debs="pkg-config gcc make libgit2-dev libyaml-dev libcjson-dev
-libcurl4-openssl-dev libmicrohttpd-dev libcmocka-dev json-schema-test-suite pre-commit git
+libcurl4-openssl-dev libpcre2-dev libmicrohttpd-dev libcmocka-dev json-schema-test-suite pre-commit git
 unzip python3 python3-yaml ca-certificates clang clang-format-14 libclang-rt-14-dev valgrind
 openssl time prometheus"
 

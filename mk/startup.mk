@@ -1,5 +1,5 @@
 # startup.mk - what a command that needs neither a cluster nor Git loads
-# at start: libyaml, cJSON and libc.  Both heavy libraries are loaded on
+# at start: libyaml, cJSON, PCRE2 and libc.  Both heavy libraries are loaded on
 # first use instead (README, Performance):
 # - libcurl (and its ~30 dependencies) by src/kube/kube_curl.c, whose
 #   definitions satisfy every libcurl call; linking with --as-needed drops

@@ -10,6 +10,7 @@
 #include "cmd/cmd.h"
 #include "json/json.h"
 #include "kube/kube.h"
+#include "regex/regex.h"
 #include "source/source.h"
 #include "yamlio/yamlio.h"
 
@@ -35,6 +36,7 @@ print_version(void)
 	printf("libyaml %s\n", yamlio_library_version());
 	printf("cJSON %s\n", json_library_version());
 	printf("libcurl %s\n", kube_library_version());
+	printf("PCRE2 %s\n", regex_library_version());
 }
 
 static int

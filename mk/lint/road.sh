@@ -12,25 +12,26 @@ cd "${1:?usage: road.sh TOP}" || exit 2
 
 ranks='
 base 0
-node 1
-k8s 2
-source 3
-yamlio 4
-json 5
-kube 6
-scope 7
-schema 8
-spec 9
-diff 10
-rules 11
-render 12
-emit 13
-report 14
-check 15
-pipeline 16
-drill 17
-argocd 18
-cmd 19
+regex 1
+node 2
+k8s 3
+source 4
+yamlio 5
+json 6
+kube 7
+scope 8
+schema 9
+spec 10
+diff 11
+rules 12
+render 13
+emit 14
+report 15
+check 16
+pipeline 17
+drill 18
+argocd 19
+cmd 20
 '
 allow=mk/lint/road-allow.txt
 allowed=

@@ -24,9 +24,12 @@ extern const size_t schema_gpusite_json_len;
 /*
  * Compile a draft-07 schema document.  NULL (with a diagnostic under
  * `rule`) when it uses a keyword this validator does not implement (a
- * later draft's), a pattern POSIX regex cannot express, or a $ref that
- * does not resolve.  `format` is an annotation, as draft-07 allows: it is
- * never asserted (in OpenAPI schemas int32/int64 are range checks).
+ * later draft's), a pattern that is not a valid ECMA-262 regular
+ * expression (RE2 in OpenAPI schemas), or a $ref that does not resolve.
+ * `format` is an annotation, as draft-07 allows, with one exception:
+ * `format: regex` asserts that a string is an ECMA-262 pattern this
+ * validator would accept (in OpenAPI schemas int32/int64 are range
+ * checks, and regex is an annotation).
  * Unknown keywords are ignored, as draft-07 says.  Heap: compiled
  * patterns live in a process-wide cache; everything else is in `a`.
  */

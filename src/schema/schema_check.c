@@ -560,7 +560,21 @@ v_object(struct vctx *c, const struct schema *s, const struct node *n, const str
 				return false;
 		}
 		for (j = 0; j < s->npprops; j++) {
-			if (!schema_regex_match(s->pprops[j].re, name, pr->key->scalar.len))
+			int m = schema_pattern_match(s->pprops[j].re, name, pr->key->scalar.len);
+
+			if (m == REGEX_GAVE_UP) {
+				VERR(c, pr->key, &kp,
+				     "field '%s' could not be checked against the pattern %s: "
+				     "the match gave up after %u steps; use a shorter name",
+				     echo(c->a, name, pr->key->scalar.len),
+				     echo(c->a, s->pprops[j].src, strlen(s->pprops[j].src)),
+				     REGEX_MATCH_LIMIT);
+				ok = false;
+				if (!c->collect)
+					return false;
+				matched = true; /* not unknown: undecided, and said */
+			}
+			if (m != REGEX_MATCH)
 				continue;
 			matched = true;
 			if (!v_schema(c, s->pprops[j].s, pr->value, &kp)) {
@@ -861,6 +875,67 @@ subject_value(struct vctx *c, const struct pseg *p, const char *txt, size_t len)
 	return arena_printf(c->a, "%s '%s'", subject(c, path_of(c->a, p)), echo(c->a, txt, len));
 }
 
+/* `pattern`: whether the string matches; the message names the pattern
+ * (or, with a title, says what the value should be). */
+static bool
+v_pattern(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
+{
+	const char *txt = n->scalar.text;
+	size_t len = n->scalar.len;
+	int m = schema_pattern_match(s->pattern, txt, len);
+
+	if (m == REGEX_MATCH)
+		return true;
+	if (!c->collect)
+		return false;
+	if (m == REGEX_GAVE_UP) {
+		VERR(c, n, p,
+		     "%s could not be checked against the pattern %s: the match gave up "
+		     "after %u steps; use a shorter value",
+		     subject_value(c, p, txt, len),
+		     echo(c->a, s->pattern_src, strlen(s->pattern_src)), REGEX_MATCH_LIMIT);
+		return false;
+	}
+	if (s->title && s->description) {
+		size_t dl = strlen(s->description);
+		char *desc;
+
+		if (dl && s->description[dl - 1] == '.')
+			dl--;
+		desc = arena_strndup(c->a, s->description, dl);
+		/* "Lower-case letters" reads "lower-case letters" after a
+		 * colon; "DNS-1123 ..." keeps its capitals. */
+		if (desc[0] >= 'A' && desc[0] <= 'Z' && !(desc[1] >= 'A' && desc[1] <= 'Z'))
+			desc[0] = (char)(desc[0] - 'A' + 'a');
+		VERR(c, n, p, "%s is not a valid %s: %s", subject_value(c, p, txt, len), s->title,
+		     desc);
+	} else if (s->title) {
+		VERR(c, n, p, "%s is not a valid %s (pattern %s)", subject_value(c, p, txt, len),
+		     s->title, echo(c->a, s->pattern_src, strlen(s->pattern_src)));
+	} else {
+		VERR(c, n, p, "%s does not match the pattern %s", subject_value(c, p, txt, len),
+		     echo(c->a, s->pattern_src, strlen(s->pattern_src)));
+	}
+	return false;
+}
+
+/* `format: regex` (draft-07): the string is an ECMA-262 pattern. */
+static bool
+v_format_regex(struct vctx *c, const struct node *n, const struct pseg *p)
+{
+	char why[256];
+	struct regex *re =
+		regex_compile(n->scalar.text, n->scalar.len, REGEX_ECMA, why, sizeof(why));
+
+	if (re) {
+		regex_free(re);
+		return true;
+	}
+	VERR(c, n, p, "%s is not a valid regular expression: %s",
+	     subject_value(c, p, n->scalar.text, n->scalar.len), why);
+	return false;
+}
+
 static bool
 v_string(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
@@ -890,33 +965,13 @@ v_string(struct vctx *c, const struct schema *s, const struct node *n, const str
 		if (!ok && !c->collect)
 			return false;
 	}
-	if (s->pattern && !schema_regex_match(s->pattern, txt, len)) {
+	if (s->pattern && !v_pattern(c, s, n, p)) {
 		ok = false;
 		if (!c->collect)
 			return false;
-		if (s->title && s->description) {
-			size_t dl = strlen(s->description);
-			char *desc;
-
-			if (dl && s->description[dl - 1] == '.')
-				dl--;
-			desc = arena_strndup(c->a, s->description, dl);
-			/* "Lower-case letters" reads "lower-case letters" after a
-			 * colon; "DNS-1123 ..." keeps its capitals. */
-			if (desc[0] >= 'A' && desc[0] <= 'Z' && !(desc[1] >= 'A' && desc[1] <= 'Z'))
-				desc[0] = (char)(desc[0] - 'A' + 'a');
-			VERR(c, n, p, "%s is not a valid %s: %s", subject_value(c, p, txt, len),
-			     s->title, desc);
-		} else if (s->title) {
-			VERR(c, n, p, "%s is not a valid %s (pattern %s)",
-			     subject_value(c, p, txt, len), s->title,
-			     echo(c->a, s->pattern_src, strlen(s->pattern_src)));
-		} else {
-			VERR(c, n, p, "%s does not match the pattern %s",
-			     subject_value(c, p, txt, len),
-			     echo(c->a, s->pattern_src, strlen(s->pattern_src)));
-		}
 	}
+	if (s->format_regex && !v_format_regex(c, n, p))
+		ok = false;
 	return ok;
 }
 

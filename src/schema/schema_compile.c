@@ -620,9 +620,9 @@ kw_pattern_properties(struct cctx *c, struct schema *s, const struct kwin *in)
 		char *err = NULL;
 		struct spattern *pp = &s->pprops[s->npprops];
 
-		pp->re = c->lazy ? schema_regex_get_lazy(src, SCHEMA_RE_ECMA)
-				 : schema_regex_get(src, c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA,
-						    &err);
+		pp->re =
+			c->lazy ? schema_pattern_get_lazy(src, REGEX_ECMA)
+				: schema_pattern_get(src, c->openapi ? REGEX_GO : REGEX_ECMA, &err);
 		if (!pp->re) {
 			cerr(c, v->map.pairs[k].key, kwhere, "%s", err);
 			free(err);
@@ -717,10 +717,10 @@ kw_pattern(struct cctx *c, struct schema *s, const struct kwin *in)
 		return;
 	}
 	if (c->lazy)
-		s->pattern = schema_regex_get_lazy(node_str(v), SCHEMA_RE_ECMA);
+		s->pattern = schema_pattern_get_lazy(node_str(v), REGEX_ECMA);
 	else
-		s->pattern = schema_regex_get(node_str(v),
-					      c->openapi ? SCHEMA_RE_GO : SCHEMA_RE_ECMA, &err);
+		s->pattern =
+			schema_pattern_get(node_str(v), c->openapi ? REGEX_GO : REGEX_ECMA, &err);
 	if (!s->pattern) {
 		cerr(c, v, kwhere, "%s", err);
 		free(err);
@@ -957,11 +957,14 @@ kw_format(struct cctx *c, struct schema *s, const struct kwin *in)
 	const struct node *v = in->v;
 	const char *f = node_str(v);
 
-	(void)c;
-	if (f && strcmp(f, "int32") == 0)
+	/* OpenAPI: int32 and int64 are range checks; draft-07: a regex is
+	 * checked, every other format is an annotation */
+	if (f && c->openapi && strcmp(f, "int32") == 0)
 		s->int_bits = 32;
-	else if (f && strcmp(f, "int64") == 0)
+	else if (f && c->openapi && strcmp(f, "int64") == 0)
 		s->int_bits = 64;
+	else if (f && !c->openapi && strcmp(f, "regex") == 0)
+		s->format_regex = true;
 }
 
 /* One row per keyword: its name, whether only Kubernetes structural
@@ -1027,7 +1030,7 @@ static const struct kw_row {
 	{ "x-kubernetes-int-or-string", true, kw_x_kubernetes_int_or_string, KW_NONE },
 	{ "x-kubernetes-list-type", true, kw_x_kubernetes_list_type, KW_NONE },
 	{ "x-kubernetes-list-map-keys", true, kw_x_kubernetes_list_map_keys, KW_NONE },
-	{ "format", true, kw_format, KW_NONE },
+	{ "format", false, kw_format, KW_NONE },
 };
 
 static void
@@ -1065,7 +1068,7 @@ compile_keyword(struct cctx *c, struct schema *s, const char *kw, const struct n
 		     "keyword '%s' belongs to a later JSON Schema draft "
 		     "and is not implemented here (draft-07 only)",
 		     kw);
-	/* Everything else (format, default, examples, $comment, $schema,
+	/* Everything else (default, examples, $comment, $schema,
 	 * readOnly, contentMediaType, x-kubernetes-validations, unknown
 	 * keywords) is an annotation: draft-07 says to ignore it. */
 }

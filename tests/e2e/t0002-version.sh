@@ -11,19 +11,24 @@ test_expect_success 'gpusite --version: the version from VERSION, exit 0' '
 	test_cmp expect actual
 '
 
-test_expect_success 'gpusite --version: libgit2, libyaml, cJSON and libcurl with versions' '
+test_expect_success 'gpusite --version: libgit2, libyaml, cJSON, libcurl and PCRE2 with versions' '
 	"$GPUSITE" --version >out &&
 	grep -E "^libgit2 [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^libyaml [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^cJSON [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^libcurl [0-9]+\.[0-9]+\.[0-9]+" out &&
-	test $(wc -l <out) -eq 5
+	grep -E "^PCRE2 [0-9]+\.[0-9]+$" out &&
+	test $(wc -l <out) -eq 6
 '
 
 test_expect_success 'the libraries are the ones pkg-config knows, when it is there' '
 	if command -v pkg-config >/dev/null && pkg-config --exists yaml-0.1; then
 		"$GPUSITE" --version >out &&
 		grep -x "libyaml $(pkg-config --modversion yaml-0.1)" out
+	fi &&
+	if command -v pkg-config >/dev/null && pkg-config --exists libpcre2-8; then
+		"$GPUSITE" --version >out &&
+		grep -x "PCRE2 $(pkg-config --modversion libpcre2-8)" out
 	fi
 '
 

@@ -65,7 +65,7 @@ test_expect_success 'an allowlist line whose file is gone fails' '
 test_expect_success 'an include up the road fails and names the file and line' '
 	make_tree road src/spec/s.c "#include \"render/render.h\"" &&
 	expect_exit 1 sh "$lint" road 2>err &&
-	grep -F "lint: src/spec/s.c:1 includes render/render.h: render (rank 12) is above spec (rank 9)" err
+	grep -F "lint: src/spec/s.c:1 includes render/render.h: render (rank 13) is above spec (rank 10)" err
 '
 
 test_expect_success 'an include down the road passes; an allowlisted back arrow passes' '
@@ -221,6 +221,27 @@ test_expect_success 'a module missing from CONTRIBUTING.md, or a row for none, f
 	mkdir -p map/src/other &&
 	expect_exit 1 sh "$lint" map 2>err &&
 	grep -F "lint: src/newmod/ has no row in CONTRIBUTING.md" err
+'
+
+# regex-once: patterns only through src/regex/ (PCRE2), never a POSIX
+# regex or a translator into one again
+for case in "src/schema/s.c|#include <regex.h>|<regex.h> in src/" \
+	    "src/check/c.c|	rc = regcomp(&re, p, REG_EXTENDED);|POSIX regex call in src/" \
+	    "src/schema/s.h|int schema_regex_translate(struct buf *out, const char *src);|a regex translator in src/"; do
+	file=${case%%|*}; rest=${case#*|}; line=${rest%|*}; what=${rest#*|}
+	test_expect_success "lint fails on $what ($file)" "
+		make_tree rx $file '$line' &&
+		expect_exit 1 sh \"\$TEST_TOP/mk/lint.sh\" rx 2>err &&
+		grep -F '$file' err &&
+		grep -F 'lint: $what' err &&
+		grep -F 'lint: failed: regex-once' err &&
+		rm -rf rx
+	"
+done
+test_expect_success 'regex/regex.h and a word like "translation" pass regex-once' '
+	make_tree rxok src/schema/s.c "#include \"regex/regex.h\"" &&
+	printf "int render_translate(void);\n" >rxok/src/schema/t.h &&
+	sh "$TEST_TOP/mk/lint/regex-once.sh" rxok
 '
 
 test_done

@@ -1,8 +1,9 @@
 /*
  * test_schema.c - the JSON Schema validator: the GPUSite schema and its
  * messages, draft-07 keyword semantics the official suite does not pin
- * down (positions, paths, messages, limits), ECMA-262 pattern
- * translation, Kubernetes structural schemas and the upstream CRDs.
+ * down (positions, paths, messages, limits), patterns (ECMA-262, and
+ * RE2 in Kubernetes structural schemas; the dialects themselves are
+ * tests/unit/test_regex.c's), structural schemas and the upstream CRDs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -176,17 +177,17 @@ test_schema__gpusite_compiles_once(void **state)
 static void
 test_schema__gpusite_compiles_no_pattern_up_front(void **state)
 {
-	unsigned long before = schema_regex_compiles(), after_compile;
+	unsigned long before = schema_pattern_compiles(), after_compile;
 
 	(void)state;
 	/* The first schema_gpusite() of the process: patterns are
 	 * compiled the first time a value meets them, not before. */
 	gpusite();
-	after_compile = schema_regex_compiles();
+	after_compile = schema_pattern_compiles();
 	assert_int_equal(after_compile, before);
 	assert_int_equal(check(gpusite(), site("karpenter", "8", "version", "true", "gpuLimit")),
 			 0);
-	assert_true(schema_regex_compiles() > after_compile);
+	assert_true(schema_pattern_compiles() > after_compile);
 }
 
 static void
@@ -198,7 +199,7 @@ test_schema__gpusite_every_pattern_compiles(void **state)
 	(void)state;
 	/* schema_gpusite() compiles its patterns lazily and cannot report
 	 * one that fails; an eager compile of the same document proves
-	 * every one of them translates and compiles. */
+	 * every one of them compiles. */
 	assert_non_null(own);
 	assert_non_null(schema_compile(&A, &D, "TEST", own));
 	assert_int_equal(D.count, 0);
@@ -500,193 +501,101 @@ test_schema__patterns_are_ecma_and_unanchored(void **state)
 	assert_int_equal(check(compile("{\"pattern\": \"\\\\d+\"}"), json("\"abc\"")), 1);
 	assert_int_equal(check(compile("{\"pattern\": \"^(?:a|b)\\\\w$\"}"), json("\"b_\"")), 0);
 	assert_int_equal(check(compile("{\"pattern\": \"^(?:a|b)\\\\w$\"}"), json("\"c_\"")), 1);
-	/* '.' stops at line terminators */
+	/* '.' stops at line terminators; it takes one code point */
 	assert_int_equal(check(compile("{\"pattern\": \"^.$\"}"), json("\"\\n\"")), 1);
-	assert_int_equal(check(compile("{\"pattern\": \"^.$\"}"), json("\"\\u00e9\"")),
-			 schema_regex_utf8() ? 0 : 1);
-	/* \s knows the no-break space in a UTF-8 locale */
-	if (schema_regex_utf8())
-		assert_int_equal(check(compile("{\"pattern\": \"^\\\\s$\"}"), json("\"\\u00a0\"")),
-				 0);
-	/* lazy quantifiers give the same verdict */
+	assert_int_equal(check(compile("{\"pattern\": \"^.$\"}"), json("\"\\u00e9\"")), 0);
+	/* \s knows the no-break space */
+	assert_int_equal(check(compile("{\"pattern\": \"^\\\\s$\"}"), json("\"\\u00a0\"")), 0);
+	/* lazy quantifiers, lookahead, \b */
 	assert_int_equal(check(compile("{\"pattern\": \"^a+?b$\"}"), json("\"aab\"")), 0);
+	assert_int_equal(check(compile("{\"pattern\": \"^(?!kube)\"}"), json("\"kubelet\"")), 1);
+	assert_int_equal(check(compile("{\"pattern\": \"^(?!kube)\"}"), json("\"node\"")), 0);
+	assert_int_equal(check(compile("{\"pattern\": \"\\\\bgpu\\\\b\"}"), json("\"a gpu\"")), 0);
 	/* a '{' that is not a quantifier is a literal (Annex B) */
 	assert_int_equal(check(compile("{\"pattern\": \"^a{$\"}"), json("\"a{\"")), 0);
 	/* patterns only apply to strings */
 	assert_int_equal(check(compile("{\"pattern\": \"^a$\"}"), json("12")), 0);
-}
-
-/* One pattern against one subject: the verdict, checked to be the same
- * on the full (UTF-8) form and on the path schema_regex_match() takes. */
-static bool
-re_verdict(const char *pattern, enum schema_regex_dialect dialect, const char *subject)
-{
-	char *err = NULL;
-	const struct schema_regex *re = schema_regex_get(pattern, dialect, &err);
-	bool fast, full;
-
-	assert_non_null(re);
-	fast = schema_regex_match(re, subject, strlen(subject));
-	full = schema_regex_match_full(re, subject, strlen(subject));
-	if (fast != full)
-		print_error("pattern '%s' on '%s': %d with the ASCII path, %d without\n", pattern,
-			    subject, fast, full);
-	assert_int_equal(fast, full);
-	return fast;
+	/* patternProperties, the same dialect */
+	assert_int_equal(check(compile("{\"patternProperties\": {\"^\\\\p{Lu}\": "
+				       "{\"type\": \"integer\"}}}"),
+			       json("{\"\\u00c9t\\u00e9\": \"x\", \"\\u00e9t\\u00e9\": \"x\"}")),
+			 1);
+	assert_string_equal(D.items[D.count - 1].path, "[\"\xc3\x89t\xc3\xa9\"]");
 }
 
 static void
-test_schema__ascii_fast_path_gives_the_full_verdict(void **state)
-{
-	static const char *patterns[] = {
-		"^.$",
-		"^a.c$",
-		"^\\s+$",
-		"^\\S+$",
-		"^\\W$",
-		"^\\D+$",
-		"^[^a]+$",
-		"^[a-z]+$",
-		"^[\\s\\d]+$",
-		"\\d{2,}",
-		"^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$",
-		"^x\xc3\xa9?$",
-		"^[^\xc3\xa9]+$",
-		"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
-		"[^]",
-	};
-	static const char *ascii[] = {
-		"",   "a", "abc",     "a\nc", "a\rc", " ",   "\t \v", "_", "-",
-		"12", "x", "1.5ms2h", "us",   "ABC",  "a-b", "a b",   "~",
-	};
-	size_t p, k;
-
-	(void)state;
-	/* every ASCII subject: the twin (when there is one) and the full
-	 * form agree */
-	for (p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
-		for (k = 0; k < sizeof(ascii) / sizeof(ascii[0]); k++)
-			(void)re_verdict(patterns[p], SCHEMA_RE_ECMA, ascii[k]);
-	/* which patterns have a twin: a non-ASCII literal is fine, a
-	 * non-ASCII character in a class is not */
-	if (schema_regex_utf8()) {
-		char *err = NULL;
-
-		assert_true(schema_regex_has_twin(schema_regex_get("^.$", SCHEMA_RE_ECMA, &err)));
-		assert_true(schema_regex_has_twin(
-			schema_regex_get("^x\xc3\xa9?$", SCHEMA_RE_ECMA, &err)));
-		assert_false(schema_regex_has_twin(
-			schema_regex_get("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, &err)));
-		assert_false(schema_regex_has_twin(
-			schema_regex_get("(?i)^\xc5\xbf$", SCHEMA_RE_GO, &err)));
-	}
-	/* the same patterns on ASCII and on non-ASCII subjects */
-	assert_true(re_verdict("^.$", SCHEMA_RE_ECMA, "a"));
-	assert_false(re_verdict("^.$", SCHEMA_RE_ECMA, "\n"));
-	assert_false(re_verdict("^.$", SCHEMA_RE_ECMA, "ab"));
-	assert_true(re_verdict("^\\S+$", SCHEMA_RE_ECMA, "abc"));
-	assert_false(re_verdict("^\\s+$", SCHEMA_RE_ECMA, "a"));
-	assert_true(re_verdict("^[^a]+$", SCHEMA_RE_ECMA, "bcd"));
-	assert_true(re_verdict("^[a-z]+$", SCHEMA_RE_ECMA, "abc"));
-	assert_false(re_verdict("^[a-z]+$", SCHEMA_RE_ECMA, "ab\xc3\xa9"));
-	assert_true(re_verdict("^x\xc3\xa9?$", SCHEMA_RE_ECMA, "x"));
-	assert_true(re_verdict("^x\xc3\xa9?$", SCHEMA_RE_ECMA, "x\xc3\xa9"));
-	assert_true(re_verdict("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, "abc"));
-	assert_false(re_verdict("^[^\xc3\xa9]+$", SCHEMA_RE_ECMA, "a\xc3\xa9"));
-	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$", SCHEMA_RE_ECMA,
-			       "1.5ms2h"));
-	assert_true(re_verdict("^([0-9]+(\\.[0-9]+)?(ns|us|\xc2\xb5s|ms|s|m|h))+$", SCHEMA_RE_ECMA,
-			       "3\xc2\xb5s"));
-	assert_true(re_verdict("(?i)^abc$", SCHEMA_RE_GO, "AbC"));
-	if (schema_regex_utf8()) {
-		/* code points, not bytes, and Unicode \s, for non-ASCII */
-		assert_true(re_verdict("^.$", SCHEMA_RE_ECMA, "\xc3\xa9"));
-		assert_true(re_verdict("^a.c$", SCHEMA_RE_ECMA,
-				       "a\xe2\x82\xac"
-				       "c"));
-		assert_false(re_verdict("^.$", SCHEMA_RE_ECMA, "\xe2\x80\xa8"));
-		assert_true(re_verdict("^\\s+$", SCHEMA_RE_ECMA, " \xc2\xa0"));
-		assert_false(re_verdict("^\\S+$", SCHEMA_RE_ECMA, "a\xc2\xa0"));
-		assert_true(re_verdict("^\\W$", SCHEMA_RE_ECMA, "\xc3\xa9"));
-		assert_true(re_verdict("^[^a]+$", SCHEMA_RE_ECMA, "\xc3\xa9\xc3\xa9"));
-		assert_true(re_verdict("^\\D+$", SCHEMA_RE_ECMA, "\xc3\xa9x"));
-	}
-}
-
-static char *
-translate(const char *ecma)
-{
-	struct buf b;
-	const char *why = NULL;
-	size_t where = 0;
-	char *out;
-
-	buf_init(&b, 4096);
-	assert_int_equal(
-		schema_regex_translate(&b, ecma, strlen(ecma), SCHEMA_RE_ECMA, true, &why, &where),
-		0);
-	out = arena_strdup(&A, b.data);
-	buf_release(&b);
-	return out;
-}
-
-static void
-test_schema__regex_translation(void **state)
-{
-	struct buf b;
-	const char *why = NULL;
-	size_t where = 0;
-
-	(void)state;
-	assert_string_equal(translate("^\\d{2,}$"), "^[0-9]{2,}$");
-	assert_string_equal(translate("(?:ab)+?"), "(ab)+");
-	assert_string_equal(translate("\\w\\."), "[0-9A-Z_a-z]\\.");
-	assert_string_equal(translate("a\\/b"), "a/b");
-	assert_string_equal(translate("[\\]a-]"), "[]a-]");
-	assert_string_equal(translate("[^-^]"), "[^^-]");
-	assert_string_equal(translate("[\\^]"), "\\^");
-	assert_string_equal(translate("[!-~]"), "[]!-,.-Z\\_-~^[-]");
-	assert_string_equal(translate("[\\D]"), "[^0-9]");
-	assert_string_equal(translate("x{"), "x\\{");
-	assert_string_equal(translate("(?<year>\\d)"), "([0-9])");
-	assert_string_equal(translate("\\u00e9"), "\xc3\xa9");
-	buf_init(&b, 4096);
-	assert_int_equal(
-		schema_regex_translate(&b, "a(?=b)", 6, SCHEMA_RE_ECMA, true, &why, &where), -1);
-	assert_non_null(strstr(why, "lookahead"));
-	assert_int_equal(where, 1);
-	buf_reset(&b);
-	assert_int_equal(
-		schema_regex_translate(&b, "(a)\\1", 5, SCHEMA_RE_ECMA, true, &why, &where), -1);
-	assert_string_equal(why, "backreference");
-	buf_reset(&b);
-	assert_int_equal(schema_regex_translate(&b, "\\bx", 3, SCHEMA_RE_ECMA, true, &why, &where),
-			 -1);
-	buf_reset(&b);
-	assert_int_equal(schema_regex_translate(&b, "*a", 2, SCHEMA_RE_ECMA, true, &why, &where),
-			 -1);
-	assert_string_equal(why, "nothing to repeat");
-	/* Go RE2: ASCII \s, '.' stops only at \n */
-	buf_reset(&b);
-	assert_int_equal(schema_regex_translate(&b, "\\s.", 3, SCHEMA_RE_GO, true, &why, &where),
-			 0);
-	assert_string_equal(b.data, "[\t\n\f\r ][^\n]");
-	buf_reset(&b);
-	assert_int_equal(
-		schema_regex_translate(&b, "[a\\Sb]", 6, SCHEMA_RE_ECMA, true, &why, &where), -1);
-	buf_release(&b);
-}
-
-static void
-test_schema__untranslatable_pattern_fails_compile(void **state)
+test_schema__invalid_pattern_fails_compile(void **state)
 {
 	(void)state;
-	assert_null(schema_compile(&A, &D, "GS003", json("{\"pattern\": \"^(?!kube)\"}")));
+	/* what ECMA-262 has not, at the place it is written */
+	assert_null(schema_compile(&A, &D, "GS003", json("{\"pattern\": \"^x\\\\Z\"}")));
 	assert_int_equal(D.count, 1);
 	assert_string_equal(D.items[0].path, "#/pattern");
-	assert_non_null(strstr(D.items[0].msg, "pattern '^(?!kube)' uses lookahead"));
+	assert_string_equal(D.items[0].msg,
+			    "pattern '^x\\Z' is not a valid regular expression: ECMA-262 has no "
+			    "such escape (PCRE2 would read it as its own) (at offset 2)");
 	assert_null(schema_compile(&A, &D, "GS003", json("{\"patternProperties\": {\"(\": {}}}")));
 	assert_int_equal(D.count, 2);
+	assert_string_equal(D.items[1].msg, "pattern '(' is not a valid regular expression: "
+					    "missing closing parenthesis (at offset 1)");
+	/* a Kubernetes schema is RE2: no lookahead */
+	assert_null(schema_compile_openapi(&A, &D, "GS003",
+					   yaml("type: object\n"
+						"properties:\n"
+						"  name: {type: string, pattern: '^(?!kube)'}\n")));
+	assert_int_equal(D.count, 3);
+	assert_string_equal(D.items[2].path, "#/properties/name/pattern");
+	assert_string_equal(D.items[2].msg,
+			    "pattern '^(?!kube)' is not a valid regular expression: "
+			    "RE2 has no lookahead or lookbehind (at offset 1)");
+}
+
+/* A pattern that backtracks without end gives up at the match limit: the
+ * value is reported, in bounded time, and so is a field name. */
+static void
+test_schema__pattern_match_limit_is_a_finding(void **state)
+{
+	struct schema *s = compile("{\"pattern\": \"^(a+)+$\"}");
+	struct schema *pp = compile("{\"patternProperties\": {\"^(a|a)+$\": {}}, "
+				    "\"additionalProperties\": false}");
+	char value[80], doc[128];
+
+	(void)state;
+	memset(value, 'a', 40);
+	value[40] = '!';
+	value[41] = '\0';
+	snprintf(doc, sizeof(doc), "\"%s\"", value);
+	assert_int_equal(check(s, json(doc)), 1);
+	assert_string_equal(D.items[D.count - 1].msg,
+			    "the document 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!' could not be "
+			    "checked against the pattern ^(a+)+$: the match gave up after 1000000 "
+			    "steps; use a shorter value");
+	assert_false(schema_accepts(s, json(doc)));
+	assert_int_equal(check(s, json("\"aaaa\"")), 0);
+	snprintf(doc, sizeof(doc), "{\"%s\": 1}", value);
+	assert_int_equal(check(pp, json(doc)), 1);
+	assert_non_null(strstr(D.items[D.count - 1].msg, "could not be checked against the "
+							 "pattern ^(a|a)+$"));
+	assert_int_equal(check(pp, json("{\"aaa\": 1}")), 0);
+}
+
+/* format: regex is asserted in draft-07 schemas (an ECMA-262 pattern),
+ * an annotation in Kubernetes ones; other formats are annotations. */
+static void
+test_schema__format_regex_is_asserted(void **state)
+{
+	struct schema *s = compile("{\"format\": \"regex\"}");
+
+	(void)state;
+	assert_int_equal(check(s, json("\"([abc])+\\\\s+$\"")), 0);
+	assert_int_equal(check(s, json("\"^(abc]\"")), 1);
+	assert_string_equal(D.items[D.count - 1].msg,
+			    "the document '^(abc]' is not a valid regular expression: missing "
+			    "closing parenthesis (at offset 6)");
+	assert_int_equal(check(s, json("\"^\\\\S(|(.|\\\\n)*\\\\S)\\\\Z\"")), 1);
+	assert_int_equal(check(s, json("12")), 0);
+	assert_int_equal(check(compile_openapi("type: string\nformat: regex\n"), json("\"(\"")), 0);
+	assert_int_equal(check(compile("{\"format\": \"email\"}"), json("\"nope\"")), 0);
 }
 
 static void
@@ -1237,9 +1146,9 @@ main(void)
 		T(test_schema__integer_means_zero_fraction),
 		T(test_schema__length_counts_code_points),
 		T(test_schema__patterns_are_ecma_and_unanchored),
-		T(test_schema__ascii_fast_path_gives_the_full_verdict),
-		T(test_schema__regex_translation),
-		T(test_schema__untranslatable_pattern_fails_compile),
+		T(test_schema__invalid_pattern_fails_compile),
+		T(test_schema__pattern_match_limit_is_a_finding),
+		T(test_schema__format_regex_is_asserted),
 		T(test_schema__unsupported_keywords_fail_compile),
 		T(test_schema__refs),
 		T(test_schema__remote_refs_through_the_resolver),
