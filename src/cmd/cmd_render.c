@@ -1,5 +1,5 @@
 /*
- * cmd_render.c - `gpusite render [PATH] [--site NAME...] [-o FILE]
+ * cmd_render.c - `gpusite render [PATH] [--site NAME...] [--cluster NAME...] [-o FILE]
  * [--format yaml|json] [--nodeconfigs DIR] [--values DIR]`: print or write
  * the cluster stream; write NodeConfig and Helm values files.
  *
@@ -41,15 +41,20 @@ enum render_opt {
 	R_VALUES,
 	R_KUBE_VERSION,
 	R_OBJECTS,
+	R_CLUSTER,
 };
 
 static const struct opt_spec render_opts[] = {
 	{ R_SITE, "site", 0, "NAME",
 	  "only this site (metadata.name); repeat or"
 	  " separate with commas" },
+	{ R_CLUSTER, "cluster", 0, "NAME",
+	  "only the sites of this cluster (spec.cluster.name); repeat or"
+	  " separate with commas" },
 	{ R_OUTPUT, "output", 'o', "FILE",
-	  "write the stream to FILE instead of stdout (-, /dev/stdout: stdout);"
-	  " a regular file, never a link, FIFO or device" },
+	  "write the stream to FILE instead of stdout (-, /dev/stdout: stdout;"
+	  " /dev/null: render and check, write nothing); a regular file, never a"
+	  " link, FIFO or other device" },
 	{ R_FORMAT, "format", 0, "FMT",
 	  "yaml (default; '---' before every document)"
 	  " or json (one object per line)" },
@@ -73,7 +78,10 @@ struct render_args {
 	struct arena *arena;
 	const char **sites;
 	size_t site_count;
+	const char **clusters;
+	size_t cluster_count;
 	const char *output;
+	bool discard; /* -o /dev/null */
 	enum emit_format format;
 	const char *nodeconfigs;
 	const char *values;
@@ -100,7 +108,7 @@ static struct opts_cmd render_cmd = {
 		 "anything is written.  DIR itself, and the directories on the way to it\n"
 		 "or to FILE, are followed as given.  A stream that holds the objects of\n"
 		 "more than one cluster fits no single cluster: render says so on stderr\n"
-		 "(not with -q); --objects cluster --site NAME,... renders one cluster.\n",
+		 "(not with -q); --objects cluster --cluster NAME renders one cluster.\n",
 	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = render_opts,
 	.on_option = on_option,
@@ -108,31 +116,42 @@ static struct opts_cmd render_cmd = {
 	.max_args = 1,
 };
 
+/* Append the names of a comma-separated list (empty items skipped);
+ * -1 when there is none at all. */
+static int
+add_names(struct arena *a, const char ***names, size_t *count, const char *value)
+{
+	const char *p = value;
+	size_t before = *count;
+
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n) {
+			*names = arena_realloc(a, *names, *count * sizeof(**names),
+					       (*count + 1) * sizeof(**names));
+			(*names)[(*count)++] = arena_strndup(a, p, n);
+		}
+		p += n + (comma ? 1 : 0);
+	}
+	return *count > before ? 0 : -1;
+}
+
 static int
 on_option(void *payload, int id, const char *value)
 {
 	struct render_args *ra = payload;
 
 	switch (id) {
-	case R_SITE: {
-		const char *p = value;
-
-		if (!*value)
+	case R_SITE:
+		if (add_names(ra->arena, &ra->sites, &ra->site_count, value) < 0)
 			return opts_usage_error(&render_cmd, "--site needs a site name");
-		while (*p) {
-			const char *comma = strchr(p, ',');
-			size_t n = comma ? (size_t)(comma - p) : strlen(p);
-
-			if (n) {
-				ra->sites = arena_realloc(
-					ra->arena, ra->sites, ra->site_count * sizeof(*ra->sites),
-					(ra->site_count + 1) * sizeof(*ra->sites));
-				ra->sites[ra->site_count++] = arena_strndup(ra->arena, p, n);
-			}
-			p += n + (comma ? 1 : 0);
-		}
 		return 0;
-	}
+	case R_CLUSTER:
+		if (add_names(ra->arena, &ra->clusters, &ra->cluster_count, value) < 0)
+			return opts_usage_error(&render_cmd, "--cluster needs a cluster name");
+		return 0;
 	case R_OUTPUT: ra->output = value; return 0;
 	case R_FORMAT:
 		if (!strcmp(value, "yaml"))
@@ -226,6 +245,8 @@ render_options_from(struct render_options *ropt, struct render_args *ra)
 	memset(ropt, 0, sizeof(*ropt));
 	ropt->sites = ra->sites;
 	ropt->site_count = ra->site_count;
+	ropt->clusters = ra->clusters;
+	ropt->cluster_count = ra->cluster_count;
 	ropt->kube_minor = ra->kube_minor;
 	ropt->files = ra->nodeconfigs || ra->values;
 	ropt->no_nodeconfig_files = !ra->nodeconfigs;
@@ -245,6 +266,10 @@ write_files(struct arena *a, struct render_args *ra, struct emit_files *outs, st
 {
 	if (ra->output && emit_path_is_stdout(ra->output))
 		ra->output = NULL;
+	else if (ra->output && emit_path_is_null(ra->output)) {
+		ra->output = NULL;
+		ra->discard = true;
+	}
 	if ((ra->nodeconfigs &&
 	     plan_files(a, outs, r, RENDER_FILE_NODECONFIG, ra->nodeconfigs) < 0) ||
 	    (ra->values && plan_files(a, outs, r, RENDER_FILE_VALUES, ra->values) < 0))
@@ -269,8 +294,8 @@ note_clusters(struct arena *a, const struct emit_batch *r)
 		names = arena_printf(a, "%s%s%s", names, i ? ", " : "", r->cluster_names[i]);
 	fprintf(stderr,
 		"gpusite render: note: the stream holds the objects of %zu clusters (%s%s);"
-		" it fits no single cluster: render one cluster's sites at a time"
-		" (--objects cluster --site NAME,...), or --objects argocd for a hub Argo CD\n",
+		" it fits no single cluster: render one cluster at a time"
+		" (--objects cluster --cluster NAME), or --objects argocd for a hub Argo CD\n",
 		r->clusters, names, r->clusters > EMIT_CLUSTER_NAMES ? ", ..." : "");
 }
 
@@ -313,11 +338,12 @@ cmd_render(int argc, char **argv)
 	}
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
 	/* a large fleet's trees are read again batch by batch; --site,
-	 * --kube-version and --objects read the whole model */
+	 * --cluster, --kube-version and --objects read the whole model */
 	src = opts_source(&o, (const char *const *)o.args, o.nargs);
 	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite render", flags,
-			       ra.sites || ra.kube_minor || ra.objects ? SIZE_MAX
-								       : RENDER_LEAN_FILES) < 0) {
+			       ra.sites || ra.clusters || ra.kube_minor || ra.objects
+				       ? SIZE_MAX
+				       : RENDER_LEAN_FILES) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -357,7 +383,7 @@ cmd_render(int argc, char **argv)
 		goto out;
 	}
 	swept = emit_files_sweep(&a, &outs, &start);
-	if (!ra.output && emit_batch_write(-1, &r) < 0)
+	if (!ra.output && !ra.discard && emit_batch_write(-1, &r) < 0)
 		code = GS_EXIT_FAILURE; /* main reports the write error */
 	/* after the stream is out: a failed write says so alone (main) */
 	if (!o.quiet && code == GS_EXIT_OK && fflush(stdout) == 0 && !ferror(stdout))

@@ -71,6 +71,12 @@ emit_path_is_stdout(const char *path)
 	return !strcmp(path, "-") || !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/fd/1");
 }
 
+bool
+emit_path_is_null(const char *path)
+{
+	return !strcmp(path, "/dev/null");
+}
+
 void
 emit_files_add(struct arena *a, struct emit_files *s, const char *root, const char *rel,
 	       struct buf *data, bool secret)

@@ -64,6 +64,9 @@ bool emit_path_is_plain(const char *rel);
 /* Does -o `path` name standard output ("-", "/dev/stdout", "/dev/fd/1")?
  * It is then written to stdout, not opened as a file. */
 bool emit_path_is_stdout(const char *path);
+/* Is `path` the null device (-o /dev/null: render and check, write
+ * nothing)?  The one device render takes besides standard output. */
+bool emit_path_is_null(const char *path);
 
 /* Plan `rel` (a plain relative path) below `root` with the bytes of
  * `data`; a `secret` file is created mode 0600. */

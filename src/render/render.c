@@ -130,12 +130,10 @@ render_file_cmp(const void *a, const void *b)
 }
 
 static bool
-site_selected(const struct render_options *opt, const char *name)
+in_list(const char *const *names, size_t count, const char *name)
 {
-	if (!opt->sites)
-		return true;
-	for (size_t i = 0; i < opt->site_count; i++)
-		if (!strcmp(opt->sites[i], name))
+	for (size_t i = 0; i < count; i++)
+		if (!strcmp(names[i], name))
 			return true;
 	return false;
 }
@@ -144,6 +142,40 @@ static const char *
 cluster_of(const struct spec_site *s)
 {
 	return s->cluster.name ? s->cluster.name : "";
+}
+
+static bool
+site_selected(const struct render_options *opt, const struct spec_site *s)
+{
+	return (!opt->sites || in_list(opt->sites, opt->site_count, s->name)) &&
+	       (!opt->clusters || in_list(opt->clusters, opt->cluster_count, cluster_of(s)));
+}
+
+/* The fleet's cluster names, comma-separated, for a message. */
+static const char *
+cluster_names(struct arena *a, const struct spec_fleet *fleet)
+{
+	const char *out = "";
+
+	for (size_t i = 0; i < fleet->count; i++) {
+		const char *c = cluster_of(fleet->sites[i]);
+		size_t j = 0;
+
+		while (j < i && strcmp(cluster_of(fleet->sites[j]), c))
+			j++;
+		if (j == i)
+			out = arena_printf(a, "%s%s%s", out, *out ? ", " : "", c);
+	}
+	return *out ? out : "none";
+}
+
+static bool
+cluster_known(const struct spec_fleet *fleet, const char *cluster)
+{
+	for (size_t i = 0; i < fleet->count; i++)
+		if (!strcmp(cluster_of(fleet->sites[i]), cluster))
+			return true;
+	return false;
 }
 
 /* A selected site by cluster, then by its place in the selection. */
@@ -248,12 +280,19 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 				      " name against metadata.name",
 				      opt->sites[i], fleet->count, fleet->count == 1 ? "" : "s");
 	}
+	for (i = 0; opt->clusters && i < opt->cluster_count; i++) {
+		if (!cluster_known(fleet, opt->clusters[i]))
+			rc = diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_UNKNOWN_SITE, "",
+				      "no site is in cluster '%s' (clusters: %s): check the"
+				      " name against spec.cluster.name",
+				      opt->clusters[i], cluster_names(a, fleet));
+	}
 	if (rc)
 		return -1;
 
 	sel = arena_alloc(a, (fleet->count + 1) * sizeof(*sel));
 	for (i = 0; i < fleet->count; i++)
-		if (site_selected(opt, fleet->sites[i]->name))
+		if (site_selected(opt, fleet->sites[i]))
 			sel[nsel++] = fleet->sites[i];
 
 	for (k = 0; k < render_kinds_count; k++) {

@@ -48,6 +48,9 @@ struct render_file {
 struct render_options {
 	const char *const *sites; /* only these metadata.names; NULL = all */
 	size_t site_count;
+	/* only the sites of these clusters (spec.cluster.name); NULL = all */
+	const char *const *clusters;
+	size_t cluster_count;
 	int kube_minor; /* > 0 overrides cluster.kubernetesVersion */
 	bool files;     /* also build NodeConfig / values files */
 	/* Environment lookup for SSM activation codes (getenv in the CLI,
@@ -125,7 +128,7 @@ enum render_rank {
 #define RENDER_SHARED_SYNC_OPTIONS "Prune=false"
 
 /* Rule IDs of the diagnostics render_fleet() appends itself. */
-#define RENDER_RULE_UNKNOWN_SITE "GS190" /* --site names no site */
+#define RENDER_RULE_UNKNOWN_SITE "GS190" /* --site or --cluster names nothing */
 #define RENDER_RULE_EMPTY "GS191"        /* nothing to render */
 #define RENDER_RULE_SECRET_ENV "GS192"   /* activation-code variable unset / bad */
 #define RENDER_RULE_NAME "GS193"         /* a name that cannot become a label value */

@@ -160,7 +160,7 @@ static const struct rule catalogue_rows[] = {
 	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
 	    "list"),
 	/* render */
-	ROW("GS190", DIAG_ERROR, "--site names no site"),
+	ROW("GS190", DIAG_ERROR, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR,
 	    "nothing to render: no site, or the selected sites produce no object"),
 	ROW("GS192", DIAG_ERROR,

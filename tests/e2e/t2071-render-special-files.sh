@@ -55,8 +55,17 @@ test_expect_success 'a socket at a values file: refused before any NodeConfig is
 	tree 3 >after && test_cmp before after
 '
 
-test_expect_success '-o a device other than standard output (/dev/null): refused' '
-	refused "'\''/dev/null'\'' is a device, $NOT_FILE" "$GPUSITE" render -o /dev/null "$fleet"
+test_expect_success '-o a device other than standard output or /dev/null (/dev/zero): refused' '
+	refused "'\''/dev/zero'\'' is a device, $NOT_FILE" "$GPUSITE" render -o /dev/zero "$fleet"
+'
+
+test_expect_success '-o /dev/null renders and checks, writes nothing, keeps the exit code' '
+	"$GPUSITE" render -o /dev/null "$fleet" >out 2>err &&
+	test ! -s out &&
+	printf "%s\n" "apiVersion: gpusite.io/v1alpha1" "kind: GPUSite" "metadata: {name: x}" \
+		"spec: {}" >bad.yaml &&
+	expect_exit 1 "$GPUSITE" render -o /dev/null bad.yaml >out 2>err &&
+	test ! -s out && grep -q "error: " err
 '
 
 test_expect_success 'a directory where a NodeConfig goes: refused, nothing written' '

@@ -10,7 +10,7 @@
 cd "$SCRATCH" || exit 1
 
 fleet="$TEST_TOP/testdata/fleet/sites"
-HOW="it fits no single cluster: render one cluster's sites at a time (--objects cluster --site NAME,...), or --objects argocd for a hub Argo CD"
+HOW="it fits no single cluster: render one cluster at a time (--objects cluster --cluster NAME), or --objects argocd for a hub Argo CD"
 
 # noted N NAMES: stderr is exactly the note for N clusters named NAMES.
 noted() {
@@ -45,6 +45,27 @@ test_expect_success '--objects cluster over the fleet: noted; over one cluster: 
 	noted 2 "inference-eu, my-hybrid-cluster" &&
 	"$GPUSITE" render --objects cluster --site frankfurt-lab "$fleet" >/dev/null 2>err &&
 	test ! -s err
+'
+
+test_expect_success '--cluster NAME: that cluster'\''s sites only, silent; both clusters: the whole stream' '
+	"$GPUSITE" render --objects cluster --cluster my-hybrid-cluster "$fleet" >c1.yaml 2>err &&
+	test ! -s err &&
+	! grep -q "gpusite.io/site: frankfurt-lab$" c1.yaml &&
+	grep -q "^    gpusite.io/site: seoul-dc1$" c1.yaml &&
+	"$GPUSITE" render --objects cluster --site frankfurt-lab "$fleet" >f.yaml 2>/dev/null &&
+	"$GPUSITE" render --objects cluster --cluster inference-eu "$fleet" >c2.yaml 2>err &&
+	test ! -s err && cmp f.yaml c2.yaml &&
+	"$GPUSITE" render --objects cluster --cluster inference-eu,my-hybrid-cluster "$fleet" >both.yaml 2>err &&
+	noted 2 "inference-eu, my-hybrid-cluster" &&
+	"$GPUSITE" render --objects cluster "$fleet" >all-c.yaml 2>/dev/null &&
+	cmp both.yaml all-c.yaml
+'
+
+test_expect_success '--cluster naming no cluster: GS190 naming the clusters there are, exit 1' '
+	expect_exit 1 "$GPUSITE" render --cluster nope "$fleet" >out 2>err &&
+	test ! -s out &&
+	grep -F "no site is in cluster '\''nope'\'' (clusters: " err &&
+	grep -F "[GS190]" err
 '
 
 test_expect_success '--objects argocd (a hub'\''s Applications, for every cluster): silent' '
