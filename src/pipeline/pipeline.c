@@ -127,7 +127,7 @@ classify(const struct node *doc, const char **api, const char **kind)
  * any other check_fleet in the table it takes the whole road.  GS116
  * compares sites of one cluster, as GS047 does: the cluster key. */
 static const char *const lean_fleet_rules[] = {
-	"GS004", "GS005", "GS046", "GS047", "GS100", "GS107", "GS116", NULL,
+	"GS004", "GS005", "GS046", "GS047", "GS100", "GS107", "GS116", "GS174", NULL,
 };
 
 static bool
@@ -170,12 +170,18 @@ key_add(struct arena *a, struct lean_keys *k, char tag, const char *key, size_t 
 }
 
 /* The keys of GS004 (metadata.name), GS005 (node names), GS046 (cluster
- * and fallback NodePool) and GS047/GS100/GS107/GS116 (cluster). */
+ * and fallback NodePool), GS047/GS100/GS107/GS116 (cluster) and GS174
+ * (the Argo CD destination). */
 static void
 site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s, size_t file)
 {
+	bool expl;
+	const char *dest = rules_argocd_destination(a, s, &expl);
+
 	key_add(a, k, 'S', s->name, file);
 	key_add(a, k, 'C', s->cluster.name, file);
+	if (dest)
+		key_add(a, k, 'D', dest, file);
 	if (s->fallback.enabled)
 		key_add(a, k, 'P',
 			arena_printf(

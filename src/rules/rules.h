@@ -6,6 +6,8 @@
 #ifndef GS_RULES_H
 #define GS_RULES_H
 
+#include <stdbool.h>
+
 #include "base/diag.h"
 #include "spec/spec.h"
 
@@ -68,6 +70,16 @@ int rules_scan_secrets(struct arena *a, struct diags *d, const struct node *doc)
  * ARGOCD_, KUBE).  render reads no variable this refuses.
  */
 const char *rules_activation_env_problem(const char *name);
+
+/*
+ * The Argo CD destination of a site's GPU-stack Application as GS174
+ * compares it ("name X" or "server URL"): destinationName, else
+ * destinationServer, else (*explicit_out false) the cluster's own name;
+ * NULL for the in-cluster address, which every Argo CD reads as its own
+ * cluster.  Allocated in `a`.
+ */
+const char *rules_argocd_destination(struct arena *a, const struct spec_site *s,
+				     bool *explicit_out);
 
 /*
  * Node limits (GS104): no real site comes near them, and they bound what
