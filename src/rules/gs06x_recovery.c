@@ -3,12 +3,15 @@
  *   GS060 the RTO budget, term by term, against recovery.targetRTO;
  *   GS061 toleration seconds above the Kubernetes default slow failover;
  *   GS062 MutatingAdmissionPolicy is not served before Kubernetes 1.34;
- *   GS063 on 1.34-1.35 it is beta and off by default.
+ *   GS063 on 1.34-1.35 it is beta and off by default;
+ *   GS176 toleration seconds under 30 evict on a blip (the other end of
+ *   GS061's range, a rule of its own: a warning for another reason).
  */
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
 #define K8S_DEFAULT_TOLERATION 300 /* DefaultTolerationSeconds */
+#define MIN_TOLERATION 30          /* GS176: below it a blip evicts */
 
 static void
 check_gs060(struct rule_ctx *c, const struct spec_site *s)
@@ -60,6 +63,30 @@ check_gs061(struct rule_ctx *c, const struct spec_site *s)
 	toleration(c, s, "notReadyTolerationSeconds", s->placement.not_ready_toleration_seconds);
 	toleration(c, s, "unreachableTolerationSeconds",
 		   s->placement.unreachable_toleration_seconds);
+}
+
+static void
+toleration_short(struct rule_ctx *c, const struct spec_site *s, const char *key, int64_t seconds)
+{
+	if (seconds >= MIN_TOLERATION)
+		return;
+	rule_report(c, s, rule_pos(s, s->placement.src, key),
+		    arena_printf(c->arena, "spec.placement.%s", key),
+		    "placement.%s %lld is under %d seconds: a kubelet restart or a"
+		    " short network blip of a hybrid node evicts its GPU pods, which"
+		    " then load their models again elsewhere; use %d or more (the"
+		    " Kubernetes default is %d)",
+		    key, (long long)seconds, MIN_TOLERATION, MIN_TOLERATION,
+		    K8S_DEFAULT_TOLERATION);
+}
+
+static void
+check_gs176(struct rule_ctx *c, const struct spec_site *s)
+{
+	toleration_short(c, s, "notReadyTolerationSeconds",
+			 s->placement.not_ready_toleration_seconds);
+	toleration_short(c, s, "unreachableTolerationSeconds",
+			 s->placement.unreachable_toleration_seconds);
 }
 
 static void
@@ -116,4 +143,12 @@ const struct rule rule_gs063 = {
 	.summary = "engine mutating-admission-policy on Kubernetes 1.34-1.35 "
 		   "(beta, off by default)",
 	.check_site = check_gs063,
+};
+
+const struct rule rule_gs176 = {
+	.id = "GS176",
+	.level = DIAG_WARNING,
+	.summary = "notReadyTolerationSeconds or unreachableTolerationSeconds "
+		   "under 30 evicts GPU pods on a short blip",
+	.check_site = check_gs176,
 };
