@@ -137,6 +137,9 @@ deadline_check(struct diags *d, double start, const char *stage)
 }
 
 /* Activation codes are never needed: generate writes no NodeConfig file. */
+/* How GS062 and GS177 name the version generate renders for. */
+static const char kube_what[] = "kube-version (KUBE_VERSION, the destination's version)";
+
 static const char *
 no_env(const char *name)
 {
@@ -186,11 +189,11 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	opt.getenv = no_env;
 	/* kube-version (KUBE_VERSION: the destination's) overrides each
 	 * site's kubernetesVersion, which is all the rules saw */
-	if (g.objects != ARGOCD_OBJECTS_ARGOCD &&
-	    pipeline_check_kube_version(d, &p.fleet, &opt,
-					"kube-version (KUBE_VERSION, the destination's version)") <
-		    0)
-		return GS_EXIT_FINDINGS;
+	if (g.objects != ARGOCD_OBJECTS_ARGOCD) {
+		pipeline_check_kube_agrees(d, &p.fleet, &opt, kube_what);
+		if (pipeline_check_kube_version(d, &p.fleet, &opt, kube_what) < 0)
+			return GS_EXIT_FINDINGS;
+	}
 	if (render_fleet(&r, a, d, &p.fleet, &opt) < 0)
 		return GS_EXIT_FINDINGS;
 	shared_left = argocd_keep_carried(&r, &g, &p.fleet);

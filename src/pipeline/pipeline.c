@@ -582,6 +582,40 @@ open_road(struct pipeline *p, struct source_set *files, struct arena *a,
 	return 0;
 }
 
+/* Whether the render of `opt` takes site `s`. */
+static bool
+site_rendered(const struct render_options *opt, const struct spec_site *s)
+{
+	bool rendered = !opt->sites;
+
+	for (size_t j = 0; opt->sites && j < opt->site_count; j++)
+		rendered |= !strcmp(opt->sites[j], s->name);
+	return rendered;
+}
+
+void
+pipeline_check_kube_agrees(struct diags *d, const struct spec_fleet *fleet,
+			   const struct render_options *opt, const char *what)
+{
+	if (opt->kube_minor <= 0)
+		return;
+	for (size_t i = 0; i < fleet->count; i++) {
+		const struct spec_site *s = fleet->sites[i];
+
+		if (!site_rendered(opt, s) || s->cluster.kube_version_assumed ||
+		    !s->cluster.kubernetes_version || s->cluster.kube_minor == opt->kube_minor)
+			continue;
+		diag_add(d, DIAG_WARNING, spec_field_pos(s->cluster.src, "kubernetesVersion"),
+			 "GS177", "spec.cluster.kubernetesVersion",
+			 "cluster.kubernetesVersion is %s, but %s is 1.%d: the objects are"
+			 " rendered for 1.%d; write the cluster's real version in the spec,"
+			 " or point the application at cluster %s",
+			 s->cluster.kubernetes_version, what, opt->kube_minor, opt->kube_minor,
+			 s->cluster.name);
+		d->items[d->count - 1].site = s->name;
+	}
+}
+
 int
 pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
 			    const struct render_options *opt, const char *what)
@@ -592,12 +626,9 @@ pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
 		return 0;
 	for (size_t i = 0; i < fleet->count; i++) {
 		const struct spec_site *s = fleet->sites[i];
-		bool rendered = !opt->sites;
 		struct pos at;
 
-		for (size_t j = 0; opt->sites && j < opt->site_count; j++)
-			rendered |= !strcmp(opt->sites[j], s->name);
-		if (!rendered || s->placement.engine != ENGINE_MAP)
+		if (!site_rendered(opt, s) || s->placement.engine != ENGINE_MAP)
 			continue;
 		if (s->placement.src)
 			at = spec_field_pos(s->placement.src, "engine");

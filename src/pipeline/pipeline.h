@@ -114,6 +114,17 @@ struct render_options;
 int pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
 				const struct render_options *opt, const char *what);
 
+/*
+ * GS177 (a warning): every rendered site whose cluster.kubernetesVersion
+ * is written and names another minor version than opt->kube_minor (the
+ * destination's, from generate's KUBE_VERSION), at that field: the spec
+ * or the Application's destination is wrong, and the objects follow the
+ * destination.  `what` names the setting as in GS062.  Nothing when
+ * opt->kube_minor is 0 (each site's own).
+ */
+void pipeline_check_kube_agrees(struct diags *d, const struct spec_fleet *fleet,
+				const struct render_options *opt, const char *what);
+
 /* Append copies of every diagnostic of `from` to `into`. */
 void pipeline_merge_diags(struct diags *into, const struct diags *from);
 

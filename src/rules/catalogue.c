@@ -3,7 +3,8 @@
  *
  * rules_table (rules.c) holds the spec rules, which have checks.  The
  * other modules report IDs of their own: the Argo CD environment
- * (argocd/argocd_env.h, GS118-GS125, GS128), the upstream checks of rendered
+ * (argocd/argocd_env.h, GS118-GS125, GS128; generate's GS177 from
+ * pipeline/pipeline.h), the upstream checks of rendered
  * objects (check/check.h, GS130-GS159, GS164-GS170), verify-scope
  * (scope/scope.h, GS160-GS163), render (render/render.h, GS190-GS193),
  * drill plan and report (drill/drill.h, GS230-GS239), cluster access
@@ -159,6 +160,10 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS170", DIAG_ERROR,
 	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
 	    "list"),
+	/* generate: the destination's version (KUBE_VERSION) */
+	ROW("GS177", DIAG_WARNING,
+	    "generate: the destination's Kubernetes version (KUBE_VERSION) differs from the "
+	    "site's cluster.kubernetesVersion"),
 	/* render */
 	ROW("GS190", DIAG_ERROR, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR,

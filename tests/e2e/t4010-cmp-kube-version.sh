@@ -4,6 +4,8 @@
 # kube-version parameter, or ARGOCD_ENV_KUBE_VERSION) below 1.34 names a
 # cluster that serves no MutatingAdmissionPolicy API: GS062, nothing on
 # stdout, a non-zero exit - not v1beta1 objects the cluster cannot apply.
+# A KUBE_VERSION that disagrees with a site's written kubernetesVersion is
+# GS177, a warning: the spec or the Application's destination is wrong.
 # Run through the CMP emulation (tests/tools/cmp-server.py), as t4001.
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
@@ -13,6 +15,7 @@ APPS="$TEST_TOP/testdata/cmp/apps"
 TMPDIR="$SCRATCH"
 export TMPDIR
 ENGINE_LINE=$(grep -n "engine: mutating-admission-policy" "$FLEET/sites/busan-dc2.yaml" | cut -d: -f1)
+OSAKA_KV_LINE=$(grep -n "kubernetesVersion: \"1.35\"" "$FLEET/sites/osaka-dc3.yaml" | cut -d: -f1)
 
 cmp_run() {
 	out=$1 app=$2
@@ -68,6 +71,29 @@ test_expect_success 'render --kube-version 1.33: the same GS062, nothing on stdo
 	grep -q "^sites/busan-dc2.yaml:$ENGINE_LINE:[0-9]*: error: placement.engine mutating-admission-policy needs Kubernetes 1.34 or later, and --kube-version is 1.33: use kyverno, or set it to the cluster.s version \[GS062\]\$" r.err &&
 	(cd "$FLEET" && "$GPUSITE" render --site busan-dc2 --kube-version 1.34 >"$SCRATCH/r.yaml") &&
 	grep -q "^apiVersion: admissionregistration.k8s.io/v1beta1$" r.yaml
+'
+
+test_expect_success 'KUBE_VERSION 1.33 for a site written 1.35: GS177 warns, the objects still render' '
+	cmp_run o133 "$APPS/osaka.yaml" --kube-version v1.33.4+eks && rc_is o133 0 &&
+	grep -q "^kind: ConfigMap$" o133/stdout &&
+	grep -q "^sites/osaka-dc3.yaml:$OSAKA_KV_LINE:[0-9]*: warning: cluster.kubernetesVersion is 1.35, but kube-version (KUBE_VERSION, the destination.s version) is 1.33: the objects are rendered for 1.33; write the cluster.s real version in the spec, or point the application at cluster osaka-cluster \[GS177\]\$" o133/stderr &&
+	test "$(grep -c "\[GS177\]" o133/stderr)" = 1
+'
+
+test_expect_success 'KUBE_VERSION 1.35.2 for a site written 1.35: no GS177' '
+	cmp_run o135 "$APPS/osaka.yaml" --kube-version 1.35.2 && rc_is o135 0 &&
+	! grep -q "GS177" o135/stderr
+'
+
+test_expect_success 'a site without kubernetesVersion takes KUBE_VERSION silently (no GS177)' '
+	cmp_run b134 "$APPS/busan.yaml" --kube-version 1.34.1 && rc_is b134 0 &&
+	! grep -q "GS177" b134/stderr
+'
+
+test_expect_success 'strict makes GS177 an error: nothing on stdout' '
+	cmp_run o133s "$APPS/osaka.yaml" --kube-version 1.33 --set-env ARGOCD_ENV_STRICT=true &&
+	rc_is o133s 1 && test ! -s o133s/stdout &&
+	grep -q "error: cluster.kubernetesVersion is 1.35, but kube-version .* \[GS177\]\$" o133s/stderr
 '
 
 test_done
