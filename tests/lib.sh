@@ -129,6 +129,20 @@ test_cmp() {
 	diff -u "$1" "$2"
 }
 
+# starter_fill_in FILE: replace the placeholders `gpusite init` writes
+# (GS178: the cluster name, the all-zero activation ID) as a user would.
+starter_fill_in() {
+	sed -i -e "s/your-eks-cluster/seoul-cluster/" \
+		-e "s/00000000-0000-4000-8000-000000000000/8f7c1a2e-3b4d-4c5e-9f60-718293a4b5c6/" \
+		"$1"
+}
+
+# init_filled NAME: `gpusite init NAME`, placeholders filled in: a starter
+# spec without findings in sites/NAME.yaml.
+init_filled() {
+	"$GPUSITE" init "$1" >/dev/null && starter_fill_in "sites/$1.yaml"
+}
+
 # need_upstream: true when ../shared/upstream is beside the checkout.
 need_upstream() {
 	[ -d "$UPSTREAM" ]

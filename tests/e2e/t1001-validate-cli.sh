@@ -15,7 +15,7 @@ nfleet=$(ls "$FLEET"/sites/*.yaml 2>/dev/null | wc -l | tr -d ' ')
 # target, the link stays inside.
 mkdir -p bad && (
 	cd bad &&
-	"$GPUSITE" init good >/dev/null &&
+	init_filled good &&
 	sed -e "s/name: good/name: low-limit/" -e "s/gpuLimit: 8 /gpuLimit: 2 /" \
 		sites/good.yaml >sites/low.yaml &&
 	printf -- "- just\n- a list\n" >sites/list.yaml &&
@@ -27,7 +27,7 @@ limit_line=$(grep -n "gpuLimit: 2 " bad/sites/low.yaml | cut -d: -f1)
 # A tree that is valid but warns: tolerations above 300 s (GS061).
 mkdir -p warn && (
 	cd warn &&
-	"$GPUSITE" init slow >/dev/null &&
+	init_filled slow &&
 	sed -i "s/notReadyTolerationSeconds: 300/notReadyTolerationSeconds: 600/" sites/slow.yaml
 )
 
@@ -157,7 +157,7 @@ test_expect_success '--staged checks the index, --ref a revision, not the work t
 	if ! command -v git >/dev/null; then exit 0; fi &&
 	mkdir repo && cd repo &&
 	git init -q &&
-	"$GPUSITE" init one >/dev/null &&
+	init_filled one &&
 	git add sites/one.yaml &&
 	git -c user.name=t -c user.email=t@example.com commit -q -m one &&
 	sed -i "s/gpuLimit: 8 /gpuLimit: 2 /" sites/one.yaml &&

@@ -1,6 +1,8 @@
 #!/bin/sh
 # t1002-init: `gpusite init NAME` writes a commented starter spec that
-# validates cleanly, never overwrites, and checks NAME.
+# validates, never overwrites, and checks NAME.  Its placeholders (the
+# cluster your-eks-cluster, all-zero IDs and account) warn (GS178) until
+# they are replaced; then it is clean.
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
@@ -24,8 +26,45 @@ test_expect_success 'the starter is commented and carries NAME as metadata.name'
 	grep -E "^  name: seoul-dc9( |$)" a/sites/seoul-dc9.yaml
 '
 
-test_expect_success 'init then validate: exit 0, no finding at all' '
+test_expect_success 'init then validate: exit 0, GS178 at each placeholder' '
 	(cd a && "$GPUSITE" validate) >out 2>err &&
+	test ! -s out &&
+	cl=$(grep -n "^    name: your-eks-cluster " a/sites/seoul-dc9.yaml | cut -d: -f1) &&
+	id=$(grep -n "activationId: 00000000-0000-4000-8000-000000000000\$" a/sites/seoul-dc9.yaml | cut -d: -f1) &&
+	cat >expect <<-EOF &&
+	sites/seoul-dc9.yaml:$cl:11: warning: cluster.name is your-eks-cluster, the placeholder gpusite init writes: write the name of the EKS cluster the nodes join [GS178]
+	sites/seoul-dc9.yaml:$id:25: warning: ssm.activationId of node group rack-a is the all-zero placeholder gpusite init writes: write the ID that aws ssm create-activation returned for the group [GS178]
+	gpusite: 0 errors, 2 warnings (1 file, 1 site)
+	EOF
+	test_cmp expect err &&
+	(cd a && expect_exit 1 "$GPUSITE" validate --strict 2>err) &&
+	test "$(grep -c "error: .*\[GS178\]" a/err)" = 2
+'
+
+test_expect_success 'the IAM Roles Anywhere example, uncommented, warns at each ARN' '
+	mkdir ra && cd ra && "$GPUSITE" init lab >/dev/null &&
+	sed -i -e "s/your-eks-cluster/seoul-cluster/" \
+		-e "s/^        ssm:/        iamRolesAnywhere:/" -e "/activationId:/d" \
+		-e "/activationCodeEnv:/d" -e "s/^        #   \([a-zA-Z]*Arn: \)/          \1/" \
+		-e "s/^      count: 2 .*/      nodes: [lab-gpu-01, lab-gpu-02]/" sites/lab.yaml &&
+	"$GPUSITE" validate 2>err &&
+	grep -q "^sites/lab.yaml:[0-9]*:[0-9]*: warning: iamRolesAnywhere.trustAnchorArn of node group rack-a has the all-zero account 000000000000, the placeholder gpusite init writes: write the ARN of your own IAM Roles Anywhere trust anchor \[GS178\]\$" err &&
+	grep -q "warning: iamRolesAnywhere.profileArn of node group rack-a has the all-zero account 000000000000, .* \[GS178\]\$" err &&
+	grep -q "warning: iamRolesAnywhere.roleArn of node group rack-a has the all-zero account 000000000000, .* \[GS178\]\$" err &&
+	grep -x "gpusite: 0 errors, 3 warnings (1 file, 1 site)" err &&
+	sed -i "s/:000000000000:/:210987654321:/" sites/lab.yaml &&
+	"$GPUSITE" validate 2>err &&
+	grep -q "warning: iamRolesAnywhere.trustAnchorArn of node group rack-a has an all-zero ID, .* \[GS178\]\$" err &&
+	grep -q "warning: iamRolesAnywhere.profileArn of node group rack-a has an all-zero ID, .* \[GS178\]\$" err &&
+	grep -x "gpusite: 0 errors, 2 warnings (1 file, 1 site)" err &&
+	sed -i "s/00000000-0000-4000-8000-000000000000/4d2c6b1a-9e8f-4a7b-8c6d-5e4f3a2b1c0d/" sites/lab.yaml &&
+	"$GPUSITE" validate --strict 2>err &&
+	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err
+'
+
+test_expect_success 'with the placeholders replaced, validate is clean' '
+	mkdir a2 && cp -R a/sites a2/ && starter_fill_in a2/sites/seoul-dc9.yaml &&
+	(cd a2 && "$GPUSITE" validate) >out 2>err &&
 	test ! -s out &&
 	echo "gpusite: 0 errors, 0 warnings (1 file, 1 site)" >expect &&
 	test_cmp expect err
@@ -34,12 +73,12 @@ test_expect_success 'init then validate: exit 0, no finding at all' '
 test_expect_success 'the starter says what the fallback nodes boot, and they get their plugin' '
 	grep -E "^    nodeImage: al2023$" a/sites/seoul-dc9.yaml &&
 	(cd a && "$GPUSITE" render) >stream.yaml &&
-	grep -E "^  name: my-hybrid-cluster-nvidia-device-plugin-fallback$" stream.yaml &&
+	grep -E "^  name: your-eks-cluster-nvidia-device-plugin-fallback$" stream.yaml &&
 	grep -E "^        gpusite.io/node-image: al2023$" stream.yaml
 '
 
-test_expect_success 'the starter stays clean under --strict in every format' '
-	(cd a && "$GPUSITE" validate --strict --format json) >out &&
+test_expect_success 'the starter, filled in, stays clean under --strict in every format' '
+	(cd a2 && "$GPUSITE" validate --strict --format json) >out &&
 	python3 -c "
 import json
 d = json.load(open(\"out\"))
@@ -80,7 +119,7 @@ done
 test_expect_success 'a 63-character name is fine' '
 	mkdir d && cd d &&
 	name=$(printf "%063d" 0 | tr 0 a) &&
-	"$GPUSITE" init "$name" &&
+	"$GPUSITE" init "$name" && starter_fill_in "sites/$name.yaml" &&
 	"$GPUSITE" validate 2>err &&
 	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err
 '
@@ -91,6 +130,7 @@ test_expect_success 'init -o DIR writes there (creating it) and the result valid
 	echo "specs/eu/lab1.yaml" >expect &&
 	test_cmp expect out &&
 	head -n 1 specs/eu/lab1.yaml | grep -x "# yaml-language-server: \$schema=../../schemas/gpusite.v1alpha1.schema.json" &&
+	starter_fill_in specs/eu/lab1.yaml &&
 	"$GPUSITE" validate specs 2>err &&
 	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err
 '
@@ -99,6 +139,7 @@ test_expect_success 'two starters in one tree clash only by design, not by name'
 	mkdir f && cd f &&
 	"$GPUSITE" init one >/dev/null &&
 	"$GPUSITE" init two >/dev/null &&
+	starter_fill_in sites/one.yaml && starter_fill_in sites/two.yaml &&
 	"$GPUSITE" validate 2>err &&
 	grep -x "gpusite: 0 errors, 0 warnings (2 files, 2 sites)" err
 '
@@ -135,7 +176,7 @@ test_expect_success 'init and schema --help name the same schema file and the sa
 '
 
 test_expect_success 'the starter says which instance types its minGpuMemoryMiB excludes' '
-	mkdir m && cd m && "$GPUSITE" init lab >/dev/null &&
+	mkdir m && cd m && "$GPUSITE" init lab >/dev/null && starter_fill_in sites/lab.yaml &&
 	grep -q "minGpuMemoryMiB: 40000\$" sites/lab.yaml &&
 	grep -q "g6.12xlarge (22,888 MiB)" sites/lab.yaml &&
 	"$GPUSITE" validate --strict 2>err &&

@@ -52,7 +52,7 @@ export AJV SCHEMA
 # message with characters JSON and URIs must escape
 mkdir -p bad && (
 	cd bad &&
-	"$GPUSITE" init good >/dev/null &&
+	init_filled good &&
 	sed -e "s/name: good/name: low/" -e "s/gpuLimit: 8 /gpuLimit: 2 /" \
 		sites/good.yaml >"sites/low limit #1.yaml" &&
 	printf "a: [1\n" >sites/broken.yaml &&
