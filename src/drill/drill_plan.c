@@ -14,6 +14,7 @@
 #include "k8s/k8s_selector.h"
 #include "kube/kube.h"
 #include "node/node.h"
+#include "render/render.h"
 #include "spec/spec.h"
 
 #define MAX_PATHS 5
@@ -124,10 +125,12 @@ check_plugin(struct arena *a, struct diags *d, struct drill_plan *p,
 	if (!found)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "nodeImage"),
 			DRILL_DEVICE_PLUGIN, "spec.fallback.nodeImage",
-			"fallback.nodeImage is al2023 but the fallback device plugin's DaemonSet"
-			" (nvidia-device-plugin-fallback) is not in the cluster: the fallback"
-			" nodes would have no nvidia.com/gpu and the pods would stay Pending; sync"
-			" the <cluster>-nvidia-device-plugin-fallback Application");
+			arena_printf(a,
+				     "fallback.nodeImage is al2023 but the fallback device plugin's"
+				     " DaemonSet (nvidia-device-plugin-fallback) is not in the"
+				     " cluster: the fallback nodes would have no nvidia.com/gpu and"
+				     " the pods would stay Pending; sync the %s Application",
+				     render_fallback_plugin_app_name(a, s->cluster.name)));
 	return 0;
 }
 

@@ -199,6 +199,10 @@ extern const struct render_kind render_kind_nodepool;
 extern const struct render_kind render_kind_ec2nodeclass;
 extern const struct render_kind render_kind_gpustack;
 extern const struct render_kind render_kind_fallback_plugin;
+/* The name of cluster `cluster`'s fallback device plugin Application
+ * ("<cluster>-nvidia-device-plugin-fallback", lower case, '_' as '-'),
+ * in `a`. */
+const char *render_fallback_plugin_app_name(struct arena *a, const char *cluster);
 extern const struct render_kind render_kind_placement_kyverno;
 extern const struct render_kind render_kind_placement_clusterpolicy;
 extern const struct render_kind render_kind_placement_map;

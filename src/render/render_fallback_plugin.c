@@ -107,8 +107,8 @@ render_node_image_name(enum spec_node_image img)
 	return img == IMAGE_AL2023 ? "al2023" : img == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
 }
 
-static const char *
-app_name(struct arena *a, const char *cluster)
+const char *
+render_fallback_plugin_app_name(struct arena *a, const char *cluster)
 {
 	char *n = arena_printf(a, "%s-%s", cluster, FALLBACK_PLUGIN_RELEASE);
 
@@ -157,7 +157,8 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 	values = render_fallback_plugin_values(a, sites, count);
 	o = render_object_add(ctx, &render_kind_fallback_plugin, NULL, NULL,
 			      ad->namespace ? ad->namespace : "argocd",
-			      app_name(a, first->cluster.name), NULL, first->cluster.name, NULL,
+			      render_fallback_plugin_app_name(a, first->cluster.name), NULL,
+			      first->cluster.name, NULL,
 			      "the NVIDIA device plugin of the AL2023 fallback nodes"
 			      " (whose AMI has driver and toolkit but no plugin),"
 			      " pinned, only on nodes labelled " RENDER_NODE_IMAGE_LABEL

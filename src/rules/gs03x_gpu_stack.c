@@ -56,6 +56,14 @@ exact_version(const char *v)
 	return *p == '\0';
 }
 
+/* A version of the chart of the site's stack type, for hints: the
+ * nvidia-device-plugin chart is 0.x, gpu-operator vYY.M.P (GS109). */
+static const char *
+example_version(const struct spec_gpu_stack *gs)
+{
+	return gs->type == STACK_GPU_OPERATOR ? "v26.7.0" : "0.20.0";
+}
+
 static void
 check_gs030(struct rule_ctx *c, const struct spec_site *s)
 {
@@ -66,9 +74,9 @@ check_gs030(struct rule_ctx *c, const struct spec_site *s)
 	rule_report(c, s, rule_pos(s, s->gpu_stack.chart.src, "version"),
 		    "spec.gpuStack.chart.version",
 		    "gpuStack.chart.version '%s' is not one exact version: pin "
-		    "the chart (for example 0.20.0) so every sync installs the "
+		    "the chart (for example %s) so every sync installs the "
 		    "same release",
-		    v ? rule_quote(v) : "");
+		    v ? rule_quote(v) : "", example_version(&s->gpu_stack));
 }
 
 struct owned {
@@ -238,10 +246,10 @@ check_gs109(struct rule_ctx *c, const struct spec_site *s)
 	rule_report(c, s, rule_pos(s, gs->chart.src, "version"), "spec.gpuStack.chart.version",
 		    "gpuStack.chart.version %s looks like a version of the %s "
 		    "chart, but gpuStack.type is %s: Argo CD will not find it in "
-		    "the %s chart; pin one of its versions (%s), or change type",
+		    "the %s chart; pin one of its versions (%s%s), or change type",
 		    rule_quote(gs->chart.version), other, spec_stack_type_name(gs->type),
 		    gs->chart.name ? gs->chart.name : "",
-		    op ? "vYY.M.P, such as v26.7.0" : "0.x, such as 0.20.0");
+		    op ? "vYY.M.P, such as " : "0.x, such as ", example_version(gs));
 }
 
 const struct rule rule_gs030 = {

@@ -32,6 +32,98 @@ item_pos(const struct spec_site *s, size_t i)
 	return n ? n->at : rule_pos(s, s->fallback.src, "instanceTypes");
 }
 
+/* The largest GPU memory of the site's on-prem models (MiB; 0 when none
+ * is known) and the first model with it. */
+static int64_t
+onprem_gpu_memory(const struct spec_site *s, const char **model)
+{
+	int64_t need = 0;
+
+	for (size_t i = 0; i < s->group_count; i++) {
+		int64_t m = gpu_model_memory_mib(s->groups[i].gpu_model);
+
+		if (m > need) {
+			need = m;
+			if (model)
+				*model = s->groups[i].gpu_model;
+		}
+	}
+	return need;
+}
+
+/*
+ * Whether type `t` may stand in the site's fallback.instanceTypes without
+ * a finding of GS040-GS044: whole NVIDIA GPUs, the GPU memory
+ * minGpuMemoryMiB asks (else that of the on-prem GPUs), a gpuLimit that
+ * fits one node of it, offered by Auto Mode there.  What a hint names.
+ */
+static bool
+type_fits_site(const struct instance_type *t, const void *payload)
+{
+	const struct spec_site *s = payload;
+	int64_t need = s->fallback.min_gpu_memory_mib > 0 ? s->fallback.min_gpu_memory_mib
+							  : onprem_gpu_memory(s, NULL);
+
+	if (!instance_type_whole_nvidia(t) || t->gpu_memory_mib < need)
+		return false;
+	if (s->fallback.gpu_limit_set && s->fallback.gpu_limit < t->nvidia_gpus)
+		return false;
+	return s->cluster.provisioner != PROV_AUTO_MODE || t->auto_mode;
+}
+
+/* A type to name as an example for the site: g6e.12xlarge when it fits,
+ * else the one of the lowest known price (then name) that fits; NULL
+ * when none does. */
+static const struct instance_type *
+example_type(const struct spec_site *s)
+{
+	const struct instance_type *best = instance_type_find("g6e.12xlarge");
+
+	if (best && type_fits_site(best, s))
+		return best;
+	best = NULL;
+	for (size_t i = 0; i < instance_types_count; i++) {
+		const struct instance_type *t = &instance_types[i];
+
+		if (!type_fits_site(t, s) || t->usd_per_hour <= 0)
+			continue;
+		if (!best || t->usd_per_hour < best->usd_per_hour ||
+		    (t->usd_per_hour == best->usd_per_hour && strcmp(t->name, best->name) < 0))
+			best = t;
+	}
+	return best;
+}
+
+static void
+report_unknown_type(struct rule_ctx *c, const struct spec_site *s, size_t i)
+{
+	const char *name = s->fallback.instance_types[i];
+	const char *hint = instance_type_suggest_if(name, type_fits_site, s);
+	const struct instance_type *eg = hint ? NULL : example_type(s);
+
+	if (hint)
+		rule_report(c, s, item_pos(s, i), item_path(c, i),
+			    "fallback.instanceTypes names '%s', which "
+			    "is not a known GPU instance type: did you "
+			    "mean %s?",
+			    rule_quote(name), hint);
+	else if (eg)
+		rule_report(c, s, item_pos(s, i), item_path(c, i),
+			    "fallback.instanceTypes names '%s', which is not a known GPU"
+			    " instance type: use an NVIDIA GPU type with the GPU memory"
+			    " and GPU count the site takes, such as %s (%d x %s, %lld MiB"
+			    " each)",
+			    rule_quote(name), eg->name, eg->nvidia_gpus, eg->gpu_name,
+			    (long long)eg->gpu_memory_mib);
+	else
+		rule_report(c, s, item_pos(s, i), item_path(c, i),
+			    "fallback.instanceTypes names '%s', which is not a known GPU"
+			    " instance type, and no known NVIDIA type meets the site's"
+			    " minGpuMemoryMiB, gpuLimit and provisioner together: relax"
+			    " one of them and use an NVIDIA GPU type",
+			    rule_quote(name));
+}
+
 static void
 check_gs040(struct rule_ctx *c, const struct spec_site *s)
 {
@@ -40,22 +132,9 @@ check_gs040(struct rule_ctx *c, const struct spec_site *s)
 	for (i = 0; i < s->fallback.instance_type_count; i++) {
 		const char *name = s->fallback.instance_types[i];
 		const struct instance_type *t = instance_type_find(name);
-		const char *hint;
 
 		if (!t) {
-			hint = instance_type_suggest(name);
-			if (hint)
-				rule_report(c, s, item_pos(s, i), item_path(c, i),
-					    "fallback.instanceTypes names '%s', which "
-					    "is not a known GPU instance type: did you "
-					    "mean %s?",
-					    rule_quote(name), hint);
-			else
-				rule_report(c, s, item_pos(s, i), item_path(c, i),
-					    "fallback.instanceTypes names '%s', which "
-					    "is not a known GPU instance type: use an "
-					    "NVIDIA GPU type such as g6e.12xlarge",
-					    rule_quote(name));
+			report_unknown_type(c, s, i);
 		} else if (strcmp(t->gpu_manufacturer, "nvidia")) {
 			rule_report(c, s, item_pos(s, i), item_path(c, i),
 				    "fallback.instanceTypes names %s, whose GPUs "
@@ -123,19 +202,12 @@ static void
 check_gs043(struct rule_ctx *c, const struct spec_site *s)
 {
 	const char *model = NULL;
-	int64_t need = 0;
+	int64_t need;
 	size_t i;
 
 	if (!s->fallback.enabled || s->fallback.min_gpu_memory_mib > 0)
 		return;
-	for (i = 0; i < s->group_count; i++) {
-		int64_t m = gpu_model_memory_mib(s->groups[i].gpu_model);
-
-		if (m > need) {
-			need = m;
-			model = s->groups[i].gpu_model;
-		}
-	}
+	need = onprem_gpu_memory(s, &model);
 	if (!need)
 		return; /* unknown on-prem models: nothing to compare */
 	for (i = 0; i < s->fallback.instance_type_count; i++) {

@@ -51,6 +51,14 @@ split_name(const char *name, size_t *family, const char **size)
 const char *
 instance_type_suggest(const char *name)
 {
+	return instance_type_suggest_if(name, NULL, NULL);
+}
+
+const char *
+instance_type_suggest_if(const char *name,
+			 bool (*accept)(const struct instance_type *t, const void *payload),
+			 const void *payload)
+{
 	const char *best = NULL, *size;
 	size_t best_d = 3, i, fam;
 
@@ -64,6 +72,8 @@ instance_type_suggest(const char *name)
 		split_name(instance_types[i].name, &tfam, &tsize);
 		if (!(tfam == fam && !strncmp(name, instance_types[i].name, fam)) &&
 		    strcmp(size, tsize))
+			continue;
+		if (accept && !accept(&instance_types[i], payload))
 			continue;
 		d = edit_distance(name, instance_types[i].name);
 		if (d < best_d) {

@@ -52,6 +52,11 @@ bool instance_type_whole_nvidia(const struct instance_type *t);
 /* The known type closest to `name` by edit distance (for "did you
  * mean"), or NULL when nothing is close. */
 const char *instance_type_suggest(const char *name);
+/* The same among the types `accept` (NULL: all) takes. */
+const char *instance_type_suggest_if(const char *name,
+				     bool (*accept)(const struct instance_type *t,
+						    const void *payload),
+				     const void *payload);
 
 /* Memory per GPU in MiB of an on-prem GPU model, written in the
  * instance-gpu-name vocabulary ("h200"); 0 when the model is unknown. */

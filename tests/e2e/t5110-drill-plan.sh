@@ -86,7 +86,16 @@ test_expect_success 'its node class missing: GS231' '
 '
 test_expect_success 'al2023 fallback nodes without the fallback device plugin: GS232' '
 	plan drill-al2023 drill-al2023/sites 1 &&
-	grep "error: fallback.nodeImage is al2023 but the fallback device plugin.s DaemonSet (nvidia-device-plugin-fallback) is not in the cluster.*\[GS232\]$" "$SCRATCH/out"
+	grep "error: fallback.nodeImage is al2023 but the fallback device plugin.s DaemonSet (nvidia-device-plugin-fallback) is not in the cluster.*\[GS232\]$" "$SCRATCH/out" &&
+	grep "sync the my-hybrid-cluster-nvidia-device-plugin-fallback Application \[GS232\]$" "$SCRATCH/out" &&
+	! grep -q "<cluster>" "$SCRATCH/out"
+'
+
+test_expect_success 'GS232 names the Application render makes for the site' '
+	"$GPUSITE" render "$LIVE/drill-al2023/sites" >"$SCRATCH/al2023.yaml" &&
+	app=$(sed -n "s/.*sync the \(.*\) Application \[GS232\]$/\1/p" "$SCRATCH/out") &&
+	test -n "$app" &&
+	grep -A3 "^kind: Application$" "$SCRATCH/al2023.yaml" | grep -x "  name: $app"
 '
 test_expect_success 'more GPUs move than gpuLimit: GS233; --nodes picks the nodes' '
 	plan drill-ready sites 1 --nodes gpu-a-01,gpu-a-02 --nodes mi-0a1b2c3d4e5f60001 --nodes mi-0a1b2c3d4e5f60002 &&

@@ -803,6 +803,59 @@ test_rules__gs030_exact_version(void **state)
 	}
 }
 
+/* The value a hint names in diagnostic i: the text after `lead` up to a
+ * space, ',', ')' or '?'. */
+static const char *
+hint_after(size_t i, const char *lead)
+{
+	const char *p;
+
+	assert_true(i < D.count);
+	p = strstr(D.items[i].msg, lead);
+	if (!p)
+		fail_msg("message '%s' has no hint after '%s'", D.items[i].msg, lead);
+	p += strlen(lead);
+	return arena_strndup(&A, p, strcspn(p, " ,)?"));
+}
+
+/* `tmpl` with its one "@@" replaced by `value` (test specs in pieces). */
+static const char *
+fill(const char *tmpl, const char *value)
+{
+	const char *at = strstr(tmpl, "@@");
+
+	assert_non_null(at);
+	return arena_printf(&A, "%.*s%s%s", (int)(at - tmpl), tmpl, value, at + 2);
+}
+
+/* GS030's example version, fed back, passes for either stack type (a
+ * device-plugin version for gpu-operator would be GS109). */
+static void
+test_rules__gs030_hint_passes(void **state)
+{
+	static const char *const specs[] = {
+		HEAD("lab") CLUSTER("c") GROUPS
+		"  gpuStack:\n    type: device-plugin\n    chart: {version: @@}\n" FALLBACK
+			PLACEMENT,
+		HEAD("lab") CLUSTER("c") GROUPS
+		"  gpuStack:\n    type: gpu-operator\n    chart: {version: @@}\n" FALLBACK
+			PLACEMENT,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		const char *hint;
+
+		reset();
+		load("sites/lab.yaml", fill(specs[i], "latest"));
+		check();
+		expect_only("GS030", 1);
+		hint = hint_after(0, "for example ");
+		reset();
+		quiet(fill(specs[i], hint));
+	}
+}
+
 static void
 test_rules__gs031_owned_values(void **state)
 {
@@ -877,6 +930,68 @@ test_rules__gs032_gs033_device_plugin(void **state)
 /* ---- GS040-GS045: the fallback pool ---- */
 
 #define WITH_FALLBACK(fb) HEAD("lab") CLUSTER("c") GROUPS STACK fb PLACEMENT
+
+/*
+ * GS040's hint for a type it does not know, fed back into the site,
+ * passes every rule: the near type (m5.24xlarge -> g5.24xlarge, 24 GB)
+ * only when it meets the site's GPU memory, gpuLimit and provisioner,
+ * else an example type that does.
+ */
+static void
+test_rules__gs040_hint_passes(void **state)
+{
+	static const struct {
+		const char *cluster; /* CLUSTER(...) and more */
+		const char *groups;
+		const char *fallback; /* the fallback block around "%s" */
+		const char *not_hint; /* a hint it must not give, or NULL */
+	} cases[] = {
+		{ CLUSTER("c"), GROUPS,
+		  "  fallback:\n    nodeImage: bottlerocket\n    instanceTypes: [@@]\n"
+		  "    gpuLimit: 8\n",
+		  "g5.24xlarge" },
+		{ CLUSTER("c"), GROUPS,
+		  "  fallback:\n    nodeImage: bottlerocket\n    instanceTypes: [@@]\n"
+		  "    gpuLimit: 8\n    minGpuMemoryMiB: 60000\n",
+		  "g6e.12xlarge" },
+		{ CLUSTER("c"), GROUPS,
+		  "  fallback:\n    nodeImage: bottlerocket\n    instanceTypes: [@@]\n"
+		  "    gpuLimit: 8\n    minGpuMemoryMiB: 20000\n",
+		  NULL },
+		{ CLUSTER("c"), "  nodeGroups:\n" GROUP("rack-a", "l40s", "1", "gpu-01", "gpu-02"),
+		  "  fallback:\n    nodeImage: bottlerocket\n    instanceTypes: [@@]\n"
+		  "    gpuLimit: 1\n",
+		  "g6e.12xlarge" },
+		{ CLUSTER("c") "    provisioner: auto-mode\n", GROUPS,
+		  "  fallback:\n    instanceTypes: [@@]\n    gpuLimit: 8\n", NULL },
+	};
+	static const char *const unknown[] = { "m5.24xlarge", "g6e.13xlarge", "p5.48xlarg",
+					       "m5.large" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (size_t u = 0; u < sizeof(unknown) / sizeof(unknown[0]); u++) {
+			const char *spec =
+				arena_printf(&A, "%s%s%s%s%s%s", HEAD("lab"), cases[i].cluster,
+					     cases[i].groups, STACK, cases[i].fallback, PLACEMENT);
+			const char *hint;
+
+			load("sites/lab.yaml", fill(spec, unknown[u]));
+			check();
+			expect_only("GS040", 1);
+			hint = strstr(D.items[0].msg, "did you mean ")
+				       ? hint_after(0, "did you mean ")
+				       : hint_after(0, "such as ");
+			if (cases[i].not_hint && !strcmp(hint, cases[i].not_hint))
+				fail_msg("case %zu, %s: the hint %s does not fit the site", i,
+					 unknown[u], hint);
+			D.count = 0;
+			memset(&F, 0, sizeof(F));
+			quiet(fill(spec, hint));
+			reset();
+		}
+	}
+}
 
 static void
 test_rules__gs040_instance_types(void **state)
@@ -1573,9 +1688,11 @@ main(void)
 		T(test_rules__gs023_syntax),
 		T(test_rules__k8s_syntax),
 		T(test_rules__gs030_exact_version),
+		T(test_rules__gs030_hint_passes),
 		T(test_rules__gs031_owned_values),
 		T(test_rules__gs032_gs033_device_plugin),
 		T(test_rules__gs040_instance_types),
+		T(test_rules__gs040_hint_passes),
 		T(test_rules__gs041_limit_below_smallest),
 		T(test_rules__gs042_min_memory),
 		T(test_rules__gs043_smaller_than_onprem),
