@@ -68,9 +68,10 @@ test_expect_success 'add a rule: one file, one row, one declaration' '
 		.check_site = check_gs185,
 	};
 	EOC
-	# anchored on the last rule, not on how clang-format wrapped the lists
-	sed -i "/rule_gs117;\$/a extern const struct rule rule_gs185;" "$tree/src/rules/rules_int.h" &&
-	sed -i "/&rule_gs117,\$/a \	&rule_gs185," "$tree/src/rules/rules.c" &&
+	# anchored on the start of each list: not on its last rule, which each
+	# new rule changes, nor on how clang-format wrapped it
+	sed -i "/^extern const struct rule rule_gs001,/i extern const struct rule rule_gs185;" "$tree/src/rules/rules_int.h" &&
+	sed -i "/^const struct rule \*const rules_table\[\] = {\$/a \	&rule_gs185," "$tree/src/rules/rules.c" &&
 	grep -q "rule_gs185" "$tree/src/rules/rules_int.h" && grep -q "&rule_gs185" "$tree/src/rules/rules.c"
 '
 
