@@ -73,6 +73,17 @@ check_gs114(struct rule_ctx *c, const struct spec_site *s)
 		    s->fallback.node_image == IMAGE_AL2023 ? "v20250101" : "v1.26.0");
 }
 
+/* KarpenterNodeRole-<cluster> (Karpenter's getting-started name), cut
+ * to the 64 characters of an IAM role name: the schema's iamRoleName
+ * takes it, as a cluster name holds only letters, digits, '-' and '_'. */
+static const char *
+example_role(struct rule_ctx *c, const struct spec_site *s)
+{
+	return arena_printf(c->arena, "%.64s",
+			    arena_printf(c->arena, "KarpenterNodeRole-%s",
+					 s->cluster.name ? s->cluster.name : ""));
+}
+
 static void
 check_gs115(struct rule_ctx *c, const struct spec_site *s)
 {
@@ -90,8 +101,8 @@ check_gs115(struct rule_ctx *c, const struct spec_site *s)
 		rule_report(c, s, rule_key_pos(s, s->fallback.src, "nodeClass"), NC_PATH,
 			    "fallback.nodeClass has neither role nor instanceProfile:"
 			    " the fallback nodes need an IAM identity to join the"
-			    " cluster; set role (such as KarpenterNodeRole-%s)",
-			    s->cluster.name);
+			    " cluster; set role (such as %s)",
+			    example_role(c, s));
 }
 
 static void

@@ -19,6 +19,7 @@
 #include "rules/instance_types.h"
 #include "rules/rules_int.h"
 #include "rules/rules.h"
+#include "schema/schema.h"
 #include "spec/spec.h"
 #include "yamlio/yamlio.h"
 
@@ -845,14 +846,16 @@ test_rules__gs030_hint_passes(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		const char *hint;
+		char keep[64];
 
 		reset();
 		load("sites/lab.yaml", fill(specs[i], "latest"));
 		check();
 		expect_only("GS030", 1);
 		hint = hint_after(0, "for example ");
+		snprintf(keep, sizeof(keep), "%s", hint); /* reset() frees the arena */
 		reset();
-		quiet(fill(specs[i], hint));
+		quiet(fill(specs[i], keep));
 	}
 }
 
@@ -930,6 +933,62 @@ test_rules__gs032_gs033_device_plugin(void **state)
 /* ---- GS040-GS045: the fallback pool ---- */
 
 #define WITH_FALLBACK(fb) HEAD("lab") CLUSTER("c") GROUPS STACK fb PLACEMENT
+
+/* GS115's example role, fed back, passes the schema (an IAM role name of
+ * at most 64 characters, even for a 100-character cluster name) and
+ * every rule. */
+static void
+test_rules__gs115_hint_passes(void **state)
+{
+	static const char tmpl[] = HEAD(
+		"lab") "  cluster:\n    name: @@\n    region: us-west-2\n"
+		       "  nodeGroups:\n  - name: rack-a\n    gpu: {model: l40s, perNode: 4}\n"
+		       "    nodes: [gpu-01, gpu-02]\n    credentials:\n      iamRolesAnywhere:\n"
+		       "        trustAnchorArn: arn:aws:rolesanywhere:us-west-2:111122223333:"
+		       "trust-anchor/0a1b2c3d-0000-4000-8000-000000000001\n"
+		       "        profileArn: arn:aws:rolesanywhere:us-west-2:111122223333:"
+		       "profile/0a1b2c3d-0000-4000-8000-000000000002\n"
+		       "        roleArn: arn:aws:iam::111122223333:role/HybridNodesRole\n" STACK
+		       "  fallback:\n    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n"
+		       "    nodeImage: bottlerocket\n    nodeClass:\n"
+		       "      subnetSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]\n"
+		       "      securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]\n"
+		       "      amiVersion: v1.26.0\n      ROLE\n" PLACEMENT;
+	static const char *const clusters[] = {
+		"lab-cluster", "c123456789012345678901234567890123456789012345678"
+			       "901234567890123456789012345678901234567890123456789"
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(clusters) / sizeof(clusters[0]); i++) {
+		const char *spec, *hint, *r, *fed;
+		char keep[128];
+		const struct schema *schema;
+		struct yamlio_docs docs = { NULL, 0 };
+
+		reset();
+		spec = fill(tmpl, clusters[i]);
+		r = strstr(spec, "ROLE");
+		load("sites/lab.yaml",
+		     arena_printf(&A, "%.*s# no role%s", (int)(r - spec), spec, r + 4));
+		check();
+		expect_only("GS115", 1);
+		hint = hint_after(0, "such as ");
+		assert_true(strlen(hint) <= 64);
+		snprintf(keep, sizeof(keep), "%s", hint); /* reset() frees the arena */
+		reset();
+		spec = fill(tmpl, clusters[i]);
+		r = strstr(spec, "ROLE");
+		fed = arena_printf(&A, "%.*srole: %s%s", (int)(r - spec), spec, keep, r + 4);
+		schema = schema_gpusite(&A, &D);
+		assert_non_null(schema);
+		assert_int_equal(yamlio_load(&docs, &A, &D, "sites/lab.yaml", fed, strlen(fed),
+					     &yamlio_default_limits),
+				 0);
+		assert_int_equal(schema_validate(schema, &A, &D, "GS003", docs.docs[0]), 0);
+		quiet(fed);
+	}
+}
 
 /*
  * GS040's hint for a type it does not know, fed back into the site,
@@ -1693,6 +1752,7 @@ main(void)
 		T(test_rules__gs032_gs033_device_plugin),
 		T(test_rules__gs040_instance_types),
 		T(test_rules__gs040_hint_passes),
+		T(test_rules__gs115_hint_passes),
 		T(test_rules__gs041_limit_below_smallest),
 		T(test_rules__gs042_min_memory),
 		T(test_rules__gs043_smaller_than_onprem),
