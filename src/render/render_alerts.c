@@ -354,8 +354,8 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 		return 0;
 	watched_nodes(&w, a, site);
 	rules = alerts_rules(ctx, site, &w);
-	if (inventory_pool(ctx->inv, INV_ROLE_FALLBACK_POOL))
-		fallback_alerts(a, rules, site, inventory_pool(ctx->inv, INV_ROLE_FALLBACK_POOL));
+	for (size_t i = 0; i < ctx->inv->pool_count; i++)
+		fallback_alerts(a, rules, site, &ctx->inv->pools[i]);
 	node_seq_push(a, rules, pods_pending_alert(a, site));
 	if (site->group_count)
 		node_seq_push(a, rules, node_not_ready_alert(a, site, &w));

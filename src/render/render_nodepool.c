@@ -33,21 +33,19 @@ static const struct nodepool_vocab vocab_auto_mode = {
 	"eks.amazonaws.com/instance-gpu-memory",
 };
 
-static int
-nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
+/* One pool of the site's inventory. */
+static void
+nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct inv_pool *pool)
 {
 	const struct spec_fallback *fb;
 	const struct nodepool_vocab *v;
 	struct arena *a = ctx->arena;
-	const struct inv_pool *pool = inventory_pool(ctx->inv, INV_ROLE_FALLBACK_POOL);
 	struct render_kvs tl = { NULL, 0, 0 };
 	struct render_object *o;
 	struct node *spec, *tmpl, *tspec, *ref, *reqs, *taints, *dis, *limits;
 	const char *capacity;
 	static const char *const nvidia[] = { "nvidia" };
 
-	if (!pool)
-		return 0;
 	fb = pool->spec;
 	v = site->cluster.provisioner == PROV_AUTO_MODE ? &vocab_auto_mode : &vocab_karpenter;
 	o = render_object_add(ctx, &render_kind_nodepool, NULL, NULL, "", pool->name, site->name,
@@ -105,6 +103,14 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 			 fb->consolidate_after.text ? fb->consolidate_after.text : "5m");
 	limits = node_map_add(a, spec, "limits", node_new_map(a, no_pos));
 	node_map_add_int(a, limits, RENDER_GPU_RESOURCE, fb->gpu_limit);
+}
+
+/* Every pool of the site (src/inventory/), in the inventory's order. */
+static int
+nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	for (size_t i = 0; i < ctx->inv->pool_count; i++)
+		nodepool_one(ctx, site, &ctx->inv->pools[i]);
 	return 0;
 }
 
