@@ -19,19 +19,20 @@ source 4
 yamlio 5
 json 6
 kube 7
-scope 8
-schema 9
-spec 10
-diff 11
-rules 12
-render 13
-emit 14
-report 15
-check 16
-pipeline 17
-drill 18
-argocd 19
-cmd 20
+schema 8
+spec 9
+inventory 10
+scope 11
+diff 12
+rules 13
+render 14
+emit 15
+report 16
+check 17
+pipeline 18
+drill 19
+argocd 20
+cmd 21
 '
 allow=mk/lint/road-allow.txt
 allowed=

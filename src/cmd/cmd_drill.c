@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
@@ -233,7 +234,7 @@ plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input 
 			fprintf(stderr,
 				"gpusite drill plan: %s: a drill takes down only the on-prem hybrid"
 				" nodes of site %s; name them with --nodes (kubectl get nodes -l"
-				" gpusite.io/site=%s,eks.amazonaws.com/compute-type=hybrid)\n",
+				" " INV_SITE_LABEL "=%s,eks.amazonaws.com/compute-type=hybrid)\n",
 				why, in->site->name, in->site->name);
 			return GS_EXIT_USAGE;
 		}
@@ -253,7 +254,8 @@ plan_rendered(struct drill_plan_input *in, const struct live_run *run)
 	for (size_t i = 0; i < run->rendered.count; i++) {
 		const struct render_object *ro = &run->rendered.objects[i];
 
-		if (!strcmp(ro->kind, "NodePool") && !strcmp(ro->name, s->fallback.node_pool_name))
+		if (!strcmp(ro->kind, "NodePool") && drill_pool_name(run->arena, s) &&
+		    !strcmp(ro->name, drill_pool_name(run->arena, s)))
 			in->rendered_pool = ro->obj;
 		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
 			in->rendered_rule = ro->obj;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "argocd/argocd_settings.h"
@@ -155,7 +156,7 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 }
 
 static void
-explain_capacity(FILE *out, const struct spec_site *s)
+explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *inv)
 {
 	const struct spec_fallback *fb = &s->fallback;
 	int64_t onprem = 0;
@@ -182,7 +183,7 @@ explain_capacity(FILE *out, const struct spec_site *s)
 	fprintf(out,
 		"    fallback: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
 		" (%lld%% of on-prem)\n",
-		fb->node_pool_name ? fb->node_pool_name : "(default)",
+		inventory_pool(inv, INV_ROLE_FALLBACK_POOL)->name,
 		spec_provisioner_name(s->cluster.provisioner),
 		spec_capacity_name(fb->capacity_type), (long long)fb->gpu_limit,
 		onprem ? (long long)(fb->gpu_limit * 100 / onprem) : 0LL);
@@ -213,10 +214,11 @@ explain_capacity(FILE *out, const struct spec_site *s)
  * or one that must exist already, and which AMI family it must boot.
  */
 static void
-explain_node_class(FILE *out, const struct spec_site *s)
+explain_node_class(FILE *out, const struct spec_site *s, const struct inventory *inv)
 {
 	const struct spec_fallback *fb = &s->fallback;
-	const char *name = fb->node_class_name ? fb->node_class_name : "gpu-fallback";
+	const struct inv_pool *pool = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);
+	const char *name = pool ? pool->class_name : NULL;
 	const char *image = fb->node_image == IMAGE_AL2023         ? "al2023"
 			    : fb->node_image == IMAGE_BOTTLEROCKET ? "bottlerocket"
 								   : NULL;
@@ -375,8 +377,8 @@ cmd_explain(int argc, char **argv)
 		       s->cluster.region, s->file ? s->file : "?");
 		explain_kube(stdout, s, kube_minor);
 		explain_budget(stdout, &a, s);
-		explain_capacity(stdout, s);
-		explain_node_class(stdout, s);
+		explain_capacity(stdout, s, inventory_site(&a, s));
+		explain_node_class(stdout, s, inventory_site(&a, s));
 		if (s->placement.engine == ENGINE_NONE)
 			explain_snippet(stdout, &a, &p.diags, s, &ropt);
 		explain_objects(stdout, s, &r, rendered);

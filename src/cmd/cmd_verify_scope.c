@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
@@ -90,9 +91,10 @@ static const char vs_about[] =
 	"operator's deploy labels, MPS/MIG capability) are assumed as listed.\n"
 	"\n"
 	"\n"
-	"gpusite's fallback device plugin (fallback.nodeImage: al2023) selects\n"
-	"gpusite.io/node-image=al2023: it must run on every AL2023 fallback GPU\n"
-	"node (node-type=cloud-gpu-fallback, gpusite.io/node-image=al2023) and on\n"
+	"gpusite's fallback device plugin (fallback.nodeImage: al2023) "
+	"selects\n" INV_NODE_IMAGE_LABEL "=al2023: it must run on every AL2023 fallback GPU\n"
+	"node (" INV_NODE_TYPE_LABEL "=" INV_NODE_TYPE_FALLBACK ", " INV_NODE_IMAGE_LABEL
+	"=al2023) and on\n"
 	"no other node; a Bottlerocket or Auto Mode fallback node brings its own\n"
 	"plugin and gets none of gpusite's.  testdata/nodes/fallback/ holds an\n"
 	"AL2023 and a Bottlerocket fallback node, labelled and tainted as the\n"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "diff/diff.h"
@@ -343,19 +344,18 @@ check_taint(struct arena *a, struct diags *d, size_t *count, const struct spec_s
 }
 
 static void
-check_labels(struct diags *d, size_t *count, const struct spec_site *s,
+check_labels(struct arena *a, struct diags *d, size_t *count, const struct spec_site *s,
 	     const struct spec_node_group *g, const struct drift_node *n, struct pos at)
 {
 	struct buf b;
-	size_t bad = 0;
-	const char *keys[4] = { "node-type", "gpu.model", "gpusite.io/site",
-				"gpusite.io/node-group" };
-	const char *vals[4] = { "hybrid-gpu", g->gpu_model, s->name, g->name };
+	size_t bad = 0, nwant;
+	/* what the rendered --node-labels puts on the node (inventory) */
+	const struct spec_kv *want = inventory_group_labels(a, s, g, &nwant);
 
 	buf_init(&b, 0);
-	for (size_t i = 0; i < 4 + g->label_count; i++) {
-		const char *k = i < 4 ? keys[i] : g->labels[i - 4].key;
-		const char *v = i < 4 ? vals[i] : g->labels[i - 4].value;
+	for (size_t i = 0; i < nwant; i++) {
+		const char *k = want[i].key;
+		const char *v = want[i].value;
 		const char *have = label(n->labels, k);
 
 		if (have && !strcmp(have, v))
@@ -408,7 +408,7 @@ check_node(struct arena *a, struct diags *d, size_t *count, const struct drift_i
 			"and pods there are evicted after the toleration seconds",
 			n->name, s->name, n->ready_reason);
 	check_taint(a, d, count, s, n, at);
-	check_labels(d, count, s, g, n, at);
+	check_labels(a, d, count, s, g, n, at);
 	if (!n->gpu_capacity || !strcmp(n->gpu_capacity, "0"))
 		finding(d, count, DRIFT_NO_GPU_CAPACITY, at, "", s->name,
 			"node %s of site %s advertises no nvidia.com/gpu capacity "
@@ -457,8 +457,8 @@ check_groups(struct arena *a, struct diags *d, size_t *count, const struct drift
 
 			for (size_t i = 0; i < in->nnodes; i++) {
 				const struct drift_node *n = &in->nodes[i];
-				const char *ls = label(n->labels, "gpusite.io/site");
-				const char *lg = label(n->labels, "gpusite.io/node-group");
+				const char *ls = label(n->labels, INV_SITE_LABEL);
+				const char *lg = label(n->labels, INV_GROUP_LABEL);
 
 				if (!ls || !lg || strcmp(ls, s->name) || strcmp(lg, g->name) ||
 				    ix->matched[i])
@@ -507,7 +507,7 @@ static bool
 is_fallback_plugin_at_home(const struct drift_pod *p, const struct drift_node *n)
 {
 	const char *inst = label(p->labels, "app.kubernetes.io/instance");
-	const char *img = label(n->labels, "gpusite.io/node-image");
+	const char *img = label(n->labels, INV_NODE_IMAGE_LABEL);
 
 	return inst && !strcmp(inst, "nvidia-device-plugin-fallback") && img &&
 	       !strcmp(img, "al2023") && drift_is_device_plugin(p);
@@ -635,7 +635,7 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 	const struct node *terms = node_path(f->live_class, "spec.amiSelectorTerms");
 	const struct node *amis = node_path(f->live_class, "status.amis");
 	struct pos at = spec_field_pos(s->fallback.src, "nodeImage");
-	const char *cls = s->fallback.node_class_name;
+	const char *cls = f->pool->class_name;
 
 	if (!want || !f->live_class || s->cluster.provisioner == PROV_AUTO_MODE)
 		return;
@@ -651,7 +651,7 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 			"alias %s, but fallback.nodeImage is %s: the fallback nodes boot "
 			"another image than the device plugin setup expects; set "
 			"amiSelectorTerms to alias %s@<version> or change nodeImage",
-			cls, s->fallback.node_pool_name, s->name, alias, want, want);
+			cls, f->pool->name, s->name, alias, want, want);
 		return;
 	}
 	for (size_t i = 0; amis && amis->kind == NODE_SEQ && i < amis->seq.count; i++) {
@@ -667,8 +667,7 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 			"%s (%s), a %s image, but fallback.nodeImage is %s: the "
 			"fallback nodes boot another image than the device plugin setup "
 			"expects; fix amiSelectorTerms or nodeImage",
-			cls, s->fallback.node_pool_name, s->name, name, id ? id : "no id", fam,
-			want);
+			cls, f->pool->name, s->name, name, id ? id : "no id", fam, want);
 		return;
 	}
 }
@@ -680,7 +679,7 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const stru
 		     const struct drift_fallback *f)
 {
 	const struct spec_site *s = f->site;
-	const char *pool = s->fallback.node_pool_name;
+	const char *pool = f->pool->name;
 	struct pos at = spec_field_pos(s->fallback.src, "nodePoolName");
 
 	for (size_t i = 0; i < in->nnodes; i++) {
@@ -733,7 +732,7 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 	       const struct drift_fallback *f)
 {
 	const struct spec_site *s = f->site;
-	const char *pool = s->fallback.node_pool_name;
+	const char *pool = f->pool->name;
 	struct pos pool_at = spec_field_pos(s->fallback.src, "nodePoolName");
 	const char **pool_nodes;
 	size_t npool = 0;
@@ -776,7 +775,7 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 			"%s %s, which fallback NodePool %s of site %s refers "
 			"to, does not exist in cluster %s: the pool cannot launch a "
 			"node; create it (it must exist before the pool is used)",
-			f->class_kind, s->fallback.node_class_name, pool, s->name, in->cluster);
+			f->class_kind, f->pool->class_name, pool, s->name, in->cluster);
 	check_class_image(d, count, f);
 	check_fallback_nodes(a, d, count, in, f);
 	/* state: is the fallback in use right now? */

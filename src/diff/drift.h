@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "inventory/inventory.h"
 #include "base/diag.h"
 #include "node/node.h"
 #include "spec/spec.h"
@@ -78,6 +79,7 @@ struct drift_pod {
 /* One site's fallback pool as found in the cluster. */
 struct drift_fallback {
 	const struct spec_site *site;
+	const struct inv_pool *pool;   /* the pool (src/inventory/) */
 	const struct node *rendered;   /* the NodePool as rendered */
 	const struct node *live;       /* as served, or NULL when missing */
 	bool class_missing;            /* its EC2NodeClass / NodeClass is not there */

@@ -270,6 +270,11 @@ int drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struc
 
 /* --- the plan (drill plan) --- */
 
+/* The NodePool and node class names of the site's fallback pool
+ * (src/inventory/), NULL when it has none. */
+const char *drill_pool_name(struct arena *a, const struct spec_site *s);
+const char *drill_class_name(struct arena *a, const struct spec_site *s);
+
 struct drill_plan_input {
 	const struct spec_site *site;
 	struct kube_client *kube;

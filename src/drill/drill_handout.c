@@ -252,11 +252,11 @@ conditions(struct handout *h)
 	    s->placement.namespace_count == 1 ? "" : "s");
 	for (size_t i = 0; i < s->placement.namespace_count; i++)
 		put(h, "%s %s", i ? "," : "", s->placement.namespaces[i]);
-	put(h, " Ready again, on nodes of NodePool %s\n", s->fallback.node_pool_name);
+	put(h, " Ready again, on nodes of NodePool %s\n", drill_pool_name(&h->a, s));
 	put(h,
 	    "return: the drilled nodes schedulable and Ready, the pods back on-prem, NodePool %s"
 	    " at zero nodes within consolidateAfter %s plus a margin\n",
-	    s->fallback.node_pool_name,
+	    drill_pool_name(&h->a, s),
 	    s->fallback.consolidate_after.never ? "Never"
 						: dur(h, s->fallback.consolidate_after.seconds));
 }
@@ -411,7 +411,7 @@ drill_plan_text(struct buf *out, const struct drill_plan_input *in, const struct
 	put(&h, "\n");
 	put(&h, "  %zu GPU pod%s (%lld GPUs) will move to fallback NodePool %s (gpuLimit %lld)\n",
 	    plan->moving_pods, plan->moving_pods == 1 ? "" : "s", (long long)plan->moving_gpus,
-	    s->fallback.node_pool_name, (long long)s->fallback.gpu_limit);
+	    drill_pool_name(&h.a, s), (long long)s->fallback.gpu_limit);
 	for (size_t i = 0; i < in->cordoned_count; i++)
 		put(&h,
 		    "  node %s is unschedulable now (cordoned before the drill): the drill"

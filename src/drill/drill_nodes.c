@@ -11,13 +11,28 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "drill/drill.h"
+#include "inventory/inventory.h"
 #include "node/node.h"
 #include "spec/spec.h"
 
 #define COMPUTE_TYPE_LABEL "eks.amazonaws.com/compute-type"
 #define POOL_LABEL "karpenter.sh/nodepool"
-#define SITE_LABEL "gpusite.io/site"
-#define GROUP_LABEL "gpusite.io/node-group"
+
+const char *
+drill_pool_name(struct arena *a, const struct spec_site *s)
+{
+	const struct inv_pool *p = inventory_pool(inventory_site(a, s), INV_ROLE_FALLBACK_POOL);
+
+	return p ? p->name : NULL;
+}
+
+const char *
+drill_class_name(struct arena *a, const struct spec_site *s)
+{
+	const struct inv_pool *p = inventory_pool(inventory_site(a, s), INV_ROLE_FALLBACK_POOL);
+
+	return p ? p->class_name : NULL;
+}
 
 static const char *
 node_label(const struct node *obj, const char *key)
@@ -43,7 +58,7 @@ bool
 drill_node_in_group(const struct spec_site *s, const struct node *obj, const char *name,
 		    const char *group)
 {
-	const char *l = node_label(obj, GROUP_LABEL);
+	const char *l = node_label(obj, INV_GROUP_LABEL);
 
 	return (l && !strcmp(l, group)) || named_in_groups(s, name, group);
 }
@@ -52,7 +67,7 @@ bool
 drill_node_drillable(const struct spec_site *s, const struct node *obj, const char *name)
 {
 	const char *ct = node_label(obj, COMPUTE_TYPE_LABEL);
-	const char *site = node_label(obj, SITE_LABEL);
+	const char *site = node_label(obj, INV_SITE_LABEL);
 
 	return !node_label(obj, POOL_LABEL) && ct && !strcmp(ct, "hybrid") &&
 	       ((site && !strcmp(site, s->name)) || named_in_groups(s, name, NULL));
@@ -80,7 +95,7 @@ drill_node_refusal(struct arena *a, const struct spec_site *s, const struct node
 	return arena_printf(a,
 			    "node '%s' is not a node of site '%s' (no %s=%s label, not in a"
 			    " nodeGroup)",
-			    name, s->name, SITE_LABEL, s->name);
+			    name, s->name, INV_SITE_LABEL, s->name);
 }
 
 bool

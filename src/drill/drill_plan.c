@@ -54,7 +54,7 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 	int rc;
 
 	rc = kube_get(&live, in->kube, a, "karpenter.sh/v1", "NodePool", NULL,
-		      s->fallback.node_pool_name);
+		      drill_pool_name(a, s));
 	if (rc == KUBE_EFAIL)
 		return -1;
 	if (!live) {
@@ -63,7 +63,7 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 				     "fallback NodePool %s is not in the cluster: the"
 				     " drill would leave the pods Pending; sync the Argo CD"
 				     " Application that carries it before the drill",
-				     s->fallback.node_pool_name));
+				     drill_pool_name(a, s)));
 	} else if (in->rendered_pool) {
 		struct node *r = diff_normalize(a, in->rendered_pool);
 		struct node *l = diff_live_subset(a, diff_normalize(a, live), r);
@@ -80,12 +80,12 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 					     "fallback NodePool %s differs from the render at"
 					     " %s%s: the drill would measure another pool; sync it"
 					     " (see 'gpusite diff --live')",
-					     s->fallback.node_pool_name, list,
+					     drill_pool_name(a, s), list,
 					     n > MAX_PATHS ? " and more" : ""));
 		}
 	}
 	rc = kube_get(&cls, in->kube, a, automode ? "eks.amazonaws.com/v1" : "karpenter.k8s.aws/v1",
-		      automode ? "NodeClass" : "EC2NodeClass", NULL, s->fallback.node_class_name);
+		      automode ? "NodeClass" : "EC2NodeClass", NULL, drill_class_name(a, s));
 	if (rc == KUBE_EFAIL)
 		return -1;
 	if (!cls)
@@ -95,8 +95,7 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 				a,
 				"%s %s, the fallback pool's node class, is not in the"
 				" cluster: no fallback node can launch; create it before the drill",
-				automode ? "NodeClass" : "EC2NodeClass",
-				s->fallback.node_class_name));
+				automode ? "NodeClass" : "EC2NodeClass", drill_class_name(a, s)));
 	return 0;
 }
 
@@ -296,7 +295,7 @@ check_active(struct arena *a, struct diags *d, struct drill_plan *p,
 	const struct spec_site *s = in->site;
 	struct kube_list_query q = {
 		"v1", "Node",
-		NULL, arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name),
+		NULL, arena_printf(a, "karpenter.sh/nodepool=%s", drill_pool_name(a, s)),
 		NULL, 0
 	};
 	struct node *nodes = NULL;
@@ -311,7 +310,7 @@ check_active(struct arena *a, struct diags *d, struct drill_plan *p,
 				     "the fallback is already active: NodePool %s has %zu"
 				     " node%s (first %s); a drill now would measure nothing; wait"
 				     " until it is back to zero nodes",
-				     s->fallback.node_pool_name, p->fallback_nodes,
+				     drill_pool_name(a, s), p->fallback_nodes,
 				     p->fallback_nodes == 1 ? "" : "s",
 				     node_str(node_path(nodes->seq.items[0], "metadata.name"))));
 	return 0;

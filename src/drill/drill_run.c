@@ -31,13 +31,14 @@
 #include "base/buf.h"
 #include "drill/drill_run.h"
 #include "k8s/k8s_time.h"
+#include "inventory/inventory.h"
 #include "kube/kube.h"
 #include "node/node.h"
 #include "spec/spec.h"
 
-#define SITE_LABEL "gpusite.io/site"
+#define SITE_LABEL INV_SITE_LABEL
 #define HYBRID_SELECTOR "eks.amazonaws.com/compute-type=hybrid"
-#define GROUP_LABEL "gpusite.io/node-group"
+#define GROUP_LABEL INV_GROUP_LABEL
 #define POOL_LABEL "karpenter.sh/nodepool"
 #define MIRROR_ANNOTATION "kubernetes.io/config.mirror"
 #define RESTORE_MARGIN 300 /* seconds past consolidateAfter */
@@ -850,6 +851,7 @@ static int
 wait_returned(struct run *r, int64_t deadline)
 {
 	const struct spec_site *s = r->o->site;
+	const char *pool_name = drill_pool_name(r->a, s);
 
 	for (;;) {
 		struct node *nodes, *pods;
@@ -863,8 +865,7 @@ wait_returned(struct run *r, int64_t deadline)
 			const char *pool = label(n, POOL_LABEL);
 			const struct node *u = node_path(n, "spec.unschedulable");
 
-			if (pool && s->fallback.node_pool_name &&
-			    !strcmp(pool, s->fallback.node_pool_name))
+			if (pool && pool_name && !strcmp(pool, pool_name))
 				pool_nodes++;
 			if (target_of(r, node_str(node_path(n, "metadata.name"))) &&
 			    node_is_bool(u) && u->scalar.i)
@@ -884,8 +885,7 @@ wait_returned(struct run *r, int64_t deadline)
 					const struct node *n = nodes->seq.items[j];
 					const char *pool = label(n, POOL_LABEL);
 
-					if (pool && s->fallback.node_pool_name &&
-					    !strcmp(pool, s->fallback.node_pool_name) &&
+					if (pool && pool_name && !strcmp(pool, pool_name) &&
 					    !strcmp(node,
 						    node_str(node_path(n, "metadata.name"))) &&
 					    requests_gpu(pods->seq.items[i]))
@@ -909,8 +909,7 @@ wait_returned(struct run *r, int64_t deadline)
 				 "node(s) the drill cordoned still cordoned; check the pool's "
 				 "consolidation (consolidateAfter %s) and the placement "
 				 "policy",
-				 r->o->timeout, away, pool_nodes,
-				 s->fallback.node_pool_name ? s->fallback.node_pool_name : "",
+				 r->o->timeout, away, pool_nodes, pool_name ? pool_name : "",
 				 cordoned,
 				 s->fallback.consolidate_after.text
 					 ? s->fallback.consolidate_after.text

@@ -64,7 +64,8 @@ on_node(void *payload, const struct node *obj)
 	const char *pool =
 		node_str(node_map_get(node_path(obj, "metadata.labels"), "karpenter.sh/nodepool"));
 	bool ours = name && drill_node_drillable(c->s, obj, name);
-	bool fallback = pool && !strcmp(pool, c->s->fallback.node_pool_name);
+	const char *want = drill_pool_name(c->a, c->s);
+	bool fallback = pool && want && !strcmp(pool, want);
 	bool drilled = false;
 	int64_t t;
 
@@ -257,7 +258,7 @@ drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct ku
 					      "NodeClaim",
 					      NULL,
 					      arena_printf(a, "karpenter.sh/nodepool=%s",
-							   s->fallback.node_pool_name),
+							   drill_pool_name(a, s)),
 					      NULL,
 					      0 };
 		struct kube_list_cb ccb = { on_claim, on_restart, &c };

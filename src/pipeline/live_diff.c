@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "diff/diff.h"
@@ -58,8 +59,8 @@ static bool
 of_this_cluster(const struct live_run *run, const struct node *obj)
 {
 	const struct node *labels = node_map_get(node_map_get(obj, "metadata"), "labels");
-	const char *site = node_str(node_map_get(labels, "gpusite.io/site"));
-	const char *cluster = node_str(node_map_get(labels, "gpusite.io/cluster"));
+	const char *site = node_str(node_map_get(labels, INV_SITE_LABEL));
+	const char *cluster = node_str(node_map_get(labels, INV_CLUSTER_LABEL));
 
 	if (cluster && strcmp(cluster, run->cluster))
 		return false;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "diff/drift.h"
 #include "kube/kube.h"
@@ -102,12 +103,12 @@ list_pods(struct kube_client *k, struct collect *c, const char *ns, bool gpu_onl
 }
 
 static const struct node *
-rendered_pool(const struct live_run *run, const struct spec_site *s)
+rendered_pool(const struct live_run *run, const struct inv_pool *pool)
 {
 	for (size_t i = 0; i < run->rendered.count; i++) {
 		const struct render_object *o = &run->rendered.objects[i];
 
-		if (!strcmp(o->kind, "NodePool") && !strcmp(o->name, s->fallback.node_pool_name))
+		if (!strcmp(o->kind, "NodePool") && !strcmp(o->name, pool->name))
 			return o->obj;
 	}
 	return NULL;
@@ -115,7 +116,7 @@ rendered_pool(const struct live_run *run, const struct spec_site *s)
 
 static int
 read_fallback(struct drift_fallback *f, struct live_run *run, struct collect *c,
-	      const struct spec_site *s)
+	      const struct spec_site *s, const struct inv_pool *pool)
 {
 	struct arena *a = run->arena;
 	struct node *live = NULL, *cls = NULL;
@@ -126,21 +127,21 @@ read_fallback(struct drift_fallback *f, struct live_run *run, struct collect *c,
 
 	memset(f, 0, sizeof(*f));
 	f->site = s;
-	f->rendered = rendered_pool(run, s);
-	rc = kube_get(&live, run->kube, a, "karpenter.sh/v1", "NodePool", NULL,
-		      s->fallback.node_pool_name);
+	f->pool = pool;
+	f->rendered = rendered_pool(run, pool);
+	rc = kube_get(&live, run->kube, a, "karpenter.sh/v1", "NodePool", NULL, pool->name);
 	if (rc == KUBE_EFAIL)
 		return -1;
 	f->live = live;
-	f->class_kind = automode ? "NodeClass" : "EC2NodeClass";
+	f->class_kind = pool->class_kind;
 	rc = kube_get(&cls, run->kube, a,
 		      automode ? "eks.amazonaws.com/v1" : "karpenter.k8s.aws/v1", f->class_kind,
-		      NULL, s->fallback.node_class_name);
+		      NULL, pool->class_name);
 	if (rc == KUBE_EFAIL)
 		return -1;
 	f->class_missing = rc == KUBE_ENOTFOUND;
 	f->live_class = cls;
-	q.label_selector = arena_printf(a, "karpenter.sh/nodepool=%s", s->fallback.node_pool_name);
+	q.label_selector = pool->node_selector;
 	c->nnames = 0;
 	c->names = NULL;
 	c->anames = 0;
@@ -187,7 +188,8 @@ live_drift_read(struct drift_input *out, struct live_run *r)
 	struct collect c;
 	struct drift_fallback *fbs;
 	const char *stack_ns;
-	size_t nfb = 0;
+	size_t nfb = 0, npools = 0;
+	const struct inventory **invs;
 
 	memset(&c, 0, sizeof(c));
 	c.a = a;
@@ -203,14 +205,19 @@ live_drift_read(struct drift_input *out, struct live_run *r)
 		return -1;
 	if (list_placement_pods(r, &c, stack_ns) < 0)
 		return -1;
-	fbs = arena_alloc(a, (r->nsites + 1) * sizeof(*fbs));
+	/* every pool of every site (src/inventory/) */
+	invs = arena_alloc(a, (r->nsites + 1) * sizeof(*invs));
 	for (size_t i = 0; i < r->nsites; i++) {
-		if (!r->sites[i]->fallback.enabled)
-			continue;
-		if (read_fallback(&fbs[nfb], r, &c, r->sites[i]) < 0)
-			return -1;
-		nfb++;
+		invs[i] = inventory_site(a, r->sites[i]);
+		npools += invs[i]->pool_count;
 	}
+	fbs = arena_alloc(a, (npools + 1) * sizeof(*fbs));
+	for (size_t i = 0; i < r->nsites; i++)
+		for (size_t p = 0; p < invs[i]->pool_count; p++) {
+			if (read_fallback(&fbs[nfb], r, &c, r->sites[i], &invs[i]->pools[p]) < 0)
+				return -1;
+			nfb++;
+		}
 
 	memset(out, 0, sizeof(*out));
 	out->cluster = r->cluster;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
@@ -175,6 +176,7 @@ key_add(struct arena *a, struct lean_keys *k, char tag, const char *key, size_t 
 static void
 site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s, size_t file)
 {
+	const struct inventory *inv = inventory_site(a, s);
 	bool expl;
 	const char *dest = rules_argocd_destination(a, s, &expl);
 
@@ -182,11 +184,10 @@ site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s, size_
 	key_add(a, k, 'C', s->cluster.name, file);
 	if (dest)
 		key_add(a, k, 'D', dest, file);
-	if (s->fallback.enabled)
+	for (size_t p = 0; p < inv->pool_count; p++)
 		key_add(a, k, 'P',
-			arena_printf(
-				a, "%s%c%s", s->cluster.name ? s->cluster.name : "(null)", '\n',
-				s->fallback.node_pool_name ? s->fallback.node_pool_name : "(null)"),
+			arena_printf(a, "%s%c%s", s->cluster.name ? s->cluster.name : "(null)",
+				     '\n', inv->pools[p].name),
 			file);
 	for (size_t j = 0; j < s->group_count; j++)
 		for (size_t n = 0; n < s->groups[j].node_count; n++)

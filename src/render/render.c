@@ -259,6 +259,7 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	static const struct render_options defaults; /* all zero: every site, no files */
 	const struct pos nowhere = POS_NONE;
 	const struct spec_site **sel;
+	const struct inventory **invs;
 	struct render_ctx ctx;
 	size_t nsel = 0, i, k;
 	int rc = 0;
@@ -270,6 +271,7 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	ctx.diags = d;
 	ctx.opt = opt;
 	ctx.out = out;
+	ctx.inv = NULL;
 
 	/* Every name asked for must name a site: a typo is never an empty
 	 * success that Argo CD would take as "prune everything". */
@@ -294,13 +296,19 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	for (i = 0; i < fleet->count; i++)
 		if (site_selected(opt, fleet->sites[i]))
 			sel[nsel++] = fleet->sites[i];
+	invs = arena_alloc(a, (nsel + 1) * sizeof(*invs));
+	for (i = 0; i < nsel; i++)
+		invs[i] = inventory_site(a, sel[i]);
 
 	for (k = 0; k < render_kinds_count; k++) {
 		const struct render_kind *kind = render_kinds[k];
 
-		for (i = 0; kind->render_site && i < nsel; i++)
+		for (i = 0; kind->render_site && i < nsel; i++) {
+			ctx.inv = invs[i];
 			if (kind->render_site(&ctx, sel[i]) < 0)
 				rc = -1;
+		}
+		ctx.inv = NULL;
 		/* Sites come sorted by name; each cluster is rendered once,
 		 * from all its selected sites, at its first site. */
 		if (kind->render_cluster && render_clusters(&ctx, kind, sel, nsel) < 0)

@@ -139,6 +139,9 @@ struct render_ctx {
 	struct diags *diags;
 	const struct render_options *opt;
 	struct render_result *out;
+	/* in render_site: what the site owns (src/inventory/), computed
+	 * once per site and run */
+	const struct inventory *inv;
 };
 
 /*

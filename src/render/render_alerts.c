@@ -41,7 +41,7 @@ alert_node(struct arena *a, const char *site, const struct alert *al)
 /* The kube-state-metrics flag that exports the node labels the SSM part
  * of the NotReady alert joins on (kube_node_labels has no series without
  * it; policies-and-metrics.md section 4). */
-#define KSM_ALLOWLIST "--metric-labels-allowlist=nodes=[gpusite.io/site,gpusite.io/node-group]"
+#define KSM_ALLOWLIST "--metric-labels-allowlist=nodes=[" INV_SITE_LABEL "," INV_GROUP_LABEL "]"
 
 /* What the NotReady alert watches, from the spec. */
 struct watched {
@@ -132,8 +132,8 @@ watch_note(struct arena *a, const struct watched *w)
 				     and_list(a, w->names, w->name_count));
 	if (w->group_count)
 		ssm = arena_printf(a,
-				   "the SSM nodes of node %s %s by their gpusite.io/site"
-				   " and gpusite.io/node-group labels (kube_node_labels, which"
+				   "the SSM nodes of node %s %s by their " INV_SITE_LABEL
+				   " and " INV_GROUP_LABEL " labels (kube_node_labels, which"
 				   " kube-state-metrics exports only when started with %s)",
 				   w->group_count == 1 ? "group" : "groups",
 				   and_list(a, w->groups, w->group_count), KSM_ALLOWLIST);
@@ -263,13 +263,11 @@ fallback_near_limit_alert(struct arena *a, const struct spec_site *site, const c
 
 /* Both fallback alerts select the same NodePool. */
 static void
-fallback_alerts(struct arena *a, struct node *rules, const struct spec_site *site)
+fallback_alerts(struct arena *a, struct node *rules, const struct spec_site *site,
+		const struct inv_pool *fallback)
 {
-	const struct spec_fallback *fb = &site->fallback;
-	const char *pool, *pool_sel;
+	const char *pool = fallback->name, *pool_sel;
 
-	pool = fb->node_pool_name ? fb->node_pool_name
-				  : arena_printf(a, "%s-gpu-fallback", site->name);
 	pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool));
 	node_seq_push(a, rules, fallback_active_alert(a, site, pool, pool_sel));
 	node_seq_push(a, rules, fallback_near_limit_alert(a, site, pool, pool_sel));
@@ -356,8 +354,8 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 		return 0;
 	watched_nodes(&w, a, site);
 	rules = alerts_rules(ctx, site, &w);
-	if (site->fallback.enabled)
-		fallback_alerts(a, rules, site);
+	for (size_t i = 0; i < ctx->inv->pool_count; i++)
+		fallback_alerts(a, rules, site, &ctx->inv->pools[i]);
 	node_seq_push(a, rules, pods_pending_alert(a, site));
 	if (site->group_count)
 		node_seq_push(a, rules, node_not_ready_alert(a, site, &w));

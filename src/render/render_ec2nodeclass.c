@@ -41,17 +41,20 @@ ebs_volume(struct arena *a, const char *device, const char *size, const char *sn
 static int
 ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 {
-	const struct spec_fallback *fb = &site->fallback;
-	const struct spec_node_class *nc = &fb->node_class;
-	const char *image = render_node_image_name(fb->node_image);
+	const struct inv_pool *pool = inventory_pool(ctx->inv, INV_ROLE_FALLBACK_POOL);
+	const struct spec_fallback *fb;
+	const struct spec_node_class *nc;
+	const char *image;
 	struct arena *a = ctx->arena;
 	struct render_object *o;
 	struct node *spec, *ami, *term, *meta, *bdm;
 
-	if (!fb->enabled || site->cluster.provisioner != PROV_KARPENTER || !nc->set || !image)
+	if (!pool || !pool->renders_class)
 		return 0;
-	o = render_object_add(ctx, &render_kind_ec2nodeclass, NULL, NULL, "",
-			      fb->node_class_name ? fb->node_class_name : "gpu-fallback",
+	fb = pool->spec;
+	nc = &fb->node_class;
+	image = render_node_image_name(fb->node_image);
+	o = render_object_add(ctx, &render_kind_ec2nodeclass, NULL, NULL, "", pool->class_name,
 			      site->name, site->cluster.name, NULL,
 			      nc->image_cache_snapshot
 				      ? "the node class of the fallback NodePool: the pinned AMI"

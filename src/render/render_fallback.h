@@ -12,11 +12,6 @@
 
 #include "render/render.h"
 
-/* Every fallback node: node-type=cloud-gpu-fallback. */
-#define RENDER_FALLBACK_NODE_TYPE "cloud-gpu-fallback"
-/* With fallback.nodeImage: gpusite.io/node-image=al2023|bottlerocket. */
-#define RENDER_NODE_IMAGE_LABEL "gpusite.io/node-image"
-
 /* A Karpenter site with an enabled fallback on nodeImage al2023. */
 bool render_fallback_needs_plugin(const struct spec_site *s);
 

@@ -45,8 +45,8 @@ selector(struct arena *a)
 {
 	struct node *m = node_new_map(a, no_pos);
 
-	node_map_add_str(a, m, RENDER_NODE_IMAGE_LABEL, "al2023");
-	node_map_add_str(a, m, "node-type", RENDER_FALLBACK_NODE_TYPE);
+	node_map_add_str(a, m, INV_NODE_IMAGE_LABEL, "al2023");
+	node_map_add_str(a, m, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
 	return m;
 }
 
@@ -54,7 +54,7 @@ static struct node *
 affinity(struct arena *a)
 {
 	static const char *const al2023[] = { "al2023" };
-	static const char *const fallback[] = { RENDER_FALLBACK_NODE_TYPE };
+	static const char *const fallback[] = { INV_NODE_TYPE_FALLBACK };
 	static const char *const hybrid[] = { RENDER_HYBRID_VALUE };
 	struct node *aff = node_new_map(a, no_pos), *na, *req, *terms, *term, *exprs;
 
@@ -65,8 +65,8 @@ affinity(struct arena *a)
 	term = node_new_map(a, no_pos);
 	node_seq_push(a, terms, term);
 	exprs = node_map_add(a, term, "matchExpressions", node_new_seq(a, no_pos));
-	node_seq_push(a, exprs, render_requirement(a, RENDER_NODE_IMAGE_LABEL, "In", al2023, 1));
-	node_seq_push(a, exprs, render_requirement(a, "node-type", "In", fallback, 1));
+	node_seq_push(a, exprs, render_requirement(a, INV_NODE_IMAGE_LABEL, "In", al2023, 1));
+	node_seq_push(a, exprs, render_requirement(a, INV_NODE_TYPE_LABEL, "In", fallback, 1));
 	node_seq_push(a, exprs, render_requirement(a, RENDER_HYBRID_LABEL, "NotIn", hybrid, 1));
 	return aff;
 }
@@ -161,7 +161,7 @@ fallback_plugin_cluster(struct render_ctx *ctx, const struct spec_site *const *s
 			      first->cluster.name, NULL,
 			      "the NVIDIA device plugin of the AL2023 fallback nodes"
 			      " (whose AMI has driver and toolkit but no plugin),"
-			      " pinned, only on nodes labelled " RENDER_NODE_IMAGE_LABEL
+			      " pinned, only on nodes labelled " INV_NODE_IMAGE_LABEL
 			      "=al2023 by the fallback"
 			      " NodePool, tolerating the GPU taint; Bottlerocket and"
 			      " Auto Mode nodes bring their own");

@@ -215,7 +215,7 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites, s
 				"cluster name '%s' cannot be the value of the %s label of the"
 				" cluster's GPU stack Application (at most 63 characters,"
 				" ending in a letter or digit): shorten it",
-				cluster, RENDER_CLUSTER_LABEL);
+				cluster, INV_CLUSTER_LABEL);
 	values = render_gpustack_values(a, sites, count);
 	o = render_object_add(ctx, &render_kind_gpustack, NULL, NULL,
 			      ad->namespace ? ad->namespace : "argocd",

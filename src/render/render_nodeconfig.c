@@ -13,9 +13,6 @@
 #include "yamlio/yamlio.h"
 
 #define NODECONFIG_API_VERSION "node.eks.aws/v1alpha1"
-#define NODE_TYPE_LABEL "node-type"
-#define NODE_TYPE_HYBRID_GPU "hybrid-gpu"
-#define GPU_MODEL_LABEL "gpu.model"
 /* core/v1 ConfigMap validation: the keys and values of data and
  * binaryData add up to at most 1 MiB. */
 #define CONFIGMAP_BYTES_CAP (1u << 20)
@@ -45,13 +42,7 @@ node_labels_flag(struct arena *a, const struct spec_site *site, const struct spe
 	size_t len = 0, cap;
 	char *out;
 
-	for (size_t i = 0; i < g->label_count; i++)
-		render_kvs_add(a, &kv, g->labels[i].key, g->labels[i].value);
-	render_kvs_add(a, &kv, NODE_TYPE_LABEL, NODE_TYPE_HYBRID_GPU);
-	render_kvs_add(a, &kv, GPU_MODEL_LABEL, g->gpu_model);
-	render_kvs_add(a, &kv, RENDER_SITE_LABEL, site->name);
-	render_kvs_add(a, &kv, RENDER_GROUP_LABEL, g->name);
-	render_kvs_sort(&kv);
+	kv.items = (struct spec_kv *)inventory_group_labels(a, site, g, &kv.count);
 
 	cap = sizeof("--node-labels=");
 	for (size_t i = 0; i < kv.count; i++)

@@ -33,41 +33,30 @@ static const struct nodepool_vocab vocab_auto_mode = {
 	"eks.amazonaws.com/instance-gpu-memory",
 };
 
-static int
-nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
+/* One pool of the site's inventory. */
+static void
+nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct inv_pool *pool)
 {
-	const struct spec_fallback *fb = &site->fallback;
+	const struct spec_fallback *fb;
 	const struct nodepool_vocab *v;
 	struct arena *a = ctx->arena;
 	struct render_kvs tl = { NULL, 0, 0 };
 	struct render_object *o;
 	struct node *spec, *tmpl, *tspec, *ref, *reqs, *taints, *dis, *limits;
-	const char *name, *class_name, *capacity;
+	const char *capacity;
 	static const char *const nvidia[] = { "nvidia" };
 
-	if (!fb->enabled)
-		return 0;
+	fb = pool->spec;
 	v = site->cluster.provisioner == PROV_AUTO_MODE ? &vocab_auto_mode : &vocab_karpenter;
-	name = fb->node_pool_name ? fb->node_pool_name
-				  : arena_printf(a, "%s-gpu-fallback", site->name);
-	class_name = fb->node_class_name                           ? fb->node_class_name
-		     : site->cluster.provisioner == PROV_AUTO_MODE ? "default"
-								   : "gpu-fallback";
-
-	o = render_object_add(ctx, &render_kind_nodepool, NULL, NULL, "", name, site->name,
+	o = render_object_add(ctx, &render_kind_nodepool, NULL, NULL, "", pool->name, site->name,
 			      site->cluster.name, NULL,
 			      "the cloud GPU fallback: launches tainted GPU nodes when"
 			      " the on-prem nodes cannot take the GPU pods, up to the"
 			      " GPU limit");
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	tmpl = node_map_add(a, spec, "template", node_new_map(a, no_pos));
-	render_kvs_add(a, &tl, "node-type", RENDER_FALLBACK_NODE_TYPE);
-	render_kvs_add(a, &tl, RENDER_SITE_LABEL, site->name);
-	/* what the fallback device plugin selects (render_fallback_plugin.c);
-	 * left out without nodeImage, and with Auto Mode (GS111 refuses it) */
-	if (site->cluster.provisioner == PROV_KARPENTER && render_node_image_name(fb->node_image))
-		render_kvs_add(a, &tl, RENDER_NODE_IMAGE_LABEL,
-			       render_node_image_name(fb->node_image));
+	for (size_t i = 0; i < pool->node_label_count; i++)
+		render_kvs_add(a, &tl, pool->node_labels[i].key, pool->node_labels[i].value);
 	node_map_add(a, node_map_add(a, tmpl, "metadata", node_new_map(a, no_pos)), "labels",
 		     render_kvs_node(a, &tl));
 	tspec = node_map_add(a, tmpl, "spec", node_new_map(a, no_pos));
@@ -75,7 +64,7 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 	ref = node_map_add(a, tspec, "nodeClassRef", node_new_map(a, no_pos));
 	node_map_add_str(a, ref, "group", v->class_group);
 	node_map_add_str(a, ref, "kind", v->class_kind);
-	node_map_add_str(a, ref, "name", class_name);
+	node_map_add_str(a, ref, "name", pool->class_name);
 
 	reqs = node_map_add(a, tspec, "requirements", node_new_seq(a, no_pos));
 	node_seq_push(a, reqs, render_requirement(a, v->gpu_manufacturer, "In", nvidia, 1));
@@ -114,6 +103,14 @@ nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
 			 fb->consolidate_after.text ? fb->consolidate_after.text : "5m");
 	limits = node_map_add(a, spec, "limits", node_new_map(a, no_pos));
 	node_map_add_int(a, limits, RENDER_GPU_RESOURCE, fb->gpu_limit);
+}
+
+/* Every pool of the site (src/inventory/), in the inventory's order. */
+static int
+nodepool_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	for (size_t i = 0; i < ctx->inv->pool_count; i++)
+		nodepool_one(ctx, site, &ctx->inv->pools[i]);
 	return 0;
 }
 

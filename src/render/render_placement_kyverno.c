@@ -65,7 +65,7 @@ render_placement_snippet(struct render_object *out, struct arena *a, struct diag
 {
 	static const struct render_options defaults; /* all zero: every site, no files */
 	struct render_result tmp = { NULL, 0, 0, NULL, 0, 0 };
-	struct render_ctx ctx = { a, d, opt ? opt : &defaults, &tmp };
+	struct render_ctx ctx = { a, d, opt ? opt : &defaults, &tmp, inventory_site(a, site) };
 
 	*out = *mutating_policy(&ctx, site);
 	return 0;

@@ -82,11 +82,11 @@ render_object_add(struct render_ctx *ctx, const struct render_kind *k, const cha
 		for (size_t i = 0; i < extra->count; i++)
 			render_kvs_add(a, &labels, extra->items[i].key, extra->items[i].value);
 	/* The tool's own labels win over any extra label of the same key. */
-	render_kvs_add(a, &labels, RENDER_MANAGED_BY_KEY, RENDER_MANAGED_BY);
+	render_kvs_add(a, &labels, INV_MANAGED_BY_KEY, INV_MANAGED_BY);
 	if (site)
-		render_kvs_add(a, &labels, RENDER_SITE_LABEL, site);
+		render_kvs_add(a, &labels, INV_SITE_LABEL, site);
 	else if (cluster)
-		render_kvs_add(a, &labels, RENDER_CLUSTER_LABEL, cluster);
+		render_kvs_add(a, &labels, INV_CLUSTER_LABEL, cluster);
 
 	obj = node_new_map(a, no_pos);
 	node_map_add_str(a, obj, "apiVersion", o->api_version);

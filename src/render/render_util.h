@@ -11,13 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "inventory/inventory.h"
 #include "render/render.h"
-
-#define RENDER_MANAGED_BY_KEY "app.kubernetes.io/managed-by"
-#define RENDER_MANAGED_BY "gpusite"
-#define RENDER_SITE_LABEL "gpusite.io/site"
-#define RENDER_CLUSTER_LABEL "gpusite.io/cluster"
-#define RENDER_GROUP_LABEL "gpusite.io/node-group"
 
 /* The facts of an Argo CD Application for a struct render_kind: the GPU
  * stack and the fallback device plugin are both Applications. */

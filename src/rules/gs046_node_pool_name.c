@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
@@ -18,8 +19,8 @@ report_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 		    "site '%s' in cluster '%s': NodePools are "
 		    "cluster-wide, give each site its own name (first at "
 		    "%s)",
-		    again->site->fallback.node_pool_name, first->site->name,
-		    again->site->cluster.name, rule_pos_text(c, first->at));
+		    strchr(again->key, '\n') + 1, first->site->name, again->site->cluster.name,
+		    rule_pos_text(c, first->at));
 }
 
 static void
@@ -33,14 +34,15 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	v = arena_alloc(c->arena, f->count * sizeof(*v));
 	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
+		const struct inv_pool *p =
+			inventory_pool(inventory_site(c->arena, s), INV_ROLE_FALLBACK_POOL);
 
-		if (!s->fallback.enabled)
+		if (!p)
 			continue; /* no NodePool rendered */
-		rule_occurrence_set(&v[n++], s,
-				    arena_printf(c->arena, "%s%c%s", s->cluster.name, '\n',
-						 s->fallback.node_pool_name),
-				    rule_pos(s, s->fallback.src, "nodePoolName"),
-				    "spec.fallback.nodePoolName");
+		rule_occurrence_set(
+			&v[n++], s,
+			arena_printf(c->arena, "%s%c%s", s->cluster.name, '\n', p->name),
+			rule_pos(s, p->spec->src, "nodePoolName"), "spec.fallback.nodePoolName");
 	}
 	rule_each_repeat(c, v, n, report_repeat, NULL);
 }

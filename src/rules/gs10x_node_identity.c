@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
@@ -64,7 +65,7 @@ tool_label(const char *key)
 	const char *slash = strchr(key, '/');
 	size_t n, dl = strlen("gpusite.io");
 
-	if (!strcmp(key, "node-type") || !strcmp(key, "gpu.model"))
+	if (!strcmp(key, INV_NODE_TYPE_LABEL) || !strcmp(key, INV_GPU_MODEL_LABEL))
 		return true;
 	if (!slash)
 		return false;

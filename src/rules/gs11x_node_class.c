@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
@@ -115,7 +116,7 @@ gs116_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 		    " already in cluster %s: give one of them another"
 		    " fallback.nodeClassName, or drop its nodeClass block to use the"
 		    " other's",
-		    again->site->name, again->site->fallback.node_class_name, first->site->name,
+		    again->site->name, strchr(again->key, '\n') + 1, first->site->name,
 		    rule_pos_text(c, first->at), again->site->cluster.name);
 }
 
@@ -132,7 +133,9 @@ check_gs116(struct rule_ctx *c, const struct spec_fleet *f)
 			continue;
 		rule_occurrence_set(&v[n++], s,
 				    arena_printf(c->arena, "%s\n%s", s->cluster.name,
-						 s->fallback.node_class_name),
+						 inventory_pool(inventory_site(c->arena, s),
+								INV_ROLE_FALLBACK_POOL)
+							 ->class_name),
 				    rule_key_pos(s, s->fallback.src, "nodeClass"), NC_PATH);
 	}
 	rule_each_repeat(c, v, n, gs116_repeat, NULL);

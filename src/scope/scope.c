@@ -34,8 +34,8 @@ static const struct {
 	const char *value;
 } gpu_node_labels[] = {
 	{ LABEL_GPU_PRESENT, "true" },
-	{ "node-type", "hybrid-gpu" },         /* gpusite's NodeConfig label */
-	{ "node-type", "cloud-gpu-fallback" }, /* gpusite's fallback NodePool */
+	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_HYBRID },   /* gpusite's NodeConfig label */
+	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK }, /* gpusite's fallback NodePool */
 	{ "karpenter.k8s.aws/instance-gpu-manufacturer", "nvidia" },
 	{ "eks.amazonaws.com/instance-gpu-manufacturer", "nvidia" },
 };
@@ -162,10 +162,10 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 	const struct node *gpus = cap ? node_map_get(cap, "nvidia.com/gpu") : NULL;
 	long long count = 0;
 
-	const char *nt = scope_node_label(n, "node-type");
+	const char *nt = scope_node_label(n, INV_NODE_TYPE_LABEL);
 
 	n->hybrid = ct && !strcmp(ct, "hybrid");
-	n->fallback_image = !n->hybrid && nt && !strcmp(nt, "cloud-gpu-fallback")
+	n->fallback_image = !n->hybrid && nt && !strcmp(nt, INV_NODE_TYPE_FALLBACK)
 				    ? scope_node_label(n, SCOPE_NODE_IMAGE_LABEL)
 				    : NULL;
 	n->gpu = false;

@@ -31,6 +31,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "inventory/inventory_labels.h"
 #include "node/node.h"
 
 struct arena;
@@ -39,7 +40,7 @@ struct buf;
 /* Rule IDs of verify-scope findings. */
 /* The label gpusite's fallback NodePool puts on nodes of a known AMI
  * family, and the value whose nodes get gpusite's fallback plugin. */
-#define SCOPE_NODE_IMAGE_LABEL "gpusite.io/node-image"
+#define SCOPE_NODE_IMAGE_LABEL INV_NODE_IMAGE_LABEL
 #define SCOPE_NODE_IMAGE_PLUGIN "al2023"
 
 #define SCOPE_RULE_MISSES "GS160" /* GPU-stack DaemonSet misses a hybrid GPU node */

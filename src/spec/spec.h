@@ -138,6 +138,7 @@ struct spec_node_class {
 
 struct spec_fallback {
 	bool enabled;
+	/* as written, NULL when not: the names in use are the inventory's */
 	const char *node_pool_name;
 	const char *node_class_name;
 	const char **instance_types;

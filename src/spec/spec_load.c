@@ -419,7 +419,7 @@ spec_image_pull_seconds(const struct spec_site *s, bool *cached)
 }
 
 static void
-load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map, const char *site,
+load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
 	      enum spec_provisioner prov)
 {
 	const char *cap, *image;
@@ -427,10 +427,10 @@ load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
 
 	f->src = map;
 	f->enabled = get_bool(map, "enabled", true, NULL);
+	/* NULL when not written: the names the tool derives are the
+	 * inventory's (src/inventory/inventory.c) */
 	f->node_pool_name = get_str(map, "nodePoolName", NULL);
-	if (!f->node_pool_name)
-		f->node_pool_name = arena_printf(L->a, "%s-gpu-fallback", site);
-	f->node_class_name = get_str(map, "nodeClassName", auto_mode ? "default" : "gpu-fallback");
+	f->node_class_name = get_str(map, "nodeClassName", NULL);
 	f->instance_types = load_strings(L, get_seq(map, "instanceTypes"), &f->instance_type_srcs,
 					 &f->instance_type_count);
 	cap = get_str(map, "capacityType", "on-demand");
@@ -539,7 +539,7 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 		}
 	}
 	load_gpu_stack(&s->gpu_stack, get_map(spec, "gpuStack"));
-	load_fallback(&L, &s->fallback, get_map(spec, "fallback"), s->name, s->cluster.provisioner);
+	load_fallback(&L, &s->fallback, get_map(spec, "fallback"), s->cluster.provisioner);
 	load_placement(&L, &s->placement, get_map(spec, "placement"));
 	load_recovery(&L, &s->recovery, get_map(spec, "recovery"));
 

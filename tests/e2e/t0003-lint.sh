@@ -65,7 +65,7 @@ test_expect_success 'an allowlist line whose file is gone fails' '
 test_expect_success 'an include up the road fails and names the file and line' '
 	make_tree road src/spec/s.c "#include \"render/render.h\"" &&
 	expect_exit 1 sh "$lint" road 2>err &&
-	grep -F "lint: src/spec/s.c:1 includes render/render.h: render (rank 13) is above spec (rank 10)" err
+	grep -F "lint: src/spec/s.c:1 includes render/render.h: render (rank 14) is above spec (rank 9)" err
 '
 
 test_expect_success 'an include down the road passes; an allowlisted back arrow passes' '
@@ -242,6 +242,26 @@ test_expect_success 'regex/regex.h and a word like "translation" pass regex-once
 	make_tree rxok src/schema/s.c "#include \"regex/regex.h\"" &&
 	printf "int render_translate(void);\n" >rxok/src/schema/t.h &&
 	sh "$TEST_TOP/mk/lint/regex-once.sh" rxok
+'
+
+test_expect_success 'a gpusite label spelled outside the inventory fails; a comment or the inventory passes' '
+	make_tree lab src/render/r.c "const char *k = \"gpusite.io/site\";" &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/labels-once.sh" lab 2>err &&
+	grep -F "src/render/r.c:1:" err &&
+	printf "%s\n" "x = \"node-type\";" >lab/src/render/r.c &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/labels-once.sh" lab 2>err &&
+	grep -F "src/render/r.c:1:" err &&
+	printf "%s\n" "/* nodes with gpusite.io/site */" "/*" " * \"cloud-gpu-fallback\"" " */" >lab/src/render/r.c &&
+	mkdir -p lab/src/inventory &&
+	printf "%s\n" "#define INV_SITE_LABEL \"gpusite.io/site\"" >lab/src/inventory/inventory_labels.h &&
+	sh "$TEST_TOP/mk/lint/labels-once.sh" lab
+'
+
+test_expect_success 'an owned name read from the spec outside the inventory fails' '
+	make_tree own src/drill/d.c "p = s->fallback.node_pool_name;" &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/labels-once.sh" own 2>err &&
+	grep -F "src/drill/d.c:1:" err &&
+	grep -F "read it from the site" err
 '
 
 test_done

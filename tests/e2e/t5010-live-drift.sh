@@ -31,7 +31,7 @@ test_expect_success 'healthy: no finding, exit 0' '
 test_expect_success 'node joined without the taint and labels: GS201, GS203; wrong effect: GS202' '
 	drift_case no-taint 1 &&
 	grep "node gpu-a-02 of site seoul-dc1 has no GPU taint nvidia.com/gpu=Exists:NoSchedule.*\[GS201\]" "$SCRATCH/out" &&
-	grep "node gpu-a-02 .* lacks the labels node-type=hybrid-gpu.*\[GS203\]" "$SCRATCH/out" &&
+	grep "node gpu-a-02 .* lacks the labels gpu.model=h200, .*node-type=hybrid-gpu.*\[GS203\]" "$SCRATCH/out" &&
 	grep "mi-0a1b2c3d4e5f60002 .*=Exists:PreferNoSchedule, not .*\[GS202\]" "$SCRATCH/out"
 '
 test_expect_success 'device plugin on an Auto Mode GPU node: GS207' '

@@ -15,6 +15,7 @@
 #include "base/diag.h"
 #include "pipeline/pipeline.h"
 #include "diff/drift.h"
+#include "inventory/inventory.h"
 #include "json/json.h"
 #include "node/node.h"
 #include "source/source.h"
@@ -261,6 +262,7 @@ test_diff_drift__active_fallback_is_state_not_drift(void **state)
 	healthy(f);
 	memset(&fb, 0, sizeof(fb));
 	fb.site = f->sites[0];
+	fb.pool = inventory_pool(inventory_site(&f->a, f->sites[0]), INV_ROLE_FALLBACK_POOL);
 	fb.rendered = pool;
 	fb.live = pool;
 	fb.class_kind = "EC2NodeClass";
@@ -291,6 +293,7 @@ test_diff_drift__fallback_near_its_limit(void **state)
 	f->in.nnodes = f->nnodes;
 	memset(&fb, 0, sizeof(fb));
 	fb.site = f->sites[0];
+	fb.pool = inventory_pool(inventory_site(&f->a, f->sites[0]), INV_ROLE_FALLBACK_POOL);
 	fb.rendered = pool;
 	fb.live = pool;
 	fb.class_kind = "EC2NodeClass";
@@ -311,12 +314,14 @@ test_diff_drift__pool_missing_changed_class_missing(void **state)
 	healthy(f);
 	memset(fb, 0, sizeof(fb));
 	fb[0].site = f->sites[0];
+	fb[0].pool = inventory_pool(inventory_site(&f->a, f->sites[0]), INV_ROLE_FALLBACK_POOL);
 	fb[0].rendered = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":16}}}");
 	fb[0].live = J(f, "{\"spec\":{\"limits\":{\"nvidia.com/gpu\":\"8\"},\"weight\":5},"
 			  "\"status\":{}}");
 	fb[0].class_missing = true;
 	fb[0].class_kind = "EC2NodeClass";
 	fb[1].site = f->sites[0];
+	fb[1].pool = inventory_pool(inventory_site(&f->a, f->sites[0]), INV_ROLE_FALLBACK_POOL);
 	fb[1].rendered = fb[0].rendered;
 	fb[1].class_kind = "EC2NodeClass";
 	f->in.fallbacks = fb;
@@ -377,6 +382,7 @@ test_diff_drift__fallback_node_without_allocatable_gpus(void **state)
 	f->in.nnodes = f->nnodes;
 	memset(&fb, 0, sizeof(fb));
 	fb.site = f->sites[0];
+	fb.pool = inventory_pool(inventory_site(&f->a, f->sites[0]), INV_ROLE_FALLBACK_POOL);
 	fb.rendered = pool;
 	fb.live = pool;
 	fb.class_kind = "EC2NodeClass";

@@ -97,8 +97,9 @@ test_spec__defaults_applied(void **state)
 	assert_null(s->gpu_stack.values);
 	/* fallback: karpenter */
 	assert_true(s->fallback.enabled);
-	assert_string_equal(s->fallback.node_pool_name, "lab-gpu-fallback");
-	assert_string_equal(s->fallback.node_class_name, "gpu-fallback");
+	/* names not written stay NULL: the inventory derives them */
+	assert_null(s->fallback.node_pool_name);
+	assert_null(s->fallback.node_class_name);
 	assert_int_equal(s->fallback.capacity_type, CAP_ON_DEMAND);
 	assert_true(s->fallback.gpu_limit_set);
 	assert_int_equal(s->fallback.gpu_limit, 8);
@@ -159,10 +160,10 @@ test_spec__defaults_follow_provisioner_and_stack(void **state)
 	assert_int_equal(s->cluster.provisioner, PROV_AUTO_MODE);
 	assert_int_equal(s->cluster.kube_minor, 34);
 	assert_false(s->cluster.kube_version_assumed);
-	assert_string_equal(s->fallback.node_class_name, "default");
+	assert_null(s->fallback.node_class_name);
 	assert_int_equal(s->fallback.expire_after.seconds, 336 * 3600);
 	assert_string_equal(s->fallback.expire_after.text, "336h");
-	assert_string_equal(s->fallback.node_pool_name, "fra-gpu-fallback");
+	assert_null(s->fallback.node_pool_name);
 	assert_int_equal(s->gpu_stack.type, STACK_GPU_OPERATOR);
 	assert_string_equal(s->gpu_stack.chart.repo_url, "https://helm.ngc.nvidia.com/nvidia");
 	assert_string_equal(s->gpu_stack.chart.name, "gpu-operator");

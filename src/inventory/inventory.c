@@ -1,0 +1,150 @@
+/*
+ * inventory.c - what a site owns, from its model, once
+ * (docs/design/inventory.md).  Every name, label and selector gpusite
+ * puts on a pool, a node class or a hybrid node is derived here.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "inventory/inventory.h"
+
+/* One row per role: its name in messages. */
+static const char *const role_names[INV_ROLE_COUNT] = {
+	[INV_ROLE_HYBRID_GROUP] = "hybrid node group",
+	[INV_ROLE_FALLBACK_POOL] = "fallback pool",
+	[INV_ROLE_NODE_CLASS] = "node class",
+};
+
+const char *
+inventory_role_name(enum inv_role role)
+{
+	return (unsigned)role < INV_ROLE_COUNT ? role_names[role] : "object";
+}
+
+/* A label list under construction, kept sorted by key; a later value for
+ * a key replaces the earlier one (the tool's labels are added last). */
+struct kvs {
+	struct spec_kv *items;
+	size_t count;
+	size_t alloc;
+};
+
+static void
+kvs_set(struct arena *a, struct kvs *kv, const char *key, const char *value)
+{
+	size_t i = 0;
+
+	while (i < kv->count && strcmp(kv->items[i].key, key) < 0)
+		i++;
+	if (i < kv->count && !strcmp(kv->items[i].key, key)) {
+		kv->items[i].value = value;
+		return;
+	}
+	ARENA_GROW(a, kv->items, kv->count, kv->alloc, 8);
+	memmove(kv->items + i + 1, kv->items + i, (kv->count - i) * sizeof(*kv->items));
+	kv->items[i].key = key;
+	kv->items[i].value = value;
+	kv->items[i].src = NULL;
+	kv->count++;
+}
+
+static const char *
+node_image_name(enum spec_node_image img)
+{
+	return img == IMAGE_AL2023 ? "al2023" : img == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
+}
+
+/* The fallback pool: on-demand (or reserved) capacity at zero nodes until
+ * the site's own nodes cannot take its GPU pods. */
+static void
+fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
+{
+	const struct spec_fallback *fb = &site->fallback;
+	bool auto_mode = site->cluster.provisioner == PROV_AUTO_MODE;
+	struct kvs tl = { NULL, 0, 0 };
+
+	p->role = INV_ROLE_FALLBACK_POOL;
+	p->spec = fb;
+	p->name = fb->node_pool_name ? fb->node_pool_name
+				     : arena_printf(a, "%s" INV_POOL_NAME_SUFFIX, site->name);
+	p->class_name = fb->node_class_name ? fb->node_class_name
+			: auto_mode         ? INV_NODE_CLASS_AUTO_MODE
+					    : INV_NODE_CLASS_DEFAULT;
+	p->class_kind = auto_mode ? "NodeClass" : "EC2NodeClass";
+	p->renders_class = !auto_mode && fb->node_class.set && node_image_name(fb->node_image);
+	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
+	kvs_set(a, &tl, INV_SITE_LABEL, site->name);
+	/* what the fallback device plugin selects; left out without
+	 * nodeImage, and with Auto Mode (GS111 refuses it) */
+	if (!auto_mode && node_image_name(fb->node_image))
+		kvs_set(a, &tl, INV_NODE_IMAGE_LABEL, node_image_name(fb->node_image));
+	p->node_labels = tl.items;
+	p->node_label_count = tl.count;
+	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
+}
+
+/* The labels nodeadm puts on a hybrid node of group `g`: the group's own,
+ * then the tool's, which win over a group label of the same key. */
+const struct spec_kv *
+inventory_group_labels(struct arena *a, const struct spec_site *site,
+		       const struct spec_node_group *g, size_t *count)
+{
+	struct kvs kv = { NULL, 0, 0 };
+
+	for (size_t i = 0; i < g->label_count; i++)
+		kvs_set(a, &kv, g->labels[i].key, g->labels[i].value);
+	kvs_set(a, &kv, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_HYBRID);
+	kvs_set(a, &kv, INV_GPU_MODEL_LABEL, g->gpu_model);
+	kvs_set(a, &kv, INV_SITE_LABEL, site->name);
+	kvs_set(a, &kv, INV_GROUP_LABEL, g->name);
+	*count = kv.count;
+	return kv.items;
+}
+
+static void
+hybrid_group(struct arena *a, struct inv_group *out, const struct spec_site *site,
+	     const struct spec_node_group *g)
+{
+	out->name = g->name;
+	out->spec = g;
+	out->node_labels = inventory_group_labels(a, site, g, &out->node_label_count);
+}
+
+const struct inventory *
+inventory_site(struct arena *a, const struct spec_site *site)
+{
+	struct inventory *inv = arena_alloc(a, sizeof(*inv));
+
+	memset(inv, 0, sizeof(*inv));
+	inv->site = site;
+	if (site->group_count) {
+		inv->groups = arena_alloc(a, site->group_count * sizeof(*inv->groups));
+		for (size_t i = 0; i < site->group_count; i++)
+			hybrid_group(a, &inv->groups[i], site, &site->groups[i]);
+		inv->group_count = site->group_count;
+	}
+	if (site->fallback.enabled) {
+		inv->pools = arena_alloc(a, sizeof(*inv->pools));
+		fallback_pool(a, &inv->pools[0], site);
+		inv->pool_count = 1;
+	}
+	return inv;
+}
+
+const struct inv_pool *
+inventory_pool(const struct inventory *inv, enum inv_role role)
+{
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (inv->pools[i].role == role)
+			return &inv->pools[i];
+	return NULL;
+}
+
+const struct inv_pool *
+inventory_pool_named(const struct inventory *inv, const char *name)
+{
+	for (size_t i = 0; name && i < inv->pool_count; i++)
+		if (!strcmp(inv->pools[i].name, name))
+			return &inv->pools[i];
+	return NULL;
+}

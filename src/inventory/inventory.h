@@ -1,0 +1,78 @@
+/*
+ * inventory.h - what gpusite owns for one site, computed once from the
+ * site's model: the hybrid node groups, the Karpenter pools (a list: each
+ * pool is an entry, never a code path) and their node classes, with the
+ * names, labels and selectors every module that renders or judges a
+ * cluster reads from here instead of deriving them again
+ * (docs/design/inventory.md).
+ */
+#ifndef GS_INVENTORY_H
+#define GS_INVENTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "inventory/inventory_labels.h"
+#include "spec/spec.h"
+
+struct arena;
+
+/* What an owned object is for.  A new role is a row in inventory.c's
+ * role table plus the entries that build it. */
+enum inv_role {
+	INV_ROLE_HYBRID_GROUP,  /* the on-prem nodes of one nodeGroup */
+	INV_ROLE_FALLBACK_POOL, /* the on-demand (or reserved) Karpenter pool */
+	INV_ROLE_NODE_CLASS,    /* the node class a pool launches with */
+	INV_ROLE_COUNT
+};
+
+/* One pool of cloud GPU nodes gpusite asks Karpenter for. */
+struct inv_pool {
+	enum inv_role role;
+	const char *name;       /* the NodePool's metadata.name */
+	const char *class_name; /* its nodeClassRef.name */
+	const char *class_kind; /* EC2NodeClass | NodeClass (Auto Mode) */
+	bool renders_class;     /* gpusite renders the node class too */
+	/* the labels the pool's template puts on every node it launches */
+	const struct spec_kv *node_labels;
+	size_t node_label_count;
+	/* "karpenter.sh/nodepool=<name>": the nodes of this pool */
+	const char *node_selector;
+	const struct spec_fallback *spec; /* the spec block it comes from */
+};
+
+/* One hybrid node group: the nodes nodeadm joins with its labels. */
+struct inv_group {
+	const char *name;
+	/* the labels nodeadm puts on each node (site, group, spec labels) */
+	const struct spec_kv *node_labels;
+	size_t node_label_count;
+	const struct spec_node_group *spec;
+};
+
+struct inventory {
+	const struct spec_site *site;
+	struct inv_pool *pools; /* in a fixed order: the fallback pool first */
+	size_t pool_count;
+	struct inv_group *groups; /* in spec order */
+	size_t group_count;
+};
+
+/* What `site` owns; everything in `a`.  Never fails: the model is whole. */
+const struct inventory *inventory_site(struct arena *a, const struct spec_site *site);
+
+/* The labels of a hybrid node of group `g` of `site`, sorted by key
+ * (what inventory_site() puts in each struct inv_group); `*count` set. */
+const struct spec_kv *inventory_group_labels(struct arena *a, const struct spec_site *site,
+					     const struct spec_node_group *g, size_t *count);
+
+/* The pool of `role`, or NULL when the site has none. */
+const struct inv_pool *inventory_pool(const struct inventory *inv, enum inv_role role);
+
+/* The pool whose NodePool is called `name`, or NULL. */
+const struct inv_pool *inventory_pool_named(const struct inventory *inv, const char *name);
+
+/* A role's name in messages and docs ("fallback pool", ...). */
+const char *inventory_role_name(enum inv_role role);
+
+#endif

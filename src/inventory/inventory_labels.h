@@ -1,0 +1,34 @@
+/*
+ * inventory_labels.h - every label key and value gpusite writes on the
+ * objects and nodes it owns, spelled once (docs/design/inventory.md).
+ * mk/lint/labels-once.sh fails on a second spelling anywhere in src/.
+ * Kubernetes' and EKS's own labels are facts of src/k8s/, not ours.
+ */
+#ifndef GS_INVENTORY_LABELS_H
+#define GS_INVENTORY_LABELS_H
+
+/* Every object gpusite renders: app.kubernetes.io/managed-by=gpusite. */
+#define INV_MANAGED_BY_KEY "app.kubernetes.io/managed-by"
+#define INV_MANAGED_BY "gpusite"
+/* The site an object or node belongs to (metadata.name of the GPUSite). */
+#define INV_SITE_LABEL "gpusite.io/site"
+/* A per-cluster object: the cluster it belongs to (spec.cluster.name). */
+#define INV_CLUSTER_LABEL "gpusite.io/cluster"
+/* A hybrid node: the nodeGroup it joined as (nodeadm NodeConfig). */
+#define INV_GROUP_LABEL "gpusite.io/node-group"
+/* A fallback node with fallback.nodeImage: al2023 | bottlerocket. */
+#define INV_NODE_IMAGE_LABEL "gpusite.io/node-image"
+/* A fallback node: node-type=cloud-gpu-fallback. */
+#define INV_NODE_TYPE_LABEL "node-type"
+#define INV_NODE_TYPE_FALLBACK "cloud-gpu-fallback"
+/* A hybrid node: node-type=hybrid-gpu, gpu.model=<nodeGroup's model>. */
+#define INV_NODE_TYPE_HYBRID "hybrid-gpu"
+#define INV_GPU_MODEL_LABEL "gpu.model"
+/* The suffix of a fallback pool's default name: <site>-gpu-fallback. */
+#define INV_POOL_NAME_SUFFIX "-gpu-fallback"
+/* The default name of the EC2NodeClass (Karpenter) and of Auto Mode's
+ * built-in NodeClass. */
+#define INV_NODE_CLASS_DEFAULT "gpu-fallback"
+#define INV_NODE_CLASS_AUTO_MODE "default"
+
+#endif

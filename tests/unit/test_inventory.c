@@ -1,0 +1,146 @@
+/*
+ * test_inventory.c - what a site owns (src/inventory/): the names a
+ * pool and its node class get when the spec leaves them out, the labels
+ * of its nodes, and that a hybrid node's labels are the rendered ones.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base/arena.h"
+#include "inventory/inventory.h"
+#include "spec/spec.h"
+#include "yamlio/yamlio.h"
+
+#include "testutil.h"
+
+#define SITE(cluster, fallback)                                                                    \
+	"apiVersion: gpusite.io/v1alpha1\n"                                                        \
+	"kind: GPUSite\n"                                                                          \
+	"metadata: {name: lab}\n"                                                                  \
+	"spec:\n"                                                                                  \
+	"  cluster: " cluster "\n"                                                                 \
+	"  nodeGroups:\n"                                                                          \
+	"  - name: rack-a\n"                                                                       \
+	"    gpu: {model: h200, perNode: 8}\n"                                                     \
+	"    nodes: [gpu-01]\n"                                                                    \
+	"    credentials:\n"                                                                       \
+	"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"              \
+	"    labels: {zeta: z, node-type: mine}\n"                                                 \
+	"  gpuStack: {chart: {version: 0.20.0}}\n"                                                 \
+	"  fallback: " fallback "\n"
+
+static const struct inventory *
+inventory_of(const char *yaml)
+{
+	struct yamlio_docs docs =
+		testutil_yaml_docs("sites/lab.yaml", yaml, &yamlio_default_limits);
+	struct spec_site *s;
+
+	assert_int_equal(docs.count, 1);
+	s = spec_load(&A, &D, docs.docs[0]);
+	assert_non_null(s);
+	return inventory_site(&A, s);
+}
+
+static const char *
+label_of(const struct spec_kv *kv, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(kv[i].key, key))
+			return kv[i].value;
+	return NULL;
+}
+
+static void
+test_inventory__default_names_karpenter(void **state)
+{
+	const struct inventory *inv = inventory_of(SITE(
+		"{name: c, region: us-west-2}", "{instanceTypes: [g6e.12xlarge], gpuLimit: 8}"));
+	const struct inv_pool *p = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);
+
+	(void)state;
+	assert_int_equal(inv->pool_count, 1);
+	assert_non_null(p);
+	assert_string_equal(p->name, "lab-gpu-fallback");
+	assert_string_equal(p->class_name, "gpu-fallback");
+	assert_string_equal(p->class_kind, "EC2NodeClass");
+	assert_string_equal(p->node_selector, "karpenter.sh/nodepool=lab-gpu-fallback");
+	assert_false(p->renders_class); /* no nodeClass block */
+	assert_string_equal(label_of(p->node_labels, p->node_label_count, INV_SITE_LABEL), "lab");
+	assert_string_equal(label_of(p->node_labels, p->node_label_count, INV_NODE_TYPE_LABEL),
+			    INV_NODE_TYPE_FALLBACK);
+	assert_null(label_of(p->node_labels, p->node_label_count, INV_NODE_IMAGE_LABEL));
+	assert_ptr_equal(inventory_pool_named(inv, "lab-gpu-fallback"), p);
+	assert_null(inventory_pool_named(inv, "other"));
+}
+
+static void
+test_inventory__default_names_auto_mode_and_written_names(void **state)
+{
+	const struct inventory *inv =
+		inventory_of(SITE("{name: c, region: us-west-2, provisioner: auto-mode}",
+				  "{instanceTypes: [g6e.12xlarge], gpuLimit: 8}"));
+	const struct inv_pool *p = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);
+
+	(void)state;
+	assert_string_equal(p->class_name, "default");
+	assert_string_equal(p->class_kind, "NodeClass");
+	inv = inventory_of(SITE("{name: c, region: us-west-2}",
+				"{instanceTypes: [g6e.12xlarge], gpuLimit: 8, nodePoolName: mine,"
+				" nodeClassName: cls, nodeImage: al2023}"));
+	p = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);
+	assert_string_equal(p->name, "mine");
+	assert_string_equal(p->class_name, "cls");
+	assert_string_equal(label_of(p->node_labels, p->node_label_count, INV_NODE_IMAGE_LABEL),
+			    "al2023");
+}
+
+static void
+test_inventory__no_pool_without_fallback(void **state)
+{
+	const struct inventory *inv =
+		inventory_of(SITE("{name: c, region: us-west-2}", "{enabled: false}"));
+
+	(void)state;
+	assert_int_equal(inv->pool_count, 0);
+	assert_null(inventory_pool(inv, INV_ROLE_FALLBACK_POOL));
+}
+
+/* The tool's labels win over a group label of the same key, and the list
+ * is sorted: it is the kubelet's --node-labels as rendered. */
+static void
+test_inventory__hybrid_labels(void **state)
+{
+	const struct inventory *inv = inventory_of(SITE(
+		"{name: c, region: us-west-2}", "{instanceTypes: [g6e.12xlarge], gpuLimit: 8}"));
+	const struct inv_group *g = &inv->groups[0];
+
+	(void)state;
+	assert_int_equal(inv->group_count, 1);
+	assert_string_equal(g->name, "rack-a");
+	assert_int_equal(g->node_label_count, 5);
+	assert_string_equal(g->node_labels[0].key, INV_GPU_MODEL_LABEL);
+	assert_string_equal(g->node_labels[1].key, INV_GROUP_LABEL);
+	assert_string_equal(g->node_labels[2].key, INV_SITE_LABEL);
+	assert_string_equal(g->node_labels[3].key, INV_NODE_TYPE_LABEL);
+	assert_string_equal(g->node_labels[3].value, INV_NODE_TYPE_HYBRID);
+	assert_string_equal(g->node_labels[4].key, "zeta");
+	assert_string_equal(inventory_role_name(INV_ROLE_FALLBACK_POOL), "fallback pool");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TESTUTIL_CASE(test_inventory__default_names_karpenter),
+		TESTUTIL_CASE(test_inventory__default_names_auto_mode_and_written_names),
+		TESTUTIL_CASE(test_inventory__no_pool_without_fallback),
+		TESTUTIL_CASE(test_inventory__hybrid_labels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
