@@ -27,7 +27,7 @@ render_all() {
 
 test_expect_success 'every fleet renders what the digests record' '
 	render_all >actual &&
-	if test -n "$GPUSITE_UPDATE_DIGESTS"
+	if test -n "${GPUSITE_UPDATE_DIGESTS:-}"
 	then
 		cp actual "$digests"
 	fi &&
