@@ -31,8 +31,9 @@ report 16
 check 17
 pipeline 18
 drill 19
-argocd 20
-cmd 21
+explain 20
+argocd 21
+cmd 22
 '
 allow=mk/lint/road-allow.txt
 allowed=
