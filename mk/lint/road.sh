@@ -1,6 +1,6 @@
 #!/bin/sh
 # road.sh TOP: no include points up the road.  Each module of src/ has a
-# rank (below: lower first, from architecture.md and the includes of the
+# rank (below: lower first, from docs/design/road.md and the includes of the
 # tree); a file may include headers of its own module and of modules of a
 # lower rank only.  Known back arrows, each with its reason, are listed in
 # mk/lint/road-allow.txt as "src/<file> <module>/<header>  # why"; a line

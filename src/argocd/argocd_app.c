@@ -71,7 +71,7 @@ argocd_repo_root(struct arena *a, const char *cwd, const char *source_path)
 			return arena_strndup(a, cwd, e);
 		e = slash - 1;
 	}
-	/* Else cwd minus ARGOCD_APP_SOURCE_PATH (argocd-cmp.md 2.4). */
+	/* Else cwd minus ARGOCD_APP_SOURCE_PATH (docs/design/upstream.md, "Argo CD"). */
 	while (sp[0] == '.' && sp[1] == '/')
 		sp += 2;
 	while (*sp == '/')

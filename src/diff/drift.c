@@ -16,7 +16,7 @@
 #include "k8s/k8s_toleration.h"
 #include "node/node.h"
 
-/* The one table of drift findings (site-spec.md numbering: GS2xx). */
+/* The one table of drift findings (docs/design/findings.md numbering: GS2xx). */
 const struct drift_rule drift_rules[] = {
 	{ DRIFT_NO_TAINT, DIAG_ERROR,
 	  "a hybrid node of a site has no GPU taint (joined without it, or it was removed)" },

@@ -9,7 +9,7 @@
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
-/* Table order is run order; keep it the ID order of site-spec.md. */
+/* Table order is run order; keep it the ID order of docs/rules.md. */
 const struct rule *const rules_table[] = {
 	&rule_gs001, &rule_gs002, &rule_gs003, &rule_gs004, &rule_gs005, &rule_gs006, &rule_gs010,
 	&rule_gs011, &rule_gs012, &rule_gs013, &rule_gs020, &rule_gs021, &rule_gs022, &rule_gs023,

@@ -1,5 +1,5 @@
 /*
- * rules.h - the semantic checks of site-spec.md (GS004-GS063, GS1xx),
+ * rules.h - the semantic checks of docs/rules.md (GS004-GS063, GS1xx),
  * run on the typed model after the schema passed.  One file per rule or
  * family (rules/gsNNN_*.c), one row each in rules_table (rules/rules.c).
  */
@@ -29,7 +29,7 @@ struct rule_ctx;
 struct rule {
 	const char *id; /* "GS041" */
 	enum diag_level level;
-	const char *summary; /* one line, as in site-spec.md */
+	const char *summary; /* one line, as in docs/rules.md */
 	void (*check_site)(struct rule_ctx *c, const struct spec_site *s);
 	void (*check_fleet)(struct rule_ctx *c, const struct spec_fleet *f);
 };

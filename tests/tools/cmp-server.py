@@ -2,7 +2,7 @@
 """cmp-server.py - plays Argo CD's config-management-plugin server for tests.
 
 It does what argocd-cmp-server and the repo-server do around a plugin
-command (../shared/reference/argocd-cmp.md, sections 1-3), so the tests
+command (docs/design/upstream.md, "Argo CD"), so the tests
 exercise gpusite exactly as Argo CD runs it:
 
   run     read plugin.yaml, match the Application's plugin name
