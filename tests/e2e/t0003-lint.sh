@@ -277,4 +277,14 @@ test_expect_success 'a command that works on the site model fails; one that prin
 	sh "$TEST_TOP/mk/lint/cmd-only-commands.sh" model
 '
 
+test_expect_success 'a comment citing a page outside the repository fails; a page of the tree passes' '
+	make_tree refs src/render/r.c "/* see outputs.md section 3 */" &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/doc-refs.sh" refs 2>err &&
+	grep -F "src/render/r.c:1: cites outputs.md" err &&
+	mkdir -p refs/docs/design &&
+	printf "# Artifacts\n" >refs/docs/design/artifacts.md &&
+	printf "%s\n" "/* see docs/design/artifacts.md */" >refs/src/render/r.c &&
+	sh "$TEST_TOP/mk/lint/doc-refs.sh" refs
+'
+
 test_done
