@@ -43,6 +43,7 @@ struct serve {
 	pthread_t thread;
 	bool running;
 	bool stop;
+	bool reload_now; /* serve_wake(): reload before the next period */
 	pthread_cond_t wake;
 };
 
@@ -471,10 +472,12 @@ refresh_main(void *arg)
 	while (!s->stop) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += (time_t)s->cfg.refresh;
-		while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
+		while (!s->stop && !s->reload_now &&
+		       pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
 			;
 		if (s->stop)
 			break;
+		s->reload_now = false;
 		pthread_mutex_unlock(&s->lock);
 		serve_reload(s);
 		pthread_mutex_lock(&s->lock);
@@ -490,6 +493,15 @@ serve_start_refresh(struct serve *s)
 		return -1;
 	s->running = true;
 	return 0;
+}
+
+void
+serve_wake(struct serve *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->reload_now = true;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
 }
 
 void
@@ -677,9 +689,9 @@ out:
 	arena_release(&a);
 }
 
-void
-serve_handle(struct serve_reply *out, struct serve *s, const char *method, const char *url,
-	     const char *auth, const char *body, size_t len, bool too_big)
+bool
+serve_answer_head(struct serve_reply *out, struct serve *s, const char *method, const char *url,
+		  const char *auth)
 {
 	char token[SERVE_MAX_TOKEN + 1];
 	size_t tlen;
@@ -691,21 +703,21 @@ serve_handle(struct serve_reply *out, struct serve *s, const char *method, const
 			out->allow = "GET, HEAD";
 			reply_set(out, 405, "text/plain; charset=utf-8",
 				  xstrdup("method not allowed: use GET\n"), 28);
-			return;
+			return true;
 		}
 		reply_set(out, 200, "text/plain; charset=utf-8", xstrdup("ok\n"), 3);
-		return;
+		return true;
 	}
 	if (strcmp(url, "/api/v1/getparams.execute")) {
 		reply_message(out, 404,
 			      "not found: the plugin generator answers POST"
 			      " /api/v1/getparams.execute");
-		return;
+		return true;
 	}
 	if (strcmp(method, "POST")) {
 		out->allow = "POST";
 		reply_message(out, 405, "method not allowed: use POST");
-		return;
+		return true;
 	}
 	pthread_mutex_lock(&s->lock);
 	memcpy(token, s->token, s->token_len + 1);
@@ -718,14 +730,37 @@ serve_handle(struct serve_reply *out, struct serve *s, const char *method, const
 		reply_message(out, 401,
 			      "no bearer token: send 'Authorization: Bearer <token>',"
 			      " the token of the Secret the plugin ConfigMap names");
-		return;
+		return true;
 	}
 	if (!ok) {
 		reply_message(out, 403,
 			      "wrong bearer token: the ConfigMap's token must name"
 			      " the Secret key mounted as --token-file");
-		return;
+		return true;
 	}
+	return false;
+}
+
+void
+serve_reply_busy(struct serve_reply *out)
+{
+	char msg[160];
+
+	memset(out, 0, sizeof(*out));
+	snprintf(msg, sizeof(msg),
+		 "too many request bodies in flight: the server holds at most %zu MiB of"
+		 " them at once; ask again",
+		 SERVE_BODY_BUDGET >> 20);
+	reply_message(out, 503, msg);
+	out->retry_after = 1;
+}
+
+void
+serve_handle(struct serve_reply *out, struct serve *s, const char *method, const char *url,
+	     const char *auth, const char *body, size_t len, bool too_big)
+{
+	if (serve_answer_head(out, s, method, url, auth))
+		return;
 	if (too_big) {
 		reply_message(out, 413, "the request body is over 1 MiB");
 		return;

@@ -1,6 +1,7 @@
 /*
  * cmd_serve.c - `gpusite serve --listen ADDR:PORT --token-file FILE
- * [--repo URL|PATH] [--ref REV] [--refresh SECONDS] [PATH]`: Argo CD's
+ * [--health-listen ADDR:PORT] [--repo URL|PATH] [--ref REV] [--refresh
+ * SECONDS] [PATH]`: Argo CD's
  * ApplicationSet plugin generator (src/argocd/serve.h).
  *
  * Exit 0 after SIGTERM or SIGINT, 2 on a usage error, 3 when it cannot
@@ -14,12 +15,13 @@
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 
-enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH };
+enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH, OPT_HEALTH_LISTEN };
 
 static struct {
 	const char *listen;
 	const char *token_file;
 	const char *refresh;
+	const char *health_listen;
 } serve_args;
 
 static int
@@ -32,6 +34,8 @@ serve_option(void *payload, int id, const char *value)
 		serve_args.token_file = value;
 	else if (id == OPT_REFRESH)
 		serve_args.refresh = value;
+	else if (id == OPT_HEALTH_LISTEN)
+		serve_args.health_listen = value;
 	return 0;
 }
 
@@ -44,13 +48,17 @@ static const struct opt_spec serve_opts[] = {
 	  " Secret key); read again when it changes" },
 	{ OPT_REFRESH, "refresh", 0, "SECONDS",
 	  "read the repository again every SECONDS (default 60; 1 to 86400)" },
+	{ OPT_HEALTH_LISTEN, "health-listen", 0, "ADDR:PORT",
+	  "also answer GET /healthz, and nothing else, on this address, with a server of its"
+	  " own: the liveness probe still gets through while clients hold the connections of"
+	  " --listen" },
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct opts_cmd serve_cmd = {
 	.name = "serve",
-	.usage = "--listen ADDR:PORT --token-file FILE [--repo URL|PATH] [--ref REV]"
-		 " [--refresh SECONDS] [PATH]",
+	.usage = "--listen ADDR:PORT --token-file FILE [--health-listen ADDR:PORT]"
+		 " [--repo URL|PATH] [--ref REV] [--refresh SECONDS] [PATH]",
 	.about = "Argo CD's ApplicationSet plugin generator.  POST /api/v1/getparams.execute\n"
 		 "with 'Authorization: Bearer <token>' and a body {\"applicationSetName\": ...,\n"
 		 "\"input\": {\"parameters\": {\"per\": \"cluster\"}}} answers {\"output\":\n"
@@ -64,6 +72,11 @@ static const struct opts_cmd serve_cmd = {
 		 "token 401, wrong token 403, a body over 1 MiB 413, a malformed one 400.\n"
 		 "On start it prints 'gpusite serve: listening on ADDR:PORT' on stderr, then\n"
 		 "one line per request (method, path, status, duration; never a header).\n"
+		 "The token is checked as soon as the headers arrive: no body is read for a\n"
+		 "client without it.  Bodies in flight hold at most 4 MiB together (503 with\n"
+		 "Retry-After beyond); a client must send its headers within 10 s; one client\n"
+		 "address holds at most 32 connections.\n"
+		 "SIGHUP: read the token file and the specs again now, and go on serving.\n"
 		 "SIGTERM or SIGINT: no new connections, requests in flight finish, exit 0.\n",
 	.common = OPTS_SOURCE,
 	.own = serve_opts,
@@ -116,7 +129,7 @@ cmd_serve(int argc, char **argv)
 		fprintf(stderr, "gpusite serve: error: %s\n", err);
 		return GS_EXIT_FAILURE;
 	}
-	r = serve_http_run(s, serve_args.listen, err, sizeof(err));
+	r = serve_http_run(s, serve_args.listen, serve_args.health_listen, err, sizeof(err));
 	serve_close(s);
 	if (r == -2)
 		return opts_exit_code(opts_usage_error(&serve_cmd, "%s", err));
