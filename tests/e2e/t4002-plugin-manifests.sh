@@ -321,15 +321,21 @@ test_expect_success 'kubectl kustomize plugin/fleet: serve Deployment locked dow
 	assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False, sc
 	assert sc["capabilities"]["drop"] == ["ALL"] and not sc.get("privileged"), sc
 	assert c["resources"]["requests"] and c["resources"]["limits"]["memory"], c["resources"]
-	for probe in ("readinessProbe", "livenessProbe"):
-	    assert c[probe]["httpGet"]["path"] == "/healthz", c[probe]
-	    assert c[probe]["httpGet"]["port"] == "http"
 	assert c["command"] == ["gpusite", "serve"], c["command"]
 	args = c["args"]
 	opt = {args[i]: args[i + 1] for i in range(len(args) - 1) if args[i].startswith("--")}
-	assert set(opt) == {"--listen", "--token-file", "--repo", "--refresh"}, opt
+	assert set(opt) == {"--listen", "--health-listen", "--token-file", "--repo", "--refresh"}, opt
 	port = int(opt["--listen"].rsplit(":", 1)[1])
 	assert [p["containerPort"] for p in c["ports"] if p["name"] == "http"] == [port]
+	# the probes go to the health server of its own, which the Service does not expose
+	hport = int(opt["--health-listen"].rsplit(":", 1)[1])
+	assert hport != port
+	assert [p["containerPort"] for p in c["ports"] if p["name"] == "health"] == [hport]
+	for probe in ("readinessProbe", "livenessProbe"):
+	    assert c[probe]["httpGet"]["path"] == "/healthz", c[probe]
+	    assert c[probe]["httpGet"]["port"] == "health"
+	svc = by[("Service", "gpusite-serve")]
+	assert [p["targetPort"] for p in svc["spec"]["ports"]] == ["http"], svc["spec"]["ports"]
 	vols = {v["name"]: v for v in pod["volumes"]}
 	mounts = {m["name"]: m for m in c["volumeMounts"]}
 	tok = [n for n, v in vols.items() if "secret" in v]
