@@ -554,6 +554,10 @@ serve_auth_check(const char *auth, const char *token, size_t len)
 	return diff ? 0 : 1;
 }
 
+/* The input parameters serve takes; no request may carry more. */
+static const char *const serve_param_names[] = { "per" };
+#define SERVE_NPARAMS (sizeof(serve_param_names) / sizeof(serve_param_names[0]))
+
 int
 serve_parse_request(struct serve_request *out, struct arena *a, const char *body, size_t len,
 		    const char **why)
@@ -563,9 +567,11 @@ serve_parse_request(struct serve_request *out, struct arena *a, const char *body
 
 	memset(out, 0, sizeof(*out));
 	diags_init(&d, a);
-	root = json_parse(a, &d, "GS001", "request", body, len);
+	root = json_parse_flags(a, &d, "GS001", "request", body, len, JSON_STRICT);
 	if (!root) {
-		*why = d.count ? arena_printf(a, "the request body is not JSON: %s", d.items[0].msg)
+		*why = d.count ? arena_printf(
+					 a, "the request body is not JSON gpusite serve takes: %s",
+					 d.items[0].msg)
 			       : "the request body is not JSON";
 		return -1;
 	}
@@ -589,17 +595,17 @@ serve_parse_request(struct serve_request *out, struct arena *a, const char *body
 		*why = "\"input.parameters\" is not an object of parameter names";
 		return -1;
 	}
+	if (params->map.count > SERVE_NPARAMS) {
+		*why = arena_printf(a,
+				    "\"input.parameters\" has %zu keys: gpusite serve takes at most"
+				    " %zu ('per')",
+				    params->map.count, SERVE_NPARAMS);
+		return -1;
+	}
+	/* no key is given twice: the strict parse refused that */
 	out->params = arena_alloc(a, (params->map.count + 1) * sizeof(*out->params));
 	for (size_t i = 0; i < params->map.count; i++) {
-		const char *name = node_text(params->map.pairs[i].key);
-
-		for (size_t j = 0; j < out->nparams; j++)
-			if (!strcmp(out->params[j].name, name)) {
-				*why = arena_printf(a, "the input parameter '%.64s' is given twice",
-						    name);
-				return -1;
-			}
-		out->params[out->nparams].name = name;
+		out->params[out->nparams].name = node_text(params->map.pairs[i].key);
 		out->params[out->nparams].value = params->map.pairs[i].value;
 		out->nparams++;
 	}
@@ -652,7 +658,7 @@ answer_params(struct serve_reply *out, struct serve *s, const char *body, size_t
 	for (size_t i = 0; i < req.nparams; i++) {
 		const struct serve_param *pm = &req.params[i];
 
-		if (strcmp(pm->name, "per")) {
+		if (strcmp(pm->name, serve_param_names[0])) {
 			reply_message(out, 400,
 				      arena_printf(&a,
 						   "unknown input parameter '%s':"

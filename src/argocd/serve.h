@@ -53,8 +53,10 @@ struct serve_request {
 
 /*
  * Parse a request body.  Returns 0, or -1 with *why saying what is wrong
- * (the text of a 400 answer): not JSON, not an object, "input" or
- * "input.parameters" not an object, a parameter named twice.  Keys the
+ * (the text of a 400 answer): not JSON, a key given twice in any object
+ * or a \u0000 in any string (the JSON is read strictly: Argo CD's Go
+ * decoder would keep the last of two keys), not an object, "input" or
+ * "input.parameters" not an object, more parameters than serve takes.  Keys the
  * protocol does not name are ignored; "input" and its "parameters" may
  * be absent or null (no parameters).  Everything lives in `a`.
  */

@@ -81,6 +81,27 @@ test_expect_success 'slow headers on 270 connections: /healthz answers at once o
 	$CLIENT "http://$ADDR" --token-file token >out && head -n 1 out | grep -qx 200
 '
 
+test_expect_success '80,000 parameters: 400 at once, not minutes of CPU' '
+	python3 -c "import json, sys
+print(json.dumps({\"input\": {\"parameters\": {str(i): 0 for i in range(80000)}}}))" >many.json &&
+	test $(wc -c <many.json) -lt 1048576 &&
+	start=$(date +%s) &&
+	$CLIENT "http://$ADDR" --token-file token --body-file many.json >out &&
+	end=$(date +%s) && test $((end - start)) -lt 5 &&
+	head -n 1 out | grep -qx 400 &&
+	grep -q "\"input.parameters\\\\\" has 80000 keys: gpusite serve takes at most 1" out
+'
+
+test_expect_success 'a key given twice anywhere, a \u0000 in a string: 400 naming it' '
+	printf "{\"applicationSetName\": \"a\", \"applicationSetName\": \"b\"}" >dup.json &&
+	$CLIENT "http://$ADDR" --token-file token --body-file dup.json >out &&
+	head -n 1 out | grep -qx 400 && grep -q "the key '"'"'applicationSetName'"'"' is given twice" out &&
+	printf "{\"input\": {\"parameters\": {\"per\": \"site\\\\u0000x\"}}}" >nul.json &&
+	grep -q "u0000" nul.json &&
+	$CLIENT "http://$ADDR" --token-file token --body-file nul.json >out &&
+	head -n 1 out | grep -qx 400 && grep -q "(NUL)" out
+'
+
 test_expect_success 'SIGHUP reads the specs again at once and keeps serving' '
 	sed "s/beta-dc1/beta-dc7/g" sites/beta-dc1.yml >sites/beta-dc7.yml &&
 	$CLIENT "http://$ADDR" --token-file token --param per=\"site\" >out &&
