@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -146,28 +147,114 @@ app_path(struct arena *a, const struct serve_config *cfg, const char *const *nam
 	return n ? "sites" : ".";
 }
 
+/* `text` with every "`from`" replaced by `to`. */
+static const char *
+replace_all(struct arena *a, const char *text, const char *from, const char *to)
+{
+	struct buf b = BUF_INIT;
+	size_t fl = strlen(from), len;
+	const char *p = text, *hit;
+	char *out;
+
+	if (!fl || !strstr(text, from))
+		return text;
+	while ((hit = strstr(p, from))) {
+		if (buf_add(&b, p, (size_t)(hit - p)) < 0 || buf_adds(&b, to) < 0)
+			break;
+		p = hit + fl;
+	}
+	if (buf_adds(&b, p) < 0) {
+		buf_release(&b);
+		return text;
+	}
+	out = buf_detach(&b, &len);
+	text = arena_strndup(a, out, len);
+	free(out);
+	return text;
+}
+
+/*
+ * What a 503 may show of a text naming files: never a directory of the
+ * server.  Names are already from the top of the work tree where there
+ * is one; what is left is made relative to the working directory, or to
+ * the parent of the PATH served (sites/x.yaml), and a local --repo is
+ * named by its last component.
+ */
+static const char *
+scrub_paths(struct arena *a, const struct serve_config *cfg, const char *text)
+{
+	char here[PATH_MAX];
+	const char *repo = cfg->src.repo;
+
+	if (repo && (repo[0] == '/' || !strncmp(repo, "file://", 7))) {
+		const char *base = strrchr(repo, '/');
+		const char *name = base && base[1] ? base + 1 : "the repository";
+
+		text = replace_all(a, text, repo, name);
+		if (repo[0] != '/')
+			text = replace_all(a, text, repo + 7, name);
+	}
+	for (size_t i = 0; i < cfg->src.npaths; i++) {
+		const char *p = cfg->src.paths[i], *slash = strrchr(p, '/');
+
+		if (p[0] == '/' && slash && slash != p)
+			text = replace_all(a, text, arena_strndup(a, p, (size_t)(slash - p + 1)),
+					   "");
+	}
+	if (getcwd(here, sizeof(here)) && strcmp(here, "/"))
+		text = replace_all(a, text, arena_printf(a, "%s/", here), "");
+	return text;
+}
+
+/* One finding as a 503 shows it: file:line:col, the level, the rule. */
+static const char *
+finding_line(struct arena *a, const struct serve_config *cfg, const struct diag *g)
+{
+	const char *lvl = g->level == DIAG_ERROR ? "error" : "warning";
+	const char *rule = g->rule && *g->rule ? arena_printf(a, " [%s]", g->rule) : "";
+	const char *line;
+
+	if (g->at.file && g->at.line)
+		line = arena_printf(a, "%s:%u:%u: %s: %s%s", g->at.file, g->at.line, g->at.col, lvl,
+				    g->msg, rule);
+	else if (g->at.file)
+		line = arena_printf(a, "%s: %s: %s%s", g->at.file, lvl, g->msg, rule);
+	else
+		line = arena_printf(a, "%s: %s%s", lvl, g->msg, rule);
+	return scrub_paths(a, cfg, line);
+}
+
+/* Whether serve refuses the specs for `g`: every error, and a site file
+ * that holds no document (GS173, a warning for validate). */
+static bool
+refuses(const struct diag *g)
+{
+	return g->level == DIAG_ERROR || (g->rule && !strcmp(g->rule, "GS173"));
+}
+
+/* The 503: `what` (what failed), the first finding in the message itself
+ * (a controller that shows one line shows that one), then `then`. */
 static void
-snap_fail(struct serve_snap *sn, struct arena *a, const char *msg, const struct diags *d)
+snap_fail(struct serve_snap *sn, struct arena *a, const struct serve_config *cfg, const char *what,
+	  const char *then, const struct diags *d)
 {
 	struct node *m = node_new_map(a, nowhere);
 	struct node *list = node_new_seq(a, nowhere);
+	const char *first = NULL, *msg;
 
-	node_map_add_str(a, m, "message", msg);
 	for (size_t i = 0; d && i < d->count; i++) {
-		const struct diag *g = &d->items[i];
 		const char *line;
 
-		if (g->level != DIAG_ERROR)
+		if (!refuses(&d->items[i]))
 			continue;
-		if (g->at.file && g->at.line)
-			line = arena_printf(a, "%s:%u:%u: error: %s [%s]", g->at.file, g->at.line,
-					    g->at.col, g->msg, g->rule);
-		else if (g->at.file)
-			line = arena_printf(a, "%s: error: %s [%s]", g->at.file, g->msg, g->rule);
-		else
-			line = arena_printf(a, "error: %s [%s]", g->msg, g->rule);
+		line = finding_line(a, cfg, &d->items[i]);
+		if (!first)
+			first = line;
 		node_seq_push(a, list, node_new_str(a, nowhere, line));
 	}
+	msg = first ? arena_printf(a, "%s, the first: %s; %s", what, first, then)
+		    : arena_printf(a, "%s; %s", what, then);
+	node_map_add_str(a, m, "message", msg);
 	node_map_add(a, m, "diagnostics", list);
 	sn->status = 503;
 	sn->error = to_json(m, &sn->error_len);
@@ -273,10 +360,8 @@ snap_build(const struct serve_config *cfg)
 	r = pipeline_read(&files, &a, &d, &cfg->src);
 	if (r < 0) {
 		pipeline_files_from_top(&d, &a, &cfg->src);
-		snap_fail(sn, &a,
-			  "cannot read the site specs; the ApplicationSet keeps its"
-			  " Applications until they can be read",
-			  &d);
+		snap_fail(sn, &a, cfg, "cannot read the site specs",
+			  "the ApplicationSet keeps its Applications until they can be read", &d);
 		goto out;
 	}
 	pipeline_load(&p, &a, &files);
@@ -285,21 +370,17 @@ snap_build(const struct serve_config *cfg)
 	pipeline_files_from_top(&p.diags, &a, &cfg->src);
 	errors = diags_count(&p.diags, DIAG_ERROR);
 	if (errors) {
-		snap_fail(sn, &a,
-			  arena_printf(&a,
-				       "the site specs do not validate (%zu error%s);"
-				       " the ApplicationSet keeps its Applications"
-				       " until they are fixed",
-				       errors, errors == 1 ? "" : "s"),
+		snap_fail(sn, &a, cfg,
+			  arena_printf(&a, "the site specs do not validate (%zu error%s)", errors,
+				       errors == 1 ? "" : "s"),
+			  "the ApplicationSet keeps its Applications until they are fixed",
 			  &p.diags);
 		goto out;
 	}
 	if (!p.fleet.count) {
 		/* never an empty list: the controller would delete every Application */
-		snap_fail(sn, &a,
-			  "no site found in the site specs; the ApplicationSet keeps"
-			  " its Applications",
-			  NULL);
+		snap_fail(sn, &a, cfg, "no site found in the site specs",
+			  "the ApplicationSet keeps its Applications", NULL);
 		goto out;
 	}
 	names = arena_alloc(&a, files.count * sizeof(*names) + 1);

@@ -509,11 +509,11 @@ pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 		const char *what = src->staged ? "staged spec files" : "spec files";
 
 		if (src->npaths > 1)
-			diag_add(d, DIAG_ERROR, none, "", "", "no %s found in the %zu paths given",
-				 what, src->npaths);
+			diag_add(d, DIAG_ERROR, none, "GS007", "",
+				 "no %s found in the %zu paths given", what, src->npaths);
 		else
-			diag_add(d, DIAG_ERROR, none, "", "", "no %s found under '%s'%s%s", what,
-				 where, src->repo || src->ref ? " at " : "",
+			diag_add(d, DIAG_ERROR, none, "GS007", "", "no %s found under '%s'%s%s",
+				 what, where, src->repo || src->ref ? " at " : "",
 				 src->repo || src->ref ? (src->ref ? src->ref : "HEAD") : "");
 		return SOURCE_ENOTFOUND;
 	}

@@ -28,6 +28,10 @@
 
 /* ID order; no check function: other modules find these. */
 static const struct rule catalogue_rows[] = {
+	/* source: reading the specs */
+	ROW("GS007", DIAG_ERROR,
+	    "the specs cannot be read: a path, a Git revision, the index or a repository URL "
+	    "that cannot be read or fetched, or holds no spec file"),
 	/* render: an object the API server would refuse */
 	ROW("GS106", DIAG_ERROR,
 	    "a site's NodeConfig ConfigMap would be over the 1 MiB the API server accepts "

@@ -197,6 +197,23 @@ test_expect_success 'a work-tree PATH is served the same; a broken spec there st
 	head -n 1 out | grep -qx 503 && grep -q "GS003" out
 '
 
+test_expect_success 'a 503 names files from the top, never a directory of the server; every finding has its rule, the message the first' '
+	start_serve abs.log "$SCRATCH/broken" &&
+	$CLIENT "$BASE" --token-file token >out && stop_serve &&
+	head -n 1 out | grep -qx 503 &&
+	! grep -q "$SCRATCH" out && ! grep -q "\[\]" out &&
+	grep -q "\"message\":\"the site specs do not validate (1 error), the first: broken/beta-dc1.yml:[0-9]*:[0-9]*: error: .*\[GS003\]; the ApplicationSet keeps" out &&
+	grep -q "\"diagnostics\":\[\"broken/beta-dc1.yml:" out &&
+	start_serve fetch.log --repo "http://127.0.0.1:1/fleet.git" &&
+	$CLIENT "$BASE" --token-file token >out && stop_serve &&
+	head -n 1 out | grep -qx 503 && ! grep -q "\[\]" out &&
+	grep -q "\"message\":\"cannot read the site specs, the first: error: cannot fetch http://127.0.0.1:1/fleet.git: .* \[GS007\]; " out &&
+	start_serve gone.log --repo "file://$SCRATCH/gone.git" &&
+	$CLIENT "$BASE" --token-file token >out && stop_serve &&
+	head -n 1 out | grep -qx 503 && grep -q "cannot fetch gone.git: .*\[GS007\]" out &&
+	! grep -q "$SCRATCH" out && ! grep -q "$SCRATCH" gone.log
+'
+
 test_expect_success 'a --repo URL (the libgit2 cache) is fetched again at each refresh' '
 	git init -q --bare origin.git && git -C repo push -q "$SCRATCH/origin.git" HEAD:refs/heads/main &&
 	git -C origin.git symbolic-ref HEAD refs/heads/main &&
