@@ -229,7 +229,7 @@ finding_line(struct arena *a, const struct serve_config *cfg, const struct diag 
 static bool
 refuses(const struct diag *g)
 {
-	return g->level == DIAG_ERROR || (g->rule && !strcmp(g->rule, "GS173"));
+	return g->level == DIAG_ERROR || (g->rule && !strcmp(g->rule, PIPELINE_RULE_EMPTY_FILE));
 }
 
 /* The 503: `what` (what failed), the first finding in the message itself
@@ -350,7 +350,7 @@ snap_build(const struct serve_config *cfg)
 	struct node *clusters, *sites;
 	const char **names;
 	const char *path;
-	size_t nclusters = 0, errors;
+	size_t nclusters = 0, errors, empty = 0;
 	int r;
 
 	atomic_init(&sn->refs, 1);
@@ -369,6 +369,18 @@ snap_build(const struct serve_config *cfg)
 	diags_sort(&p.diags);
 	pipeline_files_from_top(&p.diags, &a, &cfg->src);
 	errors = diags_count(&p.diags, DIAG_ERROR);
+	for (size_t i = 0; i < p.diags.count; i++)
+		if (p.diags.items[i].level != DIAG_ERROR && refuses(&p.diags.items[i]))
+			empty++;
+	if (!errors && empty) {
+		snap_fail(sn, &a, cfg,
+			  arena_printf(&a, "%zu site file%s hold%s no document", empty,
+				       empty == 1 ? "" : "s", empty == 1 ? "s" : ""),
+			  "the ApplicationSet keeps its Applications until the file is fixed or"
+			  " removed",
+			  &p.diags);
+		goto out;
+	}
 	if (errors) {
 		snap_fail(sn, &a, cfg,
 			  arena_printf(&a, "the site specs do not validate (%zu error%s)", errors,

@@ -439,7 +439,14 @@ load_file(struct load_state *st, const struct source_file *f, size_t file)
 
 	/* Findings of the loader stay with the file: the document they
 	 * are in may not have loaded at all. */
-	yamlio_load(&docs, t, &st->p->diags, f->path, f->data, f->len, &yamlio_default_limits);
+	if (yamlio_load(&docs, t, &st->p->diags, f->path, f->data, f->len,
+			&yamlio_default_limits) == 0 &&
+	    !docs.count)
+		diag_add(
+			&st->p->diags, DIAG_WARNING, (struct pos){ f->path, 0, 0 },
+			PIPELINE_RULE_EMPTY_FILE, "",
+			"the file holds no document (it is empty or only comments): add the site's"
+			" spec or remove the file; generate and serve refuse the specs until then");
 	for (size_t j = 0; j < docs.count; j++)
 		load_doc(st, t, f, file, docs.docs[j]);
 	if (st->lean)

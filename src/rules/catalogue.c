@@ -163,6 +163,10 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS170", DIAG_ERROR,
 	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
 	    "list"),
+	/* Reading the specs: a file in the sites tree with no document */
+	ROW("GS173", DIAG_WARNING,
+	    "a site file holds no document (empty, or only comments); generate and serve refuse "
+	    "the specs while it is there"),
 	/* render */
 	ROW("GS190", DIAG_ERROR, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR,

@@ -214,6 +214,18 @@ test_expect_success 'a 503 names files from the top, never a directory of the se
 	! grep -q "$SCRATCH" out && ! grep -q "$SCRATCH" gone.log
 '
 
+test_expect_success 'a site file with no document (empty or only comments): 503 naming it until it is removed' '
+	mkdir -p holed && cp -R "$FLEET/sites" holed/ &&
+	printf "# emptied by mistake\n" >holed/sites/beta-dc1.yml &&
+	start_serve holed.log --refresh 1 holed/sites &&
+	$CLIENT "$BASE" --token-file token >out &&
+	head -n 1 out | grep -qx 503 &&
+	grep -q "\"message\":\"1 site file holds no document, the first: holed/sites/beta-dc1.yml: warning: the file holds no document .*\[GS173\]; the ApplicationSet keeps its Applications until the file is fixed or removed\"" out &&
+	rm holed/sites/beta-dc1.yml &&
+	wait_for "^200$" --token-file token && stop_serve &&
+	grep -q "\"cluster\":\"cluster-a\"" w.out
+'
+
 test_expect_success 'a --repo URL (the libgit2 cache) is fetched again at each refresh' '
 	git init -q --bare origin.git && git -C repo push -q "$SCRATCH/origin.git" HEAD:refs/heads/main &&
 	git -C origin.git symbolic-ref HEAD refs/heads/main &&
