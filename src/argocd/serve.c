@@ -286,10 +286,22 @@ site_elements(struct arena *a, const struct serve_config *cfg, const struct spec
 		node_map_add_str(a, e, "site", st->name);
 		node_map_add_str(a, e, "cluster", st->cluster.name);
 		node_map_add_str(a, e, "destinationName", dn ? dn : st->cluster.name);
+		node_map_add_str(a, e, "project", st->argocd.project);
+		node_map_add_str(a, e, "alertsNamespace", st->alerts.namespace);
 		node_map_add_str(a, e, "file", pipeline_file_from_top(a, &cfg->src, st->file));
 		node_seq_push(a, sites, e);
 	}
 	return sites;
+}
+
+/* The first site of `cluster` in the fleet's order. */
+static const struct spec_site *
+first_site_of(const struct spec_fleet *fleet, const char *cluster)
+{
+	for (size_t i = 0; i < fleet->count; i++)
+		if (!strcmp(fleet->sites[i]->cluster.name, cluster))
+			return fleet->sites[i];
+	return fleet->sites[0];
 }
 
 /* per: cluster: one element per cluster, by cluster name; each cluster's
@@ -301,7 +313,7 @@ cluster_elements(struct arena *a, const struct spec_fleet *fleet, const char *pa
 	size_t nclusters = 0;
 
 	for (;;) {
-		const char *next = NULL, *dn = NULL;
+		const char *next = NULL, *dn = NULL, *project = NULL, *alerts = NULL;
 		struct node *e, *list;
 
 		for (size_t i = 0; i < fleet->count; i++) {
@@ -325,10 +337,20 @@ cluster_elements(struct arena *a, const struct spec_fleet *fleet, const char *pa
 				continue;
 			if (!dn)
 				dn = destination_name(st);
+			if (!project)
+				project = st->argocd.project;
+			/* the first site (by name) with alerts: its PrometheusRule's
+			 * namespace is the one the Application creates */
+			if (!alerts && st->alerts.enabled)
+				alerts = st->alerts.namespace;
 			node_seq_push(a, list, node_new_str(a, nowhere, st->name));
 		}
+		if (!alerts)
+			alerts = first_site_of(fleet, next)->alerts.namespace;
 		node_map_add_str(a, e, "cluster", next);
 		node_map_add_str(a, e, "destinationName", dn ? dn : next);
+		node_map_add_str(a, e, "project", project);
+		node_map_add_str(a, e, "alertsNamespace", alerts);
 		node_map_add(a, e, "sites", list);
 		node_map_add_str(a, e, "path", path);
 		node_seq_push(a, clusters, e);

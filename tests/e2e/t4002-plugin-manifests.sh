@@ -241,6 +241,11 @@ test_expect_success 'the ApplicationSet names the plugin as plugin.yaml defines 
 	assert src["path"] == "sites"
 	assert s["template"]["metadata"]["annotations"]["argocd.argoproj.io/manifest-generate-paths"] == "."
 	assert src["repoURL"] == s["generators"][0]["git"]["repoURL"]
+	t = s["template"]["spec"]
+	assert t["project"] == "{{ dig \"spec\" \"argocd\" \"project\" \"default\" . }}", t["project"]
+	assert t["destination"]["namespace"] == \
+	    "{{ dig \"spec\" \"alerts\" \"namespace\" \"monitoring\" . }}", t["destination"]
+	assert t["syncPolicy"]["syncOptions"] == ["CreateNamespace=true"]
 	EOF
 '
 
@@ -395,8 +400,10 @@ test_expect_success 'plugin/fleet: both ApplicationSets validate against the CRD
 	import glob, json, re, sys, yaml
 	# the elements gpusite serve answers per cluster (t4100 checks the keys)
 	elems = [{"cluster": "seoul-cluster", "destinationName": "seoul-cluster",
+	          "project": "default", "alertsNamespace": "monitoring",
 	          "sites": ["seoul-dc1"], "path": "sites"},
 	         {"cluster": "busan-cluster", "destinationName": "busan-spoke",
+	          "project": "gpu", "alertsNamespace": "gpu-alerts",
 	          "sites": ["busan-dc2", "busan-dc3"], "path": "sites"}]
 	def fill(n, e):
 	    if isinstance(n, dict):
@@ -413,6 +420,11 @@ test_expect_success 'plugin/fleet: both ApplicationSets validate against the CRD
 	        t = fill(a["spec"]["template"], e)
 	        t["metadata"]["namespace"] = "argocd"
 	        apps.append({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", **t})
+	# the project and the alerts namespace come from the element
+	assert [a["spec"]["project"] for a in apps] == ["default", "gpu"] * 2, apps
+	spokes = [a for a in apps if a["metadata"]["labels"]["gpusite.io/role"] == "spoke"]
+	assert [a["spec"]["destination"]["namespace"] for a in spokes] == ["monitoring", "gpu-alerts"]
+	assert all("CreateNamespace=true" in a["spec"]["syncPolicy"]["syncOptions"] for a in spokes)
 	json.dump(apps, sys.stdout)
 	EOF
 	node validate.js "$AJV_TOOLS" crd app.schema.json - fleet-apps.json >fleet-apps.out &&
@@ -427,7 +439,8 @@ test_expect_success 'plugin/fleet: per cluster a spoke Application (objects: clu
 	python3 - "$FLEETDIR" "$PLUGIN/plugin.yaml" <<-\EOF
 	import sys, yaml
 	p = yaml.safe_load(open(sys.argv[2]))
-	want = {"gpusite-spokes": ("cluster", {"name": "{{ .destinationName }}"}),
+	want = {"gpusite-spokes": ("cluster", {"name": "{{ .destinationName }}",
+	                                       "namespace": "{{ .alertsNamespace }}"}),
 	        "gpusite-hub": ("argocd", {"server": "https://kubernetes.default.svc", "namespace": "argocd"})}
 	names = set()
 	for role in ("spokes", "hub"):
@@ -445,6 +458,10 @@ test_expect_success 'plugin/fleet: per cluster a spoke Application (objects: clu
 	    assert src["path"] == "{{ .path }}"
 	    assert t["spec"]["destination"] == dest, t["spec"]["destination"]
 	    assert "{{ .cluster }}" in t["metadata"]["name"]
+	    # never a hard-coded project: argocd.project of the sites
+	    assert t["spec"]["project"] == "{{ .project }}", t["spec"]["project"]
+	    if objects == "cluster":
+	        assert t["spec"]["syncPolicy"]["syncOptions"] == ["CreateNamespace=true"]
 	    names.add(t["metadata"]["name"])
 	assert len(names) == 2, names   # the two Applications of a cluster never collide
 	EOF
