@@ -8,7 +8,7 @@ loopback, bounded in count and time.
       sends before any byte of the body ("HTTP/1.1 401 ..."), or
       "nothing in 3 s"; then the same without Expect
   serve-abuse.py flood HOST:PORT COUNT [--token T] [--hold S]
-      COUNT clients at once, spread over 127.0.0.1-8 (the server limits
+      COUNT clients at once, spread over 127.0.0.1-10 (the server limits
       connections per address), each POSTs a 1 MiB body in 64 KiB writes
       (pausing --hold seconds half-way); prints "statuses {...}"
   serve-abuse.py slow HOST:PORT COUNT HEALTH-HOST:PORT
@@ -80,7 +80,7 @@ def flood(hostport, count, token, hold):
     def one(i):
         status = "none"
         try:
-            s = connect(hostport, "127.0.0.%d" % (1 + i % 8), timeout=20)
+            s = connect(hostport, "127.0.0.%d" % (1 + i % 10), timeout=20)
             s.sendall(headers(token, MIB))
             for k in range(MIB // len(chunk)):
                 if hold and k == 8:
