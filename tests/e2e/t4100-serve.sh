@@ -221,18 +221,16 @@ test_expect_success 'argocd.project and alerts.namespace of the sites reach ever
 	done &&
 	grep -q "project: gpu" proj/sites/eu/gamma-dc1.yaml &&
 	start_serve proj.log proj/sites &&
-	$CLIENT "$BASE" --token-file token >out &&
-	grep -q "{\"cluster\":\"cluster-a\",\"destinationName\":\"cluster-a\",\"project\":\"default\",\"alertsNamespace\":\"monitoring\"," out &&
-	grep -q "{\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"gpu\",\"alertsNamespace\":\"gpu-alerts\"," out &&
-	$CLIENT "$BASE" --token-file token --param per=\"site\" >out &&
-	grep -q "{\"site\":\"gamma-dc1\",\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"gpu\",\"alertsNamespace\":\"gpu-alerts\"," out &&
-	for f in "$TEST_TOP"/plugin/fleet/applicationset-*.yaml; do
-		$CLIENT "$BASE" --token-file token --check-template "$f" >out &&
-		grep -q ": 2 elements, keys \[.*'"'"'project'"'"'.*\]" out || return 1
-	done &&
-	$CLIENT "$BASE" --token-file token --check-template "$TEST_TOP/plugin/fleet/applicationset-spokes.yaml" >out &&
-	grep -q "^gpusite-spokes: 2 elements, keys \['"'"'alertsNamespace'"'"'," out &&
-	stop_serve
+	$CLIENT "$BASE" --token-file token >cl.out &&
+	$CLIENT "$BASE" --token-file token --param per=\"site\" >site.out &&
+	$CLIENT "$BASE" --token-file token --check-template "$TEST_TOP/plugin/fleet/applicationset-hub.yaml" >hub.out &&
+	$CLIENT "$BASE" --token-file token --check-template "$TEST_TOP/plugin/fleet/applicationset-spokes.yaml" >spokes.out &&
+	stop_serve &&
+	grep -q "{\"cluster\":\"cluster-a\",\"destinationName\":\"cluster-a\",\"project\":\"default\",\"alertsNamespace\":\"monitoring\"," cl.out &&
+	grep -q "{\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"gpu\",\"alertsNamespace\":\"gpu-alerts\"," cl.out &&
+	grep -q "{\"site\":\"gamma-dc1\",\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"gpu\",\"alertsNamespace\":\"gpu-alerts\"," site.out &&
+	grep -q "^gpusite-hub: 2 elements, keys \[.*'"'"'project'"'"'.*\]" hub.out &&
+	grep -q "^gpusite-spokes: 2 elements, keys \['"'"'alertsNamespace'"'"',.*'"'"'project'"'"'\]" spokes.out
 '
 
 test_expect_success 'a site file with no document (empty or only comments): 503 naming it until it is removed' '
