@@ -29,6 +29,10 @@
 
 /* ID order; no check function: other modules find these. */
 static const struct rule catalogue_rows[] = {
+	/* source: reading the specs */
+	ROW("GS007", DIAG_ERROR,
+	    "the specs cannot be read: a path, a Git revision, the index or a repository URL "
+	    "that cannot be read or fetched, or holds no spec file"),
 	/* render: an object the API server would refuse */
 	ROW("GS106", DIAG_ERROR,
 	    "a site's NodeConfig ConfigMap would be over the 1 MiB the API server accepts "
@@ -160,6 +164,10 @@ static const struct rule catalogue_rows[] = {
 	ROW("GS170", DIAG_ERROR,
 	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
 	    "list"),
+	/* Reading the specs: a file in the sites tree with no document */
+	ROW("GS173", DIAG_WARNING,
+	    "a site file holds no document (empty, or only comments); generate and serve refuse "
+	    "the specs while it is there"),
 	/* generate: the destination's version (KUBE_VERSION) */
 	ROW("GS177", DIAG_WARNING,
 	    "generate: the destination's Kubernetes version (KUBE_VERSION) differs from the "
