@@ -9,6 +9,7 @@
 # and the diff of the digests shows which fleets it touched.
 . "$TEST_TOP/tests/lib.sh"
 
+cd "$SCRATCH" || exit 1
 digests="$TEST_TOP/testdata/render-digests.txt"
 
 # prints "DIR FORMAT EXIT SHA256" for every fleet, sorted
