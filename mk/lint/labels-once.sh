@@ -16,7 +16,9 @@ files=$(find src -name '*.[ch]' ! -path 'src/inventory/*' | LC_ALL=C sort)
 [ -n "$files" ] || { echo "labels-once: no sources under $top/src" >&2; exit 2; }
 
 # the literals: a gpusite.io/ label key, node-type and its values,
-# gpu.model, the default pool and class names; strip comments first
+# gpu.model, the default pool and class names, the names of the site's
+# objects (gpusite-...) and of the fallback plugin's release; strip
+# comments first
 # shellcheck disable=SC2086
 hits=$(awk '
 	FNR == 1 { incomment = 0 }
@@ -36,7 +38,8 @@ hits=$(awk '
 			line = substr(line, i + 2); incomment = 1
 		}
 		if (out ~ /"[^"]*(gpusite\.io\/(site|cluster|node-group|node-image)|cloud-gpu-fallback|hybrid-gpu|-gpu-fallback)[^"]*"/ ||
-		    out ~ /"(node-type|gpu\.model|gpu-fallback)"/)
+		    out ~ /"(node-type|gpu\.model|gpu-fallback|nvidia-device-plugin-fallback)"/ ||
+		    out ~ /"gpusite-[^"]*"/ || out ~ /-placement"/)
 			printf "%s:%d: %s\n", FILENAME, FNR, $0
 	}' $files)
 if [ -n "$hits" ]; then

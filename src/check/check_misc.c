@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "inventory/inventory_labels.h"
 #include "base/arena.h"
 #include "check/check_int.h"
 #include "yamlio/yamlio.h"
@@ -74,7 +75,7 @@ is_nodeconfig_configmap(const struct node *cm)
 {
 	const char *name = node_str(node_path(cm, "metadata.name"));
 
-	return name && !strncmp(name, "gpusite-nodeconfig-", 19);
+	return name && !strncmp(name, INV_NODECONFIG_MAP_PREFIX, strlen(INV_NODECONFIG_MAP_PREFIX));
 }
 
 void

@@ -509,7 +509,7 @@ is_fallback_plugin_at_home(const struct drift_pod *p, const struct drift_node *n
 	const char *inst = label(p->labels, "app.kubernetes.io/instance");
 	const char *img = label(n->labels, INV_NODE_IMAGE_LABEL);
 
-	return inst && !strcmp(inst, "nvidia-device-plugin-fallback") && img &&
+	return inst && !strcmp(inst, INV_RELEASE_FALLBACK_PLUGIN) && img &&
 	       !strcmp(img, "al2023") && drift_is_device_plugin(p);
 }
 

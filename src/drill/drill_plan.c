@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "diff/diff.h"
@@ -118,8 +119,8 @@ check_plugin(struct arena *a, struct diags *d, struct drill_plan *p,
 		const char *inst = node_str(node_map_get(node_path(o, "metadata.labels"),
 							 "app.kubernetes.io/instance"));
 
-		found = found || (name && !strcmp(name, "nvidia-device-plugin-fallback")) ||
-			(inst && !strcmp(inst, "nvidia-device-plugin-fallback"));
+		found = found || (name && !strcmp(name, INV_RELEASE_FALLBACK_PLUGIN)) ||
+			(inst && !strcmp(inst, INV_RELEASE_FALLBACK_PLUGIN));
 	}
 	if (!found)
 		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "nodeImage"),

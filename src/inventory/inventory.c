@@ -13,6 +13,11 @@ static const char *const role_names[INV_ROLE_COUNT] = {
 	[INV_ROLE_HYBRID_GROUP] = "hybrid node group",
 	[INV_ROLE_FALLBACK_POOL] = "fallback pool",
 	[INV_ROLE_NODE_CLASS] = "node class",
+	[INV_ROLE_NODECONFIG_MAP] = "NodeConfig ConfigMap",
+	[INV_ROLE_PLACEMENT_POLICY] = "placement policy",
+	[INV_ROLE_ALERT_RULE] = "alert rule",
+	[INV_ROLE_GPU_STACK_APP] = "GPU-stack Application",
+	[INV_ROLE_FALLBACK_PLUGIN_APP] = "fallback device plugin Application",
 };
 
 const char *
@@ -110,6 +115,70 @@ hybrid_group(struct arena *a, struct inv_group *out, const struct spec_site *sit
 	out->node_labels = inventory_group_labels(a, site, g, &out->node_label_count);
 }
 
+const char *
+inventory_stack_release(enum spec_stack_type type)
+{
+	return type == STACK_GPU_OPERATOR ? INV_RELEASE_GPU_OPERATOR : INV_RELEASE_DEVICE_PLUGIN;
+}
+
+const char *
+inventory_app_name(struct arena *a, const char *cluster, enum inv_role role,
+		   enum spec_stack_type type)
+{
+	char *n =
+		arena_printf(a, "%s-%s", cluster,
+			     role == INV_ROLE_FALLBACK_PLUGIN_APP ? INV_RELEASE_FALLBACK_PLUGIN
+								  : inventory_stack_release(type));
+
+	for (char *p = n; *p; p++) {
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+		else if (*p == '_')
+			*p = '-';
+	}
+	return n;
+}
+
+/* The objects beyond pools and groups, one per role, in role order. */
+static void
+site_objects(struct arena *a, struct inventory *inv, const struct spec_site *site)
+{
+	const char *argocd_ns = site->argocd.namespace ? site->argocd.namespace : "";
+	struct inv_object *o = arena_alloc(a, 5 * sizeof(*o));
+
+	o[0] = (struct inv_object){ INV_ROLE_NODECONFIG_MAP,
+				    arena_printf(a, INV_NODECONFIG_MAP_PREFIX "%s", site->name),
+				    INV_NODECONFIG_NAMESPACE };
+	o[1] = (struct inv_object){
+		INV_ROLE_PLACEMENT_POLICY,
+		arena_printf(a, INV_OBJECT_PREFIX "%s" INV_PLACEMENT_SUFFIX, site->name), ""
+	};
+	o[2] = (struct inv_object){ INV_ROLE_ALERT_RULE,
+				    arena_printf(a, INV_OBJECT_PREFIX "%s", site->name),
+				    site->alerts.namespace ? site->alerts.namespace : "" };
+	o[3] = (struct inv_object){ INV_ROLE_GPU_STACK_APP,
+				    inventory_app_name(a, site->cluster.name,
+						       INV_ROLE_GPU_STACK_APP,
+						       site->gpu_stack.type),
+				    argocd_ns };
+	o[4] = (struct inv_object){ INV_ROLE_FALLBACK_PLUGIN_APP,
+				    inventory_app_name(a, site->cluster.name,
+						       INV_ROLE_FALLBACK_PLUGIN_APP,
+						       site->gpu_stack.type),
+				    argocd_ns };
+	inv->objects = o;
+	inv->object_count = 5;
+}
+
+const struct inv_object *
+inventory_object(const struct inventory *inv, enum inv_role role)
+{
+	for (size_t i = 0; i < inv->object_count; i++)
+		if (inv->objects[i].role == role)
+			return &inv->objects[i];
+	return NULL;
+}
+
 const struct inventory *
 inventory_site(struct arena *a, const struct spec_site *site)
 {
@@ -117,6 +186,7 @@ inventory_site(struct arena *a, const struct spec_site *site)
 
 	memset(inv, 0, sizeof(*inv));
 	inv->site = site;
+	site_objects(a, inv, site);
 	if (site->group_count) {
 		inv->groups = arena_alloc(a, site->group_count * sizeof(*inv->groups));
 		for (size_t i = 0; i < site->group_count; i++)

@@ -20,9 +20,14 @@ struct arena;
 /* What an owned object is for.  A new role is a row in inventory.c's
  * role table plus the entries that build it. */
 enum inv_role {
-	INV_ROLE_HYBRID_GROUP,  /* the on-prem nodes of one nodeGroup */
-	INV_ROLE_FALLBACK_POOL, /* the on-demand (or reserved) Karpenter pool */
-	INV_ROLE_NODE_CLASS,    /* the node class a pool launches with */
+	INV_ROLE_HYBRID_GROUP,        /* the on-prem nodes of one nodeGroup */
+	INV_ROLE_FALLBACK_POOL,       /* the on-demand (or reserved) Karpenter pool */
+	INV_ROLE_NODE_CLASS,          /* the node class a pool launches with */
+	INV_ROLE_NODECONFIG_MAP,      /* the site's NodeConfigs, published as a ConfigMap */
+	INV_ROLE_PLACEMENT_POLICY,    /* the admission policy that places its GPU pods */
+	INV_ROLE_ALERT_RULE,          /* its PrometheusRule */
+	INV_ROLE_GPU_STACK_APP,       /* its cluster's GPU-stack Application (shared) */
+	INV_ROLE_FALLBACK_PLUGIN_APP, /* its cluster's fallback device plugin (shared) */
 	INV_ROLE_COUNT
 };
 
@@ -50,8 +55,19 @@ struct inv_group {
 	const struct spec_node_group *spec;
 };
 
+/* One more object the site owns (or shares with its cluster's sites):
+ * its role, name and namespace ("" when cluster-scoped or decided by its
+ * kind's renderer). */
+struct inv_object {
+	enum inv_role role;
+	const char *name;
+	const char *namespace;
+};
+
 struct inventory {
 	const struct spec_site *site;
+	struct inv_object *objects; /* one per role above the pools, in role order */
+	size_t object_count;
 	struct inv_pool *pools; /* in a fixed order: the fallback pool first */
 	size_t pool_count;
 	struct inv_group *groups; /* in spec order */
@@ -65,6 +81,18 @@ const struct inventory *inventory_site(struct arena *a, const struct spec_site *
  * (what inventory_site() puts in each struct inv_group); `*count` set. */
 const struct spec_kv *inventory_group_labels(struct arena *a, const struct spec_site *site,
 					     const struct spec_node_group *g, size_t *count);
+
+/* The object of `role` (NODECONFIG_MAP ... FALLBACK_PLUGIN_APP). */
+const struct inv_object *inventory_object(const struct inventory *inv, enum inv_role role);
+
+/* The name of a cluster's Application of `role` (GPU_STACK_APP, with its
+ * stack type, or FALLBACK_PLUGIN_APP): <cluster>-<release>, lower-cased,
+ * '_' as '-', since cluster names may hold what object names may not. */
+const char *inventory_app_name(struct arena *a, const char *cluster, enum inv_role role,
+			       enum spec_stack_type type);
+
+/* The Helm release of the GPU stack of `type`. */
+const char *inventory_stack_release(enum spec_stack_type type);
 
 /* The pool of `role`, or NULL when the site has none. */
 const struct inv_pool *inventory_pool(const struct inventory *inv, enum inv_role role);

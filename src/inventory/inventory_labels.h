@@ -31,4 +31,17 @@
 #define INV_NODE_CLASS_DEFAULT "gpu-fallback"
 #define INV_NODE_CLASS_AUTO_MODE "default"
 
+/* Names of the site's own objects: gpusite-nodeconfig-<site>,
+ * gpusite-<site>-placement, gpusite-<site> (alert rule and its group). */
+#define INV_NODECONFIG_MAP_PREFIX "gpusite-nodeconfig-"
+#define INV_OBJECT_PREFIX "gpusite-"
+#define INV_PLACEMENT_SUFFIX "-placement"
+/* Where a site's NodeConfig ConfigMap lives. */
+#define INV_NODECONFIG_NAMESPACE "kube-system"
+/* Helm releases (and Application suffixes) of the GPU stack and of the
+ * fallback device plugin: <cluster>-<release>. */
+#define INV_RELEASE_DEVICE_PLUGIN "nvidia-device-plugin"
+#define INV_RELEASE_GPU_OPERATOR "gpu-operator"
+#define INV_RELEASE_FALLBACK_PLUGIN "nvidia-device-plugin-fallback"
+
 #endif

@@ -181,6 +181,7 @@ alerts_rules(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	struct arena *a = ctx->arena;
 	const struct spec_alerts *al = &site->alerts;
 	const struct spec_fallback *fb = &site->fallback;
+	const struct inv_object *rule = inventory_object(ctx->inv, INV_ROLE_ALERT_RULE);
 	struct render_kvs extra = { NULL, 0, 0 };
 	struct render_object *o;
 	struct node *spec, *groups, *group, *rules;
@@ -188,8 +189,8 @@ alerts_rules(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	for (size_t i = 0; i < al->label_count; i++)
 		render_kvs_add(a, &extra, al->labels[i].key, al->labels[i].value);
 	o = render_object_add(
-		ctx, &render_kind_alerts, NULL, NULL, al->namespace ? al->namespace : "monitoring",
-		arena_printf(a, "gpusite-%s", site->name), site->name, site->cluster.name, &extra,
+		ctx, &render_kind_alerts, NULL, NULL, rule->namespace, rule->name, site->name,
+		site->cluster.name, &extra,
 		arena_printf(
 			a, "%s%s",
 			fb->enabled ? "alerts when the cloud fallback takes over or nears its"
@@ -204,7 +205,7 @@ alerts_rules(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	groups = node_map_add(a, spec, "groups", node_new_seq(a, no_pos));
 	group = node_new_map(a, no_pos);
-	node_map_add_str(a, group, "name", arena_printf(a, "gpusite-%s", site->name));
+	node_map_add_str(a, group, "name", rule->name);
 	rules = node_map_add(a, group, "rules", node_new_seq(a, no_pos));
 	node_seq_push(a, groups, group);
 	return rules;

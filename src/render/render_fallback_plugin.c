@@ -26,7 +26,7 @@
 
 #define FALLBACK_PLUGIN_CHART "nvidia-device-plugin"
 #define FALLBACK_PLUGIN_REPO "https://nvidia.github.io/k8s-device-plugin"
-#define FALLBACK_PLUGIN_RELEASE "nvidia-device-plugin-fallback"
+#define FALLBACK_PLUGIN_RELEASE INV_RELEASE_FALLBACK_PLUGIN
 
 static const struct pos no_pos = POS_NONE;
 
@@ -110,15 +110,7 @@ render_node_image_name(enum spec_node_image img)
 const char *
 render_fallback_plugin_app_name(struct arena *a, const char *cluster)
 {
-	char *n = arena_printf(a, "%s-%s", cluster, FALLBACK_PLUGIN_RELEASE);
-
-	for (char *p = n; *p; p++) {
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-		else if (*p == '_')
-			*p = '-';
-	}
-	return n;
+	return inventory_app_name(a, cluster, INV_ROLE_FALLBACK_PLUGIN_APP, STACK_DEVICE_PLUGIN);
 }
 
 static int

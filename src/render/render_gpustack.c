@@ -147,7 +147,7 @@ render_gpustack_values(struct arena *a, const struct spec_site *const *sites, si
 static const char *
 stack_app_suffix(enum spec_stack_type t)
 {
-	return t == STACK_GPU_OPERATOR ? "gpu-operator" : "nvidia-device-plugin";
+	return inventory_stack_release(t);
 }
 
 static const char *
@@ -155,22 +155,6 @@ default_repo(enum spec_stack_type t)
 {
 	return t == STACK_GPU_OPERATOR ? "https://helm.ngc.nvidia.com/nvidia"
 				       : "https://nvidia.github.io/k8s-device-plugin";
-}
-
-/* The Application's name: cluster names may hold upper case and '_',
- * which object names may not. */
-static const char *
-app_name(struct arena *a, const char *cluster, enum spec_stack_type t)
-{
-	char *n = arena_printf(a, "%s-%s", cluster, stack_app_suffix(t));
-
-	for (char *p = n; *p; p++) {
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-		else if (*p == '_')
-			*p = '-';
-	}
-	return n;
 }
 
 /* A cluster name is the value of the gpusite.io/cluster label: at most 63
@@ -219,7 +203,8 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites, s
 	values = render_gpustack_values(a, sites, count);
 	o = render_object_add(ctx, &render_kind_gpustack, NULL, NULL,
 			      ad->namespace ? ad->namespace : "argocd",
-			      app_name(a, cluster, st->type), NULL, cluster, NULL,
+			      inventory_app_name(a, cluster, INV_ROLE_GPU_STACK_APP, st->type),
+			      NULL, cluster, NULL,
 			      st->type == STACK_GPU_OPERATOR
 				      ? "the NVIDIA GPU Operator of the cluster, pinned, driver"
 					" off, NFD worker (and so every operand) only on hybrid"

@@ -250,15 +250,15 @@ static int
 nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 {
 	struct arena *a = ctx->arena;
+	const struct inv_object *map = inventory_object(ctx->inv, INV_ROLE_NODECONFIG_MAP);
 	struct render_object *o;
 	struct node *data;
 	bool files = ctx->opt->files && !ctx->opt->no_nodeconfig_files;
 	size_t total = 0;
 	int rc = 0;
 
-	o = render_object_add(ctx, &render_kind_nodeconfig, "v1", "ConfigMap", "kube-system",
-			      arena_printf(a, "gpusite-nodeconfig-%s", site->name), site->name,
-			      site->cluster.name, NULL,
+	o = render_object_add(ctx, &render_kind_nodeconfig, "v1", "ConfigMap", map->namespace,
+			      map->name, site->name, site->cluster.name, NULL,
 			      "the nodeadm NodeConfigs of the site's on-prem GPU nodes"
 			      " (SSM activation codes left out), so reviewers and Argo CD"
 			      " see them change");

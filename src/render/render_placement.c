@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "inventory/inventory.h"
 #include "base/arena.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
@@ -341,7 +342,7 @@ render_placement_node_affinity(struct arena *a, const struct render_placement_pl
 const char *
 render_placement_name(struct arena *a, const struct spec_site *site)
 {
-	return arena_printf(a, "gpusite-%s-placement", site->name);
+	return inventory_object(inventory_site(a, site), INV_ROLE_PLACEMENT_POLICY)->name;
 }
 
 struct node *

@@ -132,6 +132,34 @@ test_inventory__hybrid_labels(void **state)
 	assert_string_equal(inventory_role_name(INV_ROLE_FALLBACK_POOL), "fallback pool");
 }
 
+/* The site's own objects and its cluster's Applications, by role. */
+static void
+test_inventory__objects_by_role(void **state)
+{
+	const struct inventory *inv =
+		inventory_of(SITE("{name: My_Cluster, region: us-west-2}",
+				  "{instanceTypes: [g6e.12xlarge], gpuLimit: 8}"));
+
+	(void)state;
+	assert_string_equal(inventory_object(inv, INV_ROLE_NODECONFIG_MAP)->name,
+			    "gpusite-nodeconfig-lab");
+	assert_string_equal(inventory_object(inv, INV_ROLE_NODECONFIG_MAP)->namespace,
+			    "kube-system");
+	assert_string_equal(inventory_object(inv, INV_ROLE_PLACEMENT_POLICY)->name,
+			    "gpusite-lab-placement");
+	assert_string_equal(inventory_object(inv, INV_ROLE_ALERT_RULE)->name, "gpusite-lab");
+	assert_string_equal(inventory_object(inv, INV_ROLE_ALERT_RULE)->namespace, "monitoring");
+	/* cluster names may hold upper case and '_', object names may not */
+	assert_string_equal(inventory_object(inv, INV_ROLE_GPU_STACK_APP)->name,
+			    "my-cluster-nvidia-device-plugin");
+	assert_string_equal(inventory_object(inv, INV_ROLE_GPU_STACK_APP)->namespace, "argocd");
+	assert_string_equal(inventory_object(inv, INV_ROLE_FALLBACK_PLUGIN_APP)->name,
+			    "my-cluster-nvidia-device-plugin-fallback");
+	assert_null(inventory_object(inv, INV_ROLE_FALLBACK_POOL));
+	assert_string_equal(inventory_app_name(&A, "c", INV_ROLE_GPU_STACK_APP, STACK_GPU_OPERATOR),
+			    "c-gpu-operator");
+}
+
 int
 main(void)
 {
@@ -140,6 +168,7 @@ main(void)
 		TESTUTIL_CASE(test_inventory__default_names_auto_mode_and_written_names),
 		TESTUTIL_CASE(test_inventory__no_pool_without_fallback),
 		TESTUTIL_CASE(test_inventory__hybrid_labels),
+		TESTUTIL_CASE(test_inventory__objects_by_role),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
