@@ -61,6 +61,12 @@ node_image_name(enum spec_node_image img)
 
 /* The fallback pool: on-demand (or reserved) capacity at zero nodes until
  * the site's own nodes cannot take its GPU pods. */
+static bool
+has_fallback(const struct spec_site *site)
+{
+	return site->fallback.enabled;
+}
+
 static void
 fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 {
@@ -179,6 +185,16 @@ inventory_object(const struct inventory *inv, enum inv_role role)
 	return NULL;
 }
 
+/* The pools a site may have, one row each, in the order they render: a
+ * new pool role is its enum value, a row here and the function that
+ * builds its entry (docs/design/inventory.md, "Adding a pool role"). */
+static const struct {
+	bool (*present)(const struct spec_site *site);
+	void (*build)(struct arena *a, struct inv_pool *p, const struct spec_site *site);
+} pool_kinds[] = {
+	{ has_fallback, fallback_pool },
+};
+
 const struct inventory *
 inventory_site(struct arena *a, const struct spec_site *site)
 {
@@ -193,11 +209,11 @@ inventory_site(struct arena *a, const struct spec_site *site)
 			hybrid_group(a, &inv->groups[i], site, &site->groups[i]);
 		inv->group_count = site->group_count;
 	}
-	if (site->fallback.enabled) {
-		inv->pools = arena_alloc(a, sizeof(*inv->pools));
-		fallback_pool(a, &inv->pools[0], site);
-		inv->pool_count = 1;
-	}
+	inv->pools =
+		arena_alloc(a, sizeof(pool_kinds) / sizeof(pool_kinds[0]) * sizeof(*inv->pools));
+	for (size_t k = 0; k < sizeof(pool_kinds) / sizeof(pool_kinds[0]); k++)
+		if (pool_kinds[k].present(site))
+			pool_kinds[k].build(a, &inv->pools[inv->pool_count++], site);
 	return inv;
 }
 
