@@ -1,6 +1,6 @@
 /*
  * cmd_drift.c - `gpusite drift [PATH]`: the live checks beyond the object
- * diff (diff/drift.h has the GS2xx table).  The cluster is read page by
+ * diff (live/drift.h has the GS2xx table).  The cluster is read page by
  * page into compact records (pipeline/live_drift.h): nodes, the GPU
  * stack's pods, the GPU pods of the placement namespaces, each site's
  * fallback NodePool, its node class and NodeClaims.  GET and LIST only.
@@ -17,7 +17,7 @@
 #include "pipeline/live.h"
 #include "pipeline/live_drift.h"
 #include "cmd/opts.h"
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "kube/kube.h"
 #include "report/report.h"
 

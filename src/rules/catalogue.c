@@ -10,7 +10,7 @@
  * drill plan and report (drill/drill.h, GS230-GS239), cluster access
  * (kube/kube.h, GS290).  Their rows live here, with the
  * severity they are reported at unless the summary says otherwise.  The
- * drift findings (GS201-GS2xx) keep their table in diff/drift.c, which
+ * drift findings (GS201-GS2xx) keep their table in live/drift.c, which
  * drift reads its severities from; rules_find() answers for them from
  * there.  tests/unit/test_catalogue.c fails when an ID literal anywhere
  * under src/ is missing here, and when docs/rules.md disagrees.
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "rules/rules.h"
 
 #define ROW(id_, level_, summary_)                                                                 \

@@ -21,7 +21,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "report/report.h"
 #include "rules/rules.h"
 
