@@ -17,7 +17,7 @@
 		.id = (id_), .level = (level_), .source = (source_), .summary = (summary_)         \
 	}
 
-const struct finding findings[] = {
+const struct finding findings_table[] = {
 	ROW("GS001", DIAG_ERROR, FINDING_READ, "YAML is malformed, or a document is not a mapping"),
 	ROW("GS002", DIAG_ERROR, FINDING_READ, "duplicate mapping key"),
 	ROW("GS003", DIAG_ERROR, FINDING_READ,
@@ -368,7 +368,7 @@ const struct finding findings[] = {
 	    "errors"),
 };
 
-const size_t findings_count = sizeof(findings) / sizeof(findings[0]);
+const size_t findings_count = sizeof(findings_table) / sizeof(findings_table[0]);
 
 const struct finding *
 findings_find(const char *id)
@@ -378,10 +378,10 @@ findings_find(const char *id)
 	/* ID order: a binary search */
 	while (id && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int r = strcmp(id, findings[mid].id);
+		int r = strcmp(id, findings_table[mid].id);
 
 		if (!r)
-			return &findings[mid];
+			return &findings_table[mid];
 		if (r < 0)
 			hi = mid;
 		else

@@ -39,7 +39,7 @@ struct finding {
 };
 
 /* Every finding in ID order. */
-extern const struct finding findings[];
+extern const struct finding findings_table[];
 extern const size_t findings_count;
 
 /* The row of `id`, or NULL (also for NULL). */

@@ -233,7 +233,7 @@ put_rules(struct ref_ctx *c, const char *path, const char *key, const char *desc
 	next:;
 	}
 	for (size_t r = 0; r < findings_count; r++) {
-		const struct finding *ru = &findings[r];
+		const struct finding *ru = &findings_table[r];
 		bool hit = (pair && mentions(ru->summary, pair)) ||
 			   (camel && strlen(key) >= 6 && mentions(ru->summary, key));
 

@@ -21,6 +21,7 @@
 #include "base/diag.h"
 #include "base/findings.h"
 #include "report/report.h"
+#include "report/report_findings.h"
 #include "rules/rules.h"
 
 #define BEGIN "<!-- catalogue: begin -->"
@@ -65,13 +66,13 @@ test_catalogue__rows_unique_ordered_and_found(void **state)
 	/* the spec rules, the plugin, upstream checks, scope, render, drift, kube */
 	assert_true(findings_count >= rules_count + 18 + 50);
 	for (size_t i = 0; i < findings_count; i++) {
-		const struct finding *r = &findings[i];
+		const struct finding *r = &findings_table[i];
 		size_t len = strlen(r->summary);
 
 		assert_int_equal(strlen(r->id), 5);
 		assert_memory_equal(r->id, "GS", 2);
 		if (i)
-			assert_true(strcmp(findings[i - 1].id, r->id) < 0);
+			assert_true(strcmp(findings_table[i - 1].id, r->id) < 0);
 		assert_ptr_equal(findings_find(r->id), r);
 		assert_true(len > 10);
 		if (r->summary[len - 1] == '.' || strchr(r->summary, '|') ||
@@ -206,7 +207,7 @@ split_row(char *line, char **cells)
 static void
 test_catalogue__docs_table_matches(void **state)
 {
-	const struct finding *rows = findings;
+	const struct finding *rows = findings_table;
 	size_t n = findings_count, i = 0;
 	char path[4096], *text, *begin, *end, *line, *save = NULL;
 
@@ -306,6 +307,48 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 	arena_release(&a);
 }
 
+static void
+test_catalogue__help_lists_come_from_the_table(void **state)
+{
+	static const struct report_findings_help drift = { "head\n", FINDING_DRIFT, NULL,
+							   "tail\n" };
+	static const struct report_findings_help plan = { "", FINDING_DRILL_PLAN,
+							  "drill plan: ", "" };
+	char out[8192], tiny[16];
+	size_t entries = 0;
+
+	(void)state;
+	assert_int_equal(report_findings_help(out, sizeof(out), &drift), 0);
+	/* the head, every drift row in ID order, the tail */
+	assert_memory_equal(out,
+			    "head\n  GS201  a hybrid node of a site has no GPU taint "
+			    "(joined without it, or it\n         was removed)\n",
+			    strlen("head\n  GS201  a hybrid node of a site has no GPU taint "
+				   "(joined without it, or it\n         was removed)\n"));
+	assert_non_null(strstr(out, "\n  GS205  a node of a site is not Ready\n"));
+	assert_string_equal(out + strlen(out) - strlen("fallback.nodeImage\ntail\n"),
+			    "fallback.nodeImage\ntail\n");
+	for (const char *line = out; line; line = strchr(line + 1, '\n')) {
+		const char *l = *line == '\n' ? line + 1 : line;
+
+		if (strlen(l) > 0 && strcspn(l, "\n") > REPORT_FINDINGS_WIDTH)
+			fail_msg("a help line over %d columns: %.*s", REPORT_FINDINGS_WIDTH,
+				 (int)strcspn(l, "\n"), l);
+		if (!strncmp(l, "  GS", 4))
+			entries++;
+	}
+	assert_int_equal(entries, 18);
+	/* the command's own prefix is left out; other sources stay out */
+	assert_int_equal(report_findings_help(out, sizeof(out), &plan), 0);
+	assert_non_null(strstr(out, "  GS235  the site's PrometheusRule is not in the cluster\n"));
+	assert_null(strstr(out, "drill plan:"));
+	assert_null(strstr(out, "GS236"));
+	assert_null(strstr(out, "GS201"));
+	/* too small: the head alone */
+	assert_int_equal(report_findings_help(tiny, sizeof(tiny), &drift), -1);
+	assert_string_equal(tiny, "head\n");
+}
+
 int
 main(void)
 {
@@ -314,6 +357,7 @@ main(void)
 		cmocka_unit_test(test_catalogue__every_id_in_the_source_is_catalogued),
 		cmocka_unit_test(test_catalogue__docs_table_matches),
 		cmocka_unit_test(test_catalogue__sarif_describes_ids_of_every_module),
+		cmocka_unit_test(test_catalogue__help_lists_come_from_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -407,11 +407,11 @@ test_live_drift__rule_table_is_whole(void **state)
 	for (size_t i = 0; i < findings_count; i++) {
 		char want[8];
 
-		if (findings[i].source != FINDING_DRIFT)
+		if (findings_table[i].source != FINDING_DRIFT)
 			continue;
 		snprintf(want, sizeof(want), "GS%03zu", 201 + n++);
-		assert_string_equal(findings[i].id, want);
-		assert_true(strlen(findings[i].summary) > 10);
+		assert_string_equal(findings_table[i].id, want);
+		assert_true(strlen(findings_table[i].summary) > 10);
 	}
 	assert_int_equal(n, 18);
 	assert_int_equal(findings_find(DRIFT_FALLBACK_ACTIVE)->level, DIAG_NOTE);

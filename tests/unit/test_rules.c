@@ -251,13 +251,13 @@ test_rules__table_is_the_catalogue(void **state)
 	for (i = 0; i < findings_count; i++) {
 		size_t j = 0;
 
-		while (j < rules_count && strcmp(rules_table[j]->id, findings[i].id))
+		while (j < rules_count && strcmp(rules_table[j]->id, findings_table[i].id))
 			j++;
-		if ((findings[i].source == FINDING_RULE) != (j < rules_count))
+		if ((findings_table[i].source == FINDING_RULE) != (j < rules_count))
 			fail_msg(
 				"%s: a rule of the table of findings without a check, or the other "
 				"way round",
-				findings[i].id);
+				findings_table[i].id);
 	}
 	assert_null(findings_find("GS999"));
 }
