@@ -102,8 +102,8 @@ test_expect_success 'drift --help lists every drift finding of the table, one en
 	grep -x "  GS201  a hybrid node of a site has no GPU taint (joined without it, or it" "$SCRATCH/h" &&
 	grep -x "  GS206  a hybrid node is in no site spec of the cluster" "$SCRATCH/h" &&
 	grep -x "  GS218  the live EC2NodeClass of the fallback boots another AMI family than" "$SCRATCH/h" &&
-	grep -c "^  GS2[0-9][0-9]  " "$SCRATCH/h" >n &&
-	echo 18 | test_cmp - n &&
+	grep -c "^  GS2[0-9][0-9]  " "$SCRATCH/h" >"$SCRATCH/n" &&
+	echo 18 | test_cmp - "$SCRATCH/n" &&
 	grep -- "--kubeconfig FILE" "$SCRATCH/h"
 '
 test_done
