@@ -37,7 +37,8 @@
 struct arena;
 struct buf;
 
-/* Rule IDs of verify-scope findings. */
+/* Rule IDs of verify-scope findings (their severity and summary: rows of
+ * the table of findings, base/findings.c). */
 /* The label gpusite's fallback NodePool puts on nodes of a known AMI
  * family, and the value whose nodes get gpusite's fallback plugin. */
 #define SCOPE_NODE_IMAGE_LABEL INV_NODE_IMAGE_LABEL
