@@ -32,8 +32,9 @@
 
 /* Who reports the IDs of each source, in the words of docs/rules.md. */
 static const char *const source_text[FINDING_SOURCES] = {
-	[FINDING_READ] = "reading the specs: YAML, schema, the file walk, documents that are not "
-			 "site specs (`validate`, and every command that reads specs)",
+	[FINDING_READ] = "reading the specs: YAML, schema, the file walk, the repository, "
+			 "documents that are not site specs, files with no document (`validate`, "
+			 "and every command that reads specs)",
 	[FINDING_RULE] = "the rules over the site specs (`src/rules/`, one file per rule or "
 			 "family)",
 	[FINDING_PLUGIN] = "the Argo CD plugin: `gpusite generate` and `gpusite parameters`",

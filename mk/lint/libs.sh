@@ -1,6 +1,6 @@
 #!/bin/sh
 # libs.sh TOP: each external library is included by its own module only
-# (architecture.md): <yaml.h> in src/yamlio, cJSON in src/json, <git2.h>
+# (docs/design/road.md): <yaml.h> in src/yamlio, cJSON in src/json, <git2.h>
 # in src/source, curl in src/kube, <pcre2.h> in src/regex.  Prints every
 # offending line and fails.
 set -u

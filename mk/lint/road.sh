@@ -1,6 +1,6 @@
 #!/bin/sh
 # road.sh TOP: no include points up the road.  Each module of src/ has a
-# rank (below: lower first, from architecture.md and the includes of the
+# rank (below: lower first, from docs/design/road.md and the includes of the
 # tree); a file may include headers of its own module and of modules of a
 # lower rank only.  Known back arrows, each with its reason, are listed in
 # mk/lint/road-allow.txt as "src/<file> <module>/<header>  # why"; a line
@@ -32,8 +32,9 @@ report 17
 check 18
 pipeline 19
 drill 20
-argocd 21
-cmd 22
+explain 21
+argocd 22
+cmd 23
 '
 allow=mk/lint/road-allow.txt
 allowed=

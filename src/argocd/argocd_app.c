@@ -71,7 +71,7 @@ argocd_repo_root(struct arena *a, const char *cwd, const char *source_path)
 			return arena_strndup(a, cwd, e);
 		e = slash - 1;
 	}
-	/* Else cwd minus ARGOCD_APP_SOURCE_PATH (argocd-cmp.md 2.4). */
+	/* Else cwd minus ARGOCD_APP_SOURCE_PATH (docs/design/upstream.md, "Argo CD"). */
 	while (sp[0] == '.' && sp[1] == '/')
 		sp += 2;
 	while (*sp == '/')
@@ -129,6 +129,14 @@ argocd_app_load(struct pipeline *p, struct source_set *files, struct arena *a, s
 	if (ret < 0)
 		return ARGOCD_LOAD_FAILED;
 	ret = pipeline_load(p, a, files);
+	/* a site file that holds no document stops the plugin: its sites
+	 * may have been emptied by mistake, and the application would prune
+	 * their objects */
+	for (size_t i = 0; i < p->diags.count; i++)
+		if (!strcmp(p->diags.items[i].rule, PIPELINE_RULE_EMPTY_FILE)) {
+			p->diags.items[i].level = DIAG_ERROR;
+			ret = -1;
+		}
 	diags_append(d, &p->diags);
 	return ret < 0 ? ARGOCD_LOAD_FINDINGS : ARGOCD_LOAD_OK;
 }

@@ -1,7 +1,7 @@
 /*
  * argocd_env.h - what Argo CD's config-management-plugin server hands
  * `gpusite generate` and `gpusite parameters`: environment variables only
- * (../shared/reference/argocd-cmp.md, sections 2.2 and 2.3).
+ * (docs/design/upstream.md, "Argo CD").
  *
  * argocd_env_load() reads them once from an environment table (the
  * process's `environ` in the CLI, a fixed table in tests), parses
@@ -21,7 +21,7 @@
 struct arena;
 
 #define ARGOCD_PARAMETERS_VAR "ARGOCD_APP_PARAMETERS"
-/* Rule IDs of the Argo CD environment (site-spec.md: new IDs from GS100). */
+/* Rule IDs of the Argo CD environment (docs/design/findings.md: new IDs from GS100). */
 #define ARGOCD_RULE_PARAMETERS "GS120" /* ARGOCD_APP_PARAMETERS unreadable */
 #define ARGOCD_RULE_SETTING "GS121"    /* a setting has a value it cannot take */
 #define ARGOCD_RULE_UNKNOWN "GS122"    /* unknown parameter, misspelt ARGOCD_ENV_: refused */

@@ -2,7 +2,7 @@
  * argocd_settings.h - the settings of the Argo CD plugin (`generate`,
  * `parameters`), described once: name, title, tooltip, type, default and
  * parser.  `parameters` announces from the table, `generate` reads from
- * it, so the two never disagree (cli.md, "Argo CD environment").
+ * it, so the two never disagree (docs/design/commands.md, "Argo CD environment").
  */
 #ifndef GS_ARGOCD_SETTINGS_H
 #define GS_ARGOCD_SETTINGS_H
@@ -44,7 +44,7 @@ int argocd_parse_kube_version(int *out, const char *text);
 
 /*
  * The `objects` setting: which objects of the sites the stream holds,
- * by where they live (outputs.md, "Where each object is applied").
+ * by where they live (docs/design/artifacts.md, "Where each object is applied").
  */
 enum argocd_objects {
 	ARGOCD_OBJECTS_ALL,     /* both: Argo CD runs inside the one cluster */

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ struct serve {
 	pthread_t thread;
 	bool running;
 	bool stop;
+	bool reload_now; /* serve_wake(): reload before the next period */
 	pthread_cond_t wake;
 };
 
@@ -145,28 +147,114 @@ app_path(struct arena *a, const struct serve_config *cfg, const char *const *nam
 	return n ? "sites" : ".";
 }
 
+/* `text` with every "`from`" replaced by `to`. */
+static const char *
+replace_all(struct arena *a, const char *text, const char *from, const char *to)
+{
+	struct buf b = BUF_INIT;
+	size_t fl = strlen(from), len;
+	const char *p = text, *hit;
+	char *out;
+
+	if (!fl || !strstr(text, from))
+		return text;
+	while ((hit = strstr(p, from))) {
+		if (buf_add(&b, p, (size_t)(hit - p)) < 0 || buf_adds(&b, to) < 0)
+			break;
+		p = hit + fl;
+	}
+	if (buf_adds(&b, p) < 0) {
+		buf_release(&b);
+		return text;
+	}
+	out = buf_detach(&b, &len);
+	text = arena_strndup(a, out, len);
+	free(out);
+	return text;
+}
+
+/*
+ * What a 503 may show of a text naming files: never a directory of the
+ * server.  Names are already from the top of the work tree where there
+ * is one; what is left is made relative to the working directory, or to
+ * the parent of the PATH served (sites/x.yaml), and a local --repo is
+ * named by its last component.
+ */
+static const char *
+scrub_paths(struct arena *a, const struct serve_config *cfg, const char *text)
+{
+	char here[PATH_MAX];
+	const char *repo = cfg->src.repo;
+
+	if (repo && (repo[0] == '/' || !strncmp(repo, "file://", 7))) {
+		const char *base = strrchr(repo, '/');
+		const char *name = base && base[1] ? base + 1 : "the repository";
+
+		text = replace_all(a, text, repo, name);
+		if (repo[0] != '/')
+			text = replace_all(a, text, repo + 7, name);
+	}
+	for (size_t i = 0; i < cfg->src.npaths; i++) {
+		const char *p = cfg->src.paths[i], *slash = strrchr(p, '/');
+
+		if (p[0] == '/' && slash && slash != p)
+			text = replace_all(a, text, arena_strndup(a, p, (size_t)(slash - p + 1)),
+					   "");
+	}
+	if (getcwd(here, sizeof(here)) && strcmp(here, "/"))
+		text = replace_all(a, text, arena_printf(a, "%s/", here), "");
+	return text;
+}
+
+/* One finding as a 503 shows it: file:line:col, the level, the rule. */
+static const char *
+finding_line(struct arena *a, const struct serve_config *cfg, const struct diag *g)
+{
+	const char *lvl = g->level == DIAG_ERROR ? "error" : "warning";
+	const char *rule = g->rule && *g->rule ? arena_printf(a, " [%s]", g->rule) : "";
+	const char *line;
+
+	if (g->at.file && g->at.line)
+		line = arena_printf(a, "%s:%u:%u: %s: %s%s", g->at.file, g->at.line, g->at.col, lvl,
+				    g->msg, rule);
+	else if (g->at.file)
+		line = arena_printf(a, "%s: %s: %s%s", g->at.file, lvl, g->msg, rule);
+	else
+		line = arena_printf(a, "%s: %s%s", lvl, g->msg, rule);
+	return scrub_paths(a, cfg, line);
+}
+
+/* Whether serve refuses the specs for `g`: every error, and a site file
+ * that holds no document (GS173, a warning for validate). */
+static bool
+refuses(const struct diag *g)
+{
+	return g->level == DIAG_ERROR || (g->rule && !strcmp(g->rule, PIPELINE_RULE_EMPTY_FILE));
+}
+
+/* The 503: `what` (what failed), the first finding in the message itself
+ * (a controller that shows one line shows that one), then `then`. */
 static void
-snap_fail(struct serve_snap *sn, struct arena *a, const char *msg, const struct diags *d)
+snap_fail(struct serve_snap *sn, struct arena *a, const struct serve_config *cfg, const char *what,
+	  const char *then, const struct diags *d)
 {
 	struct node *m = node_new_map(a, nowhere);
 	struct node *list = node_new_seq(a, nowhere);
+	const char *first = NULL, *msg;
 
-	node_map_add_str(a, m, "message", msg);
 	for (size_t i = 0; d && i < d->count; i++) {
-		const struct diag *g = &d->items[i];
 		const char *line;
 
-		if (g->level != DIAG_ERROR)
+		if (!refuses(&d->items[i]))
 			continue;
-		if (g->at.file && g->at.line)
-			line = arena_printf(a, "%s:%u:%u: error: %s [%s]", g->at.file, g->at.line,
-					    g->at.col, g->msg, g->rule);
-		else if (g->at.file)
-			line = arena_printf(a, "%s: error: %s [%s]", g->at.file, g->msg, g->rule);
-		else
-			line = arena_printf(a, "error: %s [%s]", g->msg, g->rule);
+		line = finding_line(a, cfg, &d->items[i]);
+		if (!first)
+			first = line;
 		node_seq_push(a, list, node_new_str(a, nowhere, line));
 	}
+	msg = first ? arena_printf(a, "%s, the first: %s; %s", what, first, then)
+		    : arena_printf(a, "%s; %s", what, then);
+	node_map_add_str(a, m, "message", msg);
 	node_map_add(a, m, "diagnostics", list);
 	sn->status = 503;
 	sn->error = to_json(m, &sn->error_len);
@@ -198,10 +286,22 @@ site_elements(struct arena *a, const struct serve_config *cfg, const struct spec
 		node_map_add_str(a, e, "site", st->name);
 		node_map_add_str(a, e, "cluster", st->cluster.name);
 		node_map_add_str(a, e, "destinationName", dn ? dn : st->cluster.name);
+		node_map_add_str(a, e, "project", st->argocd.project);
+		node_map_add_str(a, e, "alertsNamespace", st->alerts.namespace);
 		node_map_add_str(a, e, "file", pipeline_file_from_top(a, &cfg->src, st->file));
 		node_seq_push(a, sites, e);
 	}
 	return sites;
+}
+
+/* The first site of `cluster` in the fleet's order. */
+static const struct spec_site *
+first_site_of(const struct spec_fleet *fleet, const char *cluster)
+{
+	for (size_t i = 0; i < fleet->count; i++)
+		if (!strcmp(fleet->sites[i]->cluster.name, cluster))
+			return fleet->sites[i];
+	return fleet->sites[0];
 }
 
 /* per: cluster: one element per cluster, by cluster name; each cluster's
@@ -213,7 +313,7 @@ cluster_elements(struct arena *a, const struct spec_fleet *fleet, const char *pa
 	size_t nclusters = 0;
 
 	for (;;) {
-		const char *next = NULL, *dn = NULL;
+		const char *next = NULL, *dn = NULL, *project = NULL, *alerts = NULL;
 		struct node *e, *list;
 
 		for (size_t i = 0; i < fleet->count; i++) {
@@ -237,10 +337,20 @@ cluster_elements(struct arena *a, const struct spec_fleet *fleet, const char *pa
 				continue;
 			if (!dn)
 				dn = destination_name(st);
+			if (!project)
+				project = st->argocd.project;
+			/* the first site (by name) with alerts: its PrometheusRule's
+			 * namespace is the one the Application creates */
+			if (!alerts && st->alerts.enabled)
+				alerts = st->alerts.namespace;
 			node_seq_push(a, list, node_new_str(a, nowhere, st->name));
 		}
+		if (!alerts)
+			alerts = first_site_of(fleet, next)->alerts.namespace;
 		node_map_add_str(a, e, "cluster", next);
 		node_map_add_str(a, e, "destinationName", dn ? dn : next);
+		node_map_add_str(a, e, "project", project);
+		node_map_add_str(a, e, "alertsNamespace", alerts);
 		node_map_add(a, e, "sites", list);
 		node_map_add_str(a, e, "path", path);
 		node_seq_push(a, clusters, e);
@@ -262,7 +372,7 @@ snap_build(const struct serve_config *cfg)
 	struct node *clusters, *sites;
 	const char **names;
 	const char *path;
-	size_t nclusters = 0, errors;
+	size_t nclusters = 0, errors, empty = 0;
 	int r;
 
 	atomic_init(&sn->refs, 1);
@@ -272,10 +382,8 @@ snap_build(const struct serve_config *cfg)
 	r = pipeline_read(&files, &a, &d, &cfg->src);
 	if (r < 0) {
 		pipeline_files_from_top(&d, &a, &cfg->src);
-		snap_fail(sn, &a,
-			  "cannot read the site specs; the ApplicationSet keeps its"
-			  " Applications until they can be read",
-			  &d);
+		snap_fail(sn, &a, cfg, "cannot read the site specs",
+			  "the ApplicationSet keeps its Applications until they can be read", &d);
 		goto out;
 	}
 	pipeline_load(&p, &a, &files);
@@ -283,22 +391,30 @@ snap_build(const struct serve_config *cfg)
 	diags_sort(&p.diags);
 	pipeline_files_from_top(&p.diags, &a, &cfg->src);
 	errors = diags_count(&p.diags, DIAG_ERROR);
+	for (size_t i = 0; i < p.diags.count; i++)
+		if (p.diags.items[i].level != DIAG_ERROR && refuses(&p.diags.items[i]))
+			empty++;
+	if (!errors && empty) {
+		snap_fail(sn, &a, cfg,
+			  arena_printf(&a, "%zu site file%s hold%s no document", empty,
+				       empty == 1 ? "" : "s", empty == 1 ? "s" : ""),
+			  "the ApplicationSet keeps its Applications until the file is fixed or"
+			  " removed",
+			  &p.diags);
+		goto out;
+	}
 	if (errors) {
-		snap_fail(sn, &a,
-			  arena_printf(&a,
-				       "the site specs do not validate (%zu error%s);"
-				       " the ApplicationSet keeps its Applications"
-				       " until they are fixed",
-				       errors, errors == 1 ? "" : "s"),
+		snap_fail(sn, &a, cfg,
+			  arena_printf(&a, "the site specs do not validate (%zu error%s)", errors,
+				       errors == 1 ? "" : "s"),
+			  "the ApplicationSet keeps its Applications until they are fixed",
 			  &p.diags);
 		goto out;
 	}
 	if (!p.fleet.count) {
 		/* never an empty list: the controller would delete every Application */
-		snap_fail(sn, &a,
-			  "no site found in the site specs; the ApplicationSet keeps"
-			  " its Applications",
-			  NULL);
+		snap_fail(sn, &a, cfg, "no site found in the site specs",
+			  "the ApplicationSet keeps its Applications", NULL);
 		goto out;
 	}
 	names = arena_alloc(&a, files.count * sizeof(*names) + 1);
@@ -471,10 +587,12 @@ refresh_main(void *arg)
 	while (!s->stop) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += (time_t)s->cfg.refresh;
-		while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
+		while (!s->stop && !s->reload_now &&
+		       pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
 			;
 		if (s->stop)
 			break;
+		s->reload_now = false;
 		pthread_mutex_unlock(&s->lock);
 		serve_reload(s);
 		pthread_mutex_lock(&s->lock);
@@ -490,6 +608,15 @@ serve_start_refresh(struct serve *s)
 		return -1;
 	s->running = true;
 	return 0;
+}
+
+void
+serve_wake(struct serve *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->reload_now = true;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
 }
 
 void
@@ -542,6 +669,10 @@ serve_auth_check(const char *auth, const char *token, size_t len)
 	return diff ? 0 : 1;
 }
 
+/* The input parameters serve takes; no request may carry more. */
+static const char *const serve_param_names[] = { "per" };
+#define SERVE_NPARAMS (sizeof(serve_param_names) / sizeof(serve_param_names[0]))
+
 int
 serve_parse_request(struct serve_request *out, struct arena *a, const char *body, size_t len,
 		    const char **why)
@@ -551,9 +682,11 @@ serve_parse_request(struct serve_request *out, struct arena *a, const char *body
 
 	memset(out, 0, sizeof(*out));
 	diags_init(&d, a);
-	root = json_parse(a, &d, "GS001", "request", body, len);
+	root = json_parse_flags(a, &d, "GS001", "request", body, len, JSON_STRICT);
 	if (!root) {
-		*why = d.count ? arena_printf(a, "the request body is not JSON: %s", d.items[0].msg)
+		*why = d.count ? arena_printf(
+					 a, "the request body is not JSON gpusite serve takes: %s",
+					 d.items[0].msg)
 			       : "the request body is not JSON";
 		return -1;
 	}
@@ -577,17 +710,17 @@ serve_parse_request(struct serve_request *out, struct arena *a, const char *body
 		*why = "\"input.parameters\" is not an object of parameter names";
 		return -1;
 	}
+	if (params->map.count > SERVE_NPARAMS) {
+		*why = arena_printf(a,
+				    "\"input.parameters\" has %zu keys: gpusite serve takes at most"
+				    " %zu ('per')",
+				    params->map.count, SERVE_NPARAMS);
+		return -1;
+	}
+	/* no key is given twice: the strict parse refused that */
 	out->params = arena_alloc(a, (params->map.count + 1) * sizeof(*out->params));
 	for (size_t i = 0; i < params->map.count; i++) {
-		const char *name = node_text(params->map.pairs[i].key);
-
-		for (size_t j = 0; j < out->nparams; j++)
-			if (!strcmp(out->params[j].name, name)) {
-				*why = arena_printf(a, "the input parameter '%.64s' is given twice",
-						    name);
-				return -1;
-			}
-		out->params[out->nparams].name = name;
+		out->params[out->nparams].name = node_text(params->map.pairs[i].key);
 		out->params[out->nparams].value = params->map.pairs[i].value;
 		out->nparams++;
 	}
@@ -640,7 +773,7 @@ answer_params(struct serve_reply *out, struct serve *s, const char *body, size_t
 	for (size_t i = 0; i < req.nparams; i++) {
 		const struct serve_param *pm = &req.params[i];
 
-		if (strcmp(pm->name, "per")) {
+		if (strcmp(pm->name, serve_param_names[0])) {
 			reply_message(out, 400,
 				      arena_printf(&a,
 						   "unknown input parameter '%s':"
@@ -677,9 +810,9 @@ out:
 	arena_release(&a);
 }
 
-void
-serve_handle(struct serve_reply *out, struct serve *s, const char *method, const char *url,
-	     const char *auth, const char *body, size_t len, bool too_big)
+bool
+serve_answer_head(struct serve_reply *out, struct serve *s, const char *method, const char *url,
+		  const char *auth)
 {
 	char token[SERVE_MAX_TOKEN + 1];
 	size_t tlen;
@@ -691,21 +824,21 @@ serve_handle(struct serve_reply *out, struct serve *s, const char *method, const
 			out->allow = "GET, HEAD";
 			reply_set(out, 405, "text/plain; charset=utf-8",
 				  xstrdup("method not allowed: use GET\n"), 28);
-			return;
+			return true;
 		}
 		reply_set(out, 200, "text/plain; charset=utf-8", xstrdup("ok\n"), 3);
-		return;
+		return true;
 	}
 	if (strcmp(url, "/api/v1/getparams.execute")) {
 		reply_message(out, 404,
 			      "not found: the plugin generator answers POST"
 			      " /api/v1/getparams.execute");
-		return;
+		return true;
 	}
 	if (strcmp(method, "POST")) {
 		out->allow = "POST";
 		reply_message(out, 405, "method not allowed: use POST");
-		return;
+		return true;
 	}
 	pthread_mutex_lock(&s->lock);
 	memcpy(token, s->token, s->token_len + 1);
@@ -718,14 +851,37 @@ serve_handle(struct serve_reply *out, struct serve *s, const char *method, const
 		reply_message(out, 401,
 			      "no bearer token: send 'Authorization: Bearer <token>',"
 			      " the token of the Secret the plugin ConfigMap names");
-		return;
+		return true;
 	}
 	if (!ok) {
 		reply_message(out, 403,
 			      "wrong bearer token: the ConfigMap's token must name"
 			      " the Secret key mounted as --token-file");
-		return;
+		return true;
 	}
+	return false;
+}
+
+void
+serve_reply_busy(struct serve_reply *out)
+{
+	char msg[160];
+
+	memset(out, 0, sizeof(*out));
+	snprintf(msg, sizeof(msg),
+		 "too many request bodies in flight: the server holds at most %zu MiB of"
+		 " them at once; ask again",
+		 SERVE_BODY_BUDGET >> 20);
+	reply_message(out, 503, msg);
+	out->retry_after = 1;
+}
+
+void
+serve_handle(struct serve_reply *out, struct serve *s, const char *method, const char *url,
+	     const char *auth, const char *body, size_t len, bool too_big)
+{
+	if (serve_answer_head(out, s, method, url, auth))
+		return;
 	if (too_big) {
 		reply_message(out, 413, "the request body is over 1 MiB");
 		return;

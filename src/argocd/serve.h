@@ -25,10 +25,13 @@
 struct arena;
 struct node;
 
-#define SERVE_MAX_BODY ((size_t)1 << 20) /* request body; 413 beyond */
-#define SERVE_MAX_TOKEN 4096             /* bytes of the token file */
-#define SERVE_REFRESH_DEFAULT 60         /* seconds between reloads */
-#define SERVE_TIMEOUT 30                 /* seconds a connection may idle */
+#define SERVE_MAX_BODY ((size_t)1 << 20)    /* request body; 413 beyond */
+#define SERVE_MAX_TOKEN 4096                /* bytes of the token file */
+#define SERVE_REFRESH_DEFAULT 60            /* seconds between reloads */
+#define SERVE_TIMEOUT 30                    /* seconds a connection may idle */
+#define SERVE_BODY_BUDGET ((size_t)4 << 20) /* bodies of all requests in flight; 503 beyond */
+#define SERVE_HEADER_SECONDS 10             /* to send a request's headers */
+#define SERVE_PER_ADDRESS 32                /* connections from one client address */
 
 struct serve_config {
 	struct pipeline_source src; /* --repo, --ref, PATH */
@@ -50,8 +53,10 @@ struct serve_request {
 
 /*
  * Parse a request body.  Returns 0, or -1 with *why saying what is wrong
- * (the text of a 400 answer): not JSON, not an object, "input" or
- * "input.parameters" not an object, a parameter named twice.  Keys the
+ * (the text of a 400 answer): not JSON, a key given twice in any object
+ * or a \u0000 in any string (the JSON is read strictly: Argo CD's Go
+ * decoder would keep the last of two keys), not an object, "input" or
+ * "input.parameters" not an object, more parameters than serve takes.  Keys the
  * protocol does not name are ignored; "input" and its "parameters" may
  * be absent or null (no parameters).  Everything lives in `a`.
  */
@@ -77,6 +82,10 @@ void serve_describe(const struct serve *s, char *out, size_t outlen);
 /* Reload now (the refresh thread calls this every --refresh seconds). */
 void serve_reload(struct serve *s);
 
+/* Have the refresh thread reload now instead of at the end of its period
+ * (SIGHUP).  Safe from any thread but a signal handler. */
+void serve_wake(struct serve *s);
+
 struct serve_reply {
 	int status;
 	char *body; /* malloc'd */
@@ -86,6 +95,20 @@ struct serve_reply {
 	bool challenge;       /* WWW-Authenticate: Bearer (401) */
 	unsigned retry_after; /* Retry-After seconds, 0 for none */
 };
+
+/*
+ * Answer what the request line and the headers decide alone: /healthz,
+ * an unknown path (404), another method (405), a missing or wrong token
+ * (401, 403).  Returns true with `out` filled, or false when the answer
+ * needs the body (serve_handle).  The HTTP server calls it as soon as the
+ * headers arrive, so no body of a client without the token is ever read.
+ */
+bool serve_answer_head(struct serve_reply *out, struct serve *s, const char *method,
+		       const char *url, const char *auth);
+
+/* 503 with Retry-After: 1, when the bodies in flight already hold
+ * SERVE_BODY_BUDGET bytes. */
+void serve_reply_busy(struct serve_reply *out);
 
 /*
  * Answer one request.  `auth` is the Authorization header or NULL;
@@ -103,11 +126,15 @@ int serve_auth_check(const char *auth, const char *token, size_t len);
 
 /*
  * The HTTP server (serve_http.c): listen on `addr` ("127.0.0.1:8080",
- * "[::1]:0", ":8080"), print the bound address on stderr, answer with
- * serve_handle() until SIGTERM or SIGINT, then stop accepting, let the
- * requests in flight finish and return 0.  Returns -1 with the reason in
- * err when it cannot listen.
+ * "[::1]:0", ":8080"), and on `health_addr` (NULL for none) with a small
+ * server of its own that answers only GET /healthz, print the bound
+ * addresses on stderr, answer with serve_handle() until SIGTERM or
+ * SIGINT, then stop accepting, let the requests in flight finish and
+ * return 0.  SIGHUP reads the token and the specs again (serve_wake).
+ * Returns -2 with the reason in err for an address that is not one, -1
+ * when it cannot listen.
  */
-int serve_http_run(struct serve *s, const char *addr, char *err, size_t errlen);
+int serve_http_run(struct serve *s, const char *addr, const char *health_addr, char *err,
+		   size_t errlen);
 
 #endif

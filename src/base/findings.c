@@ -30,6 +30,9 @@ const struct finding findings_table[] = {
 	ROW("GS006", DIAG_ERROR, FINDING_READ,
 	    "a spec path is a symlink that leads outside the repository root, or not a regular "
 	    "file"),
+	ROW("GS007", DIAG_ERROR, FINDING_READ,
+	    "the specs cannot be read: a path, a Git revision, the index or a repository URL "
+	    "that cannot be read or fetched, or holds no spec file"),
 	ROW("GS010", DIAG_ERROR, FINDING_RULE,
 	    "a literal secret in the spec: an SSM activation code, an AWS secret key or session "
 	    "token pattern, a private key block"),
@@ -263,6 +266,9 @@ const struct finding findings_table[] = {
 	ROW("GS170", DIAG_ERROR, FINDING_CHECK,
 	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
 	    "list"),
+	ROW("GS173", DIAG_WARNING, FINDING_READ,
+	    "a site file holds no document (empty, or only comments); generate and serve refuse "
+	    "the specs while it is there"),
 	ROW("GS174", DIAG_ERROR, FINDING_RULE,
 	    "two clusters send their GPU-stack Applications to one Argo CD destination "
 	    "(argocd.destinationName or destinationServer)"),

@@ -34,7 +34,7 @@ struct arena;
 #define CHECK_SCHEMA "GS130"   /* object does not match its upstream schema */
 #define CHECK_COVERAGE "GS131" /* no upstream schema for the kind (or a stand-in) */
 #define CHECK_OBJECT "GS132"   /* apiVersion/kind/metadata: name, namespace, labels */
-/* NodePool: CEL rules of the AWS-provider CRD (karpenter-nodepool.md §3) */
+/* NodePool: CEL rules of the AWS-provider CRD (docs/design/upstream.md, "Karpenter") */
 #define CHECK_NP_STATIC_LIMITS "GS133" /* S2 */
 #define CHECK_NP_STATIC_WEIGHT "GS134" /* S3 */
 #define CHECK_NP_BUDGET "GS135"        /* B1 */
@@ -56,7 +56,7 @@ struct arena;
 #define CHECK_NP_TAINT_VALUE "GS150"  /* taint value not a qualified name */
 #define CHECK_NP_TAINT_EFFECT "GS151" /* taint effect not in the enum */
 #define CHECK_NP_TAINT_DUP "GS152"    /* same key+effect twice in taints+startupTaints */
-/* NodeConfig: nodeadm's validator (nodeadm-nvidia.md §1) */
+/* NodeConfig: nodeadm's validator (docs/design/upstream.md, "nodeadm and EKS Hybrid Nodes") */
 #define CHECK_NC_CLUSTER "GS153"     /* cluster.name / cluster.region missing */
 #define CHECK_NC_CREDENTIALS "GS154" /* exactly one of ssm / iamRolesAnywhere */
 #define CHECK_NC_SSM "GS155"         /* activationCode / activationId format */

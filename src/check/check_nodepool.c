@@ -1,7 +1,7 @@
 /*
  * check_nodepool.c - a Karpenter v1 NodePool as the AWS provider's CRD
  * (v1.14.1) and Karpenter's runtime validation judge it: every CEL rule of
- * the CRD that does not need the old object (karpenter-nodepool.md §3),
+ * the CRD that does not need the old object (docs/design/upstream.md, "Karpenter"),
  * and NodePool.RuntimeValidate (§4), which only sets the condition
  * ValidationSucceeded=False on a pool the API server accepted.  Each rule
  * has its own ID and carries upstream's message.

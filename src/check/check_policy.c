@@ -1,6 +1,6 @@
 /*
  * check_policy.c - the placement policies as Kyverno and the API server
- * judge them (policies-and-metrics.md §2, §3, §6):
+ * judge them (docs/design/upstream.md, "Admission policies"):
  *   - MutatingPolicy (policies.kyverno.io) and MutatingAdmissionPolicy
  *     (admissionregistration.k8s.io): mutations with a patch type and the
  *     matching expression; ApplyConfiguration may not touch atomic lists

@@ -226,7 +226,7 @@ openapi_component(const struct up_file *f, const char *group, const char *versio
  * The API server checks CRD patterns with Go's RE2, whose \s is the ASCII
  * class [\t\n\f\r ]; JSON Schema (ECMA-262) would mean Unicode white
  * space.  Write RE2's meaning out so the validator matches what the API
- * server matches (karpenter-nodepool.md §2: budgets[].schedule).
+ * server matches (docs/design/upstream.md, "Karpenter": budgets[].schedule).
  */
 static const char *
 re2_pattern(struct arena *a, const char *p)

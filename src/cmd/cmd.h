@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-/* Exit codes, the same for every command (cli.md). */
+/* Exit codes, the same for every command (docs/design/commands.md). */
 enum gs_exit {
 	GS_EXIT_OK = 0,       /* valid, no difference, no drift */
 	GS_EXIT_FINDINGS = 1, /* invalid spec, a difference, drift */

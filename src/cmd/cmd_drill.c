@@ -183,29 +183,19 @@ static struct opts_cmd plan_cmd = {
 static int
 plan_nodes(struct drill_plan_input *in, struct arena *a, const struct drill_opts *d)
 {
-	const struct spec_site *s = in->site;
-	const char **nodes = NULL;
+	const char **nodes;
 	size_t n = 0;
-	bool found = !d->group;
+	bool found;
 
 	if (d->nodes.count) {
 		in->nodes = d->nodes.names;
 		in->node_count = d->nodes.count;
 		return GS_EXIT_OK;
 	}
-	for (size_t g = 0; g < s->group_count; g++) {
-		if (d->group && strcmp(d->group, s->groups[g].name))
-			continue;
-		found = true;
-		for (size_t i = 0; i < s->groups[g].node_count; i++) {
-			nodes = arena_realloc(a, nodes, n * sizeof(*nodes),
-					      (n + 1) * sizeof(*nodes));
-			nodes[n++] = s->groups[g].nodes[i];
-		}
-	}
+	nodes = drill_site_nodes(a, in->site, d->group, &n, &found);
 	if (!found || !n) {
 		fprintf(stderr, "gpusite drill plan: %s%s%s names no nodes; pass --nodes\n",
-			d->group ? "node group " : "site ", d->group ? d->group : s->name,
+			d->group ? "node group " : "site ", d->group ? d->group : in->site->name,
 			found ? "" : " is not in the spec and");
 		return GS_EXIT_USAGE;
 	}
@@ -250,26 +240,6 @@ plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input 
 	}
 	in->cordoned = cordoned;
 	return GS_EXIT_OK;
-}
-
-/* The site's fallback NodePool and PrometheusRule as rendered. */
-static void
-plan_rendered(struct drill_plan_input *in, const struct live_run *run)
-{
-	const struct spec_site *s = in->site;
-
-	for (size_t i = 0; i < run->rendered.count; i++) {
-		const struct render_object *ro = &run->rendered.objects[i];
-
-		if (!strcmp(ro->kind, "NodePool") && drill_pool_name(run->arena, s) &&
-		    !strcmp(ro->name, drill_pool_name(run->arena, s)))
-			in->rendered_pool = ro->obj;
-		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
-			in->rendered_rule = ro->obj;
-			in->rule_namespace = ro->namespace;
-			in->rule_name = ro->name;
-		}
-	}
 }
 
 /* The findings, the steps and the timeline, then whether the site is
@@ -347,7 +317,7 @@ drill_plan(int argc, char **argv)
 		code = plan_nodes_exist(&run, &a, &in);
 	if (code != GS_EXIT_OK)
 		goto out;
-	plan_rendered(&in, &run);
+	drill_plan_rendered(&in, run.arena, &run.rendered);
 	diags_init(&findings, &a);
 	if (drill_plan_check(&a, &findings, &plan, &in) < 0) {
 		code = live_fail(&run);
@@ -541,18 +511,13 @@ report_format(struct buf *out, const struct drill_report_input *ri, enum report_
 /* GS_EXIT_FINDINGS after saying so when the site recovered over its
  * targetRTO, else GS_EXIT_OK. */
 static int
-report_verdict(const struct spec_site *s, const struct drill_terms *terms)
+report_verdict(struct arena *a, const struct spec_site *s, const struct drill_terms *terms)
 {
-	char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
+	const char *over = drill_over_target(a, s, terms);
 
-	if (!terms->total_known || !terms->target || terms->within_target)
+	if (!over)
 		return GS_EXIT_OK;
-	spec_duration_format(d1, sizeof(d1), terms->total);
-	spec_duration_format(d2, sizeof(d2), terms->target);
-	fprintf(stderr,
-		"gpusite drill report: site %s recovered in %s, over its targetRTO"
-		" %s; shorten the terms over budget [%s]\n",
-		s->name, d1, d2, DRILL_OVER_TARGET);
+	fprintf(stderr, "gpusite drill report: %s\n", over);
 	return GS_EXIT_FINDINGS;
 }
 
@@ -611,7 +576,7 @@ drill_report(int argc, char **argv)
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	code = report_verdict(s, &terms);
+	code = report_verdict(&a, s, &terms);
 out:
 	buf_release(&out);
 	buf_release(&file);

@@ -240,9 +240,7 @@ fill_run_opts(struct drill_run_opts *dro, const struct run_args *ra, const struc
 	dro->nodes = ra->nodes.names;
 	dro->node_count = ra->nodes.count;
 	dro->group = ra->group;
-	dro->timeout = ra->timeout   ? ra->timeout
-		       : ra->restore ? (double)site->fallback.consolidate_after.seconds + 300
-				     : 1800;
+	dro->timeout = ra->timeout ? ra->timeout : drill_default_timeout(site, ra->restore);
 	dro->interval = ra->interval ? ra->interval : 2;
 	dro->out = stdout;
 	dro->stop = &stop_flag;

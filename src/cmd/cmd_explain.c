@@ -13,18 +13,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "inventory/inventory.h"
 #include "base/arena.h"
-#include "base/buf.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
-#include "drill/drill.h"
+#include "explain/explain.h"
 #include "pipeline/pipeline.h"
-#include "emit/emit.h"
 #include "render/render.h"
 #include "report/report.h"
-#include "rules/instance_types.h"
 
 enum explain_opt { E_KUBE_VERSION = 1 };
 
@@ -67,243 +63,6 @@ explain_option(void *payload, int id, const char *value)
 	return 0;
 }
 
-static const char *
-dur(struct arena *a, int64_t seconds)
-{
-	char b[SPEC_DURATION_BUFSZ];
-
-	spec_duration_format(b, sizeof(b), seconds);
-	return arena_strdup(a, b);
-}
-
-static void
-explain_kube(FILE *out, const struct spec_site *s, int override)
-{
-	if (override > 0)
-		fprintf(out, "  kubernetes: 1.%d (--kube-version)\n", override);
-	else if (s->cluster.kube_version_assumed || !s->cluster.kubernetes_version)
-		fprintf(out,
-			"  kubernetes: 1.%d (assumed 1.%d: neither"
-			" cluster.kubernetesVersion nor --kube-version says)\n",
-			s->cluster.kube_minor > 0 ? s->cluster.kube_minor : 36,
-			s->cluster.kube_minor > 0 ? s->cluster.kube_minor : 36);
-	else
-		fprintf(out, "  kubernetes: 1.%d (cluster.kubernetesVersion)\n",
-			s->cluster.kube_minor);
-}
-
-/*
- * The recovery budget: how long GPU Pods of a dead on-prem node take to
- * serve again on the fallback.  The node is marked NotReady/Unknown after
- * the node monitor grace period; its Pods are evicted when their not-ready
- * or unreachable toleration runs out (the longer one bounds it); then a
- * cloud node is provisioned, the image pulled, the model loaded.
- */
-static void
-explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
-{
-	const struct spec_recovery *r = &s->recovery;
-	const struct spec_placement *p = &s->placement;
-	const char *snapshot = s->fallback.node_class.image_cache_snapshot;
-	struct drill_budget b;
-	int64_t evict, total, pull;
-	bool cached;
-
-	/* the figures drill plan and drill report measure against */
-	drill_budget_compute(&b, s, DRILL_NODE_FAILURE);
-	evict = b.seconds[DRILL_TERM_EVICTION];
-	if (!r->set) {
-		fprintf(out,
-			"  recovery budget: not given (no spec.recovery block);"
-			" eviction toleration %s + node monitor grace %s before Pods"
-			" leave a dead node\n",
-			dur(a, evict), dur(a, b.grace));
-		return;
-	}
-	pull = b.seconds[DRILL_TERM_IMAGE_PULL];
-	cached = b.image_pull_cached;
-	total = b.real_failure_total;
-	fprintf(out, "  recovery budget (targetRTO %s):\n",
-		r->target_rto.text ? r->target_rto.text : dur(a, r->target_rto.seconds));
-	fprintf(out, "    %-22s %8s  (%s %llds, %s %llds; the longer one)\n", "eviction toleration",
-		dur(a, evict), "not-ready", (long long)p->not_ready_toleration_seconds,
-		"unreachable", (long long)p->unreachable_toleration_seconds);
-	fprintf(out, "    %-22s %8s\n", "node monitor grace",
-		dur(a, r->node_monitor_grace_period.seconds));
-	fprintf(out, "    %-22s %8s\n", "node provisioning", dur(a, r->node_provisioning.seconds));
-	if (cached)
-		fprintf(out,
-			"    %-22s %8s  (recovery.imagePullCached: the images are on"
-			" the data volume restored from %s)\n",
-			"image pull (cached)", dur(a, pull), snapshot);
-	else if (snapshot)
-		fprintf(out,
-			"    %-22s %8s  (fallback.nodeClass.imageCache is set but"
-			" recovery.imagePullCached is not: the cold figure)\n",
-			"image pull", dur(a, pull));
-	else
-		fprintf(out, "    %-22s %8s\n", "image pull", dur(a, pull));
-	fprintf(out, "    %-22s %8s\n", "model load", dur(a, r->model_load.seconds));
-	if (!r->target_rto.seconds)
-		fprintf(out, "    %-22s %8s  (no targetRTO to compare with)\n", "total",
-			dur(a, total));
-	else if (total <= r->target_rto.seconds)
-		fprintf(out, "    %-22s %8s  OK: %s within the target\n", "total", dur(a, total),
-			dur(a, r->target_rto.seconds - total));
-	else
-		fprintf(out, "    %-22s %8s  OVER the target by %s\n", "total", dur(a, total),
-			dur(a, total - r->target_rto.seconds));
-}
-
-static void
-explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *inv)
-{
-	const struct spec_fallback *fb = &s->fallback;
-	int64_t onprem = 0;
-
-	for (size_t i = 0; i < s->group_count; i++) {
-		const struct spec_node_group *g = &s->groups[i];
-		int nodes = g->count ? g->count : (int)g->node_count;
-
-		onprem += (int64_t)nodes * g->gpus_per_node;
-	}
-	fprintf(out, "  capacity:\n    on-prem GPUs: %lld (", (long long)onprem);
-	for (size_t i = 0; i < s->group_count; i++) {
-		const struct spec_node_group *g = &s->groups[i];
-
-		fprintf(out, "%s%s: %d x %d %s", i ? "; " : "", g->name,
-			g->count ? g->count : (int)g->node_count, g->gpus_per_node, g->gpu_model);
-	}
-	fprintf(out, ")\n");
-	if (!fb->enabled) {
-		fprintf(out, "    fallback: none (fallback.enabled is false): GPU Pods"
-			     " wait for the on-prem nodes\n");
-		return;
-	}
-	fprintf(out,
-		"    fallback: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
-		" (%lld%% of on-prem)\n",
-		inventory_pool(inv, INV_ROLE_FALLBACK_POOL)->name,
-		spec_provisioner_name(s->cluster.provisioner),
-		spec_capacity_name(fb->capacity_type), (long long)fb->gpu_limit,
-		onprem ? (long long)(fb->gpu_limit * 100 / onprem) : 0LL);
-	for (size_t i = 0; i < fb->instance_type_count; i++) {
-		const struct instance_type *t = instance_type_find(fb->instance_types[i]);
-
-		if (!t || !instance_type_whole_nvidia(t)) {
-			fprintf(out, "      %-18s cannot serve: %s\n", fb->instance_types[i],
-				t ? "no whole NVIDIA GPU" : "unknown instance type");
-			continue;
-		}
-		fprintf(out, "      %-18s %d x %-8s %7lld MiB per GPU  ", t->name, t->nvidia_gpus,
-			t->gpu_name, (long long)t->gpu_memory_mib);
-		if (fb->min_gpu_memory_mib && t->gpu_memory_mib < fb->min_gpu_memory_mib)
-			fprintf(out, "below minGpuMemoryMiB %lld\n",
-				(long long)fb->min_gpu_memory_mib);
-		else if (t->nvidia_gpus > fb->gpu_limit)
-			fprintf(out, "never launches: more GPUs than the limit\n");
-		else
-			fprintf(out, "up to %lld node%s within the limit\n",
-				(long long)(fb->gpu_limit / t->nvidia_gpus),
-				fb->gpu_limit / t->nvidia_gpus == 1 ? "" : "s");
-	}
-}
-
-/*
- * The node class of a Karpenter fallback: rendered from fallback.nodeClass,
- * or one that must exist already, and which AMI family it must boot.
- */
-static void
-explain_node_class(FILE *out, const struct spec_site *s, const struct inventory *inv)
-{
-	const struct spec_fallback *fb = &s->fallback;
-	const struct inv_pool *pool = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);
-	const char *name = pool ? pool->class_name : NULL;
-	const char *image = fb->node_image == IMAGE_AL2023         ? "al2023"
-			    : fb->node_image == IMAGE_BOTTLEROCKET ? "bottlerocket"
-								   : NULL;
-
-	if (!fb->enabled || s->cluster.provisioner != PROV_KARPENTER)
-		return;
-	if (fb->node_class.set && image) {
-		fprintf(out,
-			"    fallback node class: EC2NodeClass %s, rendered from"
-			" fallback.nodeClass: alias %s@%s%s\n",
-			name, image,
-			fb->node_class.ami_version ? fb->node_class.ami_version : "latest",
-			fb->node_class.image_cache_snapshot ? ", data volume from the image cache"
-							    : "");
-	} else if (image) {
-		fprintf(out,
-			"    fallback node class: EC2NodeClass %s must already exist (no"
-			" fallback.nodeClass): its amiSelectorTerms must select the %s"
-			" family (alias %s@<version>), which %s\n",
-			name, image, image,
-			fb->node_image == IMAGE_AL2023
-				? "has no device plugin: gpusite's fallback plugin runs there"
-				: "brings its own device plugin: gpusite renders none");
-	} else {
-		fprintf(out,
-			"    fallback node class: EC2NodeClass %s must already exist (no"
-			" fallback.nodeClass), and its AMI family is not known"
-			" (fallback.nodeImage not set): on al2023 GPU pods stay Pending"
-			" without a device plugin, bottlerocket brings its own\n",
-			name);
-	}
-}
-
-static void
-explain_objects(FILE *out, const struct spec_site *s, const struct render_result *r, bool rendered)
-{
-	fprintf(out, "  objects:\n");
-	if (!rendered) {
-		fprintf(out, "    (not rendered: see the findings above)\n");
-		return;
-	}
-	for (size_t i = 0; i < r->count; i++) {
-		const struct render_object *o = &r->objects[i];
-
-		if (o->site ? strcmp(o->site, s->name)
-			    : (!o->cluster || strcmp(o->cluster, s->cluster.name)))
-			continue;
-		fprintf(out, "    %s %s%s%s: %s\n", o->kind, o->namespace,
-			o->namespace[0] ? "/" : "", o->name, o->purpose);
-	}
-	for (size_t i = 0; i < r->file_count; i++) {
-		const struct render_file *f = &r->files[i];
-
-		if (f->kind == RENDER_FILE_NODECONFIG && f->site && !strcmp(f->site, s->name))
-			fprintf(out,
-				"    file %s: nodeadm NodeConfig for"
-				" --nodeconfigs (taint and labels at join time)\n",
-				f->path);
-	}
-}
-
-static void
-explain_snippet(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
-		const struct render_options *opt)
-{
-	struct render_object o;
-	struct buf b = BUF_INIT;
-
-	fprintf(out, "  placement: engine none, so nothing is rendered; to place GPU"
-		     " Pods, apply a policy like this one (Kyverno 1.17+):\n");
-	if (render_placement_snippet(&o, a, d, s, opt) == 0 &&
-	    emit_document(&b, o.obj, EMIT_YAML) == 0) {
-		const char *p = b.data;
-
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			size_t n = nl ? (size_t)(nl - p) : strlen(p);
-
-			fprintf(out, "    %.*s\n", (int)n, p);
-			p += n + (nl ? 1 : 0);
-		}
-	}
-	buf_release(&b);
-}
-
 static bool
 is_path(const char *arg)
 {
@@ -323,6 +82,7 @@ cmd_explain(int argc, char **argv)
 	struct report_input in;
 	struct render_result r;
 	struct render_options ropt;
+	struct explain_input ein;
 	const char *site = NULL, *path = NULL;
 	unsigned flags;
 	int kube_minor = 0, rc, code = GS_EXIT_OK;
@@ -365,6 +125,7 @@ cmd_explain(int argc, char **argv)
 	if (diags_count(&p.diags, DIAG_ERROR))
 		code = GS_EXIT_FINDINGS;
 
+	ein = (struct explain_input){ kube_minor, &r, rendered, &ropt };
 	for (size_t i = 0; i < p.fleet.count; i++) {
 		const struct spec_site *s = p.fleet.sites[i];
 
@@ -373,15 +134,7 @@ cmd_explain(int argc, char **argv)
 		if (any)
 			printf("\n");
 		any = true;
-		printf("site %s (cluster %s, %s; %s)\n", s->name, s->cluster.name,
-		       s->cluster.region, s->file ? s->file : "?");
-		explain_kube(stdout, s, kube_minor);
-		explain_budget(stdout, &a, s);
-		explain_capacity(stdout, s, inventory_site(&a, s));
-		explain_node_class(stdout, s, inventory_site(&a, s));
-		if (s->placement.engine == ENGINE_NONE)
-			explain_snippet(stdout, &a, &p.diags, s, &ropt);
-		explain_objects(stdout, s, &r, rendered);
+		explain_site(stdout, &a, &p.diags, s, &ein);
 	}
 out:
 	arena_release(&a);

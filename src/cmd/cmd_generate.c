@@ -38,7 +38,7 @@
 
 extern char **environ;
 
-/* Argo CD gives the whole request 60 s by default (argocd-cmp.md 3.3). */
+/* Argo CD gives the whole request 60 s by default (docs/design/upstream.md, "Argo CD"). */
 #define DEADLINE_SECONDS 45
 /* One gRPC message carries every manifest; its default cap is 100 MiB. */
 #define OUTPUT_CAP (64u << 20)

@@ -1,6 +1,7 @@
 /*
  * cmd_serve.c - `gpusite serve --listen ADDR:PORT --token-file FILE
- * [--repo URL|PATH] [--ref REV] [--refresh SECONDS] [PATH]`: Argo CD's
+ * [--health-listen ADDR:PORT] [--repo URL|PATH] [--ref REV] [--refresh
+ * SECONDS] [PATH]`: Argo CD's
  * ApplicationSet plugin generator (src/argocd/serve.h).
  *
  * Exit 0 after SIGTERM or SIGINT, 2 on a usage error, 3 when it cannot
@@ -14,12 +15,13 @@
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 
-enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH };
+enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH, OPT_HEALTH_LISTEN };
 
 static struct {
 	const char *listen;
 	const char *token_file;
 	const char *refresh;
+	const char *health_listen;
 } serve_args;
 
 static int
@@ -32,6 +34,8 @@ serve_option(void *payload, int id, const char *value)
 		serve_args.token_file = value;
 	else if (id == OPT_REFRESH)
 		serve_args.refresh = value;
+	else if (id == OPT_HEALTH_LISTEN)
+		serve_args.health_listen = value;
 	return 0;
 }
 
@@ -44,26 +48,38 @@ static const struct opt_spec serve_opts[] = {
 	  " Secret key); read again when it changes" },
 	{ OPT_REFRESH, "refresh", 0, "SECONDS",
 	  "read the repository again every SECONDS (default 60; 1 to 86400)" },
+	{ OPT_HEALTH_LISTEN, "health-listen", 0, "ADDR:PORT",
+	  "also answer GET /healthz, and nothing else, on this address, with a server of its"
+	  " own: the liveness probe still gets through while clients hold the connections of"
+	  " --listen" },
 	{ 0, NULL, 0, NULL, NULL },
 };
 
 static const struct opts_cmd serve_cmd = {
 	.name = "serve",
-	.usage = "--listen ADDR:PORT --token-file FILE [--repo URL|PATH] [--ref REV]"
-		 " [--refresh SECONDS] [PATH]",
+	.usage = "--listen ADDR:PORT --token-file FILE [--health-listen ADDR:PORT]"
+		 " [--repo URL|PATH] [--ref REV] [--refresh SECONDS] [PATH]",
 	.about = "Argo CD's ApplicationSet plugin generator.  POST /api/v1/getparams.execute\n"
 		 "with 'Authorization: Bearer <token>' and a body {\"applicationSetName\": ...,\n"
 		 "\"input\": {\"parameters\": {\"per\": \"cluster\"}}} answers {\"output\":\n"
 		 "{\"parameters\": [...]}}: one element per cluster (cluster, destinationName,\n"
-		 "sites, path) or, with per: site, per site (site, cluster, destinationName,\n"
-		 "file).  The sites come from the same discovery as validate and generate\n"
-		 "(--repo, --ref, PATH; multi-document files, .yml, nested folders), read\n"
-		 "again every --refresh seconds.  While the specs do not validate (or no site\n"
-		 "is found) the answer is 503 with the diagnostics, so the controller keeps\n"
+		 "project, alertsNamespace, sites, path) or, with per: site, per site (site,\n"
+		 "cluster, destinationName, project, alertsNamespace, file): project is the\n"
+		 "sites' argocd.project, alertsNamespace their alerts.namespace.  The sites\n"
+		 "come from the same discovery as validate and generate (--repo, --ref,\n"
+		 "PATH; multi-document files, .yml, nested folders), read again every\n"
+		 "--refresh seconds.  While the specs do not validate (or no site\n"
+		 "is found, or a site file holds no document) the answer is 503 with the\n"
+		 "diagnostics, the first in its message, so the controller keeps\n"
 		 "its Applications.  GET /healthz answers 200 \"ok\" without a token.  Missing\n"
 		 "token 401, wrong token 403, a body over 1 MiB 413, a malformed one 400.\n"
 		 "On start it prints 'gpusite serve: listening on ADDR:PORT' on stderr, then\n"
 		 "one line per request (method, path, status, duration; never a header).\n"
+		 "The token is checked as soon as the headers arrive: no body is read for a\n"
+		 "client without it.  Bodies in flight hold at most 4 MiB together (503 with\n"
+		 "Retry-After beyond); a client must send its headers within 10 s; one client\n"
+		 "address holds at most 32 connections.\n"
+		 "SIGHUP: read the token file and the specs again now, and go on serving.\n"
 		 "SIGTERM or SIGINT: no new connections, requests in flight finish, exit 0.\n",
 	.common = OPTS_SOURCE,
 	.own = serve_opts,
@@ -116,7 +132,7 @@ cmd_serve(int argc, char **argv)
 		fprintf(stderr, "gpusite serve: error: %s\n", err);
 		return GS_EXIT_FAILURE;
 	}
-	r = serve_http_run(s, serve_args.listen, err, sizeof(err));
+	r = serve_http_run(s, serve_args.listen, serve_args.health_listen, err, sizeof(err));
 	serve_close(s);
 	if (r == -2)
 		return opts_exit_code(opts_usage_error(&serve_cmd, "%s", err));

@@ -17,7 +17,7 @@
 #include "pipeline/pipeline.h"
 #include "report/report.h"
 
-/* The common options a command takes (cli.md "Common options"). */
+/* The common options a command takes (docs/design/commands.md). */
 enum opts_common {
 	OPTS_FORMAT = 1 << 0,  /* --format text|json|github|sarif|junit|markdown */
 	OPTS_STRICT = 1 << 1,  /* --strict */

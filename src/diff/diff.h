@@ -38,7 +38,7 @@ void diff_revisions_redact(struct arena *a, struct node *n);
  */
 /*
  * A copy of a Kubernetes object without what the server and sync tools
- * own (cli.md): status, metadata.managedFields, resourceVersion, uid,
+ * own (docs/design/commands.md): status, metadata.managedFields, resourceVersion, uid,
  * generation, creationTimestamp, selfLink, deletionGracePeriodSeconds,
  * the last-applied-configuration annotation and Argo CD tracking
  * metadata (annotations or labels left empty are dropped).

@@ -275,6 +275,17 @@ int drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struc
 const char *drill_pool_name(struct arena *a, const struct spec_site *s);
 const char *drill_class_name(struct arena *a, const struct spec_site *s);
 
+/* The nodes the spec names for `group` (every group: NULL), in spec
+ * order; *group_found is false when no group has that name. */
+const char **drill_site_nodes(struct arena *a, const struct spec_site *s, const char *group,
+			      size_t *count, bool *group_found);
+
+/* --timeout when not given: 30 minutes, or for --restore the pool's
+ * consolidateAfter plus 5 minutes. */
+double drill_default_timeout(const struct spec_site *s, bool restore);
+
+struct render_result;
+
 struct drill_plan_input {
 	const struct spec_site *site;
 	struct kube_client *kube;
@@ -381,5 +392,15 @@ int drill_report_json(struct buf *out, const struct drill_report_input *in);
  * id="budget-<term>" / id="measured-<term>" and data-seconds.
  */
 int drill_report_svg(struct buf *out, const struct drill_report_input *in);
+
+/* The site's fallback NodePool and PrometheusRule among the objects
+ * rendered (in->rendered_pool, in->rendered_rule). */
+void drill_plan_rendered(struct drill_plan_input *in, struct arena *a,
+			 const struct render_result *r);
+
+/* "site S recovered in X, over its targetRTO Y; ... [GS...]" when the
+ * measured total is over the target, else NULL. */
+const char *drill_over_target(struct arena *a, const struct spec_site *s,
+			      const struct drill_terms *terms);
 
 #endif

@@ -150,3 +150,32 @@ drill_restore_command(struct arena *a, const char *site, const char *again,
 			    drill_shell_word(a, list, "NODES"),
 			    drill_shell_word(a, record, "RECORD"));
 }
+
+const char **
+drill_site_nodes(struct arena *a, const struct spec_site *s, const char *group, size_t *count,
+		 bool *group_found)
+{
+	const char **nodes = NULL;
+	size_t n = 0;
+
+	*group_found = !group;
+	for (size_t g = 0; g < s->group_count; g++) {
+		if (group && strcmp(group, s->groups[g].name))
+			continue;
+		*group_found = true;
+		for (size_t i = 0; i < s->groups[g].node_count; i++) {
+			nodes = arena_realloc(a, nodes, n * sizeof(*nodes),
+					      (n + 1) * sizeof(*nodes));
+			nodes[n++] = s->groups[g].nodes[i];
+		}
+	}
+	*count = n;
+	return nodes;
+}
+
+double
+drill_default_timeout(const struct spec_site *s, bool restore)
+{
+	/* a restore waits for the pool to consolidate, plus a margin */
+	return restore ? (double)s->fallback.consolidate_after.seconds + 300 : 1800;
+}

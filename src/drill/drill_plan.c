@@ -359,3 +359,22 @@ drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
 			" (lease or statefulset) before a partition drill");
 	return 0;
 }
+
+void
+drill_plan_rendered(struct drill_plan_input *in, struct arena *a, const struct render_result *r)
+{
+	const struct spec_site *s = in->site;
+	const char *pool = drill_pool_name(a, s);
+
+	for (size_t i = 0; i < r->count; i++) {
+		const struct render_object *ro = &r->objects[i];
+
+		if (!strcmp(ro->kind, "NodePool") && pool && !strcmp(ro->name, pool))
+			in->rendered_pool = ro->obj;
+		if (!strcmp(ro->kind, "PrometheusRule") && ro->site && !strcmp(ro->site, s->name)) {
+			in->rendered_rule = ro->obj;
+			in->rule_namespace = ro->namespace;
+			in->rule_name = ro->name;
+		}
+	}
+}

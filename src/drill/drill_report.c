@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "drill/drill.h"
 #include "json/json.h"
@@ -169,4 +170,19 @@ drill_report_json(struct buf *out, const struct drill_report_input *in)
 					    : buf_adds(out, t->within_target ? "true" : "false");
 	rc |= buf_adds(out, "}\n");
 	return rc ? BUF_ETOOBIG : 0;
+}
+
+const char *
+drill_over_target(struct arena *a, const struct spec_site *s, const struct drill_terms *terms)
+{
+	char d1[SPEC_DURATION_BUFSZ], d2[SPEC_DURATION_BUFSZ];
+
+	if (!terms->total_known || !terms->target || terms->within_target)
+		return NULL;
+	spec_duration_format(d1, sizeof(d1), terms->total);
+	spec_duration_format(d2, sizeof(d2), terms->target);
+	return arena_printf(a,
+			    "site %s recovered in %s, over its targetRTO %s; shorten the terms"
+			    " over budget [%s]",
+			    s->name, d1, d2, DRILL_OVER_TARGET);
 }

@@ -186,9 +186,69 @@ convert(struct arena *a, struct pos at, struct scan *sc, const char *text, const
 	return node_new_null(a, at);
 }
 
+/* JSON_STRICT: the offset + 1 of the first \u0000 escape, else 0. */
+static size_t
+find_nul_escape(const char *t, size_t len)
+{
+	bool in = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (t[i] == '"') {
+			in = !in;
+		} else if (in && t[i] == '\\' && i + 1 < len) {
+			if (t[i + 1] == 'u' && i + 5 < len && !memcmp(t + i + 2, "0000", 4))
+				return i + 1;
+			i++;
+		}
+	}
+	return 0;
+}
+
+static int
+key_cmp(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* JSON_STRICT: the first key given twice in one object of `item`, else
+ * NULL.  Sorting each object's keys keeps it O(n log n). */
+static const char *
+find_duplicate_key(const cJSON *item)
+{
+	const char **keys;
+	const char *dup = NULL;
+	size_t n = 0;
+	const cJSON *c;
+
+	for (c = item->child; c; c = c->next) {
+		if (c->child && (dup = find_duplicate_key(c)))
+			return dup;
+		n++;
+	}
+	if (!cJSON_IsObject(item) || n < 2)
+		return NULL;
+	keys = xmalloc(n * sizeof(*keys));
+	n = 0;
+	for (c = item->child; c; c = c->next)
+		keys[n++] = c->string ? c->string : "";
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (size_t i = 1; i < n && !dup; i++)
+		if (!strcmp(keys[i - 1], keys[i]))
+			dup = keys[i];
+	free(keys);
+	return dup;
+}
+
 struct node *
 json_parse(struct arena *a, struct diags *d, const char *rule, const char *file, const char *text,
 	   size_t len)
+{
+	return json_parse_flags(a, d, rule, file, text, len, 0);
+}
+
+struct node *
+json_parse_flags(struct arena *a, struct diags *d, const char *rule, const char *file,
+		 const char *text, size_t len, unsigned flags)
 {
 	struct scan sc = { NULL, 0, 0, 0 };
 	struct pos at = { file, 0, 0 };
@@ -218,6 +278,11 @@ json_parse(struct arena *a, struct diags *d, const char *rule, const char *file,
 			    "JSON nesting is deeper than %d levels", JSON_MAX_DEPTH);
 		goto out;
 	}
+	if ((flags & JSON_STRICT) && (off = find_nul_escape(text, len))) {
+		parse_error(d, rule, file, text, len, off - 1,
+			    "a string holds \\u0000 (NUL): remove it");
+		goto out;
+	}
 	/* cJSON wants the terminating NUL inside the length it is given. */
 	copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
@@ -234,6 +299,15 @@ json_parse(struct arena *a, struct diags *d, const char *rule, const char *file,
 			parse_error(d, rule, file, text, len, off,
 				    "invalid JSON at byte %zu near '%.20s'", off, copy + off);
 		goto out;
+	}
+	if (flags & JSON_STRICT) {
+		const char *dup = find_duplicate_key(tree);
+
+		if (dup) {
+			diag_add(d, DIAG_ERROR, at, rule, "",
+				 "the key '%.64s' is given twice in one object: keep one", dup);
+			goto out;
+		}
 	}
 	root = convert(a, at, &sc, copy, tree);
 out:

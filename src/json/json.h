@@ -31,6 +31,15 @@ struct buf;
 struct node *json_parse(struct arena *a, struct diags *d, const char *rule, const char *file,
 			const char *text, size_t len);
 
+enum json_parse_flags {
+	JSON_STRICT = 1 << 0, /* also refuse a key given twice in one object and
+				 a \u0000 in a string (text from a client) */
+};
+
+/* json_parse with `flags` (enum json_parse_flags). */
+struct node *json_parse_flags(struct arena *a, struct diags *d, const char *rule, const char *file,
+			      const char *text, size_t len, unsigned flags);
+
 enum json_write_flags {
 	JSON_PRETTY = 1 << 0, /* two-space indent; default is compact */
 };

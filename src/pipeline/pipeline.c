@@ -446,7 +446,14 @@ load_file(struct load_state *st, const struct source_file *f, size_t file)
 
 	/* Findings of the loader stay with the file: the document they
 	 * are in may not have loaded at all. */
-	yamlio_load(&docs, t, &st->p->diags, f->path, f->data, f->len, &yamlio_default_limits);
+	if (yamlio_load(&docs, t, &st->p->diags, f->path, f->data, f->len,
+			&yamlio_default_limits) == 0 &&
+	    !docs.count)
+		diag_add(
+			&st->p->diags, DIAG_WARNING, (struct pos){ f->path, 0, 0 },
+			PIPELINE_RULE_EMPTY_FILE, "",
+			"the file holds no document (it is empty or only comments): add the site's"
+			" spec or remove the file; generate and serve refuse the specs until then");
 	for (size_t j = 0; j < docs.count; j++)
 		load_doc(st, t, f, file, docs.docs[j]);
 	if (st->lean)
@@ -516,11 +523,11 @@ pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 		const char *what = src->staged ? "staged spec files" : "spec files";
 
 		if (src->npaths > 1)
-			diag_add(d, DIAG_ERROR, none, "", "", "no %s found in the %zu paths given",
-				 what, src->npaths);
+			diag_add(d, DIAG_ERROR, none, "GS007", "",
+				 "no %s found in the %zu paths given", what, src->npaths);
 		else
-			diag_add(d, DIAG_ERROR, none, "", "", "no %s found under '%s'%s%s", what,
-				 where, src->repo || src->ref ? " at " : "",
+			diag_add(d, DIAG_ERROR, none, "GS007", "", "no %s found under '%s'%s%s",
+				 what, where, src->repo || src->ref ? " at " : "",
 				 src->repo || src->ref ? (src->ref ? src->ref : "HEAD") : "");
 		return SOURCE_ENOTFOUND;
 	}

@@ -17,6 +17,11 @@ struct arena;
 
 struct schema;
 
+/* A site file that holds no document (empty, or only comments): a warning
+ * for validate; generate and serve refuse the specs while one is there,
+ * since a file emptied by mistake would prune its sites' objects. */
+#define PIPELINE_RULE_EMPTY_FILE "GS173"
+
 struct pipeline {
 	struct arena *arena;
 	struct diags diags; /* everything found, in file order */

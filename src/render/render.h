@@ -19,7 +19,7 @@
 struct arena;
 
 struct render_object {
-	int rank; /* kind order in the stream (outputs.md) */
+	int rank; /* kind order in the stream (docs/design/artifacts.md, "Stream order") */
 	const char *api_version;
 	const char *kind;
 	const char *namespace; /* "" for cluster-scoped */
@@ -95,8 +95,8 @@ int render_object_cmp(const void *a, const void *b);
 int render_file_cmp(const void *a, const void *b);
 
 /*
- * Kind ranks: the order of the cluster stream (outputs.md, "Order of the
- * cluster stream").  Objects of equal rank are ordered by namespace, then
+ * Kind ranks: the order of the cluster stream (docs/design/artifacts.md,
+ * "Stream order").  Objects of equal rank are ordered by namespace, then
  * name.
  */
 enum render_rank {
@@ -229,7 +229,7 @@ int render_kube_minor(const struct spec_site *site, const struct render_options 
 const char *render_map_api_version(int kube_minor);
 
 /*
- * The Helm values of a cluster's GPU stack (outputs.md section 2) for the
+ * The Helm values of a cluster's GPU stack (docs/design/artifacts.md, "GPU stack") for the
  * `count` sites of one cluster (they agree on the stack: GS047): the
  * tool's values for the stack type, with tolerations for the GPU taint
  * and for every extra node-group taint of those sites (so the scoped

@@ -1,9 +1,8 @@
 /*
  * render_alerts.c - the site's PrometheusRule (monitoring.coreos.com/v1,
  * <alerts.namespace>/gpusite-<site>): fallback activated, fallback near its
- * GPU limit, GPU Pods pending, an on-prem GPU node NotReady (outputs.md
- * section 5).  Metric names: karpenter-nodepool.md section 8 and
- * policies-and-metrics.md section 4.
+ * GPU limit, GPU Pods pending, an on-prem GPU node NotReady (docs/design/artifacts.md,
+ * "Alerts").  Metric names: docs/design/upstream.md, "Karpenter" and "Admission policies".
  */
 #include <string.h>
 
@@ -40,7 +39,7 @@ alert_node(struct arena *a, const char *site, const struct alert *al)
 
 /* The kube-state-metrics flag that exports the node labels the SSM part
  * of the NotReady alert joins on (kube_node_labels has no series without
- * it; policies-and-metrics.md section 4). */
+ * it; docs/design/upstream.md, "Admission policies"). */
 #define KSM_ALLOWLIST "--metric-labels-allowlist=nodes=[" INV_SITE_LABEL "," INV_GROUP_LABEL "]"
 
 /* What the NotReady alert watches, from the spec. */

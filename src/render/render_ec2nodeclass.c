@@ -1,6 +1,6 @@
 /*
  * render_ec2nodeclass.c - the EC2NodeClass (karpenter.k8s.aws/v1) of a
- * Karpenter fallback with fallback.nodeClass (outputs.md section 3a): the
+ * Karpenter fallback with fallback.nodeClass (docs/design/artifacts.md, "Fallback nodes"): the
  * node class the NodePool's nodeClassRef names, so that the AMI family the
  * fallback device plugin assumes (nodeImage) is the one the nodes boot.
  *   - role or instanceProfile, subnet and security-group selector terms,

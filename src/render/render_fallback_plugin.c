@@ -1,6 +1,6 @@
 /*
  * render_fallback_plugin.c - the NVIDIA device plugin of the cloud
- * fallback nodes that need one (outputs.md section 3a).
+ * fallback nodes that need one (docs/design/artifacts.md, "Fallback nodes").
  *
  * The EKS-optimized AL2023 NVIDIA AMI brings the driver and the container
  * toolkit but no device plugin; Bottlerocket's NVIDIA variant and EKS

@@ -1,7 +1,7 @@
 /*
  * render_gpustack.c - the GPU stack of a cluster as one pinned Argo CD
  * Application (argoproj.io/v1alpha1) with helm.valuesObject, scoped to the
- * hybrid nodes (outputs.md section 2, nodeadm-nvidia.md sections 2-3), and
+ * hybrid nodes (docs/design/artifacts.md, "GPU stack"; docs/design/upstream.md, "The NVIDIA charts"), and
  * the same values as a plain file for `render --values DIR`.
  */
 #include <string.h>

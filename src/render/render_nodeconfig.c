@@ -2,7 +2,7 @@
  * render_nodeconfig.c - nodeadm NodeConfigs (node.eks.aws/v1alpha1) with
  * the GPU taint and the node labels set at registration, and their
  * secret-free copies in the ConfigMap kube-system/gpusite-nodeconfig-<site>
- * (outputs.md section 1).
+ * (docs/design/artifacts.md, "NodeConfig").
  */
 #include <string.h>
 

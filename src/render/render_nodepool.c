@@ -1,7 +1,7 @@
 /*
  * render_nodepool.c - the cloud GPU fallback NodePool (karpenter.sh/v1),
  * in self-managed Karpenter's or EKS Auto Mode's vocabulary, never both
- * (outputs.md section 3, karpenter-nodepool.md sections 5-6).
+ * (docs/design/artifacts.md, "Fallback NodePool"; docs/design/upstream.md, "Karpenter").
  */
 #include <string.h>
 

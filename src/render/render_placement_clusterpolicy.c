@@ -4,7 +4,7 @@
  * (deprecated since Kyverno 1.18) for clusters with an older Kyverno.  The
  * same plan as the MutatingPolicy, with JMESPath preconditions and
  * patchesJson6902, never patchStrategicMerge (which replaces the whole
- * toleration list; policies-and-metrics.md section 2).
+ * toleration list; docs/design/upstream.md, "Admission policies").
  */
 #include <string.h>
 

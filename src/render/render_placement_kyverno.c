@@ -1,8 +1,8 @@
 /*
  * render_placement_kyverno.c - placement engine `kyverno`: a Kyverno
  * MutatingPolicy (policies.kyverno.io/v1, served since Kyverno 1.17) that
- * applies the placement plan with CEL JSON patches (outputs.md section 4,
- * policies-and-metrics.md section 6).
+ * applies the placement plan with CEL JSON patches (docs/design/artifacts.md, "Placement";
+ * docs/design/upstream.md, "Admission policies").
  */
 #include "base/arena.h"
 #include "render/render_placement.h"

@@ -2,7 +2,7 @@
  * render_placement_map.c - placement engine `mutating-admission-policy`:
  * a Kubernetes MutatingAdmissionPolicy and its Binding,
  * admissionregistration.k8s.io/v1 on 1.36+ (GA), v1beta1 on 1.34-1.35
- * (policies-and-metrics.md section 3).  JSONPatch only: the API server
+ * (docs/design/upstream.md, "Admission policies").  JSONPatch only: the API server
  * rejects apply configurations that touch the atomic toleration and node
  * affinity lists.
  */

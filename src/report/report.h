@@ -1,6 +1,6 @@
 /*
  * report.h - diagnostics -> text (compiler style), json, github, sarif,
- * junit, markdown, as cli.md specifies.
+ * junit, markdown, as docs/design/commands.md says.
  */
 #ifndef GS_REPORT_H
 #define GS_REPORT_H

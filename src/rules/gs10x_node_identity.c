@@ -1,5 +1,5 @@
 /*
- * gs10x_node_identity.c - rules beyond site-spec.md's catalogue about
+ * gs10x_node_identity.c - rules beyond the first catalogue (docs/rules.md) about
  * what a hybrid node registers with:
  *   GS101 two taints of a node group (the GPU taint included) share a key
  *         and effect: the API server refuses such a Node, so it never joins;

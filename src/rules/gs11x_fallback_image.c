@@ -1,6 +1,6 @@
 /*
  * gs11x_fallback_image.c - what the fallback nodes boot and whether they
- * get a device plugin (outputs.md section 3a):
+ * get a device plugin (docs/design/artifacts.md, "Fallback nodes"):
  *   GS110 a Karpenter fallback without fallback.nodeImage: gpusite cannot
  *         tell whether the nodes need its device plugin, so either risk
  *         is open (none: GPU pods Pending; two on Bottlerocket: doubled).

@@ -1,6 +1,6 @@
 /*
  * gs11x_node_class.c - fallback.nodeClass, the EC2NodeClass gpusite
- * renders for a Karpenter fallback (outputs.md section 3a):
+ * renders for a Karpenter fallback (docs/design/artifacts.md, "Fallback nodes"):
  *   GS112 nodeClass without nodeImage: amiSelectorTerms needs the family;
  *   GS113 imageCache with nodeImage al2023, which has no data volume;
  *   GS114 amiVersion absent or latest: the nodes boot an untested image;

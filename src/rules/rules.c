@@ -10,7 +10,7 @@
 #include "base/arena.h"
 #include "rules/rules_int.h"
 
-/* Table order is run order; keep it the ID order of site-spec.md.  GS001,
+/* Table order is run order; keep it the ID order of docs/rules.md.  GS001,
  * GS002, GS003 and GS006 are found while reading (yamlio, schema, source). */
 const struct rule *const rules_table[] = {
 	&rule_gs004, &rule_gs005, &rule_gs010, &rule_gs011, &rule_gs012, &rule_gs013, &rule_gs020,

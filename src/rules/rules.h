@@ -1,5 +1,5 @@
 /*
- * rules.h - the semantic checks of site-spec.md (GS004-GS063, GS1xx),
+ * rules.h - the semantic checks of docs/rules.md (GS004-GS063, GS1xx),
  * run on the typed model after the schema passed.  One file per rule or
  * family (rules/gsNNN_*.c), one row each in rules_table (rules/rules.c).
  */

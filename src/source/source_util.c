@@ -26,7 +26,7 @@ source__fail(struct diags *d, int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(d, DIAG_ERROR, none, "", "", fmt, ap);
+	diag_vadd(d, DIAG_ERROR, none, SOURCE_RULE_FETCH, "", fmt, ap);
 	va_end(ap);
 	return code;
 }

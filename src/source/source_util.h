@@ -13,8 +13,9 @@
 #include "base/diag.h"
 #include "source/source.h"
 
-#define SOURCE_RULE_READ "GS001" /* a file that cannot be taken as a spec */
-#define SOURCE_RULE_PATH "GS006" /* a symlink leading out, not a regular file */
+#define SOURCE_RULE_READ "GS001"  /* a file that cannot be taken as a spec */
+#define SOURCE_RULE_PATH "GS006"  /* a symlink leading out, not a regular file */
+#define SOURCE_RULE_FETCH "GS007" /* a path, revision, index or URL that cannot be read */
 
 /* Whether `name` is a spec file name: *.yaml, *.yml. */
 bool source__spec_name(const char *name);

@@ -1,6 +1,6 @@
 /*
  * spec_load.c - a schema-valid GPUSite document -> struct spec_site,
- * every default of site-spec.md applied.
+ * every default the schema states (docs/spec.md) applied.
  *
  * The schema has already checked types, enums and required fields, so
  * this file does not report them again; it still reads defensively (a

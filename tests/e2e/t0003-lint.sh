@@ -264,4 +264,27 @@ test_expect_success 'an owned name read from the spec outside the inventory fail
 	grep -F "read it from the site" err
 '
 
+test_expect_success 'a command that works on the site model fails; one that prints its identity passes' '
+	make_tree model src/cmd/cmd_x.c "	int64_t g = s->fallback.gpu_limit;" &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/cmd-only-commands.sh" model 2>err &&
+	grep -F "src/cmd/cmd_x.c:1:" err &&
+	grep -F "a command reads the site model" err &&
+	printf "%s\n" "	r = in->site->cluster.region;" >model/src/cmd/cmd_x.c &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/cmd-only-commands.sh" model 2>err &&
+	grep -F "src/cmd/cmd_x.c:1:" err &&
+	printf "%s\n" "	printf(\"%s %s %s\", s->name, s->file, s->cluster.name);" \
+		"	x = desc->fallback;" >model/src/cmd/cmd_x.c &&
+	sh "$TEST_TOP/mk/lint/cmd-only-commands.sh" model
+'
+
+test_expect_success 'a comment citing a page outside the repository fails; a page of the tree passes' '
+	make_tree refs src/render/r.c "/* see outputs.md section 3 */" &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/doc-refs.sh" refs 2>err &&
+	grep -F "src/render/r.c:1: cites outputs.md" err &&
+	mkdir -p refs/docs/design &&
+	printf "# Artifacts\n" >refs/docs/design/artifacts.md &&
+	printf "%s\n" "/* see docs/design/artifacts.md */" >refs/src/render/r.c &&
+	sh "$TEST_TOP/mk/lint/doc-refs.sh" refs
+'
+
 test_done

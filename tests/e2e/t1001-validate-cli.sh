@@ -110,7 +110,7 @@ test_expect_success 'usage errors are exit 2 and name the problem' '
 test_expect_success 'a missing path is exit 3 with the reason' '
 	expect_exit 3 "$GPUSITE" validate nope >out 2>err &&
 	test ! -s out &&
-	echo "gpusite: error: cannot read '"'"'nope'"'"': No such file or directory" >expect &&
+	echo "gpusite: error: cannot read '"'"'nope'"'"': No such file or directory [GS007]" >expect &&
 	test_cmp expect err
 '
 
@@ -124,10 +124,10 @@ test_expect_success 'no spec files at all is exit 3, never an empty success' '
 	mkdir -p empty/sites &&
 	echo "not a spec" >empty/sites/README.md &&
 	expect_exit 3 "$GPUSITE" validate empty 2>err &&
-	echo "gpusite: error: no spec files found under '"'"'empty'"'"'" >expect &&
+	echo "gpusite: error: no spec files found under '"'"'empty'"'"' [GS007]" >expect &&
 	test_cmp expect err &&
 	(cd empty && expect_exit 3 "$GPUSITE" validate) 2>err &&
-	echo "gpusite: error: no spec files found under '"'"'sites'"'"'" >expect &&
+	echo "gpusite: error: no spec files found under '"'"'sites'"'"' [GS007]" >expect &&
 	test_cmp expect err
 '
 

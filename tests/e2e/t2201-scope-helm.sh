@@ -3,7 +3,7 @@
 # saved NVIDIA charts with the values gpusite renders; verify-scope places
 # every DaemonSet on the reference inventory (testdata/nodes/): the GPU
 # stack lands on every hybrid GPU node and on no cloud node.  With the
-# device-plugin chart's default NFD tolerations the trap of outputs.md §2
+# device-plugin chart's default NFD tolerations the trap of docs/design/artifacts.md, "GPU stack"
 # is caught, and so is an unscoped GPU Operator NFD worker.
 #
 # What a chart render cannot show: the GPU Operator creates its operand

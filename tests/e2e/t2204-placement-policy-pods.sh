@@ -4,7 +4,7 @@
 # would (CEL JSON patches for the Kyverno MutatingPolicy and the
 # MutatingAdmissionPolicy, JMESPath preconditions and patchesJson6902 for
 # the legacy ClusterPolicy); tests/tools/policy-expect.py computes from the
-# Pod and the site's settings what outputs.md §4 demands (nothing lost or
+# Pod and the site's settings what docs/design/artifacts.md, "Placement", demands (nothing lost or
 # duplicated, the GPU toleration once, 300 s defaults replaced, the user's
 # own seconds kept, node affinity appended to the Pod's own, preferred or
 # required) and compares.  t2212 holds the exact expected Pods per engine
@@ -51,7 +51,7 @@ run_case() {
 	for pod in "$pods"/*.yaml "$SCRATCH"/extra-pods/*.yaml; do
 		[ -f "$pod" ] || continue
 		p=$(basename "$pod" .yaml)
-		test_expect_success "$case: $p comes out as outputs.md §4 says" "
+		test_expect_success "$case: $p comes out as docs/design/artifacts.md, "Placement", says" "
 			to_json '$pod' '$SCRATCH/$case/$p.orig' &&
 			eval_policy '$stream' '$policy' '$pod' >'$SCRATCH/$case/$p.json' 2>'$SCRATCH/$case/$p.log' &&
 			python3 '$TEST_TOP/tests/tools/policy-expect.py' '$SCRATCH/$case/$p.orig' '$SCRATCH/$case/$p.json' \

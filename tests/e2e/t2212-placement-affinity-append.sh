@@ -1,6 +1,6 @@
 #!/bin/sh
 # t2212: the placement policies APPEND node affinity to what a Pod has
-# (outputs.md section 4), for every engine (Kyverno MutatingPolicy, legacy
+# (docs/design/artifacts.md, "Placement"), for every engine (Kyverno MutatingPolicy, legacy
 # ClusterPolicy, MutatingAdmissionPolicy v1 and v1beta1) and both modes.
 # Each rendered policy runs on real Pods through tests/tools/policy-eval.mjs
 # (cel-js for CEL, fast-json-patch, jmespath for the ClusterPolicy), and the

@@ -84,7 +84,7 @@ for T in $transports; do
 	test_expect_success "$T: a missing revision: exit 3, names it and the URL" '
 		expect_exit 3 "$GPUSITE" validate --repo "$URL" --ref nope >out 2>err &&
 		test ! -s out &&
-		echo "gpusite: error: revision '\''nope'\'' not found in $URL" >expect &&
+		echo "gpusite: error: revision '\''nope'\'' not found in $URL [GS007]" >expect &&
 		test_cmp expect err
 	'
 
@@ -135,7 +135,7 @@ test_expect_success '--repo that is no repository: exit 3' '
 
 test_expect_success 'a PATH missing at the revision: exit 3' '
 	expect_exit 3 "$GPUSITE" validate --repo "$URL" --ref v1 nowhere 2>err &&
-	grep -x "gpusite: error: path '\''nowhere'\'' does not exist at v1" err
+	grep -x "gpusite: error: path '\''nowhere'\'' does not exist at v1 \[GS007\]" err
 '
 
 # ---- the cache ----
@@ -241,13 +241,13 @@ if git_have_python && command -v openssl >/dev/null 2>&1 &&
 	test_expect_success 'https: no token: exit 3, names the variables' '
 		expect_exit 3 env XDG_CACHE_HOME="$SCRATCH/cache-nt" GIT_SSL_CAINFO="$CA" \
 			"$GPUSITE" validate --repo "$SURL" 2>err &&
-		grep -x "gpusite: error: cannot fetch $SURL: the server asks for credentials: put an access token in GPUSITE_GIT_TOKEN (or GIT_TOKEN)" err
+		grep -x "gpusite: error: cannot fetch $SURL: the server asks for credentials: put an access token in GPUSITE_GIT_TOKEN (or GIT_TOKEN) \[GS007\]" err
 	'
 
 	test_expect_success 'https: a rejected token: exit 3, the token never shown' '
 		expect_exit 3 env XDG_CACHE_HOME="$SCRATCH/cache-bad" GIT_SSL_CAINFO="$CA" \
 			GPUSITE_GIT_TOKEN="bad-$TOKEN" "$GPUSITE" validate -v --repo "$SURL" >out 2>err &&
-		grep -x "gpusite: error: cannot fetch $SURL: the server rejected the token in GPUSITE_GIT_TOKEN" err &&
+		grep -x "gpusite: error: cannot fetch $SURL: the server rejected the token in GPUSITE_GIT_TOKEN \[GS007\]" err &&
 		! grep -F "$TOKEN" out err
 	'
 
@@ -257,7 +257,7 @@ if git_have_python && command -v openssl >/dev/null 2>&1 &&
 		GIT_SSL_CAINFO="$CA" "$GPUSITE" validate -v --repo "$CURL" --ref good >out 2>err &&
 		grep -F "$THREE" err &&
 		expect_exit 3 env GIT_SSL_CAINFO="$CA" "$GPUSITE" validate -v --repo "$CURL" --ref nope >>out 2>>err &&
-		grep -x "gpusite: error: revision '\''nope'\'' not found in $SURL" err &&
+		grep -x "gpusite: error: revision '\''nope'\'' not found in $SURL \[GS007\]" err &&
 		GIT_SSL_CAINFO="$CA" "$GPUSITE" render --repo "$CURL" --ref good >>out 2>>err &&
 		expect_exit 1 env GIT_SSL_CAINFO="$CA" "$GPUSITE" diff --repo "$CURL" --base v1 --head good --format json >>out 2>>err &&
 		! grep -F "$TOKEN" out err &&

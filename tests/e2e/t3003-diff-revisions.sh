@@ -213,9 +213,9 @@ test_expect_success 'an invalid base fails the shipped PR workflow step, an inva
 test_expect_success 'a missing revision or path: exit 3 with the reason' '
 	expect_exit 3 d --base nope >out 2>err &&
 	test ! -s out &&
-	grep -x "gpusite: error: revision '\''nope'\'' not found in ." err &&
+	grep -x "gpusite: error: revision '\''nope'\'' not found in . \[GS007\]" err &&
 	expect_exit 3 d --base base --head limit nowhere 2>err &&
-	grep -x "gpusite: error: path '\''nowhere'\'' does not exist at base" err
+	grep -x "gpusite: error: path '\''nowhere'\'' does not exist at base \[GS007\]" err
 '
 
 test_expect_success 'usage errors: exit 2' '

@@ -241,6 +241,11 @@ test_expect_success 'the ApplicationSet names the plugin as plugin.yaml defines 
 	assert src["path"] == "sites"
 	assert s["template"]["metadata"]["annotations"]["argocd.argoproj.io/manifest-generate-paths"] == "."
 	assert src["repoURL"] == s["generators"][0]["git"]["repoURL"]
+	t = s["template"]["spec"]
+	assert t["project"] == "{{ dig \"spec\" \"argocd\" \"project\" \"default\" . }}", t["project"]
+	assert t["destination"]["namespace"] == \
+	    "{{ dig \"spec\" \"alerts\" \"namespace\" \"monitoring\" . }}", t["destination"]
+	assert t["syncPolicy"]["syncOptions"] == ["CreateNamespace=true"]
 	EOF
 '
 
@@ -321,15 +326,21 @@ test_expect_success 'kubectl kustomize plugin/fleet: serve Deployment locked dow
 	assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False, sc
 	assert sc["capabilities"]["drop"] == ["ALL"] and not sc.get("privileged"), sc
 	assert c["resources"]["requests"] and c["resources"]["limits"]["memory"], c["resources"]
-	for probe in ("readinessProbe", "livenessProbe"):
-	    assert c[probe]["httpGet"]["path"] == "/healthz", c[probe]
-	    assert c[probe]["httpGet"]["port"] == "http"
 	assert c["command"] == ["gpusite", "serve"], c["command"]
 	args = c["args"]
 	opt = {args[i]: args[i + 1] for i in range(len(args) - 1) if args[i].startswith("--")}
-	assert set(opt) == {"--listen", "--token-file", "--repo", "--refresh"}, opt
+	assert set(opt) == {"--listen", "--health-listen", "--token-file", "--repo", "--refresh"}, opt
 	port = int(opt["--listen"].rsplit(":", 1)[1])
 	assert [p["containerPort"] for p in c["ports"] if p["name"] == "http"] == [port]
+	# the probes go to the health server of its own, which the Service does not expose
+	hport = int(opt["--health-listen"].rsplit(":", 1)[1])
+	assert hport != port
+	assert [p["containerPort"] for p in c["ports"] if p["name"] == "health"] == [hport]
+	for probe in ("readinessProbe", "livenessProbe"):
+	    assert c[probe]["httpGet"]["path"] == "/healthz", c[probe]
+	    assert c[probe]["httpGet"]["port"] == "health"
+	svc = by[("Service", "gpusite-serve")]
+	assert [p["targetPort"] for p in svc["spec"]["ports"]] == ["http"], svc["spec"]["ports"]
 	vols = {v["name"]: v for v in pod["volumes"]}
 	mounts = {m["name"]: m for m in c["volumeMounts"]}
 	tok = [n for n, v in vols.items() if "secret" in v]
@@ -389,8 +400,10 @@ test_expect_success 'plugin/fleet: both ApplicationSets validate against the CRD
 	import glob, json, re, sys, yaml
 	# the elements gpusite serve answers per cluster (t4100 checks the keys)
 	elems = [{"cluster": "seoul-cluster", "destinationName": "seoul-cluster",
+	          "project": "default", "alertsNamespace": "monitoring",
 	          "sites": ["seoul-dc1"], "path": "sites"},
 	         {"cluster": "busan-cluster", "destinationName": "busan-spoke",
+	          "project": "gpu", "alertsNamespace": "gpu-alerts",
 	          "sites": ["busan-dc2", "busan-dc3"], "path": "sites"}]
 	def fill(n, e):
 	    if isinstance(n, dict):
@@ -407,6 +420,11 @@ test_expect_success 'plugin/fleet: both ApplicationSets validate against the CRD
 	        t = fill(a["spec"]["template"], e)
 	        t["metadata"]["namespace"] = "argocd"
 	        apps.append({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", **t})
+	# the project and the alerts namespace come from the element
+	assert [a["spec"]["project"] for a in apps] == ["default", "gpu"] * 2, apps
+	spokes = [a for a in apps if a["metadata"]["labels"]["gpusite.io/role"] == "spoke"]
+	assert [a["spec"]["destination"]["namespace"] for a in spokes] == ["monitoring", "gpu-alerts"]
+	assert all("CreateNamespace=true" in a["spec"]["syncPolicy"]["syncOptions"] for a in spokes)
 	json.dump(apps, sys.stdout)
 	EOF
 	node validate.js "$AJV_TOOLS" crd app.schema.json - fleet-apps.json >fleet-apps.out &&
@@ -421,7 +439,8 @@ test_expect_success 'plugin/fleet: per cluster a spoke Application (objects: clu
 	python3 - "$FLEETDIR" "$PLUGIN/plugin.yaml" <<-\EOF
 	import sys, yaml
 	p = yaml.safe_load(open(sys.argv[2]))
-	want = {"gpusite-spokes": ("cluster", {"name": "{{ .destinationName }}"}),
+	want = {"gpusite-spokes": ("cluster", {"name": "{{ .destinationName }}",
+	                                       "namespace": "{{ .alertsNamespace }}"}),
 	        "gpusite-hub": ("argocd", {"server": "https://kubernetes.default.svc", "namespace": "argocd"})}
 	names = set()
 	for role in ("spokes", "hub"):
@@ -439,6 +458,10 @@ test_expect_success 'plugin/fleet: per cluster a spoke Application (objects: clu
 	    assert src["path"] == "{{ .path }}"
 	    assert t["spec"]["destination"] == dest, t["spec"]["destination"]
 	    assert "{{ .cluster }}" in t["metadata"]["name"]
+	    # never a hard-coded project: argocd.project of the sites
+	    assert t["spec"]["project"] == "{{ .project }}", t["spec"]["project"]
+	    if objects == "cluster":
+	        assert t["spec"]["syncPolicy"]["syncOptions"] == ["CreateNamespace=true"]
 	    names.add(t["metadata"]["name"])
 	assert len(names) == 2, names   # the two Applications of a cluster never collide
 	EOF

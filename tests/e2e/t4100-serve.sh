@@ -74,7 +74,7 @@ test_expect_success 'per cluster (the default): one element per cluster, sorted,
 	$CLIENT "$BASE" --token-file token >out &&
 	cat >expect <<-\EOF &&
 	200
-	{"output":{"parameters":[{"cluster":"cluster-a","destinationName":"cluster-a","sites":["alpha-dc1","alpha-dc2"],"path":"sites"},{"cluster":"cluster-b","destinationName":"busan-spoke","sites":["beta-dc1","gamma-dc1"],"path":"sites"}]}}
+	{"output":{"parameters":[{"cluster":"cluster-a","destinationName":"cluster-a","project":"default","alertsNamespace":"monitoring","sites":["alpha-dc1","alpha-dc2"],"path":"sites"},{"cluster":"cluster-b","destinationName":"busan-spoke","project":"default","alertsNamespace":"monitoring","sites":["beta-dc1","gamma-dc1"],"path":"sites"}]}}
 	EOF
 	test_cmp expect out &&
 	$CLIENT "$BASE" --token-file token --param per=\"cluster\" >out2 && test_cmp expect out2
@@ -84,7 +84,7 @@ test_expect_success 'per site: one element per site with its file (multi-documen
 	$CLIENT "$BASE" --token-file token --param per=\"site\" >out &&
 	cat >expect <<-\EOF &&
 	200
-	{"output":{"parameters":[{"site":"alpha-dc1","cluster":"cluster-a","destinationName":"cluster-a","file":"sites/alpha.yaml"},{"site":"alpha-dc2","cluster":"cluster-a","destinationName":"cluster-a","file":"sites/alpha.yaml"},{"site":"beta-dc1","cluster":"cluster-b","destinationName":"busan-spoke","file":"sites/beta-dc1.yml"},{"site":"gamma-dc1","cluster":"cluster-b","destinationName":"busan-spoke","file":"sites/eu/gamma-dc1.yaml"}]}}
+	{"output":{"parameters":[{"site":"alpha-dc1","cluster":"cluster-a","destinationName":"cluster-a","project":"default","alertsNamespace":"monitoring","file":"sites/alpha.yaml"},{"site":"alpha-dc2","cluster":"cluster-a","destinationName":"cluster-a","project":"default","alertsNamespace":"monitoring","file":"sites/alpha.yaml"},{"site":"beta-dc1","cluster":"cluster-b","destinationName":"busan-spoke","project":"default","alertsNamespace":"monitoring","file":"sites/beta-dc1.yml"},{"site":"gamma-dc1","cluster":"cluster-b","destinationName":"busan-spoke","project":"default","alertsNamespace":"monitoring","file":"sites/eu/gamma-dc1.yaml"}]}}
 	EOF
 	test_cmp expect out
 '
@@ -197,6 +197,54 @@ test_expect_success 'a work-tree PATH is served the same; a broken spec there st
 	head -n 1 out | grep -qx 503 && grep -q "GS003" out
 '
 
+test_expect_success 'a 503 names files from the top, never a directory of the server; every finding has its rule, the message the first' '
+	start_serve abs.log "$SCRATCH/broken" &&
+	$CLIENT "$BASE" --token-file token >out && stop_serve &&
+	head -n 1 out | grep -qx 503 &&
+	! grep -q "$SCRATCH" out && ! grep -q "\[\]" out &&
+	grep -q "\"message\":\"the site specs do not validate (1 error), the first: broken/beta-dc1.yml:[0-9]*:[0-9]*: error: .*\[GS003\]; the ApplicationSet keeps" out &&
+	grep -q "\"diagnostics\":\[\"broken/beta-dc1.yml:" out &&
+	start_serve fetch.log --repo "http://127.0.0.1:1/fleet.git" &&
+	$CLIENT "$BASE" --token-file token >out && stop_serve &&
+	head -n 1 out | grep -qx 503 && ! grep -q "\[\]" out &&
+	grep -q "\"message\":\"cannot read the site specs, the first: error: cannot fetch http://127.0.0.1:1/fleet.git: .* \[GS007\]; " out &&
+	start_serve gone.log --repo "file://$SCRATCH/gone.git" &&
+	$CLIENT "$BASE" --token-file token >out && stop_serve &&
+	head -n 1 out | grep -qx 503 && grep -q "cannot fetch gone.git: .*\[GS007\]" out &&
+	! grep -q "$SCRATCH" out && ! grep -q "$SCRATCH" gone.log
+'
+
+test_expect_success 'argocd.project and alerts.namespace of the sites reach every element (the ApplicationSets use them)' '
+	mkdir -p proj && cp -R "$FLEET/sites" proj/ &&
+	for f in proj/sites/beta-dc1.yml proj/sites/eu/gamma-dc1.yaml; do
+		sed "s/^  argocd:$/  alerts:\n    namespace: gpu-alerts\n  argocd:\n    project: gpu/" "$f" >f.tmp && mv f.tmp "$f" || return 1
+	done &&
+	grep -q "project: gpu" proj/sites/eu/gamma-dc1.yaml &&
+	start_serve proj.log proj/sites &&
+	$CLIENT "$BASE" --token-file token >cl.out &&
+	$CLIENT "$BASE" --token-file token --param per=\"site\" >site.out &&
+	$CLIENT "$BASE" --token-file token --check-template "$TEST_TOP/plugin/fleet/applicationset-hub.yaml" >hub.out &&
+	$CLIENT "$BASE" --token-file token --check-template "$TEST_TOP/plugin/fleet/applicationset-spokes.yaml" >spokes.out &&
+	stop_serve &&
+	grep -q "{\"cluster\":\"cluster-a\",\"destinationName\":\"cluster-a\",\"project\":\"default\",\"alertsNamespace\":\"monitoring\"," cl.out &&
+	grep -q "{\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"gpu\",\"alertsNamespace\":\"gpu-alerts\"," cl.out &&
+	grep -q "{\"site\":\"gamma-dc1\",\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"gpu\",\"alertsNamespace\":\"gpu-alerts\"," site.out &&
+	grep -q "^gpusite-hub: 2 elements, keys \[.*'"'"'project'"'"'.*\]" hub.out &&
+	grep -q "^gpusite-spokes: 2 elements, keys \['"'"'alertsNamespace'"'"',.*'"'"'project'"'"'\]" spokes.out
+'
+
+test_expect_success 'a site file with no document (empty or only comments): 503 naming it until it is removed' '
+	mkdir -p holed && cp -R "$FLEET/sites" holed/ &&
+	printf "# emptied by mistake\n" >holed/sites/beta-dc1.yml &&
+	start_serve holed.log --refresh 1 holed/sites &&
+	$CLIENT "$BASE" --token-file token >out &&
+	head -n 1 out | grep -qx 503 &&
+	grep -q "\"message\":\"1 site file holds no document, the first: holed/sites/beta-dc1.yml: warning: the file holds no document .*\[GS173\]; the ApplicationSet keeps its Applications until the file is fixed or removed\"" out &&
+	rm holed/sites/beta-dc1.yml &&
+	wait_for "^200$" --token-file token && stop_serve &&
+	grep -q "\"cluster\":\"cluster-a\"" w.out
+'
+
 test_expect_success 'a --repo URL (the libgit2 cache) is fetched again at each refresh' '
 	git init -q --bare origin.git && git -C repo push -q "$SCRATCH/origin.git" HEAD:refs/heads/main &&
 	git -C origin.git symbolic-ref HEAD refs/heads/main &&
@@ -208,7 +256,7 @@ test_expect_success 'a --repo URL (the libgit2 cache) is fetched again at each r
 	sed "s/beta-dc1/delta-dc1/g" repo/sites/beta-dc1.yml >repo/sites/delta-dc1.yml &&
 	git -C repo add . && git -C repo -c user.name=t -c user.email=t@example.com commit -qm delta &&
 	git -C repo push -q "$SCRATCH/origin.git" HEAD:refs/heads/main &&
-	wait_for "\"site\":\"delta-dc1\",\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"file\":\"sites/delta-dc1.yml\"" \
+	wait_for "\"site\":\"delta-dc1\",\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"default\",\"alertsNamespace\":\"monitoring\",\"file\":\"sites/delta-dc1.yml\"" \
 		--token-file token --param per=\"site\" &&
 	stop_serve
 '

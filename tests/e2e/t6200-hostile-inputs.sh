@@ -159,7 +159,7 @@ test_expect_success 'a directory of 100,000 spec files: refused, exit 3, within 
 	test "$(ls "$SCRATCH/many/sites" | wc -l)" -eq 100000 &&
 	t=$(elapsed run "$SCRATCH/many" validate sites) &&
 	expect_rc 3 &&
-	expect_err "gpusite: error: more than 20000 spec files under '\''sites'\''; point gpusite at a smaller tree" &&
+	expect_err "gpusite: error: more than 20000 spec files under '\''sites'\''; point gpusite at a smaller tree [GS007]" &&
 	test "$t" -le 10 &&
 	run "$SCRATCH/many" render sites &&
 	expect_rc 3 &&

@@ -40,7 +40,7 @@ without() {
 
 # one_line MESSAGE: err is exactly that one error line.
 one_line() {
-	printf 'gpusite: error: %s\n' "$1" >"$SCRATCH/want" &&
+	printf 'gpusite: error: %s [GS007]\n' "$1" >"$SCRATCH/want" &&
 	test_cmp "$SCRATCH/want" "$SCRATCH/err"
 }
 

@@ -14,7 +14,8 @@ to the controller, which then keeps the Applications it has.
                    [--param NAME=JSON]... [--appset NAME]
                    [--body-file F] [--body-bytes N] [--chunked]
                    [--method M] [--path P] [--concurrent N]
-      prints "STATUS" on the first line, then the body
+      prints "STATUS" on the first line, then the body (--concurrent N:
+      N requests at once, from 127.0.0.1-4 when BASE is on loopback)
   appset-client.py BASE --check-template APPSET.yaml --token-file F
       for each plugin generator of each ApplicationSet in the file: asks
       with its input parameters, then checks that every {{ .key }} its
@@ -29,9 +30,10 @@ import threading
 import urllib.parse
 
 
-def request(base, args, body):
+def request(base, args, body, source=None):
     u = urllib.parse.urlsplit(base)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30,
+                                      source_address=(source, 0) if source else None)
     headers = {"User-Agent": "argocd-applicationset"}
     if body is not None:
         headers["Content-Type"] = "application/json"
@@ -163,7 +165,10 @@ def main():
         def one(i):
             start.wait()
             try:
-                results[i] = request(args.base, args, body)
+                # from 127.0.0.1-4 on loopback: serve takes at most 32
+                # connections from one client address
+                src = "127.0.0.%d" % (1 + i % 4) if args.base.startswith("http://127.") else None
+                results[i] = request(args.base, args, body, src)
             except Exception as e:  # a refused or reset connection
                 results[i] = (0, str(e).encode())
         threads = [threading.Thread(target=one, args=(i,)) for i in range(args.concurrent)]

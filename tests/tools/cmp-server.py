@@ -2,7 +2,7 @@
 """cmp-server.py - plays Argo CD's config-management-plugin server for tests.
 
 It does what argocd-cmp-server and the repo-server do around a plugin
-command (../shared/reference/argocd-cmp.md, sections 1-3), so the tests
+command (docs/design/upstream.md, "Argo CD"), so the tests
 exercise gpusite exactly as Argo CD runs it:
 
   run     read plugin.yaml, match the Application's plugin name
@@ -22,7 +22,8 @@ exercise gpusite exactly as Argo CD runs it:
           as JSON.
   expand  instantiate an ApplicationSet's Git files generator over a
           repository: one Application per matched file (Go templates,
-          restricted to `{{ .a.b }}` field references, missingkey=error).
+          restricted to `{{ .a.b }}` field references and sprig's `dig`,
+          missingkey=error).
 
 Exit status: 0 when the server side went as Argo CD would accept it (the
 command's own exit status is written to <out>/rc), 2 on a usage error,
@@ -509,11 +510,20 @@ def load_app(args):
 
 _TEMPLATE = re.compile(r"\{\{-?\s*(.*?)\s*-?\}\}")
 _FIELD = re.compile(r"^\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$")
+# sprig's dig: dig "k1" "k2" ... "default" .  (the keys, the default, the map)
+_DIG = re.compile(r'^dig((?:\s+"[^"]*")+)\s+\.$')
 
 
 def render_string(s, params):
     def repl(m):
         expr = m.group(1)
+        dig = _DIG.match(expr)
+        if dig:
+            *keys, default = re.findall(r'"([^"]*)"', dig.group(1))
+            v = params
+            for key in keys:
+                v = v.get(key) if isinstance(v, dict) else None
+            return default if v is None else str(v)
         if not _FIELD.match(expr):
             raise SystemExit("cmp-server: template construct %r is not emulated" % expr)
         v = params

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""policy-expect.py - what outputs.md section 4 says the placement policy
+"""policy-expect.py - what docs/design/artifacts.md, "Placement" says the placement policy
 must do to a Pod, computed from the Pod and the site's placement settings,
 compared with what the rendered policy did (policy-eval.mjs).
 
@@ -59,7 +59,7 @@ def is_hybrid(e):
 
 
 def place_affinity(spec, mode, weight):
-    """Node affinity APPENDED to what the Pod has (outputs.md section 4)."""
+    """Node affinity APPENDED to what the Pod has (docs/design/artifacts.md, "Placement")."""
     na = (spec.get("affinity") or {}).get("nodeAffinity")
     if mode == "require-onprem":
         terms = ((na or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or {}) \

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -215,6 +216,64 @@ test_json__depth_is_bounded(void **state)
 	free(s);
 }
 
+static struct node *
+parse_strict(const char *s)
+{
+	diags_init(&D, &A);
+	return json_parse_flags(&A, &D, "GS099", "body.json", s, strlen(s), JSON_STRICT);
+}
+
+static void
+test_json__strict_refuses_duplicate_keys_and_nul(void **state)
+{
+	(void)state;
+	/* by default the last of two keys is kept, as cJSON does */
+	assert_non_null(parse("{\"a\": 1, \"a\": 2}"));
+	assert_int_equal(D.count, 0);
+	assert_non_null(parse("[\"x\\u0000y\"]"));
+	/* strict: a key given twice anywhere, a \u0000 in any string */
+	assert_null(parse_strict("{\"a\": 1, \"b\": {\"c\": 1, \"d\": 2, \"c\": 3}}"));
+	assert_int_equal(D.count, 1);
+	assert_string_equal(D.items[0].rule, "GS099");
+	assert_string_equal(D.items[0].msg, "the key 'c' is given twice in one object: keep one");
+	assert_null(parse_strict("[1, {\"z\": [{\"k\": 1, \"k\": 1}]}]"));
+	assert_non_null(strstr(D.items[0].msg, "'k' is given twice"));
+	assert_null(parse_strict("{\"a\": \"x\\u0000\"}"));
+	assert_int_equal(D.count, 1);
+	assert_non_null(strstr(D.items[0].msg, "\\u0000 (NUL)"));
+	assert_int_equal(D.items[0].at.col, 9);
+	assert_null(parse_strict("{\"a\\u0000b\": 1}"));
+	/* what only looks like one is fine: an escaped backslash, other escapes */
+	assert_non_null(
+		parse_strict("{\"a\": \"x\\\\u0000\", \"b\": \"\\u0001\", \"c\": [\"a\", \"a\"]}"));
+	assert_int_equal(D.count, 0);
+	assert_non_null(parse_strict("{\"a\": {\"a\": 1}, \"b\": {\"a\": 2}}"));
+	assert_int_equal(D.count, 0);
+}
+
+static void
+test_json__strict_many_keys_is_fast(void **state)
+{
+	size_t n = 131000, o = 0;
+	char *s = malloc(n * 16 + 8);
+
+	(void)state;
+	assert_non_null(s);
+	s[o++] = '{';
+	for (size_t i = 0; i < n; i++)
+		o += (size_t)snprintf(s + o, n * 16 + 8 - o, "%s\"k%zu\":1", i ? "," : "", i);
+	s[o++] = '}';
+	s[o] = '\0';
+	/* sorted keys: O(n log n); a pairwise check would take minutes */
+	assert_non_null(parse_strict(s));
+	assert_int_equal(D.count, 0);
+	/* the same key at both ends */
+	snprintf(s + o - 1, 16, ",\"k0\":2}");
+	assert_null(parse_strict(s));
+	assert_non_null(strstr(D.items[0].msg, "'k0' is given twice"));
+	free(s);
+}
+
 static void
 test_json__size_is_bounded(void **state)
 {
@@ -336,6 +395,8 @@ main(void)
 		cmocka_unit_test(test_json__errors),
 		cmocka_unit_test(test_json__depth_is_bounded),
 		cmocka_unit_test(test_json__size_is_bounded),
+		cmocka_unit_test(test_json__strict_refuses_duplicate_keys_and_nul),
+		cmocka_unit_test(test_json__strict_many_keys_is_fast),
 		cmocka_unit_test(test_json__write_compact_and_pretty),
 		cmocka_unit_test(test_json__round_trip),
 		cmocka_unit_test(test_json__write_failure_leaves_buffer),

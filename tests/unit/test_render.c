@@ -37,7 +37,7 @@ kvs(struct arena *a, size_t n, const char *const *kv)
 	return out;
 }
 
-/* The site of site-spec.md's example: rack-a (IAM Roles Anywhere, two
+/* The site of docs/spec.md's example: rack-a (IAM Roles Anywhere, two
  * named nodes, a rack label), rack-b (SSM, count 2). */
 static struct spec_site *
 site_new(struct arena *a, const char *name, const char *cluster)

@@ -206,7 +206,7 @@ quiet(const char *yaml)
 static void
 test_rules__table_is_the_catalogue(void **state)
 {
-	/* severities fixed by site-spec.md */
+	/* severities fixed by docs/rules.md */
 	static const struct {
 		const char *id;
 		enum diag_level level;

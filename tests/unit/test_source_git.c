@@ -265,7 +265,7 @@ test_source_git__missing_revision_says_where(void **state)
 	assert_int_equal(from_git(f, ".", "nope", NULL, 0), SOURCE_ENOTFOUND);
 	d = diag_for(f, NULL);
 	assert_string_equal(d->msg, "revision 'nope' not found in .");
-	assert_string_equal(d->rule, "");
+	assert_string_equal(d->rule, "GS007");
 	assert_int_equal(from_git(f, ".", "v1:sites", NULL, 0), SOURCE_ENOTFOUND);
 	assert_non_null(strstr(diag_for(f, NULL)->msg, "is not a commit"));
 	assert_int_equal(from_git(f, "../nowhere", NULL, NULL, 0), SOURCE_ENOTFOUND);

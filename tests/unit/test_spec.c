@@ -1,5 +1,5 @@
 /*
- * test_spec.c - the typed model: every default of site-spec.md, Go
+ * test_spec.c - the typed model: every default the schema states (docs/spec.md), Go
  * durations, counts from node names, sorted labels, positions, fleet.
  */
 #include <setjmp.h>

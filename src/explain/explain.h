@@ -1,0 +1,28 @@
+/*
+ * explain.h - the text `gpusite explain` prints for a site (explain.c).
+ */
+#ifndef GS_EXPLAIN_H
+#define GS_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "base/diag.h"
+#include "render/render.h"
+#include "spec/spec.h"
+
+struct arena;
+
+struct explain_input {
+	int kube_minor;                       /* --kube-version, 0 when not given */
+	const struct render_result *rendered; /* every object of the run */
+	bool rendered_ok;                     /* false: render failed, see the findings */
+	const struct render_options *render_options;
+};
+
+/* Write the explanation of `s` to `out`; findings of the placement
+ * snippet go to `d`. */
+void explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
+		  const struct explain_input *in);
+
+#endif
