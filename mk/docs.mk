@@ -1,9 +1,14 @@
-# docs.mk - `make docs-rules-update` rewrites the ID, severity and meaning
-# columns of the table in docs/rules.md from the diagnostics catalogue
-# (src/rules/catalogue.c and rules_table), keeping each ID's "how to fix";
-# tests/unit/test_catalogue.c then checks the two agree.  Every row whose
-# "how to fix" is written gets its anchor (<a id="gs041"></a>), which the
-# SARIF rules' helpUri points at.
+# docs.mk - `make docs-rules-update` rewrites every findings table of the
+# documents from the table of findings (src/base/findings.c): in
+# docs/rules.md which part of gpusite reports which IDs and the catalogue
+# (ID, severity and meaning; each ID's "how to fix" is kept, and every row
+# whose "how to fix" is written gets its anchor, <a id="gs041"></a>, which
+# the SARIF rules' helpUri points at), in the README the drift findings.
+# findings-gen (mk/findings-gen.c) writes them into $(O)/findings/ and
+# they are copied back; t1144 fails when the tree's differ from what it
+# writes, and tests/unit/test_catalogue.c when docs/rules.md disagrees.
+# The --help lists of findings need no update: the commands print them
+# from the same table.
 #
 # docs/rules.md is also built into the binary: the SARIF report takes each
 # rule's fullDescription and help ("how to fix") from its table, so the
@@ -18,12 +23,21 @@
 # ($(GPUSITE_REPO_URL)/blob/v$(VERSION)/docs/rules.md#gs041).  Set it to
 # the real repository when building a release.
 GPUSITE_REPO_URL ?= https://github.com/example-org/gpusite
+FINDINGS_GEN := $(O)/tools/findings-gen
+
+all: $(FINDINGS_GEN)
+
+$(FINDINGS_GEN): mk/findings-gen.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL)
 
 .PHONY: docs-rules-update docs-spec-update
-docs-rules-update: $(O)/tests/test_catalogue
-	@GOLDEN_UPDATE=1 TEST_TOP=$(CURDIR) $(O)/tests/test_catalogue | grep -v '^ok' || true
-	@awk -f mk/rules-anchors.awk docs/rules.md >docs/rules.md.tmp && mv docs/rules.md.tmp docs/rules.md
-	@git diff --stat -- docs/rules.md
+docs-rules-update: $(FINDINGS_GEN)
+	@rm -rf $(O)/findings
+	@$(FINDINGS_GEN) . $(O)/findings
+	@cp $(O)/findings/docs/rules.md docs/rules.md
+	@cp $(O)/findings/README.md README.md
+	@git diff --stat -- docs/rules.md README.md
 
 docs-spec-update: $(BIN)
 	@$(BIN) schema --reference >$(O)/spec-fields.md

@@ -24,16 +24,17 @@ spec 9
 inventory 10
 scope 11
 diff 12
-rules 13
-render 14
-emit 15
-report 16
-check 17
-pipeline 18
-drill 19
-explain 20
-argocd 21
-cmd 22
+live 13
+rules 14
+render 15
+emit 16
+report 17
+check 18
+pipeline 19
+drill 20
+explain 21
+argocd 22
+cmd 23
 '
 allow=mk/lint/road-allow.txt
 allowed=

@@ -29,7 +29,8 @@
 
 struct arena;
 
-/* General */
+/* The IDs of the upstream checks; each one's severity and summary are its
+ * row of the table of findings (base/findings.c, FINDING_CHECK).  General: */
 #define CHECK_SCHEMA "GS130"   /* object does not match its upstream schema */
 #define CHECK_COVERAGE "GS131" /* no upstream schema for the kind (or a stand-in) */
 #define CHECK_OBJECT "GS132"   /* apiVersion/kind/metadata: name, namespace, labels */

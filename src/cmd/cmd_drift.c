@@ -1,6 +1,6 @@
 /*
  * cmd_drift.c - `gpusite drift [PATH]`: the live checks beyond the object
- * diff (diff/drift.h has the GS2xx table).  The cluster is read page by
+ * diff (live/drift.h has the GS2xx table).  The cluster is read page by
  * page into compact records (pipeline/live_drift.h): nodes, the GPU
  * stack's pods, the GPU pods of the placement namespaces, each site's
  * fallback NodePool, its node class and NodeClaims.  GET and LIST only.
@@ -17,9 +17,10 @@
 #include "pipeline/live.h"
 #include "pipeline/live_drift.h"
 #include "cmd/opts.h"
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "kube/kube.h"
 #include "report/report.h"
+#include "report/report_findings.h"
 
 static const struct opt_spec drift_opts[] = {
 	LIVE_OPT_SPECS,
@@ -28,28 +29,27 @@ static const struct opt_spec drift_opts[] = {
 
 static int on_option(void *payload, int id, const char *value);
 
+/* The help: these two paragraphs around the list of the drift findings,
+ * which the table of findings gives (base/findings.c). */
+#define DRIFT_ABOUT_HEAD                                                                           \
+	"Check the live cluster against the site specs of the cluster the\n"                       \
+	"context points at, beyond the object diff (GS2xx findings):\n"
+#define DRIFT_ABOUT_TAIL                                                                           \
+	"Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"                 \
+	"GS206 with --strict), 0 when only notes remain.\n"
+
+static const struct report_findings_help drift_help = {
+	DRIFT_ABOUT_HEAD,
+	FINDING_DRIFT,
+	NULL,
+	DRIFT_ABOUT_TAIL,
+};
+static char drift_about[8192];
+
 static struct opts_cmd drift_cmd = {
 	.name = "drift",
 	.usage = "[options] [PATH]",
-	.about = "Check the live cluster against the site specs of the cluster the\n"
-		 "context points at, beyond the object diff (GS2xx findings):\n"
-		 "  GS201-GS203  hybrid nodes without the GPU taint, with another taint\n"
-		 "               value or effect, or without the site's labels\n"
-		 "  GS204-GS206  nodes the spec names that are absent or NotReady;\n"
-		 "               hybrid nodes in no spec\n"
-		 "  GS207-GS209  GPU stack pods on non-hybrid nodes (double device\n"
-		 "               plugin); hybrid GPU nodes without the device plugin or\n"
-		 "               without nvidia.com/gpu capacity\n"
-		 "  GS210-GS213  the fallback NodePool missing or changed by hand, its\n"
-		 "               EC2NodeClass / NodeClass missing; the fallback active\n"
-		 "               (a note: state, not drift)\n"
-		 "  GS214-GS215  GPU pods Pending in the placement namespaces, or\n"
-		 "               without the GPU toleration\n"
-		 "  GS216-GS218  fallback nodes: Ready without allocatable\n"
-		 "               nvidia.com/gpu, or with two device plugin pods; the\n"
-		 "               EC2NodeClass of another AMI family than nodeImage\n"
-		 "Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"
-		 "GS206 with --strict), 0 when only notes remain.\n",
+	.about = DRIFT_ABOUT_HEAD,
 	.common = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = drift_opts,
 	.on_option = on_option,
@@ -100,6 +100,8 @@ cmd_drift(int argc, char **argv)
 	memset(&lo, 0, sizeof(lo));
 	memset(&run, 0, sizeof(run));
 	drift_cmd.payload = &lo;
+	if (report_findings_help(drift_about, sizeof(drift_about), &drift_help) == 0)
+		drift_cmd.about = drift_about;
 	rc = opts_parse(&o, &drift_cmd, argc, argv);
 	if (rc != OPTS_OK)
 		return opts_exit_code(rc);

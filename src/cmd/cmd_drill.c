@@ -26,6 +26,7 @@
 #include "drill/drill.h"
 #include "kube/kube.h"
 #include "report/report.h"
+#include "report/report_findings.h"
 
 static const struct opts_cmd drill_cmd = {
 	.name = "drill",
@@ -141,26 +142,32 @@ static const struct opt_spec plan_opts[] = {
 	{ 0, NULL, 0, NULL, NULL },
 };
 
+/* The help: these two paragraphs around the list of the drill plan's
+ * findings, which the table of findings gives (base/findings.c). */
+#define PLAN_ABOUT_HEAD "Check the live cluster for what a drill of SITE needs, read-only:\n"
+#define PLAN_ABOUT_TAIL                                                                            \
+	"The drilled nodes must be on-prem hybrid nodes of SITE, never cloud\n"                    \
+	"nodes (karpenter.sh/nodepool).  Then print the handout: each step as a\n"                 \
+	"full command (grant the drill's RBAC, silence the site's alerts for the\n"                \
+	"drill window, dry run, run, report, restore, expire and revoke), the\n"                   \
+	"expected timeline from the recovery budget, the availability and return\n"                \
+	"conditions, the drill window, when to abort, and the fallback's cost over\n"              \
+	"the window (built-in on-demand list prices of us-east-1, an estimate\n"                   \
+	"elsewhere).  Exit 0 ready, 1 findings, 2 usage (a node not in the\n"                      \
+	"cluster or not a hybrid node of SITE), 3 the cluster could not be read.\n"
+
+static const struct report_findings_help plan_help = {
+	PLAN_ABOUT_HEAD,
+	FINDING_DRILL_PLAN,
+	"drill plan: ",
+	PLAN_ABOUT_TAIL,
+};
+static char plan_about[8192];
+
 static struct opts_cmd plan_cmd = {
 	.name = "drill plan",
 	.usage = "SITE [options] [PATH]",
-	.about = "Check the live cluster for what a drill of SITE needs, read-only:\n"
-		 "  GS230-GS231  the fallback NodePool as rendered, its node class\n"
-		 "  GS232        a device plugin for al2023 fallback nodes\n"
-		 "  GS233        gpuLimit against the GPUs of the pods that will move\n"
-		 "  GS234        PodDisruptionBudgets that would block the evictions\n"
-		 "  GS235        the site's PrometheusRule\n"
-		 "  GS237        nothing Pending now, the fallback not already active\n"
-		 "  GS238        partition: single-writer workloads without fencing\n"
-		 "The drilled nodes must be on-prem hybrid nodes of SITE, never cloud\n"
-		 "nodes (karpenter.sh/nodepool).  Then print the handout: each step as a\n"
-		 "full command (grant the drill's RBAC, silence the site's alerts for the\n"
-		 "drill window, dry run, run, report, restore, expire and revoke), the\n"
-		 "expected timeline from the recovery budget, the availability and return\n"
-		 "conditions, the drill window, when to abort, and the fallback's cost over\n"
-		 "the window (built-in on-demand list prices of us-east-1, an estimate\n"
-		 "elsewhere).  Exit 0 ready, 1 findings, 2 usage (a node not in the\n"
-		 "cluster or not a hybrid node of SITE), 3 the cluster could not be read.\n",
+	.about = PLAN_ABOUT_HEAD,
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = plan_opts,
 	.on_option = on_option,
@@ -279,6 +286,8 @@ drill_plan(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	d.cmd = &plan_cmd;
 	plan_cmd.payload = &d;
+	if (report_findings_help(plan_about, sizeof(plan_about), &plan_help) == 0)
+		plan_cmd.about = plan_about;
 	rc = opts_drill_parse(&o, &site, &plan_cmd, argc, argv);
 	if (rc == OPTS_OK && d.group && d.nodes.count)
 		rc = opts_usage_error(&plan_cmd, "--nodes and --group: give one");

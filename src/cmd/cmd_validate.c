@@ -46,7 +46,7 @@ static const struct opt_spec validate_opts[] = {
 static const struct opts_cmd validate_cmd = {
 	.name = "validate",
 	.usage = "[options] [PATH|FILE...]",
-	.about = "Check site specs: YAML, the GPUSite schema and every rule (GS001-GS063),\n"
+	.about = "Check site specs: YAML, the GPUSite schema and every rule (docs/rules.md),\n"
 		 "all problems in one run.  Each PATH is a directory (every *.yaml and\n"
 		 "*.yml below it; hidden entries skipped) or a file.  Without PATH:\n"
 		 "sites/ below the current directory if it exists, else the directory.\n"
@@ -56,7 +56,7 @@ static const struct opts_cmd validate_cmd = {
 		 "With --rendered, FILE is a rendered stream (gpusite render, helm\n"
 		 "template, NodeConfig files): every object is checked against its\n"
 		 "upstream schema from --upstream DIR (laid out like shared/upstream) and\n"
-		 "against the rules upstream enforces beyond it (GS130-GS170).\n",
+		 "against the rules upstream enforces beyond it (docs/rules.md).\n",
 	.common = OPTS_FINDINGS,
 	.own = validate_opts,
 	.on_option = validate_option,

@@ -354,7 +354,7 @@ void drill_terms_compute(struct arena *a, struct drill_terms *out, const struct 
 
 /* --- the report writers (drill report) --- */
 
-/* Finding IDs of the drill (catalogue rows in rules/catalogue.c). */
+/* Finding IDs of the drill (their rows: base/findings.c). */
 #define DRILL_POOL "GS230"          /* fallback NodePool missing or not as rendered */
 #define DRILL_CLASS "GS231"         /* its node class missing */
 #define DRILL_DEVICE_PLUGIN "GS232" /* fallback nodes would get no device plugin */

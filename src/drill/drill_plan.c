@@ -10,7 +10,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "diff/diff.h"
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "drill/drill.h"
 #include "k8s/k8s_selector.h"
 #include "kube/kube.h"

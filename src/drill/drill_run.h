@@ -21,7 +21,7 @@ struct arena;
 struct kube_client;
 struct spec_site;
 
-/* Diagnostic IDs of drill run (catalogue.c). */
+/* Diagnostic IDs of drill run (their rows: base/findings.c). */
 #define DRILL_RUN_NODES "GS220"       /* no such node of the site, none chosen */
 #define DRILL_RUN_RIGHTS "GS221"      /* a right the drill needs is missing */
 #define DRILL_RUN_PDB "GS222"         /* an eviction stays blocked by a PDB */

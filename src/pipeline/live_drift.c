@@ -2,13 +2,13 @@
  * live_drift.c - the cluster as `drift` sees it: nodes, the GPU stack's
  * pods, the GPU pods of the placement namespaces, each site's fallback
  * NodePool, its node class and NodeClaims, listed page by page into the
- * records of diff/drift.h.
+ * records of live/drift.h.
  */
 #include <string.h>
 
 #include "inventory/inventory.h"
 #include "base/arena.h"
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "kube/kube.h"
 #include "node/node.h"
 #include "pipeline/live.h"

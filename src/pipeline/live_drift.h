@@ -1,12 +1,12 @@
 /*
  * live_drift.h - what `gpusite drift` reads of the cluster: page by page
- * into the compact records of diff/drift.h, which drift_check() then
+ * into the compact records of live/drift.h, which drift_check() then
  * judges.  GET and LIST only.
  */
 #ifndef GS_PIPELINE_LIVE_DRIFT_H
 #define GS_PIPELINE_LIVE_DRIFT_H
 
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "pipeline/live.h"
 #include "source/source.h"
 #include "spec/spec.h"

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/findings.h"
 #include "node/node.h"
 #include "report/report_int.h"
-#include "rules/rules.h"
 
 #ifndef GPUSITE_VERSION
 #define GPUSITE_VERSION "0.0.0"
@@ -224,7 +224,7 @@ report_write_sarif(FILE *out, const struct report_input *in)
 	rules = node_map_add(&a, driver, "rules", node_new_seq(&a, none));
 	ids = rule_ids(&a, in, &nids);
 	for (size_t i = 0; i < nids; i++) {
-		const struct rule *r = rules_find(ids[i]);
+		const struct finding *r = findings_find(ids[i]);
 		struct node *o = node_new_map(&a, none), *conf;
 
 		struct rule_doc doc;

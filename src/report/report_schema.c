@@ -9,18 +9,16 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/findings.h"
 #include "json/json.h"
 #include "node/node.h"
 #include "report/report_schema.h"
-#include "rules/rules.h"
 #include "schema/schema.h"
 
 struct ref_ctx {
 	struct arena *a;
 	struct buf *out;
 	const struct node *root;
-	const struct rule **rules;
-	size_t nrules;
 	int err;
 };
 
@@ -225,7 +223,7 @@ put_rules(struct ref_ctx *c, const char *path, const char *key, const char *desc
 			continue;
 		memcpy(id, p, 5);
 		id[5] = '\0';
-		if (!strcmp(id, "GS003") || !rules_find(id))
+		if (!strcmp(id, "GS003") || !findings_find(id))
 			continue;
 		for (size_t i = 0; i < nseen; i++)
 			if (!strcmp(seen[i], id))
@@ -234,8 +232,8 @@ put_rules(struct ref_ctx *c, const char *path, const char *key, const char *desc
 			seen[nseen++] = arena_strdup(c->a, id);
 	next:;
 	}
-	for (size_t r = 0; r < c->nrules; r++) {
-		const struct rule *ru = c->rules[r];
+	for (size_t r = 0; r < findings_count; r++) {
+		const struct finding *ru = &findings_table[r];
 		bool hit = (pair && mentions(ru->summary, pair)) ||
 			   (camel && strlen(key) >= 6 && mentions(ru->summary, key));
 
@@ -335,9 +333,6 @@ report_schema_reference(FILE *out)
 	c.out = &b;
 	c.root =
 		json_parse(&a, &d, "GS003", "schema", schema_gpusite_json, schema_gpusite_json_len);
-	c.nrules = rules_catalogue(NULL, 0);
-	c.rules = arena_alloc(&a, (c.nrules + 1) * sizeof(*c.rules));
-	rules_catalogue(c.rules, c.nrules);
 	if (!c.root) {
 		ret = -1;
 		goto out;

@@ -42,7 +42,5 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 
 const struct rule rule_gs004 = {
 	.id = "GS004",
-	.level = DIAG_ERROR,
-	.summary = "two sites share a metadata.name in the repository",
 	.check_fleet = check_fleet,
 };

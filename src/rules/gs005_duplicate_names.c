@@ -72,9 +72,6 @@ check_nodes(struct rule_ctx *c, const struct spec_fleet *f)
 
 const struct rule rule_gs005 = {
 	.id = "GS005",
-	.level = DIAG_ERROR,
-	.summary = "two node groups in a site share a name, or a node name "
-		   "appears twice in the repository",
 	.check_site = check_groups,
 	.check_fleet = check_nodes,
 };

@@ -181,8 +181,5 @@ rules_scan_secrets(struct arena *a, struct diags *d, const struct node *doc)
 
 const struct rule rule_gs010 = {
 	.id = "GS010",
-	.level = DIAG_ERROR,
-	.summary = "a literal secret in the spec: an SSM activation code, an AWS "
-		   "secret key or session token pattern, a private key block",
 	.check_site = check_site,
 };

@@ -249,39 +249,25 @@ check_gs104(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs011 = {
 	.id = "GS011",
-	.level = DIAG_ERROR,
-	.summary = "ssm and iamRolesAnywhere both set, or neither",
 	.check_site = check_gs011,
 };
 
 const struct rule rule_gs012 = {
 	.id = "GS012",
-	.level = DIAG_ERROR,
-	.summary = "iamRolesAnywhere without nodes, or ssm without count; "
-		   "count and nodes disagree",
 	.check_site = check_gs012,
 };
 
 const struct rule rule_gs013 = {
 	.id = "GS013",
-	.level = DIAG_ERROR,
-	.summary = "node name not a valid Node name for IAM Roles Anywhere "
-		   "(lower-case DNS-1123 subdomain, at most 64 characters)",
 	.check_site = check_gs013,
 };
 
 const struct rule rule_gs103 = {
 	.id = "GS103",
-	.level = DIAG_ERROR,
-	.summary = "activationCodeEnv names a variable that does not say it holds "
-		   "an SSM activation code (SSM and ACTIVATION), or a credential "
-		   "variable (AWS_*, GPUSITE_*, GIT_*, KUBECONFIG, ...)",
 	.check_site = check_gs103,
 };
 
 const struct rule rule_gs104 = {
 	.id = "GS104",
-	.level = DIAG_ERROR,
-	.summary = "a node group has more than 1000 nodes, or a site more than 5000",
 	.check_site = check_gs104,
 };

@@ -256,32 +256,20 @@ check_gs023(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs020 = {
 	.id = "GS020",
-	.level = DIAG_ERROR,
-	.summary = "node label key in the kubernetes.io / k8s.io namespaces that "
-		   "a kubelet may not set on itself (NodeRestriction)",
 	.check_site = check_gs020,
 };
 
 const struct rule rule_gs021 = {
 	.id = "GS021",
-	.level = DIAG_ERROR,
-	.summary = "a label, taint or kubelet flag sets "
-		   "eks.amazonaws.com/compute-type or --hostname-override",
 	.check_site = check_gs021,
 };
 
 const struct rule rule_gs022 = {
 	.id = "GS022",
-	.level = DIAG_ERROR,
-	.summary = "kubelet flags --node-labels / --register-with-taints given "
-		   "by hand",
 	.check_site = check_gs022,
 };
 
 const struct rule rule_gs023 = {
 	.id = "GS023",
-	.level = DIAG_ERROR,
-	.summary = "invalid label key or value, taint key, value or effect "
-		   "(Kubernetes syntax)",
 	.check_site = check_gs023,
 };

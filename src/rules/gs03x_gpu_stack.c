@@ -254,37 +254,25 @@ check_gs109(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs030 = {
 	.id = "GS030",
-	.level = DIAG_ERROR,
-	.summary = "GPU stack chart version is not one exact version",
 	.check_site = check_gs030,
 };
 
 const struct rule rule_gs031 = {
 	.id = "GS031",
-	.level = DIAG_ERROR,
-	.summary = "gpuStack.values tries to set a key the tool owns",
 	.check_site = check_gs031,
 };
 
 const struct rule rule_gs032 = {
 	.id = "GS032",
-	.level = DIAG_WARNING,
-	.summary = "type device-plugin with gfd: false: the plugin will not "
-		   "schedule unless something else labels the nodes",
 	.check_site = check_gs032,
 };
 
 const struct rule rule_gs033 = {
 	.id = "GS033",
-	.level = DIAG_WARNING,
-	.summary = "dcgmExporter: true written explicitly with type device-plugin",
 	.check_site = check_gs033,
 };
 
 const struct rule rule_gs109 = {
 	.id = "GS109",
-	.level = DIAG_WARNING,
-	.summary = "gpuStack.chart names a version or chart of the other stack "
-		   "(a gpu-operator version with type device-plugin, or the reverse)",
 	.check_site = check_gs109,
 };

@@ -49,7 +49,5 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 
 const struct rule rule_gs046 = {
 	.id = "GS046",
-	.level = DIAG_ERROR,
-	.summary = "two sites in the same cluster use the same nodePoolName",
 	.check_fleet = check_fleet,
 };

@@ -194,24 +194,15 @@ check_gs107(struct rule_ctx *c, const struct spec_fleet *f)
 
 const struct rule rule_gs047 = {
 	.id = "GS047",
-	.level = DIAG_ERROR,
-	.summary = "two sites in the same cluster render different GPU stacks or "
-		   "name different argocd settings",
 	.check_fleet = check_gs047,
 };
 
 const struct rule rule_gs100 = {
 	.id = "GS100",
-	.level = DIAG_ERROR,
-	.summary = "two sites in the same cluster name different regions or "
-		   "Kubernetes versions",
 	.check_fleet = check_gs100,
 };
 
 const struct rule rule_gs107 = {
 	.id = "GS107",
-	.level = DIAG_ERROR,
-	.summary = "two sites in the same cluster use different provisioners "
-		   "(karpenter and auto-mode)",
 	.check_fleet = check_gs107,
 };

@@ -368,55 +368,35 @@ check_gs105(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs040 = {
 	.id = "GS040",
-	.level = DIAG_ERROR,
-	.summary = "fallback.instanceTypes names an unknown type or one without "
-		   "whole NVIDIA GPUs",
 	.check_site = check_gs040,
 };
 
 const struct rule rule_gs041 = {
 	.id = "GS041",
-	.level = DIAG_ERROR,
-	.summary = "fallback.gpuLimit is below the GPU count of the smallest "
-		   "listed instance type",
 	.check_site = check_gs041,
 };
 
 const struct rule rule_gs042 = {
 	.id = "GS042",
-	.level = DIAG_ERROR,
-	.summary = "an instance type has less GPU memory per GPU than "
-		   "minGpuMemoryMiB",
 	.check_site = check_gs042,
 };
 
 const struct rule rule_gs043 = {
 	.id = "GS043",
-	.level = DIAG_WARNING,
-	.summary = "no minGpuMemoryMiB and a fallback GPU has less memory than "
-		   "the on-prem GPU model",
 	.check_site = check_gs043,
 };
 
 const struct rule rule_gs044 = {
 	.id = "GS044",
-	.level = DIAG_ERROR,
-	.summary = "provisioner auto-mode with an instance type Auto Mode does "
-		   "not offer, or expireAfter over 21 days",
 	.check_site = check_gs044,
 };
 
 const struct rule rule_gs045 = {
 	.id = "GS045",
-	.level = DIAG_WARNING,
-	.summary = "fallback gpuLimit covers less than half of the on-prem GPUs",
 	.check_site = check_gs045,
 };
 
 const struct rule rule_gs105 = {
 	.id = "GS105",
-	.level = DIAG_ERROR,
-	.summary = "fallback.zones names something that is not an AWS zone name, "
-		   "or a zone of another region than the cluster's",
 	.check_site = check_gs105,
 };

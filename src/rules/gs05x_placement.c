@@ -46,21 +46,15 @@ check_gs052(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs050 = {
 	.id = "GS050",
-	.level = DIAG_ERROR,
-	.summary = "placement.mode require-onprem with fallback.enabled true",
 	.check_site = check_gs050,
 };
 
 const struct rule rule_gs051 = {
 	.id = "GS051",
-	.level = DIAG_ERROR,
-	.summary = "singleWriter: true with fencing: none while a fallback exists",
 	.check_site = check_gs051,
 };
 
 const struct rule rule_gs052 = {
 	.id = "GS052",
-	.level = DIAG_ERROR,
-	.summary = "engine is not none and namespaces is empty",
 	.check_site = check_gs052,
 };

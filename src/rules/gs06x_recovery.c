@@ -116,39 +116,25 @@ check_gs063(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs060 = {
 	.id = "GS060",
-	.level = DIAG_ERROR,
-	.summary = "the RTO budget exceeds targetRTO",
 	.check_site = check_gs060,
 };
 
 const struct rule rule_gs061 = {
 	.id = "GS061",
-	.level = DIAG_WARNING,
-	.summary = "notReadyTolerationSeconds or unreachableTolerationSeconds "
-		   "above 300 makes failover slower than the Kubernetes default",
 	.check_site = check_gs061,
 };
 
 const struct rule rule_gs062 = {
 	.id = "GS062",
-	.level = DIAG_ERROR,
-	.summary = "engine mutating-admission-policy with a Kubernetes version "
-		   "below 1.34",
 	.check_site = check_gs062,
 };
 
 const struct rule rule_gs063 = {
 	.id = "GS063",
-	.level = DIAG_WARNING,
-	.summary = "engine mutating-admission-policy on Kubernetes 1.34-1.35 "
-		   "(beta, off by default)",
 	.check_site = check_gs063,
 };
 
 const struct rule rule_gs176 = {
 	.id = "GS176",
-	.level = DIAG_WARNING,
-	.summary = "notReadyTolerationSeconds or unreachableTolerationSeconds "
-		   "under 30 evicts GPU pods on a short blip",
 	.check_site = check_gs176,
 };

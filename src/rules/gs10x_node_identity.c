@@ -157,24 +157,15 @@ check_gs108(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs101 = {
 	.id = "GS101",
-	.level = DIAG_ERROR,
-	.summary = "two taints of a node group (the GPU taint included) share a "
-		   "key and effect",
 	.check_site = check_gs101,
 };
 
 const struct rule rule_gs102 = {
 	.id = "GS102",
-	.level = DIAG_ERROR,
-	.summary = "a node group label that gpusite writes itself (node-type, "
-		   "gpu.model, gpusite.io/*)",
 	.check_site = check_gs102,
 };
 
 const struct rule rule_gs108 = {
 	.id = "GS108",
-	.level = DIAG_ERROR,
-	.summary = "a node group label in the karpenter.sh, karpenter.k8s.aws or "
-		   "eks.amazonaws.com domains",
 	.check_site = check_gs108,
 };

@@ -35,10 +35,6 @@ check_gs110(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs110 = {
 	.id = "GS110",
-	.level = DIAG_WARNING,
-	.summary = "provisioner karpenter with the fallback enabled and no "
-		   "fallback.nodeImage: no device plugin on AL2023 nodes, or a second "
-		   "one on Bottlerocket",
 	.check_site = check_gs110,
 };
 
@@ -63,9 +59,5 @@ check_gs111(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs111 = {
 	.id = "GS111",
-	.level = DIAG_ERROR,
-	.summary = "fallback.nodeImage, devicePluginVersion or nodeClass with "
-		   "provisioner auto-mode, which manages its own image, device plugin "
-		   "and node class",
 	.check_site = check_gs111,
 };

@@ -183,46 +183,30 @@ check_gs117(struct rule_ctx *c, const struct spec_site *s)
 
 const struct rule rule_gs112 = {
 	.id = "GS112",
-	.level = DIAG_ERROR,
-	.summary = "fallback.nodeClass without fallback.nodeImage: the EC2NodeClass "
-		   "needs the AMI family",
 	.check_site = check_gs112,
 };
 
 const struct rule rule_gs113 = {
 	.id = "GS113",
-	.level = DIAG_ERROR,
-	.summary = "fallback.nodeClass.imageCache with nodeImage al2023, which has no "
-		   "data volume for pre-pulled images",
 	.check_site = check_gs113,
 };
 
 const struct rule rule_gs114 = {
 	.id = "GS114",
-	.level = DIAG_WARNING,
-	.summary = "fallback.nodeClass.amiVersion absent or latest: the fallback nodes "
-		   "boot an AMI the failover was not tested with",
 	.check_site = check_gs114,
 };
 
 const struct rule rule_gs115 = {
 	.id = "GS115",
-	.level = DIAG_ERROR,
-	.summary = "fallback.nodeClass sets both or neither of role and instanceProfile",
 	.check_site = check_gs115,
 };
 
 const struct rule rule_gs116 = {
 	.id = "GS116",
-	.level = DIAG_ERROR,
-	.summary = "two sites of one cluster render the same EC2NodeClass "
-		   "(fallback.nodeClass with one nodeClassName)",
 	.check_fleet = check_gs116,
 };
 
 const struct rule rule_gs117 = {
 	.id = "GS117",
-	.level = DIAG_ERROR,
-	.summary = "fallback.nodeClass.tags sets a tag key Karpenter reserves",
 	.check_site = check_gs117,
 };

@@ -135,8 +135,5 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 
 const struct rule rule_gs174 = {
 	.id = "GS174",
-	.level = DIAG_ERROR,
-	.summary = "two clusters send their GPU-stack Applications to one Argo CD destination "
-		   "(argocd.destinationName or destinationServer)",
 	.check_fleet = check_fleet,
 };

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "base/diag.h"
+#include "base/findings.h"
 #include "spec/spec.h"
 
 struct arena;
@@ -20,39 +21,20 @@ int rules_check(struct arena *a, struct diags *d, const struct spec_fleet *fleet
 struct rule_ctx;
 
 /*
- * One row of the catalogue.  Severity lives here and nowhere else: the
- * checks report through rule_report() (rules/rules_int.h), which takes it from
- * the descriptor.  Rows without a check (GS001-GS003, GS006) are found by
- * other modules (yamlio, schema, source) and listed so that reports (SARIF
- * rule metadata, docs) see the whole catalogue.
+ * One check of rules_table.  What the rule means and its severity are its
+ * row in the table of findings (base/findings.h), found by `id`; the
+ * checks report through rule_report() (rules/rules_int.h), which takes
+ * the severity from there.
  */
 struct rule {
 	const char *id; /* "GS041" */
-	enum diag_level level;
-	const char *summary; /* one line, as in docs/rules.md */
 	void (*check_site)(struct rule_ctx *c, const struct spec_site *s);
 	void (*check_fleet)(struct rule_ctx *c, const struct spec_fleet *f);
 };
 
-/* The catalogue in ID order (GS001 ... GS063, then GS1xx). */
+/* The checks in ID order (GS004 ... GS063, then GS1xx); run order. */
 extern const struct rule *const rules_table[];
 extern const size_t rules_count;
-
-/* The row of `id`, or NULL. */
-const struct rule *rules_find(const char *id);
-
-/*
- * The whole catalogue of diagnostic IDs: rules_table's rows, then the IDs
- * other modules report (Argo CD environment, upstream checks,
- * verify-scope, render, drift, cluster access), which have no check
- * function here (rules/catalogue.c).  rules_find() answers for all of
- * them; SARIF and docs/rules.md take their descriptions from here.
- */
-const struct rule *rules_catalogue_find(const char *id); /* the others only */
-
-/* All rows in ID order into out[0..]; returns the count, and fills
- * nothing when `cap` is smaller (rules_catalogue(NULL, 0) sizes). */
-size_t rules_catalogue(const struct rule **out, size_t cap);
 
 /*
  * GS010 over one document that did NOT reach the fleet (it failed the

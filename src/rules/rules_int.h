@@ -22,18 +22,19 @@ struct rule_ctx {
 	size_t errors; /* error diagnostics appended */
 };
 
-/* Every descriptor of the catalogue (one per rule file or family). */
-extern const struct rule rule_gs001, rule_gs002, rule_gs003, rule_gs004, rule_gs005, rule_gs006,
-	rule_gs010, rule_gs011, rule_gs012, rule_gs013, rule_gs020, rule_gs021, rule_gs022,
-	rule_gs023, rule_gs030, rule_gs031, rule_gs032, rule_gs033, rule_gs040, rule_gs041,
-	rule_gs042, rule_gs043, rule_gs044, rule_gs045, rule_gs046, rule_gs047, rule_gs050,
-	rule_gs051, rule_gs052, rule_gs060, rule_gs061, rule_gs062, rule_gs063, rule_gs100,
-	rule_gs101, rule_gs102, rule_gs103, rule_gs104, rule_gs105, rule_gs107, rule_gs108,
-	rule_gs109, rule_gs110, rule_gs111, rule_gs112, rule_gs113, rule_gs114, rule_gs115,
-	rule_gs116, rule_gs117, rule_gs174, rule_gs176, rule_gs178;
+/* Every descriptor of rules_table (one per rule file or family). */
+extern const struct rule rule_gs004, rule_gs005, rule_gs010, rule_gs011, rule_gs012, rule_gs013,
+	rule_gs020, rule_gs021, rule_gs022, rule_gs023, rule_gs030, rule_gs031, rule_gs032,
+	rule_gs033, rule_gs040, rule_gs041, rule_gs042, rule_gs043, rule_gs044, rule_gs045,
+	rule_gs046, rule_gs047, rule_gs050, rule_gs051, rule_gs052, rule_gs060, rule_gs061,
+	rule_gs062, rule_gs063, rule_gs100, rule_gs101, rule_gs102, rule_gs103, rule_gs104,
+	rule_gs105, rule_gs107, rule_gs108, rule_gs109, rule_gs110, rule_gs111, rule_gs112,
+	rule_gs113, rule_gs114, rule_gs115, rule_gs116, rule_gs117, rule_gs174, rule_gs176,
+	rule_gs178;
 
 /*
- * Append a diagnostic for the running rule (its ID and severity) at `at`,
+ * Append a diagnostic for the running rule (its ID, and the severity the
+ * table of findings gives it) at `at`,
  * for `site` (may be NULL), with JSON path `path` ("" when none).
  */
 void rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at, const char *path,

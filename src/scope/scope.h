@@ -37,12 +37,13 @@
 struct arena;
 struct buf;
 
-/* Rule IDs of verify-scope findings. */
 /* The label gpusite's fallback NodePool puts on nodes of a known AMI
  * family, and the value whose nodes get gpusite's fallback plugin. */
 #define SCOPE_NODE_IMAGE_LABEL INV_NODE_IMAGE_LABEL
 #define SCOPE_NODE_IMAGE_PLUGIN "al2023"
 
+/* Rule IDs of verify-scope findings (their severity and summary: rows of
+ * the table of findings, base/findings.c). */
 #define SCOPE_RULE_MISSES "GS160" /* GPU-stack DaemonSet misses a hybrid GPU node */
 #define SCOPE_RULE_LEAKS "GS161"  /* GPU-stack DaemonSet runs on a non-hybrid node */
 #define SCOPE_RULE_NOTHING                                                                         \

@@ -2,9 +2,10 @@
 # t0004: the one-file-plus-one-row promise (CONTRIBUTING: adding an
 # artifact kind, a rule, a subcommand).  A copy of the tree gets a toy
 # kind (src/render/render_toy.c, its row in render_kinds[] and its
-# declaration), a toy rule (src/rules/gs185_toy.c, its row in rules_table
-# and its declaration) and a toy command (src/cmd/cmd_toy.c, its row in
-# commands[] and its declaration), and nothing else; it builds with make,
+# declaration), a toy rule (src/rules/gs185_toy.c, its row in rules_table,
+# its declaration and its row in the table of findings) and a toy command
+# (src/cmd/cmd_toy.c, its row in commands[] and its declaration), and
+# nothing else; it builds with make,
 # and then render emits the kind, validate runs the rule and --help lists
 # the command.  The objects of the build under test are copied along, so
 # make compiles only what the additions touch.
@@ -53,7 +54,7 @@ test_expect_success 'add a kind: one file, one row, one declaration' '
 	printf "%s\n" "$tree/src/render/render.c:1" "$tree/src/render/render.h:1" | test_cmp - counts
 '
 
-test_expect_success 'add a rule: one file, one row, one declaration' '
+test_expect_success 'add a rule: one file, one row, one declaration, one finding' '
 	cat >"$tree/src/rules/gs185_toy.c" <<-\EOC &&
 	#include "rules/rules_int.h"
 
@@ -64,15 +65,17 @@ test_expect_success 'add a rule: one file, one row, one declaration' '
 	}
 
 	const struct rule rule_gs185 = {
-		.id = "GS185", .level = DIAG_WARNING, .summary = "a toy",
-		.check_site = check_gs185,
+		.id = "GS185", .check_site = check_gs185,
 	};
 	EOC
 	# anchored on the start of each list: not on its last rule, which each
 	# new rule changes, nor on how clang-format wrapped it
-	sed -i "/^extern const struct rule rule_gs001,/i extern const struct rule rule_gs185;" "$tree/src/rules/rules_int.h" &&
+	sed -i "/^extern const struct rule rule_gs004,/i extern const struct rule rule_gs185;" "$tree/src/rules/rules_int.h" &&
 	sed -i "/^const struct rule \*const rules_table\[\] = {\$/a \	&rule_gs185," "$tree/src/rules/rules.c" &&
-	grep -q "rule_gs185" "$tree/src/rules/rules_int.h" && grep -q "&rule_gs185" "$tree/src/rules/rules.c"
+	# the severity and the summary: a row of the table of findings, in ID order
+	sed -i "/^	ROW(\"GS190\",/i \	ROW(\"GS185\", DIAG_WARNING, FINDING_RULE, \"a toy\")," "$tree/src/base/findings.c" &&
+	grep -q "rule_gs185" "$tree/src/rules/rules_int.h" && grep -q "&rule_gs185" "$tree/src/rules/rules.c" &&
+	grep -q "^	ROW(\"GS185\", DIAG_WARNING, FINDING_RULE, \"a toy\"),\$" "$tree/src/base/findings.c"
 '
 
 test_expect_success 'add a command: one file, one row, one declaration' '

@@ -97,8 +97,13 @@ test_expect_success '--cluster names a cluster no spec has: exit 3, says so' '
 	expect_exit 3 "$GPUSITE" drift --kubeconfig "$SCRATCH/kubeconfig" --cluster nowhere sites 2>"$SCRATCH/err" &&
 	grep "no site spec names cluster nowhere (settled from --cluster)" "$SCRATCH/err"
 '
-test_expect_success 'drift --help lists the findings table' '
+test_expect_success 'drift --help lists every drift finding of the table, one entry each' '
 	"$GPUSITE" drift --help >"$SCRATCH/h" &&
-	grep "GS201-GS203" "$SCRATCH/h" && grep -- "--kubeconfig FILE" "$SCRATCH/h"
+	grep -x "  GS201  a hybrid node of a site has no GPU taint (joined without it, or it" "$SCRATCH/h" &&
+	grep -x "  GS206  a hybrid node is in no site spec of the cluster" "$SCRATCH/h" &&
+	grep -x "  GS218  the live EC2NodeClass of the fallback boots another AMI family than" "$SCRATCH/h" &&
+	grep -c "^  GS2[0-9][0-9]  " "$SCRATCH/h" >"$SCRATCH/n" &&
+	echo 18 | test_cmp - "$SCRATCH/n" &&
+	grep -- "--kubeconfig FILE" "$SCRATCH/h"
 '
 test_done

@@ -1,11 +1,9 @@
 /*
- * test_catalogue.c - one catalogue for every diagnostic ID: every "GSnnn"
- * literal under src/ has a row, rows are unique and ordered, SARIF takes
- * its rule descriptions from them, and docs/rules.md says the same.
- *
- * With GOLDEN_UPDATE set, the docs test rewrites the first three columns
- * of the table in docs/rules.md from the catalogue (keeping each ID's
- * "how to fix" text) before checking it: `make docs-rules-update`.
+ * test_catalogue.c - one table of findings for every diagnostic ID
+ * (base/findings.c): every "GSnnn" literal under src/ has a row, rows are
+ * unique and ordered, SARIF takes its rule descriptions from them, and
+ * docs/rules.md says the same (`make docs-rules-update` rewrites it; t1144
+ * checks every generated table and list byte for byte).
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -21,11 +19,11 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
-#include "diff/drift.h"
+#include "base/findings.h"
 #include "report/report.h"
+#include "report/report_findings.h"
 #include "rules/rules.h"
 
-#define MAX_ROWS 1000
 #define BEGIN "<!-- catalogue: begin -->"
 #define END "<!-- catalogue: end -->"
 #define HEADER "| ID | severity | what it means | how to fix |\n|---|---|---|---|\n"
@@ -36,18 +34,6 @@ top(void)
 	const char *t = getenv("TEST_TOP");
 
 	return t && *t ? t : ".";
-}
-
-static size_t
-catalogue(const struct rule ***out)
-{
-	size_t n = rules_catalogue(NULL, 0);
-	const struct rule **rows = calloc(n + 1, sizeof(*rows));
-
-	assert_non_null(rows);
-	assert_int_equal(rules_catalogue(rows, n), n);
-	*out = rows;
-	return n;
 }
 
 static char *
@@ -74,44 +60,43 @@ slurp(const char *path)
 static void
 test_catalogue__rows_unique_ordered_and_found(void **state)
 {
-	const struct rule **rows;
-	size_t n = catalogue(&rows), extra = 0;
+	size_t per_source[FINDING_SOURCES] = { 0 };
 
 	(void)state;
 	/* the spec rules, the plugin, upstream checks, scope, render, drift, kube */
-	assert_true(n >= rules_count + drift_rules_count + 50);
-	for (size_t i = 0; i < n; i++) {
-		const struct rule *r = rows[i];
+	assert_true(findings_count >= rules_count + 18 + 50);
+	for (size_t i = 0; i < findings_count; i++) {
+		const struct finding *r = &findings_table[i];
 		size_t len = strlen(r->summary);
 
 		assert_int_equal(strlen(r->id), 5);
 		assert_memory_equal(r->id, "GS", 2);
 		if (i)
-			assert_true(strcmp(rows[i - 1]->id, r->id) < 0);
-		assert_ptr_equal(rules_find(r->id), r);
+			assert_true(strcmp(findings_table[i - 1].id, r->id) < 0);
+		assert_ptr_equal(findings_find(r->id), r);
 		assert_true(len > 10);
 		if (r->summary[len - 1] == '.' || strchr(r->summary, '|') ||
 		    strchr(r->summary, '\n'))
 			fail_msg("%s: the summary is one line without '|' or a final period",
 				 r->id);
-		if (!r->check_site && !r->check_fleet)
-			extra++;
+		assert_true(r->source < FINDING_SOURCES);
+		per_source[r->source]++;
 	}
-	assert_true(extra > 50);
-	/* drift keeps its own table; the catalogue answers from it */
-	for (size_t i = 0; i < drift_rules_count; i++) {
-		const struct rule *r = rules_find(drift_rules[i].id);
-
-		assert_non_null(r);
-		assert_int_equal(r->level, drift_rules[i].level);
-		assert_string_equal(r->summary, drift_rules[i].summary);
-	}
-	assert_int_equal(rules_find("GS123")->level, DIAG_WARNING);
-	assert_int_equal(rules_find("GS290")->level, DIAG_ERROR);
-	assert_null(rules_find("GS999"));
-	assert_null(rules_find("GS200"));
-	assert_null(rules_find(NULL));
-	free(rows);
+	for (size_t k = 0; k < FINDING_SOURCES; k++)
+		if (!per_source[k])
+			fail_msg("source %zu reports no finding", k);
+	assert_int_equal(per_source[FINDING_DRIFT], 18);
+	assert_int_equal(findings_find("GS123")->level, DIAG_WARNING);
+	assert_int_equal(findings_find("GS290")->level, DIAG_ERROR);
+	assert_int_equal(findings_find("GS213")->level, DIAG_NOTE);
+	assert_int_equal(findings_find("GS160")->source, FINDING_SCOPE);
+	assert_int_equal(findings_find("GS130")->source, FINDING_CHECK);
+	assert_int_equal(findings_find("GS041")->source, FINDING_RULE);
+	assert_int_equal(findings_find("GS001")->source, FINDING_READ);
+	assert_null(findings_find("GS999"));
+	assert_null(findings_find("GS200"));
+	assert_null(findings_find("GS000"));
+	assert_null(findings_find(NULL));
 }
 
 struct scan {
@@ -132,7 +117,8 @@ scan_text(struct scan *s, const char *path, const char *text)
 		memcpy(id, p + 1, 5);
 		id[5] = '\0';
 		s->found++;
-		if (!rules_find(id) && strlen(s->missing) + strlen(path) + 16 < sizeof(s->missing))
+		if (!findings_find(id) &&
+		    strlen(s->missing) + strlen(path) + 16 < sizeof(s->missing))
 			snprintf(s->missing + strlen(s->missing),
 				 sizeof(s->missing) - strlen(s->missing), " %s (%s)", id, path);
 	}
@@ -190,18 +176,9 @@ test_catalogue__every_id_in_the_source_is_catalogued(void **state)
 	assert_true(s.files > 50);
 	assert_true(s.found > 80);
 	if (s.missing[0])
-		fail_msg("IDs used in src/ but not in the catalogue (src/rules/catalogue.c):%s",
+		fail_msg("IDs used in src/ but not in the table of findings "
+			 "(src/base/findings.c):%s",
 			 s.missing);
-}
-
-/* The "how to fix" cell of `id` in an old table, or "". */
-static const char *
-old_fix(char **ids, char **fixes, size_t n, const char *id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ids[i], id))
-			return fixes[i];
-	return "";
 }
 
 /* Split "| a | b | c | d |" into 4 cells (pointers into `line`, cut). */
@@ -228,43 +205,10 @@ split_row(char *line, char **cells)
 }
 
 static void
-docs_update(const char *path, char *text, const struct rule **rows, size_t n)
-{
-	char *begin = strstr(text, BEGIN), *end = strstr(text, END), *p, *save = NULL;
-	char **ids = calloc(MAX_ROWS, sizeof(*ids)), **fixes = calloc(MAX_ROWS, sizeof(*fixes));
-	size_t old = 0;
-	FILE *f;
-
-	assert_non_null(begin);
-	assert_non_null(end);
-	*end = '\0';
-	for (p = strtok_r(begin + strlen(BEGIN), "\n", &save); p && old < MAX_ROWS;
-	     p = strtok_r(NULL, "\n", &save)) {
-		char *cells[4];
-
-		if (!strncmp(p, "| GS", 4) && split_row(p, cells) == 0) {
-			ids[old] = cells[0];
-			fixes[old++] = cells[3];
-		}
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	*begin = '\0';
-	fprintf(f, "%s%s\n%s", text, BEGIN, HEADER);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "| %s | %s | %s | %s |\n", rows[i]->id, diag_level_name(rows[i]->level),
-			rows[i]->summary, old_fix(ids, fixes, old, rows[i]->id));
-	fprintf(f, "%s%s", END, end + strlen(END));
-	assert_int_equal(fclose(f), 0);
-	free(ids);
-	free(fixes);
-}
-
-static void
 test_catalogue__docs_table_matches(void **state)
 {
-	const struct rule **rows;
-	size_t n = catalogue(&rows), i = 0;
+	const struct finding *rows = findings_table;
+	size_t n = findings_count, i = 0;
 	char path[4096], *text, *begin, *end, *line, *save = NULL;
 
 	(void)state;
@@ -272,12 +216,6 @@ test_catalogue__docs_table_matches(void **state)
 	text = slurp(path);
 	if (!text)
 		fail_msg("%s: cannot read it", path);
-	if (getenv("GOLDEN_UPDATE")) {
-		docs_update(path, text, rows, n);
-		free(text);
-		text = slurp(path);
-		assert_non_null(text);
-	}
 	begin = strstr(text, BEGIN);
 	end = strstr(text, END);
 	if (!begin || !end || end < begin)
@@ -288,7 +226,7 @@ test_catalogue__docs_table_matches(void **state)
 		fail_msg("%s: the table starts with a header other than\n%s", path, HEADER);
 	begin += strlen(HEADER) + 1;
 	for (line = strtok_r(begin, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
-		char *cells[4];
+		char *cells[4] = { NULL };
 
 		if (split_row(line, cells) < 0)
 			fail_msg("docs/rules.md: row %zu is not '| ID | severity | meaning | fix "
@@ -296,24 +234,23 @@ test_catalogue__docs_table_matches(void **state)
 				 i + 1, line);
 		if (i >= n)
 			fail_msg("docs/rules.md: %s is not in the catalogue", cells[0]);
-		if (strcmp(cells[0], rows[i]->id))
+		if (strcmp(cells[0], rows[i].id))
 			fail_msg(
 				"docs/rules.md: row %zu is %s, the catalogue's is %s (same IDs, in "
 				"ID order; make docs-rules-update)",
-				i + 1, cells[0], rows[i]->id);
-		if (strcmp(cells[1], diag_level_name(rows[i]->level)))
+				i + 1, cells[0], rows[i].id);
+		if (strcmp(cells[1], diag_level_name(rows[i].level)))
 			fail_msg("docs/rules.md: %s is '%s', the catalogue says '%s'", cells[0],
-				 cells[1], diag_level_name(rows[i]->level));
-		if (strcmp(cells[2], rows[i]->summary))
+				 cells[1], diag_level_name(rows[i].level));
+		if (strcmp(cells[2], rows[i].summary))
 			fail_msg("docs/rules.md: %s means '%s', the catalogue says '%s'", cells[0],
-				 cells[2], rows[i]->summary);
+				 cells[2], rows[i].summary);
 		if (strlen(cells[3]) < 10)
 			fail_msg("docs/rules.md: %s has no 'how to fix'", cells[0]);
 	}
 	if (i < n)
-		fail_msg("docs/rules.md: %s is missing (make docs-rules-update)", rows[i]->id);
+		fail_msg("docs/rules.md: %s is missing (make docs-rules-update)", rows[i].id);
 	free(text);
-	free(rows);
 }
 
 static void
@@ -331,7 +268,7 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 	arena_init(&a);
 	diags_init(&d, &a);
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		diag_add(&d, rules_find(ids[i])->level, (struct pos){ "sites/a.yaml", 3, 5 },
+		diag_add(&d, findings_find(ids[i])->level, (struct pos){ "sites/a.yaml", 3, 5 },
 			 ids[i], "", "finding %zu", i);
 	memset(&in, 0, sizeof(in));
 	in.diags = &d;
@@ -343,7 +280,7 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 	fclose(fe);
 	assert_null(strstr(out, "gpusite rule GS"));
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		const struct rule *r = rules_find(ids[i]);
+		const struct finding *r = findings_find(ids[i]);
 		char want[1024];
 
 		const char *at;
@@ -370,6 +307,48 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 	arena_release(&a);
 }
 
+static void
+test_catalogue__help_lists_come_from_the_table(void **state)
+{
+	static const struct report_findings_help drift = { "head\n", FINDING_DRIFT, NULL,
+							   "tail\n" };
+	static const struct report_findings_help plan = { "", FINDING_DRILL_PLAN,
+							  "drill plan: ", "" };
+	char out[8192], tiny[16];
+	size_t entries = 0;
+
+	(void)state;
+	assert_int_equal(report_findings_help(out, sizeof(out), &drift), 0);
+	/* the head, every drift row in ID order, the tail */
+	assert_memory_equal(out,
+			    "head\n  GS201  a hybrid node of a site has no GPU taint "
+			    "(joined without it, or it\n         was removed)\n",
+			    strlen("head\n  GS201  a hybrid node of a site has no GPU taint "
+				   "(joined without it, or it\n         was removed)\n"));
+	assert_non_null(strstr(out, "\n  GS205  a node of a site is not Ready\n"));
+	assert_string_equal(out + strlen(out) - strlen("fallback.nodeImage\ntail\n"),
+			    "fallback.nodeImage\ntail\n");
+	for (const char *line = out; line; line = strchr(line + 1, '\n')) {
+		const char *l = *line == '\n' ? line + 1 : line;
+
+		if (strlen(l) > 0 && strcspn(l, "\n") > REPORT_FINDINGS_WIDTH)
+			fail_msg("a help line over %d columns: %.*s", REPORT_FINDINGS_WIDTH,
+				 (int)strcspn(l, "\n"), l);
+		if (!strncmp(l, "  GS", 4))
+			entries++;
+	}
+	assert_int_equal(entries, 18);
+	/* the command's own prefix is left out; other sources stay out */
+	assert_int_equal(report_findings_help(out, sizeof(out), &plan), 0);
+	assert_non_null(strstr(out, "  GS235  the site's PrometheusRule is not in the cluster\n"));
+	assert_null(strstr(out, "drill plan:"));
+	assert_null(strstr(out, "GS236"));
+	assert_null(strstr(out, "GS201"));
+	/* too small: the head alone */
+	assert_int_equal(report_findings_help(tiny, sizeof(tiny), &drift), -1);
+	assert_string_equal(tiny, "head\n");
+}
+
 int
 main(void)
 {
@@ -378,6 +357,7 @@ main(void)
 		cmocka_unit_test(test_catalogue__every_id_in_the_source_is_catalogued),
 		cmocka_unit_test(test_catalogue__docs_table_matches),
 		cmocka_unit_test(test_catalogue__sarif_describes_ids_of_every_module),
+		cmocka_unit_test(test_catalogue__help_lists_come_from_the_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

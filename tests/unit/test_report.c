@@ -487,8 +487,8 @@ static void
 test_report__sarif_has_rules_results_and_regions(void **state)
 {
 	struct fixture *f = *state;
-	const struct rule *r006 = rules_find("GS006"), *r041 = rules_find("GS041"),
-			  *r045 = rules_find("GS045");
+	const struct finding *r006 = findings_find("GS006"), *r041 = findings_find("GS041"),
+			     *r045 = findings_find("GS045");
 	char *out, *want;
 	size_t len;
 	FILE *w;

@@ -1,6 +1,7 @@
 /*
  * drift.c - the live checks of `gpusite drift` over compact records of
- * nodes, pods and fallback pools (drift.h).
+ * nodes, pods and fallback pools (drift.h).  The findings' severities and
+ * summaries are their rows in the table of findings (base/findings.c).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -9,64 +10,16 @@
 #include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/findings.h"
 #include "diff/diff.h"
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "k8s/k8s_quantity.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
 #include "node/node.h"
 
-/* The one table of drift findings (docs/design/findings.md numbering: GS2xx). */
-const struct drift_rule drift_rules[] = {
-	{ DRIFT_NO_TAINT, DIAG_ERROR,
-	  "a hybrid node of a site has no GPU taint (joined without it, or it was removed)" },
-	{ DRIFT_TAINT_WRONG, DIAG_ERROR,
-	  "a hybrid node of a site carries the GPU taint key with another value or effect" },
-	{ DRIFT_LABELS, DIAG_ERROR,
-	  "a hybrid node of a site lacks the site's labels or has other values" },
-	{ DRIFT_NODE_ABSENT, DIAG_ERROR,
-	  "a node the spec names (or counts) is not registered in the cluster" },
-	{ DRIFT_NODE_NOT_READY, DIAG_ERROR, "a node of a site is not Ready" },
-	{ DRIFT_NODE_UNKNOWN, DIAG_WARNING, "a hybrid node is in no site spec of the cluster" },
-	{ DRIFT_STACK_OFF_HYBRID, DIAG_ERROR,
-	  "a GPU stack DaemonSet pod runs on a non-hybrid node (double device plugin)" },
-	{ DRIFT_NO_DEVICE_PLUGIN, DIAG_ERROR,
-	  "a hybrid GPU node has no running device plugin pod" },
-	{ DRIFT_NO_GPU_CAPACITY, DIAG_ERROR,
-	  "a hybrid GPU node advertises no nvidia.com/gpu capacity" },
-	{ DRIFT_POOL_MISSING, DIAG_ERROR, "the fallback NodePool is missing from the cluster" },
-	{ DRIFT_POOL_DIFFERS, DIAG_ERROR, "the fallback NodePool differs from the rendered one" },
-	{ DRIFT_CLASS_MISSING, DIAG_ERROR,
-	  "the EC2NodeClass / NodeClass of the fallback NodePool does not exist" },
-	{ DRIFT_FALLBACK_ACTIVE, DIAG_NOTE,
-	  "the fallback is active: NodeClaims or nodes of the pool, GPUs in use against gpuLimit "
-	  "(state, not drift)" },
-	{ DRIFT_PODS_PENDING, DIAG_ERROR, "GPU pods are Pending in a placement namespace" },
-	{ DRIFT_PODS_NO_TOLERATION, DIAG_ERROR,
-	  "GPU pods in a placement namespace lack the GPU toleration (the admission policy is not "
-	  "working)" },
-	{ DRIFT_FALLBACK_NO_GPU, DIAG_ERROR,
-	  "a Ready fallback node advertises no allocatable nvidia.com/gpu (no device plugin runs "
-	  "there)" },
-	{ DRIFT_FALLBACK_PLUGINS, DIAG_ERROR,
-	  "a fallback node runs two or more device plugin pods" },
-	{ DRIFT_CLASS_IMAGE, DIAG_ERROR,
-	  "the live EC2NodeClass of the fallback boots another AMI family than "
-	  "fallback.nodeImage" },
-};
-const size_t drift_rules_count = sizeof(drift_rules) / sizeof(drift_rules[0]);
-
 #define MAX_NAMED 10 /* objects named in one message before "and N more" */
 #define MAX_PATHS 5  /* differing fields named in GS211 */
-
-const struct drift_rule *
-drift_rule_find(const char *id)
-{
-	for (size_t i = 0; i < drift_rules_count; i++)
-		if (!strcmp(drift_rules[i].id, id))
-			return &drift_rules[i];
-	return NULL;
-}
 
 /* ------------------------------------------------------------ records */
 
@@ -292,7 +245,7 @@ static void
 finding(struct diags *d, size_t *count, const char *rule, struct pos at, const char *path,
 	const char *site, const char *fmt, ...)
 {
-	const struct drift_rule *r = drift_rule_find(rule);
+	const struct finding *r = findings_find(rule);
 	va_list ap;
 
 	va_start(ap, fmt);

@@ -22,17 +22,8 @@
 
 struct arena;
 
-/* The finding table: every GS2xx ID, its severity and what it means. */
-struct drift_rule {
-	const char *id;
-	enum diag_level level;
-	const char *summary;
-};
-
-extern const struct drift_rule drift_rules[];
-extern const size_t drift_rules_count;
-const struct drift_rule *drift_rule_find(const char *id);
-
+/* The IDs of the drift findings; what each means and its severity are
+ * its row in the table of findings (base/findings.c, FINDING_DRIFT). */
 #define DRIFT_NO_TAINT "GS201"
 #define DRIFT_TAINT_WRONG "GS202"
 #define DRIFT_LABELS "GS203"

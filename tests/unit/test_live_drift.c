@@ -1,5 +1,5 @@
 /*
- * test_diff_drift.c - the drift checks over records, without a server:
+ * test_live_drift.c - the drift checks over records, without a server:
  * each GS2xx finding from a minimal cluster, positions in the spec, and
  * notes (an active fallback) that are state, not drift.
  */
@@ -13,8 +13,9 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/findings.h"
 #include "pipeline/pipeline.h"
-#include "diff/drift.h"
+#include "live/drift.h"
 #include "inventory/inventory.h"
 #include "json/json.h"
 #include "node/node.h"
@@ -182,7 +183,7 @@ first(const struct diags *d, const char *rule)
 }
 
 static void
-test_diff_drift__healthy_cluster_has_no_finding(void **state)
+test_live_drift__healthy_cluster_has_no_finding(void **state)
 {
 	struct fixture *f = *state;
 
@@ -192,7 +193,7 @@ test_diff_drift__healthy_cluster_has_no_finding(void **state)
 }
 
 static void
-test_diff_drift__untainted_node_points_at_its_name(void **state)
+test_live_drift__untainted_node_points_at_its_name(void **state)
 {
 	struct fixture *f = *state;
 	const struct diag *x;
@@ -210,7 +211,7 @@ test_diff_drift__untainted_node_points_at_its_name(void **state)
 }
 
 static void
-test_diff_drift__wrong_effect_absent_notready_unknown(void **state)
+test_live_drift__wrong_effect_absent_notready_unknown(void **state)
 {
 	struct fixture *f = *state;
 
@@ -231,7 +232,7 @@ test_diff_drift__wrong_effect_absent_notready_unknown(void **state)
 }
 
 static void
-test_diff_drift__device_plugin_and_capacity(void **state)
+test_live_drift__device_plugin_and_capacity(void **state)
 {
 	struct fixture *f = *state;
 
@@ -250,7 +251,7 @@ test_diff_drift__device_plugin_and_capacity(void **state)
 }
 
 static void
-test_diff_drift__active_fallback_is_state_not_drift(void **state)
+test_live_drift__active_fallback_is_state_not_drift(void **state)
 {
 	struct fixture *f = *state;
 	struct drift_fallback fb;
@@ -277,7 +278,7 @@ test_diff_drift__active_fallback_is_state_not_drift(void **state)
 }
 
 static void
-test_diff_drift__fallback_near_its_limit(void **state)
+test_live_drift__fallback_near_its_limit(void **state)
 {
 	struct fixture *f = *state;
 	struct drift_fallback fb;
@@ -306,7 +307,7 @@ test_diff_drift__fallback_near_its_limit(void **state)
 }
 
 static void
-test_diff_drift__pool_missing_changed_class_missing(void **state)
+test_live_drift__pool_missing_changed_class_missing(void **state)
 {
 	struct fixture *f = *state;
 	struct drift_fallback fb[2];
@@ -337,7 +338,7 @@ test_diff_drift__pool_missing_changed_class_missing(void **state)
 }
 
 static void
-test_diff_drift__pending_and_untolerated_gpu_pods(void **state)
+test_live_drift__pending_and_untolerated_gpu_pods(void **state)
 {
 	struct fixture *f = *state;
 
@@ -361,7 +362,7 @@ test_diff_drift__pending_and_untolerated_gpu_pods(void **state)
 /* A Ready fallback node whose allocatable GPUs are 0 is GS216; one that
  * is not Ready yet is not judged. */
 static void
-test_diff_drift__fallback_node_without_allocatable_gpus(void **state)
+test_live_drift__fallback_node_without_allocatable_gpus(void **state)
 {
 	struct fixture *f = *state;
 	struct drift_fallback fb;
@@ -397,45 +398,50 @@ test_diff_drift__fallback_node_without_allocatable_gpus(void **state)
 }
 
 static void
-test_diff_drift__rule_table_is_whole(void **state)
+test_live_drift__rule_table_is_whole(void **state)
 {
+	size_t n = 0;
+
 	(void)state;
-	assert_int_equal(drift_rules_count, 18);
-	for (size_t i = 0; i < drift_rules_count; i++) {
+	/* the drift rows of the table of findings: GS201-GS218, in a row */
+	for (size_t i = 0; i < findings_count; i++) {
 		char want[8];
 
-		snprintf(want, sizeof(want), "GS%03zu", 201 + i);
-		assert_string_equal(drift_rules[i].id, want);
-		assert_non_null(drift_rule_find(want));
-		assert_true(strlen(drift_rules[i].summary) > 10);
+		if (findings_table[i].source != FINDING_DRIFT)
+			continue;
+		snprintf(want, sizeof(want), "GS%03zu", 201 + n++);
+		assert_string_equal(findings_table[i].id, want);
+		assert_true(strlen(findings_table[i].summary) > 10);
 	}
-	assert_int_equal(drift_rule_find(DRIFT_FALLBACK_ACTIVE)->level, DIAG_NOTE);
-	assert_null(drift_rule_find("GS299"));
+	assert_int_equal(n, 18);
+	assert_int_equal(findings_find(DRIFT_FALLBACK_ACTIVE)->level, DIAG_NOTE);
+	assert_int_equal(findings_find(DRIFT_FALLBACK_ACTIVE)->source, FINDING_DRIFT);
+	assert_null(findings_find("GS299"));
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_diff_drift__healthy_cluster_has_no_finding,
+		cmocka_unit_test_setup_teardown(test_live_drift__healthy_cluster_has_no_finding,
 						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__untainted_node_points_at_its_name,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(
-			test_diff_drift__wrong_effect_absent_notready_unknown, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__device_plugin_and_capacity, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__active_fallback_is_state_not_drift,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__fallback_near_its_limit, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__pool_missing_changed_class_missing,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diff_drift__pending_and_untolerated_gpu_pods,
+		cmocka_unit_test_setup_teardown(test_live_drift__untainted_node_points_at_its_name,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
-			test_diff_drift__fallback_node_without_allocatable_gpus, setup, teardown),
-		cmocka_unit_test(test_diff_drift__rule_table_is_whole),
+			test_live_drift__wrong_effect_absent_notready_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__device_plugin_and_capacity, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__active_fallback_is_state_not_drift,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__fallback_near_its_limit, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__pool_missing_changed_class_missing,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__pending_and_untolerated_gpu_pods,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_live_drift__fallback_node_without_allocatable_gpus, setup, teardown),
+		cmocka_unit_test(test_live_drift__rule_table_is_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
