@@ -13,24 +13,6 @@
 #include "kube/kube_int.h"
 #include "node/node.h"
 
-/* Append s as a JSON string; names come from the API or the command
- * line, so quote them properly. */
-static int
-json_quote(struct buf *b, const char *s)
-{
-	int rc = buf_addch(b, '"');
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			rc |= buf_printf(b, "\\%c", *p);
-		else if (*p < 0x20)
-			rc |= buf_printf(b, "\\u%04x", *p);
-		else
-			rc |= buf_addch(b, (char)*p);
-	}
-	return rc | buf_addch(b, '"');
-}
-
 static const char *
 buf_to_arena(struct arena *a, struct buf *b)
 {
@@ -40,9 +22,34 @@ buf_to_arena(struct arena *a, struct buf *b)
 	return s;
 }
 
+/* The JSON text of a body built as a node tree, in the arena; NULL when
+ * out of memory.  Names come from the API or the command line: the
+ * writer quotes them. */
+static const char *
+body_text(struct arena *a, const struct node *doc)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	if (json_write(&b, doc, 0) < 0) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_to_arena(a, &b);
+}
+
+/* A mapping under `key` of map, for the nesting of a body. */
+static struct node *
+body_map(struct arena *a, struct node *map, const char *key)
+{
+	return node_map_add(a, map, key, node_new_map(a, (struct pos)POS_NONE));
+}
+
 int
 kube_call_cordon(struct kube_call *out, struct arena *a, const char *node, bool cordon)
 {
+	struct node *doc = node_new_map(a, (struct pos)POS_NONE);
+	struct node *spec = body_map(a, doc, "spec");
 	struct buf b;
 	int rc;
 
@@ -54,15 +61,20 @@ kube_call_cordon(struct kube_call *out, struct arena *a, const char *node, bool 
 	out->content_type = "application/strategic-merge-patch+json";
 	/* kubectl cordon / uncordon: unschedulable false is omitted from
 	 * the node, so the patch deletes the field */
-	out->body = cordon ? "{\"spec\":{\"unschedulable\":true}}"
-			   : "{\"spec\":{\"unschedulable\":null}}";
+	if (cordon)
+		node_map_add_bool(a, spec, "unschedulable", true);
+	else
+		node_map_add(a, spec, "unschedulable", node_new_null(a, (struct pos)POS_NONE));
+	out->body = body_text(a, doc);
 	out->pass_429 = false;
-	return rc ? KUBE_EFAIL : 0;
+	return rc || !out->body ? KUBE_EFAIL : 0;
 }
 
 int
 kube_call_evict(struct kube_call *out, struct arena *a, const char *ns, const char *pod)
 {
+	struct node *doc = node_new_map(a, (struct pos)POS_NONE);
+	struct node *meta;
 	struct buf b;
 	int rc;
 
@@ -75,53 +87,45 @@ kube_call_evict(struct kube_call *out, struct arena *a, const char *ns, const ch
 	out->method = "POST";
 	out->path = buf_to_arena(a, &b);
 	out->content_type = "application/json";
-	/* byte for byte what kubectl drain sends (k8s.io/kubectl/pkg/drain) */
-	buf_init(&b, 0);
-	rc |= buf_adds(&b, "{\"kind\":\"Eviction\",\"apiVersion\":\"policy/v1\","
-			   "\"metadata\":{\"name\":");
-	rc |= json_quote(&b, pod);
-	rc |= buf_adds(&b, ",\"namespace\":");
-	rc |= json_quote(&b, ns);
-	rc |= buf_adds(&b, ",\"creationTimestamp\":null},\"deleteOptions\":{}}");
-	out->body = buf_to_arena(a, &b);
+	/* byte for byte what kubectl drain sends (k8s.io/kubectl/pkg/drain):
+	 * its keys in its order */
+	node_map_add_str(a, doc, "kind", "Eviction");
+	node_map_add_str(a, doc, "apiVersion", "policy/v1");
+	meta = body_map(a, doc, "metadata");
+	node_map_add_str(a, meta, "name", pod);
+	node_map_add_str(a, meta, "namespace", ns);
+	node_map_add(a, meta, "creationTimestamp", node_new_null(a, (struct pos)POS_NONE));
+	body_map(a, doc, "deleteOptions");
+	out->body = body_text(a, doc);
 	out->pass_429 = true;
-	return rc ? KUBE_EFAIL : 0;
+	return rc || !out->body ? KUBE_EFAIL : 0;
 }
 
 int
 kube_call_access_review(struct kube_call *out, struct arena *a, const char *verb, const char *group,
 			const char *resource, const char *subresource, const char *ns)
 {
-	struct buf b;
-	int rc;
+	struct node *doc = node_new_map(a, (struct pos)POS_NONE);
+	struct node *attrs;
 
 	out->method = "POST";
 	out->path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
 	out->content_type = "application/json";
 	/* the question only: no status (the answer's member) and no
 	 * metadata, which a review has no use for */
-	buf_init(&b, 0);
-	rc = buf_adds(&b, "{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":"
-			  "\"authorization.k8s.io/v1\",\"spec\":{\"resourceAttributes\":{");
-	if (ns && *ns) {
-		rc |= buf_adds(&b, "\"namespace\":");
-		rc |= json_quote(&b, ns);
-		rc |= buf_addch(&b, ',');
-	}
-	rc |= buf_adds(&b, "\"verb\":");
-	rc |= json_quote(&b, verb);
-	rc |= buf_adds(&b, ",\"group\":");
-	rc |= json_quote(&b, group ? group : "");
-	rc |= buf_adds(&b, ",\"resource\":");
-	rc |= json_quote(&b, resource);
-	if (subresource && *subresource) {
-		rc |= buf_adds(&b, ",\"subresource\":");
-		rc |= json_quote(&b, subresource);
-	}
-	rc |= buf_adds(&b, "}}}");
-	out->body = buf_to_arena(a, &b);
+	node_map_add_str(a, doc, "kind", "SelfSubjectAccessReview");
+	node_map_add_str(a, doc, "apiVersion", "authorization.k8s.io/v1");
+	attrs = body_map(a, body_map(a, doc, "spec"), "resourceAttributes");
+	if (ns && *ns)
+		node_map_add_str(a, attrs, "namespace", ns);
+	node_map_add_str(a, attrs, "verb", verb);
+	node_map_add_str(a, attrs, "group", group ? group : "");
+	node_map_add_str(a, attrs, "resource", resource);
+	if (subresource && *subresource)
+		node_map_add_str(a, attrs, "subresource", subresource);
+	out->body = body_text(a, doc);
 	out->pass_429 = false;
-	return rc ? KUBE_EFAIL : 0;
+	return out->body ? 0 : KUBE_EFAIL;
 }
 
 /* The first details.causes[].message of a Status body, capped. */
