@@ -165,7 +165,7 @@ const char *kube_cluster_name(struct kube_client *k, const char **how);
 
 /* One write, as sent: what a dry run prints and kube_send() sends. */
 struct kube_call {
-	const char *method; /* "PATCH", "POST" */
+	const char *method; /* "PATCH", "POST"; "GET" inside kube/ */
 	const char *path;   /* "/api/v1/nodes/gpu-a-01" */
 	const char *content_type;
 	const char *body; /* JSON text */

@@ -2,7 +2,7 @@
  * kube_http.c - what the client reads of an HTTP answer: header lines
  * (status line, Retry-After), LIST pages and single objects with their
  * shape checked, Status messages.  The curl callbacks and the request
- * loop of kube.c call these; fuzz/fuzz_http.c drives them directly.
+ * loop of kube_transport.c call these; fuzz/fuzz_http.c drives them directly.
  *
  * An answer of the wrong shape is "malformed", never an empty list: a
  * NodeList whose items are a mapping must not read as a cluster without

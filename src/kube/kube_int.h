@@ -1,7 +1,14 @@
 /*
  * kube_int.h - inside the Kubernetes client: the resolved configuration,
- * the exec credential plugin and the transport.  Only kube/ and its unit
- * tests include this.
+ * the exec credential plugin, the client that the rooms of kube/ share and
+ * the calls between them.  Only kube/ and its unit tests include this.
+ *
+ * The rooms: kube_config.c (kubeconfig, in-cluster), kube_exec.c (exec
+ * credential plugins), kube_curl.c (libcurl, loaded on first use),
+ * kube_http.c (what is read of an answer), kube_transport.c (TLS,
+ * credentials, retries, the request loop: the only user of libcurl's
+ * API), kube_discovery.c (which resource serves a kind, its path),
+ * kube_list.c (GET and the paged LIST), kube_write.c (the drill's writes).
  */
 #ifndef GS_KUBE_INT_H
 #define GS_KUBE_INT_H
@@ -12,6 +19,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "base/buf.h"
 #include "base/diag.h"
 #include "kube/kube.h"
 
@@ -165,5 +173,69 @@ const char *kube_status_message(struct arena *a, const char *body, size_t len);
 
 /* Why libcurl (loaded on first use, kube_curl.c) is not usable. */
 const char *kube_curl_error(void);
+
+/* ---------------------------------------------------------- the client */
+
+/* What kube_transport.c alone holds: libcurl's handle and what goes with
+ * it, the credential of the exec plugin. */
+struct kube_transport;
+
+/* One group version as discovery found it (kube_discovery.c). */
+struct kube_gv {
+	const char *gv; /* "v1", "karpenter.sh/v1" */
+	bool served;
+	struct kube_resource *res;
+	size_t count;
+};
+
+struct kube_client {
+	struct arena *arena;
+	struct diags *diags;
+	struct kube_conf conf;
+	const char *(*env)(const char *);
+	FILE *log;
+	int verbose;
+	double timeout;
+	double deadline; /* kube_now() seconds */
+	struct kube_transport *tr;
+	struct kube_gv *gvs; /* discovery's cache */
+	size_t ngv, agv;
+	size_t list_max_objects; /* one whole list, all pages */
+	size_t list_max_bytes;
+};
+
+/* One answer as the transport received it. */
+struct kube_resp {
+	long code;
+	struct buf body;
+	struct kube_answer_meta meta; /* status line, Retry-After */
+	bool too_big;
+};
+
+/*
+ * kube_transport.c: send c (c->path below the server) with retries, one
+ * deadline for the whole command.  0: an HTTP answer is in r (any status
+ * the caller must judge); KUBE_EFAIL after a diagnostic.  `what` says
+ * what the request is for ("list nodes"), for messages.
+ */
+int kube_request_send(struct kube_client *k, const struct kube_call *c, struct kube_resp *r,
+		      const char *what);
+/* A GET of path. */
+int kube_request(struct kube_client *k, const char *path, struct kube_resp *r, const char *what);
+
+/* A non-2xx answer to `verb` on a resource (and the object `name` of
+ * namespace `ns`, either NULL) as one diagnostic; KUBE_EFAIL. */
+int kube_status_fail(struct kube_client *k, const struct kube_resp *r, const char *verb,
+		     const char *plural, const char *group, const char *ns, const char *name);
+
+/* kube_discovery.c: "nodepools.karpenter.sh", "nodes" for messages. */
+const char *kube_res_name(struct arena *a, const char *plural, const char *group);
+/* Append the path of a resource (of namespace ns, and the object name,
+ * when given) to b. */
+int kube_res_path(struct buf *b, const struct kube_resource *r, const char *ns, const char *name);
+
+/* kube_list.c: the caps of one whole LIST, from the environment; 0 or
+ * KUBE_EFAIL after a diagnostic. */
+int kube_list_limits(struct kube_client *k);
 
 #endif

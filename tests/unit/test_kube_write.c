@@ -2,7 +2,7 @@
  * test_kube_write.c - the writes of `drill run` as kube builds them: the
  * cordon patch kubectl cordon sends, the policy/v1 Eviction kubectl drain
  * sends, a SelfSubjectAccessReview; names escaped in the path and the
- * JSON body.
+ * JSON body, which stays JSON whatever bytes a name holds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,6 +79,33 @@ test_kube_write__names_escaped(void **state)
 }
 
 static void
+test_kube_write__body_always_json(void **state)
+{
+	struct arena a;
+	struct diags d;
+	struct kube_call c;
+
+	(void)state;
+	arena_init(&a);
+	diags_init(&d, &a);
+	/* a control character the short way, a byte that is not UTF-8 as
+	 * U+FFFD: the body stays JSON the API server accepts */
+	assert_int_equal(kube_call_evict(&c, &a, "ns\t1", "p\n\xff"), 0);
+	assert_string_equal(c.body, "{\"kind\":\"Eviction\",\"apiVersion\":\"policy/v1\","
+				    "\"metadata\":{\"name\":\"p\\n\\ufffd\","
+				    "\"namespace\":\"ns\\t1\",\"creationTimestamp\":null},"
+				    "\"deleteOptions\":{}}");
+	assert_non_null(json_parse(&a, &d, "GS290", "body", c.body, strlen(c.body)));
+	assert_int_equal(kube_call_access_review(&c, &a, "get", "", "pods\x80", "", "x\"y"), 0);
+	assert_string_equal(c.body, "{\"kind\":\"SelfSubjectAccessReview\",\"apiVersion\":"
+				    "\"authorization.k8s.io/v1\",\"spec\":{\"resourceAttributes\":{"
+				    "\"namespace\":\"x\\\"y\",\"verb\":\"get\",\"group\":\"\","
+				    "\"resource\":\"pods\\ufffd\"}}}");
+	assert_non_null(json_parse(&a, &d, "GS290", "body", c.body, strlen(c.body)));
+	arena_release(&a);
+}
+
+static void
 test_kube_write__access_review(void **state)
 {
 	struct arena a;
@@ -109,6 +136,7 @@ main(void)
 		cmocka_unit_test(test_kube_write__cordon_as_kubectl),
 		cmocka_unit_test(test_kube_write__eviction_as_kubectl_drain),
 		cmocka_unit_test(test_kube_write__names_escaped),
+		cmocka_unit_test(test_kube_write__body_always_json),
 		cmocka_unit_test(test_kube_write__access_review),
 	};
 
