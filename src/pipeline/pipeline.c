@@ -124,25 +124,16 @@ classify(const struct node *doc, const char **api, const char **kind)
  * take part in no cross-file finding, so leaving them out changes none.
  */
 
-/* The cross-file rules the lean road knows the keys of (site_keys); with
- * any other check_fleet in the table it takes the whole road.  GS116
- * compares sites of one cluster, as GS047 does: the cluster key. */
-static const char *const lean_fleet_rules[] = {
-	"GS004", "GS005", "GS046", "GS047", "GS100", "GS107", "GS116", "GS174", NULL,
-};
-
+/* The lean road needs the keys of every cross-file rule: each declares
+ * them (struct rule's fleet_keys); one that does not makes it take the
+ * whole road. */
 static bool
 lean_possible(void)
 {
 	for (size_t i = 0; i < rules_count; i++) {
 		const struct rule *r = rules_table[i];
-		size_t k = 0;
 
-		if (!r->check_fleet)
-			continue;
-		while (lean_fleet_rules[k] && strcmp(lean_fleet_rules[k], r->id))
-			k++;
-		if (!lean_fleet_rules[k])
+		if (r->check_fleet && !r->fleet_keys)
 			return false;
 	}
 	return true;
@@ -160,38 +151,39 @@ struct lean_keys {
 	size_t alloc;
 };
 
+/* Where the keys of one rule for one site go. */
+struct key_sink {
+	struct arena *a;
+	struct lean_keys *keys;
+	size_t rule; /* its index in rules_table: the rules' keys never meet */
+	size_t file;
+};
+
 static void
-key_add(struct arena *a, struct lean_keys *k, char tag, const char *key, size_t file)
+key_add(void *payload, const char *key)
 {
-	ARENA_GROW(a, k->items, k->count, k->alloc, 256);
-	/* the tag keeps the rules' keys apart: a site name never meets a node name */
-	k->items[k->count].key = arena_printf(a, "%c%s", tag, key ? key : "");
-	k->items[k->count].file = file;
-	k->count++;
+	struct key_sink *k = payload;
+
+	ARENA_GROW(k->a, k->keys->items, k->keys->count, k->keys->alloc, 256);
+	k->keys->items[k->keys->count].key = arena_printf(k->a, "%zu:%s", k->rule, key);
+	k->keys->items[k->keys->count].file = k->file;
+	k->keys->count++;
 }
 
-/* The keys of GS004 (metadata.name), GS005 (node names), GS046 (cluster
- * and fallback NodePool), GS047/GS100/GS107/GS116 (cluster) and GS174
- * (the Argo CD destination). */
+/* The keys every cross-file rule declares for site `s` (struct rule's
+ * fleet_keys). */
 static void
 site_keys(struct arena *a, struct lean_keys *k, const struct spec_site *s, size_t file)
 {
-	const struct inventory *inv = inventory_site(a, s);
-	bool expl;
-	const char *dest = rules_argocd_destination(a, s, &expl);
+	struct key_sink sink = { a, k, 0, file };
+	struct rule_keys rk = { a, key_add, &sink };
 
-	key_add(a, k, 'S', s->name, file);
-	key_add(a, k, 'C', s->cluster.name, file);
-	if (dest)
-		key_add(a, k, 'D', dest, file);
-	for (size_t p = 0; p < inv->pool_count; p++)
-		key_add(a, k, 'P',
-			arena_printf(a, "%s%c%s", s->cluster.name ? s->cluster.name : "(null)",
-				     '\n', inv->pools[p].name),
-			file);
-	for (size_t j = 0; j < s->group_count; j++)
-		for (size_t n = 0; n < s->groups[j].node_count; n++)
-			key_add(a, k, 'N', s->groups[j].nodes[n], file);
+	for (size_t i = 0; i < rules_count; i++) {
+		if (!rules_table[i]->fleet_keys)
+			continue;
+		sink.rule = i;
+		rules_table[i]->fleet_keys(&rk, s);
+	}
 }
 
 static int

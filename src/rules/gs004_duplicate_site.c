@@ -40,7 +40,15 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	rule_each_repeat(c, v, f->count, report_repeat, NULL);
 }
 
+/* Sites meet by metadata.name. */
+static void
+keys(struct rule_keys *k, const struct spec_site *s)
+{
+	rule_key(k, s->name);
+}
+
 const struct rule rule_gs004 = {
 	.id = "GS004",
 	.check_fleet = check_fleet,
+	.fleet_keys = keys,
 };

@@ -70,8 +70,18 @@ check_nodes(struct rule_ctx *c, const struct spec_fleet *f)
 	rule_each_repeat(c, v, n, report_node, NULL);
 }
 
+/* Sites meet by node names. */
+static void
+keys(struct rule_keys *k, const struct spec_site *s)
+{
+	for (size_t j = 0; j < s->group_count; j++)
+		for (size_t n = 0; n < s->groups[j].node_count; n++)
+			rule_key(k, s->groups[j].nodes[n]);
+}
+
 const struct rule rule_gs005 = {
 	.id = "GS005",
 	.check_site = check_groups,
 	.check_fleet = check_nodes,
+	.fleet_keys = keys,
 };

@@ -47,7 +47,19 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	rule_each_repeat(c, v, n, report_repeat, NULL);
 }
 
+/* Sites meet by cluster and the name of one of their pools. */
+static void
+keys(struct rule_keys *k, const struct spec_site *s)
+{
+	const struct inventory *inv = inventory_site(k->arena, s);
+
+	for (size_t p = 0; p < inv->pool_count; p++)
+		rule_key(k, arena_printf(k->arena, "%s%c%s", s->cluster.name ? s->cluster.name : "",
+					 '\n', inv->pools[p].name));
+}
+
 const struct rule rule_gs046 = {
 	.id = "GS046",
+	.fleet_keys = keys,
 	.check_fleet = check_fleet,
 };

@@ -192,17 +192,27 @@ check_gs107(struct rule_ctx *c, const struct spec_fleet *f)
 	by_cluster(c, f, compare_provisioner);
 }
 
+/* The three compare the sites of one cluster: they meet by its name. */
+static void
+cluster_key(struct rule_keys *k, const struct spec_site *s)
+{
+	rule_key(k, s->cluster.name);
+}
+
 const struct rule rule_gs047 = {
 	.id = "GS047",
 	.check_fleet = check_gs047,
+	.fleet_keys = cluster_key,
 };
 
 const struct rule rule_gs100 = {
 	.id = "GS100",
 	.check_fleet = check_gs100,
+	.fleet_keys = cluster_key,
 };
 
 const struct rule rule_gs107 = {
 	.id = "GS107",
 	.check_fleet = check_gs107,
+	.fleet_keys = cluster_key,
 };

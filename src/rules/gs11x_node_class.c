@@ -201,9 +201,17 @@ const struct rule rule_gs115 = {
 	.check_site = check_gs115,
 };
 
+/* Sites of one cluster meet by its name. */
+static void
+keys_gs116(struct rule_keys *k, const struct spec_site *s)
+{
+	rule_key(k, s->cluster.name);
+}
+
 const struct rule rule_gs116 = {
 	.id = "GS116",
 	.check_fleet = check_gs116,
+	.fleet_keys = keys_gs116,
 };
 
 const struct rule rule_gs117 = {

@@ -133,7 +133,19 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	}
 }
 
+/* Sites meet by their Argo CD destination. */
+static void
+keys(struct rule_keys *k, const struct spec_site *s)
+{
+	bool expl;
+	const char *dest = rules_argocd_destination(k->arena, s, &expl);
+
+	if (dest)
+		rule_key(k, dest);
+}
+
 const struct rule rule_gs174 = {
 	.id = "GS174",
 	.check_fleet = check_fleet,
+	.fleet_keys = keys,
 };

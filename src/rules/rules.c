@@ -169,3 +169,9 @@ rule_each_repeat(struct rule_ctx *c, struct rule_occurrence *v, size_t n,
 			repeat(c, &v[first], &v[i], payload);
 	}
 }
+
+void
+rule_key(struct rule_keys *k, const char *key)
+{
+	k->add(k->payload, key ? key : "");
+}

@@ -26,11 +26,27 @@ struct rule_ctx;
  * checks report through rule_report() (rules/rules_int.h), which takes
  * the severity from there.
  */
+/* Where a cross-file rule puts the keys it compares (rule_key()). */
+struct rule_keys {
+	struct arena *arena;
+	void (*add)(void *payload, const char *key);
+	void *payload;
+};
+
 struct rule {
 	const char *id; /* "GS041" */
 	void (*check_site)(struct rule_ctx *c, const struct spec_site *s);
 	void (*check_fleet)(struct rule_ctx *c, const struct spec_fleet *f);
+	/* With check_fleet: every key of `s` the rule compares across sites
+	 * (two sites can meet in a finding only when a key is the same).
+	 * validate's lean road keeps these keys instead of the trees and
+	 * reads again only the files whose keys meet; a check_fleet without
+	 * it makes the lean road read every file again. */
+	void (*fleet_keys)(struct rule_keys *k, const struct spec_site *s);
 };
+
+/* Add `key` (NULL: "") to the keys of the rule being asked. */
+void rule_key(struct rule_keys *k, const char *key);
 
 /* The checks in ID order (GS004 ... GS063, then GS1xx); run order. */
 extern const struct rule *const rules_table[];

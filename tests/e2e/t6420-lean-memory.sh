@@ -15,8 +15,8 @@
 # The findings of the lean validate are the golden cases' (t1000), whose
 # cross-file rules (GS004, GS005, GS046, GS047, GS100, GS107) read files
 # again.  The lean road is taken only when every check_fleet rule in the
-# table is one whose keys it knows (lean_fleet_rules in pipeline.c): a new
-# cross-file rule that is not listed there turns it off, and the two
+# table declares the keys it compares (struct rule's fleet_keys): a new
+# cross-file rule that declares none turns it off, and the two
 # memory guards below fail until it is.
 . "$TEST_TOP/tests/lib.sh"
 
@@ -88,13 +88,13 @@ test_expect_success 'validate: under 6 KiB of peak memory per extra site, 400 ->
 	sh "$TEST_TOP/bench/gen-fleet.sh" 4000 "$SCRATCH/f4000" &&
 	small=$(cd "$SCRATCH/f400" && peak_kib "$GPUSITE" validate -q sites) &&
 	big=$(cd "$SCRATCH/f4000" && peak_kib "$GPUSITE" validate -q sites) &&
-	echo "validate: $small KiB at 400 sites, $big KiB at 4,000 (over 6 KiB a site: is every check_fleet rule in lean_fleet_rules?)" &&
+	echo "validate: $small KiB at 400 sites, $big KiB at 4,000 (over 6 KiB a site: does every check_fleet rule declare fleet_keys?)" &&
 	awk -v s="$small" -v b="$big" "BEGIN { r = (b - s) / 3600; printf \"%.1f KiB per site\\n\", r; exit !(r < 6) }"
 '
 
 test_expect_success 'render: under 100 MB of peak memory at 4,000 sites' '
 	kib=$(cd "$SCRATCH/f4000" && peak_kib "$GPUSITE" render -q sites) &&
-	echo "render: $kib KiB at 4,000 sites (over 100 MB: is every check_fleet rule in lean_fleet_rules?)" &&
+	echo "render: $kib KiB at 4,000 sites (over 100 MB: does every check_fleet rule declare fleet_keys?)" &&
 	test "$kib" -lt 102400
 '
 fi

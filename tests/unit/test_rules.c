@@ -1736,12 +1736,28 @@ test_rules__gpu_models_agree_with_instance_types(void **state)
 	assert_int_equal(gpu_model_memory_mib(NULL), 0);
 }
 
+/* Every cross-file rule declares the keys it compares, so validate's
+ * lean road never needs a second list of them. */
+static void
+test_rules__fleet_rules_declare_their_keys(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < rules_count; i++) {
+		if (!rules_table[i]->check_fleet)
+			continue;
+		if (!rules_table[i]->fleet_keys)
+			fail_msg("%s compares sites but declares no fleet_keys",
+				 rules_table[i]->id);
+	}
+}
+
 int
 main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, testutil_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_rules__table_is_the_catalogue),
+		T(test_rules__fleet_rules_declare_their_keys),
 		T(test_rules__quiet_on_the_fleet),
 		T(test_rules__quiet_on_the_base_spec),
 		T(test_rules__gs004_duplicate_site),
