@@ -76,6 +76,7 @@ fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 
 	p->role = INV_ROLE_FALLBACK_POOL;
 	p->spec = fb;
+	p->spec_path = "spec.fallback";
 	p->name = fb->node_pool_name ? fb->node_pool_name
 				     : arena_printf(a, "%s" INV_POOL_NAME_SUFFIX, site->name);
 	p->class_name = fb->node_class_name ? fb->node_class_name

@@ -44,6 +44,7 @@ struct inv_pool {
 	/* "karpenter.sh/nodepool=<name>": the nodes of this pool */
 	const char *node_selector;
 	const struct spec_fallback *spec; /* the spec block it comes from */
+	const char *spec_path;            /* where: "spec.fallback" */
 };
 
 /* One hybrid node group: the nodes nodeadm joins with its labels. */

@@ -1,7 +1,8 @@
 /*
- * gs046_node_pool_name.c - GS046: NodePools are cluster-scoped, so two
- * sites of one cluster may not render the same fallback nodePoolName.
- * Reported at the second site (position order), naming the first.
+ * gs046_node_pool_name.c - GS046: NodePools are cluster-scoped, so no two
+ * pools of the sites of one cluster (any pool of the inventory's list, of
+ * one site or of two) may have the same name.  Reported at the second
+ * (position order), naming the first.
  */
 #include <string.h>
 
@@ -15,34 +16,38 @@ report_repeat(struct rule_ctx *c, const struct rule_occurrence *first,
 {
 	(void)payload;
 	rule_report(c, again->site, again->at, again->path,
-		    "fallback.nodePoolName '%s' is also the NodePool of "
+		    "%s '%s' is also the NodePool of "
 		    "site '%s' in cluster '%s': NodePools are "
 		    "cluster-wide, give each site its own name (first at "
 		    "%s)",
-		    strchr(again->key, '\n') + 1, first->site->name, again->site->cluster.name,
-		    rule_pos_text(c, first->at));
+		    again->path + strlen("spec."), strchr(again->key, '\n') + 1, first->site->name,
+		    again->site->cluster.name, rule_pos_text(c, first->at));
 }
 
 static void
 check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 {
 	struct rule_occurrence *v;
-	size_t n = 0;
+	size_t n = 0, total = 0;
 
 	if (f->count < 2)
 		return;
-	v = arena_alloc(c->arena, f->count * sizeof(*v));
+	for (size_t i = 0; i < f->count; i++)
+		total += inventory_site(c->arena, f->sites[i])->pool_count;
+	v = arena_alloc(c->arena, (total + 1) * sizeof(*v));
 	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
-		const struct inv_pool *p =
-			inventory_pool(inventory_site(c->arena, s), INV_ROLE_FALLBACK_POOL);
+		const struct inventory *inv = inventory_site(c->arena, s);
 
-		if (!p)
-			continue; /* no NodePool rendered */
-		rule_occurrence_set(
-			&v[n++], s,
-			arena_printf(c->arena, "%s%c%s", s->cluster.name, '\n', p->name),
-			rule_pos(s, p->spec->src, "nodePoolName"), "spec.fallback.nodePoolName");
+		for (size_t k = 0; k < inv->pool_count; k++) {
+			const struct inv_pool *p = &inv->pools[k];
+
+			rule_occurrence_set(
+				&v[n++], s,
+				arena_printf(c->arena, "%s%c%s", s->cluster.name, '\n', p->name),
+				rule_pos(s, p->spec->src, "nodePoolName"),
+				arena_printf(c->arena, "%s.nodePoolName", p->spec_path));
+		}
 	}
 	rule_each_repeat(c, v, n, report_repeat, NULL);
 }

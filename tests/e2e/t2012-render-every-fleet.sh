@@ -1,11 +1,11 @@
 #!/bin/sh
-# t2011-render-every-fleet.sh - what every fleet of the tree renders stays
+# t2012-render-every-fleet.sh - what every fleet of the tree renders stays
 # byte for byte what testdata/render-digests.txt records: each sites/
 # directory under testdata/ and examples/, rendered as YAML and as JSON,
 # with its exit code and the SHA-256 of its stdout.  A refactoring of how
 # objects are derived (docs/design/inventory.md) must leave this file
 # unchanged; a change meant to alter output updates it with
-#   GPUSITE_UPDATE_DIGESTS=1 TEST_TOP=$PWD sh tests/e2e/t2011-render-every-fleet.sh
+#   GPUSITE_UPDATE_DIGESTS=1 TEST_TOP=$PWD sh tests/e2e/t2012-render-every-fleet.sh
 # and the diff of the digests shows which fleets it touched.
 . "$TEST_TOP/tests/lib.sh"
 
