@@ -354,8 +354,8 @@ const struct finding findings_table[] = {
 	    "drill plan: al2023 fallback nodes but the fallback device plugin's DaemonSet is not "
 	    "in the cluster"),
 	ROW("GS233", DIAG_ERROR, FINDING_DRILL_PLAN,
-	    "drill plan: fallback.gpuLimit is below the GPUs the pods of the drilled nodes "
-	    "request"),
+	    "drill plan: the fallback cannot hold the pods of the drilled nodes: gpuLimit below "
+	    "their GPUs, or a pod larger than every fallback instance type"),
 	ROW("GS234", DIAG_ERROR, FINDING_DRILL_PLAN,
 	    "drill plan: a PodDisruptionBudget that allows no disruption covers pods the drill "
 	    "evicts"),

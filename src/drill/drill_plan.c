@@ -16,6 +16,7 @@
 #include "kube/kube.h"
 #include "node/node.h"
 #include "render/render.h"
+#include "rules/instance_types.h"
 #include "spec/spec.h"
 
 #define MAX_PATHS 5
@@ -225,6 +226,38 @@ scan_namespace(struct arena *a, struct drill_plan *p, struct pod_scan *scan,
 	return 0;
 }
 
+/* The largest pod of the drilled nodes must fit one node of a listed
+ * fallback type, or it stays Pending however high gpuLimit is. */
+static void
+report_largest_pod(struct arena *a, struct diags *d, struct drill_plan *p,
+		   const struct drill_plan_input *in)
+{
+	const struct spec_fallback *fb = &in->site->fallback;
+	const struct instance_type *widest = NULL;
+
+	if (!fb->enabled || !fb->instance_type_count || !p->largest_pod_gpus)
+		return;
+	for (size_t i = 0; i < fb->instance_type_count; i++) {
+		const struct instance_type *t = instance_type_find(fb->instance_types[i]);
+
+		if (!t || !instance_type_whole_nvidia(t))
+			return; /* unknown types: the rules said so; no guess here */
+		if (!widest || t->nvidia_gpus > widest->nvidia_gpus)
+			widest = t;
+	}
+	if (widest->nvidia_gpus >= p->largest_pod_gpus)
+		return;
+	finding(d, p, DIAG_ERROR, spec_field_pos(fb->src, "instanceTypes"), DRILL_GPU_LIMIT,
+		"spec.fallback.instanceTypes",
+		arena_printf(a,
+			     "a GPU pod of the drilled nodes requests %lld GPUs, but the largest"
+			     " fallback instance type, %s, has %d: it would stay Pending on the"
+			     " fallback, in the drill and in an outage; list a type with %lld"
+			     " GPUs or more in fallback.instanceTypes",
+			     (long long)p->largest_pod_gpus, widest->name, widest->nvidia_gpus,
+			     (long long)p->largest_pod_gpus));
+}
+
 static void
 report_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 	    const struct drill_plan_input *in, const struct pod_scan *scan)
@@ -273,6 +306,7 @@ report_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     " Pending; drill fewer nodes or raise gpuLimit",
 				     (long long)s->fallback.gpu_limit, (long long)p->moving_gpus,
 				     p->moving_pods));
+	report_largest_pod(a, d, p, in);
 }
 
 static int

@@ -86,7 +86,7 @@ test_expect_success 'drill plan with the fallback nodes present: they are not dr
 	live_start drill-run-fallback-nodes --applied "$SCRATCH/applied.json" &&
 	expect_exit 1 "$GPUSITE" drill plan seoul-dc1 "$LIVE/sites" --kubeconfig "$SCRATCH/kubeconfig" >out 2>err &&
 	grep "^drill plan: site seoul-dc1, scenario node-failure, 2 nodes: gpu-a-01 gpu-a-02$" out &&
-	grep "^  2 GPU pods (16 GPUs) will move" out &&
+	grep "^  2 GPU pods (8 GPUs) will move" out &&
 	grep "the fallback is already active: NodePool seoul-dc1-gpu-fallback has 2 nodes.*\[GS237\]$" out &&
 	only_gets
 '
