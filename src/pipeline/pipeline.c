@@ -646,134 +646,15 @@ pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
 	return ret;
 }
 
-/* ---- file names from the repository's top ---------------------------- */
-
-/* The Git work tree holding the absolute directory `dir`: the nearest
- * directory at or above it with a .git entry (directory or file), or
- * $GIT_WORK_TREE when `dir` is inside it.  NULL when there is none. */
-static char *
-find_top(struct arena *a, const char *dir)
-{
-	const char *wt = getenv("GIT_WORK_TREE");
-	char *cur = arena_strdup(a, dir);
-
-	if (wt && *wt) {
-		char *real = realpath(wt, NULL);
-		size_t n = real ? strlen(real) : 0;
-		char *top = NULL;
-
-		if (real && !strncmp(dir, real, n) && (dir[n] == '/' || !dir[n]))
-			top = arena_strdup(a, real);
-		free(real);
-		if (top)
-			return top;
-	}
-	for (;;) {
-		struct stat st;
-		char *git = arena_printf(a, "%s%s.git", cur, strcmp(cur, "/") ? "/" : "");
-		char *slash;
-
-		if (lstat(git, &st) == 0)
-			return cur;
-		slash = strrchr(cur, '/');
-		if (!slash || slash == cur)
-			return NULL;
-		*slash = '\0';
-	}
-}
-
-/* prefix + path with "." and ".." resolved, or NULL when it leaves the
- * top. */
-static const char *
-join_from_top(struct arena *a, const char *prefix, const char *path)
-{
-	size_t cap = strlen(prefix) + strlen(path) + 2, n = 0;
-	char *buf = arena_alloc(a, cap);
-
-	for (int part = 0; part < 2; part++) {
-		const char *s = part ? path : prefix;
-
-		while (*s) {
-			const char *e = strchr(s, '/');
-			size_t len = e ? (size_t)(e - s) : strlen(s);
-
-			if (len == 2 && s[0] == '.' && s[1] == '.') {
-				if (n == 0)
-					return NULL;
-				while (n > 0 && buf[n - 1] != '/')
-					n--;
-				if (n > 0)
-					n--;
-			} else if (len && !(len == 1 && s[0] == '.')) {
-				if (n)
-					buf[n++] = '/';
-				memcpy(buf + n, s, len);
-				n += len;
-			}
-			s += len;
-			if (*s == '/')
-				s++;
-		}
-	}
-	buf[n] = '\0';
-	return n ? buf : NULL;
-}
-
-/* The top of the work tree the specs come from and where the file names
- * are relative to, seen from it ("" or "sites/eu/"); -1 when there is no
- * such work tree. */
-static int
-top_of(struct arena *a, const char *repo, const char **top, const char **prefix)
-{
-	char here[PATH_MAX];
-	const char *dir;
-	struct stat st;
-	size_t n;
-
-	if (repo) {
-		/* a URL's files are named from its top already */
-		if (stat(repo, &st) != 0 || !S_ISDIR(st.st_mode))
-			return -1;
-		dir = realpath(repo, here);
-	} else {
-		dir = getcwd(here, sizeof(here));
-	}
-	if (!dir || !(*top = find_top(a, dir)))
-		return -1;
-	n = strlen(*top);
-	if (!strcmp(*top, "/"))
-		*prefix = arena_strdup(a, dir + 1);
-	else
-		*prefix = arena_strdup(a, dir[n] == '/' ? dir + n + 1 : "");
-	return 0;
-}
-
-static const char *
-name_from_top(struct arena *a, const char *top, const char *prefix, const char *f)
-{
-	size_t n = strlen(top);
-	const char *named = NULL;
-
-	if (!f || !*f)
-		return f;
-	if (f[0] == '/') {
-		if (!strncmp(f, top, n) && f[n] == '/')
-			named = join_from_top(a, "", f + n + 1);
-	} else {
-		named = join_from_top(a, prefix, f);
-	}
-	return named ? named : f;
-}
-
 void
 pipeline_files_from_top(struct diags *d, struct arena *a, const struct pipeline_source *src)
 {
 	const char *top, *prefix;
 
-	if (top_of(a, src->repo, &top, &prefix) < 0)
+	if (source_top_of(a, src->repo, &top, &prefix) < 0)
 		return;
 	for (size_t i = 0; i < d->count; i++)
-		d->items[i].at.file = name_from_top(a, top, prefix, d->items[i].at.file);
+		d->items[i].at.file = source_name_from_top(a, top, prefix, d->items[i].at.file);
 }
 
 const char *
@@ -781,9 +662,9 @@ pipeline_file_from_top(struct arena *a, const struct pipeline_source *src, const
 {
 	const char *top, *prefix;
 
-	if (!file || top_of(a, src->repo, &top, &prefix) < 0)
+	if (!file || source_top_of(a, src->repo, &top, &prefix) < 0)
 		return file;
-	return name_from_top(a, top, prefix, file);
+	return source_name_from_top(a, top, prefix, file);
 }
 
 /* Files come sorted by path (source.h), and a stub's file is one. */

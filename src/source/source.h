@@ -115,4 +115,17 @@ struct source_diff_sink {
 int source_diff_buffers(const char *a_text, size_t a_len, const char *b_text, size_t b_len,
 			unsigned context, const struct source_diff_sink *sink);
 
+/*
+ * The top of the Git work tree of `repo` (a local directory; NULL: the
+ * current directory) and the prefix the file names read there are
+ * relative to, seen from the top ("" or "sites/eu/").  -1 when there is
+ * no such work tree (a URL's files are named from its top already).
+ */
+int source_top_of(struct arena *a, const char *repo, const char **top, const char **prefix);
+
+/* `f` named from `top` (absolute names under it, relative ones after
+ * `prefix`, "." and ".." resolved); `f` itself when it leaves the top. */
+const char *source_name_from_top(struct arena *a, const char *top, const char *prefix,
+				 const char *f);
+
 #endif
