@@ -195,7 +195,22 @@ struct spec_alerts {
 	const struct node *src;
 };
 
+/* argocd.syncPolicy: the sync policy of every Application rendered. */
+struct spec_sync_policy {
+	bool automated; /* default true */
+	bool prune;     /* default false */
+	bool self_heal; /* default true */
+	bool retry;     /* the retry block is present */
+	int64_t retry_limit;
+	bool retry_limit_set;
+	const char *backoff_duration; /* NULL when not given */
+	const char *backoff_max_duration;
+	int64_t backoff_factor; /* 0 when not given */
+	const struct node *src;
+};
+
 struct spec_argocd {
+	struct spec_sync_policy sync;
 	const char *namespace;
 	const char *project;
 	/* destinationServer; "https://kubernetes.default.svc" when not set

@@ -499,6 +499,25 @@ load_recovery(struct loader *L, struct spec_recovery *r, const struct node *map)
 	load_duration(L, &r->model_load, map, "modelLoad", path, NULL, false, false);
 }
 
+static void
+load_sync_policy(struct loader *L, struct spec_sync_policy *sp, const struct node *map)
+{
+	const struct node *retry = get_map(map, "retry");
+	const struct node *backoff = get_map(retry, "backoff");
+	const char *path = "spec.argocd.syncPolicy.retry";
+
+	sp->src = map;
+	sp->automated = get_bool(map, "automated", true, NULL);
+	sp->prune = get_bool(map, "prune", false, NULL);
+	sp->self_heal = get_bool(map, "selfHeal", true, NULL);
+	sp->retry = retry != NULL;
+	sp->retry_limit_set = read_int(L, retry, "limit", path, 0, 1000, 0, &sp->retry_limit);
+	sp->backoff_duration = get_str(backoff, "duration", NULL);
+	sp->backoff_max_duration = get_str(backoff, "maxDuration", NULL);
+	read_int(L, backoff, "factor", "spec.argocd.syncPolicy.retry.backoff", 1, 100, 0,
+		 &sp->backoff_factor);
+}
+
 struct spec_site *
 spec_load(struct arena *a, struct diags *d, const struct node *doc)
 {
@@ -557,5 +576,6 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 	s->argocd.destination_server_set =
 		get_str(s->argocd.src, "destinationServer", NULL) != NULL;
 	s->argocd.destination_name = get_str(s->argocd.src, "destinationName", NULL);
+	load_sync_policy(&L, &s->argocd.sync, get_map(s->argocd.src, "syncPolicy"));
 	return s;
 }

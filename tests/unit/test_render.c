@@ -579,6 +579,46 @@ test_render__gpu_operator_values(void **state)
 	assert_null(node_map_get(v, "nodeSelector")); /* there is no single one */
 }
 
+/* argocd.syncPolicy reaches every Application: automated with prune and
+ * selfHeal, retry as written; without automated, syncOptions only. */
+static void
+test_render__sync_policy(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *sites[2];
+	struct spec_fleet fl;
+	struct render_result r;
+	const struct render_object *app;
+
+	sites[0] = site_new(&f->a, "a", "auto");
+	sites[1] = site_new(&f->a, "b", "manual");
+	sites[0]->argocd.sync.automated = true;
+	sites[0]->argocd.sync.self_heal = true;
+	sites[0]->argocd.sync.retry = true;
+	sites[0]->argocd.sync.retry_limit = 3;
+	sites[0]->argocd.sync.retry_limit_set = true;
+	sites[0]->argocd.sync.backoff_duration = "10s";
+	sites[0]->argocd.sync.backoff_factor = 2;
+	fl = fleet_of(&f->a, 2, sites);
+	assert_int_equal(render_fleet(&r, &f->a, &f->d, &fl, NULL), 0);
+	app = find(&r, "Application", "auto-nvidia-device-plugin");
+	assert_non_null(app);
+	assert_string_equal(key_at(node_path(app->obj, "spec.syncPolicy"), 0), "automated");
+	assert_false(node_path(app->obj, "spec.syncPolicy.automated.prune")->scalar.i);
+	assert_true(node_path(app->obj, "spec.syncPolicy.automated.selfHeal")->scalar.i);
+	assert_int_equal(node_path(app->obj, "spec.syncPolicy.retry.limit")->scalar.i, 3);
+	assert_string_equal(node_str(node_path(app->obj, "spec.syncPolicy.retry.backoff.duration")),
+			    "10s");
+	assert_int_equal(node_path(app->obj, "spec.syncPolicy.retry.backoff.factor")->scalar.i, 2);
+	assert_null(node_path(app->obj, "spec.syncPolicy.retry.backoff.maxDuration"));
+	app = find(&r, "Application", "manual-nvidia-device-plugin");
+	assert_non_null(app);
+	assert_null(node_path(app->obj, "spec.syncPolicy.automated"));
+	assert_null(node_path(app->obj, "spec.syncPolicy.retry"));
+	assert_string_equal(seq_str(node_path(app->obj, "spec.syncPolicy.syncOptions"), 0),
+			    "CreateNamespace=true");
+}
+
 static void
 test_render__one_application_per_cluster(void **state)
 {
@@ -1156,6 +1196,7 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__device_plugin_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__gpu_operator_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__sync_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__one_application_per_cluster, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__nodepool_karpenter_vocabulary, setup,
