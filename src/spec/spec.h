@@ -189,6 +189,7 @@ struct spec_recovery {
 
 struct spec_alerts {
 	bool enabled;
+	struct spec_duration pending_margin; /* default 2m */
 	const char *namespace;
 	struct spec_kv *labels;
 	size_t label_count;

@@ -565,6 +565,8 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 	s->alerts.src = get_map(spec, "alerts");
 	s->alerts.enabled = get_bool(s->alerts.src, "enabled", true, NULL);
 	s->alerts.namespace = get_str(s->alerts.src, "namespace", "monitoring");
+	load_duration(&L, &s->alerts.pending_margin, s->alerts.src, "pendingMargin", "spec.alerts",
+		      "2m", false, false);
 	s->alerts.labels =
 		load_labels(&L, get_map(s->alerts.src, "labels"), &s->alerts.label_count);
 
