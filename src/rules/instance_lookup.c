@@ -83,3 +83,20 @@ instance_type_suggest_if(const char *name,
 	}
 	return best;
 }
+
+const char *
+instance_types_arch(const char *const *names, size_t n)
+{
+	const char *arch = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct instance_type *t = instance_type_find(names[i]);
+
+		if (!t)
+			continue;
+		if (arch && strcmp(arch, t->arch))
+			return NULL;
+		arch = t->arch;
+	}
+	return arch;
+}

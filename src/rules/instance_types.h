@@ -46,6 +46,10 @@ extern const size_t instance_types_count;
 /* The type called `name` (exact, case-sensitive), or NULL. */
 const struct instance_type *instance_type_find(const char *name);
 
+/* The one architecture ("amd64", "arm64") the known types among
+ * names[0..n) share; NULL when they have none known or more than one. */
+const char *instance_types_arch(const char *const *names, size_t n);
+
 /* True when the type has whole NVIDIA GPUs (what a GPU NodePool can use). */
 bool instance_type_whole_nvidia(const struct instance_type *t);
 

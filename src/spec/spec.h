@@ -74,6 +74,7 @@ struct spec_node_group {
 	const char *name;
 	const char *gpu_model;         /* lower-case, e.g. "h200" */
 	int gpus_per_node;             /* 1..16 */
+	const char *arch;              /* "amd64" (default) | "arm64" */
 	const char **nodes;            /* node names (may be empty with ssm) */
 	const struct node **node_srcs; /* the scalar of each node name */
 	size_t node_count;

@@ -336,6 +336,7 @@ load_group(struct loader *L, struct spec_node_group *g, const struct node *map, 
 	g->src = map;
 	g->name = get_str(map, "name", "");
 	g->gpu_model = get_str(gpu, "model", "");
+	g->arch = get_str(map, "arch", "amd64");
 	read_int(L, gpu, "perNode", arena_printf(L->a, "%s.gpu", path), 1, 16, 0, &v);
 	g->gpus_per_node = (int)v;
 	g->nodes = load_strings(L, get_seq(map, "nodes"), &g->node_srcs, &g->node_count);
