@@ -29,6 +29,8 @@ struct instance_type {
 	bool auto_mode;               /* EKS Auto Mode offers the type */
 	double usd_per_hour;          /* on-demand list price in instance_price_region
 				       * on instance_price_date; 0 when unknown */
+	int64_t local_nvme_gib;       /* instance-local-nvme: the instance-store NVMe
+				 * disks added up; 0 without instance store */
 };
 
 /* Where the prices of instance_types[] come from: "us-east-1", the day
