@@ -52,6 +52,14 @@ const struct instance_type *instance_type_find(const char *name);
  * names[0..n) share; NULL when they have none known or more than one. */
 const char *instance_types_arch(const char *const *names, size_t n);
 
+/* True when n > 0 and every one of names[0..n) is a known type with
+ * local NVMe instance storage. */
+bool instance_types_all_local_nvme(const char *const *names, size_t n);
+
+/* Whether an EC2NodeClass for these types uses instanceStorePolicy RAID0:
+ * `policy` ("RAID0" | "none") when given, else every type has local NVMe. */
+bool instance_types_raid0(const char *policy, const char *const *names, size_t n);
+
 /* True when the type has whole NVIDIA GPUs (what a GPU NodePool can use). */
 bool instance_type_whole_nvidia(const struct instance_type *t);
 

@@ -120,6 +120,18 @@ enum spec_node_image { IMAGE_UNSET = 0, IMAGE_AL2023, IMAGE_BOTTLEROCKET };
  * gpu-operator hybrid stack (the chart saved and tested with helm). */
 #define SPEC_FALLBACK_PLUGIN_VERSION "0.20.0"
 
+/* fallback.nodeClass.imageVolume: the EBS volume that holds the images. */
+struct spec_image_volume {
+	bool set;
+	const char *size; /* "200Gi" */
+	const char *type; /* default gp3 */
+	int64_t iops;     /* 0 when not given */
+	int64_t throughput;
+	bool encrypted;         /* default true */
+	const char *kms_key_id; /* NULL when not given */
+	const struct node *src;
+};
+
 /* fallback.nodeClass: the EC2NodeClass gpusite renders (karpenter only). */
 struct spec_node_class {
 	bool set;                        /* the block is present */
@@ -134,6 +146,8 @@ struct spec_node_class {
 	int64_t http_put_response_hop_limit; /* default 1 */
 	const char *image_cache_snapshot;    /* NULL without imageCache */
 	const char *image_cache_volume_size; /* NULL: the snapshot's size */
+	struct spec_image_volume image_volume;
+	const char *instance_store_policy; /* "RAID0" | "none" | NULL (default) */
 	const struct node *src;
 };
 

@@ -393,6 +393,7 @@ load_node_class(struct loader *L, struct spec_node_class *nc, const struct node 
 {
 	const struct node *meta = get_map(map, "metadataOptions");
 	const struct node *cache = get_map(map, "imageCache");
+	const struct node *vol = get_map(map, "imageVolume");
 
 	nc->src = map;
 	nc->set = map != NULL;
@@ -407,6 +408,17 @@ load_node_class(struct loader *L, struct spec_node_class *nc, const struct node 
 		 64, 1, &nc->http_put_response_hop_limit);
 	nc->image_cache_snapshot = get_str(cache, "snapshotID", NULL);
 	nc->image_cache_volume_size = get_str(cache, "volumeSize", NULL);
+	nc->image_volume.src = vol;
+	nc->image_volume.set = vol != NULL;
+	nc->image_volume.size = get_str(vol, "size", NULL);
+	nc->image_volume.type = get_str(vol, "type", "gp3");
+	read_int(L, vol, "iops", "spec.fallback.nodeClass.imageVolume", 100, 256000, 0,
+		 &nc->image_volume.iops);
+	read_int(L, vol, "throughput", "spec.fallback.nodeClass.imageVolume", 125, 2000, 0,
+		 &nc->image_volume.throughput);
+	nc->image_volume.encrypted = get_bool(vol, "encrypted", true, NULL);
+	nc->image_volume.kms_key_id = get_str(vol, "kmsKeyID", NULL);
+	nc->instance_store_policy = get_str(map, "instanceStorePolicy", NULL);
 }
 
 int64_t
