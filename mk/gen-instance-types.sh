@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen-instance-types.sh [CSV [PRICES]]: write src/rules/instance_types.c (to
+# gen-instance-types.sh [CSV [PRICES [NVME]]]: write src/rules/instance_types.c (to
 # stdout) from Karpenter's generated GPU instance-type table, saved beside
 # the checkout as ../shared/upstream/karpenter/gpu-instance-types.csv
 # (aws/karpenter-provider-aws website/content/en/v1.14/reference/
@@ -8,6 +8,10 @@
 # (pkg/providers/pricing/zz_generated.pricing_aws.go at v1.14.1, generated
 # 2026-07-06 for us-east-1).  The output is committed; `make
 # instance-types` regenerates it and tests/golden/t1010 checks it is current.
+# NVME is the local instance-store size of each type,
+# gpu-instance-local-nvme.csv beside the table (the instance-local-nvme
+# label of the same page): GiB, empty where the type has no instance store;
+# the script refuses a type it lacks or one the table lacks.
 #
 # Facts encoded here besides the CSVs:
 #   - instance_gpu_memory_mib is MiB PER GPU (the instance-gpu-memory label):
@@ -29,6 +33,8 @@ csv=${1:-$top/../shared/upstream/karpenter/gpu-instance-types.csv}
 prices=${2:-$top/../shared/upstream/karpenter/gpu-on-demand-prices.csv}
 [ -r "$csv" ] || { echo "gen-instance-types: cannot read $csv" >&2; exit 1; }
 [ -r "$prices" ] || { echo "gen-instance-types: cannot read $prices" >&2; exit 1; }
+nvme=${3:-$top/../shared/upstream/karpenter/gpu-instance-local-nvme.csv}
+[ -r "$nvme" ] || { echo "gen-instance-types: cannot read $nvme" >&2; exit 1; }
 
 LC_ALL=C awk -F, -v automode="p6-b200 p6-b300 p5 p5e p5en p4d p4de p3dn g7e g6 gr6 g6e g5g g5 g4dn g4ad" \
 	-v region="us-east-1" -v date="2026-07-06" \
@@ -39,18 +45,31 @@ BEGIN {
 	n = split(automode, fams, " ")
 	for (i = 1; i <= n; i++) am[fams[i]] = 1
 }
+FNR == 1 { file++ }
 # the first file: the prices
-FNR == NR && FNR == 1 {
+file == 1 && FNR == 1 {
 	sub(/\r$/, "")
 	if ($0 != wantp) { print "gen-instance-types: unexpected price CSV header: " $0 > "/dev/stderr"; bad = 1; exit 1 }
 	next
 }
-FNR == NR {
+file == 1 {
 	sub(/\r$/, "")
 	if (NF != 3 || $3 !~ /^[0-9]+\.[0-9]+$/) { print "gen-instance-types: price line " FNR ": not region,type,USD" > "/dev/stderr"; bad = 1; exit 1 }
 	if ($1 != region) { print "gen-instance-types: price line " FNR ": region " $1 ", not " region > "/dev/stderr"; bad = 1; exit 1 }
 	if ($2 in price) { print "gen-instance-types: " $2 " has two prices" > "/dev/stderr"; bad = 1; exit 1 }
 	price[$2] = $3
+	next
+}
+# the second: the local NVMe of each type
+file == 2 && FNR == 1 {
+	sub(/\r$/, "")
+	if ($0 != "instance_type,instance_local_nvme_gib") { print "gen-instance-types: unexpected NVMe CSV header: " $0 > "/dev/stderr"; bad = 1; exit 1 }
+	next
+}
+file == 2 {
+	sub(/\r$/, "")
+	if (NF != 2 || $2 !~ /^[0-9]*$/) { print "gen-instance-types: NVMe line " FNR ": not type,GiB" > "/dev/stderr"; bad = 1; exit 1 }
+	nvme[$1] = $2 + 0
 	next
 }
 FNR == 1 {
@@ -70,7 +89,8 @@ FNR == 1 {
 	print ""
 	print "const struct instance_type instance_types[] = {"
 	print "\t/* name, family, arch, vCPUs, MiB, GPU maker, GPU name, GPUs,"
-	print "\t * MiB per GPU, nvidia.com/gpu, EFA, Auto Mode, USD per hour (0: unknown) */"
+	print "\t * MiB per GPU, nvidia.com/gpu, EFA, Auto Mode, USD per hour (0: unknown),"
+	print "\t * local NVMe GiB (0: no instance store) */"
 	next
 }
 {
@@ -89,17 +109,20 @@ FNR == 1 {
 		permem[key] = gmem
 	}
 	usd = (name in price) ? price[name] : "0"
+	if (!(name in nvme)) { print "gen-instance-types: " name " has no row in the NVMe table" > "/dev/stderr"; bad = 1; exit 1 }
 	seen[name] = 1
-	printf "\t{ \"%s\", \"%s\", \"%s\", %d, %d, \"%s\", \"%s\", %d, %d, %d, %d, %s, %s },\n", \
-		name, fam, arch, cpu, mem, mfr, gname, cnt, gmem, nv, efa, offered ? "true" : "false", usd
+	printf "\t{ \"%s\", \"%s\", \"%s\", %d, %d, \"%s\", \"%s\", %d, %d, %d, %d, %s, %s, %d },\n", \
+		name, fam, arch, cpu, mem, mfr, gname, cnt, gmem, nv, efa, offered ? "true" : "false", usd, nvme[name]
 	rows++
 }
 END {
 	if (bad) exit 1
 	for (t in price)
 		if (!(t in seen)) { print "gen-instance-types: a price for " t ", which the instance-type table lacks" > "/dev/stderr"; exit 1 }
+	for (t in nvme)
+		if (!(t in seen)) { print "gen-instance-types: an NVMe size for " t ", which the instance-type table lacks" > "/dev/stderr"; exit 1 }
 	print "};"
 	print "/* clang-format on */"
 	print ""
 	print "const size_t instance_types_count = sizeof(instance_types) / sizeof(instance_types[0]);"
-}' "$prices" "$csv"
+}' "$prices" "$nvme" "$csv"

@@ -281,6 +281,14 @@ const struct finding findings_table[] = {
 	ROW("GS178", DIAG_WARNING, FINDING_RULE,
 	    "a placeholder gpusite init writes (cluster your-eks-cluster, an all-zero activation "
 	    "ID, account or resource ID) is still in the spec"),
+	ROW("GS179", DIAG_ERROR, FINDING_RULE,
+	    "fallback.instanceTypes of more than one CPU architecture"),
+	ROW("GS180", DIAG_WARNING, FINDING_RULE,
+	    "the fallback instance types are of another architecture than a node group "
+	    "(nodeGroups[].arch): the images must be multi-arch"),
+	ROW("GS182", DIAG_WARNING, FINDING_RULE,
+	    "the volume that holds the fallback nodes' images (nodeClass.imageVolume, or "
+	    "Karpenter's 20 GiB default) is below 100 GiB"),
 	ROW("GS190", DIAG_ERROR, FINDING_RENDER, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR, FINDING_RENDER,
 	    "nothing to render: no site, or the selected sites produce no object"),

@@ -160,6 +160,36 @@ explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *i
 	}
 }
 
+/* Where the fallback nodes keep their images: the volume gpusite renders,
+ * or what an existing EC2NodeClass must have. */
+static void
+explain_disks(FILE *out, const struct spec_fallback *fb, const char *image)
+{
+	const struct spec_node_class *nc = &fb->node_class;
+	bool raid0 = instance_types_raid0(nc->instance_store_policy, fb->instance_types,
+					  fb->instance_type_count);
+	const char *device = fb->node_image == IMAGE_BOTTLEROCKET ? "data volume /dev/xvdb"
+								  : "root volume /dev/xvda";
+
+	if (nc->set && nc->image_volume.set)
+		fprintf(out, "    fallback image volume: %s %s %s%s\n", device,
+			nc->image_volume.size, nc->image_volume.type,
+			raid0 ? ", and the local NVMe as RAID0 (instanceStorePolicy)" : "");
+	else if (nc->set)
+		fprintf(out, "    fallback image volume: %s\n",
+			raid0 ? "the local NVMe of every instance type as RAID0"
+				" (instanceStorePolicy)"
+			      : "Karpenter's default 20 GiB: set fallback.nodeClass.imageVolume");
+	else
+		fprintf(out,
+			"    fallback image volume: the existing EC2NodeClass must give the"
+			" images room: a blockDeviceMappings entry for the %s of at least"
+			" 100Gi%s (Karpenter's default is 20 GiB)\n",
+			image ? device : "image volume",
+			raid0 ? ", or instanceStorePolicy: RAID0 (every listed type has local NVMe)"
+			      : "");
+}
+
 /*
  * The node class of a Karpenter fallback: rendered from fallback.nodeClass,
  * or one that must exist already, and which AMI family it must boot.
@@ -201,6 +231,7 @@ explain_node_class(FILE *out, const struct spec_site *s, const struct inventory 
 			" without a device plugin, bottlerocket brings its own\n",
 			name);
 	}
+	explain_disks(out, fb, image);
 }
 
 static void

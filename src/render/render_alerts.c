@@ -273,24 +273,158 @@ fallback_alerts(struct arena *a, struct node *rules, const struct spec_site *sit
 	node_seq_push(a, rules, fallback_near_limit_alert(a, site, pool, pool_sel));
 }
 
+/* What a failover takes by the site's own budget, for the alerts' `for`:
+ * node provisioning, the image pull (cached or not) and a margin.  A term
+ * recovery does not give is assumed (ALERT_ASSUMED_*), and the alert says
+ * so. */
+#define ALERT_ASSUMED_PROVISIONING 300
+#define ALERT_ASSUMED_IMAGE_PULL 300
+#define ALERT_PENDING_NO_FALLBACK 300
+
+struct failover {
+	int64_t provisioning, pull, margin;
+	bool provisioning_assumed, pull_assumed, cached;
+};
+
+static void
+failover_budget(struct failover *f, const struct spec_site *s)
+{
+	const struct spec_recovery *r = &s->recovery;
+
+	f->provisioning_assumed = !r->node_provisioning.set;
+	f->provisioning =
+		f->provisioning_assumed ? ALERT_ASSUMED_PROVISIONING : r->node_provisioning.seconds;
+	f->pull = spec_image_pull_seconds(s, &f->cached);
+	f->pull_assumed = !f->cached && !r->image_pull.set;
+	if (f->pull_assumed)
+		f->pull = ALERT_ASSUMED_IMAGE_PULL;
+	f->margin = s->alerts.pending_margin.seconds;
+}
+
+/* A Prometheus duration: "12m", "1h2m30s", "0s". */
+static const char *
+prom_duration(struct arena *a, int64_t seconds)
+{
+	const char *s = "";
+	int64_t h = seconds / 3600, m = seconds / 60 % 60, sec = seconds % 60;
+
+	if (h)
+		s = arena_printf(a, "%lldh", (long long)h);
+	if (m)
+		s = arena_printf(a, "%s%lldm", s, (long long)m);
+	if (sec || !*s)
+		s = arena_printf(a, "%s%llds", s, (long long)sec);
+	return s;
+}
+
+static const char *
+term_text(struct arena *a, const char *what, int64_t seconds, const char *note)
+{
+	return arena_printf(a, "%s %s%s", what, prom_duration(a, seconds), note);
+}
+
 static struct node *
-pods_pending_alert(struct arena *a, const struct spec_site *site)
+pods_pending_alert(struct arena *a, const struct spec_site *site, const struct failover *f)
 {
 	struct alert x;
+	const char *wait;
 
 	x.name = "GPUSitePodsPending";
 	x.expr = pending_expr(a, site);
-	x.for_ = "5m";
 	x.severity = "warning";
-	x.summary = arena_printf(a, "GPU pods of site %s pending for over 5 minutes", site->name);
+	if (!site->fallback.enabled) {
+		x.for_ = prom_duration(a, ALERT_PENDING_NO_FALLBACK);
+		x.summary = arena_printf(a, "GPU pods of site %s pending for over %s", site->name,
+					 x.for_);
+		x.description = arena_printf(a,
+					     "Pod {{ $labels.namespace }}/{{ $labels.pod }}"
+					     " requests GPUs and has been Pending for more than %s:"
+					     " the on-prem GPU nodes cannot place it and the site"
+					     " has no cloud fallback.",
+					     x.for_);
+		return alert_node(a, site->name, &x);
+	}
+	x.for_ = prom_duration(a, f->provisioning + f->pull + f->margin);
+	wait = arena_printf(a, "%s + %s + %s",
+			    term_text(a, "node provisioning", f->provisioning,
+				      f->provisioning_assumed
+					      ? " (assumed: set recovery.nodeProvisioning)"
+					      : ""),
+			    term_text(a, f->cached ? "cached image pull" : "image pull", f->pull,
+				      f->pull_assumed ? " (assumed: set recovery.imagePull)" : ""),
+			    term_text(a, "margin", f->margin, ""));
+	x.summary = arena_printf(a, "GPU pods of site %s pending longer than a failover takes (%s)",
+				 site->name, x.for_);
 	x.description = arena_printf(
 		a,
 		"Pod {{ $labels.namespace }}/{{ $labels.pod }}"
-		" requests GPUs and has been Pending for more than 5 minutes:%s",
-		site->fallback.enabled ? " neither the on-prem nodes nor the cloud fallback can"
-					 " place it."
-				       : " the on-prem GPU nodes cannot place it"
-					 " and the site has no cloud fallback.");
+		" requests GPUs and has been Pending for more than %s, longer than the"
+		" site's own failover takes (%s): neither the on-prem nodes nor the cloud"
+		" fallback can place it. A normal failover keeps pods Pending for"
+		" provisioning plus image pull and does not page.",
+		x.for_, wait);
+	return alert_node(a, site->name, &x);
+}
+
+/* GPU pods in scope that no node can take yet (PodScheduled False,
+ * Unschedulable), or NodeClaims of the site's pools that failed to launch. */
+static const char *
+launch_failing_expr(struct arena *a, const struct spec_site *site, const char *pools)
+{
+	const struct spec_placement *p = &site->placement;
+	const char *ns = "";
+
+	if (p->namespace_count)
+		ns = arena_printf(
+			a, ",namespace=~%s",
+			render_quote(a, render_promql_alt(a, p->namespaces, p->namespace_count)));
+	return arena_printf(
+		a,
+		"(\n"
+		"  (max by (namespace, pod) (kube_pod_status_unschedulable{%s}) == 1)\n"
+		"    and on (namespace, pod)\n"
+		"  (max by (namespace, pod) "
+		"(kube_pod_container_resource_requests{resource=\"nvidia_com_gpu\"%s}) > 0)\n"
+		")\n"
+		"or\n"
+		"(sum by (karpenter_sh_nodepool) (operator_nodeclaim_status_condition_count"
+		"{type=\"Launched\",status=\"False\",karpenter_sh_nodepool=~%s}) > 0)",
+		*ns ? ns + 1 : "", ns, render_quote(a, pools));
+}
+
+static struct node *
+launch_failing_alert(struct arena *a, const struct spec_site *site, const struct inv_pool *pools,
+		     size_t count, const struct failover *f)
+{
+	const char **names = arena_alloc(a, (count + 1) * sizeof(*names));
+	struct alert x;
+	const char *list;
+
+	for (size_t i = 0; i < count; i++)
+		names[i] = pools[i].name;
+	list = and_list(a, names, count);
+	x.name = "GPUSiteFallbackLaunchFailing";
+	x.expr = launch_failing_expr(a, site, render_promql_alt(a, names, count));
+	x.for_ = prom_duration(a, f->provisioning + f->margin);
+	x.severity = "critical";
+	x.summary = arena_printf(a,
+				 "GPU site %s: the cloud fallback launches no node for"
+				 " pending GPU pods",
+				 site->name);
+	x.description = arena_printf(
+		a,
+		"GPU pods of site %s have found no node for more than %s (%s + margin %s), or"
+		" Karpenter reports NodeClaims of NodePool %s that failed to launch. Likely"
+		" causes: no capacity for the listed instance types in the region's zones"
+		" (InsufficientCapacityError events on the NodeClaims), the pool's GPU limit"
+		" reached (karpenter_nodepools_usage at karpenter_nodepools_limit), or an"
+		" EC2NodeClass that is not Ready (NodeClassNotReady events). kubectl describe"
+		" nodepool %s and the Karpenter controller's log say which.",
+		site->name, x.for_,
+		term_text(a, "node provisioning", f->provisioning,
+			  f->provisioning_assumed ? " (assumed: set recovery.nodeProvisioning)"
+						  : ""),
+		prom_duration(a, f->margin), list, list);
 	return alert_node(a, site->name, &x);
 }
 
@@ -349,14 +483,20 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 	struct arena *a = ctx->arena;
 	struct node *rules;
 	struct watched w;
+	struct failover f;
 
 	if (!site->alerts.enabled)
 		return 0;
 	watched_nodes(&w, a, site);
+	failover_budget(&f, site);
 	rules = alerts_rules(ctx, site, &w);
 	for (size_t i = 0; i < ctx->inv->pool_count; i++)
 		fallback_alerts(a, rules, site, &ctx->inv->pools[i]);
-	node_seq_push(a, rules, pods_pending_alert(a, site));
+	if (ctx->inv->pool_count)
+		node_seq_push(
+			a, rules,
+			launch_failing_alert(a, site, ctx->inv->pools, ctx->inv->pool_count, &f));
+	node_seq_push(a, rules, pods_pending_alert(a, site, &f));
 	if (site->group_count)
 		node_seq_push(a, rules, node_not_ready_alert(a, site, &w));
 	if (w.group_count)

@@ -10,19 +10,27 @@
  *     the spec says otherwise, every field written (the CRD's defaults);
  *   - Bottlerocket with imageCache: the OS volume /dev/xvda as Karpenter's
  *     default has it, and the data volume /dev/xvdb (containerd's images)
- *     restored from the snapshot of pre-pulled images.
+ *     restored from the snapshot of pre-pulled images;
+ *   - imageVolume: the volume that holds the images (AL2023 root, or the
+ *     Bottlerocket data volume), and instanceStorePolicy RAID0 when asked
+ *     or when every instance type has local NVMe.
  */
+#include <string.h>
+
 #include "base/arena.h"
 #include "render/render_fallback.h"
 #include "render/render_util.h"
+#include "rules/instance_types.h"
 
 static const struct pos no_pos = POS_NONE;
 
 /* Bottlerocket's OS volume as Karpenter sizes it by default. */
 #define BOTTLEROCKET_OS_VOLUME "4Gi"
 
+/* One mapping; `v` (may be NULL: gp3, encrypted) is imageVolume. */
 static struct node *
-ebs_volume(struct arena *a, const char *device, const char *size, const char *snapshot)
+ebs_volume(struct arena *a, const char *device, const char *size, const char *snapshot,
+	   const struct spec_image_volume *v)
 {
 	struct node *m = node_new_map(a, no_pos), *ebs;
 
@@ -30,12 +38,54 @@ ebs_volume(struct arena *a, const char *device, const char *size, const char *sn
 	ebs = node_map_add(a, m, "ebs", node_new_map(a, no_pos));
 	if (size)
 		node_map_add_str(a, ebs, "volumeSize", size);
-	node_map_add_str(a, ebs, "volumeType", "gp3");
-	node_map_add_bool(a, ebs, "encrypted", true);
+	node_map_add_str(a, ebs, "volumeType", v && v->type ? v->type : "gp3");
+	if (v && v->iops)
+		node_map_add_int(a, ebs, "iops", v->iops);
+	if (v && v->throughput)
+		node_map_add_int(a, ebs, "throughput", v->throughput);
+	node_map_add_bool(a, ebs, "encrypted", v ? v->encrypted : true);
+	if (v && v->kms_key_id)
+		node_map_add_str(a, ebs, "kmsKeyID", v->kms_key_id);
 	node_map_add_bool(a, ebs, "deleteOnTermination", true);
 	if (snapshot)
 		node_map_add_str(a, ebs, "snapshotID", snapshot);
 	return m;
+}
+
+/* The volume that holds the images: AL2023's root (/dev/xvda), or
+ * Bottlerocket's data volume (/dev/xvdb) beside its OS volume, restored
+ * from the image cache's snapshot when there is one.  Karpenter replaces
+ * its default mappings as a whole, so Bottlerocket gets both. */
+static void
+block_devices(struct arena *a, struct node *spec, const struct spec_fallback *fb)
+{
+	const struct spec_node_class *nc = &fb->node_class;
+	const struct spec_image_volume *iv = nc->image_volume.set ? &nc->image_volume : NULL;
+	struct node *bdm, *root;
+
+	if (fb->node_image == IMAGE_BOTTLEROCKET && (nc->image_cache_snapshot || iv)) {
+		bdm = node_map_add(a, spec, "blockDeviceMappings", node_new_seq(a, no_pos));
+		node_seq_push(a, bdm,
+			      ebs_volume(a, "/dev/xvda", BOTTLEROCKET_OS_VOLUME, NULL, NULL));
+		node_seq_push(a, bdm,
+			      ebs_volume(a, "/dev/xvdb",
+					 iv ? iv->size : nc->image_cache_volume_size,
+					 nc->image_cache_snapshot, iv));
+	} else if (fb->node_image == IMAGE_AL2023 && iv) {
+		bdm = node_map_add(a, spec, "blockDeviceMappings", node_new_seq(a, no_pos));
+		root = ebs_volume(a, "/dev/xvda", iv->size, NULL, iv);
+		node_map_add_bool(a, root, "rootVolume", true);
+		node_seq_push(a, bdm, root);
+	}
+	if (render_instance_store_raid0(fb))
+		node_map_add_str(a, spec, "instanceStorePolicy", "RAID0");
+}
+
+bool
+render_instance_store_raid0(const struct spec_fallback *fb)
+{
+	return instance_types_raid0(fb->node_class.instance_store_policy, fb->instance_types,
+				    fb->instance_type_count);
 }
 
 static int
@@ -47,7 +97,7 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 	const char *image;
 	struct arena *a = ctx->arena;
 	struct render_object *o;
-	struct node *spec, *ami, *term, *meta, *bdm;
+	struct node *spec, *ami, *term, *meta;
 
 	if (!pool || !pool->renders_class)
 		return 0;
@@ -84,14 +134,7 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 	node_map_add_str(a, meta, "httpProtocolIPv6", "disabled");
 	node_map_add_int(a, meta, "httpPutResponseHopLimit", nc->http_put_response_hop_limit);
 	node_map_add_str(a, meta, "httpTokens", nc->http_tokens ? nc->http_tokens : "required");
-	if (nc->image_cache_snapshot && fb->node_image == IMAGE_BOTTLEROCKET) {
-		/* Karpenter replaces its default mappings as a whole: both. */
-		bdm = node_map_add(a, spec, "blockDeviceMappings", node_new_seq(a, no_pos));
-		node_seq_push(a, bdm, ebs_volume(a, "/dev/xvda", BOTTLEROCKET_OS_VOLUME, NULL));
-		node_seq_push(a, bdm,
-			      ebs_volume(a, "/dev/xvdb", nc->image_cache_volume_size,
-					 nc->image_cache_snapshot));
-	}
+	block_devices(a, spec, fb);
 	if (nc->tag_count) {
 		struct node *tags = node_map_add(a, spec, "tags", node_new_map(a, no_pos));
 

@@ -27,4 +27,8 @@ struct node *render_fallback_plugin_values(struct arena *a, const struct spec_si
 /* "al2023" / "bottlerocket", or NULL when unset. */
 const char *render_node_image_name(enum spec_node_image img);
 
+/* The fallback's EC2NodeClass sets instanceStorePolicy RAID0:
+ * nodeClass.instanceStorePolicy, else every listed type has local NVMe. */
+bool render_instance_store_raid0(const struct spec_fallback *fb);
+
 #endif

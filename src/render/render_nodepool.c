@@ -8,6 +8,7 @@
 #include "base/arena.h"
 #include "render/render_fallback.h"
 #include "render/render_util.h"
+#include "rules/instance_types.h"
 
 static const struct pos no_pos = POS_NONE;
 
@@ -43,7 +44,7 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	struct render_kvs tl = { NULL, 0, 0 };
 	struct render_object *o;
 	struct node *spec, *tmpl, *tspec, *ref, *reqs, *taints, *dis, *limits;
-	const char *capacity;
+	const char *capacity, *arch;
 	static const char *const nvidia[] = { "nvidia" };
 
 	fb = pool->spec;
@@ -72,6 +73,10 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 		node_seq_push(a, reqs,
 			      render_requirement(a, "node.kubernetes.io/instance-type", "In",
 						 fb->instance_types, fb->instance_type_count));
+	/* the one architecture of the types (GS179 refuses a mix) */
+	arch = instance_types_arch(fb->instance_types, fb->instance_type_count);
+	if (arch)
+		node_seq_push(a, reqs, render_requirement(a, "kubernetes.io/arch", "In", &arch, 1));
 	capacity = spec_capacity_name(fb->capacity_type);
 	node_seq_push(a, reqs,
 		      render_requirement(a, "karpenter.sh/capacity-type", "In", &capacity, 1));

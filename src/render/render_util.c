@@ -274,6 +274,26 @@ render_itoa(struct arena *a, int64_t v)
 	return arena_printf(a, "%" PRId64, v);
 }
 
+/* syncPolicy.retry: {limit, backoff: {duration, factor, maxDuration}},
+ * each as written. */
+static void
+add_retry(struct arena *a, struct node *sync, const struct spec_sync_policy *sp)
+{
+	struct node *r = node_map_add(a, sync, "retry", node_new_map(a, no_pos)), *b;
+
+	if (sp->retry_limit_set)
+		node_map_add(a, r, "limit", node_new_int(a, no_pos, sp->retry_limit));
+	if (!sp->backoff_duration && !sp->backoff_max_duration && !sp->backoff_factor)
+		return;
+	b = node_map_add(a, r, "backoff", node_new_map(a, no_pos));
+	if (sp->backoff_duration)
+		node_map_add_str(a, b, "duration", sp->backoff_duration);
+	if (sp->backoff_factor)
+		node_map_add(a, b, "factor", node_new_int(a, no_pos, sp->backoff_factor));
+	if (sp->backoff_max_duration)
+		node_map_add_str(a, b, "maxDuration", sp->backoff_max_duration);
+}
+
 void
 render_helm_app_spec(struct arena *a, struct node *obj, const struct spec_argocd *ad,
 		     const struct render_helm_app *app)
@@ -302,6 +322,14 @@ render_helm_app_spec(struct arena *a, struct node *obj, const struct spec_argocd
 							: "https://kubernetes.default.svc");
 	node_map_add_str(a, dst, "namespace", app->namespace);
 	sync = node_map_add(a, spec, "syncPolicy", node_new_map(a, no_pos));
+	if (ad->sync.automated) {
+		struct node *au = node_map_add(a, sync, "automated", node_new_map(a, no_pos));
+
+		node_map_add_bool(a, au, "prune", ad->sync.prune);
+		node_map_add_bool(a, au, "selfHeal", ad->sync.self_heal);
+	}
 	opts = node_map_add(a, sync, "syncOptions", node_new_seq(a, no_pos));
 	node_seq_push(a, opts, node_new_str(a, no_pos, "CreateNamespace=true"));
+	if (ad->sync.retry)
+		add_retry(a, sync, &ad->sync);
 }

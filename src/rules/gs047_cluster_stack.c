@@ -74,6 +74,12 @@ values_equal(const struct node *a, const struct node *b)
 	return node_equal(a, b);
 }
 
+static const struct node *
+node_map_get_or_null(const struct node *map, const char *key)
+{
+	return map && map->kind == NODE_MAP ? node_map_get(map, key) : NULL;
+}
+
 static void
 compare_stack(struct pair *p)
 {
@@ -122,6 +128,22 @@ compare_argocd(struct pair *p)
 		b->src, "destinationServer");
 	cmp_str(p, "argocd.destinationName", a->destination_name, b->destination_name, a->src,
 		b->src, "destinationName");
+	cmp_bool(p, "argocd.syncPolicy.automated", a->sync.automated, b->sync.automated,
+		 a->sync.src, b->sync.src, "automated");
+	cmp_bool(p, "argocd.syncPolicy.prune", a->sync.prune, b->sync.prune, a->sync.src,
+		 b->sync.src, "prune");
+	cmp_bool(p, "argocd.syncPolicy.selfHeal", a->sync.self_heal, b->sync.self_heal, a->sync.src,
+		 b->sync.src, "selfHeal");
+	if (!values_equal(node_map_get_or_null(a->sync.src, "retry"),
+			  node_map_get_or_null(b->sync.src, "retry"))) {
+		p->found++;
+		rule_report(p->c, p->s, rule_pos(p->s, b->sync.src, "retry"),
+			    "spec.argocd.syncPolicy.retry",
+			    "argocd.syncPolicy.retry differs from that of site '%s' in the "
+			    "same cluster '%s': %s (first at %s)",
+			    p->first->name, p->s->cluster.name, p->why,
+			    rule_pos_text(p->c, rule_pos(p->first, a->sync.src, "retry")));
+	}
 }
 
 static void

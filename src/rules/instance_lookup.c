@@ -83,3 +83,40 @@ instance_type_suggest_if(const char *name,
 	}
 	return best;
 }
+
+const char *
+instance_types_arch(const char *const *names, size_t n)
+{
+	const char *arch = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct instance_type *t = instance_type_find(names[i]);
+
+		if (!t)
+			continue;
+		if (arch && strcmp(arch, t->arch))
+			return NULL;
+		arch = t->arch;
+	}
+	return arch;
+}
+
+bool
+instance_types_all_local_nvme(const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct instance_type *t = instance_type_find(names[i]);
+
+		if (!t || t->local_nvme_gib <= 0)
+			return false;
+	}
+	return n > 0;
+}
+
+bool
+instance_types_raid0(const char *policy, const char *const *names, size_t n)
+{
+	if (policy)
+		return !strcmp(policy, "RAID0");
+	return instance_types_all_local_nvme(names, n);
+}

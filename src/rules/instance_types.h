@@ -29,6 +29,8 @@ struct instance_type {
 	bool auto_mode;               /* EKS Auto Mode offers the type */
 	double usd_per_hour;          /* on-demand list price in instance_price_region
 				       * on instance_price_date; 0 when unknown */
+	int64_t local_nvme_gib;       /* instance-local-nvme: the instance-store NVMe
+				 * disks added up; 0 without instance store */
 };
 
 /* Where the prices of instance_types[] come from: "us-east-1", the day
@@ -45,6 +47,18 @@ extern const size_t instance_types_count;
 
 /* The type called `name` (exact, case-sensitive), or NULL. */
 const struct instance_type *instance_type_find(const char *name);
+
+/* The one architecture ("amd64", "arm64") the known types among
+ * names[0..n) share; NULL when they have none known or more than one. */
+const char *instance_types_arch(const char *const *names, size_t n);
+
+/* True when n > 0 and every one of names[0..n) is a known type with
+ * local NVMe instance storage. */
+bool instance_types_all_local_nvme(const char *const *names, size_t n);
+
+/* Whether an EC2NodeClass for these types uses instanceStorePolicy RAID0:
+ * `policy` ("RAID0" | "none") when given, else every type has local NVMe. */
+bool instance_types_raid0(const char *policy, const char *const *names, size_t n);
 
 /* True when the type has whole NVIDIA GPUs (what a GPU NodePool can use). */
 bool instance_type_whole_nvidia(const struct instance_type *t);

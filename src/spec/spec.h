@@ -74,6 +74,7 @@ struct spec_node_group {
 	const char *name;
 	const char *gpu_model;         /* lower-case, e.g. "h200" */
 	int gpus_per_node;             /* 1..16 */
+	const char *arch;              /* "amd64" (default) | "arm64" */
 	const char **nodes;            /* node names (may be empty with ssm) */
 	const struct node **node_srcs; /* the scalar of each node name */
 	size_t node_count;
@@ -119,6 +120,18 @@ enum spec_node_image { IMAGE_UNSET = 0, IMAGE_AL2023, IMAGE_BOTTLEROCKET };
  * gpu-operator hybrid stack (the chart saved and tested with helm). */
 #define SPEC_FALLBACK_PLUGIN_VERSION "0.20.0"
 
+/* fallback.nodeClass.imageVolume: the EBS volume that holds the images. */
+struct spec_image_volume {
+	bool set;
+	const char *size; /* "200Gi" */
+	const char *type; /* default gp3 */
+	int64_t iops;     /* 0 when not given */
+	int64_t throughput;
+	bool encrypted;         /* default true */
+	const char *kms_key_id; /* NULL when not given */
+	const struct node *src;
+};
+
 /* fallback.nodeClass: the EC2NodeClass gpusite renders (karpenter only). */
 struct spec_node_class {
 	bool set;                        /* the block is present */
@@ -133,6 +146,8 @@ struct spec_node_class {
 	int64_t http_put_response_hop_limit; /* default 1 */
 	const char *image_cache_snapshot;    /* NULL without imageCache */
 	const char *image_cache_volume_size; /* NULL: the snapshot's size */
+	struct spec_image_volume image_volume;
+	const char *instance_store_policy; /* "RAID0" | "none" | NULL (default) */
 	const struct node *src;
 };
 
@@ -189,13 +204,29 @@ struct spec_recovery {
 
 struct spec_alerts {
 	bool enabled;
+	struct spec_duration pending_margin; /* default 2m */
 	const char *namespace;
 	struct spec_kv *labels;
 	size_t label_count;
 	const struct node *src;
 };
 
+/* argocd.syncPolicy: the sync policy of every Application rendered. */
+struct spec_sync_policy {
+	bool automated; /* default true */
+	bool prune;     /* default false */
+	bool self_heal; /* default true */
+	bool retry;     /* the retry block is present */
+	int64_t retry_limit;
+	bool retry_limit_set;
+	const char *backoff_duration; /* NULL when not given */
+	const char *backoff_max_duration;
+	int64_t backoff_factor; /* 0 when not given */
+	const struct node *src;
+};
+
 struct spec_argocd {
+	struct spec_sync_policy sync;
 	const char *namespace;
 	const char *project;
 	/* destinationServer; "https://kubernetes.default.svc" when not set

@@ -336,6 +336,7 @@ load_group(struct loader *L, struct spec_node_group *g, const struct node *map, 
 	g->src = map;
 	g->name = get_str(map, "name", "");
 	g->gpu_model = get_str(gpu, "model", "");
+	g->arch = get_str(map, "arch", "amd64");
 	read_int(L, gpu, "perNode", arena_printf(L->a, "%s.gpu", path), 1, 16, 0, &v);
 	g->gpus_per_node = (int)v;
 	g->nodes = load_strings(L, get_seq(map, "nodes"), &g->node_srcs, &g->node_count);
@@ -392,6 +393,7 @@ load_node_class(struct loader *L, struct spec_node_class *nc, const struct node 
 {
 	const struct node *meta = get_map(map, "metadataOptions");
 	const struct node *cache = get_map(map, "imageCache");
+	const struct node *vol = get_map(map, "imageVolume");
 
 	nc->src = map;
 	nc->set = map != NULL;
@@ -406,6 +408,17 @@ load_node_class(struct loader *L, struct spec_node_class *nc, const struct node 
 		 64, 1, &nc->http_put_response_hop_limit);
 	nc->image_cache_snapshot = get_str(cache, "snapshotID", NULL);
 	nc->image_cache_volume_size = get_str(cache, "volumeSize", NULL);
+	nc->image_volume.src = vol;
+	nc->image_volume.set = vol != NULL;
+	nc->image_volume.size = get_str(vol, "size", NULL);
+	nc->image_volume.type = get_str(vol, "type", "gp3");
+	read_int(L, vol, "iops", "spec.fallback.nodeClass.imageVolume", 100, 256000, 0,
+		 &nc->image_volume.iops);
+	read_int(L, vol, "throughput", "spec.fallback.nodeClass.imageVolume", 125, 2000, 0,
+		 &nc->image_volume.throughput);
+	nc->image_volume.encrypted = get_bool(vol, "encrypted", true, NULL);
+	nc->image_volume.kms_key_id = get_str(vol, "kmsKeyID", NULL);
+	nc->instance_store_policy = get_str(map, "instanceStorePolicy", NULL);
 }
 
 int64_t
@@ -499,6 +512,25 @@ load_recovery(struct loader *L, struct spec_recovery *r, const struct node *map)
 	load_duration(L, &r->model_load, map, "modelLoad", path, NULL, false, false);
 }
 
+static void
+load_sync_policy(struct loader *L, struct spec_sync_policy *sp, const struct node *map)
+{
+	const struct node *retry = get_map(map, "retry");
+	const struct node *backoff = get_map(retry, "backoff");
+	const char *path = "spec.argocd.syncPolicy.retry";
+
+	sp->src = map;
+	sp->automated = get_bool(map, "automated", true, NULL);
+	sp->prune = get_bool(map, "prune", false, NULL);
+	sp->self_heal = get_bool(map, "selfHeal", true, NULL);
+	sp->retry = retry != NULL;
+	sp->retry_limit_set = read_int(L, retry, "limit", path, 0, 1000, 0, &sp->retry_limit);
+	sp->backoff_duration = get_str(backoff, "duration", NULL);
+	sp->backoff_max_duration = get_str(backoff, "maxDuration", NULL);
+	read_int(L, backoff, "factor", "spec.argocd.syncPolicy.retry.backoff", 1, 100, 0,
+		 &sp->backoff_factor);
+}
+
 struct spec_site *
 spec_load(struct arena *a, struct diags *d, const struct node *doc)
 {
@@ -546,6 +578,8 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 	s->alerts.src = get_map(spec, "alerts");
 	s->alerts.enabled = get_bool(s->alerts.src, "enabled", true, NULL);
 	s->alerts.namespace = get_str(s->alerts.src, "namespace", "monitoring");
+	load_duration(&L, &s->alerts.pending_margin, s->alerts.src, "pendingMargin", "spec.alerts",
+		      "2m", false, false);
 	s->alerts.labels =
 		load_labels(&L, get_map(s->alerts.src, "labels"), &s->alerts.label_count);
 
@@ -557,5 +591,6 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 	s->argocd.destination_server_set =
 		get_str(s->argocd.src, "destinationServer", NULL) != NULL;
 	s->argocd.destination_name = get_str(s->argocd.src, "destinationName", NULL);
+	load_sync_policy(&L, &s->argocd.sync, get_map(s->argocd.src, "syncPolicy"));
 	return s;
 }

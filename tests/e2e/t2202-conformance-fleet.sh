@@ -69,4 +69,20 @@ test_expect_success "a broken object in the same stream is caught (the check is 
 	expect_exit 1 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/broken.yaml" 2>"$SCRATCH/broken.err" &&
 	grep -q "consolidateAfter.*\[GS130\]" "$SCRATCH/broken.err"
 '
+# argocd.syncPolicy: automated (prune, selfHeal) with retry, and manual
+test_expect_success "Applications with each sync policy pass the Argo CD Application CRD" '
+	"$GPUSITE" render "$TEST_TOP/testdata/render/argocd-sync-policy/sites" \
+		>"$SCRATCH/sync.yaml" 2>/dev/null &&
+	grep -q "^      selfHeal: false$" "$SCRATCH/sync.yaml" &&
+	grep -q "^        maxDuration: 3m$" "$SCRATCH/sync.yaml" &&
+	test "$(grep -c "^    automated:$" "$SCRATCH/sync.yaml")" = 2 &&
+	test "$(grep -c "^    syncOptions:$" "$SCRATCH/sync.yaml")" = 4 &&
+	"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/sync.yaml" 2>"$SCRATCH/sync.err" &&
+	clean "$SCRATCH/sync.yaml" "$SCRATCH/sync.err" &&
+	sed "s/^      selfHeal: false$/      selfHeal: nope/" "$SCRATCH/sync.yaml" >"$SCRATCH/sync-bad.yaml" &&
+	expect_exit 1 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/sync-bad.yaml" \
+		2>"$SCRATCH/sync-bad.err" &&
+	grep -q "selfHeal" "$SCRATCH/sync-bad.err"
+'
+
 test_done

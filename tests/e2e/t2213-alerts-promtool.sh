@@ -136,4 +136,49 @@ test_expect_success "the NotReady annotation says what it watches" '
 	grep -F "Watches nodes gpu-a-01 and gpu-a-02 by name (kube_node_status_condition, no kube-state-metrics flag needed) and the SSM nodes of node group rack-b by their gpusite.io/site and gpusite.io/node-group labels (kube_node_labels, which kube-state-metrics exports only when started with --metric-labels-allowlist=nodes=[gpusite.io/site,gpusite.io/node-group])." \
 		"$SCRATCH/seoul.rules.yaml"
 '
+# A failover timeline of one GPU pod of seoul-dc1 (nodeProvisioning 4m,
+# imagePull 6m, margin 2m): unschedulable while the fallback node boots,
+# Pending while its image is pulled.  GPUSitePodsPending waits 12m and
+# GPUSiteFallbackLaunchFailing 6m, so a normal failover pages nobody.
+pod() { # PHASE_PENDING UNSCHEDULABLE: the series of pod inference/m-0
+	printf '["kube_pod_status_phase{phase=\\"Pending\\",namespace=\\"inference\\",pod=\\"m-0\\"}", "%s"],' "$1"
+	printf '["kube_pod_container_resource_requests{resource=\\"nvidia_com_gpu\\",namespace=\\"inference\\",pod=\\"m-0\\",container=\\"c\\"}", "1x40"]'
+	[ -z "$2" ] || printf ',["kube_pod_status_unschedulable{namespace=\\"inference\\",pod=\\"m-0\\"}", "%s"]' "$2"
+}
+m0='{"namespace": "inference", "pod": "m-0"}'
+# expect_at SERIES AT PENDING LAUNCH NAME: at time AT, the two alerts are exactly these
+expect_at() {
+	python3 "$SCRATCH/tests.py" "$SCRATCH/seoul.rules.yaml" "{
+		\"series\": [$1], \"at\": \"$2\",
+		\"expect\": {\"GPUSitePodsPending\": [$3], \"GPUSiteFallbackLaunchFailing\": [$4]}}" \
+		"$SCRATCH/$5.test.yaml" &&
+	promtool test rules "$SCRATCH/$5.test.yaml"
+}
+normal="$(pod "1x10 0x30" "1x4 stale")"
+test_expect_success "the pending alert waits for the site's own failover, and says so" '
+	grep -q "^      for: 12m$" "$SCRATCH/fleet.yaml" &&
+	grep -F "own failover takes (node provisioning 4m + image pull 6m + margin 2m)" \
+		"$SCRATCH/seoul.rules.yaml"
+'
+test_expect_success "a normal failover (4m unschedulable, 10m pending) pages nobody, at any time" '
+	for at in 3m 5m 7m 9m 11m 13m 20m; do
+		expect_at "$normal" $at "" "" normal-$at || return 1
+	done
+'
+failed="$(pod "1x40" "1x40")"
+test_expect_success "a failed launch: launch-failing after 6m, pending after 12m" '
+	expect_at "$failed" 5m "" "" failed-5m &&
+	expect_at "$failed" 7m "" "$m0" failed-7m &&
+	expect_at "$failed" 13m "$m0" "$m0" failed-13m
+'
+launched='["operator_nodeclaim_status_condition_count{type=\"Launched\",status=\"False\",karpenter_sh_nodepool=\"seoul-dc1-gpu-fallback\",name=\"nc-1\"}", "1x20"]'
+test_expect_success "NodeClaims that fail to launch page for the pool, naming the causes" '
+	expect_at "$launched" 8m "" "{\"karpenter_sh_nodepool\": \"seoul-dc1-gpu-fallback\"}" launched-8m &&
+	expect_at "$launched" 4m "" "" launched-4m &&
+	grep -F "Likely causes: no capacity" "$SCRATCH/seoul.rules.yaml" &&
+	grep -F "NodeClassNotReady" "$SCRATCH/seoul.rules.yaml"
+'
+test_expect_success "a recovered site (the pod ran after 15m) is quiet again" '
+	expect_at "$(pod "1x15 0x25" "1x15 stale")" 25m "" "" recovered
+'
 test_done

@@ -122,6 +122,13 @@ test_expect_success "render both EC2NodeClass cases into one stream" '
 	grep -c "^kind: EC2NodeClass$" "$SCRATCH/br.yaml" "$SCRATCH/al.yaml" >"$SCRATCH/n" &&
 	grep -q "br.yaml:1" "$SCRATCH/n" && grep -q "al.yaml:1" "$SCRATCH/n"
 '
+test_expect_success "the image volume on both images, and RAID0 where the types have local NVMe" '
+	grep -q "^      volumeSize: 300Gi$" "$SCRATCH/br.yaml" &&
+	! grep -q "instanceStorePolicy" "$SCRATCH/br.yaml" &&
+	grep -q "^      throughput: 500$" "$SCRATCH/al.yaml" &&
+	grep -q "^    rootVolume: true$" "$SCRATCH/al.yaml" &&
+	grep -q "^  instanceStorePolicy: RAID0$" "$SCRATCH/al.yaml"
+'
 test_expect_success "validate --rendered: both pass the EC2NodeClass CRD schema (exit 0, no finding)" '
 	"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/br.yaml" "$SCRATCH/al.yaml" \
 		>"$SCRATCH/v.out" 2>"$SCRATCH/v.err" &&
@@ -174,7 +181,7 @@ test_expect_success "CEL rejects an alias of an unknown family and a data volume
 	break_it alias "s/alias: bottlerocket@/alias: flatcar@/" &&
 	expect_exit 1 cel "$SCRATCH/alias.yaml" >"$SCRATCH/alias.out" &&
 	grep -q "family is not supported" "$SCRATCH/alias.out" &&
-	break_it vol "/snapshotID: snap-/d; /volumeSize: 200Gi/d" &&
+	break_it vol "/snapshotID: snap-/d; /volumeSize: 300Gi/d" &&
 	expect_exit 1 cel "$SCRATCH/vol.yaml" >"$SCRATCH/vol.out" &&
 	grep -q "snapshotID or volumeSize must be defined" "$SCRATCH/vol.out"
 '

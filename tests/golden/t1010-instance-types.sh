@@ -37,4 +37,13 @@ test_expect_success 'the generator refuses a changed header' '
 	! sh "$TEST_TOP/mk/gen-instance-types.sh" "$SCRATCH/header.csv" \
 		>/dev/null 2>&1
 '
+test_expect_success 'the local NVMe column comes from its table, and a missing row is refused' '
+	grep -q "^	{ \"p5.48xlarge\", .*, 30400 },$" "$TEST_TOP/src/rules/instance_types.c" &&
+	grep -q "^	{ \"g5g.16xlarge\", .*, 0 },$" "$TEST_TOP/src/rules/instance_types.c" &&
+	grep -v "^p5.48xlarge," "$UPSTREAM/karpenter/gpu-instance-local-nvme.csv" >"$SCRATCH/nvme.csv" &&
+	! sh "$TEST_TOP/mk/gen-instance-types.sh" "$csv" \
+		"$UPSTREAM/karpenter/gpu-on-demand-prices.csv" "$SCRATCH/nvme.csv" \
+		>/dev/null 2>"$SCRATCH/nvme.err" &&
+	grep -q "p5.48xlarge has no row in the NVMe table" "$SCRATCH/nvme.err"
+'
 test_done

@@ -579,6 +579,46 @@ test_render__gpu_operator_values(void **state)
 	assert_null(node_map_get(v, "nodeSelector")); /* there is no single one */
 }
 
+/* argocd.syncPolicy reaches every Application: automated with prune and
+ * selfHeal, retry as written; without automated, syncOptions only. */
+static void
+test_render__sync_policy(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *sites[2];
+	struct spec_fleet fl;
+	struct render_result r;
+	const struct render_object *app;
+
+	sites[0] = site_new(&f->a, "a", "auto");
+	sites[1] = site_new(&f->a, "b", "manual");
+	sites[0]->argocd.sync.automated = true;
+	sites[0]->argocd.sync.self_heal = true;
+	sites[0]->argocd.sync.retry = true;
+	sites[0]->argocd.sync.retry_limit = 3;
+	sites[0]->argocd.sync.retry_limit_set = true;
+	sites[0]->argocd.sync.backoff_duration = "10s";
+	sites[0]->argocd.sync.backoff_factor = 2;
+	fl = fleet_of(&f->a, 2, sites);
+	assert_int_equal(render_fleet(&r, &f->a, &f->d, &fl, NULL), 0);
+	app = find(&r, "Application", "auto-nvidia-device-plugin");
+	assert_non_null(app);
+	assert_string_equal(key_at(node_path(app->obj, "spec.syncPolicy"), 0), "automated");
+	assert_false(node_path(app->obj, "spec.syncPolicy.automated.prune")->scalar.i);
+	assert_true(node_path(app->obj, "spec.syncPolicy.automated.selfHeal")->scalar.i);
+	assert_int_equal(node_path(app->obj, "spec.syncPolicy.retry.limit")->scalar.i, 3);
+	assert_string_equal(node_str(node_path(app->obj, "spec.syncPolicy.retry.backoff.duration")),
+			    "10s");
+	assert_int_equal(node_path(app->obj, "spec.syncPolicy.retry.backoff.factor")->scalar.i, 2);
+	assert_null(node_path(app->obj, "spec.syncPolicy.retry.backoff.maxDuration"));
+	app = find(&r, "Application", "manual-nvidia-device-plugin");
+	assert_non_null(app);
+	assert_null(node_path(app->obj, "spec.syncPolicy.automated"));
+	assert_null(node_path(app->obj, "spec.syncPolicy.retry"));
+	assert_string_equal(seq_str(node_path(app->obj, "spec.syncPolicy.syncOptions"), 0),
+			    "CreateNamespace=true");
+}
+
 static void
 test_render__one_application_per_cluster(void **state)
 {
@@ -1028,32 +1068,42 @@ test_render__alerts_use_real_metric_names(void **state)
 	const struct render_object *pr;
 	const struct node *rules;
 
+	/* the failover by the site's budget: 4m + 6m, a margin of 2m */
+	s->recovery.node_provisioning = (struct spec_duration){ 240, false, "4m", true };
+	s->recovery.image_pull = (struct spec_duration){ 360, false, "6m", true };
+	s->alerts.pending_margin = (struct spec_duration){ 120, false, "2m", true };
 	assert_int_equal(render_one(f, s, &r, NULL), 0);
 	pr = find(&r, "PrometheusRule", "gpusite-seoul-dc1");
 	assert_string_equal(pr->namespace, "monitoring");
 	rules = node_path(node_path(pr->obj, "spec.groups")->seq.items[0], "rules");
-	assert_int_equal(rules->seq.count, 5);
+	assert_int_equal(rules->seq.count, 6);
 	assert_true(tree_has_text(rules->seq.items[0], "karpenter_nodepools_usage{nodepool=\"gpu-"
 						       "fallback\",resource_type=\"nodes\"} > 0"));
 	assert_true(tree_has_text(rules->seq.items[1], "karpenter_nodepools_limit"));
-	assert_true(tree_has_text(rules->seq.items[2], "kube_pod_status_phase{phase=\"Pending\""));
-	assert_true(tree_has_text(rules->seq.items[2], "resource=\"nvidia_com_gpu\""));
-	assert_true(tree_has_text(rules->seq.items[2], "namespace=~\"inference\""));
-	assert_true(tree_has_text(rules->seq.items[3], "kube_node_status_condition"));
-	assert_true(tree_has_text(rules->seq.items[3], "node=~\"gpu-a-01|gpu-a-02\""));
+	assert_true(tree_has_text(rules->seq.items[3], "kube_pod_status_phase{phase=\"Pending\""));
+	assert_true(tree_has_text(rules->seq.items[3], "resource=\"nvidia_com_gpu\""));
+	assert_true(tree_has_text(rules->seq.items[3], "namespace=~\"inference\""));
+	assert_true(tree_has_text(rules->seq.items[4], "kube_node_status_condition"));
+	assert_true(tree_has_text(rules->seq.items[4], "node=~\"gpu-a-01|gpu-a-02\""));
 	/* named nodes by name, no kube_node_labels; rack-b is SSM (named at
 	 * activation): its nodes are found by the site and node-group labels,
 	 * and an alert says when kube-state-metrics exports none of them */
-	assert_true(tree_has_text(rules->seq.items[3],
+	assert_true(tree_has_text(rules->seq.items[4],
 				  "kube_node_status_condition{condition=\"Ready\",status=\"true\","
 				  "node=~\"gpu-a-01|gpu-a-02\"} == 0"));
 	assert_true(tree_has_text(
-		rules->seq.items[3],
+		rules->seq.items[4],
 		"label_gpusite_io_site=\"seoul-dc1\",label_gpusite_io_node_group=~\"rack-b\""));
-	assert_string_equal(node_str(node_map_get(rules->seq.items[4], "alert")),
+	assert_string_equal(node_str(node_map_get(rules->seq.items[5], "alert")),
 			    "GPUSiteNodeLabelsMissing");
-	assert_true(tree_has_text(rules->seq.items[4], "--metric-labels-allowlist=nodes="));
-	assert_string_equal(node_str(node_map_get(rules->seq.items[2], "for")), "5m");
+	assert_true(tree_has_text(rules->seq.items[5], "--metric-labels-allowlist=nodes="));
+	assert_string_equal(node_str(node_map_get(rules->seq.items[3], "for")), "12m");
+	/* launches nothing past provisioning + margin, or Launched=False */
+	assert_string_equal(node_str(node_map_get(rules->seq.items[2], "alert")),
+			    "GPUSiteFallbackLaunchFailing");
+	assert_string_equal(node_str(node_map_get(rules->seq.items[2], "for")), "6m");
+	assert_true(tree_has_text(rules->seq.items[2], "kube_pod_status_unschedulable"));
+	assert_true(tree_has_text(rules->seq.items[2], "karpenter_sh_nodepool=~\"gpu-fallback\""));
 	assert_string_equal(key_at(rules->seq.items[0], 0), "alert");
 }
 
@@ -1156,6 +1206,7 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__device_plugin_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__gpu_operator_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__sync_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__one_application_per_cluster, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__nodepool_karpenter_vocabulary, setup,

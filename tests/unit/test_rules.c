@@ -1751,12 +1751,30 @@ test_rules__fleet_rules_declare_their_keys(void **state)
 	}
 }
 
+/* The one architecture of a fallback's types, from the generated table:
+ * unknown names do not count, a mix has none. */
+static void
+test_rules__instance_types_arch(void **state)
+{
+	static const char *const x86[] = { "nope.xlarge", "g6e.12xlarge", "p5.48xlarge" };
+	static const char *const arm[] = { "g5g.16xlarge" };
+	static const char *const mixed[] = { "g6e.12xlarge", "g5g.16xlarge" };
+	static const char *const none[] = { "nope.xlarge" };
+
+	(void)state;
+	assert_string_equal(instance_types_arch(x86, 3), "amd64");
+	assert_string_equal(instance_types_arch(arm, 1), "arm64");
+	assert_null(instance_types_arch(mixed, 2));
+	assert_null(instance_types_arch(none, 1));
+}
+
 int
 main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, testutil_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_rules__table_is_the_catalogue),
+		T(test_rules__instance_types_arch),
 		T(test_rules__fleet_rules_declare_their_keys),
 		T(test_rules__quiet_on_the_fleet),
 		T(test_rules__quiet_on_the_base_spec),

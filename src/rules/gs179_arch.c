@@ -1,0 +1,92 @@
+/*
+ * gs179_arch.c - the architecture of the fallback nodes:
+ *   GS179 fallback.instanceTypes of more than one architecture: the
+ *         NodePool could launch either, and the images run on one;
+ *   GS180 the fallback's architecture is not that of a node group
+ *         (nodeGroups[].arch, default amd64): the workloads move between
+ *         them, so their images must be multi-arch.
+ * The architecture of each type comes from Karpenter's instance-type
+ * table (instance_types.c); the NodePool carries kubernetes.io/arch.
+ */
+#include <string.h>
+
+#include "base/arena.h"
+#include "rules/instance_types.h"
+#include "rules/rules_int.h"
+
+static const struct instance_type *
+fallback_type(const struct spec_site *s, size_t i)
+{
+	return instance_type_find(s->fallback.instance_types[i]);
+}
+
+static struct pos
+type_pos(const struct spec_site *s, size_t i)
+{
+	const struct node *n = s->fallback.instance_type_srcs[i];
+
+	return n ? n->at : rule_pos(s, s->fallback.src, "instanceTypes");
+}
+
+static void
+check_gs179(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct instance_type *first = NULL;
+
+	if (!s->fallback.enabled)
+		return;
+	for (size_t i = 0; i < s->fallback.instance_type_count; i++) {
+		const struct instance_type *t = fallback_type(s, i);
+
+		if (!t)
+			continue;
+		if (!first) {
+			first = t;
+			continue;
+		}
+		if (!strcmp(t->arch, first->arch))
+			continue;
+		rule_report(c, s, type_pos(s, i),
+			    arena_printf(c->arena, "spec.fallback.instanceTypes[%zu]", i),
+			    "fallback instance type %s is %s but %s is %s: the NodePool"
+			    " would launch either, and an image runs on the architecture it"
+			    " was built for; list instance types of one architecture",
+			    t->name, t->arch, first->name, first->arch);
+	}
+}
+
+const struct rule rule_gs179 = {
+	.id = "GS179",
+	.check_site = check_gs179,
+};
+
+static void
+check_gs180(struct rule_ctx *c, const struct spec_site *s)
+{
+	const char *arch;
+
+	if (!s->fallback.enabled)
+		return;
+	arch = instance_types_arch(s->fallback.instance_types, s->fallback.instance_type_count);
+	if (!arch)
+		return; /* none known, or mixed (GS179) */
+	for (size_t g = 0; g < s->group_count; g++) {
+		const struct spec_node_group *grp = &s->groups[g];
+
+		if (!strcmp(grp->arch, arch))
+			continue;
+		rule_report(c, s, rule_pos(s, grp->src, "arch"),
+			    arena_printf(c->arena, "spec.nodeGroups[%zu].arch", g),
+			    "node group %s is %s but the fallback instance types are %s:"
+			    " the workloads move from one to the other in a failover, so"
+			    " their images must be multi-arch (both %s and %s); else list"
+			    " %s fallback instance types",
+			    grp->name, grp->arch, arch, grp->arch, arch, grp->arch);
+		return;
+	}
+}
+
+const struct rule rule_gs180 = {
+	.id = "GS180",
+	.check_site = check_gs180,
+};
