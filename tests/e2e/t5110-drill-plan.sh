@@ -22,7 +22,7 @@ test_expect_success 'a ready cluster: exit 0, the handout: steps as commands, ti
 	  1. grant the drill'"'"'s write rights, for the drill only (on top of gpusite-read-only.yaml; bind them to whoever runs the drill):
 	       kubectl apply -f examples/rbac/gpusite-drill.yaml
 	  2. silence the notifications of the site'"'"'s alerts for the drill window 25m0s (they still fire in Prometheus: check there that they do):
-	       SILENCE=$(amtool silence add --alertmanager.url="$ALERTMANAGER_URL" --duration=25m --comment='"'"'gpusite drill of site seoul-dc1'"'"' '"'"'alertname=~"GPUSiteFallbackActive|GPUSiteFallbackNearLimit|GPUSitePodsPending|GPUSiteOnPremNodeNotReady|GPUSiteNodeLabelsMissing"'"'"' '"'"'gpusite_site="seoul-dc1"'"'"')
+	       SILENCE=$(amtool silence add --alertmanager.url="$ALERTMANAGER_URL" --duration=25m --comment='"'"'gpusite drill of site seoul-dc1'"'"' '"'"'alertname=~"GPUSiteFallbackActive|GPUSiteFallbackNearLimit|GPUSiteFallbackLaunchFailing|GPUSitePodsPending|GPUSiteOnPremNodeNotReady|GPUSiteNodeLabelsMissing"'"'"' '"'"'gpusite_site="seoul-dc1"'"'"')
 	  3. the dry run (the exact API calls, nothing changed), then the drill (cordon, then evict through the Eviction API; cordoning alone moves nothing):
 	       gpusite drill run seoul-dc1 sites --kubeconfig SCRATCH/kubeconfig --nodes gpu-a-01,gpu-a-02
 	       gpusite drill run seoul-dc1 sites --kubeconfig SCRATCH/kubeconfig --nodes gpu-a-01,gpu-a-02 --record drill.json --execute
