@@ -266,6 +266,9 @@ const struct finding findings_table[] = {
 	ROW("GS170", DIAG_ERROR, FINDING_CHECK,
 	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
 	    "list"),
+	ROW("GS171", DIAG_ERROR, FINDING_RULE,
+	    "two sites of one cluster whose placement scopes can select the same Pod (same "
+	    "namespace, pod selectors not provably disjoint)"),
 	ROW("GS173", DIAG_WARNING, FINDING_READ,
 	    "a site file holds no document (empty, or only comments); generate and serve refuse "
 	    "the specs while it is there"),

@@ -15,6 +15,7 @@
 #include "emit/emit.h"
 #include "explain/explain.h"
 #include "inventory/inventory.h"
+#include "inventory/inventory_labels.h"
 #include "render/render.h"
 #include "rules/instance_types.h"
 
@@ -286,6 +287,42 @@ explain_snippet(FILE *out, struct arena *a, struct diags *d, const struct spec_s
 	buf_release(&b);
 }
 
+/* What placement.siteBinding lets the site's GPU Pods use. */
+static void
+explain_binding(FILE *out, const struct spec_site *s)
+{
+	const char *site = s->name;
+
+	if (s->placement.engine == ENGINE_NONE)
+		return;
+	switch (s->placement.site_binding) {
+	case BIND_REQUIRED:
+		fprintf(out,
+			"  site binding: required: GPU Pods of the placement scope run only on"
+			" nodes labelled %s=%s (the site's hybrid nodes and the nodes of its"
+			" own pools), and Karpenter launches for them only from this site's"
+			" pools\n",
+			INV_SITE_LABEL, site);
+		break;
+	case BIND_PREFERRED:
+		fprintf(out,
+			"  site binding: preferred: GPU Pods of the placement scope prefer nodes"
+			" labelled %s=%s (weight %d) but may run on any GPU node of cluster %s,"
+			" and Karpenter may launch for them from another site's pool\n",
+			INV_SITE_LABEL, site, RENDER_SITE_PREFERENCE_WEIGHT, s->cluster.name);
+		break;
+	case BIND_NONE:
+		fprintf(out,
+			"  site binding: none: GPU Pods of the placement scope may run on any GPU"
+			" node of cluster %s, another site's hybrid nodes included, and"
+			" Karpenter may launch for them from any pool whose taint they tolerate;"
+			" the limits and alerts of this site then do not describe where they"
+			" run\n",
+			s->cluster.name);
+		break;
+	}
+}
+
 void
 explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
 	     const struct explain_input *in)
@@ -298,6 +335,7 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	explain_budget(out, a, s);
 	explain_capacity(out, s, inv);
 	explain_node_class(out, s, inv);
+	explain_binding(out, s);
 	if (s->placement.engine == ENGINE_NONE)
 		explain_snippet(out, a, d, s, in->render_options);
 	explain_objects(out, s, in->rendered, in->rendered_ok);

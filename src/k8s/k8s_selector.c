@@ -84,3 +84,106 @@ k8s_label_selector_matches(const struct node *sel, const struct node *labels)
 	}
 	return true;
 }
+
+/* Whether every requirement of `sel` on label `key` holds for the value
+ * `have` (NULL: the label is absent). */
+static bool
+key_holds(const struct node *sel, const char *key, const char *have)
+{
+	const struct node *ml, *me;
+
+	if (!sel || sel->kind != NODE_MAP)
+		return true;
+	ml = node_map_get(sel, "matchLabels");
+	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
+		const char *k = node_text(ml->map.pairs[i].key);
+		const char *want = node_text(ml->map.pairs[i].value);
+
+		if (k && !strcmp(k, key) && (!have || !want || strcmp(have, want)))
+			return false;
+	}
+	me = node_map_get(sel, "matchExpressions");
+	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
+		const struct node *e = me->seq.items[i];
+		const char *k = node_str(node_map_get(e, "key"));
+
+		if (k && !strcmp(k, key) &&
+		    k8s_requirement_eval(node_str(node_map_get(e, "operator")),
+					 node_map_get(e, "values"), have, 0) != K8S_REQ_YES)
+			return false;
+	}
+	return true;
+}
+
+/* Whether `have` satisfies both selectors' requirements on `key`. */
+static bool
+key_both(const struct node *a, const struct node *b, const char *key, const char *have)
+{
+	return key_holds(a, key, have) && key_holds(b, key, have);
+}
+
+/* Whether some value of label `key` (absent, one the selectors name, or
+ * one they do not) satisfies both selectors' requirements on it. */
+static bool
+key_satisfiable(const struct node *a, const struct node *b, const char *key)
+{
+	/* no label value holds a control character: a value neither names */
+	static const char other[] = "\x01";
+	const struct node *sels[2] = { a, b };
+
+	if (key_both(a, b, key, NULL) || key_both(a, b, key, other))
+		return true;
+	for (int s = 0; s < 2; s++) {
+		const struct node *ml = node_map_get(sels[s], "matchLabels");
+		const struct node *me = node_map_get(sels[s], "matchExpressions");
+
+		for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
+			const char *v = node_text(ml->map.pairs[i].value);
+
+			if (v && key_both(a, b, key, v))
+				return true;
+		}
+		for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
+			const struct node *vals = node_map_get(me->seq.items[i], "values");
+
+			for (size_t j = 0; vals && vals->kind == NODE_SEQ && j < vals->seq.count;
+			     j++) {
+				const char *v = node_text(vals->seq.items[j]);
+
+				if (v && key_both(a, b, key, v))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+bool
+k8s_label_selectors_disjoint(const struct node *a, const struct node *b)
+{
+	const struct node *sels[2] = { a, b };
+
+	/* requirements on different keys are independent: the selectors
+	 * share no object exactly when some key has no value both accept */
+	for (int s = 0; s < 2; s++) {
+		const struct node *ml, *me;
+
+		if (!sels[s] || sels[s]->kind != NODE_MAP)
+			continue;
+		ml = node_map_get(sels[s], "matchLabels");
+		me = node_map_get(sels[s], "matchExpressions");
+		for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
+			const char *k = node_text(ml->map.pairs[i].key);
+
+			if (k && !key_satisfiable(a, b, k))
+				return true;
+		}
+		for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
+			const char *k = node_str(node_map_get(me->seq.items[i], "key"));
+
+			if (k && !key_satisfiable(a, b, k))
+				return true;
+		}
+	}
+	return false;
+}

@@ -47,4 +47,13 @@ enum k8s_req_result k8s_requirement_eval(const char *op, const struct node *valu
  */
 bool k8s_label_selector_matches(const struct node *sel, const struct node *labels);
 
+/*
+ * Whether no set of labels matches both selectors (NULL or empty: every
+ * object), decided exactly: requirements on different keys are
+ * independent, so the selectors are disjoint when some key has no value
+ * (absent included) that both selectors' requirements on it accept.  A
+ * selector the API would refuse selects nothing.
+ */
+bool k8s_label_selectors_disjoint(const struct node *a, const struct node *b);
+
 #endif

@@ -286,21 +286,29 @@ struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site
  *          {op: add, path: /spec/tolerations/-, value: the toleration}
  *          when spec.tolerations exists, else
  *          {op: add, path: /spec/tolerations, value: [the toleration]}.
- *  step 3  node affinity to eks.amazonaws.com/compute-type In [hybrid],
- *          appended to what the Pod has: {op: add, path: /spec/affinity,
- *          value: {}} when spec.affinity is absent; then, without
- *          spec.affinity.nodeAffinity, {op: add, path: .../nodeAffinity,
- *          value: <the preferred term (weight) or the required term>}.
- *          With one: prefer-onprem adds the term at .../preferredDuring...
- *          /- (or the list), unless a preferred term with exactly the
- *          hybrid requirement is there (any weight); require-onprem adds
- *          .../requiredDuring... with the one term when there is no term,
- *          else ANDs the requirement into every nodeSelectorTerm that
- *          lacks it (.../nodeSelectorTerms/<i>/matchExpressions/-, or the
- *          list).  Nothing the Pod has is replaced.
+ *  step 3  node affinity, appended to what the Pod has, one requirement
+ *          after the other (`affinity`, in order: the hybrid one,
+ *          eks.amazonaws.com/compute-type In [hybrid], preferred with
+ *          prefer-onprem or required with require-onprem; the site's,
+ *          gpusite.io/site In [<site>], required or preferred by
+ *          siteBinding; further ones a scope may add).  For each, on the
+ *          Pod as the requirements before it left it: {op: add, path:
+ *          /spec/affinity, value: {}} when spec.affinity is absent; then,
+ *          without spec.affinity.nodeAffinity, {op: add, path:
+ *          .../nodeAffinity, value: <the preferred term (weight) or the
+ *          required term>}.  With one: a preferred requirement adds its
+ *          term at .../preferredDuring.../- (or the list), unless a
+ *          preferred term with exactly that requirement is there (any
+ *          weight); a required one adds .../requiredDuring... with the one
+ *          term when there is no term, else ANDs the requirement into
+ *          every nodeSelectorTerm that lacks it
+ *          (.../nodeSelectorTerms/<i>/matchExpressions/-, or the list).
+ *          Nothing the Pod has is replaced.
  *
- * Steps run in this order, each on the result of the one before; step 1
- * only replaces scalars, so every step may be computed on the original Pod.
+ * Steps run in this order, each on the result of the one before; steps 1
+ * and 2 may be computed on the original Pod, step 3's requirements each on
+ * the Pod the ones before it left (the engines write one mutation or rule
+ * per requirement).
  * The ClusterPolicy adds its patches with Kyverno's EnsurePathExistsOnAdd,
  * so its ops differ (missing parents appear with the add) but the Pod that
  * comes out is the same.
@@ -311,6 +319,18 @@ struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site
 #define RENDER_NOT_READY_KEY "node.kubernetes.io/not-ready"
 #define RENDER_UNREACHABLE_KEY "node.kubernetes.io/unreachable"
 #define RENDER_DEFAULT_TOLERATION_SECONDS 300
+
+/* One requirement of step 3. */
+struct render_affinity {
+	const char *what; /* "hybrid", "site", ...: names the ClusterPolicy rules */
+	const char *key;
+	const char *op; /* "In" | "NotIn" */
+	const char *const *values;
+	size_t value_count;
+	bool required; /* else a preferred term of `weight` */
+	int weight;
+};
+#define RENDER_AFFINITY_MAX 4
 
 struct render_placement_plan {
 	const char *name;         /* policy (and binding) name */
@@ -327,6 +347,11 @@ struct render_placement_plan {
 	int64_t unreachable_seconds;
 	enum spec_placement_mode mode;
 	int weight; /* prefer-onprem only */
+	enum spec_site_binding site_binding;
+	const char *site;
+	/* step 3, in order */
+	struct render_affinity affinity[RENDER_AFFINITY_MAX];
+	size_t affinity_count;
 };
 
 /* One RFC 6902 operation. */
@@ -344,6 +369,17 @@ struct render_patch {
 
 /* Fill the plan of `site` (pointers into the model; nothing allocated). */
 void render_placement_plan(struct render_placement_plan *out, const struct spec_site *site);
+
+/* The weight of the site's preferred term with siteBinding preferred:
+ * the most a term may weigh, so the site's own nodes win over any other
+ * preference the policy adds. */
+#define RENDER_SITE_PREFERENCE_WEIGHT 100
+
+/* Append a requirement to step 3 (at most RENDER_AFFINITY_MAX; `values`
+ * must outlive the plan). */
+void render_placement_affinity_add(struct render_placement_plan *plan, const char *what,
+				   const char *key, const char *op, const char *const *values,
+				   size_t value_count, bool required, int weight);
 
 /* The "match" step above for a Pod (a node tree) created in `ns`. */
 bool render_placement_applies(const struct render_placement_plan *plan, const struct node *pod,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
+#include "inventory/inventory_labels.h"
 #include "base/arena.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
@@ -12,6 +13,7 @@
 #include "render/render_util.h"
 
 static const struct pos no_pos = POS_NONE;
+static const char *const hybrid_values[] = { RENDER_HYBRID_VALUE };
 
 /* JSON pointers of step 3 */
 #define PATH_NA "/spec/affinity/nodeAffinity"
@@ -40,6 +42,25 @@ render_placement_plan(struct render_placement_plan *out, const struct spec_site 
 		p->unreachable_toleration_seconds != RENDER_DEFAULT_TOLERATION_SECONDS;
 	out->mode = p->mode;
 	out->weight = p->weight;
+	out->site_binding = p->site_binding;
+	out->site = site->name;
+	render_placement_affinity_add(out, "hybrid", RENDER_HYBRID_LABEL, "In", hybrid_values, 1,
+				      p->mode == PLACE_REQUIRE_ONPREM, p->weight);
+	if (p->site_binding != BIND_NONE)
+		render_placement_affinity_add(out, "site", INV_SITE_LABEL, "In", &site->name, 1,
+					      p->site_binding == BIND_REQUIRED,
+					      RENDER_SITE_PREFERENCE_WEIGHT);
+}
+
+void
+render_placement_affinity_add(struct render_placement_plan *plan, const char *what, const char *key,
+			      const char *op, const char *const *values, size_t value_count,
+			      bool required, int weight)
+{
+	if (plan->affinity_count < RENDER_AFFINITY_MAX)
+		plan->affinity[plan->affinity_count++] =
+			(struct render_affinity){ what,        key,      op,    values,
+						  value_count, required, weight };
 }
 
 /* Label selector semantics of metav1.LabelSelector (k8s/k8s_selector.h). */
@@ -108,61 +129,59 @@ tolerates_gpu(const struct render_placement_plan *plan, const struct node *t)
 	return k8s_toleration_tolerates(t, &taint);
 }
 
-/* eks.amazonaws.com/compute-type In [hybrid] */
+/* The requirement of step 3's entry `r`. */
 static struct node *
-hybrid_requirement(struct arena *a)
+requirement(struct arena *a, const struct render_affinity *r)
 {
-	static const char *const hybrid[] = { RENDER_HYBRID_VALUE };
-
-	return render_requirement(a, RENDER_HYBRID_LABEL, "In", hybrid, 1);
+	return render_requirement(a, r->key, r->op, r->values, r->value_count);
 }
 
-/* {matchExpressions: [hybrid]}: a nodeSelectorTerm or a preference */
+/* {matchExpressions: [r]}: a nodeSelectorTerm or a preference */
 static struct node *
-hybrid_term(struct arena *a)
+one_term(struct arena *a, const struct render_affinity *r)
 {
 	struct node *term = node_new_map(a, no_pos);
 	struct node *exprs = node_map_add(a, term, "matchExpressions", node_new_seq(a, no_pos));
 
-	node_seq_push(a, exprs, hybrid_requirement(a));
+	node_seq_push(a, exprs, requirement(a, r));
 	return term;
 }
 
-/* The preferred term of prefer-onprem. */
+/* The preferred term of a preferred requirement. */
 static struct node *
-preferred_term(struct arena *a, const struct render_placement_plan *plan)
+preferred_term(struct arena *a, const struct render_affinity *r)
 {
 	struct node *term = node_new_map(a, no_pos);
 
-	node_map_add_int(a, term, "weight", plan->weight);
-	node_map_add(a, term, "preference", hybrid_term(a));
+	node_map_add_int(a, term, "weight", r->weight);
+	node_map_add(a, term, "preference", one_term(a, r));
 	return term;
 }
 
-/* The required NodeSelector of require-onprem: one term. */
+/* The required NodeSelector of a required requirement: one term. */
 static struct node *
-required_selector(struct arena *a)
+required_selector(struct arena *a, const struct render_affinity *r)
 {
 	struct node *req = node_new_map(a, no_pos);
 
 	node_seq_push(a, node_map_add(a, req, "nodeSelectorTerms", node_new_seq(a, no_pos)),
-		      hybrid_term(a));
+		      one_term(a, r));
 	return req;
 }
 
-/* The nodeAffinity value of step 3 for a Pod without one. */
+/* The nodeAffinity value for a Pod without one. */
 static struct node *
-node_affinity(struct arena *a, const struct render_placement_plan *plan)
+node_affinity(struct arena *a, const struct render_affinity *r)
 {
 	struct node *na = node_new_map(a, no_pos), *pref;
 
-	if (plan->mode == PLACE_REQUIRE_ONPREM) {
+	if (r->required) {
 		node_map_add(a, na, "requiredDuringSchedulingIgnoredDuringExecution",
-			     required_selector(a));
+			     required_selector(a, r));
 	} else {
 		pref = node_map_add(a, na, "preferredDuringSchedulingIgnoredDuringExecution",
 				    node_new_seq(a, no_pos));
-		node_seq_push(a, pref, preferred_term(a, plan));
+		node_seq_push(a, pref, preferred_term(a, r));
 	}
 	return na;
 }
@@ -173,34 +192,39 @@ seq_or_null(const struct node *n)
 	return n && n->kind == NODE_SEQ ? n : NULL;
 }
 
-/* Whether requirement e is eks.amazonaws.com/compute-type In [hybrid]. */
+/* Whether requirement e is exactly r (key, operator, values in order). */
 static bool
-is_hybrid(const struct node *e)
+is_requirement(const struct node *e, const struct render_affinity *r)
 {
 	const struct node *vals = seq_or_null(node_map_get(e, "values"));
 
-	return !strcmp(field(e, "key"), RENDER_HYBRID_LABEL) &&
-	       !strcmp(field(e, "operator"), "In") && vals && vals->seq.count == 1 &&
-	       node_str(vals->seq.items[0]) &&
-	       !strcmp(node_str(vals->seq.items[0]), RENDER_HYBRID_VALUE);
+	if (strcmp(field(e, "key"), r->key) || strcmp(field(e, "operator"), r->op) || !vals ||
+	    vals->seq.count != r->value_count)
+		return false;
+	for (size_t i = 0; i < r->value_count; i++)
+		if (!node_str(vals->seq.items[i]) ||
+		    strcmp(node_str(vals->seq.items[i]), r->values[i]))
+			return false;
+	return true;
 }
 
-/* Whether a preferred term is the one step 3 adds (any weight). */
+/* Whether a preferred term is the one of r (any weight). */
 static bool
-is_our_preference(const struct node *p)
+is_preference(const struct node *p, const struct render_affinity *r)
 {
 	const struct node *pref = node_map_get(p, "preference");
 	const struct node *me = seq_or_null(node_map_get(pref, "matchExpressions"));
 	const struct node *mf = seq_or_null(node_map_get(pref, "matchFields"));
 
-	return me && me->seq.count == 1 && (!mf || !mf->seq.count) && is_hybrid(me->seq.items[0]);
+	return me && me->seq.count == 1 && (!mf || !mf->seq.count) &&
+	       is_requirement(me->seq.items[0], r);
 }
 
 static bool
-has_hybrid(const struct node *exprs)
+has_requirement(const struct node *exprs, const struct render_affinity *r)
 {
 	for (size_t i = 0; exprs && i < exprs->seq.count; i++)
-		if (is_hybrid(exprs->seq.items[i]))
+		if (is_requirement(exprs->seq.items[i], r))
 			return true;
 	return false;
 }
@@ -212,62 +236,124 @@ gpu_toleration(struct arena *a, const struct render_placement_plan *plan)
 	return render_toleration(a, plan->taint_key, "Exists", NULL, plan->taint_effect, -1);
 }
 
-/* Step 3 (render.h): the patches that append the hybrid affinity. */
+/*
+ * The Pod's node affinity as step 3's requirements leave it: what it had
+ * (pref, terms) and what the requirements before added.  Every requirement
+ * of a plan has its own key, so one never finds another's expression.
+ */
+struct aff_state {
+	bool aff, na, pref_list;
+	const struct node *pref;  /* the Pod's preferred terms, or NULL */
+	const struct node *terms; /* the Pod's required terms, NULL once replaced */
+	size_t term_count;
+	bool *term_exprs; /* per term: matchExpressions present */
+};
+
+static void
+aff_state_init(struct arena *a, struct aff_state *st, const struct node *aff)
+{
+	const struct node *na = aff ? node_map_get(aff, "nodeAffinity") : NULL;
+
+	if (na && na->kind != NODE_MAP)
+		na = NULL;
+	memset(st, 0, sizeof(*st));
+	st->aff = aff != NULL;
+	st->na = na != NULL;
+	st->pref = seq_or_null(node_map_get(na, "preferredDuringSchedulingIgnoredDuringExecution"));
+	st->pref_list = st->pref != NULL;
+	st->terms = seq_or_null(
+		node_path(na, "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"));
+	st->term_count = st->terms ? st->terms->seq.count : 0;
+	st->term_exprs = arena_alloc(a, (st->term_count + 1) * sizeof(*st->term_exprs));
+	for (size_t i = 0; i < st->term_count; i++) {
+		const struct node *me = node_map_get(st->terms->seq.items[i], "matchExpressions");
+
+		st->term_exprs[i] = me && !node_is_null(me);
+	}
+}
+
+/* One preferred requirement of step 3. */
+static void
+affinity_preferred(struct arena *a, struct render_patch *out, struct aff_state *st,
+		   const struct render_affinity *r)
+{
+	for (size_t i = 0; st->pref && i < st->pref->seq.count; i++)
+		if (is_preference(st->pref->seq.items[i], r))
+			return;
+	if (!st->na) {
+		patch_add(a, out, "add", PATH_NA, node_affinity(a, r));
+		st->na = st->pref_list = true;
+	} else if (st->pref_list) {
+		patch_add(a, out, "add", PATH_PREF "/-", preferred_term(a, r));
+	} else {
+		struct node *list = node_new_seq(a, no_pos);
+
+		node_seq_push(a, list, preferred_term(a, r));
+		patch_add(a, out, "add", PATH_PREF, list);
+		st->pref_list = true;
+	}
+}
+
+/* One required requirement of step 3. */
+static void
+affinity_required(struct arena *a, struct render_patch *out, struct aff_state *st,
+		  const struct render_affinity *r)
+{
+	if (!st->na || !st->term_count) {
+		if (!st->na)
+			patch_add(a, out, "add", PATH_NA, node_affinity(a, r));
+		else
+			patch_add(a, out, "add", PATH_REQ, required_selector(a, r));
+		st->na = true;
+		st->terms = NULL;
+		st->term_count = 1;
+		st->term_exprs[0] = true;
+		return;
+	}
+	for (size_t i = 0; i < st->term_count; i++) {
+		const struct node *me =
+			st->terms ? node_map_get(st->terms->seq.items[i], "matchExpressions")
+				  : NULL;
+		struct node *list;
+
+		if (has_requirement(seq_or_null(me), r))
+			continue;
+		if (st->term_exprs[i]) {
+			patch_add(a, out, "add",
+				  arena_printf(a,
+					       PATH_REQ "/nodeSelectorTerms/%zu/matchExpressions/-",
+					       i),
+				  requirement(a, r));
+			continue;
+		}
+		list = node_new_seq(a, no_pos);
+		node_seq_push(a, list, requirement(a, r));
+		patch_add(a, out, "add",
+			  arena_printf(a, PATH_REQ "/nodeSelectorTerms/%zu/matchExpressions", i),
+			  list);
+		st->term_exprs[i] = true;
+	}
+}
+
+/* Step 3 (render.h): the patches that append each requirement in turn. */
 static void
 placement_affinity(struct arena *a, struct render_patch *out,
 		   const struct render_placement_plan *plan, const struct node *aff)
 {
-	const struct node *na = aff ? node_map_get(aff, "nodeAffinity") : NULL;
-	const struct node *pref, *terms;
+	struct aff_state st;
 
-	if (na && na->kind != NODE_MAP)
-		na = NULL;
-	pref = seq_or_null(node_map_get(na, "preferredDuringSchedulingIgnoredDuringExecution"));
-	terms = seq_or_null(
-		node_path(na, "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"));
-	if (plan->mode != PLACE_REQUIRE_ONPREM)
-		for (size_t i = 0; pref && i < pref->seq.count; i++)
-			if (is_our_preference(pref->seq.items[i]))
-				return;
-	if (!aff)
-		patch_add(a, out, "add", "/spec/affinity", node_new_map(a, no_pos));
-	if (!na) {
-		patch_add(a, out, "add", PATH_NA, node_affinity(a, plan));
-	} else if (plan->mode != PLACE_REQUIRE_ONPREM) {
-		if (pref) {
-			patch_add(a, out, "add", PATH_PREF "/-", preferred_term(a, plan));
-		} else {
-			struct node *list = node_new_seq(a, no_pos);
+	aff_state_init(a, &st, aff);
+	for (size_t k = 0; k < plan->affinity_count; k++) {
+		const struct render_affinity *r = &plan->affinity[k];
 
-			node_seq_push(a, list, preferred_term(a, plan));
-			patch_add(a, out, "add", PATH_PREF, list);
-		}
-	} else if (!terms || !terms->seq.count) {
-		patch_add(a, out, "add", PATH_REQ, required_selector(a));
-	} else {
-		for (size_t i = 0; i < terms->seq.count; i++) {
-			const struct node *me =
-				node_map_get(terms->seq.items[i], "matchExpressions");
-			struct node *list;
-
-			if (has_hybrid(seq_or_null(me)))
-				continue;
-			if (me && !node_is_null(me)) {
-				patch_add(a, out, "add",
-					  arena_printf(a,
-						       PATH_REQ
-						       "/nodeSelectorTerms/%zu/matchExpressions/-",
-						       i),
-					  hybrid_requirement(a));
-				continue;
-			}
-			list = node_new_seq(a, no_pos);
-			node_seq_push(a, list, hybrid_requirement(a));
-			patch_add(a, out, "add",
-				  arena_printf(
-					  a, PATH_REQ "/nodeSelectorTerms/%zu/matchExpressions", i),
-				  list);
-		}
+		/* without spec.affinity, every requirement adds something */
+		if (!st.aff)
+			patch_add(a, out, "add", "/spec/affinity", node_new_map(a, no_pos));
+		st.aff = true;
+		if (r->required)
+			affinity_required(a, out, &st, r);
+		else
+			affinity_preferred(a, out, &st, r);
 	}
 }
 
@@ -334,9 +420,15 @@ render_placement_patches(struct render_patch *out, struct arena *a,
 
 /* Exposed to the engine files through render_placement.h. */
 struct node *
-render_placement_node_affinity(struct arena *a, const struct render_placement_plan *plan)
+render_placement_requirement(struct arena *a, const struct render_affinity *r)
 {
-	return node_affinity(a, plan);
+	return requirement(a, r);
+}
+
+struct node *
+render_placement_node_affinity(struct arena *a, const struct render_affinity *r)
+{
+	return node_affinity(a, r);
 }
 
 const char *
@@ -393,24 +485,34 @@ cel_toleration(struct arena *a, const struct render_placement_plan *plan)
 			    render_quote(a, plan->taint_key), render_quote(a, plan->taint_effect));
 }
 
-/* CEL: the hybrid requirement as a typed constructor of `type`. */
+/* CEL: the values of r as a list literal. */
 static const char *
-cel_hybrid_expr(struct arena *a, const char *type)
+cel_values(struct arena *a, const struct render_affinity *r)
 {
-	return arena_printf(a, "%s{\n      key: %s, operator: \"In\", values: [%s]}", type,
-			    render_quote(a, RENDER_HYBRID_LABEL),
-			    render_quote(a, RENDER_HYBRID_VALUE));
+	const char *v = "";
+
+	for (size_t i = 0; i < r->value_count; i++)
+		v = arena_printf(a, "%s%s%s", v, i ? ", " : "", render_quote(a, r->values[i]));
+	return arena_printf(a, "[%s]", v);
 }
 
-/* CEL: whether requirement `e` is the hybrid one. */
+/* CEL: the requirement r as a typed constructor of `type`. */
 static const char *
-cel_is_hybrid(struct arena *a, const char *e)
+cel_req_expr(struct arena *a, const char *type, const struct render_affinity *r)
+{
+	return arena_printf(a, "%s{\n      key: %s, operator: %s, values: %s}", type,
+			    render_quote(a, r->key), render_quote(a, r->op), cel_values(a, r));
+}
+
+/* CEL: whether requirement `e` is r. */
+static const char *
+cel_is_req(struct arena *a, const char *e, const struct render_affinity *r)
 {
 	return arena_printf(a,
-			    "%s.key == %s && %s.operator == \"In\" &&\n"
-			    "    %s.?values.orValue([]) == [%s]",
-			    e, render_quote(a, RENDER_HYBRID_LABEL), e, e,
-			    render_quote(a, RENDER_HYBRID_VALUE));
+			    "%s.key == %s && %s.operator == %s &&\n"
+			    "    %s.?values.orValue([]) == %s",
+			    e, render_quote(a, r->key), e, render_quote(a, r->op), e,
+			    cel_values(a, r));
 }
 
 #define CEL_NA "Object.spec.affinity.nodeAffinity"
@@ -418,76 +520,74 @@ cel_is_hybrid(struct arena *a, const char *e)
 #define CEL_REQ CEL_NA ".requiredDuringSchedulingIgnoredDuringExecution"
 #define CEL_POD_NA "object.spec.affinity.nodeAffinity"
 #define CEL_POD_TERMS CEL_POD_NA ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
+#define CEL_PARENTS                                                                                \
+	"(has(object.spec.affinity) ? [] :\n"                                                      \
+	"  [JSONPatch{op: \"add\", path: \"/spec/affinity\", value: "                              \
+	"Object.spec.affinity{}}]) +\n"
 
 /*
- * CEL: the JSON patches of step 3.  prefer-onprem appends the preferred
- * term unless the Pod has it; require-onprem ANDs the hybrid requirement
- * into every required term that lacks it, or adds the one term.  Only the
+ * CEL: the JSON patches of one required requirement of step 3: ANDed into
+ * every required term that lacks it, or the one term added.  Only the
  * missing path pieces are created; no list is replaced.
  */
 static const char *
-cel_affinity_patches(struct arena *a, const struct render_placement_plan *plan)
+cel_required_patches(struct arena *a, const struct render_affinity *r)
 {
-	const char *parents = "(has(object.spec.affinity) ? [] :\n"
-			      "  [JSONPatch{op: \"add\", path: \"/spec/affinity\", value: "
-			      "Object.spec.affinity{}}]) +\n";
+	const char *expr = cel_req_expr(a, CEL_REQ ".nodeSelectorTerms.matchExpressions", r);
+	const char *req =
+		arena_printf(a,
+			     CEL_REQ "{\n"
+				     "    nodeSelectorTerms: [" CEL_REQ ".nodeSelectorTerms{\n"
+				     "      matchExpressions: [%s]}]}",
+			     expr);
 
-	if (plan->mode == PLACE_REQUIRE_ONPREM) {
-		const char *expr =
-			cel_hybrid_expr(a, CEL_REQ ".nodeSelectorTerms.matchExpressions");
-		const char *req = arena_printf(a,
-					       CEL_REQ "{\n"
-						       "    nodeSelectorTerms: [" CEL_REQ
-						       ".nodeSelectorTerms{\n"
-						       "      matchExpressions: [%s]}]}",
-					       expr);
+	return arena_printf(a,
+			    CEL_PARENTS
+			    "(!object.spec.?affinity.?nodeAffinity.hasValue() ?\n"
+			    "  [JSONPatch{op: \"add\", path: \"" PATH_NA "\", value: " CEL_NA "{\n"
+			    "    requiredDuringSchedulingIgnoredDuringExecution: %s}}] :\n"
+			    " size(" CEL_POD_NA ".?requiredDuringSchedulingIgnoredDuringExecution.?"
+			    "nodeSelectorTerms.orValue([])) == 0 ?\n"
+			    "  [JSONPatch{op: \"add\", path: \"" PATH_REQ "\", value: %s}] :\n"
+			    "  lists.range(size(" CEL_POD_TERMS ")).filter(i,\n"
+			    "    !" CEL_POD_TERMS "[i].?matchExpressions.orValue([]).exists(e,\n"
+			    "      %s)\n"
+			    "  ).map(i, " CEL_POD_TERMS "[i].?matchExpressions.hasValue() ?\n"
+			    "    JSONPatch{op: \"add\", path: \"" PATH_REQ
+			    "/nodeSelectorTerms/\" + string(i) + \"/matchExpressions/-\",\n"
+			    "      value: %s} :\n"
+			    "    JSONPatch{op: \"add\", path: \"" PATH_REQ
+			    "/nodeSelectorTerms/\" + string(i) + \"/matchExpressions\",\n"
+			    "      value: [%s]}))",
+			    req, req, cel_is_req(a, "e", r), expr, expr);
+}
 
-		return arena_printf(
-			a,
-			"%s"
-			"(!object.spec.?affinity.?nodeAffinity.hasValue() ?\n"
-			"  [JSONPatch{op: \"add\", path: \"" PATH_NA "\", value: " CEL_NA "{\n"
-			"    requiredDuringSchedulingIgnoredDuringExecution: %s}}] :\n"
-			" size(" CEL_POD_NA ".?requiredDuringSchedulingIgnoredDuringExecution.?"
-			"nodeSelectorTerms.orValue([])) == 0 ?\n"
-			"  [JSONPatch{op: \"add\", path: \"" PATH_REQ "\", value: %s}] :\n"
-			"  lists.range(size(" CEL_POD_TERMS ")).filter(i,\n"
-			"    !" CEL_POD_TERMS "[i].?matchExpressions.orValue([]).exists(e,\n"
-			"      %s)\n"
-			"  ).map(i, " CEL_POD_TERMS "[i].?matchExpressions.hasValue() ?\n"
-			"    JSONPatch{op: \"add\", path: \"" PATH_REQ
-			"/nodeSelectorTerms/\" + string(i) + \"/matchExpressions/-\",\n"
-			"      value: %s} :\n"
-			"    JSONPatch{op: \"add\", path: \"" PATH_REQ
-			"/nodeSelectorTerms/\" + string(i) + \"/matchExpressions\",\n"
-			"      value: [%s]}))",
-			parents, req, req, cel_is_hybrid(a, "e"), expr, expr);
-	} else {
-		const char *term = arena_printf(
-			a,
-			CEL_PREF "{\n"
-				 "    weight: %d,\n"
-				 "    preference: " CEL_PREF ".preference{\n"
-				 "      matchExpressions: [%s]}}",
-			plan->weight, cel_hybrid_expr(a, CEL_PREF ".preference.matchExpressions"));
+/* CEL: the JSON patches of one preferred requirement of step 3: its term
+ * appended unless the Pod has it (any weight). */
+static const char *
+cel_preferred_patches(struct arena *a, const struct render_affinity *r)
+{
+	const char *term = arena_printf(
+		a,
+		CEL_PREF "{\n"
+			 "    weight: %d,\n"
+			 "    preference: " CEL_PREF ".preference{\n"
+			 "      matchExpressions: [%s]}}",
+		r->weight, cel_req_expr(a, CEL_PREF ".preference.matchExpressions", r));
 
-		return arena_printf(
-			a,
-			"object.spec.?affinity.?nodeAffinity.?"
-			"preferredDuringSchedulingIgnoredDuringExecution.orValue([]).exists(p,\n"
-			"  size(p.?preference.?matchExpressions.orValue([])) == 1 &&\n"
-			"  size(p.?preference.?matchFields.orValue([])) == 0 &&\n"
-			"  %s) ? [] :\n"
-			"%s"
-			"(!object.spec.?affinity.?nodeAffinity.hasValue() ?\n"
-			"  [JSONPatch{op: \"add\", path: \"" PATH_NA "\", value: " CEL_NA "{\n"
-			"    preferredDuringSchedulingIgnoredDuringExecution: [%s]}}] :\n"
-			" has(" CEL_POD_NA ".preferredDuringSchedulingIgnoredDuringExecution) ?\n"
-			"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "/-\", value: %s}] :\n"
-			"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "\", value: [%s]}])",
-			cel_is_hybrid(a, "p.preference.matchExpressions[0]"), parents, term, term,
-			term);
-	}
+	return arena_printf(
+		a,
+		"object.spec.?affinity.?nodeAffinity.?"
+		"preferredDuringSchedulingIgnoredDuringExecution.orValue([]).exists(p,\n"
+		"  size(p.?preference.?matchExpressions.orValue([])) == 1 &&\n"
+		"  size(p.?preference.?matchFields.orValue([])) == 0 &&\n"
+		"  %s) ? [] :\n" CEL_PARENTS "(!object.spec.?affinity.?nodeAffinity.hasValue() ?\n"
+		"  [JSONPatch{op: \"add\", path: \"" PATH_NA "\", value: " CEL_NA "{\n"
+		"    preferredDuringSchedulingIgnoredDuringExecution: [%s]}}] :\n"
+		" has(" CEL_POD_NA ".preferredDuringSchedulingIgnoredDuringExecution) ?\n"
+		"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "/-\", value: %s}] :\n"
+		"  [JSONPatch{op: \"add\", path: \"" PATH_PREF "\", value: [%s]}])",
+		cel_is_req(a, "p.preference.matchExpressions[0]", r), term, term, term);
 }
 
 static void
@@ -582,20 +682,29 @@ render_placement_cel(struct arena *a, struct node *spec, const struct render_pla
 				    render_quote(a, plan->taint_effect), cel_toleration(a, plan),
 				    cel_toleration(a, plan)));
 
-	add_json_patch(a, muts, cel_affinity_patches(a, plan));
+	for (size_t k = 0; k < plan->affinity_count; k++)
+		add_json_patch(a, muts,
+			       plan->affinity[k].required
+				       ? cel_required_patches(a, &plan->affinity[k])
+				       : cel_preferred_patches(a, &plan->affinity[k]));
 }
 
 const char *
 render_placement_purpose(struct arena *a, const struct render_placement_plan *plan)
 {
+	const char *bind = plan->site_binding == BIND_REQUIRED    ? "; only the site's own nodes"
+			   : plan->site_binding == BIND_PREFERRED ? "; the site's own nodes first"
+								  : "";
+
 	return arena_printf(a,
 			    "adds to GPU Pods in %s the GPU toleration%s and a %s"
-			    " affinity to hybrid nodes (%s)",
+			    " affinity to hybrid nodes (%s%s)",
 			    plan->namespace_count ? "the placement namespaces" : "every namespace",
 			    plan->replace_not_ready || plan->replace_unreachable
 				    ? ", the eviction toleration seconds"
 				    : "",
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "required" : "preferred",
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "on-prem only"
-							       : "on-prem first, cloud fallback");
+							       : "on-prem first, cloud fallback",
+			    bind);
 }

@@ -11,9 +11,12 @@
 /* "gpusite-<site>-placement" */
 const char *render_placement_name(struct arena *a, const struct spec_site *site);
 
-/* The nodeAffinity value that step 3 adds (preferred or required). */
-struct node *render_placement_node_affinity(struct arena *a,
-					    const struct render_placement_plan *plan);
+/* The expression of one requirement of step 3 (key, operator, values). */
+struct node *render_placement_requirement(struct arena *a, const struct render_affinity *r);
+
+/* The nodeAffinity value that requirement r adds to a Pod without one
+ * (its preferred term or its one required term). */
+struct node *render_placement_node_affinity(struct arena *a, const struct render_affinity *r);
 
 /* The GPU toleration that step 2 adds. */
 struct node *render_placement_gpu_toleration(struct arena *a,

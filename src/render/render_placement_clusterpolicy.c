@@ -132,36 +132,25 @@ seconds_foreach(struct arena *a, const char *key, int64_t seconds)
 #define JP_TERMS JP_NA ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
 #define PATH_REQ "/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution"
 
-/* JMESPath filter: requirement @ (or `prefix`) is the hybrid one. */
+/* JMESPath filter: requirement @ (or `prefix`) is r. */
 static const char *
-jp_is_hybrid(struct arena *a, const char *prefix)
+jp_is_req(struct arena *a, const char *prefix, const struct render_affinity *r)
 {
-	return arena_printf(a, "%skey == %s && %soperator == 'In' && %svalues == `[\"%s\"]`",
-			    prefix, render_jp_raw(a, RENDER_HYBRID_LABEL), prefix, prefix,
-			    RENDER_HYBRID_VALUE);
+	return arena_printf(a, "%skey == %s && %soperator == %s && %svalues == `%s`", prefix,
+			    render_jp_raw(a, r->key), prefix, render_jp_raw(a, r->op), prefix,
+			    json_text(a, render_str_seq(a, r->values, r->value_count)));
 }
 
-/* The hybrid requirement: the value step 3 ANDs into required terms. */
-static struct node *
-hybrid_requirement(struct arena *a, const struct render_placement_plan *plan)
-{
-	struct node *na = render_placement_node_affinity(a, plan);
-
-	return node_path(na, "requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms")
-		->seq.items[0]
-		->map.pairs[0]
-		.value->seq.items[0];
-}
-
-/* prefer-onprem: append the preferred term unless the Pod has it (with
+/* A preferred requirement: append its term unless the Pod has it (with
  * any weight); Kyverno creates the missing path pieces of an add. */
 static void
-preferred_rule(struct arena *a, struct node *rules, const struct render_placement_plan *plan)
+preferred_rule(struct arena *a, struct node *rules, const struct render_placement_plan *plan,
+	       const struct render_affinity *r)
 {
 	struct node *all, *mutate;
-	const struct node *na = render_placement_node_affinity(a, plan);
+	const struct node *na = render_placement_node_affinity(a, r);
 
-	rule(a, rules, "hybrid-node-affinity", plan, &all, &mutate);
+	rule(a, rules, arena_printf(a, "%s-node-affinity", r->what), plan, &all, &mutate);
 	node_seq_push(
 		a, all,
 		condition(
@@ -172,7 +161,7 @@ preferred_rule(struct arena *a, struct node *rules, const struct render_placemen
 				".preferredDuringSchedulingIgnoredDuringExecution[?"
 				"length(preference.matchExpressions || `[]`) == `1` && "
 				"length(preference.matchFields || `[]`) == `0` && %s] || `[]`) }}",
-				jp_is_hybrid(a, "preference.matchExpressions[0].")),
+				jp_is_req(a, "preference.matchExpressions[0].", r)),
 			"Equals", node_new_int(a, no_pos, 0)));
 	node_map_add_str(
 		a, mutate, "patchesJson6902",
@@ -188,12 +177,12 @@ preferred_rule(struct arena *a, struct node *rules, const struct render_placemen
 					     ->seq.items[0])));
 }
 
-/* foreach entry over the required terms: AND the hybrid requirement in. */
+/* foreach entry over the required terms: AND requirement r in. */
 static struct node *
-term_foreach(struct arena *a, const struct render_placement_plan *plan, bool has_exprs)
+term_foreach(struct arena *a, const struct render_affinity *r, bool has_exprs)
 {
 	struct node *f = node_new_map(a, no_pos), *pre, *all;
-	const char *req = json_text(a, hybrid_requirement(a, plan));
+	const char *req = json_text(a, render_placement_requirement(a, r));
 
 	node_map_add_str(a, f, "list", JP_TERMS);
 	pre = node_map_add(a, f, "preconditions", node_new_map(a, no_pos));
@@ -207,7 +196,7 @@ term_foreach(struct arena *a, const struct render_placement_plan *plan, bool has
 			condition(a,
 				  arena_printf(
 					  a, "{{ length(element.matchExpressions[?%s] || `[]`) }}",
-					  jp_is_hybrid(a, "")),
+					  jp_is_req(a, "", r)),
 				  "Equals", node_new_int(a, no_pos, 0)));
 		node_map_add_str(
 			a, f, "patchesJson6902",
@@ -230,15 +219,16 @@ term_foreach(struct arena *a, const struct render_placement_plan *plan, bool has
 	return f;
 }
 
-/* require-onprem: the one required term where the Pod has none, else the
- * hybrid requirement ANDed into every term that lacks it. */
+/* A required requirement: the one required term where the Pod has none,
+ * else the requirement ANDed into every term that lacks it. */
 static void
-required_rules(struct arena *a, struct node *rules, const struct render_placement_plan *plan)
+required_rules(struct arena *a, struct node *rules, const struct render_placement_plan *plan,
+	       const struct render_affinity *r)
 {
 	struct node *all, *mutate, *fe;
-	const struct node *na = render_placement_node_affinity(a, plan);
+	const struct node *na = render_placement_node_affinity(a, r);
 
-	rule(a, rules, "hybrid-node-affinity", plan, &all, &mutate);
+	rule(a, rules, arena_printf(a, "%s-node-affinity", r->what), plan, &all, &mutate);
 	node_seq_push(a, all,
 		      condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "Equals",
 				node_new_int(a, no_pos, 0)));
@@ -253,13 +243,13 @@ required_rules(struct arena *a, struct node *rules, const struct render_placemen
 				  node_map_get(na,
 					       "requiredDuringSchedulingIgnoredDuringExecution"))));
 
-	rule(a, rules, "hybrid-node-affinity-terms", plan, &all, &mutate);
+	rule(a, rules, arena_printf(a, "%s-node-affinity-terms", r->what), plan, &all, &mutate);
 	node_seq_push(a, all,
 		      condition(a, "{{ length(" JP_TERMS " || `[]`) }}", "GreaterThan",
 				node_new_int(a, no_pos, 0)));
 	fe = node_map_add(a, mutate, "foreach", node_new_seq(a, no_pos));
-	node_seq_push(a, fe, term_foreach(a, plan, true));
-	node_seq_push(a, fe, term_foreach(a, plan, false));
+	node_seq_push(a, fe, term_foreach(a, r, true));
+	node_seq_push(a, fe, term_foreach(a, r, false));
 }
 
 static int
@@ -323,10 +313,12 @@ clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 				      "  value: %s\n",
 				      json_text(a, render_placement_gpu_toleration(a, &plan))));
 
-	if (plan.mode == PLACE_REQUIRE_ONPREM)
-		required_rules(a, rules, &plan);
-	else
-		preferred_rule(a, rules, &plan);
+	for (size_t k = 0; k < plan.affinity_count; k++) {
+		if (plan.affinity[k].required)
+			required_rules(a, rules, &plan, &plan.affinity[k]);
+		else
+			preferred_rule(a, rules, &plan, &plan.affinity[k]);
+	}
 	return 0;
 }
 

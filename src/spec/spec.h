@@ -53,6 +53,8 @@ enum spec_engine {
 	ENGINE_NONE,
 };
 enum spec_fencing { FENCE_NONE, FENCE_LEASE, FENCE_STATEFULSET };
+/* placement.siteBinding: how a site's GPU pods are kept on its own nodes */
+enum spec_site_binding { BIND_REQUIRED, BIND_PREFERRED, BIND_NONE };
 enum spec_credentials { CRED_NONE, CRED_SSM, CRED_IAMRA, CRED_BOTH };
 
 struct spec_iamra {
@@ -188,6 +190,7 @@ struct spec_placement {
 	int64_t unreachable_toleration_seconds;
 	bool single_writer;
 	enum spec_fencing fencing;
+	enum spec_site_binding site_binding; /* default BIND_REQUIRED */
 	const struct node *src;
 };
 
@@ -335,5 +338,6 @@ const char *spec_provisioner_name(enum spec_provisioner p);
 const char *spec_capacity_name(enum spec_capacity c);
 const char *spec_placement_mode_name(enum spec_placement_mode m);
 const char *spec_fencing_name(enum spec_fencing f);
+const char *spec_site_binding_name(enum spec_site_binding b);
 
 #endif

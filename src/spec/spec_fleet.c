@@ -188,3 +188,14 @@ spec_fencing_name(enum spec_fencing f)
 	}
 	return "?";
 }
+
+const char *
+spec_site_binding_name(enum spec_site_binding b)
+{
+	switch (b) {
+	case BIND_REQUIRED: return "required";
+	case BIND_PREFERRED: return "preferred";
+	case BIND_NONE: return "none";
+	}
+	return "?";
+}

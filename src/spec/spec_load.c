@@ -473,6 +473,7 @@ load_placement(struct loader *L, struct spec_placement *p, const struct node *ma
 {
 	const char *engine = get_str(map, "engine", "kyverno");
 	const char *fencing = get_str(map, "fencing", "none");
+	const char *binding = get_str(map, "siteBinding", "required");
 	int64_t v;
 
 	p->src = map;
@@ -494,6 +495,9 @@ load_placement(struct loader *L, struct spec_placement *p, const struct node *ma
 	p->fencing = streq(fencing, "lease")         ? FENCE_LEASE
 		     : streq(fencing, "statefulset") ? FENCE_STATEFULSET
 						     : FENCE_NONE;
+	p->site_binding = streq(binding, "preferred") ? BIND_PREFERRED
+			  : streq(binding, "none")    ? BIND_NONE
+						      : BIND_REQUIRED;
 }
 
 static void

@@ -9,7 +9,8 @@ FLEET="$TEST_TOP/testdata/fleet"
 nfleet=$(ls "$FLEET"/sites/*.yaml 2>/dev/null | wc -l | tr -d ' ')
 
 # An invalid tree: a valid starter spec, the same with a fallback limit
-# below one instance (GS041, plus the GS045 warning), a document that is
+# below one instance (GS041, plus the GS045 warning; its own namespace, or
+# GS171 would join them), a document that is
 # not a mapping (GS001) and a symlink leading out of the tree (GS006) -
 # out of bad/, that is: run from the scratch directory, which holds the
 # target, the link stays inside.
@@ -17,6 +18,7 @@ mkdir -p bad && (
 	cd bad &&
 	init_filled good &&
 	sed -e "s/name: good/name: low-limit/" -e "s/gpuLimit: 8 /gpuLimit: 2 /" \
+		-e "s/namespaces: \[inference\]/namespaces: [inference-low]/" \
 		sites/good.yaml >sites/low.yaml &&
 	printf -- "- just\n- a list\n" >sites/list.yaml &&
 	echo "kind: Secret" >../outside.yaml &&

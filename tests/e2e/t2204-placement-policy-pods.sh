@@ -1,5 +1,6 @@
 #!/bin/sh
-# t2204: the RENDERED placement policies, run on real Pod objects.
+# t2204: the RENDERED placement policies, run on real Pod objects, with
+# every siteBinding (required, the default; preferred; none).
 # tests/tools/policy-eval.mjs evaluates each engine's policy as admission
 # would (CEL JSON patches for the Kyverno MutatingPolicy and the
 # MutatingAdmissionPolicy, JMESPath preconditions and patchesJson6902 for
@@ -43,10 +44,12 @@ variant() {
 	"$GPUSITE" render "$SCRATCH/$name" "$@" >"$SCRATCH/$name.yaml"
 }
 
-# run_case CASE STREAM POLICY NAMESPACES SELECTOR MODE WEIGHT NR UR
+# run_case CASE STREAM POLICY NAMESPACES SELECTOR MODE WEIGHT NR UR SITE [BINDING]
 # One test per sample Pod, then the second pass and the schema check.
 run_case() {
 	case=$1 stream=$2 policy=$3 nss=$4 sel=$5 mode=$6 weight=$7 nr=$8 ur=$9
+	shift 9
+	site=$1 binding=${2:-required}
 	mkdir -p "$SCRATCH/$case"
 	for pod in "$pods"/*.yaml "$SCRATCH"/extra-pods/*.yaml; do
 		[ -f "$pod" ] || continue
@@ -55,7 +58,7 @@ run_case() {
 			to_json '$pod' '$SCRATCH/$case/$p.orig' &&
 			eval_policy '$stream' '$policy' '$pod' >'$SCRATCH/$case/$p.json' 2>'$SCRATCH/$case/$p.log' &&
 			python3 '$TEST_TOP/tests/tools/policy-expect.py' '$SCRATCH/$case/$p.orig' '$SCRATCH/$case/$p.json' \
-				'$nss' '$sel' '$mode' '$weight' '$nr' '$ur'
+				'$nss' '$sel' '$mode' '$weight' '$nr' '$ur' '$site' '$binding'
 		"
 	done
 	test_expect_success "$case: a second pass changes nothing" "
@@ -99,13 +102,34 @@ test_expect_success "render the fleet and its engine variants" '
 '
 
 # seoul-dc1: namespaces [inference], no pod selector, 60 s, prefer weight 100
-run_case kyverno "$SCRATCH/fleet.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
-run_case clusterpolicy "$SCRATCH/clusterpolicy.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
-run_case map-v1 "$SCRATCH/map136.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
-run_case map-v1beta1 "$SCRATCH/map135.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60
-run_case require-onprem "$SCRATCH/require.yaml" gpusite-seoul-dc1-placement inference '{}' require-onprem 100 60 60
+run_case kyverno "$SCRATCH/fleet.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1
+run_case clusterpolicy "$SCRATCH/clusterpolicy.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1
+run_case map-v1 "$SCRATCH/map136.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1
+run_case map-v1beta1 "$SCRATCH/map135.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1
+run_case require-onprem "$SCRATCH/require.yaml" gpusite-seoul-dc1-placement inference '{}' require-onprem 100 60 60 seoul-dc1
+# siteBinding preferred and none, every engine (required, the default, is above)
+for binding in preferred none; do
+	test_expect_success "render seoul-dc1 with siteBinding $binding, every engine" "
+		variant kyverno-$binding '{ sub(/engine: kyverno\$/, \"engine: kyverno\n    siteBinding: $binding\") } 1' &&
+		variant clusterpolicy-$binding '{ sub(/engine: kyverno\$/, \"engine: kyverno-clusterpolicy\n    siteBinding: $binding\") } 1' &&
+		variant map136-$binding '{ sub(/engine: kyverno\$/, \"engine: mutating-admission-policy\n    siteBinding: $binding\") } 1' --kube-version 1.36 &&
+		variant map135-$binding '{ sub(/engine: kyverno\$/, \"engine: mutating-admission-policy\n    siteBinding: $binding\") } 1' --kube-version 1.35
+	"
+	for engine in kyverno clusterpolicy map136 map135; do
+		run_case "$engine-$binding" "$SCRATCH/$engine-$binding.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1 $binding
+	done
+done
+test_expect_success "siteBinding: required ANDs the site term, preferred prefers it, none leaves it out" '
+	grep -q "\"gpusite.io/site\", \"operator\": \"In\", \"values\": \[\"seoul-dc1\"\]" "$SCRATCH/kyverno/gpu-own-affinity.json" ||
+	python3 -c "import json,sys; p=json.load(open(sys.argv[1])); t=p[\"spec\"][\"affinity\"][\"nodeAffinity\"][\"requiredDuringSchedulingIgnoredDuringExecution\"][\"nodeSelectorTerms\"]; sys.exit(not all({\"key\": \"gpusite.io/site\", \"operator\": \"In\", \"values\": [\"seoul-dc1\"]} in x[\"matchExpressions\"] for x in t))" "$SCRATCH/kyverno/gpu-own-affinity.json" &&
+	grep -q "gpusite.io/site" "$SCRATCH/kyverno-preferred/gpu-no-tolerations.json" &&
+	! grep -q "requiredDuringScheduling" "$SCRATCH/kyverno-preferred/gpu-no-tolerations.json" &&
+	! grep -q "gpusite.io/site" "$SCRATCH/kyverno-none/gpu-no-tolerations.json" &&
+	! grep -q "gpusite.io/site" "$SCRATCH/clusterpolicy-none/gpu-own-affinity.json"
+'
+
 # frankfurt-lab: MutatingAdmissionPolicy v1, [research, inference], 300 s, weight 80
-run_case frankfurt "$SCRATCH/fleet.yaml" gpusite-frankfurt-lab-placement research,inference '{}' prefer-onprem 80 300 300
+run_case frankfurt "$SCRATCH/fleet.yaml" gpusite-frankfurt-lab-placement research,inference '{}' prefer-onprem 80 300 300 frankfurt-lab
 
 # incheon-edge: batch-inference with a pod selector; the Pods moved there
 mkdir -p "$SCRATCH/incheon-pods"
@@ -121,7 +145,7 @@ test_expect_success "incheon-edge: the pod selector is honoured" '
 	to_json "$SCRATCH/incheon-pods/gpu-own-tolerations.yaml" "$SCRATCH/labelled.orig" &&
 	python3 "$TEST_TOP/tests/tools/policy-expect.py" "$SCRATCH/labelled.orig" \
 		"$SCRATCH/labelled.json" batch-inference \
-		"{\"matchLabels\": {\"app.kubernetes.io/part-of\": \"batch-inference\"}}" prefer-onprem 100 300 300
+		"{\"matchLabels\": {\"app.kubernetes.io/part-of\": \"batch-inference\"}}" prefer-onprem 100 300 300 incheon-edge
 '
 test_expect_success "the harness is live: a policy that wipes tolerations is caught" '
 	sed "s|\[JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",|[JSONPatch{op: \"replace\", path: \"/spec/tolerations\", value: []}, JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",|" \
@@ -131,6 +155,6 @@ test_expect_success "the harness is live: a policy that wipes tolerations is cau
 		>"$SCRATCH/wipe.json" 2>/dev/null &&
 	to_json "$pods/gpu-own-tolerations.yaml" "$SCRATCH/wipe.orig" &&
 	! python3 "$TEST_TOP/tests/tools/policy-expect.py" "$SCRATCH/wipe.orig" "$SCRATCH/wipe.json" \
-		inference "{}" prefer-onprem 100 60 60 >/dev/null
+		inference "{}" prefer-onprem 100 60 60 seoul-dc1 >/dev/null
 '
 test_done

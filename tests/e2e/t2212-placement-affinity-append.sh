@@ -13,6 +13,8 @@
 #     with matchFields only gets a matchExpressions list);
 #   - podAffinity only: kept, node affinity added beside it;
 #   - the hybrid preference or requirement already there: nothing twice.
+# siteBinding is required (the default): every required term also gets
+# gpusite.io/site In [seoul-dc1], or the one term is added.
 # A second pass changes nothing, and the C model (render_placement_patches,
 # unit-tested) and tests/tools/policy-expect.py say the same.
 . "$TEST_TOP/tests/lib.sh"
@@ -91,7 +93,7 @@ for mode in prefer-onprem require-onprem; do
 				same_json '$pods/expected/$mode/$p.json' '$out' &&
 				node '$SCRATCH/eval/to-json.cjs' '$pods/$p.yaml' '$out.orig' &&
 				python3 '$TEST_TOP/tests/tools/policy-expect.py' '$out.orig' '$out' inference '{}' \
-					'$mode' 100 60 60
+					'$mode' 100 60 60 seoul-dc1
 			"
 		done
 		test_expect_success "$engine $mode: a second pass changes nothing" "
@@ -121,16 +123,17 @@ test_expect_success "the expected Pods keep every affinity the Pod had" '
 			ot = (ona.get("requiredDuringSchedulingIgnoredDuringExecution") or {}).get("nodeSelectorTerms") or []
 			wt = (wna.get("requiredDuringSchedulingIgnoredDuringExecution") or {}).get("nodeSelectorTerms") or []
 			hyb = {"key": "eks.amazonaws.com/compute-type", "operator": "In", "values": ["hybrid"]}
-			if mode == "require-onprem":
-			    assert wt and all(hyb in t.get("matchExpressions", []) for t in wt), sys.argv[2]
-			    assert all(t.get("matchExpressions", []).count(hyb) == 1 for t in wt), sys.argv[2]
-			    if ot:
-			        assert len(wt) == len(ot), sys.argv[2]
-			        for o, w in zip(ot, wt):
-			            assert w.get("matchExpressions", [])[:len(o.get("matchExpressions", []))] == o.get("matchExpressions", [])
-			            assert w.get("matchFields") == o.get("matchFields")
-			else:
-			    assert wt == ot, (sys.argv[2], "required terms changed")
+			site = {"key": "gpusite.io/site", "operator": "In", "values": ["seoul-dc1"]}
+			need = [hyb, site] if mode == "require-onprem" else [site]
+			for req in need:
+			    assert wt and all(req in t.get("matchExpressions", []) for t in wt), sys.argv[2]
+			    assert all(t.get("matchExpressions", []).count(req) == 1 for t in wt), sys.argv[2]
+			if ot:
+			    assert len(wt) == len(ot), sys.argv[2]
+			    for o, w in zip(ot, wt):
+			        assert w.get("matchExpressions", [])[:len(o.get("matchExpressions", []))] == o.get("matchExpressions", [])
+			        assert w.get("matchFields") == o.get("matchFields")
+			if mode != "require-onprem":
 			    assert sum(1 for x in wp if x["preference"] == {"matchExpressions": [hyb]}) == 1, sys.argv[2]
 			PY
 		done

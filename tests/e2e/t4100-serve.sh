@@ -132,7 +132,7 @@ test_expect_success '50 requests at once: all 200, the same bytes' '
 '
 
 test_expect_success 'a new commit is served after --refresh; a broken spec answers 503 with the diagnostics' '
-	sed "s/beta-dc1/beta-dc9/g" repo/sites/beta-dc1.yml >repo/sites/beta-dc9.yml &&
+	sed -e "s/beta-dc1/beta-dc9/g" -e "s/namespaces: \[inference\]/namespaces: [inference-dc9]/" repo/sites/beta-dc1.yml >repo/sites/beta-dc9.yml &&
 	git -C repo add . && git -C repo -c user.name=t -c user.email=t@example.com commit -qm more &&
 	wait_for beta-dc9 --token-file token &&
 	printf "  bogusField: 1\n" >>repo/sites/beta-dc9.yml &&
@@ -253,7 +253,7 @@ test_expect_success 'a --repo URL (the libgit2 cache) is fetched again at each r
 	$CLIENT "$BASE" --token-file token --param per=\"site\" >out &&
 	head -n 1 out >status && echo 200 >expect && test_cmp expect status &&
 	! grep -q delta-dc1 out &&
-	sed "s/beta-dc1/delta-dc1/g" repo/sites/beta-dc1.yml >repo/sites/delta-dc1.yml &&
+	sed -e "s/beta-dc1/delta-dc1/g" -e "s/namespaces: \[inference\]/namespaces: [inference-delta]/" repo/sites/beta-dc1.yml >repo/sites/delta-dc1.yml &&
 	git -C repo add . && git -C repo -c user.name=t -c user.email=t@example.com commit -qm delta &&
 	git -C repo push -q "$SCRATCH/origin.git" HEAD:refs/heads/main &&
 	wait_for "\"site\":\"delta-dc1\",\"cluster\":\"cluster-b\",\"destinationName\":\"busan-spoke\",\"project\":\"default\",\"alertsNamespace\":\"monitoring\",\"file\":\"sites/delta-dc1.yml\"" \

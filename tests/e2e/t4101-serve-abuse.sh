@@ -103,7 +103,7 @@ test_expect_success 'a key given twice anywhere, a \u0000 in a string: 400 namin
 '
 
 test_expect_success 'SIGHUP reads the specs again at once and keeps serving' '
-	sed "s/beta-dc1/beta-dc7/g" sites/beta-dc1.yml >sites/beta-dc7.yml &&
+	sed -e "s/beta-dc1/beta-dc7/g" -e "s/namespaces: \[inference\]/namespaces: [inference-dc7]/" sites/beta-dc1.yml >sites/beta-dc7.yml &&
 	$CLIENT "http://$ADDR" --token-file token --param per=\"site\" >out &&
 	! grep -q beta-dc7 out &&
 	kill -HUP $PID &&

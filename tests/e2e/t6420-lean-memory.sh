@@ -36,10 +36,14 @@ peak_kib() {
 
 F="$SCRATCH/fleet"
 sh "$TEST_TOP/bench/gen-fleet.sh" 2100 "$F" || exit 1
-# the first 300 sites in 20 shared clusters, so batches hold whole clusters
+# the first 300 sites in 20 shared clusters, so batches hold whole clusters;
+# each with namespaces of its own (sites of one cluster may not share a
+# placement scope, GS171)
 for f in "$F"/sites/site-00[0-2]*.yaml; do
 	i=$(basename "$f" .yaml | sed 's/^site-0*//')
-	sed "s/name: cluster-[0-9]*/name: shared-$((i % 20))/" "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+	sed -e "s/name: cluster-[0-9]*/name: shared-$((i % 20))/" \
+		-e "s/namespaces: \[inference, batch\]/namespaces: [inference-$i, batch-$i]/" \
+		"$f" >"$f.tmp" && mv "$f.tmp" "$f"
 done
 all=$(ls "$F/sites" | sed 's/\.yaml$//' | paste -sd, -)
 

@@ -4,7 +4,11 @@ must do to a Pod, computed from the Pod and the site's placement settings,
 compared with what the rendered policy did (policy-eval.mjs).
 
   policy-expect.py ORIGINAL.json MUTATED.json NAMESPACES POD_SELECTOR_JSON \
-                   MODE WEIGHT NOT_READY_SECONDS UNREACHABLE_SECONDS
+                   MODE WEIGHT NOT_READY_SECONDS UNREACHABLE_SECONDS \
+                   [SITE [BINDING]]
+
+SITE is the site's name, BINDING its placement.siteBinding (required when
+left out); without SITE no site term is expected.
 
 Exit 0 when MUTATED is exactly the expected Pod, else 1 with the difference.
 """
@@ -53,41 +57,55 @@ def tolerates_gpu_taint(t):
     return op == "Exists" or (op == "Equal" and t.get("value", "") == "Exists")
 
 
-def is_hybrid(e):
-    return e.get("key") == HYBRID["key"] and e.get("operator") == "In" and \
-        e.get("values") == HYBRID["values"]
-
-
-def place_affinity(spec, mode, weight):
-    """Node affinity APPENDED to what the Pod has (docs/design/artifacts.md, "Placement")."""
-    na = (spec.get("affinity") or {}).get("nodeAffinity")
-    if mode == "require-onprem":
-        terms = ((na or {}).get("requiredDuringSchedulingIgnoredDuringExecution") or {}) \
-            .get("nodeSelectorTerms") or []
-        if not terms:
-            # the one term; the Pod's other nodeAffinity fields stay
-            aff = spec.setdefault("affinity", {})
-            aff.setdefault("nodeAffinity", {})["requiredDuringSchedulingIgnoredDuringExecution"] = {
-                "nodeSelectorTerms": [{"matchExpressions": [dict(HYBRID)]}]}
-            return
-        for t in terms:
-            # ANDed into every term that lacks it; the term's other fields stay
-            if not any(is_hybrid(e) for e in t.get("matchExpressions") or []):
-                t["matchExpressions"] = (t.get("matchExpressions") or []) + [dict(HYBRID)]
+def require(spec, req):
+    """A required expression ANDed into every nodeSelectorTerm, or the one term."""
+    aff = spec.setdefault("affinity", {})
+    na = aff.setdefault("nodeAffinity", {})
+    terms = (na.get("requiredDuringSchedulingIgnoredDuringExecution") or {}) \
+        .get("nodeSelectorTerms") or []
+    if not terms:
+        # the one term; the Pod's other nodeAffinity fields stay
+        na["requiredDuringSchedulingIgnoredDuringExecution"] = {
+            "nodeSelectorTerms": [{"matchExpressions": [dict(req)]}]}
         return
+    for t in terms:
+        # ANDed into every term that lacks it; the term's other fields stay
+        if req not in (t.get("matchExpressions") or []):
+            t["matchExpressions"] = (t.get("matchExpressions") or []) + [dict(req)]
+
+
+def prefer(spec, req, weight):
+    """A preferred term appended, unless one with exactly req is there (any weight)."""
+    na = (spec.get("affinity") or {}).get("nodeAffinity")
     pref = (na or {}).get("preferredDuringSchedulingIgnoredDuringExecution") or []
     for p in pref:
         me = (p.get("preference") or {}).get("matchExpressions") or []
         mf = (p.get("preference") or {}).get("matchFields") or []
-        if len(me) == 1 and not mf and is_hybrid(me[0]):
-            return      # the Pod has the hybrid preference already (any weight)
+        if len(me) == 1 and not mf and me[0] == req:
+            return
     aff = spec.setdefault("affinity", {})
     na = aff.setdefault("nodeAffinity", {})
     na["preferredDuringSchedulingIgnoredDuringExecution"] = pref + [
-        {"weight": weight, "preference": {"matchExpressions": [dict(HYBRID)]}}]
+        {"weight": weight, "preference": {"matchExpressions": [dict(req)]}}]
 
 
-def expected(pod, namespaces, pod_selector, mode, weight, seconds):
+def place_affinity(spec, mode, weight, site, binding):
+    """Node affinity APPENDED to what the Pod has (docs/design/artifacts.md, "Placement"):
+    the hybrid requirement, then the site's (siteBinding)."""
+    if mode == "require-onprem":
+        require(spec, HYBRID)
+    else:
+        prefer(spec, HYBRID, weight)
+    if not site or binding == "none":
+        return
+    term = {"key": "gpusite.io/site", "operator": "In", "values": [site]}
+    if binding == "preferred":
+        prefer(spec, term, 100)
+    else:
+        require(spec, term)
+
+
+def expected(pod, namespaces, pod_selector, mode, weight, seconds, site=None, binding="required"):
     ns = pod["metadata"].get("namespace", "default")
     if ns not in namespaces or not selects(pod_selector, pod["metadata"].get("labels") or {}) \
             or not requests_gpu(pod):
@@ -103,7 +121,7 @@ def expected(pod, namespaces, pod_selector, mode, weight, seconds):
             t["tolerationSeconds"] = seconds[t["key"]]
     if not any(tolerates_gpu_taint(t) for t in tols or []):
         spec["tolerations"] = (tols or []) + [{"key": GPU, "operator": "Exists", "effect": "NoSchedule"}]
-    place_affinity(spec, mode, weight)
+    place_affinity(spec, mode, weight, site, binding)
     return out
 
 
@@ -114,7 +132,9 @@ def main():
     mode, weight = sys.argv[5], int(sys.argv[6])
     seconds = {"node.kubernetes.io/not-ready": int(sys.argv[7]),
                "node.kubernetes.io/unreachable": int(sys.argv[8])}
-    want = expected(original, namespaces, pod_selector, mode, weight, seconds)
+    site = sys.argv[9] if len(sys.argv) > 9 else None
+    binding = sys.argv[10] if len(sys.argv) > 10 else "required"
+    want = expected(original, namespaces, pod_selector, mode, weight, seconds, site, binding)
     if want != mutated:
         print("expected:", json.dumps(want["spec"], indent=1, sort_keys=True))
         print("got:     ", json.dumps(mutated["spec"], indent=1, sort_keys=True))

@@ -79,6 +79,48 @@ test_k8s__label_selector_like_apimachinery(void **state)
 	assert_false(k8s_label_selector_matches(yaml("{matchLabels: {a: x}}"), NULL));
 }
 
+/* Disjoint selectors: no set of labels matches both. */
+static void
+test_k8s__selectors_disjoint(void **state)
+{
+	static const struct {
+		const char *a, *b;
+		bool disjoint;
+	} cases[] = {
+		{ "{}", "{}", false },
+		{ "{}", "{matchLabels: {a: x}}", false },
+		{ "{matchLabels: {a: x}}", "{matchLabels: {a: y}}", true },
+		{ "{matchLabels: {a: x}}", "{matchLabels: {b: y}}", false },
+		{ "{matchLabels: {a: x}}",
+		  "{matchExpressions: [{key: a, operator: In, values: [y, x]}]}", false },
+		{ "{matchLabels: {a: x}}",
+		  "{matchExpressions: [{key: a, operator: NotIn, values: [x]}]}", true },
+		{ "{matchLabels: {a: x}}", "{matchExpressions: [{key: a, operator: DoesNotExist}]}",
+		  true },
+		{ "{matchExpressions: [{key: a, operator: Exists}]}",
+		  "{matchExpressions: [{key: a, operator: DoesNotExist}]}", true },
+		{ "{matchExpressions: [{key: a, operator: NotIn, values: [x]}]}",
+		  "{matchExpressions: [{key: a, operator: NotIn, values: [y]}]}", false },
+		{ "{matchExpressions: [{key: a, operator: In, values: [x, y]}]}",
+		  "{matchExpressions: [{key: a, operator: NotIn, values: [x, y]}]}", true },
+		{ "{matchExpressions: [{key: a, operator: Exists}]}",
+		  "{matchExpressions: [{key: a, operator: NotIn, values: [x]}]}", false },
+		/* one key disjoint is enough, whatever the others */
+		{ "{matchLabels: {a: x, b: y}}", "{matchLabels: {b: y, a: z}}", true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct node *a = yaml(cases[i].a), *b = yaml(cases[i].b);
+
+		if (k8s_label_selectors_disjoint(a, b) != cases[i].disjoint ||
+		    k8s_label_selectors_disjoint(b, a) != cases[i].disjoint)
+			fail_msg("%s vs %s: want disjoint %d", cases[i].a, cases[i].b,
+				 cases[i].disjoint);
+	}
+	assert_false(k8s_label_selectors_disjoint(NULL, yaml("{matchLabels: {a: x}}")));
+}
+
 static void
 test_k8s__node_requirements_gt_lt(void **state)
 {
@@ -461,6 +503,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_k8s__selectors_disjoint),
 		cmocka_unit_test(test_k8s__version_accepts_what_clusters_and_argocd_write),
 		cmocka_unit_test(test_k8s__version_refuses_anything_else),
 		TESTUTIL_CASE(test_k8s__label_selector_like_apimachinery),

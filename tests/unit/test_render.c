@@ -874,6 +874,7 @@ test_render__patches_append_and_replace_defaults(void **state)
 
 	s->placement.not_ready_toleration_seconds = 60;
 	s->placement.unreachable_toleration_seconds = 90;
+	s->placement.site_binding = BIND_NONE;
 	render_placement_plan(&plan, s);
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, GPU_POD), "inference"),
 			 0);
@@ -906,6 +907,7 @@ test_render__patches_respect_what_the_pod_has(void **state)
 	struct render_placement_plan plan;
 	struct render_patch p;
 
+	s->placement.site_binding = BIND_NONE;
 	render_placement_plan(&plan, s);
 	/* GPU taint tolerated already (empty key + Exists tolerates all), 300 s
 	 * kept because the spec says 300; own required node affinity: the
@@ -968,7 +970,8 @@ test_render__patches_respect_what_the_pod_has(void **state)
 
 	/* require-onprem: ANDed into every term that lacks it, a term with
 	 * matchFields only gets the list */
-	plan.mode = PLACE_REQUIRE_ONPREM;
+	s->placement.mode = PLACE_REQUIRE_ONPREM;
+	render_placement_plan(&plan, s);
 	assert_int_equal(
 		render_placement_patches(
 			&p, &f->a, &plan,
@@ -996,7 +999,8 @@ test_render__patches_respect_what_the_pod_has(void **state)
 					   "requiredDuringSchedulingIgnoredDuringExecution/"
 					   "nodeSelectorTerms/2/matchExpressions");
 	assert_int_equal(p.ops[1].value->kind, NODE_SEQ);
-	plan.mode = PLACE_PREFER_ONPREM;
+	s->placement.mode = PLACE_PREFER_ONPREM;
+	render_placement_plan(&plan, s);
 
 	/* Equal "present" does not tolerate the value "Exists": add ours;
 	 * podAntiAffinity present: only nodeAffinity is added under it */
@@ -1023,6 +1027,97 @@ test_render__patches_respect_what_the_pod_has(void **state)
 			 0);
 	assert_string_equal(p.ops[0].path, "/spec/tolerations");
 	assert_int_equal(p.ops[0].value->kind, NODE_SEQ);
+}
+
+static const char *
+op_key(const struct render_patch *p, size_t i)
+{
+	return node_str(node_map_get(p->ops[i].value, "key"));
+}
+
+/* siteBinding: the site's requirement after the hybrid one, each on the
+ * Pod the one before left. */
+static void
+test_render__patches_bind_the_site(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
+	struct render_placement_plan plan;
+	struct render_patch p;
+	const char *no_aff = "spec:\n"
+			     "  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+			     "  tolerations: [{operator: Exists}]\n";
+	const char *two_terms =
+		"spec:\n"
+		"  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n"
+		"  tolerations: [{operator: Exists}]\n"
+		"  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution:"
+		" {nodeSelectorTerms: [{matchExpressions: [{key: gpusite.io/site, operator: In,"
+		" values: [seoul-dc1]}]}, {matchFields: [{key: metadata.name, operator: In,"
+		" values: [n1]}]}]}}}\n";
+
+	/* required (the default), prefer-onprem: the preference, then the
+	 * one required term with the site */
+	render_placement_plan(&plan, s);
+	assert_int_equal(plan.affinity_count, 2);
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
+			 0);
+	assert_int_equal(p.count, 3);
+	assert_string_equal(p.ops[0].path, "/spec/affinity");
+	assert_string_equal(p.ops[1].path, "/spec/affinity/nodeAffinity");
+	assert_string_equal(
+		p.ops[2].path,
+		"/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution");
+	assert_string_equal(node_str(node_map_get(node_path(p.ops[2].value, "nodeSelectorTerms")
+							  ->seq.items[0]
+							  ->map.pairs[0]
+							  .value->seq.items[0],
+						  "key")),
+			    "gpusite.io/site");
+	/* a term with the site already: untouched; one with matchFields only
+	 * gets the list */
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, two_terms), "inference"),
+			 0);
+	assert_int_equal(p.count, 2);
+	assert_string_equal(
+		p.ops[0].path,
+		"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution");
+	assert_string_equal(p.ops[1].path, "/spec/affinity/nodeAffinity/"
+					   "requiredDuringSchedulingIgnoredDuringExecution/"
+					   "nodeSelectorTerms/1/matchExpressions");
+
+	/* require-onprem: the hybrid term added first, the site ANDed into it */
+	s->placement.mode = PLACE_REQUIRE_ONPREM;
+	render_placement_plan(&plan, s);
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
+			 0);
+	assert_int_equal(p.count, 3);
+	assert_string_equal(p.ops[2].path, "/spec/affinity/nodeAffinity/"
+					   "requiredDuringSchedulingIgnoredDuringExecution/"
+					   "nodeSelectorTerms/0/matchExpressions/-");
+	assert_string_equal(op_key(&p, 2), "gpusite.io/site");
+
+	/* preferred: a second preference of weight 100, nothing required */
+	s->placement.mode = PLACE_PREFER_ONPREM;
+	s->placement.site_binding = BIND_PREFERRED;
+	s->placement.weight = 40;
+	render_placement_plan(&plan, s);
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
+			 0);
+	assert_int_equal(p.count, 3);
+	assert_string_equal(
+		p.ops[2].path,
+		"/spec/affinity/nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution/-");
+	assert_int_equal(node_map_get(p.ops[2].value, "weight")->scalar.i,
+			 RENDER_SITE_PREFERENCE_WEIGHT);
+
+	/* none: the hybrid preference only */
+	s->placement.site_binding = BIND_NONE;
+	render_placement_plan(&plan, s);
+	assert_int_equal(plan.affinity_count, 1);
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
+			 0);
+	assert_int_equal(p.count, 2);
 }
 
 static void
@@ -1222,6 +1317,8 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__patches_respect_what_the_pod_has,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__patches_bind_the_site, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_render__patches_leave_other_pods_alone, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__alerts_use_real_metric_names, setup,

@@ -76,6 +76,10 @@ reset(void)
 #define PLACEMENT                                                                                  \
 	"  placement:\n"                                                                           \
 	"    namespaces: [inference]\n"
+/* the placement of a second site of one cluster (GS171: its own namespace) */
+#define PLACEMENT_2                                                                                \
+	"  placement:\n"                                                                           \
+	"    namespaces: [inference-2]\n"
 #define SITE(name, cluster) HEAD(name) CLUSTER(cluster) GROUPS STACK FALLBACK PLACEMENT
 #define BASE SITE("lab", "lab-cluster")
 
@@ -1192,7 +1196,7 @@ test_rules__gs046_pool_name_in_cluster(void **state)
 		CLUSTER("shared") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
 			STACK
 		"  fallback:\n    nodePoolName: gpu-fallback\n    nodeImage: bottlerocket\n"
-		"    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT;
+		"    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n" PLACEMENT_2;
 
 	(void)state;
 	load("sites/b.yaml", b);
@@ -1204,18 +1208,54 @@ test_rules__gs046_pool_name_in_cluster(void **state)
 	expect_msg(0, "(first at sites/a.yaml:");
 }
 
+/* GS171: one cluster, one namespace, selectors that can both match. */
+static void
+test_rules__gs171_scope_collision(void **state)
+{
+	const char *a = HEAD("a") CLUSTER("shared") GROUPS STACK
+		"  fallback:\n    nodePoolName: a-gpu\n    nodeImage: bottlerocket\n"
+		"    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n"
+		"  placement:\n    namespaces: [inference]\n";
+	const char *b = HEAD("b")
+		CLUSTER("shared") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
+			STACK "  fallback:\n    nodePoolName: b-gpu\n    nodeImage: bottlerocket\n"
+			      "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n"
+			      "  placement:\n    namespaces: [batch, inference]\n"
+			      "    podSelector: {matchLabels: {team: batch}}\n";
+	/* the same namespace in another cluster, and with engine none */
+	const char *c = HEAD("c")
+		CLUSTER("other") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-21", "gpu-22")
+			STACK FALLBACK PLACEMENT;
+	const char *d = HEAD("d")
+		CLUSTER("shared") "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-31", "gpu-32")
+			STACK "  fallback:\n    nodePoolName: d-gpu\n    nodeImage: bottlerocket\n"
+			      "    instanceTypes: [g6e.12xlarge]\n    gpuLimit: 8\n"
+			      "  placement:\n    engine: none\n    namespaces: [inference]\n";
+
+	(void)state;
+	load("sites/a.yaml", a);
+	load("sites/b.yaml", b);
+	load("sites/c.yaml", c);
+	load("sites/d.yaml", d);
+	check();
+	expect_only("GS171", 1);
+	expect_at(0, "sites/b.yaml", b, "inference]", 0);
+	expect_msg(0, "namespace 'inference'");
+	expect_msg(0, "site 'a'");
+}
+
 static void
 test_rules__gs047_cluster_stack(void **state)
 {
 	const char *a = SITE("a", "shared");
 	const char *b = HEAD("b") CLUSTER("shared") "  nodeGroups:\n" GROUP(
 		"rack-a", "l40s", "4", "gpu-11",
-		"gpu-12") "  gpuStack:\n    chart: {version: 0.19.3}\n" FALLBACK PLACEMENT
+		"gpu-12") "  gpuStack:\n    chart: {version: 0.19.3}\n" FALLBACK PLACEMENT_2
 			  "  argocd: {project: other}\n";
 	const char *c = HEAD("c") CLUSTER("elsewhere") "  nodeGroups:\n" GROUP(
 		"rack-a", "l40s", "4", "gpu-21",
 		"gpu-22") "  gpuStack:\n    type: gpu-operator\n    chart: {version: "
-			  "v26.7.0}\n" FALLBACK PLACEMENT;
+			  "v26.7.0}\n" FALLBACK PLACEMENT_2;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -1238,7 +1278,7 @@ test_rules__gs100_cluster_facts(void **state)
 	const char *b = HEAD("b") "  cluster:\n    name: shared\n    region: eu-west-1\n"
 				  "    kubernetesVersion: \"1.35\"\n"
 				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-					  STACK FALLBACK PLACEMENT;
+					  STACK FALLBACK PLACEMENT_2;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -1571,11 +1611,11 @@ test_rules__gs107_one_provisioner(void **state)
 	const char *b = HEAD("b") "  cluster:\n    name: shared\n    region: us-west-2\n"
 				  "    provisioner: auto-mode\n"
 				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-11", "gpu-12")
-					  STACK FALLBACK_AUTO PLACEMENT;
+					  STACK FALLBACK_AUTO PLACEMENT_2;
 	const char *c = HEAD("c") "  cluster:\n    name: other\n    region: us-west-2\n"
 				  "    provisioner: auto-mode\n"
 				  "  nodeGroups:\n" GROUP("rack-a", "l40s", "4", "gpu-21", "gpu-22")
-					  STACK FALLBACK_AUTO PLACEMENT;
+					  STACK FALLBACK_AUTO PLACEMENT_2;
 
 	(void)state;
 	load("sites/a.yaml", a);
@@ -1808,6 +1848,7 @@ main(void)
 		T(test_rules__gs045_half_of_onprem),
 		T(test_rules__gs046_pool_name_in_cluster),
 		T(test_rules__gs047_cluster_stack),
+		T(test_rules__gs171_scope_collision),
 		T(test_rules__gs100_cluster_facts),
 		T(test_rules__gs05x_placement),
 		T(test_rules__gs060_rto_budget),
