@@ -135,11 +135,15 @@ test_expect_success 'init -o DIR writes there (creating it) and the result valid
 	grep -x "gpusite: 0 errors, 0 warnings (1 file, 1 site)" err
 '
 
-test_expect_success 'two starters in one tree clash only by design, not by name' '
+test_expect_success 'two starters in one cluster clash only by design (one namespace: GS171), not by name' '
 	mkdir f && cd f &&
 	"$GPUSITE" init one >/dev/null &&
 	"$GPUSITE" init two >/dev/null &&
 	starter_fill_in sites/one.yaml && starter_fill_in sites/two.yaml &&
+	expect_exit 1 "$GPUSITE" validate 2>err &&
+	grep "^sites/two.yaml:.*namespace .inference. is in the placement scope of site .two. and of site .one. in cluster .seoul-cluster.*\[GS171\]$" err &&
+	grep -x "gpusite: 1 error, 0 warnings (2 files, 2 sites)" err &&
+	sed -i "s/^    namespaces: \[inference\]/    namespaces: [inference-two]/" sites/two.yaml &&
 	"$GPUSITE" validate 2>err &&
 	grep -x "gpusite: 0 errors, 0 warnings (2 files, 2 sites)" err
 '
