@@ -155,16 +155,24 @@ labels_missing_expr(struct arena *a, const struct spec_site *site, const struct 
 	return s;
 }
 
+/* ",namespace=~\"a|b\"" for the placement namespaces, "" for all. */
+static const char *
+namespace_matcher(struct arena *a, const struct spec_site *site)
+{
+	const struct spec_placement *p = &site->placement;
+
+	if (!p->namespace_count)
+		return "";
+	return arena_printf(
+		a, ",namespace=~%s",
+		render_quote(a, render_promql_alt(a, p->namespaces, p->namespace_count)));
+}
+
 static const char *
 pending_expr(struct arena *a, const struct spec_site *site)
 {
-	const struct spec_placement *p = &site->placement;
-	const char *ns = "";
+	const char *ns = namespace_matcher(a, site);
 
-	if (p->namespace_count)
-		ns = arena_printf(
-			a, ",namespace=~%s",
-			render_quote(a, render_promql_alt(a, p->namespaces, p->namespace_count)));
 	return arena_printf(
 		a,
 		"(max by (namespace, pod) (kube_pod_status_phase{phase=\"Pending\"%s}) == 1)\n"
@@ -371,13 +379,8 @@ pods_pending_alert(struct arena *a, const struct spec_site *site, const struct f
 static const char *
 launch_failing_expr(struct arena *a, const struct spec_site *site, const char *pools)
 {
-	const struct spec_placement *p = &site->placement;
-	const char *ns = "";
+	const char *ns = namespace_matcher(a, site);
 
-	if (p->namespace_count)
-		ns = arena_printf(
-			a, ",namespace=~%s",
-			render_quote(a, render_promql_alt(a, p->namespaces, p->namespace_count)));
 	return arena_printf(
 		a,
 		"(\n"
