@@ -143,6 +143,22 @@ init_filled() {
 	"$GPUSITE" init "$1" >/dev/null && starter_fill_in "sites/$1.yaml"
 }
 
+# copy_tree DIR: the source tree (what git tracks or would, of src, schemas,
+# mk, docs, tests/tools and the Makefile) into DIR, with the objects of the
+# build under test in DIR/build-toy, so `make O=build-toy` there compiles
+# only what a test changes (t0004, t0008).
+copy_tree() {
+	mkdir "$1" &&
+	(cd "$TEST_TOP" && git ls-files -co --exclude-standard -- src schemas mk docs tests/tools Makefile VERSION) |
+	while IFS= read -r f; do
+		[ -e "$TEST_TOP/$f" ] || continue
+		mkdir -p "$1/$(dirname "$f")" && cp -p "$TEST_TOP/$f" "$1/$f" || exit 1
+	done &&
+	mkdir -p "$1/build-toy" &&
+	(cd "$(dirname "$GPUSITE")" && tar cf - --exclude=./tests --exclude=./test-logs .) |
+	(cd "$1/build-toy" && tar xf -)
+}
+
 # need_upstream: true when ../shared/upstream is beside the checkout.
 need_upstream() {
 	[ -d "$UPSTREAM" ]

@@ -11,18 +11,9 @@
 cd "$SCRATCH" || exit 1
 
 tree="$SCRATCH/tree"
-bin_dir=$(dirname "$GPUSITE")
 
 test_expect_success 'copy the tree (with the objects of the build under test)' '
-	mkdir "$tree" &&
-	(cd "$TEST_TOP" && git ls-files -co --exclude-standard -- src schemas mk docs tests/tools Makefile VERSION) |
-	while IFS= read -r f; do
-		[ -e "$TEST_TOP/$f" ] || continue
-		mkdir -p "$tree/$(dirname "$f")" && cp -p "$TEST_TOP/$f" "$tree/$f" || exit 1
-	done &&
-	mkdir -p "$tree/build-toy" &&
-	(cd "$bin_dir" && tar cf - --exclude=./tests --exclude=./test-logs .) |
-	(cd "$tree/build-toy" && tar xf -) &&
+	copy_tree "$tree" &&
 	test -f "$tree/src/inventory/inventory.c"
 '
 
