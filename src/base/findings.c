@@ -289,9 +289,19 @@ const struct finding findings_table[] = {
 	ROW("GS180", DIAG_WARNING, FINDING_RULE,
 	    "the fallback instance types are of another architecture than a node group "
 	    "(nodeGroups[].arch): the images must be multi-arch"),
+	ROW("GS181", DIAG_ERROR, FINDING_RULE,
+	    "fallback.capacityType lists reserved but nothing selects a capacity reservation "
+	    "(nodeClass.capacityReservationSelectorTerms, or nodeClassSelectsReservations for a "
+	    "node class gpusite does not render)"),
 	ROW("GS182", DIAG_WARNING, FINDING_RULE,
 	    "the volume that holds the fallback nodes' images (nodeClass.imageVolume, or "
 	    "Karpenter's 20 GiB default) is below 100 GiB"),
+	ROW("GS183", DIAG_WARNING, FINDING_RULE,
+	    "capacityReservationType or capacityReservationSelectorTerms without reserved in "
+	    "fallback.capacityType: Karpenter never uses them"),
+	ROW("GS184", DIAG_ERROR, FINDING_RULE,
+	    "a fallback disruption budget with schedule but no duration, or duration but no "
+	    "schedule"),
 	ROW("GS190", DIAG_ERROR, FINDING_RENDER, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR, FINDING_RENDER,
 	    "nothing to render: no site, or the selected sites produce no object"),

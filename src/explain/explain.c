@@ -107,9 +107,30 @@ explain_budget(FILE *out, struct arena *a, const struct spec_site *s)
 			dur(a, total - r->target_rto.seconds));
 }
 
+/* "on-demand", or "reserved, then on-demand" for a list in priority order */
+static const char *
+capacity_list(const struct spec_fallback *fb, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (fb->capacity_type_count < 2)
+		return spec_capacity_name(fb->capacity_type);
+	buf[0] = '\0';
+	for (size_t i = 0; i < fb->capacity_type_count && used < size; i++) {
+		int n = snprintf(buf + used, size - used, "%s%s", i ? ", then " : "",
+				 fb->capacity_types[i]);
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
 static void
 explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *inv)
 {
+	char caps[128];
 	const struct spec_fallback *fb = &s->fallback;
 	int64_t onprem = 0;
 
@@ -137,7 +158,7 @@ explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *i
 		" (%lld%% of on-prem)\n",
 		inventory_pool(inv, INV_ROLE_FALLBACK_POOL)->name,
 		spec_provisioner_name(s->cluster.provisioner),
-		spec_capacity_name(fb->capacity_type), (long long)fb->gpu_limit,
+		capacity_list(fb, caps, sizeof(caps)), (long long)fb->gpu_limit,
 		onprem ? (long long)(fb->gpu_limit * 100 / onprem) : 0LL);
 	for (size_t i = 0; i < fb->instance_type_count; i++) {
 		const struct instance_type *t = instance_type_find(fb->instance_types[i]);
@@ -323,6 +344,63 @@ explain_binding(FILE *out, const struct spec_site *s)
 	}
 }
 
+/* Reserved capacity: what Karpenter needs for it, and what selects the
+ * reservations. */
+static void
+explain_reservations(FILE *out, const struct spec_site *s)
+{
+	const struct spec_fallback *fb = &s->fallback;
+	bool blocks = false;
+
+	if (!fb->enabled || !fb->reserved)
+		return;
+	for (size_t i = 0; i < fb->reservation_type_count; i++)
+		blocks |= !strcmp(fb->reservation_types[i], "capacity-block");
+	fprintf(out,
+		"    fallback reservations: reserved capacity needs Karpenter 1.3 or later with"
+		" the ReservedCapacity feature gate (chart value "
+		"settings.featureGates.reservedCapacity:"
+		" true)%s; %s\n",
+		blocks ? ", and Capacity Blocks need Karpenter 1.6 or later" : "",
+		fb->node_class.set && fb->node_class.reservation_terms
+			? "the EC2NodeClass selects them (capacityReservationSelectorTerms)"
+			: "the existing node class must select them"
+			  " (capacityReservationSelectorTerms)");
+}
+
+/* What consolidation may interrupt, with the disruption budgets given. */
+static void
+explain_disruption(FILE *out, const struct spec_site *s)
+{
+	const struct spec_fallback *fb = &s->fallback;
+	const struct node *budgets = fb->disruption_budgets;
+
+	if (!fb->enabled || !budgets || !budgets->seq.count)
+		return;
+	fprintf(out,
+		"    fallback disruption: consolidation (%s after %s) and drift replace nodes"
+		" within %zu disruption budget%s; each replaced node moves its GPU pods and"
+		" reloads their models (recovery.modelLoad per node)\n",
+		fb->consolidation_policy ? fb->consolidation_policy : "WhenEmptyOrUnderutilized",
+		fb->consolidate_after.text ? fb->consolidate_after.text : "5m", budgets->seq.count,
+		budgets->seq.count == 1 ? "" : "s");
+	for (size_t i = 0; i < budgets->seq.count; i++) {
+		const struct node *b = budgets->seq.items[i];
+		const char *sched = node_str(node_map_get(b, "schedule"));
+		const char *dur_text = node_str(node_map_get(b, "duration"));
+
+		const struct node *reasons = node_map_get(b, "reasons");
+
+		fprintf(out, "      at most %s of the pool's nodes disrupted at once",
+			node_str(node_map_get(b, "nodes")));
+		for (size_t r = 0; reasons && r < reasons->seq.count; r++)
+			fprintf(out, "%s%s", r ? ", " : " for ", node_str(reasons->seq.items[r]));
+		if (sched)
+			fprintf(out, ", from %s for %s", sched, dur_text ? dur_text : "?");
+		fprintf(out, "\n");
+	}
+}
+
 void
 explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
 	     const struct explain_input *in)
@@ -335,6 +413,8 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	explain_budget(out, a, s);
 	explain_capacity(out, s, inv);
 	explain_node_class(out, s, inv);
+	explain_reservations(out, s);
+	explain_disruption(out, s);
 	explain_binding(out, s);
 	if (s->placement.engine == ENGINE_NONE)
 		explain_snippet(out, a, d, s, in->render_options);

@@ -13,7 +13,8 @@
  *     restored from the snapshot of pre-pulled images;
  *   - imageVolume: the volume that holds the images (AL2023 root, or the
  *     Bottlerocket data volume), and instanceStorePolicy RAID0 when asked
- *     or when every instance type has local NVMe.
+ *     or when every instance type has local NVMe;
+ *   - capacityReservationSelectorTerms as the spec gives them.
  */
 #include <string.h>
 
@@ -135,6 +136,11 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 	node_map_add_int(a, meta, "httpPutResponseHopLimit", nc->http_put_response_hop_limit);
 	node_map_add_str(a, meta, "httpTokens", nc->http_tokens ? nc->http_tokens : "required");
 	block_devices(a, spec, fb);
+	/* the On-Demand Capacity Reservations and Capacity Blocks that
+	 * reserved capacity may use (Karpenter 1.3+, ReservedCapacity gate) */
+	if (nc->reservation_terms && nc->reservation_terms->seq.count)
+		node_map_add(a, spec, "capacityReservationSelectorTerms",
+			     node_clone(a, nc->reservation_terms));
 	if (nc->tag_count) {
 		struct node *tags = node_map_add(a, spec, "tags", node_new_map(a, no_pos));
 

@@ -77,9 +77,21 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	arch = instance_types_arch(fb->instance_types, fb->instance_type_count);
 	if (arch)
 		node_seq_push(a, reqs, render_requirement(a, "kubernetes.io/arch", "In", &arch, 1));
+	/* the capacity types in the spec's order; Karpenter prefers reserved
+	 * to on-demand and on-demand to spot whatever the order */
 	capacity = spec_capacity_name(fb->capacity_type);
-	node_seq_push(a, reqs,
-		      render_requirement(a, "karpenter.sh/capacity-type", "In", &capacity, 1));
+	node_seq_push(
+		a, reqs,
+		fb->capacity_type_count
+			? render_requirement(a, "karpenter.sh/capacity-type", "In",
+					     fb->capacity_types, fb->capacity_type_count)
+			: render_requirement(a, "karpenter.sh/capacity-type", "In", &capacity, 1));
+	/* Capacity Blocks or plain reservations (Karpenter 1.6+) */
+	if (fb->reserved && fb->reservation_type_count && v == &vocab_karpenter)
+		node_seq_push(a, reqs,
+			      render_requirement(a, "karpenter.k8s.aws/capacity-reservation-type",
+						 "In", fb->reservation_types,
+						 fb->reservation_type_count));
 	if (fb->zone_count)
 		node_seq_push(a, reqs,
 			      render_requirement(a, "topology.kubernetes.io/zone", "In", fb->zones,
@@ -106,6 +118,9 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 						  : "WhenEmptyOrUnderutilized");
 	node_map_add_str(a, dis, "consolidateAfter",
 			 fb->consolidate_after.text ? fb->consolidate_after.text : "5m");
+	/* as written; the CRD checks nodes, reasons, schedule and duration */
+	if (fb->disruption_budgets && fb->disruption_budgets->seq.count)
+		node_map_add(a, dis, "budgets", node_clone(a, fb->disruption_budgets));
 	limits = node_map_add(a, spec, "limits", node_new_map(a, no_pos));
 	node_map_add_int(a, limits, RENDER_GPU_RESOURCE, fb->gpu_limit);
 }

@@ -150,6 +150,8 @@ struct spec_node_class {
 	const char *image_cache_volume_size; /* NULL: the snapshot's size */
 	struct spec_image_volume image_volume;
 	const char *instance_store_policy; /* "RAID0" | "none" | NULL (default) */
+	/* capacityReservationSelectorTerms as written (sequence) or NULL */
+	const struct node *reservation_terms;
 	const struct node *src;
 };
 
@@ -161,7 +163,19 @@ struct spec_fallback {
 	const char **instance_types;
 	const struct node **instance_type_srcs;
 	size_t instance_type_count;
-	enum spec_capacity capacity_type;
+	enum spec_capacity capacity_type; /* the first of capacity_types */
+	/* capacityType: one type, or several in priority order */
+	const char **capacity_types;
+	size_t capacity_type_count;
+	bool reserved; /* capacity_types lists reserved */
+	/* capacityReservationType: default | capacity-block, one or both */
+	const char **reservation_types;
+	size_t reservation_type_count;
+	/* nodeClassSelectsReservations: the spec's word that a class gpusite
+	 * does not render selects the reservations (GS181) */
+	bool class_selects_reservations;
+	/* disruptionBudgets as written (sequence) or NULL */
+	const struct node *disruption_budgets;
 	int64_t gpu_limit;
 	bool gpu_limit_set;
 	int64_t min_gpu_memory_mib; /* 0 when not set */

@@ -419,6 +419,51 @@ load_node_class(struct loader *L, struct spec_node_class *nc, const struct node 
 	nc->image_volume.encrypted = get_bool(vol, "encrypted", true, NULL);
 	nc->image_volume.kms_key_id = get_str(vol, "kmsKeyID", NULL);
 	nc->instance_store_policy = get_str(map, "instanceStorePolicy", NULL);
+	nc->reservation_terms = get_seq(map, "capacityReservationSelectorTerms");
+}
+
+/* A string, or a list of strings (capacityType and capacityReservationType
+ * take both forms); `def` when absent. */
+static const char **
+load_one_or_list(struct loader *L, const struct node *map, const char *key, const char *def,
+		 size_t *count)
+{
+	const char *one = get_str(map, key, def);
+	const char **v;
+
+	if (get_seq(map, key))
+		return load_strings(L, get_seq(map, key), NULL, count);
+	*count = 0;
+	if (!one)
+		return NULL;
+	v = arena_alloc(L->a, sizeof(*v));
+	v[0] = one;
+	*count = 1;
+	return v;
+}
+
+static enum spec_capacity
+capacity_of(const char *cap)
+{
+	return streq(cap, "spot")       ? CAP_SPOT
+	       : streq(cap, "reserved") ? CAP_RESERVED
+					: CAP_ON_DEMAND;
+}
+
+static void
+load_capacity(struct loader *L, struct spec_fallback *f, const struct node *map)
+{
+	f->capacity_types =
+		load_one_or_list(L, map, "capacityType", "on-demand", &f->capacity_type_count);
+	f->capacity_type = CAP_ON_DEMAND;
+	if (f->capacity_type_count)
+		f->capacity_type = capacity_of(f->capacity_types[0]);
+	for (size_t i = 0; i < f->capacity_type_count; i++)
+		f->reserved |= capacity_of(f->capacity_types[i]) == CAP_RESERVED;
+	f->reservation_types = load_one_or_list(L, map, "capacityReservationType", NULL,
+						&f->reservation_type_count);
+	f->class_selects_reservations = get_bool(map, "nodeClassSelectsReservations", false, NULL);
+	f->disruption_budgets = get_seq(map, "disruptionBudgets");
 }
 
 int64_t
@@ -435,7 +480,7 @@ static void
 load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
 	      enum spec_provisioner prov)
 {
-	const char *cap, *image;
+	const char *image;
 	bool auto_mode = prov == PROV_AUTO_MODE;
 
 	f->src = map;
@@ -446,10 +491,7 @@ load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
 	f->node_class_name = get_str(map, "nodeClassName", NULL);
 	f->instance_types = load_strings(L, get_seq(map, "instanceTypes"), &f->instance_type_srcs,
 					 &f->instance_type_count);
-	cap = get_str(map, "capacityType", "on-demand");
-	f->capacity_type = streq(cap, "spot")       ? CAP_SPOT
-			   : streq(cap, "reserved") ? CAP_RESERVED
-						    : CAP_ON_DEMAND;
+	load_capacity(L, f, map);
 	f->gpu_limit_set =
 		read_int(L, map, "gpuLimit", "spec.fallback", 0, INT64_MAX, 0, &f->gpu_limit);
 	read_int(L, map, "minGpuMemoryMiB", "spec.fallback", 1, INT64_MAX, 0,

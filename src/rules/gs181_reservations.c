@@ -1,0 +1,76 @@
+/*
+ * gs181_reservations.c - reserved capacity of the fallback (fallback.capacityType):
+ *   GS181 reserved capacity with nothing that selects a reservation: with
+ *         fallback.nodeClass (rendered) no capacityReservationSelectorTerms;
+ *         with a node class gpusite does not render, no
+ *         nodeClassSelectsReservations: true.  Karpenter offers reserved
+ *         capacity only for the reservations the EC2NodeClass selects, so
+ *         the pool would launch nothing as reserved;
+ *   GS183 capacityReservationType or capacityReservationSelectorTerms
+ *         without reserved in capacityType: Karpenter never uses them.
+ */
+#include "rules/rules_int.h"
+
+static void
+check_gs181(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct spec_fallback *fb = &s->fallback;
+	const struct spec_node_class *nc = &fb->node_class;
+	bool rendered = nc->set && s->cluster.provisioner == PROV_KARPENTER;
+
+	if (!fb->enabled || !fb->reserved)
+		return;
+	if (rendered && !nc->reservation_terms)
+		rule_report(c, s, rule_pos(s, nc->src, NULL), "spec.fallback.nodeClass",
+			    "fallback.capacityType lists reserved but fallback.nodeClass has no"
+			    " capacityReservationSelectorTerms: Karpenter offers reserved capacity"
+			    " only for the reservations the EC2NodeClass selects, so no node"
+			    " launches as reserved; add capacityReservationSelectorTerms:"
+			    " [{id: cr-...}] (or tags with an optional ownerID)");
+	else if (!rendered && !fb->class_selects_reservations)
+		rule_report(c, s, rule_pos(s, fb->src, "capacityType"),
+			    "spec.fallback.capacityType",
+			    "fallback.capacityType lists reserved but nothing says node class %s"
+			    " selects a capacity reservation: Karpenter offers reserved capacity"
+			    " only for the reservations the node class selects"
+			    " (capacityReservationSelectorTerms); give the class those terms and"
+			    " set fallback.nodeClassSelectsReservations: true, or let gpusite"
+			    " render it (fallback.nodeClass)",
+			    fb->node_class_name                        ? fb->node_class_name
+			    : s->cluster.provisioner == PROV_AUTO_MODE ? "default"
+								       : "gpu-fallback");
+}
+
+const struct rule rule_gs181 = {
+	.id = "GS181",
+	.check_site = check_gs181,
+};
+
+static void
+check_gs183(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct spec_fallback *fb = &s->fallback;
+
+	if (!fb->enabled || fb->reserved)
+		return;
+	if (fb->reservation_type_count)
+		rule_report(
+			c, s, rule_pos(s, fb->src, "capacityReservationType"),
+			"spec.fallback.capacityReservationType",
+			"fallback.capacityReservationType is set but fallback.capacityType does"
+			" not list reserved, so Karpenter never uses a reservation; add reserved"
+			" to capacityType (e.g. [reserved, on-demand]) or remove"
+			" capacityReservationType");
+	if (fb->node_class.reservation_terms)
+		rule_report(
+			c, s, rule_pos(s, fb->node_class.src, "capacityReservationSelectorTerms"),
+			"spec.fallback.nodeClass.capacityReservationSelectorTerms",
+			"fallback.nodeClass.capacityReservationSelectorTerms selects reservations"
+			" but fallback.capacityType does not list reserved, so the nodes never"
+			" use them; add reserved to capacityType (e.g. [reserved, on-demand])");
+}
+
+const struct rule rule_gs183 = {
+	.id = "GS183",
+	.check_site = check_gs183,
+};
