@@ -186,4 +186,36 @@ test_expect_success "CEL rejects an alias of an unknown family and a data volume
 	grep -q "snapshotID or volumeSize must be defined" "$SCRATCH/vol.out"
 '
 
+# reserved capacity and disruption budgets: the EC2NodeClass selects the
+# reservations, the NodePool lists the capacity types and budgets
+NODEPOOL_CRD="$UPSTREAM/karpenter/aws-provider/karpenter.sh_nodepools.yaml"
+test_expect_success "reservations and budgets: rendered as the CRDs take them, validate --rendered clean" '
+	"$GPUSITE" render "$cases/fallback-reserved-al2023/sites" >"$SCRATCH/rs.yaml" &&
+	grep -q "^  - id: cr-0123456789abcdef0$" "$SCRATCH/rs.yaml" &&
+	grep -q "^    ownerID: \"111122223333\"$" "$SCRATCH/rs.yaml" &&
+	grep -q "^      - key: karpenter.k8s.aws/capacity-reservation-type$" "$SCRATCH/rs.yaml" &&
+	grep -q "^      duration: 8h$" "$SCRATCH/rs.yaml" &&
+	"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/rs.yaml" 2>"$SCRATCH/rs.err" &&
+	grep -q "0 errors, 0 warnings" "$SCRATCH/rs.err" ||
+	{ cat "$SCRATCH/rs.err"; false; }
+'
+test_expect_success "every CEL rule holds on the reserved EC2NodeClass and NodePool" '
+	cel "$SCRATCH/rs.yaml" >"$SCRATCH/rs.cel" &&
+	grep -q "^gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/rs.cel" &&
+	node "$SCRATCH/eval/crd-cel.mjs" "$NODEPOOL_CRD" "$SCRATCH/rs.yaml" NodePool >"$SCRATCH/rs-np.cel" &&
+	grep -q "^lab-gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/rs-np.cel" ||
+	{ cat "$SCRATCH/rs.cel" "$SCRATCH/rs-np.cel"; false; }
+'
+test_expect_success "CEL rejects a lone reservation term of id and ownerID, and a budget schedule without duration" '
+	sed -e "/^  - tags:$/,/^    ownerID:/d" -e "s/^  - id: cr-0123456789abcdef0$/  - id: cr-0123456789abcdef0\n    ownerID: \"111122223333\"/" \
+		"$SCRATCH/rs.yaml" >"$SCRATCH/rs-id.yaml" &&
+	expect_exit 1 cel "$SCRATCH/rs-id.yaml" >"$SCRATCH/rs-id.out" &&
+	grep -q "mutually exclusive" "$SCRATCH/rs-id.out" &&
+	sed "/^      duration: 8h$/d" "$SCRATCH/rs.yaml" >"$SCRATCH/rs-dur.yaml" &&
+	expect_exit 1 node "$SCRATCH/eval/crd-cel.mjs" "$NODEPOOL_CRD" "$SCRATCH/rs-dur.yaml" NodePool \
+		>"$SCRATCH/rs-dur.out" &&
+	grep -q "schedule" "$SCRATCH/rs-dur.out" ||
+	{ cat "$SCRATCH/rs-id.out" "$SCRATCH/rs-dur.out"; false; }
+'
+
 test_done
