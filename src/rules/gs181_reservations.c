@@ -9,7 +9,18 @@
  *   GS183 capacityReservationType or capacityReservationSelectorTerms
  *         without reserved in capacityType: Karpenter never uses them.
  */
+#include "inventory/inventory.h"
 #include "rules/rules_int.h"
+
+/* The node class the fallback NodePool names (the inventory's). */
+static const char *
+class_name(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct inv_pool *pool =
+		inventory_pool(inventory_site(c->arena, s), INV_ROLE_FALLBACK_POOL);
+
+	return pool && pool->class_name ? pool->class_name : "of the fallback";
+}
 
 static void
 check_gs181(struct rule_ctx *c, const struct spec_site *s)
@@ -36,9 +47,7 @@ check_gs181(struct rule_ctx *c, const struct spec_site *s)
 			    " (capacityReservationSelectorTerms); give the class those terms and"
 			    " set fallback.nodeClassSelectsReservations: true, or let gpusite"
 			    " render it (fallback.nodeClass)",
-			    fb->node_class_name                        ? fb->node_class_name
-			    : s->cluster.provisioner == PROV_AUTO_MODE ? "default"
-								       : "gpu-fallback");
+			    class_name(c, s));
 }
 
 const struct rule rule_gs181 = {
