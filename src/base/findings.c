@@ -298,7 +298,8 @@ const struct finding findings_table[] = {
 	    "Karpenter's 20 GiB default) is below 100 GiB"),
 	ROW("GS183", DIAG_WARNING, FINDING_RULE,
 	    "capacityReservationType or capacityReservationSelectorTerms without reserved in "
-	    "fallback.capacityType: Karpenter never uses them"),
+	    "fallback.capacityType (Karpenter never uses them), or capacityReservationType with "
+	    "EKS Auto Mode (not rendered)"),
 	ROW("GS184", DIAG_ERROR, FINDING_RULE,
 	    "a fallback disruption budget with schedule but no duration, or duration but no "
 	    "schedule"),

@@ -7,7 +7,10 @@
  *         capacity only for the reservations the EC2NodeClass selects, so
  *         the pool would launch nothing as reserved;
  *   GS183 capacityReservationType or capacityReservationSelectorTerms
- *         without reserved in capacityType: Karpenter never uses them.
+ *         without reserved in capacityType: Karpenter never uses them; and
+ *         capacityReservationType with EKS Auto Mode, whose NodePool
+ *         gpusite writes without that requirement: never a value read as
+ *         nothing without a word.
  */
 #include "inventory/inventory.h"
 #include "rules/rules_int.h"
@@ -60,7 +63,18 @@ check_gs183(struct rule_ctx *c, const struct spec_site *s)
 {
 	const struct spec_fallback *fb = &s->fallback;
 
-	if (!fb->enabled || fb->reserved)
+	if (!fb->enabled)
+		return;
+	if (fb->reserved && fb->reservation_type_count && s->cluster.provisioner == PROV_AUTO_MODE)
+		rule_report(c, s, rule_pos(s, fb->src, "capacityReservationType"),
+			    "spec.fallback.capacityReservationType",
+			    "fallback.capacityReservationType is not rendered with EKS Auto Mode"
+			    " (gpusite writes the karpenter.k8s.aws/capacity-reservation-type"
+			    " requirement for self-managed Karpenter only), so the pool may launch"
+			    " any reservation type the NodeClass selects; remove"
+			    " capacityReservationType, or select only the reservations you mean in"
+			    " the NodeClass");
+	if (fb->reserved)
 		return;
 	if (fb->reservation_type_count)
 		rule_report(
