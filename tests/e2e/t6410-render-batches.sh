@@ -11,12 +11,15 @@ export SSM_ACTIVATION_CODE_RACK_B=Rb0aXw9Lq2Zt7Ke4Vn1Hs8Dc
 F="$SCRATCH/fleet"
 
 # 300 sites: the first 200 in 12 shared clusters (i mod 12 keeps their
-# stack and provisioner alike), the rest one cluster each.
+# stack and provisioner alike), each with namespaces of its own (GS171),
+# the rest one cluster each.
 sh "$TEST_TOP/bench/gen-fleet.sh" 300 "$F" || exit 1
 for f in "$F"/sites/*.yaml; do
 	i=$(basename "$f" .yaml | sed 's/^site-0*//')
 	if [ "$i" -le 200 ]; then
-		sed "s/name: cluster-[0-9]*/name: shared-$((i % 12))/" "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+		sed -e "s/name: cluster-[0-9]*/name: shared-$((i % 12))/" \
+			-e "s/namespaces: \[inference, batch\]/namespaces: [inference-$i, batch-$i]/" \
+			"$f" >"$f.tmp" && mv "$f.tmp" "$f"
 	fi
 done
 all=$(ls "$F/sites" | sed 's/\.yaml$//' | paste -sd, -)
