@@ -503,7 +503,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_k8s__selectors_disjoint),
+		TESTUTIL_CASE(test_k8s__selectors_disjoint),
 		cmocka_unit_test(test_k8s__version_accepts_what_clusters_and_argocd_write),
 		cmocka_unit_test(test_k8s__version_refuses_anything_else),
 		TESTUTIL_CASE(test_k8s__label_selector_like_apimachinery),
