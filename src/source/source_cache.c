@@ -217,12 +217,6 @@ source__known_host(const char *file, const char *host, int port, const unsigned 
 
 /* ---- callbacks of a fetch ---- */
 
-struct remote_state {
-	const char *shown; /* the URL without credentials */
-	int port;          /* ssh port from the URL, 22 by default */
-	unsigned tried;    /* git_credential_t bits already offered */
-};
-
 static const char *
 token_env(const char **name)
 {
@@ -248,7 +242,7 @@ static int
 cred_cb(git_credential **out, const char *url, const char *username, unsigned int allowed,
 	void *payload)
 {
-	struct remote_state *st = payload;
+	struct source_remote *st = payload;
 	const char *user = username && *username ? username : NULL;
 	const char *env, *token;
 
@@ -290,7 +284,7 @@ cred_cb(git_credential **out, const char *url, const char *username, unsigned in
 static int
 cert_cb(git_cert *cert, int valid, const char *host, void *payload)
 {
-	struct remote_state *st = payload;
+	struct source_remote *st = payload;
 	const git_cert_hostkey *hk;
 	int known;
 
@@ -352,12 +346,23 @@ set_ca_locations(void)
 				 dir && *dir ? dir : NULL);
 }
 
+void
+source__remote_callbacks(git_remote_callbacks *cb, struct source_remote *st, const char *url)
+{
+	set_ca_locations();
+	st->port = ssh_port(url);
+	st->tried = 0;
+	cb->credentials = cred_cb;
+	cb->certificate_check = cert_cb;
+	cb->payload = st;
+}
+
 static int
-fetch_all(git_repository *repo, const char *url, const char *shown)
+fetch_all(git_repository *repo, const char *url)
 {
 	git_remote *remote = NULL;
 	git_fetch_options fo;
-	struct remote_state st = { shown, ssh_port(url), 0 };
+	struct source_remote st;
 	static char heads[] = "+refs/heads/*:refs/heads/*";
 	static char tags[] = "+refs/tags/*:refs/tags/*";
 	static char head[] = "+HEAD:refs/gpusite/HEAD"; /* the default branch */
@@ -366,11 +371,8 @@ fetch_all(git_repository *repo, const char *url, const char *shown)
 	git_reference *ref = NULL;
 	int error;
 
-	set_ca_locations();
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
-	fo.callbacks.credentials = cred_cb;
-	fo.callbacks.certificate_check = cert_cb;
-	fo.callbacks.payload = &st;
+	source__remote_callbacks(&fo.callbacks, &st, url);
 	fo.prune = GIT_FETCH_PRUNE;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL;
 	fo.update_fetchhead = 0;             /* FETCH_HEAD would record the URL */
@@ -568,7 +570,7 @@ source__open_cached(git_repository **out, struct arena *a, struct diags *d, cons
 		close(lock);
 		return SOURCE_OK; /* already here: no network */
 	}
-	error = fetch_all(*out, url, shown);
+	error = fetch_all(*out, url);
 	close(lock);
 	if (error < 0) {
 		source__fail(d, SOURCE_EFAIL, "cannot fetch %s: %s", shown, source__git_message(a));

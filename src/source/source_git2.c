@@ -273,3 +273,47 @@ GIT2_FN(int, git_diff_buffers,
 	(old_buffer, old_len, old_as_path, new_buffer, new_len, new_as_path, options, file_cb,
 	 binary_cb, hunk_cb, line_cb, payload),
 	GIT_ERROR)
+
+/* Writing: a tree in an index in memory, a commit, a branch, a push */
+GIT2_FN(int, git_reference_name_is_valid, (int *valid, const char *refname), (valid, refname),
+	GIT_ERROR)
+GIT2_FN(int, git_index_new, (git_index * *out), (out), GIT_ERROR)
+GIT2_FN(int, git_index_add, (git_index * index, const git_index_entry *source_entry),
+	(index, source_entry), GIT_ERROR)
+GIT2_FN(int, git_index_write_tree_to, (git_oid * out, git_index *index, git_repository *repo),
+	(out, index, repo), GIT_ERROR)
+GIT2_FN(int, git_blob_create_from_buffer,
+	(git_oid * id, git_repository *repo, const void *buffer, size_t len),
+	(id, repo, buffer, len), GIT_ERROR)
+GIT2_FN(int, git_commit_lookup, (git_commit * *commit, git_repository *repo, const git_oid *id),
+	(commit, repo, id), GIT_ERROR)
+GIT2_FN(const git_signature *, git_commit_author, (const git_commit *commit), (commit), NULL)
+GIT2_FN(const git_signature *, git_commit_committer, (const git_commit *commit), (commit), NULL)
+GIT2_FN(const git_oid *, git_commit_id, (const git_commit *commit), (commit), NULL)
+GIT2_FN(const git_oid *, git_commit_tree_id, (const git_commit *commit), (commit), NULL)
+GIT2_FN(int, git_commit_create,
+	(git_oid * id, git_repository *repo, const char *update_ref, const git_signature *author,
+	 const git_signature *committer, const char *message_encoding, const char *message,
+	 const git_tree *tree, size_t parent_count, const git_commit *parents[]),
+	(id, repo, update_ref, author, committer, message_encoding, message, tree, parent_count,
+	 parents),
+	GIT_ERROR)
+GIT2_FN(int, git_reference_create,
+	(git_reference * *out, git_repository *repo, const char *name, const git_oid *id, int force,
+	 const char *log_message),
+	(out, repo, name, id, force, log_message), GIT_ERROR)
+GIT2_FN(int, git_reference_create_matching,
+	(git_reference * *out, git_repository *repo, const char *name, const git_oid *id, int force,
+	 const git_oid *current_id, const char *log_message),
+	(out, repo, name, id, force, current_id, log_message), GIT_ERROR)
+GIT2_FN(int, git_oid_fromstr, (git_oid * out, const char *str), (out, str), GIT_ERROR)
+GIT2_FN(int, git_oid_equal, (const git_oid *a, const git_oid *b), (a, b), 0)
+GIT2_FN(int, git_remote_lookup, (git_remote * *out, git_repository *repo, const char *name),
+	(out, repo, name), GIT_ERROR)
+GIT2_FN(const char *, git_remote_url, (const git_remote *remote), (remote), NULL)
+GIT2_FN(const char *, git_remote_pushurl, (const git_remote *remote), (remote), NULL)
+GIT2_FN(int, git_push_options_init, (git_push_options * opts, unsigned int version),
+	(opts, version), GIT_ERROR)
+GIT2_FN(int, git_remote_push,
+	(git_remote * remote, const git_strarray *refspecs, const git_push_options *opts),
+	(remote, refspecs, opts), GIT_ERROR)

@@ -51,7 +51,14 @@ const char *
 source__git_message(struct arena *a)
 {
 	const git_error *e = git_error_last();
-	const char *msg = e && e->message && *e->message ? e->message : "unknown libgit2 error";
+
+	return source__scrub(a,
+			     e && e->message && *e->message ? e->message : "unknown libgit2 error");
+}
+
+const char *
+source__scrub(struct arena *a, const char *msg)
+{
 	char *copy = arena_strdup(a, msg);
 	char *p = copy;
 	size_t n = strlen(copy);

@@ -56,6 +56,10 @@ void source__pick_init(struct source_pick *p, struct arena *a, struct diags *d,
  * the environment cut out (arena). */
 const char *source__git_message(struct arena *a);
 
+/* `msg` the same way: credentials of URLs and the tokens cut out, a
+ * final newline or period dropped (arena). */
+const char *source__scrub(struct arena *a, const char *msg);
+
 /*
  * `rel` (a user's path, relative to `base`; "." and ".." allowed) as a
  * path from the top of the repository ("" for the top itself), or NULL
@@ -101,6 +105,20 @@ int source__select(const char ***out, struct source_pick *p, const char *workdir
  */
 int source__open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
 			const char *shown, const char *rev);
+
+/*
+ * The callbacks of every connection to a remote, fetch or push: the
+ * credentials (a token from GPUSITE_GIT_TOKEN or GIT_TOKEN over HTTPS
+ * only, the SSH agent for ssh; each offered once), the TLS certificate
+ * and SSH host key checks, trust anchors from the environment.  `st`
+ * holds the state and must outlive the connection.
+ */
+struct source_remote {
+	int port;       /* ssh port from the URL, 22 by default */
+	unsigned tried; /* git_credential_t bits already offered */
+};
+
+void source__remote_callbacks(git_remote_callbacks *cb, struct source_remote *st, const char *url);
 
 /* Whether `repo` names a remote (scheme://..., or scp-like host:path). */
 bool source__is_url(const char *repo);

@@ -1,0 +1,85 @@
+/*
+ * source_branch.h - writing to a Git repository, without a work tree: a
+ * whole tree of files committed to a branch, the branch moved only if it
+ * still points where it pointed when the run read it (compare and swap),
+ * and pushed.  What `gpusite hydrate` needs of Git; only source/ sees
+ * libgit2 (source_branch.c).
+ */
+#ifndef GS_SOURCE_BRANCH_H
+#define GS_SOURCE_BRANCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "source/source.h"
+
+struct arena;
+
+#define SOURCE_OID_HEX 41 /* 40 hex digits and the NUL */
+
+/* The branch moved (or was created) under this run: exit 3, run again. */
+#define SOURCE_ECONFLICT (-4)
+
+/*
+ * The full id of the commit `rev` names in `repo` (opened as
+ * source_from_git() opens it: a local path, NULL = ".", or a URL read
+ * from its cache clone, fetched first).  0, or a negative source_err
+ * after a diagnostic.
+ */
+int source_resolve(char id[SOURCE_OID_HEX], struct arena *a, struct diags *d, const char *repo,
+		   const char *rev);
+
+/* One file of the tree to commit: '/'-separated path from the top, mode
+ * 100644. */
+struct source_tree_file {
+	const char *path;
+	const char *data;
+	size_t len;
+};
+
+struct source_branch_req {
+	const char *repo;                     /* as for source_resolve() */
+	const char *source;                   /* full id of the source commit: author, committer and
+			       their dates are taken from it */
+	const char *branch;                   /* short name: refs/heads/<branch> */
+	const struct source_tree_file *files; /* the whole tree */
+	size_t count;
+	const char *message; /* the commit message, trailers included */
+	bool dry_run;        /* write no commit and move no branch */
+	/* Called after the branch was read and the commit written, before
+	 * the branch is moved (NULL: nothing). */
+	void (*before_update)(void *ctx);
+	void *ctx;
+};
+
+struct source_branch_res {
+	char parent[SOURCE_OID_HEX]; /* where the branch pointed; "" when new */
+	char commit[SOURCE_OID_HEX]; /* the new commit; "" when unchanged */
+	bool changed;                /* the tree differs from the parent's */
+	struct source_set old;       /* the parent's files (every blob) */
+};
+
+/*
+ * Write the files as the tree of a commit whose parent is the branch's
+ * tip (none when the branch does not exist), author and committer those
+ * of req->source, and move the branch to it only if it still points at
+ * that tip.  Nothing is committed when the tree equals the tip's
+ * (res->changed false).  res->old holds the tip's files.  Returns 0,
+ * SOURCE_ECONFLICT when the branch moved meanwhile (nothing lost: the
+ * other run's commit stays), or another negative source_err, each after
+ * a diagnostic.
+ */
+int source_branch_commit(struct source_branch_res *res, struct arena *a, struct diags *d,
+			 const struct source_branch_req *req);
+
+/*
+ * Push refs/heads/<branch> of `repo` to its remote: the URL for a URL
+ * (from its cache clone), the remote "origin" for a local repository.
+ * Never forced.  Credentials as for fetching (source.h).  Returns 0, or
+ * SOURCE_EFAIL after a diagnostic holding the remote's reason (a
+ * non-fast-forward update, a hook that refused).
+ */
+int source_push(struct arena *a, struct diags *d, const char *repo, const char *branch);
+
+#endif
