@@ -34,7 +34,8 @@ pipeline 19
 drill 20
 explain 21
 argocd 22
-cmd 23
+hydrate 23
+cmd 24
 '
 allow=mk/lint/road-allow.txt
 allowed=

@@ -33,6 +33,7 @@ cmd_fn cmd_drill_run; /* `drill run`, called by cmd_drill */
 cmd_fn cmd_drift;
 cmd_fn cmd_explain;
 cmd_fn cmd_generate;
+cmd_fn cmd_hydrate;
 cmd_fn cmd_init;
 cmd_fn cmd_parameters;
 cmd_fn cmd_render;

@@ -11,6 +11,8 @@ const struct command commands[] = {
 	{ "explain", cmd_explain, "the RTO budget, capacity and what each rendered object is for" },
 	{ "generate", cmd_generate,
 	  "Argo CD plugin entry point: render the sites under the app path" },
+	{ "hydrate", cmd_hydrate,
+	  "commit the rendered manifests of every cluster to a branch (Argo CD without plugins)" },
 	{ "init", cmd_init, "write a commented starter site spec" },
 	{ "parameters", cmd_parameters, "Argo CD plugin: announce the parameters as JSON" },
 	{ "render", cmd_render, "render the cluster stream, NodeConfig files and Helm values" },
