@@ -32,20 +32,25 @@
 
 /*
  * For tests of concurrent runs only: with GPUSITE_TEST_HYDRATE_PAUSE
- * naming a FIFO, a run opens it after writing its commit and before
- * moving the branch, and reads it to its end: the test decides when each
- * run goes on.
+ * naming a FIFO, a run that has read the branch and written its commit
+ * creates "<FIFO>.ready", then opens the FIFO and reads it to its end
+ * before it moves the branch: the test starts two runs, waits until both
+ * are ready, and lets them go.
  */
 static void
 test_pause(void *ctx)
 {
 	const char *fifo = getenv("GPUSITE_TEST_HYDRATE_PAUSE");
-	char sink[64];
+	char ready[4096], sink[64];
 	int fd;
 
 	(void)ctx;
-	if (!fifo || !*fifo)
+	if (!fifo || !*fifo ||
+	    (size_t)snprintf(ready, sizeof(ready), "%s.ready", fifo) >= sizeof(ready))
 		return;
+	fd = open(ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
 	fd = open(fifo, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -93,7 +98,7 @@ render_part(struct hydrate_cluster *c, struct arena *a, struct diags *d,
 
 	memset(&ro, 0, sizeof(ro));
 	memset(&r, 0, sizeof(r));
-	memset(&scratch, 0, sizeof(scratch));
+	diags_init(&scratch, a);
 	ro.clusters = &c->name;
 	ro.cluster_count = 1;
 	ro.getenv = env_lookup;
@@ -256,7 +261,7 @@ hydrate_run(struct arena *a, const struct hydrate_options *o)
 	long count;
 	int rc;
 
-	memset(&d, 0, sizeof(d));
+	diags_init(&d, a);
 	rc = source_resolve(source, a, &d, o->repo, o->ref);
 	if (rc)
 		return source_failed(&d, o->report_flags, rc);
@@ -282,7 +287,7 @@ hydrate_run(struct arena *a, const struct hydrate_options *o)
 	print_result(o, &res, source, ch, nch);
 	if (rc || o->dry_run || !o->push)
 		return rc ? HYDRATE_EFAIL : HYDRATE_OK;
-	rc = source_push(a, &d, o->repo, o->branch);
+	rc = source_push(a, &d, o->repo, source, o->branch);
 	if (rc)
 		return source_failed(&d, o->report_flags, SOURCE_ECONFLICT);
 	printf(NAME ": pushed branch '%s'\n", o->branch);

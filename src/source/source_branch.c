@@ -340,7 +340,8 @@ open_remote(git_remote **out, struct arena *a, struct diags *d, git_repository *
 }
 
 int
-source_push(struct arena *a, struct diags *d, const char *repo, const char *branch)
+source_push(struct arena *a, struct diags *d, const char *repo, const char *source,
+	    const char *branch)
 {
 	git_repository *r = NULL;
 	git_remote *remote = NULL;
@@ -349,13 +350,13 @@ source_push(struct arena *a, struct diags *d, const char *repo, const char *bran
 	const char *url = NULL;
 	char *spec = arena_printf(a, "refs/heads/%s:refs/heads/%s", branch, branch);
 	git_strarray specs = { &spec, 1 };
-	int rc;
+	int rc, error;
 
 	if (source__git_load(d) < 0)
 		return SOURCE_EFAIL;
 	git_libgit2_init();
 	memset(&st, 0, sizeof(st));
-	rc = open_repo(&r, a, d, repo, "HEAD");
+	rc = open_repo(&r, a, d, repo, source);
 	if (!rc)
 		rc = open_remote(&remote, a, d, r, repo, &url);
 	if (rc)
@@ -366,7 +367,13 @@ source_push(struct arena *a, struct diags *d, const char *repo, const char *bran
 	po.callbacks.sideband_progress = sideband_cb;
 	po.callbacks.payload = &st;
 	po.proxy_opts.type = GIT_PROXY_AUTO;
-	if (git_remote_push(remote, &specs, &po) < 0)
+	error = git_remote_push(remote, &specs, &po);
+	if (error == GIT_ENONFASTFORWARD)
+		rc = source__fail(d, SOURCE_EFAIL,
+				  "cannot push branch '%s' to %s: the remote's branch moved since"
+				  " this run read it (not a fast-forward: %s); run again",
+				  branch, source_url_scrub(a, url), source__git_message(a));
+	else if (error < 0)
 		rc = source__fail(d, SOURCE_EFAIL, "cannot push branch '%s' to %s: %s%s", branch,
 				  source_url_scrub(a, url), source__git_message(a),
 				  remote_said(a, &st));

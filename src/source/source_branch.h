@@ -75,11 +75,14 @@ int source_branch_commit(struct source_branch_res *res, struct arena *a, struct 
 
 /*
  * Push refs/heads/<branch> of `repo` to its remote: the URL for a URL
- * (from its cache clone), the remote "origin" for a local repository.
+ * (from its cache clone, opened without fetching since `source`, the id
+ * of the source commit, is there), the remote "origin" for a local
+ * repository.
  * Never forced.  Credentials as for fetching (source.h).  Returns 0, or
  * SOURCE_EFAIL after a diagnostic holding the remote's reason (a
  * non-fast-forward update, a hook that refused).
  */
-int source_push(struct arena *a, struct diags *d, const char *repo, const char *branch);
+int source_push(struct arena *a, struct diags *d, const char *repo, const char *source,
+		const char *branch);
 
 #endif
