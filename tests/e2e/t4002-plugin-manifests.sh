@@ -6,67 +6,13 @@
 # validate against Argo CD's CRDs (unknown fields rejected), and the
 # Dockerfile's packages and paths match what the binary needs.
 . "$TEST_TOP/tests/lib.sh"
+. "$TEST_TOP/tests/tools/crd.sh"
 cd "$SCRATCH" || exit 1
 
 PLUGIN="$TEST_TOP/plugin"
 KUBECTL=$(command -v kubectl || echo "$TEST_TOP/.tools/bin/kubectl-layer")
 AJV_TOOLS="$TEST_TOP/.tools"
 K8S="$UPSTREAM/kubernetes/release-1.35"
-
-# yaml2json IN OUT: every document of IN as one JSON list.
-yaml2json() {
-	python3 -c 'import json,sys,yaml
-json.dump([d for d in yaml.safe_load_all(open(sys.argv[1])) if d is not None], open(sys.argv[2], "w"))' "$1" "$2"
-}
-
-# The validator: ajv on a CRD's openAPIV3Schema or on the Kubernetes
-# OpenAPI v3 document, made strict about unknown fields as the API server
-# is with fieldValidation=Strict (x-kubernetes-preserve-unknown-fields
-# stays open).
-cat >validate.js <<'EOF'
-'use strict';
-const fs = require('fs');
-const path = require('path');
-const [tools, mode, schemaFile, ref, docsFile] = process.argv.slice(2);
-const Ajv = require(path.join(path.resolve(tools), 'node_modules', 'ajv'));
-function strict(s) {
-	if (Array.isArray(s)) return s.forEach(strict);
-	if (!s || typeof s !== 'object') return;
-	if (s.properties && s.additionalProperties === undefined &&
-	    !s['x-kubernetes-preserve-unknown-fields'])
-		s.additionalProperties = false;
-	for (const k of Object.keys(s)) strict(s[k]);
-}
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8'));
-let validate;
-if (mode === 'k8s') {
-	strict(schema.components.schemas);
-	ajv.addSchema(schema, 'k8s');
-	validate = ajv.compile({ $ref: 'k8s#/components/schemas/' + ref });
-} else {
-	strict(schema);
-	validate = ajv.compile(schema);
-}
-const docs = JSON.parse(fs.readFileSync(docsFile, 'utf8'));
-let bad = 0;
-docs.forEach((doc, i) => {
-	if (validate(doc)) return console.log(`${i} ${doc.kind}/${doc.metadata && doc.metadata.name}: valid`);
-	bad++;
-	for (const e of validate.errors)
-		console.log(`${i} ${doc.kind}: ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
-});
-if (!docs.length) { console.log('no document'); bad = 1; }
-process.exit(bad ? 1 : 0);
-EOF
-
-# crd_schema CRD OUT: the openAPIV3Schema of the CRD's served version.
-crd_schema() {
-	python3 -c 'import json,sys,yaml
-crd = yaml.safe_load(open(sys.argv[1]))
-v = [v for v in crd["spec"]["versions"] if v.get("served")][0]
-json.dump(v["schema"]["openAPIV3Schema"], open(sys.argv[2], "w"))' "$1" "$2"
-}
 
 test_expect_success 'plugin.yaml is a named, versioned ConfigManagementPlugin with no discover rule' '
 	python3 - "$PLUGIN/plugin.yaml" <<-\EOF
@@ -175,13 +121,13 @@ test_expect_success 'the patched Deployment and the ConfigMap validate against t
 d = [x for x in yaml.safe_load_all(open(\"kz.yaml\"))]
 json.dump([x for x in d if x[\"kind\"] == \"Deployment\"] + [json.load(open(\"merged.json\"))], open(\"dep.json\", \"w\"))
 json.dump([x for x in d if x[\"kind\"] == \"ConfigMap\"], open(\"cm.json\", \"w\"))" &&
-	node validate.js "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment dep.json &&
-	node validate.js "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.ConfigMap cm.json &&
+	node "$CRD_VALIDATE" "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment dep.json &&
+	node "$CRD_VALIDATE" "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.ConfigMap cm.json &&
 	python3 -c "import json
 d = json.load(open(\"dep.json\"))
 d[0][\"spec\"][\"template\"][\"spec\"][\"containers\"][0][\"securityContxt\"] = {}
 json.dump(d[:1], open(\"dep-bad.json\", \"w\"))" &&
-	! node validate.js "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment dep-bad.json >bad.out &&
+	! node "$CRD_VALIDATE" "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment dep-bad.json >bad.out &&
 	grep -q "must NOT have additional properties" bad.out
 '
 else
@@ -193,12 +139,12 @@ if need_upstream && [ -d "$AJV_TOOLS/node_modules/ajv" ]; then
 test_expect_success 'the ApplicationSet validates against Argo CD ApplicationSet CRD; a broken one does not' '
 	crd_schema "$UPSTREAM/argocd/applicationset-crd.yaml" appset.schema.json &&
 	yaml2json "$PLUGIN/applicationset.yaml" appset.json &&
-	node validate.js "$AJV_TOOLS" crd appset.schema.json - appset.json &&
+	node "$CRD_VALIDATE" "$AJV_TOOLS" crd appset.schema.json - appset.json &&
 	python3 -c "import json
 d = json.load(open(\"appset.json\"))
 d[0][\"spec\"][\"template\"][\"spec\"][\"source\"][\"plugin\"][\"parameter\"] = []
 json.dump(d, open(\"appset-bad.json\", \"w\"))" &&
-	! node validate.js "$AJV_TOOLS" crd appset.schema.json - appset-bad.json >bad.out &&
+	! node "$CRD_VALIDATE" "$AJV_TOOLS" crd appset.schema.json - appset-bad.json >bad.out &&
 	grep -q "/spec/template/spec/source/plugin must NOT have additional properties" bad.out
 '
 
@@ -207,17 +153,17 @@ test_expect_success 'the Applications the ApplicationSet makes, and the test App
 	python3 "$TEST_TOP/tests/tools/cmp-server.py" expand \
 		--appset "$PLUGIN/applicationset.yaml" --repo "$TEST_TOP/testdata/cmp/fleet" >apps.json &&
 	test "$(python3 -c "import json; print(len(json.load(open(\"apps.json\"))))")" = 3 &&
-	node validate.js "$AJV_TOOLS" crd app.schema.json - apps.json >apps.out &&
+	node "$CRD_VALIDATE" "$AJV_TOOLS" crd app.schema.json - apps.json >apps.out &&
 	test "$(grep -c ": valid$" apps.out)" = 3 &&
 	for f in "$TEST_TOP"/testdata/cmp/apps/*.yaml; do
 		yaml2json "$f" one.json &&
-		node validate.js "$AJV_TOOLS" crd app.schema.json - one.json || exit 1
+		node "$CRD_VALIDATE" "$AJV_TOOLS" crd app.schema.json - one.json || exit 1
 	done &&
 	python3 -c "import json
 d = json.load(open(\"apps.json\"))
 d[0][\"spec\"][\"source\"][\"plugin\"][\"parameters\"][0][\"array\"] = \"busan-dc2\"
 json.dump(d[:1], open(\"app-bad.json\", \"w\"))" &&
-	! node validate.js "$AJV_TOOLS" crd app.schema.json - app-bad.json >bad.out &&
+	! node "$CRD_VALIDATE" "$AJV_TOOLS" crd app.schema.json - app-bad.json >bad.out &&
 	grep -q "/spec/source/plugin/parameters/0/array must be array" bad.out
 '
 else
@@ -379,9 +325,9 @@ test_expect_success 'plugin/fleet: Deployment, Service and ConfigMap validate ag
 d = [x for x in yaml.safe_load_all(open(\"fleet.yaml\")) if x]
 for k in (\"Deployment\", \"Service\", \"ConfigMap\"):
     json.dump([x for x in d if x[\"kind\"] == k], open(\"fleet-%s.json\" % k, \"w\"))" &&
-	node validate.js "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment fleet-Deployment.json &&
-	node validate.js "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.Service fleet-Service.json &&
-	node validate.js "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.ConfigMap fleet-ConfigMap.json
+	node "$CRD_VALIDATE" "$AJV_TOOLS" k8s "$K8S/apis__apps__v1_openapi.json" io.k8s.api.apps.v1.Deployment fleet-Deployment.json &&
+	node "$CRD_VALIDATE" "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.Service fleet-Service.json &&
+	node "$CRD_VALIDATE" "$AJV_TOOLS" k8s "$K8S/api__v1_openapi.json" io.k8s.api.core.v1.ConfigMap fleet-ConfigMap.json
 '
 else
 test_skip 'plugin/fleet: Deployment, Service and ConfigMap validate against the Kubernetes 1.35 OpenAPI' \
@@ -394,7 +340,7 @@ test_expect_success 'plugin/fleet: both ApplicationSets validate against the CRD
 	crd_schema "$UPSTREAM/argocd/application-crd.yaml" app.schema.json &&
 	for f in "$FLEETDIR"/applicationset-*.yaml; do
 		yaml2json "$f" one-appset.json &&
-		node validate.js "$AJV_TOOLS" crd appset.schema.json - one-appset.json || exit 1
+		node "$CRD_VALIDATE" "$AJV_TOOLS" crd appset.schema.json - one-appset.json || exit 1
 	done &&
 	python3 - "$FLEETDIR" >fleet-apps.json <<-\EOF &&
 	import glob, json, re, sys, yaml
@@ -427,7 +373,7 @@ test_expect_success 'plugin/fleet: both ApplicationSets validate against the CRD
 	assert all("CreateNamespace=true" in a["spec"]["syncPolicy"]["syncOptions"] for a in spokes)
 	json.dump(apps, sys.stdout)
 	EOF
-	node validate.js "$AJV_TOOLS" crd app.schema.json - fleet-apps.json >fleet-apps.out &&
+	node "$CRD_VALIDATE" "$AJV_TOOLS" crd app.schema.json - fleet-apps.json >fleet-apps.out &&
 	test "$(grep -c ": valid$" fleet-apps.out)" = 4
 '
 else
