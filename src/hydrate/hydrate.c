@@ -283,7 +283,7 @@ hydrate_run(struct arena *a, const struct hydrate_options *o)
 		return source_failed(&d, o->report_flags, rc);
 	nch = hydrate_changes(&ch, a, &res.old, files, nfiles);
 	if (o->markdown)
-		rc = hydrate_markdown(a, o, &res, clusters, (size_t)count, ch, nch);
+		rc = hydrate_markdown(a, o, &res, ch, nch, files, nfiles, source);
 	print_result(o, &res, source, ch, nch);
 	if (rc || o->dry_run || !o->push)
 		return rc ? HYDRATE_EFAIL : HYDRATE_OK;

@@ -98,13 +98,15 @@ enum hydrate_status {
 };
 
 /*
- * Print, as Markdown, what the commit of `res` would change: per cluster
- * and part, the objects added, changed and removed with their diffs
- * (hydrate_markdown.c).  0, or -1 when it could not be written.
+ * Print, as Markdown, what the commit of `res` would change: the objects
+ * of every changed manifest (`ch`, `n`) matched between the branch's
+ * files (res->old) and the new ones (`files`), each named by its cluster
+ * directory, through diff --base's writer (hydrate_markdown.c).  0, or
+ * -1 when it could not be written.
  */
 int hydrate_markdown(struct arena *a, const struct hydrate_options *o,
-		     const struct source_branch_res *res, const struct hydrate_cluster *clusters,
-		     size_t count, const struct hydrate_change *ch, size_t n);
+		     const struct source_branch_res *res, const struct hydrate_change *ch, size_t n,
+		     const struct source_tree_file *files, size_t nfiles, const char *source);
 
 /*
  * Read the specs at the revision, render every cluster, commit the files

@@ -150,6 +150,22 @@ test_expect_success 'usage: --branch is required; --push and --dry-run exclude e
 	grep "not a valid branch name" err
 '
 
+test_expect_success '--dry-run --format markdown: the change per cluster and object, nothing written' '
+	git clone -q work md &&
+	(cd md && git branch -q hydrated origin/hydrated &&
+		sed -i "s/gpuLimit: 16 /gpuLimit: 12 /" sites/frankfurt-lab.yaml && git_commit twelve) &&
+	tip=$(git -C md rev-parse hydrated) &&
+	(cd md && "$GPUSITE" hydrate --branch hydrated --dry-run --format markdown >../md.out) &&
+	test "$(git -C md rev-parse hydrated)" = "$tip" &&
+	head -n 1 md.out | grep -x "### gpusite diff: \` hydrated@$(echo "$tip" | cut -c1-12) \` → \` $(git -C md rev-parse --short=12 main) \`" &&
+	grep -x "\*\*1 objects changed, 0 added, 0 removed\*\* (3 unchanged)" md.out &&
+	grep -x "| \`inference-eu/cluster NodePool/frankfurt-lab-gpu-fallback\` | frankfurt-lab | changed, +1 −1 |" md.out &&
+	grep -x -e "-    nvidia.com/gpu: 16" md.out &&
+	grep -x "+    nvidia.com/gpu: 12" md.out &&
+	(cd md && expect_exit 2 "$GPUSITE" hydrate --branch hydrated --format markdown 2>../err) &&
+	grep "format markdown goes with --dry-run" err
+'
+
 # ---- the same source on two machines ----
 
 test_expect_success 'two clones, other users, dates, time zones and config: the same commit id' '
