@@ -229,13 +229,13 @@ static void
 print_result(const struct hydrate_options *o, const struct source_branch_res *res,
 	     const char *source, const struct hydrate_change *ch, size_t n)
 {
+	if (o->markdown)
+		return; /* the comment says it all */
 	if (!res->changed) {
 		printf(NAME ": branch '%s' already holds the render of %.12s: nothing to commit\n",
 		       o->branch, source);
 		return;
 	}
-	if (o->markdown)
-		return;
 	print_changes(ch, n);
 	if (o->dry_run)
 		printf(NAME ": would commit %zu changed file%s to branch '%s'%s%.12s"

@@ -57,7 +57,9 @@ source_resolve(char id[SOURCE_OID_HEX], struct arena *a, struct diags *d, const 
 	git_libgit2_init();
 	if (!rev)
 		rev = "HEAD";
-	rc = open_repo(&r, a, d, repo, rev);
+	/* a URL is fetched even for a commit id its cache holds: the branch
+	 * the run commits to must be the remote's tip of now */
+	rc = open_repo(&r, a, d, repo, "HEAD");
 	if (rc)
 		goto out;
 	if (git_revparse_single(&obj, r, rev) < 0 ||

@@ -24,8 +24,8 @@ struct arena;
 /*
  * The full id of the commit `rev` names in `repo` (opened as
  * source_from_git() opens it: a local path, NULL = ".", or a URL read
- * from its cache clone, fetched first).  0, or a negative source_err
- * after a diagnostic.
+ * from its cache clone, always fetched first, so that its branches are
+ * the remote's).  0, or a negative source_err after a diagnostic.
  */
 int source_resolve(char id[SOURCE_OID_HEX], struct arena *a, struct diags *d, const char *repo,
 		   const char *rev);

@@ -243,18 +243,24 @@ if git_have_python && command -v openssl >/dev/null 2>&1 &&
 		grep "^POST /fleet.git/git-receive-pack 200 auth=ok:x-access-token$" "$SCRATCH/https.log"
 	'
 
-	test_expect_success 'https: a run of another source on a stale tip: push refused, exit 3, nothing lost' '
+	test_expect_success 'https: two runs racing for the remote: the later push is refused, exit 3, nothing lost' '
 		(cd work && sed -i "s/gpuLimit: 16 /gpuLimit: 12 /" sites/frankfurt-lab.yaml && git_commit twelve) &&
 		git -C srv/fleet.git fetch -q "$SCRATCH/work" main:main &&
 		first=$(git -C work rev-list --max-parents=0 main) &&
-		XDG_CACHE_HOME="$SCRATCH/cache-b" "$GPUSITE" hydrate --repo "$SURL" --branch hydrated \
-			--dry-run >/dev/null &&
+		mkfifo p3 &&
+		{ (GPUSITE_TEST_HYDRATE_PAUSE=p3 XDG_CACHE_HOME="$SCRATCH/cache-b" "$GPUSITE" hydrate \
+			--repo "$SURL" --branch hydrated --ref "$first" --push >b.out 2>b.err; echo $? >b.rc) & } &&
+		i=0 &&
+		while ! test -f p3.ready; do
+			i=$((i + 1)) && test $i -lt 600 && sleep 0.1 || return 1
+		done &&
 		"$GPUSITE" hydrate --repo "$SURL" --branch hydrated --push >out &&
 		grep "^gpusite hydrate: committed" out &&
 		won=$(git -C srv/fleet.git rev-parse hydrated) &&
-		expect_exit 3 env XDG_CACHE_HOME="$SCRATCH/cache-b" "$GPUSITE" hydrate --repo "$SURL" \
-			--branch hydrated --ref "$first" --push >out 2>err &&
-		grep "^gpusite: error: cannot push branch .hydrated. to $SURL: the remote.s branch moved since this run read it (not a fast-forward: .*); run again \[GS007\]$" err &&
+		echo go >p3 &&
+		wait &&
+		test "$(cat b.rc)" = 3 &&
+		grep "^gpusite: error: cannot push branch .hydrated. to $SURL: the remote.s branch moved since this run read it (not a fast-forward: .*); run again \[GS007\]$" b.err &&
 		test "$(git -C srv/fleet.git rev-parse hydrated)" = "$won"
 	'
 
@@ -277,7 +283,7 @@ if git_have_python && command -v openssl >/dev/null 2>&1 &&
 	'
 
 	test_expect_success 'https: the token is in no output, reflog, commit or cache path' '
-		! grep -rF "$TOKEN" out err r1.out r1.err r2.out r2.err &&
+		! grep -rF "$TOKEN" out err r1.out r1.err r2.out r2.err b.out b.err md.out &&
 		! find "$XDG_CACHE_HOME" "$SCRATCH/cache-b" | grep -F "$TOKEN" &&
 		! grep -rF "$TOKEN" "$XDG_CACHE_HOME" "$SCRATCH/cache-b" &&
 		! git -C srv/fleet.git log --all --format="%H %an %ae %cn %ce %B" | grep -F "$TOKEN" &&
