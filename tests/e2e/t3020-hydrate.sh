@@ -205,6 +205,18 @@ test_expect_success 'two concurrent runs: one commit, the other exit 3 with a cl
 	git -C race log -1 --format=%B hydrated | grep -x "Gpusite-Source: $(git -C race rev-parse main)"
 '
 
+test_expect_success 'a local repository pushes to its origin; without one, exit 3 naming --repo' '
+	git clone -q --bare work origin.git &&
+	git -C origin.git branch -D hydrated >/dev/null &&
+	git clone -q origin.git local &&
+	(cd local && "$GPUSITE" hydrate --branch hydrated --push >../out) &&
+	grep -x "gpusite hydrate: pushed branch .hydrated." out &&
+	test "$(git -C origin.git rev-parse hydrated)" = "$(git -C local rev-parse hydrated)" &&
+	git -C local remote remove origin &&
+	(cd local && expect_exit 3 "$GPUSITE" hydrate --branch other --push 2>../err) &&
+	grep -x "gpusite: error: cannot push: the repository has no remote .origin. (give the URL with --repo) \[GS007\]" err
+'
+
 # ---- remotes: smart HTTP with a token, git daemon; push ----
 
 mkdir -p srv && git clone -q --bare work srv/fleet.git &&
