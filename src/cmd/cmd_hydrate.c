@@ -120,6 +120,7 @@ cmd_hydrate(int argc, char **argv)
 	ho.paths = (const char *const *)o.args;
 	ho.npaths = o.nargs;
 	ho.strict = o.strict;
+	ho.quiet = o.quiet;
 	ho.report_flags = opts_report_flags(&o, stderr);
 	arena_init(&a);
 	rc = hydrate_run(&a, &ho);

@@ -229,8 +229,8 @@ static void
 print_result(const struct hydrate_options *o, const struct source_branch_res *res,
 	     const char *source, const struct hydrate_change *ch, size_t n)
 {
-	if (o->markdown)
-		return; /* the comment says it all */
+	if (o->markdown || o->quiet)
+		return; /* the comment says it all; -q: nothing */
 	if (!res->changed) {
 		printf(NAME ": branch '%s' already holds the render of %.12s: nothing to commit\n",
 		       o->branch, source);
@@ -290,6 +290,7 @@ hydrate_run(struct arena *a, const struct hydrate_options *o)
 	rc = source_push(a, &d, o->repo, source, o->branch);
 	if (rc)
 		return source_failed(&d, o->report_flags, SOURCE_ECONFLICT);
-	printf(NAME ": pushed branch '%s'\n", o->branch);
+	if (!o->quiet)
+		printf(NAME ": pushed branch '%s'\n", o->branch);
 	return HYDRATE_OK;
 }

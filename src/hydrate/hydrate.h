@@ -86,6 +86,7 @@ struct hydrate_options {
 	bool push;
 	bool strict;
 	bool markdown; /* --dry-run --format markdown */
+	bool quiet;    /* -q: no report of what was done on stdout */
 	unsigned report_flags;
 };
 

@@ -96,7 +96,9 @@ test_expect_success 'a second run commits nothing and says so (exit 0)' '
 	before=$(git -C work rev-parse hydrated) &&
 	(cd work && "$GPUSITE" hydrate --branch hydrated >../out) &&
 	grep "^gpusite hydrate: branch .hydrated. already holds the render of [0-9a-f]*: nothing to commit$" out &&
-	test "$(git -C work rev-parse hydrated)" = "$before"
+	test "$(git -C work rev-parse hydrated)" = "$before" &&
+	(cd work && "$GPUSITE" hydrate -q --branch hydrated >../out) &&
+	test ! -s out
 '
 
 test_expect_success 'the work tree is never read: an uncommitted change is not hydrated' '
