@@ -276,6 +276,7 @@ hydrate_run(struct arena *a, const struct hydrate_options *o)
 	req.files = files;
 	req.count = nfiles;
 	req.message = hydrate_message(a, source, GPUSITE_VERSION, (size_t)count);
+	req.owner_mark = HYDRATE_TRAILER_SOURCE;
 	req.dry_run = o->dry_run;
 	req.before_update = test_pause;
 	rc = source_branch_commit(&res, a, &d, &req);

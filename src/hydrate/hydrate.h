@@ -25,6 +25,9 @@ enum hydrate_part {
 
 #define HYDRATE_MANIFEST "manifest.yaml"
 #define HYDRATE_README "README.md"
+/* The trailer naming the source commit; a branch whose tip lacks it is
+ * not a hydrated branch, and is never written to. */
+#define HYDRATE_TRAILER_SOURCE "Gpusite-Source: "
 
 /* A cluster of the fleet and its sites (names sorted). */
 struct hydrate_cluster {

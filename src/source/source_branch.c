@@ -226,6 +226,21 @@ make_commit(git_oid *out, struct arena *a, struct diags *d, git_repository *r,
 	return rc;
 }
 
+/* Whether the message of `tip` holds a line starting with `mark`. */
+static bool
+owned(git_commit *tip, const char *mark)
+{
+	const char *msg = git_commit_message(tip);
+	size_t n = mark ? strlen(mark) : 0;
+
+	if (!mark)
+		return true;
+	for (const char *p = msg; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, mark, n))
+			return true;
+	return false;
+}
+
 int
 source_branch_commit(struct source_branch_res *res, struct arena *a, struct diags *d,
 		     const struct source_branch_req *req)
@@ -247,6 +262,11 @@ source_branch_commit(struct source_branch_res *res, struct arena *a, struct diag
 	rc = open_repo(&r, a, d, req->repo, req->source);
 	if (!rc)
 		rc = read_tip(&tip, a, d, r, refname, req->branch);
+	if (!rc && tip && !owned(tip, req->owner_mark))
+		rc = source__fail(d, SOURCE_EFAIL,
+				  "branch '%s' exists and was not written by this tool (its tip"
+				  " has no '%s' line): give a branch of its own",
+				  req->branch, req->owner_mark);
 	if (!rc && tip) {
 		git_oid_tostr(res->parent, SOURCE_OID_HEX, git_commit_id(tip));
 		rc = read_old(&res->old, a, d, r, tip, req->branch);

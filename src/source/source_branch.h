@@ -46,7 +46,10 @@ struct source_branch_req {
 	const struct source_tree_file *files; /* the whole tree */
 	size_t count;
 	const char *message; /* the commit message, trailers included */
-	bool dry_run;        /* write no commit and move no branch */
+	/* A line the message of the branch's tip must hold, or the branch is
+	 * someone else's and is left alone ("Gpusite-Source: "); NULL: none. */
+	const char *owner_mark;
+	bool dry_run; /* write no commit and move no branch */
 	/* Called after the branch was read and the commit written, before
 	 * the branch is moved (NULL: nothing). */
 	void (*before_update)(void *ctx);

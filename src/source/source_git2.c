@@ -290,6 +290,7 @@ GIT2_FN(int, git_commit_lookup, (git_commit * *commit, git_repository *repo, con
 GIT2_FN(const git_signature *, git_commit_author, (const git_commit *commit), (commit), NULL)
 GIT2_FN(const git_signature *, git_commit_committer, (const git_commit *commit), (commit), NULL)
 GIT2_FN(const git_oid *, git_commit_id, (const git_commit *commit), (commit), NULL)
+GIT2_FN(const char *, git_commit_message, (const git_commit *commit), (commit), NULL)
 GIT2_FN(const git_oid *, git_commit_tree_id, (const git_commit *commit), (commit), NULL)
 GIT2_FN(int, git_commit_create,
 	(git_oid * id, git_repository *repo, const char *update_ref, const git_signature *author,

@@ -152,6 +152,13 @@ test_expect_success 'usage: --branch is required; --push and --dry-run exclude e
 	grep "not a valid branch name" err
 '
 
+test_expect_success 'a branch hydrate did not write (the specs'"'"' own main) is never touched' '
+	before=$(git -C work rev-parse main) &&
+	(cd work && expect_exit 3 "$GPUSITE" hydrate --branch main >../out 2>../err) &&
+	grep -x "gpusite: error: branch .main. exists and was not written by this tool (its tip has no .Gpusite-Source: . line): give a branch of its own \[GS007\]" err &&
+	test "$(git -C work rev-parse main)" = "$before"
+'
+
 test_expect_success '--dry-run --format markdown: the change per cluster and object, nothing written' '
 	git clone -q work md &&
 	(cd md && git branch -q hydrated origin/hydrated &&
