@@ -91,7 +91,9 @@ const struct finding findings_table[] = {
 	ROW("GS063", DIAG_WARNING, FINDING_RULE,
 	    "engine mutating-admission-policy on Kubernetes 1.34-1.35 (beta, off by default)"),
 	ROW("GS100", DIAG_ERROR, FINDING_RULE,
-	    "two sites in the same cluster name different regions or Kubernetes versions"),
+	    "two sites in the same cluster name different regions, Kubernetes versions or "
+	    "controller "
+	    "releases (cluster.versions)"),
 	ROW("GS101", DIAG_ERROR, FINDING_RULE,
 	    "two taints of a node group (the GPU taint included) share a key and effect"),
 	ROW("GS102", DIAG_ERROR, FINDING_RULE,
@@ -303,6 +305,12 @@ const struct finding findings_table[] = {
 	ROW("GS184", DIAG_ERROR, FINDING_RULE,
 	    "a fallback disruption budget with schedule but no duration, or duration but no "
 	    "schedule"),
+	ROW("GS186", DIAG_ERROR, FINDING_RULE,
+	    "the controller release a site declares (cluster.versions) does not serve a construct "
+	    "gpusite renders for it (reserved capacity before Karpenter 1.3, MutatingPolicy before "
+	    "Kyverno 1.17, ClusterPolicy from Kyverno 1.20, ...)"),
+	ROW("GS187", DIAG_WARNING, FINDING_RULE,
+	    "cluster.versions.karpenter with EKS Auto Mode, whose Karpenter AWS runs (not read)"),
 	ROW("GS190", DIAG_ERROR, FINDING_RENDER, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR, FINDING_RENDER,
 	    "nothing to render: no site, or the selected sites produce no object"),

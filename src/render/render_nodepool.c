@@ -97,10 +97,16 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 			      render_requirement(a, "topology.kubernetes.io/zone", "In", fb->zones,
 						 fb->zone_count));
 	if (fb->min_gpu_memory_mib > 0) {
-		const char *mib = render_itoa(a, fb->min_gpu_memory_mib);
+		/* Gte is served from Karpenter 1.9 (k8s_controllers.c); for an
+		 * older or undeclared release (and Auto Mode's), the equivalent
+		 * Gt of one MiB less: the label is whole MiB per GPU. */
+		const struct spec_version *kv = &site->cluster.karpenter_version;
+		bool gte = v == &vocab_karpenter && kv->set &&
+			   k8s_release_serves(kv->release, K8S_REQ_GTE);
+		const char *mib = render_itoa(a, fb->min_gpu_memory_mib - (gte ? 0 : 1));
 
-		/* Gte: Karpenter v1.9+; the label is MiB per GPU. */
-		node_seq_push(a, reqs, render_requirement(a, v->gpu_memory, "Gte", &mib, 1));
+		node_seq_push(a, reqs,
+			      render_requirement(a, v->gpu_memory, gte ? "Gte" : "Gt", &mib, 1));
 	}
 
 	/* The fallback nodes carry the same GPU taint as the on-prem ones, so

@@ -15,6 +15,7 @@
 
 #include "base/diag.h"
 #include "node/node.h"
+#include "k8s/k8s_controllers.h"
 
 struct arena;
 
@@ -256,6 +257,13 @@ struct spec_argocd {
 	const struct node *src;
 };
 
+/* A controller release the spec declares (cluster.versions.<name>). */
+struct spec_version {
+	bool set;
+	struct k8s_release release;
+	const struct node *src; /* the value, for line:col */
+};
+
 struct spec_cluster {
 	const char *name;
 	const char *region;
@@ -263,6 +271,10 @@ struct spec_cluster {
 	const char *kubernetes_version; /* "1.35" or NULL when not set */
 	int kube_minor;                 /* 35; 36 when not set (assumed) */
 	bool kube_version_assumed;
+	/* cluster.versions: the controllers as declared (set false: assumed) */
+	struct spec_version karpenter_version;
+	struct spec_version kyverno_version;
+	const struct node *versions_src; /* the cluster.versions mapping or NULL */
 	const struct node *src;
 };
 

@@ -270,6 +270,17 @@ load_taint(struct spec_taint *t, const struct node *map, const char *def_key, co
 	t->src = map;
 }
 
+/* cluster.versions.<name>: the schema checked the form (GS003) */
+static void
+load_version(struct spec_version *v, const struct node *versions, const char *name)
+{
+	const struct node *n = get(versions, name);
+	const char *text = get_str(versions, name, NULL);
+
+	v->set = text && k8s_release_parse(text, &v->release) == 0;
+	v->src = n;
+}
+
 static void
 load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 {
@@ -285,6 +296,9 @@ load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 	c->kubernetes_version = v;
 	c->kube_minor = DEFAULT_KUBE_MINOR;
 	c->kube_version_assumed = true;
+	c->versions_src = get_map(map, "versions");
+	load_version(&c->karpenter_version, c->versions_src, "karpenter");
+	load_version(&c->kyverno_version, c->versions_src, "kyverno");
 	if (v) {
 		/* k8s_version_parse's forms: "1.35", "v1.35", "1.35.2", ... */
 		int major, minor;
