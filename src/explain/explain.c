@@ -44,6 +44,51 @@ explain_kube(FILE *out, const struct spec_site *s, int override)
 			s->cluster.kube_minor);
 }
 
+/* One controller the output depends on: the declared release, or the one
+ * assumed (README "Versions", docs/design/versions.md). */
+static void
+explain_release(FILE *out, const struct spec_version *v, enum k8s_controller c, const char *gte)
+{
+	char rel[32];
+	const char *field = c == K8S_KARPENTER ? "karpenter" : "kyverno";
+
+	if (v->set)
+		fprintf(out, "  %s: %s (cluster.versions.%s)%s\n", field,
+			k8s_release_text(v->release, rel, sizeof(rel)), field, gte);
+	else
+		fprintf(out,
+			"  %s: %s or later assumed (cluster.versions.%s not set: nothing is checked"
+			" against the release the cluster runs; the README's Versions table)%s\n",
+			field, k8s_release_text(k8s_controller_assumed(c), rel, sizeof(rel)), field,
+			gte);
+}
+
+/* How minGpuMemoryMiB is rendered for the Karpenter release (or none). */
+static const char *
+gte_note(const struct spec_site *s)
+{
+	const struct spec_version *kv = &s->cluster.karpenter_version;
+
+	if (s->fallback.min_gpu_memory_mib <= 0)
+		return "";
+	if (kv->set && k8s_release_serves(kv->release, K8S_REQ_GTE))
+		return "; minGpuMemoryMiB is rendered as Gte";
+	return "; minGpuMemoryMiB is rendered as the equivalent Gt (Gte only for a declared"
+	       " Karpenter 1.9 or later)";
+}
+
+static void
+explain_controllers(FILE *out, const struct spec_site *s)
+{
+	if (s->fallback.enabled && s->cluster.provisioner == PROV_AUTO_MODE)
+		fprintf(out, "  karpenter: run by EKS Auto Mode%s\n", gte_note(s));
+	else if (s->fallback.enabled)
+		explain_release(out, &s->cluster.karpenter_version, K8S_KARPENTER, gte_note(s));
+	if (s->placement.engine == ENGINE_KYVERNO ||
+	    s->placement.engine == ENGINE_KYVERNO_CLUSTERPOLICY)
+		explain_release(out, &s->cluster.kyverno_version, K8S_KYVERNO, "");
+}
+
 /*
  * The recovery budget: how long GPU Pods of a dead on-prem node take to
  * serve again on the fallback.  The node is marked NotReady/Unknown after
@@ -410,6 +455,7 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	fprintf(out, "site %s (cluster %s, %s; %s)\n", s->name, s->cluster.name, s->cluster.region,
 		s->file ? s->file : "?");
 	explain_kube(out, s, in->kube_minor);
+	explain_controllers(out, s);
 	explain_budget(out, a, s);
 	explain_capacity(out, s, inv);
 	explain_node_class(out, s, inv);
