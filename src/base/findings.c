@@ -356,6 +356,12 @@ const struct finding findings_table[] = {
 	ROW("GS218", DIAG_ERROR, FINDING_DRIFT,
 	    "the live EC2NodeClass of the fallback boots another AMI family than "
 	    "fallback.nodeImage"),
+	ROW("GS219", DIAG_ERROR, FINDING_DRIFT,
+	    "a controller release the spec declares (cluster.versions) that the cluster "
+	    "contradicts: "
+	    "what it serves (the NodePool CRD's Gte, the EC2NodeClass CRD's reservations, "
+	    "Kyverno's "
+	    "MutatingPolicy or ClusterPolicy) belongs to another release"),
 	ROW("GS220", DIAG_ERROR, FINDING_DRILL_RUN,
 	    "drill run: a --nodes name is not a node of the site, or no node of the site (or "
 	    "--group) is in the cluster"),
