@@ -37,11 +37,12 @@ live_start() {	# live_start SCENARIO (a name under testdata/live, or a path) ARG
 	shift
 	live_certs || return 1
 	rm -f "$SCRATCH/port" "$SCRATCH/requests.log"
+	# callers keep their own $scen: the directory goes into live_dir
 	case $scen in
-	/*) ;;
-	*) scen="$LIVE/$scen" ;;
+	/*) live_dir=$scen ;;
+	*) live_dir="$LIVE/$scen" ;;
 	esac
-	python3 "$FAKE" serve --scenario "$scen" --tls "$SCRATCH/tls" \
+	python3 "$FAKE" serve --scenario "$live_dir" --tls "$SCRATCH/tls" \
 		--port-file "$SCRATCH/port" --token "$TOKEN" \
 		--log "$SCRATCH/requests.log" --parent $$ "$@" \
 		2>"$SCRATCH/server.err" &
