@@ -278,6 +278,8 @@ struct spec_cluster {
 	const struct node *src;
 };
 
+struct inventory;
+
 struct spec_site {
 	const char *name; /* metadata.name */
 	const char *file; /* where it was read */
@@ -291,6 +293,9 @@ struct spec_site {
 	struct spec_recovery recovery;
 	struct spec_alerts alerts;
 	struct spec_argocd argocd;
+	/* what the site owns (src/inventory/), built once when the site is
+	 * loaded; NULL for a site made by hand (inventory_site() builds it) */
+	const struct inventory *inventory;
 	const struct node *doc; /* the whole document */
 };
 
