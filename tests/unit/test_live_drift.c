@@ -95,6 +95,21 @@ teardown(void **state)
 	return 0;
 }
 
+/* The loaded site carries its inventory, built once: every reader gets
+ * that same one (docs/design/inventory.md). */
+static void
+test_live_drift__loaded_site_owns_one_inventory(void **state)
+{
+	struct fixture *f = *state;
+	const struct spec_site *s = f->sites[0];
+
+	assert_non_null(s->inventory);
+	assert_ptr_equal(inventory_site(&f->a, s), s->inventory);
+	assert_ptr_equal(inventory_site(&f->a, s), inventory_site(&f->a, s));
+	assert_true(s->inventory->pool_count >= 1);
+	assert_ptr_equal(s->inventory->site, s);
+}
+
 static const struct node *
 J(struct fixture *f, const char *text)
 {
@@ -423,6 +438,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_live_drift__loaded_site_owns_one_inventory,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_drift__healthy_cluster_has_no_finding,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_drift__untainted_node_points_at_its_name,
