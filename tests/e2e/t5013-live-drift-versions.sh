@@ -1,5 +1,5 @@
 #!/bin/sh
-# t5012: `gpusite drift` reads what the cluster serves that tells its
+# t5013: `gpusite drift` reads what the cluster serves that tells its
 # controller releases, only when a site declares cluster.versions: the
 # upstream NodePool and EC2NodeClass CRDs (Gte: Karpenter 1.9; reservation
 # terms: 1.3) and Kyverno's API groups (MutatingPolicy 1.17, ClusterPolicy
