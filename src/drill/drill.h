@@ -205,7 +205,7 @@ int drill_record_read(struct arena *a, struct diags *d, struct drill_record *out
 
 /*
  * Read the record file at path (at most DRILL_RECORD_MAX bytes) and
- * check it is a record of site `site`.  Returns 0, or -1 after a GS236
+ * check it is a record of site `site` (NULL: any site).  Returns 0, or -1 after a GS236
  * diagnostic saying what is wrong.
  */
 int drill_record_load(struct arena *a, struct diags *d, struct drill_record *out, const char *path,
