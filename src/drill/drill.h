@@ -354,6 +354,10 @@ void drill_terms_compute(struct arena *a, struct drill_terms *out, const struct 
 
 /* --- the report writers (drill report) --- */
 
+/* Append s escaped for XML and HTML text and attributes (& < > " ' as
+ * entities, control bytes as spaces): 0 or BUF_ETOOBIG. */
+int drill_xml_escape(struct buf *out, const char *s);
+
 /* Finding IDs of the drill (their rows: base/findings.c). */
 #define DRILL_POOL "GS230"          /* fallback NodePool missing or not as rendered */
 #define DRILL_CLASS "GS231"         /* its node class missing */

@@ -110,6 +110,7 @@ struct fp_whatif {
 	int64_t launchable;   /* what their pools may launch */
 	int64_t shortfall;    /* lost - launchable, at least 0 */
 	double cost_per_hour; /* of the sets' priced fallbacks */
+	bool cost_known;      /* a site of the set has a known price */
 	bool cost_partial;    /* a site of the set has no known price */
 	bool cost_estimate;
 };

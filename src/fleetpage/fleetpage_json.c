@@ -213,7 +213,9 @@ whatif_json(struct arena *a, const struct fleetpage *fp)
 		node_map_add_int(a, wm, "lostGpus", w->lost);
 		node_map_add_int(a, wm, "launchableGpus", w->launchable);
 		node_map_add_int(a, wm, "shortfallGpus", w->shortfall);
-		node_map_add(a, wm, "costPerHour", price(a, w->cost_per_hour, 2));
+		node_map_add(a, wm, "costPerHour",
+			     w->cost_known || !w->cost_partial ? price(a, w->cost_per_hour, 2)
+							       : node_new_null(a, P));
 		node_map_add_bool(a, wm, "costPartial", w->cost_partial);
 		node_map_add_bool(a, wm, "costEstimate", w->cost_estimate);
 		node_seq_push(a, sets, wm);

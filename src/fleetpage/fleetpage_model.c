@@ -224,9 +224,10 @@ whatif_add(struct arena *a, struct fleetpage *fp, size_t *alloc, size_t cluster,
 		w->sites[i] = c->sites[idx[i]];
 		w->lost += s->onprem_gpus;
 		w->launchable += s->launchable;
-		if (s->cost_state == FP_COST_KNOWN)
+		if (s->cost_state == FP_COST_KNOWN) {
 			w->cost_per_hour += s->cost_per_hour;
-		else if (s->cost_state != FP_COST_NO_FALLBACK)
+			w->cost_known = true;
+		} else if (s->cost_state != FP_COST_NO_FALLBACK)
 			w->cost_partial = true;
 		w->cost_estimate |= s->cost_state == FP_COST_KNOWN && s->cost_estimate;
 	}

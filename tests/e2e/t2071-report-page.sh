@@ -1,0 +1,91 @@
+#!/bin/sh
+# t2071-report-page.sh - `gpusite report`: the fleet page.  The example
+# fleet's Markdown (with the last drill of seoul-dc1) is compared byte for
+# byte with testdata/fleetpage/fleet.md (GOLDEN_UPDATE=1 rewrites it); the
+# HTML is well-formed with unique ids, self-contained and accessible, and
+# its figures are those of `explain --format json`; hostile names are
+# escaped; the file is written whole, never through a link; --fail and
+# --drill-record are bounded.
+. "$TEST_TOP/tests/lib.sh"
+
+fleet="$TEST_TOP/testdata/fleet/sites"
+golden="$TEST_TOP/testdata/fleetpage/fleet.md"
+rec="$TEST_TOP/testdata/live/drill-drain-met/record.json"
+check="$TEST_TOP/tests/e2e/fleetpage_check.py"
+cd "$SCRATCH" || exit 1
+
+test_expect_success 'Markdown of the example fleet, byte for byte' '
+	"$GPUSITE" report --format markdown -o page.md --drill-record "$rec" "$fleet" &&
+	if test -n "${GOLDEN_UPDATE-}"; then cp page.md "$golden"; fi &&
+	test_cmp "$golden" page.md &&
+	grep -q "^| seoul-dc1 | 50s | 1m0s / 20s | 4m0s / 3m19s |" page.md &&
+	grep -q "node-failure drill: " page.md
+'
+
+test_expect_success 'HTML: well-formed, unique ids, self-contained, accessible' '
+	"$GPUSITE" report --format html -o page.html --drill-record "$rec" "$fleet" &&
+	python3 "$check" structure page.html
+'
+
+test_expect_success 'the page says what explain --format json says' '
+	"$GPUSITE" explain --format json "$fleet" >explain.json &&
+	python3 "$check" numbers page.html explain.json
+'
+
+test_expect_success 'a generated fleet: the same figures, K 3' '
+	sh "$TEST_TOP/bench/gen-fleet.sh" 12 gen >/dev/null &&
+	"$GPUSITE" report --format html --fail 3 -o gen.html gen &&
+	"$GPUSITE" explain --format json gen >gen.json &&
+	python3 "$check" structure gen.html &&
+	python3 "$check" numbers gen.html gen.json
+'
+
+test_expect_success 'hostile names are escaped in HTML and Markdown' '
+	mkdir -p evil &&
+	sed -e "s/version: 0.20.0/version: \"0.20.0<\/td><script>alert(1)<\/script>|x\"/" \
+		"$fleet/seoul-dc1.yaml" >evil/s.yaml &&
+	"$GPUSITE" report --format html -o evil.html evil 2>/dev/null ||
+		test $? -eq 1 &&
+	test -s evil.html &&
+	! grep -q "<script>" evil.html &&
+	grep -q "&lt;script&gt;" evil.html &&
+	python3 "$check" structure evil.html &&
+	{ "$GPUSITE" report --format markdown -o evil.md evil 2>/dev/null || test $? -eq 1; } &&
+	! grep -q "<script>" evil.md &&
+	grep -q "&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;\\\\|x" evil.md
+'
+
+test_expect_success 'the page is never written through a link, and whole' '
+	ln -s "$SCRATCH/target.html" link.html &&
+	expect_exit 3 "$GPUSITE" report --format html -o link.html "$fleet" 2>err &&
+	test ! -e target.html &&
+	grep -q "link.html" err &&
+	mkdir -p ro && chmod 555 ro &&
+	{ test "$(id -u)" -eq 0 ||
+		{ expect_exit 3 "$GPUSITE" report --format html -o ro/p.html "$fleet" 2>/dev/null &&
+		  test ! -e ro/p.html; }; } &&
+	"$GPUSITE" report --format markdown -o - "$fleet" >stdout.md &&
+	grep -q "^# GPU fleet" stdout.md
+'
+
+test_expect_success 'usage: --format, -o, --fail bounds' '
+	expect_exit 2 "$GPUSITE" report -o x.html "$fleet" 2>e1 &&
+	grep -q "format html" e1 &&
+	expect_exit 2 "$GPUSITE" report --format pdf -o x "$fleet" 2>e2 &&
+	expect_exit 2 "$GPUSITE" report --format html -o x --fail 0 "$fleet" 2>e3 &&
+	expect_exit 2 "$GPUSITE" report --format html -o x --fail 5 "$fleet" 2>e4 &&
+	grep -q "from 1 to 4" e4 &&
+	expect_exit 2 "$GPUSITE" report --format html -o x --fail 2x "$fleet" &&
+	test ! -e x
+'
+
+test_expect_success 'a drill record that cannot be read, or of another site' '
+	expect_exit 3 "$GPUSITE" report --format html -o r.html --drill-record nosuch.json "$fleet" 2>e5 &&
+	grep -q "cannot read the drill record nosuch.json" e5 &&
+	test ! -e r.html &&
+	sed "s/\"site\": \"seoul-dc1\"/\"site\": \"elsewhere\"/" "$rec" >other.json &&
+	expect_exit 3 "$GPUSITE" report --format html -o r.html --drill-record other.json "$fleet" 2>e6 &&
+	grep -q "record of site elsewhere, which the specs read do not hold" e6
+'
+
+test_done
