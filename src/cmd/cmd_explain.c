@@ -23,12 +23,20 @@
 #include "render/render.h"
 #include "report/report.h"
 
-enum explain_opt { E_KUBE_VERSION = 1 };
+enum explain_opt { E_KUBE_VERSION = 1, E_FAIL };
+
+struct explain_args {
+	int kube_minor;
+	int fail; /* --format json: the what-if's K */
+};
 
 static const struct opt_spec explain_opts[] = {
 	{ E_KUBE_VERSION, "kube-version", 0, "X.Y",
 	  "target Kubernetes version"
 	  " (overrides cluster.kubernetesVersion)" },
+	{ E_FAIL, "fail", 0, "K",
+	  "--format json: the what-if of every set of up to K sites of a"
+	  " cluster failing together (default 2, at most 4)" },
 	{ 0, NULL, 0, NULL, NULL },
 };
 
@@ -46,7 +54,7 @@ static struct opts_cmd explain_cmd = {
 		 "object is for.  A single argument that is an existing file or\n"
 		 "directory is PATH, else SITE.  --format json prints the same numbers\n"
 		 "as one JSON document (docs/explain-json.md): per cluster, per site,\n"
-		 "and every set of up to two sites of a cluster failing together.\n",
+		 "and every set of up to --fail K sites of a cluster failing together.\n",
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_FORMAT,
 	.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON),
 	.own = explain_opts,
@@ -58,13 +66,16 @@ static struct opts_cmd explain_cmd = {
 static int
 explain_option(void *payload, int id, const char *value)
 {
-	int *kube_minor = payload;
+	struct explain_args *ea = payload;
 
-	if (id == E_KUBE_VERSION && argocd_parse_kube_version(kube_minor, value) < 0)
+	if (id == E_KUBE_VERSION && argocd_parse_kube_version(&ea->kube_minor, value) < 0)
 		return opts_usage_error(&explain_cmd,
 					"--kube-version '%s' is not a"
 					" Kubernetes 1.x version such as 1.35",
 					value);
+	if (id == E_FAIL && fleetpage_parse_fail(&ea->fail, value) < 0)
+		return opts_usage_error(&explain_cmd, "--fail %s: say a number from 1 to %d", value,
+					FLEETPAGE_FAIL_MAX);
 	return 0;
 }
 
@@ -88,10 +99,10 @@ is_cluster(const struct spec_fleet *f, const char *name)
 /* --format json: the fleet page's numbers of the sites asked for. */
 static int
 explain_json(struct arena *a, struct pipeline *p, struct source_set *files, const char *only,
-	     unsigned flags, int code)
+	     int fail, unsigned flags, int code)
 {
 	struct fleetpage fp;
-	struct fleetpage_options fo = { FLEETPAGE_FAIL_DEFAULT, NULL, 0, only };
+	struct fleetpage_options fo = { fail, NULL, 0, only };
 	struct report_input in;
 	struct buf b;
 
@@ -134,10 +145,11 @@ cmd_explain(int argc, char **argv)
 	struct explain_input ein;
 	const char *site = NULL, *path = NULL;
 	unsigned flags;
-	int kube_minor = 0, rc, code = GS_EXIT_OK;
+	struct explain_args ea = { 0, FLEETPAGE_FAIL_DEFAULT };
+	int rc, code = GS_EXIT_OK;
 	bool rendered, any = false;
 
-	explain_cmd.payload = &kube_minor;
+	explain_cmd.payload = &ea;
 	rc = opts_parse(&o, &explain_cmd, argc, argv);
 	if (rc != OPTS_OK)
 		return opts_exit_code(rc);
@@ -160,7 +172,7 @@ cmd_explain(int argc, char **argv)
 	}
 
 	if (o.format == REPORT_JSON) {
-		code = explain_json(&a, &p, &files, site, flags, code);
+		code = explain_json(&a, &p, &files, site, ea.fail, flags, code);
 		goto out;
 	}
 	memset(&ropt, 0, sizeof(ropt));
@@ -169,7 +181,7 @@ cmd_explain(int argc, char **argv)
 		ropt.sites = &site;
 		ropt.site_count = 1;
 	}
-	ropt.kube_minor = kube_minor;
+	ropt.kube_minor = ea.kube_minor;
 	/* Every rendered object of the site, without reading any secret. */
 	rendered = render_fleet(&r, &a, &p.diags, &p.fleet, &ropt) == 0;
 
@@ -181,7 +193,7 @@ cmd_explain(int argc, char **argv)
 	if (diags_count(&p.diags, DIAG_ERROR))
 		code = GS_EXIT_FINDINGS;
 
-	ein = (struct explain_input){ kube_minor, &r, rendered, &ropt };
+	ein = (struct explain_input){ ea.kube_minor, &r, rendered, &ropt };
 	for (size_t i = 0; i < p.fleet.count; i++) {
 		const struct spec_site *s = p.fleet.sites[i];
 

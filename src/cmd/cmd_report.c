@@ -7,7 +7,6 @@
  * file is written whole or not at all, never through a link (src/emit/).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
@@ -66,8 +65,6 @@ static int
 page_option(void *payload, int id, const char *value)
 {
 	struct page_args *pa = payload;
-	char *end;
-	long k;
 
 	switch (id) {
 	case P_FORMAT:
@@ -81,11 +78,9 @@ page_option(void *payload, int id, const char *value)
 		return 0;
 	case P_OUTPUT: pa->output = value; return 0;
 	case P_FAIL:
-		k = strtol(value, &end, 10);
-		if (*end || end == value || k < 1 || k > FLEETPAGE_FAIL_MAX)
+		if (fleetpage_parse_fail(&pa->fail, value) < 0)
 			return opts_usage_error(&page_cmd, "--fail %s: say a number from 1 to %d",
 						value, FLEETPAGE_FAIL_MAX);
-		pa->fail = (int)k;
 		return 0;
 	case P_DRILL_RECORD:
 		if (pa->record_count == FLEETPAGE_MAX_RECORDS)

@@ -33,6 +33,10 @@ struct arena;
 #define FLEETPAGE_MAX_SETS 50000
 #define FLEETPAGE_MAX_RECORDS 64 /* --drill-record FILE... */
 
+/* --fail K: 0 with *out set, -1 unless K is a whole number from 1 to
+ * FLEETPAGE_FAIL_MAX (the number of sets grows as sites^K). */
+int fleetpage_parse_fail(int *out, const char *value);
+
 /* Why a cost is not known (FP_COST_KNOWN: it is). */
 enum fp_cost {
 	FP_COST_KNOWN,
@@ -141,6 +145,10 @@ struct fleetpage_options {
  */
 int fleetpage_build(struct fleetpage *out, struct arena *a, struct diags *d,
 		    const struct spec_fleet *fleet, const struct fleetpage_options *o);
+
+/* --fail K: 0 with *out set, -1 unless K is a whole number from 1 to
+ * FLEETPAGE_FAIL_MAX (the number of sets grows as sites^K). */
+int fleetpage_parse_fail(int *out, const char *value);
 
 /* Why a cost is not known, lower-case ("price not known: capacityType spot") */
 const char *fleetpage_cost_reason(const struct fp_site *s);

@@ -362,3 +362,15 @@ fleetpage_cost_reason(const struct fp_site *s)
 	}
 	return "";
 }
+
+int
+fleetpage_parse_fail(int *out, const char *value)
+{
+	char *end;
+	long k = strtol(value, &end, 10);
+
+	if (*end || end == value || k < 1 || k > FLEETPAGE_FAIL_MAX)
+		return -1;
+	*out = (int)k;
+	return 0;
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fleetpage_check.py - checks of the fleet page for t2071 and t2072.
+"""fleetpage_check.py - checks of the fleet page for t2081 and t2082.
 
   structure PAGE.html            well-formed (every element closed, in order),
                                  ids unique, no script, no external reference,

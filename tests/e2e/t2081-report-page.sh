@@ -1,5 +1,5 @@
 #!/bin/sh
-# t2071-report-page.sh - `gpusite report`: the fleet page.  The example
+# t2081-report-page.sh - `gpusite report`: the fleet page.  The example
 # fleet's Markdown (with the last drill of seoul-dc1) is compared byte for
 # byte with testdata/fleetpage/fleet.md (GOLDEN_UPDATE=1 rewrites it); the
 # HTML is well-formed with unique ids, self-contained and accessible, and
@@ -33,9 +33,9 @@ test_expect_success 'the page says what explain --format json says' '
 '
 
 test_expect_success 'a generated fleet: the same figures, K 3' '
-	sh "$TEST_TOP/bench/gen-fleet.sh" 12 gen >/dev/null &&
+	sh "$TEST_TOP/bench/gen-fleet.sh" --per-cluster 4 12 gen >/dev/null &&
 	"$GPUSITE" report --format html --fail 3 -o gen.html gen &&
-	"$GPUSITE" explain --format json gen >gen.json &&
+	"$GPUSITE" explain --format json --fail 3 gen >gen.json &&
 	python3 "$check" structure gen.html &&
 	python3 "$check" numbers gen.html gen.json
 '

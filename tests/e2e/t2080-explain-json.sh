@@ -1,5 +1,5 @@
 #!/bin/sh
-# t2070-explain-json.sh - `gpusite explain --format json`: the machine form
+# t2080-explain-json.sh - `gpusite explain --format json`: the machine form
 # of explain's numbers, for the fleet, a site and a cluster; the example
 # fleet's document is compared byte for byte with
 # testdata/fleetpage/explain.json (GOLDEN_UPDATE=1 rewrites it).
@@ -60,6 +60,17 @@ test_expect_success 'an unknown name is an error, not an empty document' '
 	expect_exit 1 "$GPUSITE" explain --format json nowhere "$fleet" >none.json 2>err &&
 	test ! -s none.json &&
 	grep -q "no site or cluster is named .nowhere." err
+'
+
+test_expect_success '--fail K: the what-if sets, bounded' '
+	"$GPUSITE" explain --format json --fail 1 "$fleet" >k1.json &&
+	python3 -c "
+import json
+d = json.load(open(\"k1.json\"))
+assert d[\"fail\"] == 1 and len(d[\"whatIf\"][\"sets\"]) == 3, d[\"whatIf\"]
+" &&
+	expect_exit 2 "$GPUSITE" explain --format json --fail 5 "$fleet" 2>k5 &&
+	grep -q "from 1 to 4" k5
 '
 
 test_expect_success 'a format explain has not is a usage error' '
