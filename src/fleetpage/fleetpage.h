@@ -52,7 +52,7 @@ struct fp_type {
 	bool serves;            /* a known type with whole NVIDIA GPUs */
 	int gpus;               /* nvidia.com/gpu per node */
 	int vcpus;              /* per node */
-	char family_class;      /* 'G' (G and VT families), 'P', or 0 */
+	int quota_group;        /* enum spec_quota_group, or -1 */
 	double usd_per_hour;    /* 0: not known */
 	int64_t nodes_at_limit; /* nodes to reach gpuLimit */
 };
@@ -72,10 +72,15 @@ struct fp_site {
 	struct fp_type *types;
 	size_t type_count;
 	enum fp_cost cost_state;
-	double cost_per_hour;            /* at the limit, the cheapest type that fits */
-	const char *cost_type;           /* that type */
-	int64_t cost_vcpus;              /* its vCPUs at the limit (for quotas) */
-	char cost_class;                 /* its family class 'G' | 'P' | 0 */
+	double cost_per_hour;  /* at the limit, the cheapest type that fits */
+	const char *cost_type; /* that type */
+	/* the least vCPUs the fallback at its limit counts against a quota:
+	 * quota_vcpus of group quota_group (-1: none) in market quota_market
+	 * (-1: no fallback, or reserved capacity, not judged) */
+	int64_t quota_vcpus;
+	int quota_group;
+	int quota_market;
+	bool quota_over;                 /* above the cluster's quota on its own (GS196) */
 	bool cost_estimate;              /* priced outside the price list's region */
 	const struct drill_terms *drill; /* the last drill given, or NULL */
 	const char *drill_file;
@@ -103,6 +108,8 @@ struct fp_cluster {
 	size_t model_count;
 	int64_t onprem_gpus;
 	int64_t fallback_limit; /* the sum of the sites' gpuLimit */
+	/* the first of its sites' cluster.quotas, or NULL */
+	const struct spec_quotas *quotas;
 };
 
 /* One set of sites of a cluster failing together. */
@@ -117,6 +124,10 @@ struct fp_whatif {
 	bool cost_known;      /* a site of the set has a known price */
 	bool cost_partial;    /* a site of the set has no known price */
 	bool cost_estimate;
+	/* the least vCPUs the set's fallbacks at their limits need, per market
+	 * and group, and whether one is over the cluster's quota */
+	int64_t quota_vcpus[QUOTA_MARKETS][QUOTA_GROUPS];
+	bool quota_over;
 };
 
 struct fleetpage {

@@ -199,13 +199,14 @@ whatif_row(struct fp_out *o, const struct fleetpage *fp, const struct fp_whatif 
 	}
 	fp_put(o,
 	       "\" data-lost=\"%lld\" data-launchable=\"%lld\" data-shortfall=\"%lld\""
-	       " data-cost=\"%s\"><th scope=\"row\">",
+	       " data-cost=\"%s\" data-quota-over=\"%s\"><th scope=\"row\">",
 	       (long long)w->lost, (long long)w->launchable, (long long)w->shortfall,
 	       w->cost_known || !w->cost_partial ? arena_printf(o->a, "%.2f", w->cost_per_hour)
-						 : "unknown");
+						 : "unknown",
+	       w->quota_over ? "true" : "false");
 	fp_set_names(o, fp, w);
 	fp_put(o, "</th>");
-	fp_whatif_cells(o, w);
+	fp_whatif_cells(o, fp->clusters[w->cluster].quotas, w);
 	fp_put(o, "</tr>\n");
 }
 

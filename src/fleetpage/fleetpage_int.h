@@ -30,7 +30,7 @@ void fp_head_row(struct fp_out *o, const char *const *cols, size_t n);
 /* The cells after the first (the row's name) of each table's row. */
 void fp_summary_cells(struct fp_out *o, const struct fleetpage *fp, const struct fp_cluster *c);
 void fp_recovery_cells(struct fp_out *o, const struct fp_site *s);
-void fp_whatif_cells(struct fp_out *o, const struct fp_whatif *w);
+void fp_whatif_cells(struct fp_out *o, const struct spec_quotas *q, const struct fp_whatif *w);
 void fp_fallback_cells(struct fp_out *o, const struct fp_site *s);
 /* What the what-if shows and the prices it uses, and whether it stopped. */
 void fp_whatif_intro(struct fp_out *o, const struct fleetpage *fp);
@@ -40,7 +40,7 @@ void fp_set_names(struct fp_out *o, const struct fleetpage *fp, const struct fp_
 /* The columns of each table. */
 #define FP_SUMMARY_COLS 10
 #define FP_RECOVERY_COLS 10
-#define FP_WHATIF_COLS 6
+#define FP_WHATIF_COLS 7
 #define FP_FALLBACK_COLS 6
 extern const char *const fp_summary_cols[FP_SUMMARY_COLS];
 extern const char *const fp_recovery_cols[FP_RECOVERY_COLS];
@@ -52,6 +52,8 @@ const char *fp_dur(struct arena *a, int64_t seconds);
 const char *fp_budget_status(struct arena *a, const struct fp_site *s);
 /* "$9.20/h (2 x g6.12xlarge)", "$20.99/h (2 x g6e.12xlarge, estimate)", or why unknown */
 const char *fp_site_cost(struct arena *a, const struct fp_site *s);
+/* "OVER the quota: onDemand P: 384 of 300 vCPUs", "within: ...", or no quota */
+const char *fp_set_quota(struct arena *a, const struct spec_quotas *q, const struct fp_whatif *w);
 /* "$119.28/h", with "+ unpriced" and "estimate" when so */
 const char *fp_set_cost(struct arena *a, const struct fp_whatif *w);
 /* the drill's total against the target: "14m10s (within the target)" or "not given" */

@@ -13,6 +13,7 @@
 #include "fleetpage/fleetpage.h"
 #include "inventory/inventory.h"
 #include "json/json.h"
+#include "rules/quota.h"
 
 #define FLEETPAGE_JSON_API "gpusite.io/explain/v1"
 #define P ((struct pos)POS_NONE)
@@ -30,6 +31,25 @@ static struct node *
 str_or_null(struct arena *a, const char *s)
 {
 	return s ? node_new_str(a, P, s) : node_new_null(a, P);
+}
+
+/* {"onDemand": {"G", "P"}, "spot": {"G", "P"}}: vCPUs, null where none */
+static struct node *
+quota_json(struct arena *a, const int64_t (*v)[QUOTA_GROUPS], bool null_below_zero)
+{
+	struct node *m = node_new_map(a, P);
+
+	for (int mk = 0; mk < QUOTA_MARKETS; mk++) {
+		struct node *g = node_new_map(a, P);
+
+		for (int gr = 0; gr < QUOTA_GROUPS; gr++)
+			node_map_add(a, g, quota_group_name(gr),
+				     null_below_zero && v[mk][gr] < 0
+					     ? node_new_null(a, P)
+					     : node_new_int(a, P, v[mk][gr]));
+		node_map_add(a, m, quota_market_name(mk), g);
+	}
+	return m;
 }
 
 static struct node *
@@ -57,6 +77,10 @@ cluster_json(struct arena *a, const struct fleetpage *fp, const struct fp_cluste
 	node_map_add_str(a, m, "provisioner", c->provisioner);
 	node_map_add_str(a, m, "kubernetes", c->kubernetes);
 	node_map_add_bool(a, m, "sitesDisagree", c->mixed);
+	node_map_add(a, m, "quotas",
+		     c->quotas
+			     ? quota_json(a, (const int64_t(*)[QUOTA_GROUPS])c->quotas->vcpus, true)
+			     : node_new_null(a, P));
 	return m;
 }
 
@@ -155,6 +179,17 @@ fallback_json(struct arena *a, const struct fp_site *s)
 	node_map_add_int(a, m, "launchableGpus", s->launchable);
 	node_map_add(a, m, "instanceTypes", types_json(a, s));
 	node_map_add(a, m, "instanceTypesInZones", node_new_str(a, P, "unknown"));
+	if (s->quota_market >= 0 && s->quota_group >= 0) {
+		struct node *q = node_new_map(a, P);
+
+		node_map_add_str(a, q, "market", quota_market_name(s->quota_market));
+		node_map_add_str(a, q, "group", quota_group_name(s->quota_group));
+		node_map_add_int(a, q, "vcpus", s->quota_vcpus);
+		node_map_add_bool(a, q, "exceeded", s->quota_over);
+		node_map_add(a, m, "quotaNeed", q);
+	} else {
+		node_map_add(a, m, "quotaNeed", node_new_null(a, P));
+	}
 	if (s->cost_state == FP_COST_KNOWN) {
 		node_map_add(a, m, "costPerHourAtLimit", price(a, s->cost_per_hour, 2));
 		node_map_add_str(a, m, "costInstanceType", s->cost_type);
@@ -218,6 +253,9 @@ whatif_json(struct arena *a, const struct fleetpage *fp)
 							       : node_new_null(a, P));
 		node_map_add_bool(a, wm, "costPartial", w->cost_partial);
 		node_map_add_bool(a, wm, "costEstimate", w->cost_estimate);
+		node_map_add(a, wm, "quotaVcpus",
+			     quota_json(a, (const int64_t(*)[QUOTA_GROUPS])w->quota_vcpus, false));
+		node_map_add_bool(a, wm, "quotaExceeded", w->quota_over);
 		node_seq_push(a, sets, wm);
 	}
 	node_map_add(a, m, "sets", sets);

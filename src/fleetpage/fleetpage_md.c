@@ -32,7 +32,7 @@ whatif(struct fp_out *o, const struct fleetpage *fp)
 			fp_put(o, "| ");
 			fp_set_names(o, fp, &fp->whatifs[w]);
 			fp_put(o, " |");
-			fp_whatif_cells(o, &fp->whatifs[w]);
+			fp_whatif_cells(o, fp->clusters[c].quotas, &fp->whatifs[w]);
 			fp_put(o, "\n");
 		}
 	}

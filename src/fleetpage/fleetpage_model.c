@@ -17,18 +17,7 @@
 #include "base/arena.h"
 #include "fleetpage/fleetpage.h"
 #include "rules/instance_types.h"
-
-static char
-family_class(const char *family)
-{
-	if (!family)
-		return 0;
-	if (family[0] == 'g' || !strncmp(family, "vt", 2))
-		return 'G';
-	if (family[0] == 'p')
-		return 'P';
-	return 0;
-}
+#include "rules/quota.h"
 
 static void
 site_type(struct fp_type *out, const struct spec_fallback *fb, const char *name)
@@ -41,10 +30,9 @@ site_type(struct fp_type *out, const struct spec_fallback *fb, const char *name)
 		return;
 	out->gpus = t->nvidia_gpus;
 	out->vcpus = t->vcpus;
-	out->family_class = family_class(t->family);
+	out->quota_group = instance_type_quota_group(t);
 	out->usd_per_hour = t->usd_per_hour;
-	out->serves = t->nvidia_gpus <= fb->gpu_limit &&
-		      (!fb->min_gpu_memory_mib || t->gpu_memory_mib >= fb->min_gpu_memory_mib);
+	out->serves = instance_type_serves(t, fb->gpu_limit, fb->min_gpu_memory_mib);
 	if (out->serves)
 		out->nodes_at_limit = fb->gpu_limit / t->nvidia_gpus;
 }
@@ -90,8 +78,6 @@ site_fallback(struct arena *a, struct fp_site *fs)
 		fs->cost_state = FP_COST_KNOWN;
 		fs->cost_per_hour = c;
 		fs->cost_type = t->name;
-		fs->cost_vcpus = t->nodes_at_limit * t->vcpus;
-		fs->cost_class = t->family_class;
 	}
 }
 
@@ -106,10 +92,19 @@ site_build(struct arena *a, struct fp_site *fs, const struct spec_site *s)
 
 		fs->onprem_gpus += (int64_t)nodes * g->gpus_per_node;
 	}
+	struct quota_need need;
+
 	drill_budget_compute(&fs->budget, s, DRILL_NODE_FAILURE);
 	memcpy(fs->terms, fs->budget.seconds, sizeof(fs->terms));
 	fs->terms[DRILL_TERM_NODE_MONITOR_GRACE] = fs->budget.grace;
 	site_fallback(a, fs);
+	quota_need(&need, s);
+	fs->quota_market = need.market;
+	fs->quota_group = need.group;
+	fs->quota_vcpus = need.vcpus;
+	fs->quota_over = need.market >= 0 && need.group >= 0 && s->cluster.quotas.set &&
+			 s->cluster.quotas.vcpus[need.market][need.group] >= 0 &&
+			 need.vcpus > s->cluster.quotas.vcpus[need.market][need.group];
 }
 
 static const char *
@@ -193,6 +188,8 @@ cluster_add(struct arena *a, struct fp_cluster *c, size_t *alloc, const struct f
 	c->sites[c->site_count++] = index;
 	c->onprem_gpus += fs->onprem_gpus;
 	c->fallback_limit += fs->gpu_limit;
+	if (!c->quotas && s->cluster.quotas.set)
+		c->quotas = &s->cluster.quotas;
 	cluster_models(a, c, s);
 }
 
@@ -200,6 +197,22 @@ static bool
 wanted(const struct spec_site *s, const char *only)
 {
 	return !only || !strcmp(s->name, only) || !strcmp(s->cluster.name, only);
+}
+
+/* The set's least vCPUs per market and group against the cluster's quota. */
+static void
+whatif_quota(struct fp_whatif *w, const struct fp_site *sites, const struct spec_quotas *q)
+{
+	for (size_t i = 0; i < w->count; i++) {
+		const struct fp_site *s = &sites[w->sites[i]];
+
+		if (s->quota_market >= 0 && s->quota_group >= 0)
+			w->quota_vcpus[s->quota_market][s->quota_group] += s->quota_vcpus;
+	}
+	for (int m = 0; q && m < QUOTA_MARKETS; m++)
+		for (int g = 0; g < QUOTA_GROUPS; g++)
+			w->quota_over |=
+				q->vcpus[m][g] >= 0 && w->quota_vcpus[m][g] > q->vcpus[m][g];
 }
 
 static void
@@ -232,6 +245,7 @@ whatif_add(struct arena *a, struct fleetpage *fp, size_t *alloc, size_t cluster,
 		w->cost_estimate |= s->cost_state == FP_COST_KNOWN && s->cost_estimate;
 	}
 	w->shortfall = w->lost > w->launchable ? w->lost - w->launchable : 0;
+	whatif_quota(w, fp->sites, c->quotas);
 }
 
 /* Every set of 1..K sites of each cluster, smallest first, in site order. */

@@ -10,6 +10,7 @@
 
 #include "base/arena.h"
 #include "fleetpage/fleetpage_int.h"
+#include "rules/quota.h"
 
 void
 fp_put(struct fp_out *o, const char *fmt, ...)
@@ -169,6 +170,7 @@ const char *const fp_whatif_cols[FP_WHATIF_COLS] = {
 	"Shortfall",
 	"Instance types in the sites' zones",
 	"Cost per hour at the limit",
+	"EC2 vCPU quota",
 };
 const char *const fp_fallback_cols[FP_FALLBACK_COLS] = {
 	"Site",     "On-prem GPUs",   "Capacity",
@@ -302,8 +304,36 @@ fp_set_names(struct fp_out *o, const struct fleetpage *fp, const struct fp_whati
 	}
 }
 
+const char *
+fp_set_quota(struct arena *a, const struct spec_quotas *q, const struct fp_whatif *w)
+{
+	const char *over = NULL, *need = NULL;
+
+	if (!q)
+		return "no cluster.quotas given";
+	for (int m = 0; m < QUOTA_MARKETS; m++)
+		for (int g = 0; g < QUOTA_GROUPS; g++) {
+			int64_t v = w->quota_vcpus[m][g], lim = q->vcpus[m][g];
+			const char *t;
+
+			if (!v)
+				continue;
+			t = arena_printf(a, "%s %s: %lld of %s", quota_market_name(m),
+					 quota_group_name(g), (long long)v,
+					 lim < 0 ? "no quota given"
+						 : arena_printf(a, "%lld", (long long)lim));
+			if (lim >= 0 && v > lim)
+				over = over ? arena_printf(a, "%s; %s", over, t) : t;
+			else
+				need = need ? arena_printf(a, "%s; %s", need, t) : t;
+		}
+	if (over)
+		return arena_printf(a, "OVER the quota: %s vCPUs", over);
+	return need ? arena_printf(a, "within: %s vCPUs", need) : "no vCPUs counted";
+}
+
 void
-fp_whatif_cells(struct fp_out *o, const struct fp_whatif *w)
+fp_whatif_cells(struct fp_out *o, const struct spec_quotas *q, const struct fp_whatif *w)
 {
 	cell_int(o, w->lost);
 	cell_int(o, w->launchable);
@@ -312,6 +342,7 @@ fp_whatif_cells(struct fp_out *o, const struct fp_whatif *w)
 	fp_cell_close(o);
 	cell(o, false, "unknown (gpusite has no offerings per zone)");
 	cell(o, false, fp_set_cost(o->a, w));
+	cell(o, false, fp_set_quota(o->a, q, w));
 }
 
 void

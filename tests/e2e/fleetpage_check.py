@@ -75,6 +75,8 @@ def parse(path):
 
 def structure(path):
     p = parse(path)
+    if "(null)" in open(path, encoding="utf-8").read():
+        p.errors.append("a (null) on the page")
     for t in p.tables:
         if not t["caption"]:
             p.errors.append("a table without caption")
@@ -126,6 +128,7 @@ def numbers(path, explain):
             same("%s shortfall" % names, r["data-shortfall"], w["shortfallGpus"])
             cost = "unknown" if w["costPerHour"] is None else "%.2f" % w["costPerHour"]
             same("%s cost" % names, r["data-cost"], cost)
+            same("%s quota" % names, r["data-quota-over"], str(w["quotaExceeded"]).lower())
             seen["set"] += 1
     same("sites", seen["site"], len(d["sites"]))
     same("clusters", seen["cluster"], len(d["clusters"]))

@@ -40,6 +40,25 @@ test_expect_success 'a generated fleet: the same figures, K 3' '
 	python3 "$check" numbers gen.html gen.json
 '
 
+test_expect_success 'cluster.quotas: the what-if says which sets exceed them, validate warns' '
+	mkdir -p quota &&
+	for s in seoul-dc1 incheon-edge; do
+		sed "s/^    region: us-west-2$/&\\
+    quotas: {onDemand: {G: 160}, spot: {G: 400}}/" "$fleet/$s.yaml" >quota/$s.yaml || return 1
+	done &&
+	grep -q "quotas: {onDemand: {G: 160}" quota/seoul-dc1.yaml &&
+	"$GPUSITE" validate quota >v.out 2>&1 &&
+	grep -q "seoul-dc1.yaml:.*needs at least 192 vCPUs of the G and VT instance families (4 x g6.12xlarge), above the onDemand quota of 160 .*\[GS196\]" v.out &&
+	test "$(grep -c GS196 v.out)" -eq 1 &&
+	"$GPUSITE" report --format markdown -o q.md quota &&
+	grep -q "^| seoul-dc1 | 32 | 16 | 16 short | .* | OVER the quota: onDemand G: 192 of 160 vCPUs |" q.md &&
+	grep -q "^| incheon-edge | 32 | 16 | 16 short | .* | within: spot G: 192 of 400 vCPUs |" q.md &&
+	"$GPUSITE" report --format html -o q.html quota &&
+	"$GPUSITE" explain --format json quota >q.json &&
+	python3 "$check" numbers q.html q.json &&
+	grep -q "data-sites=\"incheon-edge seoul-dc1\" .* data-quota-over=\"true\"" q.html
+'
+
 test_expect_success 'hostile names are escaped in HTML and Markdown' '
 	mkdir -p evil &&
 	sed -e "s/version: 0.20.0/version: \"0.20.0<\/td><script>alert(1)<\/script>|x\"/" \

@@ -14,6 +14,7 @@
 
 #include "base/arena.h"
 #include "fleetpage/fleetpage.h"
+#include "rules/rules.h"
 #include "spec/spec.h"
 #include "yamlio/yamlio.h"
 
@@ -47,13 +48,29 @@ static const char *const fleet_yaml[] = {
 	     "{instanceTypes: [g6e.12xlarge], gpuLimit: 4}"),
 };
 
+/* One cluster with quotas: q1 needs 96 G vCPUs on demand (2 x g6e.12xlarge),
+ * q2 384 P (2 x p5.48xlarge, over the 300 alone), q3 and q4 48 G of Spot
+ * each (under 64 alone, over it together). */
+#define QUOTA_CLUSTER                                                                              \
+	"{name: q, region: us-east-1, quotas: {onDemand: {G: 100, P: 300}, spot: {G: 64}}}"
+static const char *const quota_yaml[] = {
+	SITE("q1", QUOTA_CLUSTER, "{model: h200, perNode: 8}\n    count: 2",
+	     "{instanceTypes: [g6e.12xlarge], gpuLimit: 8}"),
+	SITE("q2", QUOTA_CLUSTER, "{model: h100, perNode: 8}\n    count: 1",
+	     "{instanceTypes: [p5.48xlarge], gpuLimit: 16}"),
+	SITE("q3", QUOTA_CLUSTER, "{model: l40s, perNode: 4}\n    count: 1",
+	     "{instanceTypes: [g6e.12xlarge], gpuLimit: 4, capacityType: spot}"),
+	SITE("q4", QUOTA_CLUSTER, "{model: l40s, perNode: 4}\n    count: 1",
+	     "{instanceTypes: [g6e.12xlarge, g6e.48xlarge], gpuLimit: 4, capacityType: spot}"),
+};
+
 static void
-fleet_of(struct spec_fleet *f, size_t n)
+fleet_from(struct spec_fleet *f, const char *const *yaml, size_t n)
 {
 	memset(f, 0, sizeof(*f));
 	for (size_t i = 0; i < n; i++) {
 		struct yamlio_docs docs =
-			testutil_yaml_docs("sites/x.yaml", fleet_yaml[i], &yamlio_default_limits);
+			testutil_yaml_docs("sites/x.yaml", yaml[i], &yamlio_default_limits);
 		struct spec_site *s;
 
 		assert_int_equal(docs.count, 1);
@@ -63,6 +80,12 @@ fleet_of(struct spec_fleet *f, size_t n)
 	}
 	spec_fleet_sort(f);
 	assert_int_equal(D.count, 0);
+}
+
+static void
+fleet_of(struct spec_fleet *f, size_t n)
+{
+	fleet_from(f, fleet_yaml, n);
 }
 
 static const struct fp_whatif *
@@ -126,13 +149,14 @@ test_fleetpage__cost_at_the_limit(void **state)
 	assert_int_equal(a->cost_state, FP_COST_KNOWN);
 	assert_string_equal(a->cost_type, "g6.12xlarge");
 	assert_float_equal(a->cost_per_hour, 2 * 4.6016, 1e-9);
-	assert_int_equal(a->cost_vcpus, 2 * 48);
-	assert_int_equal(a->cost_class, 'G');
+	assert_int_equal(a->quota_vcpus, 2 * 48);
+	assert_int_equal(a->quota_group, QUOTA_G);
+	assert_int_equal(a->quota_market, QUOTA_ON_DEMAND);
 	assert_false(a->cost_estimate);
 	assert_int_equal(a->types[0].nodes_at_limit, 2);
 	assert_float_equal(b->cost_per_hour, 2 * 55.04, 1e-9);
-	assert_int_equal(b->cost_vcpus, 2 * 192);
-	assert_int_equal(b->cost_class, 'P');
+	assert_int_equal(b->quota_vcpus, 2 * 192);
+	assert_int_equal(b->quota_group, QUOTA_P);
 	/* Spot: no list price, said so */
 	assert_int_equal(c->cost_state, FP_COST_CAPACITY);
 	assert_non_null(strstr(fleetpage_cost_reason(c), "price not known"));
@@ -191,6 +215,48 @@ test_fleetpage__fail_k_and_selection(void **state)
 	assert_string_equal(fp.clusters[0].name, "west");
 }
 
+static void
+test_fleetpage__quotas(void **state)
+{
+	struct spec_fleet f;
+	struct fleetpage fp;
+	struct fleetpage_options o = { 2, NULL, 0, NULL };
+	const struct fp_whatif *w;
+	size_t gs196 = 0;
+
+	(void)state;
+	fleet_from(&f, quota_yaml, sizeof(quota_yaml) / sizeof(quota_yaml[0]));
+	assert_int_equal(fleetpage_build(&fp, &A, &D, &f, &o), 0);
+	assert_non_null(fp.clusters[0].quotas);
+	assert_int_equal(fp.sites[0].quota_vcpus, 96);
+	assert_false(fp.sites[0].quota_over);
+	assert_int_equal(fp.sites[1].quota_vcpus, 384);
+	assert_int_equal(fp.sites[1].quota_group, QUOTA_P);
+	assert_true(fp.sites[1].quota_over);
+	/* q4: the type that needs the fewest vCPUs, g6e.12xlarge, not g6e.48xlarge */
+	assert_int_equal(fp.sites[3].quota_vcpus, 48);
+	assert_int_equal(fp.sites[3].quota_market, QUOTA_SPOT);
+	w = set_of(&fp, "q3", "q4");
+	assert_non_null(w);
+	assert_int_equal(w->quota_vcpus[QUOTA_SPOT][QUOTA_G], 96);
+	assert_true(w->quota_over);
+	w = set_of(&fp, "q1", "q3");
+	assert_int_equal(w->quota_vcpus[QUOTA_ON_DEMAND][QUOTA_G], 96);
+	assert_false(w->quota_over);
+	assert_false(set_of(&fp, "q1", NULL)->quota_over);
+	assert_true(set_of(&fp, "q1", "q2")->quota_over);
+	/* validate: GS196 for q2 alone */
+	rules_check(&A, &D, &f);
+	for (size_t i = 0; i < D.count; i++)
+		if (!strcmp(D.items[i].rule, "GS196")) {
+			gs196++;
+			assert_string_equal(D.items[i].site, "q2");
+			assert_non_null(
+				strstr(D.items[i].msg, "384 vCPUs of the P instance families"));
+		}
+	assert_int_equal(gs196, 1);
+}
+
 int
 main(void)
 {
@@ -199,6 +265,7 @@ main(void)
 		TESTUTIL_CASE(test_fleetpage__cost_at_the_limit),
 		TESTUTIL_CASE(test_fleetpage__what_if_shortfall),
 		TESTUTIL_CASE(test_fleetpage__fail_k_and_selection),
+		TESTUTIL_CASE(test_fleetpage__quotas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
