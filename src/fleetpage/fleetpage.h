@@ -29,8 +29,9 @@ struct arena;
 #define FLEETPAGE_FAIL_DEFAULT 2
 #define FLEETPAGE_FAIL_MAX 4 /* --fail K above this is a usage error */
 /* Most failure sets the page lists in all; past it the what-if says it
- * stopped (a fleet of 100 clusters of 10 sites at K 2 has 5,500). */
-#define FLEETPAGE_MAX_SETS 50000
+ * stopped (a fleet of 100 clusters of 10 sites at K 2 has 5,500; one cluster
+ * of 50 sites at K 4 would have 251,175). */
+#define FLEETPAGE_MAX_SETS 20000
 #define FLEETPAGE_MAX_RECORDS 64 /* --drill-record FILE... */
 
 /* --fail K: 0 with *out set, -1 unless K is a whole number from 1 to

@@ -98,6 +98,19 @@ test_expect_success 'usage: --format, -o, --fail bounds' '
 	test ! -e x
 '
 
+test_expect_success 'combinations are bounded: K at most 4, at most 20,000 sets' '
+	sh "$TEST_TOP/bench/gen-fleet.sh" --per-cluster 50 50 one >/dev/null &&
+	"$GPUSITE" report --format markdown --fail 4 -o big.md one &&
+	grep -q "^\*\*Only the first 20000 sets are listed: lower --fail.\*\*$" big.md &&
+	test "$(grep -c "^| site-" big.md)" -eq $((20000 + 50 + 50)) &&
+	"$GPUSITE" explain --format json --fail 4 one >big.json &&
+	python3 -c "
+import json
+d = json.load(open(\"big.json\"))
+assert d[\"whatIf\"][\"truncated\"] is True and len(d[\"whatIf\"][\"sets\"]) == 20000
+"
+'
+
 test_expect_success 'a drill record that cannot be read, or of another site' '
 	expect_exit 3 "$GPUSITE" report --format html -o r.html --drill-record nosuch.json "$fleet" 2>e5 &&
 	grep -q "cannot read the drill record nosuch.json" e5 &&
