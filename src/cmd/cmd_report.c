@@ -17,7 +17,7 @@
 #include "pipeline/pipeline.h"
 #include "report/report.h"
 
-enum report_opt { P_FORMAT = 1, P_OUTPUT, P_FAIL, P_DRILL_RECORD };
+enum report_opt { P_FORMAT = 1, P_OUTPUT, P_FAIL, P_DRILL_RECORD, P_DRIFT_JSON };
 enum page_format { PAGE_NONE, PAGE_HTML, PAGE_MARKDOWN };
 
 struct page_args {
@@ -26,6 +26,7 @@ struct page_args {
 	int fail;
 	const char *records[FLEETPAGE_MAX_RECORDS];
 	size_t record_count;
+	const char *drift_json;
 };
 
 static const struct opt_spec page_opts[] = {
@@ -37,6 +38,9 @@ static const struct opt_spec page_opts[] = {
 	{ P_DRILL_RECORD, "drill-record", 0, "FILE",
 	  "a record of `drill run --record` (repeat for more; the last drill of"
 	  " each site is shown beside its budget)" },
+	{ P_DRIFT_JSON, "drift-json", 0, "FILE",
+	  "the live section: drift findings per site and whether its fallback is"
+	  " active, from `gpusite drift --format json` output" },
 	{ 0, NULL, 0, NULL, NULL },
 };
 
@@ -53,7 +57,9 @@ static struct opts_cmd page_cmd = {
 		 "up to K sites of a cluster failing together the GPUs lost, what their\n"
 		 "fallback may launch, the shortfall and the cost per hour at the limit\n"
 		 "from the on-demand list prices built into gpusite.  HTML is one\n"
-		 "self-contained file; Markdown gives the same tables.\n",
+		 "self-contained file; Markdown gives the same tables.  With --drift-json\n"
+		 "FILE (what `gpusite drift --format json` printed), a live section: the\n"
+		 "drift findings of each site and whether its fallback is active.\n",
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = page_opts,
 	.on_option = page_option,
@@ -90,6 +96,7 @@ page_option(void *payload, int id, const char *value)
 						FLEETPAGE_MAX_RECORDS);
 		pa->records[pa->record_count++] = value;
 		return 0;
+	case P_DRIFT_JSON: pa->drift_json = value; return 0;
 	}
 	return 0;
 }
@@ -121,7 +128,8 @@ cmd_report(int argc, char **argv)
 	struct pipeline p;
 	struct pipeline_source src;
 	struct report_input in;
-	struct page_args pa = { PAGE_NONE, NULL, FLEETPAGE_FAIL_DEFAULT, { NULL }, 0 };
+	struct page_args pa = { PAGE_NONE, NULL, FLEETPAGE_FAIL_DEFAULT, { NULL }, 0, NULL };
+	const char *why = NULL;
 	struct fleetpage fp;
 	struct fleetpage_options fo;
 	struct buf b;
@@ -152,6 +160,12 @@ cmd_report(int argc, char **argv)
 	}
 	if (rc < 0) {
 		code = GS_EXIT_FAILURE; /* a drill record that cannot be read */
+		goto out;
+	}
+	if (pa.drift_json && fleetpage_read_drift(&fp, &a, pa.drift_json, &why) < 0) {
+		fprintf(stderr, "gpusite report: cannot read the drift findings %s: %s\n",
+			pa.drift_json, why);
+		code = GS_EXIT_FAILURE;
 		goto out;
 	}
 	if (diags_count(&p.diags, DIAG_ERROR))

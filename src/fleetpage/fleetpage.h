@@ -47,6 +47,17 @@ enum fp_cost {
 	FP_COST_NO_PRICED_TYPE, /* no listed type serves with a known price */
 };
 
+#define FLEETPAGE_LIVE_MAX 20 /* drift findings the page lists per site */
+
+/* What `drift --format json` said of a site (--drift-json FILE). */
+struct fp_live {
+	size_t errors, warnings, notes;
+	bool fallback_active;      /* GS213 */
+	const char *fallback_note; /* its message */
+	const char **findings;     /* "severity GSnnn: message", the first FLEETPAGE_LIVE_MAX */
+	size_t count;
+};
+
 /* One fallback instance type as the page shows it. */
 struct fp_type {
 	const char *name;
@@ -86,6 +97,7 @@ struct fp_site {
 	const struct drill_terms *drill; /* the last drill given, or NULL */
 	const char *drill_file;
 	int64_t drill_started; /* its startedAt */
+	struct fp_live live;
 };
 
 struct fp_model_gpus {
@@ -141,6 +153,9 @@ struct fleetpage {
 	bool whatif_truncated; /* FLEETPAGE_MAX_SETS was reached */
 	int fail;              /* K */
 	size_t drills;         /* sites with a drill */
+	bool live;             /* --drift-json was read */
+	const char *live_file;
+	struct fp_live live_fleet; /* findings of no site's file */
 	const char *price_region, *price_date, *price_source;
 };
 
@@ -157,6 +172,10 @@ struct fleetpage_options {
  */
 int fleetpage_build(struct fleetpage *out, struct arena *a, struct diags *d,
 		    const struct spec_fleet *fleet, const struct fleetpage_options *o);
+
+/* Read `gpusite drift --format json` output at path into the sites' live
+ * state: 0, or -1 with *why saying what is wrong (lower-case). */
+int fleetpage_read_drift(struct fleetpage *fp, struct arena *a, const char *path, const char **why);
 
 /* --fail K: 0 with *out set, -1 unless K is a whole number from 1 to
  * FLEETPAGE_FAIL_MAX (the number of sets grows as sites^K). */

@@ -58,10 +58,11 @@ head(struct fp_out *o, const struct fleetpage *fp)
 	       "<li><a href=\"#recovery\">Recovery</a></li>\n"
 	       "<li><a href=\"#whatif\">What if sites fail together</a></li>\n"
 	       "<li><a href=\"#fallback\">Fallback at its limit</a></li>\n"
-	       "</ul></nav>\n<main>\n",
+	       "%s</ul></nav>\n<main>\n",
 	       css, fp->cluster_count, fp->site_count, (long long)gpus, fp->cluster_count,
 	       fp->cluster_count == 1 ? "" : "s", fp->site_count, fp->site_count == 1 ? "" : "s",
-	       (long long)gpus);
+	       (long long)gpus,
+	       fp->live ? "<li><a href=\"#live\">Live: drift and fallback</a></li>\n" : "");
 }
 
 static void
@@ -257,6 +258,39 @@ fallback(struct fp_out *o, const struct fleetpage *fp)
 	fp_put(o, "</tbody>\n</table>\n</div>\n</section>\n");
 }
 
+static void
+live_row(struct fp_out *o, const char *name, const struct fp_live *l)
+{
+	fp_put(o, "<tr data-live-site=\"");
+	fp_text(o, name);
+	fp_put(o, "\" data-errors=\"%zu\" data-fallback-active=\"%s\"><th scope=\"row\">",
+	       l->errors, l->fallback_active ? "true" : "false");
+	fp_text(o, name);
+	fp_put(o, "</th>");
+	fp_live_cells(o, l);
+	fp_put(o, "</tr>\n");
+}
+
+static void
+live(struct fp_out *o, const struct fleetpage *fp)
+{
+	const struct fp_live *f = &fp->live_fleet;
+
+	if (!fp->live)
+		return;
+	fp_put(o, "<section id=\"live\" aria-labelledby=\"live-h\">\n"
+		  "<h2 id=\"live-h\">Live: drift and fallback</h2>\n");
+	fp_live_intro(o, fp);
+	fp_put(o, "<div class=\"scroll\">\n<table>\n<caption>Drift findings and the fallback of"
+		  " each site</caption>\n");
+	fp_head_row(o, fp_live_cols, FP_LIVE_COLS);
+	for (size_t i = 0; i < fp->site_count; i++)
+		live_row(o, fp->sites[i].spec->name, &fp->sites[i].live);
+	if (f->errors || f->warnings || f->notes || f->fallback_active)
+		live_row(o, "(no site's file)", f);
+	fp_put(o, "</tbody>\n</table>\n</div>\n</section>\n");
+}
+
 int
 fleetpage_html(struct buf *out, struct arena *a, const struct fleetpage *fp)
 {
@@ -267,6 +301,7 @@ fleetpage_html(struct buf *out, struct arena *a, const struct fleetpage *fp)
 	recovery(&o, fp);
 	whatif(&o, fp);
 	fallback(&o, fp);
+	live(&o, fp);
 	fp_put(&o, "</main>\n<footer><p class=\"note\">Prices: ");
 	fp_text(&o, fp->price_source);
 	fp_put(&o,

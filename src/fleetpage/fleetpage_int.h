@@ -32,6 +32,9 @@ void fp_summary_cells(struct fp_out *o, const struct fleetpage *fp, const struct
 void fp_recovery_cells(struct fp_out *o, const struct fp_site *s);
 void fp_whatif_cells(struct fp_out *o, const struct spec_quotas *q, const struct fp_whatif *w);
 void fp_fallback_cells(struct fp_out *o, const struct fp_site *s);
+void fp_live_cells(struct fp_out *o, const struct fp_live *l);
+/* The sentence above the live table: where the findings come from. */
+void fp_live_intro(struct fp_out *o, const struct fleetpage *fp);
 /* What the what-if shows and the prices it uses, and whether it stopped. */
 void fp_whatif_intro(struct fp_out *o, const struct fleetpage *fp);
 /* The names of a failure set, joined by " + ". */
@@ -42,10 +45,12 @@ void fp_set_names(struct fp_out *o, const struct fleetpage *fp, const struct fp_
 #define FP_RECOVERY_COLS 10
 #define FP_WHATIF_COLS 7
 #define FP_FALLBACK_COLS 6
+#define FP_LIVE_COLS 5
 extern const char *const fp_summary_cols[FP_SUMMARY_COLS];
 extern const char *const fp_recovery_cols[FP_RECOVERY_COLS];
 extern const char *const fp_whatif_cols[FP_WHATIF_COLS];
 extern const char *const fp_fallback_cols[FP_FALLBACK_COLS];
+extern const char *const fp_live_cols[FP_LIVE_COLS];
 
 const char *fp_dur(struct arena *a, int64_t seconds);
 /* "OK: 10s within the target", "OVER the target by 3m50s", "no target" */

@@ -72,5 +72,22 @@ fleetpage_markdown(struct buf *out, struct arena *a, const struct fleetpage *fp)
 		fp_fallback_cells(&o, &fp->sites[i]);
 		fp_put(&o, "\n");
 	}
+	if (fp->live) {
+		const struct fp_live *l = &fp->live_fleet;
+
+		fp_put(&o, "\n## Live: drift and fallback\n\n");
+		fp_live_intro(&o, fp);
+		fp_head_row(&o, fp_live_cols, FP_LIVE_COLS);
+		for (size_t i = 0; i < fp->site_count; i++) {
+			row_name(&o, fp->sites[i].spec->name);
+			fp_live_cells(&o, &fp->sites[i].live);
+			fp_put(&o, "\n");
+		}
+		if (l->errors || l->warnings || l->notes || l->fallback_active) {
+			row_name(&o, "(no site's file)");
+			fp_live_cells(&o, l);
+			fp_put(&o, "\n");
+		}
+	}
 	return o.rc ? BUF_ETOOBIG : 0;
 }

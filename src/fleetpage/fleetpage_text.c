@@ -172,6 +172,9 @@ const char *const fp_whatif_cols[FP_WHATIF_COLS] = {
 	"Cost per hour at the limit",
 	"EC2 vCPU quota",
 };
+const char *const fp_live_cols[FP_LIVE_COLS] = {
+	"Site", "Drift errors", "Drift warnings", "Fallback active", "Findings (the first 20)",
+};
 const char *const fp_fallback_cols[FP_FALLBACK_COLS] = {
 	"Site",     "On-prem GPUs",   "Capacity",
 	"gpuLimit", "Instance types", "Cost per hour at the limit",
@@ -378,4 +381,38 @@ fp_whatif_intro(struct fp_out *o, const struct fleetpage *fp)
 				 " --fail.</strong></p>\n"
 			       : "\n**Only the first %d sets are listed: lower --fail.**\n",
 		       FLEETPAGE_MAX_SETS);
+}
+
+void
+fp_live_cells(struct fp_out *o, const struct fp_live *l)
+{
+	cell_int(o, (int64_t)l->errors);
+	cell_int(o, (int64_t)l->warnings);
+	fp_cell_open(o, false);
+	if (l->fallback_active) {
+		fp_put(o, "YES: ");
+		fp_text(o, l->fallback_note);
+	} else {
+		fp_put(o, "no");
+	}
+	fp_cell_close(o);
+	fp_cell_open(o, false);
+	for (size_t i = 0; i < l->count; i++) {
+		fp_put(o, "%s", i ? "; " : "");
+		fp_text(o, l->findings[i]);
+	}
+	if (!l->count)
+		fp_put(o, "none");
+	fp_cell_close(o);
+}
+
+void
+fp_live_intro(struct fp_out *o, const struct fleetpage *fp)
+{
+	fp_put(o, "%sDrift findings per site, from ", o->html ? "<p>" : "");
+	fp_text(o, fp->live_file);
+	fp_put(o,
+	       " (the output of gpusite drift --format json; the cluster as it was when drift"
+	       " ran). Fallback active: NodeClaims or nodes of the site's pool (GS213).%s",
+	       o->html ? "</p>\n" : "\n\n");
 }

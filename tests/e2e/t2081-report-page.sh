@@ -111,6 +111,41 @@ assert d[\"whatIf\"][\"truncated\"] is True and len(d[\"whatIf\"][\"sets\"]) == 
 "
 '
 
+test_expect_success '--drift-json: the live section, per site, escaped' '
+	cat >drift.json <<-\EOF &&
+	{"diagnostics": [
+	 {"file": "sites/seoul-dc1.yaml", "line": 20, "column": 9, "severity": "error", "rule": "GS201",
+	  "path": "", "message": "node gpu-a-01 has no GPU taint <b>|</b>"},
+	 {"file": "/elsewhere/sites/seoul-dc1.yaml", "line": 1, "column": 1, "severity": "note",
+	  "rule": "GS213", "path": "", "message": "the fallback is active: 2 nodes"},
+	 {"file": "", "line": 0, "column": 0, "severity": "warning", "rule": "GS206", "path": "",
+	  "message": "a finding of no site"}],
+	 "summary": {"files": 3, "sites": 3, "errors": 1, "warnings": 1}}
+	EOF
+	(cd "$TEST_TOP/testdata/fleet" &&
+	 "$GPUSITE" report --format markdown -o - --drift-json "$SCRATCH/drift.json" sites) >live.md &&
+	grep -q "^## Live: drift and fallback$" live.md &&
+	grep -q "^| seoul-dc1 | 1 | 0 | YES: the fallback is active: 2 nodes | error GS201: node gpu-a-01 has no GPU taint &lt;b&gt;\\|&lt;/b&gt; |$" live.md &&
+	grep -q "^| incheon-edge | 0 | 0 | no | none |$" live.md &&
+	grep -q "^| (no site.s file) | 0 | 1 | no | warning GS206: a finding of no site |$" live.md &&
+	(cd "$TEST_TOP/testdata/fleet" &&
+	 "$GPUSITE" report --format html -o "$SCRATCH/live.html" --drift-json "$SCRATCH/drift.json" sites) &&
+	python3 "$check" structure live.html &&
+	grep -q "data-live-site=\"seoul-dc1\" data-errors=\"1\" data-fallback-active=\"true\"" live.html &&
+	! grep -q "<b>" live.html &&
+	"$GPUSITE" report --format markdown -o plain.md "$fleet" &&
+	! grep -q "Live" plain.md
+'
+
+test_expect_success '--drift-json that is not drift output, or not a file' '
+	echo "{\"diagnostics\": 3}" >bad.json &&
+	expect_exit 3 "$GPUSITE" report --format html -o l.html --drift-json bad.json "$fleet" 2>e7 &&
+	grep -q "cannot read the drift findings bad.json: not the output of gpusite drift" e7 &&
+	expect_exit 3 "$GPUSITE" report --format html -o l.html --drift-json . "$fleet" 2>e8 &&
+	grep -q "drift findings .: a directory" e8 &&
+	test ! -e l.html
+'
+
 test_expect_success 'a drill record that cannot be read, or of another site' '
 	expect_exit 3 "$GPUSITE" report --format html -o r.html --drill-record nosuch.json "$fleet" 2>e5 &&
 	grep -q "cannot read the drill record nosuch.json" e5 &&
