@@ -84,7 +84,11 @@ test_expect_success 'the page is never written through a link, and whole' '
 		{ expect_exit 3 "$GPUSITE" report --format html -o ro/p.html "$fleet" 2>/dev/null &&
 		  test ! -e ro/p.html; }; } &&
 	"$GPUSITE" report --format markdown -o - "$fleet" >stdout.md &&
-	grep -q "^# GPU fleet" stdout.md
+	grep -q "^# GPU fleet" stdout.md &&
+	expect_exit 3 "$GPUSITE" report --format markdown -o - "$fleet" >/dev/full 2>full.err &&
+	grep -q "cannot write the page to standard output" full.err &&
+	expect_exit 3 "$GPUSITE" report --format html -o /dev/full "$fleet" 2>dev.err &&
+	test "$(wc -l <dev.err)" -eq 1
 '
 
 test_expect_success 'usage: --format, -o, --fail bounds' '
