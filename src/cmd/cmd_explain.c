@@ -46,8 +46,8 @@ static struct opts_cmd explain_cmd = {
 	.name = "explain",
 	.usage = "[options] [SITE|CLUSTER] [PATH]",
 	.about = "Explain each site (or only SITE, or the sites of CLUSTER) of the specs\n"
-		 "under PATH (default:\n"
-		 "sites/ below the current directory if it exists, else the directory):\n"
+		 "under PATH (default: sites/ below the current directory if it exists,\n"
+		 "else the directory):\n"
 		 "the RTO budget term by term against recovery.targetRTO, the Kubernetes\n"
 		 "version the output is written for, on-prem GPUs against the fallback's\n"
 		 "GPU limit and the instance types that serve it, and what each rendered\n"
