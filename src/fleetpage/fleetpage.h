@@ -94,6 +94,7 @@ struct fp_site {
 	int quota_market;
 	bool quota_over;                 /* above the cluster's quota on its own (GS196) */
 	bool cost_estimate;              /* priced outside the price list's region */
+	bool cost_ceiling;               /* spot or reserved first: on-demand's price is the most */
 	const struct drill_terms *drill; /* the last drill given, or NULL */
 	const char *drill_file;
 	int64_t drill_started; /* its startedAt */
@@ -137,6 +138,7 @@ struct fp_whatif {
 	bool cost_known;      /* a site of the set has a known price */
 	bool cost_partial;    /* a site of the set has no known price */
 	bool cost_estimate;
+	bool cost_ceiling; /* a site's cost is on-demand's, the most it may be */
 	/* the least vCPUs the set's fallbacks at their limits need, per market
 	 * and group, and whether one is over the cluster's quota */
 	int64_t quota_vcpus[QUOTA_MARKETS][QUOTA_GROUPS];

@@ -194,6 +194,7 @@ fallback_json(struct arena *a, const struct fp_site *s)
 		node_map_add(a, m, "costPerHourAtLimit", price(a, s->cost_per_hour, 2));
 		node_map_add_str(a, m, "costInstanceType", s->cost_type);
 		node_map_add_bool(a, m, "costEstimate", s->cost_estimate);
+		node_map_add_bool(a, m, "costIsCeiling", s->cost_ceiling);
 	} else {
 		node_map_add(a, m, "costPerHourAtLimit", node_new_null(a, P));
 		node_map_add_str(a, m, "costUnknownBecause", fleetpage_cost_reason(s));
@@ -253,6 +254,7 @@ whatif_json(struct arena *a, const struct fleetpage *fp)
 							       : node_new_null(a, P));
 		node_map_add_bool(a, wm, "costPartial", w->cost_partial);
 		node_map_add_bool(a, wm, "costEstimate", w->cost_estimate);
+		node_map_add_bool(a, wm, "costIsCeiling", w->cost_ceiling);
 		node_map_add(a, wm, "quotaVcpus",
 			     quota_json(a, (const int64_t(*)[QUOTA_GROUPS])w->quota_vcpus, false));
 		node_map_add_bool(a, wm, "quotaExceeded", w->quota_over);

@@ -37,6 +37,18 @@ site_type(struct fp_type *out, const struct spec_fallback *fb, const char *name)
 		out->nodes_at_limit = fb->gpu_limit / t->nvidia_gpus;
 }
 
+/* capacityType lists on-demand (alone, or after spot or reserved) */
+static bool
+lists_on_demand(const struct spec_fallback *fb)
+{
+	if (!fb->capacity_type_count)
+		return fb->capacity_type == CAP_ON_DEMAND;
+	for (size_t i = 0; i < fb->capacity_type_count; i++)
+		if (!strcmp(fb->capacity_types[i], "on-demand"))
+			return true;
+	return false;
+}
+
 /* The fallback at its limit: what it may launch and what an hour costs. */
 static void
 site_fallback(struct arena *a, struct fp_site *fs)
@@ -58,10 +70,13 @@ site_fallback(struct arena *a, struct fp_site *fs)
 	}
 	fs->launchable = any || !fs->type_count ? fb->gpu_limit : 0;
 	fs->cost_estimate = !s->cluster.region || strcmp(s->cluster.region, instance_price_region);
-	if (fb->capacity_type != CAP_ON_DEMAND) {
+	if (!lists_on_demand(fb)) {
 		fs->cost_state = FP_COST_CAPACITY;
 		return;
 	}
+	/* spot or reserved first, then on-demand: its price is the most an
+	 * hour costs (as the drill plan's handout says) */
+	fs->cost_ceiling = fb->capacity_type != CAP_ON_DEMAND;
 	if (!fs->type_count) {
 		fs->cost_state = FP_COST_NO_TYPES;
 		return;
@@ -243,6 +258,7 @@ whatif_add(struct arena *a, struct fleetpage *fp, size_t *alloc, size_t cluster,
 		} else if (s->cost_state != FP_COST_NO_FALLBACK)
 			w->cost_partial = true;
 		w->cost_estimate |= s->cost_state == FP_COST_KNOWN && s->cost_estimate;
+		w->cost_ceiling |= s->cost_state == FP_COST_KNOWN && s->cost_ceiling;
 	}
 	w->shortfall = w->lost > w->launchable ? w->lost - w->launchable : 0;
 	whatif_quota(w, fp->sites, c->quotas);
@@ -366,8 +382,10 @@ fleetpage_cost_reason(const struct fp_site *s)
 	case FP_COST_NO_FALLBACK: return "no fallback";
 	case FP_COST_CAPACITY:
 		return s->spec->fallback.capacity_type == CAP_SPOT
-			       ? "price not known: Spot capacity has no list price"
-			       : "price not known: reserved capacity is paid for already";
+			       ? "price not known: Spot capacity has no list price (no on-demand"
+				 " listed after it)"
+			       : "price not known: reserved capacity is paid for already (no"
+				 " on-demand listed after it)";
 	case FP_COST_NO_TYPES:
 		return "price not known: no fallback.instanceTypes, Karpenter may pick any GPU "
 		       "type";

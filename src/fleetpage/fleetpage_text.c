@@ -98,9 +98,13 @@ fp_site_cost(struct arena *a, const struct fp_site *s)
 	for (size_t i = 0; i < s->type_count; i++)
 		if (s->types[i].name == s->cost_type)
 			t = &s->types[i];
-	return arena_printf(a, "$%.2f/h (%lld x %s%s)", s->cost_per_hour,
-			    t ? (long long)t->nodes_at_limit : 0LL, s->cost_type,
-			    s->cost_estimate ? ", estimate" : "");
+	return arena_printf(
+		a, "%s$%.2f/h (%lld x %s%s%s)", s->cost_ceiling ? "at most " : "", s->cost_per_hour,
+		t ? (long long)t->nodes_at_limit : 0LL, s->cost_type,
+		s->cost_estimate ? ", estimate" : "",
+		s->cost_ceiling ? arena_printf(a, ", %s first: on-demand's price is the most",
+					       spec_capacity_name(s->spec->fallback.capacity_type))
+				: "");
 }
 
 const char *
@@ -108,7 +112,7 @@ fp_set_cost(struct arena *a, const struct fp_whatif *w)
 {
 	if (!w->cost_known)
 		return w->cost_partial ? "price not known" : "$0.00/h (no fallback)";
-	return arena_printf(a, "$%.2f/h%s%s", w->cost_per_hour,
+	return arena_printf(a, "%s$%.2f/h%s%s", w->cost_ceiling ? "at most " : "", w->cost_per_hour,
 			    w->cost_partial ? " + a fallback whose price is not known" : "",
 			    w->cost_estimate ? " (estimate)" : "");
 }
@@ -139,7 +143,9 @@ fp_prices_note(struct arena *a, const struct fleetpage *fp)
 		"Cost per hour is the fallback running at its gpuLimit on the cheapest"
 		" listed instance type that serves, at the on-demand Linux list prices of"
 		" %s on %s (%s) built into gpusite. Elsewhere than %s the figure is an"
-		" estimate; Spot and reserved capacity show \"price not known\". No"
+		" estimate; Spot and reserved capacity show \"price not known\", or,"
+		" with on-demand listed after them, on-demand's price as the most an"
+		" hour costs. No"
 		" Savings Plans, tax or data transfer.",
 		fp->price_region, fp->price_date, fp->price_source, fp->price_region);
 }

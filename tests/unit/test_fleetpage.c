@@ -61,7 +61,8 @@ static const char *const quota_yaml[] = {
 	SITE("q3", QUOTA_CLUSTER, "{model: l40s, perNode: 4}\n    count: 1",
 	     "{instanceTypes: [g6e.12xlarge], gpuLimit: 4, capacityType: spot}"),
 	SITE("q4", QUOTA_CLUSTER, "{model: l40s, perNode: 4}\n    count: 1",
-	     "{instanceTypes: [g6e.12xlarge, g6e.48xlarge], gpuLimit: 4, capacityType: spot}"),
+	     "{instanceTypes: [g6e.12xlarge, g6e.48xlarge], gpuLimit: 4,"
+	     " capacityType: [spot, on-demand]}"),
 };
 
 static void
@@ -160,6 +161,7 @@ test_fleetpage__cost_at_the_limit(void **state)
 	/* Spot: no list price, said so */
 	assert_int_equal(c->cost_state, FP_COST_CAPACITY);
 	assert_non_null(strstr(fleetpage_cost_reason(c), "price not known"));
+	assert_false(a->cost_ceiling);
 	/* priced outside us-east-1: an estimate */
 	assert_int_equal(d->cost_state, FP_COST_KNOWN);
 	assert_true(d->cost_estimate);
@@ -236,6 +238,12 @@ test_fleetpage__quotas(void **state)
 	/* q4: the type that needs the fewest vCPUs, g6e.12xlarge, not g6e.48xlarge */
 	assert_int_equal(fp.sites[3].quota_vcpus, 48);
 	assert_int_equal(fp.sites[3].quota_market, QUOTA_SPOT);
+	/* spot, then on-demand: priced at on-demand's list price, the most */
+	assert_int_equal(fp.sites[3].cost_state, FP_COST_KNOWN);
+	assert_true(fp.sites[3].cost_ceiling);
+	assert_float_equal(fp.sites[3].cost_per_hour, 10.49264, 1e-9);
+	assert_int_equal(fp.sites[2].cost_state, FP_COST_CAPACITY);
+	assert_true(set_of(&fp, "q3", "q4")->cost_ceiling);
 	w = set_of(&fp, "q3", "q4");
 	assert_non_null(w);
 	assert_int_equal(w->quota_vcpus[QUOTA_SPOT][QUOTA_G], 96);
