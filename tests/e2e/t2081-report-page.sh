@@ -50,6 +50,10 @@ test_expect_success 'cluster.quotas: the what-if says which sets exceed them, va
 	"$GPUSITE" validate quota >v.out 2>&1 &&
 	grep -q "seoul-dc1.yaml:.*needs at least 192 vCPUs of the G and VT instance families (4 x g6.12xlarge), above the onDemand quota of 160 .*\[GS196\]" v.out &&
 	test "$(grep -c GS196 v.out)" -eq 1 &&
+	"$GPUSITE" explain seoul-dc1 quota >e.out 2>/dev/null &&
+	grep -q "fallback vCPU quota: at least 192 onDemand G vCPUs at gpuLimit (4 x g6.12xlarge) of the 160 cluster.quotas allows: OVER (GS196)" e.out &&
+	"$GPUSITE" explain incheon-edge quota >e2.out 2>/dev/null &&
+	grep -q "fallback vCPU quota: at least 192 spot G vCPUs at gpuLimit (4 x g6e.12xlarge) of the 400 cluster.quotas allows: within" e2.out &&
 	"$GPUSITE" report --format markdown -o q.md quota &&
 	grep -q "^| seoul-dc1 | 32 | 16 | 16 short | .* | OVER the quota: onDemand G: 192 of 160 vCPUs |" q.md &&
 	grep -q "^| incheon-edge | 32 | 16 | 16 short | .* | within: spot G: 192 of 400 vCPUs |" q.md &&
