@@ -9,7 +9,9 @@
  * the limit, at least fallback.minGpuMemoryMiB a GPU): as many nodes of it
  * as fit within gpuLimit (explain's "up to N nodes within the limit"),
  * at the on-demand list price.  Spot and reserved capacity have no list
- * price here; prices outside the list's region are an estimate.
+ * price here: a capacityType that lists on-demand after them is priced at
+ * on-demand's, the most an hour costs, and one without on-demand is not
+ * priced.  Prices outside the list's region are an estimate.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@ site_type(struct fp_type *out, const struct spec_fallback *fb, const char *name)
 
 	memset(out, 0, sizeof(*out));
 	out->name = name;
+	out->quota_group = -1;
 	if (!t || !instance_type_whole_nvidia(t))
 		return;
 	out->gpus = t->nvidia_gpus;
