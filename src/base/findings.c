@@ -318,6 +318,9 @@ const struct finding findings_table[] = {
 	    "the environment variable holding an SSM activation code is unset or not a valid code"),
 	ROW("GS193", DIAG_ERROR, FINDING_RENDER,
 	    "a name that cannot become a label value (the cluster name)"),
+	ROW("GS196", DIAG_WARNING, FINDING_RULE,
+	    "the fallback of one site at its gpuLimit needs more vCPUs than the cluster's EC2 "
+	    "quota (cluster.quotas)"),
 	ROW("GS201", DIAG_ERROR, FINDING_DRIFT,
 	    "a hybrid node of a site has no GPU taint (joined without it, or it was removed)"),
 	ROW("GS202", DIAG_ERROR, FINDING_DRIFT,

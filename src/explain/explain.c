@@ -18,6 +18,7 @@
 #include "inventory/inventory_labels.h"
 #include "render/render.h"
 #include "rules/instance_types.h"
+#include "rules/quota.h"
 
 static const char *
 dur(struct arena *a, int64_t seconds)
@@ -446,6 +447,35 @@ explain_disruption(FILE *out, const struct spec_site *s)
 	}
 }
 
+/* cluster.quotas: the least the fallback at its limit counts against them. */
+static void
+explain_quota(FILE *out, const struct spec_site *s)
+{
+	struct quota_need need;
+	int64_t quota;
+
+	if (!s->cluster.quotas.set)
+		return;
+	quota_need(&need, s);
+	if (need.market < 0 || need.group < 0) {
+		fprintf(out, "    fallback vCPU quota: not judged (%s)\n",
+			!s->fallback.enabled ? "no fallback"
+			: need.market < 0    ? "reserved capacity first"
+					     : "no listed type serves");
+		return;
+	}
+	quota = s->cluster.quotas.vcpus[need.market][need.group];
+	fprintf(out, "    fallback vCPU quota: at least %lld %s %s vCPUs at gpuLimit (%lld x %s)",
+		(long long)need.vcpus, quota_market_name(need.market), quota_group_name(need.group),
+		(long long)(s->fallback.gpu_limit / need.type->nvidia_gpus), need.type->name);
+	if (quota < 0)
+		fprintf(out, ", no %s %s quota in cluster.quotas\n", quota_market_name(need.market),
+			quota_group_name(need.group));
+	else
+		fprintf(out, " of the %lld cluster.quotas allows: %s\n", (long long)quota,
+			need.vcpus > quota ? "OVER (GS196)" : "within");
+}
+
 void
 explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
 	     const struct explain_input *in)
@@ -458,6 +488,7 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	explain_controllers(out, s);
 	explain_budget(out, a, s);
 	explain_capacity(out, s, inv);
+	explain_quota(out, s);
 	explain_node_class(out, s, inv);
 	explain_reservations(out, s);
 	explain_disruption(out, s);

@@ -264,6 +264,16 @@ struct spec_version {
 	const struct node *src; /* the value, for line:col */
 };
 
+/* cluster.quotas: EC2 vCPU quotas of the account and region; -1 where not
+ * given.  G: the "G and VT" families, P: the P families. */
+enum spec_quota_market { QUOTA_ON_DEMAND, QUOTA_SPOT, QUOTA_MARKETS };
+enum spec_quota_group { QUOTA_G, QUOTA_P, QUOTA_GROUPS };
+struct spec_quotas {
+	bool set; /* the block is present */
+	int64_t vcpus[QUOTA_MARKETS][QUOTA_GROUPS];
+	const struct node *src[QUOTA_MARKETS][QUOTA_GROUPS]; /* each value, or NULL */
+};
+
 struct spec_cluster {
 	const char *name;
 	const char *region;
@@ -275,6 +285,7 @@ struct spec_cluster {
 	struct spec_version karpenter_version;
 	struct spec_version kyverno_version;
 	const struct node *versions_src; /* the cluster.versions mapping or NULL */
+	struct spec_quotas quotas;
 	const struct node *src;
 };
 

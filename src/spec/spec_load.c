@@ -282,11 +282,30 @@ load_version(struct spec_version *v, const struct node *versions, const char *na
 }
 
 static void
+load_quotas(struct loader *L, struct spec_quotas *q, const struct node *map)
+{
+	static const char *const markets[QUOTA_MARKETS] = { "onDemand", "spot" };
+	static const char *const groups[QUOTA_GROUPS] = { "G", "P" };
+
+	q->set = map != NULL;
+	for (int m = 0; m < QUOTA_MARKETS; m++) {
+		const struct node *mm = get_map(map, markets[m]);
+
+		for (int g = 0; g < QUOTA_GROUPS; g++) {
+			q->src[m][g] = get(mm, groups[g]);
+			if (!read_int(L, mm, groups[g],
+				      arena_printf(L->a, "spec.cluster.quotas.%s", markets[m]), 0,
+				      INT32_MAX, -1, &q->vcpus[m][g]))
+				q->src[m][g] = NULL;
+		}
+	}
+}
+
+static void
 load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 {
 	const char *v;
 
-	(void)L;
 	c->src = map;
 	c->name = get_str(map, "name", "");
 	c->region = get_str(map, "region", "");
@@ -308,6 +327,7 @@ load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 			c->kube_version_assumed = false;
 		}
 	}
+	load_quotas(L, &c->quotas, get_map(map, "quotas"));
 }
 
 static enum spec_credentials
