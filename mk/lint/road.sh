@@ -32,10 +32,11 @@ report 17
 check 18
 pipeline 19
 drill 20
-explain 21
-argocd 22
-hydrate 23
-cmd 24
+fleetpage 21
+explain 22
+argocd 23
+hydrate 24
+cmd 25
 '
 allow=mk/lint/road-allow.txt
 allowed=

@@ -44,6 +44,19 @@ test_expect_success 'the Kubernetes version: from the spec, overridden, assumed'
 	grep -q "kubernetes: 1.36 (assumed 1.36" "$SCRATCH/nov.txt"
 '
 
+test_expect_success 'controller releases: assumed, declared, and the Gte they allow' '
+	grep -q "^  karpenter: 1.9 or later assumed (cluster.versions.karpenter not set" "$SCRATCH/e" &&
+	grep -q "^  kyverno: 1.17 or later assumed" "$SCRATCH/e" &&
+	grep -q "minGpuMemoryMiB is rendered as the equivalent Gt" "$SCRATCH/e" &&
+	mkdir -p "$SCRATCH/ver" &&
+	sed "s/^    region: us-west-2\$/&\n    versions: {karpenter: \"1.10\", kyverno: \"1.18.1\"}/" \
+		"$fleet/seoul-dc1.yaml" >"$SCRATCH/ver/s.yaml" &&
+	"$GPUSITE" explain "$SCRATCH/ver" >"$SCRATCH/ver.txt" &&
+	grep -q "^  karpenter: 1.10 (cluster.versions.karpenter); minGpuMemoryMiB is rendered as Gte\$" "$SCRATCH/ver.txt" &&
+	grep -q "^  kyverno: 1.18.1 (cluster.versions.kyverno)\$" "$SCRATCH/ver.txt" &&
+	"$GPUSITE" render "$SCRATCH/ver" | grep -A1 "instance-gpu-memory" | grep -q "operator: Gte"
+'
+
 test_expect_success 'a single argument is PATH when it exists, else SITE' '
 	(cd "$TEST_TOP/testdata/fleet" && "$GPUSITE" explain incheon-edge) >"$SCRATCH/i" &&
 	grep -q "^site incheon-edge" "$SCRATCH/i" && ! grep -q "^site seoul-dc1" "$SCRATCH/i" &&
