@@ -48,10 +48,10 @@ test_pause(void *ctx)
 	if (!fifo || !*fifo ||
 	    (size_t)snprintf(ready, sizeof(ready), "%s.ready", fifo) >= sizeof(ready))
 		return;
-	fd = open(ready, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(ready, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd >= 0)
 		close(fd);
-	fd = open(fifo, O_RDONLY | O_CLOEXEC);
+	fd = open(fifo, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return;
 	while (read(fd, sink, sizeof(sink)) > 0 || errno == EINTR)
