@@ -32,6 +32,10 @@ static void
 print_version(void)
 {
 	printf("gpusite %s\n", GPUSITE_VERSION);
+#ifdef GPUSITE_COMMIT
+	/* a build from a git checkout (or its release tarball) names its commit */
+	printf("commit %s\n", GPUSITE_COMMIT);
+#endif
 	printf("libgit2 %s\n", source_library_version());
 	printf("libyaml %s\n", yamlio_library_version());
 	printf("cJSON %s\n", json_library_version());
