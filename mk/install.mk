@@ -71,7 +71,8 @@ deb:
 		xargs -0 sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' sh | \
 		tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/$(DIST_NAME)
 	echo '$(GIT_COMMIT)' >$(DEB_DIR)/$(DIST_NAME)/.commit
-	cd $(DEB_DIR)/$(DIST_NAME) && dpkg-buildpackage -b -us -uc -j2 >../build.log 2>&1 || \
+	cd $(DEB_DIR)/$(DIST_NAME) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u O \
+		dpkg-buildpackage -b -us -uc -j2 >../build.log 2>&1 || \
 		{ tail -40 ../build.log; exit 1; }
 	lintian --fail-on warning,error --info --display-info $(DEB_DIR)/*.changes | \
 		tee $(DEB_DIR)/lintian.log
