@@ -6,8 +6,9 @@
 # the pre-commit hook under $(prefix)/share/gpusite/.
 #
 # dist: $(O)/dist/gpusite-$(VERSION).tar.gz, the files git tracks at HEAD
-# (git archive: fixed order, owner and times, from the commit) through
-# gzip -n, and SHA256SUMS; two runs give the same bytes (t7001).
+# (git archive: fixed order, owner root, modes by tar.umask 0022, every
+# time the commit's; .commit filled in with its hash) through gzip -n (no
+# name, no time), and SHA256SUMS; two runs give the same bytes (t7001).
 #
 # deb: dpkg-buildpackage on that tarball unpacked under $(O)/deb/, so the
 # tree is never written to; the .deb, .buildinfo and .changes land in
@@ -59,7 +60,8 @@ DIST_TGZ  := $(O)/dist/$(DIST_NAME).tar.gz
 
 dist:
 	@mkdir -p $(O)/dist
-	git archive --format=tar --prefix=$(DIST_NAME)/ HEAD | gzip -n -9 >$(DIST_TGZ).tmp
+	@git diff --quiet HEAD -- || echo "dist: uncommitted changes are not in the tarball (it holds HEAD)" >&2
+	git -c tar.umask=0022 archive --format=tar --prefix=$(DIST_NAME)/ HEAD | gzip -n -9 >$(DIST_TGZ).tmp
 	mv $(DIST_TGZ).tmp $(DIST_TGZ)
 	cd $(O)/dist && sha256sum $(DIST_NAME).tar.gz >SHA256SUMS
 	@cat $(O)/dist/SHA256SUMS
