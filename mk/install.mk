@@ -34,7 +34,7 @@ $(O)/gen/commit: FORCE
 	@mkdir -p $(@D)
 	@echo '$(GIT_COMMIT)' | cmp -s - $@ || echo '$(GIT_COMMIT)' >$@
 
-.PHONY: install man dist deb FORCE
+.PHONY: install man dist deb image FORCE
 FORCE:
 
 man: $(BIN) mk/man.sh
@@ -79,3 +79,12 @@ deb:
 	lintian --fail-on warning,error --info --display-info $(DEB_DIR)/*.changes | \
 		tee $(DEB_DIR)/lintian.log
 	@ls $(DEB_DIR)/*.deb
+
+# image: the Argo CD plugin sidecar image, an OCI layout in $(O)/image/oci
+# (mk/image.sh), from the package `make deb` builds (or IMAGE_DEB).  Push
+# it with: skopeo copy oci:$(O)/image/oci:$(VERSION) docker://REGISTRY/gpusite-cmp:$(VERSION)
+IMAGE_DEB ?=
+IMAGE_CACHE ?= $(O)/e2e-cache
+image: $(if $(IMAGE_DEB),,deb)
+	sh mk/image.sh $(or $(IMAGE_DEB),$$(ls $(DEB_DIR)/gpusite_$(VERSION)_*.deb)) \
+		$(O)/image $(IMAGE_CACHE) $(VERSION)
