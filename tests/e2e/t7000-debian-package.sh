@@ -16,19 +16,12 @@
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
-case $O in
-/*) odir=$O ;;
-*) odir=$TEST_TOP/$O ;;
-esac
-MIRROR=${GPUSITE_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-SUITE=bookworm
 # git for --staged, man-db for the pages; the rest comes with the package
 INCLUDE=git,man-db
-CACHE=$odir/e2e-cache
+. "$TEST_TOP/tests/tools/debroot.sh"
 TARBALL=$CACHE/$SUITE-minbase-$(echo "$INCLUDE" | tr ',' '-').tgz
 WORK=$odir/t7000
 ROOT=$WORK/root
-VERSION=$(cat "$TEST_TOP/VERSION")
 
 cleanup() {
 	if [ -d "$ROOT/proc" ] && mountpoint -q "$ROOT/proc" 2>/dev/null; then
@@ -39,7 +32,6 @@ cleanup() {
 trap cleanup EXIT
 
 # in_root CMD...: CMD inside the root as root, with a clean environment
-CHROOT=$(command -v chroot)
 in_root() {
 	env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
 		DEBIAN_FRONTEND=noninteractive "$CHROOT" "$ROOT" "$@"
@@ -52,35 +44,7 @@ in_root_sh() {
 	in_root /bin/sh -c "$s" sh "$@"
 }
 
-why=
-if [ "$(id -u)" -ne 0 ]; then
-	why="needs root (chroot, apt-get in the root)"
-else
-	for t in debootstrap dpkg-buildpackage lintian chroot python3; do
-		command -v "$t" >/dev/null || why="$why $t"
-	done
-	[ -z "$why" ] || why="missing:$why (make deps installs them)"
-fi
-reach() {
-	python3 -c 'import sys, urllib.request
-urllib.request.urlopen(sys.argv[1] + "/dists/" + sys.argv[2] + "/Release", timeout=15).read(64)' \
-		"$MIRROR" "$SUITE" 2>/dev/null
-}
-if [ -z "$why" ] && [ ! -s "$TARBALL" ]; then
-	mkdir -p "$CACHE" && rm -rf "$CACHE/work" &&
-		debootstrap --variant=minbase --include="$INCLUDE" --make-tarball="$TARBALL.tmp" \
-			"$SUITE" "$CACHE/work" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 &&
-		mv "$TARBALL.tmp" "$TARBALL"
-	rm -rf "$CACHE/work" "$TARBALL.tmp"
-	if [ ! -s "$TARBALL" ]; then
-		if reach; then
-			echo "debootstrap failed although $MIRROR answers:" >&2
-			tail -20 "$CACHE/debootstrap.log" >&2
-			exit 1
-		fi
-		why="debootstrap cannot reach $MIRROR"
-	fi
-fi
+why=$(debroot_why) || { echo "debroot_why failed" >&2; exit 1; }
 if [ -n "$why" ]; then
 	test_skip 'the Debian package on a clean Debian 12' "$why"
 	test_done
@@ -153,24 +117,13 @@ test_expect_success 'validate and render the example fleet copied in: as the bui
 '
 
 test_expect_success 'generate as argocd-cmp-server runs it: uid 999, its environment, the same stream' '
-	mkdir -p cmp && (cd cmp && TMPDIR=$PWD python3 "$TEST_TOP/tests/tools/cmp-server.py" run \
-		--plugin "$TEST_TOP/plugin/plugin.yaml" --repo "$TEST_TOP/testdata/cmp/fleet" \
-		--app "$TEST_TOP/testdata/cmp/apps/busan.yaml" --gpusite "$GPUSITE" \
-		--out ref --dump-env cmp.env) &&
-	test "$(cat cmp/ref/rc)" = 0 &&
 	mkdir -p "$ROOT/home/argocd/repo" "$ROOT/home/argocd/tmp" &&
 	cp -R "$TEST_TOP/testdata/cmp/fleet/." "$ROOT/home/argocd/repo/" &&
 	chown -R 999:999 "$ROOT/home/argocd" &&
-	grep -E "^(ARGOCD_|KUBE_|PARAM_|LANG=)" cmp/cmp.env >env.list &&
-	echo HOME=/home/argocd >>env.list && echo TMPDIR=/home/argocd/tmp >>env.list &&
-	echo PATH=/usr/local/bin:/usr/bin:/bin >>env.list &&
-	tr "\n" "\0" <env.list >env.nul &&
-	xargs -0 sh -c "exec env -i \"\$@\" \"$CHROOT\" --userspec=999:999 \"$ROOT\" \
-		/bin/sh -c \"cd /home/argocd/repo && exec gpusite generate\" </dev/null" sh \
-		<env.nul >gen.out 2>gen.err ||
-		{ cat gen.err; exit 1; } &&
+	touch stamp &&
+	cmp_env_in_root "$ROOT" /home/argocd/repo gen.out &&
 	test_cmp cmp/ref/stdout gen.out &&
-	test -z "$(find "$ROOT/home/argocd" -newer env.nul ! -type d)"
+	test -z "$(find "$ROOT/home/argocd" -newer stamp ! -type d)"
 '
 
 test_expect_success 'validate --staged and the shipped pre-commit hook in a Git repository' '
