@@ -86,6 +86,7 @@ struct check_upstream {
 	bool indexed; /* dir walked into ix */
 	check_upstream_fetch_fn *fetch;
 	void *fetch_ctx;
+	bool fetch_failed;    /* the cluster could not be read: the job cannot be done */
 	const char **fetched; /* "group/version" asked of fetch */
 	size_t nfetched, fetched_alloc;
 	struct up_file *files;
@@ -166,8 +167,10 @@ index_api(struct check_upstream *u, struct arena *a, struct diags *d, const char
 			return NULL;
 	ARENA_GROW(a, u->fetched, u->nfetched, u->fetched_alloc, 8);
 	u->fetched[u->nfetched++] = gv;
-	if (u->fetch(u->fetch_ctx, u, a, d, group, version) < 0)
+	if (u->fetch(u->fetch_ctx, u, a, d, group, version) < 0) {
+		u->fetch_failed = true;
 		return NULL;
+	}
 	return check_index_api_find(&u->ix, group, version, kind);
 }
 
@@ -565,7 +568,7 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 	if (!u || !api || !kind)
 		return 1;
 	e = lookup(u, a, d, api, kind);
-	if (e->rc < 0)
+	if (e->rc < 0 || u->fetch_failed)
 		return -3;
 	if (!e->s) {
 		if (e->source)

@@ -49,6 +49,15 @@ test_expect_success '--upstream DIR of odd names: the fleet passes, no object un
 	grep "MutatingAdmissionPolicy checked against the admissionregistration.k8s.io/v1beta1 schema of odd/more/adm.json" err
 '
 
+test_expect_success 'symbolic links in DIR (a loop, one dangling, one out of it) are not followed' '
+	mkdir -p linked && cp -R odd/. linked/ &&
+	ln -s . linked/loop && ln -s /nonexistent linked/dangling &&
+	ln -s "$U/karpenter/aws-provider/karpenter.sh_nodepools.yaml" linked/outside &&
+	rm linked/pools &&
+	"$GPUSITE" validate --rendered --upstream linked fleet.yaml 2>err &&
+	grep "warning: no upstream schema for karpenter.sh/v1 NodePool in linked" err
+'
+
 test_expect_success '--upstream DIR of odd names: a field the CRD does not have is GS130' '
 	expect_exit 1 "$GPUSITE" validate --rendered --upstream odd bad.yaml 2>err &&
 	grep "error: .*bogusField.*\[GS130\]" err
@@ -111,6 +120,16 @@ test_expect_success '--live: a field the cluster.s CRD does not have is GS130' '
 	expect_exit 1 "$GPUSITE" validate --rendered --live --kubeconfig "$SCRATCH/kubeconfig" \
 		bad.yaml 2>err &&
 	grep "bogusField.*\[GS130\]" err
+'
+
+test_expect_success '--live: an /openapi/v3 index naming documents elsewhere is refused, exit 3' '
+	for url in //evil.example/openapi "https://evil.example/x" "/openapi/v3/x%0a y"; do
+		live_start healthy --schemas "$SCRATCH/odd" --fault "openapi-foreign=$url" &&
+		expect_exit 3 "$GPUSITE" validate --rendered --live \
+			--kubeconfig "$SCRATCH/kubeconfig" fleet.yaml 2>err &&
+		grep "at a path that is not one of its own: refusing to follow it" err &&
+		! grep -F "evil.example/" "$SCRATCH/requests.log" || return 1
+	done
 '
 
 test_expect_success '--live: the cluster does not serve the CRD: GS131 names the cluster' '

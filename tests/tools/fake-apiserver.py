@@ -79,6 +79,8 @@ Hostile fault SPECs (a malicious API server):
                         relief: every request)
   trickle=SECS          the answer is sent one byte every SECS (slow loris)
   gzip-bomb             Content-Encoding: gzip, 256 MiB of JSON once inflated
+  openapi-foreign=URL   the /openapi/v3 index names every document at URL
+                        (another host, a path with control characters)
   redirect=URL          302 Found to URL (another host)
   unauthorized          every request gets 401, whatever the credentials
 
@@ -1393,6 +1395,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if path.startswith("/openapi/v3") and st.openapi is not None:
             key = path[len("/openapi/v3"):].strip("/")
+            foreign = self.server.faults.take("openapi-foreign", path)
+            if not key and foreign:
+                self.send_json(200, {"paths": {
+                    k: {"serverRelativeURL": foreign["arg"]}
+                    for k in sorted(st.openapi)}}, auth=auth)
+                return
             if not key:
                 self.send_json(200, {"paths": {
                     k: {"serverRelativeURL": "/openapi/v3/%s?hash=%s" % (
