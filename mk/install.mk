@@ -8,7 +8,7 @@
 # dist: $(O)/dist/gpusite-$(VERSION).tar.gz, the files git tracks at HEAD
 # (git archive: fixed order, owner root, modes by tar.umask 0022, every
 # time the commit's; .commit filled in with its hash) through gzip -n (no
-# name, no time), and SHA256SUMS; two runs give the same bytes (t7001).
+# name, no time), and SHA256SUMS; two runs give the same bytes (t6901).
 #
 # deb: dpkg-buildpackage on that tarball unpacked under $(O)/deb/, so the
 # tree is never written to; the .deb, .buildinfo and .changes land in

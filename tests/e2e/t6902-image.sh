@@ -1,5 +1,5 @@
 #!/bin/sh
-# t7002-image.sh - make image: the Argo CD plugin sidecar as an OCI image
+# t6902-image.sh - make image: the Argo CD plugin sidecar as an OCI image
 # built without docker or a registry.  Two builds from the same sources
 # and SOURCE_DATE_EPOCH give the same manifest digest; the image runs as
 # user 999 in /home/argocd, holds no compiler and no apt lists or caches;
@@ -13,7 +13,7 @@ INCLUDE=
 DEBROOT_TOOLS="umoci"
 . "$TEST_TOP/tests/tools/debroot.sh"
 TARBALL=$CACHE/$SUITE-minbase-image.tgz
-WORK=$odir/t7002
+WORK=$odir/t6902
 
 trap 'rm -rf "$WORK" "$SCRATCH"' EXIT
 

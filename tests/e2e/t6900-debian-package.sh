@@ -1,5 +1,5 @@
 #!/bin/sh
-# t7000-debian-package.sh - the Debian package on a system that has never
+# t6900-debian-package.sh - the Debian package on a system that has never
 # seen the source tree: `make deb` (lintian clean), a fresh Debian 12 root
 # from debootstrap (minbase), `apt-get install ./gpusite_*.deb` there with
 # every dependency from the distribution, then inside it: --version with
@@ -20,7 +20,7 @@ cd "$SCRATCH" || exit 1
 INCLUDE=git,man-db
 . "$TEST_TOP/tests/tools/debroot.sh"
 TARBALL=$CACHE/$SUITE-minbase-$(echo "$INCLUDE" | tr ',' '-').tgz
-WORK=$odir/t7000
+WORK=$odir/t6900
 ROOT=$WORK/root
 
 cleanup() {

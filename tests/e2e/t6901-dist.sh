@@ -1,5 +1,5 @@
 #!/bin/sh
-# t7001-dist.sh - make dist: the source tarball of HEAD and its SHA256SUMS,
+# t6901-dist.sh - make dist: the source tarball of HEAD and its SHA256SUMS,
 # the same bytes from two runs (a release can be rebuilt and checked), and
 # .commit filled in, so a build from the tarball names its commit.
 . "$TEST_TOP/tests/lib.sh"
