@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "argocd/serve.h"
 #include "cmd/cmd.h"
 #include "json/json.h"
 #include "kube/kube.h"
@@ -40,6 +41,7 @@ print_version(void)
 	printf("libyaml %s\n", yamlio_library_version());
 	printf("cJSON %s\n", json_library_version());
 	printf("libcurl %s\n", kube_library_version());
+	printf("libmicrohttpd %s\n", serve_library_version());
 	printf("PCRE2 %s\n", regex_library_version());
 }
 

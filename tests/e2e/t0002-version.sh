@@ -11,15 +11,16 @@ test_expect_success 'gpusite --version: the version from VERSION, exit 0' '
 	test_cmp expect actual
 '
 
-test_expect_success 'gpusite --version: libgit2, libyaml, cJSON, libcurl and PCRE2 with versions' '
+test_expect_success 'gpusite --version: libgit2, libyaml, cJSON, libcurl, libmicrohttpd and PCRE2 with versions' '
 	"$GPUSITE" --version >out &&
 	grep -E "^libgit2 [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^libyaml [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^cJSON [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^libcurl [0-9]+\.[0-9]+\.[0-9]+" out &&
 	grep -E "^PCRE2 [0-9]+\.[0-9]+$" out &&
-	lines=6 &&
-	if grep -q "^commit " out; then lines=7; fi &&
+	grep -E "^libmicrohttpd [0-9]+\.[0-9]+\.[0-9]+" out &&
+	lines=7 &&
+	if grep -q "^commit " out; then lines=8; fi &&
 	test $(wc -l <out) -eq $lines
 '
 

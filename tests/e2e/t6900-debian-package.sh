@@ -102,6 +102,7 @@ test_expect_success 'gpusite --version inside: the version and every library wit
 	grep -E "^cJSON [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^libcurl [0-9]+\.[0-9]+\.[0-9]+" out &&
 	grep -E "^PCRE2 [0-9]+\.[0-9]+$" out &&
+	grep -E "^libmicrohttpd [0-9]+\.[0-9]+\.[0-9]+" out &&
 	! grep "not found" out
 '
 
