@@ -13,7 +13,7 @@ WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	-DGPUSITE_VERSION='"$(VERSION)"' $(WARN) \
 	$(if $(filter 1,$(WERROR)),-Werror) -Isrc -I$(O)/gen \
-	$(shell pkg-config --cflags $(PKGS) $(HEADER_PKGS) 2>/dev/null) -g -O2 $(CFLAGS)
+	$(shell pkg-config --cflags $(PKGS) $(HEADER_PKGS) 2>/dev/null) -g -O2 $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null) -lm $(LDLIBS)
 ifdef ARENA_DEBUG

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "argocd/serve.h"
 #include "cmd/cmd.h"
 #include "json/json.h"
 #include "kube/kube.h"
@@ -32,10 +33,15 @@ static void
 print_version(void)
 {
 	printf("gpusite %s\n", GPUSITE_VERSION);
+#ifdef GPUSITE_COMMIT
+	/* a build from a git checkout (or its release tarball) names its commit */
+	printf("commit %s\n", GPUSITE_COMMIT);
+#endif
 	printf("libgit2 %s\n", source_library_version());
 	printf("libyaml %s\n", yamlio_library_version());
 	printf("cJSON %s\n", json_library_version());
 	printf("libcurl %s\n", kube_library_version());
+	printf("libmicrohttpd %s\n", serve_library_version());
 	printf("PCRE2 %s\n", regex_library_version());
 }
 

@@ -137,4 +137,8 @@ int serve_auth_check(const char *auth, const char *token, size_t len);
 int serve_http_run(struct serve *s, const char *addr, const char *health_addr, char *err,
 		   size_t errlen);
 
+/* The version of libmicrohttpd (loaded for it, as `serve` loads it), or
+ * "(not found: libmicrohttpd.so.12)", for --version. */
+const char *serve_library_version(void);
+
 #endif

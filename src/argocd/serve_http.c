@@ -60,6 +60,9 @@ static struct {
 	void (*destroy_response)(struct MHD_Response *);
 } mhd;
 
+/* The soname of the libmicrohttpd ABI gpusite calls (0.9.x). */
+#define MHD_SONAME "libmicrohttpd.so.12"
+
 static void *
 sym(const char *name, bool *ok)
 {
@@ -82,7 +85,7 @@ mhd_load(char *err, size_t errlen)
 {
 	bool ok = true;
 
-	mhd.lib = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+	mhd.lib = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!mhd.lib) {
 		snprintf(err, errlen,
 			 "libmicrohttpd.so.12 cannot be loaded: install"
@@ -106,6 +109,23 @@ mhd_load(char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+const char *
+serve_library_version(void)
+{
+	void *lib = mhd.lib ? mhd.lib : dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	const char *(*get)(void);
+	void *p;
+
+	if (!lib)
+		return "(not found: " MHD_SONAME ")";
+	p = dlsym(lib, "MHD_get_version");
+	if (!p)
+		return "(unknown: " MHD_SONAME " lacks MHD_get_version)";
+	/* POSIX: dlsym's object pointer holds the function's address */
+	memcpy(&get, &p, sizeof(get));
+	return get();
 }
 
 /*

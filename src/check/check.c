@@ -363,10 +363,9 @@ check_rendered(struct arena *a, struct diags *d, struct check_upstream *u, struc
 
 int
 check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
-		     const char *upstream, const char *const *paths, size_t npaths)
+		     struct check_upstream *u, const char *const *paths, size_t npaths)
 {
 	static const char *const stdin_only[] = { "-" };
-	struct check_upstream *u = NULL;
 	struct node **all = NULL;
 	size_t count = 0;
 	int worst = 0;
@@ -375,8 +374,6 @@ check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
 		paths = stdin_only;
 		npaths = 1;
 	}
-	if (upstream && !(u = check_upstream_open(a, d, upstream)))
-		return -3;
 	for (size_t i = 0; i < npaths; i++) {
 		struct yamlio_docs docs;
 		const char *data = NULL;

@@ -79,9 +79,29 @@ struct check_upstream;
 
 /*
  * Open the upstream directory (schemas are compiled lazily, once per
- * kind).  Returns NULL after a diagnostic when `dir` is not a directory.
+ * kind): any directory of CRDs and OpenAPI v3 documents, under any file
+ * names, recognised by content (a chart's crds/, `kubectl get crd -o
+ * yaml`, the JSON of /openapi/v3/...).  Returns NULL after a diagnostic
+ * when `dir` is not a directory.
  */
 struct check_upstream *check_upstream_open(struct arena *a, struct diags *d, const char *dir);
+
+/* Schemas without a directory: only the documents added (`where` names
+ * them in messages, "the cluster"). */
+struct check_upstream *check_upstream_new(struct arena *a, const char *where);
+
+/* Add a document: a CRD, a List of CRDs or an OpenAPI v3 document. */
+void check_upstream_add_doc(struct check_upstream *u, struct arena *a, const char *source,
+			    const struct node *doc);
+
+/*
+ * Asked once per group/version whose built-in kind is not known yet:
+ * adds the OpenAPI v3 document of group ("" for core) and version with
+ * check_upstream_add_doc; returns 0, or -3 after a diagnostic.
+ */
+typedef int check_upstream_fetch_fn(void *ctx, struct check_upstream *u, struct arena *a,
+				    struct diags *d, const char *group, const char *version);
+void check_upstream_set_fetch(struct check_upstream *u, check_upstream_fetch_fn *fn, void *ctx);
 
 /*
  * Check a whole rendered stream: each object against its upstream schema
@@ -97,12 +117,12 @@ struct source_set;
 
 /*
  * `validate --rendered`: read each path ("-": standard input) into
- * `files` (for caret lines), open `upstream` (NULL: only the C checks)
- * and check every document.  Returns 0, -1 when an error was found, -3
- * when a file or the upstream schemas could not be read.
+ * `files` (for caret lines) and check every document against `u` (NULL:
+ * only the C checks).  Returns 0, -1 when an error was found, -3 when a
+ * file or the upstream schemas could not be read.
  */
 int check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
-			 const char *upstream, const char *const *paths, size_t npaths);
+			 struct check_upstream *u, const char *const *paths, size_t npaths);
 
 /*
  * Whether check_object() has a checker for the kind of API group `group`

@@ -51,6 +51,38 @@ void check_clusterpolicy(struct check_ctx *c);
 int check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags *d,
 			    const struct node *obj);
 
+/*
+ * The upstream schemas found by their content (check_index.c): the CRDs
+ * by group and kind, the OpenAPI v3 components by group, version, kind.
+ */
+struct check_index_crd {
+	const char *group, *kind;
+	const struct node *crd;
+	const char *source; /* the file (or URL path) it came from */
+};
+struct check_index_api {
+	const char *group, *version, *kind;
+	const char *name;              /* its key in components.schemas */
+	const struct node *components; /* the document's components */
+	const char *source;
+};
+struct check_index {
+	struct check_index_crd *crds;
+	size_t ncrds, crds_alloc;
+	struct check_index_api *apis;
+	size_t napis, apis_alloc;
+	size_t nfiles; /* files read by check_index_dir */
+};
+/* Index one document: a CRD, a List of them, or an OpenAPI v3 document. */
+void check_index_doc(struct check_index *ix, struct arena *a, const char *source,
+		     const struct node *doc);
+/* Index every file below `dir` (bounded; what is not a schema is passed over). */
+void check_index_dir(struct check_index *ix, struct arena *a, const char *dir);
+const struct check_index_crd *check_index_crd_find(const struct check_index *ix, const char *group,
+						   const char *kind);
+const struct check_index_api *check_index_api_find(const struct check_index *ix, const char *group,
+						   const char *version, const char *kind);
+
 /* The NodeConfigs published in a ConfigMap: parse and check each (schema too). */
 void check_configmap_nodeconfigs(struct check_ctx *c, struct check_upstream *u);
 

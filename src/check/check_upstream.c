@@ -1,6 +1,10 @@
 /*
  * check_upstream.c - the upstream schema of each rendered kind, read at
- * run time from a directory laid out like ../shared/upstream (SOURCES.md):
+ * run time from a directory, the cluster (--live), or both.  Any
+ * directory of CRDs and OpenAPI v3 documents will do: what is not found
+ * at the paths below is looked up by content (check_index.c).  A
+ * directory laid out like ../shared/upstream (SOURCES.md) is read at its
+ * known paths first:
  *   - custom resources: the CRD whose spec.group and spec.names.kind
  *     match, its spec.versions[name == <version>].schema.openAPIV3Schema;
  *   - built-in kinds: kubernetes/release-1.35/<api|apis__group__version>
@@ -76,7 +80,15 @@ struct up_schema {
 };
 
 struct check_upstream {
-	const char *dir;
+	const char *dir;   /* NULL: only documents added (--live) */
+	const char *where; /* for messages: the directory or "the cluster" */
+	struct check_index ix;
+	bool indexed; /* dir walked into ix */
+	check_upstream_fetch_fn *fetch;
+	void *fetch_ctx;
+	bool fetch_failed;    /* the cluster could not be read: the job cannot be done */
+	const char **fetched; /* "group/version" asked of fetch */
+	size_t nfetched, fetched_alloc;
 	struct up_file *files;
 	size_t nfiles, files_alloc;
 	struct up_schema *schemas;
@@ -91,14 +103,75 @@ check_upstream_open(struct arena *a, struct diags *d, const char *dir)
 
 	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		diag_add(d, DIAG_ERROR, (struct pos){ dir, 0, 0 }, CHECK_COVERAGE, "",
-			 "upstream schema directory %s is not a directory: give --upstream DIR (or "
-			 "GPUSITE_UPSTREAM) laid out like shared/upstream",
+			 "upstream schema directory %s is not a directory: give --upstream DIR (a "
+			 "directory of CRDs and OpenAPI v3 documents, or GPUSITE_UPSTREAM) or "
+			 "--live",
 			 dir ? dir : "(none)");
 		return NULL;
 	}
-	u = arena_alloc(a, sizeof(*u));
+	u = check_upstream_new(a, "");
 	u->dir = arena_strdup(a, dir);
+	u->where = u->dir;
 	return u;
+}
+
+struct check_upstream *
+check_upstream_new(struct arena *a, const char *where)
+{
+	struct check_upstream *u = arena_alloc(a, sizeof(*u));
+
+	memset(u, 0, sizeof(*u));
+	u->where = arena_strdup(a, where);
+	return u;
+}
+
+void
+check_upstream_add_doc(struct check_upstream *u, struct arena *a, const char *source,
+		       const struct node *doc)
+{
+	check_index_doc(&u->ix, a, arena_strdup(a, source), doc);
+}
+
+void
+check_upstream_set_fetch(struct check_upstream *u, check_upstream_fetch_fn *fn, void *ctx)
+{
+	u->fetch = fn;
+	u->fetch_ctx = ctx;
+}
+
+/* The index, the directory walked into it on first use. */
+static struct check_index *
+index_of(struct check_upstream *u, struct arena *a)
+{
+	if (u->dir && !u->indexed) {
+		u->indexed = true;
+		check_index_dir(&u->ix, a, u->dir);
+	}
+	return &u->ix;
+}
+
+/* The OpenAPI component of group/version/kind from the index, asking the
+ * fetcher (the cluster) once per group/version when it is not there. */
+static const struct check_index_api *
+index_api(struct check_upstream *u, struct arena *a, struct diags *d, const char *group,
+	  const char *version, const char *kind)
+{
+	const struct check_index_api *e =
+		check_index_api_find(index_of(u, a), group, version, kind);
+	const char *gv = arena_printf(a, "%s/%s", group, version);
+
+	if (e || !u->fetch)
+		return e;
+	for (size_t i = 0; i < u->nfetched; i++)
+		if (!strcmp(u->fetched[i], gv))
+			return NULL;
+	ARENA_GROW(a, u->fetched, u->nfetched, u->fetched_alloc, 8);
+	u->fetched[u->nfetched++] = gv;
+	if (u->fetch(u->fetch_ctx, u, a, d, group, version) < 0) {
+		u->fetch_failed = true;
+		return NULL;
+	}
+	return check_index_api_find(&u->ix, group, version, kind);
 }
 
 static bool
@@ -173,11 +246,11 @@ new_entry(struct check_upstream *u, struct arena *a, const char *api, const char
 
 /* The openAPIV3Schema of group/kind at `version` in a CRD file. */
 static const struct node *
-crd_schema(const struct up_file *f, const char *group, const char *kind, const char *version,
-	   const struct node **version_node)
+crd_schema(struct node *const *docs, size_t count, const char *group, const char *kind,
+	   const char *version, const struct node **version_node)
 {
-	for (size_t i = 0; i < f->count; i++) {
-		const struct node *spec = node_map_get(f->docs[i], "spec");
+	for (size_t i = 0; i < count; i++) {
+		const struct node *spec = node_map_get(docs[i], "spec");
 		const char *g = node_str(node_map_get(spec, "group"));
 		const char *k = node_str(node_path(spec, "names.kind"));
 		const struct node *versions = node_map_get(spec, "versions");
@@ -332,7 +405,85 @@ compile_entry(struct up_schema *e, struct arena *a, struct diags *d, const struc
 		e->rc = -3;
 }
 
-/* Find (and compile once) the schema of apiVersion/kind. */
+/* A CRD's schema at `version` into e (its source set even when the
+ * version is not served, which the caller reports). */
+static void
+from_crd(struct up_schema *e, struct arena *a, struct diags *d, struct node *const *docs,
+	 size_t count, const char *source, const char *group, const char *kind, const char *version)
+{
+	const struct node *vnode = NULL;
+	const struct node *schema = crd_schema(docs, count, group, kind, version, &vnode);
+
+	e->source = source;
+	if (!schema)
+		return;
+	re2_patterns(a, (struct node *)schema, 0);
+	if (!strcmp(group, "node.eks.aws"))
+		raw_extensions(a, (struct node *)schema, 0);
+	compile_entry(e, a, d, schema, source);
+}
+
+/* An OpenAPI v3 component into e: a root of its $ref and the components. */
+static void
+from_component(struct up_schema *e, struct arena *a, struct diags *d, const char *name,
+	       const struct node *components, const char *source)
+{
+	struct node *root = node_new_map(a, (struct pos)POS_NONE);
+
+	node_map_add_str(a, root, "$ref", arena_printf(a, "#/components/schemas/%s", name));
+	node_map_add(a, root, "components", (struct node *)components);
+	compile_entry(e, a, d, root, source);
+}
+
+/* A built-in kind: the saved file of its group/version, else the index. */
+static void
+builtin(struct check_upstream *u, struct up_schema *e, struct arena *a, struct diags *d,
+	const char *group, const char *version, const char *kind)
+{
+	const char *rel =
+		*group ? arena_printf(a, "%s/apis__%s__%s_openapi.json", K8S_DIR, group, version)
+		       : arena_printf(a, "%s/api__%s_openapi.json", K8S_DIR, version);
+	const struct check_index_api *ie;
+	const char *name;
+	const struct node *components = NULL;
+	bool map = !strcmp(group, "admissionregistration.k8s.io") &&
+		   (!strcmp(kind, "MutatingAdmissionPolicy") ||
+		    !strcmp(kind, "MutatingAdmissionPolicyBinding"));
+
+	if (map && !strcmp(version, "v1") &&
+	    (ie = index_api(u, a, d, group, version, kind)) != NULL) {
+		from_component(e, a, d, ie->name, ie->components, ie->source);
+		return; /* a 1.36 cluster's (or document's) own v1 */
+	}
+	if (u->fetch && (ie = index_api(u, a, d, group, version, kind)) != NULL) {
+		from_component(e, a, d, ie->name, ie->components, ie->source);
+		return; /* what the cluster serves (--live) */
+	}
+	if (map && !strcmp(version, "v1")) {
+		/* GA in 1.36; the saved 1.35 files have it as v1beta1 only */
+		e->standin = "admissionregistration.k8s.io/v1beta1";
+		rel = arena_printf(a, "%s/apis__admissionregistration.k8s.io__v1beta1_openapi.json",
+				   K8S_DIR);
+		version = "v1beta1";
+	}
+	if (u->dir && exists(arena_printf(a, "%s/%s", u->dir, rel))) {
+		struct up_file *f = load(u, a, d, rel);
+
+		if (f->rc < 0) {
+			e->rc = -3;
+			return;
+		}
+		name = openapi_component(f, group, version, kind, &components);
+		if (name)
+			from_component(e, a, d, name, components, rel);
+		return;
+	}
+	if ((ie = index_api(u, a, d, group, version, kind)) != NULL)
+		from_component(e, a, d, ie->name, ie->components, ie->source);
+}
+
+/* Find (and compile once) the schema of apiVersion/kind: a CRD at its
+ * known path, else a CRD found by content, else a built-in kind. */
 static struct up_schema *
 lookup(struct check_upstream *u, struct arena *a, struct diags *d, const char *api,
        const char *kind)
@@ -340,71 +491,37 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d, const char *a
 	const char *slash = strchr(api, '/');
 	const char *group = slash ? arena_strndup(a, api, (size_t)(slash - api)) : "";
 	const char *version = slash ? slash + 1 : api;
-	const char *crd;
+	const char *crd = crd_file(group, kind);
+	const struct check_index_crd *ic;
 	struct up_schema *e;
 
 	for (size_t i = 0; i < u->nschemas; i++)
 		if (!strcmp(u->schemas[i].api, api) && !strcmp(u->schemas[i].kind, kind))
 			return &u->schemas[i];
 	e = new_entry(u, a, api, kind);
-	if ((crd = crd_file(group, kind))) {
-		const struct node *schema, *vnode = NULL;
-		struct up_file *f = load(u, a, d, crd);
+	/* the cluster's own CRD first (--live), then the directory's */
+	if (u->fetch && *group && (ic = check_index_crd_find(&u->ix, group, kind)) != NULL) {
+		struct node *doc = (struct node *)ic->crd;
 
-		if (f->rc < 0) {
-			e->rc = -3;
-			return e;
-		}
-		schema = crd_schema(f, group, kind, version, &vnode);
-		e->source = crd;
-		if (!schema)
-			return e; /* version not served: reported by the caller */
-		re2_patterns(a, (struct node *)schema, 0);
-		if (!strcmp(group, "node.eks.aws"))
-			raw_extensions(a, (struct node *)schema, 0);
-		compile_entry(e, a, d, schema, crd);
+		from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
 		return e;
 	}
-	/* built-in kinds, when the group/version has a saved OpenAPI file */
-	{
-		const char *rel =
-			*group ? arena_printf(a, "%s/apis__%s__%s_openapi.json", K8S_DIR, group,
-					      version)
-			       : arena_printf(a, "%s/api__%s_openapi.json", K8S_DIR, version);
-		const char *standin = NULL, *name = NULL;
-		const struct node *components = NULL;
-		struct up_file *f = NULL;
+	if (crd && u->dir && exists(arena_printf(a, "%s/%s", u->dir, crd))) {
+		struct up_file *f = load(u, a, d, crd);
 
-		if (!strcmp(group, "admissionregistration.k8s.io") && !strcmp(version, "v1") &&
-		    (!strcmp(kind, "MutatingAdmissionPolicy") ||
-		     !strcmp(kind, "MutatingAdmissionPolicyBinding"))) {
-			/* GA in 1.36; the saved 1.35 files have it as v1beta1 only */
-			standin = "admissionregistration.k8s.io/v1beta1";
-			rel = arena_printf(
-				a, "%s/apis__admissionregistration.k8s.io__v1beta1_openapi.json",
-				K8S_DIR);
-			version = "v1beta1";
-		}
-		if (!exists(arena_printf(a, "%s/%s", u->dir, rel)))
-			return e;
-		f = load(u, a, d, rel);
-		if (f->rc < 0) {
+		if (f->rc < 0)
 			e->rc = -3;
-			return e;
-		}
-		name = openapi_component(f, group, version, kind, &components);
-		if (!name)
-			return e;
-		{
-			struct node *root = node_new_map(a, (struct pos)POS_NONE);
-
-			node_map_add_str(a, root, "$ref",
-					 arena_printf(a, "#/components/schemas/%s", name));
-			node_map_add(a, root, "components", (struct node *)components);
-			compile_entry(e, a, d, root, rel);
-			e->standin = standin;
-		}
+		else
+			from_crd(e, a, d, f->docs, f->count, crd, group, kind, version);
+		return e;
 	}
+	if (*group && (ic = check_index_crd_find(index_of(u, a), group, kind)) != NULL) {
+		struct node *doc = (struct node *)ic->crd;
+
+		from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
+		return e;
+	}
+	builtin(u, e, a, d, group, version, kind);
 	return e;
 }
 
@@ -451,7 +568,7 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 	if (!u || !api || !kind)
 		return 1;
 	e = lookup(u, a, d, api, kind);
-	if (e->rc < 0)
+	if (e->rc < 0 || u->fetch_failed)
 		return -3;
 	if (!e->s) {
 		if (e->source)
@@ -463,8 +580,9 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 				       : 0;
 		diag_add(
 			d, DIAG_WARNING, obj->at, CHECK_COVERAGE, "",
-			"no upstream schema for %s %s in %s: the object is not checked against one",
-			api, kind, u->dir);
+			"no upstream schema for %s %s in %s: the object is not checked against one "
+			"(give its CRD or the OpenAPI v3 document of its group/version)",
+			api, kind, u->where);
 		return 1;
 	}
 	doc = without_nulls(a, obj, 0);
@@ -474,9 +592,9 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 		node_map_set(a, copy, "apiVersion", node_new_str(a, obj->at, e->standin));
 		doc = copy;
 		diag_add(d, DIAG_NOTE, obj->at, CHECK_COVERAGE, "",
-			 "%s %s checked against the %s schema of Kubernetes 1.35 (no %s schema is "
-			 "saved upstream; the 1.36 Go types have the same fields)",
-			 api, kind, e->standin, api);
+			 "%s %s checked against the %s schema of %s (no %s schema was found: it "
+			 "is GA in Kubernetes 1.36, whose Go types have the same fields)",
+			 api, kind, e->standin, e->source, api);
 	}
 	return schema_validate(e->s, a, d, CHECK_SCHEMA, doc) < 0 ? -1 : 0;
 }

@@ -12,25 +12,39 @@
 #include "check/check.h"
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
+#include "cmd/opts_live.h"
+#include "pipeline/live_schemas.h"
 #include "pipeline/pipeline.h"
 #include "report/report.h"
 
 /* --rendered: check rendered manifests instead of site specs (check/). */
-enum { OPT_RENDERED = 1, OPT_UPSTREAM };
+enum { OPT_RENDERED = 1, OPT_UPSTREAM, OPT_LIVE };
 
 static struct {
 	bool rendered;
 	const char *upstream;
+	bool live;
+	struct live_opts lo;
 } rendered_args;
+
+static const struct opts_cmd validate_cmd;
 
 static int
 validate_option(void *payload, int id, const char *value)
 {
+	int rc;
+
 	(void)payload;
-	if (id == OPT_RENDERED)
+	if (id == OPT_RENDERED) {
 		rendered_args.rendered = true;
-	else if (id == OPT_UPSTREAM)
+	} else if (id == OPT_UPSTREAM) {
 		rendered_args.upstream = value;
+	} else if (id == OPT_LIVE) {
+		rendered_args.live = true;
+	} else {
+		rc = live_on_option(&rendered_args.lo, &validate_cmd, id, value);
+		return rc == 1 ? 0 : rc;
+	}
 	return 0;
 }
 
@@ -39,7 +53,18 @@ static const struct opt_spec validate_opts[] = {
 	  "check rendered manifests (FILE..., none or -: stdin) against upstream schemas and "
 	  "rules" },
 	{ OPT_UPSTREAM, "upstream", 0, "DIR",
-	  "upstream schemas for --rendered (default: $GPUSITE_UPSTREAM)" },
+	  "CRDs and OpenAPI v3 documents for --rendered, any file names (default: "
+	  "$GPUSITE_UPSTREAM)" },
+	{ OPT_LIVE, "live", 0, NULL,
+	  "--rendered against the schemas the cluster serves: its CRDs and /openapi/v3 (GET and "
+	  "LIST only)" },
+	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
+	  "with --live: read this kubeconfig only (default: KUBECONFIG, ~/.kube/config, else the "
+	  "in-cluster service account)" },
+	{ LIVE_OPT_CONTEXT, "context", 0, "CTX",
+	  "with --live: the kubeconfig context to use (default: current-context)" },
+	{ LIVE_OPT_TIMEOUT, "timeout", 0, "DURATION",
+	  "with --live: give up after this long (default 30s)" },
 	{ 0, NULL, 0, NULL, NULL },
 };
 
@@ -55,8 +80,20 @@ static const struct opts_cmd validate_cmd = {
 		 "\n"
 		 "With --rendered, FILE is a rendered stream (gpusite render, helm\n"
 		 "template, NodeConfig files): every object is checked against its\n"
-		 "upstream schema from --upstream DIR (laid out like shared/upstream) and\n"
-		 "against the rules upstream enforces beyond it (docs/rules.md).\n",
+		 "upstream schema and against the rules upstream enforces beyond it\n"
+		 "(docs/rules.md).  The schemas come from --upstream DIR (or\n"
+		 "GPUSITE_UPSTREAM), --live, or both:\n"
+		 "  --upstream DIR  any directory of CRDs and OpenAPI v3 documents, any\n"
+		 "                  file names, recognised by content: a chart's crds/,\n"
+		 "                  `kubectl get crd -o yaml` output (a List), the JSON\n"
+		 "                  of /openapi/v3/apis/<group>/<version>\n"
+		 "  --live          the cluster's own CRDs and /openapi/v3 documents\n"
+		 "                  (--kubeconfig, --context), exactly what it runs;\n"
+		 "                  with --upstream too, the cluster's win\n"
+		 "An object whose schema is found nowhere gets a GS131 warning and is\n"
+		 "not checked against one; its kind's rules (NodePool CEL rules,\n"
+		 "nodeadm's NodeConfig checks, PrometheusRule expressions, policies,\n"
+		 "Applications) are checked all the same.\n",
 	.common = OPTS_FINDINGS,
 	.own = validate_opts,
 	.on_option = validate_option,
@@ -86,17 +123,26 @@ validate_rendered(const struct opts *o, unsigned flags)
 	struct pipeline_source src = opts_source(o, NULL, 0);
 	int r, code;
 
-	if (!up || !*up)
-		return opts_exit_code(opts_usage_error(&validate_cmd,
-						       "--rendered needs the upstream schemas: "
-						       "--upstream DIR or GPUSITE_UPSTREAM"));
+	struct check_upstream *u = NULL;
+	struct live_schemas *ls = NULL;
+
+	if ((!up || !*up) && !rendered_args.live)
+		return opts_exit_code(opts_usage_error(
+			&validate_cmd, "--rendered needs the upstream schemas: "
+				       "--upstream DIR, GPUSITE_UPSTREAM or --live"));
 	if (o->staged || o->repo || o->ref)
 		return opts_exit_code(opts_usage_error(
 			&validate_cmd,
 			"--rendered reads files or standard input, not --staged, --repo or --ref"));
 	arena_init(&a);
 	diags_init(&d, &a);
-	r = check_rendered_files(&a, &d, &files, up, (const char *const *)o->args, o->nargs);
+	u = up && *up ? check_upstream_open(&a, &d, up) : check_upstream_new(&a, "the cluster");
+	r = u ? 0 : -3;
+	if (u && rendered_args.live)
+		r = live_schemas_open(&ls, u, &a, &d, &rendered_args.lo, o->verbose);
+	if (r == 0)
+		r = check_rendered_files(&a, &d, &files, u, (const char *const *)o->args, o->nargs);
+	live_schemas_close(ls);
 	diags_sort(&d);
 	if (o->strict)
 		diags_promote_warnings(&d);
@@ -143,6 +189,12 @@ cmd_validate(int argc, char **argv)
 		flags |= REPORT_QUIET;
 	if (rendered_args.rendered)
 		return validate_rendered(&o, flags);
+	if (rendered_args.live || rendered_args.upstream || rendered_args.lo.kubeconfig ||
+	    rendered_args.lo.context || rendered_args.lo.timeout > 0)
+		return opts_exit_code(opts_usage_error(
+			&validate_cmd,
+			"--upstream, --live, --kubeconfig, --context and --timeout go "
+			"with --rendered"));
 
 	arena_init(&a);
 	src = opts_source(&o, (const char *const *)o.args, o.nargs);

@@ -113,6 +113,15 @@ int kube_resource_find(const struct kube_resource **out, struct kube_client *k,
 int kube_get(struct node **out, struct kube_client *k, struct arena *a, const char *api_version,
 	     const char *kind, const char *ns, const char *name);
 
+/*
+ * GET a path of the server ("/openapi/v3", or a serverRelativeURL it
+ * named) as a JSON object into `a`; `what` names it in messages.  A path
+ * that is not a plain absolute path of this server is refused.
+ * KUBE_ENOTFOUND (no diagnostic) on 404.
+ */
+int kube_get_path(struct node **out, struct kube_client *k, struct arena *a, const char *path,
+		  const char *what);
+
 struct kube_list_query {
 	const char *api_version;
 	const char *kind;

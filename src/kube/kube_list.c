@@ -53,6 +53,31 @@ kube_list_limits(struct kube_client *k)
 	return 0;
 }
 
+/*
+ * GET `path` into *out: 0, KUBE_ENOTFOUND on 404 (no diagnostic), 1 for
+ * another status (in r, for the caller's message), KUBE_EFAIL after a
+ * diagnostic.  r->body is the caller's to release.
+ */
+static int
+get_json(struct node **out, struct kube_client *k, struct arena *a, const char *path,
+	 const char *what, struct kube_resp *r)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	buf_init(&r->body, KUBE_MAX_BODY);
+	rc = kube_request(k, path, r, what);
+	if (rc < 0)
+		return rc;
+	if (r->code == 404)
+		return KUBE_ENOTFOUND;
+	if (r->code != 200)
+		return 1;
+	return kube_object_parse(out, a, k->diags,
+				 arena_printf(k->arena, "%s%s", k->conf.info.server, path),
+				 r->body.data, r->body.len);
+}
+
 int
 kube_get(struct node **out, struct kube_client *k, struct arena *a, const char *api_version,
 	 const char *kind, const char *ns, const char *name)
@@ -67,31 +92,45 @@ kube_get(struct node **out, struct kube_client *k, struct arena *a, const char *
 	if (rc < 0)
 		return rc;
 	buf_init(&path, 0);
-	memset(&r, 0, sizeof(r));
-	buf_init(&r.body, KUBE_MAX_BODY);
 	if (kube_res_path(&path, res, ns, name) < 0) {
-		rc = KUBE_EFAIL;
-		goto out;
+		buf_release(&path);
+		return KUBE_EFAIL;
 	}
-	rc = kube_request(k, path.data, &r,
-			  arena_printf(k->arena, "get %s '%s'",
-				       kube_res_name(k->arena, res->plural, res->group), name));
-	if (rc < 0)
-		goto out;
-	if (r.code == 404) {
-		rc = KUBE_ENOTFOUND;
-		goto out;
-	}
-	if (r.code != 200) {
+	rc = get_json(out, k, a, path.data,
+		      arena_printf(k->arena, "get %s '%s'",
+				   kube_res_name(k->arena, res->plural, res->group), name),
+		      &r);
+	if (rc == 1)
 		rc = kube_status_fail(k, &r, "get", res->plural, res->group,
 				      res->namespaced ? ns : NULL, name);
-		goto out;
-	}
-	rc = kube_object_parse(out, a, k->diags,
-			       arena_printf(k->arena, "%s%s", k->conf.info.server, path.data),
-			       r.body.data, r.body.len);
-out:
 	buf_release(&path);
+	buf_release(&r.body);
+	return rc;
+}
+
+int
+kube_get_path(struct node **out, struct kube_client *k, struct arena *a, const char *path,
+	      const char *what)
+{
+	struct kube_resp r;
+	int rc;
+
+	*out = NULL;
+	/* a path the server named (serverRelativeURL): this server's, plain */
+	if (!path || path[0] != '/' || path[1] == '/' || kube_has_ctl(path) || strchr(path, ' ') ||
+	    strchr(path, '#'))
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"the API server named %s at a path that is not one of its own: "
+				"refusing to follow it",
+				what);
+	rc = get_json(out, k, a, path, arena_printf(k->arena, "get %s", what), &r);
+	if (rc == 1) {
+		const char *msg = kube_status_message(k->arena, r.body.data, r.body.len);
+
+		rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+			      "cannot get %s: the API server answered %ld%s%s", what, r.code,
+			      msg ? ": " : "", msg ? msg : "");
+	}
 	buf_release(&r.body);
 	return rc;
 }

@@ -11,14 +11,26 @@ test_expect_success 'gpusite --version: the version from VERSION, exit 0' '
 	test_cmp expect actual
 '
 
-test_expect_success 'gpusite --version: libgit2, libyaml, cJSON, libcurl and PCRE2 with versions' '
+test_expect_success 'gpusite --version: libgit2, libyaml, cJSON, libcurl, libmicrohttpd and PCRE2 with versions' '
 	"$GPUSITE" --version >out &&
 	grep -E "^libgit2 [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^libyaml [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^cJSON [0-9]+\.[0-9]+\.[0-9]+$" out &&
 	grep -E "^libcurl [0-9]+\.[0-9]+\.[0-9]+" out &&
 	grep -E "^PCRE2 [0-9]+\.[0-9]+$" out &&
-	test $(wc -l <out) -eq 6
+	grep -E "^libmicrohttpd [0-9]+\.[0-9]+\.[0-9]+" out &&
+	lines=7 &&
+	if grep -q "^commit " out; then lines=8; fi &&
+	test $(wc -l <out) -eq $lines
+'
+
+test_expect_success 'a build in a git checkout names its commit, second line' '
+	if git -C "$TEST_TOP" rev-parse --verify -q HEAD >/dev/null &&
+		test "$(git -C "$TEST_TOP" rev-parse --show-toplevel)" = "$(cd "$TEST_TOP" && pwd -P)"; then
+		"$GPUSITE" --version >out &&
+		sed -n 2p out >actual &&
+		grep -E "^commit $(git -C "$TEST_TOP" rev-parse --short=12 HEAD)(-dirty)?$" actual
+	fi
 '
 
 test_expect_success 'the libraries are the ones pkg-config knows, when it is there' '

@@ -223,12 +223,7 @@ run_workflow() {
 	EOF
 }
 
-git init -q pr && (
-	cd pr && mkdir sites &&
-	cp "$F/sites/frankfurt-lab.yaml" "$F/sites/incheon-edge.yaml" sites/ &&
-	git_commit base && git tag base &&
-	sed -i "s/gpuLimit: 8 /gpuLimit: 12 /" sites/frankfurt-lab.yaml && git_commit head
-) >/dev/null
+git_pr_repo pr
 
 test_expect_success 'workflow run on a good pull request: every step passes' '
 	run_workflow "$SCRATCH/pr" "$(git -C pr rev-parse base)" &&

@@ -41,6 +41,16 @@ Argo CD sync would leave it (uid, resourceVersion, managedFields, status,
 tracking annotation, server defaults), so scenarios can drift from the
 real rendered output.
 
+--schemas DIR: the cluster's schemas, for `validate --rendered --live`:
+every CustomResourceDefinition in the files below DIR (YAML or JSON, any
+names; python3-yaml reads YAML) is served as an object of
+apiextensions.k8s.io/v1 customresourcedefinitions, and every OpenAPI v3
+document (JSON with "openapi": "3...") at /openapi/v3/<key>, listed by the
+/openapi/v3 index with a serverRelativeURL as the real server does.  The
+key is "api/v1" or "apis/<group>/<version>": from a file named like
+api__v1_openapi.json or apis__<group>__<version>_openapi.json, else from
+the group/version most of its components carry.
+
 Fault SPEC: NAME[=ARG][@PATHPREFIX]
   unauthorized-once     first authenticated request gets 401
   forbidden             403 Forbidden with the RBAC message
@@ -69,6 +79,8 @@ Hostile fault SPECs (a malicious API server):
                         relief: every request)
   trickle=SECS          the answer is sent one byte every SECS (slow loris)
   gzip-bomb             Content-Encoding: gzip, 256 MiB of JSON once inflated
+  openapi-foreign=URL   the /openapi/v3 index names every document at URL
+                        (another host, a path with control characters)
   redirect=URL          302 Found to URL (another host)
   unauthorized          every request gets 401, whatever the credentials
 
@@ -127,6 +139,7 @@ import hashlib
 import http.server
 import json
 import os
+import re
 import socketserver
 import ssl
 import subprocess
@@ -1382,6 +1395,28 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "buildDate": CREATED, "goVersion": "go1.24.4",
                 "compiler": "gc", "platform": "linux/amd64"}, auth=auth)
             return
+        if path.startswith("/openapi/v3") and st.openapi is not None:
+            key = path[len("/openapi/v3"):].strip("/")
+            foreign = self.server.faults.take("openapi-foreign", path)
+            if not key and foreign:
+                self.send_json(200, {"paths": {
+                    k: {"serverRelativeURL": foreign["arg"]}
+                    for k in sorted(st.openapi)}}, auth=auth)
+                return
+            if not key:
+                self.send_json(200, {"paths": {
+                    k: {"serverRelativeURL": "/openapi/v3/%s?hash=%s" % (
+                        k, hashlib.sha256(json.dumps(v, sort_keys=True)
+                                          .encode()).hexdigest()[:16].upper())}
+                    for k, v in sorted(st.openapi.items())}}, auth=auth)
+                return
+            if key in st.openapi:
+                self.send_json(200, st.openapi[key], auth=auth)
+                return
+            self.send_json(404, status_body(404, "NotFound", "the server could "
+                                            "not find the requested resource"),
+                           auth=auth)
+            return
         if path == "/api":
             self.send_json(200, {"kind": "APIVersions", "versions": ["v1"],
                                  "serverAddressByClientCIDRs": [{
@@ -1783,8 +1818,73 @@ def make_certs(d):
             "-extfile", extfile, "-out", os.path.join(d, who + ".crt"))
 
 
+CRD_RESOURCE = ("apiextensions.k8s.io", "v1", "customresourcedefinitions",
+                "CustomResourceDefinition", False, ["crd", "crds"])
+
+
+def openapi_key(name, doc):
+    m = re.match(r"^(api|apis)__(.+)_openapi\.json$", name)
+    if m:
+        return m.group(1) + "/" + m.group(2).replace("__", "/")
+    counts = {}
+    for comp in (doc.get("components", {}).get("schemas", {}) or {}).values():
+        for gvk in comp.get("x-kubernetes-group-version-kind", []) or []:
+            gv = (gvk.get("group", ""), gvk.get("version", ""))
+            counts[gv] = counts.get(gv, 0) + 1
+    if not counts:
+        return None
+    g, v = max(sorted(counts), key=lambda k: counts[k])
+    return "apis/%s/%s" % (g, v) if g else "api/" + v
+
+
+def load_schemas(store, d):
+    """CRDs into the store, OpenAPI v3 documents by key (see --schemas)."""
+    crds, openapi = {}, {}
+    for top, dirs, files in os.walk(d):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(top, name)
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                if text.lstrip().startswith("{"):
+                    docs = [json.loads(text)]
+                else:
+                    import yaml
+                    docs = [x for x in yaml.safe_load_all(text) if x]
+            except Exception:
+                continue  # not YAML or JSON: no schema
+            for doc in docs:
+                if not isinstance(doc, dict):
+                    continue
+                items = doc.get("items", []) if doc.get("kind", "").endswith("List") else [doc]
+                for it in items:
+                    if it.get("kind") == "CustomResourceDefinition":
+                        crds.setdefault(it["metadata"]["name"], it)
+                if str(doc.get("openapi", "")).startswith("3"):
+                    key = openapi_key(name, doc)
+                    if key:
+                        openapi.setdefault(key, doc)
+    store.resources.append(CRD_RESOURCE)
+    rk = CRD_RESOURCE[:3]
+    items = []
+    for name in sorted(crds):
+        obj = copy.deepcopy(crds[name])
+        md = obj.setdefault("metadata", {})
+        store.rv += 1
+        md.setdefault("uid", uid_for("crd/" + name))
+        md.setdefault("resourceVersion", str(store.rv))
+        md.setdefault("creationTimestamp", CREATED)
+        items.append(obj)
+    store.lists[rk] = items
+    store.openapi = openapi
+
+
 def serve(opts):
     store = load_scenario(opts["scenario"], opts.get("applied"))
+    store.openapi = None
+    if opts.get("schemas"):
+        load_schemas(store, opts["schemas"])
     srv = Server(("127.0.0.1", int(opts.get("port") or 0)), Handler)
     srv.store = store
     srv.faults = Faults(opts["faults"])
@@ -1863,6 +1963,8 @@ def main(argv):
             opts["header_log"] = val
         elif a == "--parent":
             opts["parent"] = int(val)
+        elif a == "--schemas":
+            opts["schemas"] = val
         else:
             sys.stderr.write("fake-apiserver: unknown option %s\n" % a)
             return 2

@@ -25,6 +25,18 @@ git_commit() {
 	git add -A && git commit -q -m "$1"
 }
 
+# git_pr_repo DIR: a fleet repository as a pull request leaves it: two
+# sites committed and tagged "base", then frankfurt-lab's gpuLimit raised
+# from 8 to 12 in the commit "head" (HEAD).
+git_pr_repo() {
+	git init -q "$1" && (
+		cd "$1" && mkdir sites &&
+		cp "$GIT_FIXTURES/sites/frankfurt-lab.yaml" "$GIT_FIXTURES/sites/incheon-edge.yaml" sites/ &&
+		git_commit base && git tag base &&
+		sed -i "s/gpuLimit: 8 /gpuLimit: 12 /" sites/frankfurt-lab.yaml && git_commit head
+	) >/dev/null
+}
+
 # git_have_python: the HTTP server needs python3 (and openssl for TLS).
 git_have_python() {
 	command -v python3 >/dev/null 2>&1

@@ -1,0 +1,37 @@
+#!/bin/sh
+# dlopen-deps.sh: the substvars for the libraries gpusite loads with dlopen
+# on first use, which dpkg-shlibdeps cannot see (they are not DT_NEEDED).
+# Each is named the way dpkg-shlibdeps would name a linked library: the
+# package and minimum version of its shlibs file.
+#
+#   dlopen:Depends     libgit2 - every command that reads Git: validate
+#                      --staged and --repo, diff --base, and the pre-commit
+#                      hook this package ships; without it those fail.
+#   dlopen:Recommends  libcurl (OpenSSL or GnuTLS build, both are tried) -
+#                      only the commands that talk to a cluster (drift,
+#                      diff --live, drill, --live); libmicrohttpd - only
+#                      `serve`.  Validate, render and generate (the Argo CD
+#                      plugin) run without them, so a minimal image may
+#                      leave them out with --no-install-recommends.
+#
+# The sonames are the ones the code loads (src/source/source_git2.c,
+# src/kube/kube_curl.c, src/argocd/serve_http.c); the missing-library
+# message of each names its Debian package.
+set -eu
+# shlib NAME VERSION: "package (>= version)" from the installed shlibs files
+shlib() {
+	dep=$(cat /var/lib/dpkg/info/*.shlibs 2>/dev/null |
+		awk -v n="$1" -v v="$2" '$1 == n && $2 == v { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }')
+	if [ -z "$dep" ]; then
+		echo "dlopen-deps.sh: no shlibs entry for $1 $2 (is its -dev package installed?)" >&2
+		exit 1
+	fi
+	echo "$dep"
+}
+# the libgit2 soname version is the one of the headers the build used
+git2=$(sed -n 's/^#define LIBGIT2_SOVERSION[[:space:]]*"\(.*\)"/\1/p' \
+	"$(pkg-config --variable=includedir libgit2)/git2/version.h")
+[ -n "$git2" ] || { echo "dlopen-deps.sh: LIBGIT2_SOVERSION not found" >&2; exit 1; }
+gnutls=$(cat /var/lib/dpkg/info/*.shlibs | awk '$1 == "libcurl-gnutls" && $2 == "4" { print $3; exit }')
+echo "dlopen:Depends=$(shlib libgit2 "$git2")"
+echo "dlopen:Recommends=$(shlib libcurl 4)${gnutls:+ | $gnutls}, $(shlib libmicrohttpd 12)"

@@ -1,0 +1,142 @@
+#!/bin/sh
+# t2222: validate --rendered with the schemas a user has: --upstream DIR
+# of CRDs and OpenAPI v3 documents under any file names (a chart's crds/,
+# `kubectl get crd -o yaml`, saved /openapi/v3 JSON), recognised by
+# content; and --live, the CRDs and /openapi/v3 documents the cluster
+# serves (the fake API server serving the same files).
+. "$TEST_TOP/tests/lib.sh"
+. "$TEST_TOP/tests/tools/live.sh"
+
+U=$UPSTREAM
+if ! need_upstream; then
+	test_skip "validate --rendered with any upstream directory" "../shared/upstream not found"
+	test_done
+	exit
+fi
+cd "$SCRATCH" || exit 1
+
+# clean ERR: no error and no warning, and the summary says so
+clean() {
+	! grep -q ": \(error\|warning\): " "$1" && grep -q "0 errors, 0 warnings" "$1" ||
+	{ cat "$1"; false; }
+}
+
+test_expect_success 'setup: the fleet rendered; its schemas copied under odd names' '
+	"$GPUSITE" render "$TEST_TOP/testdata/fleet" >fleet.yaml 2>/dev/null &&
+	mkdir -p odd/chart-crds odd/more/deeper &&
+	i=0 &&
+	for f in "$U"/gpu-operator/chart/crds/*.yaml; do
+		i=$((i + 1)) && cp "$f" "odd/chart-crds/crd-$i" || return 1
+	done &&
+	cp "$U/karpenter/aws-provider/karpenter.sh_nodepools.yaml" odd/pools &&
+	cp "$U/karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml" "odd/more/node classes.txt" &&
+	cp "$U/prometheus-operator/monitoring.coreos.com_prometheusrules.yaml" odd/more/x1 &&
+	cp "$U/kyverno/policies.kyverno.io_mutatingpolicies.yaml" odd/more/deeper/y &&
+	cp "$U/argocd/application-crd.yaml" odd/z.yml &&
+	cp "$U/nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" odd/more/nc &&
+	cp "$U/kubernetes/release-1.35/api__v1_openapi.json" odd/core &&
+	cp "$U/kubernetes/release-1.35/apis__admissionregistration.k8s.io__v1beta1_openapi.json" \
+		odd/more/adm.json &&
+	printf "%s\n" "# a chart template: no schema" "kind: {{ .Values.kind }}" >odd/template.yaml &&
+	printf "binary\001\002\n" >odd/blob &&
+	sed "0,/^kind: NodePool\$/s//kind: NodePool\nbogusField: 1/" fleet.yaml >bad.yaml &&
+	! cmp fleet.yaml bad.yaml
+'
+
+test_expect_success '--upstream DIR of odd names: the fleet passes, no object unchecked' '
+	"$GPUSITE" validate --rendered --upstream odd fleet.yaml 2>err &&
+	clean err &&
+	grep "MutatingAdmissionPolicy checked against the admissionregistration.k8s.io/v1beta1 schema of odd/more/adm.json" err
+'
+
+test_expect_success 'symbolic links in DIR (a loop, one dangling, one out of it) are not followed' '
+	mkdir -p linked && cp -R odd/. linked/ &&
+	ln -s . linked/loop && ln -s /nonexistent linked/dangling &&
+	ln -s "$U/karpenter/aws-provider/karpenter.sh_nodepools.yaml" linked/outside &&
+	rm linked/pools &&
+	"$GPUSITE" validate --rendered --upstream linked fleet.yaml 2>err &&
+	grep "warning: no upstream schema for karpenter.sh/v1 NodePool in linked" err
+'
+
+test_expect_success '--upstream DIR of odd names: a field the CRD does not have is GS130' '
+	expect_exit 1 "$GPUSITE" validate --rendered --upstream odd bad.yaml 2>err &&
+	grep "error: .*bogusField.*\[GS130\]" err
+'
+
+test_expect_success '`kubectl get crd -o yaml` (a List) and a JSON List work the same' '
+	mkdir -p listed &&
+	python3 -c "import sys, yaml, glob
+items = []
+for f in sorted(glob.glob(\"odd/**\", recursive=True)):
+    try:
+        docs = list(yaml.safe_load_all(open(f, encoding=\"utf-8\")))
+    except Exception:
+        continue
+    items += [d for d in docs if isinstance(d, dict) and d.get(\"kind\") == \"CustomResourceDefinition\"]
+yaml.safe_dump({\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": items}, open(\"listed/crds\", \"w\"))
+" &&
+	grep -c "^- apiVersion: apiextensions.k8s.io/v1" listed/crds >n && test "$(cat n)" -ge 10 &&
+	cp odd/core listed/core.json && cp odd/more/adm.json listed/adm &&
+	"$GPUSITE" validate --rendered --upstream listed fleet.yaml 2>err &&
+	clean err &&
+	expect_exit 1 "$GPUSITE" validate --rendered --upstream listed bad.yaml 2>err &&
+	grep "bogusField.*\[GS130\]" err
+'
+
+test_expect_success 'a directory without schemas: each object unchecked says so (GS131), no error' '
+	mkdir -p none && echo "kind: {{ x }}" >none/t.yaml &&
+	"$GPUSITE" validate --rendered --upstream none bad.yaml 2>err &&
+	grep "warning: no upstream schema for karpenter.sh/v1 NodePool in none: .*\[GS131\]" err &&
+	! grep "GS130" err
+'
+
+test_expect_success '--live without --rendered, --upstream without --rendered: usage errors' '
+	expect_exit 2 "$GPUSITE" validate --live "$TEST_TOP/testdata/fleet" 2>err &&
+	grep "go with --rendered" err &&
+	(unset GPUSITE_UPSTREAM && expect_exit 2 "$GPUSITE" validate --rendered fleet.yaml 2>err) &&
+	grep "upstream DIR, GPUSITE_UPSTREAM or --live" err
+'
+
+if ! live_have_python || ! python3 -c "import yaml" 2>/dev/null; then
+	test_skip "validate --rendered --live" "python3, python3-yaml or openssl not found"
+	test_done
+	exit
+fi
+
+test_expect_success '--live: the cluster.s CRDs and /openapi/v3: the fleet passes' '
+	live_start healthy --schemas "$SCRATCH/odd" &&
+	(unset GPUSITE_UPSTREAM && "$GPUSITE" validate --rendered --live \
+		--kubeconfig "$SCRATCH/kubeconfig" fleet.yaml 2>err) &&
+	clean err &&
+	grep -F "GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions" "$SCRATCH/requests.log" &&
+	grep -F "GET /openapi/v3 " "$SCRATCH/requests.log" &&
+	grep -F "GET /openapi/v3/api/v1?hash=" "$SCRATCH/requests.log" &&
+	! grep -F "GET /openapi/v3/apis/apps/v1" "$SCRATCH/requests.log" &&
+	only_gets
+'
+
+test_expect_success '--live: a field the cluster.s CRD does not have is GS130' '
+	live_start healthy --schemas "$SCRATCH/odd" &&
+	expect_exit 1 "$GPUSITE" validate --rendered --live --kubeconfig "$SCRATCH/kubeconfig" \
+		bad.yaml 2>err &&
+	grep "bogusField.*\[GS130\]" err
+'
+
+test_expect_success '--live: an /openapi/v3 index naming documents elsewhere is refused, exit 3' '
+	for url in //evil.example/openapi "https://evil.example/x" "/openapi/v3/x%0a y"; do
+		live_start healthy --schemas "$SCRATCH/odd" --fault "openapi-foreign=$url" &&
+		expect_exit 3 "$GPUSITE" validate --rendered --live \
+			--kubeconfig "$SCRATCH/kubeconfig" fleet.yaml 2>err &&
+		grep "at a path that is not one of its own: refusing to follow it" err &&
+		! grep -F "evil.example/" "$SCRATCH/requests.log" || return 1
+	done
+'
+
+test_expect_success '--live: the cluster does not serve the CRD: GS131 names the cluster' '
+	mkdir -p few && cp odd/core few/ &&
+	live_start healthy --schemas "$SCRATCH/few" &&
+	"$GPUSITE" validate --rendered --live --kubeconfig "$SCRATCH/kubeconfig" fleet.yaml 2>err &&
+	grep "no upstream schema for karpenter.sh/v1 NodePool in the cluster" err
+'
+
+test_done
