@@ -12,6 +12,7 @@
 static const char *const role_names[INV_ROLE_COUNT] = {
 	[INV_ROLE_HYBRID_GROUP] = "hybrid node group",
 	[INV_ROLE_FALLBACK_POOL] = "fallback pool",
+	[INV_ROLE_BURST_POOL] = "burst pool",
 	[INV_ROLE_NODE_CLASS] = "node class",
 	[INV_ROLE_NODECONFIG_MAP] = "NodeConfig ConfigMap",
 	[INV_ROLE_PLACEMENT_POLICY] = "placement policy",
@@ -85,11 +86,47 @@ fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 	p->class_kind = auto_mode ? "NodeClass" : "EC2NodeClass";
 	p->renders_class = !auto_mode && fb->node_class.set && node_image_name(fb->node_image);
 	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
+	kvs_set(a, &tl, INV_POOL_LABEL, INV_POOL_FALLBACK);
 	kvs_set(a, &tl, INV_SITE_LABEL, site->name);
 	/* what the fallback device plugin selects; left out without
 	 * nodeImage, and with Auto Mode (GS111 refuses it) */
 	if (!auto_mode && node_image_name(fb->node_image))
 		kvs_set(a, &tl, INV_NODE_IMAGE_LABEL, node_image_name(fb->node_image));
+	p->node_labels = tl.items;
+	p->node_label_count = tl.count;
+	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
+}
+
+/* The burst pool: Spot capacity for the burst scope, tainted so nothing
+ * else lands there, on the fallback's node class. */
+static bool
+has_burst(const struct spec_site *site)
+{
+	return site->burst.pool.enabled;
+}
+
+static void
+burst_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
+{
+	static const struct spec_taint taint = { INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE,
+						 INV_BURST_TAINT_EFFECT, NULL };
+	const struct spec_fallback *b = &site->burst.pool;
+	struct inv_pool fb;
+	struct kvs tl = { NULL, 0, 0 };
+
+	/* the node class and image are the fallback's */
+	fallback_pool(a, &fb, site);
+	*p = fb;
+	p->role = INV_ROLE_BURST_POOL;
+	p->spec = b;
+	p->spec_path = "spec.burst";
+	p->name = arena_printf(a, "%s" INV_BURST_POOL_SUFFIX, site->name);
+	p->renders_class = false; /* the fallback's entry renders it */
+	p->taint = &taint;
+	for (size_t i = 0; i < fb.node_label_count; i++)
+		kvs_set(a, &tl, fb.node_labels[i].key, fb.node_labels[i].value);
+	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_BURST);
+	kvs_set(a, &tl, INV_POOL_LABEL, INV_POOL_BURST);
 	p->node_labels = tl.items;
 	p->node_label_count = tl.count;
 	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
@@ -194,6 +231,7 @@ static const struct {
 	void (*build)(struct arena *a, struct inv_pool *p, const struct spec_site *site);
 } pool_kinds[] = {
 	{ has_fallback, fallback_pool },
+	{ has_burst, burst_pool },
 };
 
 const struct inventory *

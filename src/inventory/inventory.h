@@ -22,6 +22,7 @@ struct arena;
 enum inv_role {
 	INV_ROLE_HYBRID_GROUP,        /* the on-prem nodes of one nodeGroup */
 	INV_ROLE_FALLBACK_POOL,       /* the on-demand (or reserved) Karpenter pool */
+	INV_ROLE_BURST_POOL,          /* the Spot pool of the burst scope */
 	INV_ROLE_NODE_CLASS,          /* the node class a pool launches with */
 	INV_ROLE_NODECONFIG_MAP,      /* the site's NodeConfigs, published as a ConfigMap */
 	INV_ROLE_PLACEMENT_POLICY,    /* the admission policy that places its GPU pods */
@@ -41,10 +42,12 @@ struct inv_pool {
 	/* the labels the pool's template puts on every node it launches */
 	const struct spec_kv *node_labels;
 	size_t node_label_count;
+	/* a taint the pool's nodes carry beside the GPU taint, or NULL */
+	const struct spec_taint *taint;
 	/* "karpenter.sh/nodepool=<name>": the nodes of this pool */
 	const char *node_selector;
 	const struct spec_fallback *spec; /* the spec block it comes from */
-	const char *spec_path;            /* where: "spec.fallback" */
+	const char *spec_path;            /* its JSON path: "spec.fallback" */
 };
 
 /* One hybrid node group: the nodes nodeadm joins with its labels. */
