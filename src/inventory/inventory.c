@@ -16,6 +16,7 @@ static const char *const role_names[INV_ROLE_COUNT] = {
 	[INV_ROLE_NODE_CLASS] = "node class",
 	[INV_ROLE_NODECONFIG_MAP] = "NodeConfig ConfigMap",
 	[INV_ROLE_PLACEMENT_POLICY] = "placement policy",
+	[INV_ROLE_BURST_POLICY] = "burst placement policy",
 	[INV_ROLE_ALERT_RULE] = "alert rule",
 	[INV_ROLE_GPU_STACK_APP] = "GPU-stack Application",
 	[INV_ROLE_FALLBACK_PLUGIN_APP] = "fallback device plugin Application",
@@ -188,30 +189,37 @@ static void
 site_objects(struct arena *a, struct inventory *inv, const struct spec_site *site)
 {
 	const char *argocd_ns = site->argocd.namespace ? site->argocd.namespace : "";
-	struct inv_object *o = arena_alloc(a, 5 * sizeof(*o));
+	struct inv_object *o = arena_alloc(a, 6 * sizeof(*o));
+	size_t n = 0;
 
-	o[0] = (struct inv_object){ INV_ROLE_NODECONFIG_MAP,
-				    arena_printf(a, INV_NODECONFIG_MAP_PREFIX "%s", site->name),
-				    INV_NODECONFIG_NAMESPACE };
-	o[1] = (struct inv_object){
+	o[n++] = (struct inv_object){ INV_ROLE_NODECONFIG_MAP,
+				      arena_printf(a, INV_NODECONFIG_MAP_PREFIX "%s", site->name),
+				      INV_NODECONFIG_NAMESPACE };
+	o[n++] = (struct inv_object){
 		INV_ROLE_PLACEMENT_POLICY,
 		arena_printf(a, INV_OBJECT_PREFIX "%s" INV_PLACEMENT_SUFFIX, site->name), ""
 	};
-	o[2] = (struct inv_object){ INV_ROLE_ALERT_RULE,
-				    arena_printf(a, INV_OBJECT_PREFIX "%s", site->name),
-				    site->alerts.namespace ? site->alerts.namespace : "" };
-	o[3] = (struct inv_object){ INV_ROLE_GPU_STACK_APP,
-				    inventory_app_name(a, site->cluster.name,
-						       INV_ROLE_GPU_STACK_APP,
-						       site->gpu_stack.type),
-				    argocd_ns };
-	o[4] = (struct inv_object){ INV_ROLE_FALLBACK_PLUGIN_APP,
-				    inventory_app_name(a, site->cluster.name,
-						       INV_ROLE_FALLBACK_PLUGIN_APP,
-						       site->gpu_stack.type),
-				    argocd_ns };
+	if (has_burst(site))
+		o[n++] = (struct inv_object){
+			INV_ROLE_BURST_POLICY,
+			arena_printf(a, INV_OBJECT_PREFIX "%s" INV_BURST_POLICY_SUFFIX, site->name),
+			""
+		};
+	o[n++] = (struct inv_object){ INV_ROLE_ALERT_RULE,
+				      arena_printf(a, INV_OBJECT_PREFIX "%s", site->name),
+				      site->alerts.namespace ? site->alerts.namespace : "" };
+	o[n++] = (struct inv_object){ INV_ROLE_GPU_STACK_APP,
+				      inventory_app_name(a, site->cluster.name,
+							 INV_ROLE_GPU_STACK_APP,
+							 site->gpu_stack.type),
+				      argocd_ns };
+	o[n++] = (struct inv_object){ INV_ROLE_FALLBACK_PLUGIN_APP,
+				      inventory_app_name(a, site->cluster.name,
+							 INV_ROLE_FALLBACK_PLUGIN_APP,
+							 site->gpu_stack.type),
+				      argocd_ns };
 	inv->objects = o;
-	inv->object_count = 5;
+	inv->object_count = n;
 }
 
 const struct inv_object *

@@ -26,6 +26,7 @@ enum inv_role {
 	INV_ROLE_NODE_CLASS,          /* the node class a pool launches with */
 	INV_ROLE_NODECONFIG_MAP,      /* the site's NodeConfigs, published as a ConfigMap */
 	INV_ROLE_PLACEMENT_POLICY,    /* the admission policy that places its GPU pods */
+	INV_ROLE_BURST_POLICY,        /* the one that places its burst scope's GPU pods */
 	INV_ROLE_ALERT_RULE,          /* its PrometheusRule */
 	INV_ROLE_GPU_STACK_APP,       /* its cluster's GPU-stack Application (shared) */
 	INV_ROLE_FALLBACK_PLUGIN_APP, /* its cluster's fallback device plugin (shared) */
@@ -86,7 +87,8 @@ const struct inventory *inventory_site(struct arena *a, const struct spec_site *
 const struct spec_kv *inventory_group_labels(struct arena *a, const struct spec_site *site,
 					     const struct spec_node_group *g, size_t *count);
 
-/* The object of `role` (NODECONFIG_MAP ... FALLBACK_PLUGIN_APP). */
+/* The object of `role` (NODECONFIG_MAP ... FALLBACK_PLUGIN_APP), or NULL
+ * (BURST_POLICY without a burst pool). */
 const struct inv_object *inventory_object(const struct inventory *inv, enum inv_role role);
 
 /* The name of a cluster's Application of `role` (GPU_STACK_APP, with its

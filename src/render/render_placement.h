@@ -8,19 +8,12 @@
 
 #include "render/render.h"
 
-/* "gpusite-<site>-placement" */
-const char *render_placement_name(struct arena *a, const struct spec_site *site);
-
 /* The expression of one requirement of step 3 (key, operator, values). */
 struct node *render_placement_requirement(struct arena *a, const struct render_affinity *r);
 
 /* The nodeAffinity value that requirement r adds to a Pod without one
  * (its preferred term or its one required term). */
 struct node *render_placement_node_affinity(struct arena *a, const struct render_affinity *r);
-
-/* The GPU toleration that step 2 adds. */
-struct node *render_placement_gpu_toleration(struct arena *a,
-					     const struct render_placement_plan *plan);
 
 /* {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In,
  * values: namespaces}]}, or NULL when no namespace is listed. */

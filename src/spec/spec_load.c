@@ -520,7 +520,7 @@ load_burst(struct loader *L, struct spec_site *s, const struct node *map)
 	b->src = map;
 	b->pool.enabled = map && get_bool(map, "enabled", true, NULL);
 	if (!get_str(map, "capacityType", NULL) && !get_seq(map, "capacityType")) {
-		static const char *spot[] = {"spot"};
+		static const char *spot[] = { "spot" };
 
 		b->pool.capacity_types = spot;
 		b->pool.capacity_type_count = 1;
