@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "inventory/inventory.h"
 #include "rules/rules_int.h"
 
 /* Table order is run order; keep it the ID order of docs/rules.md.  GS001,
@@ -63,6 +64,21 @@ rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at, con
 		c->diags->items[c->diags->count - 1].site = site->name;
 	if (level == DIAG_ERROR)
 		c->errors++;
+}
+
+size_t
+rule_pools(struct rule_ctx *c, const struct spec_site *s, struct rule_pool out[RULE_POOLS_MAX])
+{
+	const struct inventory *inv = inventory_site(c->arena, s);
+	size_t n = 0;
+
+	if (!inventory_pool(inv, INV_ROLE_FALLBACK_POOL))
+		out[n++] = (struct rule_pool){ &s->fallback, "fallback", "spec.fallback" };
+	for (size_t i = 0; i < inv->pool_count && n < RULE_POOLS_MAX; i++)
+		out[n++] = (struct rule_pool){ inv->pools[i].spec,
+					       strrchr(inv->pools[i].spec_path, '.') + 1,
+					       inv->pools[i].spec_path };
+	return n;
 }
 
 struct pos

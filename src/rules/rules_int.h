@@ -49,6 +49,22 @@ struct pos rule_pos(const struct spec_site *s, const struct node *map, const cha
 /* The KEY node of map[key] (label keys, owned Helm values), else rule_pos. */
 struct pos rule_key_pos(const struct spec_site *s, const struct node *map, const char *key);
 
+/*
+ * The pool blocks a pool rule checks, one the same way as the other: the
+ * inventory's pools of the site (the fallback, the burst pool), with the
+ * fallback block first even when it is disabled (its fields are still
+ * read).  `block` names it in messages ("fallback" | "burst"), `path` is
+ * its JSON path ("spec.fallback").  Returns how many were written.
+ */
+#define RULE_POOLS_MAX 4
+struct rule_pool {
+	const struct spec_fallback *f;
+	const char *block;
+	const char *path;
+};
+size_t rule_pools(struct rule_ctx *c, const struct spec_site *s,
+		  struct rule_pool out[RULE_POOLS_MAX]);
+
 /* "sites/a.yaml:3:9" (or "sites/a.yaml" for whole-file positions). */
 const char *rule_pos_text(struct rule_ctx *c, struct pos at);
 
