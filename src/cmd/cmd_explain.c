@@ -3,7 +3,9 @@
  * term by term against targetRTO, the Kubernetes version the output is
  * written for, on-prem GPUs against the fallback's GPU limit and the
  * instance types that serve it, and one line per rendered object saying
- * what it is for.  With engine none, the policy to paste.
+ * what it is for.  With engine none, the policy to paste.  `explain
+ * CLUSTER` (an argument that names no site but a cluster) prints the
+ * cluster view instead (src/explain/explain_cluster.c).
  *
  * Findings go to stderr as validate prints them; the explanation is still
  * printed (it is how one understands a GS060), and the exit code is 1 when
@@ -42,7 +44,10 @@ static struct opts_cmd explain_cmd = {
 		 "version the output is written for, on-prem GPUs against the fallback's\n"
 		 "GPU limit and the instance types that serve it, and what each rendered\n"
 		 "object is for.  A single argument that is an existing file or\n"
-		 "directory is PATH, else SITE.\n",
+		 "directory is PATH, else SITE.  SITE may name a cluster instead: then\n"
+		 "every site of it, the capacity of each and of the cluster, which\n"
+		 "namespaces go to which site and pool, and whether every GPU pool is\n"
+		 "reachable from exactly one site's scope.\n",
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = explain_opts,
 	.on_option = explain_option,
@@ -71,6 +76,15 @@ is_path(const char *arg)
 	return stat(arg, &st) == 0;
 }
 
+static bool
+site_named(const struct spec_fleet *f, const char *name)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (!strcmp(f->sites[i]->name, name))
+			return true;
+	return false;
+}
+
 int
 cmd_explain(int argc, char **argv)
 {
@@ -86,7 +100,7 @@ cmd_explain(int argc, char **argv)
 	const char *site = NULL, *path = NULL;
 	unsigned flags;
 	int kube_minor = 0, rc, code = GS_EXIT_OK;
-	bool rendered, any = false;
+	bool rendered, cluster, any = false;
 
 	explain_cmd.payload = &kube_minor;
 	rc = opts_parse(&o, &explain_cmd, argc, argv);
@@ -110,9 +124,11 @@ cmd_explain(int argc, char **argv)
 		goto out;
 	}
 
+	/* a name that is no site's but a cluster's: the cluster view */
+	cluster = site && !site_named(&p.fleet, site) && explain_is_cluster(&p.fleet, site);
 	memset(&ropt, 0, sizeof(ropt));
-	ropt.sites = site ? &site : NULL;
-	ropt.site_count = site ? 1 : 0;
+	ropt.sites = site && !cluster ? &site : NULL;
+	ropt.site_count = site && !cluster ? 1 : 0;
 	ropt.kube_minor = kube_minor;
 	/* Every rendered object of the site, without reading any secret. */
 	rendered = render_fleet(&r, &a, &p.diags, &p.fleet, &ropt) == 0;
@@ -126,6 +142,10 @@ cmd_explain(int argc, char **argv)
 		code = GS_EXIT_FINDINGS;
 
 	ein = (struct explain_input){ kube_minor, &r, rendered, &ropt };
+	if (cluster) {
+		explain_cluster(stdout, &a, &p.fleet, site);
+		goto out;
+	}
 	for (size_t i = 0; i < p.fleet.count; i++) {
 		const struct spec_site *s = p.fleet.sites[i];
 
