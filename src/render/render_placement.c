@@ -105,6 +105,22 @@ render_placement_affinity_add(struct render_placement_plan *plan, const char *wh
 						  value_count, required, weight };
 }
 
+int
+render_placement_each(struct render_ctx *ctx, const struct spec_site *site, enum spec_engine engine,
+		      void (*one)(struct render_ctx *ctx, const struct spec_site *site,
+				  const struct render_placement_plan *plan))
+{
+	struct render_placement_plan plans[2];
+	size_t n;
+
+	if (site->placement.engine != engine)
+		return 0;
+	n = render_placement_plans(plans, ctx->arena, site);
+	for (size_t i = 0; i < n; i++)
+		one(ctx, site, &plans[i]);
+	return 0;
+}
+
 /* Label selector semantics of metav1.LabelSelector (k8s/k8s_selector.h). */
 bool
 render_selector_matches(const struct node *sel, const struct node *labels)

@@ -33,6 +33,13 @@ struct node *render_placement_pod_rules(struct arena *a);
 void render_placement_cel(struct arena *a, struct node *spec,
 			  const struct render_placement_plan *plan);
 
+/* When the site's placement.engine is `engine`: `one` for each of the
+ * site's plans (render_placement_plans()).  Returns 0. */
+int render_placement_each(struct render_ctx *ctx, const struct spec_site *site,
+			  enum spec_engine engine,
+			  void (*one)(struct render_ctx *ctx, const struct spec_site *site,
+				      const struct render_placement_plan *plan));
+
 /* The one-line purpose of a placement policy for `explain`. */
 const char *render_placement_purpose(struct arena *a, const struct render_placement_plan *plan);
 

@@ -338,15 +338,7 @@ clusterpolicy_one(struct render_ctx *ctx, const struct spec_site *site,
 static int
 clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 {
-	struct render_placement_plan plans[2];
-	size_t n;
-
-	if (site->placement.engine != ENGINE_KYVERNO_CLUSTERPOLICY)
-		return 0;
-	n = render_placement_plans(plans, ctx->arena, site);
-	for (size_t i = 0; i < n; i++)
-		clusterpolicy_one(ctx, site, &plans[i]);
-	return 0;
+	return render_placement_each(ctx, site, ENGINE_KYVERNO_CLUSTERPOLICY, clusterpolicy_one);
 }
 
 const struct render_kind render_kind_placement_clusterpolicy = {

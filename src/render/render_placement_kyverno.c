@@ -50,18 +50,17 @@ mutating_policy(struct render_ctx *ctx, const struct spec_site *site,
 	return o;
 }
 
+static void
+kyverno_one(struct render_ctx *ctx, const struct spec_site *site,
+	    const struct render_placement_plan *plan)
+{
+	mutating_policy(ctx, site, plan);
+}
+
 static int
 kyverno_site(struct render_ctx *ctx, const struct spec_site *site)
 {
-	struct render_placement_plan plans[2];
-	size_t n;
-
-	if (site->placement.engine != ENGINE_KYVERNO)
-		return 0;
-	n = render_placement_plans(plans, ctx->arena, site);
-	for (size_t i = 0; i < n; i++)
-		mutating_policy(ctx, site, &plans[i]);
-	return 0;
+	return render_placement_each(ctx, site, ENGINE_KYVERNO, kyverno_one);
 }
 
 int

@@ -54,15 +54,7 @@ map_policy(struct render_ctx *ctx, const struct spec_site *site,
 static int
 map_site(struct render_ctx *ctx, const struct spec_site *site)
 {
-	struct render_placement_plan plans[2];
-	size_t n;
-
-	if (site->placement.engine != ENGINE_MAP)
-		return 0;
-	n = render_placement_plans(plans, ctx->arena, site);
-	for (size_t i = 0; i < n; i++)
-		map_policy(ctx, site, &plans[i]);
-	return 0;
+	return render_placement_each(ctx, site, ENGINE_MAP, map_policy);
 }
 
 /* The binding, and both under v1beta1 (1.34-1.35). */

@@ -19,18 +19,6 @@
 
 #define AUTO_MODE_MAX_LIFETIME (504 * 3600) /* 21 days */
 
-/* Run `one` on every pool block of the site. */
-static void
-each_pool(struct rule_ctx *c, const struct spec_site *s,
-	  void (*one)(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p))
-{
-	struct rule_pool pools[RULE_POOLS_MAX];
-	size_t n = rule_pools(c, s, pools);
-
-	for (size_t i = 0; i < n; i++)
-		one(c, s, &pools[i]);
-}
-
 /* Whether the pool lists no types of its own but the fallback's (the
  * burst pool's default): what holds for the types alone is reported at
  * the fallback only. */
@@ -184,7 +172,7 @@ gs040_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 static void
 check_gs040(struct rule_ctx *c, const struct spec_site *s)
 {
-	each_pool(c, s, gs040_pool);
+	rule_each_pool(c, s, gs040_pool);
 }
 
 static void
@@ -214,7 +202,7 @@ gs041_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 static void
 check_gs041(struct rule_ctx *c, const struct spec_site *s)
 {
-	each_pool(c, s, gs041_pool);
+	rule_each_pool(c, s, gs041_pool);
 }
 
 static void
@@ -239,7 +227,7 @@ gs042_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 static void
 check_gs042(struct rule_ctx *c, const struct spec_site *s)
 {
-	each_pool(c, s, gs042_pool);
+	rule_each_pool(c, s, gs042_pool);
 }
 
 static void
@@ -272,7 +260,7 @@ gs043_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 static void
 check_gs043(struct rule_ctx *c, const struct spec_site *s)
 {
-	each_pool(c, s, gs043_pool);
+	rule_each_pool(c, s, gs043_pool);
 }
 
 static void
@@ -305,7 +293,7 @@ gs044_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 static void
 check_gs044(struct rule_ctx *c, const struct spec_site *s)
 {
-	each_pool(c, s, gs044_pool);
+	rule_each_pool(c, s, gs044_pool);
 }
 
 /* The fallback only: the burst pool is for normal-time bursts, not for
@@ -427,7 +415,7 @@ gs105_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 static void
 check_gs105(struct rule_ctx *c, const struct spec_site *s)
 {
-	each_pool(c, s, gs105_pool);
+	rule_each_pool(c, s, gs105_pool);
 }
 
 const struct rule rule_gs040 = {

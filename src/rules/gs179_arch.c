@@ -55,11 +55,7 @@ gs179_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 static void
 check_gs179(struct rule_ctx *c, const struct spec_site *s)
 {
-	struct rule_pool pools[RULE_POOLS_MAX];
-	size_t n = rule_pools(c, s, pools);
-
-	for (size_t i = 0; i < n; i++)
-		gs179_pool(c, s, &pools[i]);
+	rule_each_pool(c, s, gs179_pool);
 }
 
 const struct rule rule_gs179 = {

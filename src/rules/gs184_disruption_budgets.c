@@ -37,11 +37,7 @@ pool_budgets(struct rule_ctx *c, const struct spec_site *s, const struct rule_po
 static void
 check_gs184(struct rule_ctx *c, const struct spec_site *s)
 {
-	struct rule_pool pools[RULE_POOLS_MAX];
-	size_t n = rule_pools(c, s, pools);
-
-	for (size_t i = 0; i < n; i++)
-		pool_budgets(c, s, &pools[i]);
+	rule_each_pool(c, s, pool_budgets);
 }
 
 const struct rule rule_gs184 = {

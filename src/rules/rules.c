@@ -81,6 +81,18 @@ rule_pools(struct rule_ctx *c, const struct spec_site *s, struct rule_pool out[R
 	return n;
 }
 
+void
+rule_each_pool(struct rule_ctx *c, const struct spec_site *s,
+	       void (*one)(struct rule_ctx *c, const struct spec_site *s,
+			   const struct rule_pool *p))
+{
+	struct rule_pool pools[RULE_POOLS_MAX];
+	size_t n = rule_pools(c, s, pools);
+
+	for (size_t i = 0; i < n; i++)
+		one(c, s, &pools[i]);
+}
+
 struct pos
 rule_pos(const struct spec_site *s, const struct node *map, const char *key)
 {

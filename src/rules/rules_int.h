@@ -64,6 +64,10 @@ struct rule_pool {
 };
 size_t rule_pools(struct rule_ctx *c, const struct spec_site *s,
 		  struct rule_pool out[RULE_POOLS_MAX]);
+/* Run `one` on every pool block of rule_pools(), in order. */
+void rule_each_pool(struct rule_ctx *c, const struct spec_site *s,
+		    void (*one)(struct rule_ctx *c, const struct spec_site *s,
+				const struct rule_pool *p));
 
 /* "sites/a.yaml:3:9" (or "sites/a.yaml" for whole-file positions). */
 const char *rule_pos_text(struct rule_ctx *c, struct pos at);

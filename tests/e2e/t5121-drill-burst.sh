@@ -16,15 +16,7 @@ if ! live_have_python; then
 	exit
 fi
 live_certs
-mkdir -p "$SCRATCH/spec" &&
-cp -R "$LIVE/sites" "$SCRATCH/spec/" &&
-cat >>"$SCRATCH/spec/sites/seoul-dc1.yaml" <<'EOF'
-  burst:
-    gpuLimit: 8
-    namespaces: [batch]
-EOF
-live_applied "$SCRATCH/spec/sites" seoul-dc1 >/dev/null 2>&1 || true
-cp "$SCRATCH/applied.json" "$SCRATCH/applied.keep" 2>/dev/null
+live_burst_spec >/dev/null 2>&1 || true
 
 # report SCENARIO ARGS...: drill report from the cluster -> $SCRATCH/out
 report() {
