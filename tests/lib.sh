@@ -8,6 +8,8 @@ set -u
 # the tree or absolute); never write "$TEST_TOP/$O"
 BUILD_DIR=$(case $O in /*) echo "$O" ;; *) echo "$TEST_TOP/$O" ;; esac)
 : "${GPUSITE:=$BUILD_DIR/gpusite}"
+# exported: helpers and hooks a test starts run the same binary
+export GPUSITE
 export LC_ALL=C TZ=UTC
 test_count=0
 test_failed=0

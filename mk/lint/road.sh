@@ -32,9 +32,10 @@ report 17
 check 18
 pipeline 19
 drill 20
-explain 21
-argocd 22
-cmd 23
+fleetpage 21
+explain 22
+argocd 23
+cmd 24
 '
 allow=mk/lint/road-allow.txt
 allowed=

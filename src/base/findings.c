@@ -91,7 +91,9 @@ const struct finding findings_table[] = {
 	ROW("GS063", DIAG_WARNING, FINDING_RULE,
 	    "engine mutating-admission-policy on Kubernetes 1.34-1.35 (beta, off by default)"),
 	ROW("GS100", DIAG_ERROR, FINDING_RULE,
-	    "two sites in the same cluster name different regions or Kubernetes versions"),
+	    "two sites in the same cluster name different regions, Kubernetes versions or "
+	    "controller "
+	    "releases (cluster.versions)"),
 	ROW("GS101", DIAG_ERROR, FINDING_RULE,
 	    "two taints of a node group (the GPU taint included) share a key and effect"),
 	ROW("GS102", DIAG_ERROR, FINDING_RULE,
@@ -306,6 +308,12 @@ const struct finding findings_table[] = {
 	ROW("GS184", DIAG_ERROR, FINDING_RULE,
 	    "a fallback disruption budget with schedule but no duration, or duration but no "
 	    "schedule"),
+	ROW("GS186", DIAG_ERROR, FINDING_RULE,
+	    "the controller release a site declares (cluster.versions) does not serve a construct "
+	    "gpusite renders for it (reserved capacity before Karpenter 1.3, MutatingPolicy before "
+	    "Kyverno 1.17, ClusterPolicy from Kyverno 1.20, ...)"),
+	ROW("GS187", DIAG_WARNING, FINDING_RULE,
+	    "cluster.versions.karpenter with EKS Auto Mode, whose Karpenter AWS runs (not read)"),
 	ROW("GS190", DIAG_ERROR, FINDING_RENDER, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR, FINDING_RENDER,
 	    "nothing to render: no site, or the selected sites produce no object"),
@@ -313,6 +321,9 @@ const struct finding findings_table[] = {
 	    "the environment variable holding an SSM activation code is unset or not a valid code"),
 	ROW("GS193", DIAG_ERROR, FINDING_RENDER,
 	    "a name that cannot become a label value (the cluster name)"),
+	ROW("GS196", DIAG_WARNING, FINDING_RULE,
+	    "the fallback of one site at its gpuLimit needs more vCPUs than the cluster's EC2 "
+	    "quota (cluster.quotas)"),
 	ROW("GS201", DIAG_ERROR, FINDING_DRIFT,
 	    "a hybrid node of a site has no GPU taint (joined without it, or it was removed)"),
 	ROW("GS202", DIAG_ERROR, FINDING_DRIFT,
@@ -351,6 +362,12 @@ const struct finding findings_table[] = {
 	ROW("GS218", DIAG_ERROR, FINDING_DRIFT,
 	    "the live EC2NodeClass of the fallback boots another AMI family than "
 	    "fallback.nodeImage"),
+	ROW("GS219", DIAG_ERROR, FINDING_DRIFT,
+	    "a controller release the spec declares (cluster.versions) that the cluster "
+	    "contradicts: "
+	    "what it serves (the NodePool CRD's Gte, the EC2NodeClass CRD's reservations, "
+	    "Kyverno's "
+	    "MutatingPolicy or ClusterPolicy) belongs to another release"),
 	ROW("GS220", DIAG_ERROR, FINDING_DRILL_RUN,
 	    "drill run: a --nodes name is not a node of the site, or no node of the site (or "
 	    "--group) is in the cluster"),

@@ -36,6 +36,7 @@ cmd_fn cmd_generate;
 cmd_fn cmd_init;
 cmd_fn cmd_parameters;
 cmd_fn cmd_render;
+cmd_fn cmd_report;
 cmd_fn cmd_schema;
 cmd_fn cmd_serve;
 cmd_fn cmd_validate;

@@ -3,9 +3,7 @@
  * term by term against targetRTO, the Kubernetes version the output is
  * written for, on-prem GPUs against the fallback's GPU limit and the
  * instance types that serve it, and one line per rendered object saying
- * what it is for.  With engine none, the policy to paste.  `explain
- * CLUSTER` (an argument that names no site but a cluster) prints the
- * cluster view instead (src/explain/explain_cluster.c).
+ * what it is for.  With engine none, the policy to paste.
  *
  * Findings go to stderr as validate prints them; the explanation is still
  * printed (it is how one understands a GS060), and the exit code is 1 when
@@ -20,16 +18,25 @@
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "explain/explain.h"
+#include "fleetpage/fleetpage.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "report/report.h"
 
-enum explain_opt { E_KUBE_VERSION = 1 };
+enum explain_opt { E_KUBE_VERSION = 1, E_FAIL };
+
+struct explain_args {
+	int kube_minor;
+	int fail; /* --format json: the what-if's K */
+};
 
 static const struct opt_spec explain_opts[] = {
 	{ E_KUBE_VERSION, "kube-version", 0, "X.Y",
 	  "target Kubernetes version"
 	  " (overrides cluster.kubernetesVersion)" },
+	{ E_FAIL, "fail", 0, "K",
+	  "--format json: the what-if of every set of up to K sites of a"
+	  " cluster failing together (default 2, at most 4)" },
 	{ 0, NULL, 0, NULL, NULL },
 };
 
@@ -37,18 +44,23 @@ static int explain_option(void *payload, int id, const char *value);
 
 static struct opts_cmd explain_cmd = {
 	.name = "explain",
-	.usage = "[options] [SITE] [PATH]",
-	.about = "Explain each site (or only SITE) of the specs under PATH (default:\n"
-		 "sites/ below the current directory if it exists, else the directory):\n"
+	.usage = "[options] [SITE|CLUSTER] [PATH]",
+	.about = "Explain each site (or only SITE, or the sites of CLUSTER) of the specs\n"
+		 "under PATH (default: sites/ below the current directory if it exists,\n"
+		 "else the directory):\n"
 		 "the RTO budget term by term against recovery.targetRTO, the Kubernetes\n"
 		 "version the output is written for, on-prem GPUs against the fallback's\n"
 		 "GPU limit and the instance types that serve it, and what each rendered\n"
 		 "object is for.  A single argument that is an existing file or\n"
-		 "directory is PATH, else SITE.  SITE may name a cluster instead: then\n"
-		 "every site of it, the capacity of each and of the cluster, which\n"
-		 "namespaces go to which site and pool, and whether every GPU pool is\n"
-		 "reachable from exactly one site's scope.\n",
-	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
+		 "directory is PATH, else SITE.  SITE may name a cluster: then first\n"
+		 "the cluster view (the capacity of each site and of the cluster, which\n"
+		 "namespaces go to which site and pool, whether every GPU pool is\n"
+		 "reachable from exactly one site's scope), then each of its sites.\n"
+		 "--format json prints the same numbers\n"
+		 "as one JSON document (docs/explain-json.md): per cluster, per site,\n"
+		 "and every set of up to --fail K sites of a cluster failing together.\n",
+	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_FORMAT,
+	.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON),
 	.own = explain_opts,
 	.on_option = explain_option,
 	.min_args = 0,
@@ -58,13 +70,16 @@ static struct opts_cmd explain_cmd = {
 static int
 explain_option(void *payload, int id, const char *value)
 {
-	int *kube_minor = payload;
+	struct explain_args *ea = payload;
 
-	if (id == E_KUBE_VERSION && argocd_parse_kube_version(kube_minor, value) < 0)
+	if (id == E_KUBE_VERSION && argocd_parse_kube_version(&ea->kube_minor, value) < 0)
 		return opts_usage_error(&explain_cmd,
 					"--kube-version '%s' is not a"
 					" Kubernetes 1.x version such as 1.35",
 					value);
+	if (id == E_FAIL && fleetpage_parse_fail(&ea->fail, value) < 0)
+		return opts_usage_error(&explain_cmd, "--fail %s: say a number from 1 to %d", value,
+					FLEETPAGE_FAIL_MAX);
 	return 0;
 }
 
@@ -77,12 +92,47 @@ is_path(const char *arg)
 }
 
 static bool
-site_named(const struct spec_fleet *f, const char *name)
+is_cluster(const struct spec_fleet *f, const char *name)
 {
 	for (size_t i = 0; i < f->count; i++)
-		if (!strcmp(f->sites[i]->name, name))
+		if (!strcmp(f->sites[i]->cluster.name, name))
 			return true;
 	return false;
+}
+
+/* --format json: the fleet page's numbers of the sites asked for. */
+static int
+explain_json(struct arena *a, struct pipeline *p, struct source_set *files, const char *only,
+	     int fail, unsigned flags, int code)
+{
+	struct fleetpage fp;
+	struct fleetpage_options fo = { fail, NULL, 0, only };
+	struct report_input in;
+	struct buf b;
+
+	fleetpage_build(&fp, a, &p->diags, &p->fleet, &fo);
+	if (only && !fp.site_count) {
+		fprintf(stderr,
+			"gpusite explain: no site or cluster is named '%s' (%zu sites read): check"
+			" the name against metadata.name and spec.cluster.name\n",
+			only, p->fleet.count);
+		return GS_EXIT_FINDINGS;
+	}
+	diags_sort(&p->diags);
+	if (p->diags.count) {
+		in = (struct report_input){ &p->diags, files, &p->fleet, p->docs,
+					    "gpusite explain" };
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
+	}
+	if (diags_count(&p->diags, DIAG_ERROR))
+		code = GS_EXIT_FINDINGS;
+	buf_init(&b, 0);
+	if (fleetpage_json(&b, a, &fp) < 0 || fwrite(b.data, 1, b.len, stdout) != b.len) {
+		fprintf(stderr, "gpusite explain: cannot write the JSON document\n");
+		code = GS_EXIT_FAILURE;
+	}
+	buf_release(&b);
+	return code;
 }
 
 int
@@ -99,10 +149,11 @@ cmd_explain(int argc, char **argv)
 	struct explain_input ein;
 	const char *site = NULL, *path = NULL;
 	unsigned flags;
-	int kube_minor = 0, rc, code = GS_EXIT_OK;
-	bool rendered, cluster, any = false;
+	struct explain_args ea = { 0, FLEETPAGE_FAIL_DEFAULT };
+	int rc, code = GS_EXIT_OK;
+	bool rendered, any = false;
 
-	explain_cmd.payload = &kube_minor;
+	explain_cmd.payload = &ea;
 	rc = opts_parse(&o, &explain_cmd, argc, argv);
 	if (rc != OPTS_OK)
 		return opts_exit_code(rc);
@@ -124,12 +175,17 @@ cmd_explain(int argc, char **argv)
 		goto out;
 	}
 
-	/* a name that is no site's but a cluster's: the cluster view */
-	cluster = site && !site_named(&p.fleet, site) && explain_is_cluster(&p.fleet, site);
+	if (o.format == REPORT_JSON) {
+		code = explain_json(&a, &p, &files, site, ea.fail, flags, code);
+		goto out;
+	}
 	memset(&ropt, 0, sizeof(ropt));
-	ropt.sites = site && !cluster ? &site : NULL;
-	ropt.site_count = site && !cluster ? 1 : 0;
-	ropt.kube_minor = kube_minor;
+	/* a CLUSTER renders every site; its own are printed below */
+	if (site && (spec_fleet_find(&p.fleet, site) || !is_cluster(&p.fleet, site))) {
+		ropt.sites = &site;
+		ropt.site_count = 1;
+	}
+	ropt.kube_minor = ea.kube_minor;
 	/* Every rendered object of the site, without reading any secret. */
 	rendered = render_fleet(&r, &a, &p.diags, &p.fleet, &ropt) == 0;
 
@@ -141,15 +197,16 @@ cmd_explain(int argc, char **argv)
 	if (diags_count(&p.diags, DIAG_ERROR))
 		code = GS_EXIT_FINDINGS;
 
-	ein = (struct explain_input){ kube_minor, &r, rendered, &ropt };
-	if (cluster) {
+	ein = (struct explain_input){ ea.kube_minor, &r, rendered, &ropt };
+	/* a CLUSTER: its view first (src/explain/explain_cluster.c) */
+	if (site && !spec_fleet_find(&p.fleet, site) && is_cluster(&p.fleet, site)) {
 		explain_cluster(stdout, &a, &p.fleet, site);
-		goto out;
+		any = true;
 	}
 	for (size_t i = 0; i < p.fleet.count; i++) {
 		const struct spec_site *s = p.fleet.sites[i];
 
-		if (site && strcmp(site, s->name))
+		if (site && strcmp(site, s->name) && strcmp(site, s->cluster.name))
 			continue;
 		if (any)
 			printf("\n");

@@ -14,6 +14,8 @@ const struct command commands[] = {
 	{ "init", cmd_init, "write a commented starter site spec" },
 	{ "parameters", cmd_parameters, "Argo CD plugin: announce the parameters as JSON" },
 	{ "render", cmd_render, "render the cluster stream, NodeConfig files and Helm values" },
+	{ "report", cmd_report,
+	  "the fleet page: capacity, recovery, what-ifs of sites failing with their cost" },
 	{ "schema", cmd_schema, "print the JSON Schema of GPUSite" },
 	{ "serve", cmd_serve,
 	  "Argo CD ApplicationSet plugin generator: one element per cluster or site" },

@@ -212,7 +212,7 @@ int drill_record_read(struct arena *a, struct diags *d, struct drill_record *out
 
 /*
  * Read the record file at path (at most DRILL_RECORD_MAX bytes) and
- * check it is a record of site `site`.  Returns 0, or -1 after a GS236
+ * check it is a record of site `site` (NULL: any site).  Returns 0, or -1 after a GS236
  * diagnostic saying what is wrong.
  */
 int drill_record_load(struct arena *a, struct diags *d, struct drill_record *out, const char *path,
@@ -360,6 +360,10 @@ void drill_terms_compute(struct arena *a, struct drill_terms *out, const struct 
 			 const struct drill_record *r);
 
 /* --- the report writers (drill report) --- */
+
+/* Append s escaped for XML and HTML text and attributes (& < > " ' as
+ * entities, control bytes as spaces): 0 or BUF_ETOOBIG. */
+int drill_xml_escape(struct buf *out, const char *s);
 
 /* Finding IDs of the drill (their rows: base/findings.c). */
 #define DRILL_POOL "GS230"          /* fallback NodePool missing or not as rendered */

@@ -341,6 +341,30 @@ cost_type(struct handout *h, const char *name, int64_t gpus, double *cost)
 	    (double)nodes * t->usd_per_hour, *cost);
 }
 
+static bool
+capacity_lists(const struct spec_fallback *fb, const char *type)
+{
+	for (size_t i = 0; i < fb->capacity_type_count; i++)
+		if (!strcmp(fb->capacity_types[i], type))
+			return true;
+	return !fb->capacity_type_count && !strcmp(type, "on-demand");
+}
+
+/* "spot" or "[reserved, on-demand]", as the spec lists them */
+static const char *
+capacity_text(struct handout *h, const struct spec_fallback *fb)
+{
+	const char *text = "";
+
+	if (fb->capacity_type_count == 1)
+		return fb->capacity_types[0];
+	if (!fb->capacity_type_count)
+		return spec_capacity_name(fb->capacity_type);
+	for (size_t i = 0; i < fb->capacity_type_count; i++)
+		text = arena_printf(&h->a, "%s%s%s", text, i ? ", " : "[", fb->capacity_types[i]);
+	return arena_printf(&h->a, "%s]", text);
+}
+
 static void
 cost_text(struct handout *h)
 {
@@ -349,11 +373,13 @@ cost_text(struct handout *h)
 	int64_t gpus = h->plan->moving_gpus;
 	double best = -1, c;
 
-	if (fb->capacity_type != CAP_ON_DEMAND) {
+	if (!capacity_lists(fb, "on-demand")) {
 		put(h,
 		    "cost: price not known (capacityType %s: gpusite knows on-demand list"
-		    " prices only)\n",
-		    spec_capacity_name(fb->capacity_type));
+		    " prices only%s)\n",
+		    capacity_text(h, fb),
+		    fb->reserved ? "; a reservation is billed whether the drill uses it or not"
+				 : "");
 		return;
 	}
 	if (fb->gpu_limit_set && gpus > fb->gpu_limit)
@@ -367,6 +393,12 @@ cost_text(struct handout *h)
 	    fb->gpu_limit_set
 		    ? arena_printf(&h->a, ", within gpuLimit %lld", (long long)fb->gpu_limit)
 		    : "");
+	if (fb->capacity_type_count > 1)
+		put(h,
+		    "  capacityType %s: Karpenter launches %s first%s; the prices below are"
+		    " on-demand's, the most the window costs\n",
+		    capacity_text(h, fb), fb->reserved ? "reserved" : "spot",
+		    fb->reserved ? " (billed whether the drill uses it or not)" : "");
 	if (!gpus) {
 		put(h, "  no fallback node should launch: $0\n");
 		return;

@@ -16,8 +16,8 @@
 #define BARS (WIDTH - LABEL - 120)
 #define ROW 44
 
-static int
-esc(struct buf *out, const char *s)
+int
+drill_xml_escape(struct buf *out, const char *s)
 {
 	int rc = 0;
 
@@ -60,14 +60,14 @@ drill_report_svg(struct buf *out, const struct drill_report_input *in)
 			 " height=\"%d\" viewBox=\"0 0 %d %d\" data-px-per-second=\"%.6f\">\n",
 			 WIDTH, height, WIDTH, height, scale);
 	rc |= buf_adds(out, "<title>");
-	rc |= esc(out, in->site);
+	rc |= drill_xml_escape(out, in->site);
 	rc |= buf_printf(out, " - %s drill: budget against measured</title>\n",
 			 drill_scenario_name(t->scenario));
 	rc |= buf_printf(out,
 			 "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 			 WIDTH, height);
 	rc |= buf_adds(out, "<text x=\"10\" y=\"24\" font-family=\"sans-serif\" font-size=\"16\">");
-	rc |= esc(out, in->site);
+	rc |= drill_xml_escape(out, in->site);
 	rc |= buf_printf(out, " (%s): budget (grey) against measured</text>\n",
 			 drill_scenario_name(t->scenario));
 	for (int i = 0; i < DRILL_TERM_COUNT; i++) {
@@ -92,7 +92,7 @@ drill_report_svg(struct buf *out, const struct drill_report_input *in)
 					 " y=\"%d\" font-family=\"sans-serif\" font-size=\"12\""
 					 " data-seconds=\"unknown\">unknown: ",
 					 name, LABEL, y + 30);
-			rc |= esc(out, r->reason);
+			rc |= drill_xml_escape(out, r->reason);
 			rc |= buf_adds(out, "</text>\n</g>\n");
 			continue;
 		}

@@ -243,7 +243,7 @@ drill_record_load(struct arena *a, struct diags *d, struct drill_record *out, co
 	buf_release(&file);
 	if (rc < 0)
 		return -1;
-	if (strcmp(out->site, site))
+	if (site && strcmp(out->site, site))
 		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, RECORD_RULE, "",
 				"%s is a record of site %s, not %s; pass the record of this site",
 				path, out->site, site);

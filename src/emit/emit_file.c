@@ -87,6 +87,20 @@ emit_files_add(struct arena *a, struct emit_files *s, const char *root, const ch
 	f->secret = secret;
 }
 
+static int
+buf_write_fd(int fd, const void *ctx)
+{
+	const struct buf *b = ctx;
+
+	return emit_write_all(fd, b->data, b->len);
+}
+
+void
+emit_files_add_path(struct arena *a, struct emit_files *s, const char *path, const struct buf *data)
+{
+	emit_files_add_writer(a, s, path, buf_write_fd, data);
+}
+
 void
 emit_files_add_writer(struct arena *a, struct emit_files *s, const char *path, emit_write_fn *write,
 		      const void *ctx)

@@ -77,6 +77,10 @@ void emit_files_add(struct arena *a, struct emit_files *s, const char *root, con
 void emit_files_add_writer(struct arena *a, struct emit_files *s, const char *path,
 			   emit_write_fn *write, const void *ctx);
 
+/* Plan the file `path` (-o FILE) with the bytes of `data`. */
+void emit_files_add_path(struct arena *a, struct emit_files *s, const char *path,
+			 const struct buf *data);
+
 /*
  * Check every planned path first: below its root, a symlink anywhere, a
  * non-directory on the way or a target that exists and is not a regular

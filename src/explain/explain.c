@@ -18,6 +18,7 @@
 #include "inventory/inventory_labels.h"
 #include "render/render.h"
 #include "rules/instance_types.h"
+#include "rules/quota.h"
 
 static const char *
 dur(struct arena *a, int64_t seconds)
@@ -42,6 +43,51 @@ explain_kube(FILE *out, const struct spec_site *s, int override)
 	else
 		fprintf(out, "  kubernetes: 1.%d (cluster.kubernetesVersion)\n",
 			s->cluster.kube_minor);
+}
+
+/* One controller the output depends on: the declared release, or the one
+ * assumed (README "Versions", docs/design/versions.md). */
+static void
+explain_release(FILE *out, const struct spec_version *v, enum k8s_controller c, const char *gte)
+{
+	char rel[32];
+	const char *field = c == K8S_KARPENTER ? "karpenter" : "kyverno";
+
+	if (v->set)
+		fprintf(out, "  %s: %s (cluster.versions.%s)%s\n", field,
+			k8s_release_text(v->release, rel, sizeof(rel)), field, gte);
+	else
+		fprintf(out,
+			"  %s: %s or later assumed (cluster.versions.%s not set: nothing is checked"
+			" against the release the cluster runs; the README's Versions table)%s\n",
+			field, k8s_release_text(k8s_controller_assumed(c), rel, sizeof(rel)), field,
+			gte);
+}
+
+/* How minGpuMemoryMiB is rendered for the Karpenter release (or none). */
+static const char *
+gte_note(const struct spec_site *s)
+{
+	const struct spec_version *kv = &s->cluster.karpenter_version;
+
+	if (s->fallback.min_gpu_memory_mib <= 0)
+		return "";
+	if (kv->set && k8s_release_serves(kv->release, K8S_REQ_GTE))
+		return "; minGpuMemoryMiB is rendered as Gte";
+	return "; minGpuMemoryMiB is rendered as the equivalent Gt (Gte only for a declared"
+	       " Karpenter 1.9 or later)";
+}
+
+static void
+explain_controllers(FILE *out, const struct spec_site *s)
+{
+	if (s->fallback.enabled && s->cluster.provisioner == PROV_AUTO_MODE)
+		fprintf(out, "  karpenter: run by EKS Auto Mode%s\n", gte_note(s));
+	else if (s->fallback.enabled)
+		explain_release(out, &s->cluster.karpenter_version, K8S_KARPENTER, gte_note(s));
+	if (s->placement.engine == ENGINE_KYVERNO ||
+	    s->placement.engine == ENGINE_KYVERNO_CLUSTERPOLICY)
+		explain_release(out, &s->cluster.kyverno_version, K8S_KYVERNO, "");
 }
 
 /*
@@ -460,6 +506,35 @@ explain_disruption(FILE *out, const struct spec_site *s)
 	}
 }
 
+/* cluster.quotas: the least the fallback at its limit counts against them. */
+static void
+explain_quota(FILE *out, const struct spec_site *s)
+{
+	struct quota_need need;
+	int64_t quota;
+
+	if (!s->cluster.quotas.set)
+		return;
+	quota_need(&need, s);
+	if (need.market < 0 || need.group < 0) {
+		fprintf(out, "    fallback vCPU quota: not judged (%s)\n",
+			!s->fallback.enabled ? "no fallback"
+			: need.market < 0    ? "reserved capacity first"
+					     : "no listed type serves");
+		return;
+	}
+	quota = s->cluster.quotas.vcpus[need.market][need.group];
+	fprintf(out, "    fallback vCPU quota: at least %lld %s %s vCPUs at gpuLimit (%lld x %s)",
+		(long long)need.vcpus, quota_market_name(need.market), quota_group_name(need.group),
+		(long long)(s->fallback.gpu_limit / need.type->nvidia_gpus), need.type->name);
+	if (quota < 0)
+		fprintf(out, ", no %s %s quota in cluster.quotas\n", quota_market_name(need.market),
+			quota_group_name(need.group));
+	else
+		fprintf(out, " of the %lld cluster.quotas allows: %s\n", (long long)quota,
+			need.vcpus > quota ? "OVER (GS196)" : "within");
+}
+
 void
 explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
 	     const struct explain_input *in)
@@ -469,8 +544,10 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	fprintf(out, "site %s (cluster %s, %s; %s)\n", s->name, s->cluster.name, s->cluster.region,
 		s->file ? s->file : "?");
 	explain_kube(out, s, in->kube_minor);
+	explain_controllers(out, s);
 	explain_budget(out, a, s);
 	explain_capacity(out, s, inv);
+	explain_quota(out, s);
 	explain_node_class(out, s, inv);
 	explain_reservations(out, s);
 	explain_disruption(out, s);

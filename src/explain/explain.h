@@ -25,9 +25,6 @@ struct explain_input {
 void explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
 		  const struct explain_input *in);
 
-/* Whether `name` is the cluster.name of a site of `f`. */
-bool explain_is_cluster(const struct spec_fleet *f, const char *name);
-
 /* `explain CLUSTER` (explain_cluster.c): every site of the cluster, its
  * capacity and the cluster's totals, where each namespace's GPU Pods go,
  * and whether every GPU pool is reachable from exactly one site's scope. */

@@ -25,15 +25,6 @@ has_selector(const struct node *sel)
 	return sel && sel->kind == NODE_MAP && sel->map.count;
 }
 
-bool
-explain_is_cluster(const struct spec_fleet *f, const char *name)
-{
-	for (size_t i = 0; name && i < f->count; i++)
-		if (f->sites[i]->cluster.name && !strcmp(f->sites[i]->cluster.name, name))
-			return true;
-	return false;
-}
-
 static void
 capacity_table(FILE *out, const struct spec_fleet *f, const char *cluster)
 {

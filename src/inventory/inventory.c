@@ -245,6 +245,12 @@ static const struct {
 const struct inventory *
 inventory_site(struct arena *a, const struct spec_site *site)
 {
+	return site->inventory ? site->inventory : inventory_build(a, site);
+}
+
+const struct inventory *
+inventory_build(struct arena *a, const struct spec_site *site)
+{
 	struct inventory *inv = arena_alloc(a, sizeof(*inv));
 
 	memset(inv, 0, sizeof(*inv));

@@ -81,6 +81,8 @@ struct inventory {
 
 /* What `site` owns; everything in `a`.  Never fails: the model is whole. */
 const struct inventory *inventory_site(struct arena *a, const struct spec_site *site);
+/* Build it anew (the loader does, once per site: spec_site.inventory). */
+const struct inventory *inventory_build(struct arena *a, const struct spec_site *site);
 
 /* The labels of a hybrid node of group `g` of `site`, sorted by key
  * (what inventory_site() puts in each struct inv_group); `*count` set. */

@@ -56,8 +56,15 @@ k8s_requirement_eval(const char *op, const struct node *values, const char *have
 	return K8S_REQ_INVALID;
 }
 
-bool
-k8s_label_selector_matches(const struct node *sel, const struct node *labels)
+/*
+ * The one walk over a selector's requirements (matchLabels, then
+ * matchExpressions).  Without `only_key`: whether all hold for `labels`.
+ * With it: whether every requirement on that key holds for the value
+ * `only_have` (NULL: the label is absent); the others are not asked.
+ */
+static bool
+requirements_hold(const struct node *sel, const struct node *labels, const char *only_key,
+		  const char *only_have)
 {
 	const struct node *ml, *me;
 
@@ -67,8 +74,11 @@ k8s_label_selector_matches(const struct node *sel, const struct node *labels)
 	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
 		const char *k = node_text(ml->map.pairs[i].key);
 		const char *want = node_text(ml->map.pairs[i].value);
-		const char *have = k ? node_text(node_map_get(labels, k)) : NULL;
+		const char *have;
 
+		if (only_key && (!k || strcmp(k, only_key)))
+			continue;
+		have = only_key ? only_have : k ? node_text(node_map_get(labels, k)) : NULL;
 		if (!have || !want || strcmp(have, want))
 			return false;
 	}
@@ -76,13 +86,24 @@ k8s_label_selector_matches(const struct node *sel, const struct node *labels)
 	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
 		const struct node *e = me->seq.items[i];
 		const char *k = node_str(node_map_get(e, "key"));
-		const char *have = k ? node_text(node_map_get(labels, k)) : NULL;
+		const char *have;
 
-		if (!k || k8s_requirement_eval(node_str(node_map_get(e, "operator")),
-					       node_map_get(e, "values"), have, 0) != K8S_REQ_YES)
+		if (only_key && (!k || strcmp(k, only_key)))
+			continue;
+		if (!k)
+			return false;
+		have = only_key ? only_have : node_text(node_map_get(labels, k));
+		if (k8s_requirement_eval(node_str(node_map_get(e, "operator")),
+					 node_map_get(e, "values"), have, 0) != K8S_REQ_YES)
 			return false;
 	}
 	return true;
+}
+
+bool
+k8s_label_selector_matches(const struct node *sel, const struct node *labels)
+{
+	return requirements_hold(sel, labels, NULL, NULL);
 }
 
 /* Whether every requirement of `sel` on label `key` holds for the value
@@ -90,29 +111,7 @@ k8s_label_selector_matches(const struct node *sel, const struct node *labels)
 static bool
 key_holds(const struct node *sel, const char *key, const char *have)
 {
-	const struct node *ml, *me;
-
-	if (!sel || sel->kind != NODE_MAP)
-		return true;
-	ml = node_map_get(sel, "matchLabels");
-	for (size_t i = 0; ml && ml->kind == NODE_MAP && i < ml->map.count; i++) {
-		const char *k = node_text(ml->map.pairs[i].key);
-		const char *want = node_text(ml->map.pairs[i].value);
-
-		if (k && !strcmp(k, key) && (!have || !want || strcmp(have, want)))
-			return false;
-	}
-	me = node_map_get(sel, "matchExpressions");
-	for (size_t i = 0; me && me->kind == NODE_SEQ && i < me->seq.count; i++) {
-		const struct node *e = me->seq.items[i];
-		const char *k = node_str(node_map_get(e, "key"));
-
-		if (k && !strcmp(k, key) &&
-		    k8s_requirement_eval(node_str(node_map_get(e, "operator")),
-					 node_map_get(e, "values"), have, 0) != K8S_REQ_YES)
-			return false;
-	}
-	return true;
+	return requirements_hold(sel, NULL, key, have);
 }
 
 /* Whether `have` satisfies both selectors' requirements on `key`. */

@@ -13,6 +13,7 @@
 #include "base/findings.h"
 #include "diff/diff.h"
 #include "live/drift.h"
+#include "live/drift_int.h"
 #include "k8s/k8s_quantity.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
@@ -237,13 +238,9 @@ name_list(struct arena *a, const char *const *names, size_t n)
 	return res;
 }
 
-static void finding(struct diags *d, size_t *count, const char *rule, struct pos at,
-		    const char *path, const char *site, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
-
-static void
-finding(struct diags *d, size_t *count, const char *rule, struct pos at, const char *path,
-	const char *site, const char *fmt, ...)
+void
+drift_finding(struct diags *d, size_t *count, const char *rule, struct pos at, const char *path,
+	      const char *site, const char *fmt, ...)
 {
 	const struct finding *r = findings_find(rule);
 	va_list ap;
@@ -279,21 +276,21 @@ check_taint(struct arena *a, struct diags *d, size_t *count, const struct spec_s
 			e = "";
 		if (!strcmp(v, t->value ? t->value : "") && !strcmp(e, t->effect))
 			return;
-		finding(d, count, DRIFT_TAINT_WRONG, at, "spec.gpuTaint", s->name,
-			"node %s of site %s has the taint %s, not %s: pods that "
-			"tolerate only the site's taint may not land on it, or other "
-			"pods may; fix it with 'kubectl taint nodes %s %s-' and "
-			"'kubectl taint nodes %s %s', and correct the node's NodeConfig",
-			n->name, s->name, taint_text(a, k, v, e), want, n->name,
-			taint_text(a, k, v, e), n->name, want);
+		drift_finding(d, count, DRIFT_TAINT_WRONG, at, "spec.gpuTaint", s->name,
+			      "node %s of site %s has the taint %s, not %s: pods that "
+			      "tolerate only the site's taint may not land on it, or other "
+			      "pods may; fix it with 'kubectl taint nodes %s %s-' and "
+			      "'kubectl taint nodes %s %s', and correct the node's NodeConfig",
+			      n->name, s->name, taint_text(a, k, v, e), want, n->name,
+			      taint_text(a, k, v, e), n->name, want);
 		return;
 	}
-	finding(d, count, DRIFT_NO_TAINT, at, "spec.gpuTaint", s->name,
-		"node %s of site %s has no GPU taint %s: it joined without "
-		"--register-with-taints or the taint was removed, so non-GPU pods "
-		"can land on it; re-join it with the rendered NodeConfig or run "
-		"'kubectl taint nodes %s %s'",
-		n->name, s->name, want, n->name, want);
+	drift_finding(d, count, DRIFT_NO_TAINT, at, "spec.gpuTaint", s->name,
+		      "node %s of site %s has no GPU taint %s: it joined without "
+		      "--register-with-taints or the taint was removed, so non-GPU pods "
+		      "can land on it; re-join it with the rendered NodeConfig or run "
+		      "'kubectl taint nodes %s %s'",
+		      n->name, s->name, want, n->name, want);
 }
 
 static void
@@ -320,11 +317,11 @@ check_labels(struct arena *a, struct diags *d, size_t *count, const struct spec_
 		bad++;
 	}
 	if (bad)
-		finding(d, count, DRIFT_LABELS, at, "", s->name,
-			"node %s of site %s, group %s, lacks the label%s %s: the "
-			"kubelet was started without the rendered --node-labels; "
-			"re-join it with the rendered NodeConfig",
-			n->name, s->name, g->name, bad == 1 ? "" : "s", b.data);
+		drift_finding(d, count, DRIFT_LABELS, at, "", s->name,
+			      "node %s of site %s, group %s, lacks the label%s %s: the "
+			      "kubelet was started without the rendered --node-labels; "
+			      "re-join it with the rendered NodeConfig",
+			      n->name, s->name, g->name, bad == 1 ? "" : "s", b.data);
 	buf_release(&b);
 }
 
@@ -348,32 +345,32 @@ check_node(struct arena *a, struct diags *d, size_t *count, const struct drift_i
 {
 	(void)plugin_nodes_unused;
 	if (!is_hybrid(n)) {
-		finding(d, count, DRIFT_LABELS, at, "", s->name,
-			"node %s of site %s, group %s, is %s, not a hybrid node "
-			"(eks.amazonaws.com/compute-type=hybrid): a cloud node has "
-			"the name of an on-prem server",
-			n->name, s->name, g->name, node_nature(a, n));
+		drift_finding(d, count, DRIFT_LABELS, at, "", s->name,
+			      "node %s of site %s, group %s, is %s, not a hybrid node "
+			      "(eks.amazonaws.com/compute-type=hybrid): a cloud node has "
+			      "the name of an on-prem server",
+			      n->name, s->name, g->name, node_nature(a, n));
 		return;
 	}
 	if (!n->ready)
-		finding(d, count, DRIFT_NODE_NOT_READY, at, "", s->name,
-			"node %s of site %s is not Ready (%s): its GPUs serve nothing "
-			"and pods there are evicted after the toleration seconds",
-			n->name, s->name, n->ready_reason);
+		drift_finding(d, count, DRIFT_NODE_NOT_READY, at, "", s->name,
+			      "node %s of site %s is not Ready (%s): its GPUs serve nothing "
+			      "and pods there are evicted after the toleration seconds",
+			      n->name, s->name, n->ready_reason);
 	check_taint(a, d, count, s, n, at);
 	check_labels(a, d, count, s, g, n, at);
 	if (!n->gpu_capacity || !strcmp(n->gpu_capacity, "0"))
-		finding(d, count, DRIFT_NO_GPU_CAPACITY, at, "", s->name,
-			"node %s of site %s advertises no nvidia.com/gpu capacity "
-			"(expected %d): the device plugin is not running there or "
-			"cannot see the GPUs",
-			n->name, s->name, g->gpus_per_node);
+		drift_finding(d, count, DRIFT_NO_GPU_CAPACITY, at, "", s->name,
+			      "node %s of site %s advertises no nvidia.com/gpu capacity "
+			      "(expected %d): the device plugin is not running there or "
+			      "cannot see the GPUs",
+			      n->name, s->name, g->gpus_per_node);
 	if (in->stack_listed && !has_running_plugin(in, n->name))
-		finding(d, count, DRIFT_NO_DEVICE_PLUGIN, at, "", s->name,
-			"node %s of site %s has no running device plugin pod in "
-			"namespace %s: check the DaemonSet's nodeSelector and "
-			"tolerations against the node ('gpusite verify-scope --live')",
-			n->name, s->name, s->gpu_stack.chart.namespace);
+		drift_finding(d, count, DRIFT_NO_DEVICE_PLUGIN, at, "", s->name,
+			      "node %s of site %s has no running device plugin pod in "
+			      "namespace %s: check the DaemonSet's nodeSelector and "
+			      "tolerations against the node ('gpusite verify-scope --live')",
+			      n->name, s->name, s->gpu_stack.chart.namespace);
 }
 
 static void
@@ -391,7 +388,8 @@ check_groups(struct arena *a, struct diags *d, size_t *count, const struct drift
 							: spec_field_pos(g->src, "nodes");
 
 				if (!n) {
-					finding(d, count, DRIFT_NODE_ABSENT, at, "", s->name,
+					drift_finding(
+						d, count, DRIFT_NODE_ABSENT, at, "", s->name,
 						"node %s of site %s, group %s, is "
 						"not registered in cluster %s: nodeadm init has "
 						"not run on it, or failed",
@@ -421,12 +419,12 @@ check_groups(struct arena *a, struct diags *d, size_t *count, const struct drift
 				check_node(a, d, count, in, s, g, n, at, NULL);
 			}
 			if ((int64_t)found < g->count)
-				finding(d, count, DRIFT_NODE_ABSENT, at, "", s->name,
-					"node group %s of site %s counts %d nodes but %zu "
-					"%s registered in cluster %s with its labels: "
-					"activate the missing servers with nodeadm",
-					g->name, s->name, g->count, found,
-					found == 1 ? "is" : "are", in->cluster);
+				drift_finding(d, count, DRIFT_NODE_ABSENT, at, "", s->name,
+					      "node group %s of site %s counts %d nodes but %zu "
+					      "%s registered in cluster %s with its labels: "
+					      "activate the missing servers with nodeadm",
+					      g->name, s->name, g->count, found,
+					      found == 1 ? "is" : "are", in->cluster);
 		}
 	}
 }
@@ -443,12 +441,12 @@ check_unknown_nodes(struct arena *a, struct diags *d, size_t *count, const struc
 			names[n++] = in->nodes[i].name;
 	if (!n || !in->nsites)
 		return;
-	finding(d, count, DRIFT_NODE_UNKNOWN, spec_field_pos(in->sites[0]->cluster.src, "name"), "",
-		in->sites[0]->name,
-		"%zu hybrid node%s of cluster %s %s in no site spec: %s; add %s to a "
-		"node group or remove %s from the cluster",
-		n, n == 1 ? "" : "s", in->cluster, n == 1 ? "is" : "are", name_list(a, names, n),
-		n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+	drift_finding(d, count, DRIFT_NODE_UNKNOWN,
+		      spec_field_pos(in->sites[0]->cluster.src, "name"), "", in->sites[0]->name,
+		      "%zu hybrid node%s of cluster %s %s in no site spec: %s; add %s to a "
+		      "node group or remove %s from the cluster",
+		      n, n == 1 ? "" : "s", in->cluster, n == 1 ? "is" : "are",
+		      name_list(a, names, n), n == 1 ? "it" : "them", n == 1 ? "it" : "them");
 }
 
 /* ------------------------------------------------------------ GPU stack */
@@ -485,14 +483,14 @@ check_stack(struct arena *a, struct diags *d, size_t *count, const struct drift_
 		n = index_find(ix, p->node);
 		if (!n || is_hybrid(n) || is_fallback_plugin_at_home(p, n))
 			continue;
-		finding(d, count, DRIFT_STACK_OFF_HYBRID, spec_field_pos(s->gpu_stack.src, "type"),
-			"spec.gpuStack", s->name,
-			"GPU stack pod %s/%s runs on node %s, %s: a second device "
-			"plugin there fights the one the node brings (double "
-			"device plugin); scope the DaemonSet to "
-			"eks.amazonaws.com/compute-type=hybrid (gpusite renders that "
-			"nodeSelector: sync the Application)",
-			p->ns, p->name, p->node, node_nature(a, n));
+		drift_finding(d, count, DRIFT_STACK_OFF_HYBRID,
+			      spec_field_pos(s->gpu_stack.src, "type"), "spec.gpuStack", s->name,
+			      "GPU stack pod %s/%s runs on node %s, %s: a second device "
+			      "plugin there fights the one the node brings (double "
+			      "device plugin); scope the DaemonSet to "
+			      "eks.amazonaws.com/compute-type=hybrid (gpusite renders that "
+			      "nodeSelector: sync the Application)",
+			      p->ns, p->name, p->node, node_nature(a, n));
 	}
 }
 
@@ -599,12 +597,12 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 
 		if (!alias || (n == strlen(want) && !strncmp(alias, want, n)))
 			continue;
-		finding(d, count, DRIFT_CLASS_IMAGE, at, "spec.fallback.nodeImage", s->name,
-			"EC2NodeClass %s of fallback NodePool %s (site %s) selects AMI "
-			"alias %s, but fallback.nodeImage is %s: the fallback nodes boot "
-			"another image than the device plugin setup expects; set "
-			"amiSelectorTerms to alias %s@<version> or change nodeImage",
-			cls, f->pool->name, s->name, alias, want, want);
+		drift_finding(d, count, DRIFT_CLASS_IMAGE, at, "spec.fallback.nodeImage", s->name,
+			      "EC2NodeClass %s of fallback NodePool %s (site %s) selects AMI "
+			      "alias %s, but fallback.nodeImage is %s: the fallback nodes boot "
+			      "another image than the device plugin setup expects; set "
+			      "amiSelectorTerms to alias %s@<version> or change nodeImage",
+			      cls, f->pool->name, s->name, alias, want, want);
 		return;
 	}
 	for (size_t i = 0; amis && amis->kind == NODE_SEQ && i < amis->seq.count; i++) {
@@ -615,12 +613,12 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 
 		if (!fam || !strcmp(fam, want))
 			continue;
-		finding(d, count, DRIFT_CLASS_IMAGE, at, "spec.fallback.nodeImage", s->name,
-			"EC2NodeClass %s of fallback NodePool %s (site %s) resolved AMI "
-			"%s (%s), a %s image, but fallback.nodeImage is %s: the "
-			"fallback nodes boot another image than the device plugin setup "
-			"expects; fix amiSelectorTerms or nodeImage",
-			cls, f->pool->name, s->name, name, id ? id : "no id", fam, want);
+		drift_finding(d, count, DRIFT_CLASS_IMAGE, at, "spec.fallback.nodeImage", s->name,
+			      "EC2NodeClass %s of fallback NodePool %s (site %s) resolved AMI "
+			      "%s (%s), a %s image, but fallback.nodeImage is %s: the "
+			      "fallback nodes boot another image than the device plugin setup "
+			      "expects; fix amiSelectorTerms or nodeImage",
+			      cls, f->pool->name, s->name, name, id ? id : "no id", fam, want);
 		return;
 	}
 }
@@ -655,7 +653,8 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const stru
 				 k8s_quantity_parse(n->gpu_allocatable, strlen(n->gpu_allocatable),
 						    &alloc) < 0 ||
 				 alloc < 1))
-			finding(d, count, DRIFT_FALLBACK_NO_GPU, at, path, s->name,
+			drift_finding(
+				d, count, DRIFT_FALLBACK_NO_GPU, at, path, s->name,
 				"%s node %s of NodePool %s (site %s) is Ready but "
 				"advertises no allocatable nvidia.com/gpu (%s): GPU pods "
 				"stay Pending on it; %s",
@@ -678,12 +677,13 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const stru
 				plugins[nplug++] = arena_printf(a, "%s/%s", pod->ns, pod->name);
 		}
 		if (nplug >= 2)
-			finding(d, count, DRIFT_FALLBACK_PLUGINS, at, path, s->name,
-				"%s node %s of NodePool %s (site %s) runs %zu device "
-				"plugin pods: %s; two plugins advertise the same GPUs twice; "
-				"keep one (fallback.nodeImage decides which: al2023 runs "
-				"gpusite's fallback plugin, bottlerocket none)",
-				what, n->name, pool, s->name, nplug, name_list(a, plugins, nplug));
+			drift_finding(d, count, DRIFT_FALLBACK_PLUGINS, at, path, s->name,
+				      "%s node %s of NodePool %s (site %s) runs %zu device "
+				      "plugin pods: %s; two plugins advertise the same GPUs twice; "
+				      "keep one (fallback.nodeImage decides which: al2023 runs "
+				      "gpusite's fallback plugin, bottlerocket none)",
+				      what, n->name, pool, s->name, nplug,
+				      name_list(a, plugins, nplug));
 	}
 }
 
@@ -701,14 +701,14 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 	int64_t gpus = 0;
 
 	if (!f->live) {
-		finding(d, count, DRIFT_POOL_MISSING, pool_at, path, s->name,
-			"%s NodePool %s of site %s is missing from cluster %s: "
-			"%s; sync the "
-			"Argo CD Application that carries it (see 'gpusite diff "
-			"--live')",
-			what, pool, s->name, in->cluster,
-			burst ? "burst work waits for the on-prem nodes"
-			      : "no cloud GPU node can launch when the site fails");
+		drift_finding(d, count, DRIFT_POOL_MISSING, pool_at, path, s->name,
+			      "%s NodePool %s of site %s is missing from cluster %s: "
+			      "%s; sync the "
+			      "Argo CD Application that carries it (see 'gpusite diff "
+			      "--live')",
+			      what, pool, s->name, in->cluster,
+			      burst ? "burst work waits for the on-prem nodes"
+				    : "no cloud GPU node can launch when the site fails");
 	} else if (f->rendered) {
 		struct node *r = diff_normalize(a, f->rendered);
 		struct node *l = diff_live_subset(a, diff_normalize(a, f->live), r);
@@ -725,22 +725,23 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 				     short_value(a, walk_path(r, paths[i])));
 			if (n > MAX_PATHS)
 				addf(&b, " and %zu more", n - MAX_PATHS);
-			finding(d, count, DRIFT_POOL_DIFFERS, pool_at, path, s->name,
-				"%s NodePool %s of site %s differs from "
-				"the rendered one at %s: it was changed by hand; sync the "
-				"Application or see 'gpusite diff --live'",
-				what, pool, s->name, b.data);
+			drift_finding(d, count, DRIFT_POOL_DIFFERS, pool_at, path, s->name,
+				      "%s NodePool %s of site %s differs from "
+				      "the rendered one at %s: it was changed by hand; sync the "
+				      "Application or see 'gpusite diff --live'",
+				      what, pool, s->name, b.data);
 			buf_release(&b);
 		}
 	}
 	/* the node class is the fallback's: judged once, with it */
 	if (f->class_missing && !burst)
-		finding(d, count, DRIFT_CLASS_MISSING,
-			spec_field_pos(s->fallback.src, "nodeClassName"), "spec.fallback", s->name,
-			"%s %s, which fallback NodePool %s of site %s refers "
-			"to, does not exist in cluster %s: the pool cannot launch a "
-			"node; create it (it must exist before the pool is used)",
-			f->class_kind, f->pool->class_name, pool, s->name, in->cluster);
+		drift_finding(d, count, DRIFT_CLASS_MISSING,
+			      spec_field_pos(s->fallback.src, "nodeClassName"), "spec.fallback",
+			      s->name,
+			      "%s %s, which fallback NodePool %s of site %s refers "
+			      "to, does not exist in cluster %s: the pool cannot launch a "
+			      "node; create it (it must exist before the pool is used)",
+			      f->class_kind, f->pool->class_name, pool, s->name, in->cluster);
 	if (!burst)
 		check_class_image(d, count, f);
 	check_fallback_nodes(a, d, count, in, f);
@@ -756,22 +757,22 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 		}
 	}
 	if (f->nclaims || npool) {
-		finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, path, s->name,
-			"%s NodePool %s of site %s is active: %zu "
-			"NodeClaim%s%s%s%s, %zu node%s%s%s%s, %lld of %lld GPUs in use "
-			"(%lld%%)%s",
-			what, pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
-			f->nclaims ? " (" : "",
-			f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
-			f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s", npool ? " (" : "",
-			npool ? name_list(a, pool_nodes, npool) : "", npool ? ")" : "",
-			(long long)gpus, (long long)fb->gpu_limit,
-			fb->gpu_limit ? (long long)(gpus * 100 / fb->gpu_limit) : 0LL,
-			fb->gpu_limit && gpus * 100 >= fb->gpu_limit * 80
-				? (burst ? ": near burst.gpuLimit, burst Pods beyond it stay "
-					   "Pending"
-					 : ": near gpuLimit, raise it or bring the site back")
-				: "");
+		drift_finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, path, s->name,
+			      "%s NodePool %s of site %s is active: %zu "
+			      "NodeClaim%s%s%s%s, %zu node%s%s%s%s, %lld of %lld GPUs in use "
+			      "(%lld%%)%s",
+			      what, pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
+			      f->nclaims ? " (" : "",
+			      f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
+			      f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s",
+			      npool ? " (" : "", npool ? name_list(a, pool_nodes, npool) : "",
+			      npool ? ")" : "", (long long)gpus, (long long)fb->gpu_limit,
+			      fb->gpu_limit ? (long long)(gpus * 100 / fb->gpu_limit) : 0LL,
+			      fb->gpu_limit && gpus * 100 >= fb->gpu_limit * 80
+				      ? (burst ? ": near burst.gpuLimit, burst Pods beyond it stay "
+						 "Pending"
+					       : ": near gpuLimit, raise it or bring the site back")
+				      : "");
 	}
 }
 
@@ -805,15 +806,16 @@ check_placement(struct arena *a, struct diags *d, size_t *count, const struct dr
 				untol[nu++] = p->name;
 		}
 		if (np)
-			finding(d, count, DRIFT_PODS_PENDING, at, "spec.placement.namespaces",
-				s->name,
-				"%zu GPU pod%s Pending in namespace %s of site %s: "
-				"%s; the on-prem GPUs are full or unreachable and the "
-				"fallback has not placed %s (see 'kubectl describe pod')",
-				np, np == 1 ? " is" : "s are", ns, s->name,
-				name_list(a, pending, np), np == 1 ? "it" : "them");
+			drift_finding(d, count, DRIFT_PODS_PENDING, at, "spec.placement.namespaces",
+				      s->name,
+				      "%zu GPU pod%s Pending in namespace %s of site %s: "
+				      "%s; the on-prem GPUs are full or unreachable and the "
+				      "fallback has not placed %s (see 'kubectl describe pod')",
+				      np, np == 1 ? " is" : "s are", ns, s->name,
+				      name_list(a, pending, np), np == 1 ? "it" : "them");
 		if (nu)
-			finding(d, count, DRIFT_PODS_NO_TOLERATION, at, "spec.placement.namespaces",
+			drift_finding(
+				d, count, DRIFT_PODS_NO_TOLERATION, at, "spec.placement.namespaces",
 				s->name,
 				"%zu GPU pod%s in namespace %s of site %s lack%s a toleration "
 				"for %s: %s; the %s placement policy did not mutate %s "
@@ -849,5 +851,6 @@ drift_check(struct arena *a, struct diags *d, const struct drift_input *in)
 		check_fallback(a, d, &count, in, &in->fallbacks[i]);
 	for (size_t i = 0; i < in->nsites; i++)
 		check_placement(a, d, &count, in, in->sites[i]);
+	drift_check_versions(a, d, &count, in);
 	return count;
 }

@@ -42,6 +42,7 @@ struct arena;
 #define DRIFT_FALLBACK_NO_GPU "GS216"
 #define DRIFT_FALLBACK_PLUGINS "GS217"
 #define DRIFT_CLASS_IMAGE "GS218"
+#define DRIFT_VERSION_CONTRADICTED "GS219"
 
 /* A Node, cut down to what the checks read.  Strings in the arena. */
 struct drift_node {
@@ -80,6 +81,20 @@ struct drift_fallback {
 	size_t nclaims;
 };
 
+/*
+ * What the cluster serves that tells its controller releases, read only
+ * when a site declares cluster.versions (docs/design/versions.md).
+ */
+struct drift_served {
+	bool read;
+	bool nodepool;               /* the karpenter.sh NodePool CRD is there */
+	bool nodepool_gte;           /* its requirement operators include Gte (1.9+) */
+	bool nodeclass;              /* the karpenter.k8s.aws EC2NodeClass CRD */
+	bool nodeclass_reservations; /* with capacityReservationSelectorTerms (1.3+) */
+	bool mutating_policy;        /* policies.kyverno.io/v1 MutatingPolicy (1.17+) */
+	bool cluster_policy;         /* kyverno.io/v1 ClusterPolicy (before 1.20) */
+};
+
 struct drift_input {
 	const char *cluster;
 	const struct spec_site *const *sites; /* the sites of `cluster` */
@@ -92,6 +107,7 @@ struct drift_input {
 	bool stack_listed; /* the stack namespace's pods are in `pods` */
 	const struct drift_fallback *fallbacks;
 	size_t nfallbacks;
+	struct drift_served served;
 };
 
 /* Records from API objects (copied into `a`, so the page can go). */

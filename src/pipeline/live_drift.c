@@ -181,6 +181,82 @@ list_placement_pods(struct live_run *run, struct collect *c, const char *stack_n
 	return 0;
 }
 
+/* Is there, `depth` levels down at most, a scalar equal to `text` (as
+ * a value) or a mapping key `text`?  CRD schemas nest about 30 deep. */
+static bool
+tree_has(const struct node *n, const char *text, bool as_key, int depth)
+{
+	if (!n || depth <= 0)
+		return false;
+	if (n->kind == NODE_SCALAR)
+		return !as_key && node_str(n) && !strcmp(node_str(n), text);
+	if (n->kind == NODE_SEQ) {
+		for (size_t i = 0; i < n->seq.count; i++)
+			if (tree_has(n->seq.items[i], text, as_key, depth - 1))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < n->map.count; i++) {
+		const char *key = node_str(n->map.pairs[i].key);
+
+		if (as_key && key && !strcmp(key, text))
+			return true;
+		if (tree_has(n->map.pairs[i].value, text, as_key, depth - 1))
+			return true;
+	}
+	return false;
+}
+
+/* A CRD by name: 1 there, 0 not there, -1 could not read. */
+static int
+read_crd(const struct node **out, struct live_run *r, const char *name)
+{
+	struct node *crd = NULL;
+	int rc = kube_get(&crd, r->kube, r->arena, "apiextensions.k8s.io/v1",
+			  "CustomResourceDefinition", NULL, name);
+
+	*out = crd;
+	if (rc == KUBE_ENOTFOUND)
+		return 0;
+	return rc < 0 ? -1 : 1;
+}
+
+static bool
+kind_served(struct live_run *r, const char *api_version, const char *kind)
+{
+	const struct kube_resource *res;
+
+	return kube_resource_find(&res, r->kube, api_version, kind) == 0;
+}
+
+/* What tells the controller releases, when a site declares one
+ * (docs/design/versions.md); nothing is read otherwise. */
+static int
+read_served(struct drift_served *sv, struct live_run *r)
+{
+	const struct node *crd;
+	bool declared = false;
+	int rc;
+
+	for (size_t i = 0; i < r->nsites; i++)
+		declared |= r->sites[i]->cluster.versions_src != NULL;
+	if (!declared)
+		return 0;
+	sv->read = true;
+	if ((rc = read_crd(&crd, r, "nodepools.karpenter.sh")) < 0)
+		return -1;
+	sv->nodepool = rc;
+	sv->nodepool_gte = rc && tree_has(node_map_get(crd, "spec"), "Gte", false, 64);
+	if ((rc = read_crd(&crd, r, "ec2nodeclasses.karpenter.k8s.aws")) < 0)
+		return -1;
+	sv->nodeclass = rc;
+	sv->nodeclass_reservations = rc && tree_has(node_map_get(crd, "spec"),
+						    "capacityReservationSelectorTerms", true, 64);
+	sv->mutating_policy = kind_served(r, "policies.kyverno.io/v1", "MutatingPolicy");
+	sv->cluster_policy = kind_served(r, "kyverno.io/v1", "ClusterPolicy");
+	return 0;
+}
+
 int
 live_drift_read(struct drift_input *out, struct live_run *r)
 {
@@ -230,7 +306,7 @@ live_drift_read(struct drift_input *out, struct live_run *r)
 	out->stack_listed = true;
 	out->fallbacks = fbs;
 	out->nfallbacks = nfb;
-	return 0;
+	return read_served(&out->served, r);
 }
 
 void

@@ -256,6 +256,18 @@ pipeline_reload(const struct pipeline *p, struct spec_fleet *out, struct arena *
 	reload_sites(out, t, p->schema, f);
 }
 
+/* A site's model and, once, what it owns (src/inventory/): every reader
+ * of the run takes it from there (docs/design/inventory.md). */
+static struct spec_site *
+load_site(struct arena *t, struct diags *d, const struct node *doc)
+{
+	struct spec_site *site = spec_load(t, d, doc);
+
+	if (site)
+		site->inventory = inventory_build(t, site);
+	return site;
+}
+
 /* The valid sites of file `f`, loaded again into `t` (findings dropped:
  * they were reported the first time). */
 static void
@@ -275,7 +287,7 @@ reload_sites(struct spec_fleet *out, struct arena *t, const struct schema *schem
 		if (doc->kind != NODE_MAP || classify(doc, &api, &kind) != DOC_SITE ||
 		    schema_validate(schema, t, &quiet, "GS003", doc) != 0)
 			continue;
-		site = spec_load(t, &quiet, doc);
+		site = load_site(t, &quiet, doc);
 		if (site) {
 			site->file = f->path;
 			spec_fleet_add(t, out, site);
@@ -414,7 +426,7 @@ load_doc(struct load_state *st, struct arena *t, const struct source_file *f, si
 	p->docs++;
 	refs_add(st->a, &st->refs, f->path, doc->at.line, name);
 	if (schema_validate(p->schema, t, &p->diags, "GS003", doc) == 0) {
-		site = spec_load(t, &p->diags, doc);
+		site = load_site(t, &p->diags, doc);
 		if (site && st->lean) {
 			keep_lean_site(st, t, site, f, file, name, mark);
 			return;

@@ -10,6 +10,28 @@
 #include "render/render_util.h"
 #include "rules/instance_types.h"
 
+/* The budgets as written, with a count written as a number given as the
+ * string the NodePool's nodes field takes ("1"). */
+static struct node *
+budgets_of(struct arena *a, const struct node *written)
+{
+	struct node *budgets = node_clone(a, written);
+
+	for (size_t i = 0; i < budgets->seq.count; i++) {
+		struct node *b = budgets->seq.items[i];
+
+		for (size_t k = 0; b->kind == NODE_MAP && k < b->map.count; k++) {
+			struct node *v = b->map.pairs[k].value;
+
+			if (v->kind == NODE_SCALAR && v->type == NODE_INT &&
+			    !strcmp(node_str(b->map.pairs[k].key), "nodes"))
+				b->map.pairs[k].value =
+					node_new_str(a, v->at, render_itoa(a, v->scalar.i));
+		}
+	}
+	return budgets;
+}
+
 static const struct pos no_pos = POS_NONE;
 
 /* The two vocabularies; one object only ever uses one of them. */
@@ -101,10 +123,16 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 			      render_requirement(a, "topology.kubernetes.io/zone", "In", fb->zones,
 						 fb->zone_count));
 	if (fb->min_gpu_memory_mib > 0) {
-		const char *mib = render_itoa(a, fb->min_gpu_memory_mib);
+		/* Gte is served from Karpenter 1.9 (k8s_controllers.c); for an
+		 * older or undeclared release (and Auto Mode's), the equivalent
+		 * Gt of one MiB less: the label is whole MiB per GPU. */
+		const struct spec_version *kv = &site->cluster.karpenter_version;
+		bool gte = v == &vocab_karpenter && kv->set &&
+			   k8s_release_serves(kv->release, K8S_REQ_GTE);
+		const char *mib = render_itoa(a, fb->min_gpu_memory_mib - (gte ? 0 : 1));
 
-		/* Gte: Karpenter v1.9+; the label is MiB per GPU. */
-		node_seq_push(a, reqs, render_requirement(a, v->gpu_memory, "Gte", &mib, 1));
+		node_seq_push(a, reqs,
+			      render_requirement(a, v->gpu_memory, gte ? "Gte" : "Gt", &mib, 1));
 	}
 
 	/* The fallback nodes carry the same GPU taint as the on-prem ones, so
@@ -127,7 +155,7 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 			 fb->consolidate_after.text ? fb->consolidate_after.text : "5m");
 	/* as written; the CRD checks nodes, reasons, schedule and duration */
 	if (fb->disruption_budgets && fb->disruption_budgets->seq.count)
-		node_map_add(a, dis, "budgets", node_clone(a, fb->disruption_budgets));
+		node_map_add(a, dis, "budgets", budgets_of(a, fb->disruption_budgets));
 	limits = node_map_add(a, spec, "limits", node_new_map(a, no_pos));
 	node_map_add_int(a, limits, RENDER_GPU_RESOURCE, fb->gpu_limit);
 }

@@ -2,9 +2,9 @@
  * gs047_cluster_stack.c - the cluster-wide parts of a site:
  *   GS047 sites of one cluster render one GPU stack Application: the
  *         gpuStack and argocd blocks must agree;
- *   GS100 sites of one cluster must agree on the cluster's region and
- *         Kubernetes version (one cluster has one of each, and the version
- *         picks the API versions rendered);
+ *   GS100 sites of one cluster must agree on the cluster's region,
+ *         Kubernetes version and controller releases (cluster.versions: one
+ *         cluster has one of each, and the versions pick what is rendered);
  *   GS107 sites of one cluster use one provisioner: Karpenter NodePools
  *         and EKS Auto Mode's built-in Karpenter must not both manage the
  *         cluster's fallback capacity.
@@ -155,6 +155,12 @@ compare_cluster(struct pair *p)
 	cmp_str(p, "cluster.region", a->region, b->region, a->src, b->src, "region");
 	cmp_str(p, "cluster.kubernetesVersion", a->kubernetes_version, b->kubernetes_version,
 		a->src, b->src, "kubernetesVersion");
+	p->why = "one cluster runs one release of each controller, and the release picks what "
+		 "is rendered (Gte or Gt) and what is checked";
+	cmp_str(p, "cluster.versions.karpenter", node_str(a->karpenter_version.src),
+		node_str(b->karpenter_version.src), a->versions_src, b->versions_src, "karpenter");
+	cmp_str(p, "cluster.versions.kyverno", node_str(a->kyverno_version.src),
+		node_str(b->kyverno_version.src), a->versions_src, b->versions_src, "kyverno");
 }
 
 static void

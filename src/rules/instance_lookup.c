@@ -120,3 +120,42 @@ instance_types_raid0(const char *policy, const char *const *names, size_t n)
 		return !strcmp(policy, "RAID0");
 	return instance_types_all_local_nvme(names, n);
 }
+
+bool
+instance_type_serves(const struct instance_type *t, int64_t gpu_limit, int64_t min_mem)
+{
+	return t && instance_type_whole_nvidia(t) && t->nvidia_gpus <= gpu_limit &&
+	       (!min_mem || t->gpu_memory_mib >= min_mem);
+}
+
+int
+instance_type_quota_group(const struct instance_type *t)
+{
+	if (!t || !t->family)
+		return -1;
+	if (t->family[0] == 'g' || !strncmp(t->family, "vt", 2))
+		return 0;
+	return t->family[0] == 'p' ? 1 : -1;
+}
+
+const struct instance_type *
+instance_types_fewest_vcpus(int64_t *vcpus, const char *const *names, size_t n, int64_t gpu_limit,
+			    int64_t min_mem)
+{
+	const struct instance_type *best = NULL;
+
+	*vcpus = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct instance_type *t = instance_type_find(names[i]);
+		int64_t v;
+
+		if (!instance_type_serves(t, gpu_limit, min_mem))
+			continue;
+		v = gpu_limit / t->nvidia_gpus * t->vcpus;
+		if (!best || v < *vcpus) {
+			best = t;
+			*vcpus = v;
+		}
+	}
+	return best;
+}

@@ -63,6 +63,23 @@ bool instance_types_raid0(const char *policy, const char *const *names, size_t n
 /* True when the type has whole NVIDIA GPUs (what a GPU NodePool can use). */
 bool instance_type_whole_nvidia(const struct instance_type *t);
 
+/* Whether a pool of `gpu_limit` GPUs can launch the type: whole NVIDIA
+ * GPUs, no more of them a node than the limit, and at least `min_mem` MiB
+ * a GPU (0: any). */
+bool instance_type_serves(const struct instance_type *t, int64_t gpu_limit, int64_t min_mem);
+
+/* The quota group AWS counts the type's vCPUs in: 0 for the "G and VT"
+ * families, 1 for the P families (enum spec_quota_group), -1 for others. */
+int instance_type_quota_group(const struct instance_type *t);
+
+/* Of the listed types that serve (instance_type_serves), the one whose
+ * nodes within gpu_limit have the fewest vCPUs, with those vCPUs in
+ * *vcpus: the least a fallback at its limit can count against a quota.
+ * NULL (and *vcpus 0) when none serves. */
+const struct instance_type *instance_types_fewest_vcpus(int64_t *vcpus, const char *const *names,
+							size_t n, int64_t gpu_limit,
+							int64_t min_mem);
+
 /* The known type closest to `name` by edit distance (for "did you
  * mean"), or NULL when nothing is close. */
 const char *instance_type_suggest(const char *name);

@@ -15,6 +15,7 @@
 
 #include "base/diag.h"
 #include "node/node.h"
+#include "k8s/k8s_controllers.h"
 
 struct arena;
 
@@ -267,6 +268,23 @@ struct spec_argocd {
 	const struct node *src;
 };
 
+/* A controller release the spec declares (cluster.versions.<name>). */
+struct spec_version {
+	bool set;
+	struct k8s_release release;
+	const struct node *src; /* the value, for line:col */
+};
+
+/* cluster.quotas: EC2 vCPU quotas of the account and region; -1 where not
+ * given.  G: the "G and VT" families, P: the P families. */
+enum spec_quota_market { QUOTA_ON_DEMAND, QUOTA_SPOT, QUOTA_MARKETS };
+enum spec_quota_group { QUOTA_G, QUOTA_P, QUOTA_GROUPS };
+struct spec_quotas {
+	bool set; /* the block is present */
+	int64_t vcpus[QUOTA_MARKETS][QUOTA_GROUPS];
+	const struct node *src[QUOTA_MARKETS][QUOTA_GROUPS]; /* each value, or NULL */
+};
+
 struct spec_cluster {
 	const char *name;
 	const char *region;
@@ -274,8 +292,15 @@ struct spec_cluster {
 	const char *kubernetes_version; /* "1.35" or NULL when not set */
 	int kube_minor;                 /* 35; 36 when not set (assumed) */
 	bool kube_version_assumed;
+	/* cluster.versions: the controllers as declared (set false: assumed) */
+	struct spec_version karpenter_version;
+	struct spec_version kyverno_version;
+	const struct node *versions_src; /* the cluster.versions mapping or NULL */
+	struct spec_quotas quotas;
 	const struct node *src;
 };
+
+struct inventory;
 
 struct spec_site {
 	const char *name; /* metadata.name */
@@ -291,6 +316,9 @@ struct spec_site {
 	struct spec_recovery recovery;
 	struct spec_alerts alerts;
 	struct spec_argocd argocd;
+	/* what the site owns (src/inventory/), built once when the site is
+	 * loaded; NULL for a site made by hand (inventory_site() builds it) */
+	const struct inventory *inventory;
 	const struct node *doc; /* the whole document */
 };
 

@@ -270,12 +270,42 @@ load_taint(struct spec_taint *t, const struct node *map, const char *def_key, co
 	t->src = map;
 }
 
+/* cluster.versions.<name>: the schema checked the form (GS003) */
+static void
+load_version(struct spec_version *v, const struct node *versions, const char *name)
+{
+	const struct node *n = get(versions, name);
+	const char *text = get_str(versions, name, NULL);
+
+	v->set = text && k8s_release_parse(text, &v->release) == 0;
+	v->src = n;
+}
+
+static void
+load_quotas(struct loader *L, struct spec_quotas *q, const struct node *map)
+{
+	static const char *const markets[QUOTA_MARKETS] = { "onDemand", "spot" };
+	static const char *const groups[QUOTA_GROUPS] = { "G", "P" };
+
+	q->set = map != NULL;
+	for (int m = 0; m < QUOTA_MARKETS; m++) {
+		const struct node *mm = get_map(map, markets[m]);
+
+		for (int g = 0; g < QUOTA_GROUPS; g++) {
+			q->src[m][g] = get(mm, groups[g]);
+			if (!read_int(L, mm, groups[g],
+				      arena_printf(L->a, "spec.cluster.quotas.%s", markets[m]), 0,
+				      INT32_MAX, -1, &q->vcpus[m][g]))
+				q->src[m][g] = NULL;
+		}
+	}
+}
+
 static void
 load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 {
 	const char *v;
 
-	(void)L;
 	c->src = map;
 	c->name = get_str(map, "name", "");
 	c->region = get_str(map, "region", "");
@@ -285,6 +315,9 @@ load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 	c->kubernetes_version = v;
 	c->kube_minor = DEFAULT_KUBE_MINOR;
 	c->kube_version_assumed = true;
+	c->versions_src = get_map(map, "versions");
+	load_version(&c->karpenter_version, c->versions_src, "karpenter");
+	load_version(&c->kyverno_version, c->versions_src, "kyverno");
 	if (v) {
 		/* k8s_version_parse's forms: "1.35", "v1.35", "1.35.2", ... */
 		int major, minor;
@@ -294,6 +327,7 @@ load_cluster(struct loader *L, struct spec_cluster *c, const struct node *map)
 			c->kube_version_assumed = false;
 		}
 	}
+	load_quotas(L, &c->quotas, get_map(map, "quotas"));
 }
 
 static enum spec_credentials

@@ -244,6 +244,16 @@ test_expect_success 'regex/regex.h and a word like "translation" pass regex-once
 	sh "$TEST_TOP/mk/lint/regex-once.sh" rxok
 '
 
+test_expect_success 'a finding reported with another level than the table of findings fails' '
+	make_tree lvl src/base/findings.c "	ROW(\"GS041\", DIAG_ERROR, FINDING_RULE, \"x\")," &&
+	mkdir -p lvl/src/render &&
+	printf "%s\n" "	diag_add(d, DIAG_WARNING, at, \"GS041\", \"\", \"x\");" >lvl/src/render/r.c &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/finding-levels.sh" lvl 2>err &&
+	grep -F "src/render/r.c:1: GS041 reported as DIAG_WARNING, the table of findings says DIAG_ERROR" err &&
+	printf "%s\n" "	diag_add(d, DIAG_ERROR, at, \"GS041\", \"\", \"x\");" >lvl/src/render/r.c &&
+	sh "$TEST_TOP/mk/lint/finding-levels.sh" lvl
+'
+
 test_expect_success 'a gpusite label spelled outside the inventory fails; a comment or the inventory passes' '
 	make_tree lab src/render/r.c "const char *k = \"gpusite.io/site\";" &&
 	expect_exit 1 sh "$TEST_TOP/mk/lint/labels-once.sh" lab 2>err &&

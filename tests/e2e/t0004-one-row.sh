@@ -64,7 +64,7 @@ test_expect_success 'add a rule: one file, one row, one declaration, one finding
 	sed -i "/^extern const struct rule rule_gs004,/i extern const struct rule rule_gs185;" "$tree/src/rules/rules_int.h" &&
 	sed -i "/^const struct rule \*const rules_table\[\] = {\$/a \	&rule_gs185," "$tree/src/rules/rules.c" &&
 	# the severity and the summary: a row of the table of findings, in ID order
-	sed -i "/^	ROW(\"GS190\",/i \	ROW(\"GS185\", DIAG_WARNING, FINDING_RULE, \"a toy\")," "$tree/src/base/findings.c" &&
+	sed -i "/^	ROW(\"GS186\",/i \	ROW(\"GS185\", DIAG_WARNING, FINDING_RULE, \"a toy\")," "$tree/src/base/findings.c" &&
 	grep -q "rule_gs185" "$tree/src/rules/rules_int.h" && grep -q "&rule_gs185" "$tree/src/rules/rules.c" &&
 	grep -q "^	ROW(\"GS185\", DIAG_WARNING, FINDING_RULE, \"a toy\"),\$" "$tree/src/base/findings.c"
 '

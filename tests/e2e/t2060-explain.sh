@@ -44,6 +44,19 @@ test_expect_success 'the Kubernetes version: from the spec, overridden, assumed'
 	grep -q "kubernetes: 1.36 (assumed 1.36" "$SCRATCH/nov.txt"
 '
 
+test_expect_success 'controller releases: assumed, declared, and the Gte they allow' '
+	grep -q "^  karpenter: 1.9 or later assumed (cluster.versions.karpenter not set" "$SCRATCH/e" &&
+	grep -q "^  kyverno: 1.17 or later assumed" "$SCRATCH/e" &&
+	grep -q "minGpuMemoryMiB is rendered as the equivalent Gt" "$SCRATCH/e" &&
+	mkdir -p "$SCRATCH/ver" &&
+	sed "s/^    region: us-west-2\$/&\n    versions: {karpenter: \"1.10\", kyverno: \"1.18.1\"}/" \
+		"$fleet/seoul-dc1.yaml" >"$SCRATCH/ver/s.yaml" &&
+	"$GPUSITE" explain "$SCRATCH/ver" >"$SCRATCH/ver.txt" &&
+	grep -q "^  karpenter: 1.10 (cluster.versions.karpenter); minGpuMemoryMiB is rendered as Gte\$" "$SCRATCH/ver.txt" &&
+	grep -q "^  kyverno: 1.18.1 (cluster.versions.kyverno)\$" "$SCRATCH/ver.txt" &&
+	"$GPUSITE" render "$SCRATCH/ver" | grep -A1 "instance-gpu-memory" | grep -q "operator: Gte"
+'
+
 test_expect_success 'a single argument is PATH when it exists, else SITE' '
 	(cd "$TEST_TOP/testdata/fleet" && "$GPUSITE" explain incheon-edge) >"$SCRATCH/i" &&
 	grep -q "^site incheon-edge" "$SCRATCH/i" && ! grep -q "^site seoul-dc1" "$SCRATCH/i" &&
@@ -86,8 +99,11 @@ test_expect_success 'a burst pool: its capacity, its scope and the Spot interrup
 	grep -q "only when it runs with its interruption queue (chart value settings.interruptionQueue" "$SCRATCH/b1.txt"
 '
 
-test_expect_success 'explain CLUSTER: the sites, their capacity and the totals, the namespaces, the pool check' '
-	"$GPUSITE" explain shared-cluster "$burst" >"$SCRATCH/c.txt" &&
+test_expect_success 'explain CLUSTER: the cluster view first (capacity and totals, namespaces, the pool check), then each site' '
+	"$GPUSITE" explain shared-cluster "$burst" >"$SCRATCH/c.all" &&
+	test "$(grep -c "^site " "$SCRATCH/c.all")" -eq 2 &&
+	sed -n "1,12p" "$SCRATCH/c.all" >"$SCRATCH/c.txt" &&
+	sed -n "13p" "$SCRATCH/c.all" | grep -q "^\$" &&
 	cat >"$SCRATCH/c.want" <<-\EOF &&
 	cluster shared-cluster (2 sites)
 	  capacity (nvidia.com/gpu):

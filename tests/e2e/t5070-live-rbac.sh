@@ -104,13 +104,14 @@ test_expect_success 'the ClusterRole is bound to the ServiceAccount and grants o
 test_expect_success 'the live commands on every engine and provisioner (request logs)' '
 	live_applied "$LIVE/sites" seoul-dc1 &&
 	run_all "$LIVE/sites" "$SCRATCH/log.kyverno" &&
-	sites_variant cpol "s/engine: kyverno\$/engine: kyverno-clusterpolicy/" &&
+	sites_variant cpol "s/engine: kyverno\$/engine: kyverno-clusterpolicy/;s/^    region: us-west-2\$/&\n    versions: {karpenter: \"1.9\"}/" &&
 	run_all "$SCRATCH/cpol/sites" "$SCRATCH/log.cpol" &&
 	sites_variant map "s/engine: kyverno\$/engine: mutating-admission-policy/;s/\"1.35\"/\"1.36\"/" &&
 	run_all "$SCRATCH/map/sites" "$SCRATCH/log.map" &&
 	sites_variant auto "s/provisioner: karpenter/provisioner: auto-mode/;s/expireAfter: 720h/expireAfter: 336h/;/^    nodeImage: /d" &&
 	run_all "$SCRATCH/auto/sites" "$SCRATCH/log.auto" &&
 	grep "/apis/kyverno.io/v1/clusterpolicies/" "$SCRATCH/log.cpol" &&
+	grep "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/nodepools.karpenter.sh" "$SCRATCH/log.cpol" &&
 	grep "/apis/admissionregistration.k8s.io/v1/mutatingadmissionpolicies/" "$SCRATCH/log.map" &&
 	grep "/apis/eks.amazonaws.com/v1/nodeclasses/" "$SCRATCH/log.auto"
 '

@@ -86,6 +86,19 @@ test_expect_success 'spot capacity: price not known; in us-east-1 the list price
 	grep "^cost of the fallback for the drill window 25m0s (us-east-1 on-demand list prices of 2026-07-06, Karpenter v1.14.1 pkg/providers/pricing/zz_generated.pricing_aws.go):$" out
 '
 
+test_expect_success 'every capacity type listed: reserved first and prepaid, on-demand the ceiling' '
+	variant resod "s/capacityType: on-demand/capacityType: [reserved, on-demand]\n    nodeClassSelectsReservations: true/" &&
+	plan drill-ready "$SCRATCH/resod" 0 &&
+	grep "^  capacityType \[reserved, on-demand\]: Karpenter launches reserved first (billed whether the drill uses it or not); the prices below are on-demand.s, the most the window costs$" out &&
+	grep "^cost of the fallback for the drill window" out &&
+	variant spotod "s/capacityType: on-demand/capacityType: [spot, on-demand]/" &&
+	plan drill-ready "$SCRATCH/spotod" 0 &&
+	grep "^  capacityType \[spot, on-demand\]: Karpenter launches spot first; the prices below" out &&
+	variant res "s/capacityType: on-demand/capacityType: [reserved]\n    nodeClassSelectsReservations: true/" &&
+	plan drill-ready "$SCRATCH/res" 0 &&
+	grep "^cost: price not known (capacityType reserved: gpusite knows on-demand list prices only; a reservation is billed whether the drill uses it or not)$" out
+'
+
 test_expect_success 'a node cordoned before the drill: named, and left out of the restore command' '
 	plan drill-run-maintenance sites 0 &&
 	grep "^  node gpu-a-02 is unschedulable now (cordoned before the drill): the drill drains it but sends no cordon, and the restore leaves it cordoned$" out &&

@@ -174,6 +174,8 @@ RESOURCES = [
     ("monitoring.coreos.com", "v1", "prometheusrules", "PrometheusRule",
      True, ["promrule"]),
     ("nvidia.com", "v1", "clusterpolicies", "ClusterPolicy", False, []),
+    ("apiextensions.k8s.io", "v1", "customresourcedefinitions",
+     "CustomResourceDefinition", False, ["crd", "crds"]),
 ]
 
 # Groups whose first listed version is the preferred one.

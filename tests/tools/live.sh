@@ -42,13 +42,18 @@ live_burst_spec() {
 
 # live_start SCENARIO [server options...]: start the server, set PORT and
 # SERVER, write $SCRATCH/kubeconfig (bearer token, EKS ARN names).
-live_start() {
+live_start() {	# live_start SCENARIO (a name under testdata/live, or a path) ARGS...
 	live_stop
 	scen=$1
 	shift
 	live_certs || return 1
 	rm -f "$SCRATCH/port" "$SCRATCH/requests.log"
-	python3 "$FAKE" serve --scenario "$LIVE/$scen" --tls "$SCRATCH/tls" \
+	# callers keep their own $scen: the directory goes into live_dir
+	case $scen in
+	/*) live_dir=$scen ;;
+	*) live_dir="$LIVE/$scen" ;;
+	esac
+	python3 "$FAKE" serve --scenario "$live_dir" --tls "$SCRATCH/tls" \
 		--port-file "$SCRATCH/port" --token "$TOKEN" \
 		--log "$SCRATCH/requests.log" --parent $$ "$@" \
 		2>"$SCRATCH/server.err" &

@@ -19,6 +19,7 @@
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_time.h"
 #include "k8s/k8s_toleration.h"
+#include "k8s/k8s_controllers.h"
 #include "k8s/k8s_version.h"
 
 #include "testutil.h"
@@ -255,6 +256,43 @@ test_k8s__version_refuses_anything_else(void **state)
 	assert_int_equal(k8s_version_parse("1.35junk", 4, &major, &minor), 0);
 	assert_int_equal(minor, 35);
 	assert_int_equal(k8s_version_parse(NULL, 0, &major, &minor), -1);
+}
+
+/* Controller releases: MAJOR.MINOR[.PATCH] digits only; each construct
+ * served from its release on (and, when removed, before the removal). */
+static void
+test_k8s__controller_releases(void **state)
+{
+	static const char *const bad[] = { "",        "1",       "1.",  "v1.9",    "1.9.",
+					   "1.9.1.1", "1.9-rc1", "1.x", "12345.1", "1.9 " };
+	struct k8s_release r = { 7, 7, 7 };
+	char text[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(k8s_release_parse(bad[i], &r), -1);
+	assert_int_equal(r.major, 7);
+	assert_int_equal(k8s_release_parse("1.17.2", &r), 0);
+	assert_string_equal(k8s_release_text(r, text, sizeof(text)), "1.17.2");
+	assert_true(k8s_release_serves(r, K8S_REQ_GTE));
+	assert_int_equal(k8s_release_parse("1.8", &r), 0);
+	assert_false(k8s_release_serves(r, K8S_REQ_GTE));
+	assert_true(k8s_release_serves(r, K8S_CAPACITY_BLOCK));
+	assert_int_equal(k8s_release_parse("1.5.9", &r), 0);
+	assert_false(k8s_release_serves(r, K8S_CAPACITY_BLOCK));
+	assert_true(k8s_release_serves(r, K8S_RESERVED_CAPACITY));
+	assert_int_equal(k8s_release_parse("0.37", &r), 0);
+	assert_false(k8s_release_serves(r, K8S_NODEPOOL_V1));
+	assert_int_equal(k8s_release_parse("1.19.9", &r), 0);
+	assert_true(k8s_release_serves(r, K8S_KYVERNO_CLUSTERPOLICY));
+	assert_true(k8s_release_serves(r, K8S_MUTATING_POLICY));
+	assert_int_equal(k8s_release_parse("1.20", &r), 0);
+	assert_false(k8s_release_serves(r, K8S_KYVERNO_CLUSTERPOLICY));
+	assert_int_equal(k8s_release_parse("1.16.9", &r), 0);
+	assert_false(k8s_release_serves(r, K8S_MUTATING_POLICY));
+	/* 1.10 is newer than 1.9: numbers, not text */
+	assert_int_equal(k8s_release_parse("1.10", &r), 0);
+	assert_true(k8s_release_serves(r, K8S_REQ_GTE));
 }
 
 /* apimachinery validation: IsDNS1123Label/Subdomain, IsQualifiedName,
@@ -506,6 +544,7 @@ main(void)
 		TESTUTIL_CASE(test_k8s__selectors_disjoint),
 		cmocka_unit_test(test_k8s__version_accepts_what_clusters_and_argocd_write),
 		cmocka_unit_test(test_k8s__version_refuses_anything_else),
+		cmocka_unit_test(test_k8s__controller_releases),
 		TESTUTIL_CASE(test_k8s__label_selector_like_apimachinery),
 		TESTUTIL_CASE(test_k8s__node_requirements_gt_lt),
 		TESTUTIL_CASE(test_k8s__toleration_like_core_v1),

@@ -95,6 +95,21 @@ teardown(void **state)
 	return 0;
 }
 
+/* The loaded site carries its inventory, built once: every reader gets
+ * that same one (docs/design/inventory.md). */
+static void
+test_live_drift__loaded_site_owns_one_inventory(void **state)
+{
+	struct fixture *f = *state;
+	const struct spec_site *s = f->sites[0];
+
+	assert_non_null(s->inventory);
+	assert_ptr_equal(inventory_site(&f->a, s), s->inventory);
+	assert_ptr_equal(inventory_site(&f->a, s), inventory_site(&f->a, s));
+	assert_true(s->inventory->pool_count >= 1);
+	assert_ptr_equal(s->inventory->site, s);
+}
+
 static const struct node *
 J(struct fixture *f, const char *text)
 {
@@ -403,7 +418,7 @@ test_live_drift__rule_table_is_whole(void **state)
 	size_t n = 0;
 
 	(void)state;
-	/* the drift rows of the table of findings: GS201-GS218, in a row */
+	/* the drift rows of the table of findings: GS201-GS219, in a row */
 	for (size_t i = 0; i < findings_count; i++) {
 		char want[8];
 
@@ -413,7 +428,7 @@ test_live_drift__rule_table_is_whole(void **state)
 		assert_string_equal(findings_table[i].id, want);
 		assert_true(strlen(findings_table[i].summary) > 10);
 	}
-	assert_int_equal(n, 18);
+	assert_int_equal(n, 19);
 	assert_int_equal(findings_find(DRIFT_FALLBACK_ACTIVE)->level, DIAG_NOTE);
 	assert_int_equal(findings_find(DRIFT_FALLBACK_ACTIVE)->source, FINDING_DRIFT);
 	assert_null(findings_find("GS299"));
@@ -423,6 +438,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_live_drift__loaded_site_owns_one_inventory,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_drift__healthy_cluster_has_no_finding,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_live_drift__untainted_node_points_at_its_name,

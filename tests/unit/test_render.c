@@ -683,6 +683,34 @@ tree_has_text(const struct node *n, const char *needle)
 	return false;
 }
 
+/* Karpenter 1.9 declared: the Gte the contract names; 1.8: the Gt. */
+static void
+test_render__nodepool_gte_from_karpenter_1_9(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
+	struct render_result r;
+	const struct render_object *np;
+	const struct node *reqs, *last;
+	static const struct {
+		int minor;
+		const char *op, *value;
+	} cases[] = { { 9, "Gte", "40000" }, { 8, "Gt", "39999" }, { 10, "Gte", "40000" } };
+
+	s->fallback.min_gpu_memory_mib = 40000;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		s->cluster.karpenter_version.set = true;
+		s->cluster.karpenter_version.release = (struct k8s_release){ 1, cases[i].minor, 0 };
+		assert_int_equal(render_one(f, s, &r, NULL), 0);
+		np = find(&r, "NodePool", "gpu-fallback");
+		assert_non_null(np);
+		reqs = node_path(np->obj, "spec.template.spec.requirements");
+		last = reqs->seq.items[reqs->seq.count - 1];
+		assert_string_equal(node_str(node_map_get(last, "operator")), cases[i].op);
+		assert_string_equal(seq_str(node_map_get(last, "values"), 0), cases[i].value);
+	}
+}
+
 static void
 test_render__nodepool_karpenter_vocabulary(void **state)
 {
@@ -707,8 +735,9 @@ test_render__nodepool_karpenter_vocabulary(void **state)
 	last = reqs->seq.items[reqs->seq.count - 1];
 	assert_string_equal(node_str(node_map_get(last, "key")),
 			    "karpenter.k8s.aws/instance-gpu-memory");
-	assert_string_equal(node_str(node_map_get(last, "operator")), "Gte");
-	assert_string_equal(seq_str(node_map_get(last, "values"), 0), "40000");
+	/* no Karpenter release declared: the Gt every release serves */
+	assert_string_equal(node_str(node_map_get(last, "operator")), "Gt");
+	assert_string_equal(seq_str(node_map_get(last, "values"), 0), "39999");
 	assert_false(tree_has_text(np->obj, "eks.amazonaws.com"));
 	assert_int_equal(node_path(np->obj, "spec.limits")->map.pairs[0].value->scalar.i, 16);
 	assert_string_equal(key_at(node_path(np->obj, "spec.limits"), 0), "nvidia.com/gpu");
@@ -1367,6 +1396,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_render__one_application_per_cluster, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__nodepool_karpenter_vocabulary, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_render__nodepool_gte_from_karpenter_1_9, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__nodepool_auto_mode_vocabulary, setup,
 						teardown),

@@ -1,0 +1,180 @@
+/*
+ * cmd_report.c - `gpusite report [PATH] --format html|markdown -o FILE`:
+ * the fleet page.  Per cluster its capacity and versions, per site the RTO
+ * budget (and the last drill of each --drill-record), and every set of up
+ * to --fail K sites of a cluster failing together with the shortfall and
+ * the cost per hour of the fallback at its limit (src/fleetpage/).  The
+ * file is written whole or not at all, never through a link (src/emit/).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "cmd/cmd.h"
+#include "cmd/opts.h"
+#include "emit/emit_file.h"
+#include "fleetpage/fleetpage.h"
+#include "pipeline/pipeline.h"
+#include "report/report.h"
+
+enum report_opt { P_FORMAT = 1, P_OUTPUT, P_FAIL, P_DRILL_RECORD, P_DRIFT_JSON };
+enum page_format { PAGE_NONE, PAGE_HTML, PAGE_MARKDOWN };
+
+struct page_args {
+	enum page_format format;
+	const char *output;
+	int fail;
+	const char *records[FLEETPAGE_MAX_RECORDS];
+	size_t record_count;
+	const char *drift_json;
+};
+
+static const struct opt_spec page_opts[] = {
+	{ P_FORMAT, "format", 0, "html|markdown", "the page as one HTML file, or Markdown tables" },
+	{ P_OUTPUT, "output", 'o', "FILE", "write the page to FILE ('-': standard output)" },
+	{ P_FAIL, "fail", 0, "K",
+	  "what-if of every set of up to K sites of a cluster failing together"
+	  " (default 2, at most 4)" },
+	{ P_DRILL_RECORD, "drill-record", 0, "FILE",
+	  "a record of `drill run --record` (repeat for more; the last drill of"
+	  " each site is shown beside its budget)" },
+	{ P_DRIFT_JSON, "drift-json", 0, "FILE",
+	  "the live section: drift findings per site and whether its fallback is"
+	  " active, from `gpusite drift --format json` output" },
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+static int page_option(void *payload, int id, const char *value);
+
+static struct opts_cmd page_cmd = {
+	.name = "report",
+	.usage = "[options] --format html|markdown -o FILE [PATH]",
+	.about = "Write the fleet page of the specs under PATH (default: sites/ below the\n"
+		 "current directory if it exists, else the directory): per cluster its\n"
+		 "sites, on-prem GPUs by model, fallback limits, GPU stack, placement\n"
+		 "engine, provisioner and Kubernetes version; per site the RTO budget term\n"
+		 "by term against its target (and the last drill given); for every set of\n"
+		 "up to K sites of a cluster failing together the GPUs lost, what their\n"
+		 "fallback may launch, the shortfall and the cost per hour at the limit\n"
+		 "from the on-demand list prices built into gpusite.  HTML is one\n"
+		 "self-contained file; Markdown gives the same tables.  With --drift-json\n"
+		 "FILE (what `gpusite drift --format json` printed), a live section: the\n"
+		 "drift findings of each site and whether its fallback is active.\n",
+	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
+	.own = page_opts,
+	.on_option = page_option,
+	.min_args = 0,
+	.max_args = 1,
+};
+
+static int
+page_option(void *payload, int id, const char *value)
+{
+	struct page_args *pa = payload;
+
+	switch (id) {
+	case P_FORMAT:
+		if (!strcmp(value, "html"))
+			pa->format = PAGE_HTML;
+		else if (!strcmp(value, "markdown"))
+			pa->format = PAGE_MARKDOWN;
+		else
+			return opts_usage_error(&page_cmd, "--format %s: say html or markdown",
+						value);
+		return 0;
+	case P_OUTPUT: pa->output = value; return 0;
+	case P_FAIL:
+		if (fleetpage_parse_fail(&pa->fail, value) < 0)
+			return opts_usage_error(&page_cmd, "--fail %s: say a number from 1 to %d",
+						value, FLEETPAGE_FAIL_MAX);
+		return 0;
+	case P_DRILL_RECORD:
+		if (pa->record_count == FLEETPAGE_MAX_RECORDS)
+			return opts_usage_error(&page_cmd,
+						"more than %d --drill-record files: pass the"
+						" last drill of each site only",
+						FLEETPAGE_MAX_RECORDS);
+		pa->records[pa->record_count++] = value;
+		return 0;
+	case P_DRIFT_JSON: pa->drift_json = value; return 0;
+	}
+	return 0;
+}
+
+/* The page in `b`: 0, or -1 after a message. */
+static int
+page_write(struct arena *a, const struct page_args *pa, const struct buf *b)
+{
+	struct emit_files outs;
+
+	if (emit_path_is_stdout(pa->output)) {
+		if (fwrite(b->data, 1, b->len, stdout) == b->len && fflush(stdout) == 0)
+			return 0;
+		fprintf(stderr, "gpusite report: cannot write the page to standard output\n");
+		return -1;
+	}
+	memset(&outs, 0, sizeof(outs));
+	outs.name = "gpusite report";
+	emit_files_add_path(a, &outs, pa->output, b);
+	return emit_files_commit(a, &outs);
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct arena a = ARENA_INIT;
+	struct opts o;
+	struct source_set files = { NULL, 0, 0, NULL };
+	struct pipeline p;
+	struct pipeline_source src;
+	struct report_input in;
+	struct page_args pa = { PAGE_NONE, NULL, FLEETPAGE_FAIL_DEFAULT, { NULL }, 0, NULL };
+	const char *why = NULL;
+	struct fleetpage fp;
+	struct fleetpage_options fo;
+	struct buf b;
+	unsigned flags;
+	int rc, code = GS_EXIT_OK;
+
+	page_cmd.payload = &pa;
+	rc = opts_parse(&o, &page_cmd, argc, argv);
+	if (rc != OPTS_OK)
+		return opts_exit_code(rc);
+	if (pa.format == PAGE_NONE || !pa.output)
+		return opts_exit_code(opts_usage_error(
+			&page_cmd, "say --format html or --format markdown, and -o FILE"));
+	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
+	arena_init(&a);
+	buf_init(&b, 0);
+	src = opts_source(&o, (const char *const *)o.args, o.nargs);
+	if (pipeline_open(&p, &files, &a, &src, "gpusite report", flags) < 0) {
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	fo = (struct fleetpage_options){ pa.fail, pa.records, pa.record_count, NULL };
+	rc = fleetpage_build(&fp, &a, &p.diags, &p.fleet, &fo);
+	diags_sort(&p.diags);
+	if (p.diags.count) {
+		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite report" };
+		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
+	}
+	if (rc < 0) {
+		code = GS_EXIT_FAILURE; /* a drill record that cannot be read */
+		goto out;
+	}
+	if (pa.drift_json && fleetpage_read_drift(&fp, &a, pa.drift_json, &why) < 0) {
+		fprintf(stderr, "gpusite report: cannot read the drift findings %s: %s\n",
+			pa.drift_json, why);
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	if (diags_count(&p.diags, DIAG_ERROR))
+		code = GS_EXIT_FINDINGS;
+	rc = pa.format == PAGE_HTML ? fleetpage_html(&b, &a, &fp) : fleetpage_markdown(&b, &a, &fp);
+	if (rc < 0 || page_write(&a, &pa, &b) < 0)
+		code = GS_EXIT_FAILURE;
+out:
+	buf_release(&b);
+	arena_release(&a);
+	return code;
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# t2080-explain-json.sh - `gpusite explain --format json`: the machine form
+# of explain's numbers, for the fleet, a site and a cluster; the example
+# fleet's document is compared byte for byte with
+# testdata/fleetpage/explain.json (GOLDEN_UPDATE=1 rewrites it).
+. "$TEST_TOP/tests/lib.sh"
+
+fleet="$TEST_TOP/testdata/fleet/sites"
+golden="$TEST_TOP/testdata/fleetpage/explain.json"
+cd "$SCRATCH" || exit 1
+
+test_expect_success 'the fleet as JSON, byte for byte' '
+	(cd "$TEST_TOP/testdata/fleet" && "$GPUSITE" explain --format json) >out.json &&
+	if test -n "${GOLDEN_UPDATE-}"; then cp out.json "$golden"; fi &&
+	test_cmp "$golden" out.json
+'
+
+test_expect_success 'the JSON agrees with the text: budget, limits, on-prem GPUs' '
+	python3 -c "
+import json, sys
+d = json.load(open(\"out.json\"))
+s = {x[\"name\"]: x for x in d[\"sites\"]}[\"seoul-dc1\"]
+r = s[\"recovery\"]
+assert r[\"totalSeconds\"] == 890 == sum(r[\"terms\"].values()), r
+assert r[\"targetRtoSeconds\"] == 900 and r[\"withinTarget\"] is True
+assert s[\"onPremGpus\"] == 32 and s[\"fallback\"][\"gpuLimit\"] == 16
+assert s[\"fallback\"][\"instanceTypes\"][0][\"nodesAtLimit\"] == 4
+c = {x[\"name\"]: x for x in d[\"clusters\"]}[\"my-hybrid-cluster\"]
+assert c[\"gpusByModel\"] == {\"a100\": 24, \"h200\": 32, \"l40s\": 8}, c
+assert c[\"sites\"] == [\"incheon-edge\", \"seoul-dc1\"]
+w = [x for x in d[\"whatIf\"][\"sets\"] if len(x[\"sites\"]) == 2]
+assert len(w) == 1 and w[0][\"lostGpus\"] == 64 and w[0][\"shortfallGpus\"] == 32, w
+assert d[\"prices\"][\"date\"] == \"2026-07-06\"
+" &&
+	"$GPUSITE" explain seoul-dc1 "$fleet" >e.txt &&
+	grep -q "total *14m50s" e.txt &&
+	grep -q "on-prem GPUs: 32 " e.txt
+'
+
+test_expect_success 'SITE and CLUSTER select, text and JSON alike' '
+	"$GPUSITE" explain --format json seoul-dc1 "$fleet" >one.json &&
+	python3 -c "
+import json
+d = json.load(open(\"one.json\"))
+assert [s[\"name\"] for s in d[\"sites\"]] == [\"seoul-dc1\"], d[\"sites\"]
+assert [c[\"name\"] for c in d[\"clusters\"]] == [\"my-hybrid-cluster\"]
+" &&
+	"$GPUSITE" explain --format json my-hybrid-cluster "$fleet" >cl.json &&
+	python3 -c "
+import json
+d = json.load(open(\"cl.json\"))
+assert [s[\"name\"] for s in d[\"sites\"]] == [\"incheon-edge\", \"seoul-dc1\"]
+assert len(d[\"whatIf\"][\"sets\"]) == 3
+" &&
+	"$GPUSITE" explain my-hybrid-cluster "$fleet" >cl.txt &&
+	test "$(grep -c "^site " cl.txt)" -eq 2
+'
+
+test_expect_success 'an unknown name is an error, not an empty document' '
+	expect_exit 1 "$GPUSITE" explain --format json nowhere "$fleet" >none.json 2>err &&
+	test ! -s none.json &&
+	grep -q "no site or cluster is named .nowhere." err
+'
+
+test_expect_success '--fail K: the what-if sets, bounded' '
+	"$GPUSITE" explain --format json --fail 1 "$fleet" >k1.json &&
+	python3 -c "
+import json
+d = json.load(open(\"k1.json\"))
+assert d[\"fail\"] == 1 and len(d[\"whatIf\"][\"sets\"]) == 3, d[\"whatIf\"]
+" &&
+	expect_exit 2 "$GPUSITE" explain --format json --fail 5 "$fleet" 2>k5 &&
+	grep -q "from 1 to 4" k5
+'
+
+test_expect_success 'a format explain has not is a usage error' '
+	expect_exit 2 "$GPUSITE" explain --format sarif "$fleet" 2>err &&
+	grep -q "sarif" err
+'
+
+test_done
