@@ -116,6 +116,7 @@ burst_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 	struct kvs tl = { NULL, 0, 0 };
 
 	/* the node class and image are the fallback's */
+	memset(&fb, 0, sizeof(fb));
 	fallback_pool(a, &fb, site);
 	*p = fb;
 	p->role = INV_ROLE_BURST_POOL;
@@ -124,6 +125,7 @@ burst_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 	p->name = arena_printf(a, "%s" INV_BURST_POOL_SUFFIX, site->name);
 	p->renders_class = false; /* the fallback's entry renders it */
 	p->taint = &taint;
+	p->normal_time = true;
 	for (size_t i = 0; i < fb.node_label_count; i++)
 		kvs_set(a, &tl, fb.node_labels[i].key, fb.node_labels[i].value);
 	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_BURST);

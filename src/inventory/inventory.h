@@ -45,6 +45,9 @@ struct inv_pool {
 	size_t node_label_count;
 	/* a taint the pool's nodes carry beside the GPU taint, or NULL */
 	const struct spec_taint *taint;
+	/* capacity for normal times (the burst pool): its nodes do not mean
+	 * the site has failed over, so no activation alert */
+	bool normal_time;
 	/* "karpenter.sh/nodepool=<name>": the nodes of this pool */
 	const char *node_selector;
 	const struct spec_fallback *spec; /* the spec block it comes from */

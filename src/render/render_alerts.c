@@ -281,16 +281,16 @@ near_limit_alert(struct arena *a, const struct spec_site *site, const struct inv
 	return alert_node(a, site->name, &x);
 }
 
-/* The alerts of one pool, on its NodePool: the fallback's activation
- * (the on-prem nodes cannot take the load) and its limit; only the limit
- * of the burst pool, whose nodes are normal-time capacity. */
+/* The alerts of one pool, on its NodePool: its activation (the on-prem
+ * nodes cannot take the load) and its limit; only the limit of a pool of
+ * normal-time capacity (the burst pool). */
 static void
 pool_alerts(struct arena *a, struct node *rules, const struct spec_site *site,
 	    const struct inv_pool *pool)
 {
 	const char *pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool->name));
 
-	if (pool->role == INV_ROLE_FALLBACK_POOL)
+	if (!pool->normal_time)
 		node_seq_push(a, rules, fallback_active_alert(a, site, pool->name, pool_sel));
 	node_seq_push(a, rules, near_limit_alert(a, site, pool, pool_sel));
 }
