@@ -271,6 +271,9 @@ const struct finding findings_table[] = {
 	ROW("GS171", DIAG_ERROR, FINDING_RULE,
 	    "two sites of one cluster whose placement scopes can select the same Pod (same "
 	    "namespace, pod selectors not provably disjoint)"),
+	ROW("GS172", DIAG_ERROR, FINDING_RULE,
+	    "a site's burst scope and placement scope overlap (burst work must never use the "
+	    "on-demand fallback)"),
 	ROW("GS173", DIAG_WARNING, FINDING_READ,
 	    "a site file holds no document (empty, or only comments); generate and serve refuse "
 	    "the specs while it is there"),

@@ -571,6 +571,7 @@ drill_report(int argc, char **argv)
 	ri.cluster = s->cluster.name;
 	ri.terms = &terms;
 	ri.source = live ? "from the cluster" : arena_printf(&a, "from record %s", d.record);
+	ri.burst = rec.burst_checked ? &rec : NULL;
 	if (report_format(&out, &ri, o.format) < 0 || put("gpusite drill report", &out) < 0 ||
 	    (d.svg && write_svg(d.svg, &ri) < 0)) {
 		code = GS_EXIT_FAILURE;

@@ -52,7 +52,11 @@ static struct opts_cmd explain_cmd = {
 		 "version the output is written for, on-prem GPUs against the fallback's\n"
 		 "GPU limit and the instance types that serve it, and what each rendered\n"
 		 "object is for.  A single argument that is an existing file or\n"
-		 "directory is PATH, else SITE.  --format json prints the same numbers\n"
+		 "directory is PATH, else SITE.  SITE may name a cluster: then first\n"
+		 "the cluster view (the capacity of each site and of the cluster, which\n"
+		 "namespaces go to which site and pool, whether every GPU pool is\n"
+		 "reachable from exactly one site's scope), then each of its sites.\n"
+		 "--format json prints the same numbers\n"
 		 "as one JSON document (docs/explain-json.md): per cluster, per site,\n"
 		 "and every set of up to --fail K sites of a cluster failing together.\n",
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_FORMAT,
@@ -194,6 +198,11 @@ cmd_explain(int argc, char **argv)
 		code = GS_EXIT_FINDINGS;
 
 	ein = (struct explain_input){ ea.kube_minor, &r, rendered, &ropt };
+	/* a CLUSTER: its view first (src/explain/explain_cluster.c) */
+	if (site && !spec_fleet_find(&p.fleet, site) && is_cluster(&p.fleet, site)) {
+		explain_cluster(stdout, &a, &p.fleet, site);
+		any = true;
+	}
 	for (size_t i = 0; i < p.fleet.count; i++) {
 		const struct spec_site *s = p.fleet.sites[i];
 

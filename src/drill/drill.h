@@ -170,6 +170,13 @@ struct drill_record {
 	struct drill_transition *transitions; /* sorted by time (stable) */
 	size_t count;
 	size_t cap;
+	/* The burst scope, read from the cluster when the site has a burst
+	 * pool (burst_checked): its GPU Pods bound to a node, and those bound
+	 * to a node of the fallback pool (the first named). */
+	bool burst_checked;
+	size_t burst_pods;
+	size_t burst_on_fallback;
+	const char *burst_offender; /* "<ns>/<pod> on <node>" */
 };
 
 /* Append one node state (the name is copied into the arena). */
@@ -375,12 +382,16 @@ struct drill_report_input {
 	const char *cluster; /* or NULL */
 	const struct drill_terms *terms;
 	const char *source; /* "record FILE" or "cluster" */
+	/* whether burst work stayed off the fallback, or NULL when the site
+	 * has no burst pool or it was not read (a record) */
+	const struct drill_record *burst;
 };
 
 /*
  * Text, Markdown and JSON:
  *   {"site", "scenario", "terms": [{"name", "budgetSeconds",
  *    "measuredSeconds"}], "totalSeconds", "targetSeconds", "withinTarget"}
+ *   plus, with in->burst, "burstPods" and "burstOnFallback" (counts)
  * terms in the fixed order; an unknown measured is null with a "reason"
  * key; totalSeconds is null when a term that applies is unknown,
  * targetSeconds null without targetRTO, withinTarget null when either is.

@@ -76,11 +76,28 @@ total_line(char *b, size_t n, const struct drill_terms *t)
 			 dur(d, sizeof(d), t->total - t->target));
 }
 
+/* Whether burst work stayed off the fallback, one sentence. */
+static const char *
+burst_line(char *b, size_t n, const struct drill_record *r)
+{
+	if (!r->burst_on_fallback)
+		snprintf(b, n,
+			 "burst work stayed off the fallback: none of the %zu running Pods of the"
+			 " burst scope is on a fallback node",
+			 r->burst_pods);
+	else
+		snprintf(b, n,
+			 "burst work did NOT stay off the fallback: %zu of %zu Pods of the burst"
+			 " scope on fallback nodes (%s)",
+			 r->burst_on_fallback, r->burst_pods, r->burst_offender);
+	return b;
+}
+
 int
 drill_report_text(struct buf *out, const struct drill_report_input *in)
 {
 	const struct drill_terms *t = in->terms;
-	char b1[64], b2[64], b3[SPEC_DURATION_BUFSZ], line[160];
+	char b1[64], b2[64], b3[SPEC_DURATION_BUFSZ], line[160], bl[512];
 	int rc = 0;
 
 	rc |= buf_printf(out, "drill report: site %s, scenario %s (%s)\n", in->site,
@@ -105,6 +122,8 @@ drill_report_text(struct buf *out, const struct drill_report_input *in)
 			     t->terms[0].budget + t->terms[1].budget + t->terms[2].budget +
 				     t->terms[3].budget + t->terms[4].budget),
 			 t->total_known ? dur(b1, sizeof(b1), t->total) : "unknown", line);
+	if (in->burst)
+		rc |= buf_printf(out, "  %s\n", burst_line(bl, sizeof(bl), in->burst));
 	return rc ? BUF_ETOOBIG : 0;
 }
 
@@ -112,7 +131,7 @@ int
 drill_report_markdown(struct buf *out, const struct drill_report_input *in)
 {
 	const struct drill_terms *t = in->terms;
-	char b1[64], b2[64], b3[SPEC_DURATION_BUFSZ], line[160];
+	char b1[64], b2[64], b3[SPEC_DURATION_BUFSZ], line[160], bl[512];
 	int rc = 0;
 
 	rc |= buf_printf(out, "### Drill report: `%s` (%s)\n\n", in->site,
@@ -134,6 +153,8 @@ drill_report_markdown(struct buf *out, const struct drill_report_input *in)
 			     t->terms[0].budget + t->terms[1].budget + t->terms[2].budget +
 				     t->terms[3].budget + t->terms[4].budget),
 			 t->total_known ? dur(b1, sizeof(b1), t->total) : "unknown", line);
+	if (in->burst)
+		rc |= buf_printf(out, "\n%s\n", burst_line(bl, sizeof(bl), in->burst));
 	return rc ? BUF_ETOOBIG : 0;
 }
 
@@ -168,6 +189,9 @@ drill_report_json(struct buf *out, const struct drill_report_input *in)
 	rc |= buf_adds(out, ",\"withinTarget\":");
 	rc |= !t->total_known || !t->target ? buf_adds(out, "null")
 					    : buf_adds(out, t->within_target ? "true" : "false");
+	if (in->burst)
+		rc |= buf_printf(out, ",\"burstPods\":%zu,\"burstOnFallback\":%zu",
+				 in->burst->burst_pods, in->burst->burst_on_fallback);
 	rc |= buf_adds(out, "}\n");
 	return rc ? BUF_ETOOBIG : 0;
 }

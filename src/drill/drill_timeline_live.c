@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "drill/drill.h"
+#include "k8s/k8s_selector.h"
 #include "k8s/k8s_time.h"
 #include "kube/kube.h"
 #include "node/node.h"
@@ -22,6 +23,8 @@ struct collect {
 	struct drill_record *r;
 	const struct spec_site *s;
 	int64_t since;
+	const char **fallback_nodes; /* the nodes of the fallback pool */
+	size_t nfallback;
 };
 
 static bool
@@ -71,6 +74,12 @@ on_node(void *payload, const struct node *obj)
 
 	if (!name || (!ours && !fallback))
 		return 0;
+	if (fallback) {
+		c->fallback_nodes =
+			arena_realloc(c->a, c->fallback_nodes, c->nfallback * sizeof(char *),
+				      (c->nfallback + 1) * sizeof(char *));
+		c->fallback_nodes[c->nfallback++] = arena_strdup(c->a, name);
+	}
 	for (size_t i = 0; taints && taints->kind == NODE_SEQ && i < taints->seq.count; i++) {
 		const struct node *x = taints->seq.items[i];
 		const char *key = node_str(node_map_get(x, "key"));
@@ -106,6 +115,52 @@ on_node(void *payload, const struct node *obj)
 	}
 	if (drilled)
 		add_node_name(c, name);
+	return 0;
+}
+
+static void on_restart(void *payload);
+
+/* A Pod of the burst scope: bound to a node of the fallback pool? */
+static int
+on_burst_pod(void *payload, const struct node *obj)
+{
+	struct collect *c = payload;
+	const char *ns = node_str(node_path(obj, "metadata.namespace"));
+	const char *name = node_str(node_path(obj, "metadata.name"));
+	const char *node = node_str(node_path(obj, "spec.nodeName"));
+
+	if (!name || !node ||
+	    !k8s_label_selector_matches(c->s->burst.pod_selector,
+					node_path(obj, "metadata.labels")))
+		return 0;
+	c->r->burst_pods++;
+	for (size_t i = 0; i < c->nfallback; i++) {
+		if (strcmp(c->fallback_nodes[i], node))
+			continue;
+		if (!c->r->burst_on_fallback++)
+			c->r->burst_offender =
+				arena_printf(c->a, "%s/%s on %s", ns ? ns : "", name, node);
+		break;
+	}
+	return 0;
+}
+
+/* The burst scope's Pods against the fallback nodes. */
+static int
+read_burst(struct collect *c, struct kube_client *k)
+{
+	const struct spec_burst *b = &c->s->burst;
+
+	if (!b->pool.enabled)
+		return 0;
+	c->r->burst_checked = true;
+	for (size_t i = 0; i < b->namespace_count; i++) {
+		struct kube_list_query pq = { "v1", "Pod", b->namespaces[i], NULL, NULL, 0 };
+		struct kube_list_cb pcb = { on_burst_pod, on_restart, c };
+
+		if (kube_list(k, &pq, &pcb) == KUBE_EFAIL)
+			return -1;
+	}
 	return 0;
 }
 
@@ -226,7 +281,7 @@ int
 drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct kube_client *k,
 			    const struct spec_site *s, enum drill_scenario sc, int64_t since)
 {
-	struct collect c = { a, out, s, since };
+	struct collect c = { a, out, s, since, NULL, 0 };
 	struct kube_list_cb cb = { on_node, on_restart, &c };
 	struct kube_list_query q = { "v1", "Node", NULL, NULL, NULL, 0 };
 	int rc;
@@ -266,6 +321,8 @@ drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct ku
 		if (kube_list(k, &cq, &ccb) == KUBE_EFAIL)
 			return -1;
 	}
+	if (read_burst(&c, k) < 0)
+		return -1;
 	drill_record_sort(out);
 	if (out->count)
 		out->started_at = out->transitions[0].time;

@@ -173,6 +173,82 @@ capacity_list(const struct spec_fallback *fb, char *buf, size_t size)
 	return buf;
 }
 
+/* One line per instance type of a pool: what it serves within the limit. */
+static void
+explain_types(FILE *out, const struct spec_fallback *fb)
+{
+	for (size_t i = 0; i < fb->instance_type_count; i++) {
+		const struct instance_type *t = instance_type_find(fb->instance_types[i]);
+
+		if (!t || !instance_type_whole_nvidia(t)) {
+			fprintf(out, "      %-18s cannot serve: %s\n", fb->instance_types[i],
+				t ? "no whole NVIDIA GPU" : "unknown instance type");
+			continue;
+		}
+		fprintf(out, "      %-18s %d x %-8s %7lld MiB per GPU  ", t->name, t->nvidia_gpus,
+			t->gpu_name, (long long)t->gpu_memory_mib);
+		if (fb->min_gpu_memory_mib && t->gpu_memory_mib < fb->min_gpu_memory_mib)
+			fprintf(out, "below minGpuMemoryMiB %lld\n",
+				(long long)fb->min_gpu_memory_mib);
+		else if (t->nvidia_gpus > fb->gpu_limit)
+			fprintf(out, "never launches: more GPUs than the limit\n");
+		else
+			fprintf(out, "up to %lld node%s within the limit\n",
+				(long long)(fb->gpu_limit / t->nvidia_gpus),
+				fb->gpu_limit / t->nvidia_gpus == 1 ? "" : "s");
+	}
+}
+
+/* Whether a pool may launch Spot capacity. */
+static bool
+uses_spot(const struct spec_fallback *f)
+{
+	for (size_t i = 0; i < f->capacity_type_count; i++)
+		if (!strcmp(f->capacity_types[i], "spot"))
+			return true;
+	return f->capacity_type == CAP_SPOT;
+}
+
+/* The burst pool: its capacity, its scope, and what Spot needs. */
+static void
+explain_burst(FILE *out, const struct spec_site *s, const struct inventory *inv, int64_t onprem)
+{
+	const struct inv_pool *pool = inventory_pool(inv, INV_ROLE_BURST_POOL);
+	const struct spec_burst *b = &s->burst;
+	char caps[128];
+
+	if (!pool)
+		return;
+	fprintf(out,
+		"    burst: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
+		" (%lld%% of on-prem), for GPU Pods in",
+		pool->name, spec_provisioner_name(s->cluster.provisioner),
+		capacity_list(&b->pool, caps, sizeof(caps)), (long long)b->pool.gpu_limit,
+		onprem ? (long long)(b->pool.gpu_limit * 100 / onprem) : 0LL);
+	for (size_t i = 0; i < b->namespace_count; i++)
+		fprintf(out, "%s%s", i ? ", " : " ", b->namespaces[i]);
+	fprintf(out,
+		"%s: on-prem first, then the burst pool, never the fallback"
+		" (its nodes are tainted %s=%s:%s)\n",
+		b->pod_selector && b->pod_selector->kind == NODE_MAP && b->pod_selector->map.count
+			? " (burst.podSelector)"
+			: "",
+		INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE, INV_BURST_TAINT_EFFECT);
+	explain_types(out, &b->pool);
+	if (!uses_spot(&b->pool))
+		return;
+	if (s->cluster.provisioner == PROV_KARPENTER)
+		fprintf(out,
+			"    burst Spot interruptions: EC2 reclaims a Spot node with a two-minute"
+			" notice; Karpenter drains it and launches a replacement only when it"
+			" runs with its interruption queue (chart value"
+			" settings.interruptionQueue: an SQS queue fed by EventBridge),"
+			" else the burst Pods die with the node\n");
+	else
+		fprintf(out, "    burst Spot interruptions: EC2 reclaims a Spot node with a"
+			     " two-minute notice; its burst Pods then move or wait\n");
+}
+
 static void
 explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *inv)
 {
@@ -197,6 +273,7 @@ explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *i
 	if (!fb->enabled) {
 		fprintf(out, "    fallback: none (fallback.enabled is false): GPU Pods"
 			     " wait for the on-prem nodes\n");
+		explain_burst(out, s, inv, onprem);
 		return;
 	}
 	fprintf(out,
@@ -206,26 +283,8 @@ explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *i
 		spec_provisioner_name(s->cluster.provisioner),
 		capacity_list(fb, caps, sizeof(caps)), (long long)fb->gpu_limit,
 		onprem ? (long long)(fb->gpu_limit * 100 / onprem) : 0LL);
-	for (size_t i = 0; i < fb->instance_type_count; i++) {
-		const struct instance_type *t = instance_type_find(fb->instance_types[i]);
-
-		if (!t || !instance_type_whole_nvidia(t)) {
-			fprintf(out, "      %-18s cannot serve: %s\n", fb->instance_types[i],
-				t ? "no whole NVIDIA GPU" : "unknown instance type");
-			continue;
-		}
-		fprintf(out, "      %-18s %d x %-8s %7lld MiB per GPU  ", t->name, t->nvidia_gpus,
-			t->gpu_name, (long long)t->gpu_memory_mib);
-		if (fb->min_gpu_memory_mib && t->gpu_memory_mib < fb->min_gpu_memory_mib)
-			fprintf(out, "below minGpuMemoryMiB %lld\n",
-				(long long)fb->min_gpu_memory_mib);
-		else if (t->nvidia_gpus > fb->gpu_limit)
-			fprintf(out, "never launches: more GPUs than the limit\n");
-		else
-			fprintf(out, "up to %lld node%s within the limit\n",
-				(long long)(fb->gpu_limit / t->nvidia_gpus),
-				fb->gpu_limit / t->nvidia_gpus == 1 ? "" : "s");
-	}
+	explain_types(out, fb);
+	explain_burst(out, s, inv, onprem);
 }
 
 /* Where the fallback nodes keep their images: the volume gpusite renders,

@@ -25,4 +25,9 @@ struct explain_input {
 void explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site *s,
 		  const struct explain_input *in);
 
+/* `explain CLUSTER` (explain_cluster.c): every site of the cluster, its
+ * capacity and the cluster's totals, where each namespace's GPU Pods go,
+ * and whether every GPU pool is reachable from exactly one site's scope. */
+void explain_cluster(FILE *out, struct arena *a, const struct spec_fleet *f, const char *cluster);
+
 #endif

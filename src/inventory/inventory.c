@@ -12,9 +12,11 @@
 static const char *const role_names[INV_ROLE_COUNT] = {
 	[INV_ROLE_HYBRID_GROUP] = "hybrid node group",
 	[INV_ROLE_FALLBACK_POOL] = "fallback pool",
+	[INV_ROLE_BURST_POOL] = "burst pool",
 	[INV_ROLE_NODE_CLASS] = "node class",
 	[INV_ROLE_NODECONFIG_MAP] = "NodeConfig ConfigMap",
 	[INV_ROLE_PLACEMENT_POLICY] = "placement policy",
+	[INV_ROLE_BURST_POLICY] = "burst placement policy",
 	[INV_ROLE_ALERT_RULE] = "alert rule",
 	[INV_ROLE_GPU_STACK_APP] = "GPU-stack Application",
 	[INV_ROLE_FALLBACK_PLUGIN_APP] = "fallback device plugin Application",
@@ -85,11 +87,49 @@ fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 	p->class_kind = auto_mode ? "NodeClass" : "EC2NodeClass";
 	p->renders_class = !auto_mode && fb->node_class.set && node_image_name(fb->node_image);
 	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
+	kvs_set(a, &tl, INV_POOL_LABEL, INV_POOL_FALLBACK);
 	kvs_set(a, &tl, INV_SITE_LABEL, site->name);
 	/* what the fallback device plugin selects; left out without
 	 * nodeImage, and with Auto Mode (GS111 refuses it) */
 	if (!auto_mode && node_image_name(fb->node_image))
 		kvs_set(a, &tl, INV_NODE_IMAGE_LABEL, node_image_name(fb->node_image));
+	p->node_labels = tl.items;
+	p->node_label_count = tl.count;
+	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
+}
+
+/* The burst pool: Spot capacity for the burst scope, tainted so nothing
+ * else lands there, on the fallback's node class. */
+static bool
+has_burst(const struct spec_site *site)
+{
+	return site->burst.pool.enabled;
+}
+
+static void
+burst_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
+{
+	static const struct spec_taint taint = { INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE,
+						 INV_BURST_TAINT_EFFECT, NULL };
+	const struct spec_fallback *b = &site->burst.pool;
+	struct inv_pool fb;
+	struct kvs tl = { NULL, 0, 0 };
+
+	/* the node class and image are the fallback's */
+	memset(&fb, 0, sizeof(fb));
+	fallback_pool(a, &fb, site);
+	*p = fb;
+	p->role = INV_ROLE_BURST_POOL;
+	p->spec = b;
+	p->spec_path = "spec.burst";
+	p->name = arena_printf(a, "%s" INV_BURST_POOL_SUFFIX, site->name);
+	p->renders_class = false; /* the fallback's entry renders it */
+	p->taint = &taint;
+	p->normal_time = true;
+	for (size_t i = 0; i < fb.node_label_count; i++)
+		kvs_set(a, &tl, fb.node_labels[i].key, fb.node_labels[i].value);
+	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_BURST);
+	kvs_set(a, &tl, INV_POOL_LABEL, INV_POOL_BURST);
 	p->node_labels = tl.items;
 	p->node_label_count = tl.count;
 	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
@@ -151,30 +191,37 @@ static void
 site_objects(struct arena *a, struct inventory *inv, const struct spec_site *site)
 {
 	const char *argocd_ns = site->argocd.namespace ? site->argocd.namespace : "";
-	struct inv_object *o = arena_alloc(a, 5 * sizeof(*o));
+	struct inv_object *o = arena_alloc(a, 6 * sizeof(*o));
+	size_t n = 0;
 
-	o[0] = (struct inv_object){ INV_ROLE_NODECONFIG_MAP,
-				    arena_printf(a, INV_NODECONFIG_MAP_PREFIX "%s", site->name),
-				    INV_NODECONFIG_NAMESPACE };
-	o[1] = (struct inv_object){
+	o[n++] = (struct inv_object){ INV_ROLE_NODECONFIG_MAP,
+				      arena_printf(a, INV_NODECONFIG_MAP_PREFIX "%s", site->name),
+				      INV_NODECONFIG_NAMESPACE };
+	o[n++] = (struct inv_object){
 		INV_ROLE_PLACEMENT_POLICY,
 		arena_printf(a, INV_OBJECT_PREFIX "%s" INV_PLACEMENT_SUFFIX, site->name), ""
 	};
-	o[2] = (struct inv_object){ INV_ROLE_ALERT_RULE,
-				    arena_printf(a, INV_OBJECT_PREFIX "%s", site->name),
-				    site->alerts.namespace ? site->alerts.namespace : "" };
-	o[3] = (struct inv_object){ INV_ROLE_GPU_STACK_APP,
-				    inventory_app_name(a, site->cluster.name,
-						       INV_ROLE_GPU_STACK_APP,
-						       site->gpu_stack.type),
-				    argocd_ns };
-	o[4] = (struct inv_object){ INV_ROLE_FALLBACK_PLUGIN_APP,
-				    inventory_app_name(a, site->cluster.name,
-						       INV_ROLE_FALLBACK_PLUGIN_APP,
-						       site->gpu_stack.type),
-				    argocd_ns };
+	if (has_burst(site))
+		o[n++] = (struct inv_object){
+			INV_ROLE_BURST_POLICY,
+			arena_printf(a, INV_OBJECT_PREFIX "%s" INV_BURST_POLICY_SUFFIX, site->name),
+			""
+		};
+	o[n++] = (struct inv_object){ INV_ROLE_ALERT_RULE,
+				      arena_printf(a, INV_OBJECT_PREFIX "%s", site->name),
+				      site->alerts.namespace ? site->alerts.namespace : "" };
+	o[n++] = (struct inv_object){ INV_ROLE_GPU_STACK_APP,
+				      inventory_app_name(a, site->cluster.name,
+							 INV_ROLE_GPU_STACK_APP,
+							 site->gpu_stack.type),
+				      argocd_ns };
+	o[n++] = (struct inv_object){ INV_ROLE_FALLBACK_PLUGIN_APP,
+				      inventory_app_name(a, site->cluster.name,
+							 INV_ROLE_FALLBACK_PLUGIN_APP,
+							 site->gpu_stack.type),
+				      argocd_ns };
 	inv->objects = o;
-	inv->object_count = 5;
+	inv->object_count = n;
 }
 
 const struct inv_object *
@@ -194,6 +241,7 @@ static const struct {
 	void (*build)(struct arena *a, struct inv_pool *p, const struct spec_site *site);
 } pool_kinds[] = {
 	{ has_fallback, fallback_pool },
+	{ has_burst, burst_pool },
 };
 
 const struct inventory *

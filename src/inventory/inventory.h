@@ -22,9 +22,11 @@ struct arena;
 enum inv_role {
 	INV_ROLE_HYBRID_GROUP,        /* the on-prem nodes of one nodeGroup */
 	INV_ROLE_FALLBACK_POOL,       /* the on-demand (or reserved) Karpenter pool */
+	INV_ROLE_BURST_POOL,          /* the Spot pool of the burst scope */
 	INV_ROLE_NODE_CLASS,          /* the node class a pool launches with */
 	INV_ROLE_NODECONFIG_MAP,      /* the site's NodeConfigs, published as a ConfigMap */
 	INV_ROLE_PLACEMENT_POLICY,    /* the admission policy that places its GPU pods */
+	INV_ROLE_BURST_POLICY,        /* the one that places its burst scope's GPU pods */
 	INV_ROLE_ALERT_RULE,          /* its PrometheusRule */
 	INV_ROLE_GPU_STACK_APP,       /* its cluster's GPU-stack Application (shared) */
 	INV_ROLE_FALLBACK_PLUGIN_APP, /* its cluster's fallback device plugin (shared) */
@@ -41,10 +43,15 @@ struct inv_pool {
 	/* the labels the pool's template puts on every node it launches */
 	const struct spec_kv *node_labels;
 	size_t node_label_count;
+	/* a taint the pool's nodes carry beside the GPU taint, or NULL */
+	const struct spec_taint *taint;
+	/* capacity for normal times (the burst pool): its nodes do not mean
+	 * the site has failed over, so no activation alert */
+	bool normal_time;
 	/* "karpenter.sh/nodepool=<name>": the nodes of this pool */
 	const char *node_selector;
 	const struct spec_fallback *spec; /* the spec block it comes from */
-	const char *spec_path;            /* where: "spec.fallback" */
+	const char *spec_path;            /* its JSON path: "spec.fallback" */
 };
 
 /* One hybrid node group: the nodes nodeadm joins with its labels. */
@@ -85,7 +92,8 @@ const struct inventory *inventory_build(struct arena *a, const struct spec_site 
 const struct spec_kv *inventory_group_labels(struct arena *a, const struct spec_site *site,
 					     const struct spec_node_group *g, size_t *count);
 
-/* The object of `role` (NODECONFIG_MAP ... FALLBACK_PLUGIN_APP). */
+/* The object of `role` (NODECONFIG_MAP ... FALLBACK_PLUGIN_APP), or NULL
+ * (BURST_POLICY without a burst pool). */
 const struct inv_object *inventory_object(const struct inventory *inv, enum inv_role role);
 
 /* The name of a cluster's Application of `role` (GPU_STACK_APP, with its

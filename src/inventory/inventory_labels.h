@@ -24,6 +24,18 @@
 /* A hybrid node: node-type=hybrid-gpu, gpu.model=<nodeGroup's model>. */
 #define INV_NODE_TYPE_HYBRID "hybrid-gpu"
 #define INV_GPU_MODEL_LABEL "gpu.model"
+/* Every pool's nodes: gpusite.io/pool=<role> (fallback | burst). */
+#define INV_POOL_LABEL "gpusite.io/pool"
+#define INV_POOL_FALLBACK "fallback"
+#define INV_POOL_BURST "burst"
+/* A burst node: node-type=cloud-gpu-burst, and the taint that keeps every
+ * Pod but those of the burst scope off it. */
+#define INV_NODE_TYPE_BURST "cloud-gpu-burst"
+#define INV_BURST_TAINT_KEY "gpusite.io/burst"
+#define INV_BURST_TAINT_VALUE "true"
+#define INV_BURST_TAINT_EFFECT "NoSchedule"
+/* The name of a burst pool: <site>-gpu-burst. */
+#define INV_BURST_POOL_SUFFIX "-gpu-burst"
 /* The suffix of a fallback pool's default name: <site>-gpu-fallback. */
 #define INV_POOL_NAME_SUFFIX "-gpu-fallback"
 /* The default name of the EC2NodeClass (Karpenter) and of Auto Mode's
@@ -36,6 +48,7 @@
 #define INV_NODECONFIG_MAP_PREFIX "gpusite-nodeconfig-"
 #define INV_OBJECT_PREFIX "gpusite-"
 #define INV_PLACEMENT_SUFFIX "-placement"
+#define INV_BURST_POLICY_SUFFIX "-burst-placement"
 /* Where a site's NodeConfig ConfigMap lives. */
 #define INV_NODECONFIG_NAMESPACE "kube-system"
 /* Helm releases (and Application suffixes) of the GPU stack and of the

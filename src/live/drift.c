@@ -623,15 +623,22 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 	}
 }
 
-/* Each Ready fallback node: allocatable GPUs, and at most one device
- * plugin pod on it. */
+/* "fallback" or "burst": how messages name a pool of the inventory. */
+static const char *
+pool_word(const struct drift_fallback *f)
+{
+	return f->pool->role == INV_ROLE_BURST_POOL ? "burst" : "fallback";
+}
+
+/* Each Ready node of a pool (fallback or burst): allocatable GPUs, and at
+ * most one device plugin pod on it. */
 static void
 check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
 		     const struct drift_fallback *f)
 {
 	const struct spec_site *s = f->site;
-	const char *pool = f->pool->name;
-	struct pos at = spec_field_pos(s->fallback.src, "nodePoolName");
+	const char *pool = f->pool->name, *what = pool_word(f), *path = f->pool->spec_path;
+	struct pos at = spec_field_pos(f->pool->spec->src, "nodePoolName");
 
 	for (size_t i = 0; i < in->nnodes; i++) {
 		const struct drift_node *n = &in->nodes[i];
@@ -647,11 +654,11 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const stru
 						    &alloc) < 0 ||
 				 alloc < 1))
 			drift_finding(
-				d, count, DRIFT_FALLBACK_NO_GPU, at, "spec.fallback", s->name,
-				"fallback node %s of NodePool %s (site %s) is Ready but "
+				d, count, DRIFT_FALLBACK_NO_GPU, at, path, s->name,
+				"%s node %s of NodePool %s (site %s) is Ready but "
 				"advertises no allocatable nvidia.com/gpu (%s): GPU pods "
 				"stay Pending on it; %s",
-				n->name, pool, s->name,
+				what, n->name, pool, s->name,
 				n->gpu_allocatable ? n->gpu_allocatable : "absent",
 				s->fallback.node_image == IMAGE_AL2023
 					? "the AL2023 image brings no device plugin: sync "
@@ -670,13 +677,13 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const stru
 				plugins[nplug++] = arena_printf(a, "%s/%s", pod->ns, pod->name);
 		}
 		if (nplug >= 2)
-			drift_finding(d, count, DRIFT_FALLBACK_PLUGINS, at, "spec.fallback",
-				      s->name,
-				      "fallback node %s of NodePool %s (site %s) runs %zu device "
+			drift_finding(d, count, DRIFT_FALLBACK_PLUGINS, at, path, s->name,
+				      "%s node %s of NodePool %s (site %s) runs %zu device "
 				      "plugin pods: %s; two plugins advertise the same GPUs twice; "
 				      "keep one (fallback.nodeImage decides which: al2023 runs "
 				      "gpusite's fallback plugin, bottlerocket none)",
-				      n->name, pool, s->name, nplug, name_list(a, plugins, nplug));
+				      what, n->name, pool, s->name, nplug,
+				      name_list(a, plugins, nplug));
 	}
 }
 
@@ -685,19 +692,23 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 	       const struct drift_fallback *f)
 {
 	const struct spec_site *s = f->site;
-	const char *pool = f->pool->name;
-	struct pos pool_at = spec_field_pos(s->fallback.src, "nodePoolName");
+	const struct spec_fallback *fb = f->pool->spec;
+	const char *pool = f->pool->name, *what = pool_word(f), *path = f->pool->spec_path;
+	bool burst = f->pool->role == INV_ROLE_BURST_POOL;
+	struct pos pool_at = spec_field_pos(fb->src, burst ? "gpuLimit" : "nodePoolName");
 	const char **pool_nodes;
 	size_t npool = 0;
 	int64_t gpus = 0;
 
 	if (!f->live) {
-		drift_finding(d, count, DRIFT_POOL_MISSING, pool_at, "spec.fallback", s->name,
-			      "fallback NodePool %s of site %s is missing from cluster %s: "
-			      "no cloud GPU node can launch when the site fails; sync the "
+		drift_finding(d, count, DRIFT_POOL_MISSING, pool_at, path, s->name,
+			      "%s NodePool %s of site %s is missing from cluster %s: "
+			      "%s; sync the "
 			      "Argo CD Application that carries it (see 'gpusite diff "
 			      "--live')",
-			      pool, s->name, in->cluster);
+			      what, pool, s->name, in->cluster,
+			      burst ? "burst work waits for the on-prem nodes"
+				    : "no cloud GPU node can launch when the site fails");
 	} else if (f->rendered) {
 		struct node *r = diff_normalize(a, f->rendered);
 		struct node *l = diff_live_subset(a, diff_normalize(a, f->live), r);
@@ -714,16 +725,16 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 				     short_value(a, walk_path(r, paths[i])));
 			if (n > MAX_PATHS)
 				addf(&b, " and %zu more", n - MAX_PATHS);
-			drift_finding(d, count, DRIFT_POOL_DIFFERS, pool_at, "spec.fallback",
-				      s->name,
-				      "fallback NodePool %s of site %s differs from "
+			drift_finding(d, count, DRIFT_POOL_DIFFERS, pool_at, path, s->name,
+				      "%s NodePool %s of site %s differs from "
 				      "the rendered one at %s: it was changed by hand; sync the "
 				      "Application or see 'gpusite diff --live'",
-				      pool, s->name, b.data);
+				      what, pool, s->name, b.data);
 			buf_release(&b);
 		}
 	}
-	if (f->class_missing)
+	/* the node class is the fallback's: judged once, with it */
+	if (f->class_missing && !burst)
 		drift_finding(d, count, DRIFT_CLASS_MISSING,
 			      spec_field_pos(s->fallback.src, "nodeClassName"), "spec.fallback",
 			      s->name,
@@ -731,7 +742,8 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 			      "to, does not exist in cluster %s: the pool cannot launch a "
 			      "node; create it (it must exist before the pool is used)",
 			      f->class_kind, f->pool->class_name, pool, s->name, in->cluster);
-	check_class_image(d, count, f);
+	if (!burst)
+		check_class_image(d, count, f);
 	check_fallback_nodes(a, d, count, in, f);
 	/* state: is the fallback in use right now? */
 	pool_nodes = arena_alloc(a, (in->nnodes + 1) * sizeof(*pool_nodes));
@@ -745,21 +757,21 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 		}
 	}
 	if (f->nclaims || npool) {
-		drift_finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, "spec.fallback", s->name,
-			      "fallback NodePool %s of site %s is active: %zu "
+		drift_finding(d, count, DRIFT_FALLBACK_ACTIVE, pool_at, path, s->name,
+			      "%s NodePool %s of site %s is active: %zu "
 			      "NodeClaim%s%s%s%s, %zu node%s%s%s%s, %lld of %lld GPUs in use "
 			      "(%lld%%)%s",
-			      pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
+			      what, pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
 			      f->nclaims ? " (" : "",
 			      f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
 			      f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s",
 			      npool ? " (" : "", npool ? name_list(a, pool_nodes, npool) : "",
-			      npool ? ")" : "", (long long)gpus, (long long)s->fallback.gpu_limit,
-			      s->fallback.gpu_limit
-				      ? (long long)(gpus * 100 / s->fallback.gpu_limit)
-				      : 0LL,
-			      s->fallback.gpu_limit && gpus * 100 >= s->fallback.gpu_limit * 80
-				      ? ": near gpuLimit, raise it or bring the site back"
+			      npool ? ")" : "", (long long)gpus, (long long)fb->gpu_limit,
+			      fb->gpu_limit ? (long long)(gpus * 100 / fb->gpu_limit) : 0LL,
+			      fb->gpu_limit && gpus * 100 >= fb->gpu_limit * 80
+				      ? (burst ? ": near burst.gpuLimit, burst Pods beyond it stay "
+						 "Pending"
+					       : ": near gpuLimit, raise it or bring the site back")
 				      : "");
 	}
 }

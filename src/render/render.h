@@ -286,6 +286,8 @@ struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site
  *          {op: add, path: /spec/tolerations/-, value: the toleration}
  *          when spec.tolerations exists, else
  *          {op: add, path: /spec/tolerations, value: [the toleration]}.
+ *  step 2b the same for `burst_taint` when set (the burst scope's plan:
+ *          the toleration of the burst pool's taint), after step 2's.
  *  step 3  node affinity, appended to what the Pod has, one requirement
  *          after the other (`affinity`, in order: the hybrid one,
  *          eks.amazonaws.com/compute-type In [hybrid], preferred with
@@ -349,6 +351,9 @@ struct render_placement_plan {
 	int weight; /* prefer-onprem only */
 	enum spec_site_binding site_binding;
 	const char *site;
+	/* step 2b: a second taint the Pods tolerate (the burst pool's), or
+	 * NULL; set only in the burst scope's plan */
+	const struct spec_taint *burst_taint;
 	/* step 3, in order */
 	struct render_affinity affinity[RENDER_AFFINITY_MAX];
 	size_t affinity_count;
@@ -369,6 +374,22 @@ struct render_patch {
 
 /* Fill the plan of `site` (pointers into the model; nothing allocated). */
 void render_placement_plan(struct render_placement_plan *out, const struct spec_site *site);
+
+/*
+ * Fill the plan of the site's burst scope (burst.namespaces and
+ * podSelector): the placement plan's steps with the hybrid nodes always
+ * preferred (on-prem first, then the burst pool), then step 2b, the burst
+ * taint's toleration, and a required `gpusite.io/pool NotIn [fallback]`
+ * (never the on-demand fallback).  Returns false, plan untouched, when the
+ * site has no burst pool.
+ */
+bool render_placement_burst_plan(struct render_placement_plan *out, const struct spec_site *site);
+
+/* The placement plans of `site`, named (the placement scope's first, then
+ * the burst scope's when the site has a burst pool); returns how many
+ * (at most 2) were written to `out`. */
+size_t render_placement_plans(struct render_placement_plan out[2], struct arena *a,
+			      const struct spec_site *site);
 
 /* The weight of the site's preferred term with siteBinding preferred:
  * the most a term may weigh, so the site's own nodes win over any other

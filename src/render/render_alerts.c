@@ -1,7 +1,7 @@
 /*
  * render_alerts.c - the site's PrometheusRule (monitoring.coreos.com/v1,
- * <alerts.namespace>/gpusite-<site>): fallback activated, fallback near its
- * GPU limit, GPU Pods pending, an on-prem GPU node NotReady (docs/design/artifacts.md,
+ * <alerts.namespace>/gpusite-<site>): fallback activated, fallback (and
+ * burst pool) near its GPU limit, GPU Pods pending, an on-prem GPU node NotReady (docs/design/artifacts.md,
  * "Alerts").  Metric names: docs/design/upstream.md, "Karpenter" and "Admission policies".
  */
 #include <string.h>
@@ -244,13 +244,16 @@ fallback_active_alert(struct arena *a, const struct spec_site *site, const char 
 	return alert_node(a, site->name, &x);
 }
 
+/* A pool near its GPU limit: the fallback (failover capacity running
+ * out) or the burst pool (Spot bursts about to stay pending). */
 static struct node *
-fallback_near_limit_alert(struct arena *a, const struct spec_site *site, const char *pool,
-			  const char *pool_sel)
+near_limit_alert(struct arena *a, const struct spec_site *site, const struct inv_pool *pool,
+		 const char *pool_sel)
 {
+	bool burst = pool->role == INV_ROLE_BURST_POOL;
 	struct alert x;
 
-	x.name = "GPUSiteFallbackNearLimit";
+	x.name = burst ? "GPUSiteBurstNearLimit" : "GPUSiteFallbackNearLimit";
 	x.expr = arena_printf(
 		a,
 		"karpenter_nodepools_usage{%s,resource_type=\"nvidia.com/gpu\"}\n"
@@ -259,26 +262,37 @@ fallback_near_limit_alert(struct arena *a, const struct spec_site *site, const c
 	x.for_ = "5m";
 	x.severity = "warning";
 	x.summary = arena_printf(a,
-				 "GPU site %s: the cloud fallback is over 80%% of"
-				 " its GPU limit",
+				 burst ? "GPU site %s: the burst pool is over 80%% of"
+					 " its GPU limit"
+				       : "GPU site %s: the cloud fallback is over 80%% of"
+					 " its GPU limit",
 				 site->name);
-	x.description = arena_printf(a,
+	x.description =
+		burst ? arena_printf(a,
+				     "The burst NodePool %s uses more than 80%%"
+				     " of its limit of %lld GPUs; burst pods beyond it stay pending"
+				     " (they never use the fallback). Raise burst.gpuLimit if the"
+				     " bursts are meant to grow.",
+				     pool->name, (long long)pool->spec->gpu_limit)
+		      : arena_printf(a,
 				     "The fallback NodePool %s uses more than 80%%"
 				     " of its limit of %lld GPUs; pods beyond it stay pending.",
-				     pool, (long long)site->fallback.gpu_limit);
+				     pool->name, (long long)pool->spec->gpu_limit);
 	return alert_node(a, site->name, &x);
 }
 
-/* Both fallback alerts select the same NodePool. */
+/* The alerts of one pool, on its NodePool: its activation (the on-prem
+ * nodes cannot take the load) and its limit; only the limit of a pool of
+ * normal-time capacity (the burst pool). */
 static void
-fallback_alerts(struct arena *a, struct node *rules, const struct spec_site *site,
-		const struct inv_pool *fallback)
+pool_alerts(struct arena *a, struct node *rules, const struct spec_site *site,
+	    const struct inv_pool *pool)
 {
-	const char *pool = fallback->name, *pool_sel;
+	const char *pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool->name));
 
-	pool_sel = arena_printf(a, "nodepool=%s", render_quote(a, pool));
-	node_seq_push(a, rules, fallback_active_alert(a, site, pool, pool_sel));
-	node_seq_push(a, rules, fallback_near_limit_alert(a, site, pool, pool_sel));
+	if (!pool->normal_time)
+		node_seq_push(a, rules, fallback_active_alert(a, site, pool->name, pool_sel));
+	node_seq_push(a, rules, near_limit_alert(a, site, pool, pool_sel));
 }
 
 /* What a failover takes by the site's own budget, for the alerts' `for`:
@@ -494,7 +508,7 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 	failover_budget(&f, site);
 	rules = alerts_rules(ctx, site, &w);
 	for (size_t i = 0; i < ctx->inv->pool_count; i++)
-		fallback_alerts(a, rules, site, &ctx->inv->pools[i]);
+		pool_alerts(a, rules, site, &ctx->inv->pools[i]);
 	if (ctx->inv->pool_count)
 		node_seq_push(
 			a, rules,

@@ -37,24 +37,38 @@ render_fallback_needs_plugin(const struct spec_site *s)
 	       s->fallback.node_image == IMAGE_AL2023;
 }
 
+/* Whether a site whose fallback nodes run this plugin has a burst pool:
+ * its nodes boot the same image and need the plugin too. */
+static bool
+any_burst(const struct spec_site *const *sites, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (render_fallback_needs_plugin(sites[i]) && sites[i]->burst.pool.enabled)
+			return true;
+	return false;
+}
+
 /* The nodes this plugin may run on, as nodeSelector and as the affinity
  * that replaces the chart's default (NFD's PCI label, which no NFD worker
- * of gpusite puts on a fallback node). */
+ * of gpusite puts on a fallback node).  With a burst pool the plugin
+ * covers every pool of the site: the node type is then the affinity's
+ * (fallback or burst), which a nodeSelector cannot say. */
 static struct node *
-selector(struct arena *a)
+selector(struct arena *a, bool burst)
 {
 	struct node *m = node_new_map(a, no_pos);
 
 	node_map_add_str(a, m, INV_NODE_IMAGE_LABEL, "al2023");
-	node_map_add_str(a, m, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
+	if (!burst)
+		node_map_add_str(a, m, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
 	return m;
 }
 
 static struct node *
-affinity(struct arena *a)
+affinity(struct arena *a, bool burst)
 {
 	static const char *const al2023[] = { "al2023" };
-	static const char *const fallback[] = { INV_NODE_TYPE_FALLBACK };
+	static const char *const pools[] = { INV_NODE_TYPE_FALLBACK, INV_NODE_TYPE_BURST };
 	static const char *const hybrid[] = { RENDER_HYBRID_VALUE };
 	struct node *aff = node_new_map(a, no_pos), *na, *req, *terms, *term, *exprs;
 
@@ -66,7 +80,8 @@ affinity(struct arena *a)
 	node_seq_push(a, terms, term);
 	exprs = node_map_add(a, term, "matchExpressions", node_new_seq(a, no_pos));
 	node_seq_push(a, exprs, render_requirement(a, INV_NODE_IMAGE_LABEL, "In", al2023, 1));
-	node_seq_push(a, exprs, render_requirement(a, INV_NODE_TYPE_LABEL, "In", fallback, 1));
+	node_seq_push(a, exprs,
+		      render_requirement(a, INV_NODE_TYPE_LABEL, "In", pools, burst ? 2 : 1));
 	node_seq_push(a, exprs, render_requirement(a, RENDER_HYBRID_LABEL, "NotIn", hybrid, 1));
 	return aff;
 }
@@ -76,9 +91,10 @@ render_fallback_plugin_values(struct arena *a, const struct spec_site *const *si
 {
 	struct node *v = node_new_map(a, no_pos), *tol, *gfd;
 	struct render_kvs taints = { NULL, 0, 0 };
+	bool burst = any_burst(sites, count);
 
-	node_map_add(a, v, "nodeSelector", selector(a));
-	node_map_add(a, v, "affinity", affinity(a));
+	node_map_add(a, v, "nodeSelector", selector(a, burst));
+	node_map_add(a, v, "affinity", affinity(a, burst));
 	tol = node_map_add(a, v, "tolerations", node_new_seq(a, no_pos));
 	/* Helm replaces lists: the chart's default is repeated. */
 	node_seq_push(a, tol, render_toleration(a, "CriticalAddonsOnly", "Exists", NULL, NULL, -1));
@@ -95,6 +111,11 @@ render_fallback_plugin_values(struct arena *a, const struct spec_site *const *si
 		node_seq_push(a, tol,
 			      render_toleration(a, taints.items[i].value, "Exists", NULL,
 						strchr(taints.items[i].key, '\n') + 1, -1));
+	/* the burst nodes' own taint */
+	if (burst)
+		node_seq_push(a, tol,
+			      render_toleration(a, INV_BURST_TAINT_KEY, "Exists", NULL,
+						INV_BURST_TAINT_EFFECT, -1));
 	/* No second NFD in the cluster: GFD (which brings NFD) stays off. */
 	gfd = node_map_add(a, v, "gfd", node_new_map(a, no_pos));
 	node_map_add_bool(a, gfd, "enabled", false);

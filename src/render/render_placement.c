@@ -20,13 +20,15 @@ static const char *const hybrid_values[] = { RENDER_HYBRID_VALUE };
 #define PATH_PREF PATH_NA "/preferredDuringSchedulingIgnoredDuringExecution"
 #define PATH_REQ PATH_NA "/requiredDuringSchedulingIgnoredDuringExecution"
 
-void
-render_placement_plan(struct render_placement_plan *out, const struct spec_site *site)
+/* The steps both scopes share; `require` false keeps the hybrid nodes
+ * only preferred. */
+static void
+plan_fill(struct render_placement_plan *out, const struct spec_site *site, bool require)
 {
 	const struct spec_placement *p = &site->placement;
 
 	memset(out, 0, sizeof(*out));
-	out->name = NULL; /* set by the engines: "gpusite-<site>-placement" */
+	out->name = NULL; /* set by render_placement_plans() */
 	out->gpu_resource = RENDER_GPU_RESOURCE;
 	out->namespaces = p->namespaces;
 	out->namespace_count = p->namespace_count;
@@ -40,16 +42,56 @@ render_placement_plan(struct render_placement_plan *out, const struct spec_site 
 		p->not_ready_toleration_seconds != RENDER_DEFAULT_TOLERATION_SECONDS;
 	out->replace_unreachable =
 		p->unreachable_toleration_seconds != RENDER_DEFAULT_TOLERATION_SECONDS;
-	out->mode = p->mode;
+	out->mode = require ? PLACE_REQUIRE_ONPREM : PLACE_PREFER_ONPREM;
 	out->weight = p->weight;
 	out->site_binding = p->site_binding;
 	out->site = site->name;
 	render_placement_affinity_add(out, "hybrid", RENDER_HYBRID_LABEL, "In", hybrid_values, 1,
-				      p->mode == PLACE_REQUIRE_ONPREM, p->weight);
+				      require, p->weight);
 	if (p->site_binding != BIND_NONE)
 		render_placement_affinity_add(out, "site", INV_SITE_LABEL, "In", &site->name, 1,
 					      p->site_binding == BIND_REQUIRED,
 					      RENDER_SITE_PREFERENCE_WEIGHT);
+}
+
+void
+render_placement_plan(struct render_placement_plan *out, const struct spec_site *site)
+{
+	plan_fill(out, site, site->placement.mode == PLACE_REQUIRE_ONPREM);
+}
+
+bool
+render_placement_burst_plan(struct render_placement_plan *out, const struct spec_site *site)
+{
+	static const struct spec_taint burst_taint = { INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE,
+						       INV_BURST_TAINT_EFFECT, NULL };
+	static const char *const fallback[] = { INV_POOL_FALLBACK };
+	const struct spec_burst *b = &site->burst;
+
+	if (!b->pool.enabled)
+		return false;
+	/* on-prem first, then the burst pool: the hybrid nodes only preferred */
+	plan_fill(out, site, false);
+	out->namespaces = b->namespaces;
+	out->namespace_count = b->namespace_count;
+	out->pod_selector = b->pod_selector;
+	out->burst_taint = &burst_taint;
+	render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn", fallback, 1, true, 0);
+	return true;
+}
+
+size_t
+render_placement_plans(struct render_placement_plan out[2], struct arena *a,
+		       const struct spec_site *site)
+{
+	const struct inventory *inv = inventory_site(a, site);
+	size_t n = 0;
+
+	render_placement_plan(&out[n], site);
+	out[n++].name = inventory_object(inv, INV_ROLE_PLACEMENT_POLICY)->name;
+	if (render_placement_burst_plan(&out[n], site))
+		out[n++].name = inventory_object(inv, INV_ROLE_BURST_POLICY)->name;
+	return n;
 }
 
 void
@@ -61,6 +103,22 @@ render_placement_affinity_add(struct render_placement_plan *plan, const char *wh
 		plan->affinity[plan->affinity_count++] =
 			(struct render_affinity){ what,        key,      op,    values,
 						  value_count, required, weight };
+}
+
+int
+render_placement_each(struct render_ctx *ctx, const struct spec_site *site, enum spec_engine engine,
+		      void (*one)(struct render_ctx *ctx, const struct spec_site *site,
+				  const struct render_placement_plan *plan))
+{
+	struct render_placement_plan plans[2];
+	size_t n;
+
+	if (site->placement.engine != engine)
+		return 0;
+	n = render_placement_plans(plans, ctx->arena, site);
+	for (size_t i = 0; i < n; i++)
+		one(ctx, site, &plans[i]);
+	return 0;
 }
 
 /* Label selector semantics of metav1.LabelSelector (k8s/k8s_selector.h). */
@@ -118,15 +176,6 @@ field(const struct node *m, const char *key)
 	const char *s = node_text(node_map_get(m, key));
 
 	return s ? s : "";
-}
-
-/* Whether toleration t tolerates the GPU taint (core/v1 ToleratesTaint). */
-static bool
-tolerates_gpu(const struct render_placement_plan *plan, const struct node *t)
-{
-	const struct k8s_taint taint = { plan->taint_key, plan->taint_value, plan->taint_effect };
-
-	return k8s_toleration_tolerates(t, &taint);
 }
 
 /* The requirement of step 3's entry `r`. */
@@ -229,11 +278,32 @@ has_requirement(const struct node *exprs, const struct render_affinity *r)
 	return false;
 }
 
-/* The GPU toleration of step 2. */
+/* The toleration steps 2 and 2b add: key, Exists, the taint's effect. */
 static struct node *
-gpu_toleration(struct arena *a, const struct render_placement_plan *plan)
+toleration_of(struct arena *a, const struct k8s_taint *taint)
 {
-	return render_toleration(a, plan->taint_key, "Exists", NULL, plan->taint_effect, -1);
+	return render_toleration(a, taint->key, "Exists", NULL, taint->effect, -1);
+}
+
+/* Step 2 (or 2b) for `taint`: its toleration appended unless one the Pod
+ * has (core/v1 ToleratesTaint) tolerates it; `*added` when a step before
+ * created the list. */
+static void
+tolerate_step(struct arena *a, struct render_patch *out, bool *added, const struct node *tols,
+	      const struct k8s_taint *taint)
+{
+	struct node *list;
+
+	if (k8s_tolerations_tolerate(tols, taint))
+		return;
+	if (tols || *added) {
+		patch_add(a, out, "add", "/spec/tolerations/-", toleration_of(a, taint));
+		return;
+	}
+	list = node_new_seq(a, no_pos);
+	node_seq_push(a, list, toleration_of(a, taint));
+	patch_add(a, out, "add", "/spec/tolerations", list);
+	*added = true;
 }
 
 /*
@@ -364,7 +434,7 @@ render_placement_patches(struct render_patch *out, struct arena *a,
 {
 	const struct node *tols = node_path(pod, "spec.tolerations");
 	const struct node *aff = node_path(pod, "spec.affinity");
-	bool tolerated = false;
+	bool tols_added = false;
 
 	/* null is absent, as the API server decodes it */
 	if (tols && tols->kind != NODE_SEQ)
@@ -398,20 +468,15 @@ render_placement_patches(struct render_patch *out, struct arena *a,
 			  node_new_int(a, no_pos, want));
 	}
 
-	/* step 2: the GPU toleration unless the taint is tolerated already */
-	for (size_t i = 0; tols && i < tols->seq.count; i++)
-		if (tolerates_gpu(plan, tols->seq.items[i]))
-			tolerated = true;
-	if (!tolerated) {
-		if (tols) {
-			patch_add(a, out, "add", "/spec/tolerations/-", gpu_toleration(a, plan));
-		} else {
-			struct node *list = node_new_seq(a, no_pos);
-
-			node_seq_push(a, list, gpu_toleration(a, plan));
-			patch_add(a, out, "add", "/spec/tolerations", list);
-		}
-	}
+	/* step 2: the GPU toleration unless the taint is tolerated already;
+	 * step 2b: the burst taint's the same way */
+	tolerate_step(
+		a, out, &tols_added, tols,
+		&(struct k8s_taint){ plan->taint_key, plan->taint_value, plan->taint_effect });
+	if (plan->burst_taint)
+		tolerate_step(a, out, &tols_added, tols,
+			      &(struct k8s_taint){ plan->burst_taint->key, plan->burst_taint->value,
+						   plan->burst_taint->effect });
 
 	/* step 3: node affinity appended to what the Pod has */
 	placement_affinity(a, out, plan, aff);
@@ -429,18 +494,6 @@ struct node *
 render_placement_node_affinity(struct arena *a, const struct render_affinity *r)
 {
 	return node_affinity(a, r);
-}
-
-const char *
-render_placement_name(struct arena *a, const struct spec_site *site)
-{
-	return inventory_object(inventory_site(a, site), INV_ROLE_PLACEMENT_POLICY)->name;
-}
-
-struct node *
-render_placement_gpu_toleration(struct arena *a, const struct render_placement_plan *plan)
-{
-	return gpu_toleration(a, plan);
 }
 
 struct node *
@@ -475,14 +528,36 @@ render_placement_pod_rules(struct arena *a)
 	return rules;
 }
 
-/* CEL: Object.<path>{...} for the toleration of step 2. */
+/* CEL: Object.<path>{...} for the toleration of step 2 (or 2b). */
 static const char *
-cel_toleration(struct arena *a, const struct render_placement_plan *plan)
+cel_toleration(struct arena *a, const struct k8s_taint *t)
 {
 	return arena_printf(a,
 			    "Object.spec.tolerations{key: %s, operator: \"Exists\","
 			    " effect: %s}",
-			    render_quote(a, plan->taint_key), render_quote(a, plan->taint_effect));
+			    render_quote(a, t->key), render_quote(a, t->effect));
+}
+
+/* CEL: the JSON patch of step 2 (or 2b) for taint t. */
+static const char *
+cel_toleration_patch(struct arena *a, const struct k8s_taint *t)
+{
+	return arena_printf(a,
+			    "object.spec.?tolerations.orValue([]).exists(t,\n"
+			    "  (t.?key.orValue(\"\") == %s ||\n"
+			    "    (t.?key.orValue(\"\") == \"\" && "
+			    "t.?operator.orValue(\"\") == \"Exists\")) &&\n"
+			    "  (t.?operator.orValue(\"\") == \"Exists\" || "
+			    "t.?value.orValue(\"\") == %s) &&\n"
+			    "  (t.?effect.orValue(\"\") == \"\" || t.?effect.orValue(\"\") "
+			    "== %s)) ? [] :\n"
+			    "has(object.spec.tolerations) ?\n"
+			    "  [JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",\n"
+			    "    value: %s}] :\n"
+			    "  [JSONPatch{op: \"add\", path: \"/spec/tolerations\",\n"
+			    "    value: [%s]}]",
+			    render_quote(a, t->key), render_quote(a, t->value),
+			    render_quote(a, t->effect), cel_toleration(a, t), cel_toleration(a, t));
 }
 
 /* CEL: the values of r as a list literal. */
@@ -662,25 +737,16 @@ render_placement_cel(struct arena *a, struct node *spec, const struct render_pla
 				     "variables.evictionSeconds[object.spec.tolerations[i].key]})",
 				     RENDER_DEFAULT_TOLERATION_SECONDS));
 
-	add_json_patch(a, muts,
-		       arena_printf(a,
-				    "object.spec.?tolerations.orValue([]).exists(t,\n"
-				    "  (t.?key.orValue(\"\") == %s ||\n"
-				    "    (t.?key.orValue(\"\") == \"\" && "
-				    "t.?operator.orValue(\"\") == \"Exists\")) &&\n"
-				    "  (t.?operator.orValue(\"\") == \"Exists\" || "
-				    "t.?value.orValue(\"\") == %s) &&\n"
-				    "  (t.?effect.orValue(\"\") == \"\" || t.?effect.orValue(\"\") "
-				    "== %s)) ? [] :\n"
-				    "has(object.spec.tolerations) ?\n"
-				    "  [JSONPatch{op: \"add\", path: \"/spec/tolerations/-\",\n"
-				    "    value: %s}] :\n"
-				    "  [JSONPatch{op: \"add\", path: \"/spec/tolerations\",\n"
-				    "    value: [%s]}]",
-				    render_quote(a, plan->taint_key),
-				    render_quote(a, plan->taint_value),
-				    render_quote(a, plan->taint_effect), cel_toleration(a, plan),
-				    cel_toleration(a, plan)));
+	add_json_patch(
+		a, muts,
+		cel_toleration_patch(a, &(struct k8s_taint){ plan->taint_key, plan->taint_value,
+							     plan->taint_effect }));
+	if (plan->burst_taint)
+		add_json_patch(
+			a, muts,
+			cel_toleration_patch(a, &(struct k8s_taint){ plan->burst_taint->key,
+								     plan->burst_taint->value,
+								     plan->burst_taint->effect }));
 
 	for (size_t k = 0; k < plan->affinity_count; k++)
 		add_json_patch(a, muts,
@@ -689,12 +755,26 @@ render_placement_cel(struct arena *a, struct node *spec, const struct render_pla
 				       : cel_preferred_patches(a, &plan->affinity[k]));
 }
 
+/* What the site binding adds, for a purpose line. */
+static const char *
+binding_purpose(const struct render_placement_plan *plan)
+{
+	return plan->site_binding == BIND_REQUIRED    ? "; only the site's own nodes"
+	       : plan->site_binding == BIND_PREFERRED ? "; the site's own nodes first"
+						      : "";
+}
+
 const char *
 render_placement_purpose(struct arena *a, const struct render_placement_plan *plan)
 {
-	const char *bind = plan->site_binding == BIND_REQUIRED    ? "; only the site's own nodes"
-			   : plan->site_binding == BIND_PREFERRED ? "; the site's own nodes first"
-								  : "";
+	if (plan->burst_taint)
+		return arena_printf(a,
+				    "adds to GPU Pods in the burst namespaces the GPU and burst"
+				    " taint tolerations, a preferred affinity to hybrid nodes and"
+				    " a required one to every pool but the fallback (on-prem"
+				    " first, then the burst pool, never the fallback%s)",
+				    binding_purpose(plan));
+	const char *bind = binding_purpose(plan);
 
 	return arena_printf(a,
 			    "adds to GPU Pods in %s the GPU toleration%s and a %s"

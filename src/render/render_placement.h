@@ -8,19 +8,12 @@
 
 #include "render/render.h"
 
-/* "gpusite-<site>-placement" */
-const char *render_placement_name(struct arena *a, const struct spec_site *site);
-
 /* The expression of one requirement of step 3 (key, operator, values). */
 struct node *render_placement_requirement(struct arena *a, const struct render_affinity *r);
 
 /* The nodeAffinity value that requirement r adds to a Pod without one
  * (its preferred term or its one required term). */
 struct node *render_placement_node_affinity(struct arena *a, const struct render_affinity *r);
-
-/* The GPU toleration that step 2 adds. */
-struct node *render_placement_gpu_toleration(struct arena *a,
-					     const struct render_placement_plan *plan);
 
 /* {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In,
  * values: namespaces}]}, or NULL when no namespace is listed. */
@@ -39,6 +32,13 @@ struct node *render_placement_pod_rules(struct arena *a);
  */
 void render_placement_cel(struct arena *a, struct node *spec,
 			  const struct render_placement_plan *plan);
+
+/* When the site's placement.engine is `engine`: `one` for each of the
+ * site's plans (render_placement_plans()).  Returns 0. */
+int render_placement_each(struct render_ctx *ctx, const struct spec_site *site,
+			  enum spec_engine engine,
+			  void (*one)(struct render_ctx *ctx, const struct spec_site *site,
+				      const struct render_placement_plan *plan));
 
 /* The one-line purpose of a placement policy for `explain`. */
 const char *render_placement_purpose(struct arena *a, const struct render_placement_plan *plan);

@@ -11,6 +11,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "json/json.h"
+#include "k8s/k8s_toleration.h"
 #include "render/render_placement.h"
 #include "render/render_util.h"
 
@@ -252,18 +253,45 @@ required_rules(struct arena *a, struct node *rules, const struct render_placemen
 	node_seq_push(a, fe, term_foreach(a, r, false));
 }
 
-static int
-clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
+/* Step 2 (or 2b): the toleration of `t` unless one the Pod has
+ * tolerates it. */
+static void
+toleration_rule(struct arena *a, struct node *rules, const struct render_placement_plan *plan,
+		const char *name, const struct k8s_taint *t)
+{
+	struct node *all, *mutate;
+
+	rule(a, rules, name, plan, &all, &mutate);
+	node_seq_push(a, all,
+		      condition(a,
+				arena_printf(a,
+					     "{{ length(request.object.spec.tolerations[?(key == "
+					     "%s || (!key && operator == 'Exists'))"
+					     " && (operator == 'Exists' || value == %s) && "
+					     "(!effect || effect == %s)] || `[]`) }}",
+					     render_jp_raw(a, t->key), render_jp_raw(a, t->value),
+					     render_jp_raw(a, t->effect)),
+				"Equals", node_new_int(a, no_pos, 0)));
+	/* Appended; Kyverno creates the list when it is absent. */
+	node_map_add_str(a, mutate, "patchesJson6902",
+			 arena_printf(a,
+				      "- op: add\n"
+				      "  path: /spec/tolerations/-\n"
+				      "  value: %s\n",
+				      json_text(a, render_toleration(a, t->key, "Exists", NULL,
+								     t->effect, -1))));
+}
+
+/* The ClusterPolicy of one scope of a site. */
+static void
+clusterpolicy_one(struct render_ctx *ctx, const struct spec_site *site,
+		  const struct render_placement_plan *p)
 {
 	struct arena *a = ctx->arena;
-	struct render_placement_plan plan;
+	struct render_placement_plan plan = *p;
 	struct render_object *o;
 	struct node *spec, *rules, *all, *mutate;
 
-	if (site->placement.engine != ENGINE_KYVERNO_CLUSTERPOLICY)
-		return 0;
-	render_placement_plan(&plan, site);
-	plan.name = render_placement_name(a, site);
 	o = render_object_add(ctx, &render_kind_placement_clusterpolicy, NULL, NULL, "", plan.name,
 			      site->name, site->cluster.name, NULL,
 			      render_placement_purpose(a, &plan));
@@ -292,26 +320,12 @@ clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 						      plan.unreachable_seconds));
 	}
 
-	rule(a, rules, "gpu-toleration", &plan, &all, &mutate);
-	/* No toleration that already tolerates the GPU taint. */
-	node_seq_push(a, all,
-		      condition(a,
-				arena_printf(a,
-					     "{{ length(request.object.spec.tolerations[?(key == "
-					     "%s || (!key && operator == 'Exists'))"
-					     " && (operator == 'Exists' || value == %s) && "
-					     "(!effect || effect == %s)] || `[]`) }}",
-					     render_jp_raw(a, plan.taint_key),
-					     render_jp_raw(a, plan.taint_value),
-					     render_jp_raw(a, plan.taint_effect)),
-				"Equals", node_new_int(a, no_pos, 0)));
-	/* Appended; Kyverno creates the list when it is absent. */
-	node_map_add_str(a, mutate, "patchesJson6902",
-			 arena_printf(a,
-				      "- op: add\n"
-				      "  path: /spec/tolerations/-\n"
-				      "  value: %s\n",
-				      json_text(a, render_placement_gpu_toleration(a, &plan))));
+	toleration_rule(a, rules, &plan, "gpu-toleration",
+			&(struct k8s_taint){ plan.taint_key, plan.taint_value, plan.taint_effect });
+	if (plan.burst_taint)
+		toleration_rule(a, rules, &plan, "burst-toleration",
+				&(struct k8s_taint){ plan.burst_taint->key, plan.burst_taint->value,
+						     plan.burst_taint->effect });
 
 	for (size_t k = 0; k < plan.affinity_count; k++) {
 		if (plan.affinity[k].required)
@@ -319,7 +333,12 @@ clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
 		else
 			preferred_rule(a, rules, &plan, &plan.affinity[k]);
 	}
-	return 0;
+}
+
+static int
+clusterpolicy_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	return render_placement_each(ctx, site, ENGINE_KYVERNO_CLUSTERPOLICY, clusterpolicy_one);
 }
 
 const struct render_kind render_kind_placement_clusterpolicy = {

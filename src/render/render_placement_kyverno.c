@@ -10,17 +10,17 @@
 
 static const struct pos no_pos = POS_NONE;
 
-/* The policy of one site; shared with `explain`'s snippet for engine none. */
+/* The policy of one scope of a site; shared with `explain`'s snippet for
+ * engine none. */
 static struct render_object *
-mutating_policy(struct render_ctx *ctx, const struct spec_site *site)
+mutating_policy(struct render_ctx *ctx, const struct spec_site *site,
+		const struct render_placement_plan *p)
 {
 	struct arena *a = ctx->arena;
-	struct render_placement_plan plan;
+	struct render_placement_plan plan = *p;
 	struct render_object *o;
 	struct node *spec, *ag, *ev, *mc, *nssel;
 
-	render_placement_plan(&plan, site);
-	plan.name = render_placement_name(a, site);
 	o = render_object_add(ctx, &render_kind_placement_kyverno, NULL, NULL, "", plan.name,
 			      site->name, site->cluster.name, NULL,
 			      render_placement_purpose(a, &plan));
@@ -50,13 +50,17 @@ mutating_policy(struct render_ctx *ctx, const struct spec_site *site)
 	return o;
 }
 
+static void
+kyverno_one(struct render_ctx *ctx, const struct spec_site *site,
+	    const struct render_placement_plan *plan)
+{
+	mutating_policy(ctx, site, plan);
+}
+
 static int
 kyverno_site(struct render_ctx *ctx, const struct spec_site *site)
 {
-	if (site->placement.engine != ENGINE_KYVERNO)
-		return 0;
-	mutating_policy(ctx, site);
-	return 0;
+	return render_placement_each(ctx, site, ENGINE_KYVERNO, kyverno_one);
 }
 
 int
@@ -66,8 +70,10 @@ render_placement_snippet(struct render_object *out, struct arena *a, struct diag
 	static const struct render_options defaults; /* all zero: every site, no files */
 	struct render_result tmp = { NULL, 0, 0, NULL, 0, 0 };
 	struct render_ctx ctx = { a, d, opt ? opt : &defaults, &tmp, inventory_site(a, site) };
+	struct render_placement_plan plans[2];
 
-	*out = *mutating_policy(&ctx, site);
+	render_placement_plans(plans, a, site);
+	*out = *mutating_policy(&ctx, site, &plans[0]);
 	return 0;
 }
 

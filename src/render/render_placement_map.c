@@ -12,20 +12,16 @@
 
 static const struct pos no_pos = POS_NONE;
 
-static int
-map_site(struct render_ctx *ctx, const struct spec_site *site)
+/* The policy and binding of one scope of a site. */
+static void
+map_policy(struct render_ctx *ctx, const struct spec_site *site,
+	   const struct render_placement_plan *p)
 {
 	struct arena *a = ctx->arena;
-	struct render_placement_plan plan;
+	struct render_placement_plan plan = *p;
 	struct render_object *o, *b;
 	struct node *spec, *mc, *bspec, *mr, *nssel;
-	const char *api;
-
-	if (site->placement.engine != ENGINE_MAP)
-		return 0;
-	render_placement_plan(&plan, site);
-	plan.name = render_placement_name(a, site);
-	api = render_map_api_version(render_kube_minor(site, ctx->opt));
+	const char *api = render_map_api_version(render_kube_minor(site, ctx->opt));
 
 	o = render_object_add(ctx, &render_kind_placement_map, api, NULL, "", plan.name, site->name,
 			      site->cluster.name, NULL, render_placement_purpose(a, &plan));
@@ -37,11 +33,13 @@ map_site(struct render_ctx *ctx, const struct spec_site *site)
 	node_map_add(a, mc, "resourceRules", render_placement_pod_rules(a));
 	render_placement_cel(a, spec, &plan);
 
-	b = render_object_add(ctx, &render_kind_placement_map, api,
-			      "MutatingAdmissionPolicyBinding", "", plan.name, site->name,
-			      site->cluster.name, NULL,
-			      "binds the placement MutatingAdmissionPolicy to the"
-			      " placement namespaces and Pod selector");
+	b = render_object_add(
+		ctx, &render_kind_placement_map, api, "MutatingAdmissionPolicyBinding", "",
+		plan.name, site->name, site->cluster.name, NULL,
+		plan.burst_taint ? "binds the burst MutatingAdmissionPolicy to the"
+				   " burst namespaces and Pod selector"
+				 : "binds the placement MutatingAdmissionPolicy to the"
+				   " placement namespaces and Pod selector");
 	b->rank = RENDER_RANK_MAP_BINDING;
 	bspec = node_map_add(a, b->obj, "spec", node_new_map(a, no_pos));
 	node_map_add_str(a, bspec, "policyName", plan.name);
@@ -51,7 +49,12 @@ map_site(struct render_ctx *ctx, const struct spec_site *site)
 	if (plan.pod_selector && plan.pod_selector->kind == NODE_MAP &&
 	    plan.pod_selector->map.count)
 		node_map_add(a, mr, "objectSelector", node_clone(a, plan.pod_selector));
-	return 0;
+}
+
+static int
+map_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	return render_placement_each(ctx, site, ENGINE_MAP, map_policy);
 }
 
 /* The binding, and both under v1beta1 (1.34-1.35). */

@@ -1,9 +1,10 @@
 /*
  * gs171_scope_collision.c - GS171: two sites of one cluster whose
- * placement scopes can select the same Pod (a namespace both list, and pod
- * selectors that are not provably disjoint).  Such a Pod would get both
- * sites' policies: two site requirements, and it never schedules.
- * Reported at the second site (position order), naming the first.
+ * scopes (placement or burst) can select the same Pod (a namespace both
+ * list, and pod selectors that are not provably disjoint).  Such a Pod
+ * would get both sites' policies: two site requirements, and it never
+ * schedules.  Reported at the second site (position order), naming the
+ * first.  One site's own two scopes are GS172's.
  */
 #include <string.h>
 
@@ -18,15 +19,54 @@ has_scope(const struct spec_site *s)
 	return s->placement.engine != ENGINE_NONE && s->placement.namespace_count;
 }
 
+/* Whether the site renders a burst policy that selects Pods. */
+static bool
+has_burst_scope(const struct spec_site *s)
+{
+	return s->placement.engine != ENGINE_NONE && s->burst.pool.enabled &&
+	       s->burst.namespace_count;
+}
+
+/* One scope of a site: placement (burst false) or burst. */
+struct scope {
+	const char *name; /* "placement" | "burst" */
+	const struct node *src;
+	const char *const *namespaces;
+	size_t count;
+	const struct node *selector;
+};
+
+static bool
+scope_of(const struct spec_site *s, bool burst, struct scope *out)
+{
+	if (burst ? !has_burst_scope(s) : !has_scope(s))
+		return false;
+	*out = burst ? (struct scope){ "burst", s->burst.src, s->burst.namespaces,
+				       s->burst.namespace_count, s->burst.pod_selector }
+		     : (struct scope){ "placement", s->placement.src, s->placement.namespaces,
+				       s->placement.namespace_count, s->placement.pod_selector };
+	return true;
+}
+
 /* The node of namespaces[i], for the position. */
 static struct pos
-namespace_pos(const struct spec_site *s, size_t i)
+namespace_pos(const struct spec_site *s, const struct scope *sc, size_t i)
 {
-	const struct node *seq = node_map_get(s->placement.src, "namespaces");
+	const struct node *seq = node_map_get(sc->src, "namespaces");
 
 	if (seq && seq->kind == NODE_SEQ && i < seq->seq.count)
 		return seq->seq.items[i]->at;
-	return rule_pos(s, s->placement.src, "namespaces");
+	return rule_pos(s, sc->src, "namespaces");
+}
+
+/* The scope an occurrence's path names. */
+static struct scope
+occurrence_scope(const struct rule_occurrence *o)
+{
+	struct scope sc = { 0 };
+
+	scope_of(o->site, !strncmp(o->path, "spec.burst.", 11), &sc);
+	return sc;
 }
 
 static const char *
@@ -36,56 +76,83 @@ ns_key(struct arena *a, const struct spec_site *s, const char *ns)
 }
 
 static void
+report(struct rule_ctx *c, const struct rule_occurrence *first,
+       const struct rule_occurrence *second)
+{
+	const struct spec_site *a = first->site, *b = second->site;
+	struct scope sa = occurrence_scope(first), sb = occurrence_scope(second);
+	const char *ns = strchr(second->key, '\n') + 1;
+
+	if (!strcmp(sa.name, "placement") && !strcmp(sb.name, "placement"))
+		rule_report(c, b, second->at, second->path,
+			    "namespace '%s' is in the placement scope of site '%s' and of"
+			    " site '%s' in cluster '%s', and their pod selectors can"
+			    " both match one Pod: it would get both sites' node"
+			    " requirements and never schedule; give each site its own"
+			    " namespaces, or pod selectors that cannot match the same"
+			    " Pod (first at %s)",
+			    ns, b->name, a->name, b->cluster.name, rule_pos_text(c, first->at));
+	else
+		rule_report(c, b, second->at, second->path,
+			    "namespace '%s' is in the %s scope of site '%s' and in the %s"
+			    " scope of site '%s' in cluster '%s', and their pod selectors can"
+			    " both match one Pod: it would get both sites' node"
+			    " requirements and never schedule; give each site its own"
+			    " namespaces, or pod selectors that cannot match the same"
+			    " Pod (first at %s)",
+			    ns, sb.name, b->name, sa.name, a->name, b->cluster.name,
+			    rule_pos_text(c, first->at));
+}
+
+static void
 check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 {
 	struct rule_occurrence *v;
 	size_t n = 0, cap = 0;
+	struct scope sc;
 
 	for (size_t i = 0; i < f->count; i++)
-		if (has_scope(f->sites[i]))
-			cap += f->sites[i]->placement.namespace_count;
+		for (int burst = 0; burst < 2; burst++)
+			if (scope_of(f->sites[i], burst, &sc))
+				cap += sc.count;
 	if (cap < 2)
 		return;
 	v = arena_alloc(c->arena, cap * sizeof(*v));
 	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
 
-		for (size_t k = 0; has_scope(s) && k < s->placement.namespace_count; k++)
-			rule_occurrence_set(
-				&v[n++], s, ns_key(c->arena, s, s->placement.namespaces[k]),
-				namespace_pos(s, k),
-				arena_printf(c->arena, "spec.placement.namespaces[%zu]", k));
+		for (int burst = 0; burst < 2; burst++)
+			for (size_t k = 0; scope_of(s, burst, &sc) && k < sc.count; k++)
+				rule_occurrence_set(
+					&v[n++], s, ns_key(c->arena, s, sc.namespaces[k]),
+					namespace_pos(s, &sc, k),
+					arena_printf(c->arena, "spec.%s.namespaces[%zu]", sc.name,
+						     k));
 	}
 	rule_sort_occurrences(v, n);
 	/* each run of one cluster and namespace: every later site against
 	 * the earlier ones, one finding at the nearest it collides with */
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = i; j-- > 0 && !strcmp(v[j].key, v[i].key);) {
-			const struct spec_site *a = v[j].site, *b = v[i].site;
-
-			if (a == b || k8s_label_selectors_disjoint(a->placement.pod_selector,
-								   b->placement.pod_selector))
+			if (v[j].site == v[i].site ||
+			    k8s_label_selectors_disjoint(occurrence_scope(&v[j]).selector,
+							 occurrence_scope(&v[i]).selector))
 				continue;
-			rule_report(c, b, v[i].at, v[i].path,
-				    "namespace '%s' is in the placement scope of site '%s' and of"
-				    " site '%s' in cluster '%s', and their pod selectors can"
-				    " both match one Pod: it would get both sites' node"
-				    " requirements and never schedule; give each site its own"
-				    " namespaces, or pod selectors that cannot match the same"
-				    " Pod (first at %s)",
-				    strchr(v[i].key, '\n') + 1, b->name, a->name, b->cluster.name,
-				    rule_pos_text(c, v[j].at));
+			report(c, &v[j], &v[i]);
 			break;
 		}
 	}
 }
 
-/* Sites meet by cluster and placement namespace. */
+/* Sites meet by cluster and scope namespace. */
 static void
 keys(struct rule_keys *k, const struct spec_site *s)
 {
-	for (size_t i = 0; has_scope(s) && i < s->placement.namespace_count; i++)
-		rule_key(k, ns_key(k->arena, s, s->placement.namespaces[i]));
+	struct scope sc;
+
+	for (int burst = 0; burst < 2; burst++)
+		for (size_t i = 0; scope_of(s, burst, &sc) && i < sc.count; i++)
+			rule_key(k, ns_key(k->arena, s, sc.namespaces[i]));
 }
 
 const struct rule rule_gs171 = {

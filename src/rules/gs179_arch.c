@@ -1,6 +1,6 @@
 /*
- * gs179_arch.c - the architecture of the fallback nodes:
- *   GS179 fallback.instanceTypes of more than one architecture: the
+ * gs179_arch.c - the architecture of the fallback (and burst) nodes:
+ *   GS179 a pool's instanceTypes of more than one architecture: the
  *         NodePool could launch either, and the images run on one;
  *   GS180 the fallback's architecture is not that of a node group
  *         (nodeGroups[].arch, default amd64): the workloads move between
@@ -14,29 +14,26 @@
 #include "rules/instance_types.h"
 #include "rules/rules_int.h"
 
-static const struct instance_type *
-fallback_type(const struct spec_site *s, size_t i)
-{
-	return instance_type_find(s->fallback.instance_types[i]);
-}
-
 static struct pos
-type_pos(const struct spec_site *s, size_t i)
+type_pos(const struct spec_site *s, const struct spec_fallback *f, size_t i)
 {
-	const struct node *n = s->fallback.instance_type_srcs[i];
+	const struct node *n = f->instance_type_srcs ? f->instance_type_srcs[i] : NULL;
 
-	return n ? n->at : rule_pos(s, s->fallback.src, "instanceTypes");
+	return n ? n->at : rule_pos(s, f->src, "instanceTypes");
 }
 
+/* GS179 for one pool block; a burst pool on the fallback's types is the
+ * fallback's finding. */
 static void
-check_gs179(struct rule_ctx *c, const struct spec_site *s)
+gs179_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p)
 {
+	const struct spec_fallback *f = p->f;
 	const struct instance_type *first = NULL;
 
-	if (!s->fallback.enabled)
+	if (!f->enabled || (f != &s->fallback && f->instance_types == s->fallback.instance_types))
 		return;
-	for (size_t i = 0; i < s->fallback.instance_type_count; i++) {
-		const struct instance_type *t = fallback_type(s, i);
+	for (size_t i = 0; i < f->instance_type_count; i++) {
+		const struct instance_type *t = instance_type_find(f->instance_types[i]);
 
 		if (!t)
 			continue;
@@ -46,13 +43,19 @@ check_gs179(struct rule_ctx *c, const struct spec_site *s)
 		}
 		if (!strcmp(t->arch, first->arch))
 			continue;
-		rule_report(c, s, type_pos(s, i),
-			    arena_printf(c->arena, "spec.fallback.instanceTypes[%zu]", i),
-			    "fallback instance type %s is %s but %s is %s: the NodePool"
+		rule_report(c, s, type_pos(s, f, i),
+			    arena_printf(c->arena, "%s.instanceTypes[%zu]", p->path, i),
+			    "%s instance type %s is %s but %s is %s: the NodePool"
 			    " would launch either, and an image runs on the architecture it"
 			    " was built for; list instance types of one architecture",
-			    t->name, t->arch, first->name, first->arch);
+			    p->block, t->name, t->arch, first->name, first->arch);
 	}
+}
+
+static void
+check_gs179(struct rule_ctx *c, const struct spec_site *s)
+{
+	rule_each_pool(c, s, gs179_pool);
 }
 
 const struct rule rule_gs179 = {

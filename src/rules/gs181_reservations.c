@@ -1,5 +1,6 @@
 /*
- * gs181_reservations.c - reserved capacity of the fallback (fallback.capacityType):
+ * gs181_reservations.c - reserved capacity of the fallback and burst pools
+ * (capacityType):
  *   GS181 reserved capacity with nothing that selects a reservation: with
  *         fallback.nodeClass (rendered) no capacityReservationSelectorTerms;
  *         with a node class gpusite does not render, no
@@ -12,6 +13,7 @@
  *         gpusite writes without that requirement: never a value read as
  *         nothing without a word.
  */
+#include "base/arena.h"
 #include "inventory/inventory.h"
 #include "rules/rules_int.h"
 
@@ -25,32 +27,45 @@ class_name(struct rule_ctx *c, const struct spec_site *s)
 	return pool && pool->class_name ? pool->class_name : "of the fallback";
 }
 
+/* GS181 for one pool block; the node class (and what says it selects
+ * reservations) is always the fallback's, which the burst pool shares. */
 static void
-check_gs181(struct rule_ctx *c, const struct spec_site *s)
+gs181_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p)
 {
 	const struct spec_fallback *fb = &s->fallback;
 	const struct spec_node_class *nc = &fb->node_class;
 	bool rendered = nc->set && s->cluster.provisioner == PROV_KARPENTER;
+	bool burst = p->f != fb;
 
-	if (!fb->enabled || !fb->reserved)
+	if (!p->f->enabled || !p->f->reserved)
 		return;
 	if (rendered && !nc->reservation_terms)
-		rule_report(c, s, rule_pos(s, nc->src, NULL), "spec.fallback.nodeClass",
-			    "fallback.capacityType lists reserved but fallback.nodeClass has no"
+		rule_report(c, s,
+			    burst ? rule_pos(s, p->f->src, "capacityType")
+				  : rule_pos(s, nc->src, NULL),
+			    burst ? "spec.burst.capacityType" : "spec.fallback.nodeClass",
+			    "%s.capacityType lists reserved but fallback.nodeClass has no"
 			    " capacityReservationSelectorTerms: Karpenter offers reserved capacity"
 			    " only for the reservations the EC2NodeClass selects, so no node"
 			    " launches as reserved; add capacityReservationSelectorTerms:"
-			    " [{id: cr-...}] (or tags with an optional ownerID)");
+			    " [{id: cr-...}] (or tags with an optional ownerID)",
+			    p->block);
 	else if (!rendered && !fb->class_selects_reservations)
-		rule_report(c, s, rule_pos(s, fb->src, "capacityType"),
-			    "spec.fallback.capacityType",
-			    "fallback.capacityType lists reserved but nothing says node class %s"
+		rule_report(c, s, rule_pos(s, p->f->src, "capacityType"),
+			    arena_printf(c->arena, "%s.capacityType", p->path),
+			    "%s.capacityType lists reserved but nothing says node class %s"
 			    " selects a capacity reservation: Karpenter offers reserved capacity"
 			    " only for the reservations the node class selects"
 			    " (capacityReservationSelectorTerms); give the class those terms and"
 			    " set fallback.nodeClassSelectsReservations: true, or let gpusite"
 			    " render it (fallback.nodeClass)",
-			    class_name(c, s));
+			    p->block, class_name(c, s));
+}
+
+static void
+check_gs181(struct rule_ctx *c, const struct spec_site *s)
+{
+	rule_each_pool(c, s, gs181_pool);
 }
 
 const struct rule rule_gs181 = {
@@ -84,7 +99,8 @@ check_gs183(struct rule_ctx *c, const struct spec_site *s)
 			" not list reserved, so Karpenter never uses a reservation; add reserved"
 			" to capacityType (e.g. [reserved, on-demand]) or remove"
 			" capacityReservationType");
-	if (fb->node_class.reservation_terms)
+	/* the burst pool shares the node class: its reserved capacity uses them */
+	if (fb->node_class.reservation_terms && !(s->burst.pool.enabled && s->burst.pool.reserved))
 		rule_report(
 			c, s, rule_pos(s, fb->node_class.src, "capacityReservationSelectorTerms"),
 			"spec.fallback.nodeClass.capacityReservationSelectorTerms",

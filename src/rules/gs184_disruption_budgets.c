@@ -1,5 +1,6 @@
 /*
- * gs184_disruption_budgets.c - fallback.disruptionBudgets:
+ * gs184_disruption_budgets.c - the disruptionBudgets of every pool block
+ * (fallback, burst):
  *   GS184 a budget with schedule but no duration, or duration but no
  *         schedule.  The NodePool CRD refuses it ("'schedule' must be set
  *         with 'duration'"), so the pool would not apply.
@@ -8,11 +9,11 @@
 #include "rules/rules_int.h"
 
 static void
-check_gs184(struct rule_ctx *c, const struct spec_site *s)
+pool_budgets(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p)
 {
-	const struct node *budgets = s->fallback.disruption_budgets;
+	const struct node *budgets = p->f->disruption_budgets;
 
-	if (!s->fallback.enabled || !budgets)
+	if (!p->f->enabled || !budgets)
 		return;
 	for (size_t i = 0; i < budgets->seq.count; i++) {
 		const struct node *b = budgets->seq.items[i];
@@ -22,14 +23,21 @@ check_gs184(struct rule_ctx *c, const struct spec_site *s)
 		if (sched == dur)
 			continue;
 		rule_report(c, s, rule_pos(s, b, sched ? "schedule" : "duration"),
-			    arena_printf(c->arena, "spec.fallback.disruptionBudgets[%zu]", i),
-			    "fallback.disruptionBudgets[%zu] has %s but no %s: the NodePool takes"
+			    arena_printf(c->arena, "%s.disruptionBudgets[%zu]", p->path, i),
+			    "%s.disruptionBudgets[%zu] has %s but no %s: the NodePool takes"
 			    " both or neither (a budget active for duration after each schedule"
 			    " hit, or always); add %s, or remove %s",
-			    i, sched ? "schedule" : "duration", sched ? "duration" : "schedule",
+			    p->block, i, sched ? "schedule" : "duration",
+			    sched ? "duration" : "schedule",
 			    sched ? "duration: 8h" : "schedule (e.g. \"0 9 * * mon-fri\")",
 			    sched ? "schedule" : "duration");
 	}
+}
+
+static void
+check_gs184(struct rule_ctx *c, const struct spec_site *s)
+{
+	rule_each_pool(c, s, pool_budgets);
 }
 
 const struct rule rule_gs184 = {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "inventory/inventory.h"
 #include "rules/rules_int.h"
 
 /* Table order is run order; keep it the ID order of docs/rules.md.  GS001,
@@ -19,9 +20,9 @@ const struct rule *const rules_table[] = {
 	&rule_gs047, &rule_gs050, &rule_gs051, &rule_gs052, &rule_gs060, &rule_gs061, &rule_gs062,
 	&rule_gs063, &rule_gs100, &rule_gs101, &rule_gs102, &rule_gs103, &rule_gs104, &rule_gs105,
 	&rule_gs107, &rule_gs108, &rule_gs109, &rule_gs110, &rule_gs111, &rule_gs112, &rule_gs113,
-	&rule_gs114, &rule_gs115, &rule_gs116, &rule_gs117, &rule_gs171, &rule_gs174, &rule_gs176,
-	&rule_gs178, &rule_gs179, &rule_gs180, &rule_gs181, &rule_gs182, &rule_gs183, &rule_gs184,
-	&rule_gs186, &rule_gs187, &rule_gs196,
+	&rule_gs114, &rule_gs115, &rule_gs116, &rule_gs117, &rule_gs171, &rule_gs172, &rule_gs174,
+	&rule_gs176, &rule_gs178, &rule_gs179, &rule_gs180, &rule_gs181, &rule_gs182, &rule_gs183,
+	&rule_gs184, &rule_gs186, &rule_gs187, &rule_gs196,
 };
 
 const size_t rules_count = sizeof(rules_table) / sizeof(rules_table[0]);
@@ -63,6 +64,33 @@ rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at, con
 		c->diags->items[c->diags->count - 1].site = site->name;
 	if (level == DIAG_ERROR)
 		c->errors++;
+}
+
+size_t
+rule_pools(struct rule_ctx *c, const struct spec_site *s, struct rule_pool out[RULE_POOLS_MAX])
+{
+	const struct inventory *inv = inventory_site(c->arena, s);
+	size_t n = 0;
+
+	if (!inventory_pool(inv, INV_ROLE_FALLBACK_POOL))
+		out[n++] = (struct rule_pool){ &s->fallback, "fallback", "spec.fallback" };
+	for (size_t i = 0; i < inv->pool_count && n < RULE_POOLS_MAX; i++)
+		out[n++] = (struct rule_pool){ inv->pools[i].spec,
+					       strrchr(inv->pools[i].spec_path, '.') + 1,
+					       inv->pools[i].spec_path };
+	return n;
+}
+
+void
+rule_each_pool(struct rule_ctx *c, const struct spec_site *s,
+	       void (*one)(struct rule_ctx *c, const struct spec_site *s,
+			   const struct rule_pool *p))
+{
+	struct rule_pool pools[RULE_POOLS_MAX];
+	size_t n = rule_pools(c, s, pools);
+
+	for (size_t i = 0; i < n; i++)
+		one(c, s, &pools[i]);
 }
 
 struct pos

@@ -29,9 +29,9 @@ extern const struct rule rule_gs004, rule_gs005, rule_gs010, rule_gs011, rule_gs
 	rule_gs046, rule_gs047, rule_gs050, rule_gs051, rule_gs052, rule_gs060, rule_gs061,
 	rule_gs062, rule_gs063, rule_gs100, rule_gs101, rule_gs102, rule_gs103, rule_gs104,
 	rule_gs105, rule_gs107, rule_gs108, rule_gs109, rule_gs110, rule_gs111, rule_gs112,
-	rule_gs113, rule_gs114, rule_gs115, rule_gs116, rule_gs117, rule_gs171, rule_gs174,
-	rule_gs176, rule_gs178, rule_gs179, rule_gs180, rule_gs181, rule_gs182, rule_gs183,
-	rule_gs184, rule_gs186, rule_gs187, rule_gs196;
+	rule_gs113, rule_gs114, rule_gs115, rule_gs116, rule_gs117, rule_gs171, rule_gs172,
+	rule_gs174, rule_gs176, rule_gs178, rule_gs179, rule_gs180, rule_gs181, rule_gs182,
+	rule_gs183, rule_gs184, rule_gs186, rule_gs187, rule_gs196;
 
 /*
  * Append a diagnostic for the running rule (its ID, and the severity the
@@ -48,6 +48,26 @@ void rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at
 struct pos rule_pos(const struct spec_site *s, const struct node *map, const char *key);
 /* The KEY node of map[key] (label keys, owned Helm values), else rule_pos. */
 struct pos rule_key_pos(const struct spec_site *s, const struct node *map, const char *key);
+
+/*
+ * The pool blocks a pool rule checks, one the same way as the other: the
+ * inventory's pools of the site (the fallback, the burst pool), with the
+ * fallback block first even when it is disabled (its fields are still
+ * read).  `block` names it in messages ("fallback" | "burst"), `path` is
+ * its JSON path ("spec.fallback").  Returns how many were written.
+ */
+#define RULE_POOLS_MAX 4
+struct rule_pool {
+	const struct spec_fallback *f;
+	const char *block;
+	const char *path;
+};
+size_t rule_pools(struct rule_ctx *c, const struct spec_site *s,
+		  struct rule_pool out[RULE_POOLS_MAX]);
+/* Run `one` on every pool block of rule_pools(), in order. */
+void rule_each_pool(struct rule_ctx *c, const struct spec_site *s,
+		    void (*one)(struct rule_ctx *c, const struct spec_site *s,
+				const struct rule_pool *p));
 
 /* "sites/a.yaml:3:9" (or "sites/a.yaml" for whole-file positions). */
 const char *rule_pos_text(struct rule_ctx *c, struct pos at);

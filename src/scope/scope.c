@@ -36,6 +36,7 @@ static const struct {
 	{ LABEL_GPU_PRESENT, "true" },
 	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_HYBRID },   /* gpusite's NodeConfig label */
 	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK }, /* gpusite's fallback NodePool */
+	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_BURST },    /* gpusite's burst NodePool */
 	{ "karpenter.k8s.aws/instance-gpu-manufacturer", "nvidia" },
 	{ "eks.amazonaws.com/instance-gpu-manufacturer", "nvidia" },
 };
@@ -165,7 +166,11 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 	const char *nt = scope_node_label(n, INV_NODE_TYPE_LABEL);
 
 	n->hybrid = ct && !strcmp(ct, "hybrid");
-	n->fallback_image = !n->hybrid && nt && !strcmp(nt, INV_NODE_TYPE_FALLBACK)
+	/* a node of any of gpusite's pools (fallback, burst): the same image,
+	 * the same plugin */
+	n->fallback_image = !n->hybrid && nt &&
+					    (!strcmp(nt, INV_NODE_TYPE_FALLBACK) ||
+					     !strcmp(nt, INV_NODE_TYPE_BURST))
 				    ? scope_node_label(n, SCOPE_NODE_IMAGE_LABEL)
 				    : NULL;
 	n->gpu = false;

@@ -194,6 +194,17 @@ struct spec_fallback {
 	const struct node *src;
 };
 
+/* spec.burst: a Spot pool of its own for the workloads of its scope.  The
+ * pool fields are those of a fallback block (the node class and image are
+ * the fallback's); `pool.enabled` is false without the block. */
+struct spec_burst {
+	struct spec_fallback pool;
+	const char **namespaces;
+	size_t namespace_count;
+	const struct node *pod_selector; /* label selector mapping or NULL */
+	const struct node *src;
+};
+
 struct spec_placement {
 	enum spec_placement_mode mode;
 	int weight;
@@ -301,6 +312,7 @@ struct spec_site {
 	struct spec_gpu_stack gpu_stack;
 	struct spec_fallback fallback;
 	struct spec_placement placement;
+	struct spec_burst burst;
 	struct spec_recovery recovery;
 	struct spec_alerts alerts;
 	struct spec_argocd argocd;

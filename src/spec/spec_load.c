@@ -512,7 +512,7 @@ spec_image_pull_seconds(const struct spec_site *s, bool *cached)
 
 static void
 load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
-	      enum spec_provisioner prov)
+	      enum spec_provisioner prov, const char *path)
 {
 	const char *image;
 	bool auto_mode = prov == PROV_AUTO_MODE;
@@ -526,15 +526,12 @@ load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
 	f->instance_types = load_strings(L, get_seq(map, "instanceTypes"), &f->instance_type_srcs,
 					 &f->instance_type_count);
 	load_capacity(L, f, map);
-	f->gpu_limit_set =
-		read_int(L, map, "gpuLimit", "spec.fallback", 0, INT64_MAX, 0, &f->gpu_limit);
-	read_int(L, map, "minGpuMemoryMiB", "spec.fallback", 1, INT64_MAX, 0,
-		 &f->min_gpu_memory_mib);
-	load_duration(L, &f->expire_after, map, "expireAfter", "spec.fallback",
-		      auto_mode ? "336h" : "720h", true, true);
-	f->consolidation_policy = get_str(map, "consolidationPolicy", "WhenEmptyOrUnderutilized");
-	load_duration(L, &f->consolidate_after, map, "consolidateAfter", "spec.fallback", "5m",
+	f->gpu_limit_set = read_int(L, map, "gpuLimit", path, 0, INT64_MAX, 0, &f->gpu_limit);
+	read_int(L, map, "minGpuMemoryMiB", path, 1, INT64_MAX, 0, &f->min_gpu_memory_mib);
+	load_duration(L, &f->expire_after, map, "expireAfter", path, auto_mode ? "336h" : "720h",
 		      true, true);
+	f->consolidation_policy = get_str(map, "consolidationPolicy", "WhenEmptyOrUnderutilized");
+	load_duration(L, &f->consolidate_after, map, "consolidateAfter", path, "5m", true, true);
 	f->zones = load_strings(L, get_seq(map, "zones"), NULL, &f->zone_count);
 	image = get_str(map, "nodeImage", NULL);
 	f->node_image = streq(image, "al2023")         ? IMAGE_AL2023
@@ -542,6 +539,38 @@ load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
 						       : IMAGE_UNSET;
 	f->device_plugin_version = get_str(map, "devicePluginVersion", "");
 	load_node_class(L, &f->node_class, get_map(map, "nodeClass"));
+}
+
+/* spec.burst: read as a fallback block, then the burst pool's own
+ * defaults (spot, the fallback's instance types) and the fallback's node
+ * class and image, which its nodes boot with too. */
+static void
+load_burst(struct loader *L, struct spec_site *s, const struct node *map)
+{
+	struct spec_burst *b = &s->burst;
+	const struct spec_fallback *fb = &s->fallback;
+
+	load_fallback(L, &b->pool, map, s->cluster.provisioner, "spec.burst");
+	b->src = map;
+	b->pool.enabled = map && get_bool(map, "enabled", true, NULL);
+	if (!get_str(map, "capacityType", NULL) && !get_seq(map, "capacityType")) {
+		static const char *spot[] = { "spot" };
+
+		b->pool.capacity_types = spot;
+		b->pool.capacity_type_count = 1;
+		b->pool.capacity_type = CAP_SPOT;
+	}
+	if (!get_seq(map, "instanceTypes")) {
+		b->pool.instance_types = fb->instance_types;
+		b->pool.instance_type_srcs = fb->instance_type_srcs;
+		b->pool.instance_type_count = fb->instance_type_count;
+	}
+	b->pool.node_class_name = fb->node_class_name;
+	b->pool.node_image = fb->node_image;
+	b->pool.node_class = fb->node_class;
+	b->pool.node_class.set = false; /* rendered once, with the fallback */
+	b->namespaces = load_strings(L, get_seq(map, "namespaces"), NULL, &b->namespace_count);
+	b->pod_selector = get_map(map, "podSelector");
 }
 
 static void
@@ -651,7 +680,9 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 		}
 	}
 	load_gpu_stack(&s->gpu_stack, get_map(spec, "gpuStack"));
-	load_fallback(&L, &s->fallback, get_map(spec, "fallback"), s->cluster.provisioner);
+	load_fallback(&L, &s->fallback, get_map(spec, "fallback"), s->cluster.provisioner,
+		      "spec.fallback");
+	load_burst(&L, s, get_map(spec, "burst"));
 	load_placement(&L, &s->placement, get_map(spec, "placement"));
 	load_recovery(&L, &s->recovery, get_map(spec, "recovery"));
 

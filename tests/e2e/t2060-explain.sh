@@ -89,4 +89,46 @@ test_expect_success 'an unknown site is an error' '
 	test ! -s "$SCRATCH/u" && grep -q "no site is named .nowhere-dc." "$SCRATCH/ue"
 '
 
+burst="$TEST_TOP/testdata/render/two-site-burst/sites"
+test_expect_success 'a burst pool: its capacity, its scope and the Spot interruption queue' '
+	"$GPUSITE" explain seoul-dc2 "$burst" >"$SCRATCH/b.txt" &&
+	grep -q "^    burst: NodePool seoul-dc2-gpu-burst, karpenter, on-demand, gpuLimit 4 nvidia.com/gpu (50% of on-prem), for GPU Pods in batch-burst: on-prem first, then the burst pool, never the fallback" "$SCRATCH/b.txt" &&
+	! grep -q "interruption queue" "$SCRATCH/b.txt" &&
+	"$GPUSITE" explain seoul-dc1 "$burst" >"$SCRATCH/b1.txt" &&
+	grep -q "^    burst: NodePool seoul-dc1-gpu-burst, karpenter, spot, gpuLimit 8" "$SCRATCH/b1.txt" &&
+	grep -q "only when it runs with its interruption queue (chart value settings.interruptionQueue" "$SCRATCH/b1.txt"
+'
+
+test_expect_success 'explain CLUSTER: the cluster view first (capacity and totals, namespaces, the pool check), then each site' '
+	"$GPUSITE" explain shared-cluster "$burst" >"$SCRATCH/c.all" &&
+	test "$(grep -c "^site " "$SCRATCH/c.all")" -eq 2 &&
+	sed -n "1,12p" "$SCRATCH/c.all" >"$SCRATCH/c.txt" &&
+	sed -n "13p" "$SCRATCH/c.all" | grep -q "^\$" &&
+	cat >"$SCRATCH/c.want" <<-\EOF &&
+	cluster shared-cluster (2 sites)
+	  capacity (nvidia.com/gpu):
+	    site                      on-prem  fallback limit  burst limit
+	    seoul-dc1                       8               8            8
+	    seoul-dc2                       8               8            4
+	    cluster total                  16              16           12
+	  namespaces (GPU Pods go to):
+	    llm-serving              seoul-dc1 placement: hybrid nodes, then NodePool seoul-dc1-gpu-fallback
+	    llm-batch                seoul-dc1 burst: hybrid nodes, then NodePool seoul-dc1-gpu-burst (never the fallback)
+	    batch-inference          seoul-dc2 placement: hybrid nodes, then NodePool seoul-dc2-gpu-fallback
+	    batch-burst              seoul-dc2 burst: hybrid nodes, then NodePool seoul-dc2-gpu-burst (never the fallback)
+	  pools: every GPU pool of the cluster (4) is reachable from exactly one site'"'"'s scope
+	EOF
+	test_cmp "$SCRATCH/c.want" "$SCRATCH/c.txt"
+'
+
+test_expect_success 'explain CLUSTER: a site not bound to its own nodes reaches the other site'"'"'s pools, and says so' '
+	mkdir -p "$SCRATCH/loose" &&
+	cp "$burst"/*.yaml "$SCRATCH/loose/" &&
+	sed -i "s/^    namespaces: \[llm-serving\]$/    namespaces: [llm-serving]\n    siteBinding: none/" "$SCRATCH/loose/seoul-dc1.yaml" &&
+	"$GPUSITE" explain shared-cluster "$SCRATCH/loose" >"$SCRATCH/l.txt" &&
+	grep -q "^  pools: NodePool seoul-dc2-gpu-fallback of site seoul-dc2 is reachable from 2 sites'"'"' scopes (seoul-dc1 among them" "$SCRATCH/l.txt" &&
+	grep -q "^  pools: NodePool seoul-dc2-gpu-burst of site seoul-dc2 is reachable from 2 sites'"'"' scopes" "$SCRATCH/l.txt" &&
+	! grep -q "every GPU pool" "$SCRATCH/l.txt"
+'
+
 test_done

@@ -181,4 +181,27 @@ test_expect_success "NodeClaims that fail to launch page for the pool, naming th
 test_expect_success "a recovered site (the pod ran after 15m) is quiet again" '
 	expect_at "$(pod "1x15 0x25" "1x15 stale")" 25m "" "" recovered
 '
+# A site with a burst pool (testdata/render/two-site-burst, seoul-dc1: burst
+# gpuLimit 8): burst nodes are normal-time capacity, so they never say the
+# fallback is active; the burst pool near its limit has its own alert.
+usage() { # POOL RESOURCE VALUES: karpenter_nodepools_usage of a pool
+	printf '["karpenter_nodepools_usage{nodepool=\\"%s\\",resource_type=\\"%s\\"}", "%s"]' "$1" "$2" "$3"
+}
+limit() { # POOL VALUES: karpenter_nodepools_limit of a pool's GPUs
+	printf '["karpenter_nodepools_limit{nodepool=\\"%s\\",resource_type=\\"nvidia.com/gpu\\"}", "%s"]' "$1" "$2"
+}
+test_expect_success "burst pool: 7 of 8 GPUs fire GPUSiteBurstNearLimit, never GPUSiteFallbackActive" '
+	"$GPUSITE" render "$TEST_TOP/testdata/render/two-site-burst/sites" >"$SCRATCH/burst.yaml" &&
+	python3 "$SCRATCH/rules.py" "$SCRATCH/burst.yaml" seoul-dc1 "$SCRATCH/burst.rules.yaml" &&
+	promtool check rules "$SCRATCH/burst.rules.yaml" >/dev/null &&
+	series="$(usage seoul-dc1-gpu-burst nodes 2x20),$(usage seoul-dc1-gpu-burst nvidia.com/gpu 7x20),$(limit seoul-dc1-gpu-burst 8x20),$(usage seoul-dc1-gpu-fallback nodes 0x20)" &&
+	python3 "$SCRATCH/tests.py" "$SCRATCH/burst.rules.yaml" "{
+		\"series\": [$series], \"at\": \"10m\",
+		\"expect\": {\"GPUSiteBurstNearLimit\": [{\"nodepool\": \"seoul-dc1-gpu-burst\", \"resource_type\": \"nvidia.com/gpu\"}],
+		             \"GPUSiteFallbackActive\": [], \"GPUSiteFallbackNearLimit\": []}}" \
+		"$SCRATCH/burst.test.yaml" &&
+	promtool test rules "$SCRATCH/burst.test.yaml" &&
+	grep -F "The burst NodePool seoul-dc1-gpu-burst uses more than 80% of its limit of 8 GPUs" "$SCRATCH/burst.rules.yaml"
+'
+
 test_done

@@ -35,34 +35,8 @@ mkdir -p "$HOME"
 # bring), none on the CPU node, none on the node of a NodePool without
 # nodeImage.
 one_plugin_each() {
-	python3 - "$1" <<-\EOF
-	import json, sys
-	r = json.load(open(sys.argv[1]))
-	plugins = ("nvidia-device-plugin", "nvidia-device-plugin-fallback",
-	           "nvidia-device-plugin-daemonset")
-	own = {"i-0c8f3a2b1d4e5f607",				# Auto Mode
-	       "ip-10-0-42-17.us-west-2.compute.internal",		# Bottlerocket node group
-	       "ip-10-0-82-31.us-west-2.compute.internal"}		# Bottlerocket fallback
-	count = {n["name"]: (1 if n["name"] in own else 0) for n in r["nodes"]}
-	on = {}
-	for d in r["daemonsets"]:
-	    if d["name"] not in plugins:
-	        continue
-	    for p in d["placement"]:
-	        if p["runs"]:
-	            count[p["node"]] += 1
-	            on.setdefault(p["node"], []).append(d["name"])
-	classes = {n["name"]: n["class"] for n in r["nodes"]}
-	for name, c in sorted(count.items()):
-	    if name == "ip-10-0-77-204.us-west-2.compute.internal":
-	        assert c == 0, (name, on.get(name))	# no nodeImage: nothing
-	    elif classes[name] == "cloud":
-	        assert c == 0, (name, on.get(name))
-	    else:
-	        assert c == 1, (name, classes[name], c, on.get(name))
-	assert on["ip-10-0-81-15.us-west-2.compute.internal"] == ["nvidia-device-plugin-fallback"], on
-	print("one plugin on each of", sorted(n for n, c in count.items() if c == 1))
-	EOF
+	python3 "$TEST_TOP/tests/tools/one-plugin-each.py" "$1" \
+		ip-10-0-81-15.us-west-2.compute.internal=nvidia-device-plugin-fallback
 }
 
 test_expect_success "the fallback nodes carry exactly the labels and taints of the rendered NodePools" '

@@ -1,5 +1,6 @@
 #!/bin/sh
-# t2221: the rendered EC2NodeClass against the upstream CRD
+# t2221: the rendered EC2NodeClass (and the NodePools, the burst pool
+# included) against the upstream CRD
 # (karpenter.k8s.aws_ec2nodeclasses.yaml, provider v1.14.1): its
 # openAPIV3Schema through validate --rendered, and every CEL rule
 # (x-kubernetes-validations) evaluated with a real CEL engine
@@ -216,6 +217,37 @@ test_expect_success "CEL rejects a lone reservation term of id and ownerID, and 
 		>"$SCRATCH/rs-dur.out" &&
 	grep -q "schedule" "$SCRATCH/rs-dur.out" ||
 	{ cat "$SCRATCH/rs-id.out" "$SCRATCH/rs-dur.out"; false; }
+'
+
+# the burst pool: a NodePool of its own (its taint, its capacity types,
+# its budgets), under the same CRD and CEL rules as the fallback's
+test_expect_success "burst NodePools: rendered as the CRD takes them, validate --rendered clean, both provisioners" '
+	mkdir -p "$SCRATCH/bu" &&
+	sed -e "s/^    gpuLimit: 16$/    gpuLimit: 16\n    capacityType: [spot, on-demand]\n    disruptionBudgets:\n      - {nodes: \"10%\", reasons: [Underutilized], schedule: \"0 9 * * mon-fri\", duration: 8h}/" \
+		"$cases/burst-al2023/sites/lab.yaml" >"$SCRATCH/bu/lab.yaml" &&
+	"$GPUSITE" render "$SCRATCH/bu" >"$SCRATCH/bu.yaml" &&
+	"$GPUSITE" render "$cases/two-site-burst-auto-mode/sites" >"$SCRATCH/bu-auto.yaml" &&
+	grep -q "^  name: lab-gpu-burst$" "$SCRATCH/bu.yaml" &&
+	grep -q "^      - key: gpusite.io/burst$" "$SCRATCH/bu.yaml" &&
+	grep -q "^        - on-demand$" "$SCRATCH/bu.yaml" &&
+	for f in bu bu-auto; do
+		"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/$f.yaml" 2>"$SCRATCH/$f.err" &&
+		grep -q "0 errors, 0 warnings" "$SCRATCH/$f.err" || { cat "$SCRATCH/$f.err"; exit 1; }
+	done
+'
+test_expect_success "every CEL rule of the NodePool CRD holds on the burst NodePools" '
+	node "$SCRATCH/eval/crd-cel.mjs" "$NODEPOOL_CRD" "$SCRATCH/bu.yaml" NodePool >"$SCRATCH/bu.cel" &&
+	grep -q "^lab-gpu-burst: [1-9][0-9]* rules passed$" "$SCRATCH/bu.cel" &&
+	node "$SCRATCH/eval/crd-cel.mjs" "$NODEPOOL_CRD" "$SCRATCH/bu-auto.yaml" NodePool >"$SCRATCH/bu-auto.cel" &&
+	grep -q "^seoul-dc1-gpu-burst: [1-9][0-9]* rules passed$" "$SCRATCH/bu-auto.cel" &&
+	grep -q "^seoul-dc2-gpu-burst: [1-9][0-9]* rules passed$" "$SCRATCH/bu-auto.cel" ||
+	{ cat "$SCRATCH/bu.cel" "$SCRATCH/bu-auto.cel"; false; }
+'
+test_expect_success "CEL rejects a burst taint with an effect the CRD does not know" '
+	sed "/^      - key: gpusite.io\/burst$/,/effect:/ s/effect: NoSchedule/effect: Sometimes/" "$SCRATCH/bu.yaml" >"$SCRATCH/bu-bad.yaml" &&
+	! cmp -s "$SCRATCH/bu.yaml" "$SCRATCH/bu-bad.yaml" &&
+	expect_exit 1 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/bu-bad.yaml" 2>"$SCRATCH/bu-bad.err" &&
+	grep -q "Sometimes" "$SCRATCH/bu-bad.err" || { cat "$SCRATCH/bu-bad.err"; false; }
 '
 
 test_done

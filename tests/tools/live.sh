@@ -29,6 +29,17 @@ live_applied() {
 	fi
 }
 
+# live_burst_spec: the specs of testdata/live/sites with a burst block on
+# seoul-dc1 (namespace batch, gpuLimit 8) -> $SCRATCH/spec/sites, and what
+# Argo CD would have synced of them -> $SCRATCH/applied.keep
+live_burst_spec() {
+	mkdir -p "$SCRATCH/spec" &&
+	cp -R "$LIVE/sites" "$SCRATCH/spec/" &&
+	printf '  burst:\n    gpuLimit: 8\n    namespaces: [batch]\n' >>"$SCRATCH/spec/sites/seoul-dc1.yaml" &&
+	live_applied "$SCRATCH/spec/sites" seoul-dc1 &&
+	cp "$SCRATCH/applied.json" "$SCRATCH/applied.keep"
+}
+
 # live_start SCENARIO [server options...]: start the server, set PORT and
 # SERVER, write $SCRATCH/kubeconfig (bearer token, EKS ARN names).
 live_start() {	# live_start SCENARIO (a name under testdata/live, or a path) ARGS...

@@ -5,7 +5,9 @@
 //
 // STREAM is gpusite's rendered YAML stream, POLICY the metadata.name of a
 // Kyverno MutatingPolicy, a kyverno.io ClusterPolicy or a
-// MutatingAdmissionPolicy in it (with its bindings), POD a Pod as the API
+// MutatingAdmissionPolicy in it (with its bindings) - or several, comma
+// separated, or ALL (every such policy of the stream), run one after the
+// other on the Pod each leaves, as admission chains them - POD a Pod as the API
 // server holds it when mutating admission starts (DefaultTolerationSeconds
 // has already run).  The namespace object's labels default to
 // {kubernetes.io/metadata.name: <namespace>}.  stderr says which
@@ -33,13 +35,14 @@ import jsonpatch from 'fast-json-patch';
 import jmespath from 'jmespath';
 import YAML from 'yaml';
 
-const [streamFile, policyName, podFile, nsLabelsJson] = process.argv.slice(2);
-if (!streamFile || !policyName || !podFile) {
+const [streamFile, policyArg, podFile, nsLabelsJson] = process.argv.slice(2);
+let policyName = policyArg;
+if (!streamFile || !policyArg || !podFile) {
 	process.stderr.write('usage: policy-eval.mjs STREAM POLICY POD [NS_LABELS_JSON]\n');
 	process.exit(3);
 }
 const docs = YAML.parseAllDocuments(readFileSync(streamFile, 'utf8')).map((d) => d.toJS()).filter(Boolean);
-const pod = YAML.parse(readFileSync(podFile, 'utf8'));
+let pod = YAML.parse(readFileSync(podFile, 'utf8'));
 const ns = pod.metadata?.namespace ?? 'default';
 const nsLabels = nsLabelsJson ? JSON.parse(nsLabelsJson) : { 'kubernetes.io/metadata.name': ns };
 const log = (s) => process.stderr.write(s + '\n');
@@ -303,24 +306,32 @@ function runClusterPolicy(spec) {
 }
 
 // ---- main ------------------------------------------------------------------------
-const policy = docs.find((d) => d.metadata?.name === policyName &&
-	['MutatingPolicy', 'ClusterPolicy', 'MutatingAdmissionPolicy'].includes(d.kind));
-if (!policy) { log(`no policy ${policyName} in ${streamFile}`); process.exit(3); }
-let out;
-if (policy.kind === 'ClusterPolicy') {
-	out = runClusterPolicy(policy.spec);
-} else if (policy.kind === 'MutatingPolicy') {
-	out = runCelPolicy(policy.spec, 'MutatingPolicy');
-} else {
-	// the bindings narrow what the policy matches; without one it never runs
-	const bindings = docs.filter((d) => d.kind === 'MutatingAdmissionPolicyBinding' && d.spec?.policyName === policyName);
-	const bound = bindings.some((b) => selects(b.spec?.matchResources?.namespaceSelector, nsLabels) &&
-		selects(b.spec?.matchResources?.objectSelector, pod.metadata?.labels));
-	if (!bound) {
-		log(`MutatingAdmissionPolicy ${policyName}: no binding matches this Pod`);
-		out = pod;
+const kinds = ['MutatingPolicy', 'ClusterPolicy', 'MutatingAdmissionPolicy'];
+const names = policyArg === 'ALL'
+	? docs.filter((d) => kinds.includes(d.kind)).map((d) => d.metadata.name)
+	: policyArg.split(',');
+let out = pod;
+for (const name of names) {
+	policyName = name;
+	const policy = docs.find((d) => d.metadata?.name === policyName &&
+		['MutatingPolicy', 'ClusterPolicy', 'MutatingAdmissionPolicy'].includes(d.kind));
+	if (!policy) { log(`no policy ${policyName} in ${streamFile}`); process.exit(3); }
+	if (policy.kind === 'ClusterPolicy') {
+		out = runClusterPolicy(policy.spec);
+	} else if (policy.kind === 'MutatingPolicy') {
+		out = runCelPolicy(policy.spec, 'MutatingPolicy');
 	} else {
-		out = runCelPolicy(policy.spec, 'MutatingAdmissionPolicy');
+		// the bindings narrow what the policy matches; without one it never runs
+		const bindings = docs.filter((d) => d.kind === 'MutatingAdmissionPolicyBinding' && d.spec?.policyName === policyName);
+		const bound = bindings.some((b) => selects(b.spec?.matchResources?.namespaceSelector, nsLabels) &&
+			selects(b.spec?.matchResources?.objectSelector, pod.metadata?.labels));
+		if (!bound) {
+			log(`MutatingAdmissionPolicy ${policyName}: no binding matches this Pod`);
+			out = pod;
+		} else {
+			out = runCelPolicy(policy.spec, 'MutatingAdmissionPolicy');
+		}
 	}
+	pod = out;
 }
 process.stdout.write(JSON.stringify(out, null, 2) + '\n');

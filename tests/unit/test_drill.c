@@ -336,6 +336,12 @@ test_drill__only_the_sites_hybrid_nodes_are_drilled(void **state)
 				    "metadata:\n  labels:\n    gpusite.io/site: seoul-dc1\n"
 				    "    eks.amazonaws.com/compute-type: auto\n",
 				    NULL);
+	/* a burst node: the site's label too, never drained */
+	struct node *burst = testutil_yaml_first(
+		"n.yaml",
+		"metadata:\n  labels:\n    karpenter.sh/nodepool: seoul-dc1-gpu-burst\n"
+		"    gpusite.io/pool: burst\n    gpusite.io/site: seoul-dc1\n",
+		NULL);
 
 	(void)state;
 	assert_false(drill_node_drillable(&s, fallback, "ip-10-0-77-12"));
@@ -344,6 +350,11 @@ test_drill__only_the_sites_hybrid_nodes_are_drilled(void **state)
 			    " 'seoul-dc1-gpu-fallback' (label karpenter.sh/nodepool), not an"
 			    " on-prem hybrid node");
 	assert_null(drill_node_refusal(&A, &s, hybrid, "mi-1"));
+	assert_false(drill_node_drillable(&s, burst, "ip-10-0-93-21"));
+	assert_string_equal(drill_node_refusal(&A, &s, burst, "ip-10-0-93-21"),
+			    "node 'ip-10-0-93-21' is a cloud node of Karpenter NodePool"
+			    " 'seoul-dc1-gpu-burst' (label karpenter.sh/nodepool), not an"
+			    " on-prem hybrid node");
 	assert_true(drill_node_unschedulable(hybrid));
 	assert_false(drill_node_unschedulable(other));
 	assert_true(drill_node_in_group(&s, hybrid, "mi-1", "rack-b"));

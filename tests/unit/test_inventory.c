@@ -78,6 +78,44 @@ test_inventory__default_names_karpenter(void **state)
 	assert_null(inventory_pool_named(inv, "other"));
 }
 
+/* The burst pool: one more entry after the fallback's, its own name,
+ * labels and taint, Spot and the fallback's instance types by default. */
+static void
+test_inventory__burst_pool(void **state)
+{
+	const struct inventory *inv = inventory_of(SITE(
+		"{name: c, region: us-west-2}", "{instanceTypes: [g6e.12xlarge], gpuLimit: 8}\n"
+						"  burst: {gpuLimit: 4, namespaces: [batch]}"));
+	const struct inv_pool *fb = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);
+	const struct inv_pool *b = inventory_pool(inv, INV_ROLE_BURST_POOL);
+
+	(void)state;
+	assert_int_equal(inv->pool_count, 2);
+	assert_ptr_equal(&inv->pools[0], fb);
+	assert_ptr_equal(&inv->pools[1], b);
+	assert_string_equal(b->name, "lab-gpu-burst");
+	assert_string_equal(b->class_name, fb->class_name);
+	assert_string_equal(b->node_selector, "karpenter.sh/nodepool=lab-gpu-burst");
+	assert_string_equal(b->spec_path, "spec.burst");
+	assert_int_equal(b->spec->capacity_type, CAP_SPOT);
+	assert_int_equal(b->spec->gpu_limit, 4);
+	assert_int_equal(b->spec->instance_type_count, 1);
+	assert_string_equal(b->spec->instance_types[0], "g6e.12xlarge");
+	assert_string_equal(label_of(b->node_labels, b->node_label_count, INV_POOL_LABEL),
+			    INV_POOL_BURST);
+	assert_string_equal(label_of(fb->node_labels, fb->node_label_count, INV_POOL_LABEL),
+			    INV_POOL_FALLBACK);
+	assert_string_equal(label_of(b->node_labels, b->node_label_count, INV_SITE_LABEL), "lab");
+	assert_non_null(b->taint);
+	assert_string_equal(b->taint->key, INV_BURST_TAINT_KEY);
+	assert_null(fb->taint);
+	/* without the block: no burst pool */
+	assert_null(
+		inventory_pool(inventory_of(SITE("{name: c, region: us-west-2}",
+						 "{instanceTypes: [g6e.12xlarge], gpuLimit: 8}")),
+			       INV_ROLE_BURST_POOL));
+}
+
 static void
 test_inventory__default_names_auto_mode_and_written_names(void **state)
 {
@@ -165,6 +203,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TESTUTIL_CASE(test_inventory__default_names_karpenter),
+
+		TESTUTIL_CASE(test_inventory__burst_pool),
 		TESTUTIL_CASE(test_inventory__default_names_auto_mode_and_written_names),
 		TESTUTIL_CASE(test_inventory__no_pool_without_fallback),
 		TESTUTIL_CASE(test_inventory__hybrid_labels),

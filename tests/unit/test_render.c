@@ -1066,6 +1066,68 @@ op_key(const struct render_patch *p, size_t i)
 
 /* siteBinding: the site's requirement after the hybrid one, each on the
  * Pod the one before left. */
+/* The burst scope: the burst taint tolerated after the GPU one, the hybrid
+ * nodes only preferred (even with require-onprem), and the fallback pool
+ * refused with a required gpusite.io/pool NotIn [fallback]; the placement
+ * scope never tolerates the burst taint. */
+static void
+test_render__burst_plan_keeps_burst_work_off_the_fallback(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
+	static const char *batch[] = { "batch" };
+	struct render_placement_plan plan, plans[2];
+	struct render_patch p;
+	const char *bare = "spec:\n"
+			   "  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n";
+
+	assert_false(render_placement_burst_plan(&plan, s));
+	assert_int_equal(render_placement_plans(plans, &f->a, s), 1);
+	s->burst.pool.enabled = true;
+	s->burst.namespaces = batch;
+	s->burst.namespace_count = 1;
+	s->placement.mode = PLACE_REQUIRE_ONPREM;
+	assert_int_equal(render_placement_plans(plans, &f->a, s), 2);
+	assert_string_equal(plans[0].name, "gpusite-seoul-dc1-placement");
+	assert_string_equal(plans[1].name, "gpusite-seoul-dc1-burst-placement");
+	assert_null(plans[0].burst_taint);
+	plan = plans[1];
+	assert_int_equal(plan.affinity_count, 3);
+	assert_false(plan.affinity[0].required); /* hybrid: on-prem first */
+	assert_true(plan.affinity[1].required);  /* the site */
+	assert_string_equal(plan.affinity[2].key, "gpusite.io/pool");
+	assert_string_equal(plan.affinity[2].op, "NotIn");
+	assert_string_equal(plan.affinity[2].values[0], "fallback");
+	assert_true(plan.affinity[2].required);
+	/* not in the burst namespaces: nothing */
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, bare), "inference"), 0);
+	assert_int_equal(p.count, 0);
+	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, bare), "batch"), 0);
+	/* GPU toleration (the list), burst toleration (appended), affinity,
+	 * nodeAffinity with the preference, the required term, pool ANDed in */
+	assert_int_equal(p.count, 6);
+	assert_string_equal(p.ops[0].path, "/spec/tolerations");
+	assert_string_equal(p.ops[1].path, "/spec/tolerations/-");
+	assert_string_equal(node_str(node_map_get(p.ops[1].value, "key")), "gpusite.io/burst");
+	assert_string_equal(node_str(node_map_get(p.ops[1].value, "effect")), "NoSchedule");
+	assert_string_equal(p.ops[5].path, "/spec/affinity/nodeAffinity/"
+					   "requiredDuringSchedulingIgnoredDuringExecution/"
+					   "nodeSelectorTerms/0/matchExpressions/-");
+	assert_string_equal(op_key(&p, 5), "gpusite.io/pool");
+	/* the placement scope's plan adds no burst toleration */
+	assert_int_equal(render_placement_patches(&p, &f->a, &plans[0], pod(f, bare), "inference"),
+			 0);
+	for (size_t i = 0; i < p.count; i++)
+		if (!strcmp(p.ops[i].path, "/spec/tolerations/-") ||
+		    !strcmp(p.ops[i].path, "/spec/tolerations"))
+			assert_null(
+				strstr(node_str(node_map_get(p.ops[i].value->kind == NODE_SEQ
+								     ? p.ops[i].value->seq.items[0]
+								     : p.ops[i].value,
+							     "key")),
+				       "burst"));
+}
+
 static void
 test_render__patches_bind_the_site(void **state)
 {
@@ -1350,6 +1412,8 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__patches_bind_the_site, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_render__burst_plan_keeps_burst_work_off_the_fallback, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__patches_leave_other_pods_alone, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__alerts_use_real_metric_names, setup,

@@ -1,0 +1,118 @@
+#!/bin/sh
+# t2223: sites that share a cluster, each with a burst pool, scheduled for
+# real.  Two sites of one cluster (testdata/render/two-site-burst: seoul-dc1
+# places llm-serving and bursts llm-batch, seoul-dc2 places batch-inference
+# and bursts batch-burst) are rendered with every engine (Kyverno
+# MutatingPolicy, legacy ClusterPolicy, MutatingAdmissionPolicy v1 and
+# v1beta1) and every siteBinding.  Every placement policy of the stream runs,
+# one after the other as admission chains them, on GPU Pods of each
+# namespace with and without their own affinity and tolerations
+# (tests/tools/policy-eval.mjs: the CEL and JMESPath the policies hold);
+# tests/tools/schedule-check.py then places each mutated Pod against the
+# hybrid nodes as nodeadm registers them from the rendered NodeConfigs and
+# one node per instance type of every rendered NodePool (template labels and
+# taints), with Kubernetes' node-affinity and taint rules:
+#   - burst Pods fit their site's burst nodes, never a fallback node;
+#   - placement Pods fit their site's hybrid nodes, never a burst node;
+#   - siteBinding required: only the site's own nodes and pools;
+#     preferred: the site preferred; none: no site term.
+. "$TEST_TOP/tests/lib.sh"
+
+tools="$TEST_TOP/.tools/node_modules"
+fleet="$TEST_TOP/testdata/render/two-site-burst/sites"
+pods="$TEST_TOP/testdata/pods"
+scopes='{"llm-serving": ["seoul-dc1", "placement"], "llm-batch": ["seoul-dc1", "burst"],
+ "batch-inference": ["seoul-dc2", "placement"], "batch-burst": ["seoul-dc2", "burst"]}'
+
+if ! [ -d "$tools/@marcbachmann/cel-js" ] || ! [ -d "$tools/fast-json-patch" ] ||
+   ! [ -d "$tools/jmespath" ] || ! [ -d "$tools/yaml" ]; then
+	test_skip "burst scheduling with the rendered policies" "npm test tools missing in .tools (run make deps)"
+	test_done
+	exit
+fi
+if ! python3 -c 'import yaml' 2>/dev/null; then
+	test_skip "burst scheduling with the rendered policies" "python3-yaml missing (run make deps)"
+	test_done
+	exit
+fi
+mkdir -p "$SCRATCH/eval"
+cp "$TEST_TOP/tests/tools/policy-eval.mjs" "$SCRATCH/eval/"
+ln -s "$tools" "$SCRATCH/eval/node_modules"
+
+# the GPU Pods: bare, and with their own tolerations and node affinity
+# (a required term and a preference), in each namespace of the cluster
+mkdir -p "$SCRATCH/pods"
+for ns in llm-serving llm-batch batch-inference batch-burst; do
+	sed "s/namespace: inference\$/namespace: $ns/" "$pods/gpu-no-tolerations.yaml" >"$SCRATCH/pods/$ns-bare.yaml"
+	sed "s/namespace: inference\$/namespace: $ns/" "$pods/gpu-own-tolerations.yaml" >"$SCRATCH/pods/$ns-own.yaml"
+	cat >>"$SCRATCH/pods/$ns-own.yaml" <<-EOF
+	  affinity:
+	    nodeAffinity:
+	      requiredDuringSchedulingIgnoredDuringExecution:
+	        nodeSelectorTerms:
+	        - matchExpressions:
+	          - {key: kubernetes.io/os, operator: In, values: [linux]}
+	      preferredDuringSchedulingIgnoredDuringExecution:
+	      - weight: 10
+	        preference:
+	          matchExpressions:
+	          - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+	EOF
+done
+
+# variant NAME ENGINE BINDING [render options]: both sites with that engine
+# and siteBinding
+variant() {
+	name=$1 engine=$2 binding=$3
+	shift 3
+	mkdir -p "$SCRATCH/$name/sites" &&
+	for f in "$fleet"/*.yaml; do
+		awk -v e="$engine" -v b="$binding" '{ print } /^  placement:$/ {
+			print "    engine: " e; print "    siteBinding: " b }' "$f" >"$SCRATCH/$name/sites/$(basename "$f")" || return 1
+	done &&
+	"$GPUSITE" render "$SCRATCH/$name/sites" "$@" >"$SCRATCH/$name.yaml"
+}
+
+# place NAME BINDING [POLICIES]: every Pod through the policies (ALL of the
+# stream by default), then onto the nodes
+place() {
+	name=$1 binding=$2 policies=${3:-ALL}
+	mkdir -p "$SCRATCH/$name/out" &&
+	for pod in "$SCRATCH"/pods/*.yaml; do
+		node "$SCRATCH/eval/policy-eval.mjs" "$SCRATCH/$name.yaml" "$policies" "$pod" \
+			>"$SCRATCH/$name/out/$(basename "$pod" .yaml).json" 2>>"$SCRATCH/$name/eval.log" || return 1
+	done &&
+	python3 "$TEST_TOP/tests/tools/schedule-check.py" "$SCRATCH/$name.yaml" "$binding" "$scopes" \
+		"$SCRATCH/$name"/out/*.json >"$SCRATCH/$name/placed.txt"
+}
+
+for binding in required preferred none; do
+	for engine in kyverno kyverno-clusterpolicy map-v1 map-v1beta1; do
+		case $engine in
+		map-v1) e=mutating-admission-policy kv=1.36 ;;
+		map-v1beta1) e=mutating-admission-policy kv=1.35 ;;
+		*) e=$engine kv=1.36 ;;
+		esac
+		test_expect_success "$engine, siteBinding $binding: each site's Pods fit only what their scope allows" "
+			variant '$engine-$binding' '$e' '$binding' --kube-version '$kv' &&
+			test \$(grep -c '^  name: gpusite-seoul-dc.-burst-placement\$' '$SCRATCH/$engine-$binding.yaml') -ge 2 &&
+			{ place '$engine-$binding' '$binding' || { cat '$SCRATCH/$engine-$binding/placed.txt'; false; }; }
+		"
+	done
+done
+
+test_expect_success "required: a burst Pod fits only its site's hybrid and burst nodes, a placement Pod only its hybrid and fallback nodes" '
+	grep "^llm-batch-bare.json" "$SCRATCH/kyverno-required/placed.txt" >"$SCRATCH/b.txt" &&
+	grep -q "seoul-dc1-gpu-01" "$SCRATCH/b.txt" && grep -q "seoul-dc1-gpu-burst-" "$SCRATCH/b.txt" &&
+	! grep -q "gpu-fallback-\|seoul-dc2" "$SCRATCH/b.txt" &&
+	grep "^batch-inference-own.json" "$SCRATCH/map-v1beta1-required/placed.txt" >"$SCRATCH/p.txt" &&
+	grep -q "seoul-dc2-gpu-fallback-" "$SCRATCH/p.txt" && ! grep -q "gpu-burst-\|seoul-dc1" "$SCRATCH/p.txt"
+'
+
+test_expect_success "the check fails when only the placement policies run: burst Pods then fit no burst node" '
+	cp "$SCRATCH/kyverno-required.yaml" "$SCRATCH/only-placement.yaml" &&
+	! place only-placement required gpusite-seoul-dc1-placement,gpusite-seoul-dc2-placement 2>/dev/null &&
+	grep -q "^FAIL: llm-batch-bare.json .* fits no burst node of its site" "$SCRATCH/only-placement/placed.txt"
+'
+
+test_done
