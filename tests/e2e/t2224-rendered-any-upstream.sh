@@ -1,5 +1,5 @@
 #!/bin/sh
-# t2222: validate --rendered with the schemas a user has: --upstream DIR
+# t2224: validate --rendered with the schemas a user has: --upstream DIR
 # of CRDs and OpenAPI v3 documents under any file names (a chart's crds/,
 # `kubectl get crd -o yaml`, saved /openapi/v3 JSON), recognised by
 # content; and --live, the CRDs and /openapi/v3 documents the cluster
