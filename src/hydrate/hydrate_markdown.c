@@ -172,6 +172,8 @@ hydrate_markdown(struct arena *a, const struct hydrate_options *o,
 	dr.r.base = res->parent[0] ? arena_printf(a, "%s@%.12s", o->branch, res->parent)
 				   : arena_printf(a, "%s (new)", o->branch);
 	dr.r.head = arena_printf(a, "%.12s", source);
+	dr.r.title =
+		arena_printf(a, "gpusite hydrate: what the commit on %s would change", o->branch);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct source_tree_file *now = NULL;
 

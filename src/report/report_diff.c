@@ -173,7 +173,10 @@ report_diff_markdown(struct buf *b, struct arena *a, const struct diff_result *r
 	       total = res->n[DIFF_CHANGED] + res->n[DIFF_ADDED] + res->n[DIFF_REMOVED];
 	int rc = 0;
 
-	rc |= buf_adds(b, "### gpusite diff: ");
+	if (res->title)
+		rc |= buf_printf(b, "### %s\n\n", res->title);
+	else
+		rc |= buf_adds(b, "### gpusite diff: ");
 	rc |= md_code(b, res->base);
 	rc |= buf_adds(b, " \xe2\x86\x92 ");
 	rc |= md_code(b, res->head);

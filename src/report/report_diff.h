@@ -40,6 +40,7 @@ struct diff_result {
 	size_t n[4]; /* per enum diff_change */
 	const char *base;
 	const char *head;
+	const char *title; /* the markdown heading; NULL: "gpusite diff: BASE → HEAD" */
 };
 
 #define REPORT_DIFF_COMMENT_BUDGET 60000         /* a PR comment holds 65,536 characters */

@@ -166,7 +166,9 @@ test_expect_success '--dry-run --format markdown: the change per cluster and obj
 	tip=$(git -C md rev-parse hydrated) &&
 	(cd md && "$GPUSITE" hydrate --branch hydrated --dry-run --format markdown >../md.out) &&
 	test "$(git -C md rev-parse hydrated)" = "$tip" &&
-	head -n 1 md.out | grep -x "### gpusite diff: \` hydrated@$(echo "$tip" | cut -c1-12) \` → \` $(git -C md rev-parse --short=12 main) \`" &&
+	head -n 1 md.out | grep -x "### gpusite hydrate: what the commit on hydrated would change" &&
+	sed -n 3p md.out | grep -x "\` hydrated@$(echo "$tip" | cut -c1-12) \` → \` $(git -C md rev-parse --short=12 main) \`" &&
+	! grep "gpusite diff:" md.out &&
 	grep -x "\*\*1 objects changed, 0 added, 0 removed\*\* (3 unchanged)" md.out &&
 	grep -x "| \`inference-eu/cluster NodePool/frankfurt-lab-gpu-fallback\` | frankfurt-lab | changed, +1 −1 |" md.out &&
 	grep -x -e "-    nvidia.com/gpu: 16" md.out &&
