@@ -4,6 +4,7 @@
  * truncation).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,11 +18,25 @@
 
 static char help_flag[] = "--help";
 
+/* What the tool is, for --help and the DESCRIPTION of gpusite(1). */
+static const char about[] =
+	"gpusite turns a Git repository of hybrid GPU site specs (GPUSite,\n"
+	"gpusite.io/v1alpha1) into what an EKS cluster with on-premises GPU servers\n"
+	"needs: nodeadm NodeConfigs that taint the GPU nodes at join time, an NVIDIA\n"
+	"GPU stack scoped to hybrid nodes only, a Karpenter fallback NodePool,\n"
+	"placement admission policies and PrometheusRules.  It validates the specs,\n"
+	"renders byte-stable output, runs as an Argo CD plugin, and diffs the result\n"
+	"against Git revisions and the live cluster.\n";
+
+/* The usage lines and the commands; `full` (--help) adds what the tool is. */
 static void
-print_usage(FILE *out)
+print_usage(FILE *out, bool full)
 {
 	fprintf(out, "usage: gpusite <command> [options]\n"
-		     "       gpusite --version | --help\n\ncommands:\n");
+		     "       gpusite --version | --help\n\n");
+	if (full)
+		fprintf(out, "%s\n", about);
+	fprintf(out, "commands:\n");
 	for (size_t i = 0; i < commands_count; i++)
 		fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nRun 'gpusite <command> --help' for a command's options.\n"
@@ -60,7 +75,7 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 2) {
-		print_usage(stderr);
+		print_usage(stderr, false);
 		return GS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "help") && argc > 2) {
@@ -76,7 +91,7 @@ main(int argc, char **argv)
 		return GS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		print_usage(stdout);
+		print_usage(stdout, true);
 		return finish_stdout(GS_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
