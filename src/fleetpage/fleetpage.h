@@ -3,7 +3,8 @@
  * fleet (fleetpage_model.c) and written as HTML or Markdown
  * (fleetpage_html.c, fleetpage_md.c) or as `explain --format json`
  * (fleetpage_json.c): per cluster its sites, on-prem GPUs by model, the
- * fallback limits, GPU stack, placement engine, provisioner and
+ * fallback and burst limits (the burst pool shown, never counted as
+ * failover capacity), GPU stack, placement engine, provisioner and
  * Kubernetes version; per site the RTO budget term by term (and the terms
  * a drill measured); per cluster every set of up to K sites failing
  * together with the GPUs lost, what their pools may launch, the shortfall
@@ -92,9 +93,15 @@ struct fp_site {
 	int64_t quota_vcpus;
 	int quota_group;
 	int quota_market;
-	bool quota_over;                 /* above the cluster's quota on its own (GS196) */
-	bool cost_estimate;              /* priced outside the price list's region */
-	bool cost_ceiling;               /* spot or reserved first: on-demand's price is the most */
+	bool quota_over;    /* above the cluster's quota on its own (GS196) */
+	bool cost_estimate; /* priced outside the price list's region */
+	bool cost_ceiling;  /* spot or reserved first: on-demand's price is the most */
+	/* the burst pool (spec.burst): Spot capacity for the burst scope in
+	 * normal times, never counted as failover capacity */
+	bool burst;
+	int64_t burst_limit;             /* its gpuLimit; 0 without one */
+	const char *burst_capacity;      /* its capacityType(s): "spot", "spot, on-demand" */
+	const char *burst_pool;          /* its NodePool */
 	const struct drill_terms *drill; /* the last drill given, or NULL */
 	const char *drill_file;
 	int64_t drill_started; /* its startedAt */
@@ -122,6 +129,10 @@ struct fp_cluster {
 	size_t model_count;
 	int64_t onprem_gpus;
 	int64_t fallback_limit; /* the sum of the sites' gpuLimit */
+	size_t burst_sites;     /* sites with a burst pool */
+	int64_t burst_limit;    /* the sum of their burst gpuLimit */
+	/* their capacity type, "varies by site" when they differ, NULL without one */
+	const char *burst_capacity;
 	/* the first of its sites' cluster.quotas, or NULL */
 	const struct spec_quotas *quotas;
 };
@@ -153,6 +164,7 @@ struct fleetpage {
 	struct fp_whatif *whatifs; /* per cluster, by size, then site order */
 	size_t whatif_count;
 	bool whatif_truncated; /* FLEETPAGE_MAX_SETS was reached */
+	size_t burst_sites;    /* sites with a burst pool, in all */
 	int fail;              /* K */
 	size_t drills;         /* sites with a drill */
 	bool live;             /* --drift-json was read */

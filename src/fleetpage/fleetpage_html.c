@@ -78,8 +78,11 @@ summary(struct fp_out *o, const struct fleetpage *fp)
 
 		fp_put(o, "<tr data-cluster=\"");
 		fp_text(o, c->name);
-		fp_put(o, "\" data-onprem-gpus=\"%lld\" data-fallback-limit=\"%lld\">",
-		       (long long)c->onprem_gpus, (long long)c->fallback_limit);
+		fp_put(o,
+		       "\" data-onprem-gpus=\"%lld\" data-fallback-limit=\"%lld\""
+		       " data-burst-limit=\"%lld\">",
+		       (long long)c->onprem_gpus, (long long)c->fallback_limit,
+		       (long long)c->burst_limit);
 		fp_put(o, "<th scope=\"row\">");
 		fp_text(o, c->name);
 		fp_put(o, "</th>");
@@ -240,15 +243,18 @@ fallback(struct fp_out *o, const struct fleetpage *fp)
 	       "<section id=\"fallback\" aria-labelledby=\"fallback-h\">\n"
 	       "<h2 id=\"fallback-h\">Fallback at its limit</h2>\n<div class=\"scroll\">\n<table>\n"
 	       "<caption>Each site's cloud fallback and what an hour of it costs at its"
-	       " limit</caption>\n");
+	       " limit, and its burst pool, which is not failover capacity</caption>\n");
 	fp_head_row(o, fp_fallback_cols, FP_FALLBACK_COLS);
 	for (size_t i = 0; i < fp->site_count; i++) {
 		const struct fp_site *s = &fp->sites[i];
 
 		fp_put(o, "<tr data-site=\"");
 		fp_text(o, s->spec->name);
-		fp_put(o, "\" data-onprem-gpus=\"%lld\" data-gpu-limit=\"%lld\">",
-		       (long long)s->onprem_gpus, (long long)s->gpu_limit);
+		fp_put(o,
+		       "\" data-onprem-gpus=\"%lld\" data-gpu-limit=\"%lld\" "
+		       "data-burst-limit=\"%lld\">",
+		       (long long)s->onprem_gpus, (long long)s->gpu_limit,
+		       (long long)s->burst_limit);
 		fp_put(o, "<th scope=\"row\">");
 		fp_text(o, s->spec->name);
 		fp_put(o, "</th>");

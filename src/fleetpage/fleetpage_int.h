@@ -44,7 +44,7 @@ void fp_set_names(struct fp_out *o, const struct fleetpage *fp, const struct fp_
 #define FP_SUMMARY_COLS 10
 #define FP_RECOVERY_COLS 10
 #define FP_WHATIF_COLS 7
-#define FP_FALLBACK_COLS 6
+#define FP_FALLBACK_COLS 7
 #define FP_LIVE_COLS 5
 extern const char *const fp_summary_cols[FP_SUMMARY_COLS];
 extern const char *const fp_recovery_cols[FP_RECOVERY_COLS];

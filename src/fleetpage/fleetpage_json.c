@@ -68,7 +68,9 @@ cluster_json(struct arena *a, const struct fleetpage *fp, const struct fp_cluste
 		node_map_add_int(a, models, c->models[i].model, c->models[i].gpus);
 	node_map_add(a, m, "gpusByModel", models);
 	node_map_add_int(a, m, "fallbackGpuLimit", c->fallback_limit);
-	node_map_add(a, m, "burstGpuLimit", node_new_null(a, P));
+	node_map_add(a, m, "burstGpuLimit",
+		     c->burst_sites ? node_new_int(a, P, c->burst_limit) : node_new_null(a, P));
+	node_map_add(a, m, "burstCapacityType", str_or_null(a, c->burst_capacity));
 	node_map_add_str(a, st, "type", c->stack);
 	node_map_add(a, st, "chart", str_or_null(a, c->chart));
 	node_map_add(a, st, "version", str_or_null(a, c->chart_version));
@@ -157,11 +159,25 @@ types_json(struct arena *a, const struct fp_site *s)
 	return seq;
 }
 
+/* A pool's capacityType as a list, in priority order. */
+static struct node *
+caps_json(struct arena *a, const struct spec_fallback *fb)
+{
+	struct node *caps = node_new_seq(a, P);
+
+	if (fb->capacity_type_count)
+		for (size_t i = 0; i < fb->capacity_type_count; i++)
+			node_seq_push(a, caps, node_new_str(a, P, fb->capacity_types[i]));
+	else
+		node_seq_push(a, caps, node_new_str(a, P, spec_capacity_name(fb->capacity_type)));
+	return caps;
+}
+
 static struct node *
 fallback_json(struct arena *a, const struct fp_site *s)
 {
 	const struct spec_fallback *fb = &s->spec->fallback;
-	struct node *m = node_new_map(a, P), *caps = node_new_seq(a, P);
+	struct node *m = node_new_map(a, P);
 	const struct inv_pool *pool;
 
 	node_map_add_bool(a, m, "enabled", s->fallback);
@@ -169,12 +185,7 @@ fallback_json(struct arena *a, const struct fp_site *s)
 		return m;
 	pool = inventory_pool(inventory_site(a, s->spec), INV_ROLE_FALLBACK_POOL);
 	node_map_add(a, m, "nodePool", str_or_null(a, pool ? pool->name : NULL));
-	if (fb->capacity_type_count)
-		for (size_t i = 0; i < fb->capacity_type_count; i++)
-			node_seq_push(a, caps, node_new_str(a, P, fb->capacity_types[i]));
-	else
-		node_seq_push(a, caps, node_new_str(a, P, spec_capacity_name(fb->capacity_type)));
-	node_map_add(a, m, "capacityTypes", caps);
+	node_map_add(a, m, "capacityTypes", caps_json(a, fb));
 	node_map_add_int(a, m, "gpuLimit", s->gpu_limit);
 	node_map_add_int(a, m, "launchableGpus", s->launchable);
 	node_map_add(a, m, "instanceTypes", types_json(a, s));
@@ -199,6 +210,22 @@ fallback_json(struct arena *a, const struct fp_site *s)
 		node_map_add(a, m, "costPerHourAtLimit", node_new_null(a, P));
 		node_map_add_str(a, m, "costUnknownBecause", fleetpage_cost_reason(s));
 	}
+	return m;
+}
+
+/* The burst pool: null without one; never failover capacity. */
+static struct node *
+burst_json(struct arena *a, const struct fp_site *s)
+{
+	const struct spec_fallback *b = &s->spec->burst.pool;
+	struct node *m = node_new_map(a, P);
+
+	if (!s->burst)
+		return node_new_null(a, P);
+	node_map_add_str(a, m, "nodePool", s->burst_pool);
+	node_map_add(a, m, "capacityTypes", caps_json(a, b));
+	node_map_add_int(a, m, "gpuLimit", s->burst_limit);
+	node_map_add_bool(a, m, "failoverCapacity", false);
 	return m;
 }
 
@@ -227,6 +254,7 @@ site_json(struct arena *a, const struct fleetpage *fp, const struct fp_site *s)
 	node_map_add(a, m, "groups", groups);
 	node_map_add(a, m, "recovery", recovery_json(a, s));
 	node_map_add(a, m, "fallback", fallback_json(a, s));
+	node_map_add(a, m, "burst", burst_json(a, s));
 	node_map_add(a, m, "drill", drill_json(a, s));
 	return m;
 }

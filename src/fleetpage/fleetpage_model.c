@@ -18,6 +18,7 @@
 
 #include "base/arena.h"
 #include "fleetpage/fleetpage.h"
+#include "inventory/inventory.h"
 #include "rules/instance_types.h"
 #include "rules/quota.h"
 
@@ -99,6 +100,35 @@ site_fallback(struct arena *a, struct fp_site *fs)
 	}
 }
 
+/* The capacity types of a pool as written: "spot", "spot, on-demand". */
+static const char *
+capacity_text(struct arena *a, const struct spec_fallback *fb)
+{
+	const char *t = NULL;
+
+	if (!fb->capacity_type_count)
+		return spec_capacity_name(fb->capacity_type);
+	for (size_t i = 0; i < fb->capacity_type_count; i++)
+		t = t ? arena_printf(a, "%s, %s", t, fb->capacity_types[i]) : fb->capacity_types[i];
+	return t;
+}
+
+/* The burst pool: shown beside the fallback, never added to what the
+ * failed sites may launch. */
+static void
+site_burst(struct arena *a, struct fp_site *fs)
+{
+	const struct spec_site *s = fs->spec;
+	const struct inv_pool *pool = inventory_pool(inventory_site(a, s), INV_ROLE_BURST_POOL);
+
+	if (!pool)
+		return;
+	fs->burst = true;
+	fs->burst_limit = s->burst.pool.gpu_limit;
+	fs->burst_capacity = capacity_text(a, &s->burst.pool);
+	fs->burst_pool = pool->name;
+}
+
 static void
 site_build(struct arena *a, struct fp_site *fs, const struct spec_site *s)
 {
@@ -116,6 +146,7 @@ site_build(struct arena *a, struct fp_site *fs, const struct spec_site *s)
 	memcpy(fs->terms, fs->budget.seconds, sizeof(fs->terms));
 	fs->terms[DRILL_TERM_NODE_MONITOR_GRACE] = fs->budget.grace;
 	site_fallback(a, fs);
+	site_burst(a, fs);
 	quota_need(&need, s);
 	fs->quota_market = need.market;
 	fs->quota_group = need.group;
@@ -206,6 +237,14 @@ cluster_add(struct arena *a, struct fp_cluster *c, size_t *alloc, const struct f
 	c->sites[c->site_count++] = index;
 	c->onprem_gpus += fs->onprem_gpus;
 	c->fallback_limit += fs->gpu_limit;
+	if (fs->burst) {
+		c->burst_capacity =
+			!c->burst_sites || !strcmp(c->burst_capacity, fs->burst_capacity)
+				? fs->burst_capacity
+				: "varies by site";
+		c->burst_sites++;
+		c->burst_limit += fs->burst_limit;
+	}
 	if (!c->quotas && s->cluster.quotas.set)
 		c->quotas = &s->cluster.quotas;
 	cluster_models(a, c, s);
@@ -372,6 +411,7 @@ fleetpage_build(struct fleetpage *out, struct arena *a, struct diags *d,
 
 		out->sites[i].cluster = c;
 		cluster_add(a, &out->clusters[c], &site_alloc[c], &out->sites[i], i);
+		out->burst_sites += out->sites[i].burst;
 	}
 	whatif_build(a, out);
 	return drills_read(out, a, d, o);

@@ -156,7 +156,7 @@ const char *const fp_summary_cols[FP_SUMMARY_COLS] = {
 	"Sites",
 	"On-prem GPUs by model",
 	"Fallback limit (GPUs)",
-	"Burst limit",
+	"Burst limit (GPUs)",
 	"GPU stack",
 	"Placement engine",
 	"Provisioner",
@@ -182,8 +182,13 @@ const char *const fp_live_cols[FP_LIVE_COLS] = {
 	"Site", "Drift errors", "Drift warnings", "Fallback active", "Findings (the first 20)",
 };
 const char *const fp_fallback_cols[FP_FALLBACK_COLS] = {
-	"Site",     "On-prem GPUs",   "Capacity",
-	"gpuLimit", "Instance types", "Cost per hour at the limit",
+	"Site",
+	"On-prem GPUs",
+	"Capacity",
+	"gpuLimit",
+	"Instance types",
+	"Cost per hour at the limit",
+	"Burst pool (not failover capacity)",
 };
 
 void
@@ -262,7 +267,15 @@ fp_summary_cells(struct fp_out *o, const struct fleetpage *fp, const struct fp_c
 	fp_put(o, ")");
 	fp_cell_close(o);
 	cell_int(o, c->fallback_limit);
-	cell(o, false, "none (no burst pool)");
+	if (c->burst_sites) {
+		fp_cell_open(o, true);
+		fp_put(o, "%lld (", (long long)c->burst_limit);
+		fp_text(o, c->burst_capacity);
+		fp_put(o, ")");
+		fp_cell_close(o);
+	} else {
+		cell(o, false, "none (no burst pool)");
+	}
 	fp_cell_open(o, false);
 	fp_text(o, c->stack);
 	fp_put(o, " ");
@@ -369,6 +382,14 @@ fp_fallback_cells(struct fp_out *o, const struct fp_site *s)
 	}
 	fp_cell_close(o);
 	cell_text(o, fp_site_cost(o->a, s));
+	fp_cell_open(o, false);
+	if (s->burst) {
+		fp_put(o, "%lld GPUs, ", (long long)s->burst_limit);
+		fp_text(o, s->burst_capacity);
+	} else {
+		fp_put(o, "none");
+	}
+	fp_cell_close(o);
 }
 
 void
@@ -381,6 +402,13 @@ fp_whatif_intro(struct fp_out *o, const struct fleetpage *fp)
 	       o->html ? "<p>" : "", fp->fail, o->html ? "</p>\n<p class=\"note\">" : "\n\n");
 	fp_text(o, fp_prices_note(o->a, fp));
 	fp_put(o, o->html ? "</p>\n" : "\n");
+	if (fp->burst_sites)
+		fp_put(o,
+		       "%sBurst pools are not counted here: burst capacity is Spot (unless the"
+		       " spec says otherwise: see each site's burst pool below), which EC2 may"
+		       " reclaim with a two-minute notice, kept for the burst scope's workloads in"
+		       " normal times; it is not failover capacity.%s",
+		       o->html ? "<p class=\"note\">" : "\n", o->html ? "</p>\n" : "\n");
 	if (fp->whatif_truncated)
 		fp_put(o,
 		       o->html ? "<p><strong>Only the first %d sets are listed: lower"

@@ -104,6 +104,7 @@ def numbers(path, explain):
             c = clusters[r["data-cluster"]]
             same(c["name"] + " on-prem", r["data-onprem-gpus"], c["onPremGpus"])
             same(c["name"] + " limit", r["data-fallback-limit"], c["fallbackGpuLimit"])
+            same(c["name"] + " burst", r["data-burst-limit"], c["burstGpuLimit"] or 0)
             seen["cluster"] += 1
         elif "data-total-seconds" in r:
             s = sites[r["data-site"]]["recovery"]
@@ -116,6 +117,8 @@ def numbers(path, explain):
             same(r["data-site"] + " on-prem", r["data-onprem-gpus"], s["onPremGpus"])
             same(r["data-site"] + " gpuLimit", r["data-gpu-limit"],
                  s["fallback"].get("gpuLimit", 0))
+            same(r["data-site"] + " burst", r["data-burst-limit"],
+                 (s["burst"] or {}).get("gpuLimit", 0))
         elif "data-sites" in r:
             names = r["data-sites"].split(" ")
             want = [w for w in d["whatIf"]["sets"] if w["sites"] == names]

@@ -37,6 +37,29 @@ assert d[\"prices\"][\"date\"] == \"2026-07-06\"
 	grep -q "on-prem GPUs: 32 " e.txt
 '
 
+test_expect_success 'burst pools: the limit and capacity type per cluster and site' '
+	"$GPUSITE" explain --format json "$TEST_TOP/testdata/render/two-site-burst/sites" >burst.json &&
+	python3 -c "
+import json
+d = json.load(open(\"burst.json\"))
+c = d[\"clusters\"][0]
+assert c[\"burstGpuLimit\"] == 12 and c[\"burstCapacityType\"] == \"varies by site\", c
+assert c[\"fallbackGpuLimit\"] == 16, c
+s = {x[\"name\"]: x for x in d[\"sites\"]}
+b = s[\"seoul-dc1\"][\"burst\"]
+assert b == {\"nodePool\": \"seoul-dc1-gpu-burst\", \"capacityTypes\": [\"spot\"], \"gpuLimit\": 8, \"failoverCapacity\": False}, b
+assert s[\"seoul-dc2\"][\"burst\"][\"capacityTypes\"] == [\"on-demand\"]
+w = [x for x in d[\"whatIf\"][\"sets\"] if len(x[\"sites\"]) == 2][0]
+assert w[\"launchableGpus\"] == 16 and w[\"shortfallGpus\"] == 0, w
+" &&
+	python3 -c "
+import json
+d = json.load(open(\"out.json\"))
+assert all(c[\"burstGpuLimit\"] is None and c[\"burstCapacityType\"] is None for c in d[\"clusters\"])
+assert all(s[\"burst\"] is None for s in d[\"sites\"])
+"
+'
+
 test_expect_success 'SITE and CLUSTER select, text and JSON alike' '
 	"$GPUSITE" explain --format json seoul-dc1 "$fleet" >one.json &&
 	python3 -c "

@@ -63,6 +63,22 @@ test_expect_success 'cluster.quotas: the what-if says which sets exceed them, va
 	grep -q "data-sites=\"incheon-edge seoul-dc1\" .* data-quota-over=\"true\"" q.html
 '
 
+test_expect_success 'burst pools: shown per cluster and site, not counted as failover capacity' '
+	burst="$TEST_TOP/testdata/render/two-site-burst/sites" &&
+	"$GPUSITE" report --format markdown -o burst.md "$burst" &&
+	grep -q "^| shared-cluster | us-west-2 | seoul-dc1, seoul-dc2 | 16 (16 l40s) | 16 | 12 (varies by site) |" burst.md &&
+	grep -q "^| seoul-dc1 | 8 | on-demand | 8 | g6e.12xlarge | .* | 8 GPUs, spot |\$" burst.md &&
+	grep -q "^| seoul-dc2 | 8 | on-demand | 8 | g6e.12xlarge | .* | 4 GPUs, on-demand |\$" burst.md &&
+	grep -q "^Burst pools are not counted here: burst capacity is Spot .*it is not failover capacity\.\$" burst.md &&
+	grep -q "^| seoul-dc1 + seoul-dc2 | 16 | 16 | 0 |" burst.md &&
+	"$GPUSITE" report --format html -o burst.html "$burst" &&
+	python3 "$check" structure burst.html &&
+	"$GPUSITE" explain --format json "$burst" >burst.json &&
+	python3 "$check" numbers burst.html burst.json &&
+	grep -q "data-cluster=\"shared-cluster\" .* data-burst-limit=\"12\"" burst.html &&
+	! grep -q "Burst pools are not counted" page.md
+'
+
 test_expect_success 'hostile names are escaped in HTML and Markdown' '
 	mkdir -p evil &&
 	sed -e "s/version: 0.20.0/version: \"0.20.0<\/td><script>alert(1)<\/script>|x\"/" \

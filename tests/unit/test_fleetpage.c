@@ -65,6 +65,21 @@ static const char *const quota_yaml[] = {
 	     " capacityType: [spot, on-demand]}"),
 };
 
+/* Burst pools: s1 (16 h200, fallback 8) bursts 8 GPUs of Spot, s2 (8
+ * h200, fallback 8) 4 on demand; s3 has none; t1, of another cluster, 4 of
+ * Spot.  They are shown, never counted in what a failed site may launch. */
+#define BURST(limit, extra) "  burst: {gpuLimit: " limit ", namespaces: [batch]" extra "}\n"
+static const char *const burst_yaml[] = {
+	SITE("s1", "{name: east, region: us-east-1}", "{model: h200, perNode: 8}\n    count: 2",
+	     "{instanceTypes: [g6.12xlarge], gpuLimit: 8}") BURST("8", ""),
+	SITE("s2", "{name: east, region: us-east-1}", "{model: h200, perNode: 8}\n    count: 1",
+	     "{instanceTypes: [g6.12xlarge], gpuLimit: 8}") BURST("4", ", capacityType: on-demand"),
+	SITE("s3", "{name: east, region: us-east-1}", "{model: h200, perNode: 8}\n    count: 1",
+	     "{instanceTypes: [g6.12xlarge], gpuLimit: 8}"),
+	SITE("t1", "{name: west, region: us-east-1}", "{model: l40s, perNode: 4}\n    count: 1",
+	     "{instanceTypes: [g6.12xlarge], gpuLimit: 4}") BURST("4", ""),
+};
+
 static void
 fleet_from(struct spec_fleet *f, const char *const *yaml, size_t n)
 {
@@ -101,6 +116,16 @@ set_of(const struct fleetpage *fp, const char *x, const char *y)
 			return w;
 	}
 	return NULL;
+}
+
+/* The page of a hand-made fleet at K 2; the fleet in *f. */
+static void
+build_from(struct fleetpage *fp, struct spec_fleet *f, const char *const *yaml, size_t n)
+{
+	struct fleetpage_options o = { 2, NULL, 0, NULL };
+
+	fleet_from(f, yaml, n);
+	assert_int_equal(fleetpage_build(fp, &A, &D, f, &o), 0);
 }
 
 static void
@@ -222,13 +247,11 @@ test_fleetpage__quotas(void **state)
 {
 	struct spec_fleet f;
 	struct fleetpage fp;
-	struct fleetpage_options o = { 2, NULL, 0, NULL };
 	const struct fp_whatif *w;
 	size_t gs196 = 0;
 
 	(void)state;
-	fleet_from(&f, quota_yaml, sizeof(quota_yaml) / sizeof(quota_yaml[0]));
-	assert_int_equal(fleetpage_build(&fp, &A, &D, &f, &o), 0);
+	build_from(&fp, &f, quota_yaml, sizeof(quota_yaml) / sizeof(quota_yaml[0]));
 	assert_non_null(fp.clusters[0].quotas);
 	assert_int_equal(fp.sites[0].quota_vcpus, 96);
 	assert_false(fp.sites[0].quota_over);
@@ -265,6 +288,70 @@ test_fleetpage__quotas(void **state)
 	assert_int_equal(gs196, 1);
 }
 
+/* What `write` makes of `fp` holds each string of `want`. */
+static void
+writes(const struct fleetpage *fp,
+       int (*write)(struct buf *, struct arena *, const struct fleetpage *),
+       const char *const *want, size_t n)
+{
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 1u << 20);
+	assert_int_equal(write(&b, &A, fp), 0);
+	assert_int_equal(buf_addch(&b, 0), 0);
+	for (size_t i = 0; i < n; i++)
+		if (!strstr(b.data, want[i]))
+			fail_msg("no \"%s\" in:\n%s", want[i], b.data);
+	buf_release(&b);
+}
+
+static void
+test_fleetpage__burst_pool(void **state)
+{
+	struct spec_fleet f;
+	struct fleetpage fp;
+	const struct fp_whatif *w;
+	static const char *const md_want[] = {
+		"| 24 | 12 (varies by site) |", "| 4 | 4 (spot) |",
+		"| 8 GPUs, spot |\n",           "| none |\n",
+		"burst capacity is Spot",       "it is not failover capacity",
+	};
+	static const char *const json_want[] = {
+		"\"burstGpuLimit\": 12,\n",
+		"\"burstCapacityType\": \"varies by site\",",
+		"\"nodePool\": \"s1-gpu-burst\"",
+		"\"failoverCapacity\": false",
+	};
+
+	(void)state;
+	build_from(&fp, &f, burst_yaml, sizeof(burst_yaml) / sizeof(burst_yaml[0]));
+	assert_int_equal(fp.burst_sites, 3);
+	assert_true(fp.sites[0].burst);
+	assert_int_equal(fp.sites[0].burst_limit, 8);
+	assert_string_equal(fp.sites[0].burst_capacity, "spot");
+	assert_string_equal(fp.sites[0].burst_pool, "s1-gpu-burst");
+	assert_string_equal(fp.sites[1].burst_capacity, "on-demand");
+	assert_false(fp.sites[2].burst);
+	assert_int_equal(fp.sites[2].burst_limit, 0);
+	/* per cluster: the sum, and its capacity type */
+	assert_int_equal(fp.clusters[0].burst_sites, 2);
+	assert_int_equal(fp.clusters[0].burst_limit, 12);
+	assert_string_equal(fp.clusters[0].burst_capacity, "varies by site");
+	assert_int_equal(fp.clusters[0].fallback_limit, 24);
+	assert_int_equal(fp.clusters[1].burst_limit, 4);
+	assert_string_equal(fp.clusters[1].burst_capacity, "spot");
+	/* the what-if counts the fallback only: s1 + s2 lose 24, may launch 16 */
+	w = set_of(&fp, "s1", "s2");
+	assert_non_null(w);
+	assert_int_equal(w->lost, 24);
+	assert_int_equal(w->launchable, 16);
+	assert_int_equal(w->shortfall, 8);
+	assert_int_equal(set_of(&fp, "s1", NULL)->launchable, 8);
+	/* the page and the JSON say so */
+	writes(&fp, fleetpage_markdown, md_want, sizeof(md_want) / sizeof(md_want[0]));
+	writes(&fp, fleetpage_json, json_want, sizeof(json_want) / sizeof(json_want[0]));
+}
+
 int
 main(void)
 {
@@ -274,6 +361,7 @@ main(void)
 		TESTUTIL_CASE(test_fleetpage__what_if_shortfall),
 		TESTUTIL_CASE(test_fleetpage__fail_k_and_selection),
 		TESTUTIL_CASE(test_fleetpage__quotas),
+		TESTUTIL_CASE(test_fleetpage__burst_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
