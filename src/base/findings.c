@@ -292,8 +292,8 @@ const struct finding findings_table[] = {
 	ROW("GS179", DIAG_ERROR, FINDING_RULE,
 	    "fallback.instanceTypes of more than one CPU architecture"),
 	ROW("GS180", DIAG_WARNING, FINDING_RULE,
-	    "the fallback instance types are of another architecture than a node group "
-	    "(nodeGroups[].arch): the images must be multi-arch"),
+	    "the fallback (or burst) instance types are of another architecture than a node "
+	    "group (nodeGroups[].arch): the images must be multi-arch"),
 	ROW("GS181", DIAG_ERROR, FINDING_RULE,
 	    "fallback.capacityType lists reserved but nothing selects a capacity reservation "
 	    "(nodeClass.capacityReservationSelectorTerms, or nodeClassSelectsReservations for a "
