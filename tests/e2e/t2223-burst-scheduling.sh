@@ -136,6 +136,18 @@ test_expect_success "placement Pods with their own burst or catch-all toleration
 	done
 '
 
+test_expect_success "a second pass of every policy changes nothing, every engine" '
+	for engine in kyverno kyverno-clusterpolicy map-v1 map-v1beta1; do
+		for pod in llm-serving-own llm-serving-exists batch-inference-burst-tol llm-batch-own; do
+			out="$SCRATCH/$engine-required/out/$pod.json" &&
+			node "$SCRATCH/eval/policy-eval.mjs" "$SCRATCH/$engine-required.yaml" ALL "$out" \
+				>"$SCRATCH/again.json" 2>/dev/null &&
+			python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a!=b)" \
+				"$out" "$SCRATCH/again.json" || { echo "$engine $pod changed on a second pass"; return 1; }
+		done
+	done
+'
+
 test_expect_success "the check fails when only the placement policies run: burst Pods then fit no burst node" '
 	cp "$SCRATCH/kyverno-required.yaml" "$SCRATCH/only-placement.yaml" &&
 	! place only-placement required gpusite-seoul-dc1-placement,gpusite-seoul-dc2-placement 2>/dev/null &&
