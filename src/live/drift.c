@@ -797,11 +797,12 @@ scope_pending(struct arena *a, struct diags *d, size_t *count, const struct spec
 	if (sc->burst)
 		drift_finding(d, count, DRIFT_PODS_PENDING, sc->at, sc->path, s->name,
 			      "%zu burst GPU pod%s Pending in namespace %s of site %s: %s; the "
-			      "on-prem GPUs are full and the burst pool has no Spot capacity "
+			      "on-prem GPUs are full and the burst pool has no %s capacity "
 			      "for %s or is at burst.gpuLimit (burst work never uses the "
 			      "fallback, so this is not a failover; see 'kubectl describe pod' "
 			      "and the NodeClaims of the burst pool)",
 			      np, np == 1 ? " is" : "s are", ns, s->name, name_list(a, pending, np),
+			      spec_capacity_name(s->burst.pool.capacity_type),
 			      np == 1 ? "it" : "them");
 	else
 		drift_finding(d, count, DRIFT_PODS_PENDING, sc->at, sc->path, s->name,
