@@ -292,8 +292,8 @@ const struct finding findings_table[] = {
 	ROW("GS179", DIAG_ERROR, FINDING_RULE,
 	    "fallback.instanceTypes of more than one CPU architecture"),
 	ROW("GS180", DIAG_WARNING, FINDING_RULE,
-	    "the fallback instance types are of another architecture than a node group "
-	    "(nodeGroups[].arch): the images must be multi-arch"),
+	    "the fallback (or burst) instance types are of another architecture than a node "
+	    "group (nodeGroups[].arch): the images must be multi-arch"),
 	ROW("GS181", DIAG_ERROR, FINDING_RULE,
 	    "fallback.capacityType lists reserved but nothing selects a capacity reservation "
 	    "(nodeClass.capacityReservationSelectorTerms, or nodeClassSelectsReservations for a "
@@ -350,10 +350,11 @@ const struct finding findings_table[] = {
 	ROW("GS213", DIAG_NOTE, FINDING_DRIFT,
 	    "the fallback is active: NodeClaims or nodes of the pool, GPUs in use against gpuLimit "
 	    "(state, not drift)"),
-	ROW("GS214", DIAG_ERROR, FINDING_DRIFT, "GPU pods are Pending in a placement namespace"),
+	ROW("GS214", DIAG_ERROR, FINDING_DRIFT,
+	    "GPU pods are Pending in a placement or burst namespace"),
 	ROW("GS215", DIAG_ERROR, FINDING_DRIFT,
-	    "GPU pods in a placement namespace lack the GPU toleration (the admission policy is "
-	    "not working)"),
+	    "GPU pods in a placement or burst namespace lack the GPU (or burst) toleration (the "
+	    "admission policy is not working)"),
 	ROW("GS216", DIAG_ERROR, FINDING_DRIFT,
 	    "a Ready fallback node advertises no allocatable nvidia.com/gpu (no device plugin runs "
 	    "there)"),

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "inventory/inventory.h"
+#include "inventory/inventory_labels.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/findings.h"
@@ -778,16 +779,56 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 
 /* ------------------------------------------------------------ placement */
 
+/* One scope of a site: the placement namespaces, or the burst ones. */
+struct scope {
+	const char **namespaces;
+	size_t namespace_count;
+	const struct node *pod_selector;
+	struct pos at;
+	const char *path;
+	bool burst;
+};
+
+/* GS214 for the scope's Pending GPU pods in namespace ns. */
 static void
-check_placement(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
-		const struct spec_site *s)
+scope_pending(struct arena *a, struct diags *d, size_t *count, const struct spec_site *s,
+	      const struct scope *sc, const char *ns, const char **pending, size_t np)
 {
-	struct pos at = spec_field_pos(s->placement.src, "namespaces");
+	if (sc->burst)
+		drift_finding(d, count, DRIFT_PODS_PENDING, sc->at, sc->path, s->name,
+			      "%zu burst GPU pod%s Pending in namespace %s of site %s: %s; the "
+			      "on-prem GPUs are full and the burst pool has no %s capacity "
+			      "for %s or is at burst.gpuLimit (burst work never uses the "
+			      "fallback, so this is not a failover; see 'kubectl describe pod' "
+			      "and the NodeClaims of the burst pool)",
+			      np, np == 1 ? " is" : "s are", ns, s->name, name_list(a, pending, np),
+			      spec_capacity_name(s->burst.pool.capacity_type),
+			      np == 1 ? "it" : "them");
+	else
+		drift_finding(d, count, DRIFT_PODS_PENDING, sc->at, sc->path, s->name,
+			      "%zu GPU pod%s Pending in namespace %s of site %s: "
+			      "%s; the on-prem GPUs are full or unreachable and the "
+			      "fallback has not placed %s (see 'kubectl describe pod')",
+			      np, np == 1 ? " is" : "s are", ns, s->name, name_list(a, pending, np),
+			      np == 1 ? "it" : "them");
+}
+
+static void
+check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+	    const struct spec_site *s, const struct scope *sc)
+{
 	const struct k8s_taint taint = { s->gpu_taint.key, s->gpu_taint.value,
 					 s->gpu_taint.effect };
+	const struct k8s_taint burst = { INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE,
+					 INV_BURST_TAINT_EFFECT };
+	const char *taints =
+		taint_text(a, s->gpu_taint.key, s->gpu_taint.value, s->gpu_taint.effect);
 
-	for (size_t ni = 0; ni < s->placement.namespace_count; ni++) {
-		const char *ns = s->placement.namespaces[ni];
+	if (sc->burst)
+		taints = arena_printf(a, "%s and %s", taints,
+				      taint_text(a, burst.key, burst.value, burst.effect));
+	for (size_t ni = 0; ni < sc->namespace_count; ni++) {
+		const char *ns = sc->namespaces[ni];
 		const char **pending = arena_alloc(a, (in->npods + 1) * sizeof(char *));
 		const char **untol = arena_alloc(a, (in->npods + 1) * sizeof(char *));
 		size_t np = 0, nu = 0;
@@ -796,36 +837,51 @@ check_placement(struct arena *a, struct diags *d, size_t *count, const struct dr
 			const struct drift_pod *p = &in->pods[i];
 
 			if (strcmp(p->ns, ns) || p->gpus <= 0 ||
-			    !k8s_label_selector_matches(s->placement.pod_selector, p->labels))
+			    !k8s_label_selector_matches(sc->pod_selector, p->labels))
 				continue;
 			if (!strcmp(p->phase, "Pending"))
 				pending[np++] = p->name;
 			if (s->placement.engine != ENGINE_NONE &&
-			    !k8s_tolerations_tolerate(p->tolerations, &taint) &&
+			    (!k8s_tolerations_tolerate(p->tolerations, &taint) ||
+			     (sc->burst && !k8s_tolerations_tolerate(p->tolerations, &burst))) &&
 			    strcmp(p->phase, "Succeeded") && strcmp(p->phase, "Failed"))
 				untol[nu++] = p->name;
 		}
 		if (np)
-			drift_finding(d, count, DRIFT_PODS_PENDING, at, "spec.placement.namespaces",
-				      s->name,
-				      "%zu GPU pod%s Pending in namespace %s of site %s: "
-				      "%s; the on-prem GPUs are full or unreachable and the "
-				      "fallback has not placed %s (see 'kubectl describe pod')",
-				      np, np == 1 ? " is" : "s are", ns, s->name,
-				      name_list(a, pending, np), np == 1 ? "it" : "them");
+			scope_pending(a, d, count, s, sc, ns, pending, np);
 		if (nu)
-			drift_finding(
-				d, count, DRIFT_PODS_NO_TOLERATION, at, "spec.placement.namespaces",
-				s->name,
-				"%zu GPU pod%s in namespace %s of site %s lack%s a toleration "
-				"for %s: %s; the %s placement policy did not mutate %s "
-				"(is the admission controller running and the policy ready?)",
-				nu, nu == 1 ? "" : "s", ns, s->name, nu == 1 ? "s" : "",
-				taint_text(a, s->gpu_taint.key, s->gpu_taint.value,
-					   s->gpu_taint.effect),
-				name_list(a, untol, nu), spec_engine_name(s->placement.engine),
-				nu == 1 ? "it" : "them");
+			drift_finding(d, count, DRIFT_PODS_NO_TOLERATION, sc->at, sc->path, s->name,
+				      "%zu %sGPU pod%s in namespace %s of site %s lack%s a "
+				      "toleration for %s: %s; the %s %splacement policy did not "
+				      "mutate %s (is the admission controller running and the "
+				      "policy ready?)",
+				      nu, sc->burst ? "burst " : "", nu == 1 ? "" : "s", ns,
+				      s->name, nu == 1 ? "s" : "", taints, name_list(a, untol, nu),
+				      spec_engine_name(s->placement.engine),
+				      sc->burst ? "burst " : "", nu == 1 ? "it" : "them");
 	}
+}
+
+/* GS214/GS215 for the placement scope and, with a burst pool, the burst
+ * scope (its pods also tolerate the burst taint). */
+static void
+check_placement(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
+		const struct spec_site *s)
+{
+	const struct scope place = {
+		s->placement.namespaces,     s->placement.namespace_count,
+		s->placement.pod_selector,   spec_field_pos(s->placement.src, "namespaces"),
+		"spec.placement.namespaces", false
+	};
+	const struct scope burst = {
+		s->burst.namespaces,     s->burst.namespace_count,
+		s->burst.pod_selector,   spec_field_pos(s->burst.src, "namespaces"),
+		"spec.burst.namespaces", true
+	};
+
+	check_scope(a, d, count, in, s, &place);
+	if (s->burst.pool.enabled)
+		check_scope(a, d, count, in, s, &burst);
 }
 
 /* ------------------------------------------------------------ driver */

@@ -1,6 +1,6 @@
 /*
  * live_drift.c - the cluster as `drift` sees it: nodes, the GPU stack's
- * pods, the GPU pods of the placement namespaces, each site's fallback
+ * pods, the GPU pods of the placement and burst namespaces, each site's fallback
  * NodePool, its node class and NodeClaims, listed page by page into the
  * records of live/drift.h.
  */
@@ -153,31 +153,40 @@ read_fallback(struct drift_fallback *f, struct live_run *run, struct collect *c,
 	return 0;
 }
 
-/* The GPU pods of the placement namespaces; the stack's namespace was
- * listed whole before. */
+/* Add ns to the list of namespaces to read unless it is there (sites
+ * and scopes may share one) or is the stack's, listed whole before. */
+static void
+ns_add(struct arena *a, const char ***list, size_t *n, size_t *alloc, const char *ns,
+       const char *stack_ns)
+{
+	if (!strcmp(ns, stack_ns))
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], ns))
+			return;
+	ARENA_GROW(a, *list, *n, *alloc, 16);
+	(*list)[(*n)++] = ns;
+}
+
+/* The GPU pods of the placement and burst namespaces, each namespace
+ * once. */
 static int
 list_placement_pods(struct live_run *run, struct collect *c, const char *stack_ns)
 {
+	const char **list = NULL;
+	size_t n = 0, alloc = 0;
+
 	for (size_t i = 0; i < run->nsites; i++) {
 		const struct spec_site *s = run->sites[i];
 
-		for (size_t j = 0; j < s->placement.namespace_count; j++) {
-			const char *ns = s->placement.namespaces[j];
-			bool seen = !strcmp(ns, stack_ns);
-
-			/* each namespace once, even when sites share it */
-			for (size_t si = 0; si <= i && !seen; si++)
-				for (size_t sj = 0;
-				     sj < run->sites[si]->placement.namespace_count &&
-				     (si < i || sj < j);
-				     sj++)
-					seen = seen ||
-					       !strcmp(run->sites[si]->placement.namespaces[sj],
-						       ns);
-			if (!seen && list_pods(run->kube, c, ns, true) < 0)
-				return -1;
-		}
+		for (size_t j = 0; j < s->placement.namespace_count; j++)
+			ns_add(c->a, &list, &n, &alloc, s->placement.namespaces[j], stack_ns);
+		for (size_t j = 0; s->burst.pool.enabled && j < s->burst.namespace_count; j++)
+			ns_add(c->a, &list, &n, &alloc, s->burst.namespaces[j], stack_ns);
 	}
+	for (size_t i = 0; i < n; i++)
+		if (list_pods(run->kube, c, list[i], true) < 0)
+			return -1;
 	return 0;
 }
 

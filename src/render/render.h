@@ -372,7 +372,9 @@ struct render_patch {
 	size_t alloc;
 };
 
-/* Fill the plan of `site` (pointers into the model; nothing allocated). */
+/* Fill the plan of `site` (pointers into the model; nothing allocated);
+ * with a burst pool, a required `gpusite.io/pool NotIn [burst]` too (never
+ * on Spot, whatever the Pod tolerates). */
 void render_placement_plan(struct render_placement_plan *out, const struct spec_site *site);
 
 /*

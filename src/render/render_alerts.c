@@ -155,23 +155,40 @@ labels_missing_expr(struct arena *a, const struct spec_site *site, const struct 
 	return s;
 }
 
-/* ",namespace=~\"a|b\"" for the placement namespaces, "" for all. */
+/* ",namespace=~\"a|b\"" for the namespaces, "" for all (none named). */
 static const char *
-namespace_matcher(struct arena *a, const struct spec_site *site)
+namespace_matcher(struct arena *a, const char *const *names, size_t count)
+{
+	if (!count)
+		return "";
+	return arena_printf(a, ",namespace=~%s",
+			    render_quote(a, render_promql_alt(a, names, count)));
+}
+
+/* The matcher of the placement namespaces and, with a burst pool, the
+ * burst ones: every GPU pod a pool of the site may launch for. */
+static const char *
+scopes_matcher(struct arena *a, const struct spec_site *site)
 {
 	const struct spec_placement *p = &site->placement;
+	const struct spec_burst *b = &site->burst;
+	const char **all;
+	size_t n = 0;
 
 	if (!p->namespace_count)
 		return "";
-	return arena_printf(
-		a, ",namespace=~%s",
-		render_quote(a, render_promql_alt(a, p->namespaces, p->namespace_count)));
+	all = arena_alloc(a, (p->namespace_count + b->namespace_count + 1) * sizeof(*all));
+	for (size_t i = 0; i < p->namespace_count; i++)
+		all[n++] = p->namespaces[i];
+	for (size_t i = 0; b->pool.enabled && i < b->namespace_count; i++)
+		all[n++] = b->namespaces[i];
+	return namespace_matcher(a, all, n);
 }
 
 static const char *
-pending_expr(struct arena *a, const struct spec_site *site)
+pending_expr(struct arena *a, const char *const *names, size_t count)
 {
-	const char *ns = namespace_matcher(a, site);
+	const char *ns = namespace_matcher(a, names, count);
 
 	return arena_printf(
 		a,
@@ -352,7 +369,7 @@ pods_pending_alert(struct arena *a, const struct spec_site *site, const struct f
 	const char *wait;
 
 	x.name = "GPUSitePodsPending";
-	x.expr = pending_expr(a, site);
+	x.expr = pending_expr(a, site->placement.namespaces, site->placement.namespace_count);
 	x.severity = "warning";
 	if (!site->fallback.enabled) {
 		x.for_ = prom_duration(a, ALERT_PENDING_NO_FALLBACK);
@@ -388,12 +405,43 @@ pods_pending_alert(struct arena *a, const struct spec_site *site, const struct f
 	return alert_node(a, site->name, &x);
 }
 
+/* Burst pods pending: the on-prem nodes are full and the burst pool gets
+ * no capacity (Spot) or is at its limit.  Not a failover: burst work never
+ * uses the fallback. */
+static struct node *
+burst_pending_alert(struct arena *a, const struct spec_site *site, const struct failover *f)
+{
+	const struct spec_burst *b = &site->burst;
+	const char *cap = spec_capacity_name(b->pool.capacity_type);
+	struct alert x;
+
+	x.name = "GPUSiteBurstPodsPending";
+	x.expr = pending_expr(a, b->namespaces, b->namespace_count);
+	x.severity = "warning";
+	x.for_ = prom_duration(a, f->provisioning + f->pull + f->margin);
+	x.summary = arena_printf(a,
+				 "burst GPU pods of site %s pending for over %s: %s capacity"
+				 " missing",
+				 site->name, x.for_, cap);
+	x.description = arena_printf(
+		a,
+		"Pod {{ $labels.namespace }}/{{ $labels.pod }} of the burst scope requests GPUs"
+		" and has been Pending for more than %s (node provisioning, image pull and"
+		" margin): the on-prem GPU nodes are full and the burst pool launches no node for"
+		" it, because the instance types have no %s capacity in the zones"
+		" (InsufficientCapacityError events on the NodeClaims) or the pool is at"
+		" burst.gpuLimit. This is not a failover: burst work never runs on the on-demand"
+		" fallback, it waits for on-prem or burst capacity.",
+		x.for_, cap);
+	return alert_node(a, site->name, &x);
+}
+
 /* GPU pods in scope that no node can take yet (PodScheduled False,
  * Unschedulable), or NodeClaims of the site's pools that failed to launch. */
 static const char *
 launch_failing_expr(struct arena *a, const struct spec_site *site, const char *pools)
 {
-	const char *ns = namespace_matcher(a, site);
+	const char *ns = scopes_matcher(a, site);
 
 	return arena_printf(
 		a,
@@ -424,10 +472,10 @@ launch_failing_alert(struct arena *a, const struct spec_site *site, const struct
 	x.expr = launch_failing_expr(a, site, render_promql_alt(a, names, count));
 	x.for_ = prom_duration(a, f->provisioning + f->margin);
 	x.severity = "critical";
-	x.summary = arena_printf(a,
-				 "GPU site %s: the cloud fallback launches no node for"
-				 " pending GPU pods",
-				 site->name);
+	x.summary = arena_printf(a, "GPU site %s: %s no node for pending GPU pods", site->name,
+				 site->burst.pool.enabled
+					 ? "the cloud pools (fallback and burst) launch"
+					 : "the cloud fallback launches");
 	x.description = arena_printf(
 		a,
 		"GPU pods of site %s have found no node for more than %s (%s + margin %s), or"
@@ -514,6 +562,8 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 			a, rules,
 			launch_failing_alert(a, site, ctx->inv->pools, ctx->inv->pool_count, &f));
 	node_seq_push(a, rules, pods_pending_alert(a, site, &f));
+	if (site->burst.pool.enabled)
+		node_seq_push(a, rules, burst_pending_alert(a, site, &f));
 	if (site->group_count)
 		node_seq_push(a, rules, node_not_ready_alert(a, site, &w));
 	if (w.group_count)

@@ -57,7 +57,15 @@ plan_fill(struct render_placement_plan *out, const struct spec_site *site, bool 
 void
 render_placement_plan(struct render_placement_plan *out, const struct spec_site *site)
 {
+	static const char *const burst[] = { INV_POOL_BURST };
+
 	plan_fill(out, site, site->placement.mode == PLACE_REQUIRE_ONPREM);
+	/* fallback work never lands on Spot, whatever the Pod tolerates
+	 * itself (a burst or catch-all toleration); hybrid nodes carry no
+	 * pool label, so NotIn keeps them */
+	if (site->burst.pool.enabled)
+		render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn", burst, 1, true,
+					      0);
 }
 
 bool
@@ -775,10 +783,14 @@ render_placement_purpose(struct arena *a, const struct render_placement_plan *pl
 				    " first, then the burst pool, never the fallback%s)",
 				    binding_purpose(plan));
 	const char *bind = binding_purpose(plan);
+	const char *off_burst = "";
 
+	for (size_t k = 0; k < plan->affinity_count; k++)
+		if (!strcmp(plan->affinity[k].key, INV_POOL_LABEL))
+			off_burst = "; never the burst pool";
 	return arena_printf(a,
 			    "adds to GPU Pods in %s the GPU toleration%s and a %s"
-			    " affinity to hybrid nodes (%s%s)",
+			    " affinity to hybrid nodes (%s%s%s)",
 			    plan->namespace_count ? "the placement namespaces" : "every namespace",
 			    plan->replace_not_ready || plan->replace_unreachable
 				    ? ", the eviction toleration seconds"
@@ -786,5 +798,5 @@ render_placement_purpose(struct arena *a, const struct render_placement_plan *pl
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "required" : "preferred",
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "on-prem only"
 							       : "on-prem first, cloud fallback",
-			    bind);
+			    bind, off_burst);
 }

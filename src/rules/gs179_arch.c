@@ -2,9 +2,10 @@
  * gs179_arch.c - the architecture of the fallback (and burst) nodes:
  *   GS179 a pool's instanceTypes of more than one architecture: the
  *         NodePool could launch either, and the images run on one;
- *   GS180 the fallback's architecture is not that of a node group
- *         (nodeGroups[].arch, default amd64): the workloads move between
- *         them, so their images must be multi-arch.
+ *   GS180 a pool's architecture (the fallback's, the burst pool's) is
+ *         not that of a node group (nodeGroups[].arch, default amd64):
+ *         the workloads move between them, so their images must be
+ *         multi-arch.
  * The architecture of each type comes from Karpenter's instance-type
  * table (instance_types.c); the NodePool carries kubernetes.io/arch.
  */
@@ -63,30 +64,50 @@ const struct rule rule_gs179 = {
 	.check_site = check_gs179,
 };
 
+/* GS180 for one pool block, the first node group of another architecture;
+ * a burst pool on the fallback's types is the fallback's finding. */
 static void
-check_gs180(struct rule_ctx *c, const struct spec_site *s)
+gs180_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p)
 {
+	const struct spec_fallback *f = p->f;
+	bool burst = f != &s->fallback;
 	const char *arch;
 
-	if (!s->fallback.enabled)
+	if (!f->enabled || (burst && f->instance_types == s->fallback.instance_types))
 		return;
-	arch = instance_types_arch(s->fallback.instance_types, s->fallback.instance_type_count);
+	arch = instance_types_arch(f->instance_types, f->instance_type_count);
 	if (!arch)
 		return; /* none known, or mixed (GS179) */
 	for (size_t g = 0; g < s->group_count; g++) {
 		const struct spec_node_group *grp = &s->groups[g];
+		struct pos at = rule_pos(s, grp->src, "arch");
+		const char *path = arena_printf(c->arena, "spec.nodeGroups[%zu].arch", g);
 
 		if (!strcmp(grp->arch, arch))
 			continue;
-		rule_report(c, s, rule_pos(s, grp->src, "arch"),
-			    arena_printf(c->arena, "spec.nodeGroups[%zu].arch", g),
-			    "node group %s is %s but the fallback instance types are %s:"
-			    " the workloads move from one to the other in a failover, so"
-			    " their images must be multi-arch (both %s and %s); else list"
-			    " %s fallback instance types",
-			    grp->name, grp->arch, arch, grp->arch, arch, grp->arch);
+		if (burst)
+			rule_report(c, s, at, path,
+				    "node group %s is %s but the %s instance types are %s: the"
+				    " burst work runs on the node group first and on the %s pool"
+				    " when it is full, so its images must be multi-arch (both %s"
+				    " and %s); else list %s instance types in %s.instanceTypes",
+				    grp->name, grp->arch, p->block, arch, p->block, grp->arch, arch,
+				    grp->arch, p->block);
+		else
+			rule_report(c, s, at, path,
+				    "node group %s is %s but the fallback instance types are %s:"
+				    " the workloads move from one to the other in a failover, so"
+				    " their images must be multi-arch (both %s and %s); else list"
+				    " %s fallback instance types",
+				    grp->name, grp->arch, arch, grp->arch, arch, grp->arch);
 		return;
 	}
+}
+
+static void
+check_gs180(struct rule_ctx *c, const struct spec_site *s)
+{
+	rule_each_pool(c, s, gs180_pool);
 }
 
 const struct rule rule_gs180 = {

@@ -204,4 +204,30 @@ test_expect_success "burst pool: 7 of 8 GPUs fire GPUSiteBurstNearLimit, never G
 	grep -F "The burst NodePool seoul-dc1-gpu-burst uses more than 80% of its limit of 8 GPUs" "$SCRATCH/burst.rules.yaml"
 '
 
+# A burst pod of seoul-dc1 (namespace llm-batch) that finds no node: the
+# burst scope has its own pending alert (Spot capacity missing, not a
+# failover), and launch-failing watches the burst namespaces too.
+bpod() { # PHASE_PENDING UNSCHEDULABLE: the series of pod llm-batch/b-0
+	printf '["kube_pod_status_phase{phase=\\"Pending\\",namespace=\\"llm-batch\\",pod=\\"b-0\\"}", "%s"],' "$1"
+	printf '["kube_pod_container_resource_requests{resource=\\"nvidia_com_gpu\\",namespace=\\"llm-batch\\",pod=\\"b-0\\",container=\\"c\\"}", "1x40"],'
+	printf '["kube_pod_status_unschedulable{namespace=\\"llm-batch\\",pod=\\"b-0\\"}", "%s"]' "$2"
+}
+b0='{"namespace": "llm-batch", "pod": "b-0"}'
+bexpect() { # AT BURST_PENDING PENDING LAUNCH NAME
+	python3 "$SCRATCH/tests.py" "$SCRATCH/burst.rules.yaml" "{
+		\"series\": [$(bpod 1x40 1x40)], \"at\": \"$1\",
+		\"expect\": {\"GPUSiteBurstPodsPending\": [$2], \"GPUSitePodsPending\": [$3],
+		             \"GPUSiteFallbackLaunchFailing\": [$4]}}" \
+		"$SCRATCH/$5.test.yaml" &&
+	promtool test rules "$SCRATCH/$5.test.yaml"
+}
+test_expect_success "burst pod without a node: launch-failing, then the burst pending alert, never the placement one" '
+	bexpect 5m "" "" "" burst-5m &&
+	bexpect 8m "" "" "$b0" burst-8m &&
+	bexpect 13m "$b0" "" "$b0" burst-13m &&
+	grep -F "burst GPU pods of site seoul-dc1 pending for over 12m: spot capacity missing" "$SCRATCH/burst.rules.yaml" &&
+	grep -F "This is not a failover: burst work never runs on the on-demand fallback" "$SCRATCH/burst.rules.yaml" &&
+	grep -F "the cloud pools (fallback and burst) launch no node" "$SCRATCH/burst.rules.yaml"
+'
+
 test_done

@@ -13,7 +13,9 @@
 # one node per instance type of every rendered NodePool (template labels and
 # taints), with Kubernetes' node-affinity and taint rules:
 #   - burst Pods fit their site's burst nodes, never a fallback node;
-#   - placement Pods fit their site's hybrid nodes, never a burst node;
+#   - placement Pods fit their site's hybrid nodes, never a burst node,
+#     even those that tolerate the burst taint themselves (the burst one or
+#     a catch-all Exists): the placement policy requires pool NotIn [burst];
 #   - siteBinding required: only the site's own nodes and pools;
 #     preferred: the site preferred; none: no site term.
 . "$TEST_TOP/tests/lib.sh"
@@ -57,6 +59,21 @@ for ns in llm-serving llm-batch batch-inference batch-burst; do
 	        preference:
 	          matchExpressions:
 	          - {key: kubernetes.io/arch, operator: In, values: [amd64]}
+	EOF
+done
+# placement Pods that bring a toleration of the burst taint themselves: the
+# burst one, and a catch-all (operator Exists, no key).  Their own
+# toleration must not take them onto Spot.
+for ns in llm-serving batch-inference; do
+	sed "s/namespace: inference\$/namespace: $ns/" "$pods/gpu-no-tolerations.yaml" >"$SCRATCH/pods/$ns-burst-tol.yaml"
+	cat >>"$SCRATCH/pods/$ns-burst-tol.yaml" <<-EOF
+	  tolerations:
+	  - {key: gpusite.io/burst, operator: Exists, effect: NoSchedule}
+	EOF
+	sed "s/namespace: inference\$/namespace: $ns/" "$pods/gpu-no-tolerations.yaml" >"$SCRATCH/pods/$ns-exists.yaml"
+	cat >>"$SCRATCH/pods/$ns-exists.yaml" <<-EOF
+	  tolerations:
+	  - {operator: Exists}
 	EOF
 done
 
@@ -107,6 +124,28 @@ test_expect_success "required: a burst Pod fits only its site's hybrid and burst
 	! grep -q "gpu-fallback-\|seoul-dc2" "$SCRATCH/b.txt" &&
 	grep "^batch-inference-own.json" "$SCRATCH/map-v1beta1-required/placed.txt" >"$SCRATCH/p.txt" &&
 	grep -q "seoul-dc2-gpu-fallback-" "$SCRATCH/p.txt" && ! grep -q "gpu-burst-\|seoul-dc1" "$SCRATCH/p.txt"
+'
+
+test_expect_success "placement Pods with their own burst or catch-all toleration fit no burst node, every engine" '
+	for engine in kyverno kyverno-clusterpolicy map-v1 map-v1beta1; do
+		for pod in llm-serving-burst-tol llm-serving-exists batch-inference-burst-tol batch-inference-exists; do
+			grep "^$pod.json" "$SCRATCH/$engine-none/placed.txt" >"$SCRATCH/t.txt" &&
+			grep -q "gpu-fallback-" "$SCRATCH/t.txt" &&
+			! grep -q "gpu-burst-" "$SCRATCH/t.txt" || return 1
+		done
+	done
+'
+
+test_expect_success "a second pass of every policy changes nothing, every engine" '
+	for engine in kyverno kyverno-clusterpolicy map-v1 map-v1beta1; do
+		for pod in llm-serving-own llm-serving-exists batch-inference-burst-tol llm-batch-own; do
+			out="$SCRATCH/$engine-required/out/$pod.json" &&
+			node "$SCRATCH/eval/policy-eval.mjs" "$SCRATCH/$engine-required.yaml" ALL "$out" \
+				>"$SCRATCH/again.json" 2>/dev/null &&
+			python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a!=b)" \
+				"$out" "$SCRATCH/again.json" || { echo "$engine $pod changed on a second pass"; return 1; }
+		done
+	done
 '
 
 test_expect_success "the check fails when only the placement policies run: burst Pods then fit no burst node" '

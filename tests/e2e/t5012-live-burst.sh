@@ -8,6 +8,9 @@
 #                  the burst pool's words), a burst node in use (GS213 note),
 #                  diff --live shows the -/+ lines of the burst pool
 #   burst-missing  the burst NodePool deleted: GS212-like "missing" finding
+#   burst-pods     in the burst namespace, a GPU pod Pending (GS214: Spot
+#                  capacity missing, not a failover) and one without the
+#                  burst toleration (GS215 names the burst taint)
 . "$TEST_TOP/tests/lib.sh"
 . "$TEST_TOP/tests/tools/live.sh"
 
@@ -55,5 +58,12 @@ test_expect_success 'burst NodePool changed by hand: diff --live shows its -/+ l
 test_expect_success 'burst NodePool deleted: drift says burst work waits for the on-prem nodes' '
 	run burst-missing 1 drift &&
 	grep "error: burst NodePool seoul-dc1-gpu-burst of site seoul-dc1 is missing from cluster my-hybrid-cluster: burst work waits for the on-prem nodes" "$SCRATCH/out"
+'
+test_expect_success 'burst pods: pending is Spot capacity missing, a pod without the burst toleration is named' '
+	run burst-pods 1 drift &&
+	grep "sites/seoul-dc1.yaml:[0-9]*:[0-9]*: error: 1 burst GPU pod is Pending in namespace batch of site seoul-dc1: burst-job-0; the on-prem GPUs are full and the burst pool has no spot capacity for it or is at burst.gpuLimit (burst work never uses the fallback, so this is not a failover.*\[GS214\]" "$SCRATCH/out" &&
+	grep "error: 1 burst GPU pod in namespace batch of site seoul-dc1 lacks a toleration for nvidia.com/gpu=Exists:NoSchedule and gpusite.io/burst=true:NoSchedule: burst-job-1; the kyverno burst placement policy did not mutate it.*\[GS215\]" "$SCRATCH/out" &&
+	! grep "burst-job-0.*GS215" "$SCRATCH/out" &&
+	! grep "the fallback has not placed" "$SCRATCH/out"
 '
 test_done
