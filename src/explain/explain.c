@@ -66,25 +66,31 @@ explain_release(FILE *out, const struct spec_version *v, enum k8s_controller c, 
 
 /* How minGpuMemoryMiB is rendered for the Karpenter release (or none). */
 static const char *
-gte_note(const struct spec_site *s)
+gte_note(struct arena *a, const struct spec_site *s)
 {
+	char rel[32];
+	const char *gte_only = arena_printf(
+		a,
+		"; minGpuMemoryMiB is rendered as the equivalent Gt (Gte only for a declared"
+		" Karpenter %s or later)",
+		k8s_release_text(k8s_construct_need(K8S_REQ_GTE)->since, rel, sizeof(rel)));
+
 	const struct spec_version *kv = &s->cluster.karpenter_version;
 
 	if (s->fallback.min_gpu_memory_mib <= 0)
 		return "";
 	if (kv->set && k8s_release_serves(kv->release, K8S_REQ_GTE))
 		return "; minGpuMemoryMiB is rendered as Gte";
-	return "; minGpuMemoryMiB is rendered as the equivalent Gt (Gte only for a declared"
-	       " Karpenter 1.9 or later)";
+	return gte_only;
 }
 
 static void
-explain_controllers(FILE *out, const struct spec_site *s)
+explain_controllers(FILE *out, struct arena *a, const struct spec_site *s)
 {
 	if (s->fallback.enabled && s->cluster.provisioner == PROV_AUTO_MODE)
-		fprintf(out, "  karpenter: run by EKS Auto Mode%s\n", gte_note(s));
+		fprintf(out, "  karpenter: run by EKS Auto Mode%s\n", gte_note(a, s));
 	else if (s->fallback.enabled)
-		explain_release(out, &s->cluster.karpenter_version, K8S_KARPENTER, gte_note(s));
+		explain_release(out, &s->cluster.karpenter_version, K8S_KARPENTER, gte_note(a, s));
 	if (s->placement.engine == ENGINE_KYVERNO ||
 	    s->placement.engine == ENGINE_KYVERNO_CLUSTERPOLICY)
 		explain_release(out, &s->cluster.kyverno_version, K8S_KYVERNO, "");
@@ -456,17 +462,23 @@ explain_reservations(FILE *out, const struct spec_site *s)
 {
 	const struct spec_fallback *fb = &s->fallback;
 	bool blocks = false;
+	char reserved[32], block[32];
 
 	if (!fb->enabled || !fb->reserved)
 		return;
 	for (size_t i = 0; i < fb->reservation_type_count; i++)
 		blocks |= !strcmp(fb->reservation_types[i], "capacity-block");
+	/* the releases of the one table (src/k8s/k8s_controllers.c) */
+	k8s_release_text(k8s_construct_need(K8S_RESERVED_CAPACITY)->since, reserved,
+			 sizeof(reserved));
+	k8s_release_text(k8s_construct_need(K8S_CAPACITY_BLOCK)->since, block, sizeof(block));
 	fprintf(out,
-		"    fallback reservations: reserved capacity needs Karpenter 1.3 or later with"
+		"    fallback reservations: reserved capacity needs Karpenter %s or later with"
 		" the ReservedCapacity feature gate (chart value "
 		"settings.featureGates.reservedCapacity:"
-		" true)%s; %s\n",
-		blocks ? ", and Capacity Blocks need Karpenter 1.6 or later" : "",
+		" true)%s%s%s; %s\n",
+		reserved, blocks ? ", and Capacity Blocks need Karpenter " : "",
+		blocks ? block : "", blocks ? " or later" : "",
 		fb->node_class.set && fb->node_class.reservation_terms
 			? "the EC2NodeClass selects them (capacityReservationSelectorTerms)"
 			: "the existing node class must select them"
@@ -544,7 +556,7 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	fprintf(out, "site %s (cluster %s, %s; %s)\n", s->name, s->cluster.name, s->cluster.region,
 		s->file ? s->file : "?");
 	explain_kube(out, s, in->kube_minor);
-	explain_controllers(out, s);
+	explain_controllers(out, a, s);
 	explain_budget(out, a, s);
 	explain_capacity(out, s, inv);
 	explain_quota(out, s);
