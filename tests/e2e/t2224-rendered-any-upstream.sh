@@ -23,20 +23,7 @@ clean() {
 
 test_expect_success 'setup: the fleet rendered; its schemas copied under odd names' '
 	"$GPUSITE" render "$TEST_TOP/testdata/fleet" >fleet.yaml 2>/dev/null &&
-	mkdir -p odd/chart-crds odd/more/deeper &&
-	i=0 &&
-	for f in "$U"/gpu-operator/chart/crds/*.yaml; do
-		i=$((i + 1)) && cp "$f" "odd/chart-crds/crd-$i" || return 1
-	done &&
-	cp "$U/karpenter/aws-provider/karpenter.sh_nodepools.yaml" odd/pools &&
-	cp "$U/karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml" "odd/more/node classes.txt" &&
-	cp "$U/prometheus-operator/monitoring.coreos.com_prometheusrules.yaml" odd/more/x1 &&
-	cp "$U/kyverno/policies.kyverno.io_mutatingpolicies.yaml" odd/more/deeper/y &&
-	cp "$U/argocd/application-crd.yaml" odd/z.yml &&
-	cp "$U/nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" odd/more/nc &&
-	cp "$U/kubernetes/release-1.35/api__v1_openapi.json" odd/core &&
-	cp "$U/kubernetes/release-1.35/apis__admissionregistration.k8s.io__v1beta1_openapi.json" \
-		odd/more/adm.json &&
+	upstream_schemas odd &&
 	printf "%s\n" "# a chart template: no schema" "kind: {{ .Values.kind }}" >odd/template.yaml &&
 	printf "binary\001\002\n" >odd/blob &&
 	sed "0,/^kind: NodePool\$/s//kind: NodePool\nbogusField: 1/" fleet.yaml >bad.yaml &&

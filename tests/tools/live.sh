@@ -10,6 +10,26 @@ EKS_ARN="arn:aws:eks:us-west-2:111122223333:cluster/my-hybrid-cluster"
 SERVER_PID=
 trap 'live_stop; rm -rf "$SCRATCH"' EXIT
 
+# upstream_schemas DIR: the schemas the example fleet's objects need,
+# copied from ../shared/upstream under odd names, as a user would gather
+# them (a chart's crds/, single CRD files, saved /openapi/v3 documents)
+upstream_schemas() {
+	mkdir -p "$1/chart-crds" "$1/more/deeper" &&
+	i=0 &&
+	for f in "$UPSTREAM"/gpu-operator/chart/crds/*.yaml; do
+		i=$((i + 1)) && cp "$f" "$1/chart-crds/crd-$i" || return 1
+	done &&
+	cp "$UPSTREAM/karpenter/aws-provider/karpenter.sh_nodepools.yaml" "$1/pools" &&
+	cp "$UPSTREAM/karpenter/karpenter.k8s.aws_ec2nodeclasses.yaml" "$1/more/node classes.txt" &&
+	cp "$UPSTREAM/prometheus-operator/monitoring.coreos.com_prometheusrules.yaml" "$1/more/x1" &&
+	cp "$UPSTREAM/kyverno/policies.kyverno.io_mutatingpolicies.yaml" "$1/more/deeper/y" &&
+	cp "$UPSTREAM/argocd/application-crd.yaml" "$1/z.yml" &&
+	cp "$UPSTREAM/nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" "$1/more/nc" &&
+	cp "$UPSTREAM/kubernetes/release-1.35/api__v1_openapi.json" "$1/core" &&
+	cp "$UPSTREAM/kubernetes/release-1.35/apis__admissionregistration.k8s.io__v1beta1_openapi.json" \
+		"$1/more/adm.json"
+}
+
 # live_have_python: the server needs python3 and openssl.
 live_have_python() {
 	command -v python3 >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1
