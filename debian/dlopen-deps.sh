@@ -7,9 +7,12 @@
 #   dlopen:Depends     libgit2 - every command that reads Git: validate
 #                      --staged and --repo, diff --base, and the pre-commit
 #                      hook this package ships; without it those fail.
-#   dlopen:Recommends  libcurl (OpenSSL or GnuTLS build, both are tried) -
-#                      only the commands that talk to a cluster (drift,
-#                      diff --live, drill, --live); libmicrohttpd - only
+#   dlopen:Recommends  libcurl4, the OpenSSL build - only the commands that
+#                      talk to a cluster (drift, diff --live, drill, --live).
+#                      The GnuTLS build (libcurl3-gnutls, which git pulls
+#                      in) is tried second, but takes no certificate
+#                      authority or client key from memory, as kubeconfigs
+#                      give them, so it cannot stand in; libmicrohttpd - only
 #                      `serve`.  Validate, render and generate (the Argo CD
 #                      plugin) run without them, so a minimal image may
 #                      leave them out with --no-install-recommends.
@@ -32,6 +35,5 @@ shlib() {
 git2=$(sed -n 's/^#define LIBGIT2_SOVERSION[[:space:]]*"\(.*\)"/\1/p' \
 	"$(pkg-config --variable=includedir libgit2)/git2/version.h")
 [ -n "$git2" ] || { echo "dlopen-deps.sh: LIBGIT2_SOVERSION not found" >&2; exit 1; }
-gnutls=$(cat /var/lib/dpkg/info/*.shlibs | awk '$1 == "libcurl-gnutls" && $2 == "4" { print $3; exit }')
 echo "dlopen:Depends=$(shlib libgit2 "$git2")"
-echo "dlopen:Recommends=$(shlib libcurl 4)${gnutls:+ | $gnutls}, $(shlib libmicrohttpd 12)"
+echo "dlopen:Recommends=$(shlib libcurl 4), $(shlib libmicrohttpd 12)"

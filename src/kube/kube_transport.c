@@ -338,11 +338,33 @@ current_token(struct kube_client *k, int *err)
 	return NULL;
 }
 
-static void
+/*
+ * A TLS setting from memory: the kubeconfig's data, never a path curl
+ * opens.  The GnuTLS build of libcurl takes none of them
+ * (CURLE_NOT_BUILT_IN): say so rather than fail the handshake later.
+ */
+static int
+set_blob(struct kube_client *k, CURLoption opt, const char *what, const void *data, size_t len)
+{
+	struct curl_blob blob = { (void *)data, len, CURL_BLOB_COPY };
+	const curl_version_info_data *v;
+
+	if (curl_easy_setopt(k->tr->curl, opt, &blob) == CURLE_OK)
+		return 0;
+	v = curl_version_info(CURLVERSION_NOW);
+	return diag_add(
+		k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
+		"the libcurl gpusite loaded (%s, %s) cannot take %s from memory: install"
+		" the OpenSSL build of libcurl (Debian: libcurl4), which gpusite loads first",
+		v->version, v->ssl_version ? v->ssl_version : "no TLS", what);
+}
+
+static int
 set_tls(struct kube_client *k)
 {
 	struct kube_conf *c = &k->conf;
 	CURL *h = k->tr->curl;
+	int rc = 0;
 
 	if (c->insecure) {
 		curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -350,26 +372,25 @@ set_tls(struct kube_client *k)
 	} else if (c->ca_data) {
 		/* certificate-authority files were read into ca_data by
 		 * kube_config_load(): curl never opens a path of ours */
-		struct curl_blob blob = { (void *)c->ca_data, c->ca_len, CURL_BLOB_COPY };
-
-		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &blob);
+		rc = set_blob(k, CURLOPT_CAINFO_BLOB, "the certificate authority", c->ca_data,
+			      c->ca_len);
 	}
-	if (k->tr->have_cred && k->tr->cred.cert && k->tr->cred.key) {
-		struct curl_blob cb = { k->tr->cred.cert, strlen(k->tr->cred.cert),
-					CURL_BLOB_COPY };
-		struct curl_blob kb = { k->tr->cred.key, strlen(k->tr->cred.key), CURL_BLOB_COPY };
-
-		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
-		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
-	} else if (c->cert_data) {
-		struct curl_blob cb = { (void *)c->cert_data, c->cert_len, CURL_BLOB_COPY };
-		struct curl_blob kb = { (void *)c->key_data, c->key_len, CURL_BLOB_COPY };
-
-		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
-		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
+	if (!rc && k->tr->have_cred && k->tr->cred.cert && k->tr->cred.key) {
+		rc = set_blob(k, CURLOPT_SSLCERT_BLOB, "the client certificate", k->tr->cred.cert,
+			      strlen(k->tr->cred.cert));
+		if (!rc)
+			rc = set_blob(k, CURLOPT_SSLKEY_BLOB, "the client key", k->tr->cred.key,
+				      strlen(k->tr->cred.key));
+	} else if (!rc && c->cert_data) {
+		rc = set_blob(k, CURLOPT_SSLCERT_BLOB, "the client certificate", c->cert_data,
+			      c->cert_len);
+		if (!rc)
+			rc = set_blob(k, CURLOPT_SSLKEY_BLOB, "the client key", c->key_data,
+				      c->key_len);
 	}
 	curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
 	curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+	return rc;
 }
 
 static bool
@@ -455,7 +476,13 @@ perform(struct kube_client *k, const char *url, const struct kube_call *call, st
 		curl_easy_setopt(h, CURLOPT_PROXY, c->proxy_url);
 	if (k->tr->connect_to)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, k->tr->connect_to);
-	set_tls(k);
+	if ((*err = set_tls(k)) != 0) {
+		if (token) {
+			memset(token, 0, strlen(token));
+			free(token);
+		}
+		return CURLE_OK;
+	}
 	hdr = curl_slist_append(hdr, "Accept: application/json");
 	if (call->body && call->content_type) {
 		struct buf b;

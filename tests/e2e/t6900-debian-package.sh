@@ -4,7 +4,10 @@
 # from debootstrap (minbase), `apt-get install ./gpusite_*.deb` there with
 # every dependency from the distribution, then inside it: --version with
 # every library, validate and render of the example fleet, generate the way
-# argocd-cmp-server runs it (uid 999, its environment), validate --staged
+# argocd-cmp-server runs it (uid 999, its environment), validate --rendered
+# with a directory of CRDs copied in and with --live against the test API
+# server (and, with only the GnuTLS libcurl that git pulls in, the line
+# naming libcurl4), validate --staged
 # and the shipped pre-commit hook in a Git repository, serve's /healthz,
 # the man pages and the completion; a Recommends removed gives the message
 # naming its package; purge leaves nothing.
@@ -19,11 +22,13 @@ cd "$SCRATCH" || exit 1
 # git for --staged, man-db for the pages; the rest comes with the package
 INCLUDE=git,man-db
 . "$TEST_TOP/tests/tools/debroot.sh"
+. "$TEST_TOP/tests/tools/live.sh"
 TARBALL=$CACHE/$SUITE-minbase-$(echo "$INCLUDE" | tr ',' '-').tgz
 WORK=$odir/t6900
 ROOT=$WORK/root
 
 cleanup() {
+	live_stop
 	if [ -d "$ROOT/proc" ] && mountpoint -q "$ROOT/proc" 2>/dev/null; then
 		umount "$ROOT/proc"
 	fi
@@ -66,7 +71,8 @@ test_expect_success 'the package depends on libgit2 and recommends libcurl and l
 	dpkg-deb -f "$WORK/gpusite.deb" Recommends >recommends &&
 	grep -E "(^|, )libgit2-[0-9.]+ \(>= " depends &&
 	grep -E "(^|, )libyaml-0-2" depends &&
-	grep -E "(^|, )libcurl4 \(>= [^)]*\) \| libcurl3-gnutls" recommends &&
+	grep -E "(^|, )libcurl4 \(>= [^)]*\)(,|$)" recommends &&
+	! grep libcurl3-gnutls recommends &&
 	grep -E "(^|, )libmicrohttpd12 \(>= " recommends &&
 	! grep -E "libcurl|libmicrohttpd" depends
 '
@@ -89,7 +95,7 @@ test_expect_success 'apt-get install ./gpusite_*.deb: the dependencies from the 
 	in_root dpkg-query -W -f="\${Status}\n" gpusite libgit2-1.5 libmicrohttpd12 >status &&
 	test "$(grep -c "install ok installed" status)" -eq 3 &&
 	in_root dpkg-query -W -f="\${db:Status-Abbrev} \${Package}\n" "libcurl*" >curl &&
-	grep -E "^ii +(libcurl4|libcurl3-gnutls)$" curl &&
+	grep -E "^ii +libcurl4$" curl &&
 	in_root dpkg -L gpusite >files &&
 	grep -x /usr/bin/gpusite files
 '
@@ -115,6 +121,33 @@ test_expect_success 'validate and render the example fleet copied in: as the bui
 	(cd "$ROOT/srv/fleet" && "$GPUSITE" render) >outside.yaml &&
 	test -s inside.yaml &&
 	test_cmp outside.yaml inside.yaml
+'
+
+if need_upstream && live_have_python; then
+	test_set_prereq SCHEMAS
+fi
+test_expect_success SCHEMAS 'validate --rendered inside: a directory of CRDs copied in, and --live' '
+	upstream_schemas "$ROOT/srv/crds" &&
+	in_root_sh "cd /srv/fleet && gpusite render >/srv/fleet.yaml" &&
+	{ in_root_sh "gpusite validate --rendered --upstream /srv/crds /srv/fleet.yaml" 2>up.err ||
+		{ cat up.err; false; }; } &&
+	grep -q "0 errors, 0 warnings" up.err && ! grep -q ": warning: " up.err &&
+	live_start healthy --schemas "$ROOT/srv/crds" &&
+	mkdir -p "$ROOT/srv/kube" &&
+	cp "$SCRATCH/tls/ca.crt" "$ROOT/srv/kube/ca.crt" &&
+	sed "s|certificate-authority: .*|certificate-authority: /srv/kube/ca.crt|" \
+		"$SCRATCH/kubeconfig" >"$ROOT/srv/kube/config" &&
+	{ in_root_sh "gpusite validate --rendered --live --kubeconfig /srv/kube/config /srv/fleet.yaml" \
+		2>live.err || { cat live.err; false; }; } &&
+	grep -q "0 errors, 0 warnings" live.err && ! grep -q ": warning: " live.err &&
+	grep -q "GET /openapi/v3" "$SCRATCH/requests.log" &&
+	in_root apt-get remove -y -qq libcurl4 >>apt.out 2>&1 &&
+	in_root dpkg-query -W libcurl3-gnutls >/dev/null &&
+	expect_exit 3 in_root_sh \
+		"gpusite validate --rendered --live --kubeconfig /srv/kube/config /srv/fleet.yaml" \
+		2>gnutls.err &&
+	grep "cannot take the certificate authority from memory: install the OpenSSL build of libcurl (Debian: libcurl4)" gnutls.err &&
+	live_stop
 '
 
 test_expect_success 'generate as argocd-cmp-server runs it: uid 999, its environment, the same stream' '
