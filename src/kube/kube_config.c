@@ -44,8 +44,8 @@ struct merged {
 	size_t nempty; /* of them, empty files */
 };
 
-static const char *
-std_getenv(const char *name)
+const char *
+kube_std_getenv(const char *name)
 {
 	return getenv(name);
 }
@@ -247,75 +247,6 @@ merge_file(struct merged *m, struct arena *a, struct diags *d, const char *path,
 	m->files = m->files ? arena_printf(a, "%s, %s", m->files, file) : file;
 	m->nfiles++;
 	return 1;
-}
-
-int
-kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster, const char **region)
-{
-	/* arn:PARTITION:eks:REGION:ACCOUNT:cluster/NAME */
-	const char *p = s, *f[6];
-	int n = 0;
-
-	if (!s || strncmp(s, "arn:", 4))
-		return -1;
-	f[n++] = p;
-	while (*p && n < 6) {
-		if (*p == ':')
-			f[n++] = p + 1;
-		p++;
-	}
-	if (n < 6 || strncmp(f[2], "eks:", 4) || strncmp(f[5], "cluster/", 8))
-		return -1;
-	if (!f[5][8] || strchr(f[5] + 8, '/'))
-		return -1;
-	*cluster = arena_strdup(a, f[5] + 8);
-	*region = arena_strndup(a, f[3], (size_t)(f[4] - f[3] - 1));
-	return 0;
-}
-
-static const signed char b64val[256] = {
-	['A'] = 1,  ['B'] = 2,  ['C'] = 3,  ['D'] = 4,  ['E'] = 5,  ['F'] = 6,  ['G'] = 7,
-	['H'] = 8,  ['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12, ['M'] = 13, ['N'] = 14,
-	['O'] = 15, ['P'] = 16, ['Q'] = 17, ['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21,
-	['V'] = 22, ['W'] = 23, ['X'] = 24, ['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28,
-	['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32, ['g'] = 33, ['h'] = 34, ['i'] = 35,
-	['j'] = 36, ['k'] = 37, ['l'] = 38, ['m'] = 39, ['n'] = 40, ['o'] = 41, ['p'] = 42,
-	['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47, ['v'] = 48, ['w'] = 49,
-	['x'] = 50, ['y'] = 51, ['z'] = 52, ['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56,
-	['4'] = 57, ['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62, ['+'] = 63,
-	['/'] = 64,
-}; /* value + 1; 0 = not base64 */
-
-int
-kube_base64_decode(struct arena *a, const char *in, const char **out, size_t *out_len)
-{
-	size_t n = strlen(in), o = 0;
-	unsigned acc = 0;
-	int bits = 0, pad = 0;
-	char *res = arena_alloc(a, n / 4 * 3 + 4);
-
-	for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
-		if (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
-			continue;
-		if (*p == '=') {
-			pad++;
-			continue;
-		}
-		if (pad || !b64val[*p])
-			return -1;
-		acc = (acc << 6) | (unsigned)(b64val[*p] - 1);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			res[o++] = (char)((acc >> bits) & 0xff);
-		}
-	}
-	if (pad > 2)
-		return -1;
-	res[o] = '\0';
-	*out = res;
-	*out_len = o;
-	return 0;
 }
 
 static int
@@ -601,63 +532,6 @@ detect_eks(struct kube_conf *c, struct arena *a)
 			return;
 }
 
-static int
-read_small(struct arena *a, const char *path, const char **out)
-{
-	struct buf b;
-	size_t n;
-
-	buf_init(&b, 1u << 20);
-	if (buf_read_file(&b, path) < 0) {
-		buf_release(&b);
-		return -1;
-	}
-	n = b.len;
-	while (n && (b.data[n - 1] == '\n' || b.data[n - 1] == ' '))
-		n--;
-	*out = arena_strndup(a, b.data, n);
-	buf_release(&b);
-	return 0;
-}
-
-static int
-load_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
-		const char *(*env)(const char *))
-{
-	const char *host = env("KUBERNETES_SERVICE_HOST");
-	const char *port = env("KUBERNETES_SERVICE_PORT");
-	const char *dir = env(KUBE_SA_DIR_ENV);
-	const char *ns;
-	struct stat st;
-
-	if (!dir || !*dir)
-		dir = KUBE_SA_DIR;
-	if (kube_has_ctl(host) || kube_has_ctl(port))
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
-				"holds a control character (CR, LF or another): "
-				"refusing it, it would reach an HTTP request");
-	c->info.origin = "in-cluster";
-	c->info.server = arena_printf(a, strchr(host, ':') ? "https://[%s]:%s" : "https://%s:%s",
-				      host, port);
-	c->token_file = arena_printf(a, "%s/token", dir);
-	c->ca_file = arena_printf(a, "%s/ca.crt", dir);
-	if (stat(c->token_file, &st) < 0)
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"running in a cluster (KUBERNETES_SERVICE_HOST is set) "
-				"but the service account token %s cannot be read: %s; "
-				"mount a service account token or pass --kubeconfig",
-				c->token_file, strerror(errno));
-	if (stat(c->ca_file, &st) < 0)
-		c->ca_file = NULL; /* system roots then */
-	if (read_small(a, arena_printf(a, "%s/namespace", dir), &ns) == 0 && *ns)
-		c->info.namespace = ns;
-	else
-		c->info.namespace = "default";
-	c->info.auth = "service account";
-	return 0;
-}
-
 /* Read and merge the kubeconfig files in kubectl's order: --kubeconfig,
  * else each file of $KUBECONFIG (*list set to it), else ~/.kube/config.
  * Missing files of the last two are skipped; -1 when one cannot be read. */
@@ -706,7 +580,7 @@ int
 kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		 const struct kube_options *opt)
 {
-	const char *(*env)(const char *) = opt->getenv ? opt->getenv : std_getenv;
+	const char *(*env)(const char *) = opt->getenv ? opt->getenv : kube_std_getenv;
 	struct merged m;
 	const struct entry *ctx, *cl, *us;
 	const char *name, *list = NULL;
@@ -720,7 +594,7 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		const char *port = env("KUBERNETES_SERVICE_PORT");
 
 		if (host && *host && port && *port && !opt->context)
-			return load_in_cluster(out, a, d, env) < 0 ? KUBE_EFAIL : 0;
+			return kube_config_in_cluster(out, a, d, env) < 0 ? KUBE_EFAIL : 0;
 		if (m.nfiles == 0) {
 			diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
 				 "no kubeconfig found (%s) and not running in a "

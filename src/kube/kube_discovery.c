@@ -149,9 +149,3 @@ kube_res_path(struct buf *b, const struct kube_resource *r, const char *ns, cons
 	}
 	return rc;
 }
-
-const char *
-kube_res_name(struct arena *a, const char *plural, const char *group)
-{
-	return *group ? arena_printf(a, "%s.%s", plural, group) : plural;
-}

@@ -1,13 +1,18 @@
 /*
  * kube_http.c - what the client reads of an HTTP answer: header lines
  * (status line, Retry-After), LIST pages and single objects with their
- * shape checked, Status messages.  The curl callbacks and the request
+ * shape checked, Status messages, the caps of one whole LIST (from the
+ * environment) and the one diagnostic for an answer that is not a
+ * success.  The lowest room of kube/: it calls no other, so transport,
+ * discovery and list all read it and none of them reads another back.  The curl callbacks and the request
  * loop of kube_transport.c call these; fuzz/fuzz_http.c drives them directly.
  *
  * An answer of the wrong shape is "malformed", never an empty list: a
  * NodeList whose items are a mapping must not read as a cluster without
  * nodes.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -181,4 +186,84 @@ kube_status_message(struct arena *a, const char *body, size_t len)
 	while (n && ((unsigned char)msg[n] & 0xc0) == 0x80)
 		n--; /* not inside a UTF-8 sequence */
 	return arena_printf(a, "%.*s...", (int)n, msg);
+}
+
+/* ------------------------------------------- caps of a whole LIST */
+
+/* A positive whole number from the environment, or `def` when unset. */
+static int
+env_count(struct kube_client *k, const char *name, size_t def, size_t *out)
+{
+	const char *v = k->env(name);
+	char *end;
+	unsigned long long n;
+
+	*out = def;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (*end || errno || n == 0 || v[0] == '-' || n > SIZE_MAX / 2)
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"%s='%s' is not a positive whole number", name, v);
+	*out = (size_t)n;
+	return 0;
+}
+
+int
+kube_list_limits(struct kube_client *k)
+{
+	size_t mib;
+
+	if (env_count(k, KUBE_LIST_MAX_OBJECTS_ENV, KUBE_LIST_MAX_OBJECTS, &k->list_max_objects) <
+		    0 ||
+	    env_count(k, KUBE_LIST_MAX_MIB_ENV, KUBE_LIST_MAX_MIB, &mib) < 0)
+		return -1;
+	k->list_max_bytes = mib > SIZE_MAX >> 21 ? SIZE_MAX : mib << 20;
+	return 0;
+}
+
+/* ------------------------------------------ answers that failed */
+
+const char *
+kube_res_name(struct arena *a, const char *plural, const char *group)
+{
+	return *group ? arena_printf(a, "%s.%s", plural, group) : plural;
+}
+
+int
+kube_status_fail(struct kube_client *k, const struct kube_resp *r, const char *verb,
+		 const char *plural, const char *group, const char *ns, const char *name)
+{
+	struct arena *a = k->arena;
+	const char *res = kube_res_name(a, plural, group);
+	const char *obj = name ? arena_printf(a, "%s '%s'", res, name) : res;
+	const char *msg = kube_status_message(a, r->body.data, r->body.len);
+
+	switch (r->code) {
+	case 401:
+		return diag_add(k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
+				"the API server %s rejected the credentials of user "
+				"'%s' (%s) with 401 Unauthorized: they are missing, "
+				"expired or for another cluster",
+				k->conf.info.server,
+				k->conf.info.user ? k->conf.info.user : "(service account)",
+				k->conf.info.auth);
+	case 403:
+		if (ns && *ns)
+			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+					"cannot %s %s in namespace '%s': RBAC needs '%s' on "
+					"'%s' in namespace '%s' for the user of context '%s'",
+					verb, obj, ns, verb, res, ns,
+					k->conf.info.context ? k->conf.info.context : "in-cluster");
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"cannot %s %s at the cluster scope: RBAC needs '%s' on "
+				"'%s' for the user of context '%s'",
+				verb, obj, verb, res,
+				k->conf.info.context ? k->conf.info.context : "in-cluster");
+	default:
+		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
+				"cannot %s %s: the API server answered %ld%s%s", verb, obj, r->code,
+				msg ? ": " : "", msg ? msg : "");
+	}
 }

@@ -89,7 +89,15 @@ int kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
  */
 int kube_config_read_files(struct kube_conf *c, struct arena *a, struct diags *d);
 
-/* Cluster name and region from an EKS ARN in `s`; 0 when it is one. */
+/*
+ * kube_incluster.c: the in-cluster configuration (service account) into
+ * c; 0 or KUBE_EFAIL after a diagnostic.
+ */
+int kube_config_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
+			   const char *(*env)(const char *));
+
+/* kube_config_values.c: cluster name and region from an EKS ARN in `s`;
+ * 0 when it is one. */
 int kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster, const char **region);
 
 /* Decode standard base64 (whitespace ignored) into the arena; -1 when
@@ -223,19 +231,22 @@ int kube_request_send(struct kube_client *k, const struct kube_call *c, struct k
 /* A GET of path. */
 int kube_request(struct kube_client *k, const char *path, struct kube_resp *r, const char *what);
 
-/* A non-2xx answer to `verb` on a resource (and the object `name` of
- * namespace `ns`, either NULL) as one diagnostic; KUBE_EFAIL. */
+/* kube_http.c: a non-2xx answer to `verb` on a resource (and the object
+ * `name` of namespace `ns`, either NULL) as one diagnostic; KUBE_EFAIL. */
 int kube_status_fail(struct kube_client *k, const struct kube_resp *r, const char *verb,
 		     const char *plural, const char *group, const char *ns, const char *name);
 
-/* kube_discovery.c: "nodepools.karpenter.sh", "nodes" for messages. */
+/* kube_http.c: "nodepools.karpenter.sh", "nodes" for messages. */
 const char *kube_res_name(struct arena *a, const char *plural, const char *group);
 /* Append the path of a resource (of namespace ns, and the object name,
  * when given) to b. */
 int kube_res_path(struct buf *b, const struct kube_resource *r, const char *ns, const char *name);
 
-/* kube_list.c: the caps of one whole LIST, from the environment; 0 or
+/* kube_http.c: the caps of one whole LIST, from the environment; 0 or
  * KUBE_EFAIL after a diagnostic. */
 int kube_list_limits(struct kube_client *k);
+
+/* kube_config.c: getenv(), the default of kube_client_opts.getenv. */
+const char *kube_std_getenv(const char *name);
 
 #endif

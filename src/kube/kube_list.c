@@ -7,7 +7,6 @@
  * A page is freed when its items have been seen, so a 5,000-node list
  * never sits in memory whole.
  */
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,39 +18,6 @@
 #include "node/node.h"
 
 #define RESTART_MAX 3 /* LIST restarted after 410 Expired */
-
-/* A positive whole number from the environment, or `def` when unset. */
-static int
-env_count(struct kube_client *k, const char *name, size_t def, size_t *out)
-{
-	const char *v = k->env(name);
-	char *end;
-	unsigned long long n;
-
-	*out = def;
-	if (!v || !*v)
-		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (*end || errno || n == 0 || v[0] == '-' || n > SIZE_MAX / 2)
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"%s='%s' is not a positive whole number", name, v);
-	*out = (size_t)n;
-	return 0;
-}
-
-int
-kube_list_limits(struct kube_client *k)
-{
-	size_t mib;
-
-	if (env_count(k, KUBE_LIST_MAX_OBJECTS_ENV, KUBE_LIST_MAX_OBJECTS, &k->list_max_objects) <
-		    0 ||
-	    env_count(k, KUBE_LIST_MAX_MIB_ENV, KUBE_LIST_MAX_MIB, &mib) < 0)
-		return -1;
-	k->list_max_bytes = mib > SIZE_MAX >> 21 ? SIZE_MAX : mib << 20;
-	return 0;
-}
 
 /*
  * GET `path` into *out: 0, KUBE_ENOTFOUND on 404 (no diagnostic), 1 for

@@ -3,8 +3,7 @@
  * (certificate authority, client certificate, tls-server-name), the
  * credentials of each request (token, token file, exec plugin, basic
  * auth), the request loop with its retries and one deadline for the whole
- * command, capped answers, and the diagnostic for an answer that is not a
- * success.  The other rooms of kube/ send through kube_request() and
+ * command, and capped answers.  The other rooms of kube/ send through kube_request() and
  * kube_request_send(); nothing else in kube/ calls libcurl, so a change of
  * transport stays in this file.
  */
@@ -34,12 +33,6 @@ struct kube_transport {
 	struct curl_slist *connect_to; /* tls-server-name: where to connect */
 	char errbuf[CURL_ERROR_SIZE];
 };
-
-static const char *
-std_getenv(const char *name)
-{
-	return getenv(name);
-}
 
 const char *
 kube_library_version(void)
@@ -155,7 +148,7 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 	k->tr = arena_alloc(a, sizeof(*k->tr));
 	k->arena = a;
 	k->diags = d;
-	k->env = opt->getenv ? opt->getenv : std_getenv;
+	k->env = opt->getenv ? opt->getenv : kube_std_getenv;
 	k->log = opt->log ? opt->log : stderr;
 	k->verbose = opt->verbose;
 	k->timeout = opt->timeout > 0 ? opt->timeout : KUBE_DEFAULT_TIMEOUT;
@@ -627,43 +620,4 @@ kube_request(struct kube_client *k, const char *path, struct kube_resp *r, const
 	const struct kube_call get = { "GET", path, NULL, NULL, false };
 
 	return kube_request_send(k, &get, r, what);
-}
-
-/* ---------------------------------------------------------- errors */
-
-int
-kube_status_fail(struct kube_client *k, const struct kube_resp *r, const char *verb,
-		 const char *plural, const char *group, const char *ns, const char *name)
-{
-	struct arena *a = k->arena;
-	const char *res = kube_res_name(a, plural, group);
-	const char *obj = name ? arena_printf(a, "%s '%s'", res, name) : res;
-	const char *msg = kube_status_message(a, r->body.data, r->body.len);
-
-	switch (r->code) {
-	case 401:
-		return diag_add(k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
-				"the API server %s rejected the credentials of user "
-				"'%s' (%s) with 401 Unauthorized: they are missing, "
-				"expired or for another cluster",
-				k->conf.info.server,
-				k->conf.info.user ? k->conf.info.user : "(service account)",
-				k->conf.info.auth);
-	case 403:
-		if (ns && *ns)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"cannot %s %s in namespace '%s': RBAC needs '%s' on "
-					"'%s' in namespace '%s' for the user of context '%s'",
-					verb, obj, ns, verb, res, ns,
-					k->conf.info.context ? k->conf.info.context : "in-cluster");
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"cannot %s %s at the cluster scope: RBAC needs '%s' on "
-				"'%s' for the user of context '%s'",
-				verb, obj, verb, res,
-				k->conf.info.context ? k->conf.info.context : "in-cluster");
-	default:
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"cannot %s %s: the API server answered %ld%s%s", verb, obj, r->code,
-				msg ? ": " : "", msg ? msg : "");
-	}
 }

@@ -11,7 +11,6 @@
 #include "inventory/inventory_labels.h"
 #include "base/arena.h"
 #include "base/buf.h"
-#include "base/findings.h"
 #include "diff/diff.h"
 #include "live/drift.h"
 #include "live/drift_int.h"
@@ -237,21 +236,6 @@ name_list(struct arena *a, const char *const *names, size_t n)
 	res = arena_strdup(a, b.data);
 	buf_release(&b);
 	return res;
-}
-
-void
-drift_finding(struct diags *d, size_t *count, const char *rule, struct pos at, const char *path,
-	      const char *site, const char *fmt, ...)
-{
-	const struct finding *r = findings_find(rule);
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(d, r->level, at, rule, path, fmt, ap);
-	va_end(ap);
-	d->items[d->count - 1].site = site;
-	if (r->level != DIAG_NOTE)
-		(*count)++;
 }
 
 /* ------------------------------------------------------------ node checks */

@@ -12,11 +12,12 @@
 
 struct arena;
 
+/* drift_finding.c */
 void drift_finding(struct diags *d, size_t *count, const char *rule, struct pos at,
 		   const char *path, const char *site, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
-/* drift_versions.c: the declared controller releases against what the
+/* drift_versions.c (called by drift.c): the declared controller releases against what the
  * cluster serves (GS219). */
 void drift_check_versions(struct arena *a, struct diags *d, size_t *count,
 			  const struct drift_input *in);
