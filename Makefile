@@ -10,9 +10,9 @@ VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 	-Wold-style-definition -Wmissing-prototypes -Wvla -Wwrite-strings \
 	-Wformat=2 -Wundef -fno-common
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE \
 	-DGPUSITE_VERSION='"$(VERSION)"' $(WARN) \
-	$(if $(filter 1,$(WERROR)),-Werror) -Isrc -I$(O)/gen \
+	$(if $(filter 1,$(WERROR)),-Werror) -Isrc -I$(O)/gen -include base/compat.h \
 	$(shell pkg-config --cflags $(PKGS) $(HEADER_PKGS) 2>/dev/null) -g -O2 $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null) -lm $(LDLIBS)

@@ -22,7 +22,7 @@ fuzz-build:
 
 $(FUZZ_O)/fuzz/%: fuzz/%.c $(FUZZ_O)/libgpusite.a
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc \
+	$(FUZZ_CC) -std=c11 -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -Isrc -include base/compat.h \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-O1 -g -o $@ $< $(FUZZ_O)/libgpusite.a $(LDLIBS_ALL)
 

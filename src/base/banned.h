@@ -1,8 +1,9 @@
 /*
  * banned.h - functions this code must not call, in git's manner: each is
  * redefined to an undeclared name, so a call fails to compile and the
- * error names the reason.  Include it after every system header (a
- * system header declaring one of them would break otherwise).
+ * error names the reason.  Never included directly: compat.h includes it
+ * after the system headers that declare these functions, and the
+ * Makefile puts compat.h before the first line of every C file.
  * mk/lint/banned.sh finds the same calls in every file.
  *
  * Why: strcpy, strcat, sprintf, vsprintf and gets write without a bound;

@@ -119,6 +119,23 @@ test_expect_success 'banned.h turns a banned call into a compile error' '
 	grep -F "sorry_strcpy_is_a_banned_function" err
 '
 
+# The Makefile puts base/compat.h (and through it banned.h) before the
+# first line of every C file: a planted call fails the build of a file
+# that includes nothing of the project.
+test_expect_success 'a banned call planted in src/ fails the build itself' '
+	mkdir tree &&
+	cp -R "$TEST_TOP/src" "$TEST_TOP/mk" "$TEST_TOP/schemas" "$TEST_TOP/Makefile" \
+		"$TEST_TOP/VERSION" tree/ &&
+	printf "#include <string.h>\nvoid planted(char *d);\nvoid planted(char *d) { strcpy(d, \"x\"); }\n" \
+		>tree/src/base/planted.c &&
+	expect_exit 2 make -C tree O="$SCRATCH/o" "$SCRATCH/o/src/base/planted.o" >out 2>err &&
+	grep -F "sorry_strcpy_is_a_banned_function" err &&
+	rm tree/src/base/planted.c &&
+	printf "#include <string.h>\nvoid planted(char *d);\nvoid planted(char *d) { memcpy(d, \"x\", 2); }\n" \
+		>tree/src/base/planted.c &&
+	make -C tree O="$SCRATCH/o" "$SCRATCH/o/src/base/planted.o" >out 2>err
+'
+
 test_expect_success 'a C file that is not clang-format clean fails' '
 	make_tree fmt src/base/f.c "int  x ;" &&
 	mkdir -p fmt/mk/lint && cp "$TEST_TOP/.clang-format" fmt/ &&

@@ -5,7 +5,6 @@
  * write and the rename) fails the commit and sends no byte through the
  * link; a secret is mode 0600 from its first byte; the path predicates.
  */
-#define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

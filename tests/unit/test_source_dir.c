@@ -3,7 +3,6 @@
  * order, hidden entries, defaults, path spelling, symlinks in and out of
  * the root, loops, FIFOs, directories named like specs, the size limit.
  */
-#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>

@@ -6,7 +6,6 @@
  * no network for a cached commit, nothing of the URL stored), URL
  * scrubbing, and the SSH known_hosts check.
  */
-#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
