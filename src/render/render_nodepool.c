@@ -60,27 +60,28 @@ static const struct nodepool_vocab vocab_auto_mode = {
  * karpenter.k8s.aws/capacity-reservation-type on a reserved offering. */
 static const char *const reservation_types[] = { "default", "capacity-block" };
 
-/* The capacity-reservation-type requirement of a pool with reserved
- * capacity: NotIn the types the spec leaves out, never In those it lists.
- * Karpenter gives every on-demand and Spot offering that label (and
- * capacity-reservation-id) as DoesNotExist, which no In intersects but
- * NotIn does, so an In would leave the pool's other capacity types nothing
- * to launch; for the reserved offerings, which carry the label, NotIn the
- * rest and In the listed are the same.  With every type listed (or none)
- * there is no requirement; nor before Karpenter 1.6, which has neither
- * the label (its NodePool CRD refuses the key) nor Capacity Blocks
- * (docs/design/artifacts.md, "Fallback NodePool"). */
-static void
-reservation_requirement(struct arena *a, struct node *reqs, const struct spec_fallback *fb,
-			const struct spec_version *karpenter)
+/* The reservation types the pool leaves out (render_fallback.h): NotIn,
+ * never In those it lists.  Karpenter gives every on-demand and Spot
+ * offering that label (and capacity-reservation-id) as DoesNotExist, which
+ * no In intersects but NotIn does, so an In would leave the pool's other
+ * capacity types nothing to launch; for the reserved offerings, which carry
+ * the label, NotIn the rest and In the listed are the same.  With every
+ * type listed (or none) there is no requirement; nor before Karpenter 1.6,
+ * which has neither the label (its NodePool CRD refuses the key) nor
+ * Capacity Blocks; nor with Auto Mode (docs/design/artifacts.md, "Fallback
+ * NodePool"). */
+size_t
+render_reservation_excluded(const struct spec_site *site, const struct spec_fallback *fb,
+			    const char *out[RENDER_RESERVATION_TYPES])
 {
-	const char **out = arena_alloc(a, sizeof(reservation_types));
+	const struct spec_version *karpenter = &site->cluster.karpenter_version;
 	size_t n = 0;
 
-	if (!fb->reservation_type_count ||
+	if (!fb->reserved || !fb->reservation_type_count ||
+	    site->cluster.provisioner == PROV_AUTO_MODE ||
 	    (karpenter->set && !k8s_release_serves(karpenter->release, K8S_CAPACITY_BLOCK)))
-		return;
-	for (size_t t = 0; t < sizeof(reservation_types) / sizeof(reservation_types[0]); t++) {
+		return 0;
+	for (size_t t = 0; t < RENDER_RESERVATION_TYPES; t++) {
 		bool listed = false;
 
 		for (size_t i = 0; i < fb->reservation_type_count; i++)
@@ -88,10 +89,7 @@ reservation_requirement(struct arena *a, struct node *reqs, const struct spec_fa
 		if (!listed)
 			out[n++] = reservation_types[t];
 	}
-	if (n)
-		node_seq_push(a, reqs,
-			      render_requirement(a, "karpenter.k8s.aws/capacity-reservation-type",
-						 "NotIn", out, n));
+	return n;
 }
 
 /* One pool of the site's inventory. */
@@ -104,7 +102,8 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	struct render_kvs tl = { NULL, 0, 0 };
 	struct render_object *o;
 	struct node *spec, *tmpl, *tspec, *ref, *reqs, *taints, *dis, *limits;
-	const char *capacity, *arch;
+	const char *capacity, *arch, *excluded[RENDER_RESERVATION_TYPES];
+	size_t excluded_count;
 	static const char *const nvidia[] = { "nvidia" };
 
 	fb = pool->spec;
@@ -151,8 +150,11 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 					     fb->capacity_types, fb->capacity_type_count)
 			: render_requirement(a, "karpenter.sh/capacity-type", "In", &capacity, 1));
 	/* Capacity Blocks or plain reservations (Karpenter 1.6+) */
-	if (fb->reserved && v == &vocab_karpenter)
-		reservation_requirement(a, reqs, fb, &site->cluster.karpenter_version);
+	excluded_count = render_reservation_excluded(site, fb, excluded);
+	if (excluded_count)
+		node_seq_push(a, reqs,
+			      render_requirement(a, "karpenter.k8s.aws/capacity-reservation-type",
+						 "NotIn", excluded, excluded_count));
 	if (fb->zone_count)
 		node_seq_push(a, reqs,
 			      render_requirement(a, "topology.kubernetes.io/zone", "In", fb->zones,
