@@ -161,6 +161,28 @@ copy_tree() {
 	(cd "$1/build-toy" && tar xf -)
 }
 
+# run_in_case DIR SUBCOMMAND ARGS...: gpusite on a golden render case
+# (testdata/render/<case>/: its input, sites/ or the file `path` names, its
+# `args` line and its `env` NAME=value lines), run in the case directory so
+# paths in the output are relative and stable (t2000, t2225).
+run_in_case() {
+	dir=$1; shift
+	input=sites
+	[ -f "$dir/path" ] && input=$(cat "$dir/path")
+	extra=
+	[ -f "$dir/args" ] && extra=$(cat "$dir/args")
+	(
+		cd "$dir" || exit 3
+		if [ -f env ]; then
+			while IFS= read -r kv; do
+				[ -n "$kv" ] && export "${kv?}"
+			done <env
+		fi
+		# shellcheck disable=SC2086
+		"$GPUSITE" "$@" $extra "$input"
+	)
+}
+
 # need_upstream: true when ../shared/upstream is beside the checkout.
 need_upstream() {
 	[ -d "$UPSTREAM" ]

@@ -17,6 +17,7 @@
 #include "inventory/inventory.h"
 #include "inventory/inventory_labels.h"
 #include "render/render.h"
+#include "render/render_fallback.h"
 #include "rules/instance_types.h"
 #include "rules/quota.h"
 
@@ -455,6 +456,27 @@ explain_binding(FILE *out, const struct spec_site *s)
 	}
 }
 
+/* The reservation types the pool leaves out (render_nodepool.c), and what
+ * Karpenter does with an instance type whose selected reservations are all
+ * of those types (docs/design/artifacts.md, "Fallback NodePool"). */
+static void
+explain_reservation_types(FILE *out, const struct spec_site *s)
+{
+	const struct spec_fallback *fb = &s->fallback;
+	const char *excluded[RENDER_RESERVATION_TYPES];
+	size_t n = render_reservation_excluded(s, fb, excluded);
+
+	if (n != 1)
+		return;
+	fprintf(out,
+		"    fallback reservation types: the pool leaves out reservations of type %s"
+		" (karpenter.k8s.aws/capacity-reservation-type NotIn [%s], which on-demand and"
+		" Spot offerings meet); Karpenter drops an instance type whose selected"
+		" reservations are all of type %s, its other capacity types with it, so let"
+		" the node class select only reservations the pool takes\n",
+		excluded[0], excluded[0], excluded[0]);
+}
+
 /* Reserved capacity: what Karpenter needs for it, and what selects the
  * reservations. */
 static void
@@ -483,6 +505,7 @@ explain_reservations(FILE *out, const struct spec_site *s)
 			? "the EC2NodeClass selects them (capacityReservationSelectorTerms)"
 			: "the existing node class must select them"
 			  " (capacityReservationSelectorTerms)");
+	explain_reservation_types(out, s);
 }
 
 /* What consolidation may interrupt, with the disruption budgets given. */

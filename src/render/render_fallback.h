@@ -31,4 +31,17 @@ const char *render_node_image_name(enum spec_node_image img);
  * nodeClass.instanceStorePolicy, else every listed type has local NVMe. */
 bool render_instance_store_raid0(const struct spec_fallback *fb);
 
+/* The two reservation types, default and capacity-block. */
+#define RENDER_RESERVATION_TYPES 2
+
+/*
+ * The reservation types the site's pool fb leaves out, into out; the
+ * NodePool requires karpenter.k8s.aws/capacity-reservation-type NotIn
+ * them, and 0 means no such requirement: fb without reserved capacity or
+ * capacityReservationType, both types listed, EKS Auto Mode, or a declared
+ * Karpenter before 1.6.
+ */
+size_t render_reservation_excluded(const struct spec_site *site, const struct spec_fallback *fb,
+				   const char *out[RENDER_RESERVATION_TYPES]);
+
 #endif

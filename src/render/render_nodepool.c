@@ -56,6 +56,42 @@ static const struct nodepool_vocab vocab_auto_mode = {
 	"eks.amazonaws.com/instance-gpu-memory",
 };
 
+/* The reservation types Karpenter offers, the values of
+ * karpenter.k8s.aws/capacity-reservation-type on a reserved offering. */
+static const char *const reservation_types[] = { "default", "capacity-block" };
+
+/* The reservation types the pool leaves out (render_fallback.h): NotIn,
+ * never In those it lists.  Karpenter gives every on-demand and Spot
+ * offering that label (and capacity-reservation-id) as DoesNotExist, which
+ * no In intersects but NotIn does, so an In would leave the pool's other
+ * capacity types nothing to launch; for the reserved offerings, which carry
+ * the label, NotIn the rest and In the listed are the same.  With every
+ * type listed (or none) there is no requirement; nor before Karpenter 1.6,
+ * which has neither the label (its NodePool CRD refuses the key) nor
+ * Capacity Blocks; nor with Auto Mode (docs/design/artifacts.md, "Fallback
+ * NodePool"). */
+size_t
+render_reservation_excluded(const struct spec_site *site, const struct spec_fallback *fb,
+			    const char *out[RENDER_RESERVATION_TYPES])
+{
+	const struct spec_version *karpenter = &site->cluster.karpenter_version;
+	size_t n = 0;
+
+	if (!fb->reserved || !fb->reservation_type_count ||
+	    site->cluster.provisioner == PROV_AUTO_MODE ||
+	    (karpenter->set && !k8s_release_serves(karpenter->release, K8S_CAPACITY_BLOCK)))
+		return 0;
+	for (size_t t = 0; t < RENDER_RESERVATION_TYPES; t++) {
+		bool listed = false;
+
+		for (size_t i = 0; i < fb->reservation_type_count; i++)
+			listed |= !strcmp(fb->reservation_types[i], reservation_types[t]);
+		if (!listed)
+			out[n++] = reservation_types[t];
+	}
+	return n;
+}
+
 /* One pool of the site's inventory. */
 static void
 nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct inv_pool *pool)
@@ -66,7 +102,8 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	struct render_kvs tl = { NULL, 0, 0 };
 	struct render_object *o;
 	struct node *spec, *tmpl, *tspec, *ref, *reqs, *taints, *dis, *limits;
-	const char *capacity, *arch;
+	const char *capacity, *arch, *excluded[RENDER_RESERVATION_TYPES];
+	size_t excluded_count;
 	static const char *const nvidia[] = { "nvidia" };
 
 	fb = pool->spec;
@@ -113,11 +150,11 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 					     fb->capacity_types, fb->capacity_type_count)
 			: render_requirement(a, "karpenter.sh/capacity-type", "In", &capacity, 1));
 	/* Capacity Blocks or plain reservations (Karpenter 1.6+) */
-	if (fb->reserved && fb->reservation_type_count && v == &vocab_karpenter)
+	excluded_count = render_reservation_excluded(site, fb, excluded);
+	if (excluded_count)
 		node_seq_push(a, reqs,
 			      render_requirement(a, "karpenter.k8s.aws/capacity-reservation-type",
-						 "In", fb->reservation_types,
-						 fb->reservation_type_count));
+						 "NotIn", excluded, excluded_count));
 	if (fb->zone_count)
 		node_seq_push(a, reqs,
 			      render_requirement(a, "topology.kubernetes.io/zone", "In", fb->zones,

@@ -194,9 +194,16 @@ test_expect_success "reservations and budgets: rendered as the CRDs take them, v
 	"$GPUSITE" render "$cases/fallback-reserved-al2023/sites" >"$SCRATCH/rs.yaml" &&
 	grep -q "^  - id: cr-0123456789abcdef0$" "$SCRATCH/rs.yaml" &&
 	grep -q "^    ownerID: \"111122223333\"$" "$SCRATCH/rs.yaml" &&
-	grep -q "^      - key: karpenter.k8s.aws/capacity-reservation-type$" "$SCRATCH/rs.yaml" &&
+	! grep -q "capacity-reservation-type" "$SCRATCH/rs.yaml" &&
 	grep -q "^      duration: 8h$" "$SCRATCH/rs.yaml" &&
-	"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/rs.yaml" 2>"$SCRATCH/rs.err" &&
+	mkdir -p "$SCRATCH/rd" &&
+	sed "s/^    capacityReservationType: .*/    capacityReservationType: default/" \
+		"$cases/fallback-reserved-al2023/sites/lab.yaml" >"$SCRATCH/rd/lab.yaml" &&
+	"$GPUSITE" render "$SCRATCH/rd" >"$SCRATCH/rd.yaml" &&
+	grep -A1 "^      - key: karpenter.k8s.aws/capacity-reservation-type$" "$SCRATCH/rd.yaml" |
+		grep -q "^        operator: NotIn$" &&
+	"$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/rs.yaml" "$SCRATCH/rd.yaml" \
+		2>"$SCRATCH/rs.err" &&
 	grep -q "0 errors, 0 warnings" "$SCRATCH/rs.err" ||
 	{ cat "$SCRATCH/rs.err"; false; }
 '
@@ -204,8 +211,10 @@ test_expect_success "every CEL rule holds on the reserved EC2NodeClass and NodeP
 	cel "$SCRATCH/rs.yaml" >"$SCRATCH/rs.cel" &&
 	grep -q "^gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/rs.cel" &&
 	node "$SCRATCH/eval/crd-cel.mjs" "$NODEPOOL_CRD" "$SCRATCH/rs.yaml" NodePool >"$SCRATCH/rs-np.cel" &&
-	grep -q "^lab-gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/rs-np.cel" ||
-	{ cat "$SCRATCH/rs.cel" "$SCRATCH/rs-np.cel"; false; }
+	grep -q "^lab-gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/rs-np.cel" &&
+	node "$SCRATCH/eval/crd-cel.mjs" "$NODEPOOL_CRD" "$SCRATCH/rd.yaml" NodePool >"$SCRATCH/rd-np.cel" &&
+	grep -q "^lab-gpu-fallback: [1-9][0-9]* rules passed$" "$SCRATCH/rd-np.cel" ||
+	{ cat "$SCRATCH/rs.cel" "$SCRATCH/rs-np.cel" "$SCRATCH/rd-np.cel"; false; }
 '
 test_expect_success "CEL rejects a lone reservation term of id and ownerID, and a budget schedule without duration" '
 	sed -e "/^  - tags:$/,/^    ownerID:/d" -e "s/^  - id: cr-0123456789abcdef0$/  - id: cr-0123456789abcdef0\n    ownerID: \"111122223333\"/" \

@@ -14,26 +14,6 @@
 
 cases="$TEST_TOP/testdata/render"
 
-# run_case CASE OUTDIR SUBCOMMAND ARGS...: run in the case directory with
-# its env file, so paths in the output are relative and stable.
-run_in_case() {
-	dir=$1; shift
-	input=sites
-	[ -f "$dir/path" ] && input=$(cat "$dir/path")
-	extra=
-	[ -f "$dir/args" ] && extra=$(cat "$dir/args")
-	(
-		cd "$dir" || exit 3
-		if [ -f env ]; then
-			while IFS= read -r kv; do
-				[ -n "$kv" ] && export "${kv?}"
-			done <env
-		fi
-		# shellcheck disable=SC2086
-		"$GPUSITE" "$@" $extra "$input"
-	)
-}
-
 check_file() {	# check_file EXPECTED ACTUAL
 	if [ "${GOLDEN_UPDATE:-}" = 1 ]; then
 		mkdir -p "$(dirname "$1")" && cp "$2" "$1"

@@ -749,6 +749,85 @@ test_render__nodepool_karpenter_vocabulary(void **state)
 		"Exists");
 }
 
+/* The requirement on karpenter.k8s.aws/capacity-reservation-type, or NULL. */
+static const struct node *
+reservation_req(const struct render_object *np)
+{
+	const struct node *reqs = node_path(np->obj, "spec.template.spec.requirements");
+
+	for (size_t i = 0; i < reqs->seq.count; i++)
+		if (!strcmp(node_str(node_map_get(reqs->seq.items[i], "key")),
+			    "karpenter.k8s.aws/capacity-reservation-type"))
+			return reqs->seq.items[i];
+	return NULL;
+}
+
+/* Reserved capacity with a backup: on-demand and Spot offerings carry the
+ * reservation type as DoesNotExist, which only NotIn meets, so the pool
+ * excludes the types left out and never requires the listed ones; with
+ * both types (or none) listed, no requirement; before Karpenter 1.6 and
+ * with Auto Mode, none. */
+static void
+test_render__nodepool_reservation_type_not_in(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
+	struct render_result r;
+	const struct node *req;
+	static const char *caps[][3] = { { "reserved", NULL, NULL },
+					 { "reserved", "on-demand", NULL },
+					 { "reserved", "spot", NULL },
+					 { "reserved", "on-demand", "spot" } };
+	static const char *dflt[] = { "default" }, *block[] = { "capacity-block" },
+			  *both[] = { "capacity-block", "default" };
+	static const struct {
+		const char **types;
+		size_t n;
+		const char *excluded; /* NULL: no requirement */
+	} cases[] = { { dflt, 1, "capacity-block" },
+		      { block, 1, "default" },
+		      { both, 2, NULL },
+		      { NULL, 0, NULL } };
+
+	s->fallback.reserved = true;
+	s->fallback.capacity_type = CAP_RESERVED;
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+		s->fallback.capacity_types = caps[c];
+		s->fallback.capacity_type_count = caps[c][2] ? 3 : caps[c][1] ? 2 : 1;
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			s->fallback.reservation_types = cases[i].types;
+			s->fallback.reservation_type_count = cases[i].n;
+			assert_int_equal(render_one(f, s, &r, NULL), 0);
+			req = reservation_req(find(&r, "NodePool", "gpu-fallback"));
+			if (!cases[i].excluded) {
+				assert_null(req);
+				continue;
+			}
+			assert_non_null(req);
+			assert_string_equal(node_str(node_map_get(req, "operator")), "NotIn");
+			assert_int_equal(node_map_get(req, "values")->seq.count, 1);
+			assert_string_equal(seq_str(node_map_get(req, "values"), 0),
+					    cases[i].excluded);
+		}
+	}
+	/* before Karpenter 1.6 neither the label nor Capacity Blocks: none */
+	s->fallback.reservation_types = dflt;
+	s->fallback.reservation_type_count = 1;
+	s->cluster.karpenter_version.set = true;
+	s->cluster.karpenter_version.release = (struct k8s_release){ 1, 5, 0 };
+	assert_int_equal(render_one(f, s, &r, NULL), 0);
+	assert_null(reservation_req(find(&r, "NodePool", "gpu-fallback")));
+	s->cluster.karpenter_version.release = (struct k8s_release){ 1, 6, 0 };
+	assert_int_equal(render_one(f, s, &r, NULL), 0);
+	assert_non_null(reservation_req(find(&r, "NodePool", "gpu-fallback")));
+	s->cluster.karpenter_version.set = false;
+	/* Auto Mode: gpusite writes no reservation type (GS183 says so) */
+	s->cluster.provisioner = PROV_AUTO_MODE;
+	s->fallback.node_class_name = NULL;
+	assert_int_equal(render_one(f, s, &r, NULL), 0);
+	assert_null(reservation_req(find(&r, "NodePool", "gpu-fallback")));
+}
+
 static void
 test_render__nodepool_auto_mode_vocabulary(void **state)
 {
@@ -1399,6 +1478,8 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__nodepool_gte_from_karpenter_1_9, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_render__nodepool_reservation_type_not_in,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render__nodepool_auto_mode_vocabulary, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__no_fallback_no_nodepool, setup,
