@@ -1,11 +1,15 @@
 #!/bin/sh
 # t6902-image.sh - make image: the Argo CD plugin sidecar as an OCI image
-# built without docker or a registry.  Two builds from the same sources
-# and SOURCE_DATE_EPOCH give the same manifest digest; the image runs as
-# user 999 in /home/argocd, holds no compiler and no apt lists or caches;
-# unpacked (umoci), `gpusite generate` runs in it as argocd-cmp-server
-# runs it (uid 999, its environment) and prints what the build tree's
-# binary prints.  Skips visibly when debootstrap cannot reach the archive.
+# built without docker or a registry.  `make image` runs exactly as the
+# README writes it, at the top of a copy of the checkout (the default,
+# relative O=build; the cached base tarball and its checksum in the
+# default, relative build/e2e-cache), and again with every path relative
+# (O, IMAGE_DEB, IMAGE_CACHE): the same sources and SOURCE_DATE_EPOCH give
+# the same manifest digest.  The image runs as user 999 in /home/argocd,
+# holds no compiler and no apt lists or caches; unpacked (umoci),
+# `gpusite generate` runs in it as argocd-cmp-server runs it (uid 999, its
+# environment) and prints what the build tree's binary prints.  Skips
+# visibly when debootstrap cannot reach the archive.
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
@@ -14,35 +18,63 @@ DEBROOT_TOOLS="umoci"
 . "$TEST_TOP/tests/tools/debroot.sh"
 TARBALL=$CACHE/$SUITE-minbase-image.tgz
 WORK=$odir/t6902
+TREE=$WORK/tree
 
 trap 'rm -rf "$WORK" "$SCRATCH"' EXIT
 
 why=$(debroot_why) || { echo "debroot_why failed" >&2; exit 1; }
+if [ -z "$why" ] && ! git -C "$TEST_TOP" rev-parse --verify -q HEAD >/dev/null 2>&1; then
+	why="the tree is not a git checkout (make deb copies the files git knows)"
+fi
 if [ -n "$why" ]; then
 	test_skip 'make image' "$why"
 	test_done
 	exit 0
 fi
-rm -rf "$WORK" && mkdir -p "$WORK"
+rm -rf "$WORK" && mkdir -p "$TREE"
 
-test_expect_success 'make image twice, the same sources and SOURCE_DATE_EPOCH: the same digest' '
-	DEB_BUILD_OPTIONS=nocheck make -s -C "$TEST_TOP" O="$WORK/o" deb >deb.out 2>&1 ||
-		{ tail -40 deb.out; exit 1; } &&
-	deb=$(ls "$WORK"/o/deb/gpusite_"$VERSION"_*.deb) &&
-	for n in 1 2; do
-		make -s -C "$TEST_TOP" O="$WORK/$n" IMAGE_DEB="$deb" IMAGE_CACHE="$CACHE" \
-			image >image$n.out 2>&1 || { tail -20 image$n.out; return 1; }
-	done &&
-	grep -E "^sha256:[0-9a-f]{64}$" "$WORK/1/image/DIGEST" &&
-	test_cmp "$WORK/1/image/DIGEST" "$WORK/2/image/DIGEST"
+# cache_in DIR: the cached base tarball and its checksum in DIR, as
+# make image leaves them
+cache_in() {
+	mkdir -p "$1" &&
+	cp "$TARBALL" "$1/" &&
+	(cd "$1" && sha256sum "$(basename "$TARBALL")" >"$(basename "$TARBALL").sha256")
+}
+
+# copy_tree DIR: the files of the checkout (those make deb takes) in DIR
+copy_tree() {
+	(cd "$TEST_TOP" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+		tar --null -T - -cf -) | tar -xf - -C "$1"
+}
+
+test_expect_success 'make image as the README writes it: relative O=build, the cached base in build/e2e-cache' '
+	cmd=$(sed -n "s/^\(make image\) *#.*/\1/p" "$TEST_TOP/README.md") &&
+	test "$cmd" = "make image" &&
+	copy_tree "$TREE" &&
+	(cd "$TREE" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.invalid \
+		commit -q -m tree) &&
+	cache_in "$TREE/build/e2e-cache" &&
+	(cd "$TREE" && DEB_BUILD_OPTIONS=nocheck $cmd) >image1.out 2>&1 || { tail -40 image1.out; exit 1; } &&
+	! grep "must be given an absolute path" image1.out &&
+	grep -E "^sha256:[0-9a-f]{64}$" "$TREE/build/image/DIGEST"
+'
+
+test_expect_success 'again, O, IMAGE_DEB and IMAGE_CACHE relative: the same digest' '
+	cache_in "$TREE/cache2" &&
+	deb=$(cd "$TREE" && ls build/deb/gpusite_"$VERSION"_*.deb) &&
+	(cd "$TREE" && make -s O=build2 IMAGE_DEB="$deb" IMAGE_CACHE=cache2 image) >image2.out 2>&1 ||
+		{ tail -20 image2.out; exit 1; } &&
+	test_cmp "$TREE/build/image/DIGEST" "$TREE/build2/image/DIGEST" &&
+	test ! -e "$TREE/cache2/image-work"
 '
 
 test_expect_success 'the configuration: user 999, HOME and workdir /home/argocd, created SOURCE_DATE_EPOCH' '
-	umoci stat --image "$WORK/1/image/oci:$VERSION" --json >stat.json &&
+	umoci stat --image "$TREE/build/image/oci:$VERSION" --json >stat.json &&
 	cfg=$(python3 -c "import json, sys
 idx = json.load(open(sys.argv[1] + \"/index.json\"))
 m = json.load(open(sys.argv[1] + \"/blobs/\" + idx[\"manifests\"][0][\"digest\"].replace(\":\", \"/\")))
-print(sys.argv[1] + \"/blobs/\" + m[\"config\"][\"digest\"].replace(\":\", \"/\"))" "$WORK/1/image/oci") &&
+print(sys.argv[1] + \"/blobs/\" + m[\"config\"][\"digest\"].replace(\":\", \"/\"))" "$TREE/build/image/oci") &&
 	python3 -c "import json, sys
 c = json.load(open(sys.argv[1]))
 assert c[\"config\"][\"User\"] == \"999:999\", c
@@ -53,7 +85,7 @@ assert c[\"created\"] == sys.argv[2], c" "$cfg" \
 '
 
 test_expect_success 'unpacked: the package, user 999 with its home, no compiler, no apt caches' '
-	umoci unpack --image "$WORK/1/image/oci:$VERSION" "$WORK/bundle" >/dev/null &&
+	umoci unpack --image "$TREE/build/image/oci:$VERSION" "$WORK/bundle" >/dev/null &&
 	R=$WORK/bundle/rootfs &&
 	test -x "$R/usr/bin/gpusite" &&
 	grep -q "^Package: gpusite$" "$R/var/lib/dpkg/status" &&

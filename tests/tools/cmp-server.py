@@ -5,8 +5,9 @@ It does what argocd-cmp-server and the repo-server do around a plugin
 command (docs/design/upstream.md, "Argo CD"), so the tests
 exercise gpusite exactly as Argo CD runs it:
 
-  run     read plugin.yaml, match the Application's plugin name
-          (<name>-<version>; a `discover` rule must match too), copy the
+  run     read plugin.yaml, refuse spec.version as Argo CD 4.0 does,
+          match the Application's plugin name (metadata.name; a
+          `discover` rule must match too), copy the
           repository the way the server unpacks it (a fresh
           <tmp>/_cmp_server/<uuid>/ directory, files 0644, directories 0755
           unless preserveFileMode, symlinks leaving the copy refused), build
@@ -316,7 +317,12 @@ def match_plugin(plugin, app, appdir):
     spec = plugin.get("spec") or {}
     if not (spec.get("generate") or {}).get("command"):
         raise ContractError("plugin.yaml has no spec.generate.command")
-    full = meta["name"] + ("-" + spec["version"] if spec.get("version") else "")
+    # Argo CD 4.0 (docs/operator-manual/upgrading/3.6-4.0.md): the cmp-server
+    # does not start when spec.version is set; the version belongs in the name.
+    if "version" in spec:
+        raise ContractError("plugin.yaml sets spec.version, which Argo CD 4.0 no longer "
+                            "supports: append the version to metadata.name")
+    full = meta["name"]
     want = (((app.get("spec") or {}).get("source") or {}).get("plugin") or {}).get("name", "")
     discover = spec.get("discover")
     if want and want != full:

@@ -2,7 +2,8 @@
 # (source after lib.sh): whether they can run here, and the command that
 # runs a CMP request the way argocd-cmp-server does inside a root.
 #   debroot_why: prints why the tests cannot run (empty: they can); makes
-#     the debootstrap tarball $TARBALL (INCLUDE packages) when missing.
+#     the debootstrap tarball $TARBALL (INCLUDE packages) when missing, with
+#     its checksum beside it as mk/image.sh keeps it ($TARBALL.sha256).
 #   cmp_env_in_root ROOT REPO OUT: `gpusite generate` inside ROOT as uid
 #     999, in REPO (a path inside ROOT), with the environment the
 #     emulator (tests/tools/cmp-server.py) builds for testdata/cmp's
@@ -46,6 +47,8 @@ debroot_why() {
 			debootstrap --variant=minbase ${INCLUDE:+--include="$INCLUDE"} \
 				--make-tarball="$TARBALL.tmp" "$SUITE" "$CACHE/work" "$MIRROR" \
 				>"$CACHE/debootstrap.log" 2>&1 &&
+			(cd "$CACHE" && sha256sum "$(basename "$TARBALL").tmp" |
+				sed "s/\.tmp\$//" >"$(basename "$TARBALL").sha256") &&
 			mv "$TARBALL.tmp" "$TARBALL"
 		rm -rf "$CACHE/work" "$TARBALL.tmp"
 	fi

@@ -3,14 +3,18 @@
 runner would, in a simulated job, for tests.
 
 Usage: run-action.py ACTION_DIR WORKDIR EVENT_JSON OUT_DIR [NAME=VALUE...]
+                     [--unset-env=NAME...]
 
 Each `run:` step runs with bash (-e -o pipefail, as `shell: bash`) in
 WORKDIR, with GITHUB_* and RUNNER_* set (GITHUB_EVENT_PATH=EVENT_JSON,
 GITHUB_OUTPUT a fresh file per step, GITHUB_STEP_SUMMARY and GITHUB_PATH
 shared, the lines of GITHUB_PATH put before PATH for the next steps),
 its env: values with ${{ inputs.X }}, ${{ github.event.* }},
-${{ steps.ID.outputs.X }} and ${{ runner.* }} expanded.  `uses:` steps
-are recorded, not run.  `if:` understands always(), success(),
+${{ steps.ID.outputs.X }} and ${{ runner.* }} expanded (anything else,
+github.action_ref included, stops the run).  `uses:` steps are recorded,
+not run: OUT_DIR/with holds one JSON line per such step, its name, uses
+and `with:` values expanded.  --unset-env=NAME runs every step without
+NAME (RUNNER_TEMP, say, as no runner would).  `if:` understands always(), success(),
 inputs.X == / != 'V', steps.ID.outputs.X != '' and steps.ID.outcome ==
 'success', joined with &&.  Writes OUT_DIR/steps ("NAME rc" lines,
 "NAME uses ..." for uses steps), OUT_DIR/outputs (the action's outputs,
@@ -27,7 +31,8 @@ import yaml
 
 def main(argv):
     action_dir, work, event_path, out = argv[1:5]
-    given = dict(a.split("=", 1) for a in argv[5:])
+    unset = [a.split("=", 1)[1] for a in argv[5:] if a.startswith("--unset-env=")]
+    given = dict(a.split("=", 1) for a in argv[5:] if not a.startswith("--unset-env="))
     action = yaml.safe_load(open(os.path.join(action_dir, "action.yml")))
     assert action["runs"]["using"] == "composite", action["runs"]
     inputs = {k: str(v.get("default", "")) for k, v in action.get("inputs", {}).items()}
@@ -62,8 +67,6 @@ def main(argv):
             return steps.get(m.group(1), {}).get("outcome", "")
         if expr in ("runner.os", "runner.arch"):
             return {"runner.os": "Linux", "runner.arch": "X64"}[expr]
-        if expr == "github.action_ref || github.sha":
-            return "test"
         raise SystemExit("run-action.py: cannot evaluate ${{ %s }}" % expr)
 
     def expand(s):
@@ -89,7 +92,8 @@ def main(argv):
             ok = ok and not failed
         return ok
 
-    with open(os.path.join(out, "steps"), "w") as sf, open(os.path.join(out, "log"), "w") as log:
+    with open(os.path.join(out, "steps"), "w") as sf, open(os.path.join(out, "log"), "w") as log, \
+            open(os.path.join(out, "with"), "w") as wf:
         for i, s in enumerate(action["runs"]["steps"]):
             name = s.get("name", "step %d" % i)
             sid = s.get("id", "_%d" % i)
@@ -99,6 +103,9 @@ def main(argv):
                 continue
             if "uses" in s:
                 sf.write("%s uses %s\n" % (name, s["uses"]))
+                wf.write(json.dumps({"name": name, "uses": s["uses"],
+                                     "with": {k: expand(v) for k, v in (s.get("with") or {}).items()}},
+                                    sort_keys=True) + "\n")
                 steps[sid] = {"outcome": "success", "outputs": {}}
                 continue
             assert s.get("shell") == "bash", "a run step needs shell: bash"
@@ -118,6 +125,8 @@ def main(argv):
             })
             for k, v in (s.get("env") or {}).items():
                 env[k] = expand(v)
+            for k in unset:
+                env.pop(k, None)
             log.write("## %s\n" % name)
             log.flush()
             rc = subprocess.call(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
