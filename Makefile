@@ -60,7 +60,7 @@ $(O)/tests/%: tests/unit/%.c $(LIB)
 		$(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL) \
 		$(shell pkg-config --libs cmocka 2>/dev/null)
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O) -name '*.d' -type f 2>/dev/null)
 
 # Installs (as root) or names (otherwise) every package the build and the
 # tests need; then the npm tools the tests use (ajv, helm) into .tools/.
