@@ -1,8 +1,9 @@
 /*
  * fleetpage_text.c - the page's figures as words, shared by the HTML and
- * Markdown writers, and their one output with its escaping: HTML entities
- * for the page, and for Markdown the same entities plus a backslash before
- * what would start a table cell, emphasis, code or a link.
+ * Markdown writers, and their one output with its escaping: report/'s
+ * HTML escaper for the page, its Markdown escaper (entities, a backslash
+ * before what would start a table cell, emphasis, code or a link, GFM
+ * autolinks broken, bidi controls dropped) for Markdown.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "base/arena.h"
 #include "fleetpage/fleetpage_int.h"
+#include "report/report.h"
 #include "rules/quota.h"
 
 void
@@ -47,20 +49,8 @@ fp_text(struct fp_out *o, const char *s)
 {
 	if (o->rc || !s)
 		return;
-	if (o->html) {
-		o->rc = drill_xml_escape(o->b, s);
-		return;
-	}
-	for (; *s && !o->rc; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '&' || c == '<' || c == '>')
-			o->rc = buf_adds(o->b, c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;");
-		else if (strchr("|\\`*_[]#!", c))
-			o->rc = buf_printf(o->b, "\\%c", c);
-		else
-			o->rc = buf_addch(o->b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
-	}
+	/* the one HTML and the one Markdown escaper of report/ */
+	o->rc = o->html ? report_html_text(o->b, s) : report_md_text(o->b, s);
 }
 
 const char *
