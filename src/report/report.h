@@ -88,8 +88,8 @@ struct buf;
  * Text from outside (a branch, a site or object name, a message) for
  * Markdown output, through the one Markdown escaper (report_escape.c):
  * one line; < > & as entities; \ ` * _ [ ] ~ | # ! after a backslash;
- * GFM's extended autolinks broken (the ':' of "://", the '.' of "www.",
- * every '@' as entities); bidi controls (U+061C, U+200E/F, U+202A..E,
+ * GFM's extended autolinks broken (the ':' of "://" and the '.' of "www."
+ * as entities, a zero-width space after every '@'); bidi controls (U+061C, U+200E/F, U+202A..E,
  * U+2066..9) dropped; control characters as spaces; invalid UTF-8 as
  * U+FFFD.  0, or -1 when `b` is full.
  */

@@ -154,10 +154,13 @@ md_entity_at(const unsigned char *start, const unsigned char *s)
 	case '<': return "&lt;";
 	case '>': return "&gt;";
 	case '&': return "&amp;";
-	/* extended autolinks (scheme://, www., user@host) broken by an entity:
-	 * the character is text, never part of a link */
+	/* extended autolinks: cmark-gfm finds scheme:// and www. in the raw
+	 * input, so an entity breaks them; it finds user@host in the text
+	 * after merging the text nodes, where only a character that cannot be
+	 * part of an address does: a zero-width space after the '@' (it stops
+	 * an @mention too) */
 	case ':': return s[1] == '/' && s[2] == '/' ? "&#58;&#47;" : NULL;
-	case '@': return "&#64;";
+	case '@': return "@&#8203;";
 	case '.': return www_before(start, s) ? "&#46;" : NULL;
 	default: return NULL;
 	}

@@ -435,7 +435,7 @@ test_report__markdown_escaper_neutralises_syntax(void **state)
 			 0);
 	assert_string_equal(b.data, "h&lt;\\!--x&lt;/details&gt;\\*a\\*\\_b\\_\\~\\~c\\~\\~\\|d\\|"
 				    "\\`e\\`\\[f\\](https&#58;&#47;/g.io)\\!\\[i\\](j)WWW&#46;h.io "
-				    "wwwx.io &#64;i.io \\#k\\\\l&amp;mnop q r");
+				    "wwwx.io @&#8203;i.io \\#k\\\\l&amp;mnop q r");
 	buf_reset(&b);
 	assert_int_equal(report_md_code(&b, "a|b`c\xe2\x80\xae", REPORT_MD_CELL), 0);
 	assert_string_equal(b.data, "``a\\|b`c``");
