@@ -56,10 +56,12 @@ check_site(struct rule_ctx *c, const struct spec_site *s)
 	struct eks_arn e;
 	bool other_region, other_name;
 
-	if (!s->argocd.destination_server_set || !arn || !parse_eks_arn(c->arena, arn, &e))
+	/* a site without its cluster's name or region is the schema's finding */
+	if (!s->argocd.destination_server_set || !arn || !region || !name ||
+	    !parse_eks_arn(c->arena, arn, &e))
 		return;
-	other_region = region && strcmp(e.region, region);
-	other_name = name && strcmp(e.name, name);
+	other_region = strcmp(e.region, region) != 0;
+	other_name = strcmp(e.name, name) != 0;
 	if (!other_region && !other_name)
 		return;
 	rule_report(c, s, rule_pos(s, s->argocd.src, "destinationServer"),
@@ -67,12 +69,12 @@ check_site(struct rule_ctx *c, const struct spec_site *s)
 		    "argocd.destinationServer names EKS cluster '%s' in %s, but site %s is of"
 		    " cluster '%s' in %s (%s): its GPU stack would be deployed to another"
 		    " cluster; write arn:%.*s:eks:%s:%s:cluster/%s",
-		    rule_quote(e.name), rule_quote(e.region), s->name, name ? name : "", region,
+		    rule_quote(e.name), rule_quote(e.region), s->name, name, region,
 		    other_region && other_name ? "cluster.name and cluster.region"
 		    : other_name               ? "cluster.name"
 					       : "cluster.region",
 		    (int)(strchr(arn + 4, ':') - (arn + 4)), arn + 4, region, rule_quote(e.account),
-		    name ? name : "");
+		    name);
 }
 
 const struct rule rule_gs188 = {
