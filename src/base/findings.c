@@ -314,6 +314,9 @@ const struct finding findings_table[] = {
 	    "Kyverno 1.17, ClusterPolicy from Kyverno 1.20, ...)"),
 	ROW("GS187", DIAG_WARNING, FINDING_RULE,
 	    "cluster.versions.karpenter with EKS Auto Mode, whose Karpenter AWS runs (not read)"),
+	ROW("GS188", DIAG_ERROR, FINDING_RULE,
+	    "argocd.destinationServer is the ARN of an EKS cluster of another name or region than "
+	    "the site's cluster"),
 	ROW("GS190", DIAG_ERROR, FINDING_RENDER, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR, FINDING_RENDER,
 	    "nothing to render: no site, or the selected sites produce no object"),

@@ -126,7 +126,8 @@ schema_ref(struct arena *a, const char *dir)
 }
 
 /* The starter's second half: the stack, the fallback, placement and
- * alerts, with the defaults written out. */
+ * alerts, with the defaults written out; the namespaces placed go
+ * between starter_stack and starter_alerts. */
 static const char starter_stack[] =
 	"  # The NVIDIA stack, scoped to hybrid nodes only: EKS Auto Mode and\n"
 	"  # Bottlerocket GPU nodes bring their own device plugin.\n"
@@ -161,7 +162,11 @@ static const char starter_stack[] =
 	"    mode: prefer-onprem           # prefer-onprem | require-onprem\n"
 	"    engine: kyverno               # kyverno | kyverno-clusterpolicy |\n"
 	"                                  # mutating-admission-policy | none\n"
-	"    namespaces: [inference]       # EDIT: the namespaces of your GPU workloads\n"
+	"    # EDIT: the namespaces of your GPU workloads.  The starter's is named\n"
+	"    # after the site: two sites of one cluster must not place one namespace\n"
+	"    # (GS171).\n";
+
+static const char starter_alerts[] =
 	"    notReadyTolerationSeconds: 300\n"
 	"    unreachableTolerationSeconds: 300\n"
 	"\n"
@@ -204,8 +209,8 @@ starter(struct buf *b, const char *name, const char *schema)
 		    "    name: your-eks-cluster        # EDIT: the EKS cluster the nodes join\n"
 		    "    region: us-west-2             # EDIT: its AWS region\n"
 		    "    provisioner: karpenter        # karpenter | auto-mode (EKS Auto Mode)\n"
-		    "    kubernetesVersion: \"1.35\"     # picks the admission policy API "
-		    "versions\n"
+		    "    kubernetesVersion: \"1.35\"     # EDIT: its Kubernetes version (picks"
+		    " the admission policy API versions)\n"
 		    "\n"
 		    "  # The taint every on-prem GPU node registers with (nodeadm passes it to\n"
 		    "  # the kubelet as --register-with-taints), so no pod lands there between\n"
@@ -241,7 +246,8 @@ starter(struct buf *b, const char *name, const char *schema)
 		    "\n",
 		    schema, name, name) < 0)
 		return -1;
-	return buf_printf(b, "%s", starter_stack);
+	/* the site's name is a DNS-1123 label, so a valid namespace name */
+	return buf_printf(b, "%s    namespaces: [%s]\n%s", starter_stack, name, starter_alerts);
 }
 
 int

@@ -16,6 +16,7 @@
 #include "fleetpage/fleetpage.h"
 #include "pipeline/pipeline.h"
 #include "report/report.h"
+#include "source/source_branch.h"
 
 enum report_opt { P_FORMAT = 1, P_OUTPUT, P_FAIL, P_DRILL_RECORD, P_DRIFT_JSON };
 enum page_format { PAGE_NONE, PAGE_HTML, PAGE_MARKDOWN };
@@ -129,7 +130,9 @@ cmd_report(int argc, char **argv)
 	struct pipeline_source src;
 	struct report_input in;
 	struct page_args pa = { PAGE_NONE, NULL, FLEETPAGE_FAIL_DEFAULT, { NULL }, 0, NULL };
-	const char *why = NULL;
+	const char *why = NULL, *commit;
+	char id[SOURCE_OID_HEX];
+	struct diags rd;
 	struct fleetpage fp;
 	struct fleetpage_options fo;
 	struct buf b;
@@ -165,6 +168,17 @@ cmd_report(int argc, char **argv)
 	if (pa.drift_json && fleetpage_read_drift(&fp, &a, pa.drift_json, &why) < 0) {
 		fprintf(stderr, "gpusite report: cannot read the drift findings %s: %s\n",
 			pa.drift_json, why);
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	/* the specs' commit when they were read from Git (--repo, --ref); the
+	 * files are read, so a failure here only leaves it out */
+	diags_init(&rd, &a);
+	commit = (src.repo || src.ref) && source_resolve(id, &a, &rd, src.repo, src.ref) == 0
+			 ? id
+			 : NULL;
+	if (fleetpage_stamp(&fp, &a, files.label, commit, &why) < 0) {
+		fprintf(stderr, "gpusite report: %s\n", why);
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}

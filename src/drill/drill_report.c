@@ -10,6 +10,7 @@
 #include "drill/drill.h"
 #include "json/json.h"
 #include "node/node.h"
+#include "report/report.h"
 #include "spec/spec.h"
 
 static const char *
@@ -134,8 +135,10 @@ drill_report_markdown(struct buf *out, const struct drill_report_input *in)
 	char b1[64], b2[64], b3[SPEC_DURATION_BUFSZ], line[160], bl[512];
 	int rc = 0;
 
-	rc |= buf_printf(out, "### Drill report: `%s` (%s)\n\n", in->site,
-			 drill_scenario_name(t->scenario));
+	/* the site comes from a record file: through the one Markdown escaper */
+	rc |= buf_adds(out, "### Drill report: ");
+	rc |= report_md_code(out, in->site, 0);
+	rc |= buf_printf(out, " (%s)\n\n", drill_scenario_name(t->scenario));
 	rc |= buf_adds(out, "| term | budget | measured | |\n|---|---:|---:|---|\n");
 	for (int i = 0; i < DRILL_TERM_COUNT; i++) {
 		const struct drill_term_result *r = &t->terms[i];

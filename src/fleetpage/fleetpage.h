@@ -171,6 +171,10 @@ struct fleetpage {
 	const char *live_file;
 	struct fp_live live_fleet; /* findings of no site's file */
 	const char *price_region, *price_date, *price_source;
+	/* what made the page (fleetpage_stamp), NULL until stamped: the
+	 * gpusite version, the specs' label, their commit (NULL unless read
+	 * from Git) and the time, "2026-07-06T12:00:00Z" */
+	const char *made_version, *made_from, *made_commit, *made_at;
 };
 
 struct fleetpage_options {
@@ -194,6 +198,16 @@ int fleetpage_read_drift(struct fleetpage *fp, struct arena *a, const char *path
 /* --fail K: 0 with *out set, -1 unless K is a whole number from 1 to
  * FLEETPAGE_FAIL_MAX (the number of sets grows as sites^K). */
 int fleetpage_parse_fail(int *out, const char *value);
+
+/*
+ * Stamp the page with what made it: this gpusite's version, `from` (the
+ * specs' label: a path, repository@revision, "index"), `commit` (their
+ * commit id when they were read from Git, else NULL) and the time,
+ * SOURCE_DATE_EPOCH when set (so the page is reproducible), else now.
+ * 0, or -1 with *why set when SOURCE_DATE_EPOCH is malformed.
+ */
+int fleetpage_stamp(struct fleetpage *fp, struct arena *a, const char *from, const char *commit,
+		    const char **why);
 
 /* Why a cost is not known, lower-case ("price not known: capacityType spot") */
 const char *fleetpage_cost_reason(const struct fp_site *s);

@@ -52,16 +52,23 @@ head(struct fp_out *o, const struct fleetpage *fp)
 	       "<style>%s</style>\n</head>\n<body>\n<header>\n<h1>GPU fleet</h1>\n"
 	       "<p id=\"totals\" data-clusters=\"%zu\" data-sites=\"%zu\" "
 	       "data-onprem-gpus=\"%lld\">"
-	       "%zu cluster%s, %zu site%s, %lld on-prem GPUs.</p>\n</header>\n"
+	       "%zu cluster%s, %zu site%s, %lld on-prem GPUs.</p>\n",
+	       css, fp->cluster_count, fp->site_count, (long long)gpus, fp->cluster_count,
+	       fp->cluster_count == 1 ? "" : "s", fp->site_count, fp->site_count == 1 ? "" : "s",
+	       (long long)gpus);
+	if (fp->made_at) {
+		fp_put(o, "<p id=\"made\">");
+		fp_made(o, fp);
+		fp_put(o, "</p>\n");
+	}
+	fp_put(o,
+	       "</header>\n"
 	       "<nav aria-label=\"Sections\"><ul>\n"
 	       "<li><a href=\"#summary\">Fleet summary</a></li>\n"
 	       "<li><a href=\"#recovery\">Recovery</a></li>\n"
 	       "<li><a href=\"#whatif\">What if sites fail together</a></li>\n"
 	       "<li><a href=\"#fallback\">Fallback at its limit</a></li>\n"
 	       "%s</ul></nav>\n<main>\n",
-	       css, fp->cluster_count, fp->site_count, (long long)gpus, fp->cluster_count,
-	       fp->cluster_count == 1 ? "" : "s", fp->site_count, fp->site_count == 1 ? "" : "s",
-	       (long long)gpus,
 	       fp->live ? "<li><a href=\"#live\">Live: drift and fallback</a></li>\n" : "");
 }
 
@@ -210,7 +217,7 @@ whatif_row(struct fp_out *o, const struct fleetpage *fp, const struct fp_whatif 
 	       w->quota_over ? "true" : "false");
 	fp_set_names(o, fp, w);
 	fp_put(o, "</th>");
-	fp_whatif_cells(o, fp->clusters[w->cluster].quotas, w);
+	fp_whatif_cells(o, fp, w);
 	fp_put(o, "</tr>\n");
 }
 

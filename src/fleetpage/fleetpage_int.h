@@ -20,6 +20,9 @@ struct fp_out {
 void fp_put(struct fp_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Outside text (names from the spec), escaped for the output. */
 void fp_text(struct fp_out *o, const char *s);
+/* "Made by gpusite 0.1.0 on 2026-07-06T12:00:00Z from sites at commit
+ * 0123...": what the page says of itself (nothing before fleetpage_stamp) */
+void fp_made(struct fp_out *o, const struct fleetpage *fp);
 
 /* A table cell: <td> (class "n" for a number) ... </td>, or " ... |". */
 void fp_cell_open(struct fp_out *o, bool number);
@@ -30,7 +33,7 @@ void fp_head_row(struct fp_out *o, const char *const *cols, size_t n);
 /* The cells after the first (the row's name) of each table's row. */
 void fp_summary_cells(struct fp_out *o, const struct fleetpage *fp, const struct fp_cluster *c);
 void fp_recovery_cells(struct fp_out *o, const struct fp_site *s);
-void fp_whatif_cells(struct fp_out *o, const struct spec_quotas *q, const struct fp_whatif *w);
+void fp_whatif_cells(struct fp_out *o, const struct fleetpage *fp, const struct fp_whatif *w);
 void fp_fallback_cells(struct fp_out *o, const struct fp_site *s);
 void fp_live_cells(struct fp_out *o, const struct fp_live *l);
 /* The sentence above the live table: where the findings come from. */
@@ -55,12 +58,14 @@ extern const char *const fp_live_cols[FP_LIVE_COLS];
 const char *fp_dur(struct arena *a, int64_t seconds);
 /* "OK: 10s within the target", "OVER the target by 3m50s", "no target" */
 const char *fp_budget_status(struct arena *a, const struct fp_site *s);
-/* "$9.20/h (2 x g6.12xlarge)", "$20.99/h (2 x g6e.12xlarge, estimate)", or why unknown */
+/* "$9.20/h (2 x g6.12xlarge at $4.60/h)", "$20.99/h (2 x g6e.12xlarge at
+ * $10.49/h, estimate)", or why unknown */
 const char *fp_site_cost(struct arena *a, const struct fp_site *s);
 /* "OVER the quota: onDemand P: 384 of 300 vCPUs", "within: ...", or no quota */
 const char *fp_set_quota(struct arena *a, const struct spec_quotas *q, const struct fp_whatif *w);
-/* "$119.28/h", with "+ unpriced" and "estimate" when so */
-const char *fp_set_cost(struct arena *a, const struct fp_whatif *w);
+/* "$119.28/h (2 x p5.48xlarge at $55.04/h + 1 x g6e.12xlarge at $9.20/h)",
+ * with "+ unpriced" and "estimate" when so */
+const char *fp_set_cost(struct arena *a, const struct fleetpage *fp, const struct fp_whatif *w);
 /* the drill's total against the target: "14m10s (within the target)" or "not given" */
 const char *fp_drill_status(struct arena *a, const struct fp_site *s);
 /* "1.35 ... (sites disagree)"-free summary of the fallback of a cluster */

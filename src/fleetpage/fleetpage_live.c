@@ -101,6 +101,14 @@ fleetpage_read_drift(struct fleetpage *fp, struct arena *a, const char *path, co
 			*why = "a diagnostic without severity, rule or message";
 			return -1;
 		}
+		if (strcmp(sev, "error") && strcmp(sev, "warning") && strcmp(sev, "note")) {
+			/* the value is not echoed: it is outside text */
+			*why = arena_printf(a,
+					    "diagnostic %zu has an unknown severity (gpusite"
+					    " drift writes error, warning or note)",
+					    i + 1);
+			return -1;
+		}
 		s = file ? site_of_file(fp, file) : NULL;
 		live_add(a, s ? &s->live : &fp->live_fleet, sev, rule, msg);
 	}

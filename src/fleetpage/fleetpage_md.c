@@ -32,7 +32,7 @@ whatif(struct fp_out *o, const struct fleetpage *fp)
 			fp_put(o, "| ");
 			fp_set_names(o, fp, &fp->whatifs[w]);
 			fp_put(o, " |");
-			fp_whatif_cells(o, fp->clusters[c].quotas, &fp->whatifs[w]);
+			fp_whatif_cells(o, fp, &fp->whatifs[w]);
 			fp_put(o, "\n");
 		}
 	}
@@ -49,6 +49,10 @@ fleetpage_markdown(struct buf *out, struct arena *a, const struct fleetpage *fp)
 	fp_put(&o, "# GPU fleet\n\n%zu cluster%s, %zu site%s, %lld on-prem GPUs.\n\n",
 	       fp->cluster_count, fp->cluster_count == 1 ? "" : "s", fp->site_count,
 	       fp->site_count == 1 ? "" : "s", (long long)gpus);
+	if (fp->made_at) {
+		fp_made(&o, fp);
+		fp_put(&o, "\n\n");
+	}
 	fp_put(&o, "## Fleet summary\n\n");
 	fp_head_row(&o, fp_summary_cols, FP_SUMMARY_COLS);
 	for (size_t i = 0; i < fp->cluster_count; i++) {

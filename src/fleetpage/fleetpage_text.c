@@ -1,8 +1,9 @@
 /*
  * fleetpage_text.c - the page's figures as words, shared by the HTML and
- * Markdown writers, and their one output with its escaping: HTML entities
- * for the page, and for Markdown the same entities plus a backslash before
- * what would start a table cell, emphasis, code or a link.
+ * Markdown writers, and their one output with its escaping: report/'s
+ * HTML escaper for the page, its Markdown escaper (entities, a backslash
+ * before what would start a table cell, emphasis, code or a link, GFM
+ * autolinks broken, bidi controls dropped) for Markdown.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "base/arena.h"
 #include "fleetpage/fleetpage_int.h"
+#include "report/report.h"
 #include "rules/quota.h"
 
 void
@@ -47,20 +49,23 @@ fp_text(struct fp_out *o, const char *s)
 {
 	if (o->rc || !s)
 		return;
-	if (o->html) {
-		o->rc = drill_xml_escape(o->b, s);
-		return;
-	}
-	for (; *s && !o->rc; s++) {
-		unsigned char c = (unsigned char)*s;
+	/* the one HTML and the one Markdown escaper of report/ */
+	o->rc = o->html ? report_html_text(o->b, s) : report_md_text(o->b, s);
+}
 
-		if (c == '&' || c == '<' || c == '>')
-			o->rc = buf_adds(o->b, c == '&' ? "&amp;" : c == '<' ? "&lt;" : "&gt;");
-		else if (strchr("|\\`*_[]#!", c))
-			o->rc = buf_printf(o->b, "\\%c", c);
-		else
-			o->rc = buf_addch(o->b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+void
+fp_made(struct fp_out *o, const struct fleetpage *fp)
+{
+	if (!fp->made_at)
+		return;
+	fp_put(o, "Made by gpusite %s on %s", fp->made_version, fp->made_at);
+	if (fp->made_from) {
+		fp_put(o, " from ");
+		fp_text(o, fp->made_from);
 	}
+	if (fp->made_commit)
+		fp_put(o, " at commit %s", fp->made_commit);
+	fp_put(o, ".");
 }
 
 const char *
@@ -88,33 +93,53 @@ fp_budget_status(struct arena *a, const struct fp_site *s)
 			    fp_dur(a, b->real_failure_total - b->target));
 }
 
-const char *
-fp_site_cost(struct arena *a, const struct fp_site *s)
+/* What a known cost is made of: "2 x p5.48xlarge at $55.04/h". */
+static const char *
+cost_unit(struct arena *a, const struct fp_site *s)
 {
 	const struct fp_type *t = NULL;
 
-	if (s->cost_state != FP_COST_KNOWN)
-		return fleetpage_cost_reason(s);
 	for (size_t i = 0; i < s->type_count; i++)
 		if (s->types[i].name == s->cost_type)
 			t = &s->types[i];
+	if (!t)
+		return s->cost_type;
+	return arena_printf(a, "%lld x %s at $%.2f/h", (long long)t->nodes_at_limit, s->cost_type,
+			    t->usd_per_hour);
+}
+
+const char *
+fp_site_cost(struct arena *a, const struct fp_site *s)
+{
+	if (s->cost_state != FP_COST_KNOWN)
+		return fleetpage_cost_reason(s);
 	return arena_printf(
-		a, "%s$%.2f/h (%lld x %s%s%s)", s->cost_ceiling ? "at most " : "", s->cost_per_hour,
-		t ? (long long)t->nodes_at_limit : 0LL, s->cost_type,
-		s->cost_estimate ? ", estimate" : "",
+		a, "%s$%.2f/h (%s%s%s)", s->cost_ceiling ? "at most " : "", s->cost_per_hour,
+		cost_unit(a, s), s->cost_estimate ? ", estimate" : "",
 		s->cost_ceiling ? arena_printf(a, ", %s first: on-demand's price is the most",
 					       spec_capacity_name(s->spec->fallback.capacity_type))
 				: "");
 }
 
 const char *
-fp_set_cost(struct arena *a, const struct fp_whatif *w)
+fp_set_cost(struct arena *a, const struct fleetpage *fp, const struct fp_whatif *w)
 {
+	const char *units = NULL;
+
 	if (!w->cost_known)
 		return w->cost_partial ? "price not known" : "$0.00/h (no fallback)";
-	return arena_printf(a, "%s$%.2f/h%s%s", w->cost_ceiling ? "at most " : "", w->cost_per_hour,
-			    w->cost_partial ? " + a fallback whose price is not known" : "",
-			    w->cost_estimate ? " (estimate)" : "");
+	for (size_t k = 0; k < w->count; k++) {
+		const struct fp_site *s = &fp->sites[w->sites[k]];
+
+		if (s->cost_state != FP_COST_KNOWN)
+			continue;
+		units = units ? arena_printf(a, "%s + %s", units, cost_unit(a, s))
+			      : cost_unit(a, s);
+	}
+	return arena_printf(a, "%s$%.2f/h (%s%s)%s", w->cost_ceiling ? "at most " : "",
+			    w->cost_per_hour, units ? units : "",
+			    w->cost_estimate ? ", estimate" : "",
+			    w->cost_partial ? " + a fallback whose price is not known" : "");
 }
 
 const char *
@@ -355,15 +380,17 @@ fp_set_quota(struct arena *a, const struct spec_quotas *q, const struct fp_whati
 }
 
 void
-fp_whatif_cells(struct fp_out *o, const struct spec_quotas *q, const struct fp_whatif *w)
+fp_whatif_cells(struct fp_out *o, const struct fleetpage *fp, const struct fp_whatif *w)
 {
+	const struct spec_quotas *q = fp->clusters[w->cluster].quotas;
+
 	cell_int(o, w->lost);
 	cell_int(o, w->launchable);
 	fp_cell_open(o, true);
 	fp_put(o, "%lld%s", (long long)w->shortfall, w->shortfall ? " short" : "");
 	fp_cell_close(o);
 	cell(o, false, "unknown (gpusite has no offerings per zone)");
-	cell(o, false, fp_set_cost(o->a, w));
+	cell_text(o, fp_set_cost(o->a, fp, w));
 	cell(o, false, fp_set_quota(o->a, q, w));
 }
 

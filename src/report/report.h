@@ -82,4 +82,30 @@ FILE *report_open_step_summary(const char *path, const char *tool);
  */
 void report_put_safe(FILE *out, const char *s);
 
+struct buf;
+
+/*
+ * Text from outside (a branch, a site or object name, a message) for
+ * Markdown output, through the one Markdown escaper (report_escape.c):
+ * one line; < > & as entities; \ ` * _ [ ] ~ | # ! after a backslash;
+ * GFM's extended autolinks broken (the ':' of "://" and the '.' of "www."
+ * as entities, a zero-width space after every '@'); bidi controls (U+061C, U+200E/F, U+202A..E,
+ * U+2066..9) dropped; control characters as spaces; invalid UTF-8 as
+ * U+FFFD.  0, or -1 when `b` is full.
+ */
+int report_md_text(struct buf *b, const char *s);
+
+/* `s` as a Markdown code span (a fence longer than any backtick run in
+ * it), the same characters dropped or replaced as report_md_text does. */
+enum report_md_flags {
+	REPORT_MD_CELL = 1 << 0, /* in a GFM table cell: '|' is written \| */
+	REPORT_MD_PAD = 1 << 1,  /* a space each side inside the fence */
+};
+int report_md_code(struct buf *b, const char *s, unsigned flags);
+
+/* Text from outside for HTML text or a quoted attribute value: & < > " '
+ * as entities, bidi controls dropped, control characters as spaces,
+ * invalid UTF-8 as U+FFFD. */
+int report_html_text(struct buf *b, const char *s);
+
 #endif

@@ -92,30 +92,6 @@ report_diff_json(FILE *out, struct arena *a, const struct diff_result *res)
 	return rc;
 }
 
-/* `s` as a Markdown code span: a fence longer than any backtick run in
- * it, control characters as spaces (a heading stays one line). */
-static int
-md_code(struct buf *b, const char *s)
-{
-	size_t run = 0, longest = 0;
-	int rc = 0;
-
-	for (const char *c = s; *c; c++) {
-		run = *c == '`' ? run + 1 : 0;
-		if (run > longest)
-			longest = run;
-	}
-	for (size_t i = 0; i <= longest; i++)
-		rc |= buf_addch(b, '`');
-	rc |= buf_addch(b, ' ');
-	for (const char *c = s; *c; c++)
-		rc |= buf_addch(b, (unsigned char)*c < 0x20 || *c == 0x7f ? ' ' : *c);
-	rc |= buf_addch(b, ' ');
-	for (size_t i = 0; i <= longest; i++)
-		rc |= buf_addch(b, '`');
-	return rc ? -1 : 0;
-}
-
 static size_t
 line_count(const char *s)
 {
@@ -173,13 +149,18 @@ report_diff_markdown(struct buf *b, struct arena *a, const struct diff_result *r
 	       total = res->n[DIFF_CHANGED] + res->n[DIFF_ADDED] + res->n[DIFF_REMOVED];
 	int rc = 0;
 
-	if (res->title)
-		rc |= buf_printf(b, "### %s\n\n", res->title);
-	else
+	/* the title, the revisions and the objects may name a branch, a file
+	 * or an object a user wrote: all through the one Markdown escaper */
+	if (res->title) {
+		rc |= buf_adds(b, "### ");
+		rc |= report_md_text(b, res->title);
+		rc |= buf_adds(b, "\n\n");
+	} else {
 		rc |= buf_adds(b, "### gpusite diff: ");
-	rc |= md_code(b, res->base);
+	}
+	rc |= report_md_code(b, res->base, REPORT_MD_PAD);
 	rc |= buf_adds(b, " \xe2\x86\x92 ");
-	rc |= md_code(b, res->head);
+	rc |= report_md_code(b, res->head, REPORT_MD_PAD);
 	rc |= buf_printf(b, "\n\n**%s** (%zu unchanged)\n\n", summary_line(a, res),
 			 res->n[DIFF_SAME]);
 	if (!total) {
@@ -189,16 +170,25 @@ report_diff_markdown(struct buf *b, struct arena *a, const struct diff_result *r
 	rc |= buf_adds(b, "| Object | Site | Change |\n|---|---|---|\n");
 	for (size_t i = 0; i < res->count && !rc; i++) {
 		const struct diff_item *it = &res->items[i];
-		const char *row;
+		struct buf row = BUF_INIT;
+		bool fits;
 
 		if (it->change == DIFF_SAME)
 			continue;
-		row = arena_printf(a, "| `%s` | %s | %s |\n", it->key,
-				   it->obj->site ? it->obj->site : "", change_text(a, it));
-		if (b->len + strlen(row) + 512 > budget)
+		buf_init(&row, DIFF_REVISIONS_CAP);
+		rc |= buf_adds(&row, "| ");
+		rc |= report_md_code(&row, it->key, REPORT_MD_CELL);
+		rc |= buf_adds(&row, " | ");
+		rc |= report_md_text(&row, it->obj->site ? it->obj->site : "");
+		rc |= buf_printf(&row, " | %s |\n", change_text(a, it));
+		fits = !rc && b->len + row.len + 512 <= budget;
+		if (fits) {
+			rc |= buf_add(b, row.data, row.len);
+			listed++;
+		}
+		buf_release(&row);
+		if (!fits)
 			break;
-		rc |= buf_adds(b, row);
-		listed++;
 	}
 	if (listed < total)
 		rc |= buf_printf(b, "\n%zu more not listed here.\n", total - listed);
@@ -211,12 +201,15 @@ report_diff_markdown(struct buf *b, struct arena *a, const struct diff_result *r
 		if (it->change == DIFF_SAME)
 			continue;
 		buf_init(&blk, DIFF_REVISIONS_CAP);
-		if (fold)
-			rc |= buf_printf(&blk,
-					 "<details>\n<summary><code>%s</code> (%s)</summary>\n\n",
-					 it->key, change_text(a, it));
-		else
-			rc |= buf_printf(&blk, "#### `%s` (%s)\n\n", it->key, change_text(a, it));
+		if (fold) {
+			rc |= buf_adds(&blk, "<details>\n<summary><code>");
+			rc |= report_html_text(&blk, it->key);
+			rc |= buf_printf(&blk, "</code> (%s)</summary>\n\n", change_text(a, it));
+		} else {
+			rc |= buf_adds(&blk, "#### ");
+			rc |= report_md_code(&blk, it->key, 0);
+			rc |= buf_printf(&blk, " (%s)\n\n", change_text(a, it));
+		}
 		rc |= md_block(&blk, it);
 		if (fold)
 			rc |= buf_adds(&blk, "</details>\n\n");

@@ -6,7 +6,8 @@ pipe: --remote-debugging-pipe, no port, no extra library) at a desktop and
 a phone width.  Fails on any console error, uncaught exception or log
 error, on any request but the page's own file, when the page is wider than
 the screen, or when a figure the page shows differs from explain --format
-json.  Keeps a screenshot per width in OUTDIR (desktop.png, phone.png).
+json (each priced cost shows its unit price; a line says what made the
+page).  Keeps a screenshot per width in OUTDIR (desktop.png, phone.png).
 """
 import base64
 import json
@@ -88,6 +89,7 @@ FIGURES = r"""
   const text = td => td.textContent.trim();
   return {
     totals: document.getElementById('totals').textContent,
+    made: (document.getElementById('made') || {textContent: ''}).textContent,
     recovery: rows('#recovery tbody tr').map(tr => ({
       site: tr.querySelector('th').textContent,
       total: text(tr.cells[6]), target: text(tr.cells[7])})),
@@ -134,6 +136,10 @@ def check_figures(fig, d, width, errors):
             errors.append("%s: set %r %r, explain %r" % (width, r["sites"], got, want))
         if w["costPerHour"] is not None and not r["cost"].startswith("$%.2f/h" % w["costPerHour"]):
             errors.append("%s: set %r cost %r, explain %s" % (width, r["sites"], r["cost"], w["costPerHour"]))
+        if w["costPerHour"] is not None and " at $" not in r["cost"]:
+            errors.append("%s: set %r cost %r names no unit price" % (width, r["sites"], r["cost"]))
+    if not fig["made"].startswith("Made by gpusite "):
+        errors.append("%s: no line says what made the page: %r" % (width, fig["made"]))
     if fig["charts"] != len(d["sites"]) or fig["titled"] != fig["charts"]:
         errors.append("%s: %d charts (%d titled) for %d sites" % (width, fig["charts"], fig["titled"], len(d["sites"])))
     if fig["wide"]:

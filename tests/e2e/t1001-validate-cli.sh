@@ -18,7 +18,7 @@ mkdir -p bad && (
 	cd bad &&
 	init_filled good &&
 	sed -e "s/name: good/name: low-limit/" -e "s/gpuLimit: 8 /gpuLimit: 2 /" \
-		-e "s/namespaces: \[inference\]/namespaces: [inference-low]/" \
+		-e "s/namespaces: \[good\]/namespaces: [low-limit]/" \
 		sites/good.yaml >sites/low.yaml &&
 	printf -- "- just\n- a list\n" >sites/list.yaml &&
 	echo "kind: Secret" >../outside.yaml &&

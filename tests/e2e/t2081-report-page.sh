@@ -14,12 +14,41 @@ rec="$TEST_TOP/testdata/live/drill-drain-met/record.json"
 check="$TEST_TOP/tests/e2e/fleetpage_check.py"
 cd "$SCRATCH" || exit 1
 
+# the page says when it was made: SOURCE_DATE_EPOCH fixes that time
 test_expect_success 'Markdown of the example fleet, byte for byte' '
-	"$GPUSITE" report --format markdown -o page.md --drill-record "$rec" "$fleet" &&
+	(cd "$fleet/.." && SOURCE_DATE_EPOCH=1780000000 \
+		"$GPUSITE" report --format markdown -o "$SCRATCH/page.md" --drill-record "$rec" sites) &&
 	if test -n "${GOLDEN_UPDATE-}"; then cp page.md "$golden"; fi &&
 	test_cmp "$golden" page.md &&
 	grep -q "^| seoul-dc1 | 50s | 1m0s / 20s | 4m0s / 3m19s |" page.md &&
 	grep -q "node-failure drill: " page.md
+'
+
+test_expect_success 'each cost shows its unit price, each set the sum of its parts' '
+	grep -F "| \$20.99/h (2 x g6e.12xlarge at \$10.49/h, estimate) |" page.md &&
+	grep -F "| \$18.41/h (4 x g6.12xlarge at \$4.60/h, estimate) + a fallback whose price is not known |" page.md
+'
+
+test_expect_success 'made by which gpusite, from which specs, when: the version, the path, SOURCE_DATE_EPOCH' '
+	version=$("$GPUSITE" --version | sed -n "1s/^gpusite //p") &&
+	grep -x "Made by gpusite $version on 2026-05-28T20:26:40Z from sites." page.md &&
+	SOURCE_DATE_EPOCH=1780000000 "$GPUSITE" report --format html -o made.html "$fleet" &&
+	grep -F "<p id=\"made\">Made by gpusite $version on 2026-05-28T20:26:40Z from $fleet.</p>" made.html &&
+	"$GPUSITE" report --format markdown -o now.md "$fleet" &&
+	grep "^Made by gpusite $version on 20[0-9-]*T[0-9:]*Z from " now.md &&
+	! grep -q "2026-05-28T20:26:40Z" now.md &&
+	expect_exit 3 env SOURCE_DATE_EPOCH=yesterday "$GPUSITE" report --format markdown -o bad.md "$fleet" 2>err &&
+	grep -x "gpusite report: SOURCE_DATE_EPOCH is not a whole number of seconds since 1970" err &&
+	test ! -e bad.md
+'
+
+test_expect_success 'from a Git revision the page names its commit' '
+	git init -q repo && cp -R "$fleet" repo/sites &&
+	git -C repo add . &&
+	git -C repo -c user.name=t -c user.email=t@example.com commit -q -m specs &&
+	head=$(git -C repo rev-parse HEAD) &&
+	SOURCE_DATE_EPOCH=0 "$GPUSITE" report --format markdown -o git.md --repo repo --ref HEAD &&
+	grep -x "Made by gpusite .* on 1970-01-01T00:00:00Z from .* at commit $head\." git.md
 '
 
 test_expect_success 'HTML: well-formed, unique ids, self-contained, accessible' '

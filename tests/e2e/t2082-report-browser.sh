@@ -4,8 +4,9 @@
 # (tests/e2e/fleetpage_browser.py).  At a desktop and a phone width: no
 # console error or exception, no request but the page itself, no page
 # wider than the screen, one titled chart per site, and the figures shown
-# equal to those of `explain --format json`, for the example fleet and a
-# generated one.  The screenshots are kept in $O/test-artifacts/fleetpage/.
+# equal to those of `explain --format json` (each priced cost with its unit
+# price, and the line that says what made the page), for the example fleet
+# and a generated one.  The screenshots are kept in $O/test-artifacts/fleetpage/.
 # Skipped, visibly, where chromium is not installed (make deps installs it).
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1

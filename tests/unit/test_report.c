@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "base/arena.h"
+#include "base/buf.h"
 #include "report/report.h"
 #include "report/report_diff.h"
 #include "rules/rules.h"
@@ -418,6 +419,35 @@ test_report__markdown_escapes_cells(void **state)
 	free(out);
 }
 
+/* The one Markdown escaper: every syntax that starts inline markup is
+ * text, GFM autolinks are broken, bidi controls are dropped; a code span
+ * in a table cell escapes '|', and the HTML escaper drops bidi too. */
+static void
+test_report__markdown_escaper_neutralises_syntax(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	(void)state;
+	buf_init(&b, 0);
+	assert_int_equal(report_md_text(&b, "h<!--x</details>*a*_b_~~c~~|d|`e`[f](https://g.io)"
+					    "![i](j)WWW.h.io wwwx.io @i.io #k\\l&m\xe2\x80\xae"
+					    "n\xe2\x81\xa6o\xd8\x9cp\x01q\xc2\x9br"),
+			 0);
+	assert_string_equal(b.data, "h&lt;\\!--x&lt;/details&gt;\\*a\\*\\_b\\_\\~\\~c\\~\\~\\|d\\|"
+				    "\\`e\\`\\[f\\](https&#58;&#47;/g.io)\\!\\[i\\](j)WWW&#46;h.io "
+				    "wwwx.io @&#8203;i.io \\#k\\\\l&amp;mnop q r");
+	buf_reset(&b);
+	assert_int_equal(report_md_code(&b, "a|b`c\xe2\x80\xae", REPORT_MD_CELL), 0);
+	assert_string_equal(b.data, "``a\\|b`c``");
+	buf_reset(&b);
+	assert_int_equal(report_md_code(&b, "`x", 0), 0);
+	assert_string_equal(b.data, "`` `x ``");
+	buf_reset(&b);
+	assert_int_equal(report_html_text(&b, "<a href='x'>\"&\xe2\x81\xa9</a>\xff"), 0);
+	assert_string_equal(b.data, "&lt;a href=&#39;x&#39;&gt;&quot;&amp;&lt;/a&gt;\xef\xbf\xbd");
+	buf_release(&b);
+}
+
 static void
 test_report__markdown_says_when_clean(void **state)
 {
@@ -680,6 +710,7 @@ main(void)
 		T(test_report__github_appends_the_step_summary),
 		T(test_report__markdown_escapes_cells),
 		T(test_report__markdown_says_when_clean),
+		cmocka_unit_test(test_report__markdown_escaper_neutralises_syntax),
 		T(test_report__sarif_rules_carry_the_docs),
 		T(test_report__sarif_has_rules_results_and_regions),
 		T(test_report__sarif_uri_is_percent_encoded),
