@@ -5,7 +5,7 @@
 
 #include "k8s/k8s_labels.h"
 
-/* kubernetes/kubelet pkg/apis/well_known_labels.go, kubeletLabels */
+/* kubeletLabels (docs/design/upstream.md, "Kubelet labels") */
 static const char *const kubelet_labels[] = {
 	"kubernetes.io/hostname",
 	"kubernetes.io/os",

@@ -1,7 +1,7 @@
 /*
  * k8s_labels.h - which node labels the kubelet may set on its own Node,
- * as k8s.io/kubelet's well_known_labels.go (IsKubeletLabel) and the
- * NodeRestriction admission plugin (getForbiddenLabels) decide.
+ * as the kubelet and the NodeRestriction admission plugin decide
+ * (docs/design/upstream.md, "Kubelet labels").
  *
  * A label's namespace is its prefix before '/'; "in domain D" means the
  * namespace is D or ends in ".D".  The kubelet's own labels are the

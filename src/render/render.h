@@ -157,7 +157,7 @@ struct render_api {
 	const char *kind;
 	const char *plural; /* the resource: "nodepools" */
 	bool namespaced;
-	/* The CRD under the upstream directory (../shared/upstream) that
+	/* The CRD under the upstream directory (docs/design/upstream.md) that
 	 * `validate --rendered` checks it against; NULL for a built-in kind
 	 * (the Kubernetes OpenAPI files cover it) */
 	const char *crd;

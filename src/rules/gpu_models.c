@@ -3,7 +3,7 @@
  *
  * Names use the instance-gpu-name vocabulary (lower-kebab of the EC2
  * GpuInfo name) and values the MiB per GPU that Karpenter reports for the
- * same GPU on EC2 (../shared/upstream/karpenter/gpu-instance-types.csv,
+ * same GPU on EC2 (the upstream table gpu-instance-types.csv,
  * docs/design/upstream.md, "Karpenter"): "141 GB H200" is 144384 MiB, "24 GB L4" is
  * 22888.  Where one name covers two memory sizes (A100 40/80 GB, V100
  * 16/32 GB) the smaller is listed, so GS043 never warns on a guess; the

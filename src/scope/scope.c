@@ -15,7 +15,8 @@
 #define LABEL_GPU_PRESENT "nvidia.com/gpu.present"
 #define LABEL_DEPLOY_PREFIX "nvidia.com/gpu.deploy."
 
-/* The three NFD labels the GPU Operator reads (state_manager.go). */
+/* The three NFD labels the GPU Operator reads (docs/design/upstream.md,
+ * "The NVIDIA charts"). */
 static const char *const pci_labels[] = {
 	LABEL_PCI_NVIDIA,
 	"feature.node.kubernetes.io/pci-0300_10de.present",
