@@ -13,24 +13,66 @@
 
 #include "base/arena.h"
 #include "hydrate/hydrate.h"
+#include "inventory/inventory.h"
+#include "k8s/k8s_names.h"
 
 static const char *const part_dir[] = { "cluster", "argocd" };
 
 const char *
-hydrate_path(struct arena *a, const char *cluster, enum hydrate_part part, const char *file)
+hydrate_path(struct arena *a, const char *dir, enum hydrate_part part, const char *file)
 {
-	return arena_printf(a, "clusters/%s/%s/%s", cluster, part_dir[part], file);
+	return arena_printf(a, "clusters/%s/%s/%s", dir, part_dir[part], file);
+}
+
+const char *
+hydrate_dir_name(struct arena *a, const char *cluster)
+{
+	const char *dir = inventory_dns_name(a, cluster);
+
+	return k8s_is_dns1123_label(dir) ? dir : NULL;
+}
+
+/* A directory name a branch of this tool may hold: what it writes now
+ * (DNS-1123) or wrote before (any name without '/', a leading '.' or a
+ * control character). */
+static bool
+dir_ok(const char *name, size_t len)
+{
+	if (!len || name[0] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f)
+			return false;
+	}
+	return true;
 }
 
 bool
-hydrate_name_ok(const char *name)
+hydrate_owns_path(const char *path)
 {
-	if (!name || !*name || name[0] == '.')
+	static const char top[] = "clusters/";
+	const char *dir, *part, *file;
+
+	if (!strcmp(path, HYDRATE_README))
+		return true;
+	if (strncmp(path, top, sizeof(top) - 1))
 		return false;
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		if (*c == '/' || *c == '\\' || *c < 0x20 || *c == 0x7f)
-			return false;
-	return true;
+	dir = path + sizeof(top) - 1;
+	part = strchr(dir, '/');
+	if (!part || !dir_ok(dir, (size_t)(part - dir)))
+		return false;
+	part++;
+	file = strchr(part, '/');
+	if (!file)
+		return false;
+	for (int p = 0; p < 2; p++)
+		if ((size_t)(file - part) == strlen(part_dir[p]) &&
+		    !strncmp(part, part_dir[p], strlen(part_dir[p])))
+			return !strcmp(file + 1, HYDRATE_README) ||
+			       !strcmp(file + 1, HYDRATE_MANIFEST);
+	return false;
 }
 
 static const char *
@@ -83,8 +125,12 @@ hydrate_readme_index(struct arena *a, const struct hydrate_cluster *clusters, si
 			"commit (`Gpusite-Source`)\nand the gpusite version "
 			"(`Gpusite-Version`) in its trailers.\n"
 			"\n"
-			"| cluster | sites | in the cluster | for the hub |\n"
-			"|---|---|---|---|\n";
+			"The directory of a cluster is its name as Kubernetes names objects\n"
+			"(lower case, `_` as `-`); the Applications that read it take that\n"
+			"name too.\n"
+			"\n"
+			"| cluster | directory | sites | in the cluster | for the hub |\n"
+			"|---|---|---|---|---|\n";
 
 	for (size_t i = 0; i < count; i++) {
 		const struct hydrate_cluster *c = &clusters[i];
@@ -92,10 +138,10 @@ hydrate_readme_index(struct arena *a, const struct hydrate_cluster *clusters, si
 
 		for (int p = 0; p < 2; p++)
 			part[p] = c->text[p] ? arena_printf(a, "[%s/](clusters/%s/%s/)",
-							    part_dir[p], c->name, part_dir[p])
+							    part_dir[p], c->dir, part_dir[p])
 					     : "-";
-		s = arena_printf(a, "%s| `%s` | %s | %s | %s |\n", s, c->name, site_list(a, c),
-				 part[0], part[1]);
+		s = arena_printf(a, "%s| `%s` | `clusters/%s/` | %s | %s | %s |\n", s, c->name,
+				 c->dir, site_list(a, c), part[0], part[1]);
 	}
 	return s;
 }
@@ -145,9 +191,9 @@ hydrate_files(struct source_tree_file **out, struct arena *a,
 			if (!clusters[i].text[p])
 				continue;
 			readme = hydrate_readme_part(a, &clusters[i], p);
-			add_file(files, &n, hydrate_path(a, clusters[i].name, p, HYDRATE_README),
+			add_file(files, &n, hydrate_path(a, clusters[i].dir, p, HYDRATE_README),
 				 readme, strlen(readme));
-			add_file(files, &n, hydrate_path(a, clusters[i].name, p, HYDRATE_MANIFEST),
+			add_file(files, &n, hydrate_path(a, clusters[i].dir, p, HYDRATE_MANIFEST),
 				 clusters[i].text[p], clusters[i].len[p]);
 		}
 	}

@@ -59,7 +59,7 @@ test_expect_success 'hydrate commits every cluster, the index and the READMEs' '
 	EOF
 	test_cmp want-files files &&
 	git -C work show hydrated:README.md >index &&
-	grep -F "| \`inference-eu\` | \`frankfurt-lab\` | [cluster/](clusters/inference-eu/cluster/) |" index &&
+	grep -F "| \`inference-eu\` | \`clusters/inference-eu/\` | \`frankfurt-lab\` | [cluster/](clusters/inference-eu/cluster/) |" index &&
 	git -C work show hydrated:clusters/inference-eu/cluster/README.md >readme &&
 	grep -F "gpusite render --objects cluster --cluster inference-eu" readme &&
 	grep -F "do not edit" readme &&
@@ -155,8 +155,12 @@ test_expect_success 'usage: --branch is required; --push and --dry-run exclude e
 test_expect_success 'a branch hydrate did not write (the specs'"'"' own main) is never touched' '
 	before=$(git -C work rev-parse main) &&
 	(cd work && expect_exit 3 "$GPUSITE" hydrate --branch main >../out 2>../err) &&
-	grep -x "gpusite: error: branch .main. exists and was not written by this tool (its tip has no .Gpusite-Source: . line): give a branch of its own \[GS007\]" err &&
-	test "$(git -C work rev-parse main)" = "$before"
+	grep -x "gpusite: error: branch .main. is checked out in a work tree of the repository: it is never moved under it; give a branch of its own \[GS007\]" err &&
+	test "$(git -C work rev-parse main)" = "$before" &&
+	git clone -q --bare work bare-main.git &&
+	expect_exit 3 "$GPUSITE" hydrate --repo bare-main.git --branch main >out 2>err &&
+	grep -x "gpusite: error: branch .main. exists and was not written by this tool (its tip has no Gpusite-Source trailer naming a commit): give a branch of its own \[GS007\]" err &&
+	test "$(git -C bare-main.git rev-parse main)" = "$before"
 '
 
 test_expect_success '--dry-run --format markdown: the change per cluster and object, nothing written' '
