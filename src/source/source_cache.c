@@ -563,9 +563,11 @@ source__url_refusal(struct arena *a, const char *url)
  * commit id (a pull request's head, reachable only from refs/pull/N/head
  * on a server that allows fetching reachable commits, as GitHub and
  * GitLab do) or a ref outside heads and tags ("refs/pull/7/head"),
- * fetched by itself.  0 when it is here (or was not asked for).
+ * fetched by itself.  A server that has no such commit, or allows no
+ * want of it, ends the fetch: the branches were fetched, and "not found"
+ * then says it better than the transport's error.
  */
-static int
+static void
 fetch_wanted(git_repository *repo, const char *url, const char *want)
 {
 	git_object *obj = NULL;
@@ -576,31 +578,29 @@ fetch_wanted(git_repository *repo, const char *url, const char *want)
 	char *refspecs[] = { spec };
 	git_strarray specs = { refspecs, 1 };
 	size_t hex;
-	int error;
 
 	if (!want || git_revparse_single(&obj, repo, want) == 0) {
 		git_object_free(obj);
-		return 0;
+		return;
 	}
 	git_error_clear();
 	hex = strspn(want, "0123456789abcdef");
 	if (!(hex == GIT_OID_HEXSZ && !want[hex]) &&
 	    !(!strncmp(want, "refs/", 5) && strncmp(want, "refs/heads/", 11) &&
 	      strncmp(want, "refs/tags/", 10) && !strpbrk(want, "*:^~ ")))
-		return 0; /* not fetchable by itself: "not found" follows */
+		return; /* not fetchable by itself */
 	if ((size_t)snprintf(spec, sizeof(spec), "+%s:%s", want,
 			     hex == GIT_OID_HEXSZ ? "refs/gpusite/want" : want) >= sizeof(spec))
-		return 0;
+		return;
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	source__remote_callbacks(&fo.callbacks, &st, url);
 	fo.update_fetchhead = 0;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	fo.proxy_opts.type = GIT_PROXY_AUTO;
-	error = git_remote_create_anonymous(&remote, repo, url);
-	if (!error)
-		error = git_remote_fetch(remote, &specs, &fo, "gpusite: fetch");
+	if (git_remote_create_anonymous(&remote, repo, url) == 0)
+		git_remote_fetch(remote, &specs, &fo, "gpusite: fetch");
 	git_remote_free(remote);
-	return error;
+	git_error_clear();
 }
 
 static int open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
@@ -668,7 +668,7 @@ open_cached(git_repository **out, struct arena *a, struct diags *d, const char *
 	}
 	error = fetch_all(*out, url);
 	if (error >= 0)
-		error = fetch_wanted(*out, url, want);
+		fetch_wanted(*out, url, want);
 	close(lock);
 	if (error < 0) {
 		source__fail(d, SOURCE_EFAIL, "cannot fetch %s: %s", shown, source__git_message(a));
