@@ -30,6 +30,11 @@ enum hydrate_part {
 
 #define HYDRATE_MANIFEST "manifest.yaml"
 #define HYDRATE_README "README.md"
+/* {"cluster": NAME, "directory": DIR, "destinationName": DEST}: what the
+ * git files generator of plugin/hydrated reads: the cluster's name, its
+ * directory (DNS-1123, the Applications' names) and the Argo CD cluster
+ * its objects go to (argocd.destinationName, else the cluster's name). */
+#define HYDRATE_CLUSTER_JSON "cluster.json"
 /* The trailer naming the source commit; a branch whose tip lacks it (in
  * its trailer block, with a full commit id) is not a hydrated branch, and
  * is never written to. */
@@ -64,7 +69,7 @@ const char *hydrate_dir_name(struct arena *a, const char *cluster);
 
 /*
  * Whether a blob at `path` is one hydrate writes: README.md, or
- * clusters/<dir>/{cluster,argocd}/{README.md,manifest.yaml} (a <dir> of
+ * clusters/<dir>/{cluster,argocd}/{README.md,manifest.yaml,cluster.json} (a <dir> of
  * an earlier version, any name without '/', a leading '.' or a control
  * character, counts).  A branch holding anything else is not hydrate's.
  */
@@ -83,10 +88,13 @@ const char *hydrate_readme_index(struct arena *a, const struct hydrate_cluster *
 const char *hydrate_message(struct arena *a, const char *source, const char *version,
 			    size_t clusters);
 
+/* The cluster.json of a cluster's parts (arena). */
+const char *hydrate_cluster_json(struct arena *a, const struct hydrate_cluster *c);
+
 /*
  * The files of the branch for `clusters` (sorted by name), in path
  * order: the index, then per cluster each part that has a stream, its
- * manifest and README.  Returns the count.
+ * cluster.json, manifest and README.  Returns the count.
  */
 size_t hydrate_files(struct source_tree_file **out, struct arena *a,
 		     const struct hydrate_cluster *clusters, size_t count);

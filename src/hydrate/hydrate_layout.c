@@ -15,6 +15,7 @@
 #include "hydrate/hydrate.h"
 #include "inventory/inventory.h"
 #include "k8s/k8s_names.h"
+#include "spec/spec.h"
 
 static const char *const part_dir[] = { "cluster", "argocd" };
 
@@ -71,7 +72,8 @@ hydrate_owns_path(const char *path)
 		if ((size_t)(file - part) == strlen(part_dir[p]) &&
 		    !strncmp(part, part_dir[p], strlen(part_dir[p])))
 			return !strcmp(file + 1, HYDRATE_README) ||
-			       !strcmp(file + 1, HYDRATE_MANIFEST);
+			       !strcmp(file + 1, HYDRATE_MANIFEST) ||
+			       !strcmp(file + 1, HYDRATE_CLUSTER_JSON);
 	return false;
 }
 
@@ -107,6 +109,9 @@ hydrate_readme_part(struct arena *a, const struct hydrate_cluster *c, enum hydra
 			    "directory.\n"
 			    "\n"
 			    "`" HYDRATE_MANIFEST "` holds %s.\n"
+			    "`" HYDRATE_CLUSTER_JSON "` names the cluster, its directory and the\n"
+			    "Argo CD cluster it deploys to, for the ApplicationSets that read\n"
+			    "this branch.\n"
 			    "\n"
 			    "It is what `gpusite render --objects %s --cluster %s` prints for the\n"
 			    "sites %s at the source commit that the commit's `Gpusite-Source`\n"
@@ -174,11 +179,47 @@ add_file(struct source_tree_file *files, size_t *n, const char *path, const char
 	(*n)++;
 }
 
+/* `s` as the body of a JSON string: '"', '\\' and control characters
+ * escaped (a cluster name is a label value; this is for safety). */
+static const char *
+json_body(struct arena *a, const char *s)
+{
+	char *out = arena_alloc(a, strlen(s) * 6 + 1), *q = out;
+
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			*q++ = '\\';
+			*q++ = (char)*c;
+		} else if (*c < 0x20) {
+			q += snprintf(q, 7, "\\u%04x", *c);
+		} else {
+			*q++ = (char)*c;
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
+const char *
+hydrate_cluster_json(struct arena *a, const struct hydrate_cluster *c)
+{
+	/* the destination as plugin/fleet's spoke ApplicationSet has it:
+	 * argocd.destinationName of the cluster's sites, else its name */
+	const char *dest = c->site && c->site->argocd.destination_name
+				   ? c->site->argocd.destination_name
+				   : c->name;
+
+	return arena_printf(a,
+			    "{\"cluster\": \"%s\", \"directory\": \"%s\","
+			    " \"destinationName\": \"%s\"}\n",
+			    json_body(a, c->name), json_body(a, c->dir), json_body(a, dest));
+}
+
 size_t
 hydrate_files(struct source_tree_file **out, struct arena *a,
 	      const struct hydrate_cluster *clusters, size_t count)
 {
-	struct source_tree_file *files = arena_alloc(a, (4 * count + 1) * sizeof(*files));
+	struct source_tree_file *files = arena_alloc(a, (6 * count + 1) * sizeof(*files));
 	const char *index = hydrate_readme_index(a, clusters, count);
 	size_t n = 0;
 
@@ -186,13 +227,17 @@ hydrate_files(struct source_tree_file **out, struct arena *a,
 	for (size_t i = 0; i < count; i++) {
 		for (int k = 0; k < 2; k++) {
 			enum hydrate_part p = (enum hydrate_part)k;
-			const char *readme;
+			const char *readme, *json;
 
 			if (!clusters[i].text[p])
 				continue;
 			readme = hydrate_readme_part(a, &clusters[i], p);
+			json = hydrate_cluster_json(a, &clusters[i]);
 			add_file(files, &n, hydrate_path(a, clusters[i].dir, p, HYDRATE_README),
 				 readme, strlen(readme));
+			add_file(files, &n,
+				 hydrate_path(a, clusters[i].dir, p, HYDRATE_CLUSTER_JSON), json,
+				 strlen(json));
 			add_file(files, &n, hydrate_path(a, clusters[i].dir, p, HYDRATE_MANIFEST),
 				 clusters[i].text[p], clusters[i].len[p]);
 		}

@@ -44,17 +44,21 @@ check_branch() {
 test_expect_success 'hydrate commits every cluster, the index and the READMEs' '
 	(cd work && "$GPUSITE" hydrate --branch hydrated >../out 2>../err) &&
 	test ! -s err &&
-	grep "^gpusite hydrate: committed [0-9a-f]\{40\} to branch .hydrated. (9 files changed" out &&
+	grep "^gpusite hydrate: committed [0-9a-f]\{40\} to branch .hydrated. (13 files changed" out &&
 	git -C work ls-tree -r --name-only hydrated >files &&
 	cat >want-files <<-\EOF &&
 	README.md
 	clusters/inference-eu/argocd/README.md
+	clusters/inference-eu/argocd/cluster.json
 	clusters/inference-eu/argocd/manifest.yaml
 	clusters/inference-eu/cluster/README.md
+	clusters/inference-eu/cluster/cluster.json
 	clusters/inference-eu/cluster/manifest.yaml
 	clusters/my-hybrid-cluster/argocd/README.md
+	clusters/my-hybrid-cluster/argocd/cluster.json
 	clusters/my-hybrid-cluster/argocd/manifest.yaml
 	clusters/my-hybrid-cluster/cluster/README.md
+	clusters/my-hybrid-cluster/cluster/cluster.json
 	clusters/my-hybrid-cluster/cluster/manifest.yaml
 	EOF
 	test_cmp want-files files &&
@@ -139,7 +143,7 @@ test_expect_success '--dry-run says what would change and writes nothing' '
 	objects=$(git -C work count-objects | cut -d" " -f1) &&
 	(cd work && "$GPUSITE" hydrate --branch fresh --dry-run >../out) &&
 	grep "^A clusters/inference-eu/cluster/manifest.yaml$" out &&
-	grep "would commit 9 changed files to branch .fresh. (new)" out &&
+	grep "would commit 13 changed files to branch .fresh. (new)" out &&
 	test_must_fail git -C work rev-parse -q --verify refs/heads/fresh &&
 	test "$(git -C work rev-parse hydrated)" = "$before"
 '

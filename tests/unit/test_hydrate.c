@@ -49,6 +49,7 @@ test_hydrate__owned_paths_are_the_layout(void **state)
 	assert_true(hydrate_owns_path("README.md"));
 	assert_true(hydrate_owns_path("clusters/eu/cluster/manifest.yaml"));
 	assert_true(hydrate_owns_path("clusters/eu/argocd/README.md"));
+	assert_true(hydrate_owns_path("clusters/eu/argocd/cluster.json"));
 	/* a directory an earlier version wrote (the cluster name as it was) */
 	assert_true(hydrate_owns_path("clusters/My_Cluster/argocd/manifest.yaml"));
 	assert_false(hydrate_owns_path("sites/eu.yaml"));
@@ -144,24 +145,30 @@ test_hydrate__files_sorted_index_first_empty_parts_left_out(void **state)
 	static const char *const want[] = {
 		"README.md",
 		"clusters/a-b/argocd/README.md",
+		"clusters/a-b/argocd/cluster.json",
 		"clusters/a-b/argocd/manifest.yaml",
 		"clusters/a-b/cluster/README.md",
+		"clusters/a-b/cluster/cluster.json",
 		"clusters/a-b/cluster/manifest.yaml",
 		"clusters/a/cluster/README.md",
+		"clusters/a/cluster/cluster.json",
 		"clusters/a/cluster/manifest.yaml",
 	};
 
 	(void)state;
-	assert_int_equal(n, 7);
+	assert_int_equal(n, 10);
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(f[i].path, want[i]);
-	assert_memory_equal(f[2].data, "z: 1\n", 5);
+	assert_memory_equal(f[3].data, "z: 1\n", 5);
+	/* what the git files generator of plugin/hydrated reads */
+	assert_string_equal(f[2].data, "{\"cluster\": \"A_B\", \"directory\": \"a-b\","
+				       " \"destinationName\": \"A_B\"}\n");
 	/* the index says which directory is which cluster */
 	assert_non_null(strstr(f[0].data, "| `A_B` | `clusters/a-b/` | `b1`, `b2` |"));
 	assert_non_null(strstr(
 		f[0].data, "| `a` | `clusters/a/` | `a1` | [cluster/](clusters/a/cluster/) | - |"));
-	assert_non_null(strstr(f[3].data, "gpusite render --objects cluster --cluster A_B"));
-	assert_non_null(strstr(f[3].data, "do not edit"));
+	assert_non_null(strstr(f[4].data, "gpusite render --objects cluster --cluster A_B"));
+	assert_non_null(strstr(f[4].data, "do not edit"));
 }
 
 static void
