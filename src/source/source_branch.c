@@ -424,6 +424,26 @@ checked_out(git_repository *r, const char *refname)
 	return out;
 }
 
+/* Why `name` would shadow a tag or a remote-tracking branch of `r`
+ * (git would call refs/heads/<name> ambiguous), or NULL. */
+static const char *
+shadowed(struct arena *a, git_repository *r, const char *name)
+{
+	static const char *const under[] = { "refs/tags/", "refs/remotes/" };
+	static const char *const what[] = { "a tag", "a remote-tracking branch" };
+
+	for (size_t i = 0; i < 2; i++) {
+		git_reference *ref = NULL;
+		int found = git_reference_lookup(&ref, r, arena_printf(a, "%s%s", under[i], name));
+
+		git_reference_free(ref);
+		git_error_clear();
+		if (found == 0)
+			return arena_printf(a, "it would shadow %s of that name", what[i]);
+	}
+	return NULL;
+}
+
 /* A tip this tool would have made: its trailer, then its tree (read). */
 static int
 check_owned(struct source_set *old, struct arena *a, struct diags *d, git_repository *r,
@@ -498,6 +518,9 @@ source_branch_commit(struct source_branch_res *res, struct arena *a, struct diag
 		goto out;
 	}
 	rc = open_repo(&r, a, d, req->repo, req->source);
+	if (!rc && (why = shadowed(a, r, req->branch)) != NULL)
+		rc = source__fail(d, SOURCE_EFAIL, "%s is not a valid branch name: %s",
+				  shown_branch(a, req->branch), why);
 	if (!rc && !req->dry_run && checked_out(r, refname))
 		rc = source__fail(d, SOURCE_EFAIL,
 				  "branch '%s' is checked out in a work tree of the repository:"

@@ -189,6 +189,20 @@ test_expect_success 'branch names git refuses or that shadow other refs: exit 3,
 	test_cmp refs-before refs-after
 '
 
+test_expect_success 'a branch name that a tag or a remote-tracking branch already has: exit 3' '
+	git -C work tag v1 main &&
+	(cd work && expect_exit 3 "$GPUSITE" hydrate --branch v1 >../out 2>../err) &&
+	grep -x "gpusite: error: .v1. is not a valid branch name: it would shadow a tag of that name \[GS007\]" err &&
+	test_must_fail git -C work rev-parse -q --verify refs/heads/v1 &&
+	git -C work tag -d v1 >/dev/null &&
+	git clone -q work tracking &&
+	(cd tracking && expect_exit 3 "$GPUSITE" hydrate --branch origin/hydrated 2>../err) &&
+	grep "is not a valid branch name" err &&
+	git -C tracking update-ref refs/remotes/up/x HEAD &&
+	(cd tracking && expect_exit 3 "$GPUSITE" hydrate --branch up/x 2>../err) &&
+	grep -x "gpusite: error: .up/x. is not a valid branch name: it would shadow a remote-tracking branch of that name \[GS007\]" err
+'
+
 # ---- item: credentials never over plain http ----
 
 mkdir -p srv && git clone -q --bare work srv/fleet.git
