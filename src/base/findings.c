@@ -324,6 +324,9 @@ const struct finding findings_table[] = {
 	    "the environment variable holding an SSM activation code is unset or not a valid code"),
 	ROW("GS193", DIAG_ERROR, FINDING_RENDER,
 	    "a name that cannot become a label value (the cluster name)"),
+	ROW("GS194", DIAG_ERROR, FINDING_RENDER,
+	    "hydrate: two clusters on one directory and Application name, or a cluster name that"
+	    " maps to no DNS-1123 label"),
 	ROW("GS196", DIAG_WARNING, FINDING_RULE,
 	    "the fallback of one site at its gpuLimit needs more vCPUs than the cluster's EC2 "
 	    "quota (cluster.quotas)"),

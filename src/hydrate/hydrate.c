@@ -19,6 +19,7 @@
 #include "argocd/argocd_settings.h"
 #include "emit/emit.h"
 #include "hydrate/hydrate.h"
+#include "inventory/inventory.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "report/report.h"
@@ -116,10 +117,19 @@ render_part(struct hydrate_cluster *c, struct arena *a, struct diags *d,
 		return rc;
 	}
 	buf_init(&b, HYDRATE_STREAM_CAP);
-	if (emit_stream(&b, &r, EMIT_YAML) < 0) {
+	if (emit_stream(&b, &r, EMIT_YAML) < 0 || b.len > SOURCE_MAX_FILE_BYTES) {
+		/* the next run reads the branch back under the limits of a file */
+		if (b.len > SOURCE_MAX_FILE_BYTES)
+			fprintf(stderr,
+				NAME ": error: the %s stream of cluster '%s' is %zu bytes, over"
+				     " the %u MiB a file of the branch may hold\n",
+				part == HYDRATE_CLUSTER ? "cluster" : "argocd", c->name, b.len,
+				SOURCE_MAX_FILE_BYTES >> 20);
+		else
+			fprintf(stderr,
+				NAME ": error: the stream of cluster '%s' could not be formatted\n",
+				c->name);
 		buf_release(&b);
-		fprintf(stderr, NAME ": error: the stream of cluster '%s' could not be formatted\n",
-			c->name);
 		return -2;
 	}
 	c->text[part] = arena_strndup(a, b.data, b.len);
@@ -157,6 +167,8 @@ list_clusters(struct hydrate_cluster **out, struct arena *a, const struct spec_f
 		if (k == n) {
 			memset(&cs[n], 0, sizeof(cs[n]));
 			cs[n].name = s->cluster.name;
+			cs[n].dir = hydrate_dir_name(a, s->cluster.name);
+			cs[n].site = s;
 			cs[n].sites = arena_alloc(a, fleet->count * sizeof(*cs[n].sites));
 			n++;
 		}
@@ -167,6 +179,41 @@ list_clusters(struct hydrate_cluster **out, struct arena *a, const struct spec_f
 	qsort(cs, n, sizeof(*cs), cluster_cmp);
 	*out = cs;
 	return n;
+}
+
+/* Where the (first) site of a cluster names it. */
+static struct pos
+name_pos(const struct hydrate_cluster *c)
+{
+	return spec_field_pos(c->site->cluster.src, "name");
+}
+
+/*
+ * Every cluster has a directory of its own, named as Kubernetes names
+ * objects: the Applications of plugin/hydrated take the directory's name,
+ * so two clusters on one name would be one Application.
+ */
+static void
+check_dirs(struct arena *a, struct diags *d, const struct hydrate_cluster *cs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!cs[i].dir) {
+			diag_add(d, DIAG_ERROR, name_pos(&cs[i]), HYDRATE_RULE_DIR,
+				 cs[i].site->file,
+				 "cluster name '%s' becomes '%s' as a directory and Application"
+				 " name, which is no DNS-1123 label (a-z, 0-9 and '-', at most 63"
+				 " characters)",
+				 cs[i].name, inventory_dns_name(a, cs[i].name));
+			continue;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (cs[k].dir && !strcmp(cs[k].dir, cs[i].dir))
+				diag_add(d, DIAG_ERROR, name_pos(&cs[i]), HYDRATE_RULE_DIR,
+					 cs[i].site->file,
+					 "cluster '%s' becomes the directory and Application name"
+					 " '%s', as cluster '%s' does: rename one of them",
+					 cs[i].name, cs[i].dir, cs[k].name);
+	}
 }
 
 /* Read, check and render: the clusters with their streams.  Returns the
@@ -189,12 +236,8 @@ render_fleet_parts(struct hydrate_cluster **out, struct arena *a, const struct h
 	if (o->strict)
 		diags_promote_warnings(&p.diags);
 	n = list_clusters(out, a, &p.fleet);
+	check_dirs(a, &p.diags, *out, n);
 	for (size_t i = 0; i < n && !diags_count(&p.diags, DIAG_ERROR) && rc > -2; i++) {
-		if (!hydrate_name_ok((*out)[i].name)) {
-			fprintf(stderr, NAME ": error: cluster name '%s' cannot be a directory\n",
-				(*out)[i].name);
-			return HYDRATE_EFAIL;
-		}
 		for (int part = 0; part < 2 && rc > -2; part++)
 			rc = render_part(&(*out)[i], a, &p.diags, &p.fleet,
 					 (enum hydrate_part)part);
@@ -276,7 +319,11 @@ hydrate_run(struct arena *a, const struct hydrate_options *o)
 	req.files = files;
 	req.count = nfiles;
 	req.message = hydrate_message(a, source, GPUSITE_VERSION, (size_t)count);
-	req.owner_mark = HYDRATE_TRAILER_SOURCE;
+	req.owner_trailer = HYDRATE_TRAILER_KEY;
+	req.owns_path = hydrate_owns_path;
+	req.max_depth = HYDRATE_DEPTH;
+	/* a local repository builds on its origin's branch: what is pushed */
+	req.fetch_origin = o->push;
 	req.dry_run = o->dry_run;
 	req.before_update = test_pause;
 	rc = source_branch_commit(&res, a, &d, &req);

@@ -16,6 +16,11 @@
 
 struct arena;
 struct buf;
+struct spec_site;
+
+/* Two clusters on one directory (and Application) name, or a cluster
+ * name that maps to no DNS-1123 label: nothing is committed (exit 1). */
+#define HYDRATE_RULE_DIR "GS194"
 
 /* The two parts of a cluster's directory. */
 enum hydrate_part {
@@ -25,26 +30,50 @@ enum hydrate_part {
 
 #define HYDRATE_MANIFEST "manifest.yaml"
 #define HYDRATE_README "README.md"
-/* The trailer naming the source commit; a branch whose tip lacks it is
- * not a hydrated branch, and is never written to. */
-#define HYDRATE_TRAILER_SOURCE "Gpusite-Source: "
+/* {"cluster": NAME, "directory": DIR, "destinationName": DEST}: what the
+ * git files generator of plugin/hydrated reads: the cluster's name, its
+ * directory (DNS-1123, the Applications' names) and the Argo CD cluster
+ * its objects go to (argocd.destinationName, else the cluster's name). */
+#define HYDRATE_CLUSTER_JSON "cluster.json"
+/* The trailer naming the source commit; a branch whose tip lacks it (in
+ * its trailer block, with a full commit id) is not a hydrated branch, and
+ * is never written to. */
+#define HYDRATE_TRAILER_KEY "Gpusite-Source"
+#define HYDRATE_TRAILER_SOURCE HYDRATE_TRAILER_KEY ": "
+/* The deepest path of the layout: clusters/<dir>/<part>/<file>. */
+#define HYDRATE_DEPTH 4
 
 /* A cluster of the fleet and its sites (names sorted). */
 struct hydrate_cluster {
 	const char *name;
+	const char *dir;              /* its directory: hydrate_dir_name(name) */
+	const struct spec_site *site; /* its first site, for findings */
 	const char **sites;
 	size_t site_count;
 	const char *text[2]; /* the rendered stream of each part, or NULL */
 	size_t len[2];
 };
 
-/* "clusters/<cluster>/<part>/<file>" (arena). */
-const char *hydrate_path(struct arena *a, const char *cluster, enum hydrate_part part,
+/* "clusters/<dir>/<part>/<file>" (arena). */
+const char *hydrate_path(struct arena *a, const char *dir, enum hydrate_part part,
 			 const char *file);
 
-/* Whether a cluster name can be a directory name of the branch: not
- * empty, no '/', no leading '.', no control character. */
-bool hydrate_name_ok(const char *name);
+/*
+ * The directory of cluster `cluster` on the branch, which the
+ * ApplicationSets of plugin/hydrated also take as the Applications' names:
+ * the name as Kubernetes names objects (inventory_dns_name: lower case,
+ * '_' as '-'), or NULL when that is no DNS-1123 label (EKS allows 100
+ * characters; a label 63).
+ */
+const char *hydrate_dir_name(struct arena *a, const char *cluster);
+
+/*
+ * Whether a blob at `path` is one hydrate writes: README.md, or
+ * clusters/<dir>/{cluster,argocd}/{README.md,manifest.yaml,cluster.json} (a <dir> of
+ * an earlier version, any name without '/', a leading '.' or a control
+ * character, counts).  A branch holding anything else is not hydrate's.
+ */
+bool hydrate_owns_path(const char *path);
 
 /* The README.md of a part, and the index at the top of the branch. */
 const char *hydrate_readme_part(struct arena *a, const struct hydrate_cluster *c,
@@ -59,10 +88,13 @@ const char *hydrate_readme_index(struct arena *a, const struct hydrate_cluster *
 const char *hydrate_message(struct arena *a, const char *source, const char *version,
 			    size_t clusters);
 
+/* The cluster.json of a cluster's parts (arena). */
+const char *hydrate_cluster_json(struct arena *a, const struct hydrate_cluster *c);
+
 /*
  * The files of the branch for `clusters` (sorted by name), in path
  * order: the index, then per cluster each part that has a stream, its
- * manifest and README.  Returns the count.
+ * cluster.json, manifest and README.  Returns the count.
  */
 size_t hydrate_files(struct source_tree_file **out, struct arena *a,
 		     const struct hydrate_cluster *clusters, size_t count);

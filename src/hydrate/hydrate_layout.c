@@ -13,24 +13,68 @@
 
 #include "base/arena.h"
 #include "hydrate/hydrate.h"
+#include "inventory/inventory.h"
+#include "k8s/k8s_names.h"
+#include "spec/spec.h"
 
 static const char *const part_dir[] = { "cluster", "argocd" };
 
 const char *
-hydrate_path(struct arena *a, const char *cluster, enum hydrate_part part, const char *file)
+hydrate_path(struct arena *a, const char *dir, enum hydrate_part part, const char *file)
 {
-	return arena_printf(a, "clusters/%s/%s/%s", cluster, part_dir[part], file);
+	return arena_printf(a, "clusters/%s/%s/%s", dir, part_dir[part], file);
+}
+
+const char *
+hydrate_dir_name(struct arena *a, const char *cluster)
+{
+	const char *dir = inventory_dns_name(a, cluster);
+
+	return k8s_is_dns1123_label(dir) ? dir : NULL;
+}
+
+/* A directory name a branch of this tool may hold: what it writes now
+ * (DNS-1123) or wrote before (any name without '/', a leading '.' or a
+ * control character). */
+static bool
+dir_ok(const char *name, size_t len)
+{
+	if (!len || name[0] == '.')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f)
+			return false;
+	}
+	return true;
 }
 
 bool
-hydrate_name_ok(const char *name)
+hydrate_owns_path(const char *path)
 {
-	if (!name || !*name || name[0] == '.')
+	static const char top[] = "clusters/";
+	const char *dir, *part, *file;
+
+	if (!strcmp(path, HYDRATE_README))
+		return true;
+	if (strncmp(path, top, sizeof(top) - 1))
 		return false;
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		if (*c == '/' || *c == '\\' || *c < 0x20 || *c == 0x7f)
-			return false;
-	return true;
+	dir = path + sizeof(top) - 1;
+	part = strchr(dir, '/');
+	if (!part || !dir_ok(dir, (size_t)(part - dir)))
+		return false;
+	part++;
+	file = strchr(part, '/');
+	if (!file)
+		return false;
+	for (int p = 0; p < 2; p++)
+		if ((size_t)(file - part) == strlen(part_dir[p]) &&
+		    !strncmp(part, part_dir[p], strlen(part_dir[p])))
+			return !strcmp(file + 1, HYDRATE_README) ||
+			       !strcmp(file + 1, HYDRATE_MANIFEST) ||
+			       !strcmp(file + 1, HYDRATE_CLUSTER_JSON);
+	return false;
 }
 
 static const char *
@@ -65,6 +109,9 @@ hydrate_readme_part(struct arena *a, const struct hydrate_cluster *c, enum hydra
 			    "directory.\n"
 			    "\n"
 			    "`" HYDRATE_MANIFEST "` holds %s.\n"
+			    "`" HYDRATE_CLUSTER_JSON "` names the cluster, its directory and the\n"
+			    "Argo CD cluster it deploys to, for the ApplicationSets that read\n"
+			    "this branch.\n"
 			    "\n"
 			    "It is what `gpusite render --objects %s --cluster %s` prints for the\n"
 			    "sites %s at the source commit that the commit's `Gpusite-Source`\n"
@@ -83,8 +130,12 @@ hydrate_readme_index(struct arena *a, const struct hydrate_cluster *clusters, si
 			"commit (`Gpusite-Source`)\nand the gpusite version "
 			"(`Gpusite-Version`) in its trailers.\n"
 			"\n"
-			"| cluster | sites | in the cluster | for the hub |\n"
-			"|---|---|---|---|\n";
+			"The directory of a cluster is its name as Kubernetes names objects\n"
+			"(lower case, `_` as `-`); the Applications that read it take that\n"
+			"name too.\n"
+			"\n"
+			"| cluster | directory | sites | in the cluster | for the hub |\n"
+			"|---|---|---|---|---|\n";
 
 	for (size_t i = 0; i < count; i++) {
 		const struct hydrate_cluster *c = &clusters[i];
@@ -92,10 +143,10 @@ hydrate_readme_index(struct arena *a, const struct hydrate_cluster *clusters, si
 
 		for (int p = 0; p < 2; p++)
 			part[p] = c->text[p] ? arena_printf(a, "[%s/](clusters/%s/%s/)",
-							    part_dir[p], c->name, part_dir[p])
+							    part_dir[p], c->dir, part_dir[p])
 					     : "-";
-		s = arena_printf(a, "%s| `%s` | %s | %s | %s |\n", s, c->name, site_list(a, c),
-				 part[0], part[1]);
+		s = arena_printf(a, "%s| `%s` | `clusters/%s/` | %s | %s | %s |\n", s, c->name,
+				 c->dir, site_list(a, c), part[0], part[1]);
 	}
 	return s;
 }
@@ -128,11 +179,47 @@ add_file(struct source_tree_file *files, size_t *n, const char *path, const char
 	(*n)++;
 }
 
+/* `s` as the body of a JSON string: '"', '\\' and control characters
+ * escaped (a cluster name is a label value; this is for safety). */
+static const char *
+json_body(struct arena *a, const char *s)
+{
+	char *out = arena_alloc(a, strlen(s) * 6 + 1), *q = out;
+
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\') {
+			*q++ = '\\';
+			*q++ = (char)*c;
+		} else if (*c < 0x20) {
+			q += snprintf(q, 7, "\\u%04x", *c);
+		} else {
+			*q++ = (char)*c;
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
+const char *
+hydrate_cluster_json(struct arena *a, const struct hydrate_cluster *c)
+{
+	/* the destination as plugin/fleet's spoke ApplicationSet has it:
+	 * argocd.destinationName of the cluster's sites, else its name */
+	const char *dest = c->site && c->site->argocd.destination_name
+				   ? c->site->argocd.destination_name
+				   : c->name;
+
+	return arena_printf(a,
+			    "{\"cluster\": \"%s\", \"directory\": \"%s\","
+			    " \"destinationName\": \"%s\"}\n",
+			    json_body(a, c->name), json_body(a, c->dir), json_body(a, dest));
+}
+
 size_t
 hydrate_files(struct source_tree_file **out, struct arena *a,
 	      const struct hydrate_cluster *clusters, size_t count)
 {
-	struct source_tree_file *files = arena_alloc(a, (4 * count + 1) * sizeof(*files));
+	struct source_tree_file *files = arena_alloc(a, (6 * count + 1) * sizeof(*files));
 	const char *index = hydrate_readme_index(a, clusters, count);
 	size_t n = 0;
 
@@ -140,14 +227,18 @@ hydrate_files(struct source_tree_file **out, struct arena *a,
 	for (size_t i = 0; i < count; i++) {
 		for (int k = 0; k < 2; k++) {
 			enum hydrate_part p = (enum hydrate_part)k;
-			const char *readme;
+			const char *readme, *json;
 
 			if (!clusters[i].text[p])
 				continue;
 			readme = hydrate_readme_part(a, &clusters[i], p);
-			add_file(files, &n, hydrate_path(a, clusters[i].name, p, HYDRATE_README),
+			json = hydrate_cluster_json(a, &clusters[i]);
+			add_file(files, &n, hydrate_path(a, clusters[i].dir, p, HYDRATE_README),
 				 readme, strlen(readme));
-			add_file(files, &n, hydrate_path(a, clusters[i].name, p, HYDRATE_MANIFEST),
+			add_file(files, &n,
+				 hydrate_path(a, clusters[i].dir, p, HYDRATE_CLUSTER_JSON), json,
+				 strlen(json));
+			add_file(files, &n, hydrate_path(a, clusters[i].dir, p, HYDRATE_MANIFEST),
 				 clusters[i].text[p], clusters[i].len[p]);
 		}
 	}

@@ -169,13 +169,9 @@ inventory_stack_release(enum spec_stack_type type)
 }
 
 const char *
-inventory_app_name(struct arena *a, const char *cluster, enum inv_role role,
-		   enum spec_stack_type type)
+inventory_dns_name(struct arena *a, const char *name)
 {
-	char *n =
-		arena_printf(a, "%s-%s", cluster,
-			     role == INV_ROLE_FALLBACK_PLUGIN_APP ? INV_RELEASE_FALLBACK_PLUGIN
-								  : inventory_stack_release(type));
+	char *n = arena_strdup(a, name);
 
 	for (char *p = n; *p; p++) {
 		if (*p >= 'A' && *p <= 'Z')
@@ -184,6 +180,16 @@ inventory_app_name(struct arena *a, const char *cluster, enum inv_role role,
 			*p = '-';
 	}
 	return n;
+}
+
+const char *
+inventory_app_name(struct arena *a, const char *cluster, enum inv_role role,
+		   enum spec_stack_type type)
+{
+	return inventory_dns_name(a, arena_printf(a, "%s-%s", cluster,
+						  role == INV_ROLE_FALLBACK_PLUGIN_APP
+							  ? INV_RELEASE_FALLBACK_PLUGIN
+							  : inventory_stack_release(type)));
 }
 
 /* The objects beyond pools and groups, one per role, in role order. */

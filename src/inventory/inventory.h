@@ -96,6 +96,11 @@ const struct spec_kv *inventory_group_labels(struct arena *a, const struct spec_
  * (BURST_POLICY without a burst pool). */
 const struct inv_object *inventory_object(const struct inventory *inv, enum inv_role role);
 
+/* `name` (a cluster's) as Kubernetes names objects: lower case, '_' as
+ * '-' (EKS allows both; DNS-1123 neither).  The one mapping of cluster
+ * names to object and directory names (arena). */
+const char *inventory_dns_name(struct arena *a, const char *name);
+
 /* The name of a cluster's Application of `role` (GPU_STACK_APP, with its
  * stack type, or FALLBACK_PLUGIN_APP): <cluster>-<release>, lower-cased,
  * '_' as '-', since cluster names may hold what object names may not. */

@@ -46,9 +46,23 @@ struct source_branch_req {
 	const struct source_tree_file *files; /* the whole tree */
 	size_t count;
 	const char *message; /* the commit message, trailers included */
-	/* A line the message of the branch's tip must hold, or the branch is
-	 * someone else's and is left alone ("Gpusite-Source: "); NULL: none. */
-	const char *owner_mark;
+	/*
+	 * Who owns the branch.  A branch that exists is written only when its
+	 * tip is a commit this tool would make: `owner_trailer` ("Gpusite-Source")
+	 * in the message's trailer block with a full commit id (40 hex digits)
+	 * as its value, and a tree that holds nothing but blobs (mode 100644)
+	 * at paths `owns_path` accepts, no deeper than `max_depth` levels.
+	 * NULL owner_trailer: any branch.  The tip's files are read under the
+	 * limits of spec files (SOURCE_MAX_FILE_BYTES each, SOURCE_MAX_FILES,
+	 * SOURCE_MAX_TOTAL_BYTES), each refused by size before it is read.
+	 */
+	const char *owner_trailer;
+	bool (*owns_path)(const char *path);
+	size_t max_depth;
+	/* For a local repository (a URL's cache is fetched anyway): fetch
+	 * the branch from its remote "origin" first and build on the remote's
+	 * tip, what --push pushes to. */
+	bool fetch_origin;
 	bool dry_run; /* write no commit and move no branch */
 	/* Called after the branch was read and the commit written, before
 	 * the branch is moved (NULL: nothing). */
@@ -75,6 +89,22 @@ struct source_branch_res {
  */
 int source_branch_commit(struct source_branch_res *res, struct arena *a, struct diags *d,
 			 const struct source_branch_req *req);
+
+/*
+ * Whether `name` may be the branch: a name `git check-ref-format --branch`
+ * accepts for refs/heads/<name> that shadows no other ref when git reads
+ * it as a revision (not HEAD, "@", a name starting with '-', refs/...,
+ * heads/..., tags/..., remotes/..., origin/...).  NULL when it may, else
+ * why not (static text).
+ */
+const char *source_branch_name_refusal(const char *name);
+
+/*
+ * Whether a commit message holds `key` in its trailer block (the last
+ * paragraph, as git interpret-trailers reads it) with a full commit id
+ * (40 lower-case hex digits) as its value.
+ */
+bool source_branch_trailer_ok(const char *message, const char *key);
 
 /*
  * Push refs/heads/<branch> of `repo` to its remote: the URL for a URL

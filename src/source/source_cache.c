@@ -36,6 +36,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/secret.h"
 #include "source/source.h"
 #include "source/source_int.h"
 
@@ -48,6 +49,8 @@ source_url_scrub(struct arena *a, const char *url)
 	const char *scheme = strstr(url, "://");
 	const char *host, *end, *at = NULL;
 
+	size_t keep;
+
 	if (!scheme)
 		return arena_strdup(a, url); /* scp-like user@host: no secret */
 	host = scheme + 3;
@@ -56,9 +59,11 @@ source_url_scrub(struct arena *a, const char *url)
 	for (const char *c = host; c < end; c++)
 		if (*c == '@')
 			at = c;
-	if (!at)
-		return arena_strdup(a, url);
-	return arena_printf(a, "%.*s%s", (int)(host - url), url, at + 1);
+	/* a query or a fragment may carry a token (?access_token=...): cut */
+	keep = strcspn(end, "?#");
+	return arena_printf(a, "%.*s%.*s%s", (int)(host - url), url,
+			    (int)(end - (at ? at + 1 : host) + keep), at ? at + 1 : host,
+			    end[keep] ? "?" SECRET_REDACTED : "");
 }
 
 bool
@@ -489,14 +494,39 @@ fetched_already(const char *key)
 	return false;
 }
 
+/* Whether the query of `url` carries a credential (token=, access_token=,
+ * password=, ...): a name that says so, before '='. */
+static bool
+token_in_query(const char *url)
+{
+	const char *q = strchr(url, '?');
+
+	for (const char *p = q; p && *p && *p != '#'; p++)
+		if (*p == '?' || *p == '&') {
+			size_t n = strcspn(p + 1, "=&#");
+			char key[64];
+
+			if (n == 0 || n >= sizeof(key) || p[1 + n] != '=')
+				continue;
+			memcpy(key, p + 1, n);
+			key[n] = '\0';
+			for (char *c = key; *c; c++)
+				*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+			if (strstr(key, "token") || strstr(key, "pass") || strstr(key, "secret") ||
+			    strstr(key, "auth") || strstr(key, "key"))
+				return true;
+		}
+	return false;
+}
+
 /* The transports a --repo URL may name.  git's "<helper>::<address>"
  * (ext::, fd::) runs commands; libgit2 would take "ext::..." for scp-like
  * ssh to a host "ext" and look that host up: refuse it by name instead. */
 static const char *const url_schemes[] = { "https", "http",    "ssh",    "git",
 					   "file",  "git+ssh", "ssh+git" };
 
-static const char *
-url_refusal(struct arena *a, const char *url)
+const char *
+source__url_refusal(struct arena *a, const char *url)
 {
 	const char *sep = strstr(url, "://");
 	const char *colon = strchr(url, ':');
@@ -514,6 +544,10 @@ url_refusal(struct arena *a, const char *url)
 					    (int)(colon - url), url);
 		return NULL;
 	}
+	if (!strncasecmp(url, "http://", 7) &&
+	    (memchr(url + 7, '@', strcspn(url + 7, "/?#")) || token_in_query(url)))
+		return "credentials are never sent over plain http (they would cross the"
+		       " network in clear text): use https://";
 	for (size_t i = 0; i < sizeof(url_schemes) / sizeof(url_schemes[0]); i++)
 		if ((size_t)(sep - url) == strlen(url_schemes[i]) &&
 		    !strncmp(url, url_schemes[i], (size_t)(sep - url)))
@@ -524,9 +558,71 @@ url_refusal(struct arena *a, const char *url)
 			    (int)(sep - url), url);
 }
 
+/*
+ * What `want` names when the branches and tags do not hold it: a full
+ * commit id (a pull request's head, reachable only from refs/pull/N/head
+ * on a server that allows fetching reachable commits, as GitHub and
+ * GitLab do) or a ref outside heads and tags ("refs/pull/7/head"),
+ * fetched by itself.  A server that has no such commit, or allows no
+ * want of it, ends the fetch: the branches were fetched, and "not found"
+ * then says it better than the transport's error.
+ */
+static void
+fetch_wanted(git_repository *repo, const char *url, const char *want)
+{
+	git_object *obj = NULL;
+	git_remote *remote = NULL;
+	git_fetch_options fo;
+	struct source_remote st;
+	char spec[512];
+	char *refspecs[] = { spec };
+	git_strarray specs = { refspecs, 1 };
+	size_t hex;
+
+	if (!want || git_revparse_single(&obj, repo, want) == 0) {
+		git_object_free(obj);
+		return;
+	}
+	git_error_clear();
+	hex = strspn(want, "0123456789abcdef");
+	if (!(hex == GIT_OID_HEXSZ && !want[hex]) &&
+	    !(!strncmp(want, "refs/", 5) && strncmp(want, "refs/heads/", 11) &&
+	      strncmp(want, "refs/tags/", 10) && !strpbrk(want, "*:^~ ")))
+		return; /* not fetchable by itself */
+	if ((size_t)snprintf(spec, sizeof(spec), "+%s:%s", want,
+			     hex == GIT_OID_HEXSZ ? "refs/gpusite/want" : want) >= sizeof(spec))
+		return;
+	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
+	source__remote_callbacks(&fo.callbacks, &st, url);
+	fo.update_fetchhead = 0;
+	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
+	fo.proxy_opts.type = GIT_PROXY_AUTO;
+	if (git_remote_create_anonymous(&remote, repo, url) == 0)
+		git_remote_fetch(remote, &specs, &fo, "gpusite: fetch");
+	git_remote_free(remote);
+	git_error_clear();
+}
+
+static int open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
+		       const char *shown, const char *rev, const char *want);
+
 int
 source__open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
 		    const char *shown, const char *rev)
+{
+	return open_cached(out, a, d, url, shown, rev, NULL);
+}
+
+int
+source__open_cached_want(git_repository **out, struct arena *a, struct diags *d, const char *url,
+			 const char *shown, const char *want)
+{
+	return open_cached(out, a, d, url, shown, "HEAD", want);
+}
+
+static int
+open_cached(git_repository **out, struct arena *a, struct diags *d, const char *url,
+	    const char *shown, const char *rev, const char *want)
 {
 	const char *root = cache_root(a);
 	git_oid key;
@@ -534,7 +630,7 @@ source__open_cached(git_repository **out, struct arena *a, struct diags *d, cons
 	char *dir;
 	int lock, error;
 
-	const char *refused = url_refusal(a, url);
+	const char *refused = source__url_refusal(a, url);
 
 	*out = NULL;
 	if (refused)
@@ -571,6 +667,8 @@ source__open_cached(git_repository **out, struct arena *a, struct diags *d, cons
 		return SOURCE_OK; /* already here: no network */
 	}
 	error = fetch_all(*out, url);
+	if (error >= 0)
+		fetch_wanted(*out, url, want);
 	close(lock);
 	if (error < 0) {
 		source__fail(d, SOURCE_EFAIL, "cannot fetch %s: %s", shown, source__git_message(a));

@@ -318,3 +318,20 @@ GIT2_FN(int, git_push_options_init, (git_push_options * opts, unsigned int versi
 GIT2_FN(int, git_remote_push,
 	(git_remote * remote, const git_strarray *refspecs, const git_push_options *opts),
 	(remote, refspecs, opts), GIT_ERROR)
+
+/* Reading a branch's tip under limits; who owns a branch */
+GIT2_FN(size_t, git_tree_entrycount, (const git_tree *tree), (tree), 0)
+GIT2_FN(const git_tree_entry *, git_tree_entry_byindex, (const git_tree *tree, size_t idx),
+	(tree, idx), NULL)
+GIT2_FN(int, git_message_trailers, (git_message_trailer_array * arr, const char *message),
+	(arr, message), GIT_ERROR)
+GIT2_VOID(git_message_trailer_array_free, (git_message_trailer_array * arr), (arr))
+GIT2_FN(int, git_repository_is_bare, (const git_repository *repo), (repo), 0)
+GIT2_FN(const char *, git_repository_commondir, (const git_repository *repo), (repo), NULL)
+GIT2_FN(int, git_worktree_list, (git_strarray * out, git_repository *repo), (out, repo), GIT_ERROR)
+GIT2_FN(int, git_repository_head_for_worktree,
+	(git_reference * *out, git_repository *repo, const char *name), (out, repo, name),
+	GIT_ERROR)
+GIT2_VOID(git_strarray_dispose, (git_strarray * array), (array))
+GIT2_FN(const char *, git_reference_symbolic_target, (const git_reference *ref), (ref), NULL)
+GIT2_FN(const char *, git_reference_name, (const git_reference *ref), (ref), NULL)

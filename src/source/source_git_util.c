@@ -13,6 +13,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/secret.h"
 #include "source/source.h"
 #include "source/source_int.h"
 
@@ -59,25 +60,47 @@ source__git_message(struct arena *a)
 const char *
 source__scrub(struct arena *a, const char *msg)
 {
-	char *copy = arena_strdup(a, msg);
-	char *p = copy;
-	size_t n = strlen(copy);
+	char *copy = arena_alloc(a, strlen(msg) + sizeof(SECRET_REDACTED) * (strlen(msg) / 4 + 1));
+	const char *p = msg;
+	char *q = copy;
+	size_t n;
 
+	/* every URL: "scheme://user:secret@host/path?query#fragment" keeps
+	 * scheme, host and path; a query or fragment may carry a token */
+	while (*p) {
+		const char *sep = strstr(p, "://"), *host, *end, *at = NULL, *cut;
+
+		if (!sep) {
+			size_t rest = strlen(p);
+
+			memcpy(q, p, rest);
+			q += rest;
+			break;
+		}
+		host = sep + 3;
+		memcpy(q, p, (size_t)(host - p));
+		q += host - p;
+		end = host + strcspn(host, " '\"\n\t<>");
+		for (const char *c = host; c < end && !strchr("/?#", *c); c++)
+			if (*c == '@')
+				at = c;
+		if (at)
+			host = at + 1;
+		cut = host + strcspn(host, "?#");
+		if (cut > end)
+			cut = end;
+		memcpy(q, host, (size_t)(cut - host));
+		q += cut - host;
+		if (cut < end) {
+			memcpy(q, "?" SECRET_REDACTED, sizeof(SECRET_REDACTED));
+			q += sizeof(SECRET_REDACTED);
+		}
+		p = end;
+	}
+	*q = '\0';
+	n = strlen(copy);
 	while (n && (copy[n - 1] == '\n' || copy[n - 1] == '.'))
 		copy[--n] = '\0';
-	/* "scheme://user:secret@host" wherever it appears: keep the host */
-	while ((p = strstr(p, "://")) != NULL) {
-		char *host = p + 3, *end = host, *at = NULL;
-
-		while (*end && !strchr("/ '\"?#\n", *end)) {
-			if (*end == '@')
-				at = end;
-			end++;
-		}
-		if (at)
-			memmove(host, at + 1, strlen(at + 1) + 1);
-		p = host;
-	}
 	cut_secret(copy, getenv("GPUSITE_GIT_TOKEN"));
 	cut_secret(copy, getenv("GIT_TOKEN"));
 	return copy;

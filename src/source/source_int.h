@@ -107,6 +107,15 @@ int source__open_cached(git_repository **out, struct arena *a, struct diags *d, 
 			const char *shown, const char *rev);
 
 /*
+ * The same, always fetched, for a run that commits to one of its branches;
+ * `want` (a revision) is fetched by itself too when the branches and tags
+ * do not hold it: a full commit id or a ref outside refs/heads and
+ * refs/tags (a pull request from a fork: refs/pull/N/head).
+ */
+int source__open_cached_want(git_repository **out, struct arena *a, struct diags *d,
+			     const char *url, const char *shown, const char *want);
+
+/*
  * The callbacks of every connection to a remote, fetch or push: the
  * credentials (a token from GPUSITE_GIT_TOKEN or GIT_TOKEN over HTTPS
  * only, the SSH agent for ssh; each offered once), the TLS certificate
@@ -119,6 +128,13 @@ struct source_remote {
 };
 
 void source__remote_callbacks(git_remote_callbacks *cb, struct source_remote *st, const char *url);
+
+/*
+ * Why a remote URL is refused before any connection (a transport helper,
+ * an unknown scheme, a control character, credentials in an http:// URL:
+ * in its authority or in its query), or NULL.
+ */
+const char *source__url_refusal(struct arena *a, const char *url);
 
 /* Whether `repo` names a remote (scheme://..., or scp-like host:path). */
 bool source__is_url(const char *repo);

@@ -44,22 +44,26 @@ check_branch() {
 test_expect_success 'hydrate commits every cluster, the index and the READMEs' '
 	(cd work && "$GPUSITE" hydrate --branch hydrated >../out 2>../err) &&
 	test ! -s err &&
-	grep "^gpusite hydrate: committed [0-9a-f]\{40\} to branch .hydrated. (9 files changed" out &&
+	grep "^gpusite hydrate: committed [0-9a-f]\{40\} to branch .hydrated. (13 files changed" out &&
 	git -C work ls-tree -r --name-only hydrated >files &&
 	cat >want-files <<-\EOF &&
 	README.md
 	clusters/inference-eu/argocd/README.md
+	clusters/inference-eu/argocd/cluster.json
 	clusters/inference-eu/argocd/manifest.yaml
 	clusters/inference-eu/cluster/README.md
+	clusters/inference-eu/cluster/cluster.json
 	clusters/inference-eu/cluster/manifest.yaml
 	clusters/my-hybrid-cluster/argocd/README.md
+	clusters/my-hybrid-cluster/argocd/cluster.json
 	clusters/my-hybrid-cluster/argocd/manifest.yaml
 	clusters/my-hybrid-cluster/cluster/README.md
+	clusters/my-hybrid-cluster/cluster/cluster.json
 	clusters/my-hybrid-cluster/cluster/manifest.yaml
 	EOF
 	test_cmp want-files files &&
 	git -C work show hydrated:README.md >index &&
-	grep -F "| \`inference-eu\` | \`frankfurt-lab\` | [cluster/](clusters/inference-eu/cluster/) |" index &&
+	grep -F "| \`inference-eu\` | \`clusters/inference-eu/\` | \`frankfurt-lab\` | [cluster/](clusters/inference-eu/cluster/) |" index &&
 	git -C work show hydrated:clusters/inference-eu/cluster/README.md >readme &&
 	grep -F "gpusite render --objects cluster --cluster inference-eu" readme &&
 	grep -F "do not edit" readme &&
@@ -139,7 +143,7 @@ test_expect_success '--dry-run says what would change and writes nothing' '
 	objects=$(git -C work count-objects | cut -d" " -f1) &&
 	(cd work && "$GPUSITE" hydrate --branch fresh --dry-run >../out) &&
 	grep "^A clusters/inference-eu/cluster/manifest.yaml$" out &&
-	grep "would commit 9 changed files to branch .fresh. (new)" out &&
+	grep "would commit 13 changed files to branch .fresh. (new)" out &&
 	test_must_fail git -C work rev-parse -q --verify refs/heads/fresh &&
 	test "$(git -C work rev-parse hydrated)" = "$before"
 '
@@ -155,8 +159,12 @@ test_expect_success 'usage: --branch is required; --push and --dry-run exclude e
 test_expect_success 'a branch hydrate did not write (the specs'"'"' own main) is never touched' '
 	before=$(git -C work rev-parse main) &&
 	(cd work && expect_exit 3 "$GPUSITE" hydrate --branch main >../out 2>../err) &&
-	grep -x "gpusite: error: branch .main. exists and was not written by this tool (its tip has no .Gpusite-Source: . line): give a branch of its own \[GS007\]" err &&
-	test "$(git -C work rev-parse main)" = "$before"
+	grep -x "gpusite: error: branch .main. is checked out in a work tree of the repository: it is never moved under it; give a branch of its own \[GS007\]" err &&
+	test "$(git -C work rev-parse main)" = "$before" &&
+	git clone -q --bare work bare-main.git &&
+	expect_exit 3 "$GPUSITE" hydrate --repo bare-main.git --branch main >out 2>err &&
+	grep -x "gpusite: error: branch .main. exists and was not written by this tool (its tip has no Gpusite-Source trailer naming a commit): give a branch of its own \[GS007\]" err &&
+	test "$(git -C bare-main.git rev-parse main)" = "$before"
 '
 
 test_expect_success '--dry-run --format markdown: the change per cluster and object, nothing written' '

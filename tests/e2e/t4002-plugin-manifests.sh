@@ -403,7 +403,9 @@ test_expect_success 'plugin/fleet: per cluster a spoke Application (objects: clu
 	                                           {"name": "cluster", "string": "{{ .cluster }}"}], src
 	    assert src["path"] == "{{ .path }}"
 	    assert t["spec"]["destination"] == dest, t["spec"]["destination"]
-	    assert "{{ .cluster }}" in t["metadata"]["name"]
+	    # the cluster name as an object name (DNS-1123), as the directories of hydrate
+	    assert "{{ .cluster | lower | replace \"_\" \"-\" }}" in t["metadata"]["name"], t["metadata"]
+	    assert t["metadata"]["labels"]["gpusite.io/cluster"] == "{{ .cluster }}"
 	    # never a hard-coded project: argocd.project of the sites
 	    assert t["spec"]["project"] == "{{ .project }}", t["spec"]["project"]
 	    if objects == "cluster":

@@ -15,11 +15,15 @@ HYDRATED="$TEST_TOP/plugin/hydrated"
 AJV_TOOLS="$TEST_TOP/.tools"
 ARN="arn:aws:eks:eu-central-1:111122223333:cluster/inference-eu"
 
+# a third cluster named as EKS allows and Kubernetes does not: My_Cluster
 git init -q work && (
 	cd work &&
 	mkdir sites &&
 	cp "$GIT_FIXTURES/sites/frankfurt-lab.yaml" "$GIT_FIXTURES/sites/incheon-edge.yaml" sites/ &&
 	sed -i "s|^    project: gpu-platform$|&\n    destinationServer: $ARN|" sites/frankfurt-lab.yaml &&
+	sed -e "s/^  name: incheon-edge$/  name: seoul-edge/" -e "s/^    name: my-hybrid-cluster$/    name: My_Cluster/" \
+		-e "s/- name: a100-racks$/- name: a100-seoul/" -e "s/- name: l40s-racks$/- name: l40s-seoul/" \
+		sites/incheon-edge.yaml >sites/seoul-edge.yaml &&
 	git_commit one &&
 	"$GPUSITE" hydrate --branch hydrated
 ) >/dev/null
@@ -30,6 +34,36 @@ test_expect_success 'an EKS cluster ARN is a destinationServer: the stack Applic
 	grep -x "    server: $ARN" stack.yaml &&
 	git -C work show hydrated:clusters/my-hybrid-cluster/argocd/manifest.yaml >other.yaml &&
 	grep -x "    name: my-hybrid-cluster" other.yaml
+'
+
+test_expect_success 'a cluster named My_Cluster: its directory is my-cluster, and the index says so' '
+	grep -x "    name: My_Cluster" work/sites/seoul-edge.yaml &&
+	git -C work ls-tree -r --name-only hydrated >files &&
+	grep -x "clusters/my-cluster/cluster/manifest.yaml" files &&
+	! grep -i "My_Cluster" files &&
+	git -C work show hydrated:README.md >index &&
+	grep -F "| \`My_Cluster\` | \`clusters/my-cluster/\` | \`seoul-edge\` |" index &&
+	git -C work show hydrated:clusters/my-cluster/cluster/cluster.json >cj &&
+	echo "{\"cluster\": \"My_Cluster\", \"directory\": \"my-cluster\", \"destinationName\": \"My_Cluster\"}" >want &&
+	test_cmp want cj
+'
+
+test_expect_success 'two clusters on one name (My_Cluster, my-cluster): GS194, exit 1, nothing committed' '
+	git clone -q work two &&
+	(cd two && git branch -q hydrated origin/hydrated &&
+		sed -e "s/^  name: seoul-edge$/  name: busan-edge/" -e "s/^    name: My_Cluster$/    name: my-cluster/" \
+			-e "s/-seoul$/-busan/" sites/seoul-edge.yaml >sites/busan-edge.yaml && git_commit two) &&
+	before=$(git -C two rev-parse hydrated) &&
+	(cd two && expect_exit 1 "$GPUSITE" hydrate --branch hydrated >../out 2>../err) &&
+	cat err &&
+	grep -x "sites/busan-edge.yaml:13:11: error: cluster .my-cluster. becomes the directory and Application name .my-cluster., as cluster .My_Cluster. does: rename one of them \[GS194\]" err &&
+	test "$(git -C two rev-parse hydrated)" = "$before"
+'
+
+test_expect_success 'plugin/fleet names Applications the same way (lower case, _ as -)' '
+	for f in applicationset-spokes.yaml applicationset-hub.yaml; do
+		grep "^      name: .gpusite-\(stack-\)\?{{ .cluster | lower | replace \"_\" \"-\" }}.$" "$TEST_TOP/plugin/fleet/$f" || return 1
+	done
 '
 
 test_expect_success 'a malformed ARN is refused by the schema (GS003), naming both forms' '
@@ -43,26 +77,39 @@ test_expect_success 'a malformed ARN is refused by the schema (GS003), naming bo
 cat >expand.py <<\EOF
 import json, re, subprocess, sys, yaml
 repo, files = sys.argv[1], sys.argv[2:]
-tree = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "--name-only", "hydrated"],
-                      check=True, capture_output=True, text=True).stdout.split()
+def git(*args):
+    return subprocess.run(["git", "-C", repo] + list(args), check=True,
+                          capture_output=True, text=True).stdout
+tree = git("ls-tree", "-r", "--name-only", "hydrated").split()
 apps = []
 for f in files:
     a = yaml.safe_load(open(f))
     gen = a["spec"]["generators"][0]["git"]
     assert gen["revision"] == "hydrated", gen
-    pat = gen["directories"][0]["path"].replace("*", "[^/]+")
-    dirs = sorted({p.rsplit("/", 1)[0] for p in tree if re.fullmatch(pat, p.rsplit("/", 1)[0])})
-    assert dirs, "no directory matches " + pat
-    for d in dirs:
-        seg = d.split("/")
+    # the git files generator: every JSON file the path matches gives its
+    # keys, path.path (the file's directory) and path.segments
+    pat = gen["files"][0]["path"].replace("*", "[^/]+")
+    found = sorted(p for p in tree if re.fullmatch(pat, p))
+    assert found, "no file matches " + pat
+    for p in found:
+        params = json.loads(git("show", "hydrated:" + p))
+        d = p.rsplit("/", 1)[0]
+        params["path"] = {"path": d, "segments": d.split("/")}
+        def value(expr):
+            m = re.fullmatch(r" *index \.path\.segments (\d+) *", expr)
+            if m:
+                return params["path"]["segments"][int(m.group(1))]
+            m = re.fullmatch(r" *\.(\w+)(?:\.(\w+))? *", expr)
+            assert m, "unsupported template " + expr
+            v = params[m.group(1)]
+            return v[m.group(2)] if m.group(2) else v
         def fill(n):
             if isinstance(n, dict):
                 return {k: fill(v) for k, v in n.items()}
             if isinstance(n, list):
                 return [fill(v) for v in n]
             if isinstance(n, str):
-                n = re.sub(r"\{\{ *\.path\.path *\}\}", d, n)
-                return re.sub(r"\{\{ *index \.path\.segments (\d+) *\}\}", lambda m: seg[int(m.group(1))], n)
+                return re.sub(r"\{\{(.*?)\}\}", lambda m: value(m.group(1)), n)
             return n
         t = fill(a["spec"]["template"])
         t["metadata"]["namespace"] = "argocd"
@@ -76,8 +123,9 @@ test_expect_success 'the generator makes a spoke and a hub Application per clust
 	import json, subprocess, sys
 	apps = json.load(open(sys.argv[1]))
 	names = sorted(a["metadata"]["name"] for a in apps)
-	assert names == ["gpusite-inference-eu", "gpusite-my-hybrid-cluster",
-	                 "gpusite-stack-inference-eu", "gpusite-stack-my-hybrid-cluster"], names
+	assert names == ["gpusite-inference-eu", "gpusite-my-cluster", "gpusite-my-hybrid-cluster",
+	                 "gpusite-stack-inference-eu", "gpusite-stack-my-cluster",
+	                 "gpusite-stack-my-hybrid-cluster"], names
 	for a in apps:
 	    s = a["spec"]
 	    assert "plugin" not in s["source"], a
@@ -86,12 +134,15 @@ test_expect_success 'the generator makes a spoke and a hub Application per clust
 	    subprocess.run(["git", "-C", sys.argv[2], "cat-file", "-e",
 	                    "hydrated:" + s["source"]["path"] + "/manifest.yaml"], check=True)
 	    c = a["metadata"]["labels"]["gpusite.io/cluster"]
+	    d = c.lower().replace("_", "-")
+	    assert a["metadata"]["name"].endswith("-" + d), a
 	    if a["metadata"]["labels"]["gpusite.io/role"] == "spoke":
+	        # the destination is the cluster as the specs name it
 	        assert s["destination"] == {"name": c}, s
-	        assert s["source"]["path"] == "clusters/%s/cluster" % c
+	        assert s["source"]["path"] == "clusters/%s/cluster" % d
 	    else:
 	        assert s["destination"] == {"server": "https://kubernetes.default.svc", "namespace": "argocd"}
-	        assert s["source"]["path"] == "clusters/%s/argocd" % c
+	        assert s["source"]["path"] == "clusters/%s/argocd" % d
 	EOF
 '
 
@@ -116,7 +167,7 @@ if need_upstream && [ -d "$AJV_TOOLS/node_modules/ajv" ]; then
 			node "$CRD_VALIDATE" "$AJV_TOOLS" crd appset.schema.json - one.json || return 1
 		done &&
 		node "$CRD_VALIDATE" "$AJV_TOOLS" crd app.schema.json - apps.json >apps.out &&
-		test "$(grep -c ": valid$" apps.out)" = 4 &&
+		test "$(grep -c ": valid$" apps.out)" = 6 &&
 		yaml2json "$HYDRATED/applications.yaml" plain.json &&
 		node "$CRD_VALIDATE" "$AJV_TOOLS" crd app.schema.json - plain.json &&
 		yaml2json stack.yaml stack.json &&

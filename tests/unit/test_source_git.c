@@ -129,8 +129,13 @@ test_source_git__url_scrub_removes_credentials(void **state)
 			    "https://host/o/r.git");
 	assert_string_equal(source_url_scrub(a, "https://x-access-token:p@ss@host:8443/r"),
 			    "https://host:8443/r");
+	/* a query or a fragment may carry a token: cut whole */
 	assert_string_equal(source_url_scrub(a, "https://tok@host/r?x=a@b"),
-			    "https://host/r?x=a@b");
+			    "https://host/r?<redacted>");
+	assert_string_equal(source_url_scrub(a, "https://host/r.git?access_token=s3cret#frag"),
+			    "https://host/r.git?<redacted>");
+	assert_string_equal(source_url_scrub(a, "https://host/r.git#s3cret"),
+			    "https://host/r.git?<redacted>");
 	assert_string_equal(source_url_scrub(a, "https://host/path@v1"), "https://host/path@v1");
 	assert_string_equal(source_url_scrub(a, "git@github.com:o/r.git"),
 			    "git@github.com:o/r.git");
@@ -205,6 +210,27 @@ test_source_git__message_never_holds_a_secret(void **state)
 	assert_null(strstr(m, "hunter2"));
 	assert_null(strstr(m, "tok-1234567890"));
 	assert_non_null(strstr(m, "https://host/r.git"));
+	m = source__scrub(&f->arena, "cannot fetch 'https://h/r.git?token=s3cret#s3cret' now; "
+				     "http://u:pw@h2/x?a=b, then ssh://h3/y#frag.");
+	assert_string_equal(m, "cannot fetch 'https://h/r.git?<redacted>' now; "
+			       "http://h2/x?<redacted> then ssh://h3/y?<redacted>");
+}
+
+static void
+test_source_git__credentials_never_over_plain_http(void **state)
+{
+	struct fixture *f = *state;
+	struct arena *a = &f->arena;
+
+	assert_non_null(source__url_refusal(a, "http://x-access-token:s3cret@host/r.git"));
+	assert_non_null(source__url_refusal(a, "http://s3cret@host/r.git"));
+	assert_non_null(source__url_refusal(a, "HTTP://u:p@host/r.git"));
+	assert_non_null(source__url_refusal(a, "http://host/r.git?access_token=s3cret"));
+	assert_non_null(source__url_refusal(a, "http://host/r.git?private_token=s3cret"));
+	assert_null(source__url_refusal(a, "http://host/r.git"));
+	assert_null(source__url_refusal(a, "http://host/path@v1/r.git"));
+	assert_null(source__url_refusal(a, "https://x-access-token:s3cret@host/r.git"));
+	assert_null(source__url_refusal(a, "https://host/r.git?access_token=s3cret"));
 }
 
 /* ---- revisions ---- */
@@ -550,6 +576,7 @@ main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, testutil_fs_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_source_git__url_scrub_removes_credentials),
+		T(test_source_git__credentials_never_over_plain_http),
 		T(test_source_git__is_url_follows_git),
 		T(test_source_git__base64_rfc4648_vectors),
 		T(test_source_git__paths_relative_to_the_user),
