@@ -76,6 +76,7 @@ struct up_schema {
 	const struct schema *s; /* NULL: none known */
 	const char *source;     /* file it came from */
 	const char *standin;    /* apiVersion used instead, or NULL */
+	const char *several;    /* the note when several files define it, until said */
 	int rc;                 /* 0, or -3: could not be compiled */
 };
 
@@ -435,6 +436,47 @@ from_component(struct up_schema *e, struct arena *a, struct diags *d, const char
 	compile_entry(e, a, d, root, source);
 }
 
+/* When several files define the kind: the note naming them all and the
+ * one used (the last, check_index.c), said once with the first object. */
+static void
+note_several(struct up_schema *e, struct arena *a, const struct check_index_sources *also,
+	     const char *used, const char *where)
+{
+	const char *list = "";
+
+	if (also->n < 2)
+		return;
+	for (size_t i = 0; i < also->n; i++)
+		list = arena_printf(a, "%s%s%s", list, i ? ", " : "", also->names[i]);
+	e->several =
+		arena_printf(a,
+			     "%s %s is defined by %zu files of %s (%s): the last in file-name "
+			     "order, %s, is used, as `kubectl apply -f` of the directory would "
+			     "leave the cluster",
+			     e->api, e->kind, also->n, where, list, used);
+}
+
+/* An OpenAPI v3 component found by content. */
+static void
+from_index_api(struct check_upstream *u, struct up_schema *e, struct arena *a, struct diags *d,
+	       const struct check_index_api *ie)
+{
+	note_several(e, a, &ie->also, ie->source, u->where);
+	from_component(e, a, d, ie->name, ie->components, ie->source);
+}
+
+/* A CRD found by content. */
+static void
+from_index_crd(struct check_upstream *u, struct up_schema *e, struct arena *a, struct diags *d,
+	       const struct check_index_crd *ic, const char *group, const char *kind,
+	       const char *version)
+{
+	struct node *doc = (struct node *)ic->crd;
+
+	note_several(e, a, &ic->also, ic->source, u->where);
+	from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
+}
+
 /* A built-in kind: the saved file of its group/version, else the index. */
 static void
 builtin(struct check_upstream *u, struct up_schema *e, struct arena *a, struct diags *d,
@@ -452,11 +494,11 @@ builtin(struct check_upstream *u, struct up_schema *e, struct arena *a, struct d
 
 	if (map && !strcmp(version, "v1") &&
 	    (ie = index_api(u, a, d, group, version, kind)) != NULL) {
-		from_component(e, a, d, ie->name, ie->components, ie->source);
+		from_index_api(u, e, a, d, ie);
 		return; /* a 1.36 cluster's (or document's) own v1 */
 	}
 	if (u->fetch && (ie = index_api(u, a, d, group, version, kind)) != NULL) {
-		from_component(e, a, d, ie->name, ie->components, ie->source);
+		from_index_api(u, e, a, d, ie);
 		return; /* what the cluster serves (--live) */
 	}
 	if (map && !strcmp(version, "v1")) {
@@ -479,7 +521,7 @@ builtin(struct check_upstream *u, struct up_schema *e, struct arena *a, struct d
 		return;
 	}
 	if ((ie = index_api(u, a, d, group, version, kind)) != NULL)
-		from_component(e, a, d, ie->name, ie->components, ie->source);
+		from_index_api(u, e, a, d, ie);
 }
 
 /* Find (and compile once) the schema of apiVersion/kind: a CRD at its
@@ -501,9 +543,7 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d, const char *a
 	e = new_entry(u, a, api, kind);
 	/* the cluster's own CRD first (--live), then the directory's */
 	if (u->fetch && *group && (ic = check_index_crd_find(&u->ix, group, kind)) != NULL) {
-		struct node *doc = (struct node *)ic->crd;
-
-		from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
+		from_index_crd(u, e, a, d, ic, group, kind, version);
 		return e;
 	}
 	if (crd && u->dir && exists(arena_printf(a, "%s/%s", u->dir, crd))) {
@@ -516,9 +556,7 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d, const char *a
 		return e;
 	}
 	if (*group && (ic = check_index_crd_find(index_of(u, a), group, kind)) != NULL) {
-		struct node *doc = (struct node *)ic->crd;
-
-		from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
+		from_index_crd(u, e, a, d, ic, group, kind, version);
 		return e;
 	}
 	builtin(u, e, a, d, group, version, kind);
@@ -568,6 +606,10 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 	if (!u || !api || !kind)
 		return 1;
 	e = lookup(u, a, d, api, kind);
+	if (e->several) {
+		diag_add(d, DIAG_NOTE, obj->at, CHECK_COVERAGE, "", "%s", e->several);
+		e->several = NULL;
+	}
 	if (e->rc < 0 || u->fetch_failed)
 		return -3;
 	if (!e->s) {
