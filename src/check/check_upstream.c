@@ -94,6 +94,7 @@ struct check_upstream {
 	size_t nfiles, files_alloc;
 	struct up_schema *schemas;
 	size_t nschemas, schemas_alloc;
+	struct schema_budget budget; /* steps per object and run, --timeout */
 };
 
 struct check_upstream *
@@ -123,7 +124,23 @@ check_upstream_new(struct arena *a, const char *where)
 
 	memset(u, 0, sizeof(*u));
 	u->where = arena_strdup(a, where);
+	u->budget.object_steps_max = SCHEMA_STEPS_PER_OBJECT;
+	u->budget.run_steps_max = SCHEMA_STEPS_PER_RUN;
 	return u;
+}
+
+void
+check_upstream_set_timeout(struct check_upstream *u, double seconds)
+{
+	if (u && seconds > 0)
+		u->budget.deadline = schema_clock() + seconds;
+}
+
+void
+check_upstream_set_steps(struct check_upstream *u, unsigned long per_object, unsigned long per_run)
+{
+	u->budget.object_steps_max = per_object;
+	u->budget.run_steps_max = per_run;
 }
 
 void
@@ -638,5 +655,18 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 			 "is GA in Kubernetes 1.36, whose Go types have the same fields)",
 			 api, kind, e->standin, e->source, api);
 	}
-	return schema_validate(e->s, a, d, CHECK_SCHEMA, doc) < 0 ? -1 : 0;
+	switch (schema_validate_bounded(e->s, a, d, CHECK_SCHEMA, doc, &u->budget)) {
+	case 0: return 0;
+	case -3: {
+		const char *name = node_str(node_path(obj, "metadata.name"));
+
+		diag_add(d, DIAG_ERROR, obj->at, CHECK_COVERAGE, "",
+			 "%s %s%s%s could not be checked against the schema of %s: %s; a schema "
+			 "whose allOf, anyOf or $ref fan out is not evaluated to the end, and the "
+			 "object is not passed",
+			 api, kind, name ? " " : "", name ? name : "", e->source, u->budget.why);
+		return -3;
+	}
+	default: return -1;
+	}
 }
