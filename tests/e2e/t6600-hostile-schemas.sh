@@ -3,7 +3,8 @@
 # too.  An OpenAPI v3 document of 2 KB whose levels are
 # {allOf: [{$ref: next}, {$ref: next}]} fans out to 2^22 evaluations (it
 # took 25 s and 4 GB, or "out of memory" under a limit); an anyOf over
-# 200 backtracking patterns took 34 s.  Each must end in one clean line:
+# 200 backtracking patterns took 34 s (each given up on after a million
+# steps, and the object reported as one that could not be checked).  Each must end in one clean line:
 # exit 3 naming the schema and the object when the evaluation passes its
 # bounds (steps per object and run, memory, --timeout), never a pass; the
 # RE2 patterns answered.  Time is bounded by a generous outer timeout, and
@@ -118,10 +119,10 @@ test_expect_success 'anyOf over 200 backtracking RE2 patterns: answered, not giv
 		printf "  \"properties\": {%s, \"spec\": {\"anyOf\": [\n" "${FIELDS%, \"spec\"*}" &&
 		i=0 &&
 		while [ "$i" -lt 200 ]; do
-			printf "   {\"type\": \"string\", \"pattern\": \"^(a+)+b{%d}\$\"}," "$((i + 1))" &&
+			printf "   {\"type\": \"string\", \"pattern\": \"^(a+)+[b-z]{0,%d}\$\"}," "$((i + 1))" &&
 			i=$((i + 1)) || return 1
 		done &&
-		printf "   {\"type\": \"string\", \"pattern\": \"^(a+)+c\$\"}]}}}}}}\n"
+		printf "   {\"type\": \"string\", \"pattern\": \"^(a+)+[0-9]\$\"}]}}}}}}\n"
 	} >any/api.json &&
 	printf "%s\n" "apiVersion: example.com/v1" "kind: Thing" "metadata:" "  name: t1" \
 		"spec: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!" >any.yaml &&
@@ -130,7 +131,7 @@ test_expect_success 'anyOf over 200 backtracking RE2 patterns: answered, not giv
 	grep "does not match the pattern" err &&
 	! grep "could not be checked" err &&
 	small err &&
-	sed "s/aaaa!/aaaac/" any.yaml >any-ok.yaml &&
+	sed "s/aaaa!/aaaa7/" any.yaml >any-ok.yaml &&
 	"$GPUSITE" validate --rendered --upstream any any-ok.yaml
 '
 
