@@ -9,7 +9,10 @@
  * backreferences in RE2), and spells the few escapes whose meaning
  * PCRE2 has no option for: ECMA's and RE2's \s and \S, \v (a vertical
  * tab in both, a class in PCRE2), ECMA's '.', its \p{General_Category}
- * names, and \uD83D\uDE00 (a UTF-16 pair for one code point).
+ * names, and \uD83D\uDE00 (a UTF-16 pair for one code point).  For
+ * RE2 it also applies Go's limits on repeats and nesting, and writes the
+ * few forms PCRE2's DFA matcher runs slowly or wrongly (re2_braces,
+ * scan_quantifier, '$'); RE2 patterns are matched by pcre2_dfa_match.
  */
 #include <stdint.h>
 #include <stdio.h>
