@@ -99,6 +99,16 @@ void check_upstream_add_doc(struct check_upstream *u, struct arena *a, const cha
  * adds the OpenAPI v3 document of group ("" for core) and version with
  * check_upstream_add_doc; returns 0, or -3 after a diagnostic.
  */
+/*
+ * Bound the schema evaluation of the run: the deadline `seconds` from now
+ * (--timeout; 0: none), and the steps (schema.h) one object and the run
+ * may take.  An object whose evaluation passes a bound is not passed: a
+ * GS131 error names it and its schema, and the run answers -3.
+ */
+void check_upstream_set_timeout(struct check_upstream *u, double seconds);
+void check_upstream_set_steps(struct check_upstream *u, unsigned long per_object,
+			      unsigned long per_run);
+
 typedef int check_upstream_fetch_fn(void *ctx, struct check_upstream *u, struct arena *a,
 				    struct diags *d, const char *group, const char *version);
 void check_upstream_set_fetch(struct check_upstream *u, check_upstream_fetch_fn *fn, void *ctx);

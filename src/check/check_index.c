@@ -6,8 +6,12 @@
  * under any file names, and the same documents from a live cluster
  * (check_index_doc).  Each CRD is indexed by spec.group and
  * spec.names.kind, each OpenAPI component by its
- * x-kubernetes-group-version-kind; the first found wins (files in name
- * order), so a run is the same on every machine.
+ * x-kubernetes-group-version-kind.  When several files define one kind,
+ * the last in file-name order wins, as `kubectl apply -f DIR` would leave
+ * the cluster (each apply replaces the CRD before it); every file that
+ * defines it is kept for the note that says which one was used.  The
+ * order is the walk's (names sorted byte-wise in each directory), so a
+ * run is the same on every machine.
  *
  * The walk is bounded: hidden entries and symbolic links are skipped, at
  * most CHECK_INDEX_MAX_FILES files CHECK_INDEX_MAX_DEPTH directories deep,
@@ -29,6 +33,17 @@
 #define CHECK_INDEX_MAX_DEPTH 16
 #define CHECK_INDEX_MAX_BYTES (64u << 20)
 
+/* Record `source` among the files defining one kind (once each: a file
+ * may define it twice, a List and a CRD). */
+static void
+add_source(struct arena *a, struct check_index_sources *srcs, const char *source)
+{
+	if (srcs->n && !strcmp(srcs->names[srcs->n - 1], source))
+		return;
+	ARENA_GROW(a, srcs->names, srcs->n, srcs->alloc, 2);
+	srcs->names[srcs->n++] = source;
+}
+
 static void
 add_crd(struct check_index *ix, struct arena *a, const char *source, const struct node *doc)
 {
@@ -39,10 +54,15 @@ add_crd(struct check_index *ix, struct arena *a, const char *source, const struc
 	if (!g || !k)
 		return;
 	for (size_t i = 0; i < ix->ncrds; i++)
-		if (!strcmp(ix->crds[i].group, g) && !strcmp(ix->crds[i].kind, k))
+		if (!strcmp(ix->crds[i].group, g) && !strcmp(ix->crds[i].kind, k)) {
+			add_source(a, &ix->crds[i].also, source);
+			ix->crds[i].crd = doc; /* the last one wins */
+			ix->crds[i].source = source;
 			return;
+		}
 	ARENA_GROW(a, ix->crds, ix->ncrds, ix->crds_alloc, 16);
-	ix->crds[ix->ncrds++] = (struct check_index_crd){ g, k, doc, source };
+	ix->crds[ix->ncrds++] = (struct check_index_crd){ g, k, doc, source, { 0 } };
+	add_source(a, &ix->crds[ix->ncrds - 1].also, source);
 }
 
 static void
@@ -64,19 +84,26 @@ add_openapi(struct check_index *ix, struct arena *a, const char *source, const s
 				node_text(schemas->map.pairs[i].key),
 				components,
 				source,
+				{ 0 },
 			};
-			bool seen = false;
+			struct check_index_api *seen = NULL;
 
 			if (!e.group || !e.version || !e.kind)
 				continue;
 			for (size_t j = 0; j < ix->napis && !seen; j++)
-				seen = !strcmp(ix->apis[j].group, e.group) &&
-				       !strcmp(ix->apis[j].version, e.version) &&
-				       !strcmp(ix->apis[j].kind, e.kind);
-			if (seen)
-				continue;
-			ARENA_GROW(a, ix->apis, ix->napis, ix->apis_alloc, 64);
-			ix->apis[ix->napis++] = e;
+				if (!strcmp(ix->apis[j].group, e.group) &&
+				    !strcmp(ix->apis[j].version, e.version) &&
+				    !strcmp(ix->apis[j].kind, e.kind))
+					seen = &ix->apis[j];
+			if (!seen) {
+				ARENA_GROW(a, ix->apis, ix->napis, ix->apis_alloc, 64);
+				seen = &ix->apis[ix->napis++];
+				*seen = e;
+			}
+			add_source(a, &seen->also, source);
+			seen->name = e.name; /* the last one wins */
+			seen->components = components;
+			seen->source = source;
 		}
 	}
 }

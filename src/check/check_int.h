@@ -55,16 +55,22 @@ int check_upstream_validate(struct check_upstream *u, struct arena *a, struct di
  * The upstream schemas found by their content (check_index.c): the CRDs
  * by group and kind, the OpenAPI v3 components by group, version, kind.
  */
+struct check_index_sources {
+	const char **names; /* every file defining the kind, in the order read */
+	size_t n, alloc;
+};
 struct check_index_crd {
 	const char *group, *kind;
 	const struct node *crd;
-	const char *source; /* the file (or URL path) it came from */
+	const char *source; /* the file (or URL path) it came from: the last */
+	struct check_index_sources also;
 };
 struct check_index_api {
 	const char *group, *version, *kind;
 	const char *name;              /* its key in components.schemas */
 	const struct node *components; /* the document's components */
 	const char *source;
+	struct check_index_sources also;
 };
 struct check_index {
 	struct check_index_crd *crds;

@@ -15,7 +15,10 @@
  * in 1.36, and no 1.36 OpenAPI file is saved upstream: such objects are
  * checked against the v1beta1 schema (the same fields in kubernetes/api
  * 1.36) with the apiVersion swapped, and a GS131 note says so.
- * Compiled schemas are cached per apiVersion and kind.
+ * Compiled schemas are cached per apiVersion and kind.  Their evaluation
+ * is bounded (schema_validate_bounded: steps per object and per run, the
+ * arena's growth, --timeout): past a bound the object is not passed, one
+ * GS131 error names it and its schema, and the run answers -3.
  */
 #include <string.h>
 #include <sys/stat.h>
@@ -76,6 +79,7 @@ struct up_schema {
 	const struct schema *s; /* NULL: none known */
 	const char *source;     /* file it came from */
 	const char *standin;    /* apiVersion used instead, or NULL */
+	const char *several;    /* the note when several files define it, until said */
 	int rc;                 /* 0, or -3: could not be compiled */
 };
 
@@ -93,6 +97,7 @@ struct check_upstream {
 	size_t nfiles, files_alloc;
 	struct up_schema *schemas;
 	size_t nschemas, schemas_alloc;
+	struct schema_budget budget; /* steps per object and run, --timeout */
 };
 
 struct check_upstream *
@@ -122,7 +127,23 @@ check_upstream_new(struct arena *a, const char *where)
 
 	memset(u, 0, sizeof(*u));
 	u->where = arena_strdup(a, where);
+	u->budget.object_steps_max = SCHEMA_STEPS_PER_OBJECT;
+	u->budget.run_steps_max = SCHEMA_STEPS_PER_RUN;
 	return u;
+}
+
+void
+check_upstream_set_timeout(struct check_upstream *u, double seconds)
+{
+	if (u && seconds > 0)
+		u->budget.deadline = schema_clock() + seconds;
+}
+
+void
+check_upstream_set_steps(struct check_upstream *u, unsigned long per_object, unsigned long per_run)
+{
+	u->budget.object_steps_max = per_object;
+	u->budget.run_steps_max = per_run;
 }
 
 void
@@ -435,6 +456,47 @@ from_component(struct up_schema *e, struct arena *a, struct diags *d, const char
 	compile_entry(e, a, d, root, source);
 }
 
+/* When several files define the kind: the note naming them all and the
+ * one used (the last, check_index.c), said once with the first object. */
+static void
+note_several(struct up_schema *e, struct arena *a, const struct check_index_sources *also,
+	     const char *used, const char *where)
+{
+	const char *list = "";
+
+	if (also->n < 2)
+		return;
+	for (size_t i = 0; i < also->n; i++)
+		list = arena_printf(a, "%s%s%s", list, i ? ", " : "", also->names[i]);
+	e->several =
+		arena_printf(a,
+			     "%s %s is defined by %zu files of %s (%s): the last in file-name "
+			     "order, %s, is used, as `kubectl apply -f` of the directory would "
+			     "leave the cluster",
+			     e->api, e->kind, also->n, where, list, used);
+}
+
+/* An OpenAPI v3 component found by content. */
+static void
+from_index_api(struct check_upstream *u, struct up_schema *e, struct arena *a, struct diags *d,
+	       const struct check_index_api *ie)
+{
+	note_several(e, a, &ie->also, ie->source, u->where);
+	from_component(e, a, d, ie->name, ie->components, ie->source);
+}
+
+/* A CRD found by content. */
+static void
+from_index_crd(struct check_upstream *u, struct up_schema *e, struct arena *a, struct diags *d,
+	       const struct check_index_crd *ic, const char *group, const char *kind,
+	       const char *version)
+{
+	struct node *doc = (struct node *)ic->crd;
+
+	note_several(e, a, &ic->also, ic->source, u->where);
+	from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
+}
+
 /* A built-in kind: the saved file of its group/version, else the index. */
 static void
 builtin(struct check_upstream *u, struct up_schema *e, struct arena *a, struct diags *d,
@@ -452,11 +514,11 @@ builtin(struct check_upstream *u, struct up_schema *e, struct arena *a, struct d
 
 	if (map && !strcmp(version, "v1") &&
 	    (ie = index_api(u, a, d, group, version, kind)) != NULL) {
-		from_component(e, a, d, ie->name, ie->components, ie->source);
+		from_index_api(u, e, a, d, ie);
 		return; /* a 1.36 cluster's (or document's) own v1 */
 	}
 	if (u->fetch && (ie = index_api(u, a, d, group, version, kind)) != NULL) {
-		from_component(e, a, d, ie->name, ie->components, ie->source);
+		from_index_api(u, e, a, d, ie);
 		return; /* what the cluster serves (--live) */
 	}
 	if (map && !strcmp(version, "v1")) {
@@ -479,7 +541,7 @@ builtin(struct check_upstream *u, struct up_schema *e, struct arena *a, struct d
 		return;
 	}
 	if ((ie = index_api(u, a, d, group, version, kind)) != NULL)
-		from_component(e, a, d, ie->name, ie->components, ie->source);
+		from_index_api(u, e, a, d, ie);
 }
 
 /* Find (and compile once) the schema of apiVersion/kind: a CRD at its
@@ -501,9 +563,7 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d, const char *a
 	e = new_entry(u, a, api, kind);
 	/* the cluster's own CRD first (--live), then the directory's */
 	if (u->fetch && *group && (ic = check_index_crd_find(&u->ix, group, kind)) != NULL) {
-		struct node *doc = (struct node *)ic->crd;
-
-		from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
+		from_index_crd(u, e, a, d, ic, group, kind, version);
 		return e;
 	}
 	if (crd && u->dir && exists(arena_printf(a, "%s/%s", u->dir, crd))) {
@@ -516,9 +576,7 @@ lookup(struct check_upstream *u, struct arena *a, struct diags *d, const char *a
 		return e;
 	}
 	if (*group && (ic = check_index_crd_find(index_of(u, a), group, kind)) != NULL) {
-		struct node *doc = (struct node *)ic->crd;
-
-		from_crd(e, a, d, &doc, 1, ic->source, group, kind, version);
+		from_index_crd(u, e, a, d, ic, group, kind, version);
 		return e;
 	}
 	builtin(u, e, a, d, group, version, kind);
@@ -568,6 +626,10 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 	if (!u || !api || !kind)
 		return 1;
 	e = lookup(u, a, d, api, kind);
+	if (e->several) {
+		diag_add(d, DIAG_NOTE, obj->at, CHECK_COVERAGE, "", "%s", e->several);
+		e->several = NULL;
+	}
 	if (e->rc < 0 || u->fetch_failed)
 		return -3;
 	if (!e->s) {
@@ -596,5 +658,18 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 			 "is GA in Kubernetes 1.36, whose Go types have the same fields)",
 			 api, kind, e->standin, e->source, api);
 	}
-	return schema_validate(e->s, a, d, CHECK_SCHEMA, doc) < 0 ? -1 : 0;
+	switch (schema_validate_bounded(e->s, a, d, CHECK_SCHEMA, doc, &u->budget)) {
+	case 0: return 0;
+	case -3: {
+		const char *name = node_str(node_path(obj, "metadata.name"));
+
+		diag_add(d, DIAG_ERROR, obj->at, CHECK_COVERAGE, "",
+			 "%s %s%s%s could not be checked against the schema of %s: %s; a schema "
+			 "whose allOf, anyOf or $ref fan out is not evaluated to the end, and the "
+			 "object is not passed",
+			 api, kind, name ? " " : "", name ? name : "", e->source, u->budget.why);
+		return -3;
+	}
+	default: return -1;
+	}
 }

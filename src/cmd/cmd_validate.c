@@ -138,6 +138,7 @@ validate_rendered(const struct opts *o, unsigned flags)
 	diags_init(&d, &a);
 	u = up && *up ? check_upstream_open(&a, &d, up) : check_upstream_new(&a, "the cluster");
 	r = u ? 0 : -3;
+	check_upstream_set_timeout(u, rendered_args.lo.timeout);
 	if (u && rendered_args.live)
 		r = live_schemas_open(&ls, u, &a, &d, &rendered_args.lo, o->verbose);
 	if (r == 0)

@@ -9,7 +9,10 @@
  * backreferences in RE2), and spells the few escapes whose meaning
  * PCRE2 has no option for: ECMA's and RE2's \s and \S, \v (a vertical
  * tab in both, a class in PCRE2), ECMA's '.', its \p{General_Category}
- * names, and \uD83D\uDE00 (a UTF-16 pair for one code point).
+ * names, and \uD83D\uDE00 (a UTF-16 pair for one code point).  For
+ * RE2 it also applies Go's limits on repeats and nesting, and writes the
+ * few forms PCRE2's DFA matcher runs slowly or wrongly (re2_braces,
+ * scan_quantifier, '$'); RE2 patterns are matched by pcre2_dfa_match.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 #include <pcre2.h>
 
 #include "base/buf.h"
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "regex/regex.h"
 
@@ -44,7 +48,19 @@ struct regex {
 	unsigned long uses;
 	bool jit; /* the JIT compiled it */
 	bool jit_tried;
+	bool dfa; /* RE2: pcre2_dfa_match, anchored behind a leading (?s:.)*? */
+	int *ws;  /* its workspace */
+	size_t wsn;
 };
+
+/* RE2's limits (Go's regexp/syntax, parse.go): a repeat count is at most
+ * 1000, and so is the product of the counts of nested {n,m} repeats
+ * (maxRepeat, repeatIsValid); groups nest at most 1000 deep (maxHeight). */
+#define RE2_MAX_REPEAT 1000
+#define RE2_MAX_NEST 1000
+/* The DFA matcher's workspace: ints, grown up to the cap on demand. */
+#define REGEX_DFA_WS_FIRST 1024u
+#define REGEX_DFA_WS_CAP (1u << 20)
 
 /* ------------------------------------------------------------------ */
 /* Reading the pattern once */
@@ -58,7 +74,19 @@ struct scan {
 	size_t map_alloc;
 	const char *why; /* the first refusal, static */
 	size_t where;
+	/* RE2: the last item (its start in out, or NO_ATOM after a group or
+	 * an anchor), whether it was a quantifier, and for the repeat limits
+	 * the product of nested {n,m} counts: each open group's largest, and
+	 * the last item's, not yet merged into its group's */
+	size_t atom;
+	bool quantified;
+	size_t depth;
+	unsigned long inner[RE2_MAX_NEST + 1];
+	unsigned long pend;
+	bool multiline[RE2_MAX_NEST + 1]; /* (?m) in force in each open group */
 };
+
+#define NO_ATOM ((size_t)-1)
 
 static bool
 sc_ecma(const struct scan *sc)
@@ -378,7 +406,12 @@ scan_go_quote(struct scan *sc)
 	for (k = sc->i + 2; k + 1 < sc->len; k++)
 		if (sc->s[k] == '\\' && sc->s[k + 1] == 'E')
 			break;
-	sc_copy(sc, (k + 1 < sc->len ? k + 2 : sc->len) - sc->i);
+	if (k + 1 < sc->len) {
+		sc_copy(sc, k + 2 - sc->i);
+		return;
+	}
+	sc_copy(sc, sc->len - sc->i);
+	sc_emits(sc, "\\E", sc->len); /* to the end: closed, so the pattern can be wrapped */
 }
 
 /* The escape at sc->i (s[i] is '\\'), inside a class or not. */
@@ -554,10 +587,59 @@ group_opening(struct scan *sc)
 	return 0;
 }
 
+/* RE2's nesting and repeat limits (RE2_MAX_*): the last item's product
+ * of nested counts merged into its group's largest. */
+static void
+re2_merge(struct scan *sc)
+{
+	if (sc->pend > sc->inner[sc->depth])
+		sc->inner[sc->depth] = sc->pend;
+	sc->pend = 1;
+}
+
+static void
+re2_open(struct scan *sc)
+{
+	if (sc_ecma(sc))
+		return;
+	if (sc->depth >= RE2_MAX_NEST) {
+		sc_refuse(sc, sc->i - 1, "RE2 nests groups at most 1000 deep");
+		return;
+	}
+	sc->inner[++sc->depth] = 1;
+	sc->multiline[sc->depth] = sc->multiline[sc->depth - 1];
+	sc->atom = NO_ATOM;
+}
+
+/* RE2 flags "imsU-..." of n bytes at `at`: whether they leave (?m) on. */
+static bool
+re2_multiline(const struct scan *sc, size_t at, size_t n)
+{
+	bool on = sc->multiline[sc->depth], neg = false;
+
+	for (size_t k = at; k < at + n; k++) {
+		if (sc->s[k] == '-')
+			neg = true;
+		else if (sc->s[k] == 'm')
+			on = !neg;
+	}
+	return on;
+}
+
+static void
+re2_close(struct scan *sc)
+{
+	re2_merge(sc);
+	if (sc->depth)
+		sc->pend = sc->inner[sc->depth--];
+	sc->atom = NO_ATOM;
+}
+
 static void
 scan_group(struct scan *sc)
 {
 	size_t n;
+	bool m;
 
 	if (sc->i + 1 < sc->len && sc->s[sc->i + 1] == '*') {
 		sc_refuse(sc, sc->i,
@@ -567,11 +649,21 @@ scan_group(struct scan *sc)
 	}
 	if (sc->i + 1 >= sc->len || sc->s[sc->i + 1] != '?') {
 		sc_copy(sc, 1);
+		re2_open(sc);
 		return;
 	}
 	n = group_opening(sc);
-	if (n)
-		sc_copy(sc, n);
+	if (!n)
+		return;
+	sc_copy(sc, n);
+	if (sc_ecma(sc))
+		return;
+	m = re2_multiline(sc, sc->i - n + 2, n - 3);
+	if (sc->s[sc->i - 1] != ')')
+		re2_open(sc);
+	if (sc->s[sc->i - n + 2] != ':' && sc->s[sc->i - n + 2] != '<' &&
+	    sc->s[sc->i - n + 2] != 'P')
+		sc->multiline[sc->depth] = m; /* flags: (?m) or (?m:...) */
 }
 
 /* {n}, {n,} or {n,m} at sc->i: its length, or 0 when the '{' is a
@@ -591,18 +683,108 @@ brace_quantifier(const struct scan *sc)
 	return j < sc->len && sc->s[j] == '}' ? j + 1 - sc->i : 0;
 }
 
+/* The last item again (RE2: X+ is written XX*, X{n,} X{n}X*: PCRE2's DFA
+ * matcher keeps a state per count of a repeated single item, which costs
+ * cubic time inside a repeated group, and none for X*). */
+static void
+re2_atom_again(struct scan *sc, size_t end, size_t from)
+{
+	for (size_t k = sc->atom; k < end && !sc->why; k++) {
+		char ch = sc->out.data[k];
+
+		sc_emit(sc, &ch, 1, from);
+	}
+}
+
+/* RE2's {n}, {n,} or {n,m} of q bytes at sc->i: the counts within
+ * RE2_MAX_REPEAT, alone and multiplied over nested repeats. */
+static void
+re2_braces(struct scan *sc, size_t q)
+{
+	unsigned long n = 0, m = 0, count;
+	size_t k = sc->i + 1, end;
+	bool unbounded = false, big = false;
+
+	for (; sc->s[k] >= '0' && sc->s[k] <= '9'; k++)
+		n = n > 100000 ? n : n * 10 + (unsigned long)(sc->s[k] - '0');
+	m = n;
+	if (sc->s[k] == ',') {
+		unbounded = sc->s[k + 1] == '}';
+		for (m = 0, k++; sc->s[k] >= '0' && sc->s[k] <= '9'; k++)
+			m = m > 100000 ? m : m * 10 + (unsigned long)(sc->s[k] - '0');
+	}
+	big = n > RE2_MAX_REPEAT || (!unbounded && m > RE2_MAX_REPEAT);
+	count = unbounded ? n : m;
+	if (big) {
+		sc_refuse(sc, sc->i, "RE2 allows a repeat count of at most 1000");
+		return;
+	}
+	if (count && count * sc->pend > RE2_MAX_REPEAT) {
+		sc_refuse(sc, sc->i,
+			  "RE2 allows at most 1000 repetitions in all: the counts of nested "
+			  "repeats multiply");
+		return;
+	}
+	sc->pend = count ? count * sc->pend : 1;
+	if (!unbounded || sc->atom == NO_ATOM) {
+		sc_copy(sc, q);
+		return;
+	}
+	end = sc->out.len;
+	sc_copy(sc, q - 2); /* "{n" */
+	sc_emits(sc, "}", sc->i);
+	re2_atom_again(sc, end, sc->i);
+	sc_emits(sc, "*", sc->i);
+	sc->i += 2; /* ",}" */
+}
+
 /* A quantifier of n bytes at sc->i, its lazy '?', and no possessive '+'
  * (PCRE's; ECMA-262 and RE2 read "a++" as an error). */
 static void
 scan_quantifier(struct scan *sc, size_t n)
 {
-	sc_copy(sc, n);
+	if (!sc_ecma(sc) && sc->quantified) {
+		sc_refuse(sc, sc->i,
+			  "RE2 has no nested repetition operators (a** or a{2}{3}): use a group");
+		return;
+	}
+	if (sc_ecma(sc)) {
+		sc_copy(sc, n);
+	} else if (sc->s[sc->i] == '{') {
+		re2_braces(sc, n);
+	} else if (sc->s[sc->i] == '+' && sc->atom != NO_ATOM) {
+		re2_atom_again(sc, sc->out.len, sc->i);
+		sc_emits(sc, "*", sc->i);
+		sc->i++;
+	} else {
+		sc_copy(sc, n);
+	}
+	sc->quantified = true;
 	if (sc->i < sc->len && sc->s[sc->i] == '?')
 		sc_copy(sc, 1);
 	if (sc->i < sc->len && sc->s[sc->i] == '+')
 		sc_refuse(sc, sc->i,
 			  sc_ecma(sc) ? "ECMA-262 has no possessive quantifiers (nothing to repeat)"
 				      : "RE2 has no possessive quantifiers");
+}
+
+/* RE2: the item starting at sc->i, after the one before is merged. */
+static void
+re2_item(struct scan *sc, char c)
+{
+	bool quantifier = c == '*' || c == '+' || c == '?' || (c == '{' && brace_quantifier(sc));
+
+	if (sc_ecma(sc))
+		return;
+	if (!quantifier)
+		sc->quantified = false;
+	if (quantifier || c == ')')
+		return;
+	re2_merge(sc);
+	sc->atom = c == '|' || c == '^' || c == '$' || c == '(' ||
+				   (c == '\\' && sc->i + 1 < sc->len && sc->s[sc->i + 1] == 'Q')
+			   ? NO_ATOM
+			   : sc->out.len;
 }
 
 static void
@@ -612,6 +794,7 @@ scan_pattern(struct scan *sc)
 		char c = sc->s[sc->i];
 		size_t q;
 
+		re2_item(sc, c);
 		switch (c) {
 		case '\\': scan_escape(sc, false); break;
 		case '[': scan_class(sc); break;
@@ -628,6 +811,21 @@ scan_pattern(struct scan *sc)
 		case '*':
 		case '+':
 		case '?': scan_quantifier(sc, 1); break;
+		case ')':
+			sc_copy(sc, 1);
+			if (!sc_ecma(sc))
+				re2_close(sc);
+			break;
+		case '$':
+			/* RE2's '$' is the very end unless (?m); PCRE2's DFA
+			 * matcher mishandles (?m)$ with PCRE2_DOLLAR_ENDONLY */
+			if (!sc_ecma(sc) && !sc->multiline[sc->depth]) {
+				sc_emits(sc, "\\z", sc->i);
+				sc->i++;
+			} else {
+				sc_copy(sc, 1);
+			}
+			break;
 		case '{':
 			q = brace_quantifier(sc);
 			if (q)
@@ -635,7 +833,11 @@ scan_pattern(struct scan *sc)
 			else
 				sc_copy(sc, 1);
 			break;
-		default: sc_copy(sc, 1); break;
+		default:
+			/* a whole character: a quantifier repeats all of it */
+			q = sc_ecma(sc) ? 1 : utf8_seq_len(sc->s + sc->i, sc->len - sc->i);
+			sc_copy(sc, q ? q : 1);
+			break;
 		}
 	}
 }
@@ -677,14 +879,16 @@ regex_live_blocks(void)
 	return live_blocks;
 }
 
+/* RE2 runs on PCRE2's DFA matcher, which takes no PCRE2_MATCH_INVALID_UTF:
+ * a subject that is not UTF-8 is read as Go reads it (regex_match). */
 static uint32_t
 compile_options(enum regex_dialect dialect)
 {
-	uint32_t o = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DOLLAR_ENDONLY |
-		     PCRE2_NEVER_BACKSLASH_C | PCRE2_NEVER_UCP;
+	uint32_t o = PCRE2_UTF | PCRE2_NEVER_BACKSLASH_C | PCRE2_NEVER_UCP;
 
 	if (dialect == REGEX_ECMA)
-		o |= PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS | PCRE2_MATCH_UNSET_BACKREF;
+		o |= PCRE2_DOLLAR_ENDONLY | PCRE2_MATCH_INVALID_UTF | PCRE2_ALT_BSUX |
+		     PCRE2_ALLOW_EMPTY_CLASS | PCRE2_MATCH_UNSET_BACKREF;
 	return o;
 }
 
@@ -701,7 +905,9 @@ compile_scanned(const struct scan *sc, pcre2_general_context *gctx, char *err, s
 		return NULL;
 	}
 	pcre2_set_newline(cc, PCRE2_NEWLINE_LF);
-	pcre2_set_max_pattern_length(cc, REGEX_MAX_PATTERN * 4);
+	pcre2_set_max_pattern_length(cc, REGEX_MAX_PATTERN * 4 + 16);
+	if (sc->dialect == REGEX_GO)
+		pcre2_set_parens_nest_limit(cc, RE2_MAX_NEST + 8);
 	if (sc->dialect == REGEX_ECMA)
 		pcre2_set_compile_extra_options(cc, PCRE2_EXTRA_ALT_BSUX);
 	code = pcre2_compile((PCRE2_SPTR)sc->out.data, sc->out.len, compile_options(sc->dialect),
@@ -718,6 +924,37 @@ compile_scanned(const struct scan *sc, pcre2_general_context *gctx, char *err, s
 	return code;
 }
 
+/*
+ * RE2 finds a match anywhere in linear time; PCRE2's DFA matcher starts
+ * again at each offset of an unanchored pattern (quadratic).  So the
+ * pattern, once known to compile as written, is compiled again as
+ * (?s:.)*?(?:PATTERN) and matched anchored: one pass over the subject.
+ */
+static pcre2_code *
+compile_anywhere(const struct scan *sc, pcre2_general_context *gctx, char *err, size_t errlen)
+{
+	static const char head[] = "(?s:.)*?(?:", tail[] = ")";
+	struct scan w = *sc;
+	size_t n = sizeof(head) - 1;
+	pcre2_code *code;
+
+	w.out.len = 0;
+	w.out.data = NULL;
+	w.map = NULL;
+	w.map_alloc = 0;
+	buf_init(&w.out, REGEX_MAX_PATTERN * 4 + 16);
+	sc_emit(&w, head, n, 0);
+	for (size_t k = 0; k < sc->out.len && !w.why; k++)
+		sc_emit(&w, sc->out.data + k, 1, sc->map[k]);
+	sc_emit(&w, tail, sizeof(tail) - 1, sc->len);
+	code = w.why ? NULL : compile_scanned(&w, gctx, err, errlen);
+	if (w.why)
+		snprintf(err, errlen, "%s (at offset %zu)", w.why, w.where);
+	buf_release(&w.out);
+	free(w.map);
+	return code;
+}
+
 struct regex *
 regex_compile(const char *src, size_t len, enum regex_dialect dialect, char *err, size_t errlen)
 {
@@ -728,6 +965,9 @@ regex_compile(const char *src, size_t len, enum regex_dialect dialect, char *err
 	sc.s = src;
 	sc.len = len;
 	sc.dialect = dialect;
+	sc.atom = NO_ATOM;
+	sc.pend = 1;
+	sc.inner[0] = 1;
 	buf_init(&sc.out, REGEX_MAX_PATTERN * 4);
 	if (len > REGEX_MAX_PATTERN)
 		sc_refuse(&sc, REGEX_MAX_PATTERN, "the pattern is longer than 64 KiB");
@@ -740,6 +980,11 @@ regex_compile(const char *src, size_t len, enum regex_dialect dialect, char *err
 		snprintf(err, errlen, "out of memory (at offset 0)");
 	else
 		re->code = compile_scanned(&sc, re->gctx, err, errlen);
+	if (re->code && dialect == REGEX_GO) {
+		pcre2_code_free(re->code);
+		re->code = compile_anywhere(&sc, re->gctx, err, errlen);
+		re->dfa = true;
+	}
 	buf_release(&sc.out);
 	free(sc.map);
 	if (re->code)
@@ -761,11 +1006,76 @@ regex_free(struct regex *re)
 {
 	if (!re)
 		return;
+	free(re->ws);
 	pcre2_match_data_free(re->md);
 	pcre2_match_context_free(re->mctx);
 	pcre2_code_free(re->code);
 	pcre2_general_context_free(re->gctx);
 	free(re);
+}
+
+/*
+ * Go reads each byte that is not part of a well-formed character as
+ * U+FFFD (regexp: "each byte of an invalid UTF-8 sequence is treated as
+ * if it encoded utf8.RuneError"); PCRE2's DFA matcher refuses such a
+ * subject.  NULL when s is well-formed; else the copy, which the caller
+ * frees.
+ */
+static char *
+go_subject(const char *s, size_t len, size_t *out_len)
+{
+	size_t k = 0, n;
+	char *out, *o;
+
+	while (k < len && (n = utf8_seq_len(s + k, len - k)) != 0)
+		k += n;
+	if (k == len)
+		return NULL;
+	out = xmalloc(len * 3 + 1);
+	memcpy(out, s, k);
+	o = out + k;
+	while (k < len) {
+		n = utf8_seq_len(s + k, len - k);
+		if (n) {
+			memcpy(o, s + k, n);
+			o += n;
+			k += n;
+		} else {
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			k++;
+		}
+	}
+	*out_len = (size_t)(o - out);
+	return out;
+}
+
+/* RE2 on the DFA matcher: no backtracking, its time linear in the
+ * subject for the patterns RE2 accepts (the repeats the scan rewrote);
+ * the workspace grows to REGEX_DFA_WS_CAP, past that it gives up. */
+static int
+dfa_match(struct regex *re, pcre2_match_data *md, const char *s, size_t len)
+{
+	size_t n = len;
+	char *copy = go_subject(s, len, &n);
+	int rc;
+
+	for (;;) {
+		if (!re->ws) {
+			re->wsn = REGEX_DFA_WS_FIRST;
+			re->ws = xmalloc(re->wsn * sizeof(*re->ws));
+		}
+		rc = pcre2_dfa_match(re->code, (PCRE2_SPTR)(copy ? copy : s), n, 0, PCRE2_ANCHORED,
+				     md, re->mctx, re->ws, re->wsn);
+		if (rc != PCRE2_ERROR_DFA_WSSIZE || re->wsn >= REGEX_DFA_WS_CAP)
+			break;
+		re->wsn *= 4;
+		re->ws = xrealloc(re->ws, re->wsn * sizeof(*re->ws));
+	}
+	free(copy);
+	if (rc >= 0)
+		return REGEX_MATCH; /* 0: matched, the ovector too small */
+	return rc == PCRE2_ERROR_NOMATCH ? REGEX_NOMATCH : REGEX_GAVE_UP;
 }
 
 int
@@ -779,6 +1089,12 @@ regex_match(struct regex *re, const char *s, size_t len)
 	md = len > REGEX_SHORT_SUBJECT ? pcre2_match_data_create(1, re->gctx) : re->md;
 	if (!md)
 		return REGEX_GAVE_UP;
+	if (re->dfa) {
+		rc = dfa_match(re, md, s, len);
+		if (md != re->md)
+			pcre2_match_data_free(md);
+		return rc;
+	}
 	if (++re->uses >= REGEX_JIT_AFTER && !re->jit_tried) {
 		re->jit_tried = true;
 		re->jit = pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0;

@@ -16,10 +16,18 @@
  * the dialect does not give it is refused with the reason, never taken
  * silently.
  *
- * Matching is bounded: REGEX_MATCH_LIMIT backtracking steps, a depth and
- * a heap limit, so a hostile pattern or value ends in REGEX_GAVE_UP, not
- * a hang.  A subject that is not UTF-8 never crashes: a byte that is not
- * part of a well-formed character matches no item of the pattern.
+ * RE2 also as Go limits it: a repeat count is at most 1000, alone and
+ * multiplied over nested {n,m} repeats; no repetition of a repetition
+ * (a**); groups nest at most 1000 deep.
+ *
+ * Matching is bounded.  ECMA-262 runs on PCRE2's backtracking matcher:
+ * REGEX_MATCH_LIMIT steps, a depth and a heap limit, so a hostile
+ * pattern or value ends in REGEX_GAVE_UP, not a hang.  RE2 runs as RE2
+ * does, without backtracking (PCRE2's DFA matcher, docs/design/upstream.md
+ * "Kubernetes CRD patterns"): (a+)+$ on a long value is answered.  A
+ * subject that is not UTF-8 never crashes: in ECMA-262 a byte that is not
+ * part of a well-formed character matches no item of the pattern; in RE2
+ * it is U+FFFD, as Go reads it.
  */
 #ifndef GS_REGEX_H
 #define GS_REGEX_H

@@ -67,6 +67,37 @@ const struct schema *schema_gpusite(struct arena *a, struct diags *d);
 int schema_validate(const struct schema *s, struct arena *a, struct diags *d, const char *rule,
 		    const struct node *doc);
 
+/*
+ * The bounds of evaluating schemas a user gathers (validate --rendered):
+ * a schema whose allOf/anyOf/$ref fan out can take time and memory
+ * exponential in its size.  Each schema applied to a value is a step;
+ * an object may take object_steps_max of them and the run
+ * run_steps_max, until the deadline (schema_clock() seconds, 0: none),
+ * and its evaluation may grow the arena by SCHEMA_BYTES_PER_OBJECT.
+ * Messages are built only for the errors that are kept.
+ */
+#define SCHEMA_STEPS_PER_OBJECT 1000000ul
+#define SCHEMA_STEPS_PER_RUN 20000000ul
+#define SCHEMA_BYTES_PER_OBJECT ((size_t)256 << 20)
+struct schema_budget {
+	unsigned long object_steps_max, run_steps_max;
+	double deadline;
+	unsigned long run_steps; /* used so far */
+	const char *why;         /* after -3: which bound was passed (static) */
+};
+
+/* Monotonic seconds, for schema_budget.deadline. */
+double schema_clock(void);
+
+/*
+ * schema_validate() within the bounds of b (NULL: none): 0, -1 after the
+ * violations, or -3 when a bound was passed; then nothing is reported
+ * and b->why says which: the caller says the object could not be checked
+ * (never a pass).
+ */
+int schema_validate_bounded(const struct schema *s, struct arena *a, struct diags *d,
+			    const char *rule, const struct node *doc, struct schema_budget *b);
+
 /* Only the verdict, no diagnostics (for oneOf/anyOf/not and tests). */
 bool schema_accepts(const struct schema *s, const struct node *doc);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
@@ -49,9 +50,23 @@ struct verr {
 	const char *field;      /* the suggested name, or the missing one */
 };
 
+/* The bounds of one evaluation (schema_validate_bounded): steps, a
+ * deadline, and the arena's growth, looked at every BUDGET_LOOK steps. */
+#define BUDGET_LOOK 1024u
+struct vbudget {
+	unsigned long steps, max;
+	double deadline; /* schema_clock() seconds; 0: none */
+	struct arena *a;
+	size_t bytes_at_start;
+	bool out;
+	const char *why;
+};
+
 struct vctx {
 	struct arena *a;
-	bool collect; /* false: stop at the first problem, record nothing */
+	struct vbudget *bud; /* NULL: unbounded (the built-in schema) */
+	bool collect;        /* false: stop at the first problem, record nothing */
+	bool count_only;     /* collect: count the errors and tag them, build no message */
 	struct verr *errs;
 	size_t nerrs, aerrs;
 	bool truncated;
@@ -116,11 +131,18 @@ verr(struct vctx *c, const struct node *n, const struct pseg *p, const char *fmt
 	va_end(ap);
 }
 
-/* Arguments (paths, echoed values) are built only when recording. */
-#define VERR(c, ...)                                                                               \
+/* Arguments (paths, echoed values) are built only for an error that is
+ * kept: when recording, with room in the list, and not only counting. */
+#define VERR(c, n, ...)                                                                            \
 	do {                                                                                       \
-		if ((c)->collect)                                                                  \
-			verr((c), __VA_ARGS__);                                                    \
+		if (!(c)->collect)                                                                 \
+			break;                                                                     \
+		if ((c)->nerrs >= MAX_ERRORS)                                                      \
+			(c)->truncated = true;                                                     \
+		else if ((c)->count_only)                                                          \
+			verr_add((c), (n)->at, "", NULL);                                          \
+		else                                                                               \
+			verr((c), (n), __VA_ARGS__);                                               \
 	} while (0)
 
 /* A value fit for a one-line message: control characters escaped, cut
@@ -330,6 +352,7 @@ accepts(struct vctx *c, const struct schema *s, const struct node *n)
 
 	memset(&sub, 0, sizeof(sub));
 	sub.a = c->a;
+	sub.bud = c->bud;
 	sub.depth = c->depth;
 	return v_schema(&sub, s, n, NULL);
 }
@@ -390,6 +413,10 @@ unknown_field(struct vctx *c, const struct schema *s, const struct node *map,
 
 	if (!c->collect)
 		return;
+	if (c->count_only || c->nerrs >= MAX_ERRORS) {
+		VERR(c, pr->key, kp, "unknown field");
+		return;
+	}
 	where = subject(c, path_of(c->a, p));
 	cands = arena_alloc(c->a, (s->nprops + 1) * sizeof(*cands));
 	for (k = 0; k < s->nprops; k++)
@@ -451,7 +478,7 @@ v_property_name(struct vctx *c, const struct schema *s, const struct node_pair *
 	sub.errs = NULL;
 	sub.nerrs = sub.aerrs = 0;
 	sub.truncated = false;
-	if (c->collect)
+	if (c->collect && !c->count_only)
 		sub.name_of =
 			arena_printf(c->a, "field name '%s' in %s", echo(c->a, name, strlen(name)),
 				     subject(c, path_of(c->a, p)));
@@ -1078,6 +1105,21 @@ enum_error(struct vctx *c, const struct schema *s, const struct node *n, const s
 		     list ? list : "", show(c->a, n));
 }
 
+/* One branch checked into sub, collecting (or only counting) its errors. */
+static void
+branch_check(struct vctx *sub, const struct vctx *c, bool count_only, const struct schema *b,
+	     const struct node *node, const struct pseg *p)
+{
+	memset(sub, 0, sizeof(*sub));
+	sub->a = c->a;
+	sub->bud = c->bud;
+	sub->collect = true;
+	sub->count_only = count_only;
+	sub->depth = c->depth;
+	sub->name_of = c->name_of;
+	v_schema(sub, b, node, p);
+}
+
 /* anyOf / oneOf with no passing branch: the errors of the branch that
  * came closest (fewest errors), not a wall of every branch's errors. */
 static void
@@ -1085,12 +1127,14 @@ best_branch(struct vctx *c, struct schema *const *br, size_t n, const struct nod
 	    const struct pseg *p)
 {
 	struct vctx best, sub;
-	size_t k;
+	size_t k, best_k = 0;
 	bool have = false;
 
 	bool best_fits = false;
 
 	memset(&best, 0, sizeof(best));
+	/* the errors of every branch are counted; the messages are built
+	 * for the closest branch only */
 	for (k = 0; k < n; k++) {
 		const struct schema *b = br[k];
 		bool fits;
@@ -1101,21 +1145,19 @@ best_branch(struct vctx *c, struct schema *const *br, size_t n, const struct nod
 		while (b->ref && hops++ < 64)
 			b = b->ref;
 		fits = !b->types || (b->types & node_types(node));
-		memset(&sub, 0, sizeof(sub));
-		sub.a = c->a;
-		sub.collect = true;
-		sub.depth = c->depth;
-		sub.name_of = c->name_of;
-		v_schema(&sub, br[k], node, p);
+		branch_check(&sub, c, true, br[k], node, p);
 		if (!sub.nerrs)
 			continue;
 		if (!have || (fits && !best_fits) ||
 		    (fits == best_fits && sub.nerrs < best.nerrs)) {
 			best = sub;
+			best_k = k;
 			best_fits = fits;
 			have = true;
 		}
 	}
+	if (have && !c->count_only)
+		branch_check(&best, c, false, br[best_k], node, p);
 	if (have)
 		take_errors(c, &best);
 	else
@@ -1190,6 +1232,36 @@ v_logic(struct vctx *c, const struct schema *s, const struct node *n, const stru
 	return ok;
 }
 
+double
+schema_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One step more; true once a bound is passed (and from then on). */
+static bool
+budget_spent(struct vbudget *b)
+{
+	if (b->out)
+		return true;
+	if (++b->steps > b->max) {
+		b->out = true;
+		b->why = "steps";
+	} else if (b->steps % BUDGET_LOOK == 0) {
+		if (b->deadline > 0 && schema_clock() > b->deadline) {
+			b->out = true;
+			b->why = "deadline";
+		} else if (b->a->total - b->bytes_at_start > SCHEMA_BYTES_PER_OBJECT) {
+			b->out = true;
+			b->why = "memory";
+		}
+	}
+	return b->out;
+}
+
 static bool
 v_schema(struct vctx *c, const struct schema *s, const struct node *n, const struct pseg *p)
 {
@@ -1202,6 +1274,8 @@ v_schema(struct vctx *c, const struct schema *s, const struct node *n, const str
 		VERR(c, n, p, "%s is not allowed here", subject(c, path_of(c->a, p)));
 		return false;
 	}
+	if (c->bud && budget_spent(c->bud))
+		return false; /* the verdict is discarded: schema_validate_bounded says -3 */
 	if (++c->depth > MAX_DEPTH) {
 		VERR(c, n, p, "%s: the schema nests too deep here (a $ref loop?)",
 		     subject(c, path_of(c->a, p)));
@@ -1280,15 +1354,60 @@ int
 schema_validate(const struct schema *s, struct arena *a, struct diags *d, const char *rule,
 		const struct node *doc)
 {
+	return schema_validate_bounded(s, a, d, rule, doc, NULL);
+}
+
+/* The evaluation of doc with the bounds of b; -3 (b->why set) once one is
+ * passed, with nothing reported. */
+static int
+evaluate(struct vctx *c, const struct schema *s, const struct node *doc, struct schema_budget *b)
+{
+	struct vbudget vb;
+	bool ok;
+
+	memset(&vb, 0, sizeof(vb));
+	if (b) {
+		unsigned long left =
+			b->run_steps_max > b->run_steps ? b->run_steps_max - b->run_steps : 0;
+
+		vb.max = b->object_steps_max < left ? b->object_steps_max : left;
+		vb.deadline = b->deadline;
+		vb.a = c->a;
+		vb.bytes_at_start = c->a->total;
+		c->bud = &vb;
+	}
+	ok = v_schema(c, s, doc, NULL);
+	if (!b)
+		return ok ? 0 : -1;
+	b->run_steps += vb.steps;
+	if (!vb.out)
+		return ok ? 0 : -1;
+	b->why = !strcmp(vb.why, "deadline") ? "the --timeout ran out"
+		 : !strcmp(vb.why, "memory")
+			 ? "its evaluation took more memory than the limit of one object"
+		 : vb.max < b->object_steps_max
+			 ? "the run's schema evaluation passed its limit of steps"
+			 : "its evaluation passed the limit of steps of one object";
+	return -3;
+}
+
+int
+schema_validate_bounded(const struct schema *s, struct arena *a, struct diags *d, const char *rule,
+			const struct node *doc, struct schema_budget *b)
+{
 	struct vctx c;
 	size_t k;
+	int rc;
 
 	if (!s || !doc)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.a = a;
 	c.collect = true;
-	if (v_schema(&c, s, doc, NULL) && c.nerrs == 0)
+	rc = evaluate(&c, s, doc, b);
+	if (rc == -3)
+		return -3;
+	if (rc == 0 && c.nerrs == 0)
 		return 0;
 	if (c.nerrs == 0)
 		diag_add(d, DIAG_ERROR, doc->at, rule, "",

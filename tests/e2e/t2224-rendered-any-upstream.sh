@@ -77,6 +77,30 @@ test_expect_success 'a directory without schemas: each object unchecked says so 
 	! grep "GS130" err
 '
 
+test_expect_success 'two CRDs of one kind: the last file in name order wins, a note names all' '
+	mkdir -p al2023-last hybrid-last &&
+	for d in al2023-last hybrid-last; do
+		cp -R odd/. "$d"/ && rm "$d/more/nc" "$d/pools" || return 1
+	done &&
+	cp "$U/nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" al2023-last/nc-a &&
+	cp "$U/nodeadm/amazon-eks-ami.node.eks.aws_nodeconfigs.yaml" al2023-last/nc-b &&
+	cp "$U/nodeadm/amazon-eks-ami.node.eks.aws_nodeconfigs.yaml" hybrid-last/nc-a &&
+	cp "$U/nodeadm/eks-hybrid.node.eks.aws_nodeconfigs.yaml" hybrid-last/nc-b &&
+	cp "$U/karpenter/karpenter.sh_nodepools.yaml" hybrid-last/np-a &&
+	cp "$U/karpenter/aws-provider/karpenter.sh_nodepools.yaml" hybrid-last/np-b &&
+	cp "$U/karpenter/aws-provider/karpenter.sh_nodepools.yaml" al2023-last/np-a &&
+	cp "$U/karpenter/karpenter.sh_nodepools.yaml" al2023-last/np-b &&
+	"$GPUSITE" validate --rendered --upstream hybrid-last fleet.yaml 2>err &&
+	clean err &&
+	grep -c "note: node.eks.aws/v1alpha1 NodeConfig is defined by 2 files of hybrid-last (hybrid-last/nc-a, hybrid-last/nc-b): the last in file-name order, hybrid-last/nc-b, is used" err >n &&
+	test "$(cat n)" = 1 &&
+	grep "note: karpenter.sh/v1 NodePool is defined by 2 files of hybrid-last (hybrid-last/np-a, hybrid-last/np-b): the last in file-name order, hybrid-last/np-b, is used" err &&
+	expect_exit 1 "$GPUSITE" validate --rendered --upstream al2023-last fleet.yaml 2>err &&
+	grep "error: unknown field .hybrid. in spec .*\[GS130\]" err &&
+	grep "note: node.eks.aws/v1alpha1 NodeConfig is defined by 2 files of al2023-last (al2023-last/nc-a, al2023-last/nc-b): the last in file-name order, al2023-last/nc-b, is used" err &&
+	grep "note: karpenter.sh/v1 NodePool is defined by 2 files of al2023-last (al2023-last/np-a, al2023-last/np-b): the last in file-name order, al2023-last/np-b, is used" err
+'
+
 test_expect_success '--live without --rendered, --upstream without --rendered: usage errors' '
 	expect_exit 2 "$GPUSITE" validate --live "$TEST_TOP/testdata/fleet" 2>err &&
 	grep "go with --rendered" err &&

@@ -529,11 +529,68 @@ test_check__every_rendered_golden_kind_has_a_descriptor(void **state)
 	assert_true(objects > 50);
 }
 
+/* A CRD of example.com Widget whose spec takes the one field `field`. */
+static const struct node *
+widget_crd(const char *field)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "apiVersion: apiextensions.k8s.io/v1\n"
+		 "kind: CustomResourceDefinition\n"
+		 "spec:\n"
+		 "  group: example.com\n"
+		 "  names: {kind: Widget}\n"
+		 "  versions:\n"
+		 "  - name: v1\n"
+		 "    schema:\n"
+		 "      openAPIV3Schema:\n"
+		 "        type: object\n"
+		 "        properties:\n"
+		 "          apiVersion: {type: string}\n"
+		 "          kind: {type: string}\n"
+		 "          metadata: {type: object}\n"
+		 "          spec: {type: object, properties: {%s: {type: string}}}\n",
+		 field);
+	return docs_of(text).docs[0];
+}
+
+/* Two files defining one kind: the last wins, as kubectl apply -f DIR
+ * would leave the cluster, and one note names both and the one used. */
+static void
+test_check__the_last_of_two_crds_wins(void **state)
+{
+	struct check_upstream *u = check_upstream_new(&A, "DIR");
+	struct yamlio_docs obj = docs_of("apiVersion: example.com/v1\n"
+					 "kind: Widget\n"
+					 "metadata: {name: w}\n"
+					 "spec: {second: x}\n"
+					 "---\n"
+					 "apiVersion: example.com/v1\n"
+					 "kind: Widget\n"
+					 "metadata: {name: w2}\n"
+					 "spec: {first: x}\n");
+	size_t before = D.count;
+
+	(void)state;
+	check_upstream_add_doc(u, &A, "DIR/a.yaml", widget_crd("first"));
+	check_upstream_add_doc(u, &A, "DIR/b.yaml", widget_crd("second"));
+	assert_int_equal(check_rendered(&A, &D, u, obj.docs, obj.count), -1);
+	assert_int_equal(count("GS130", "unknown field 'first'"), 1);
+	assert_int_equal(count("GS130", "unknown field 'second'"), 0);
+	assert_int_equal(count("GS131", "example.com/v1 Widget is defined by 2 files of DIR "
+					"(DIR/a.yaml, DIR/b.yaml): the last in file-name order, "
+					"DIR/b.yaml, is used"),
+			 1);
+	assert_int_equal(D.count - before, 2);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TESTUTIL_CASE(test_check__qualified_names_and_label_values),
+		TESTUTIL_CASE(test_check__the_last_of_two_crds_wins),
 		TESTUTIL_CASE(test_check__a_correct_nodepool_is_quiet),
 		TESTUTIL_CASE(test_check__nodepool_label_domains_follow_cel_find_endswith),
 		TESTUTIL_CASE(test_check__nodepool_requirement_rules),

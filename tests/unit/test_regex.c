@@ -440,6 +440,95 @@ test_regex__match_limit_ends_catastrophic_backtracking(void **state)
 	}
 }
 
+/* RE2 runs in time linear in the value (PCRE2's DFA matcher, the pattern
+ * anchored behind (?s:.)*?): what backtracking gives up on is answered. */
+static void
+test_regex__go_runs_in_linear_time(void **state)
+{
+	static char big[100002];
+	static const char *const nested[] = { "(a+)+$",         "^(a+)+$",  "(a|aa)+$",
+					      "^(a*)*b$",       "(a+)+b",   "^([a-z]+-?)+$",
+					      "(?:a{1,}){1,}$", "(x+x+)+y", "\\b(\\w+\\s?)+$" };
+	double t0, ms;
+
+	(void)state;
+	memset(big, 'a', 100000);
+	big[100000] = '!';
+	t0 = now_ms();
+	for (size_t k = 0; k < sizeof(nested) / sizeof(nested[0]); k++) {
+		int want = strchr(nested[k], '!') ? YES : NO;
+
+		if (match_n(REGEX_GO, nested[k], big, 100001) != want)
+			print_error("'%s' on 100,000 a's and '!'\n", nested[k]);
+		assert_int_equal(match_n(REGEX_GO, nested[k], big, 100001), want);
+	}
+	ms = now_ms() - t0;
+	/* about 0.2 s unloaded; backtracking would take longer than the universe */
+	if (ms > 20000)
+		print_error("RE2 patterns took %.0f ms\n", ms);
+	assert_true(ms < 20000);
+	/* the same patterns still match what they should */
+	assert_int_equal(go("(a+)+$", "xaaa"), YES);
+	assert_int_equal(go("^(a+)+$", "aaa"), YES);
+	assert_int_equal(go("(a+)+b", "xxaab"), YES);
+	assert_int_equal(go("^([a-z]+-?)+$", "gpu-node-"), YES);
+	assert_int_equal(go("^([a-z]+-?)+$", "gpu--node"), NO);
+	assert_int_equal(go("^a+?b$", "aaab"), YES);
+	assert_int_equal(go("^a{2,}$", "a"), NO);
+	assert_int_equal(go("^a{2,}$", "aa"), YES);
+	assert_int_equal(go("^a{2,}?$", "aaaa"), YES);
+	assert_int_equal(go("^\\d+\\.[0-9]+$", "10.42"), YES);
+	assert_int_equal(go("^é+$", "ééé"), YES);
+	assert_int_equal(go("^\\Qa+\\E+$", "a++"), YES);
+	assert_int_equal(go("^\\Qa+", "a+"), YES);
+	assert_int_equal(go("^(?i)ab+$", "ABB"), YES);
+	assert_int_equal(go("x|^y", "y"), YES);
+	assert_int_equal(go("x|^y", "zy"), NO);
+	assert_int_equal(go("(?m)^y", "z\ny"), YES);
+}
+
+/* Go's regexp/syntax limits: a count up to 1000, alone and multiplied
+ * over nested repeats; no repetition of a repetition. */
+static void
+test_regex__go_repeat_limits(void **state)
+{
+	static const struct refusal cases[] = {
+		{ "a{1001}", "at most 1000" },      { "a{0,1001}", "at most 1000" },
+		{ "a{1001,}", "at most 1000" },     { "(a{2}){501}", "nested" },
+		{ "((a{10}){10}){11}", "nested" },  { "(?:a{1000}b){2}", "nested" },
+		{ "a**", "nested repetition" },     { "a+*", "nested repetition" },
+		{ "a{2}{3}", "nested repetition" }, { "a*??", "nested repetition" },
+	};
+	static char s[1001];
+	char *deep = malloc(4100);
+	size_t k;
+
+	(void)state;
+	assert_refusals(REGEX_GO, cases, sizeof(cases) / sizeof(cases[0]));
+	memset(s, 'a', 1000);
+	assert_int_equal(go("^a{1000}$", s), YES);
+	assert_int_equal(go("^(a{10}){100}$", s), YES);
+	assert_int_equal(go("^((a{10}){10}){10}$", s), YES);
+	assert_int_equal(go("^((a{1000}){0}){2}a{1000}$", s), YES);
+	assert_int_equal(go("^a{999}$", s), NO);
+	assert_int_equal(go("^a{0,1000}?$", s), YES);
+	assert_int_equal(go("a{,5}", "a{,5}"), YES); /* a literal '{' in RE2 */
+	assert_int_equal(go("a*{", "aa{"), YES);
+	/* groups nest 1000 deep, not 1001 */
+	for (k = 0; k < 1000; k++)
+		deep[k] = '(';
+	deep[k] = 'a';
+	for (k = 0; k < 1000; k++)
+		deep[1001 + k] = ')';
+	deep[2001] = '\0';
+	assert_int_equal(go(deep, "a"), YES);
+	memmove(deep + 1, deep, 2002);
+	deep[2002] = ')';
+	deep[2003] = '\0';
+	assert_non_null(strstr(refused(REGEX_GO, deep), "1000 deep"));
+	free(deep);
+}
+
 /* A hot pattern goes to the JIT, with the same verdicts. */
 static void
 test_regex__hot_patterns_keep_their_verdicts_on_the_jit(void **state)
@@ -501,11 +590,18 @@ test_regex__invalid_utf8_subjects(void **state)
 				 3),
 			 YES);
 	assert_int_equal(match_n(REGEX_ECMA, "^a", "a\xff", 2), YES);
+	/* Go reads a byte that is no character as U+FFFD: '.' takes it */
 	assert_int_equal(match_n(REGEX_GO, "^a.b$",
 				 "a\xff"
 				 "b",
 				 3),
-			 NO);
+			 YES);
+	assert_int_equal(match_n(REGEX_GO, "^a\\x{FFFD}{2}b$",
+				 "a\xe2\x82"
+				 "b",
+				 4),
+			 YES);
+	assert_int_equal(match_n(REGEX_GO, "^[a-z]+$", "ab\xff", 3), NO);
 }
 
 static void
@@ -582,6 +678,8 @@ main(void)
 		cmocka_unit_test(test_regex__ecma_refuses_what_pcre_alone_has),
 		cmocka_unit_test(test_regex__go_is_re2),
 		cmocka_unit_test(test_regex__go_refuses_what_re2_has_not),
+		cmocka_unit_test(test_regex__go_runs_in_linear_time),
+		cmocka_unit_test(test_regex__go_repeat_limits),
 		cmocka_unit_test(test_regex__match_limit_ends_catastrophic_backtracking),
 		cmocka_unit_test(test_regex__hot_patterns_keep_their_verdicts_on_the_jit),
 		cmocka_unit_test(test_regex__invalid_utf8_subjects),

@@ -1124,6 +1124,84 @@ test_schema__validates_a_thousand_sites_fast(void **state)
 	assert_true(ms < 5000);
 }
 
+/* A schema of `levels` levels, each applying the next twice (allOf of
+ * two $refs): 2^levels evaluations of its leaf. */
+static struct schema *
+fanout(int levels, const char *leaf)
+{
+	struct buf b;
+	struct schema *s;
+
+	buf_init(&b, 1 << 20);
+	assert_int_equal(buf_printf(&b, "{\"$ref\": \"#/definitions/L0\", \"definitions\": {"), 0);
+	for (int i = 0; i < levels; i++)
+		assert_int_equal(
+			buf_printf(&b,
+				   "\"L%d\": {\"allOf\": [{\"$ref\": \"#/definitions/L%d\"}, "
+				   "{\"$ref\": \"#/definitions/L%d\"}]}, ",
+				   i, i + 1, i + 1),
+			0);
+	assert_int_equal(buf_printf(&b, "\"L%d\": %s}}", levels, leaf), 0);
+	assert_int_equal(buf_add(&b, "", 1), 0);
+	s = compile(b.data);
+	buf_release(&b);
+	return s;
+}
+
+/* Schemas a user gathers are bounded: steps per object and per run, a
+ * deadline; past a bound the answer is -3 with nothing reported, never
+ * a verdict; within them the verdict is the unbounded one. */
+static void
+test_schema__evaluation_is_bounded(void **state)
+{
+	struct schema *fail = fanout(22, "{\"type\": \"string\"}");
+	struct schema *pass = fanout(22, "{\"type\": \"integer\"}");
+	struct schema *few = fanout(4, "{\"type\": \"string\"}");
+	struct schema_budget b = { SCHEMA_STEPS_PER_OBJECT, SCHEMA_STEPS_PER_RUN, 0, 0, NULL };
+	size_t before = D.count;
+	double t0 = schema_clock();
+
+	(void)state;
+	assert_int_equal(schema_validate_bounded(fail, &A, &D, "X", json("1"), &b), -3);
+	assert_non_null(strstr(b.why, "limit of steps of one object"));
+	assert_int_equal(schema_validate_bounded(pass, &A, &D, "X", json("1"), &b), -3);
+	assert_int_equal(D.count, before); /* nothing said: the caller says it */
+	/* well under a second unloaded; the unbounded run took 25 s and 4 GB */
+	assert_true(schema_clock() - t0 < 20);
+	/* within the bounds: the verdicts, the errors */
+	assert_int_equal(schema_validate_bounded(few, &A, &D, "X", json("\"a\""), &b), 0);
+	assert_int_equal(schema_validate_bounded(few, &A, &D, "X", json("1"), &b), -1);
+	assert_true(D.count > before);
+	/* the run's steps: what is left of them bounds the next object */
+	b = (struct schema_budget){ 1000000, 1500000, 0, 0, NULL };
+	assert_int_equal(schema_validate_bounded(pass, &A, &D, "X", json("1"), &b), -3);
+	assert_non_null(strstr(b.why, "of one object"));
+	assert_int_equal(schema_validate_bounded(pass, &A, &D, "X", json("1"), &b), -3);
+	assert_non_null(strstr(b.why, "the run's"));
+	assert_int_equal(schema_validate_bounded(few, &A, &D, "X", json("\"a\""), &b), -3);
+	/* the deadline */
+	b = (struct schema_budget){ SCHEMA_STEPS_PER_OBJECT, SCHEMA_STEPS_PER_RUN,
+				    schema_clock() - 1, 0, NULL };
+	assert_int_equal(schema_validate_bounded(pass, &A, &D, "X", json("1"), &b), -3);
+	assert_non_null(strstr(b.why, "--timeout"));
+}
+
+/* anyOf with no passing branch: the closest branch's messages, built for
+ * that branch only. */
+static void
+test_schema__any_of_reports_the_closest_branch(void **state)
+{
+	struct schema *s = compile("{\"anyOf\": [{\"type\": \"string\"},"
+				   " {\"type\": \"object\", \"required\": [\"a\", \"b\"]},"
+				   " {\"type\": \"object\", \"required\": [\"a\"]}]}");
+	size_t before = D.count;
+
+	(void)state;
+	assert_int_equal(check(s, json("{\"c\": 1}")), 1);
+	assert_int_equal(D.count, before + 1);
+	assert_non_null(strstr(D.items[before].msg, "'a'"));
+}
+
 #define T(f) TESTUTIL_CASE(f)
 
 int
@@ -1131,6 +1209,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_schema__gpusite_compiles_no_pattern_up_front),
+		T(test_schema__evaluation_is_bounded),
+		T(test_schema__any_of_reports_the_closest_branch),
 		T(test_schema__gpusite_compiles_once),
 		T(test_schema__gpusite_every_pattern_compiles),
 		T(test_schema__direct_read_builds_the_json_parse_tree),
