@@ -4,7 +4,7 @@
  * Every object of a rendered stream is validated against its upstream
  * schema (the CRD's openAPIV3Schema, or the Kubernetes OpenAPI v3 with its
  * #/components/schemas references resolved), read at run time from an
- * upstream directory laid out like ../shared/upstream, with unknown
+ * upstream directory (docs/design/upstream.md), with unknown
  * fields rejected as a strict decoder (nodeadm) or the API server with
  * fieldValidation=Strict does.  Then the rules that upstream enforces
  * outside the schema run as C checks: every CEL rule (x-kubernetes-

@@ -1,8 +1,7 @@
 /*
  * check_nodeconfig.c - a hybrid nodeadm NodeConfig as `nodeadm config
- * check` and `nodeadm init` judge it (aws/eks-hybrid v1.0.20,
- * internal/node/hybrid/validator.go; docs/design/upstream.md, "nodeadm and EKS Hybrid Nodes"), and the
- * kubelet flags it carries as the kubelet itself would (--node-labels
+ * check` and `nodeadm init` judge it (docs/design/upstream.md, "nodeadm
+ * and EKS Hybrid Nodes"), and the kubelet flags it carries as the kubelet itself would (--node-labels
  * under NodeRestriction's rules, --register-with-taints syntax).
  *
  * In the nodeconfig ConfigMap the SSM activation code is left out on

@@ -3,8 +3,8 @@
  * run time from a directory, the cluster (--live), or both.  Any
  * directory of CRDs and OpenAPI v3 documents will do: what is not found
  * at the paths below is looked up by content (check_index.c).  A
- * directory laid out like ../shared/upstream (SOURCES.md) is read at its
- * known paths first:
+ * directory laid out like the upstream folder (docs/design/upstream.md)
+ * is read at its known paths first:
  *   - custom resources: the CRD whose spec.group and spec.names.kind
  *     match, its spec.versions[name == <version>].schema.openAPIV3Schema;
  *   - built-in kinds: kubernetes/release-1.35/<api|apis__group__version>

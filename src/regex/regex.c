@@ -53,9 +53,9 @@ struct regex {
 	size_t wsn;
 };
 
-/* RE2's limits (Go's regexp/syntax, parse.go): a repeat count is at most
- * 1000, and so is the product of the counts of nested {n,m} repeats
- * (maxRepeat, repeatIsValid); groups nest at most 1000 deep (maxHeight). */
+/* RE2's limits (docs/design/upstream.md, "Kubernetes CRD patterns"): a
+ * repeat count is at most 1000, and so is the product of the counts of
+ * nested {n,m} repeats; groups nest at most 1000 deep. */
 #define RE2_MAX_REPEAT 1000
 #define RE2_MAX_NEST 1000
 /* The DFA matcher's workspace: ints, grown up to the cap on demand. */
