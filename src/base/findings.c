@@ -174,8 +174,9 @@ const struct finding findings_table[] = {
 	    "a rendered object does not match its upstream schema, or uses a version the CRD does "
 	    "not serve"),
 	ROW("GS131", DIAG_WARNING, FINDING_CHECK,
-	    "no upstream schema checks an object (a note for a stand-in schema, an error when the "
-	    "upstream directory cannot be read)"),
+	    "no upstream schema checks an object (a note for a stand-in schema or for a kind that "
+	    "several files define, an error when the upstream directory cannot be read or an "
+	    "object's evaluation passes its bounds)"),
 	ROW("GS132", DIAG_ERROR, FINDING_CHECK,
 	    "apiVersion, kind or metadata (name, namespace, labels, annotations) of a rendered "
 	    "object is not valid (a warning for a missing or meaningless namespace)"),
