@@ -83,9 +83,14 @@ job() {
 	budget=$(budget_of "$name")
 	t0=$(date +%s)
 	# timeout stops the runner's whole process group (servers it started
-	# included) at the budget; -k: KILL what ignores TERM 10 s later
-	timeout -k 10 "$budget" "$@" >"$log" 2>&1 </dev/null
+	# included) at the budget; -k: KILL what ignores TERM 10 s later.  That
+	# group is not the terminal's: an interrupt of the run is passed on.
+	timeout -k 10 "$budget" "$@" >"$log" 2>&1 </dev/null &
+	tpid=$!
+	trap 'kill -TERM "$tpid" 2>/dev/null; exit 130' INT TERM HUP
+	wait "$tpid"
 	rc=$?
+	trap - INT TERM HUP
 	secs=$(($(date +%s) - t0))
 	# cmocka's TAP marks a skip "not ok N # SKIP": a skip, not a failure
 	p=$(grep -ac '^ok ' "$log" | tr -d ' ')
@@ -144,7 +149,7 @@ collect() {
 }
 
 # the runners of this layer, sorted by name; t6999 apart (last of all)
-names=$(
+names=$({
 	if [ "$layer" = all ] || [ "$layer" = unit ]; then
 		for t in "$odir"/tests/test_*; do
 			[ -x "$t" ] && echo "unit/$(basename "$t")"
@@ -154,8 +159,8 @@ names=$(
 		for t in tests/golden/t*.sh tests/e2e/t*.sh; do
 			[ -f "$t" ] && echo "$t"
 		done
-	fi | LC_ALL=C sort
-)
+	fi
+} | LC_ALL=C sort)
 last=$(echo "$names" | grep '/t6999-[^/]*\.sh$')
 names=$(echo "$names" | grep -v '/t6999-[^/]*\.sh$')
 # the ones this pass skips (tagged noasan under the sanitizers or valgrind)
