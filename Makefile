@@ -67,8 +67,10 @@ $(O)/tests/%: tests/unit/%.c $(LIB)
 deps:
 	@sh mk/deps.sh
 
+# make test builds on every CPU unless the caller chose a -j; the runners
+# then go TEST_JOBS at a time (tests/run.sh)
 test: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2)) all $(UNIT_BIN)
 	@O=$(O) sh tests/run.sh
 
 test-unit: $(UNIT_BIN)

@@ -148,7 +148,8 @@ init_filled() {
 # copy_tree DIR: the source tree (what git tracks or would, of src, schemas,
 # mk, docs, tests/tools and the Makefile) into DIR, with the objects of the
 # build under test in DIR/build-toy, so `make O=build-toy` there compiles
-# only what a test changes (t0004, t0008).
+# only what a test changes (t0004, t0008).  Not what other scripts keep in
+# the build directory meanwhile (e2e-cache/, their tNNNN/ work directories).
 copy_tree() {
 	mkdir "$1" &&
 	(cd "$TEST_TOP" && git ls-files -co --exclude-standard -- src schemas mk docs tests/tools Makefile VERSION) |
@@ -157,7 +158,8 @@ copy_tree() {
 		mkdir -p "$1/$(dirname "$f")" && cp -p "$TEST_TOP/$f" "$1/$f" || exit 1
 	done &&
 	mkdir -p "$1/build-toy" &&
-	(cd "$(dirname "$GPUSITE")" && tar cf - --exclude=./tests --exclude=./test-logs .) |
+	(cd "$(dirname "$GPUSITE")" && tar cf - --exclude=./tests --exclude=./test-logs \
+		--exclude=./e2e-cache --exclude="./t[0-9][0-9][0-9][0-9]*" .) |
 	(cd "$1/build-toy" && tar xf -)
 }
 

@@ -3,6 +3,22 @@
 # "N passed, N failed, N skipped".  Every runner speaks TAP ("ok" / "not ok"
 # lines; "# SKIP why" marks a skip, which is printed, never silent).
 # cmocka binaries are switched to TAP with CMOCKA_MESSAGE_OUTPUT.
+#
+# The runners (unit binaries, golden runners, e2e scripts) are a job list
+# run TEST_JOBS at a time (default: twice the CPUs, since most of a
+# script's time is waiting on a server or a child, not CPU); each writes
+# its own log, scratch directory and ports.  The lines come out sorted by
+# runner name, each as soon as it and the ones before it are done, with
+# the seconds it took.  t6999 (the sanitizer and valgrind reports of
+# every other runner) runs strictly last, then the checkout-clean check.
+#
+# tests/budgets gives each runner a budget in seconds (a default for the
+# others), scaled under the sanitizers or valgrind: a runner still going
+# at its budget is stopped and is a failure naming its time and budget.
+# Runners tagged "noasan" there (packaging, dist, image, tree rebuilds,
+# the fuzz build) are skipped, visibly, in the sanitizer pass.
+#
+# Internal: run.sh --job NAME runs one runner for the parent (via xargs).
 set -u
 O=${O:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,23 +31,77 @@ esac
 export GPUSITE="$odir/gpusite" TEST_TOP="$top" O
 export CMOCKA_MESSAGE_OUTPUT=TAP
 export LC_ALL=C TZ=UTC
-layer=${1:-all}
 logdir="$odir/test-logs"
-rm -rf "$logdir" && mkdir -p "$logdir"
-pass=0 fail=0 skip=0 broken=""
+state="$logdir/.jobs"
+budgets="$top/tests/budgets"
 
-run_one() {	# run_one NAME CMD...
-	name=$1; shift
-	log="$logdir/$(echo "$name" | tr '/' '_').log"
-	"$@" >"$log" 2>&1 </dev/null
+# which pass this is: the budget table's factors and tags depend on it
+if [ -n "${GPUSITE_VALGRIND:-}" ]; then
+	pass_kind=valgrind
+elif [ -n "${GPUSITE_SANITIZE:-}" ]; then
+	pass_kind=sanitize
+else
+	pass_kind=plain
+fi
+
+# budget_of NAME: seconds NAME may take in this pass (its row or the
+# default, times the pass's factor)
+budget_of() {
+	[ -f "$budgets" ] || { echo 300; return; }
+	awk -v n="$1" -v k="$pass_kind" '
+		$1 == "default" { d = $2 }
+		$1 == "factor" && $2 == k { f = $3 }
+		$1 == n { b = $2 }
+		END { if (b == "") b = d; if (f == "") f = 1; printf "%d\n", b * f }
+	' "$budgets"
+}
+
+# tagged NAME TAG: NAME's row in the budget table carries TAG
+tagged() {
+	[ -f "$budgets" ] || return 1
+	awk -v n="$1" -v t="$2" '
+		$1 == n { for (i = 3; i <= NF; i++) if ($i == t) found = 1 }
+		END { exit !found }
+	' "$budgets"
+}
+
+# logname NAME: the log file of runner NAME
+logname() {
+	echo "$logdir/$(echo "$1" | tr '/' '_').log"
+}
+
+# job NAME: run one runner under its budget; leave its summary line(s)
+# in $state/FILE.out and "passed failed skipped" in $state/FILE.res
+job() {
+	name=$1
+	base=$(echo "$name" | tr '/' '_')
+	log=$(logname "$name")
+	case $name in
+	unit/*) set -- "$odir/tests/${name#unit/}" ;;
+	*) set -- sh "$name" ;;
+	esac
+	budget=$(budget_of "$name")
+	t0=$(date +%s)
+	# timeout stops the runner's whole process group (servers it started
+	# included) at the budget; -k: KILL what ignores TERM 10 s later.  That
+	# group is not the terminal's: an interrupt of the run is passed on.
+	timeout -k 10 "$budget" "$@" >"$log" 2>&1 </dev/null &
+	tpid=$!
+	trap 'kill -TERM "$tpid" 2>/dev/null; exit 130' INT TERM HUP
+	wait "$tpid"
 	rc=$?
+	trap - INT TERM HUP
+	secs=$(($(date +%s) - t0))
 	# cmocka's TAP marks a skip "not ok N # SKIP": a skip, not a failure
-	p=$(grep -c '^ok ' "$log" | tr -d ' ')
-	s=$(grep -Ec '^(not )?ok .*# [Ss][Kk][Ii][Pp]' "$log" | tr -d ' ')
-	sp=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$log" | tr -d ' ')
-	f=$(grep '^not ok' "$log" | grep -vc '# [Ss][Kk][Ii][Pp]' | tr -d ' ')
+	p=$(grep -ac '^ok ' "$log" | tr -d ' ')
+	s=$(grep -aEc '^(not )?ok .*# [Ss][Kk][Ii][Pp]' "$log" | tr -d ' ')
+	sp=$(grep -ac '^ok .*# [Ss][Kk][Ii][Pp]' "$log" | tr -d ' ')
+	f=$(grep -a "^not ok" "$log" | grep -vc '# [Ss][Kk][Ii][Pp]' | tr -d ' ')
 	p=$((p - sp))
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || [ "$secs" -gt "$budget" ]; then
+		f=$((f + 1))
+		echo "not ok - $name over its budget: stopped after $secs s, budget $budget s (tests/budgets, $pass_kind pass)" >>"$log"
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		echo "not ok - $name exited $rc without reporting a failure" >>"$log"
 	fi
@@ -39,35 +109,111 @@ run_one() {	# run_one NAME CMD...
 		f=1
 		echo "not ok - $name ran no test" >>"$log"
 	fi
-	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 	status=ok; [ "$f" -gt 0 ] && status=FAIL
-	printf '%-48s %4d passed %3d failed %3d skipped  %s\n' "$name" "$p" "$f" "$s" "$status"
-	grep -E '^(not )?ok .*# [Ss][Kk][Ii][Pp]' "$log" | sed 's/^/    /'
-	# headline figures a runner wants seen (conformance counts, agreement)
-	grep -E '^# (JSON-Schema-Test-Suite|ajv cross-check|conformance|summary):' "$log" | sed 's/^# /    /'
-	if [ "$f" -gt 0 ]; then
-		broken="$broken $name"
-		grep -v '^not ok .*# [Ss][Kk][Ii][Pp]' "$log" | grep -B2 -A25 '^not ok' | head -80 | sed 's/^/    | /'
-	fi
+	{
+		printf '%-48s %4d passed %3d failed %3d skipped %4d s  %s\n' "$name" "$p" "$f" "$s" "$secs" "$status"
+		grep -aE '^(not )?ok .*# [Ss][Kk][Ii][Pp]' "$log" | sed 's/^/    /'
+		# headline figures a runner wants seen (conformance counts, agreement)
+		grep -aE '^# (JSON-Schema-Test-Suite|ajv cross-check|conformance|summary):' "$log" | sed 's/^# /    /'
+		if [ "$f" -gt 0 ]; then
+			grep -av '^not ok .*# [Ss][Kk][Ii][Pp]' "$log" | grep -aB2 -A25 '^not ok' | head -80 | sed 's/^/    | /'
+		fi
+	} >"$state/$base.out"
+	echo "$p $f $s" >"$state/$base.res.tmp" && mv "$state/$base.res.tmp" "$state/$base.res"
 }
 
-if [ "$layer" = all ] || [ "$layer" = unit ]; then
-	for t in "$odir"/tests/test_*; do
-		[ -x "$t" ] || continue
-		run_one "unit/$(basename "$t")" "$t"
+if [ "${1:-}" = --job ]; then
+	job "$2"
+	exit 0
+fi
+
+layer=${1:-all}
+ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+jobs=${TEST_JOBS:-$((2 * ncpu))}
+rm -rf "$logdir" && mkdir -p "$state"
+pass=0 fail=0 skip=0 broken=""
+
+# collect NAME: add the result of a finished runner to the totals, print it
+collect() {
+	base=$(echo "$1" | tr '/' '_')
+	if [ -f "$state/$base.res" ]; then
+		read -r p f s <"$state/$base.res"
+		cat "$state/$base.out"
+	else
+		p=0 f=1 s=0
+		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "$1" 0 1 0 "" FAIL
+		echo "    | not ok - $1 left no result (the runner was killed?)"
+	fi
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+	[ "$f" -gt 0 ] && broken="$broken $1"
+}
+
+# the runners of this layer, sorted by name; t6999 apart (last of all)
+names=$({
+	if [ "$layer" = all ] || [ "$layer" = unit ]; then
+		for t in "$odir"/tests/test_*; do
+			[ -x "$t" ] && echo "unit/$(basename "$t")"
+		done
+	fi
+	if [ "$layer" = all ] || [ "$layer" = scripts ]; then
+		for t in tests/golden/t*.sh tests/e2e/t*.sh; do
+			[ -f "$t" ] && echo "$t"
+		done
+	fi
+} | LC_ALL=C sort)
+last=$(echo "$names" | grep '/t6999-[^/]*\.sh$')
+names=$(echo "$names" | grep -v '/t6999-[^/]*\.sh$')
+# the ones this pass skips (tagged noasan under the sanitizers or valgrind)
+skipped=
+if [ "$pass_kind" != plain ]; then
+	for n in $names; do
+		tagged "$n" noasan && skipped="$skipped $n"
 	done
 fi
+run=$(for n in $names; do
+	case " $skipped " in *" $n "*) ;; *) echo "$n" ;; esac
+done)
+
 # A test writes in its scratch directory, never in the checkout: the files
 # git does not know of before and after the scripts must be the same.
 untracked() {
 	git -C "$top" ls-files --others --exclude-standard 2>/dev/null | sort
 }
-if [ "$layer" = all ] || [ "$layer" = scripts ]; then
-	untracked >"$logdir/untracked.before"
-	for t in tests/golden/t*.sh tests/e2e/t*.sh; do
-		[ -f "$t" ] || continue
-		run_one "$t" sh "$t"
+[ "$layer" = unit ] || untracked >"$logdir/untracked.before"
+
+echo "tests: $(echo "$run" | grep -c .) runners, $jobs at a time ($pass_kind pass; TEST_JOBS sets it)"
+# the longest first (by budget), so the tail of the run is short ones
+if [ -n "$run" ]; then
+	for n in $run; do
+		echo "$(budget_of "$n") $n"
+	done | sort -k1,1nr -k2 | cut -d' ' -f2 |
+		xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" --job &
+	xpid=$!
+else
+	xpid=
+fi
+for n in $names; do
+	case " $skipped " in
+	*" $n "*)
+		skip=$((skip + 1))
+		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "$n" 0 0 1 "" "skip: not in the $pass_kind pass (noasan in tests/budgets)"
+		continue
+		;;
+	esac
+	base=$(echo "$n" | tr '/' '_')
+	while [ ! -f "$state/$base.res" ] && kill -0 "$xpid" 2>/dev/null; do
+		sleep 1
 	done
+	collect "$n"
+done
+[ -n "$xpid" ] && wait "$xpid"
+# t6999 reads what every other runner left: strictly after all of them
+for n in $last; do
+	job "$n"
+	collect "$n"
+done
+
+if [ "$layer" != unit ]; then
 	untracked >"$logdir/untracked.after"
 	left=$(comm -13 "$logdir/untracked.before" "$logdir/untracked.after")
 	if [ -n "$left" ]; then
@@ -77,7 +223,7 @@ if [ "$layer" = all ] || [ "$layer" = scripts ]; then
 		echo "$left" | sed 's/^/    | /'
 	else
 		pass=$((pass + 1))
-		printf '%-48s %4d passed %3d failed %3d skipped  %s\n' "checkout-clean" 1 0 0 ok
+		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "checkout-clean" 1 0 0 "" ok
 	fi
 fi
 

@@ -81,25 +81,33 @@ else
 	test_skip "variants against the upstream schemas" "../shared/upstream not found"
 fi
 
+# the Pods as JSON, once, for the expectations
+mkdir -p "$SCRATCH/orig"
+for p in $affinity_pods; do
+	node "$SCRATCH/eval/to-json.cjs" "$pods/$p.yaml" "$SCRATCH/orig/$p.json"
+done
 for mode in prefer-onprem require-onprem; do
 	for engine in kyverno clusterpolicy map-v1 map-v1beta1; do
 		stream="$SCRATCH/$engine-$mode.yaml"
-		mkdir -p "$SCRATCH/out/$engine-$mode"
+		dir="$SCRATCH/out/$engine-$mode"
+		mkdir -p "$dir"
+		# every Pod in one evaluator process: DIR/POD.json and DIR/POD.log
+		eval_policy --batch "$dir" "$stream" gpusite-seoul-dc1-placement \
+			$(for p in $affinity_pods; do echo "$pods/$p.yaml"; done) 2>"$dir.err"
 		for p in $affinity_pods; do
-			out="$SCRATCH/out/$engine-$mode/$p.json"
+			out="$dir/$p.json"
 			test_expect_success "$engine $mode: $p comes out exactly as expected/$mode/$p.json" "
-				eval_policy '$stream' gpusite-seoul-dc1-placement '$pods/$p.yaml' >'$out' 2>'$out.log' ||
-					{ cat '$out.log'; exit 1; } &&
+				{ test -s '$out' || { cat '$dir/$p.log' '$dir.err'; exit 1; }; } &&
 				same_json '$pods/expected/$mode/$p.json' '$out' &&
-				node '$SCRATCH/eval/to-json.cjs' '$pods/$p.yaml' '$out.orig' &&
-				python3 '$TEST_TOP/tests/tools/policy-expect.py' '$out.orig' '$out' inference '{}' \
+				python3 '$TEST_TOP/tests/tools/policy-expect.py' '$SCRATCH/orig/$p.json' '$out' inference '{}' \
 					'$mode' 100 60 60 seoul-dc1
 			"
 		done
 		test_expect_success "$engine $mode: a second pass changes nothing" "
-			for f in '$SCRATCH/out/$engine-$mode'/*.json; do
-				eval_policy '$stream' gpusite-seoul-dc1-placement \"\$f\" >\"\$f.again\" 2>/dev/null &&
-				same_json \"\$f\" \"\$f.again\" || exit 1
+			mkdir '$dir.again' &&
+			eval_policy --batch '$dir.again' '$stream' gpusite-seoul-dc1-placement '$dir'/*.json &&
+			for f in '$dir'/*.json; do
+				same_json \"\$f\" '$dir.again/'\"\${f##*/}\" || exit 1
 			done
 		"
 	done

@@ -42,20 +42,22 @@ debroot_why() {
 		echo "missing:$dw_missing (make deps installs them)"
 		return
 	fi
+	# the work directory and the log are the tarball's own: the package
+	# test and the image test make theirs at the same time
 	if [ ! -s "$TARBALL" ]; then
-		mkdir -p "$CACHE" && rm -rf "$CACHE/work" &&
+		mkdir -p "$CACHE" && rm -rf "$TARBALL.work" &&
 			debootstrap --variant=minbase ${INCLUDE:+--include="$INCLUDE"} \
-				--make-tarball="$TARBALL.tmp" "$SUITE" "$CACHE/work" "$MIRROR" \
-				>"$CACHE/debootstrap.log" 2>&1 &&
+				--make-tarball="$TARBALL.tmp" "$SUITE" "$TARBALL.work" "$MIRROR" \
+				>"$TARBALL.log" 2>&1 &&
 			(cd "$CACHE" && sha256sum "$(basename "$TARBALL").tmp" |
 				sed "s/\.tmp\$//" >"$(basename "$TARBALL").sha256") &&
 			mv "$TARBALL.tmp" "$TARBALL"
-		rm -rf "$CACHE/work" "$TARBALL.tmp"
+		rm -rf "$TARBALL.work" "$TARBALL.tmp"
 	fi
 	if [ ! -s "$TARBALL" ]; then
 		if debroot_reach; then
 			echo "debootstrap failed although $MIRROR answers:" >&2
-			tail -20 "$CACHE/debootstrap.log" >&2
+			tail -20 "$TARBALL.log" >&2
 			echo "debootstrap failed (see above)"
 			return
 		fi

@@ -1793,7 +1793,8 @@ def make_certs(d):
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     for ca in ("ca", "wrong-ca"):
-        run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+        run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+            "-nodes", "-days", "2",
             "-subj", "/CN=gpusite-test-%s" % ca, "-keyout",
             os.path.join(d, ca + ".key"), "-out", os.path.join(d, ca + ".crt"),
             "-addext", "basicConstraints=critical,CA:TRUE",
@@ -1809,7 +1810,8 @@ def make_certs(d):
     for who, subj, extfile in (("server", "/CN=kube-apiserver", ext),
                                ("client", "/O=system:masters/CN=gpusite-test",
                                 cext)):
-        run("req", "-newkey", "rsa:2048", "-nodes", "-subj", subj,
+        run("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+            "-nodes", "-subj", subj,
             "-keyout", os.path.join(d, who + ".key"),
             "-out", os.path.join(d, who + ".csr"))
         run("x509", "-req", "-in", os.path.join(d, who + ".csr"),

@@ -2,6 +2,7 @@
 // admission would, and print the Pod that comes out (JSON on stdout).
 //
 //   node tests/tools/policy-eval.mjs STREAM POLICY POD [NS_LABELS_JSON]
+//   node tests/tools/policy-eval.mjs --batch OUTDIR STREAM POLICY POD...
 //
 // STREAM is gpusite's rendered YAML stream, POLICY the metadata.name of a
 // Kyverno MutatingPolicy, a kyverno.io ClusterPolicy or a
@@ -29,24 +30,33 @@
 //    over a list, patchesJson6902 with Kyverno's EnsurePathExistsOnAdd.
 //    Kyverno's own JMESPath functions beyond the standard ones are absent.
 //  - variables are evaluated on first use and cached for the request.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Environment } from '@marcbachmann/cel-js';
 import jsonpatch from 'fast-json-patch';
 import jmespath from 'jmespath';
 import YAML from 'yaml';
 
-const [streamFile, policyArg, podFile, nsLabelsJson] = process.argv.slice(2);
+const args = process.argv.slice(2);
+// --batch OUTDIR STREAM POLICY POD...: each POD as above (default namespace
+// labels), one process for all: OUTDIR/NAME.json is the Pod that comes out
+// (absent when rejected), OUTDIR/NAME.log what stderr would say, with NAME
+// the POD's file name without .yaml or .json.  Exit 0 unless the input is bad.
+const batchDir = args[0] === '--batch' ? args.splice(0, 2)[1] : null;
+const [streamFile, policyArg, podFile, nsLabelsJson] = args;
 let policyName = policyArg;
-if (!streamFile || !policyArg || !podFile) {
-	process.stderr.write('usage: policy-eval.mjs STREAM POLICY POD [NS_LABELS_JSON]\n');
+if (!streamFile || !policyArg || !podFile || (batchDir && !existsSync(batchDir))) {
+	process.stderr.write('usage: policy-eval.mjs [--batch OUTDIR] STREAM POLICY POD [NS_LABELS_JSON | POD...]\n');
 	process.exit(3);
 }
 const docs = YAML.parseAllDocuments(readFileSync(streamFile, 'utf8')).map((d) => d.toJS()).filter(Boolean);
-let pod = YAML.parse(readFileSync(podFile, 'utf8'));
-const ns = pod.metadata?.namespace ?? 'default';
-const nsLabels = nsLabelsJson ? JSON.parse(nsLabelsJson) : { 'kubernetes.io/metadata.name': ns };
-const log = (s) => process.stderr.write(s + '\n');
-const reject = (why) => { log('rejected: ' + why); process.exit(2); };
+let pod, ns, nsLabels;
+let logLines = null;	// batch: the lines of the Pod being evaluated
+const log = (s) => logLines ? logLines.push(s) : process.stderr.write(s + '\n');
+// a rejection ends the evaluation of the Pod (the process, unless --batch)
+class Rejected extends Error {
+	constructor(code) { super('rejected'); this.code = code; }
+}
+const reject = (why) => { log('rejected: ' + why); throw new Rejected(2); };
 
 // ---- label selectors (metav1.LabelSelector) -------------------------------
 function selects(sel, labels) {
@@ -310,12 +320,14 @@ const kinds = ['MutatingPolicy', 'ClusterPolicy', 'MutatingAdmissionPolicy'];
 const names = policyArg === 'ALL'
 	? docs.filter((d) => kinds.includes(d.kind)).map((d) => d.metadata.name)
 	: policyArg.split(',');
+// evalPod(): the Pod that comes out of admission for the global pod
+function evalPod() {
 let out = pod;
 for (const name of names) {
 	policyName = name;
 	const policy = docs.find((d) => d.metadata?.name === policyName &&
 		['MutatingPolicy', 'ClusterPolicy', 'MutatingAdmissionPolicy'].includes(d.kind));
-	if (!policy) { log(`no policy ${policyName} in ${streamFile}`); process.exit(3); }
+	if (!policy) { log(`no policy ${policyName} in ${streamFile}`); throw new Rejected(3); }
 	if (policy.kind === 'ClusterPolicy') {
 		out = runClusterPolicy(policy.spec);
 	} else if (policy.kind === 'MutatingPolicy') {
@@ -334,4 +346,34 @@ for (const name of names) {
 	}
 	pod = out;
 }
-process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+return out;
+}
+
+// load(FILE): the Pod of FILE and its namespace's labels become the globals
+function load(file, labelsJson) {
+	pod = YAML.parse(readFileSync(file, 'utf8'));
+	ns = pod.metadata?.namespace ?? 'default';
+	nsLabels = labelsJson ? JSON.parse(labelsJson) : { 'kubernetes.io/metadata.name': ns };
+}
+
+if (batchDir) {
+	for (const file of args.slice(2)) {
+		const base = `${batchDir}/${file.replace(/^.*\//, '').replace(/\.(yaml|json)$/, '')}`;
+		logLines = [];
+		try {
+			load(file);
+			writeFileSync(`${base}.json`, JSON.stringify(evalPod(), null, 2) + '\n');
+		} catch (e) {
+			if (!(e instanceof Rejected)) logLines.push(`error: ${e.message}`);
+		}
+		writeFileSync(`${base}.log`, logLines.map((l) => l + '\n').join(''));
+	}
+} else {
+	try {
+		load(podFile, nsLabelsJson);
+		process.stdout.write(JSON.stringify(evalPod(), null, 2) + '\n');
+	} catch (e) {
+		if (e instanceof Rejected) process.exit(e.code);
+		throw e;
+	}
+}
