@@ -128,7 +128,7 @@ oracle(const char *s, char out[32])
 	while (ml && m[ml - 1] == '0')	/* trailing zeros: the value is the same */
 		m[--ml] = '\0';
 	if (!ml) {
-		strcpy(out, "0");
+		snprintf(out, 32, "0");
 		return 1;
 	}
 	if (point < (long)ml)
