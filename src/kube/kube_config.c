@@ -15,6 +15,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "k8s/k8s_arn.h"
 #include "kube/kube_int.h"
 #include "node/node.h"
 #include "yamlio/yamlio.h"
@@ -525,11 +526,14 @@ static void
 detect_eks(struct kube_conf *c, struct arena *a)
 {
 	const char *names[3] = { c->info.cluster, c->info.user, c->info.context };
+	struct k8s_eks_arn arn;
 
 	for (size_t i = 0; i < 3; i++)
-		if (names[i] &&
-		    kube_parse_eks_arn(a, names[i], &c->info.eks_cluster, &c->info.eks_region) == 0)
+		if (k8s_eks_arn_parse(a, names[i], &arn) == 0) {
+			c->info.eks_cluster = arn.name;
+			c->info.eks_region = arn.region;
 			return;
+		}
 }
 
 /* Read and merge the kubeconfig files in kubectl's order: --kubeconfig,

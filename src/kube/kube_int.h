@@ -96,12 +96,8 @@ int kube_config_read_files(struct kube_conf *c, struct arena *a, struct diags *d
 int kube_config_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 			   const char *(*env)(const char *));
 
-/* kube_config_values.c: cluster name and region from an EKS ARN in `s`;
- * 0 when it is one. */
-int kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster, const char **region);
-
-/* Decode standard base64 (whitespace ignored) into the arena; -1 when
- * the text is not base64. */
+/* kube_base64.c: decode standard base64 (whitespace ignored) into the
+ * arena; -1 when the text is not base64. */
 int kube_base64_decode(struct arena *a, const char *in, const char **out, size_t *out_len);
 
 /* A credential from an exec plugin (or a token file). */

@@ -19,6 +19,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "k8s/k8s_arn.h"
 #include "kube/kube_int.h"
 
 static char dir[256];
@@ -360,24 +361,22 @@ static void
 test_kube__eks_arn(void **state)
 {
 	struct arena a = ARENA_INIT;
-	const char *c = NULL, *r = NULL;
+	struct k8s_eks_arn e;
 
 	(void)state;
 	assert_int_equal(
-		kube_parse_eks_arn(&a, "arn:aws:eks:eu-central-1:444455556666:cluster/inference-eu",
-				   &c, &r),
+		k8s_eks_arn_parse(&a, "arn:aws:eks:eu-central-1:444455556666:cluster/inference-eu",
+				  &e),
 		0);
-	assert_string_equal(c, "inference-eu");
-	assert_string_equal(r, "eu-central-1");
-	assert_int_equal(kube_parse_eks_arn(&a, "arn:aws-cn:eks:cn-north-1:1:cluster/x", &c, &r),
-			 0);
-	assert_string_equal(c, "x");
-	assert_int_equal(kube_parse_eks_arn(&a, "my-cluster", &c, &r), -1);
+	assert_string_equal(e.name, "inference-eu");
+	assert_string_equal(e.region, "eu-central-1");
+	assert_int_equal(k8s_eks_arn_parse(&a, "arn:aws-cn:eks:cn-north-1:1:cluster/x", &e), 0);
+	assert_string_equal(e.name, "x");
+	assert_int_equal(k8s_eks_arn_parse(&a, "my-cluster", &e), -1);
 	assert_int_equal(
-		kube_parse_eks_arn(&a, "arn:aws:iam::111122223333:role/HybridNodesRole", &c, &r),
-		-1);
-	assert_int_equal(
-		kube_parse_eks_arn(&a, "arn:aws:eks:us-west-2:1:nodegroup/c/ng/id", &c, &r), -1);
+		k8s_eks_arn_parse(&a, "arn:aws:iam::111122223333:role/HybridNodesRole", &e), -1);
+	assert_int_equal(k8s_eks_arn_parse(&a, "arn:aws:eks:us-west-2:1:nodegroup/c/ng/id", &e),
+			 -1);
 	arena_release(&a);
 }
 

@@ -1,37 +1,11 @@
 /*
- * kube_config_values.c - the values of a kubeconfig that need decoding:
- * the base64 of the certificate-authority-data, client-certificate-data
- * and client-key-data fields, and the EKS cluster ARN that names a
- * cluster, user or context (the names `aws eks update-kubeconfig` writes).
+ * kube_base64.c - standard base64, the encoding of a kubeconfig's
+ * certificate-authority-data, client-certificate-data and client-key-data.
  */
 #include <string.h>
 
 #include "base/arena.h"
 #include "kube/kube_int.h"
-
-int
-kube_parse_eks_arn(struct arena *a, const char *s, const char **cluster, const char **region)
-{
-	/* arn:PARTITION:eks:REGION:ACCOUNT:cluster/NAME */
-	const char *p = s, *f[6];
-	int n = 0;
-
-	if (!s || strncmp(s, "arn:", 4))
-		return -1;
-	f[n++] = p;
-	while (*p && n < 6) {
-		if (*p == ':')
-			f[n++] = p + 1;
-		p++;
-	}
-	if (n < 6 || strncmp(f[2], "eks:", 4) || strncmp(f[5], "cluster/", 8))
-		return -1;
-	if (!f[5][8] || strchr(f[5] + 8, '/'))
-		return -1;
-	*cluster = arena_strdup(a, f[5] + 8);
-	*region = arena_strndup(a, f[3], (size_t)(f[4] - f[3] - 1));
-	return 0;
-}
 
 static const signed char b64val[256] = {
 	['A'] = 1,  ['B'] = 2,  ['C'] = 3,  ['D'] = 4,  ['E'] = 5,  ['F'] = 6,  ['G'] = 7,
