@@ -286,6 +286,23 @@ secret_unsafe_to_echo(const char *s, size_t len)
 	return secret_looks(s);
 }
 
+bool
+secret_name_is_credential(const char *s, size_t len)
+{
+	static const char *const words[] = { "token", "pass", "secret", "auth", "key" };
+	char name[64];
+
+	if (len == 0 || len >= sizeof(name))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		name[i] = (char)tolower((unsigned char)s[i]);
+	name[len] = '\0';
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(name, words[i]))
+			return true;
+	return false;
+}
+
 const char *
 secret_quote(const char *text)
 {

@@ -75,6 +75,13 @@ bool secret_in_field(const char *text, const char *key);
  */
 bool secret_unsafe_to_echo(const char *s, size_t len);
 
+/*
+ * True when the parameter name s[0..len) (a URL query's "access_token",
+ * "password", "api_key", in any case) says its value is a credential: it
+ * contains "token", "pass", "secret", "auth" or "key".
+ */
+bool secret_name_is_credential(const char *s, size_t len);
+
 /* `text`, or SECRET_REDACTED when secret_looks(text). */
 const char *secret_quote(const char *text);
 

@@ -495,7 +495,7 @@ fetched_already(const char *key)
 }
 
 /* Whether the query of `url` carries a credential (token=, access_token=,
- * password=, ...): a name that says so, before '='. */
+ * password=, ...): a parameter whose name says so (base/secret.h). */
 static bool
 token_in_query(const char *url)
 {
@@ -504,16 +504,8 @@ token_in_query(const char *url)
 	for (const char *p = q; p && *p && *p != '#'; p++)
 		if (*p == '?' || *p == '&') {
 			size_t n = strcspn(p + 1, "=&#");
-			char key[64];
 
-			if (n == 0 || n >= sizeof(key) || p[1 + n] != '=')
-				continue;
-			memcpy(key, p + 1, n);
-			key[n] = '\0';
-			for (char *c = key; *c; c++)
-				*c = (char)(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
-			if (strstr(key, "token") || strstr(key, "pass") || strstr(key, "secret") ||
-			    strstr(key, "auth") || strstr(key, "key"))
+			if (p[1 + n] == '=' && secret_name_is_credential(p + 1, n))
 				return true;
 		}
 	return false;

@@ -85,6 +85,17 @@ test_secret__quote_and_noun(void **state)
 }
 
 static void
+test_secret__name_is_credential(void **state)
+{
+	(void)state;
+	assert_true(secret_name_is_credential("access_token", 12));
+	assert_true(secret_name_is_credential("PASSWORD", 8));
+	assert_true(secret_name_is_credential("api_key=x", 7));
+	assert_false(secret_name_is_credential("ref", 3));
+	assert_false(secret_name_is_credential("token", 0));
+}
+
+static void
 test_secret__redact_text(void **state)
 {
 	struct arena a = ARENA_INIT;
@@ -109,6 +120,7 @@ main(void)
 		cmocka_unit_test(test_secret__looks_and_field),
 		cmocka_unit_test(test_secret__unsafe_to_echo),
 		cmocka_unit_test(test_secret__quote_and_noun),
+		cmocka_unit_test(test_secret__name_is_credential),
 		cmocka_unit_test(test_secret__redact_text),
 	};
 
