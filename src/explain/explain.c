@@ -489,7 +489,7 @@ explain_reservations(FILE *out, const struct spec_site *s)
 	if (!fb->enabled || !fb->reserved)
 		return;
 	for (size_t i = 0; i < fb->reservation_type_count; i++)
-		blocks |= !strcmp(fb->reservation_types[i], "capacity-block");
+		blocks |= !strcmp(fb->reservation_types[i], K8S_RESERVATION_CAPACITY_BLOCK);
 	/* the releases of the one table (src/k8s/k8s_controllers.c) */
 	k8s_release_text(k8s_construct_need(K8S_RESERVED_CAPACITY)->since, reserved,
 			 sizeof(reserved));

@@ -115,3 +115,8 @@ k8s_release_text(struct k8s_release r, char *buf, size_t size)
 		snprintf(buf, size, "%d.%d", r.major, r.minor);
 	return buf;
 }
+
+const char *const k8s_reservation_types[K8S_RESERVATION_TYPE_COUNT] = {
+	"default",
+	K8S_RESERVATION_CAPACITY_BLOCK,
+};

@@ -38,6 +38,13 @@ struct k8s_construct_need {
 };
 
 const struct k8s_construct_need *k8s_construct_need(enum k8s_construct c);
+
+/* The reservation types Karpenter offers: the values of the label
+ * karpenter.k8s.aws/capacity-reservation-type on a reserved offering
+ * (docs/design/artifacts.md, "Fallback NodePool"). */
+#define K8S_RESERVATION_TYPE_COUNT 2
+#define K8S_RESERVATION_CAPACITY_BLOCK "capacity-block"
+extern const char *const k8s_reservation_types[K8S_RESERVATION_TYPE_COUNT];
 /* "Karpenter", "Kyverno" */
 const char *k8s_controller_name(enum k8s_controller c);
 /* The release assumed when the spec declares none (README "Versions"). */

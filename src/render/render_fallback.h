@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "k8s/k8s_controllers.h"
 #include "render/render.h"
 
 /* A Karpenter site with an enabled fallback on nodeImage al2023. */
@@ -32,7 +33,7 @@ const char *render_node_image_name(enum spec_node_image img);
 bool render_instance_store_raid0(const struct spec_fallback *fb);
 
 /* The two reservation types, default and capacity-block. */
-#define RENDER_RESERVATION_TYPES 2
+#define RENDER_RESERVATION_TYPES K8S_RESERVATION_TYPE_COUNT
 
 /*
  * The reservation types the site's pool fb leaves out, into out; the

@@ -56,10 +56,6 @@ static const struct nodepool_vocab vocab_auto_mode = {
 	"eks.amazonaws.com/instance-gpu-memory",
 };
 
-/* The reservation types Karpenter offers, the values of
- * karpenter.k8s.aws/capacity-reservation-type on a reserved offering. */
-static const char *const reservation_types[] = { "default", "capacity-block" };
-
 /* The reservation types the pool leaves out (render_fallback.h): NotIn,
  * never In those it lists.  Karpenter gives every on-demand and Spot
  * offering that label (and capacity-reservation-id) as DoesNotExist, which
@@ -85,9 +81,9 @@ render_reservation_excluded(const struct spec_site *site, const struct spec_fall
 		bool listed = false;
 
 		for (size_t i = 0; i < fb->reservation_type_count; i++)
-			listed |= !strcmp(fb->reservation_types[i], reservation_types[t]);
+			listed |= !strcmp(fb->reservation_types[i], k8s_reservation_types[t]);
 		if (!listed)
-			out[n++] = reservation_types[t];
+			out[n++] = k8s_reservation_types[t];
 	}
 	return n;
 }

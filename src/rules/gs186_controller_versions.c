@@ -78,8 +78,8 @@ check_gs186(struct rule_ctx *c, const struct spec_site *s)
 		if (fb->reserved)
 			need(c, s, K8S_RESERVED_CAPACITY, "fallback.capacityType lists reserved",
 			     "remove reserved from fallback.capacityType");
-		if (fb->reserved &&
-		    lists(fb->reservation_types, fb->reservation_type_count, "capacity-block"))
+		if (fb->reserved && lists(fb->reservation_types, fb->reservation_type_count,
+					  K8S_RESERVATION_CAPACITY_BLOCK))
 			need(c, s, K8S_CAPACITY_BLOCK,
 			     "fallback.capacityReservationType lists capacity-block",
 			     "remove capacity-block from fallback.capacityReservationType");
