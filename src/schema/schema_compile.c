@@ -1089,7 +1089,6 @@ compile_node(struct cctx *c, const struct node *n, const char *base, const char 
 	if (s)
 		return s;
 	s = schema_true(c->a);
-	s->src = n;
 	s->where = where;
 	memo_put(c, n, s);
 	if (n->kind == NODE_SCALAR && n->type == NODE_BOOL) {

@@ -93,8 +93,13 @@ struct sdep {
 	struct schema *s; /* schema form */
 };
 
+/*
+ * A compiled schema.  The built-in schema's are also static tables made
+ * at build time (mk/schema-gen.c): a new field is written there too, and
+ * compared by test_schema's walk of the tables against the runtime
+ * compiler's result.
+ */
 struct schema {
-	const struct node *src;
 	const char *where; /* "#/definitions/taint": for messages */
 	bool is_bool;
 	bool bool_val;
@@ -183,5 +188,25 @@ int schema_sprop_cmp(const void *x, const void *y);
  * `rule`) when it is not one. */
 struct schema *schema_compile_root(struct arena *a, struct diags *d, const char *rule,
 				   const struct node *root, const struct compile_opts *o);
+
+/*
+ * The built-in GPUSite schema.  schema_gpusite_compile() compiles the
+ * embedded JSON (schema_embedded.c) into `a` with lazy patterns: what
+ * mk/schema-gen.c writes at build time as static tables,
+ * schema_gpusite_table in $(O)/gen/schema_tables.c.  Those tables hold no
+ * pattern: each slot of schema_gpusite_patterns is set to its cache
+ * entry (schema_pattern_get_lazy) when schema_gpusite() first returns
+ * them (schema_builtin.c).
+ */
+const struct schema *schema_gpusite_compile(struct arena *a, struct diags *d);
+
+struct schema_table_pattern {
+	const struct schema_pattern **slot;
+	const char *src; /* ECMA-262 */
+};
+
+extern struct schema *const schema_gpusite_table;
+extern const struct schema_table_pattern schema_gpusite_patterns[];
+extern const size_t schema_gpusite_npatterns;
 
 #endif

@@ -284,6 +284,188 @@ test_schema__direct_read_builds_the_json_parse_tree(void **state)
 	assert_null(schema_json_read(&A, "f.json", "[1e999]", 7));
 }
 
+/*
+ * The static tables of the built-in schema against the runtime
+ * compiler's result for the same schema, field by field: a walk of both
+ * graphs in step, each pair of schemas compared once (the graphs have
+ * cycles: a $ref to a definition that contains it).
+ */
+struct walk {
+	const struct schema **x, **y; /* the pairs met so far */
+	size_t n, alloc;
+};
+
+static void same_schema(struct walk *w, const struct schema *x, const struct schema *y);
+
+static void
+same_str(const char *x, const char *y)
+{
+	assert_true((x == NULL) == (y == NULL));
+	if (x)
+		assert_string_equal(x, y);
+}
+
+static void
+same_strs(const char **x, const char **y, size_t n)
+{
+	size_t k;
+
+	assert_true((x == NULL) == (y == NULL));
+	for (k = 0; x && k < n; k++)
+		same_str(x[k], y[k]);
+}
+
+static void
+same_node(const struct node *x, const struct node *y)
+{
+	assert_true((x == NULL) == (y == NULL));
+	if (x)
+		same_tree(x, y);
+}
+
+static void
+same_sprops(struct walk *w, const struct sprop *x, const struct sprop *y, size_t n)
+{
+	size_t k;
+
+	assert_true((x == NULL) == (y == NULL));
+	for (k = 0; x && k < n; k++) {
+		same_str(x[k].name, y[k].name);
+		same_schema(w, x[k].s, y[k].s);
+	}
+}
+
+static void
+same_schemas(struct walk *w, struct schema **x, struct schema **y, size_t n)
+{
+	size_t k;
+
+	assert_true((x == NULL) == (y == NULL));
+	for (k = 0; x && k < n; k++)
+		same_schema(w, x[k], y[k]);
+}
+
+/* The keywords that hold other schemas: the arrays. */
+static void
+same_schema_arrays(struct walk *w, const struct schema *x, const struct schema *y)
+{
+	size_t k;
+
+	same_sprops(w, x->props, y->props, x->nprops);
+	same_sprops(w, x->sorted, y->sorted, x->nprops);
+	assert_true((x->pprops == NULL) == (y->pprops == NULL));
+	for (k = 0; k < x->npprops; k++) {
+		/* the same entry of the pattern cache */
+		assert_ptr_equal(x->pprops[k].re, y->pprops[k].re);
+		same_str(x->pprops[k].src, y->pprops[k].src);
+		same_schema(w, x->pprops[k].s, y->pprops[k].s);
+	}
+	assert_true((x->deps == NULL) == (y->deps == NULL));
+	for (k = 0; k < x->ndeps; k++) {
+		same_str(x->deps[k].name, y->deps[k].name);
+		assert_int_equal(x->deps[k].nreq, y->deps[k].nreq);
+		same_strs(x->deps[k].req, y->deps[k].req, x->deps[k].nreq);
+		same_schema(w, x->deps[k].s, y->deps[k].s);
+	}
+	same_schemas(w, x->tuple, y->tuple, x->ntuple);
+	same_schemas(w, x->all_of, y->all_of, x->nall);
+	same_schemas(w, x->any_of, y->any_of, x->nany);
+	same_schemas(w, x->one_of, y->one_of, x->none);
+}
+
+static void
+same_schema(struct walk *w, const struct schema *x, const struct schema *y)
+{
+	size_t k;
+
+	assert_true((x == NULL) == (y == NULL));
+	if (!x)
+		return;
+	for (k = 0; k < w->n; k++)
+		if (w->x[k] == x) {
+			/* met before: the same partner (the same shape) */
+			assert_ptr_equal(w->y[k], y);
+			return;
+		}
+	if (w->n == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 64;
+		w->x = realloc(w->x, w->alloc * sizeof(*w->x));
+		w->y = realloc(w->y, w->alloc * sizeof(*w->y));
+		assert_non_null(w->x);
+		assert_non_null(w->y);
+	}
+	w->x[w->n] = x;
+	w->y[w->n++] = y;
+	same_str(x->where, y->where);
+	assert_int_equal(x->is_bool, y->is_bool);
+	assert_int_equal(x->bool_val, y->bool_val);
+	assert_int_equal(x->types, y->types);
+	same_str(x->title, y->title);
+	same_str(x->description, y->description);
+	assert_int_equal(x->nprops, y->nprops);
+	assert_int_equal(x->npprops, y->npprops);
+	assert_int_equal(x->nrequired, y->nrequired);
+	same_strs(x->required, y->required, x->nrequired);
+	assert_int_equal(x->ndeps, y->ndeps);
+	assert_true(x->min_props == y->min_props && x->max_props == y->max_props);
+	assert_int_equal(x->ntuple, y->ntuple);
+	assert_int_equal(x->is_tuple, y->is_tuple);
+	assert_true(x->min_items == y->min_items && x->max_items == y->max_items);
+	assert_int_equal(x->unique, y->unique);
+	assert_true(x->min_len == y->min_len && x->max_len == y->max_len);
+	assert_ptr_equal(x->pattern, y->pattern);
+	same_str(x->pattern_src, y->pattern_src);
+	assert_int_equal(x->format_regex, y->format_regex);
+	same_node(x->minimum, y->minimum);
+	same_node(x->maximum, y->maximum);
+	same_node(x->xminimum, y->xminimum);
+	same_node(x->xmaximum, y->xmaximum);
+	same_node(x->multiple_of, y->multiple_of);
+	same_node(x->const_v, y->const_v);
+	same_node(x->enum_v, y->enum_v);
+	assert_int_equal(x->nall, y->nall);
+	assert_int_equal(x->nany, y->nany);
+	assert_int_equal(x->none, y->none);
+	assert_int_equal(x->nullable, y->nullable);
+	assert_int_equal(x->preserve, y->preserve);
+	assert_int_equal(x->embedded, y->embedded);
+	assert_int_equal(x->strict, y->strict);
+	assert_int_equal(x->list_type, y->list_type);
+	assert_int_equal(x->nmap_keys, y->nmap_keys);
+	same_strs(x->map_keys, y->map_keys, x->nmap_keys);
+	assert_int_equal(x->int_bits, y->int_bits);
+	same_schema(w, x->ref, y->ref);
+	same_schema(w, x->addl, y->addl);
+	same_schema(w, x->propnames, y->propnames);
+	same_schema(w, x->items, y->items);
+	same_schema(w, x->addl_items, y->addl_items);
+	same_schema(w, x->contains, y->contains);
+	same_schema(w, x->not_s, y->not_s);
+	same_schema(w, x->if_s, y->if_s);
+	same_schema(w, x->then_s, y->then_s);
+	same_schema(w, x->else_s, y->else_s);
+	same_schema_arrays(w, x, y);
+}
+
+static void
+test_schema__gpusite_tables_are_the_compiled_schema(void **state)
+{
+	const struct schema *tables = gpusite();
+	const struct schema *compiled = schema_gpusite_compile(&A, &D);
+	struct walk w = { NULL, NULL, 0, 0 };
+
+	(void)state;
+	assert_non_null(compiled);
+	assert_int_equal(D.count, 0);
+	assert_ptr_not_equal(tables, compiled);
+	same_schema(&w, tables, compiled);
+	/* the whole schema: its definitions and their patterns */
+	assert_true(w.n > 100);
+	assert_true(schema_gpusite_npatterns > 10);
+	free(w.x);
+	free(w.y);
+}
+
 static void
 test_schema__gpusite_is_a_valid_draft07_schema(void **state)
 {
@@ -1213,6 +1395,7 @@ main(void)
 		T(test_schema__any_of_reports_the_closest_branch),
 		T(test_schema__gpusite_compiles_once),
 		T(test_schema__gpusite_every_pattern_compiles),
+		T(test_schema__gpusite_tables_are_the_compiled_schema),
 		T(test_schema__direct_read_builds_the_json_parse_tree),
 		T(test_schema__gpusite_is_a_valid_draft07_schema),
 		T(test_schema__valid_site_has_no_diagnostic),
