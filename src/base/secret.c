@@ -13,10 +13,48 @@
 
 #define CTX_MAX 96
 
+/*
+ * The class of a byte in the C locale, the only one gpusite runs in (it
+ * never calls setlocale): ASCII letters and digits only, without the
+ * <ctype.h> call per byte (the secret scan reads every string of every
+ * spec).
+ */
+enum {
+	CC_B64 = 1 << 0,   /* base64: a letter, a digit, '/', '+' */
+	CC_LOWER = 1 << 1, /* a lower-case letter */
+	CC_OTHER = 1 << 2, /* an upper-case letter or a digit */
+};
+
+/* clang-format off */
+#define LO (CC_B64 | CC_LOWER)
+#define UD (CC_B64 | CC_OTHER)
+static const unsigned char char_classes[256] = {
+	['+'] = CC_B64, ['/'] = CC_B64,
+	['0'] = UD, ['1'] = UD, ['2'] = UD, ['3'] = UD, ['4'] = UD,
+	['5'] = UD, ['6'] = UD, ['7'] = UD, ['8'] = UD, ['9'] = UD,
+	['A'] = UD, ['B'] = UD, ['C'] = UD, ['D'] = UD, ['E'] = UD, ['F'] = UD, ['G'] = UD,
+	['H'] = UD, ['I'] = UD, ['J'] = UD, ['K'] = UD, ['L'] = UD, ['M'] = UD, ['N'] = UD,
+	['O'] = UD, ['P'] = UD, ['Q'] = UD, ['R'] = UD, ['S'] = UD, ['T'] = UD, ['U'] = UD,
+	['V'] = UD, ['W'] = UD, ['X'] = UD, ['Y'] = UD, ['Z'] = UD,
+	['a'] = LO, ['b'] = LO, ['c'] = LO, ['d'] = LO, ['e'] = LO, ['f'] = LO, ['g'] = LO,
+	['h'] = LO, ['i'] = LO, ['j'] = LO, ['k'] = LO, ['l'] = LO, ['m'] = LO, ['n'] = LO,
+	['o'] = LO, ['p'] = LO, ['q'] = LO, ['r'] = LO, ['s'] = LO, ['t'] = LO, ['u'] = LO,
+	['v'] = LO, ['w'] = LO, ['x'] = LO, ['y'] = LO, ['z'] = LO,
+};
+#undef LO
+#undef UD
+/* clang-format on */
+
+static unsigned
+char_class(unsigned char c)
+{
+	return char_classes[c];
+}
+
 static bool
 is_b64(char c)
 {
-	return isalnum((unsigned char)c) || c == '/' || c == '+';
+	return char_class((unsigned char)c) != 0;
 }
 
 /* The next run of base64 characters at or after *p: *p moved to its
@@ -84,16 +122,12 @@ assigns_secret_key(const char *text)
 static bool
 mixed(const char *s, size_t n)
 {
-	bool lower = false, other = false;
+	unsigned seen = 0;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (islower((unsigned char)s[i]))
-			lower = true;
-		else if (isupper((unsigned char)s[i]) || isdigit((unsigned char)s[i]))
-			other = true;
-	}
-	return lower && other;
+	for (i = 0; i < n; i++)
+		seen |= char_class((unsigned char)s[i]);
+	return (seen & (CC_LOWER | CC_OTHER)) == (CC_LOWER | CC_OTHER);
 }
 
 static bool
@@ -136,27 +170,31 @@ prefilter(const char *text, bool is_key)
 	static const char needle[] = "aws_secret_access_key";
 	const char *p;
 	size_t run = 0, name = 0;
-	bool lower = false, other = false;
-	unsigned f = 0;
+	unsigned seen = 0, f = 0;
 
+	/* Every flag but PF_NAME needs 20 characters or more (a run of 20,
+	 * "-----BEGIN" with "PRIVATE KEY", the 21 of the needle), PF_NAME
+	 * 12 or more: most strings of a spec are shorter. */
+	if (strnlen(text, 20) < (is_key ? 12u : 20u))
+		return 0;
 	for (p = text;; p++) {
 		unsigned char c = (unsigned char)*p;
+		unsigned k = char_class(c);
 
-		if (c && is_b64((char)c)) {
+		if (k) {
 			run++;
-			if (islower(c))
-				lower = true;
-			else if (isupper(c) || isdigit(c))
-				other = true;
+			seen |= k;
 			name++;
 			continue;
 		}
-		if (((run == 20 || run == 40) && lower && other) || run >= 100)
+		if (((run == 20 || run == 40) &&
+		     (seen & (CC_LOWER | CC_OTHER)) == (CC_LOWER | CC_OTHER)) ||
+		    run >= 100)
 			f |= PF_SHAPE;
 		if (!c)
 			break;
 		run = 0;
-		lower = other = false;
+		seen = 0;
 		if (c != '_' && c != '-' && c != '.' && c != ' ')
 			name++;
 		if (c == '-' && !strncmp(p, "-----BEGIN", 10))
