@@ -285,19 +285,29 @@ anchors_clear(struct anchors *t)
 /*
  * A set of key texts, to find duplicates and merged keys in O(1).  Sized
  * once for every key that may go in (it never fills up); small sets
- * live on the stack.
+ * live on the stack, and one of KEYSET_LINEAR keys or fewer (most
+ * mappings of a spec) is a plain list: comparing a few keys costs less
+ * than hashing them and clearing the table.
  */
 #define KEYSET_INLINE 64
+#define KEYSET_LINEAR 8
 
 struct keyset {
 	const struct node **slots;
-	size_t size;
+	size_t size;  /* hash slots; 0: a list */
+	size_t count; /* keys in the list */
 	const struct node *inline_slots[KEYSET_INLINE];
 };
 
 static void
 keyset_init(struct keyset *s, size_t n)
 {
+	s->count = 0;
+	if (n <= KEYSET_LINEAR) {
+		s->size = 0;
+		s->slots = s->inline_slots;
+		return;
+	}
 	s->size = 16;
 	while (s->size < n * 2)
 		s->size *= 2;
@@ -316,17 +326,31 @@ keyset_release(struct keyset *s)
 		free(s->slots);
 }
 
+static bool
+same_key(const struct node *o, const struct node *k)
+{
+	return o->scalar.len == k->scalar.len &&
+	       memcmp(o->scalar.text, k->scalar.text, k->scalar.len) == 0;
+}
+
 /* The key already in the set with the same text, else insert k. */
 static const struct node *
 keyset_add(struct keyset *s, const struct node *k)
 {
-	size_t i = hash_str(k->scalar.text, k->scalar.len) & (s->size - 1);
+	size_t i;
 
+	if (!s->size) {
+		for (i = 0; i < s->count; i++)
+			if (same_key(s->slots[i], k))
+				return s->slots[i];
+		s->slots[s->count++] = k;
+		return NULL;
+	}
+	i = hash_str(k->scalar.text, k->scalar.len) & (s->size - 1);
 	while (s->slots[i]) {
 		const struct node *o = s->slots[i];
 
-		if (o->scalar.len == k->scalar.len &&
-		    memcmp(o->scalar.text, k->scalar.text, k->scalar.len) == 0)
+		if (same_key(o, k))
 			return o;
 		i = (i + 1) & (s->size - 1);
 	}
@@ -336,11 +360,24 @@ keyset_add(struct keyset *s, const struct node *k)
 
 /* ---------------------------------------------------- scalar resolution */
 
+/* s[0..len) is the word w; s holds no NUL (on_scalar refuses one), so the
+ * walk stops at w's end or before. */
+static bool
+word_is(const char *s, size_t len, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (w[i] != s[i])
+			return false;
+	return w[len] == '\0';
+}
+
 static bool
 is_word(const char *s, size_t len, const char *const *words)
 {
 	for (; *words; words++)
-		if (strlen(*words) == len && memcmp(s, *words, len) == 0)
+		if (word_is(s, len, *words))
 			return true;
 	return false;
 }
@@ -358,10 +395,25 @@ scalar_node(struct loader *l, struct pos at, enum node_type type, const char *te
 	return n;
 }
 
+/* node_new_int()'s node, its decimal text written here rather than by
+ * printf (a spec is full of small numbers). */
 static struct node *
 int_node(struct loader *l, struct pos at, int64_t v)
 {
-	return node_new_int(l->a, at, v);
+	char text[24], *p = text + sizeof(text);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	struct node *n;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	n = node_new_strn(l->a, at, p, (size_t)(text + sizeof(text) - p));
+	n->type = NODE_INT;
+	n->scalar.i = v;
+	n->scalar.f = (double)v;
+	return n;
 }
 
 /* A plain scalar, resolved as the YAML 1.2 core schema says. */
@@ -373,12 +425,20 @@ resolve_plain(struct loader *l, struct pos at, const char *s, size_t len)
 	int r;
 	struct node *n;
 
-	if (len == 0 || is_word(s, len, null_words))
+	if (len == 0)
 		return node_new_null(l->a, at);
-	if (is_word(s, len, true_words))
-		return node_new_bool(l->a, at, true);
-	if (is_word(s, len, false_words))
-		return node_new_bool(l->a, at, false);
+	if (len <= 5) { /* "false" is the longest word */
+		if (is_word(s, len, null_words))
+			return node_new_null(l->a, at);
+		if (is_word(s, len, true_words))
+			return node_new_bool(l->a, at, true);
+		if (is_word(s, len, false_words))
+			return node_new_bool(l->a, at, false);
+	}
+	/* a number starts with a digit, a sign or a point (".5", ".inf",
+	 * ".nan"); most plain scalars are words */
+	if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '+' || s[0] == '.'))
+		return node_new_strn(l->a, at, s, len);
 	r = yamlio_parse_int(s, len, &i, &f);
 	if (r == 1)
 		return int_node(l, at, i);
