@@ -1,22 +1,56 @@
 /*
  * instance_lookup.c - lookups over the generated instance-type table.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/strdist.h"
 #include "rules/instance_types.h"
 
+/* The table's rows by name, sorted on the first lookup: the rules look
+ * up each pool's instance types, for every site of a fleet. */
+#define BY_NAME_MAX 1024
+static const struct instance_type *by_name[BY_NAME_MAX];
+static size_t by_name_count;
+
+static int
+by_name_cmp(const void *x, const void *y)
+{
+	const struct instance_type *const *a = x, *const *b = y;
+
+	return strcmp((*a)->name, (*b)->name);
+}
+
+static int
+name_cmp(const void *key, const void *row)
+{
+	const struct instance_type *const *r = row;
+
+	return strcmp(key, (*r)->name);
+}
+
 const struct instance_type *
 instance_type_find(const char *name)
 {
+	const struct instance_type *const *hit;
 	size_t i;
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < instance_types_count; i++)
-		if (!strcmp(instance_types[i].name, name))
-			return &instance_types[i];
-	return NULL;
+	if (instance_types_count > BY_NAME_MAX) {
+		for (i = 0; i < instance_types_count; i++)
+			if (!strcmp(instance_types[i].name, name))
+				return &instance_types[i];
+		return NULL;
+	}
+	if (!by_name_count) {
+		for (i = 0; i < instance_types_count; i++)
+			by_name[i] = &instance_types[i];
+		qsort(by_name, instance_types_count, sizeof(by_name[0]), by_name_cmp);
+		by_name_count = instance_types_count;
+	}
+	hit = bsearch(name, by_name, by_name_count, sizeof(by_name[0]), name_cmp);
+	return hit ? *hit : NULL;
 }
 
 bool

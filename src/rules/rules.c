@@ -150,8 +150,17 @@ rule_pos_cmp(struct pos a, struct pos b)
 const char *
 rule_group_path(struct rule_ctx *c, const struct spec_site *s, const struct spec_node_group *g)
 {
+	/* the paths of the first groups, which every site has, without a
+	 * printf each time a rule names one */
+	static const char *const first[] = {
+		"spec.nodeGroups[0]", "spec.nodeGroups[1]", "spec.nodeGroups[2]",
+		"spec.nodeGroups[3]", "spec.nodeGroups[4]", "spec.nodeGroups[5]",
+		"spec.nodeGroups[6]", "spec.nodeGroups[7]",
+	};
 	size_t i = s->groups && g >= s->groups ? (size_t)(g - s->groups) : 0;
 
+	if (i < sizeof(first) / sizeof(first[0]))
+		return first[i];
 	return arena_printf(c->arena, "spec.nodeGroups[%zu]", i);
 }
 
