@@ -64,8 +64,19 @@ report_put_safe(FILE *out, const char *str)
 	if (!s)
 		return;
 	while (*s) {
-		size_t n = report_utf8_len(s);
+		const unsigned char *run = s;
+		size_t n;
 
+		/* printable ASCII, most of any message, written a run at a
+		 * time (one fwrite a character cost a warning's line ~100
+		 * calls) */
+		while (*s >= 0x20 && *s < 0x7f)
+			s++;
+		if (s > run) {
+			fwrite(run, 1, (size_t)(s - run), out);
+			continue;
+		}
+		n = report_utf8_len(s);
 		if (n == 0) {
 			fprintf(out, "\\x%02x", *s);
 			s++;
