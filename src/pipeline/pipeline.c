@@ -163,9 +163,20 @@ static void
 key_add(void *payload, const char *key)
 {
 	struct key_sink *k = payload;
+	char num[24], *p = num + sizeof(num), *text;
+	size_t r = k->rule, n = strlen(key);
 
+	/* "<rule>:<key>", written without printf: every site declares its
+	 * keys for every cross-file rule */
+	*--p = ':';
+	do
+		*--p = (char)('0' + r % 10);
+	while ((r /= 10) != 0);
+	text = arena_alloc(k->a, (size_t)(num + sizeof(num) - p) + n + 1);
+	memcpy(text, p, (size_t)(num + sizeof(num) - p));
+	memcpy(text + (num + sizeof(num) - p), key, n + 1);
 	ARENA_GROW(k->a, k->keys->items, k->keys->count, k->keys->alloc, 256);
-	k->keys->items[k->keys->count].key = arena_printf(k->a, "%zu:%s", k->rule, key);
+	k->keys->items[k->keys->count].key = text;
 	k->keys->items[k->keys->count].file = k->file;
 	k->keys->count++;
 }
