@@ -16,12 +16,19 @@
 
 enum { PAT_TODO = 0, PAT_OK = 1, PAT_FAILED = -1 };
 
+#define LAST_MAX 128 /* a longer value is not remembered */
+
 struct schema_pattern {
 	struct schema_pattern *next;
 	char *src;
 	enum regex_dialect dialect;
 	int state; /* PAT_TODO, PAT_OK, PAT_FAILED */
 	struct regex *re;
+	/* The last value matched and its verdict: a fleet repeats values
+	 * (regions, ARNs, label keys) site after site. */
+	char last[LAST_MAX];
+	size_t last_len; /* LAST_MAX: none */
+	int last_rc;
 };
 
 #define PAT_BUCKETS 256
@@ -73,6 +80,7 @@ pat_entry(const char *src, enum regex_dialect dialect)
 		if (p->dialect == dialect && strcmp(p->src, src) == 0)
 			return p;
 	p = xcalloc(1, sizeof(*p));
+	p->last_len = LAST_MAX;
 	p->src = xstrdup(src);
 	p->dialect = dialect;
 	p->next = pat_table[h];
@@ -134,9 +142,19 @@ schema_pattern_match(const struct schema_pattern *cp, const char *s, size_t len)
 
 	/* Only a lazy entry can fail here (schema_pattern_get() refuses
 	 * the pattern); the built-in schema's all compile (its tests). */
+	int rc;
+
 	if (pat_build(p, NULL))
 		return REGEX_NOMATCH;
-	return regex_match(p->re, s, len);
+	if (len == p->last_len && memcmp(s, p->last, len) == 0)
+		return p->last_rc;
+	rc = regex_match(p->re, s, len);
+	if (len < LAST_MAX && (rc == REGEX_MATCH || rc == REGEX_NOMATCH)) {
+		memcpy(p->last, s, len);
+		p->last_len = len;
+		p->last_rc = rc;
+	}
+	return rc;
 }
 
 unsigned long
