@@ -148,6 +148,8 @@ has_special(const char *s, size_t len, bool allow_nl)
 	for (i = 0; i < len; i++) {
 		unsigned char c = p[i];
 
+		if (c >= 0x20 && c < 0x7f) /* printable ASCII: none of the below */
+			continue;
 		if (c == '\n' && allow_nl)
 			continue;
 		if (c < 0x20 || c == 0x7f)
@@ -167,14 +169,17 @@ has_special(const char *s, size_t len, bool allow_nl)
 	return false;
 }
 
+/* Does s[0..len) hold the two bytes sub[0] sub[1] in a row? */
 static bool
-has_sub(const char *s, size_t len, const char *sub)
+has_sub(const char *s, size_t len, const char sub[2])
 {
-	size_t n = strlen(sub), i;
+	const char *p = s, *end = s + len;
 
-	for (i = 0; i + n <= len; i++)
-		if (memcmp(s + i, sub, n) == 0)
+	while ((p = memchr(p, sub[0], (size_t)(end - p))) != NULL) {
+		if (p + 1 < end && p[1] == sub[1])
 			return true;
+		p++;
+	}
 	return false;
 }
 
