@@ -48,7 +48,6 @@
 #define INV_NODECONFIG_MAP_PREFIX "gpusite-nodeconfig-"
 #define INV_OBJECT_PREFIX "gpusite-"
 #define INV_PLACEMENT_SUFFIX "-placement"
-#define INV_BURST_POLICY_SUFFIX "-burst-placement"
 /* Where a site's NodeConfig ConfigMap lives. */
 #define INV_NODECONFIG_NAMESPACE "kube-system"
 /* Helm releases (and Application suffixes) of the GPU stack and of the
