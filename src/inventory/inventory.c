@@ -284,13 +284,46 @@ inventory_object(const struct inventory *inv, enum inv_role role)
 static const struct {
 	bool (*present)(const struct spec_site *site);
 	void (*build)(struct arena *a, struct inv_pool *p, const struct spec_site *site);
-	const char *node_type; /* the node-type value of its nodes, for any site */
+	/* what its builder sets, for readers without a site at hand */
+	const char *node_type; /* the node-type value of its nodes */
+	const char *noun;      /* its noun (and gpusite.io/pool value) */
 } pool_kinds[] = {
-	{ has_fallback, fallback_pool, INV_NODE_TYPE_FALLBACK },
-	{ has_burst, burst_pool, INV_NODE_TYPE_BURST },
+	{ has_fallback, fallback_pool, INV_NODE_TYPE_FALLBACK, INV_POOL_FALLBACK },
+	{ has_burst, burst_pool, INV_NODE_TYPE_BURST, INV_POOL_BURST },
 };
 _Static_assert(sizeof(pool_kinds) / sizeof(pool_kinds[0]) <= INV_POOL_MAX,
 	       "a site has at most INV_POOL_MAX pools");
+
+const char *
+inventory_excludes_text(struct arena *a, const struct inv_scope *sc)
+{
+	const char *s = sc->exclude_count ? sc->excludes[0] : "";
+
+	for (size_t i = 1; i < sc->exclude_count; i++)
+		s = arena_printf(a, "%s or %s", s, sc->excludes[i]);
+	return s;
+}
+
+size_t
+inventory_pool_kind_count(void)
+{
+	return sizeof(pool_kinds) / sizeof(pool_kinds[0]);
+}
+
+const char *
+inventory_pool_kind_noun(size_t k)
+{
+	return k < inventory_pool_kind_count() ? pool_kinds[k].noun : NULL;
+}
+
+const struct inv_pool *
+inventory_pool_of_kind(const struct inventory *inv, size_t k)
+{
+	for (size_t i = 0; k < inventory_pool_kind_count() && i < inv->pool_count; i++)
+		if (!strcmp(inv->pools[i].noun, pool_kinds[k].noun))
+			return &inv->pools[i];
+	return NULL;
+}
 
 bool
 inventory_is_pool_node_type(const char *node_type)

@@ -157,6 +157,18 @@ const struct inv_pool *inventory_pool(const struct inventory *inv, enum inv_role
  * site has failed over (not normal_time), or NULL. */
 const struct inv_pool *inventory_failover_pool(const struct inventory *inv);
 
+/* The pools a scope's Pods never land on, for messages: "fallback", or
+ * "a or b" (arena). */
+const char *inventory_excludes_text(struct arena *a, const struct inv_scope *sc);
+
+/* The pool kinds any site may have (one per pool role), in pool order:
+ * how many, the noun of the k-th (NULL past the end), and the site's
+ * pool of the k-th kind (NULL when the site has none).  For what is laid
+ * out per kind across sites: a column per kind of pool. */
+size_t inventory_pool_kind_count(void);
+const char *inventory_pool_kind_noun(size_t k);
+const struct inv_pool *inventory_pool_of_kind(const struct inventory *inv, size_t k);
+
 /* Whether `node_type` (a node's node-type label) is one of a pool of
  * any site: its nodes boot the pools' image and run their plugin. */
 bool inventory_is_pool_node_type(const char *node_type);

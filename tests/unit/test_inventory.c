@@ -132,6 +132,14 @@ test_inventory__burst_pool(void **state)
 	assert_true(inventory_is_pool_node_type(INV_NODE_TYPE_BURST));
 	assert_false(inventory_is_pool_node_type(INV_NODE_TYPE_HYBRID));
 	assert_false(inventory_is_pool_node_type(NULL));
+	/* the kinds' table says what the builders set */
+	assert_int_equal(inventory_pool_kind_count(), 2);
+	for (size_t k = 0; k < inventory_pool_kind_count(); k++) {
+		assert_ptr_equal(inventory_pool_of_kind(inv, k), &inv->pools[k]);
+		assert_string_equal(inventory_pool_kind_noun(k), inv->pools[k].noun);
+		assert_true(inventory_is_pool_node_type(inv->pools[k].node_type));
+	}
+	assert_null(inventory_pool_kind_noun(inventory_pool_kind_count()));
 	/* without the block: no burst pool */
 	assert_null(
 		inventory_pool(inventory_of(SITE("{name: c, region: us-west-2}",
