@@ -287,9 +287,10 @@ static const struct {
 	/* what its builder sets, for readers without a site at hand */
 	const char *node_type; /* the node-type value of its nodes */
 	const char *noun;      /* its noun (and gpusite.io/pool value) */
+	bool normal_time;      /* its normal_time */
 } pool_kinds[] = {
-	{ has_fallback, fallback_pool, INV_NODE_TYPE_FALLBACK, INV_POOL_FALLBACK },
-	{ has_burst, burst_pool, INV_NODE_TYPE_BURST, INV_POOL_BURST },
+	{ has_fallback, fallback_pool, INV_NODE_TYPE_FALLBACK, INV_POOL_FALLBACK, false },
+	{ has_burst, burst_pool, INV_NODE_TYPE_BURST, INV_POOL_BURST, true },
 };
 _Static_assert(sizeof(pool_kinds) / sizeof(pool_kinds[0]) <= INV_POOL_MAX,
 	       "a site has at most INV_POOL_MAX pools");
@@ -314,6 +315,12 @@ const char *
 inventory_pool_kind_noun(size_t k)
 {
 	return k < inventory_pool_kind_count() ? pool_kinds[k].noun : NULL;
+}
+
+bool
+inventory_pool_kind_normal_time(size_t k)
+{
+	return k < inventory_pool_kind_count() && pool_kinds[k].normal_time;
 }
 
 const struct inv_pool *

@@ -163,10 +163,12 @@ const char *inventory_excludes_text(struct arena *a, const struct inv_scope *sc)
 
 /* The pool kinds any site may have (one per pool role), in pool order:
  * how many, the noun of the k-th (NULL past the end), and the site's
- * pool of the k-th kind (NULL when the site has none).  For what is laid
+ * pool of the k-th kind (NULL when the site has none); whether pools of
+ * the k-th kind are normal-time capacity.  For what is laid
  * out per kind across sites: a column per kind of pool. */
 size_t inventory_pool_kind_count(void);
 const char *inventory_pool_kind_noun(size_t k);
+bool inventory_pool_kind_normal_time(size_t k);
 const struct inv_pool *inventory_pool_of_kind(const struct inventory *inv, size_t k);
 
 /* Whether `node_type` (a node's node-type label) is one of a pool of

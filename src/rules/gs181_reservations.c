@@ -21,8 +21,7 @@
 static const char *
 class_name(struct rule_ctx *c, const struct spec_site *s)
 {
-	const struct inv_pool *pool =
-		inventory_pool(inventory_site(c->arena, s), INV_ROLE_FALLBACK_POOL);
+	const struct inv_pool *pool = inventory_failover_pool(inventory_site(c->arena, s));
 
 	return pool && pool->class_name ? pool->class_name : "of the fallback";
 }

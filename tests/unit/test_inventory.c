@@ -138,6 +138,7 @@ test_inventory__burst_pool(void **state)
 		assert_ptr_equal(inventory_pool_of_kind(inv, k), &inv->pools[k]);
 		assert_string_equal(inventory_pool_kind_noun(k), inv->pools[k].noun);
 		assert_true(inventory_is_pool_node_type(inv->pools[k].node_type));
+		assert_int_equal(inventory_pool_kind_normal_time(k), inv->pools[k].normal_time);
 	}
 	assert_null(inventory_pool_kind_noun(inventory_pool_kind_count()));
 	/* without the block: no burst pool */
