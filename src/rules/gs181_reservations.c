@@ -27,22 +27,24 @@ class_name(struct rule_ctx *c, const struct spec_site *s)
 }
 
 /* GS181 for one pool block; the node class (and what says it selects
- * reservations) is always the fallback's, which the burst pool shares. */
+ * reservations) is always the fallback's: a pool that shares it (the
+ * burst pool) is told at its capacityType. */
 static void
 gs181_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p)
 {
 	const struct spec_fallback *fb = &s->fallback;
 	const struct spec_node_class *nc = &fb->node_class;
 	bool rendered = nc->set && s->cluster.provisioner == PROV_KARPENTER;
-	bool burst = p->f != fb;
+	bool shares = p->pool && !p->pool->owns_class;
 
 	if (!p->f->enabled || !p->f->reserved)
 		return;
 	if (rendered && !nc->reservation_terms)
 		rule_report(c, s,
-			    burst ? rule_pos(s, p->f->src, "capacityType")
-				  : rule_pos(s, nc->src, NULL),
-			    burst ? "spec.burst.capacityType" : "spec.fallback.nodeClass",
+			    shares ? rule_pos(s, p->f->src, "capacityType")
+				   : rule_pos(s, nc->src, NULL),
+			    shares ? arena_printf(c->arena, "%s.capacityType", p->path)
+				   : "spec.fallback.nodeClass",
 			    "%s.capacityType lists reserved but fallback.nodeClass has no"
 			    " capacityReservationSelectorTerms: Karpenter offers reserved capacity"
 			    " only for the reservations the EC2NodeClass selects, so no node"

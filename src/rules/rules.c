@@ -73,10 +73,10 @@ rule_pools(struct rule_ctx *c, const struct spec_site *s, struct rule_pool out[R
 	size_t n = 0;
 
 	if (!inventory_failover_pool(inv))
-		out[n++] = (struct rule_pool){ &s->fallback, "fallback", "spec.fallback" };
+		out[n++] = (struct rule_pool){ &s->fallback, "fallback", "spec.fallback", NULL };
 	for (size_t i = 0; i < inv->pool_count && n < RULE_POOLS_MAX; i++)
 		out[n++] = (struct rule_pool){ inv->pools[i].spec, inv->pools[i].spec_key,
-					       inv->pools[i].spec_path };
+					       inv->pools[i].spec_path, &inv->pools[i] };
 	return n;
 }
 
