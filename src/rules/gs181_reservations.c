@@ -26,6 +26,19 @@ class_name(struct rule_ctx *c, const struct spec_site *s)
 	return pool && pool->class_name ? pool->class_name : "of the fallback";
 }
 
+/* Whether a pool that shares the fallback's node class (the burst pool)
+ * lists reserved capacity. */
+static bool
+class_sharer_reserved(struct arena *a, const struct spec_site *s)
+{
+	const struct inventory *inv = inventory_site(a, s);
+
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (!inv->pools[i].owns_class && inv->pools[i].spec->reserved)
+			return true;
+	return false;
+}
+
 /* GS181 for one pool block; the node class (and what says it selects
  * reservations) is always the fallback's: a pool that shares it (the
  * burst pool) is told at its capacityType. */
@@ -100,8 +113,9 @@ check_gs183(struct rule_ctx *c, const struct spec_site *s)
 			" not list reserved, so Karpenter never uses a reservation; add reserved"
 			" to capacityType (e.g. [reserved, on-demand]) or remove"
 			" capacityReservationType");
-	/* the burst pool shares the node class: its reserved capacity uses them */
-	if (fb->node_class.reservation_terms && !(s->burst.pool.enabled && s->burst.pool.reserved))
+	/* a pool that shares the node class (the burst pool) uses them with
+	 * reserved capacity of its own */
+	if (fb->node_class.reservation_terms && !class_sharer_reserved(c->arena, s))
 		rule_report(
 			c, s, rule_pos(s, fb->node_class.src, "capacityReservationSelectorTerms"),
 			"spec.fallback.nodeClass.capacityReservationSelectorTerms",
