@@ -21,7 +21,7 @@
 const char *
 drill_pool_name(struct arena *a, const struct spec_site *s)
 {
-	const struct inv_pool *p = inventory_pool(inventory_site(a, s), INV_ROLE_FALLBACK_POOL);
+	const struct inv_pool *p = inventory_failover_pool(inventory_site(a, s));
 
 	return p ? p->name : NULL;
 }
@@ -29,7 +29,7 @@ drill_pool_name(struct arena *a, const struct spec_site *s)
 const char *
 drill_class_name(struct arena *a, const struct spec_site *s)
 {
-	const struct inv_pool *p = inventory_pool(inventory_site(a, s), INV_ROLE_FALLBACK_POOL);
+	const struct inv_pool *p = inventory_failover_pool(inventory_site(a, s));
 
 	return p ? p->class_name : NULL;
 }

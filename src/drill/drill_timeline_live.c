@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "drill/drill.h"
+#include "inventory/inventory.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_time.h"
 #include "kube/kube.h"
@@ -25,6 +26,7 @@ struct collect {
 	int64_t since;
 	const char **fallback_nodes; /* the nodes of the fallback pool */
 	size_t nfallback;
+	const struct inv_scope *scope; /* the pool scope read_burst() lists */
 };
 
 static bool
@@ -120,7 +122,8 @@ on_node(void *payload, const struct node *obj)
 
 static void on_restart(void *payload);
 
-/* A Pod of the burst scope: bound to a node of the fallback pool? */
+/* A Pod of a pool's own scope (the burst scope): bound to a node of the
+ * fallback pool? */
 static int
 on_burst_pod(void *payload, const struct node *obj)
 {
@@ -130,8 +133,7 @@ on_burst_pod(void *payload, const struct node *obj)
 	const char *node = node_str(node_path(obj, "spec.nodeName"));
 
 	if (!name || !node ||
-	    !k8s_label_selector_matches(c->s->burst.pod_selector,
-					node_path(obj, "metadata.labels")))
+	    !k8s_label_selector_matches(c->scope->pod_selector, node_path(obj, "metadata.labels")))
 		return 0;
 	c->r->burst_pods++;
 	for (size_t i = 0; i < c->nfallback; i++) {
@@ -145,21 +147,25 @@ on_burst_pod(void *payload, const struct node *obj)
 	return 0;
 }
 
-/* The burst scope's Pods against the fallback nodes. */
+/* The Pods of every pool's own scope (the burst scope's) against the
+ * fallback nodes: the record's burst fields count them all. */
 static int
 read_burst(struct collect *c, struct kube_client *k)
 {
-	const struct spec_burst *b = &c->s->burst;
+	const struct inventory *inv = inventory_site(c->a, c->s);
 
-	if (!b->pool.enabled)
-		return 0;
-	c->r->burst_checked = true;
-	for (size_t i = 0; i < b->namespace_count; i++) {
-		struct kube_list_query pq = { "v1", "Pod", b->namespaces[i], NULL, NULL, 0 };
-		struct kube_list_cb pcb = { on_burst_pod, on_restart, c };
+	for (size_t p = 0; p < inv->pool_count; p++) {
+		if (!(c->scope = inv->pools[p].scope))
+			continue;
+		c->r->burst_checked = true;
+		for (size_t i = 0; i < c->scope->namespace_count; i++) {
+			struct kube_list_query pq = { "v1", "Pod", c->scope->namespaces[i],
+						      NULL, NULL,  0 };
+			struct kube_list_cb pcb = { on_burst_pod, on_restart, c };
 
-		if (kube_list(k, &pq, &pcb) == KUBE_EFAIL)
-			return -1;
+			if (kube_list(k, &pq, &pcb) == KUBE_EFAIL)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -281,7 +287,7 @@ int
 drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct kube_client *k,
 			    const struct spec_site *s, enum drill_scenario sc, int64_t since)
 {
-	struct collect c = { a, out, s, since, NULL, 0 };
+	struct collect c = { a, out, s, since, NULL, 0, NULL };
 	struct kube_list_cb cb = { on_node, on_restart, &c };
 	struct kube_list_query q = { "v1", "Node", NULL, NULL, NULL, 0 };
 	int rc;

@@ -216,51 +216,72 @@ uses_spot(const struct spec_fallback *f)
 	return f->capacity_type == CAP_SPOT;
 }
 
-/* The burst pool: its capacity, its scope, and what Spot needs. */
+/* The rest of the line of a pool with a scope of its own (the burst
+ * pool): its scope, then its instance types and what Spot needs. */
 static void
-explain_burst(FILE *out, const struct spec_site *s, const struct inventory *inv, int64_t onprem)
+explain_scoped_pool(FILE *out, struct arena *a, const struct spec_site *s,
+		    const struct inv_pool *pool)
 {
-	const struct inv_pool *pool = inventory_pool(inv, INV_ROLE_BURST_POOL);
-	const struct spec_burst *b = &s->burst;
-	char caps[128];
+	const struct spec_fallback *f = pool->spec;
+	const struct inv_scope *sc = pool->scope;
 
-	if (!pool)
-		return;
-	fprintf(out,
-		"    burst: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
-		" (%lld%% of on-prem), for GPU Pods in",
-		pool->name, spec_provisioner_name(s->cluster.provisioner),
-		capacity_list(&b->pool, caps, sizeof(caps)), (long long)b->pool.gpu_limit,
-		onprem ? (long long)(b->pool.gpu_limit * 100 / onprem) : 0LL);
-	for (size_t i = 0; i < b->namespace_count; i++)
-		fprintf(out, "%s%s", i ? ", " : " ", b->namespaces[i]);
-	fprintf(out,
-		"%s: on-prem first, then the burst pool, never the fallback"
-		" (its nodes are tainted %s=%s:%s)\n",
-		b->pod_selector && b->pod_selector->kind == NODE_MAP && b->pod_selector->map.count
-			? " (burst.podSelector)"
+	fprintf(out, ", for GPU Pods in");
+	for (size_t i = 0; i < sc->namespace_count; i++)
+		fprintf(out, "%s%s", i ? ", " : " ", sc->namespaces[i]);
+	fprintf(out, "%s: on-prem first, then %s, never the %s",
+		sc->pod_selector && sc->pod_selector->kind == NODE_MAP &&
+				sc->pod_selector->map.count
+			? arena_printf(a, " (%s.podSelector)", pool->spec_key)
 			: "",
-		INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE, INV_BURST_TAINT_EFFECT);
-	explain_types(out, &b->pool);
-	if (!uses_spot(&b->pool))
+		pool->title, inventory_excludes_text(a, sc));
+	if (pool->taint)
+		fprintf(out, " (its nodes are tainted %s=%s:%s)", pool->taint->key,
+			pool->taint->value ? pool->taint->value : "", pool->taint->effect);
+	fprintf(out, "\n");
+	explain_types(out, f);
+	if (!uses_spot(f))
 		return;
 	if (s->cluster.provisioner == PROV_KARPENTER)
 		fprintf(out,
-			"    burst Spot interruptions: EC2 reclaims a Spot node with a two-minute"
+			"    %s Spot interruptions: EC2 reclaims a Spot node with a two-minute"
 			" notice; Karpenter drains it and launches a replacement only when it"
 			" runs with its interruption queue (chart value"
 			" settings.interruptionQueue: an SQS queue fed by EventBridge),"
-			" else the burst Pods die with the node\n");
+			" else the %s Pods die with the node\n",
+			pool->noun, pool->noun);
 	else
-		fprintf(out, "    burst Spot interruptions: EC2 reclaims a Spot node with a"
-			     " two-minute notice; its burst Pods then move or wait\n");
+		fprintf(out,
+			"    %s Spot interruptions: EC2 reclaims a Spot node with a"
+			" two-minute notice; its %s Pods then move or wait\n",
+			pool->noun, pool->noun);
+}
+
+/* One pool: its capacity, then its instance types (the fallback), or
+ * its scope (a pool with one of its own). */
+static void
+explain_pool(FILE *out, struct arena *a, const struct spec_site *s, const struct inv_pool *pool,
+	     int64_t onprem)
+{
+	const struct spec_fallback *f = pool->spec;
+	char caps[128];
+
+	fprintf(out,
+		"    %s: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
+		" (%lld%% of on-prem)",
+		pool->noun, pool->name, spec_provisioner_name(s->cluster.provisioner),
+		capacity_list(f, caps, sizeof(caps)), (long long)f->gpu_limit,
+		onprem ? (long long)(f->gpu_limit * 100 / onprem) : 0LL);
+	if (pool->scope) {
+		explain_scoped_pool(out, a, s, pool);
+		return;
+	}
+	fprintf(out, "\n");
+	explain_types(out, f);
 }
 
 static void
-explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *inv)
+explain_capacity(FILE *out, struct arena *a, const struct spec_site *s, const struct inventory *inv)
 {
-	char caps[128];
-	const struct spec_fallback *fb = &s->fallback;
 	int64_t onprem = 0;
 
 	for (size_t i = 0; i < s->group_count; i++) {
@@ -277,21 +298,11 @@ explain_capacity(FILE *out, const struct spec_site *s, const struct inventory *i
 			g->count ? g->count : (int)g->node_count, g->gpus_per_node, g->gpu_model);
 	}
 	fprintf(out, ")\n");
-	if (!fb->enabled) {
+	if (!inventory_failover_pool(inv))
 		fprintf(out, "    fallback: none (fallback.enabled is false): GPU Pods"
 			     " wait for the on-prem nodes\n");
-		explain_burst(out, s, inv, onprem);
-		return;
-	}
-	fprintf(out,
-		"    fallback: NodePool %s, %s, %s, gpuLimit %lld nvidia.com/gpu"
-		" (%lld%% of on-prem)\n",
-		inventory_pool(inv, INV_ROLE_FALLBACK_POOL)->name,
-		spec_provisioner_name(s->cluster.provisioner),
-		capacity_list(fb, caps, sizeof(caps)), (long long)fb->gpu_limit,
-		onprem ? (long long)(fb->gpu_limit * 100 / onprem) : 0LL);
-	explain_types(out, fb);
-	explain_burst(out, s, inv, onprem);
+	for (size_t i = 0; i < inv->pool_count; i++)
+		explain_pool(out, a, s, &inv->pools[i], onprem);
 }
 
 /* Where the fallback nodes keep their images: the volume gpusite renders,
@@ -332,7 +343,7 @@ static void
 explain_node_class(FILE *out, const struct spec_site *s, const struct inventory *inv)
 {
 	const struct spec_fallback *fb = &s->fallback;
-	const struct inv_pool *pool = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);
+	const struct inv_pool *pool = inventory_failover_pool(inv);
 	const char *name = pool ? pool->class_name : NULL;
 	const char *image = fb->node_image == IMAGE_AL2023         ? "al2023"
 			    : fb->node_image == IMAGE_BOTTLEROCKET ? "bottlerocket"
@@ -581,7 +592,7 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	explain_kube(out, s, in->kube_minor);
 	explain_controllers(out, a, s);
 	explain_budget(out, a, s);
-	explain_capacity(out, s, inv);
+	explain_capacity(out, a, s, inv);
 	explain_quota(out, s);
 	explain_node_class(out, s, inv);
 	explain_reservations(out, s);

@@ -1,6 +1,6 @@
 /*
  * explain_cluster.c - `gpusite explain CLUSTER`: every site of one
- * cluster, its capacity (on-prem GPUs, fallback limit, burst limit) with
+ * cluster, its capacity (on-prem GPUs, each kind of pool's limit) with
  * the cluster's totals, which namespaces go to which site and pool, and a
  * one-line check that every GPU pool of the cluster is reachable from
  * exactly one site's scope.
@@ -25,64 +25,101 @@ has_selector(const struct node *sel)
 	return sel && sel->kind == NODE_MAP && sel->map.count;
 }
 
+/* One column per kind of pool ("fallback limit", "burst limit"), each as
+ * wide as its title and a space. */
 static void
-capacity_table(FILE *out, const struct spec_fleet *f, const char *cluster)
+capacity_table(FILE *out, struct arena *a, const struct spec_fleet *f, const char *cluster)
 {
-	int64_t on = 0, fb = 0, bu = 0;
+	size_t kinds = inventory_pool_kind_count();
+	int64_t on = 0, *tot = arena_alloc(a, (kinds + 1) * sizeof(*tot));
 
+	memset(tot, 0, (kinds + 1) * sizeof(*tot));
 	fprintf(out, "  capacity (nvidia.com/gpu):\n");
-	fprintf(out, "    %-24s %8s %15s %12s\n", "site", "on-prem", "fallback limit",
-		"burst limit");
+	fprintf(out, "    %-24s %8s", "site", "on-prem");
+	for (size_t k = 0; k < kinds; k++)
+		fprintf(out, " %*s limit", (int)strlen(inventory_pool_kind_noun(k)) + 1,
+			inventory_pool_kind_noun(k));
+	fprintf(out, "\n");
 	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
+		const struct inventory *inv;
 		int64_t o = spec_site_onprem_gpus(s);
-		int64_t l = s->fallback.enabled ? s->fallback.gpu_limit : 0;
-		int64_t b = s->burst.pool.enabled ? s->burst.pool.gpu_limit : 0;
 
 		if (strcmp(s->cluster.name, cluster))
 			continue;
-		fprintf(out, "    %-24s %8lld %15lld %12lld\n", s->name, (long long)o, (long long)l,
-			(long long)b);
+		inv = inventory_site(a, s);
+		fprintf(out, "    %-24s %8lld", s->name, (long long)o);
+		for (size_t k = 0; k < kinds; k++) {
+			const struct inv_pool *p = inventory_pool_of_kind(inv, k);
+			int64_t l = p ? p->spec->gpu_limit : 0;
+
+			fprintf(out, " %*lld", (int)strlen(inventory_pool_kind_noun(k)) + 7,
+				(long long)l);
+			tot[k] += l;
+		}
+		fprintf(out, "\n");
 		on += o;
-		fb += l;
-		bu += b;
 	}
-	fprintf(out, "    %-24s %8lld %15lld %12lld\n", "cluster total", (long long)on,
-		(long long)fb, (long long)bu);
+	fprintf(out, "    %-24s %8lld", "cluster total", (long long)on);
+	for (size_t k = 0; k < kinds; k++)
+		fprintf(out, " %*lld", (int)strlen(inventory_pool_kind_noun(k)) + 7,
+			(long long)tot[k]);
+	fprintf(out, "\n");
 }
 
-/* One line per namespace of one scope of a site. */
+/* One line per namespace of the placement scope of a site, then of the
+ * scope of each of its pools with one of its own (the burst pool's). */
 static void
-scope_lines(FILE *out, const struct spec_site *s, const struct inventory *inv, bool burst)
+scope_lines(FILE *out, struct arena *a, const struct spec_site *s, const struct inventory *inv)
 {
-	const char *const *ns = burst ? s->burst.namespaces : s->placement.namespaces;
-	size_t n = burst ? s->burst.namespace_count : s->placement.namespace_count;
-	const struct node *sel = burst ? s->burst.pod_selector : s->placement.pod_selector;
-	const struct inv_pool *pool =
-		inventory_pool(inv, burst ? INV_ROLE_BURST_POOL : INV_ROLE_FALLBACK_POOL);
+	const struct inv_pool *fo = inventory_failover_pool(inv);
+	const struct spec_placement *pl = &s->placement;
 
-	if (!places(s) || (burst && !s->burst.pool.enabled))
+	if (!places(s))
 		return;
-	if (!burst && !n)
+	if (!pl->namespace_count)
 		fprintf(out, "    %-24s %s placement%s: hybrid nodes, then %s%s\n",
-			"(every namespace)", s->name, has_selector(sel) ? " (podSelector)" : "",
-			pool ? "NodePool " : "no cloud pool", pool ? pool->name : "");
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "    %-24s %s %s%s: hybrid nodes, then %s%s%s\n", ns[i], s->name,
-			burst ? "burst" : "placement", has_selector(sel) ? " (podSelector)" : "",
-			pool ? "NodePool " : "no cloud pool", pool ? pool->name : "",
-			burst ? " (never the fallback)" : "");
+			"(every namespace)", s->name,
+			has_selector(pl->pod_selector) ? " (podSelector)" : "",
+			fo ? "NodePool " : "no cloud pool", fo ? fo->name : "");
+	for (size_t i = 0; i < pl->namespace_count; i++)
+		fprintf(out, "    %-24s %s placement%s: hybrid nodes, then %s%s\n",
+			pl->namespaces[i], s->name,
+			has_selector(pl->pod_selector) ? " (podSelector)" : "",
+			fo ? "NodePool " : "no cloud pool", fo ? fo->name : "");
+	for (size_t k = 0; k < inv->pool_count; k++) {
+		const struct inv_pool *p = &inv->pools[k];
+		const struct inv_scope *sc = p->scope;
+
+		for (size_t i = 0; sc && i < sc->namespace_count; i++)
+			fprintf(out,
+				"    %-24s %s %s%s: hybrid nodes, then NodePool %s (never the "
+				"%s)\n",
+				sc->namespaces[i], s->name, p->noun,
+				has_selector(sc->pod_selector) ? " (podSelector)" : "", p->name,
+				inventory_excludes_text(a, sc));
+	}
+}
+
+/* Whether a site has a pool of that noun. */
+static bool
+has_pool(const struct inventory *inv, const char *noun)
+{
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (!strcmp(inv->pools[i].noun, noun))
+			return true;
+	return false;
 }
 
 /* The sites whose scope can reach pool `p` of site `owner`: its own scope
- * of the pool's role, and that of every site not bound to its own nodes
- * (siteBinding preferred or none).  The placement scope never tolerates
- * the burst taint; the burst scope never takes the fallback. */
+ * for the pool, and that of every site not bound to its own nodes
+ * (siteBinding preferred or none) that has a scope for such a pool.  The
+ * placement scope never tolerates a pool's own taint (the burst pool's);
+ * a pool's own scope never takes the pools it excludes. */
 static size_t
-reaching(const struct spec_fleet *f, const char *cluster, const struct spec_site *owner,
-	 const struct inv_pool *p, const char **first_other)
+reaching(struct arena *a, const struct spec_fleet *f, const char *cluster,
+	 const struct spec_site *owner, const struct inv_pool *p, const char **first_other)
 {
-	bool burst = p->role == INV_ROLE_BURST_POOL;
 	size_t n = 0;
 
 	*first_other = NULL;
@@ -90,7 +127,7 @@ reaching(const struct spec_fleet *f, const char *cluster, const struct spec_site
 		const struct spec_site *t = f->sites[i];
 
 		if (strcmp(t->cluster.name, cluster) || !places(t) ||
-		    (burst && !t->burst.pool.enabled))
+		    (p->scope && !has_pool(inventory_site(a, t), p->noun)))
 			continue;
 		if (t != owner && t->placement.site_binding == BIND_REQUIRED)
 			continue;
@@ -116,7 +153,7 @@ reachability(FILE *out, struct arena *a, const struct spec_fleet *f, const char 
 		for (size_t k = 0; k < inv->pool_count; k++) {
 			const struct inv_pool *p = &inv->pools[k];
 			const char *other;
-			size_t n = reaching(f, cluster, s, p, &other);
+			size_t n = reaching(a, f, cluster, s, p, &other);
 
 			pools++;
 			if (n == 1 && !other)
@@ -155,7 +192,7 @@ explain_cluster(FILE *out, struct arena *a, const struct spec_fleet *f, const ch
 	for (size_t i = 0; i < f->count; i++)
 		sites += !strcmp(f->sites[i]->cluster.name, cluster);
 	fprintf(out, "cluster %s (%zu site%s)\n", cluster, sites, sites == 1 ? "" : "s");
-	capacity_table(out, f, cluster);
+	capacity_table(out, a, f, cluster);
 	fprintf(out, "  namespaces (GPU Pods go to):\n");
 	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
@@ -167,8 +204,7 @@ explain_cluster(FILE *out, struct arena *a, const struct spec_fleet *f, const ch
 		if (!places(s))
 			fprintf(out, "    %-24s %s: placement.engine none, no Pod is placed\n", "-",
 				s->name);
-		scope_lines(out, s, inv, false);
-		scope_lines(out, s, inv, true);
+		scope_lines(out, a, s, inv);
 	}
 	reachability(out, a, f, cluster);
 }

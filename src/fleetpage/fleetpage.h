@@ -3,7 +3,7 @@
  * fleet (fleetpage_model.c) and written as HTML or Markdown
  * (fleetpage_html.c, fleetpage_md.c) or as `explain --format json`
  * (fleetpage_json.c): per cluster its sites, on-prem GPUs by model, the
- * fallback and burst limits (the burst pool shown, never counted as
+ * fallback and normal-time pool limits (the burst pool shown, never counted as
  * failover capacity), GPU stack, placement engine, provisioner and
  * Kubernetes version; per site the RTO budget term by term (and the terms
  * a drill measured); per cluster every set of up to K sites failing
@@ -23,6 +23,7 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "drill/drill.h"
+#include "inventory/inventory.h"
 #include "spec/spec.h"
 
 struct arena;
@@ -70,6 +71,24 @@ struct fp_type {
 	int64_t nodes_at_limit; /* nodes to reach gpuLimit */
 };
 
+/* A pool of normal-time capacity of a site (the burst pool). */
+struct fp_pool {
+	const char *noun;     /* its kind's noun: "burst" */
+	const char *name;     /* its NodePool */
+	int64_t limit;        /* its gpuLimit */
+	const char *capacity; /* its capacityType(s): "spot", "spot, on-demand" */
+	const struct spec_fallback *spec;
+};
+
+/* The normal-time pools of one kind across a cluster's sites. */
+struct fp_pool_sum {
+	const char *noun;
+	size_t sites;  /* sites with one */
+	int64_t limit; /* the sum of their gpuLimit */
+	/* their capacity type, "varies by site" when they differ, NULL without one */
+	const char *capacity;
+};
+
 struct fp_site {
 	const struct spec_site *spec;
 	size_t cluster; /* index in fleetpage.clusters */
@@ -96,12 +115,10 @@ struct fp_site {
 	bool quota_over;    /* above the cluster's quota on its own (GS196) */
 	bool cost_estimate; /* priced outside the price list's region */
 	bool cost_ceiling;  /* spot or reserved first: on-demand's price is the most */
-	/* the burst pool (spec.burst): Spot capacity for the burst scope in
-	 * normal times, never counted as failover capacity */
-	bool burst;
-	int64_t burst_limit;             /* its gpuLimit; 0 without one */
-	const char *burst_capacity;      /* its capacityType(s): "spot", "spot, on-demand" */
-	const char *burst_pool;          /* its NodePool */
+	/* its pools of normal-time capacity (the burst pool: Spot for the
+	 * burst scope), never counted as failover capacity */
+	struct fp_pool *pools;
+	size_t pool_count;
 	const struct drill_terms *drill; /* the last drill given, or NULL */
 	const char *drill_file;
 	int64_t drill_started; /* its startedAt */
@@ -129,10 +146,9 @@ struct fp_cluster {
 	size_t model_count;
 	int64_t onprem_gpus;
 	int64_t fallback_limit; /* the sum of the sites' gpuLimit */
-	size_t burst_sites;     /* sites with a burst pool */
-	int64_t burst_limit;    /* the sum of their burst gpuLimit */
-	/* their capacity type, "varies by site" when they differ, NULL without one */
-	const char *burst_capacity;
+	/* one per kind of normal-time pool (the burst pool's), in kind order */
+	struct fp_pool_sum pools[INV_POOL_MAX];
+	size_t pool_count;
 	/* the first of its sites' cluster.quotas, or NULL */
 	const struct spec_quotas *quotas;
 };
@@ -164,7 +180,7 @@ struct fleetpage {
 	struct fp_whatif *whatifs; /* per cluster, by size, then site order */
 	size_t whatif_count;
 	bool whatif_truncated; /* FLEETPAGE_MAX_SETS was reached */
-	size_t burst_sites;    /* sites with a burst pool, in all */
+	size_t pool_sites;     /* sites with a normal-time pool, in all */
 	int fail;              /* K */
 	size_t drills;         /* sites with a drill */
 	bool live;             /* --drift-json was read */

@@ -85,11 +85,12 @@ summary(struct fp_out *o, const struct fleetpage *fp)
 
 		fp_put(o, "<tr data-cluster=\"");
 		fp_text(o, c->name);
-		fp_put(o,
-		       "\" data-onprem-gpus=\"%lld\" data-fallback-limit=\"%lld\""
-		       " data-burst-limit=\"%lld\">",
-		       (long long)c->onprem_gpus, (long long)c->fallback_limit,
-		       (long long)c->burst_limit);
+		fp_put(o, "\" data-onprem-gpus=\"%lld\" data-fallback-limit=\"%lld\"",
+		       (long long)c->onprem_gpus, (long long)c->fallback_limit);
+		for (size_t k = 0; k < c->pool_count; k++)
+			fp_put(o, " data-%s-limit=\"%lld\"", c->pools[k].noun,
+			       (long long)c->pools[k].limit);
+		fp_put(o, ">");
 		fp_put(o, "<th scope=\"row\">");
 		fp_text(o, c->name);
 		fp_put(o, "</th>");
@@ -257,11 +258,18 @@ fallback(struct fp_out *o, const struct fleetpage *fp)
 
 		fp_put(o, "<tr data-site=\"");
 		fp_text(o, s->spec->name);
-		fp_put(o,
-		       "\" data-onprem-gpus=\"%lld\" data-gpu-limit=\"%lld\" "
-		       "data-burst-limit=\"%lld\">",
-		       (long long)s->onprem_gpus, (long long)s->gpu_limit,
-		       (long long)s->burst_limit);
+		fp_put(o, "\" data-onprem-gpus=\"%lld\" data-gpu-limit=\"%lld\"",
+		       (long long)s->onprem_gpus, (long long)s->gpu_limit);
+		for (size_t k = 0; k < fp->clusters[s->cluster].pool_count; k++) {
+			const char *noun = fp->clusters[s->cluster].pools[k].noun;
+			int64_t limit = 0;
+
+			for (size_t j = 0; j < s->pool_count; j++)
+				if (!strcmp(s->pools[j].noun, noun))
+					limit = s->pools[j].limit;
+			fp_put(o, " data-%s-limit=\"%lld\"", noun, (long long)limit);
+		}
+		fp_put(o, ">");
 		fp_put(o, "<th scope=\"row\">");
 		fp_text(o, s->spec->name);
 		fp_put(o, "</th>");

@@ -68,9 +68,15 @@ cluster_json(struct arena *a, const struct fleetpage *fp, const struct fp_cluste
 		node_map_add_int(a, models, c->models[i].model, c->models[i].gpus);
 	node_map_add(a, m, "gpusByModel", models);
 	node_map_add_int(a, m, "fallbackGpuLimit", c->fallback_limit);
-	node_map_add(a, m, "burstGpuLimit",
-		     c->burst_sites ? node_new_int(a, P, c->burst_limit) : node_new_null(a, P));
-	node_map_add(a, m, "burstCapacityType", str_or_null(a, c->burst_capacity));
+	/* per kind of normal-time pool: "burstGpuLimit", "burstCapacityType" */
+	for (size_t k = 0; k < c->pool_count; k++) {
+		const struct fp_pool_sum *p = &c->pools[k];
+
+		node_map_add(a, m, arena_printf(a, "%sGpuLimit", p->noun),
+			     p->sites ? node_new_int(a, P, p->limit) : node_new_null(a, P));
+		node_map_add(a, m, arena_printf(a, "%sCapacityType", p->noun),
+			     str_or_null(a, p->capacity));
+	}
 	node_map_add_str(a, st, "type", c->stack);
 	node_map_add(a, st, "chart", str_or_null(a, c->chart));
 	node_map_add(a, st, "version", str_or_null(a, c->chart_version));
@@ -183,7 +189,7 @@ fallback_json(struct arena *a, const struct fp_site *s)
 	node_map_add_bool(a, m, "enabled", s->fallback);
 	if (!s->fallback)
 		return m;
-	pool = inventory_pool(inventory_site(a, s->spec), INV_ROLE_FALLBACK_POOL);
+	pool = inventory_failover_pool(inventory_site(a, s->spec));
 	node_map_add(a, m, "nodePool", str_or_null(a, pool ? pool->name : NULL));
 	node_map_add(a, m, "capacityTypes", caps_json(a, fb));
 	node_map_add_int(a, m, "gpuLimit", s->gpu_limit);
@@ -213,20 +219,25 @@ fallback_json(struct arena *a, const struct fp_site *s)
 	return m;
 }
 
-/* The burst pool: null without one; never failover capacity. */
+/* The site's normal-time pool of the cluster's k-th kind (the burst
+ * pool): null without one; never failover capacity. */
 static struct node *
-burst_json(struct arena *a, const struct fp_site *s)
+pool_json(struct arena *a, const struct fp_site *s, const char *noun)
 {
-	const struct spec_fallback *b = &s->spec->burst.pool;
 	struct node *m = node_new_map(a, P);
 
-	if (!s->burst)
-		return node_new_null(a, P);
-	node_map_add_str(a, m, "nodePool", s->burst_pool);
-	node_map_add(a, m, "capacityTypes", caps_json(a, b));
-	node_map_add_int(a, m, "gpuLimit", s->burst_limit);
-	node_map_add_bool(a, m, "failoverCapacity", false);
-	return m;
+	for (size_t i = 0; i < s->pool_count; i++) {
+		const struct fp_pool *p = &s->pools[i];
+
+		if (strcmp(p->noun, noun))
+			continue;
+		node_map_add_str(a, m, "nodePool", p->name);
+		node_map_add(a, m, "capacityTypes", caps_json(a, p->spec));
+		node_map_add_int(a, m, "gpuLimit", p->limit);
+		node_map_add_bool(a, m, "failoverCapacity", false);
+		return m;
+	}
+	return node_new_null(a, P);
 }
 
 static struct node *
@@ -254,7 +265,11 @@ site_json(struct arena *a, const struct fleetpage *fp, const struct fp_site *s)
 	node_map_add(a, m, "groups", groups);
 	node_map_add(a, m, "recovery", recovery_json(a, s));
 	node_map_add(a, m, "fallback", fallback_json(a, s));
-	node_map_add(a, m, "burst", burst_json(a, s));
+	for (size_t k = 0; k < fp->clusters[s->cluster].pool_count; k++) {
+		const char *noun = fp->clusters[s->cluster].pools[k].noun;
+
+		node_map_add(a, m, noun, pool_json(a, s, noun));
+	}
 	node_map_add(a, m, "drill", drill_json(a, s));
 	return m;
 }

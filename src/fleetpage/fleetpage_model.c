@@ -113,20 +113,22 @@ capacity_text(struct arena *a, const struct spec_fallback *fb)
 	return t;
 }
 
-/* The burst pool: shown beside the fallback, never added to what the
- * failed sites may launch. */
+/* The site's pools of normal-time capacity (the burst pool): shown
+ * beside the fallback, never added to what the failed sites may launch. */
 static void
-site_burst(struct arena *a, struct fp_site *fs)
+site_pools(struct arena *a, struct fp_site *fs)
 {
-	const struct spec_site *s = fs->spec;
-	const struct inv_pool *pool = inventory_pool(inventory_site(a, s), INV_ROLE_BURST_POOL);
+	const struct inventory *inv = inventory_site(a, fs->spec);
 
-	if (!pool)
-		return;
-	fs->burst = true;
-	fs->burst_limit = s->burst.pool.gpu_limit;
-	fs->burst_capacity = capacity_text(a, &s->burst.pool);
-	fs->burst_pool = pool->name;
+	fs->pools = arena_alloc(a, (inv->pool_count + 1) * sizeof(*fs->pools));
+	for (size_t i = 0; i < inv->pool_count; i++) {
+		const struct inv_pool *p = &inv->pools[i];
+
+		if (p->normal_time)
+			fs->pools[fs->pool_count++] =
+				(struct fp_pool){ p->noun, p->name, p->spec->gpu_limit,
+						  capacity_text(a, p->spec), p->spec };
+	}
 }
 
 static void
@@ -146,7 +148,7 @@ site_build(struct arena *a, struct fp_site *fs, const struct spec_site *s)
 	memcpy(fs->terms, fs->budget.seconds, sizeof(fs->terms));
 	fs->terms[DRILL_TERM_NODE_MONITOR_GRACE] = fs->budget.grace;
 	site_fallback(a, fs);
-	site_burst(a, fs);
+	site_pools(a, fs);
 	quota_need(&need, s);
 	fs->quota_market = need.market;
 	fs->quota_group = need.group;
@@ -219,6 +221,9 @@ cluster_find(struct arena *a, struct fleetpage *fp, size_t *alloc, const struct 
 	c->chart = s->gpu_stack.chart.name;
 	c->chart_version = s->gpu_stack.chart.version;
 	c->engine = spec_engine_name(s->placement.engine);
+	for (size_t k = 0; k < inventory_pool_kind_count() && c->pool_count < INV_POOL_MAX; k++)
+		if (inventory_pool_kind_normal_time(k))
+			c->pools[c->pool_count++].noun = inventory_pool_kind_noun(k);
 	return i;
 }
 
@@ -237,14 +242,19 @@ cluster_add(struct arena *a, struct fp_cluster *c, size_t *alloc, const struct f
 	c->sites[c->site_count++] = index;
 	c->onprem_gpus += fs->onprem_gpus;
 	c->fallback_limit += fs->gpu_limit;
-	if (fs->burst) {
-		c->burst_capacity =
-			!c->burst_sites || !strcmp(c->burst_capacity, fs->burst_capacity)
-				? fs->burst_capacity
-				: "varies by site";
-		c->burst_sites++;
-		c->burst_limit += fs->burst_limit;
-	}
+	for (size_t i = 0; i < fs->pool_count; i++)
+		for (size_t k = 0; k < c->pool_count; k++) {
+			struct fp_pool_sum *sum = &c->pools[k];
+			const struct fp_pool *p = &fs->pools[i];
+
+			if (strcmp(sum->noun, p->noun))
+				continue;
+			sum->capacity = !sum->sites || !strcmp(sum->capacity, p->capacity)
+						? p->capacity
+						: "varies by site";
+			sum->sites++;
+			sum->limit += p->limit;
+		}
 	if (!c->quotas && s->cluster.quotas.set)
 		c->quotas = &s->cluster.quotas;
 	cluster_models(a, c, s);
@@ -411,7 +421,7 @@ fleetpage_build(struct fleetpage *out, struct arena *a, struct diags *d,
 
 		out->sites[i].cluster = c;
 		cluster_add(a, &out->clusters[c], &site_alloc[c], &out->sites[i], i);
-		out->burst_sites += out->sites[i].burst;
+		out->pool_sites += out->sites[i].pool_count > 0;
 	}
 	whatif_build(a, out);
 	return drills_read(out, a, d, o);

@@ -273,6 +273,34 @@ cell_int(struct fp_out *o, int64_t n)
 	fp_cell_close(o);
 }
 
+/* A cluster's normal-time pools, each kind's sum "8 (spot)", or "none (no
+ * burst pool)" without one. */
+static void
+fp_pool_sums_cell(struct fp_out *o, const struct fp_cluster *c)
+{
+	const char *nouns = "";
+	bool any = false;
+
+	for (size_t k = 0; k < c->pool_count; k++)
+		any |= c->pools[k].sites > 0;
+	if (!any) {
+		for (size_t k = 0; k < c->pool_count; k++)
+			nouns = arena_printf(o->a, "%s%s%s", nouns, k ? " or " : "",
+					     c->pools[k].noun);
+		cell(o, false, arena_printf(o->a, "none (no %s pool)", nouns));
+		return;
+	}
+	fp_cell_open(o, true);
+	for (size_t k = 0, n = 0; k < c->pool_count; k++) {
+		if (!c->pools[k].sites)
+			continue;
+		fp_put(o, "%s%lld (", n++ ? "; " : "", (long long)c->pools[k].limit);
+		fp_text(o, c->pools[k].capacity);
+		fp_put(o, ")");
+	}
+	fp_cell_close(o);
+}
+
 void
 fp_summary_cells(struct fp_out *o, const struct fleetpage *fp, const struct fp_cluster *c)
 {
@@ -292,15 +320,8 @@ fp_summary_cells(struct fp_out *o, const struct fleetpage *fp, const struct fp_c
 	fp_put(o, ")");
 	fp_cell_close(o);
 	cell_int(o, c->fallback_limit);
-	if (c->burst_sites) {
-		fp_cell_open(o, true);
-		fp_put(o, "%lld (", (long long)c->burst_limit);
-		fp_text(o, c->burst_capacity);
-		fp_put(o, ")");
-		fp_cell_close(o);
-	} else {
-		cell(o, false, "none (no burst pool)");
-	}
+	/* the normal-time pools (the burst pool), per kind */
+	fp_pool_sums_cell(o, c);
 	fp_cell_open(o, false);
 	fp_text(o, c->stack);
 	fp_put(o, " ");
@@ -410,12 +431,12 @@ fp_fallback_cells(struct fp_out *o, const struct fp_site *s)
 	fp_cell_close(o);
 	cell_text(o, fp_site_cost(o->a, s));
 	fp_cell_open(o, false);
-	if (s->burst) {
-		fp_put(o, "%lld GPUs, ", (long long)s->burst_limit);
-		fp_text(o, s->burst_capacity);
-	} else {
-		fp_put(o, "none");
+	for (size_t i = 0; i < s->pool_count; i++) {
+		fp_put(o, "%s%lld GPUs, ", i ? "; " : "", (long long)s->pools[i].limit);
+		fp_text(o, s->pools[i].capacity);
 	}
+	if (!s->pool_count)
+		fp_put(o, "none");
 	fp_cell_close(o);
 }
 
@@ -429,7 +450,7 @@ fp_whatif_intro(struct fp_out *o, const struct fleetpage *fp)
 	       o->html ? "<p>" : "", fp->fail, o->html ? "</p>\n<p class=\"note\">" : "\n\n");
 	fp_text(o, fp_prices_note(o->a, fp));
 	fp_put(o, o->html ? "</p>\n" : "\n");
-	if (fp->burst_sites)
+	if (fp->pool_sites)
 		fp_put(o,
 		       "%sBurst pools are not counted here: burst capacity is Spot (unless the"
 		       " spec says otherwise: see each site's burst pool below), which EC2 may"

@@ -16,7 +16,6 @@ static const char *const role_names[INV_ROLE_COUNT] = {
 	[INV_ROLE_NODE_CLASS] = "node class",
 	[INV_ROLE_NODECONFIG_MAP] = "NodeConfig ConfigMap",
 	[INV_ROLE_PLACEMENT_POLICY] = "placement policy",
-	[INV_ROLE_BURST_POLICY] = "burst placement policy",
 	[INV_ROLE_ALERT_RULE] = "alert rule",
 	[INV_ROLE_GPU_STACK_APP] = "GPU-stack Application",
 	[INV_ROLE_FALLBACK_PLUGIN_APP] = "fallback device plugin Application",
@@ -61,6 +60,22 @@ node_image_name(enum spec_node_image img)
 	return img == IMAGE_AL2023 ? "al2023" : img == IMAGE_BOTTLEROCKET ? "bottlerocket" : NULL;
 }
 
+/* A pool's node labels, `tl` plus its node type and gpusite.io/pool
+ * value (its noun), and what follows from its name and spec path. */
+static void
+pool_labels(struct arena *a, struct inv_pool *p, struct kvs *tl, const char *node_type,
+	    const char *noun)
+{
+	kvs_set(a, tl, INV_NODE_TYPE_LABEL, node_type);
+	kvs_set(a, tl, INV_POOL_LABEL, noun);
+	p->node_labels = tl->items;
+	p->node_label_count = tl->count;
+	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
+	p->node_type = node_type;
+	p->noun = noun;
+	p->spec_key = p->spec_path + strlen("spec.");
+}
+
 /* The fallback pool: on-demand (or reserved) capacity at zero nodes until
  * the site's own nodes cannot take its GPU pods. */
 static bool
@@ -86,16 +101,28 @@ fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 					    : INV_NODE_CLASS_DEFAULT;
 	p->class_kind = auto_mode ? "NodeClass" : "EC2NodeClass";
 	p->renders_class = !auto_mode && fb->node_class.set && node_image_name(fb->node_image);
-	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
-	kvs_set(a, &tl, INV_POOL_LABEL, INV_POOL_FALLBACK);
 	kvs_set(a, &tl, INV_SITE_LABEL, site->name);
 	/* what the fallback device plugin selects; left out without
 	 * nodeImage, and with Auto Mode (GS111 refuses it) */
 	if (!auto_mode && node_image_name(fb->node_image))
 		kvs_set(a, &tl, INV_NODE_IMAGE_LABEL, node_image_name(fb->node_image));
-	p->node_labels = tl.items;
-	p->node_label_count = tl.count;
-	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
+	pool_labels(a, p, &tl, INV_NODE_TYPE_FALLBACK, INV_POOL_FALLBACK);
+	p->at_key = "nodePoolName";
+	p->title = "the cloud fallback";
+	p->purpose = "the cloud GPU fallback: launches tainted GPU nodes when the on-prem nodes"
+		     " cannot take the GPU pods, up to the GPU limit";
+	p->owns_class = true;
+	p->plugin_covers = true;
+	p->scope = NULL; /* the placement scope's Pods */
+	p->alert_prefix = "GPUSiteFallback";
+	p->limit_note = "pods beyond it stay pending.";
+}
+
+/* The gpusite-<site>-<noun>-placement policy of a pool's own scope. */
+static const char *
+scope_policy_name(struct arena *a, const struct spec_site *site, const char *noun)
+{
+	return arena_printf(a, INV_OBJECT_PREFIX "%s-%s" INV_PLACEMENT_SUFFIX, site->name, noun);
 }
 
 /* The burst pool: Spot capacity for the burst scope, tainted so nothing
@@ -111,7 +138,9 @@ burst_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 {
 	static const struct spec_taint taint = { INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE,
 						 INV_BURST_TAINT_EFFECT, NULL };
+	static const char *const off[] = { INV_POOL_FALLBACK };
 	const struct spec_fallback *b = &site->burst.pool;
+	struct inv_scope *sc = arena_alloc(a, sizeof(*sc));
 	struct inv_pool fb;
 	struct kvs tl = { NULL, 0, 0 };
 
@@ -128,11 +157,27 @@ burst_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 	p->normal_time = true;
 	for (size_t i = 0; i < fb.node_label_count; i++)
 		kvs_set(a, &tl, fb.node_labels[i].key, fb.node_labels[i].value);
-	kvs_set(a, &tl, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_BURST);
-	kvs_set(a, &tl, INV_POOL_LABEL, INV_POOL_BURST);
-	p->node_labels = tl.items;
-	p->node_label_count = tl.count;
-	p->node_selector = arena_printf(a, "karpenter.sh/nodepool=%s", p->name);
+	pool_labels(a, p, &tl, INV_NODE_TYPE_BURST, INV_POOL_BURST);
+	p->at_key = "gpuLimit";
+	p->title = "the burst pool";
+	p->purpose = "the burst pool: launches GPU nodes tainted for the burst scope only when the"
+		     " on-prem nodes are busy, up to its GPU limit; never used by the fallback"
+		     " scope";
+	p->owns_class = false; /* the fallback's: judged with it */
+	p->plugin_covers = true;
+	/* its own scope: on-prem first, then this pool, never the fallback */
+	*sc = (struct inv_scope){ (const char *const *)site->burst.namespaces,
+				  site->burst.namespace_count,
+				  site->burst.pod_selector,
+				  site->burst.src,
+				  p->spec_path,
+				  scope_policy_name(a, site, p->noun),
+				  off,
+				  1 };
+	p->scope = sc;
+	p->alert_prefix = "GPUSiteBurst";
+	p->limit_note = "burst pods beyond it stay pending (they never use the fallback). Raise"
+			" burst.gpuLimit if the bursts are meant to grow.";
 }
 
 /* The labels nodeadm puts on a hybrid node of group `g`: the group's own,
@@ -197,7 +242,7 @@ static void
 site_objects(struct arena *a, struct inventory *inv, const struct spec_site *site)
 {
 	const char *argocd_ns = site->argocd.namespace ? site->argocd.namespace : "";
-	struct inv_object *o = arena_alloc(a, 6 * sizeof(*o));
+	struct inv_object *o = arena_alloc(a, 5 * sizeof(*o));
 	size_t n = 0;
 
 	o[n++] = (struct inv_object){ INV_ROLE_NODECONFIG_MAP,
@@ -207,12 +252,6 @@ site_objects(struct arena *a, struct inventory *inv, const struct spec_site *sit
 		INV_ROLE_PLACEMENT_POLICY,
 		arena_printf(a, INV_OBJECT_PREFIX "%s" INV_PLACEMENT_SUFFIX, site->name), ""
 	};
-	if (has_burst(site))
-		o[n++] = (struct inv_object){
-			INV_ROLE_BURST_POLICY,
-			arena_printf(a, INV_OBJECT_PREFIX "%s" INV_BURST_POLICY_SUFFIX, site->name),
-			""
-		};
 	o[n++] = (struct inv_object){ INV_ROLE_ALERT_RULE,
 				      arena_printf(a, INV_OBJECT_PREFIX "%s", site->name),
 				      site->alerts.namespace ? site->alerts.namespace : "" };
@@ -245,10 +284,77 @@ inventory_object(const struct inventory *inv, enum inv_role role)
 static const struct {
 	bool (*present)(const struct spec_site *site);
 	void (*build)(struct arena *a, struct inv_pool *p, const struct spec_site *site);
+	/* what its builder sets, for readers without a site at hand */
+	const char *node_type; /* the node-type value of its nodes */
+	const char *noun;      /* its noun (and gpusite.io/pool value) */
+	bool normal_time;      /* its normal_time */
 } pool_kinds[] = {
-	{ has_fallback, fallback_pool },
-	{ has_burst, burst_pool },
+	{ has_fallback, fallback_pool, INV_NODE_TYPE_FALLBACK, INV_POOL_FALLBACK, false },
+	{ has_burst, burst_pool, INV_NODE_TYPE_BURST, INV_POOL_BURST, true },
 };
+_Static_assert(sizeof(pool_kinds) / sizeof(pool_kinds[0]) <= INV_POOL_MAX,
+	       "a site has at most INV_POOL_MAX pools");
+
+const char *
+inventory_excludes_text(struct arena *a, const struct inv_scope *sc)
+{
+	const char *s = sc->exclude_count ? sc->excludes[0] : "";
+
+	for (size_t i = 1; i < sc->exclude_count; i++)
+		s = arena_printf(a, "%s or %s", s, sc->excludes[i]);
+	return s;
+}
+
+size_t
+inventory_pool_kind_count(void)
+{
+	return sizeof(pool_kinds) / sizeof(pool_kinds[0]);
+}
+
+const char *
+inventory_pool_kind_noun(size_t k)
+{
+	return k < inventory_pool_kind_count() ? pool_kinds[k].noun : NULL;
+}
+
+bool
+inventory_pool_kind_normal_time(size_t k)
+{
+	return k < inventory_pool_kind_count() && pool_kinds[k].normal_time;
+}
+
+const struct inv_pool *
+inventory_pool_of_kind(const struct inventory *inv, size_t k)
+{
+	for (size_t i = 0; k < inventory_pool_kind_count() && i < inv->pool_count; i++)
+		if (!strcmp(inv->pools[i].noun, pool_kinds[k].noun))
+			return &inv->pools[i];
+	return NULL;
+}
+
+bool
+inventory_is_pool_node_type(const char *node_type)
+{
+	for (size_t k = 0; node_type && k < sizeof(pool_kinds) / sizeof(pool_kinds[0]); k++)
+		if (!strcmp(node_type, pool_kinds[k].node_type))
+			return true;
+	return false;
+}
+
+/* What the placement scope's Pods never land on: the pools with a scope
+ * of their own. */
+static void
+placement_excludes(struct arena *a, struct inventory *inv)
+{
+	const char **off = arena_alloc(a, (inv->pool_count + 1) * sizeof(*off));
+	size_t n = 0;
+
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (inv->pools[i].scope)
+			off[n++] = inv->pools[i].noun;
+	inv->placement_excludes = off;
+	inv->placement_exclude_count = n;
+}
 
 const struct inventory *
 inventory_site(struct arena *a, const struct spec_site *site)
@@ -275,7 +381,17 @@ inventory_build(struct arena *a, const struct spec_site *site)
 	for (size_t k = 0; k < sizeof(pool_kinds) / sizeof(pool_kinds[0]); k++)
 		if (pool_kinds[k].present(site))
 			pool_kinds[k].build(a, &inv->pools[inv->pool_count++], site);
+	placement_excludes(a, inv);
 	return inv;
+}
+
+const struct inv_pool *
+inventory_failover_pool(const struct inventory *inv)
+{
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (!inv->pools[i].normal_time)
+			return &inv->pools[i];
+	return NULL;
 }
 
 const struct inv_pool *

@@ -26,14 +26,34 @@ enum inv_role {
 	INV_ROLE_NODE_CLASS,          /* the node class a pool launches with */
 	INV_ROLE_NODECONFIG_MAP,      /* the site's NodeConfigs, published as a ConfigMap */
 	INV_ROLE_PLACEMENT_POLICY,    /* the admission policy that places its GPU pods */
-	INV_ROLE_BURST_POLICY,        /* the one that places its burst scope's GPU pods */
 	INV_ROLE_ALERT_RULE,          /* its PrometheusRule */
 	INV_ROLE_GPU_STACK_APP,       /* its cluster's GPU-stack Application (shared) */
 	INV_ROLE_FALLBACK_PLUGIN_APP, /* its cluster's fallback device plugin (shared) */
 	INV_ROLE_COUNT
 };
 
-/* One pool of cloud GPU nodes gpusite asks Karpenter for. */
+/* The Pods a pool launches for when it is not the site's placement
+ * scope: its own namespaces and Pod selector, placed by a policy of its
+ * own. */
+struct inv_scope {
+	const char *const *namespaces;
+	size_t namespace_count;
+	const struct node *pod_selector; /* label selector mapping or NULL */
+	const struct node *src;          /* the spec block, for positions */
+	const char *path;                /* its JSON path: "spec.burst" */
+	const char *policy_name;         /* gpusite-<site>-<noun>-placement */
+	/* the gpusite.io/pool values its Pods must never land on */
+	const char *const *excludes;
+	size_t exclude_count;
+};
+
+/* The most pools a site may have (one per pool role). */
+#define INV_POOL_MAX 4
+
+/* One pool of cloud GPU nodes gpusite asks Karpenter for.  Everything a
+ * module decides differently for one pool than for another is a field
+ * here, filled by the role's builder in inventory.c: the modules loop
+ * over inv->pools and never ask which role a pool has. */
 struct inv_pool {
 	enum inv_role role;
 	const char *name;       /* the NodePool's metadata.name */
@@ -52,6 +72,23 @@ struct inv_pool {
 	const char *node_selector;
 	const struct spec_fallback *spec; /* the spec block it comes from */
 	const char *spec_path;            /* its JSON path: "spec.fallback" */
+	const char *spec_key;             /* its key under spec: "fallback" */
+	/* the spec field a finding about the pool points at */
+	const char *at_key;
+	/* how messages name it: "fallback" | "burst" (also its
+	 * gpusite.io/pool value) and "the cloud fallback" | "the burst pool" */
+	const char *noun;
+	const char *title;
+	const char *node_type; /* its node-type label value */
+	const char *purpose;   /* the NodePool's purpose line */
+	bool owns_class;       /* its node class is judged with it (not shared) */
+	bool plugin_covers;    /* the fallback device plugin runs on its nodes */
+	/* the Pods it launches for: NULL for the site's placement scope */
+	const struct inv_scope *scope;
+	/* its alerts: <alert_prefix>NearLimit (and, with a scope of its own,
+	 * <alert_prefix>PodsPending); what a full pool means for the Pods */
+	const char *alert_prefix;
+	const char *limit_note;
 };
 
 /* One hybrid node group: the nodes nodeadm joins with its labels. */
@@ -78,6 +115,10 @@ struct inventory {
 	size_t object_count;
 	struct inv_pool *pools; /* in a fixed order: the fallback pool first */
 	size_t pool_count;
+	/* the gpusite.io/pool values the placement scope's Pods never land
+	 * on: every pool with a scope of its own */
+	const char *const *placement_excludes;
+	size_t placement_exclude_count;
 	struct inv_group *groups; /* in spec order */
 	size_t group_count;
 };
@@ -92,8 +133,7 @@ const struct inventory *inventory_build(struct arena *a, const struct spec_site 
 const struct spec_kv *inventory_group_labels(struct arena *a, const struct spec_site *site,
 					     const struct spec_node_group *g, size_t *count);
 
-/* The object of `role` (NODECONFIG_MAP ... FALLBACK_PLUGIN_APP), or NULL
- * (BURST_POLICY without a burst pool). */
+/* The object of `role` (NODECONFIG_MAP ... FALLBACK_PLUGIN_APP), or NULL. */
 const struct inv_object *inventory_object(const struct inventory *inv, enum inv_role role);
 
 /* `name` (a cluster's) as Kubernetes names objects: lower case, '_' as
@@ -112,6 +152,28 @@ const char *inventory_stack_release(enum spec_stack_type type);
 
 /* The pool of `role`, or NULL when the site has none. */
 const struct inv_pool *inventory_pool(const struct inventory *inv, enum inv_role role);
+
+/* The site's failover capacity: the first pool whose nodes mean the
+ * site has failed over (not normal_time), or NULL. */
+const struct inv_pool *inventory_failover_pool(const struct inventory *inv);
+
+/* The pools a scope's Pods never land on, for messages: "fallback", or
+ * "a or b" (arena). */
+const char *inventory_excludes_text(struct arena *a, const struct inv_scope *sc);
+
+/* The pool kinds any site may have (one per pool role), in pool order:
+ * how many, the noun of the k-th (NULL past the end), and the site's
+ * pool of the k-th kind (NULL when the site has none); whether pools of
+ * the k-th kind are normal-time capacity.  For what is laid
+ * out per kind across sites: a column per kind of pool. */
+size_t inventory_pool_kind_count(void);
+const char *inventory_pool_kind_noun(size_t k);
+bool inventory_pool_kind_normal_time(size_t k);
+const struct inv_pool *inventory_pool_of_kind(const struct inventory *inv, size_t k);
+
+/* Whether `node_type` (a node's node-type label) is one of a pool of
+ * any site: its nodes boot the pools' image and run their plugin. */
+bool inventory_is_pool_node_type(const char *node_type);
 
 /* The pool whose NodePool is called `name`, or NULL. */
 const struct inv_pool *inventory_pool_named(const struct inventory *inv, const char *name);

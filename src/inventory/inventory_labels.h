@@ -1,14 +1,16 @@
 /*
  * inventory_labels.h - every label key and value gpusite writes on the
  * objects and nodes it owns, spelled once (docs/design/inventory.md).
- * mk/lint/labels-once.sh fails on a second spelling anywhere in src/.
+ * mk/lint/labels-once.sh reads the names from here and fails on a second
+ * spelling anywhere in src/; a name that is upstream's too (a chart's,
+ * Kubernetes' own) says "upstream's name" on its line and is left alone.
  * Kubernetes' and EKS's own labels are facts of src/k8s/, not ours.
  */
 #ifndef GS_INVENTORY_LABELS_H
 #define GS_INVENTORY_LABELS_H
 
 /* Every object gpusite renders: app.kubernetes.io/managed-by=gpusite. */
-#define INV_MANAGED_BY_KEY "app.kubernetes.io/managed-by"
+#define INV_MANAGED_BY_KEY "app.kubernetes.io/managed-by" /* Kubernetes' (upstream's name) */
 #define INV_MANAGED_BY "gpusite"
 /* The site an object or node belongs to (metadata.name of the GPUSite). */
 #define INV_SITE_LABEL "gpusite.io/site"
@@ -48,13 +50,12 @@
 #define INV_NODECONFIG_MAP_PREFIX "gpusite-nodeconfig-"
 #define INV_OBJECT_PREFIX "gpusite-"
 #define INV_PLACEMENT_SUFFIX "-placement"
-#define INV_BURST_POLICY_SUFFIX "-burst-placement"
 /* Where a site's NodeConfig ConfigMap lives. */
-#define INV_NODECONFIG_NAMESPACE "kube-system"
+#define INV_NODECONFIG_NAMESPACE "kube-system" /* Kubernetes' (upstream's name) */
 /* Helm releases (and Application suffixes) of the GPU stack and of the
  * fallback device plugin: <cluster>-<release>. */
-#define INV_RELEASE_DEVICE_PLUGIN "nvidia-device-plugin"
-#define INV_RELEASE_GPU_OPERATOR "gpu-operator"
+#define INV_RELEASE_DEVICE_PLUGIN "nvidia-device-plugin" /* NVIDIA's chart (upstream's name) */
+#define INV_RELEASE_GPU_OPERATOR "gpu-operator"          /* NVIDIA's chart (upstream's name) */
 #define INV_RELEASE_FALLBACK_PLUGIN "nvidia-device-plugin-fallback"
 
 #endif

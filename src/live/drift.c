@@ -608,21 +608,14 @@ check_class_image(struct diags *d, size_t *count, const struct drift_fallback *f
 	}
 }
 
-/* "fallback" or "burst": how messages name a pool of the inventory. */
-static const char *
-pool_word(const struct drift_fallback *f)
-{
-	return f->pool->role == INV_ROLE_BURST_POOL ? "burst" : "fallback";
-}
-
-/* Each Ready node of a pool (fallback or burst): allocatable GPUs, and at
+/* Each Ready node of a pool (the fallback, the burst pool): allocatable GPUs, and at
  * most one device plugin pod on it. */
 static void
 check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
 		     const struct drift_fallback *f)
 {
 	const struct spec_site *s = f->site;
-	const char *pool = f->pool->name, *what = pool_word(f), *path = f->pool->spec_path;
+	const char *pool = f->pool->name, *what = f->pool->noun, *path = f->pool->spec_path;
 	struct pos at = spec_field_pos(f->pool->spec->src, "nodePoolName");
 
 	for (size_t i = 0; i < in->nnodes; i++) {
@@ -678,9 +671,11 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 {
 	const struct spec_site *s = f->site;
 	const struct spec_fallback *fb = f->pool->spec;
-	const char *pool = f->pool->name, *what = pool_word(f), *path = f->pool->spec_path;
-	bool burst = f->pool->role == INV_ROLE_BURST_POOL;
-	struct pos pool_at = spec_field_pos(fb->src, burst ? "gpuLimit" : "nodePoolName");
+	const char *pool = f->pool->name, *what = f->pool->noun, *path = f->pool->spec_path;
+	/* a pool of its own scope's work (the burst pool) is not failover
+	 * capacity: missing or full, that work waits */
+	const struct inv_scope *own = f->pool->scope;
+	struct pos pool_at = spec_field_pos(fb->src, f->pool->at_key);
 	const char **pool_nodes;
 	size_t npool = 0;
 	int64_t gpus = 0;
@@ -692,8 +687,8 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 			      "Argo CD Application that carries it (see 'gpusite diff "
 			      "--live')",
 			      what, pool, s->name, in->cluster,
-			      burst ? "burst work waits for the on-prem nodes"
-				    : "no cloud GPU node can launch when the site fails");
+			      own ? arena_printf(a, "%s work waits for the on-prem nodes", what)
+				  : "no cloud GPU node can launch when the site fails");
 	} else if (f->rendered) {
 		struct node *r = diff_normalize(a, f->rendered);
 		struct node *l = diff_live_subset(a, diff_normalize(a, f->live), r);
@@ -718,8 +713,9 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 			buf_release(&b);
 		}
 	}
-	/* the node class is the fallback's: judged once, with it */
-	if (f->class_missing && !burst)
+	/* a shared node class (the burst pool's is the fallback's) is judged
+	 * once, with the pool that owns it */
+	if (f->class_missing && f->pool->owns_class)
 		drift_finding(d, count, DRIFT_CLASS_MISSING,
 			      spec_field_pos(s->fallback.src, "nodeClassName"), "spec.fallback",
 			      s->name,
@@ -727,7 +723,7 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 			      "to, does not exist in cluster %s: the pool cannot launch a "
 			      "node; create it (it must exist before the pool is used)",
 			      f->class_kind, f->pool->class_name, pool, s->name, in->cluster);
-	if (!burst)
+	if (f->pool->owns_class)
 		check_class_image(d, count, f);
 	check_fallback_nodes(a, d, count, in, f);
 	/* state: is the fallback in use right now? */
@@ -754,23 +750,26 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 			      npool ? ")" : "", (long long)gpus, (long long)fb->gpu_limit,
 			      fb->gpu_limit ? (long long)(gpus * 100 / fb->gpu_limit) : 0LL,
 			      fb->gpu_limit && gpus * 100 >= fb->gpu_limit * 80
-				      ? (burst ? ": near burst.gpuLimit, burst Pods beyond it stay "
-						 "Pending"
-					       : ": near gpuLimit, raise it or bring the site back")
+				      ? (own ? arena_printf(a,
+							    ": near %s.gpuLimit, %s Pods beyond it"
+							    " stay Pending",
+							    f->pool->spec_key, what)
+					     : ": near gpuLimit, raise it or bring the site back")
 				      : "");
 	}
 }
 
 /* ------------------------------------------------------------ placement */
 
-/* One scope of a site: the placement namespaces, or the burst ones. */
+/* One scope of a site: the placement namespaces, or those of a pool with
+ * a scope of its own (`pool`: the burst pool's). */
 struct scope {
-	const char **namespaces;
+	const char *const *namespaces;
 	size_t namespace_count;
 	const struct node *pod_selector;
 	struct pos at;
 	const char *path;
-	bool burst;
+	const struct inv_pool *pool;
 };
 
 /* GS214 for the scope's Pending GPU pods in namespace ns. */
@@ -778,16 +777,19 @@ static void
 scope_pending(struct arena *a, struct diags *d, size_t *count, const struct spec_site *s,
 	      const struct scope *sc, const char *ns, const char **pending, size_t np)
 {
-	if (sc->burst)
+	const struct inv_pool *p = sc->pool;
+
+	if (p)
 		drift_finding(d, count, DRIFT_PODS_PENDING, sc->at, sc->path, s->name,
-			      "%zu burst GPU pod%s Pending in namespace %s of site %s: %s; the "
-			      "on-prem GPUs are full and the burst pool has no %s capacity "
-			      "for %s or is at burst.gpuLimit (burst work never uses the "
+			      "%zu %s GPU pod%s Pending in namespace %s of site %s: %s; the "
+			      "on-prem GPUs are full and %s has no %s capacity "
+			      "for %s or is at %s.gpuLimit (%s work never uses the "
 			      "fallback, so this is not a failover; see 'kubectl describe pod' "
-			      "and the NodeClaims of the burst pool)",
-			      np, np == 1 ? " is" : "s are", ns, s->name, name_list(a, pending, np),
-			      spec_capacity_name(s->burst.pool.capacity_type),
-			      np == 1 ? "it" : "them");
+			      "and the NodeClaims of %s)",
+			      np, p->noun, np == 1 ? " is" : "s are", ns, s->name,
+			      name_list(a, pending, np), p->title,
+			      spec_capacity_name(p->spec->capacity_type), np == 1 ? "it" : "them",
+			      p->spec_key, p->noun, p->title);
 	else
 		drift_finding(d, count, DRIFT_PODS_PENDING, sc->at, sc->path, s->name,
 			      "%zu GPU pod%s Pending in namespace %s of site %s: "
@@ -803,14 +805,16 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 {
 	const struct k8s_taint taint = { s->gpu_taint.key, s->gpu_taint.value,
 					 s->gpu_taint.effect };
-	const struct k8s_taint burst = { INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE,
-					 INV_BURST_TAINT_EFFECT };
+	const struct spec_taint *own = sc->pool ? sc->pool->taint : NULL;
+	const struct k8s_taint pool_taint = { own ? own->key : NULL, own ? own->value : NULL,
+					      own ? own->effect : NULL };
 	const char *taints =
 		taint_text(a, s->gpu_taint.key, s->gpu_taint.value, s->gpu_taint.effect);
+	const char *noun = sc->pool ? arena_printf(a, "%s ", sc->pool->noun) : "";
 
-	if (sc->burst)
+	if (own)
 		taints = arena_printf(a, "%s and %s", taints,
-				      taint_text(a, burst.key, burst.value, burst.effect));
+				      taint_text(a, own->key, own->value, own->effect));
 	for (size_t ni = 0; ni < sc->namespace_count; ni++) {
 		const char *ns = sc->namespaces[ni];
 		const char **pending = arena_alloc(a, (in->npods + 1) * sizeof(char *));
@@ -827,7 +831,7 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 				pending[np++] = p->name;
 			if (s->placement.engine != ENGINE_NONE &&
 			    (!k8s_tolerations_tolerate(p->tolerations, &taint) ||
-			     (sc->burst && !k8s_tolerations_tolerate(p->tolerations, &burst))) &&
+			     (own && !k8s_tolerations_tolerate(p->tolerations, &pool_taint))) &&
 			    strcmp(p->phase, "Succeeded") && strcmp(p->phase, "Failed"))
 				untol[nu++] = p->name;
 		}
@@ -839,33 +843,39 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 				      "toleration for %s: %s; the %s %splacement policy did not "
 				      "mutate %s (is the admission controller running and the "
 				      "policy ready?)",
-				      nu, sc->burst ? "burst " : "", nu == 1 ? "" : "s", ns,
-				      s->name, nu == 1 ? "s" : "", taints, name_list(a, untol, nu),
-				      spec_engine_name(s->placement.engine),
-				      sc->burst ? "burst " : "", nu == 1 ? "it" : "them");
+				      nu, noun, nu == 1 ? "" : "s", ns, s->name, nu == 1 ? "s" : "",
+				      taints, name_list(a, untol, nu),
+				      spec_engine_name(s->placement.engine), noun,
+				      nu == 1 ? "it" : "them");
 	}
 }
 
-/* GS214/GS215 for the placement scope and, with a burst pool, the burst
- * scope (its pods also tolerate the burst taint). */
+/* GS214/GS215 for the placement scope and the scope of every pool with
+ * one of its own (the burst pool's Pods also tolerate its taint). */
 static void
 check_placement(struct arena *a, struct diags *d, size_t *count, const struct drift_input *in,
 		const struct spec_site *s)
 {
-	const struct scope place = {
-		s->placement.namespaces,     s->placement.namespace_count,
-		s->placement.pod_selector,   spec_field_pos(s->placement.src, "namespaces"),
-		"spec.placement.namespaces", false
-	};
-	const struct scope burst = {
-		s->burst.namespaces,     s->burst.namespace_count,
-		s->burst.pod_selector,   spec_field_pos(s->burst.src, "namespaces"),
-		"spec.burst.namespaces", true
-	};
+	const struct inventory *inv = inventory_site(a, s);
+	const struct scope place = { (const char *const *)s->placement.namespaces,
+				     s->placement.namespace_count,
+				     s->placement.pod_selector,
+				     spec_field_pos(s->placement.src, "namespaces"),
+				     "spec.placement.namespaces",
+				     NULL };
 
 	check_scope(a, d, count, in, s, &place);
-	if (s->burst.pool.enabled)
-		check_scope(a, d, count, in, s, &burst);
+	for (size_t i = 0; i < inv->pool_count; i++) {
+		const struct inv_scope *own = inv->pools[i].scope;
+
+		if (own)
+			check_scope(a, d, count, in, s,
+				    &(struct scope){ own->namespaces, own->namespace_count,
+						     own->pod_selector,
+						     spec_field_pos(own->src, "namespaces"),
+						     arena_printf(a, "%s.namespaces", own->path),
+						     &inv->pools[i] });
+	}
 }
 
 /* ------------------------------------------------------------ driver */

@@ -168,8 +168,8 @@ ns_add(struct arena *a, const char ***list, size_t *n, size_t *alloc, const char
 	(*list)[(*n)++] = ns;
 }
 
-/* The GPU pods of the placement and burst namespaces, each namespace
- * once. */
+/* The GPU pods of the placement namespaces and of every pool's own scope
+ * (the burst namespaces), each namespace once. */
 static int
 list_placement_pods(struct live_run *run, struct collect *c, const char *stack_ns)
 {
@@ -178,11 +178,15 @@ list_placement_pods(struct live_run *run, struct collect *c, const char *stack_n
 
 	for (size_t i = 0; i < run->nsites; i++) {
 		const struct spec_site *s = run->sites[i];
+		const struct inventory *inv = inventory_site(c->a, s);
 
 		for (size_t j = 0; j < s->placement.namespace_count; j++)
 			ns_add(c->a, &list, &n, &alloc, s->placement.namespaces[j], stack_ns);
-		for (size_t j = 0; s->burst.pool.enabled && j < s->burst.namespace_count; j++)
-			ns_add(c->a, &list, &n, &alloc, s->burst.namespaces[j], stack_ns);
+		for (size_t k = 0; k < inv->pool_count; k++)
+			for (size_t j = 0;
+			     inv->pools[k].scope && j < inv->pools[k].scope->namespace_count; j++)
+				ns_add(c->a, &list, &n, &alloc, inv->pools[k].scope->namespaces[j],
+				       stack_ns);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (list_pods(run->kube, c, list[i], true) < 0)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "base/diag.h"
+#include "inventory/inventory.h"
 #include "node/node.h"
 #include "spec/spec.h"
 
@@ -286,8 +287,8 @@ struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site
  *          {op: add, path: /spec/tolerations/-, value: the toleration}
  *          when spec.tolerations exists, else
  *          {op: add, path: /spec/tolerations, value: [the toleration]}.
- *  step 2b the same for `burst_taint` when set (the burst scope's plan:
- *          the toleration of the burst pool's taint), after step 2's.
+ *  step 2b the same for `pool_taint` when set (the plan of a pool's own
+ *          scope: the toleration of the pool's taint), after step 2's.
  *  step 3  node affinity, appended to what the Pod has, one requirement
  *          after the other (`affinity`, in order: the hybrid one,
  *          eks.amazonaws.com/compute-type In [hybrid], preferred with
@@ -351,9 +352,11 @@ struct render_placement_plan {
 	int weight; /* prefer-onprem only */
 	enum spec_site_binding site_binding;
 	const char *site;
-	/* step 2b: a second taint the Pods tolerate (the burst pool's), or
-	 * NULL; set only in the burst scope's plan */
-	const struct spec_taint *burst_taint;
+	/* how purpose lines name the scope: "placement", or the pool's noun */
+	const char *scope_noun;
+	/* step 2b: a second taint the Pods tolerate (the pool's), or NULL;
+	 * set only in the plan of a pool's own scope */
+	const struct spec_taint *pool_taint;
 	/* step 3, in order */
 	struct render_affinity affinity[RENDER_AFFINITY_MAX];
 	size_t affinity_count;
@@ -372,25 +375,33 @@ struct render_patch {
 	size_t alloc;
 };
 
-/* Fill the plan of `site` (pointers into the model; nothing allocated);
- * with a burst pool, a required `gpusite.io/pool NotIn [burst]` too (never
- * on Spot, whatever the Pod tolerates). */
-void render_placement_plan(struct render_placement_plan *out, const struct spec_site *site);
+/* Fill the plan of the placement scope of `site` (pointers into the
+ * model and its inventory, built in `a` when the site has none); with
+ * pools of scopes of their own, a required `gpusite.io/pool NotIn
+ * [<their values>]` too (never on their nodes, whatever the Pod
+ * tolerates). */
+void render_placement_plan(struct render_placement_plan *out, struct arena *a,
+			   const struct spec_site *site);
 
 /*
- * Fill the plan of the site's burst scope (burst.namespaces and
- * podSelector): the placement plan's steps with the hybrid nodes always
- * preferred (on-prem first, then the burst pool), then step 2b, the burst
- * taint's toleration, and a required `gpusite.io/pool NotIn [fallback]`
- * (never the on-demand fallback).  Returns false, plan untouched, when the
- * site has no burst pool.
+ * Fill the plan of the scope of `pool` (pool->scope: its namespaces and
+ * podSelector; the burst pool's is the burst scope): the placement plan's
+ * steps with the hybrid nodes always preferred (on-prem first, then the
+ * pool), then step 2b, the pool taint's toleration, and a required
+ * `gpusite.io/pool NotIn [<scope's excludes>]` (never the on-demand
+ * fallback).  `pool->scope` must be set.
  */
-bool render_placement_burst_plan(struct render_placement_plan *out, const struct spec_site *site);
+void render_placement_pool_plan(struct render_placement_plan *out, const struct spec_site *site,
+				const struct inv_pool *pool);
+
+/* The most plans of a site: its placement scope's and one per pool of a
+ * scope of its own. */
+#define RENDER_PLANS_MAX (1 + INV_POOL_MAX)
 
 /* The placement plans of `site`, named (the placement scope's first, then
- * the burst scope's when the site has a burst pool); returns how many
- * (at most 2) were written to `out`. */
-size_t render_placement_plans(struct render_placement_plan out[2], struct arena *a,
+ * one per pool with a scope of its own, in inventory order); returns how
+ * many were written to `out`. */
+size_t render_placement_plans(struct render_placement_plan out[RENDER_PLANS_MAX], struct arena *a,
 			      const struct spec_site *site);
 
 /* The weight of the site's preferred term with siteBinding preferred:

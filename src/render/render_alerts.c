@@ -165,23 +165,27 @@ namespace_matcher(struct arena *a, const char *const *names, size_t count)
 			    render_quote(a, render_promql_alt(a, names, count)));
 }
 
-/* The matcher of the placement namespaces and, with a burst pool, the
- * burst ones: every GPU pod a pool of the site may launch for. */
+/* The matcher of the placement namespaces and those of every pool with a
+ * scope of its own (the burst pool's): every GPU pod a pool of the site
+ * may launch for. */
 static const char *
-scopes_matcher(struct arena *a, const struct spec_site *site)
+scopes_matcher(struct arena *a, const struct spec_site *site, const struct inventory *inv)
 {
 	const struct spec_placement *p = &site->placement;
-	const struct spec_burst *b = &site->burst;
 	const char **all;
-	size_t n = 0;
+	size_t n = 0, total = p->namespace_count + 1;
 
 	if (!p->namespace_count)
 		return "";
-	all = arena_alloc(a, (p->namespace_count + b->namespace_count + 1) * sizeof(*all));
+	for (size_t k = 0; k < inv->pool_count; k++)
+		total += inv->pools[k].scope ? inv->pools[k].scope->namespace_count : 0;
+	all = arena_alloc(a, total * sizeof(*all));
 	for (size_t i = 0; i < p->namespace_count; i++)
 		all[n++] = p->namespaces[i];
-	for (size_t i = 0; b->pool.enabled && i < b->namespace_count; i++)
-		all[n++] = b->namespaces[i];
+	for (size_t k = 0; k < inv->pool_count; k++)
+		for (size_t i = 0; inv->pools[k].scope && i < inv->pools[k].scope->namespace_count;
+		     i++)
+			all[n++] = inv->pools[k].scope->namespaces[i];
 	return namespace_matcher(a, all, n);
 }
 
@@ -262,15 +266,15 @@ fallback_active_alert(struct arena *a, const struct spec_site *site, const char 
 }
 
 /* A pool near its GPU limit: the fallback (failover capacity running
- * out) or the burst pool (Spot bursts about to stay pending). */
+ * out) or a pool of normal-time capacity (the burst pool's Spot bursts
+ * about to stay pending); the pool's entry says which. */
 static struct node *
 near_limit_alert(struct arena *a, const struct spec_site *site, const struct inv_pool *pool,
 		 const char *pool_sel)
 {
-	bool burst = pool->role == INV_ROLE_BURST_POOL;
 	struct alert x;
 
-	x.name = burst ? "GPUSiteBurstNearLimit" : "GPUSiteFallbackNearLimit";
+	x.name = arena_printf(a, "%sNearLimit", pool->alert_prefix);
 	x.expr = arena_printf(
 		a,
 		"karpenter_nodepools_usage{%s,resource_type=\"nvidia.com/gpu\"}\n"
@@ -278,29 +282,19 @@ near_limit_alert(struct arena *a, const struct spec_site *site, const struct inv
 		pool_sel, pool_sel);
 	x.for_ = "5m";
 	x.severity = "warning";
-	x.summary = arena_printf(a,
-				 burst ? "GPU site %s: the burst pool is over 80%% of"
-					 " its GPU limit"
-				       : "GPU site %s: the cloud fallback is over 80%% of"
-					 " its GPU limit",
-				 site->name);
-	x.description =
-		burst ? arena_printf(a,
-				     "The burst NodePool %s uses more than 80%%"
-				     " of its limit of %lld GPUs; burst pods beyond it stay pending"
-				     " (they never use the fallback). Raise burst.gpuLimit if the"
-				     " bursts are meant to grow.",
-				     pool->name, (long long)pool->spec->gpu_limit)
-		      : arena_printf(a,
-				     "The fallback NodePool %s uses more than 80%%"
-				     " of its limit of %lld GPUs; pods beyond it stay pending.",
-				     pool->name, (long long)pool->spec->gpu_limit);
+	x.summary = arena_printf(a, "GPU site %s: %s is over 80%% of its GPU limit", site->name,
+				 pool->title);
+	x.description = arena_printf(a,
+				     "The %s NodePool %s uses more than 80%%"
+				     " of its limit of %lld GPUs; %s",
+				     pool->noun, pool->name, (long long)pool->spec->gpu_limit,
+				     pool->limit_note);
 	return alert_node(a, site->name, &x);
 }
 
 /* The alerts of one pool, on its NodePool: its activation (the on-prem
  * nodes cannot take the load) and its limit; only the limit of a pool of
- * normal-time capacity (the burst pool). */
+ * normal-time capacity (the burst pool's). */
 static void
 pool_alerts(struct arena *a, struct node *rules, const struct spec_site *site,
 	    const struct inv_pool *pool)
@@ -405,43 +399,45 @@ pods_pending_alert(struct arena *a, const struct spec_site *site, const struct f
 	return alert_node(a, site->name, &x);
 }
 
-/* Burst pods pending: the on-prem nodes are full and the burst pool gets
- * no capacity (Spot) or is at its limit.  Not a failover: burst work never
- * uses the fallback. */
+/* The Pods of a pool's own scope pending (the burst pool's): the on-prem
+ * nodes are full and the pool gets no capacity (Spot) or is at its limit.
+ * Not a failover: that work never uses the fallback. */
 static struct node *
-burst_pending_alert(struct arena *a, const struct spec_site *site, const struct failover *f)
+scope_pending_alert(struct arena *a, const struct spec_site *site, const struct inv_pool *pool,
+		    const struct failover *f)
 {
-	const struct spec_burst *b = &site->burst;
-	const char *cap = spec_capacity_name(b->pool.capacity_type);
+	const struct inv_scope *sc = pool->scope;
+	const char *cap = spec_capacity_name(pool->spec->capacity_type);
 	struct alert x;
 
-	x.name = "GPUSiteBurstPodsPending";
-	x.expr = pending_expr(a, b->namespaces, b->namespace_count);
+	x.name = arena_printf(a, "%sPodsPending", pool->alert_prefix);
+	x.expr = pending_expr(a, sc->namespaces, sc->namespace_count);
 	x.severity = "warning";
 	x.for_ = prom_duration(a, f->provisioning + f->pull + f->margin);
 	x.summary = arena_printf(a,
-				 "burst GPU pods of site %s pending for over %s: %s capacity"
+				 "%s GPU pods of site %s pending for over %s: %s capacity"
 				 " missing",
-				 site->name, x.for_, cap);
+				 pool->noun, site->name, x.for_, cap);
 	x.description = arena_printf(
 		a,
-		"Pod {{ $labels.namespace }}/{{ $labels.pod }} of the burst scope requests GPUs"
+		"Pod {{ $labels.namespace }}/{{ $labels.pod }} of the %s scope requests GPUs"
 		" and has been Pending for more than %s (node provisioning, image pull and"
-		" margin): the on-prem GPU nodes are full and the burst pool launches no node for"
+		" margin): the on-prem GPU nodes are full and %s launches no node for"
 		" it, because the instance types have no %s capacity in the zones"
 		" (InsufficientCapacityError events on the NodeClaims) or the pool is at"
-		" burst.gpuLimit. This is not a failover: burst work never runs on the on-demand"
-		" fallback, it waits for on-prem or burst capacity.",
-		x.for_, cap);
+		" %s.gpuLimit. This is not a failover: %s work never runs on the on-demand"
+		" fallback, it waits for on-prem or %s capacity.",
+		pool->noun, x.for_, pool->title, cap, pool->spec_key, pool->noun, pool->noun);
 	return alert_node(a, site->name, &x);
 }
 
 /* GPU pods in scope that no node can take yet (PodScheduled False,
  * Unschedulable), or NodeClaims of the site's pools that failed to launch. */
 static const char *
-launch_failing_expr(struct arena *a, const struct spec_site *site, const char *pools)
+launch_failing_expr(struct arena *a, const struct spec_site *site, const struct inventory *inv,
+		    const char *pools)
 {
-	const char *ns = scopes_matcher(a, site);
+	const char *ns = scopes_matcher(a, site, inv);
 
 	return arena_printf(
 		a,
@@ -457,25 +453,37 @@ launch_failing_expr(struct arena *a, const struct spec_site *site, const char *p
 		*ns ? ns + 1 : "", ns, render_quote(a, pools));
 }
 
-static struct node *
-launch_failing_alert(struct arena *a, const struct spec_site *site, const struct inv_pool *pools,
-		     size_t count, const struct failover *f)
+/* Who launches no node, for the summary: "the cloud fallback launches",
+ * or with more pools "the cloud pools (fallback and burst) launch". */
+static const char *
+launchers(struct arena *a, const struct inventory *inv)
 {
-	const char **names = arena_alloc(a, (count + 1) * sizeof(*names));
+	const char **nouns = arena_alloc(a, (inv->pool_count + 1) * sizeof(*nouns));
+
+	if (inv->pool_count == 1)
+		return arena_printf(a, "%s launches", inv->pools[0].title);
+	for (size_t i = 0; i < inv->pool_count; i++)
+		nouns[i] = inv->pools[i].noun;
+	return arena_printf(a, "the cloud pools (%s) launch", and_list(a, nouns, inv->pool_count));
+}
+
+static struct node *
+launch_failing_alert(struct arena *a, const struct spec_site *site, const struct inventory *inv,
+		     const struct failover *f)
+{
+	const char **names = arena_alloc(a, (inv->pool_count + 1) * sizeof(*names));
 	struct alert x;
 	const char *list;
 
-	for (size_t i = 0; i < count; i++)
-		names[i] = pools[i].name;
-	list = and_list(a, names, count);
+	for (size_t i = 0; i < inv->pool_count; i++)
+		names[i] = inv->pools[i].name;
+	list = and_list(a, names, inv->pool_count);
 	x.name = "GPUSiteFallbackLaunchFailing";
-	x.expr = launch_failing_expr(a, site, render_promql_alt(a, names, count));
+	x.expr = launch_failing_expr(a, site, inv, render_promql_alt(a, names, inv->pool_count));
 	x.for_ = prom_duration(a, f->provisioning + f->margin);
 	x.severity = "critical";
 	x.summary = arena_printf(a, "GPU site %s: %s no node for pending GPU pods", site->name,
-				 site->burst.pool.enabled
-					 ? "the cloud pools (fallback and burst) launch"
-					 : "the cloud fallback launches");
+				 launchers(a, inv));
 	x.description = arena_printf(
 		a,
 		"GPU pods of site %s have found no node for more than %s (%s + margin %s), or"
@@ -558,12 +566,12 @@ alerts_site(struct render_ctx *ctx, const struct spec_site *site)
 	for (size_t i = 0; i < ctx->inv->pool_count; i++)
 		pool_alerts(a, rules, site, &ctx->inv->pools[i]);
 	if (ctx->inv->pool_count)
-		node_seq_push(
-			a, rules,
-			launch_failing_alert(a, site, ctx->inv->pools, ctx->inv->pool_count, &f));
+		node_seq_push(a, rules, launch_failing_alert(a, site, ctx->inv, &f));
 	node_seq_push(a, rules, pods_pending_alert(a, site, &f));
-	if (site->burst.pool.enabled)
-		node_seq_push(a, rules, burst_pending_alert(a, site, &f));
+	for (size_t i = 0; i < ctx->inv->pool_count; i++)
+		if (ctx->inv->pools[i].scope)
+			node_seq_push(a, rules,
+				      scope_pending_alert(a, site, &ctx->inv->pools[i], &f));
 	if (site->group_count)
 		node_seq_push(a, rules, node_not_ready_alert(a, site, &w));
 	if (w.group_count)

@@ -89,10 +89,11 @@ render_instance_store_raid0(const struct spec_fallback *fb)
 				    fb->instance_type_count);
 }
 
-static int
-ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
+/* The node class of one pool that renders it (the fallback's; the burst
+ * pool launches with it). */
+static void
+ec2nodeclass_one(struct render_ctx *ctx, const struct spec_site *site, const struct inv_pool *pool)
 {
-	const struct inv_pool *pool = inventory_pool(ctx->inv, INV_ROLE_FALLBACK_POOL);
 	const struct spec_fallback *fb;
 	const struct spec_node_class *nc;
 	const char *image;
@@ -100,8 +101,6 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 	struct render_object *o;
 	struct node *spec, *ami, *term, *meta;
 
-	if (!pool || !pool->renders_class)
-		return 0;
 	fb = pool->spec;
 	nc = &fb->node_class;
 	image = render_node_image_name(fb->node_image);
@@ -147,6 +146,14 @@ ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
 		for (size_t i = 0; i < nc->tag_count; i++)
 			node_map_add_str(a, tags, nc->tags[i].key, nc->tags[i].value);
 	}
+}
+
+static int
+ec2nodeclass_site(struct render_ctx *ctx, const struct spec_site *site)
+{
+	for (size_t i = 0; i < ctx->inv->pool_count; i++)
+		if (ctx->inv->pools[i].renders_class)
+			ec2nodeclass_one(ctx, site, &ctx->inv->pools[i]);
 	return 0;
 }
 

@@ -37,38 +37,74 @@ render_fallback_needs_plugin(const struct spec_site *s)
 	       s->fallback.node_image == IMAGE_AL2023;
 }
 
-/* Whether a site whose fallback nodes run this plugin has a burst pool:
- * its nodes boot the same image and need the plugin too. */
+/* The pools this plugin covers on the sites whose fallback nodes run it:
+ * every pool of such a site whose nodes boot the same image (the
+ * inventory's plugin_covers), their node types and own taints, each once,
+ * in the order the sites and their pools come. */
+struct covered {
+	const char **types;
+	size_t type_count;
+	const struct spec_taint **taints;
+	size_t taint_count;
+};
+
 static bool
-any_burst(const struct spec_site *const *sites, size_t count)
+listed(const char *const *list, size_t n, const char *s)
 {
-	for (size_t i = 0; i < count; i++)
-		if (render_fallback_needs_plugin(sites[i]) && sites[i]->burst.pool.enabled)
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], s))
 			return true;
 	return false;
 }
 
+static void
+covered_pools(struct arena *a, struct covered *c, const struct spec_site *const *sites,
+	      size_t count)
+{
+	memset(c, 0, sizeof(*c));
+	c->types = arena_alloc(a, (count * INV_POOL_MAX + 1) * sizeof(*c->types));
+	c->taints = arena_alloc(a, (count * INV_POOL_MAX + 1) * sizeof(*c->taints));
+	for (size_t i = 0; i < count; i++) {
+		const struct inventory *inv = inventory_site(a, sites[i]);
+
+		for (size_t k = 0; render_fallback_needs_plugin(sites[i]) && k < inv->pool_count;
+		     k++) {
+			const struct inv_pool *p = &inv->pools[k];
+			bool seen = false;
+
+			if (!p->plugin_covers)
+				continue;
+			if (!listed(c->types, c->type_count, p->node_type))
+				c->types[c->type_count++] = p->node_type;
+			for (size_t t = 0; p->taint && t < c->taint_count; t++)
+				seen |= !strcmp(c->taints[t]->key, p->taint->key) &&
+					!strcmp(c->taints[t]->effect, p->taint->effect);
+			if (p->taint && !seen)
+				c->taints[c->taint_count++] = p->taint;
+		}
+	}
+}
+
 /* The nodes this plugin may run on, as nodeSelector and as the affinity
  * that replaces the chart's default (NFD's PCI label, which no NFD worker
- * of gpusite puts on a fallback node).  With a burst pool the plugin
- * covers every pool of the site: the node type is then the affinity's
- * (fallback or burst), which a nodeSelector cannot say. */
+ * of gpusite puts on a fallback node).  Covering more than one pool (a
+ * burst pool beside the fallback), the node type is the affinity's (any
+ * of the pools'), which a nodeSelector cannot say. */
 static struct node *
-selector(struct arena *a, bool burst)
+selector(struct arena *a, const struct covered *c)
 {
 	struct node *m = node_new_map(a, no_pos);
 
 	node_map_add_str(a, m, INV_NODE_IMAGE_LABEL, "al2023");
-	if (!burst)
-		node_map_add_str(a, m, INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK);
+	if (c->type_count == 1)
+		node_map_add_str(a, m, INV_NODE_TYPE_LABEL, c->types[0]);
 	return m;
 }
 
 static struct node *
-affinity(struct arena *a, bool burst)
+affinity(struct arena *a, const struct covered *c)
 {
 	static const char *const al2023[] = { "al2023" };
-	static const char *const pools[] = { INV_NODE_TYPE_FALLBACK, INV_NODE_TYPE_BURST };
 	static const char *const hybrid[] = { RENDER_HYBRID_VALUE };
 	struct node *aff = node_new_map(a, no_pos), *na, *req, *terms, *term, *exprs;
 
@@ -81,7 +117,7 @@ affinity(struct arena *a, bool burst)
 	exprs = node_map_add(a, term, "matchExpressions", node_new_seq(a, no_pos));
 	node_seq_push(a, exprs, render_requirement(a, INV_NODE_IMAGE_LABEL, "In", al2023, 1));
 	node_seq_push(a, exprs,
-		      render_requirement(a, INV_NODE_TYPE_LABEL, "In", pools, burst ? 2 : 1));
+		      render_requirement(a, INV_NODE_TYPE_LABEL, "In", c->types, c->type_count));
 	node_seq_push(a, exprs, render_requirement(a, RENDER_HYBRID_LABEL, "NotIn", hybrid, 1));
 	return aff;
 }
@@ -91,10 +127,11 @@ render_fallback_plugin_values(struct arena *a, const struct spec_site *const *si
 {
 	struct node *v = node_new_map(a, no_pos), *tol, *gfd;
 	struct render_kvs taints = { NULL, 0, 0 };
-	bool burst = any_burst(sites, count);
+	struct covered c;
 
-	node_map_add(a, v, "nodeSelector", selector(a, burst));
-	node_map_add(a, v, "affinity", affinity(a, burst));
+	covered_pools(a, &c, sites, count);
+	node_map_add(a, v, "nodeSelector", selector(a, &c));
+	node_map_add(a, v, "affinity", affinity(a, &c));
 	tol = node_map_add(a, v, "tolerations", node_new_seq(a, no_pos));
 	/* Helm replaces lists: the chart's default is repeated. */
 	node_seq_push(a, tol, render_toleration(a, "CriticalAddonsOnly", "Exists", NULL, NULL, -1));
@@ -111,11 +148,11 @@ render_fallback_plugin_values(struct arena *a, const struct spec_site *const *si
 		node_seq_push(a, tol,
 			      render_toleration(a, taints.items[i].value, "Exists", NULL,
 						strchr(taints.items[i].key, '\n') + 1, -1));
-	/* the burst nodes' own taint */
-	if (burst)
+	/* the covered pools' own taints (the burst nodes') */
+	for (size_t i = 0; i < c.taint_count; i++)
 		node_seq_push(a, tol,
-			      render_toleration(a, INV_BURST_TAINT_KEY, "Exists", NULL,
-						INV_BURST_TAINT_EFFECT, -1));
+			      render_toleration(a, c.taints[i]->key, "Exists", NULL,
+						c.taints[i]->effect, -1));
 	/* No second NFD in the cluster: GFD (which brings NFD) stays off. */
 	gfd = node_map_add(a, v, "gfd", node_new_map(a, no_pos));
 	node_map_add_bool(a, gfd, "enabled", false);

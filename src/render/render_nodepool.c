@@ -105,14 +105,7 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	fb = pool->spec;
 	v = site->cluster.provisioner == PROV_AUTO_MODE ? &vocab_auto_mode : &vocab_karpenter;
 	o = render_object_add(ctx, &render_kind_nodepool, NULL, NULL, "", pool->name, site->name,
-			      site->cluster.name, NULL,
-			      pool->role == INV_ROLE_BURST_POOL
-				      ? "the burst pool: launches GPU nodes tainted for the burst"
-					" scope only when the on-prem nodes are busy, up to its GPU"
-					" limit; never used by the fallback scope"
-				      : "the cloud GPU fallback: launches tainted GPU nodes when"
-					" the on-prem nodes cannot take the GPU pods, up to the"
-					" GPU limit");
+			      site->cluster.name, NULL, pool->purpose);
 	spec = node_map_add(a, o->obj, "spec", node_new_map(a, no_pos));
 	tmpl = node_map_add(a, spec, "template", node_new_map(a, no_pos));
 	for (size_t i = 0; i < pool->node_label_count; i++)
@@ -172,7 +165,8 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	 * only Pods that tolerate it (the placement policy adds that) land. */
 	taints = node_map_add(a, tspec, "taints", node_new_seq(a, no_pos));
 	node_seq_push(a, taints, render_toleration_taint(a, &site->gpu_taint));
-	/* a burst node: only the burst scope's Pods tolerate its own taint */
+	/* a pool's own taint (the burst pool's): only its scope's Pods
+	 * tolerate it */
 	if (pool->taint)
 		node_seq_push(a, taints, render_toleration_taint(a, pool->taint));
 	node_map_add_str(a, tspec, "expireAfter",

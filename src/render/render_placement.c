@@ -55,50 +55,52 @@ plan_fill(struct render_placement_plan *out, const struct spec_site *site, bool 
 }
 
 void
-render_placement_plan(struct render_placement_plan *out, const struct spec_site *site)
+render_placement_plan(struct render_placement_plan *out, struct arena *a,
+		      const struct spec_site *site)
 {
-	static const char *const burst[] = { INV_POOL_BURST };
+	const struct inventory *inv = inventory_site(a, site);
 
 	plan_fill(out, site, site->placement.mode == PLACE_REQUIRE_ONPREM);
-	/* fallback work never lands on Spot, whatever the Pod tolerates
-	 * itself (a burst or catch-all toleration); hybrid nodes carry no
-	 * pool label, so NotIn keeps them */
-	if (site->burst.pool.enabled)
-		render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn", burst, 1, true,
-					      0);
+	out->scope_noun = "placement";
+	/* fallback work never lands on a pool of another scope (Spot),
+	 * whatever the Pod tolerates itself (a catch-all toleration); hybrid
+	 * nodes carry no pool label, so NotIn keeps them */
+	if (inv->placement_exclude_count)
+		render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn",
+					      inv->placement_excludes, inv->placement_exclude_count,
+					      true, 0);
 }
 
-bool
-render_placement_burst_plan(struct render_placement_plan *out, const struct spec_site *site)
+void
+render_placement_pool_plan(struct render_placement_plan *out, const struct spec_site *site,
+			   const struct inv_pool *pool)
 {
-	static const struct spec_taint burst_taint = { INV_BURST_TAINT_KEY, INV_BURST_TAINT_VALUE,
-						       INV_BURST_TAINT_EFFECT, NULL };
-	static const char *const fallback[] = { INV_POOL_FALLBACK };
-	const struct spec_burst *b = &site->burst;
+	const struct inv_scope *sc = pool->scope;
 
-	if (!b->pool.enabled)
-		return false;
-	/* on-prem first, then the burst pool: the hybrid nodes only preferred */
+	/* on-prem first, then the pool: the hybrid nodes only preferred */
 	plan_fill(out, site, false);
-	out->namespaces = b->namespaces;
-	out->namespace_count = b->namespace_count;
-	out->pod_selector = b->pod_selector;
-	out->burst_taint = &burst_taint;
-	render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn", fallback, 1, true, 0);
-	return true;
+	out->name = sc->policy_name;
+	out->scope_noun = pool->noun;
+	out->namespaces = sc->namespaces;
+	out->namespace_count = sc->namespace_count;
+	out->pod_selector = sc->pod_selector;
+	out->pool_taint = pool->taint;
+	render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn", sc->excludes,
+				      sc->exclude_count, true, 0);
 }
 
 size_t
-render_placement_plans(struct render_placement_plan out[2], struct arena *a,
+render_placement_plans(struct render_placement_plan out[RENDER_PLANS_MAX], struct arena *a,
 		       const struct spec_site *site)
 {
 	const struct inventory *inv = inventory_site(a, site);
 	size_t n = 0;
 
-	render_placement_plan(&out[n], site);
+	render_placement_plan(&out[n], a, site);
 	out[n++].name = inventory_object(inv, INV_ROLE_PLACEMENT_POLICY)->name;
-	if (render_placement_burst_plan(&out[n], site))
-		out[n++].name = inventory_object(inv, INV_ROLE_BURST_POLICY)->name;
+	for (size_t i = 0; i < inv->pool_count && n < RENDER_PLANS_MAX; i++)
+		if (inv->pools[i].scope)
+			render_placement_pool_plan(&out[n++], site, &inv->pools[i]);
 	return n;
 }
 
@@ -118,7 +120,7 @@ render_placement_each(struct render_ctx *ctx, const struct spec_site *site, enum
 		      void (*one)(struct render_ctx *ctx, const struct spec_site *site,
 				  const struct render_placement_plan *plan))
 {
-	struct render_placement_plan plans[2];
+	struct render_placement_plan plans[RENDER_PLANS_MAX];
 	size_t n;
 
 	if (site->placement.engine != engine)
@@ -477,14 +479,14 @@ render_placement_patches(struct render_patch *out, struct arena *a,
 	}
 
 	/* step 2: the GPU toleration unless the taint is tolerated already;
-	 * step 2b: the burst taint's the same way */
+	 * step 2b: the pool taint's the same way */
 	tolerate_step(
 		a, out, &tols_added, tols,
 		&(struct k8s_taint){ plan->taint_key, plan->taint_value, plan->taint_effect });
-	if (plan->burst_taint)
+	if (plan->pool_taint)
 		tolerate_step(a, out, &tols_added, tols,
-			      &(struct k8s_taint){ plan->burst_taint->key, plan->burst_taint->value,
-						   plan->burst_taint->effect });
+			      &(struct k8s_taint){ plan->pool_taint->key, plan->pool_taint->value,
+						   plan->pool_taint->effect });
 
 	/* step 3: node affinity appended to what the Pod has */
 	placement_affinity(a, out, plan, aff);
@@ -749,12 +751,12 @@ render_placement_cel(struct arena *a, struct node *spec, const struct render_pla
 		a, muts,
 		cel_toleration_patch(a, &(struct k8s_taint){ plan->taint_key, plan->taint_value,
 							     plan->taint_effect }));
-	if (plan->burst_taint)
+	if (plan->pool_taint)
 		add_json_patch(
 			a, muts,
-			cel_toleration_patch(a, &(struct k8s_taint){ plan->burst_taint->key,
-								     plan->burst_taint->value,
-								     plan->burst_taint->effect }));
+			cel_toleration_patch(a, &(struct k8s_taint){ plan->pool_taint->key,
+								     plan->pool_taint->value,
+								     plan->pool_taint->effect }));
 
 	for (size_t k = 0; k < plan->affinity_count; k++)
 		add_json_patch(a, muts,
@@ -772,25 +774,41 @@ binding_purpose(const struct render_placement_plan *plan)
 						      : "";
 }
 
+/* The gpusite.io/pool values a plan keeps its Pods off, "a or b", or
+ * NULL when it keeps them off none. */
+static const char *
+pools_off(struct arena *a, const struct render_placement_plan *plan)
+{
+	for (size_t k = 0; k < plan->affinity_count; k++)
+		if (!strcmp(plan->affinity[k].key, INV_POOL_LABEL)) {
+			const struct render_affinity *f = &plan->affinity[k];
+			const char *list = f->value_count ? f->values[0] : "";
+
+			for (size_t i = 1; i < f->value_count; i++)
+				list = arena_printf(a, "%s or %s", list, f->values[i]);
+			return list;
+		}
+	return NULL;
+}
+
 const char *
 render_placement_purpose(struct arena *a, const struct render_placement_plan *plan)
 {
-	if (plan->burst_taint)
-		return arena_printf(a,
-				    "adds to GPU Pods in the burst namespaces the GPU and burst"
-				    " taint tolerations, a preferred affinity to hybrid nodes and"
-				    " a required one to every pool but the fallback (on-prem"
-				    " first, then the burst pool, never the fallback%s)",
-				    binding_purpose(plan));
-	const char *bind = binding_purpose(plan);
-	const char *off_burst = "";
+	const char *off = pools_off(a, plan);
 
-	for (size_t k = 0; k < plan->affinity_count; k++)
-		if (!strcmp(plan->affinity[k].key, INV_POOL_LABEL))
-			off_burst = "; never the burst pool";
+	if (plan->pool_taint)
+		return arena_printf(a,
+				    "adds to GPU Pods in the %s namespaces the GPU and %s"
+				    " taint tolerations, a preferred affinity to hybrid nodes and"
+				    " a required one to every pool but the %s (on-prem"
+				    " first, then the %s pool, never the %s%s)",
+				    plan->scope_noun, plan->scope_noun, off ? off : "",
+				    plan->scope_noun, off ? off : "", binding_purpose(plan));
+	const char *bind = binding_purpose(plan);
+
 	return arena_printf(a,
 			    "adds to GPU Pods in %s the GPU toleration%s and a %s"
-			    " affinity to hybrid nodes (%s%s%s)",
+			    " affinity to hybrid nodes (%s%s%s%s%s)",
 			    plan->namespace_count ? "the placement namespaces" : "every namespace",
 			    plan->replace_not_ready || plan->replace_unreachable
 				    ? ", the eviction toleration seconds"
@@ -798,5 +816,5 @@ render_placement_purpose(struct arena *a, const struct render_placement_plan *pl
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "required" : "preferred",
 			    plan->mode == PLACE_REQUIRE_ONPREM ? "on-prem only"
 							       : "on-prem first, cloud fallback",
-			    bind, off_burst);
+			    bind, off ? "; never the " : "", off ? off : "", off ? " pool" : "");
 }

@@ -322,10 +322,10 @@ clusterpolicy_one(struct render_ctx *ctx, const struct spec_site *site,
 
 	toleration_rule(a, rules, &plan, "gpu-toleration",
 			&(struct k8s_taint){ plan.taint_key, plan.taint_value, plan.taint_effect });
-	if (plan.burst_taint)
-		toleration_rule(a, rules, &plan, "burst-toleration",
-				&(struct k8s_taint){ plan.burst_taint->key, plan.burst_taint->value,
-						     plan.burst_taint->effect });
+	if (plan.pool_taint)
+		toleration_rule(a, rules, &plan, arena_printf(a, "%s-toleration", plan.scope_noun),
+				&(struct k8s_taint){ plan.pool_taint->key, plan.pool_taint->value,
+						     plan.pool_taint->effect });
 
 	for (size_t k = 0; k < plan.affinity_count; k++) {
 		if (plan.affinity[k].required)

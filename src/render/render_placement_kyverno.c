@@ -70,7 +70,7 @@ render_placement_snippet(struct render_object *out, struct arena *a, struct diag
 	static const struct render_options defaults; /* all zero: every site, no files */
 	struct render_result tmp = { NULL, 0, 0, NULL, 0, 0 };
 	struct render_ctx ctx = { a, d, opt ? opt : &defaults, &tmp, inventory_site(a, site) };
-	struct render_placement_plan plans[2];
+	struct render_placement_plan plans[RENDER_PLANS_MAX];
 
 	render_placement_plans(plans, a, site);
 	*out = *mutating_policy(&ctx, site, &plans[0]);

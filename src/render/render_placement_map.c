@@ -36,10 +36,10 @@ map_policy(struct render_ctx *ctx, const struct spec_site *site,
 	b = render_object_add(
 		ctx, &render_kind_placement_map, api, "MutatingAdmissionPolicyBinding", "",
 		plan.name, site->name, site->cluster.name, NULL,
-		plan.burst_taint ? "binds the burst MutatingAdmissionPolicy to the"
-				   " burst namespaces and Pod selector"
-				 : "binds the placement MutatingAdmissionPolicy to the"
-				   " placement namespaces and Pod selector");
+		arena_printf(a,
+			     "binds the %s MutatingAdmissionPolicy to the %s namespaces and"
+			     " Pod selector",
+			     plan.scope_noun, plan.scope_noun));
 	b->rank = RENDER_RANK_MAP_BINDING;
 	bspec = node_map_add(a, b->obj, "spec", node_new_map(a, no_pos));
 	node_map_add_str(a, bspec, "policyName", plan.name);

@@ -158,7 +158,9 @@ gs040_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 				    "NVIDIA GPU workloads of the site, pick an NVIDIA "
 				    "type",
 				    p->block, name, t->gpu_name,
-				    strcmp(p->block, "fallback") ? "burst pool" : "fallback");
+				    p->pool && p->pool->scope
+					    ? arena_printf(c->arena, "%s pool", p->block)
+					    : p->block);
 		} else if (!instance_type_whole_nvidia(t)) {
 			rule_report(c, s, item_pos(s, p, i), item_path(c, p, i),
 				    "%s.instanceTypes names %s, which has a "

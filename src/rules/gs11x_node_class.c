@@ -131,12 +131,12 @@ check_gs116(struct rule_ctx *c, const struct spec_fleet *f)
 
 		if (!renders_node_class(s))
 			continue;
-		rule_occurrence_set(&v[n++], s,
-				    arena_printf(c->arena, "%s\n%s", s->cluster.name,
-						 inventory_pool(inventory_site(c->arena, s),
-								INV_ROLE_FALLBACK_POOL)
-							 ->class_name),
-				    rule_key_pos(s, s->fallback.src, "nodeClass"), NC_PATH);
+		rule_occurrence_set(
+			&v[n++], s,
+			arena_printf(
+				c->arena, "%s\n%s", s->cluster.name,
+				inventory_failover_pool(inventory_site(c->arena, s))->class_name),
+			rule_key_pos(s, s->fallback.src, "nodeClass"), NC_PATH);
 	}
 	rule_each_repeat(c, v, n, gs116_repeat, NULL);
 }

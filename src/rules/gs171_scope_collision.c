@@ -1,6 +1,6 @@
 /*
  * gs171_scope_collision.c - GS171: two sites of one cluster whose
- * scopes (placement or burst) can select the same Pod (a namespace both
+ * scopes (placement, or a pool's own: the burst scope) can select the same Pod (a namespace both
  * list, and pod selectors that are not provably disjoint).  Such a Pod
  * would get both sites' policies: two site requirements, and it never
  * schedules.  Reported at the second site (position order), naming the
@@ -12,40 +12,50 @@
 #include "k8s/k8s_selector.h"
 #include "rules/rules_int.h"
 
-/* Whether the site renders a placement policy that selects Pods. */
-static bool
-has_scope(const struct spec_site *s)
-{
-	return s->placement.engine != ENGINE_NONE && s->placement.namespace_count;
-}
-
-/* Whether the site renders a burst policy that selects Pods. */
-static bool
-has_burst_scope(const struct spec_site *s)
-{
-	return s->placement.engine != ENGINE_NONE && s->burst.pool.enabled &&
-	       s->burst.namespace_count;
-}
-
-/* One scope of a site: placement (burst false) or burst. */
+/* One scope of a site: the placement scope, or the scope of a pool with
+ * one of its own (the burst pool's). */
 struct scope {
-	const char *name; /* "placement" | "burst" */
+	const char *name; /* "placement" | the pool's noun */
+	const char *path; /* "spec.placement" | the pool's scope path */
 	const struct node *src;
 	const char *const *namespaces;
 	size_t count;
 	const struct node *selector;
 };
 
+/* The most scopes of a site: its placement scope and one per pool. */
+#define SCOPES_MAX (1 + INV_POOL_MAX)
+
+/* The k-th scope of `s` when it renders a policy that selects Pods. */
 static bool
-scope_of(const struct spec_site *s, bool burst, struct scope *out)
+scope_of(struct arena *a, const struct spec_site *s, size_t k, struct scope *out)
 {
-	if (burst ? !has_burst_scope(s) : !has_scope(s))
+	const struct inventory *inv;
+
+	if (s->placement.engine == ENGINE_NONE)
 		return false;
-	*out = burst ? (struct scope){ "burst", s->burst.src, s->burst.namespaces,
-				       s->burst.namespace_count, s->burst.pod_selector }
-		     : (struct scope){ "placement", s->placement.src, s->placement.namespaces,
-				       s->placement.namespace_count, s->placement.pod_selector };
-	return true;
+	if (!k) {
+		*out = (struct scope){ "placement",
+				       "spec.placement",
+				       s->placement.src,
+				       (const char *const *)s->placement.namespaces,
+				       s->placement.namespace_count,
+				       s->placement.pod_selector };
+		return out->count > 0;
+	}
+	inv = inventory_site(a, s);
+	for (size_t i = 0; i < inv->pool_count; i++) {
+		const struct inv_scope *sc = inv->pools[i].scope;
+
+		if (sc && !--k) {
+			*out = (struct scope){
+				inv->pools[i].noun,  sc->path,        sc->src, sc->namespaces,
+				sc->namespace_count, sc->pod_selector
+			};
+			return out->count > 0;
+		}
+	}
+	return false;
 }
 
 /* The node of namespaces[i], for the position. */
@@ -61,12 +71,15 @@ namespace_pos(const struct spec_site *s, const struct scope *sc, size_t i)
 
 /* The scope an occurrence's path names. */
 static struct scope
-occurrence_scope(const struct rule_occurrence *o)
+occurrence_scope(struct arena *a, const struct rule_occurrence *o)
 {
 	struct scope sc = { 0 };
 
-	scope_of(o->site, !strncmp(o->path, "spec.burst.", 11), &sc);
-	return sc;
+	for (size_t k = 0; k < SCOPES_MAX; k++)
+		if (scope_of(a, o->site, k, &sc) && !strncmp(o->path, sc.path, strlen(sc.path)) &&
+		    o->path[strlen(sc.path)] == '.')
+			return sc;
+	return (struct scope){ 0 };
 }
 
 static const char *
@@ -80,7 +93,8 @@ report(struct rule_ctx *c, const struct rule_occurrence *first,
        const struct rule_occurrence *second)
 {
 	const struct spec_site *a = first->site, *b = second->site;
-	struct scope sa = occurrence_scope(first), sb = occurrence_scope(second);
+	struct scope sa = occurrence_scope(c->arena, first),
+		     sb = occurrence_scope(c->arena, second);
 	const char *ns = strchr(second->key, '\n') + 1;
 
 	if (!strcmp(sa.name, "placement") && !strcmp(sb.name, "placement"))
@@ -112,8 +126,8 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	struct scope sc;
 
 	for (size_t i = 0; i < f->count; i++)
-		for (int burst = 0; burst < 2; burst++)
-			if (scope_of(f->sites[i], burst, &sc))
+		for (size_t k = 0; k < SCOPES_MAX; k++)
+			if (scope_of(c->arena, f->sites[i], k, &sc))
 				cap += sc.count;
 	if (cap < 2)
 		return;
@@ -121,13 +135,12 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	for (size_t i = 0; i < f->count; i++) {
 		const struct spec_site *s = f->sites[i];
 
-		for (int burst = 0; burst < 2; burst++)
-			for (size_t k = 0; scope_of(s, burst, &sc) && k < sc.count; k++)
+		for (size_t m = 0; m < SCOPES_MAX; m++)
+			for (size_t k = 0; scope_of(c->arena, s, m, &sc) && k < sc.count; k++)
 				rule_occurrence_set(
 					&v[n++], s, ns_key(c->arena, s, sc.namespaces[k]),
 					namespace_pos(s, &sc, k),
-					arena_printf(c->arena, "spec.%s.namespaces[%zu]", sc.name,
-						     k));
+					arena_printf(c->arena, "%s.namespaces[%zu]", sc.path, k));
 	}
 	rule_sort_occurrences(v, n);
 	/* each run of one cluster and namespace: every later site against
@@ -135,8 +148,9 @@ check_fleet(struct rule_ctx *c, const struct spec_fleet *f)
 	for (size_t i = 0; i < n; i++) {
 		for (size_t j = i; j-- > 0 && !strcmp(v[j].key, v[i].key);) {
 			if (v[j].site == v[i].site ||
-			    k8s_label_selectors_disjoint(occurrence_scope(&v[j]).selector,
-							 occurrence_scope(&v[i]).selector))
+			    k8s_label_selectors_disjoint(
+				    occurrence_scope(c->arena, &v[j]).selector,
+				    occurrence_scope(c->arena, &v[i]).selector))
 				continue;
 			report(c, &v[j], &v[i]);
 			break;
@@ -150,8 +164,8 @@ keys(struct rule_keys *k, const struct spec_site *s)
 {
 	struct scope sc;
 
-	for (int burst = 0; burst < 2; burst++)
-		for (size_t i = 0; scope_of(s, burst, &sc) && i < sc.count; i++)
+	for (size_t m = 0; m < SCOPES_MAX; m++)
+		for (size_t i = 0; scope_of(k->arena, s, m, &sc) && i < sc.count; i++)
 			rule_key(k, ns_key(k->arena, s, sc.namespaces[i]));
 }
 

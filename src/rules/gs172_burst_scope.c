@@ -7,38 +7,52 @@
  */
 #include <string.h>
 
+#include "base/arena.h"
 #include "k8s/k8s_selector.h"
 #include "rules/rules_int.h"
 
+/* One pool's own scope (the burst scope) against the placement scope. */
 static void
-check_site(struct rule_ctx *c, const struct spec_site *s)
+check_pool(struct rule_ctx *c, const struct spec_site *s, const struct inv_pool *pool)
 {
-	const struct spec_burst *b = &s->burst;
+	const struct inv_scope *sc = pool->scope;
 	const struct spec_placement *p = &s->placement;
-	const struct node *seq = node_map_get(b->src, "namespaces");
+	const struct node *seq = node_map_get(sc->src, "namespaces");
 
-	if (!b->pool.enabled || p->engine == ENGINE_NONE ||
-	    k8s_label_selectors_disjoint(b->pod_selector, p->pod_selector))
+	if (k8s_label_selectors_disjoint(sc->pod_selector, p->pod_selector))
 		return;
-	for (size_t i = 0; i < b->namespace_count; i++) {
+	for (size_t i = 0; i < sc->namespace_count; i++) {
 		bool shared = false;
 
 		for (size_t k = 0; k < p->namespace_count && !shared; k++)
-			shared = !strcmp(b->namespaces[i], p->namespaces[k]);
+			shared = !strcmp(sc->namespaces[i], p->namespaces[k]);
 		if (!shared)
 			continue;
 		rule_report(c, s,
 			    seq && seq->kind == NODE_SEQ && i < seq->seq.count
 				    ? seq->seq.items[i]->at
-				    : rule_pos(s, b->src, "namespaces"),
-			    "spec.burst.namespaces",
-			    "namespace '%s' is in both the burst scope and the placement scope of"
-			    " site '%s', and their pod selectors can both match one Pod: burst"
-			    " work must never use the on-demand fallback; list the namespace in"
-			    " one scope only, or give burst.podSelector a label the placement"
+				    : rule_pos(s, sc->src, "namespaces"),
+			    arena_printf(c->arena, "%s.namespaces", sc->path),
+			    "namespace '%s' is in both the %s scope and the placement scope of"
+			    " site '%s', and their pod selectors can both match one Pod: %s"
+			    " work must never use the on-demand %s; list the namespace in"
+			    " one scope only, or give %s.podSelector a label the placement"
 			    " scope excludes",
-			    b->namespaces[i], s->name);
+			    sc->namespaces[i], pool->noun, s->name, pool->noun,
+			    inventory_excludes_text(c->arena, sc), pool->spec_key);
 	}
+}
+
+static void
+check_site(struct rule_ctx *c, const struct spec_site *s)
+{
+	const struct inventory *inv = inventory_site(c->arena, s);
+
+	if (s->placement.engine == ENGINE_NONE)
+		return;
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (inv->pools[i].scope)
+			check_pool(c, s, &inv->pools[i]);
 }
 
 const struct rule rule_gs172 = {

@@ -65,15 +65,16 @@ const struct rule rule_gs179 = {
 };
 
 /* GS180 for one pool block, the first node group of another architecture;
- * a burst pool on the fallback's types is the fallback's finding. */
+ * a pool of its own scope's work (the burst pool) on the fallback's types
+ * is the fallback's finding. */
 static void
 gs180_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p)
 {
 	const struct spec_fallback *f = p->f;
-	bool burst = f != &s->fallback;
+	bool own = p->pool && p->pool->scope;
 	const char *arch;
 
-	if (!f->enabled || (burst && f->instance_types == s->fallback.instance_types))
+	if (!f->enabled || (own && f->instance_types == s->fallback.instance_types))
 		return;
 	arch = instance_types_arch(f->instance_types, f->instance_type_count);
 	if (!arch)
@@ -85,14 +86,14 @@ gs180_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool
 
 		if (!strcmp(grp->arch, arch))
 			continue;
-		if (burst)
+		if (own)
 			rule_report(c, s, at, path,
 				    "node group %s is %s but the %s instance types are %s: the"
-				    " burst work runs on the node group first and on the %s pool"
+				    " %s work runs on the node group first and on the %s pool"
 				    " when it is full, so its images must be multi-arch (both %s"
 				    " and %s); else list %s instance types in %s.instanceTypes",
-				    grp->name, grp->arch, p->block, arch, p->block, grp->arch, arch,
-				    grp->arch, p->block);
+				    grp->name, grp->arch, p->block, arch, p->block, p->block,
+				    grp->arch, arch, grp->arch, p->block);
 		else
 			rule_report(c, s, at, path,
 				    "node group %s is %s but the fallback instance types are %s:"

@@ -21,29 +21,43 @@
 static const char *
 class_name(struct rule_ctx *c, const struct spec_site *s)
 {
-	const struct inv_pool *pool =
-		inventory_pool(inventory_site(c->arena, s), INV_ROLE_FALLBACK_POOL);
+	const struct inv_pool *pool = inventory_failover_pool(inventory_site(c->arena, s));
 
 	return pool && pool->class_name ? pool->class_name : "of the fallback";
 }
 
+/* Whether a pool that shares the fallback's node class (the burst pool)
+ * lists reserved capacity. */
+static bool
+class_sharer_reserved(struct arena *a, const struct spec_site *s)
+{
+	const struct inventory *inv = inventory_site(a, s);
+
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (!inv->pools[i].owns_class && inv->pools[i].spec->reserved)
+			return true;
+	return false;
+}
+
 /* GS181 for one pool block; the node class (and what says it selects
- * reservations) is always the fallback's, which the burst pool shares. */
+ * reservations) is always the fallback's: a pool that shares it (the
+ * burst pool) is told at its capacityType. */
 static void
 gs181_pool(struct rule_ctx *c, const struct spec_site *s, const struct rule_pool *p)
 {
 	const struct spec_fallback *fb = &s->fallback;
 	const struct spec_node_class *nc = &fb->node_class;
 	bool rendered = nc->set && s->cluster.provisioner == PROV_KARPENTER;
-	bool burst = p->f != fb;
+	bool shares = p->pool && !p->pool->owns_class;
 
 	if (!p->f->enabled || !p->f->reserved)
 		return;
 	if (rendered && !nc->reservation_terms)
 		rule_report(c, s,
-			    burst ? rule_pos(s, p->f->src, "capacityType")
-				  : rule_pos(s, nc->src, NULL),
-			    burst ? "spec.burst.capacityType" : "spec.fallback.nodeClass",
+			    shares ? rule_pos(s, p->f->src, "capacityType")
+				   : rule_pos(s, nc->src, NULL),
+			    shares ? arena_printf(c->arena, "%s.capacityType", p->path)
+				   : "spec.fallback.nodeClass",
 			    "%s.capacityType lists reserved but fallback.nodeClass has no"
 			    " capacityReservationSelectorTerms: Karpenter offers reserved capacity"
 			    " only for the reservations the EC2NodeClass selects, so no node"
@@ -99,8 +113,9 @@ check_gs183(struct rule_ctx *c, const struct spec_site *s)
 			" not list reserved, so Karpenter never uses a reservation; add reserved"
 			" to capacityType (e.g. [reserved, on-demand]) or remove"
 			" capacityReservationType");
-	/* the burst pool shares the node class: its reserved capacity uses them */
-	if (fb->node_class.reservation_terms && !(s->burst.pool.enabled && s->burst.pool.reserved))
+	/* a pool that shares the node class (the burst pool) uses them with
+	 * reserved capacity of its own */
+	if (fb->node_class.reservation_terms && !class_sharer_reserved(c->arena, s))
 		rule_report(
 			c, s, rule_pos(s, fb->node_class.src, "capacityReservationSelectorTerms"),
 			"spec.fallback.nodeClass.capacityReservationSelectorTerms",

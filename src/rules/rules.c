@@ -72,12 +72,11 @@ rule_pools(struct rule_ctx *c, const struct spec_site *s, struct rule_pool out[R
 	const struct inventory *inv = inventory_site(c->arena, s);
 	size_t n = 0;
 
-	if (!inventory_pool(inv, INV_ROLE_FALLBACK_POOL))
-		out[n++] = (struct rule_pool){ &s->fallback, "fallback", "spec.fallback" };
+	if (!inventory_failover_pool(inv))
+		out[n++] = (struct rule_pool){ &s->fallback, "fallback", "spec.fallback", NULL };
 	for (size_t i = 0; i < inv->pool_count && n < RULE_POOLS_MAX; i++)
-		out[n++] = (struct rule_pool){ inv->pools[i].spec,
-					       strrchr(inv->pools[i].spec_path, '.') + 1,
-					       inv->pools[i].spec_path };
+		out[n++] = (struct rule_pool){ inv->pools[i].spec, inv->pools[i].spec_key,
+					       inv->pools[i].spec_path, &inv->pools[i] };
 	return n;
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "base/diag.h"
+#include "inventory/inventory.h"
 #include "rules/rules.h"
 #include "spec/spec.h"
 
@@ -61,6 +62,9 @@ struct rule_pool {
 	const struct spec_fallback *f;
 	const char *block;
 	const char *path;
+	/* its inventory entry, NULL for a disabled fallback block: what a
+	 * rule says differently of one pool than of another reads it */
+	const struct inv_pool *pool;
 };
 size_t rule_pools(struct rule_ctx *c, const struct spec_site *s,
 		  struct rule_pool out[RULE_POOLS_MAX]);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "inventory/inventory.h"
 #include "k8s/k8s_int.h"
 #include "scope/scope.h"
 
@@ -35,9 +36,8 @@ static const struct {
 	const char *value;
 } gpu_node_labels[] = {
 	{ LABEL_GPU_PRESENT, "true" },
-	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_HYBRID },   /* gpusite's NodeConfig label */
-	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_FALLBACK }, /* gpusite's fallback NodePool */
-	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_BURST },    /* gpusite's burst NodePool */
+	/* gpusite's NodeConfig label, and (below) every pool's node type */
+	{ INV_NODE_TYPE_LABEL, INV_NODE_TYPE_HYBRID },
 	{ "karpenter.k8s.aws/instance-gpu-manufacturer", "nvidia" },
 	{ "eks.amazonaws.com/instance-gpu-manufacturer", "nvidia" },
 };
@@ -167,11 +167,8 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 	const char *nt = scope_node_label(n, INV_NODE_TYPE_LABEL);
 
 	n->hybrid = ct && !strcmp(ct, "hybrid");
-	/* a node of any of gpusite's pools (fallback, burst): the same image,
-	 * the same plugin */
-	n->fallback_image = !n->hybrid && nt &&
-					    (!strcmp(nt, INV_NODE_TYPE_FALLBACK) ||
-					     !strcmp(nt, INV_NODE_TYPE_BURST))
+	/* a node of any of gpusite's pools: the same image, the same plugin */
+	n->fallback_image = !n->hybrid && inventory_is_pool_node_type(nt)
 				    ? scope_node_label(n, SCOPE_NODE_IMAGE_LABEL)
 				    : NULL;
 	n->gpu = false;
@@ -191,7 +188,9 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 	for (size_t i = 0; i < COUNT(gpu_node_labels) && !n->gpu; i++) {
 		const char *v = scope_node_label(n, gpu_node_labels[i].key);
 
-		if (v && !strcmp(v, gpu_node_labels[i].value)) {
+		if (v && (!strcmp(v, gpu_node_labels[i].value) ||
+			  (!strcmp(gpu_node_labels[i].key, INV_NODE_TYPE_LABEL) &&
+			   inventory_is_pool_node_type(v)))) {
 			n->gpu = true;
 			n->gpu_why = gpu_node_labels[i].key;
 		}

@@ -273,15 +273,69 @@ test_expect_success 'a finding reported with another level than the table of fin
 
 test_expect_success 'a gpusite label spelled outside the inventory fails; a comment or the inventory passes' '
 	make_tree lab src/render/r.c "const char *k = \"gpusite.io/site\";" &&
+	mkdir -p lab/src/inventory &&
+	cp "$TEST_TOP/src/inventory/inventory_labels.h" lab/src/inventory/ &&
 	expect_exit 1 sh "$TEST_TOP/mk/lint/labels-once.sh" lab 2>err &&
 	grep -F "src/render/r.c:1:" err &&
 	printf "%s\n" "x = \"node-type\";" >lab/src/render/r.c &&
 	expect_exit 1 sh "$TEST_TOP/mk/lint/labels-once.sh" lab 2>err &&
 	grep -F "src/render/r.c:1:" err &&
 	printf "%s\n" "/* nodes with gpusite.io/site */" "/*" " * \"cloud-gpu-fallback\"" " */" >lab/src/render/r.c &&
-	mkdir -p lab/src/inventory &&
-	printf "%s\n" "#define INV_SITE_LABEL \"gpusite.io/site\"" >lab/src/inventory/inventory_labels.h &&
+	printf "%s\n" "k = INV_POOL_LABEL;" >>lab/src/render/r.c &&
 	sh "$TEST_TOP/mk/lint/labels-once.sh" lab
+'
+
+# the names labels-once checks come from the header itself: every label
+# key, taint key and pool-name pattern of the real inventory_labels.h, and
+# a name added there is checked with no change to the lint
+for case in 'src/render/r.c|	node_map_add_str(a, m, "gpusite.io/pool", v);|gpusite.io/pool' \
+	    'src/render/r.c|	t.key = "gpusite.io/burst";|gpusite.io/burst' \
+	    'src/live/d.c|	name = arena_printf(a, "%s-gpu-burst", site);|-gpu-burst' \
+	    'src/scope/s.c|	if (!strcmp(nt, "cloud-gpu-burst"))|cloud-gpu-burst' \
+	    'src/explain/e.c|	k = "gpusite.io/reserved";|gpusite.io/reserved' \
+	    'src/render/r.c|	p = arena_printf(a, "gpusite-%s-toy-placement", s);|gpusite-'; do
+	file=${case%%|*}; rest=${case#*|}; line=${rest%|*}; what=${rest#*|}
+	test_expect_success "labels-once fails on a literal holding $what ($file)" "
+		make_tree lab2 $file \"\$line\" &&
+		mkdir -p lab2/src/inventory &&
+		cp \"\$TEST_TOP/src/inventory/inventory_labels.h\" lab2/src/inventory/ &&
+		expect_exit 1 sh \"\$TEST_TOP/mk/lint/labels-once.sh\" lab2 2>err &&
+		grep -F '$file:1:' err &&
+		grep -F '(holds $what)' err &&
+		rm -rf lab2
+	"
+done
+
+test_expect_success 'a name added to the header is checked; API groups and prose pass' '
+	make_tree lab3 src/render/r.c "	t.key = \"example.com/toy-pool\";" &&
+	mkdir -p lab3/src/inventory &&
+	sh "$TEST_TOP/mk/lint/labels-once.sh" lab3 &&
+	printf "%s\n" "#define INV_TOY_TAINT_KEY \"example.com/toy-pool\"" >lab3/src/inventory/inventory_labels.h &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/labels-once.sh" lab3 2>err &&
+	grep -F "src/render/r.c:1:" err &&
+	printf "%s\n" "#define API \"gpusite.io/v1alpha1\"" "#define REC \"gpusite.io/drill-record/v1\"" \
+		"	msg = \"the nodes labelled gpusite.io/pool=burst\";" >lab3/src/render/r.c &&
+	sh "$TEST_TOP/mk/lint/labels-once.sh" lab3
+'
+
+for case in 'src/live/d.c|	bool burst = p->role == INV_ROLE_BURST_POOL;' \
+	    'src/explain/e.c|	p = inventory_pool(inv, INV_ROLE_FALLBACK_POOL);' \
+	    'src/render/r.c|	if (!strcmp(pool->noun, "burst"))' \
+	    'src/fleetpage/f.c|	if (!strcmp("burst", s->pools[i].noun))'; do
+	file=${case%%|*}; line=${case#*|}
+	test_expect_success "labels-once fails on a branch on a pool role ($file)" "
+		make_tree role $file \"\$line\" &&
+		expect_exit 1 sh \"\$TEST_TOP/mk/lint/labels-once.sh\" role 2>err &&
+		grep -F '$file:1:' err &&
+		grep -F 'branches on a pool role' err &&
+		rm -rf role
+	"
+done
+
+test_expect_success 'pools read from the inventory pass the role check' '
+	make_tree role2 src/render/r.c "	for (size_t i = 0; i < inv->pool_count; i++) one(&inv->pools[i]);" &&
+	printf "%s\n" "	if (!strcmp(sum->noun, p->noun))" >>role2/src/render/r.c &&
+	sh "$TEST_TOP/mk/lint/labels-once.sh" role2
 '
 
 test_expect_success 'an owned name read from the spec outside the inventory fails' '

@@ -325,21 +325,23 @@ test_fleetpage__burst_pool(void **state)
 
 	(void)state;
 	build_from(&fp, &f, burst_yaml, sizeof(burst_yaml) / sizeof(burst_yaml[0]));
-	assert_int_equal(fp.burst_sites, 3);
-	assert_true(fp.sites[0].burst);
-	assert_int_equal(fp.sites[0].burst_limit, 8);
-	assert_string_equal(fp.sites[0].burst_capacity, "spot");
-	assert_string_equal(fp.sites[0].burst_pool, "s1-gpu-burst");
-	assert_string_equal(fp.sites[1].burst_capacity, "on-demand");
-	assert_false(fp.sites[2].burst);
-	assert_int_equal(fp.sites[2].burst_limit, 0);
-	/* per cluster: the sum, and its capacity type */
-	assert_int_equal(fp.clusters[0].burst_sites, 2);
-	assert_int_equal(fp.clusters[0].burst_limit, 12);
-	assert_string_equal(fp.clusters[0].burst_capacity, "varies by site");
+	assert_int_equal(fp.pool_sites, 3);
+	assert_int_equal(fp.sites[0].pool_count, 1);
+	assert_string_equal(fp.sites[0].pools[0].noun, "burst");
+	assert_int_equal(fp.sites[0].pools[0].limit, 8);
+	assert_string_equal(fp.sites[0].pools[0].capacity, "spot");
+	assert_string_equal(fp.sites[0].pools[0].name, "s1-gpu-burst");
+	assert_string_equal(fp.sites[1].pools[0].capacity, "on-demand");
+	assert_int_equal(fp.sites[2].pool_count, 0);
+	/* per cluster and kind of pool: the sum, and its capacity type */
+	assert_int_equal(fp.clusters[0].pool_count, 1);
+	assert_string_equal(fp.clusters[0].pools[0].noun, "burst");
+	assert_int_equal(fp.clusters[0].pools[0].sites, 2);
+	assert_int_equal(fp.clusters[0].pools[0].limit, 12);
+	assert_string_equal(fp.clusters[0].pools[0].capacity, "varies by site");
 	assert_int_equal(fp.clusters[0].fallback_limit, 24);
-	assert_int_equal(fp.clusters[1].burst_limit, 4);
-	assert_string_equal(fp.clusters[1].burst_capacity, "spot");
+	assert_int_equal(fp.clusters[1].pools[0].limit, 4);
+	assert_string_equal(fp.clusters[1].pools[0].capacity, "spot");
 	/* the what-if counts the fallback only: s1 + s2 lose 24, may launch 16 */
 	w = set_of(&fp, "s1", "s2");
 	assert_non_null(w);

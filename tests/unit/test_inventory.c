@@ -109,6 +109,38 @@ test_inventory__burst_pool(void **state)
 	assert_non_null(b->taint);
 	assert_string_equal(b->taint->key, INV_BURST_TAINT_KEY);
 	assert_null(fb->taint);
+	/* what the modules read instead of asking the role */
+	assert_string_equal(b->noun, "burst");
+	assert_string_equal(b->node_type, INV_NODE_TYPE_BURST);
+	assert_true(b->normal_time);
+	assert_false(b->owns_class);
+	assert_true(b->plugin_covers);
+	assert_non_null(b->scope);
+	assert_string_equal(b->scope->policy_name, "gpusite-lab-burst-placement");
+	assert_int_equal(b->scope->namespace_count, 1);
+	assert_string_equal(b->scope->namespaces[0], "batch");
+	assert_int_equal(b->scope->exclude_count, 1);
+	assert_string_equal(b->scope->excludes[0], INV_POOL_FALLBACK);
+	assert_string_equal(b->alert_prefix, "GPUSiteBurst");
+	assert_null(fb->scope);
+	assert_false(fb->normal_time);
+	assert_true(fb->owns_class);
+	assert_ptr_equal(inventory_failover_pool(inv), fb);
+	assert_int_equal(inv->placement_exclude_count, 1);
+	assert_string_equal(inv->placement_excludes[0], INV_POOL_BURST);
+	assert_true(inventory_is_pool_node_type(INV_NODE_TYPE_FALLBACK));
+	assert_true(inventory_is_pool_node_type(INV_NODE_TYPE_BURST));
+	assert_false(inventory_is_pool_node_type(INV_NODE_TYPE_HYBRID));
+	assert_false(inventory_is_pool_node_type(NULL));
+	/* the kinds' table says what the builders set */
+	assert_int_equal(inventory_pool_kind_count(), 2);
+	for (size_t k = 0; k < inventory_pool_kind_count(); k++) {
+		assert_ptr_equal(inventory_pool_of_kind(inv, k), &inv->pools[k]);
+		assert_string_equal(inventory_pool_kind_noun(k), inv->pools[k].noun);
+		assert_true(inventory_is_pool_node_type(inv->pools[k].node_type));
+		assert_int_equal(inventory_pool_kind_normal_time(k), inv->pools[k].normal_time);
+	}
+	assert_null(inventory_pool_kind_noun(inventory_pool_kind_count()));
 	/* without the block: no burst pool */
 	assert_null(
 		inventory_pool(inventory_of(SITE("{name: c, region: us-west-2}",

@@ -983,7 +983,7 @@ test_render__patches_append_and_replace_defaults(void **state)
 	s->placement.not_ready_toleration_seconds = 60;
 	s->placement.unreachable_toleration_seconds = 90;
 	s->placement.site_binding = BIND_NONE;
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, GPU_POD), "inference"),
 			 0);
 	assert_int_equal(p.count, 5);
@@ -1016,7 +1016,7 @@ test_render__patches_respect_what_the_pod_has(void **state)
 	struct render_patch p;
 
 	s->placement.site_binding = BIND_NONE;
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	/* GPU taint tolerated already (empty key + Exists tolerates all), 300 s
 	 * kept because the spec says 300; own required node affinity: the
 	 * preference is added beside it, nothing replaced */
@@ -1079,7 +1079,7 @@ test_render__patches_respect_what_the_pod_has(void **state)
 	/* require-onprem: ANDed into every term that lacks it, a term with
 	 * matchFields only gets the list */
 	s->placement.mode = PLACE_REQUIRE_ONPREM;
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	assert_int_equal(
 		render_placement_patches(
 			&p, &f->a, &plan,
@@ -1108,7 +1108,7 @@ test_render__patches_respect_what_the_pod_has(void **state)
 					   "nodeSelectorTerms/2/matchExpressions");
 	assert_int_equal(p.ops[1].value->kind, NODE_SEQ);
 	s->placement.mode = PLACE_PREFER_ONPREM;
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 
 	/* Equal "present" does not tolerate the value "Exists": add ours;
 	 * podAntiAffinity present: only nodeAffinity is added under it */
@@ -1155,12 +1155,11 @@ test_render__burst_plan_keeps_burst_work_off_the_fallback(void **state)
 	struct fx *f = *state;
 	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
 	static const char *batch[] = { "batch" };
-	struct render_placement_plan plan, plans[2];
+	struct render_placement_plan plan, plans[RENDER_PLANS_MAX];
 	struct render_patch p;
 	const char *bare = "spec:\n"
 			   "  containers: [{name: c, resources: {limits: {nvidia.com/gpu: 1}}}]\n";
 
-	assert_false(render_placement_burst_plan(&plan, s));
 	assert_int_equal(render_placement_plans(plans, &f->a, s), 1);
 	s->burst.pool.enabled = true;
 	s->burst.namespaces = batch;
@@ -1169,7 +1168,7 @@ test_render__burst_plan_keeps_burst_work_off_the_fallback(void **state)
 	assert_int_equal(render_placement_plans(plans, &f->a, s), 2);
 	assert_string_equal(plans[0].name, "gpusite-seoul-dc1-placement");
 	assert_string_equal(plans[1].name, "gpusite-seoul-dc1-burst-placement");
-	assert_null(plans[0].burst_taint);
+	assert_null(plans[0].pool_taint);
 	plan = plans[1];
 	assert_int_equal(plan.affinity_count, 3);
 	assert_false(plan.affinity[0].required); /* hybrid: on-prem first */
@@ -1228,7 +1227,7 @@ test_render__patches_bind_the_site(void **state)
 
 	/* required (the default), prefer-onprem: the preference, then the
 	 * one required term with the site */
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	assert_int_equal(plan.affinity_count, 2);
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
 			 0);
@@ -1258,7 +1257,7 @@ test_render__patches_bind_the_site(void **state)
 
 	/* require-onprem: the hybrid term added first, the site ANDed into it */
 	s->placement.mode = PLACE_REQUIRE_ONPREM;
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
 			 0);
 	assert_int_equal(p.count, 3);
@@ -1271,7 +1270,7 @@ test_render__patches_bind_the_site(void **state)
 	s->placement.mode = PLACE_PREFER_ONPREM;
 	s->placement.site_binding = BIND_PREFERRED;
 	s->placement.weight = 40;
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
 			 0);
 	assert_int_equal(p.count, 3);
@@ -1283,7 +1282,7 @@ test_render__patches_bind_the_site(void **state)
 
 	/* none: the hybrid preference only */
 	s->placement.site_binding = BIND_NONE;
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	assert_int_equal(plan.affinity_count, 1);
 	assert_int_equal(render_placement_patches(&p, &f->a, &plan, pod(f, no_aff), "inference"),
 			 0);
@@ -1299,7 +1298,7 @@ test_render__patches_leave_other_pods_alone(void **state)
 	struct render_patch p;
 	struct node *sel = node_new_map(&f->a, P0);
 
-	render_placement_plan(&plan, s);
+	render_placement_plan(&plan, &f->a, s);
 	/* not a GPU Pod */
 	assert_int_equal(
 		render_placement_patches(
