@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/opts_live.h"
-#include "cmd/opts.h"
+#include "cli/opts_live.h"
+#include "cli/opts.h"
 
 enum diff_opt {
 	D_LIVE = 1,
@@ -118,18 +118,18 @@ cmd_diff(int argc, char **argv)
 	diff_cmd.payload = &da;
 	rc = opts_parse(&o, &diff_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	if (da.live && (da.base || da.head))
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&diff_cmd, "--live compares with"
 				   " the cluster; it does not take --base or --head"));
 	if (!da.live && (da.lo.kubeconfig || da.lo.context || da.lo.cluster || da.lo.timeout > 0))
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&diff_cmd, "--kubeconfig,"
 				   " --context, --cluster and --timeout go with --live"));
 	if (da.live && da.format &&
 	    (!strcmp(da.format, "markdown") || !strcmp(da.format, "github")))
-		return opts_exit_code(opts_usage_error(&diff_cmd,
+		return cmd_parse_exit(opts_usage_error(&diff_cmd,
 						       "--format %s goes"
 						       " with --base; --live prints text or json",
 						       da.format));
@@ -137,6 +137,6 @@ cmd_diff(int argc, char **argv)
 		return diff_live_run(&o, &da.lo, da.json);
 	if (da.base || da.head)
 		return diff_revisions_run(&o, da.base, da.head, da.format);
-	return opts_exit_code(opts_usage_error(&diff_cmd, "say what to compare:"
+	return cmd_parse_exit(opts_usage_error(&diff_cmd, "say what to compare:"
 							  " --live, or --base REV [--head REV]"));
 }

@@ -9,7 +9,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_live.h"
 #include "pipeline/live.h"
 #include "pipeline/live_diff.h"
 #include "json/json.h"
@@ -116,14 +116,14 @@ diff_live_run(const struct opts *o, const struct live_opts *lo, bool json)
 
 	arena_init(&a);
 	buf_init(&out, DIFF_CAP);
-	code = live_start(&run, &a, "gpusite diff", o, lo);
+	code = cmd_live_open(&run, &a, "gpusite diff", o, lo);
 	if (code != GS_EXIT_OK)
 		goto out;
 	s.list = node_new_seq(&a, (struct pos)POS_NONE);
 
 	switch (live_diff_compare(&failed, &run, DIFF_CAP, &cb)) {
 	case 0: break;
-	case LIVE_DIFF_EKUBE: code = live_fail(&run); goto out;
+	case LIVE_DIFF_EKUBE: code = cmd_live_fail(&run); goto out;
 	case LIVE_DIFF_ECOMPARE:
 		fprintf(stderr, "gpusite diff: error: cannot compare %s/%s\n", failed->kind,
 			failed->name);
@@ -145,7 +145,7 @@ toobig:
 	fprintf(stderr, "gpusite diff: error: the diff is larger than %zu MiB\n", DIFF_CAP >> 20);
 	code = GS_EXIT_FAILURE;
 out:
-	live_finish(&run);
+	live_run_finish(&run);
 	buf_release(&out);
 	arena_release(&a);
 	return code;

@@ -18,7 +18,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/pipeline_diff.h"
 #include "report/report.h"

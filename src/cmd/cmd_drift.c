@@ -13,10 +13,10 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_live.h"
 #include "pipeline/live.h"
 #include "pipeline/live_drift.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "live/drift.h"
 #include "kube/kube.h"
 #include "report/report.h"
@@ -90,7 +90,7 @@ cmd_drift(int argc, char **argv)
 	struct live_run run;
 	struct drift_input in;
 	struct diags findings;
-	struct report_input ri;
+	struct cmd_findings rf;
 	struct spec_fleet fleet;
 	struct source_set files;
 	unsigned flags = REPORT_NO_SUMMARY;
@@ -104,30 +104,26 @@ cmd_drift(int argc, char **argv)
 		drift_cmd.about = drift_about;
 	rc = opts_parse(&o, &drift_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	arena_init(&a);
-	code = live_start(&run, &a, "gpusite drift", &o, &lo);
+	code = cmd_live_open(&run, &a, "gpusite drift", &o, &lo);
 	if (code != GS_EXIT_OK)
 		goto out;
 	if (live_drift_read(&in, &run) < 0) {
-		code = live_fail(&run);
+		code = cmd_live_fail(&run);
 		goto out;
 	}
 
 	diags_init(&findings, &a);
 	drift = drift_check(&a, &findings, &in);
-	if (o.strict)
-		diags_promote_warnings(&findings);
-	diags_sort(&findings);
-	if (o.format == REPORT_GITHUB || o.format == REPORT_SARIF)
-		pipeline_paths_from_top(&findings, &a, &o);
-
 	if (opts_use_color(&o, stdout))
 		flags |= REPORT_COLOR;
 	/* only this cluster's sites are reported on (junit test cases) */
 	live_drift_fleet(&fleet, &files, &run);
-	ri = (struct report_input){ &findings, &files, &fleet, run.nsites, "gpusite drift" };
-	if (report_write_flags(stdout, stdout, &ri, o.format, flags) < 0) {
+	rf =
+		(struct cmd_findings){ &findings,  &files,          &fleet,
+				       run.nsites, "gpusite drift", stdout };
+	if (cmd_report_exit(&rf, &o, o.format, flags) == GS_EXIT_FAILURE) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -140,7 +136,7 @@ cmd_drift(int argc, char **argv)
 	 * (an active fallback) are state */
 	code = drift && diags_count(&findings, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
 out:
-	live_finish(&run);
+	live_run_finish(&run);
 	arena_release(&a);
 	return code;
 }

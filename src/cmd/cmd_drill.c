@@ -18,11 +18,11 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_drill.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_drill.h"
+#include "cli/opts_live.h"
 #include "k8s/k8s_time.h"
 #include "pipeline/live.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "drill/drill.h"
 #include "kube/kube.h"
 #include "report/report.h"
@@ -218,7 +218,7 @@ plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input 
 		const char *why;
 
 		if (kube_get(&obj, run->kube, a, "v1", "Node", NULL, in->nodes[i]) == KUBE_EFAIL)
-			return live_fail(run);
+			return cmd_live_fail(run);
 		if (!obj) {
 			fprintf(stderr,
 				"gpusite drill plan: node %s is not in cluster %s; name"
@@ -293,10 +293,10 @@ drill_plan(int argc, char **argv)
 		rc = opts_usage_error(&plan_cmd, "--nodes and --group: give one");
 	if (rc != OPTS_OK) {
 		drill_opts_free(&d);
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	}
 	arena_init(&a);
-	code = live_start(&run, &a, "gpusite drill plan", &o, &d.lo);
+	code = cmd_live_open(&run, &a, "gpusite drill plan", &o, &d.lo);
 	if (code != GS_EXIT_OK)
 		goto out;
 	memset(&in, 0, sizeof(in));
@@ -320,13 +320,13 @@ drill_plan(int argc, char **argv)
 	drill_plan_rendered(&in, run.arena, &run.rendered);
 	diags_init(&findings, &a);
 	if (drill_plan_check(&a, &findings, &plan, &in) < 0) {
-		code = live_fail(&run);
+		code = cmd_live_fail(&run);
 		goto out;
 	}
 	drill_budget_compute(&b, in.site, d.scenario);
 	code = plan_print(&run, &findings, &in, &plan, &b);
 out:
-	live_finish(&run);
+	live_run_finish(&run);
 	arena_release(&a);
 	drill_opts_free(&d);
 	return code;
@@ -391,23 +391,19 @@ out:
 
 /* The site's spec when no cluster is read (--record). */
 static int
-load_site(const struct spec_site **out, struct pipeline *p, struct source_set *files,
-	  struct arena *a, const struct opts *o, const char *site)
+load_site(const struct spec_site **out, struct cmd_fleet *f, const struct opts *o, const char *site)
 {
-	struct pipeline_source src = opts_source(o, (const char *const *)o->args, o->nargs);
+	struct cmd_findings rf;
+	int code = cmd_open(f, o, "gpusite drill report", REPORT_QUIET, SIZE_MAX);
 
 	*out = NULL;
-	if (pipeline_open(p, files, a, &src, "gpusite drill report", REPORT_QUIET) < 0)
-		return GS_EXIT_FAILURE;
-	if (diags_count(&p->diags, DIAG_ERROR)) {
-		struct report_input in = { &p->diags, files, &p->fleet, p->docs,
-					   "gpusite drill report" };
-
-		diags_sort(&p->diags);
-		report_write_flags(stderr, stderr, &in, REPORT_TEXT, REPORT_QUIET);
-		return GS_EXIT_FINDINGS;
+	if (code != GS_EXIT_OK)
+		return code;
+	if (diags_count(&f->p.diags, DIAG_ERROR)) {
+		rf = cmd_fleet_findings(f);
+		return cmd_report_exit(&rf, o, REPORT_TEXT, REPORT_QUIET);
 	}
-	*out = spec_fleet_find(&p->fleet, site);
+	*out = spec_fleet_find(&f->p.fleet, site);
 	if (!*out) {
 		fprintf(stderr,
 			"gpusite drill report: no site %s in the specs read; name one of"
@@ -480,7 +476,7 @@ report_read_cluster(struct drill_record *rec, const struct spec_site **s, struct
 		    struct arena *a, const struct opts *o, const struct drill_opts *d,
 		    const char *site)
 {
-	int code = live_start(run, a, "gpusite drill report", o, &d->lo);
+	int code = cmd_live_open(run, a, "gpusite drill report", o, &d->lo);
 
 	if (code != GS_EXIT_OK)
 		return code;
@@ -493,7 +489,7 @@ report_read_cluster(struct drill_record *rec, const struct spec_site **s, struct
 		return GS_EXIT_USAGE;
 	}
 	if (drill_timeline_from_cluster(a, rec, run->kube, *s, d->scenario, d->since_at) < 0)
-		return live_fail(run);
+		return cmd_live_fail(run);
 	return GS_EXIT_OK;
 }
 
@@ -528,8 +524,7 @@ drill_report(int argc, char **argv)
 	struct drill_opts d;
 	struct opts o;
 	struct live_run run;
-	struct pipeline p;
-	struct source_set files = { NULL, 0, 0, NULL };
+	struct cmd_fleet f;
 	struct drill_record rec;
 	struct drill_budget b;
 	struct drill_terms terms;
@@ -542,6 +537,7 @@ drill_report(int argc, char **argv)
 
 	memset(&d, 0, sizeof(d));
 	memset(&run, 0, sizeof(run));
+	memset(&f, 0, sizeof(f));
 	d.cmd = &report_cmd;
 	report_cmd.payload = &d;
 	rc = opts_drill_parse(&o, &site, &report_cmd, argc, argv);
@@ -549,7 +545,7 @@ drill_report(int argc, char **argv)
 		rc = report_check_opts(&d);
 	if (rc != OPTS_OK) {
 		drill_opts_free(&d);
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	}
 	arena_init(&a);
 	buf_init(&out, 0);
@@ -559,7 +555,7 @@ drill_report(int argc, char **argv)
 	if (live) {
 		code = report_read_cluster(&rec, &s, &run, &a, &o, &d, site);
 	} else {
-		code = load_site(&s, &p, &files, &a, &o, site);
+		code = load_site(&s, &f, &o, site);
 		if (code == GS_EXIT_OK)
 			code = report_read_record(&rec, &file, &a, s, d.record);
 	}
@@ -582,7 +578,8 @@ out:
 	buf_release(&out);
 	buf_release(&file);
 	if (live)
-		live_finish(&run);
+		live_run_finish(&run);
+	cmd_close(&f);
 	arena_release(&a);
 	drill_opts_free(&d);
 	return code;
@@ -603,6 +600,6 @@ cmd_drill(int argc, char **argv)
 	opts_init(&o);
 	r = opts_parse(&o, &drill_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
-	return opts_exit_code(opts_usage_error(&drill_cmd, "say plan, run or report"));
+		return cmd_parse_exit(r);
+	return cmd_parse_exit(opts_usage_error(&drill_cmd, "say plan, run or report"));
 }

@@ -13,10 +13,10 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_drill.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_drill.h"
+#include "cli/opts_live.h"
 #include "pipeline/live.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "drill/drill_run.h"
 #include "kube/kube.h"
 #include "spec/spec.h"
@@ -192,13 +192,13 @@ read_drilled(struct drill_record *out, struct live_run *run, struct arena *a,
 	     const struct run_args *ra, const struct spec_site *site)
 {
 	if (drill_record_load(a, &run->errors, out, ra->record, site->name) < 0)
-		return live_fail(run);
+		return cmd_live_fail(run);
 	if (out->cluster && site->cluster.name && strcmp(out->cluster, site->cluster.name)) {
 		diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RECORD, "",
 			 "%s is a record of a drill in cluster %s, not %s: restore it against"
 			 " its own cluster (--context)",
 			 ra->record, out->cluster, site->cluster.name);
-		return live_fail(run);
+		return cmd_live_fail(run);
 	}
 	return GS_EXIT_OK;
 }
@@ -338,12 +338,12 @@ cmd_drill_run(int argc, char **argv)
 		rc = check_args(&ra);
 	if (rc != OPTS_OK) {
 		free_args(&ra);
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	}
 	/* the client's one deadline covers the whole wait */
 	ra.lo.timeout = (ra.timeout ? ra.timeout : 3600) + 120;
 	arena_init(&a);
-	code = live_start(&run, &a, "gpusite drill run", &o, &ra.lo);
+	code = cmd_live_open(&run, &a, "gpusite drill run", &o, &ra.lo);
 	if (code != GS_EXIT_OK)
 		goto out;
 	site = find_site(&run, site_name);
@@ -369,7 +369,7 @@ cmd_drill_run(int argc, char **argv)
 	if (res.recorded && drill_run_write_record(&run.errors, &rec, ra.record) < 0)
 		rc = -1;
 	if (rc < 0) {
-		code = live_fail(&run);
+		code = cmd_live_fail(&run);
 		goto out;
 	}
 	if (!ra.execute) {
@@ -383,7 +383,7 @@ cmd_drill_run(int argc, char **argv)
 	}
 	code = run_verdict(&run, &a, &o, &ra, &dro, &rec, &res);
 out:
-	live_finish(&run);
+	live_run_finish(&run);
 	arena_release(&a);
 	free_args(&ra);
 	return code;

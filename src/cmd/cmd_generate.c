@@ -29,7 +29,7 @@
 #include "argocd/argocd_fleet.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "pipeline/pipeline.h"
 #include "emit/emit.h"
 #include "render/render.h"
@@ -249,7 +249,7 @@ cmd_generate(int argc, char **argv)
 
 	rc = opts_parse(&o, &generate_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	deadline_arm();
 	arena_init(&a);
 	diags_init(&d, &a);

@@ -13,7 +13,7 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "hydrate/hydrate.h"
 #include "pipeline/pipeline.h"
 
@@ -114,7 +114,7 @@ cmd_hydrate(int argc, char **argv)
 	hydrate_cmd.payload = &ho;
 	rc = opts_parse(&o, &hydrate_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	if (check_usage(&ho, &o) < 0)
 		return GS_EXIT_USAGE;
 	ho.repo = o.repo;

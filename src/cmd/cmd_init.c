@@ -15,7 +15,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 
 enum { OPT_OUTPUT = 1 };
 
@@ -263,10 +263,10 @@ cmd_init(int argc, char **argv)
 	cmd.payload = &dir;
 	r = opts_parse(&o, &cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
+		return cmd_parse_exit(r);
 	name = o.args[0];
 	if (!is_dns_label(name))
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&init_cmd,
 			"'%s' is not a valid site name: use a DNS-1123 label (lower-case"
 			" letters, digits and '-', starting and ending with a letter or"

@@ -18,7 +18,7 @@
 #include "argocd/argocd_env.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "pipeline/pipeline.h"
 #include "json/json.h"
 #include "node/node.h"
@@ -145,7 +145,7 @@ cmd_parameters(int argc, char **argv)
 
 	rc = opts_parse(&o, &parameters_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	arena_init(&a);
 	diags_init(&d, &a);
 	buf_init(&out, 16u << 20);

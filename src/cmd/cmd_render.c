@@ -25,7 +25,7 @@
 #include "argocd/argocd_fleet.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "pipeline/pipeline.h"
 #include "emit/emit.h"
 #include "emit/emit_batch.h"
@@ -302,58 +302,52 @@ note_clusters(struct arena *a, const struct emit_batch *r)
 int
 cmd_render(int argc, char **argv)
 {
-	struct arena a = ARENA_INIT;
 	struct render_args ra;
 	struct opts o;
-	struct source_set files = { NULL, 0, 0, NULL };
-	struct pipeline p;
-	struct pipeline_source src;
-	struct report_input in;
+	struct cmd_fleet f;
+	struct cmd_findings rf;
 	struct emit_batch r;
-	struct emit_sites lean = { whole_sites, &p };
+	struct emit_sites lean = { whole_sites, &f.p };
 	struct render_options ropt;
 	struct emit_files outs;
+	struct arena opts_arena = ARENA_INIT;
 	bool have_stream = false;
 	unsigned flags;
-	double t0 = pipeline_now_ms();
 	struct timespec start;
 	size_t swept = 0;
 	int rc, code = GS_EXIT_OK;
 
 	clock_gettime(CLOCK_REALTIME, &start);
-
-	arena_init(&a);
+	arena_init(&opts_arena);
 	emit_batch_init(&r, "gpusite render");
 	r.hub = argocd_object_is_hub; /* render's note counts the others' clusters */
 	memset(&ra, 0, sizeof(ra));
 	memset(&outs, 0, sizeof(outs));
+	memset(&f, 0, sizeof(f));
 	outs.name = "gpusite render";
-	ra.arena = &a;
+	ra.arena = &opts_arena;
 	ra.format = EMIT_YAML;
 	render_cmd.payload = &ra;
 	rc = opts_parse(&o, &render_cmd, argc, argv);
 	if (rc != OPTS_OK) {
-		code = opts_exit_code(rc);
+		code = cmd_parse_exit(rc);
 		goto out;
 	}
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
 	/* a large fleet's trees are read again batch by batch; --site,
 	 * --cluster, --kube-version and --objects read the whole model */
-	src = opts_source(&o, (const char *const *)o.args, o.nargs);
-	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite render", flags,
-			       ra.sites || ra.clusters || ra.kube_minor || ra.objects
-				       ? SIZE_MAX
-				       : RENDER_LEAN_FILES) < 0) {
-		code = GS_EXIT_FAILURE;
+	code = cmd_open(&f, &o, "gpusite render", flags,
+			ra.sites || ra.clusters || ra.kube_minor || ra.objects ? SIZE_MAX
+									       : RENDER_LEAN_FILES);
+	if (code != GS_EXIT_OK)
 		goto out;
-	}
 
 	render_options_from(&ropt, &ra);
-	pipeline_check_kube_version(&p.diags, &p.fleet, &ropt, "--kube-version");
+	pipeline_check_kube_version(&f.p.diags, &f.p.fleet, &ropt, "--kube-version");
 	if (o.strict)
-		diags_promote_warnings(&p.diags);
-	if (!diags_count(&p.diags, DIAG_ERROR) &&
-	    emit_batch_render(&r, &a, &p.diags, p.lean ? &lean : NULL, &p.fleet, &ropt,
+		diags_promote_warnings(&f.p.diags);
+	if (!diags_count(&f.p.diags, DIAG_ERROR) &&
+	    emit_batch_render(&r, &f.a, &f.p.diags, f.p.lean ? &lean : NULL, &f.p.fleet, &ropt,
 			      ra.format) == 0) {
 		if (r.stream_len > EMIT_STREAM_CAP) {
 			fprintf(stderr,
@@ -367,36 +361,34 @@ cmd_render(int argc, char **argv)
 	}
 	if (!have_stream)
 		r.count = 0; /* a stream not wholly made is never written */
-	diags_sort(&p.diags);
-	if (p.diags.count) {
-		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite render" };
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
-	}
-	if (diags_count(&p.diags, DIAG_ERROR)) {
-		code = has_rule(&p.diags, RENDER_RULE_SECRET_ENV) ? GS_EXIT_FAILURE
-								  : GS_EXIT_FINDINGS;
+	rf = cmd_fleet_findings(&f);
+	code = cmd_report_exit(&rf, &o, REPORT_TEXT, flags);
+	if (code != GS_EXIT_OK) {
+		if (has_rule(&f.p.diags, RENDER_RULE_SECRET_ENV))
+			code = GS_EXIT_FAILURE;
 		goto out;
 	}
 
-	if (write_files(&a, &ra, &outs, &r) < 0) {
+	if (write_files(&f.a, &ra, &outs, &r) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	swept = emit_files_sweep(&a, &outs, &start);
+	swept = emit_files_sweep(&f.a, &outs, &start);
 	if (!ra.output && !ra.discard && emit_batch_write(-1, &r) < 0)
 		code = GS_EXIT_FAILURE; /* main reports the write error */
 	/* after the stream is out: a failed write says so alone (main) */
 	if (!o.quiet && code == GS_EXIT_OK && fflush(stdout) == 0 && !ferror(stdout))
-		note_clusters(&a, &r);
+		note_clusters(&f.a, &r);
 	if (o.verbose)
 		fprintf(stderr,
 			"gpusite render: %zu site%s, %zu object%s, %zu file%s"
 			" written, %zu stale temporar%s removed; %.1f ms, %zu KiB of memory\n",
-			p.fleet.count, p.fleet.count == 1 ? "" : "s", r.count,
+			f.p.fleet.count, f.p.fleet.count == 1 ? "" : "s", r.count,
 			r.count == 1 ? "" : "s", outs.count, outs.count == 1 ? "" : "s", swept,
-			swept == 1 ? "y" : "ies", pipeline_now_ms() - t0, a.total >> 10);
+			swept == 1 ? "y" : "ies", pipeline_now_ms() - f.t0, f.a.total >> 10);
 out:
 	emit_batch_release(&r);
-	arena_release(&a);
+	cmd_close(&f);
+	arena_release(&opts_arena);
 	return code;
 }

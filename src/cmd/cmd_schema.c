@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "report/report_schema.h"
 #include "schema/schema.h"
 
@@ -60,7 +60,7 @@ cmd_schema(int argc, char **argv)
 	opts_init(&o);
 	r = opts_parse(&o, &schema_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
+		return cmd_parse_exit(r);
 	if (reference)
 		return report_schema_reference(stdout) < 0 ? GS_EXIT_FAILURE : GS_EXIT_OK;
 	/* main.c checks the flush and says what failed, once: a short write

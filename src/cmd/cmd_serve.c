@@ -13,7 +13,7 @@
 
 #include "argocd/serve.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 
 enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH, OPT_HEALTH_LISTEN };
 
@@ -101,17 +101,17 @@ cmd_serve(int argc, char **argv)
 	opts_init(&o);
 	r = opts_parse(&o, &serve_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
+		return cmd_parse_exit(r);
 	if (!serve_args.listen)
-		return opts_exit_code(
+		return cmd_parse_exit(
 			opts_usage_error(&serve_cmd, "--listen ADDR:PORT is required "
 						     "(127.0.0.1:8080; port 0 picks a free one)"));
 	if (!serve_args.token_file)
-		return opts_exit_code(opts_usage_error(&serve_cmd,
+		return cmd_parse_exit(opts_usage_error(&serve_cmd,
 						       "--token-file FILE is required: the Secret "
 						       "key the plugin ConfigMap names"));
 	if (o.staged)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&serve_cmd,
 			"--staged is not for serve: serve a revision with --repo and --ref"));
 	if (serve_args.refresh) {
@@ -120,7 +120,7 @@ cmd_serve(int argc, char **argv)
 		errno = 0;
 		refresh = strtoul(serve_args.refresh, &end, 10);
 		if (!*serve_args.refresh || *end || errno || refresh < 1 || refresh > 86400)
-			return opts_exit_code(opts_usage_error(
+			return cmd_parse_exit(opts_usage_error(
 				&serve_cmd,
 				"--refresh '%s' is not a number of seconds from 1 to 86400",
 				serve_args.refresh));
@@ -135,7 +135,7 @@ cmd_serve(int argc, char **argv)
 	r = serve_http_run(s, serve_args.listen, serve_args.health_listen, err, sizeof(err));
 	serve_close(s);
 	if (r == -2)
-		return opts_exit_code(opts_usage_error(&serve_cmd, "%s", err));
+		return cmd_parse_exit(opts_usage_error(&serve_cmd, "%s", err));
 	if (r < 0) {
 		fprintf(stderr, "gpusite serve: error: %s\n", err);
 		return GS_EXIT_FAILURE;

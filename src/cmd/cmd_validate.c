@@ -11,8 +11,8 @@
 #include "base/arena.h"
 #include "check/check.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
-#include "cmd/opts_live.h"
+#include "cli/opts.h"
+#include "cli/opts_live.h"
 #include "pipeline/live_schemas.h"
 #include "pipeline/pipeline.h"
 #include "report/report.h"
@@ -117,21 +117,19 @@ validate_rendered(const struct opts *o, unsigned flags)
 	struct arena a = ARENA_INIT;
 	struct diags d;
 	struct source_set files = { NULL, 0, 0, NULL };
-	struct report_input in;
+	struct cmd_findings f = { &d, &files, NULL, 0, "gpusite validate --rendered", stderr };
 	const char *up =
 		rendered_args.upstream ? rendered_args.upstream : getenv("GPUSITE_UPSTREAM");
-	struct pipeline_source src = opts_source(o, NULL, 0);
-	int r, code;
-
 	struct check_upstream *u = NULL;
 	struct live_schemas *ls = NULL;
+	int r, code;
 
 	if ((!up || !*up) && !rendered_args.live)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd, "--rendered needs the upstream schemas: "
 				       "--upstream DIR, GPUSITE_UPSTREAM or --live"));
 	if (o->staged || o->repo || o->ref)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd,
 			"--rendered reads files or standard input, not --staged, --repo or --ref"));
 	arena_init(&a);
@@ -144,22 +142,7 @@ validate_rendered(const struct opts *o, unsigned flags)
 	if (r == 0)
 		r = check_rendered_files(&a, &d, &files, u, (const char *const *)o->args, o->nargs);
 	live_schemas_close(ls);
-	diags_sort(&d);
-	if (o->strict)
-		diags_promote_warnings(&d);
-	if (o->format == REPORT_GITHUB || o->format == REPORT_SARIF)
-		pipeline_files_from_top(&d, &a, &src);
-	in = (struct report_input){ &d, &files, NULL, 0, "gpusite validate --rendered" };
-	if (r == -3) {
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
-				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
-		code = GS_EXIT_FAILURE;
-	} else if (report_write_flags(stdout, stderr, &in, o->format, flags) < 0) {
-		fprintf(stderr, "gpusite validate: error: cannot write the report\n");
-		code = GS_EXIT_FAILURE;
-	} else {
-		code = diags_count(&d, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
-	}
+	code = r == -3 ? cmd_fail_exit(&f, o, flags) : cmd_report_exit(&f, o, o->format, flags);
 	arena_release(&a);
 	return code;
 }
@@ -167,21 +150,17 @@ validate_rendered(const struct opts *o, unsigned flags)
 int
 cmd_validate(int argc, char **argv)
 {
-	struct arena a = ARENA_INIT;
 	struct opts o;
-	struct source_set files = { NULL, 0, 0, NULL };
-	struct pipeline p;
-	struct pipeline_source src;
-	struct report_input in;
+	struct cmd_fleet f;
+	struct cmd_findings rf;
 	unsigned flags;
-	double t0 = pipeline_now_ms();
 	int r, code;
 
 	r = opts_parse(&o, &validate_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
+		return cmd_parse_exit(r);
 	if (o.staged && (o.repo || o.ref))
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd, "--staged checks the index of the current repository;"
 				       " it cannot be combined with --repo or --ref"));
 
@@ -192,38 +171,25 @@ cmd_validate(int argc, char **argv)
 		return validate_rendered(&o, flags);
 	if (rendered_args.live || rendered_args.upstream || rendered_args.lo.kubeconfig ||
 	    rendered_args.lo.context || rendered_args.lo.timeout > 0)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd,
 			"--upstream, --live, --kubeconfig, --context and --timeout go "
 			"with --rendered"));
 
-	arena_init(&a);
-	src = opts_source(&o, (const char *const *)o.args, o.nargs);
-	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite validate", flags, 0) < 0) {
-		code = GS_EXIT_FAILURE;
+	code = cmd_open(&f, &o, "gpusite validate", flags, 0);
+	if (code != GS_EXIT_OK)
 		goto out;
-	}
-	if (o.strict)
-		diags_promote_warnings(&p.diags);
-
-	if (o.format == REPORT_GITHUB || o.format == REPORT_SARIF)
-		pipeline_files_from_top(&p.diags, &a, &src);
-	in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite validate" };
-	if (report_write_flags(stdout, stderr, &in, o.format, flags) < 0) {
-		fprintf(stderr, "gpusite validate: error: cannot write the report\n");
-		code = GS_EXIT_FAILURE;
-		goto out;
-	}
-	code = diags_count(&p.diags, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
-	if (o.verbose)
+	rf = cmd_fleet_findings(&f);
+	code = cmd_report_exit(&rf, &o, o.format, flags);
+	if (code != GS_EXIT_FAILURE && o.verbose)
 		fprintf(stderr,
 			"gpusite validate: read %zu file%s (%zu bytes) from '%s':"
 			" %zu document%s, %zu valid site%s; %.1f ms, %zu KiB of memory\n",
-			files.count, files.count == 1 ? "" : "s", total_bytes(&files),
-			files.label ? files.label : ".", p.docs, p.docs == 1 ? "" : "s",
-			p.fleet.count, p.fleet.count == 1 ? "" : "s", pipeline_now_ms() - t0,
-			a.total >> 10);
+			f.files.count, f.files.count == 1 ? "" : "s", total_bytes(&f.files),
+			f.files.label ? f.files.label : ".", f.p.docs, f.p.docs == 1 ? "" : "s",
+			f.p.fleet.count, f.p.fleet.count == 1 ? "" : "s", pipeline_now_ms() - f.t0,
+			f.a.total >> 10);
 out:
-	arena_release(&a);
+	cmd_close(&f);
 	return code;
 }

@@ -9,10 +9,10 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_live.h"
 #include "pipeline/live.h"
 #include "pipeline/scope_inputs.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "kube/kube.h"
 #include "scope/scope.h"
 #include "source/source.h"
@@ -135,7 +135,7 @@ cmd_verify_scope(int argc, char **argv)
 	v.cmd = &cmd;
 	rc = opts_parse(&o, &cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	if (o.format != REPORT_TEXT && o.format != REPORT_JSON) {
 		opts_usage_error(&cmd, "--format must be text or json");
 		return GS_EXIT_USAGE;

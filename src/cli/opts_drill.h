@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "cmd/opts.h"
+#include "cli/opts.h"
 
 struct arena;
 struct live_opts;

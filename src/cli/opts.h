@@ -82,17 +82,14 @@ struct opts_cmd {
 
 enum opts_result {
 	OPTS_OK = 0,      /* go on */
-	OPTS_HELP = 1,    /* help printed to stdout: exit 0 */
-	OPTS_EUSAGE = -2, /* usage error printed to stderr: exit 2 */
+	OPTS_HELP = 1,    /* help printed to stdout: the command exits 0 */
+	OPTS_EUSAGE = -2, /* usage error printed to stderr: the command exits 2 */
 };
 
 void opts_init(struct opts *out);
 
 /* Parse argv (argv[0] is the command name). */
 int opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc, char **argv);
-
-/* The exit code for a non-OK result of opts_parse(). */
-int opts_exit_code(int result);
 
 /* Print the command's help (usage line, paragraph, options). */
 void opts_help(FILE *out, const struct opts_cmd *cmd);
@@ -120,9 +117,5 @@ unsigned opts_report_flags(const struct opts *o, FILE *stream);
 /* The pipeline's source from the common source options (--repo, --ref,
  * --staged) and `paths`. */
 struct pipeline_source opts_source(const struct opts *o, const char *const *paths, size_t npaths);
-
-/* pipeline_files_from_top() for the common source options: kept for the
- * commands not yet calling that one directly. */
-void pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "base/arena.h"
 #include "base/secret.h"
-#include "cmd/opts_drill.h"
+#include "cli/opts_drill.h"
 #include "drill/drill.h"
 #include "pipeline/live.h"
 

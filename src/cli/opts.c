@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/opts.h"
+#include "cli/opts.h"
 
 /* Ids of the common options; commands' own ids are theirs alone, the
  * tables are searched separately. */
@@ -73,12 +73,6 @@ opts_usage_error(const struct opts_cmd *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nsee 'gpusite %s --help'\n", cmd->name);
 	return OPTS_EUSAGE;
-}
-
-int
-opts_exit_code(int result)
-{
-	return result == OPTS_HELP ? 0 : 2;
 }
 
 #define N_FORMATS ((size_t)REPORT_FORMATS)
@@ -388,12 +382,4 @@ opts_source(const struct opts *o, const char *const *paths, size_t npaths)
 	struct pipeline_source src = { o->repo, o->ref, o->staged, paths, npaths };
 
 	return src;
-}
-
-void
-pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o)
-{
-	struct pipeline_source src = opts_source(o, NULL, 0);
-
-	pipeline_files_from_top(d, a, &src);
 }
