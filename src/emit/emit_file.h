@@ -103,4 +103,15 @@ size_t emit_files_sweep(struct arena *a, struct emit_files *s, const struct time
 /* write(2) all of `p`, retrying on EINTR: 0, or -1 with errno set. */
 int emit_write_all(int fd, const char *p, size_t n);
 
+/* mkdir -p `dir` (mode 0777 before the umask): 0, or -1 with errno. */
+int emit_mkdirs(struct arena *a, const char *dir);
+
+/*
+ * The path `rel`, relative to the current directory, as seen from the
+ * existing directory `dir`, whatever `dir` is: nested, absolute or with
+ * "..": "../../schemas/x.json".  NULL with errno when either cannot be
+ * resolved.
+ */
+const char *emit_path_from(struct arena *a, const char *dir, const char *rel);
+
 #endif
