@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/arena.h"
 #include "cli/opts.h"
 
 /* Ids of the common options; commands' own ids are theirs alone, the
@@ -382,4 +383,26 @@ opts_source(const struct opts *o, const char *const *paths, size_t npaths)
 	struct pipeline_source src = { o->repo, o->ref, o->staged, paths, npaths };
 
 	return src;
+}
+
+/* Append the names of a comma-separated list (empty items skipped);
+ * -1 when there is none at all. */
+int
+opts_names_add(struct arena *a, const char ***names, size_t *count, const char *value)
+{
+	const char *p = value;
+	size_t before = *count;
+
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n) {
+			*names = arena_realloc(a, *names, *count * sizeof(**names),
+					       (*count + 1) * sizeof(**names));
+			(*names)[(*count)++] = arena_strndup(a, p, n);
+		}
+		p += n + (comma ? 1 : 0);
+	}
+	return *count > before ? 0 : -1;
 }

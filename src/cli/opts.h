@@ -17,6 +17,8 @@
 #include "pipeline/pipeline.h"
 #include "report/report.h"
 
+struct arena;
+
 /* The common options a command takes (docs/design/commands.md). */
 enum opts_common {
 	OPTS_FORMAT = 1 << 0,  /* --format text|json|github|sarif|junit|markdown */
@@ -117,5 +119,12 @@ unsigned opts_report_flags(const struct opts *o, FILE *stream);
 /* The pipeline's source from the common source options (--repo, --ref,
  * --staged) and `paths`. */
 struct pipeline_source opts_source(const struct opts *o, const char *const *paths, size_t npaths);
+
+/*
+ * Append the names of one value of a repeatable option that takes a
+ * comma-separated list (--site a,b), empty items skipped, copied into
+ * `a`: 0, or -1 when the value names none at all.
+ */
+int opts_names_add(struct arena *a, const char ***names, size_t *count, const char *value);
 
 #endif

@@ -116,28 +116,6 @@ static struct opts_cmd render_cmd = {
 	.max_args = 1,
 };
 
-/* Append the names of a comma-separated list (empty items skipped);
- * -1 when there is none at all. */
-static int
-add_names(struct arena *a, const char ***names, size_t *count, const char *value)
-{
-	const char *p = value;
-	size_t before = *count;
-
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (n) {
-			*names = arena_realloc(a, *names, *count * sizeof(**names),
-					       (*count + 1) * sizeof(**names));
-			(*names)[(*count)++] = arena_strndup(a, p, n);
-		}
-		p += n + (comma ? 1 : 0);
-	}
-	return *count > before ? 0 : -1;
-}
-
 static int
 on_option(void *payload, int id, const char *value)
 {
@@ -145,11 +123,11 @@ on_option(void *payload, int id, const char *value)
 
 	switch (id) {
 	case R_SITE:
-		if (add_names(ra->arena, &ra->sites, &ra->site_count, value) < 0)
+		if (opts_names_add(ra->arena, &ra->sites, &ra->site_count, value) < 0)
 			return opts_usage_error(&render_cmd, "--site needs a site name");
 		return 0;
 	case R_CLUSTER:
-		if (add_names(ra->arena, &ra->clusters, &ra->cluster_count, value) < 0)
+		if (opts_names_add(ra->arena, &ra->clusters, &ra->cluster_count, value) < 0)
 			return opts_usage_error(&render_cmd, "--cluster needs a cluster name");
 		return 0;
 	case R_OUTPUT: ra->output = value; return 0;
@@ -208,27 +186,6 @@ whole_sites(struct spec_fleet *out, struct arena *t, const void *p, const struct
 	pipeline_whole_sites(out, t, p, stubs);
 }
 
-static int
-plan_files(struct arena *a, struct emit_files *s, const struct emit_batch *r,
-	   enum render_file_kind kind, const char *dir)
-{
-	for (size_t i = 0; i < r->file_count; i++) {
-		const struct emit_text_file *f = &r->files[i];
-
-		if (f->key.kind != kind)
-			continue;
-		if (!emit_path_is_plain(f->key.path)) {
-			fprintf(stderr,
-				"gpusite render: error: refusing to write '%s'"
-				" outside '%s'\n",
-				f->key.path, dir);
-			return -1;
-		}
-		emit_files_add(a, s, dir, f->key.path, f->data, f->key.has_secret);
-	}
-	return 0;
-}
-
 static bool
 has_rule(const struct diags *d, const char *rule)
 {
@@ -270,33 +227,7 @@ write_files(struct arena *a, struct render_args *ra, struct emit_files *outs, st
 		ra->output = NULL;
 		ra->discard = true;
 	}
-	if ((ra->nodeconfigs &&
-	     plan_files(a, outs, r, RENDER_FILE_NODECONFIG, ra->nodeconfigs) < 0) ||
-	    (ra->values && plan_files(a, outs, r, RENDER_FILE_VALUES, ra->values) < 0))
-		return -1;
-	if (ra->output)
-		emit_files_add_writer(a, outs, ra->output, emit_batch_write_fd, r);
-	return emit_files_commit(a, outs) < 0 ? -1 : 0;
-}
-
-/*
- * A stream holding the objects of several clusters fits no one cluster:
- * say so, once, on stderr (stdout and the exit code stay as they are).
- */
-static void
-note_clusters(struct arena *a, const struct emit_batch *r)
-{
-	const char *names = "";
-
-	if (r->clusters < 2)
-		return;
-	for (size_t i = 0; i < r->clusters && i < EMIT_CLUSTER_NAMES; i++)
-		names = arena_printf(a, "%s%s%s", names, i ? ", " : "", r->cluster_names[i]);
-	fprintf(stderr,
-		"gpusite render: note: the stream holds the objects of %zu clusters (%s%s);"
-		" it fits no single cluster: render one cluster at a time"
-		" (--objects cluster --cluster NAME), or --objects argocd for a hub Argo CD\n",
-		r->clusters, names, r->clusters > EMIT_CLUSTER_NAMES ? ", ..." : "");
+	return emit_batch_commit(a, outs, r, ra->nodeconfigs, ra->values, ra->output);
 }
 
 int
@@ -378,7 +309,7 @@ cmd_render(int argc, char **argv)
 		code = GS_EXIT_FAILURE; /* main reports the write error */
 	/* after the stream is out: a failed write says so alone (main) */
 	if (!o.quiet && code == GS_EXIT_OK && fflush(stdout) == 0 && !ferror(stdout))
-		note_clusters(&f.a, &r);
+		emit_batch_note_clusters(&f.a, &r);
 	if (o.verbose)
 		fprintf(stderr,
 			"gpusite render: %zu site%s, %zu object%s, %zu file%s"
