@@ -205,41 +205,30 @@ plan_nodes(struct drill_plan_input *in, struct arena *a, const struct drill_opts
 }
 
 /* A misspelt node would make an empty drill look ready: each must be in
- * the cluster, and an on-prem hybrid node of the site (never a cloud
- * fallback node, which has the site label too).  The ones unschedulable
- * now go to in->cordoned.  GS_EXIT_OK, or the exit code after saying why. */
+ * the cluster, and an on-prem hybrid node of the site.  GS_EXIT_OK, or
+ * the exit code after saying why. */
 static int
 plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input *in)
 {
-	const char **cordoned = arena_alloc(a, (in->node_count + 1) * sizeof(*cordoned));
+	const char *bad = NULL, *why = NULL;
 
-	for (size_t i = 0; i < in->node_count; i++) {
-		struct node *obj = NULL;
-		const char *why;
-
-		if (kube_get(&obj, run->kube, a, "v1", "Node", NULL, in->nodes[i]) == KUBE_EFAIL)
-			return cmd_live_fail(run);
-		if (!obj) {
-			fprintf(stderr,
-				"gpusite drill plan: node %s is not in cluster %s; name"
-				" nodes of site %s ('kubectl get nodes')\n",
-				in->nodes[i], run->cluster, in->site->name);
-			return GS_EXIT_USAGE;
-		}
-		why = drill_node_refusal(a, in->site, obj, in->nodes[i]);
-		if (why) {
-			fprintf(stderr,
-				"gpusite drill plan: %s: a drill takes down only the on-prem hybrid"
-				" nodes of site %s; name them with --nodes (kubectl get nodes -l"
-				" " INV_SITE_LABEL "=%s,eks.amazonaws.com/compute-type=hybrid)\n",
-				why, in->site->name, in->site->name);
-			return GS_EXIT_USAGE;
-		}
-		if (drill_node_unschedulable(obj))
-			cordoned[in->cordoned_count++] = in->nodes[i];
+	switch (drill_plan_nodes_check(in, a, &bad, &why)) {
+	case 0: return GS_EXIT_OK;
+	case DRILL_NODE_MISSING:
+		fprintf(stderr,
+			"gpusite drill plan: node %s is not in cluster %s; name"
+			" nodes of site %s ('kubectl get nodes')\n",
+			bad, run->cluster, in->site->name);
+		return GS_EXIT_USAGE;
+	case DRILL_NODE_REFUSED:
+		fprintf(stderr,
+			"gpusite drill plan: %s: a drill takes down only the on-prem hybrid"
+			" nodes of site %s; name them with --nodes (kubectl get nodes -l"
+			" " INV_SITE_LABEL "=%s,eks.amazonaws.com/compute-type=hybrid)\n",
+			why, in->site->name, in->site->name);
+		return GS_EXIT_USAGE;
+	default: return cmd_live_fail(run);
 	}
-	in->cordoned = cordoned;
-	return GS_EXIT_OK;
 }
 
 /* The findings, the steps and the timeline, then whether the site is
@@ -363,32 +352,6 @@ static struct opts_cmd report_cmd = {
 	.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON) | OPTS_FMT(REPORT_MARKDOWN),
 };
 
-static int
-write_svg(const char *path, const struct drill_report_input *ri)
-{
-	struct buf b;
-	FILE *f;
-	int rc = -1;
-
-	buf_init(&b, 0);
-	if (drill_report_svg(&b, ri) < 0)
-		goto out;
-	f = fopen(path, "w");
-	if (!f)
-		goto out;
-	rc = fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
-	if (fclose(f))
-		rc = -1;
-out:
-	if (rc)
-		fprintf(stderr,
-			"gpusite drill report: cannot write %s; check the directory exists"
-			" and is writable\n",
-			path);
-	buf_release(&b);
-	return rc;
-}
-
 /* The site's spec when no cluster is read (--record). */
 static int
 load_site(const struct spec_site **out, struct cmd_fleet *f, const struct opts *o, const char *site)
@@ -493,17 +456,6 @@ report_read_cluster(struct drill_record *rec, const struct spec_site **s, struct
 	return GS_EXIT_OK;
 }
 
-/* The report in the format asked for: 0, or -1. */
-static int
-report_format(struct buf *out, const struct drill_report_input *ri, enum report_format format)
-{
-	switch (format) {
-	case REPORT_JSON: return drill_report_json(out, ri);
-	case REPORT_MARKDOWN: return drill_report_markdown(out, ri);
-	default: return drill_report_text(out, ri);
-	}
-}
-
 /* GS_EXIT_FINDINGS after saying so when the site recovered over its
  * targetRTO, else GS_EXIT_OK. */
 static int
@@ -568,8 +520,15 @@ drill_report(int argc, char **argv)
 	ri.terms = &terms;
 	ri.source = live ? "from the cluster" : arena_printf(&a, "from record %s", d.record);
 	ri.burst = rec.burst_checked ? &rec : NULL;
-	if (report_format(&out, &ri, o.format) < 0 || put("gpusite drill report", &out) < 0 ||
-	    (d.svg && write_svg(d.svg, &ri) < 0)) {
+	if (drill_report_write(&out, &ri, o.format) < 0 || put("gpusite drill report", &out) < 0) {
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	if (d.svg && drill_report_svg_file(d.svg, &ri) < 0) {
+		fprintf(stderr,
+			"gpusite drill report: cannot write %s; check the directory exists"
+			" and is writable\n",
+			d.svg);
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}

@@ -183,23 +183,13 @@ check_args(const struct run_args *ra)
 	return OPTS_OK;
 }
 
-/*
- * --restore: the drill's record, of this site and cluster.  GS_EXIT_OK,
- * or GS_EXIT_FAILURE after saying why.
- */
+/* --restore: the drill's record, of this site and cluster. */
 static int
 read_drilled(struct drill_record *out, struct live_run *run, struct arena *a,
 	     const struct run_args *ra, const struct spec_site *site)
 {
-	if (drill_record_load(a, &run->errors, out, ra->record, site->name) < 0)
+	if (drill_run_read_drilled(out, a, &run->errors, ra->record, site) < 0)
 		return cmd_live_fail(run);
-	if (out->cluster && site->cluster.name && strcmp(out->cluster, site->cluster.name)) {
-		diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RECORD, "",
-			 "%s is a record of a drill in cluster %s, not %s: restore it against"
-			 " its own cluster (--context)",
-			 ra->record, out->cluster, site->cluster.name);
-		return cmd_live_fail(run);
-	}
 	return GS_EXIT_OK;
 }
 
@@ -266,56 +256,6 @@ run_catching_signals(struct arena *a, struct diags *errors, struct drill_record 
 	return rc;
 }
 
-/*
- * A drill that went to its end: recovered within targetRTO (said unless
- * --quiet), or too late or not at all (the errors printed); then the
- * command that restores what it cordoned.  Returns the exit code.
- */
-static int
-run_verdict(struct live_run *run, struct arena *a, const struct opts *o, const struct run_args *ra,
-	    const struct drill_run_opts *dro, const struct drill_record *rec,
-	    struct drill_run_result *res)
-{
-	const struct spec_site *site = dro->site;
-	const char *hint;
-	int code = GS_EXIT_OK;
-
-	if (res->outcome == DRILL_OUTCOME_AVAILABLE && !ra->restore) {
-		struct drill_budget b;
-		struct drill_terms t;
-
-		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
-		drill_terms_compute(a, &t, &b, rec);
-		if (t.total_known && t.target && !t.within_target) {
-			diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET,
-				 "",
-				 "site '%s' recovered in %llds, over its targetRTO "
-				 "of %llds: `gpusite drill report %s --record FILE` "
-				 "shows which term ran over",
-				 site->name, (long long)t.total, (long long)t.target, site->name);
-			res->target_missed = true;
-		} else if (!o->quiet) {
-			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n", site->name,
-				t.total_known ? arena_printf(a, " in %llds", (long long)t.total)
-					      : "",
-				t.target ? arena_printf(a, ", within its targetRTO of %llds",
-							(long long)t.target)
-					 : "");
-		}
-	}
-	if (res->outcome != DRILL_OUTCOME_AVAILABLE || res->target_missed) {
-		live_run_print_errors(run);
-		code = GS_EXIT_FINDINGS;
-	}
-	hint = ra->restore ? NULL : drill_run_restore_hint(a, dro, rec);
-	if (hint)
-		fprintf(stderr,
-			"gpusite drill run: the nodes the drill cordoned stay cordoned; restore"
-			" them with `%s`\n",
-			hint);
-	return code;
-}
-
 int
 cmd_drill_run(int argc, char **argv)
 {
@@ -327,7 +267,7 @@ cmd_drill_run(int argc, char **argv)
 	struct drill_run_result res;
 	struct drill_run_opts dro;
 	const struct spec_site *site;
-	const char *site_name;
+	const char *site_name, *hint;
 	int code, rc;
 
 	memset(&ra, 0, sizeof(ra));
@@ -381,7 +321,16 @@ cmd_drill_run(int argc, char **argv)
 		code = GS_EXIT_OK;
 		goto out;
 	}
-	code = run_verdict(&run, &a, &o, &ra, &dro, &rec, &res);
+	if (drill_run_verdict(&res, &a, &run.errors, &dro, &rec, o.quiet) < 0) {
+		live_run_print_errors(&run);
+		code = GS_EXIT_FINDINGS;
+	}
+	hint = ra.restore ? NULL : drill_run_restore_hint(&a, &dro, &rec);
+	if (hint)
+		fprintf(stderr,
+			"gpusite drill run: the nodes the drill cordoned stay cordoned; restore"
+			" them with `%s`\n",
+			hint);
 out:
 	live_run_finish(&run);
 	arena_release(&a);
