@@ -126,11 +126,12 @@ cmd_verify_scope(int argc, char **argv)
 	struct arena a = ARENA_INIT;
 	struct diags d;
 	struct source_set files = { 0 };
-	struct yamlio_docs nodes = { 0 }, manifests = { 0 };
+	struct scope_inputs_paths in = { v.nodes, 0, v.manifests, 0 };
+	struct kube_options ko;
 	struct scope_result r;
+	struct cmd_findings rf;
 	struct buf out = BUF_INIT;
 	int rc, code = GS_EXIT_OK;
-	struct report_input in;
 
 	v.cmd = &cmd;
 	rc = opts_parse(&o, &cmd, argc, argv);
@@ -148,6 +149,8 @@ cmd_verify_scope(int argc, char **argv)
 		opts_usage_error(&cmd, "--kubeconfig, --context and --timeout go with --live");
 		return GS_EXIT_USAGE;
 	}
+	in.nnodes = v.nnodes;
+	in.nmanifests = v.nmanifests;
 	if (v.lo.cluster) {
 		opts_usage_error(&cmd, "--cluster does not apply: verify-scope --live"
 				       " places what the context's cluster runs");
@@ -155,36 +158,17 @@ cmd_verify_scope(int argc, char **argv)
 	}
 	arena_init(&a);
 	diags_init(&d, &a);
-	scope_init(&r);
-	rc = scope_inputs_read(&a, &d, &files, v.nodes, v.nnodes, &nodes);
-	if (rc == 0)
-		rc = scope_inputs_read(&a, &d, &files, v.manifests, v.nmanifests, &manifests);
-	if (rc == 0 && v.live) {
-		struct kube_options ko;
-
+	if (v.live)
 		live_kube_options(&ko, &v.lo, o.verbose);
-		rc = scope_inputs_live(&a, &d, &ko, !v.nnodes, !v.nmanifests, &nodes, &manifests) <
-				     0
-			     ? -3
-			     : 0;
-	}
-	source_set_sort(&files);
-	memset(&in, 0, sizeof(in));
-	in.diags = &d;
-	in.files = &files;
-	in.tool_name = "gpusite verify-scope";
-	if (rc < 0) {
+	rc = scope_inputs_place(&r, &a, &d, &files, &in, v.live ? &ko : NULL);
+	rf = (struct cmd_findings){ &d, &files, NULL, 0, "gpusite verify-scope", stderr };
+	if (rc == SCOPE_INPUTS_EREAD) {
 		/* unreadable or not YAML: the job cannot be done */
-		diags_sort(&d);
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT, REPORT_NO_SUMMARY);
+		code = cmd_fail_exit(&rf, &o, 0);
 		arena_release(&a);
-		return GS_EXIT_FAILURE;
+		return code;
 	}
-	if (scope_add_nodes(&r, &a, &d, nodes.docs, nodes.count) < 0)
-		code = GS_EXIT_FINDINGS;
-	if (scope_add_manifests(&r, &a, &d, manifests.docs, manifests.count) < 0)
-		code = GS_EXIT_FINDINGS;
-	if (scope_run(&r, &a, &d) < 0)
+	if (rc < 0)
 		code = GS_EXIT_FINDINGS;
 	buf_init(&out, 0);
 	diags_sort(&d);
@@ -192,8 +176,8 @@ cmd_verify_scope(int argc, char **argv)
 		rc = scope_write_json(&out, &a, &r, &d);
 	} else {
 		rc = scope_write_text(&out, &r);
-		report_write_flags(
-			stdout, stderr, &in, REPORT_TEXT,
+		cmd_report_exit(
+			&rf, &o, REPORT_TEXT,
 			REPORT_NO_SUMMARY |
 				(opts_use_color(&o, stderr) ? REPORT_COLOR | REPORT_CARET : 0));
 	}
