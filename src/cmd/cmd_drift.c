@@ -16,6 +16,7 @@
 #include "cli/opts_live.h"
 #include "pipeline/live.h"
 #include "pipeline/live_drift.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "live/drift.h"
 #include "kube/kube.h"
@@ -31,25 +32,19 @@ static int on_option(void *payload, int id, const char *value);
 
 /* The help: these two paragraphs around the list of the drift findings,
  * which the table of findings gives (base/findings.c). */
-#define DRIFT_ABOUT_HEAD                                                                           \
-	"Check the live cluster against the site specs of the cluster the\n"                       \
-	"context points at, beyond the object diff (GS2xx findings):\n"
-#define DRIFT_ABOUT_TAIL                                                                           \
-	"Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"                 \
-	"GS206 with --strict), 0 when only notes remain.\n"
 
 static const struct report_findings_help drift_help = {
-	DRIFT_ABOUT_HEAD,
+	cli_help_drift_head,
 	FINDING_DRIFT,
 	NULL,
-	DRIFT_ABOUT_TAIL,
+	cli_help_drift_tail,
 };
 static char drift_about[8192];
 
 static struct opts_cmd drift_cmd = {
 	.name = "drift",
 	.usage = "[options] [PATH]",
-	.about = DRIFT_ABOUT_HEAD,
+	.about = cli_help_drift_head,
 	.common = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = drift_opts,
 	.on_option = on_option,

@@ -22,6 +22,7 @@
 #include "cli/opts_live.h"
 #include "k8s/k8s_time.h"
 #include "pipeline/live.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "drill/drill.h"
 #include "kube/kube.h"
@@ -31,16 +32,7 @@
 static const struct opts_cmd drill_cmd = {
 	.name = "drill",
 	.usage = "plan|run|report SITE [options] [PATH]",
-	.about = "The fallback drill of a site, in three commands:\n"
-		 "  plan    check the live cluster for what the drill needs (read-only),\n"
-		 "          then print the handout: the steps as commands, the timeline,\n"
-		 "          the window, when to abort, the fallback's cost\n"
-		 "  run     cordon and evict the site's hybrid nodes through the Eviction\n"
-		 "          API (a dry run unless --execute), watch, write the drill\n"
-		 "          record; --restore undoes what the record says it did\n"
-		 "  report  measure the recovery term by term against the budget, from\n"
-		 "          the cluster or a drill record (read-only)\n"
-		 "See 'gpusite drill plan --help' and the others.\n",
+	.about = cli_help_drill,
 	.common = 0,
 	.own = NULL,
 	.on_option = NULL,
@@ -144,30 +136,19 @@ static const struct opt_spec plan_opts[] = {
 
 /* The help: these two paragraphs around the list of the drill plan's
  * findings, which the table of findings gives (base/findings.c). */
-#define PLAN_ABOUT_HEAD "Check the live cluster for what a drill of SITE needs, read-only:\n"
-#define PLAN_ABOUT_TAIL                                                                            \
-	"The drilled nodes must be on-prem hybrid nodes of SITE, never cloud\n"                    \
-	"nodes (karpenter.sh/nodepool).  Then print the handout: each step as a\n"                 \
-	"full command (grant the drill's RBAC, silence the site's alerts for the\n"                \
-	"drill window, dry run, run, report, restore, expire and revoke), the\n"                   \
-	"expected timeline from the recovery budget, the availability and return\n"                \
-	"conditions, the drill window, when to abort, and the fallback's cost over\n"              \
-	"the window (built-in on-demand list prices of us-east-1, an estimate\n"                   \
-	"elsewhere).  Exit 0 ready, 1 findings, 2 usage (a node not in the\n"                      \
-	"cluster or not a hybrid node of SITE), 3 the cluster could not be read.\n"
 
 static const struct report_findings_help plan_help = {
-	PLAN_ABOUT_HEAD,
+	cli_help_drill_plan_head,
 	FINDING_DRILL_PLAN,
 	"drill plan: ",
-	PLAN_ABOUT_TAIL,
+	cli_help_drill_plan_tail,
 };
 static char plan_about[8192];
 
 static struct opts_cmd plan_cmd = {
 	.name = "drill plan",
 	.usage = "SITE [options] [PATH]",
-	.about = PLAN_ABOUT_HEAD,
+	.about = cli_help_drill_plan_head,
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = plan_opts,
 	.on_option = on_option,
@@ -336,14 +317,7 @@ static const struct opt_spec report_opts[] = {
 static struct opts_cmd report_cmd = {
 	.name = "drill report",
 	.usage = "SITE [options] [PATH]",
-	.about = "Measure the recovery of a drill (or of a real incident) term by term,\n"
-		 "read-only: nodeMonitorGrace, eviction, nodeProvisioning, imagePull,\n"
-		 "modelLoad, each against the spec's recovery budget, and their sum\n"
-		 "against targetRTO.  The timeline comes from the cluster (node\n"
-		 "conditions and taints, pod timestamps and conditions, NodeClaims,\n"
-		 "events) or from --record FILE.  A term the data cannot show is\n"
-		 "unknown, with the reason.  Exit 1 when the total is over targetRTO\n"
-		 "(GS239).\n",
+	.about = cli_help_drill_report,
 	.common = OPTS_FORMAT | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = report_opts,
 	.on_option = on_option,

@@ -16,6 +16,7 @@
 #include "cli/opts_drill.h"
 #include "cli/opts_live.h"
 #include "pipeline/live.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "drill/drill_run.h"
 #include "kube/kube.h"
@@ -74,27 +75,7 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd run_cmd = {
 	.name = "drill run",
 	.usage = "[options] SITE [PATH]",
-	.about = "The node-failure drill of SITE: only its on-prem hybrid nodes\n"
-		 "(eks.amazonaws.com/compute-type: hybrid, with the site's label or\n"
-		 "named in its nodeGroups), never a cloud node (karpenter.sh/nodepool).\n"
-		 "Without --execute a dry run: the exact API calls (method, path,\n"
-		 "content type, body), one per line; only reads are sent.  With\n"
-		 "--execute (it needs --record FILE): a SelfSubjectAccessReview for\n"
-		 "every right first (nothing is changed when one is missing), then the\n"
-		 "nodes are cordoned (a node unschedulable already is left as it is)\n"
-		 "and their pods evicted through the policy/v1 Eviction API as kubectl\n"
-		 "drain does (DaemonSet and mirror pods stay; a PodDisruptionBudget's\n"
-		 "429 is retried with backoff, then named), and the run waits until\n"
-		 "every GPU pod that moved is Ready again.  The record keeps every\n"
-		 "transition and which nodes the drill cordoned; it is written before\n"
-		 "the first write and after each cordon.  --restore --record FILE\n"
-		 "uncordons only those, names the nodes it leaves cordoned, and adds\n"
-		 "its steps to the record.  Ctrl-C, SIGTERM or a write refused for good\n"
-		 "stops the run and leaves the nodes cordoned; the message names them\n"
-		 "and the restore command.  Exit 0: recovered within targetRTO; 1:\n"
-		 "recovered too late or not in time; 2: usage (--record missing, or\n"
-		 "the file exists); 3: could not run (nodes, rights, PDB, API error,\n"
-		 "interrupted).\n",
+	.about = cli_help_drill_run,
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = run_opts,
 	.on_option = on_option,

@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "explain/explain.h"
 #include "fleetpage/fleetpage.h"
@@ -45,20 +46,7 @@ static int explain_option(void *payload, int id, const char *value);
 static struct opts_cmd explain_cmd = {
 	.name = "explain",
 	.usage = "[options] [SITE|CLUSTER] [PATH]",
-	.about = "Explain each site (or only SITE, or the sites of CLUSTER) of the specs\n"
-		 "under PATH (default: sites/ below the current directory if it exists,\n"
-		 "else the directory):\n"
-		 "the RTO budget term by term against recovery.targetRTO, the Kubernetes\n"
-		 "version the output is written for, on-prem GPUs against the fallback's\n"
-		 "GPU limit and the instance types that serve it, and what each rendered\n"
-		 "object is for.  A single argument that is an existing file or\n"
-		 "directory is PATH, else SITE.  SITE may name a cluster: then first\n"
-		 "the cluster view (the capacity of each site and of the cluster, which\n"
-		 "namespaces go to which site and pool, whether every GPU pool is\n"
-		 "reachable from exactly one site's scope), then each of its sites.\n"
-		 "--format json prints the same numbers\n"
-		 "as one JSON document (docs/explain-json.md): per cluster, per site,\n"
-		 "and every set of up to --fail K sites of a cluster failing together.\n",
+	.about = cli_help_explain,
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_FORMAT,
 	.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON),
 	.own = explain_opts,

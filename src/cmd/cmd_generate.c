@@ -25,6 +25,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "cmd/cmd.h"
 
@@ -36,39 +37,7 @@ extern char **environ;
 static const struct opts_cmd generate_cmd = {
 	.name = "generate",
 	.usage = "",
-	.about = "Argo CD config-management plugin entry point (plugin/plugin.yaml).\n"
-		 "Renders the sites under the working directory (its sites/ when present)\n"
-		 "and prints the YAML stream on stdout, the bytes `gpusite render` prints,\n"
-		 "except that the objects a cluster's sites share go to one Application.\n"
-		 "Takes no arguments: every input comes from the environment Argo CD sets.\n"
-		 "\n"
-		 "Settings, each looked up as a plugin parameter (ARGOCD_APP_PARAMETERS or\n"
-		 "PARAM_*), then ARGOCD_ENV_<NAME> (plugin env), then <NAME>:\n"
-		 "  sites         array of site names (metadata.name); default all sites\n"
-		 "  cluster       array of spec.cluster.name; only the sites of these clusters\n"
-		 "  objects       cluster = only what lives in the destination cluster (no\n"
-		 "                argoproj.io object); argocd = only the GPU-stack\n"
-		 "                Applications, one per cluster, for a hub Argo CD (their\n"
-		 "                destination.name defaults to spec.cluster.name); all\n"
-		 "                (default) = both, for an Argo CD inside the one cluster\n"
-		 "  strict        \"true\": warnings fail the render; default false\n"
-		 "  kube-version  target Kubernetes version, e.g. 1.35; default KUBE_VERSION,\n"
-		 "                else each site's cluster.kubernetesVersion\n"
-		 "  shared-objects  which Application carries the objects the sites of a\n"
-		 "                cluster share (the GPU stack Application): owner (default)\n"
-		 "                = only the cluster's site with the smallest metadata.name\n"
-		 "                among all its sites under the application path; all =\n"
-		 "                every site's; none = no Application (managed elsewhere)\n"
-		 "Refused, with nothing on stdout: a parameter or ARGOCD_ENV_ name that is\n"
-		 "no setting (ARGOCD_ENV_sites included: write ARGOCD_ENV_SITES); cluster\n"
-		 "objects of more than one cluster (objects cluster or all without a\n"
-		 "'cluster' or 'sites' that names one); an Application when\n"
-		 "KUBE_API_VERSIONS lacks argoproj.io/v1alpha1/Application.  Any other API\n"
-		 "KUBE_API_VERSIONS lacks is a warning (an error with strict).\n"
-		 "\n"
-		 "On any error stdout stays empty, stderr holds one line per problem and a\n"
-		 "summary last, and the exit code is not 0 (1 findings, 2 settings, 3 could\n"
-		 "not read the application path).\n",
+	.about = cli_help_generate,
 	.common = 0,
 	.min_args = 0,
 	.max_args = 0,

@@ -12,6 +12,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "emit/emit_file.h"
 #include "k8s/k8s_names.h"
@@ -29,10 +30,7 @@ static int init_option(void *payload, int id, const char *value);
 static const struct opts_cmd init_cmd = {
 	.name = "init",
 	.usage = "[-o DIR] NAME",
-	.about = "Write a commented starter site spec, sites/NAME.yaml, that validates as it\n"
-		 "is: edit the cluster, the node groups and the fallback, then run\n"
-		 "'gpusite validate'.  NAME becomes metadata.name (a DNS-1123 label).\n"
-		 "An existing file is never overwritten.\n",
+	.about = cli_help_init,
 	.common = 0,
 	.own = init_opts,
 	.on_option = init_option,

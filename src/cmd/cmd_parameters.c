@@ -15,6 +15,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "cmd/cmd.h"
 
@@ -23,14 +24,7 @@ extern char **environ;
 static const struct opts_cmd parameters_cmd = {
 	.name = "parameters",
 	.usage = "",
-	.about = "Argo CD config-management plugin: print the JSON array of parameter\n"
-		 "announcements (plugin.yaml spec.parameters.dynamic) for the application\n"
-		 "path in the working directory: sites (default: every site found, in\n"
-		 "render order), cluster (default: none named), objects (default all),\n"
-		 "strict (default false), kube-version (default KUBE_VERSION) and\n"
-		 "shared-objects (default owner): the settings `gpusite generate` reads,\n"
-		 "from the same table.  Defaults set through ARGOCD_ENV_<NAME> or <NAME>\n"
-		 "are announced as such, the way generate applies them.\n",
+	.about = cli_help_parameters,
 	.common = 0,
 	.min_args = 0,
 	.max_args = 0,

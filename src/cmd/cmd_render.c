@@ -25,6 +25,7 @@
 #include "argocd/argocd_fleet.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "pipeline/pipeline.h"
 #include "emit/emit.h"
@@ -94,21 +95,7 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd render_cmd = {
 	.name = "render",
 	.usage = "[options] [PATH]",
-	.about = "Render the cluster stream of the site specs under PATH (default: sites/\n"
-		 "below the current directory if it exists, else the directory): the\n"
-		 "NodeConfig ConfigMaps, fallback NodePools, GPU stack Applications,\n"
-		 "placement policies and PrometheusRules, sorted by kind, namespace and\n"
-		 "name.  Any error prints the findings on stderr and nothing on stdout.\n"
-		 "SSM activation codes are read from the environment variables the specs\n"
-		 "name, only for --nodeconfigs, and only ever written to those files.\n"
-		 "\n"
-		 "Files are written all or nothing, and never through a symlink: a link\n"
-		 "anywhere below the --nodeconfigs or --values DIR or at -o FILE, or a FIFO,\n"
-		 "socket, device or directory where a file goes, is refused (exit 3) before\n"
-		 "anything is written.  DIR itself, and the directories on the way to it\n"
-		 "or to FILE, are followed as given.  A stream that holds the objects of\n"
-		 "more than one cluster fits no single cluster: render says so on stderr\n"
-		 "(not with -q); --objects cluster --cluster NAME renders one cluster.\n",
+	.about = cli_help_render,
 	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = render_opts,
 	.on_option = on_option,

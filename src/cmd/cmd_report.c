@@ -11,6 +11,7 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "emit/emit_file.h"
 #include "fleetpage/fleetpage.h"
@@ -50,17 +51,7 @@ static int page_option(void *payload, int id, const char *value);
 static struct opts_cmd page_cmd = {
 	.name = "report",
 	.usage = "[options] --format html|markdown -o FILE [PATH]",
-	.about = "Write the fleet page of the specs under PATH (default: sites/ below the\n"
-		 "current directory if it exists, else the directory): per cluster its\n"
-		 "sites, on-prem GPUs by model, fallback limits, GPU stack, placement\n"
-		 "engine, provisioner and Kubernetes version; per site the RTO budget term\n"
-		 "by term against its target (and the last drill given); for every set of\n"
-		 "up to K sites of a cluster failing together the GPUs lost, what their\n"
-		 "fallback may launch, the shortfall and the cost per hour at the limit\n"
-		 "from the on-demand list prices built into gpusite.  HTML is one\n"
-		 "self-contained file; Markdown gives the same tables.  With --drift-json\n"
-		 "FILE (what `gpusite drift --format json` printed), a live section: the\n"
-		 "drift findings of each site and whether its fallback is active.\n",
+	.about = cli_help_report,
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = page_opts,
 	.on_option = page_option,

@@ -13,6 +13,7 @@
 
 #include "argocd/serve.h"
 #include "cmd/cmd.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 
 enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH, OPT_HEALTH_LISTEN };
@@ -59,28 +60,7 @@ static const struct opts_cmd serve_cmd = {
 	.name = "serve",
 	.usage = "--listen ADDR:PORT --token-file FILE [--health-listen ADDR:PORT]"
 		 " [--repo URL|PATH] [--ref REV] [--refresh SECONDS] [PATH]",
-	.about = "Argo CD's ApplicationSet plugin generator.  POST /api/v1/getparams.execute\n"
-		 "with 'Authorization: Bearer <token>' and a body {\"applicationSetName\": ...,\n"
-		 "\"input\": {\"parameters\": {\"per\": \"cluster\"}}} answers {\"output\":\n"
-		 "{\"parameters\": [...]}}: one element per cluster (cluster, destinationName,\n"
-		 "project, alertsNamespace, sites, path) or, with per: site, per site (site,\n"
-		 "cluster, destinationName, project, alertsNamespace, file): project is the\n"
-		 "sites' argocd.project, alertsNamespace their alerts.namespace.  The sites\n"
-		 "come from the same discovery as validate and generate (--repo, --ref,\n"
-		 "PATH; multi-document files, .yml, nested folders), read again every\n"
-		 "--refresh seconds.  While the specs do not validate (or no site\n"
-		 "is found, or a site file holds no document) the answer is 503 with the\n"
-		 "diagnostics, the first in its message, so the controller keeps\n"
-		 "its Applications.  GET /healthz answers 200 \"ok\" without a token.  Missing\n"
-		 "token 401, wrong token 403, a body over 1 MiB 413, a malformed one 400.\n"
-		 "On start it prints 'gpusite serve: listening on ADDR:PORT' on stderr, then\n"
-		 "one line per request (method, path, status, duration; never a header).\n"
-		 "The token is checked as soon as the headers arrive: no body is read for a\n"
-		 "client without it.  Bodies in flight hold at most 4 MiB together (503 with\n"
-		 "Retry-After beyond); a client must send its headers within 10 s; one client\n"
-		 "address holds at most 32 connections.\n"
-		 "SIGHUP: read the token file and the specs again now, and go on serving.\n"
-		 "SIGTERM or SIGINT: no new connections, requests in flight finish, exit 0.\n",
+	.about = cli_help_serve,
 	.common = OPTS_SOURCE,
 	.own = serve_opts,
 	.on_option = serve_option,

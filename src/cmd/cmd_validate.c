@@ -11,6 +11,7 @@
 #include "base/arena.h"
 #include "check/check.h"
 #include "cmd/cmd.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "cli/opts_live.h"
 #include "pipeline/live_schemas.h"
@@ -71,29 +72,7 @@ static const struct opt_spec validate_opts[] = {
 static const struct opts_cmd validate_cmd = {
 	.name = "validate",
 	.usage = "[options] [PATH|FILE...]",
-	.about = "Check site specs: YAML, the GPUSite schema and every rule (docs/rules.md),\n"
-		 "all problems in one run.  Each PATH is a directory (every *.yaml and\n"
-		 "*.yml below it; hidden entries skipped) or a file.  Without PATH:\n"
-		 "sites/ below the current directory if it exists, else the directory.\n"
-		 "Text findings go to stderr as FILE:LINE:COL: SEVERITY: MESSAGE [RULE]\n"
-		 "with a summary line; the other formats go to stdout.\n"
-		 "\n"
-		 "With --rendered, FILE is a rendered stream (gpusite render, helm\n"
-		 "template, NodeConfig files): every object is checked against its\n"
-		 "upstream schema and against the rules upstream enforces beyond it\n"
-		 "(docs/rules.md).  The schemas come from --upstream DIR (or\n"
-		 "GPUSITE_UPSTREAM), --live, or both:\n"
-		 "  --upstream DIR  any directory of CRDs and OpenAPI v3 documents, any\n"
-		 "                  file names, recognised by content: a chart's crds/,\n"
-		 "                  `kubectl get crd -o yaml` output (a List), the JSON\n"
-		 "                  of /openapi/v3/apis/<group>/<version>\n"
-		 "  --live          the cluster's own CRDs and /openapi/v3 documents\n"
-		 "                  (--kubeconfig, --context), exactly what it runs;\n"
-		 "                  with --upstream too, the cluster's win\n"
-		 "An object whose schema is found nowhere gets a GS131 warning and is\n"
-		 "not checked against one; its kind's rules (NodePool CEL rules,\n"
-		 "nodeadm's NodeConfig checks, PrometheusRule expressions, policies,\n"
-		 "Applications) are checked all the same.\n",
+	.about = cli_help_validate,
 	.common = OPTS_FINDINGS,
 	.own = validate_opts,
 	.on_option = validate_option,

@@ -12,6 +12,7 @@
 #include "cli/opts_live.h"
 #include "pipeline/live.h"
 #include "pipeline/scope_inputs.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "kube/kube.h"
 #include "scope/scope.h"
@@ -69,42 +70,6 @@ vs_option(void *payload, int id, const char *value)
 	return 0;
 }
 
-static const char vs_about[] =
-	"Place every DaemonSet of the manifests on every node of the inventory with\n"
-	"Kubernetes' rules: nodeSelector, required node affinity (terms ORed,\n"
-	"expressions ANDed; In, NotIn, Exists, DoesNotExist, Gt, Lt; matchFields\n"
-	"on metadata.name), taints with effect NoSchedule or NoExecute against the\n"
-	"pod's tolerations and the ones the DaemonSet controller adds to every\n"
-	"daemon pod.  Prints the placement table (rows DaemonSets, columns nodes).\n"
-	"\n"
-	"A DaemonSet belongs to the GPU stack when its name, app.kubernetes.io/name\n"
-	"or helm.sh/chart label names the NVIDIA device plugin, GPU Feature\n"
-	"Discovery, Node Feature Discovery, DCGM or the GPU Operator, when it runs\n"
-	"an image from nvcr.io/nvidia or registry.k8s.io/nfd, or when it selects\n"
-	"on NVIDIA node labels.  A GPU Operator ClusterPolicy adds the operand\n"
-	"DaemonSets the operator will create (with daemonsets.tolerations and their\n"
-	"nvidia.com/gpu.deploy.* selector).  A node is hybrid with\n"
-	"eks.amazonaws.com/compute-type=hybrid, and has a GPU with an NFD NVIDIA PCI\n"
-	"label, nvidia.com/gpu capacity, nvidia.com/gpu.present=true, an NVIDIA\n"
-	"instance-gpu-manufacturer label or gpusite's node-type label.  Labels the\n"
-	"stack adds while it runs (NFD's PCI label where the NFD worker runs, the\n"
-	"operator's deploy labels, MPS/MIG capability) are assumed as listed.\n"
-	"\n"
-	"\n"
-	"gpusite's fallback device plugin (fallback.nodeImage: al2023) "
-	"selects\n" INV_NODE_IMAGE_LABEL "=al2023: it must run on every AL2023 fallback GPU\n"
-	"node (" INV_NODE_TYPE_LABEL "=" INV_NODE_TYPE_FALLBACK ", " INV_NODE_IMAGE_LABEL
-	"=al2023) and on\n"
-	"no other node; a Bottlerocket or Auto Mode fallback node brings its own\n"
-	"plugin and gets none of gpusite's.  testdata/nodes/fallback/ holds an\n"
-	"AL2023 and a Bottlerocket fallback node, labelled and tainted as the\n"
-	"rendered NodePool makes them: with the reference inventory they prove one\n"
-	"device plugin per GPU node, the cloud fallback included (t2220).\n"
-	"\n"
-	"Exit 1 when a GPU-stack DaemonSet misses a hybrid GPU node (GS160) or\n"
-	"would run on a non-hybrid node (GS161), and when the fallback plugin\n"
-	"misses an AL2023 fallback GPU node (GS160) or runs elsewhere (GS161).\n";
-
 int
 cmd_verify_scope(int argc, char **argv)
 {
@@ -113,7 +78,7 @@ cmd_verify_scope(int argc, char **argv)
 		.name = "verify-scope",
 		.usage = "--nodes FILE --manifests FILE | --live [--nodes FILE | --manifests FILE] "
 			 "[--format text|json]",
-		.about = vs_about,
+		.about = cli_help_verify_scope,
 		.common = OPTS_FORMAT | OPTS_COLOR | OPTS_VERBOSE,
 		.own = vs_opts,
 		.on_option = vs_option,
