@@ -60,22 +60,6 @@ on_option(void *payload, int id, const char *value)
 	return rc == 1 ? 0 : rc;
 }
 
-/* The text format's closing line: the counts, and what was checked. */
-static void
-print_summary(const struct live_run *run, const struct drift_input *in,
-	      const struct diags *findings)
-{
-	size_t e = diags_count(findings, DIAG_ERROR);
-	size_t w = diags_count(findings, DIAG_WARNING);
-	size_t n = diags_count(findings, DIAG_NOTE);
-
-	printf("gpusite drift: cluster %s: %zu error%s, %zu warning%s, %zu "
-	       "note%s (%zu site%s, %zu node%s, %zu pod%s checked)\n",
-	       run->cluster, e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s",
-	       run->nsites, run->nsites == 1 ? "" : "s", in->nnodes, in->nnodes == 1 ? "" : "s",
-	       in->npods, in->npods == 1 ? "" : "s");
-}
-
 int
 cmd_drift(int argc, char **argv)
 {
@@ -123,7 +107,7 @@ cmd_drift(int argc, char **argv)
 		goto out;
 	}
 	if (o.format == REPORT_TEXT && (!o.quiet || findings.count))
-		print_summary(&run, &in, &findings);
+		live_drift_summary(stdout, &run, &in, &findings);
 	if (o.verbose)
 		fprintf(stderr, "gpusite drift: %u requests, %zu KiB of memory\n",
 			kube_request_count(run.kube), a.total >> 10);

@@ -79,15 +79,6 @@ is_path(const char *arg)
 	return stat(arg, &st) == 0;
 }
 
-static bool
-is_cluster(const struct spec_fleet *f, const char *name)
-{
-	for (size_t i = 0; i < f->count; i++)
-		if (!strcmp(f->sites[i]->cluster.name, name))
-			return true;
-	return false;
-}
-
 /* --format json: the fleet page's numbers of the sites asked for. */
 static int
 explain_json(struct cmd_fleet *f, const struct opts *o, const char *only, int fail, unsigned flags)
@@ -150,7 +141,8 @@ cmd_explain(int argc, char **argv)
 	}
 	memset(&ropt, 0, sizeof(ropt));
 	/* a CLUSTER renders every site; its own are printed below */
-	if (site && (spec_fleet_find(&f.p.fleet, site) || !is_cluster(&f.p.fleet, site))) {
+	if (site &&
+	    (spec_fleet_find(&f.p.fleet, site) || !spec_fleet_has_cluster(&f.p.fleet, site))) {
 		ropt.sites = &site;
 		ropt.site_count = 1;
 	}
@@ -162,7 +154,8 @@ cmd_explain(int argc, char **argv)
 
 	ein = (struct explain_input){ ea.kube_minor, &r, rendered, &ropt };
 	/* a CLUSTER: its view first (src/explain/explain_cluster.c) */
-	if (site && !spec_fleet_find(&f.p.fleet, site) && is_cluster(&f.p.fleet, site)) {
+	if (site && !spec_fleet_find(&f.p.fleet, site) &&
+	    spec_fleet_has_cluster(&f.p.fleet, site)) {
 		explain_cluster(stdout, &f.a, &f.p.fleet, site);
 		any = true;
 	}

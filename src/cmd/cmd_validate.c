@@ -80,16 +80,6 @@ static const struct opts_cmd validate_cmd = {
 	.max_args = OPTS_ANY,
 };
 
-static size_t
-total_bytes(const struct source_set *s)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->count; i++)
-		n += s->files[i].len;
-	return n;
-}
-
 static int
 validate_rendered(const struct opts *o, unsigned flags)
 {
@@ -164,7 +154,7 @@ cmd_validate(int argc, char **argv)
 		fprintf(stderr,
 			"gpusite validate: read %zu file%s (%zu bytes) from '%s':"
 			" %zu document%s, %zu valid site%s; %.1f ms, %zu KiB of memory\n",
-			f.files.count, f.files.count == 1 ? "" : "s", total_bytes(&f.files),
+			f.files.count, f.files.count == 1 ? "" : "s", source_set_bytes(&f.files),
 			f.files.label ? f.files.label : ".", f.p.docs, f.p.docs == 1 ? "" : "s",
 			f.p.fleet.count, f.p.fleet.count == 1 ? "" : "s", pipeline_now_ms() - f.t0,
 			f.a.total >> 10);
