@@ -18,13 +18,23 @@ enum live_opt_id {
 	LIVE_OPT_TIMEOUT,
 };
 
+/* The rows of --kubeconfig and --context, their help after `pre` (""; a
+ * command that reads the cluster only in one mode says which). */
+#define LIVE_OPT_KUBECONFIG_ROW(pre)                                                               \
+	{                                                                                          \
+		LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",                                      \
+			pre "read this kubeconfig only (default: KUBECONFIG, ~/.kube/config,"      \
+			    " else the in-cluster service account)"                                \
+	}
+#define LIVE_OPT_CONTEXT_ROW(pre)                                                                  \
+	{                                                                                          \
+		LIVE_OPT_CONTEXT, "context", 0, "CTX",                                             \
+			pre "the kubeconfig context to use (default: current-context)"             \
+	}
+
 /* The cluster options as rows of a command's opt_spec table. */
 #define LIVE_OPT_SPECS                                                                             \
-	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",                                            \
-	  "read this kubeconfig only (default: KUBECONFIG, ~/.kube/config,"                        \
-	  " else the in-cluster service account)" },                                               \
-		{ LIVE_OPT_CONTEXT, "context", 0, "CTX",                                           \
-		  "the kubeconfig context to use (default: current-context)" },                    \
+	LIVE_OPT_KUBECONFIG_ROW(""), LIVE_OPT_CONTEXT_ROW(""),                                     \
 		{ LIVE_OPT_CLUSTER, "cluster", 0, "NAME",                                          \
 		  "check the sites of this cluster.name (default: from the EKS ARN in"             \
 		  " the kubeconfig, else the hybrid nodes' providerIDs)" },                        \

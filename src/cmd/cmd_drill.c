@@ -41,8 +41,6 @@ static const struct opts_cmd drill_cmd = {
 	.max_args = 0,
 };
 
-enum { OPT_SCENARIO = 1, OPT_NODES, OPT_GROUP, OPT_SINCE, OPT_RECORD, OPT_SVG };
-
 struct drill_opts {
 	struct live_opts lo;
 	const struct opts_cmd *cmd;
@@ -65,20 +63,20 @@ on_option(void *payload, int id, const char *value)
 	if (rc != 1)
 		return rc;
 	switch (id) {
-	case OPT_SCENARIO:
+	case DRILL_OPT_SCENARIO:
 		if (drill_scenario_parse(&d->scenario, value))
 			return opts_usage_error(
 				d->cmd, "--scenario %s: say node-failure or partition", value);
 		d->scenario_set = true;
 		return 0;
-	case OPT_NODES:
+	case DRILL_OPT_NODES:
 		if (opts_drill_nodes_add(&d->nodes, value) < 0)
 			abort();
 		return 0;
-	case OPT_GROUP: d->group = value; return 0;
-	case OPT_SINCE: d->since = value; return 0;
-	case OPT_RECORD: d->record = value; return 0;
-	case OPT_SVG: d->svg = value; return 0;
+	case DRILL_OPT_GROUP: d->group = value; return 0;
+	case DRILL_OPT_SINCE: d->since = value; return 0;
+	case DRILL_OPT_RECORD: d->record = value; return 0;
+	case DRILL_OPT_SVG: d->svg = value; return 0;
 	default: return 0;
 	}
 }
@@ -124,16 +122,6 @@ print_findings(struct diags *d, const struct live_run *run, const char *who)
 	return report_write_flags(stdout, stdout, &ri, REPORT_TEXT, REPORT_NO_SUMMARY);
 }
 
-static const struct opt_spec plan_opts[] = {
-	{ OPT_SCENARIO, "scenario", 0, "NAME",
-	  "node-failure (a drain; the default) or partition (the site cut off from the VPC)" },
-	{ OPT_NODES, "nodes", 0, "NAME[,NAME]",
-	  "the nodes the drill takes down (repeatable; default: every node the spec names)" },
-	{ OPT_GROUP, "group", 0, "GROUP", "the nodes of this node group" },
-	LIVE_OPT_SPECS,
-	{ 0, NULL, 0, NULL, NULL },
-};
-
 /* The help: these two paragraphs around the list of the drill plan's
  * findings, which the table of findings gives (base/findings.c). */
 
@@ -150,7 +138,7 @@ static struct opts_cmd plan_cmd = {
 	.usage = "SITE [options] [PATH]",
 	.about = cli_help_drill_plan_head,
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
-	.own = plan_opts,
+	.own = opts_drill_plan,
 	.on_option = on_option,
 	.min_args = 1,
 	.max_args = 2,
@@ -302,24 +290,12 @@ out:
 	return code;
 }
 
-static const struct opt_spec report_opts[] = {
-	{ OPT_RECORD, "record", 0, "FILE",
-	  "measure from this drill record (drill run --record) instead of the cluster" },
-	{ OPT_SINCE, "since", 0, "TIME",
-	  "from the cluster: leave out what happened before this RFC 3339 time" },
-	{ OPT_SCENARIO, "scenario", 0, "NAME",
-	  "from the cluster: node-failure (default) or partition (the eviction budget)" },
-	{ OPT_SVG, "svg", 0, "FILE", "also write the timeline chart, budget against measured" },
-	LIVE_OPT_SPECS,
-	{ 0, NULL, 0, NULL, NULL },
-};
-
 static struct opts_cmd report_cmd = {
 	.name = "drill report",
 	.usage = "SITE [options] [PATH]",
 	.about = cli_help_drill_report,
 	.common = OPTS_FORMAT | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
-	.own = report_opts,
+	.own = opts_drill_report,
 	.on_option = on_option,
 	.min_args = 1,
 	.max_args = 2,

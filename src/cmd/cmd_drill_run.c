@@ -22,16 +22,6 @@
 #include "kube/kube.h"
 #include "spec/spec.h"
 
-enum {
-	OPT_EXECUTE = 1,
-	OPT_RESTORE,
-	OPT_NODES,
-	OPT_GROUP,
-	OPT_WAIT,
-	OPT_INTERVAL,
-	OPT_RECORD,
-};
-
 struct run_args {
 	struct live_opts lo;
 	bool execute, restore;
@@ -42,34 +32,6 @@ struct run_args {
 	const char *record;
 };
 
-static const struct opt_spec run_opts[] = {
-	{ OPT_EXECUTE, "execute", 0, NULL,
-	  "really run the drill (without it: print the API calls it would make)" },
-	{ OPT_RESTORE, "restore", 0, NULL,
-	  "uncordon the nodes the drill of --record FILE cordoned (not those"
-	  " unschedulable before it) and wait for the return condition" },
-	{ OPT_NODES, "nodes", 0, "NAME[,NAME...]",
-	  "the nodes to take down (repeatable; default: every hybrid node of the site);"
-	  " with --restore, those of the record to uncordon" },
-	{ OPT_GROUP, "group", 0, "GROUP", "the hybrid nodes of this nodeGroup" },
-	{ OPT_WAIT, "timeout", 0, "DURATION",
-	  "wait this long for the condition (default 30m; --restore: the"
-	  " pool's consolidateAfter + 5m)" },
-	{ OPT_INTERVAL, "interval", 0, "SECONDS",
-	  "poll period and first eviction retry wait (default 2)" },
-	{ OPT_RECORD, "record", 0, "FILE",
-	  "the drill record (JSON): --execute writes it (a new file, atomically,"
-	  " from before the first write on); --restore reads it and adds its steps" },
-	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
-	  "read this kubeconfig only (default: KUBECONFIG, ~/.kube/config,"
-	  " else the in-cluster service account)" },
-	{ LIVE_OPT_CONTEXT, "context", 0, "CTX",
-	  "the kubeconfig context to use (default: current-context)" },
-	{ LIVE_OPT_CLUSTER, "cluster", 0, "NAME",
-	  "the cluster.name of the site (default: from the kubeconfig)" },
-	{ 0, NULL, 0, NULL, NULL },
-};
-
 static int on_option(void *payload, int id, const char *value);
 
 static struct opts_cmd run_cmd = {
@@ -77,7 +39,7 @@ static struct opts_cmd run_cmd = {
 	.usage = "[options] SITE [PATH]",
 	.about = cli_help_drill_run,
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
-	.own = run_opts,
+	.own = opts_drill_run,
 	.on_option = on_option,
 	.min_args = 1,
 	.max_args = 2,
@@ -92,16 +54,16 @@ on_option(void *payload, int id, const char *value)
 	int rc;
 
 	switch (id) {
-	case OPT_EXECUTE: ra->execute = true; return 0;
-	case OPT_RESTORE: ra->restore = true; return 0;
-	case OPT_NODES:
+	case DRILL_OPT_EXECUTE: ra->execute = true; return 0;
+	case DRILL_OPT_RESTORE: ra->restore = true; return 0;
+	case DRILL_OPT_NODES:
 		if (opts_drill_nodes_add(&ra->nodes, value) < 0)
 			return opts_usage_error(&run_cmd, "out of memory");
 		if (!ra->nodes.count)
 			return opts_usage_error(&run_cmd, "--nodes needs a node name");
 		return 0;
-	case OPT_GROUP: ra->group = value; return 0;
-	case OPT_WAIT:
+	case DRILL_OPT_GROUP: ra->group = value; return 0;
+	case DRILL_OPT_WAIT:
 		if (spec_parse_duration(value, false, &dur) < 0 || dur.seconds <= 0)
 			return opts_usage_error(&run_cmd,
 						"--timeout '%s' is not a "
@@ -109,7 +71,7 @@ on_option(void *payload, int id, const char *value)
 						value);
 		ra->timeout = (double)dur.seconds;
 		return 0;
-	case OPT_INTERVAL:
+	case DRILL_OPT_INTERVAL:
 		ra->interval = strtod(value, &end);
 		if (*end || end == value || !(ra->interval > 0 && ra->interval <= 600))
 			return opts_usage_error(&run_cmd,
@@ -117,7 +79,7 @@ on_option(void *payload, int id, const char *value)
 						"number of seconds from 0 to 600",
 						value);
 		return 0;
-	case OPT_RECORD: ra->record = value; return 0;
+	case DRILL_OPT_RECORD: ra->record = value; return 0;
 	default: rc = live_on_option(&ra->lo, &run_cmd, id, value); return rc == 1 ? 0 : rc;
 	}
 }

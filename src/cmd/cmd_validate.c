@@ -59,11 +59,8 @@ static const struct opt_spec validate_opts[] = {
 	{ OPT_LIVE, "live", 0, NULL,
 	  "--rendered against the schemas the cluster serves: its CRDs and /openapi/v3 (GET and "
 	  "LIST only)" },
-	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
-	  "with --live: read this kubeconfig only (default: KUBECONFIG, ~/.kube/config, else the "
-	  "in-cluster service account)" },
-	{ LIVE_OPT_CONTEXT, "context", 0, "CTX",
-	  "with --live: the kubeconfig context to use (default: current-context)" },
+	LIVE_OPT_KUBECONFIG_ROW("with --live: "),
+	LIVE_OPT_CONTEXT_ROW("with --live: "),
 	{ LIVE_OPT_TIMEOUT, "timeout", 0, "DURATION",
 	  "with --live: give up after this long (default 30s)" },
 	{ 0, NULL, 0, NULL, NULL },
