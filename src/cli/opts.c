@@ -1,6 +1,7 @@
 /*
  * opts.c - one option parser and help printer for every subcommand.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,4 +406,14 @@ opts_names_add(struct arena *a, const char ***names, size_t *count, const char *
 		p += n + (comma ? 1 : 0);
 	}
 	return *count > before ? 0 : -1;
+}
+
+int
+opts_parse_ulong(unsigned long *out, const char *s, unsigned long min, unsigned long max)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return !*s || *end || errno || *out < min || *out > max ? -1 : 0;
 }

@@ -80,6 +80,13 @@ struct opts_cmd {
 
 #define OPTS_FMT(f) (1u << (f))
 
+/* The row of --kube-version X.Y (render, explain), with the command's id. */
+#define OPTS_KUBE_VERSION_ROW(id)                                                                  \
+	{                                                                                          \
+		id, "kube-version", 0, "X.Y",                                                      \
+			"target Kubernetes version (overrides cluster.kubernetesVersion)"          \
+	}
+
 #define OPTS_ANY ((size_t)-1)
 
 enum opts_result {
@@ -126,5 +133,8 @@ struct pipeline_source opts_source(const struct opts *o, const char *const *path
  * `a`: 0, or -1 when the value names none at all.
  */
 int opts_names_add(struct arena *a, const char ***names, size_t *count, const char *value);
+
+/* `s` as a whole number from `min` to `max` (strtoul, nothing after it): 0, or -1. */
+int opts_parse_ulong(unsigned long *out, const char *s, unsigned long min, unsigned long max);
 
 #endif

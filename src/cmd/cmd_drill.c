@@ -81,21 +81,6 @@ on_option(void *payload, int id, const char *value)
 	}
 }
 
-static void
-drill_opts_free(struct drill_opts *d)
-{
-	opts_drill_nodes_free(&d->nodes);
-}
-
-static const struct spec_site *
-find_site(const struct live_run *run, const char *name)
-{
-	for (size_t i = 0; i < run->nsites; i++)
-		if (!strcmp(run->sites[i]->name, name))
-			return run->sites[i];
-	return NULL;
-}
-
 /* Write the buffer to stdout; 0, or -1 after saying why. */
 static int
 put(const char *who, struct buf *b)
@@ -105,21 +90,6 @@ put(const char *who, struct buf *b)
 		return -1;
 	}
 	return 0;
-}
-
-/* Print diagnostics as text findings on stdout, like drift. */
-static int
-print_findings(struct diags *d, const struct live_run *run, const char *who)
-{
-	struct spec_fleet fleet;
-	struct report_input ri;
-
-	diags_sort(d);
-	fleet.sites = (struct spec_site **)run->sites;
-	fleet.count = run->nsites;
-	fleet.files = run->files.count;
-	ri = (struct report_input){ d, &run->files, &fleet, run->nsites, who };
-	return report_write_flags(stdout, stdout, &ri, REPORT_TEXT, REPORT_NO_SUMMARY);
 }
 
 /* The help: these two paragraphs around the list of the drill plan's
@@ -203,15 +173,22 @@ plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input 
 /* The findings, the steps and the timeline, then whether the site is
  * ready; returns the exit code. */
 static int
-plan_print(const struct live_run *run, struct diags *findings, const struct drill_plan_input *in,
-	   const struct drill_plan *plan, const struct drill_budget *b)
+plan_print(const struct live_run *run, const struct opts *o, struct diags *findings,
+	   const struct drill_plan_input *in, const struct drill_plan *plan,
+	   const struct drill_budget *b)
 {
 	const char *name = in->site->name;
+	/* the findings as text on stdout, like drift's */
+	struct spec_fleet fleet = { (struct spec_site **)run->sites, run->nsites,
+				    run->files.count };
+	struct cmd_findings rf = { findings,    &run->files,          &fleet,
+				   run->nsites, "gpusite drill plan", stdout };
 	struct buf out;
 	int code = GS_EXIT_FAILURE;
 
 	buf_init(&out, 0);
-	if (findings->count && print_findings(findings, run, "gpusite drill plan") < 0)
+	if (findings->count &&
+	    cmd_report_exit(&rf, o, REPORT_TEXT, REPORT_NO_SUMMARY) == GS_EXIT_FAILURE)
 		goto out;
 	if (drill_plan_text(&out, in, plan, b) < 0 || put("gpusite drill plan", &out) < 0)
 		goto out;
@@ -250,7 +227,7 @@ drill_plan(int argc, char **argv)
 	if (rc == OPTS_OK && d.group && d.nodes.count)
 		rc = opts_usage_error(&plan_cmd, "--nodes and --group: give one");
 	if (rc != OPTS_OK) {
-		drill_opts_free(&d);
+		opts_drill_nodes_free(&d.nodes);
 		return cmd_parse_exit(rc);
 	}
 	arena_init(&a);
@@ -258,7 +235,7 @@ drill_plan(int argc, char **argv)
 	if (code != GS_EXIT_OK)
 		goto out;
 	memset(&in, 0, sizeof(in));
-	in.site = find_site(&run, site);
+	in.site = live_run_site(&run, site);
 	if (!in.site) {
 		fprintf(stderr,
 			"gpusite drill plan: site %s is not a site of cluster %s; name one"
@@ -282,11 +259,11 @@ drill_plan(int argc, char **argv)
 		goto out;
 	}
 	drill_budget_compute(&b, in.site, d.scenario);
-	code = plan_print(&run, &findings, &in, &plan, &b);
+	code = plan_print(&run, &o, &findings, &in, &plan, &b);
 out:
 	live_run_finish(&run);
 	arena_release(&a);
-	drill_opts_free(&d);
+	opts_drill_nodes_free(&d.nodes);
 	return code;
 }
 
@@ -393,7 +370,7 @@ report_read_cluster(struct drill_record *rec, const struct spec_site **s, struct
 
 	if (code != GS_EXIT_OK)
 		return code;
-	*s = find_site(run, site);
+	*s = live_run_site(run, site);
 	if (!*s) {
 		fprintf(stderr,
 			"gpusite drill report: site %s is not a site of cluster %s;"
@@ -446,7 +423,7 @@ drill_report(int argc, char **argv)
 	if (rc == OPTS_OK)
 		rc = report_check_opts(&d);
 	if (rc != OPTS_OK) {
-		drill_opts_free(&d);
+		opts_drill_nodes_free(&d.nodes);
 		return cmd_parse_exit(rc);
 	}
 	arena_init(&a);
@@ -490,7 +467,7 @@ out:
 		live_run_finish(&run);
 	cmd_close(&f);
 	arena_release(&a);
-	drill_opts_free(&d);
+	opts_drill_nodes_free(&d.nodes);
 	return code;
 }
 

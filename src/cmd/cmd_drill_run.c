@@ -84,12 +84,6 @@ on_option(void *payload, int id, const char *value)
 	}
 }
 
-static void
-free_args(struct run_args *ra)
-{
-	opts_drill_nodes_free(&ra->nodes);
-}
-
 /*
  * The usage errors that need more than one option: OPTS_OK, or what
  * opts_usage_error() returned.  --execute and --restore need a record
@@ -143,19 +137,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
-}
-
-/* The site called name among the cluster's sites (the last of that
- * name), or NULL. */
-static const struct spec_site *
-find_site(const struct live_run *run, const char *name)
-{
-	const struct spec_site *site = NULL;
-
-	for (size_t i = 0; i < run->nsites; i++)
-		if (!strcmp(run->sites[i]->name, name))
-			site = run->sites[i];
-	return site;
 }
 
 /* What drill_run() is to do, from the options; the defaults filled in. */
@@ -220,7 +201,7 @@ cmd_drill_run(int argc, char **argv)
 	if (rc == OPTS_OK)
 		rc = check_args(&ra);
 	if (rc != OPTS_OK) {
-		free_args(&ra);
+		opts_drill_nodes_free(&ra.nodes);
 		return cmd_parse_exit(rc);
 	}
 	/* the client's one deadline covers the whole wait */
@@ -229,7 +210,7 @@ cmd_drill_run(int argc, char **argv)
 	code = cmd_live_open(&run, &a, "gpusite drill run", &o, &ra.lo);
 	if (code != GS_EXIT_OK)
 		goto out;
-	site = find_site(&run, site_name);
+	site = live_run_site(&run, site_name);
 	if (!site) {
 		fprintf(stderr,
 			"gpusite drill run: site '%s' is not among the sites "
@@ -277,6 +258,6 @@ cmd_drill_run(int argc, char **argv)
 out:
 	live_run_finish(&run);
 	arena_release(&a);
-	free_args(&ra);
+	opts_drill_nodes_free(&ra.nodes);
 	return code;
 }

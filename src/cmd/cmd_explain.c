@@ -32,9 +32,7 @@ struct explain_args {
 };
 
 static const struct opt_spec explain_opts[] = {
-	{ E_KUBE_VERSION, "kube-version", 0, "X.Y",
-	  "target Kubernetes version"
-	  " (overrides cluster.kubernetesVersion)" },
+	OPTS_KUBE_VERSION_ROW(E_KUBE_VERSION),
 	{ E_FAIL, "fail", 0, "K",
 	  "--format json: the what-if of every set of up to K sites of a"
 	  " cluster failing together (default 2, at most 4)" },

@@ -65,9 +65,7 @@ static const struct opt_spec render_opts[] = {
 	{ R_VALUES, "values", 0, "DIR",
 	  "write the GPU stack's Helm values:"
 	  " DIR/<cluster>/values.yaml" },
-	{ R_KUBE_VERSION, "kube-version", 0, "X.Y",
-	  "target Kubernetes version"
-	  " (overrides cluster.kubernetesVersion)" },
+	OPTS_KUBE_VERSION_ROW(R_KUBE_VERSION),
 	{ R_OBJECTS, "objects", 0, "WHICH",
 	  "cluster (what lives in the cluster, no"
 	  " argoproj.io object), argocd (the GPU-stack Applications for a hub Argo CD,"
@@ -173,15 +171,6 @@ whole_sites(struct spec_fleet *out, struct arena *t, const void *p, const struct
 	pipeline_whole_sites(out, t, p, stubs);
 }
 
-static bool
-has_rule(const struct diags *d, const char *rule)
-{
-	for (size_t i = 0; i < d->count; i++)
-		if (d->items[i].level == DIAG_ERROR && !strcmp(d->items[i].rule, rule))
-			return true;
-	return false;
-}
-
 /* What the options ask of render(). */
 static void
 render_options_from(struct render_options *ropt, struct render_args *ra)
@@ -282,7 +271,7 @@ cmd_render(int argc, char **argv)
 	rf = cmd_fleet_findings(&f);
 	code = cmd_report_exit(&rf, &o, REPORT_TEXT, flags);
 	if (code != GS_EXIT_OK) {
-		if (has_rule(&f.p.diags, RENDER_RULE_SECRET_ENV))
+		if (pipeline_has_error(&f.p.diags, RENDER_RULE_SECRET_ENV))
 			code = GS_EXIT_FAILURE;
 		goto out;
 	}

@@ -93,24 +93,6 @@ page_option(void *payload, int id, const char *value)
 	return 0;
 }
 
-/* The page in `b`: 0, or -1 after a message. */
-static int
-page_write(struct arena *a, const struct page_args *pa, const struct buf *b)
-{
-	struct emit_files outs;
-
-	if (emit_path_is_stdout(pa->output)) {
-		if (fwrite(b->data, 1, b->len, stdout) == b->len && fflush(stdout) == 0)
-			return 0;
-		fprintf(stderr, "gpusite report: cannot write the page to standard output\n");
-		return -1;
-	}
-	memset(&outs, 0, sizeof(outs));
-	outs.name = "gpusite report";
-	emit_files_add_path(a, &outs, pa->output, b);
-	return emit_files_commit(a, &outs);
-}
-
 int
 cmd_report(int argc, char **argv)
 {
@@ -162,7 +144,7 @@ cmd_report(int argc, char **argv)
 	}
 	rc = pa.format == PAGE_HTML ? fleetpage_html(&b, &f.a, &fp)
 				    : fleetpage_markdown(&b, &f.a, &fp);
-	if (rc < 0 || page_write(&f.a, &pa, &b) < 0)
+	if (rc < 0 || emit_whole_file(&f.a, "gpusite report", pa.output, &b) < 0)
 		code = GS_EXIT_FAILURE;
 out:
 	buf_release(&b);

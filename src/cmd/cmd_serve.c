@@ -7,9 +7,7 @@
  * Exit 0 after SIGTERM or SIGINT, 2 on a usage error, 3 when it cannot
  * start (the token file, the address, libmicrohttpd).
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "argocd/serve.h"
 #include "cmd/cmd.h"
@@ -94,17 +92,10 @@ cmd_serve(int argc, char **argv)
 		return cmd_parse_exit(opts_usage_error(
 			&serve_cmd,
 			"--staged is not for serve: serve a revision with --repo and --ref"));
-	if (serve_args.refresh) {
-		char *end;
-
-		errno = 0;
-		refresh = strtoul(serve_args.refresh, &end, 10);
-		if (!*serve_args.refresh || *end || errno || refresh < 1 || refresh > 86400)
-			return cmd_parse_exit(opts_usage_error(
-				&serve_cmd,
-				"--refresh '%s' is not a number of seconds from 1 to 86400",
-				serve_args.refresh));
-	}
+	if (serve_args.refresh && opts_parse_ulong(&refresh, serve_args.refresh, 1, 86400) < 0)
+		return cmd_parse_exit(opts_usage_error(
+			&serve_cmd, "--refresh '%s' is not a number of seconds from 1 to 86400",
+			serve_args.refresh));
 	cfg.src = opts_source(&o, (const char *const *)o.args, o.nargs);
 	cfg.token_file = serve_args.token_file;
 	cfg.refresh = (unsigned)refresh;

@@ -82,6 +82,13 @@ void emit_files_add_path(struct arena *a, struct emit_files *s, const char *path
 			 const struct buf *data);
 
 /*
+ * One page written whole or not at all: `b` to the file at `path`
+ * (emit_files_commit) or to stdout when path is "-" or /dev/stdout.
+ * 0, or -1 after a message on stderr naming `name` ("gpusite report").
+ */
+int emit_whole_file(struct arena *a, const char *name, const char *path, const struct buf *b);
+
+/*
  * Check every planned path first: below its root, a symlink anywhere, a
  * non-directory on the way or a target that exists and is not a regular
  * file (a FIFO, socket, device or directory) is refused with one line on
