@@ -45,15 +45,22 @@ cmd_fleet_findings(struct cmd_fleet *f)
 	return out;
 }
 
+/* --strict makes warnings errors; the findings in file order. */
+static void
+settle(const struct cmd_findings *f, const struct opts *o)
+{
+	if (o->strict)
+		diags_promote_warnings(f->diags);
+	diags_sort(f->diags);
+}
+
 int
 cmd_report_exit(const struct cmd_findings *f, const struct opts *o, enum report_format format,
 		unsigned flags)
 {
 	struct report_input in = { f->diags, f->files, f->fleet, f->docs, f->name };
 
-	if (o->strict)
-		diags_promote_warnings(f->diags);
-	diags_sort(f->diags);
+	settle(f, o);
 	if (format == REPORT_GITHUB || format == REPORT_SARIF) {
 		struct pipeline_source src = opts_source(o, NULL, 0);
 
@@ -71,9 +78,7 @@ cmd_fail_exit(const struct cmd_findings *f, const struct opts *o, unsigned flags
 {
 	struct report_input in = { f->diags, f->files, f->fleet, f->docs, f->name };
 
-	if (o->strict)
-		diags_promote_warnings(f->diags);
-	diags_sort(f->diags);
+	settle(f, o);
 	report_write_flags(stdout, stderr, &in, REPORT_TEXT,
 			   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
 	return GS_EXIT_FAILURE;
