@@ -36,7 +36,8 @@ fleetpage 21
 explain 22
 argocd 23
 hydrate 24
-cmd 25
+cli 25
+cmd 26
 '
 allow=mk/lint/road-allow.txt
 allowed=

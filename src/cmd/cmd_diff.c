@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "cmd/opts_live.h"
-#include "cmd/opts.h"
+#include "cli/opts_live.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 
 enum diff_opt {
 	D_LIVE = 1,
@@ -50,31 +51,7 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd diff_cmd = {
 	.name = "diff",
 	.usage = "--live [options] [PATH] | --base REV [--head REV] [options] [PATH]",
-	.about = "Show, object by object, how the rendered cluster stream differs.\n"
-		 "\n"
-		 "--live renders the sites of the cluster the context points at and GETs\n"
-		 "each object's live counterpart; both are normalised (status, managed\n"
-		 "fields, resourceVersion, uid, generation, timestamps, last-applied and\n"
-		 "Argo CD tracking metadata dropped; only the fields gpusite renders are\n"
-		 "compared, so server defaults are no difference; Secret values masked).\n"
-		 "Objects missing in the cluster are shown whole with '+', objects\n"
-		 "labelled app.kubernetes.io/managed-by=gpusite that the specs no longer\n"
-		 "render whole with '-'.  Only GET and LIST are sent.\n"
-		 "\n"
-		 "--base renders the specs at REV and at --head REV (default: the work\n"
-		 "tree; the index with --staged; HEAD of --repo) straight from the Git\n"
-		 "object database, no checkout, and prints a unified diff of each\n"
-		 "object's rendered YAML (--- a/Kind/name, +++ b/Kind/name; namespaced\n"
-		 "objects a/Kind/namespace/name), objects added or removed whole, and\n"
-		 "'N objects changed, N added, N removed'.  Invalid specs are reported\n"
-		 "on stderr and nothing is compared: at the head that is a finding\n"
-		 "(exit 1), at the base the diff cannot be done (exit 3, the findings\n"
-		 "labelled as the base's).  activationCode values and Secret data are\n"
-		 "masked on both sides.\n"
-		 "\n"
-		 "Exit 0 when nothing differs, 1 when something does or the head's specs\n"
-		 "are invalid, 3 when the cluster or a revision could not be read or the\n"
-		 "base's specs are invalid.\n",
+	.about = cli_help_diff,
 	.common = OPTS_SOURCE | OPTS_QUIET | OPTS_VERBOSE | OPTS_COLOR,
 	.own = diff_opts,
 	.on_option = on_option,
@@ -118,18 +95,18 @@ cmd_diff(int argc, char **argv)
 	diff_cmd.payload = &da;
 	rc = opts_parse(&o, &diff_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	if (da.live && (da.base || da.head))
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&diff_cmd, "--live compares with"
 				   " the cluster; it does not take --base or --head"));
 	if (!da.live && (da.lo.kubeconfig || da.lo.context || da.lo.cluster || da.lo.timeout > 0))
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&diff_cmd, "--kubeconfig,"
 				   " --context, --cluster and --timeout go with --live"));
 	if (da.live && da.format &&
 	    (!strcmp(da.format, "markdown") || !strcmp(da.format, "github")))
-		return opts_exit_code(opts_usage_error(&diff_cmd,
+		return cmd_parse_exit(opts_usage_error(&diff_cmd,
 						       "--format %s goes"
 						       " with --base; --live prints text or json",
 						       da.format));
@@ -137,6 +114,6 @@ cmd_diff(int argc, char **argv)
 		return diff_live_run(&o, &da.lo, da.json);
 	if (da.base || da.head)
 		return diff_revisions_run(&o, da.base, da.head, da.format);
-	return opts_exit_code(opts_usage_error(&diff_cmd, "say what to compare:"
+	return cmd_parse_exit(opts_usage_error(&diff_cmd, "say what to compare:"
 							  " --live, or --base REV [--head REV]"));
 }

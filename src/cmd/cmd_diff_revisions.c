@@ -18,37 +18,17 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/opts.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/pipeline_diff.h"
 #include "report/report.h"
 #include "report/report_diff.h"
-
-enum diff_format { F_TEXT, F_JSON, F_MARKDOWN, F_GITHUB };
 
 static int
 usage(const char *msg)
 {
 	fprintf(stderr, "gpusite diff: %s\nsee 'gpusite diff --help'\n", msg);
 	return GS_EXIT_USAGE;
-}
-
-static int
-parse_format(enum diff_format *out, const char *s)
-{
-	static const char *const names[] = { "text", "json", "markdown", "github" };
-
-	if (!s) {
-		*out = F_TEXT;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
-			*out = (enum diff_format)i;
-			return 0;
-		}
-	}
-	return -1;
 }
 
 /*
@@ -59,58 +39,6 @@ parse_format(enum diff_format *out, const char *s)
  * both sides.  Returns the exit code: 0 no difference, 1 a difference or
  * a side whose specs are invalid, 3 when a side could not be read.
  */
-/* The --head side's name: a revision, the index, HEAD of --repo, or the
- * work tree. */
-static void
-name_head(struct diff_side *hs, struct arena *a, const struct opts *o, const char *head)
-{
-	hs->rev = head;
-	if (head) {
-		hs->label = head;
-		hs->where = arena_printf(a, "at %s", head);
-	} else if (o->staged) {
-		hs->label = "index";
-		hs->where = "in the index";
-	} else if (o->repo) {
-		hs->label = "HEAD";
-		hs->where = "at HEAD";
-	} else {
-		hs->label = "work tree";
-		hs->where = "in the work tree";
-	}
-}
-
-/* Write the comparison to stdout in fmt; negative when it could not be
- * written. */
-static int
-write_diff(enum diff_format fmt, struct arena *a, struct diff_result *res,
-	   const struct pipeline_source *src, bool quiet)
-{
-	int code = -1; /* -1 until a writer ran: the switch covers every format */
-
-	switch (fmt) {
-	case F_TEXT: code = report_diff_text(stdout, a, res, quiet); break;
-	case F_JSON: code = report_diff_json(stdout, a, res); break;
-	case F_MARKDOWN: {
-		struct buf b = BUF_INIT;
-
-		buf_init(&b, DIFF_REVISIONS_CAP);
-		code = report_diff_markdown(&b, a, res, REPORT_DIFF_COMMENT_BUDGET);
-		if (!code)
-			fwrite(b.data, 1, b.len, stdout);
-		buf_release(&b);
-		break;
-	}
-	case F_GITHUB:
-		/* annotations name the spec file from the repository's top */
-		for (size_t i = 0; i < res->count; i++)
-			res->items[i].file = pipeline_file_from_top(a, src, res->items[i].file);
-		code = report_diff_github(stdout, a, res);
-		break;
-	}
-	return code;
-}
-
 int
 diff_revisions_run(const struct opts *o, const char *base, const char *head, const char *format)
 {
@@ -133,7 +61,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 	if (o->staged && o->repo)
 		return usage("--staged reads the index of the current repository; it"
 			     " does not take --repo");
-	if (parse_format(&fmt, format) < 0)
+	if (diff_format_parse(&fmt, format) < 0)
 		return usage("unknown --format: use text, json, markdown or github");
 	flags = opts_report_flags(o, stderr);
 
@@ -144,7 +72,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 	bs.rev = base;
 	bs.label = base;
 	bs.where = arena_printf(&a, "at %s", base);
-	name_head(&hs, &a, o, head);
+	diff_side_name_head(&hs, &a, head, o->staged, o->repo != NULL);
 	side = opts_source(o, (const char *const *)o->args, o->nargs);
 	side.staged = false;
 	rc = diff_side_load(&bs, &a, &side, true, flags);
@@ -166,7 +94,7 @@ diff_revisions_run(const struct opts *o, const char *base, const char *head, con
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	code = write_diff(fmt, &a, &res, &src, o->quiet);
+	code = diff_revisions_write(fmt, &a, &res, &src, o->quiet);
 	if (code < 0 || fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "gpusite diff: error: cannot write the diff\n");
 		code = GS_EXIT_FAILURE;

@@ -13,10 +13,11 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_live.h"
 #include "pipeline/live.h"
 #include "pipeline/live_drift.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "live/drift.h"
 #include "kube/kube.h"
 #include "report/report.h"
@@ -31,25 +32,19 @@ static int on_option(void *payload, int id, const char *value);
 
 /* The help: these two paragraphs around the list of the drift findings,
  * which the table of findings gives (base/findings.c). */
-#define DRIFT_ABOUT_HEAD                                                                           \
-	"Check the live cluster against the site specs of the cluster the\n"                       \
-	"context points at, beyond the object diff (GS2xx findings):\n"
-#define DRIFT_ABOUT_TAIL                                                                           \
-	"Only GET and LIST are sent.  Exit 1 on drift (errors; warnings such as\n"                 \
-	"GS206 with --strict), 0 when only notes remain.\n"
 
 static const struct report_findings_help drift_help = {
-	DRIFT_ABOUT_HEAD,
+	cli_help_drift_head,
 	FINDING_DRIFT,
 	NULL,
-	DRIFT_ABOUT_TAIL,
+	cli_help_drift_tail,
 };
 static char drift_about[8192];
 
 static struct opts_cmd drift_cmd = {
 	.name = "drift",
 	.usage = "[options] [PATH]",
-	.about = DRIFT_ABOUT_HEAD,
+	.about = cli_help_drift_head,
 	.common = OPTS_FORMAT | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
 	.own = drift_opts,
 	.on_option = on_option,
@@ -65,22 +60,6 @@ on_option(void *payload, int id, const char *value)
 	return rc == 1 ? 0 : rc;
 }
 
-/* The text format's closing line: the counts, and what was checked. */
-static void
-print_summary(const struct live_run *run, const struct drift_input *in,
-	      const struct diags *findings)
-{
-	size_t e = diags_count(findings, DIAG_ERROR);
-	size_t w = diags_count(findings, DIAG_WARNING);
-	size_t n = diags_count(findings, DIAG_NOTE);
-
-	printf("gpusite drift: cluster %s: %zu error%s, %zu warning%s, %zu "
-	       "note%s (%zu site%s, %zu node%s, %zu pod%s checked)\n",
-	       run->cluster, e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s",
-	       run->nsites, run->nsites == 1 ? "" : "s", in->nnodes, in->nnodes == 1 ? "" : "s",
-	       in->npods, in->npods == 1 ? "" : "s");
-}
-
 int
 cmd_drift(int argc, char **argv)
 {
@@ -90,7 +69,7 @@ cmd_drift(int argc, char **argv)
 	struct live_run run;
 	struct drift_input in;
 	struct diags findings;
-	struct report_input ri;
+	struct cmd_findings rf;
 	struct spec_fleet fleet;
 	struct source_set files;
 	unsigned flags = REPORT_NO_SUMMARY;
@@ -104,35 +83,31 @@ cmd_drift(int argc, char **argv)
 		drift_cmd.about = drift_about;
 	rc = opts_parse(&o, &drift_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	arena_init(&a);
-	code = live_start(&run, &a, "gpusite drift", &o, &lo);
+	code = cmd_live_open(&run, &a, "gpusite drift", &o, &lo);
 	if (code != GS_EXIT_OK)
 		goto out;
 	if (live_drift_read(&in, &run) < 0) {
-		code = live_fail(&run);
+		code = cmd_live_fail(&run);
 		goto out;
 	}
 
 	diags_init(&findings, &a);
 	drift = drift_check(&a, &findings, &in);
-	if (o.strict)
-		diags_promote_warnings(&findings);
-	diags_sort(&findings);
-	if (o.format == REPORT_GITHUB || o.format == REPORT_SARIF)
-		pipeline_paths_from_top(&findings, &a, &o);
-
 	if (opts_use_color(&o, stdout))
 		flags |= REPORT_COLOR;
 	/* only this cluster's sites are reported on (junit test cases) */
 	live_drift_fleet(&fleet, &files, &run);
-	ri = (struct report_input){ &findings, &files, &fleet, run.nsites, "gpusite drift" };
-	if (report_write_flags(stdout, stdout, &ri, o.format, flags) < 0) {
+	rf =
+		(struct cmd_findings){ &findings,  &files,          &fleet,
+				       run.nsites, "gpusite drift", stdout };
+	if (cmd_report_exit(&rf, &o, o.format, flags) == GS_EXIT_FAILURE) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
 	if (o.format == REPORT_TEXT && (!o.quiet || findings.count))
-		print_summary(&run, &in, &findings);
+		live_drift_summary(stdout, &run, &in, &findings);
 	if (o.verbose)
 		fprintf(stderr, "gpusite drift: %u requests, %zu KiB of memory\n",
 			kube_request_count(run.kube), a.total >> 10);
@@ -140,7 +115,7 @@ cmd_drift(int argc, char **argv)
 	 * (an active fallback) are state */
 	code = drift && diags_count(&findings, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
 out:
-	live_finish(&run);
+	live_run_finish(&run);
 	arena_release(&a);
 	return code;
 }

@@ -18,11 +18,12 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_drill.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_drill.h"
+#include "cli/opts_live.h"
 #include "k8s/k8s_time.h"
 #include "pipeline/live.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "drill/drill.h"
 #include "kube/kube.h"
 #include "report/report.h"
@@ -31,16 +32,7 @@
 static const struct opts_cmd drill_cmd = {
 	.name = "drill",
 	.usage = "plan|run|report SITE [options] [PATH]",
-	.about = "The fallback drill of a site, in three commands:\n"
-		 "  plan    check the live cluster for what the drill needs (read-only),\n"
-		 "          then print the handout: the steps as commands, the timeline,\n"
-		 "          the window, when to abort, the fallback's cost\n"
-		 "  run     cordon and evict the site's hybrid nodes through the Eviction\n"
-		 "          API (a dry run unless --execute), watch, write the drill\n"
-		 "          record; --restore undoes what the record says it did\n"
-		 "  report  measure the recovery term by term against the budget, from\n"
-		 "          the cluster or a drill record (read-only)\n"
-		 "See 'gpusite drill plan --help' and the others.\n",
+	.about = cli_help_drill,
 	.common = 0,
 	.own = NULL,
 	.on_option = NULL,
@@ -48,8 +40,6 @@ static const struct opts_cmd drill_cmd = {
 	.min_args = 0,
 	.max_args = 0,
 };
-
-enum { OPT_SCENARIO = 1, OPT_NODES, OPT_GROUP, OPT_SINCE, OPT_RECORD, OPT_SVG };
 
 struct drill_opts {
 	struct live_opts lo;
@@ -73,37 +63,22 @@ on_option(void *payload, int id, const char *value)
 	if (rc != 1)
 		return rc;
 	switch (id) {
-	case OPT_SCENARIO:
+	case DRILL_OPT_SCENARIO:
 		if (drill_scenario_parse(&d->scenario, value))
 			return opts_usage_error(
 				d->cmd, "--scenario %s: say node-failure or partition", value);
 		d->scenario_set = true;
 		return 0;
-	case OPT_NODES:
+	case DRILL_OPT_NODES:
 		if (opts_drill_nodes_add(&d->nodes, value) < 0)
 			abort();
 		return 0;
-	case OPT_GROUP: d->group = value; return 0;
-	case OPT_SINCE: d->since = value; return 0;
-	case OPT_RECORD: d->record = value; return 0;
-	case OPT_SVG: d->svg = value; return 0;
+	case DRILL_OPT_GROUP: d->group = value; return 0;
+	case DRILL_OPT_SINCE: d->since = value; return 0;
+	case DRILL_OPT_RECORD: d->record = value; return 0;
+	case DRILL_OPT_SVG: d->svg = value; return 0;
 	default: return 0;
 	}
-}
-
-static void
-drill_opts_free(struct drill_opts *d)
-{
-	opts_drill_nodes_free(&d->nodes);
-}
-
-static const struct spec_site *
-find_site(const struct live_run *run, const char *name)
-{
-	for (size_t i = 0; i < run->nsites; i++)
-		if (!strcmp(run->sites[i]->name, name))
-			return run->sites[i];
-	return NULL;
 }
 
 /* Write the buffer to stdout; 0, or -1 after saying why. */
@@ -117,59 +92,23 @@ put(const char *who, struct buf *b)
 	return 0;
 }
 
-/* Print diagnostics as text findings on stdout, like drift. */
-static int
-print_findings(struct diags *d, const struct live_run *run, const char *who)
-{
-	struct spec_fleet fleet;
-	struct report_input ri;
-
-	diags_sort(d);
-	fleet.sites = (struct spec_site **)run->sites;
-	fleet.count = run->nsites;
-	fleet.files = run->files.count;
-	ri = (struct report_input){ d, &run->files, &fleet, run->nsites, who };
-	return report_write_flags(stdout, stdout, &ri, REPORT_TEXT, REPORT_NO_SUMMARY);
-}
-
-static const struct opt_spec plan_opts[] = {
-	{ OPT_SCENARIO, "scenario", 0, "NAME",
-	  "node-failure (a drain; the default) or partition (the site cut off from the VPC)" },
-	{ OPT_NODES, "nodes", 0, "NAME[,NAME]",
-	  "the nodes the drill takes down (repeatable; default: every node the spec names)" },
-	{ OPT_GROUP, "group", 0, "GROUP", "the nodes of this node group" },
-	LIVE_OPT_SPECS,
-	{ 0, NULL, 0, NULL, NULL },
-};
-
 /* The help: these two paragraphs around the list of the drill plan's
  * findings, which the table of findings gives (base/findings.c). */
-#define PLAN_ABOUT_HEAD "Check the live cluster for what a drill of SITE needs, read-only:\n"
-#define PLAN_ABOUT_TAIL                                                                            \
-	"The drilled nodes must be on-prem hybrid nodes of SITE, never cloud\n"                    \
-	"nodes (karpenter.sh/nodepool).  Then print the handout: each step as a\n"                 \
-	"full command (grant the drill's RBAC, silence the site's alerts for the\n"                \
-	"drill window, dry run, run, report, restore, expire and revoke), the\n"                   \
-	"expected timeline from the recovery budget, the availability and return\n"                \
-	"conditions, the drill window, when to abort, and the fallback's cost over\n"              \
-	"the window (built-in on-demand list prices of us-east-1, an estimate\n"                   \
-	"elsewhere).  Exit 0 ready, 1 findings, 2 usage (a node not in the\n"                      \
-	"cluster or not a hybrid node of SITE), 3 the cluster could not be read.\n"
 
 static const struct report_findings_help plan_help = {
-	PLAN_ABOUT_HEAD,
+	cli_help_drill_plan_head,
 	FINDING_DRILL_PLAN,
 	"drill plan: ",
-	PLAN_ABOUT_TAIL,
+	cli_help_drill_plan_tail,
 };
 static char plan_about[8192];
 
 static struct opts_cmd plan_cmd = {
 	.name = "drill plan",
 	.usage = "SITE [options] [PATH]",
-	.about = PLAN_ABOUT_HEAD,
+	.about = cli_help_drill_plan_head,
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
-	.own = plan_opts,
+	.own = opts_drill_plan,
 	.on_option = on_option,
 	.min_args = 1,
 	.max_args = 2,
@@ -205,55 +144,51 @@ plan_nodes(struct drill_plan_input *in, struct arena *a, const struct drill_opts
 }
 
 /* A misspelt node would make an empty drill look ready: each must be in
- * the cluster, and an on-prem hybrid node of the site (never a cloud
- * fallback node, which has the site label too).  The ones unschedulable
- * now go to in->cordoned.  GS_EXIT_OK, or the exit code after saying why. */
+ * the cluster, and an on-prem hybrid node of the site.  GS_EXIT_OK, or
+ * the exit code after saying why. */
 static int
 plan_nodes_exist(struct live_run *run, struct arena *a, struct drill_plan_input *in)
 {
-	const char **cordoned = arena_alloc(a, (in->node_count + 1) * sizeof(*cordoned));
+	const char *bad = NULL, *why = NULL;
 
-	for (size_t i = 0; i < in->node_count; i++) {
-		struct node *obj = NULL;
-		const char *why;
-
-		if (kube_get(&obj, run->kube, a, "v1", "Node", NULL, in->nodes[i]) == KUBE_EFAIL)
-			return live_fail(run);
-		if (!obj) {
-			fprintf(stderr,
-				"gpusite drill plan: node %s is not in cluster %s; name"
-				" nodes of site %s ('kubectl get nodes')\n",
-				in->nodes[i], run->cluster, in->site->name);
-			return GS_EXIT_USAGE;
-		}
-		why = drill_node_refusal(a, in->site, obj, in->nodes[i]);
-		if (why) {
-			fprintf(stderr,
-				"gpusite drill plan: %s: a drill takes down only the on-prem hybrid"
-				" nodes of site %s; name them with --nodes (kubectl get nodes -l"
-				" " INV_SITE_LABEL "=%s,eks.amazonaws.com/compute-type=hybrid)\n",
-				why, in->site->name, in->site->name);
-			return GS_EXIT_USAGE;
-		}
-		if (drill_node_unschedulable(obj))
-			cordoned[in->cordoned_count++] = in->nodes[i];
+	switch (drill_plan_nodes_check(in, a, &bad, &why)) {
+	case 0: return GS_EXIT_OK;
+	case DRILL_NODE_MISSING:
+		fprintf(stderr,
+			"gpusite drill plan: node %s is not in cluster %s; name"
+			" nodes of site %s ('kubectl get nodes')\n",
+			bad, run->cluster, in->site->name);
+		return GS_EXIT_USAGE;
+	case DRILL_NODE_REFUSED:
+		fprintf(stderr,
+			"gpusite drill plan: %s: a drill takes down only the on-prem hybrid"
+			" nodes of site %s; name them with --nodes (kubectl get nodes -l"
+			" " INV_SITE_LABEL "=%s,eks.amazonaws.com/compute-type=hybrid)\n",
+			why, in->site->name, in->site->name);
+		return GS_EXIT_USAGE;
+	default: return cmd_live_fail(run);
 	}
-	in->cordoned = cordoned;
-	return GS_EXIT_OK;
 }
 
 /* The findings, the steps and the timeline, then whether the site is
  * ready; returns the exit code. */
 static int
-plan_print(const struct live_run *run, struct diags *findings, const struct drill_plan_input *in,
-	   const struct drill_plan *plan, const struct drill_budget *b)
+plan_print(const struct live_run *run, const struct opts *o, struct diags *findings,
+	   const struct drill_plan_input *in, const struct drill_plan *plan,
+	   const struct drill_budget *b)
 {
 	const char *name = in->site->name;
+	/* the findings as text on stdout, like drift's */
+	struct spec_fleet fleet = { (struct spec_site **)run->sites, run->nsites,
+				    run->files.count };
+	struct cmd_findings rf = { findings,    &run->files,          &fleet,
+				   run->nsites, "gpusite drill plan", stdout };
 	struct buf out;
 	int code = GS_EXIT_FAILURE;
 
 	buf_init(&out, 0);
-	if (findings->count && print_findings(findings, run, "gpusite drill plan") < 0)
+	if (findings->count &&
+	    cmd_report_exit(&rf, o, REPORT_TEXT, REPORT_NO_SUMMARY) == GS_EXIT_FAILURE)
 		goto out;
 	if (drill_plan_text(&out, in, plan, b) < 0 || put("gpusite drill plan", &out) < 0)
 		goto out;
@@ -292,15 +227,15 @@ drill_plan(int argc, char **argv)
 	if (rc == OPTS_OK && d.group && d.nodes.count)
 		rc = opts_usage_error(&plan_cmd, "--nodes and --group: give one");
 	if (rc != OPTS_OK) {
-		drill_opts_free(&d);
-		return opts_exit_code(rc);
+		opts_drill_nodes_free(&d.nodes);
+		return cmd_parse_exit(rc);
 	}
 	arena_init(&a);
-	code = live_start(&run, &a, "gpusite drill plan", &o, &d.lo);
+	code = cmd_live_open(&run, &a, "gpusite drill plan", &o, &d.lo);
 	if (code != GS_EXIT_OK)
 		goto out;
 	memset(&in, 0, sizeof(in));
-	in.site = find_site(&run, site);
+	in.site = live_run_site(&run, site);
 	if (!in.site) {
 		fprintf(stderr,
 			"gpusite drill plan: site %s is not a site of cluster %s; name one"
@@ -320,94 +255,45 @@ drill_plan(int argc, char **argv)
 	drill_plan_rendered(&in, run.arena, &run.rendered);
 	diags_init(&findings, &a);
 	if (drill_plan_check(&a, &findings, &plan, &in) < 0) {
-		code = live_fail(&run);
+		code = cmd_live_fail(&run);
 		goto out;
 	}
 	drill_budget_compute(&b, in.site, d.scenario);
-	code = plan_print(&run, &findings, &in, &plan, &b);
+	code = plan_print(&run, &o, &findings, &in, &plan, &b);
 out:
-	live_finish(&run);
+	live_run_finish(&run);
 	arena_release(&a);
-	drill_opts_free(&d);
+	opts_drill_nodes_free(&d.nodes);
 	return code;
 }
-
-static const struct opt_spec report_opts[] = {
-	{ OPT_RECORD, "record", 0, "FILE",
-	  "measure from this drill record (drill run --record) instead of the cluster" },
-	{ OPT_SINCE, "since", 0, "TIME",
-	  "from the cluster: leave out what happened before this RFC 3339 time" },
-	{ OPT_SCENARIO, "scenario", 0, "NAME",
-	  "from the cluster: node-failure (default) or partition (the eviction budget)" },
-	{ OPT_SVG, "svg", 0, "FILE", "also write the timeline chart, budget against measured" },
-	LIVE_OPT_SPECS,
-	{ 0, NULL, 0, NULL, NULL },
-};
 
 static struct opts_cmd report_cmd = {
 	.name = "drill report",
 	.usage = "SITE [options] [PATH]",
-	.about = "Measure the recovery of a drill (or of a real incident) term by term,\n"
-		 "read-only: nodeMonitorGrace, eviction, nodeProvisioning, imagePull,\n"
-		 "modelLoad, each against the spec's recovery budget, and their sum\n"
-		 "against targetRTO.  The timeline comes from the cluster (node\n"
-		 "conditions and taints, pod timestamps and conditions, NodeClaims,\n"
-		 "events) or from --record FILE.  A term the data cannot show is\n"
-		 "unknown, with the reason.  Exit 1 when the total is over targetRTO\n"
-		 "(GS239).\n",
+	.about = cli_help_drill_report,
 	.common = OPTS_FORMAT | OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
-	.own = report_opts,
+	.own = opts_drill_report,
 	.on_option = on_option,
 	.min_args = 1,
 	.max_args = 2,
 	.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON) | OPTS_FMT(REPORT_MARKDOWN),
 };
 
-static int
-write_svg(const char *path, const struct drill_report_input *ri)
-{
-	struct buf b;
-	FILE *f;
-	int rc = -1;
-
-	buf_init(&b, 0);
-	if (drill_report_svg(&b, ri) < 0)
-		goto out;
-	f = fopen(path, "w");
-	if (!f)
-		goto out;
-	rc = fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
-	if (fclose(f))
-		rc = -1;
-out:
-	if (rc)
-		fprintf(stderr,
-			"gpusite drill report: cannot write %s; check the directory exists"
-			" and is writable\n",
-			path);
-	buf_release(&b);
-	return rc;
-}
-
 /* The site's spec when no cluster is read (--record). */
 static int
-load_site(const struct spec_site **out, struct pipeline *p, struct source_set *files,
-	  struct arena *a, const struct opts *o, const char *site)
+load_site(const struct spec_site **out, struct cmd_fleet *f, const struct opts *o, const char *site)
 {
-	struct pipeline_source src = opts_source(o, (const char *const *)o->args, o->nargs);
+	struct cmd_findings rf;
+	int code = cmd_open(f, o, "gpusite drill report", REPORT_QUIET, SIZE_MAX);
 
 	*out = NULL;
-	if (pipeline_open(p, files, a, &src, "gpusite drill report", REPORT_QUIET) < 0)
-		return GS_EXIT_FAILURE;
-	if (diags_count(&p->diags, DIAG_ERROR)) {
-		struct report_input in = { &p->diags, files, &p->fleet, p->docs,
-					   "gpusite drill report" };
-
-		diags_sort(&p->diags);
-		report_write_flags(stderr, stderr, &in, REPORT_TEXT, REPORT_QUIET);
-		return GS_EXIT_FINDINGS;
+	if (code != GS_EXIT_OK)
+		return code;
+	if (diags_count(&f->p.diags, DIAG_ERROR)) {
+		rf = cmd_fleet_findings(f);
+		return cmd_report_exit(&rf, o, REPORT_TEXT, REPORT_QUIET);
 	}
-	*out = spec_fleet_find(&p->fleet, site);
+	*out = spec_fleet_find(&f->p.fleet, site);
 	if (!*out) {
 		fprintf(stderr,
 			"gpusite drill report: no site %s in the specs read; name one of"
@@ -480,11 +366,11 @@ report_read_cluster(struct drill_record *rec, const struct spec_site **s, struct
 		    struct arena *a, const struct opts *o, const struct drill_opts *d,
 		    const char *site)
 {
-	int code = live_start(run, a, "gpusite drill report", o, &d->lo);
+	int code = cmd_live_open(run, a, "gpusite drill report", o, &d->lo);
 
 	if (code != GS_EXIT_OK)
 		return code;
-	*s = find_site(run, site);
+	*s = live_run_site(run, site);
 	if (!*s) {
 		fprintf(stderr,
 			"gpusite drill report: site %s is not a site of cluster %s;"
@@ -493,19 +379,8 @@ report_read_cluster(struct drill_record *rec, const struct spec_site **s, struct
 		return GS_EXIT_USAGE;
 	}
 	if (drill_timeline_from_cluster(a, rec, run->kube, *s, d->scenario, d->since_at) < 0)
-		return live_fail(run);
+		return cmd_live_fail(run);
 	return GS_EXIT_OK;
-}
-
-/* The report in the format asked for: 0, or -1. */
-static int
-report_format(struct buf *out, const struct drill_report_input *ri, enum report_format format)
-{
-	switch (format) {
-	case REPORT_JSON: return drill_report_json(out, ri);
-	case REPORT_MARKDOWN: return drill_report_markdown(out, ri);
-	default: return drill_report_text(out, ri);
-	}
 }
 
 /* GS_EXIT_FINDINGS after saying so when the site recovered over its
@@ -528,8 +403,7 @@ drill_report(int argc, char **argv)
 	struct drill_opts d;
 	struct opts o;
 	struct live_run run;
-	struct pipeline p;
-	struct source_set files = { NULL, 0, 0, NULL };
+	struct cmd_fleet f;
 	struct drill_record rec;
 	struct drill_budget b;
 	struct drill_terms terms;
@@ -542,14 +416,15 @@ drill_report(int argc, char **argv)
 
 	memset(&d, 0, sizeof(d));
 	memset(&run, 0, sizeof(run));
+	memset(&f, 0, sizeof(f));
 	d.cmd = &report_cmd;
 	report_cmd.payload = &d;
 	rc = opts_drill_parse(&o, &site, &report_cmd, argc, argv);
 	if (rc == OPTS_OK)
 		rc = report_check_opts(&d);
 	if (rc != OPTS_OK) {
-		drill_opts_free(&d);
-		return opts_exit_code(rc);
+		opts_drill_nodes_free(&d.nodes);
+		return cmd_parse_exit(rc);
 	}
 	arena_init(&a);
 	buf_init(&out, 0);
@@ -559,7 +434,7 @@ drill_report(int argc, char **argv)
 	if (live) {
 		code = report_read_cluster(&rec, &s, &run, &a, &o, &d, site);
 	} else {
-		code = load_site(&s, &p, &files, &a, &o, site);
+		code = load_site(&s, &f, &o, site);
 		if (code == GS_EXIT_OK)
 			code = report_read_record(&rec, &file, &a, s, d.record);
 	}
@@ -572,8 +447,15 @@ drill_report(int argc, char **argv)
 	ri.terms = &terms;
 	ri.source = live ? "from the cluster" : arena_printf(&a, "from record %s", d.record);
 	ri.burst = rec.burst_checked ? &rec : NULL;
-	if (report_format(&out, &ri, o.format) < 0 || put("gpusite drill report", &out) < 0 ||
-	    (d.svg && write_svg(d.svg, &ri) < 0)) {
+	if (drill_report_write(&out, &ri, o.format) < 0 || put("gpusite drill report", &out) < 0) {
+		code = GS_EXIT_FAILURE;
+		goto out;
+	}
+	if (d.svg && drill_report_svg_file(d.svg, &ri) < 0) {
+		fprintf(stderr,
+			"gpusite drill report: cannot write %s; check the directory exists"
+			" and is writable\n",
+			d.svg);
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
@@ -582,9 +464,10 @@ out:
 	buf_release(&out);
 	buf_release(&file);
 	if (live)
-		live_finish(&run);
+		live_run_finish(&run);
+	cmd_close(&f);
 	arena_release(&a);
-	drill_opts_free(&d);
+	opts_drill_nodes_free(&d.nodes);
 	return code;
 }
 
@@ -603,6 +486,6 @@ cmd_drill(int argc, char **argv)
 	opts_init(&o);
 	r = opts_parse(&o, &drill_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
-	return opts_exit_code(opts_usage_error(&drill_cmd, "say plan, run or report"));
+		return cmd_parse_exit(r);
+	return cmd_parse_exit(opts_usage_error(&drill_cmd, "say plan, run or report"));
 }

@@ -13,23 +13,14 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_drill.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_drill.h"
+#include "cli/opts_live.h"
 #include "pipeline/live.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "drill/drill_run.h"
 #include "kube/kube.h"
 #include "spec/spec.h"
-
-enum {
-	OPT_EXECUTE = 1,
-	OPT_RESTORE,
-	OPT_NODES,
-	OPT_GROUP,
-	OPT_WAIT,
-	OPT_INTERVAL,
-	OPT_RECORD,
-};
 
 struct run_args {
 	struct live_opts lo;
@@ -41,62 +32,14 @@ struct run_args {
 	const char *record;
 };
 
-static const struct opt_spec run_opts[] = {
-	{ OPT_EXECUTE, "execute", 0, NULL,
-	  "really run the drill (without it: print the API calls it would make)" },
-	{ OPT_RESTORE, "restore", 0, NULL,
-	  "uncordon the nodes the drill of --record FILE cordoned (not those"
-	  " unschedulable before it) and wait for the return condition" },
-	{ OPT_NODES, "nodes", 0, "NAME[,NAME...]",
-	  "the nodes to take down (repeatable; default: every hybrid node of the site);"
-	  " with --restore, those of the record to uncordon" },
-	{ OPT_GROUP, "group", 0, "GROUP", "the hybrid nodes of this nodeGroup" },
-	{ OPT_WAIT, "timeout", 0, "DURATION",
-	  "wait this long for the condition (default 30m; --restore: the"
-	  " pool's consolidateAfter + 5m)" },
-	{ OPT_INTERVAL, "interval", 0, "SECONDS",
-	  "poll period and first eviction retry wait (default 2)" },
-	{ OPT_RECORD, "record", 0, "FILE",
-	  "the drill record (JSON): --execute writes it (a new file, atomically,"
-	  " from before the first write on); --restore reads it and adds its steps" },
-	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
-	  "read this kubeconfig only (default: KUBECONFIG, ~/.kube/config,"
-	  " else the in-cluster service account)" },
-	{ LIVE_OPT_CONTEXT, "context", 0, "CTX",
-	  "the kubeconfig context to use (default: current-context)" },
-	{ LIVE_OPT_CLUSTER, "cluster", 0, "NAME",
-	  "the cluster.name of the site (default: from the kubeconfig)" },
-	{ 0, NULL, 0, NULL, NULL },
-};
-
 static int on_option(void *payload, int id, const char *value);
 
 static struct opts_cmd run_cmd = {
 	.name = "drill run",
 	.usage = "[options] SITE [PATH]",
-	.about = "The node-failure drill of SITE: only its on-prem hybrid nodes\n"
-		 "(eks.amazonaws.com/compute-type: hybrid, with the site's label or\n"
-		 "named in its nodeGroups), never a cloud node (karpenter.sh/nodepool).\n"
-		 "Without --execute a dry run: the exact API calls (method, path,\n"
-		 "content type, body), one per line; only reads are sent.  With\n"
-		 "--execute (it needs --record FILE): a SelfSubjectAccessReview for\n"
-		 "every right first (nothing is changed when one is missing), then the\n"
-		 "nodes are cordoned (a node unschedulable already is left as it is)\n"
-		 "and their pods evicted through the policy/v1 Eviction API as kubectl\n"
-		 "drain does (DaemonSet and mirror pods stay; a PodDisruptionBudget's\n"
-		 "429 is retried with backoff, then named), and the run waits until\n"
-		 "every GPU pod that moved is Ready again.  The record keeps every\n"
-		 "transition and which nodes the drill cordoned; it is written before\n"
-		 "the first write and after each cordon.  --restore --record FILE\n"
-		 "uncordons only those, names the nodes it leaves cordoned, and adds\n"
-		 "its steps to the record.  Ctrl-C, SIGTERM or a write refused for good\n"
-		 "stops the run and leaves the nodes cordoned; the message names them\n"
-		 "and the restore command.  Exit 0: recovered within targetRTO; 1:\n"
-		 "recovered too late or not in time; 2: usage (--record missing, or\n"
-		 "the file exists); 3: could not run (nodes, rights, PDB, API error,\n"
-		 "interrupted).\n",
+	.about = cli_help_drill_run,
 	.common = OPTS_QUIET | OPTS_VERBOSE | OPTS_SOURCE,
-	.own = run_opts,
+	.own = opts_drill_run,
 	.on_option = on_option,
 	.min_args = 1,
 	.max_args = 2,
@@ -111,16 +54,16 @@ on_option(void *payload, int id, const char *value)
 	int rc;
 
 	switch (id) {
-	case OPT_EXECUTE: ra->execute = true; return 0;
-	case OPT_RESTORE: ra->restore = true; return 0;
-	case OPT_NODES:
+	case DRILL_OPT_EXECUTE: ra->execute = true; return 0;
+	case DRILL_OPT_RESTORE: ra->restore = true; return 0;
+	case DRILL_OPT_NODES:
 		if (opts_drill_nodes_add(&ra->nodes, value) < 0)
 			return opts_usage_error(&run_cmd, "out of memory");
 		if (!ra->nodes.count)
 			return opts_usage_error(&run_cmd, "--nodes needs a node name");
 		return 0;
-	case OPT_GROUP: ra->group = value; return 0;
-	case OPT_WAIT:
+	case DRILL_OPT_GROUP: ra->group = value; return 0;
+	case DRILL_OPT_WAIT:
 		if (spec_parse_duration(value, false, &dur) < 0 || dur.seconds <= 0)
 			return opts_usage_error(&run_cmd,
 						"--timeout '%s' is not a "
@@ -128,7 +71,7 @@ on_option(void *payload, int id, const char *value)
 						value);
 		ra->timeout = (double)dur.seconds;
 		return 0;
-	case OPT_INTERVAL:
+	case DRILL_OPT_INTERVAL:
 		ra->interval = strtod(value, &end);
 		if (*end || end == value || !(ra->interval > 0 && ra->interval <= 600))
 			return opts_usage_error(&run_cmd,
@@ -136,15 +79,9 @@ on_option(void *payload, int id, const char *value)
 						"number of seconds from 0 to 600",
 						value);
 		return 0;
-	case OPT_RECORD: ra->record = value; return 0;
+	case DRILL_OPT_RECORD: ra->record = value; return 0;
 	default: rc = live_on_option(&ra->lo, &run_cmd, id, value); return rc == 1 ? 0 : rc;
 	}
-}
-
-static void
-free_args(struct run_args *ra)
-{
-	opts_drill_nodes_free(&ra->nodes);
 }
 
 /*
@@ -183,23 +120,13 @@ check_args(const struct run_args *ra)
 	return OPTS_OK;
 }
 
-/*
- * --restore: the drill's record, of this site and cluster.  GS_EXIT_OK,
- * or GS_EXIT_FAILURE after saying why.
- */
+/* --restore: the drill's record, of this site and cluster. */
 static int
 read_drilled(struct drill_record *out, struct live_run *run, struct arena *a,
 	     const struct run_args *ra, const struct spec_site *site)
 {
-	if (drill_record_load(a, &run->errors, out, ra->record, site->name) < 0)
-		return live_fail(run);
-	if (out->cluster && site->cluster.name && strcmp(out->cluster, site->cluster.name)) {
-		diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RECORD, "",
-			 "%s is a record of a drill in cluster %s, not %s: restore it against"
-			 " its own cluster (--context)",
-			 ra->record, out->cluster, site->cluster.name);
-		return live_fail(run);
-	}
+	if (drill_run_read_drilled(out, a, &run->errors, ra->record, site) < 0)
+		return cmd_live_fail(run);
 	return GS_EXIT_OK;
 }
 
@@ -210,19 +137,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
-}
-
-/* The site called name among the cluster's sites (the last of that
- * name), or NULL. */
-static const struct spec_site *
-find_site(const struct live_run *run, const char *name)
-{
-	const struct spec_site *site = NULL;
-
-	for (size_t i = 0; i < run->nsites; i++)
-		if (!strcmp(run->sites[i]->name, name))
-			site = run->sites[i];
-	return site;
 }
 
 /* What drill_run() is to do, from the options; the defaults filled in. */
@@ -266,56 +180,6 @@ run_catching_signals(struct arena *a, struct diags *errors, struct drill_record 
 	return rc;
 }
 
-/*
- * A drill that went to its end: recovered within targetRTO (said unless
- * --quiet), or too late or not at all (the errors printed); then the
- * command that restores what it cordoned.  Returns the exit code.
- */
-static int
-run_verdict(struct live_run *run, struct arena *a, const struct opts *o, const struct run_args *ra,
-	    const struct drill_run_opts *dro, const struct drill_record *rec,
-	    struct drill_run_result *res)
-{
-	const struct spec_site *site = dro->site;
-	const char *hint;
-	int code = GS_EXIT_OK;
-
-	if (res->outcome == DRILL_OUTCOME_AVAILABLE && !ra->restore) {
-		struct drill_budget b;
-		struct drill_terms t;
-
-		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
-		drill_terms_compute(a, &t, &b, rec);
-		if (t.total_known && t.target && !t.within_target) {
-			diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET,
-				 "",
-				 "site '%s' recovered in %llds, over its targetRTO "
-				 "of %llds: `gpusite drill report %s --record FILE` "
-				 "shows which term ran over",
-				 site->name, (long long)t.total, (long long)t.target, site->name);
-			res->target_missed = true;
-		} else if (!o->quiet) {
-			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n", site->name,
-				t.total_known ? arena_printf(a, " in %llds", (long long)t.total)
-					      : "",
-				t.target ? arena_printf(a, ", within its targetRTO of %llds",
-							(long long)t.target)
-					 : "");
-		}
-	}
-	if (res->outcome != DRILL_OUTCOME_AVAILABLE || res->target_missed) {
-		live_run_print_errors(run);
-		code = GS_EXIT_FINDINGS;
-	}
-	hint = ra->restore ? NULL : drill_run_restore_hint(a, dro, rec);
-	if (hint)
-		fprintf(stderr,
-			"gpusite drill run: the nodes the drill cordoned stay cordoned; restore"
-			" them with `%s`\n",
-			hint);
-	return code;
-}
-
 int
 cmd_drill_run(int argc, char **argv)
 {
@@ -327,7 +191,7 @@ cmd_drill_run(int argc, char **argv)
 	struct drill_run_result res;
 	struct drill_run_opts dro;
 	const struct spec_site *site;
-	const char *site_name;
+	const char *site_name, *hint;
 	int code, rc;
 
 	memset(&ra, 0, sizeof(ra));
@@ -337,16 +201,16 @@ cmd_drill_run(int argc, char **argv)
 	if (rc == OPTS_OK)
 		rc = check_args(&ra);
 	if (rc != OPTS_OK) {
-		free_args(&ra);
-		return opts_exit_code(rc);
+		opts_drill_nodes_free(&ra.nodes);
+		return cmd_parse_exit(rc);
 	}
 	/* the client's one deadline covers the whole wait */
 	ra.lo.timeout = (ra.timeout ? ra.timeout : 3600) + 120;
 	arena_init(&a);
-	code = live_start(&run, &a, "gpusite drill run", &o, &ra.lo);
+	code = cmd_live_open(&run, &a, "gpusite drill run", &o, &ra.lo);
 	if (code != GS_EXIT_OK)
 		goto out;
-	site = find_site(&run, site_name);
+	site = live_run_site(&run, site_name);
 	if (!site) {
 		fprintf(stderr,
 			"gpusite drill run: site '%s' is not among the sites "
@@ -369,7 +233,7 @@ cmd_drill_run(int argc, char **argv)
 	if (res.recorded && drill_run_write_record(&run.errors, &rec, ra.record) < 0)
 		rc = -1;
 	if (rc < 0) {
-		code = live_fail(&run);
+		code = cmd_live_fail(&run);
 		goto out;
 	}
 	if (!ra.execute) {
@@ -381,10 +245,19 @@ cmd_drill_run(int argc, char **argv)
 		code = GS_EXIT_OK;
 		goto out;
 	}
-	code = run_verdict(&run, &a, &o, &ra, &dro, &rec, &res);
+	if (drill_run_verdict(&res, &a, &run.errors, &dro, &rec, o.quiet) < 0) {
+		live_run_print_errors(&run);
+		code = GS_EXIT_FINDINGS;
+	}
+	hint = ra.restore ? NULL : drill_run_restore_hint(&a, &dro, &rec);
+	if (hint)
+		fprintf(stderr,
+			"gpusite drill run: the nodes the drill cordoned stay cordoned; restore"
+			" them with `%s`\n",
+			hint);
 out:
-	live_finish(&run);
+	live_run_finish(&run);
 	arena_release(&a);
-	free_args(&ra);
+	opts_drill_nodes_free(&ra.nodes);
 	return code;
 }

@@ -16,7 +16,8 @@
 #include "base/arena.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "explain/explain.h"
 #include "fleetpage/fleetpage.h"
 #include "pipeline/pipeline.h"
@@ -31,9 +32,7 @@ struct explain_args {
 };
 
 static const struct opt_spec explain_opts[] = {
-	{ E_KUBE_VERSION, "kube-version", 0, "X.Y",
-	  "target Kubernetes version"
-	  " (overrides cluster.kubernetesVersion)" },
+	OPTS_KUBE_VERSION_ROW(E_KUBE_VERSION),
 	{ E_FAIL, "fail", 0, "K",
 	  "--format json: the what-if of every set of up to K sites of a"
 	  " cluster failing together (default 2, at most 4)" },
@@ -45,20 +44,7 @@ static int explain_option(void *payload, int id, const char *value);
 static struct opts_cmd explain_cmd = {
 	.name = "explain",
 	.usage = "[options] [SITE|CLUSTER] [PATH]",
-	.about = "Explain each site (or only SITE, or the sites of CLUSTER) of the specs\n"
-		 "under PATH (default: sites/ below the current directory if it exists,\n"
-		 "else the directory):\n"
-		 "the RTO budget term by term against recovery.targetRTO, the Kubernetes\n"
-		 "version the output is written for, on-prem GPUs against the fallback's\n"
-		 "GPU limit and the instance types that serve it, and what each rendered\n"
-		 "object is for.  A single argument that is an existing file or\n"
-		 "directory is PATH, else SITE.  SITE may name a cluster: then first\n"
-		 "the cluster view (the capacity of each site and of the cluster, which\n"
-		 "namespaces go to which site and pool, whether every GPU pool is\n"
-		 "reachable from exactly one site's scope), then each of its sites.\n"
-		 "--format json prints the same numbers\n"
-		 "as one JSON document (docs/explain-json.md): per cluster, per site,\n"
-		 "and every set of up to --fail K sites of a cluster failing together.\n",
+	.about = cli_help_explain,
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE | OPTS_FORMAT,
 	.formats = OPTS_FMT(REPORT_TEXT) | OPTS_FMT(REPORT_JSON),
 	.own = explain_opts,
@@ -91,43 +77,26 @@ is_path(const char *arg)
 	return stat(arg, &st) == 0;
 }
 
-static bool
-is_cluster(const struct spec_fleet *f, const char *name)
-{
-	for (size_t i = 0; i < f->count; i++)
-		if (!strcmp(f->sites[i]->cluster.name, name))
-			return true;
-	return false;
-}
-
 /* --format json: the fleet page's numbers of the sites asked for. */
 static int
-explain_json(struct arena *a, struct pipeline *p, struct source_set *files, const char *only,
-	     int fail, unsigned flags, int code)
+explain_json(struct cmd_fleet *f, const struct opts *o, const char *only, int fail, unsigned flags)
 {
 	struct fleetpage fp;
 	struct fleetpage_options fo = { fail, NULL, 0, only };
-	struct report_input in;
-	struct buf b;
+	struct cmd_findings rf = cmd_fleet_findings(f);
+	struct buf b = BUF_INIT;
+	int code;
 
-	fleetpage_build(&fp, a, &p->diags, &p->fleet, &fo);
+	fleetpage_build(&fp, &f->a, &f->p.diags, &f->p.fleet, &fo);
 	if (only && !fp.site_count) {
 		fprintf(stderr,
 			"gpusite explain: no site or cluster is named '%s' (%zu sites read): check"
 			" the name against metadata.name and spec.cluster.name\n",
-			only, p->fleet.count);
+			only, f->p.fleet.count);
 		return GS_EXIT_FINDINGS;
 	}
-	diags_sort(&p->diags);
-	if (p->diags.count) {
-		in = (struct report_input){ &p->diags, files, &p->fleet, p->docs,
-					    "gpusite explain" };
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
-	}
-	if (diags_count(&p->diags, DIAG_ERROR))
-		code = GS_EXIT_FINDINGS;
-	buf_init(&b, 0);
-	if (fleetpage_json(&b, a, &fp) < 0 || fwrite(b.data, 1, b.len, stdout) != b.len) {
+	code = cmd_report_exit(&rf, o, REPORT_TEXT, flags);
+	if (fleetpage_json(&b, &f->a, &fp) < 0 || fwrite(b.data, 1, b.len, stdout) != b.len) {
 		fprintf(stderr, "gpusite explain: cannot write the JSON document\n");
 		code = GS_EXIT_FAILURE;
 	}
@@ -138,82 +107,67 @@ explain_json(struct arena *a, struct pipeline *p, struct source_set *files, cons
 int
 cmd_explain(int argc, char **argv)
 {
-	struct arena a = ARENA_INIT;
 	struct opts o;
-	struct source_set files = { NULL, 0, 0, NULL };
-	struct pipeline p;
-	struct pipeline_source src;
-	struct report_input in;
+	struct cmd_fleet f;
+	struct cmd_findings rf;
 	struct render_result r;
 	struct render_options ropt;
 	struct explain_input ein;
-	const char *site = NULL, *path = NULL;
+	const char *site = NULL;
 	unsigned flags;
 	struct explain_args ea = { 0, FLEETPAGE_FAIL_DEFAULT };
-	int rc, code = GS_EXIT_OK;
+	int rc, code;
 	bool rendered, any = false;
 
 	explain_cmd.payload = &ea;
 	rc = opts_parse(&o, &explain_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
-	if (o.nargs == 2) {
+		return cmd_parse_exit(rc);
+	/* SITE PATH, PATH or SITE: o.args keeps the PATH alone */
+	if (o.nargs == 2 || (o.nargs == 1 && !is_path(o.args[0]))) {
 		site = o.args[0];
-		path = o.args[1];
-	} else if (o.nargs == 1) {
-		if (is_path(o.args[0]))
-			path = o.args[0];
-		else
-			site = o.args[0];
+		o.args++;
+		o.nargs--;
 	}
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
-
-	arena_init(&a);
-	src = opts_source(&o, path ? &path : NULL, path ? 1 : 0);
-	if (pipeline_open(&p, &files, &a, &src, "gpusite explain", flags) < 0) {
-		code = GS_EXIT_FAILURE;
+	code = cmd_open(&f, &o, "gpusite explain", flags, SIZE_MAX);
+	if (code != GS_EXIT_OK)
 		goto out;
-	}
-
 	if (o.format == REPORT_JSON) {
-		code = explain_json(&a, &p, &files, site, ea.fail, flags, code);
+		code = explain_json(&f, &o, site, ea.fail, flags);
 		goto out;
 	}
 	memset(&ropt, 0, sizeof(ropt));
 	/* a CLUSTER renders every site; its own are printed below */
-	if (site && (spec_fleet_find(&p.fleet, site) || !is_cluster(&p.fleet, site))) {
+	if (site &&
+	    (spec_fleet_find(&f.p.fleet, site) || !spec_fleet_has_cluster(&f.p.fleet, site))) {
 		ropt.sites = &site;
 		ropt.site_count = 1;
 	}
 	ropt.kube_minor = ea.kube_minor;
 	/* Every rendered object of the site, without reading any secret. */
-	rendered = render_fleet(&r, &a, &p.diags, &p.fleet, &ropt) == 0;
-
-	diags_sort(&p.diags);
-	if (p.diags.count) {
-		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite explain" };
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
-	}
-	if (diags_count(&p.diags, DIAG_ERROR))
-		code = GS_EXIT_FINDINGS;
+	rendered = render_fleet(&r, &f.a, &f.p.diags, &f.p.fleet, &ropt) == 0;
+	rf = cmd_fleet_findings(&f);
+	code = cmd_report_exit(&rf, &o, REPORT_TEXT, flags);
 
 	ein = (struct explain_input){ ea.kube_minor, &r, rendered, &ropt };
 	/* a CLUSTER: its view first (src/explain/explain_cluster.c) */
-	if (site && !spec_fleet_find(&p.fleet, site) && is_cluster(&p.fleet, site)) {
-		explain_cluster(stdout, &a, &p.fleet, site);
+	if (site && !spec_fleet_find(&f.p.fleet, site) &&
+	    spec_fleet_has_cluster(&f.p.fleet, site)) {
+		explain_cluster(stdout, &f.a, &f.p.fleet, site);
 		any = true;
 	}
-	for (size_t i = 0; i < p.fleet.count; i++) {
-		const struct spec_site *s = p.fleet.sites[i];
+	for (size_t i = 0; i < f.p.fleet.count; i++) {
+		const struct spec_site *s = f.p.fleet.sites[i];
 
 		if (site && strcmp(site, s->name) && strcmp(site, s->cluster.name))
 			continue;
 		if (any)
 			printf("\n");
 		any = true;
-		explain_site(stdout, &a, &p.diags, s, &ein);
+		explain_site(stdout, &f.a, &f.p.diags, s, &ein);
 	}
 out:
-	arena_release(&a);
+	cmd_close(&f);
 	return code;
 }

@@ -17,70 +17,27 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "argocd/argocd_app.h"
+#include "argocd/argocd_env.h"
+#include "argocd/argocd_plugin.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
-#include "argocd/argocd_api.h"
-#include "argocd/argocd_app.h"
-#include "argocd/argocd_env.h"
-#include "argocd/argocd_fleet.h"
-#include "argocd/argocd_settings.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
-#include "pipeline/pipeline.h"
-#include "emit/emit.h"
-#include "render/render.h"
-#include "source/source.h"
-#include "spec/spec.h"
 
 extern char **environ;
 
-/* Argo CD gives the whole request 60 s by default (docs/design/upstream.md, "Argo CD"). */
-#define DEADLINE_SECONDS 45
-/* One gRPC message carries every manifest; its default cap is 100 MiB. */
-#define OUTPUT_CAP (64u << 20)
 /* The UI shows the whole of stderr: keep it readable. */
 #define MAX_LINES 50
 
 static const struct opts_cmd generate_cmd = {
 	.name = "generate",
 	.usage = "",
-	.about = "Argo CD config-management plugin entry point (plugin/plugin.yaml).\n"
-		 "Renders the sites under the working directory (its sites/ when present)\n"
-		 "and prints the YAML stream on stdout, the bytes `gpusite render` prints,\n"
-		 "except that the objects a cluster's sites share go to one Application.\n"
-		 "Takes no arguments: every input comes from the environment Argo CD sets.\n"
-		 "\n"
-		 "Settings, each looked up as a plugin parameter (ARGOCD_APP_PARAMETERS or\n"
-		 "PARAM_*), then ARGOCD_ENV_<NAME> (plugin env), then <NAME>:\n"
-		 "  sites         array of site names (metadata.name); default all sites\n"
-		 "  cluster       array of spec.cluster.name; only the sites of these clusters\n"
-		 "  objects       cluster = only what lives in the destination cluster (no\n"
-		 "                argoproj.io object); argocd = only the GPU-stack\n"
-		 "                Applications, one per cluster, for a hub Argo CD (their\n"
-		 "                destination.name defaults to spec.cluster.name); all\n"
-		 "                (default) = both, for an Argo CD inside the one cluster\n"
-		 "  strict        \"true\": warnings fail the render; default false\n"
-		 "  kube-version  target Kubernetes version, e.g. 1.35; default KUBE_VERSION,\n"
-		 "                else each site's cluster.kubernetesVersion\n"
-		 "  shared-objects  which Application carries the objects the sites of a\n"
-		 "                cluster share (the GPU stack Application): owner (default)\n"
-		 "                = only the cluster's site with the smallest metadata.name\n"
-		 "                among all its sites under the application path; all =\n"
-		 "                every site's; none = no Application (managed elsewhere)\n"
-		 "Refused, with nothing on stdout: a parameter or ARGOCD_ENV_ name that is\n"
-		 "no setting (ARGOCD_ENV_sites included: write ARGOCD_ENV_SITES); cluster\n"
-		 "objects of more than one cluster (objects cluster or all without a\n"
-		 "'cluster' or 'sites' that names one); an Application when\n"
-		 "KUBE_API_VERSIONS lacks argoproj.io/v1alpha1/Application.  Any other API\n"
-		 "KUBE_API_VERSIONS lacks is a warning (an error with strict).\n"
-		 "\n"
-		 "On any error stdout stays empty, stderr holds one line per problem and a\n"
-		 "summary last, and the exit code is not 0 (1 findings, 2 settings, 3 could\n"
-		 "not read the application path).\n",
+	.about = cli_help_generate,
 	.common = 0,
 	.min_args = 0,
 	.max_args = 0,
@@ -111,131 +68,19 @@ deadline_arm(void)
 	sa.sa_handler = on_deadline;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
-	alarm(DEADLINE_SECONDS);
+	alarm(ARGOCD_DEADLINE_SECONDS);
 }
 
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* Between stages: the alarm is the hard stop, this the polite one. */
+/* The exit code of an argocd_generate() result. */
 static int
-deadline_check(struct diags *d, double start, const char *stage)
+exit_of(int rc)
 {
-	struct pos at = POS_NONE;
-
-	if (now_seconds() - start < DEADLINE_SECONDS)
-		return 0;
-	return diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_DEADLINE, "",
-			"gave up after %s, past %d s of Argo CD's 60 s deadline", stage,
-			DEADLINE_SECONDS);
-}
-
-/* Activation codes are never needed: generate writes no NodeConfig file. */
-/* How GS062 and GS177 name the version generate renders for. */
-static const char kube_what[] = "kube-version (KUBE_VERSION, the destination's version)";
-
-static const char *
-no_env(const char *name)
-{
-	(void)name;
-	return NULL;
-}
-
-static int
-run(struct buf *out, struct arena *a, struct diags *d)
-{
-	struct argocd_env env;
-	struct argocd_settings g;
-	struct pipeline p;
-	struct source_set files;
-	struct render_result r;
-	struct render_options opt;
-	double start = now_seconds();
-	size_t shared_left;
-	int ret;
-
-	if (argocd_env_load(&env, a, d, (const char *const *)environ) < 0)
-		return GS_EXIT_USAGE;
-	/* Both before any site is read: a misspelt setting must never widen
-	 * what is rendered. */
-	ret = argocd_env_check_names(d, &env, argocd_setting_names);
-	if (argocd_settings_read(&g, a, d, &env, 0) < 0 || ret < 0)
-		return GS_EXIT_USAGE;
-
-	ret = argocd_app_load(&p, &files, a, d, &env);
-	if (ret == ARGOCD_LOAD_FAILED)
-		return GS_EXIT_FAILURE;
-	if (ret == ARGOCD_LOAD_FINDINGS)
-		return GS_EXIT_FINDINGS;
-	if (deadline_check(d, start, "reading the specs") < 0)
-		return GS_EXIT_FAILURE;
-	if (argocd_select(&g, a, d, &env, &p.fleet) < 0)
-		return GS_EXIT_FINDINGS;
-
-	memset(&r, 0, sizeof(r));
-	memset(&opt, 0, sizeof(opt));
-	opt.sites = argocd_render_sites(&opt.site_count, a, &g, &p.fleet);
-	opt.argocd_hub = g.objects == ARGOCD_OBJECTS_ARGOCD;
-	/* A hub's KUBE_VERSION is the hub's: the Applications it gets do
-	 * not depend on any cluster's version. */
-	opt.kube_minor = g.objects == ARGOCD_OBJECTS_ARGOCD ? 0 : g.kube_minor;
-	opt.files = false;
-	opt.getenv = no_env;
-	/* kube-version (KUBE_VERSION: the destination's) overrides each
-	 * site's kubernetesVersion, which is all the rules saw */
-	if (g.objects != ARGOCD_OBJECTS_ARGOCD) {
-		pipeline_check_kube_agrees(d, &p.fleet, &opt, kube_what);
-		if (pipeline_check_kube_version(d, &p.fleet, &opt, kube_what) < 0)
-			return GS_EXIT_FINDINGS;
+	switch (rc) {
+	case ARGOCD_RUN_OK: return GS_EXIT_OK;
+	case ARGOCD_RUN_FINDINGS: return GS_EXIT_FINDINGS;
+	case ARGOCD_RUN_SETTINGS: return GS_EXIT_USAGE;
+	default: return GS_EXIT_FAILURE;
 	}
-	if (render_fleet(&r, a, d, &p.fleet, &opt) < 0)
-		return GS_EXIT_FINDINGS;
-	shared_left = argocd_keep_carried(&r, &g, &p.fleet);
-	if (!r.count) {
-		struct pos at = POS_NONE;
-
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the sites rendered no object%s: refusing an empty success, which would "
-			 "prune the application",
-			 g.objects == ARGOCD_OBJECTS_ARGOCD && shared_left
-				 ? " for the hub (shared-objects leaves the cluster's Argo CD "
-				   "Applications to another application)"
-			 : g.objects == ARGOCD_OBJECTS_ARGOCD
-				 ? " for the hub (objects: argocd keeps only Argo CD Applications)"
-			 : shared_left
-				 ? " of their own (shared-objects leaves the cluster's shared "
-				   "objects to another application)"
-				 : "");
-		return GS_EXIT_FINDINGS;
-	}
-	if (argocd_check_apis(a, d, &env, &g, &p.fleet, &r) < 0)
-		return GS_EXIT_FINDINGS;
-	if (g.strict)
-		diags_promote_warnings(d);
-	if (diags_count(d, DIAG_ERROR))
-		return GS_EXIT_FINDINGS;
-
-	ret = emit_stream(out, &r, EMIT_YAML);
-	if (ret < 0 || !out->len) {
-		struct pos at = POS_NONE;
-
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 ret == BUF_ETOOBIG
-				 ? "the rendered stream is larger than %u MiB: split the sites "
-				   "over several applications with the 'sites' setting"
-				 : "the rendered stream could not be written (%u MiB cap)",
-			 OUTPUT_CAP >> 20);
-		return GS_EXIT_FAILURE;
-	}
-	if (deadline_check(d, start, "rendering") < 0)
-		return GS_EXIT_FAILURE;
-	return GS_EXIT_OK;
 }
 
 int
@@ -249,13 +94,13 @@ cmd_generate(int argc, char **argv)
 
 	rc = opts_parse(&o, &generate_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	deadline_arm();
 	arena_init(&a);
 	diags_init(&d, &a);
-	buf_init(&out, OUTPUT_CAP);
+	buf_init(&out, ARGOCD_OUTPUT_CAP);
 
-	code = run(&out, &a, &d);
+	code = exit_of(argocd_generate(&out, &a, &d, (const char *const *)environ));
 	alarm(0);
 	if (code == GS_EXIT_OK && diags_count(&d, DIAG_ERROR))
 		code = GS_EXIT_FINDINGS;

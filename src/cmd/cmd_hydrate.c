@@ -13,7 +13,8 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "hydrate/hydrate.h"
 #include "pipeline/pipeline.h"
 
@@ -42,21 +43,7 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd hydrate_cmd = {
 	.name = "hydrate",
 	.usage = "--branch NAME [options] [PATH]",
-	.about = "Render every cluster of the fleet at a revision (--ref, default HEAD; never\n"
-		 "the work tree) and commit the result to a branch of the same repository,\n"
-		 "without a work tree: clusters/<dir>/cluster/manifest.yaml (what\n"
-		 "`render --objects cluster --cluster <cluster>` prints) and\n"
-		 "clusters/<dir>/argocd/manifest.yaml (the GPU-stack Applications for\n"
-		 "the hub), each with a README.md and a cluster.json, and an index\n"
-		 "README.md at the top; <dir> is the cluster's name as a DNS-1123 label\n"
-		 "(lower case, '_' as '-'), and the index says which is which.\n"
-		 "The commit takes its author, committer and dates from the source commit\n"
-		 "and carries the trailers Gpusite-Source and Gpusite-Version: the same\n"
-		 "source on the same parent gives the same commit id on any machine.\n"
-		 "Nothing is committed when the tree is unchanged.  The branch is moved\n"
-		 "only if it still points where it did when the run read it: of two\n"
-		 "concurrent runs one wins, the other exits 3.  Invalid specs: the\n"
-		 "findings as validate prints them, nothing committed, exit 1.\n",
+	.about = cli_help_hydrate,
 	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = hydrate_opts,
 	.on_option = on_option,
@@ -114,7 +101,7 @@ cmd_hydrate(int argc, char **argv)
 	hydrate_cmd.payload = &ho;
 	rc = opts_parse(&o, &hydrate_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	if (check_usage(&ho, &o) < 0)
 		return GS_EXIT_USAGE;
 	ho.repo = o.repo;

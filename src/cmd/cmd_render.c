@@ -25,7 +25,8 @@
 #include "argocd/argocd_fleet.h"
 #include "argocd/argocd_settings.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "pipeline/pipeline.h"
 #include "emit/emit.h"
 #include "emit/emit_batch.h"
@@ -64,9 +65,7 @@ static const struct opt_spec render_opts[] = {
 	{ R_VALUES, "values", 0, "DIR",
 	  "write the GPU stack's Helm values:"
 	  " DIR/<cluster>/values.yaml" },
-	{ R_KUBE_VERSION, "kube-version", 0, "X.Y",
-	  "target Kubernetes version"
-	  " (overrides cluster.kubernetesVersion)" },
+	OPTS_KUBE_VERSION_ROW(R_KUBE_VERSION),
 	{ R_OBJECTS, "objects", 0, "WHICH",
 	  "cluster (what lives in the cluster, no"
 	  " argoproj.io object), argocd (the GPU-stack Applications for a hub Argo CD,"
@@ -94,49 +93,13 @@ static int on_option(void *payload, int id, const char *value);
 static struct opts_cmd render_cmd = {
 	.name = "render",
 	.usage = "[options] [PATH]",
-	.about = "Render the cluster stream of the site specs under PATH (default: sites/\n"
-		 "below the current directory if it exists, else the directory): the\n"
-		 "NodeConfig ConfigMaps, fallback NodePools, GPU stack Applications,\n"
-		 "placement policies and PrometheusRules, sorted by kind, namespace and\n"
-		 "name.  Any error prints the findings on stderr and nothing on stdout.\n"
-		 "SSM activation codes are read from the environment variables the specs\n"
-		 "name, only for --nodeconfigs, and only ever written to those files.\n"
-		 "\n"
-		 "Files are written all or nothing, and never through a symlink: a link\n"
-		 "anywhere below the --nodeconfigs or --values DIR or at -o FILE, or a FIFO,\n"
-		 "socket, device or directory where a file goes, is refused (exit 3) before\n"
-		 "anything is written.  DIR itself, and the directories on the way to it\n"
-		 "or to FILE, are followed as given.  A stream that holds the objects of\n"
-		 "more than one cluster fits no single cluster: render says so on stderr\n"
-		 "(not with -q); --objects cluster --cluster NAME renders one cluster.\n",
+	.about = cli_help_render,
 	.common = OPTS_SOURCE | OPTS_STRICT | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = render_opts,
 	.on_option = on_option,
 	.min_args = 0,
 	.max_args = 1,
 };
-
-/* Append the names of a comma-separated list (empty items skipped);
- * -1 when there is none at all. */
-static int
-add_names(struct arena *a, const char ***names, size_t *count, const char *value)
-{
-	const char *p = value;
-	size_t before = *count;
-
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t n = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (n) {
-			*names = arena_realloc(a, *names, *count * sizeof(**names),
-					       (*count + 1) * sizeof(**names));
-			(*names)[(*count)++] = arena_strndup(a, p, n);
-		}
-		p += n + (comma ? 1 : 0);
-	}
-	return *count > before ? 0 : -1;
-}
 
 static int
 on_option(void *payload, int id, const char *value)
@@ -145,11 +108,11 @@ on_option(void *payload, int id, const char *value)
 
 	switch (id) {
 	case R_SITE:
-		if (add_names(ra->arena, &ra->sites, &ra->site_count, value) < 0)
+		if (opts_names_add(ra->arena, &ra->sites, &ra->site_count, value) < 0)
 			return opts_usage_error(&render_cmd, "--site needs a site name");
 		return 0;
 	case R_CLUSTER:
-		if (add_names(ra->arena, &ra->clusters, &ra->cluster_count, value) < 0)
+		if (opts_names_add(ra->arena, &ra->clusters, &ra->cluster_count, value) < 0)
 			return opts_usage_error(&render_cmd, "--cluster needs a cluster name");
 		return 0;
 	case R_OUTPUT: ra->output = value; return 0;
@@ -208,36 +171,6 @@ whole_sites(struct spec_fleet *out, struct arena *t, const void *p, const struct
 	pipeline_whole_sites(out, t, p, stubs);
 }
 
-static int
-plan_files(struct arena *a, struct emit_files *s, const struct emit_batch *r,
-	   enum render_file_kind kind, const char *dir)
-{
-	for (size_t i = 0; i < r->file_count; i++) {
-		const struct emit_text_file *f = &r->files[i];
-
-		if (f->key.kind != kind)
-			continue;
-		if (!emit_path_is_plain(f->key.path)) {
-			fprintf(stderr,
-				"gpusite render: error: refusing to write '%s'"
-				" outside '%s'\n",
-				f->key.path, dir);
-			return -1;
-		}
-		emit_files_add(a, s, dir, f->key.path, f->data, f->key.has_secret);
-	}
-	return 0;
-}
-
-static bool
-has_rule(const struct diags *d, const char *rule)
-{
-	for (size_t i = 0; i < d->count; i++)
-		if (d->items[i].level == DIAG_ERROR && !strcmp(d->items[i].rule, rule))
-			return true;
-	return false;
-}
-
 /* What the options ask of render(). */
 static void
 render_options_from(struct render_options *ropt, struct render_args *ra)
@@ -270,90 +203,58 @@ write_files(struct arena *a, struct render_args *ra, struct emit_files *outs, st
 		ra->output = NULL;
 		ra->discard = true;
 	}
-	if ((ra->nodeconfigs &&
-	     plan_files(a, outs, r, RENDER_FILE_NODECONFIG, ra->nodeconfigs) < 0) ||
-	    (ra->values && plan_files(a, outs, r, RENDER_FILE_VALUES, ra->values) < 0))
-		return -1;
-	if (ra->output)
-		emit_files_add_writer(a, outs, ra->output, emit_batch_write_fd, r);
-	return emit_files_commit(a, outs) < 0 ? -1 : 0;
-}
-
-/*
- * A stream holding the objects of several clusters fits no one cluster:
- * say so, once, on stderr (stdout and the exit code stay as they are).
- */
-static void
-note_clusters(struct arena *a, const struct emit_batch *r)
-{
-	const char *names = "";
-
-	if (r->clusters < 2)
-		return;
-	for (size_t i = 0; i < r->clusters && i < EMIT_CLUSTER_NAMES; i++)
-		names = arena_printf(a, "%s%s%s", names, i ? ", " : "", r->cluster_names[i]);
-	fprintf(stderr,
-		"gpusite render: note: the stream holds the objects of %zu clusters (%s%s);"
-		" it fits no single cluster: render one cluster at a time"
-		" (--objects cluster --cluster NAME), or --objects argocd for a hub Argo CD\n",
-		r->clusters, names, r->clusters > EMIT_CLUSTER_NAMES ? ", ..." : "");
+	return emit_batch_commit(a, outs, r, ra->nodeconfigs, ra->values, ra->output);
 }
 
 int
 cmd_render(int argc, char **argv)
 {
-	struct arena a = ARENA_INIT;
 	struct render_args ra;
 	struct opts o;
-	struct source_set files = { NULL, 0, 0, NULL };
-	struct pipeline p;
-	struct pipeline_source src;
-	struct report_input in;
+	struct cmd_fleet f;
+	struct cmd_findings rf;
 	struct emit_batch r;
-	struct emit_sites lean = { whole_sites, &p };
+	struct emit_sites lean = { whole_sites, &f.p };
 	struct render_options ropt;
 	struct emit_files outs;
+	struct arena opts_arena = ARENA_INIT;
 	bool have_stream = false;
 	unsigned flags;
-	double t0 = pipeline_now_ms();
 	struct timespec start;
 	size_t swept = 0;
 	int rc, code = GS_EXIT_OK;
 
 	clock_gettime(CLOCK_REALTIME, &start);
-
-	arena_init(&a);
+	arena_init(&opts_arena);
 	emit_batch_init(&r, "gpusite render");
 	r.hub = argocd_object_is_hub; /* render's note counts the others' clusters */
 	memset(&ra, 0, sizeof(ra));
 	memset(&outs, 0, sizeof(outs));
+	memset(&f, 0, sizeof(f));
 	outs.name = "gpusite render";
-	ra.arena = &a;
+	ra.arena = &opts_arena;
 	ra.format = EMIT_YAML;
 	render_cmd.payload = &ra;
 	rc = opts_parse(&o, &render_cmd, argc, argv);
 	if (rc != OPTS_OK) {
-		code = opts_exit_code(rc);
+		code = cmd_parse_exit(rc);
 		goto out;
 	}
 	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
 	/* a large fleet's trees are read again batch by batch; --site,
 	 * --cluster, --kube-version and --objects read the whole model */
-	src = opts_source(&o, (const char *const *)o.args, o.nargs);
-	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite render", flags,
-			       ra.sites || ra.clusters || ra.kube_minor || ra.objects
-				       ? SIZE_MAX
-				       : RENDER_LEAN_FILES) < 0) {
-		code = GS_EXIT_FAILURE;
+	code = cmd_open(&f, &o, "gpusite render", flags,
+			ra.sites || ra.clusters || ra.kube_minor || ra.objects ? SIZE_MAX
+									       : RENDER_LEAN_FILES);
+	if (code != GS_EXIT_OK)
 		goto out;
-	}
 
 	render_options_from(&ropt, &ra);
-	pipeline_check_kube_version(&p.diags, &p.fleet, &ropt, "--kube-version");
+	pipeline_check_kube_version(&f.p.diags, &f.p.fleet, &ropt, "--kube-version");
 	if (o.strict)
-		diags_promote_warnings(&p.diags);
-	if (!diags_count(&p.diags, DIAG_ERROR) &&
-	    emit_batch_render(&r, &a, &p.diags, p.lean ? &lean : NULL, &p.fleet, &ropt,
+		diags_promote_warnings(&f.p.diags);
+	if (!diags_count(&f.p.diags, DIAG_ERROR) &&
+	    emit_batch_render(&r, &f.a, &f.p.diags, f.p.lean ? &lean : NULL, &f.p.fleet, &ropt,
 			      ra.format) == 0) {
 		if (r.stream_len > EMIT_STREAM_CAP) {
 			fprintf(stderr,
@@ -367,36 +268,34 @@ cmd_render(int argc, char **argv)
 	}
 	if (!have_stream)
 		r.count = 0; /* a stream not wholly made is never written */
-	diags_sort(&p.diags);
-	if (p.diags.count) {
-		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite render" };
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
-	}
-	if (diags_count(&p.diags, DIAG_ERROR)) {
-		code = has_rule(&p.diags, RENDER_RULE_SECRET_ENV) ? GS_EXIT_FAILURE
-								  : GS_EXIT_FINDINGS;
+	rf = cmd_fleet_findings(&f);
+	code = cmd_report_exit(&rf, &o, REPORT_TEXT, flags);
+	if (code != GS_EXIT_OK) {
+		if (pipeline_has_error(&f.p.diags, RENDER_RULE_SECRET_ENV))
+			code = GS_EXIT_FAILURE;
 		goto out;
 	}
 
-	if (write_files(&a, &ra, &outs, &r) < 0) {
+	if (write_files(&f.a, &ra, &outs, &r) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	swept = emit_files_sweep(&a, &outs, &start);
+	swept = emit_files_sweep(&f.a, &outs, &start);
 	if (!ra.output && !ra.discard && emit_batch_write(-1, &r) < 0)
 		code = GS_EXIT_FAILURE; /* main reports the write error */
 	/* after the stream is out: a failed write says so alone (main) */
 	if (!o.quiet && code == GS_EXIT_OK && fflush(stdout) == 0 && !ferror(stdout))
-		note_clusters(&a, &r);
+		emit_batch_note_clusters(&f.a, &r);
 	if (o.verbose)
 		fprintf(stderr,
 			"gpusite render: %zu site%s, %zu object%s, %zu file%s"
 			" written, %zu stale temporar%s removed; %.1f ms, %zu KiB of memory\n",
-			p.fleet.count, p.fleet.count == 1 ? "" : "s", r.count,
+			f.p.fleet.count, f.p.fleet.count == 1 ? "" : "s", r.count,
 			r.count == 1 ? "" : "s", outs.count, outs.count == 1 ? "" : "s", swept,
-			swept == 1 ? "y" : "ies", pipeline_now_ms() - t0, a.total >> 10);
+			swept == 1 ? "y" : "ies", pipeline_now_ms() - f.t0, f.a.total >> 10);
 out:
 	emit_batch_release(&r);
-	arena_release(&a);
+	cmd_close(&f);
+	arena_release(&opts_arena);
 	return code;
 }

@@ -11,7 +11,8 @@
 
 #include "base/arena.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "emit/emit_file.h"
 #include "fleetpage/fleetpage.h"
 #include "pipeline/pipeline.h"
@@ -50,17 +51,7 @@ static int page_option(void *payload, int id, const char *value);
 static struct opts_cmd page_cmd = {
 	.name = "report",
 	.usage = "[options] --format html|markdown -o FILE [PATH]",
-	.about = "Write the fleet page of the specs under PATH (default: sites/ below the\n"
-		 "current directory if it exists, else the directory): per cluster its\n"
-		 "sites, on-prem GPUs by model, fallback limits, GPU stack, placement\n"
-		 "engine, provisioner and Kubernetes version; per site the RTO budget term\n"
-		 "by term against its target (and the last drill given); for every set of\n"
-		 "up to K sites of a cluster failing together the GPUs lost, what their\n"
-		 "fallback may launch, the shortfall and the cost per hour at the limit\n"
-		 "from the on-demand list prices built into gpusite.  HTML is one\n"
-		 "self-contained file; Markdown gives the same tables.  With --drift-json\n"
-		 "FILE (what `gpusite drift --format json` printed), a live section: the\n"
-		 "drift findings of each site and whether its fallback is active.\n",
+	.about = cli_help_report,
 	.common = OPTS_SOURCE | OPTS_COLOR | OPTS_QUIET | OPTS_VERBOSE,
 	.own = page_opts,
 	.on_option = page_option,
@@ -102,70 +93,41 @@ page_option(void *payload, int id, const char *value)
 	return 0;
 }
 
-/* The page in `b`: 0, or -1 after a message. */
-static int
-page_write(struct arena *a, const struct page_args *pa, const struct buf *b)
-{
-	struct emit_files outs;
-
-	if (emit_path_is_stdout(pa->output)) {
-		if (fwrite(b->data, 1, b->len, stdout) == b->len && fflush(stdout) == 0)
-			return 0;
-		fprintf(stderr, "gpusite report: cannot write the page to standard output\n");
-		return -1;
-	}
-	memset(&outs, 0, sizeof(outs));
-	outs.name = "gpusite report";
-	emit_files_add_path(a, &outs, pa->output, b);
-	return emit_files_commit(a, &outs);
-}
-
 int
 cmd_report(int argc, char **argv)
 {
-	struct arena a = ARENA_INIT;
 	struct opts o;
-	struct source_set files = { NULL, 0, 0, NULL };
-	struct pipeline p;
-	struct pipeline_source src;
-	struct report_input in;
+	struct cmd_fleet f;
+	struct cmd_findings rf;
 	struct page_args pa = { PAGE_NONE, NULL, FLEETPAGE_FAIL_DEFAULT, { NULL }, 0, NULL };
 	const char *why = NULL, *commit;
 	char id[SOURCE_OID_HEX];
 	struct diags rd;
 	struct fleetpage fp;
 	struct fleetpage_options fo;
-	struct buf b;
-	unsigned flags;
-	int rc, code = GS_EXIT_OK;
+	struct buf b = BUF_INIT;
+	int rc, code;
 
 	page_cmd.payload = &pa;
 	rc = opts_parse(&o, &page_cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	if (pa.format == PAGE_NONE || !pa.output)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&page_cmd, "say --format html or --format markdown, and -o FILE"));
-	flags = opts_report_flags(&o, stderr) | REPORT_QUIET;
-	arena_init(&a);
-	buf_init(&b, 0);
-	src = opts_source(&o, (const char *const *)o.args, o.nargs);
-	if (pipeline_open(&p, &files, &a, &src, "gpusite report", flags) < 0) {
-		code = GS_EXIT_FAILURE;
+	code = cmd_open(&f, &o, "gpusite report", opts_report_flags(&o, stderr) | REPORT_QUIET,
+			SIZE_MAX);
+	if (code != GS_EXIT_OK)
 		goto out;
-	}
 	fo = (struct fleetpage_options){ pa.fail, pa.records, pa.record_count, NULL };
-	rc = fleetpage_build(&fp, &a, &p.diags, &p.fleet, &fo);
-	diags_sort(&p.diags);
-	if (p.diags.count) {
-		in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite report" };
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT, flags);
-	}
+	rc = fleetpage_build(&fp, &f.a, &f.p.diags, &f.p.fleet, &fo);
+	rf = cmd_fleet_findings(&f);
+	code = cmd_report_exit(&rf, &o, REPORT_TEXT, opts_report_flags(&o, stderr) | REPORT_QUIET);
 	if (rc < 0) {
 		code = GS_EXIT_FAILURE; /* a drill record that cannot be read */
 		goto out;
 	}
-	if (pa.drift_json && fleetpage_read_drift(&fp, &a, pa.drift_json, &why) < 0) {
+	if (pa.drift_json && fleetpage_read_drift(&fp, &f.a, pa.drift_json, &why) < 0) {
 		fprintf(stderr, "gpusite report: cannot read the drift findings %s: %s\n",
 			pa.drift_json, why);
 		code = GS_EXIT_FAILURE;
@@ -173,22 +135,19 @@ cmd_report(int argc, char **argv)
 	}
 	/* the specs' commit when they were read from Git (--repo, --ref); the
 	 * files are read, so a failure here only leaves it out */
-	diags_init(&rd, &a);
-	commit = (src.repo || src.ref) && source_resolve(id, &a, &rd, src.repo, src.ref) == 0
-			 ? id
-			 : NULL;
-	if (fleetpage_stamp(&fp, &a, files.label, commit, &why) < 0) {
+	diags_init(&rd, &f.a);
+	commit = (o.repo || o.ref) && source_resolve(id, &f.a, &rd, o.repo, o.ref) == 0 ? id : NULL;
+	if (fleetpage_stamp(&fp, &f.a, f.files.label, commit, &why) < 0) {
 		fprintf(stderr, "gpusite report: %s\n", why);
 		code = GS_EXIT_FAILURE;
 		goto out;
 	}
-	if (diags_count(&p.diags, DIAG_ERROR))
-		code = GS_EXIT_FINDINGS;
-	rc = pa.format == PAGE_HTML ? fleetpage_html(&b, &a, &fp) : fleetpage_markdown(&b, &a, &fp);
-	if (rc < 0 || page_write(&a, &pa, &b) < 0)
+	rc = pa.format == PAGE_HTML ? fleetpage_html(&b, &f.a, &fp)
+				    : fleetpage_markdown(&b, &f.a, &fp);
+	if (rc < 0 || emit_whole_file(&f.a, "gpusite report", pa.output, &b) < 0)
 		code = GS_EXIT_FAILURE;
 out:
 	buf_release(&b);
-	arena_release(&a);
+	cmd_close(&f);
 	return code;
 }

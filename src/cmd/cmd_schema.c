@@ -7,7 +7,8 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "report/report_schema.h"
 #include "schema/schema.h"
 
@@ -35,14 +36,7 @@ static const struct opt_spec schema_opts[] = {
 static const struct opts_cmd schema_cmd = {
 	.name = "schema",
 	.usage = "[--reference]",
-	.about = "Print the JSON Schema (draft-07) of GPUSite, gpusite.io/v1alpha1, the\n"
-		 "schema this binary validates against.  Editors use it for completion\n"
-		 "and checks: at the top of the repository, save it with\n"
-		 "  gpusite schema > schemas/gpusite.v1alpha1.schema.json\n"
-		 "and start each site file in sites/ with the line 'gpusite init' writes:\n"
-		 "  # yaml-language-server: $schema=../schemas/gpusite.v1alpha1.schema.json\n"
-		 "(one more ../ per directory deeper).  The schema checks shapes, types,\n"
-		 "enums and ranges; 'gpusite validate' also runs the semantic rules.\n",
+	.about = cli_help_schema,
 	.common = 0,
 	.own = schema_opts,
 	.on_option = schema_option,
@@ -60,7 +54,7 @@ cmd_schema(int argc, char **argv)
 	opts_init(&o);
 	r = opts_parse(&o, &schema_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
+		return cmd_parse_exit(r);
 	if (reference)
 		return report_schema_reference(stdout) < 0 ? GS_EXIT_FAILURE : GS_EXIT_OK;
 	/* main.c checks the flush and says what failed, once: a short write

@@ -7,13 +7,12 @@
  * Exit 0 after SIGTERM or SIGINT, 2 on a usage error, 3 when it cannot
  * start (the token file, the address, libmicrohttpd).
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "argocd/serve.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 
 enum { OPT_LISTEN = 1, OPT_TOKEN_FILE, OPT_REFRESH, OPT_HEALTH_LISTEN };
 
@@ -59,28 +58,7 @@ static const struct opts_cmd serve_cmd = {
 	.name = "serve",
 	.usage = "--listen ADDR:PORT --token-file FILE [--health-listen ADDR:PORT]"
 		 " [--repo URL|PATH] [--ref REV] [--refresh SECONDS] [PATH]",
-	.about = "Argo CD's ApplicationSet plugin generator.  POST /api/v1/getparams.execute\n"
-		 "with 'Authorization: Bearer <token>' and a body {\"applicationSetName\": ...,\n"
-		 "\"input\": {\"parameters\": {\"per\": \"cluster\"}}} answers {\"output\":\n"
-		 "{\"parameters\": [...]}}: one element per cluster (cluster, destinationName,\n"
-		 "project, alertsNamespace, sites, path) or, with per: site, per site (site,\n"
-		 "cluster, destinationName, project, alertsNamespace, file): project is the\n"
-		 "sites' argocd.project, alertsNamespace their alerts.namespace.  The sites\n"
-		 "come from the same discovery as validate and generate (--repo, --ref,\n"
-		 "PATH; multi-document files, .yml, nested folders), read again every\n"
-		 "--refresh seconds.  While the specs do not validate (or no site\n"
-		 "is found, or a site file holds no document) the answer is 503 with the\n"
-		 "diagnostics, the first in its message, so the controller keeps\n"
-		 "its Applications.  GET /healthz answers 200 \"ok\" without a token.  Missing\n"
-		 "token 401, wrong token 403, a body over 1 MiB 413, a malformed one 400.\n"
-		 "On start it prints 'gpusite serve: listening on ADDR:PORT' on stderr, then\n"
-		 "one line per request (method, path, status, duration; never a header).\n"
-		 "The token is checked as soon as the headers arrive: no body is read for a\n"
-		 "client without it.  Bodies in flight hold at most 4 MiB together (503 with\n"
-		 "Retry-After beyond); a client must send its headers within 10 s; one client\n"
-		 "address holds at most 32 connections.\n"
-		 "SIGHUP: read the token file and the specs again now, and go on serving.\n"
-		 "SIGTERM or SIGINT: no new connections, requests in flight finish, exit 0.\n",
+	.about = cli_help_serve,
 	.common = OPTS_SOURCE,
 	.own = serve_opts,
 	.on_option = serve_option,
@@ -101,30 +79,23 @@ cmd_serve(int argc, char **argv)
 	opts_init(&o);
 	r = opts_parse(&o, &serve_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
+		return cmd_parse_exit(r);
 	if (!serve_args.listen)
-		return opts_exit_code(
+		return cmd_parse_exit(
 			opts_usage_error(&serve_cmd, "--listen ADDR:PORT is required "
 						     "(127.0.0.1:8080; port 0 picks a free one)"));
 	if (!serve_args.token_file)
-		return opts_exit_code(opts_usage_error(&serve_cmd,
+		return cmd_parse_exit(opts_usage_error(&serve_cmd,
 						       "--token-file FILE is required: the Secret "
 						       "key the plugin ConfigMap names"));
 	if (o.staged)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&serve_cmd,
 			"--staged is not for serve: serve a revision with --repo and --ref"));
-	if (serve_args.refresh) {
-		char *end;
-
-		errno = 0;
-		refresh = strtoul(serve_args.refresh, &end, 10);
-		if (!*serve_args.refresh || *end || errno || refresh < 1 || refresh > 86400)
-			return opts_exit_code(opts_usage_error(
-				&serve_cmd,
-				"--refresh '%s' is not a number of seconds from 1 to 86400",
-				serve_args.refresh));
-	}
+	if (serve_args.refresh && opts_parse_ulong(&refresh, serve_args.refresh, 1, 86400) < 0)
+		return cmd_parse_exit(opts_usage_error(
+			&serve_cmd, "--refresh '%s' is not a number of seconds from 1 to 86400",
+			serve_args.refresh));
 	cfg.src = opts_source(&o, (const char *const *)o.args, o.nargs);
 	cfg.token_file = serve_args.token_file;
 	cfg.refresh = (unsigned)refresh;
@@ -135,7 +106,7 @@ cmd_serve(int argc, char **argv)
 	r = serve_http_run(s, serve_args.listen, serve_args.health_listen, err, sizeof(err));
 	serve_close(s);
 	if (r == -2)
-		return opts_exit_code(opts_usage_error(&serve_cmd, "%s", err));
+		return cmd_parse_exit(opts_usage_error(&serve_cmd, "%s", err));
 	if (r < 0) {
 		fprintf(stderr, "gpusite serve: error: %s\n", err);
 		return GS_EXIT_FAILURE;

@@ -11,8 +11,9 @@
 #include "base/arena.h"
 #include "check/check.h"
 #include "cmd/cmd.h"
-#include "cmd/opts.h"
-#include "cmd/opts_live.h"
+#include "cli/help.h"
+#include "cli/opts.h"
+#include "cli/opts_live.h"
 #include "pipeline/live_schemas.h"
 #include "pipeline/pipeline.h"
 #include "report/report.h"
@@ -58,11 +59,8 @@ static const struct opt_spec validate_opts[] = {
 	{ OPT_LIVE, "live", 0, NULL,
 	  "--rendered against the schemas the cluster serves: its CRDs and /openapi/v3 (GET and "
 	  "LIST only)" },
-	{ LIVE_OPT_KUBECONFIG, "kubeconfig", 0, "FILE",
-	  "with --live: read this kubeconfig only (default: KUBECONFIG, ~/.kube/config, else the "
-	  "in-cluster service account)" },
-	{ LIVE_OPT_CONTEXT, "context", 0, "CTX",
-	  "with --live: the kubeconfig context to use (default: current-context)" },
+	LIVE_OPT_KUBECONFIG_ROW("with --live: "),
+	LIVE_OPT_CONTEXT_ROW("with --live: "),
 	{ LIVE_OPT_TIMEOUT, "timeout", 0, "DURATION",
 	  "with --live: give up after this long (default 30s)" },
 	{ 0, NULL, 0, NULL, NULL },
@@ -71,29 +69,7 @@ static const struct opt_spec validate_opts[] = {
 static const struct opts_cmd validate_cmd = {
 	.name = "validate",
 	.usage = "[options] [PATH|FILE...]",
-	.about = "Check site specs: YAML, the GPUSite schema and every rule (docs/rules.md),\n"
-		 "all problems in one run.  Each PATH is a directory (every *.yaml and\n"
-		 "*.yml below it; hidden entries skipped) or a file.  Without PATH:\n"
-		 "sites/ below the current directory if it exists, else the directory.\n"
-		 "Text findings go to stderr as FILE:LINE:COL: SEVERITY: MESSAGE [RULE]\n"
-		 "with a summary line; the other formats go to stdout.\n"
-		 "\n"
-		 "With --rendered, FILE is a rendered stream (gpusite render, helm\n"
-		 "template, NodeConfig files): every object is checked against its\n"
-		 "upstream schema and against the rules upstream enforces beyond it\n"
-		 "(docs/rules.md).  The schemas come from --upstream DIR (or\n"
-		 "GPUSITE_UPSTREAM), --live, or both:\n"
-		 "  --upstream DIR  any directory of CRDs and OpenAPI v3 documents, any\n"
-		 "                  file names, recognised by content: a chart's crds/,\n"
-		 "                  `kubectl get crd -o yaml` output (a List), the JSON\n"
-		 "                  of /openapi/v3/apis/<group>/<version>\n"
-		 "  --live          the cluster's own CRDs and /openapi/v3 documents\n"
-		 "                  (--kubeconfig, --context), exactly what it runs;\n"
-		 "                  with --upstream too, the cluster's win\n"
-		 "An object whose schema is found nowhere gets a GS131 warning and is\n"
-		 "not checked against one; its kind's rules (NodePool CEL rules,\n"
-		 "nodeadm's NodeConfig checks, PrometheusRule expressions, policies,\n"
-		 "Applications) are checked all the same.\n",
+	.about = cli_help_validate,
 	.common = OPTS_FINDINGS,
 	.own = validate_opts,
 	.on_option = validate_option,
@@ -101,37 +77,25 @@ static const struct opts_cmd validate_cmd = {
 	.max_args = OPTS_ANY,
 };
 
-static size_t
-total_bytes(const struct source_set *s)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->count; i++)
-		n += s->files[i].len;
-	return n;
-}
-
 static int
 validate_rendered(const struct opts *o, unsigned flags)
 {
 	struct arena a = ARENA_INIT;
 	struct diags d;
 	struct source_set files = { NULL, 0, 0, NULL };
-	struct report_input in;
+	struct cmd_findings f = { &d, &files, NULL, 0, "gpusite validate --rendered", stderr };
 	const char *up =
 		rendered_args.upstream ? rendered_args.upstream : getenv("GPUSITE_UPSTREAM");
-	struct pipeline_source src = opts_source(o, NULL, 0);
-	int r, code;
-
 	struct check_upstream *u = NULL;
 	struct live_schemas *ls = NULL;
+	int r, code;
 
 	if ((!up || !*up) && !rendered_args.live)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd, "--rendered needs the upstream schemas: "
 				       "--upstream DIR, GPUSITE_UPSTREAM or --live"));
 	if (o->staged || o->repo || o->ref)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd,
 			"--rendered reads files or standard input, not --staged, --repo or --ref"));
 	arena_init(&a);
@@ -144,22 +108,7 @@ validate_rendered(const struct opts *o, unsigned flags)
 	if (r == 0)
 		r = check_rendered_files(&a, &d, &files, u, (const char *const *)o->args, o->nargs);
 	live_schemas_close(ls);
-	diags_sort(&d);
-	if (o->strict)
-		diags_promote_warnings(&d);
-	if (o->format == REPORT_GITHUB || o->format == REPORT_SARIF)
-		pipeline_files_from_top(&d, &a, &src);
-	in = (struct report_input){ &d, &files, NULL, 0, "gpusite validate --rendered" };
-	if (r == -3) {
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT,
-				   (flags & REPORT_COLOR) | REPORT_NO_SUMMARY);
-		code = GS_EXIT_FAILURE;
-	} else if (report_write_flags(stdout, stderr, &in, o->format, flags) < 0) {
-		fprintf(stderr, "gpusite validate: error: cannot write the report\n");
-		code = GS_EXIT_FAILURE;
-	} else {
-		code = diags_count(&d, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
-	}
+	code = r == -3 ? cmd_fail_exit(&f, o, flags) : cmd_report_exit(&f, o, o->format, flags);
 	arena_release(&a);
 	return code;
 }
@@ -167,21 +116,17 @@ validate_rendered(const struct opts *o, unsigned flags)
 int
 cmd_validate(int argc, char **argv)
 {
-	struct arena a = ARENA_INIT;
 	struct opts o;
-	struct source_set files = { NULL, 0, 0, NULL };
-	struct pipeline p;
-	struct pipeline_source src;
-	struct report_input in;
+	struct cmd_fleet f;
+	struct cmd_findings rf;
 	unsigned flags;
-	double t0 = pipeline_now_ms();
 	int r, code;
 
 	r = opts_parse(&o, &validate_cmd, argc, argv);
 	if (r != OPTS_OK)
-		return opts_exit_code(r);
+		return cmd_parse_exit(r);
 	if (o.staged && (o.repo || o.ref))
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd, "--staged checks the index of the current repository;"
 				       " it cannot be combined with --repo or --ref"));
 
@@ -192,38 +137,25 @@ cmd_validate(int argc, char **argv)
 		return validate_rendered(&o, flags);
 	if (rendered_args.live || rendered_args.upstream || rendered_args.lo.kubeconfig ||
 	    rendered_args.lo.context || rendered_args.lo.timeout > 0)
-		return opts_exit_code(opts_usage_error(
+		return cmd_parse_exit(opts_usage_error(
 			&validate_cmd,
 			"--upstream, --live, --kubeconfig, --context and --timeout go "
 			"with --rendered"));
 
-	arena_init(&a);
-	src = opts_source(&o, (const char *const *)o.args, o.nargs);
-	if (pipeline_open_lean(&p, &files, &a, &src, "gpusite validate", flags, 0) < 0) {
-		code = GS_EXIT_FAILURE;
+	code = cmd_open(&f, &o, "gpusite validate", flags, 0);
+	if (code != GS_EXIT_OK)
 		goto out;
-	}
-	if (o.strict)
-		diags_promote_warnings(&p.diags);
-
-	if (o.format == REPORT_GITHUB || o.format == REPORT_SARIF)
-		pipeline_files_from_top(&p.diags, &a, &src);
-	in = (struct report_input){ &p.diags, &files, &p.fleet, p.docs, "gpusite validate" };
-	if (report_write_flags(stdout, stderr, &in, o.format, flags) < 0) {
-		fprintf(stderr, "gpusite validate: error: cannot write the report\n");
-		code = GS_EXIT_FAILURE;
-		goto out;
-	}
-	code = diags_count(&p.diags, DIAG_ERROR) ? GS_EXIT_FINDINGS : GS_EXIT_OK;
-	if (o.verbose)
+	rf = cmd_fleet_findings(&f);
+	code = cmd_report_exit(&rf, &o, o.format, flags);
+	if (code != GS_EXIT_FAILURE && o.verbose)
 		fprintf(stderr,
 			"gpusite validate: read %zu file%s (%zu bytes) from '%s':"
 			" %zu document%s, %zu valid site%s; %.1f ms, %zu KiB of memory\n",
-			files.count, files.count == 1 ? "" : "s", total_bytes(&files),
-			files.label ? files.label : ".", p.docs, p.docs == 1 ? "" : "s",
-			p.fleet.count, p.fleet.count == 1 ? "" : "s", pipeline_now_ms() - t0,
-			a.total >> 10);
+			f.files.count, f.files.count == 1 ? "" : "s", source_set_bytes(&f.files),
+			f.files.label ? f.files.label : ".", f.p.docs, f.p.docs == 1 ? "" : "s",
+			f.p.fleet.count, f.p.fleet.count == 1 ? "" : "s", pipeline_now_ms() - f.t0,
+			f.a.total >> 10);
 out:
-	arena_release(&a);
+	cmd_close(&f);
 	return code;
 }

@@ -9,10 +9,11 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "cmd/cmd.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_live.h"
 #include "pipeline/live.h"
 #include "pipeline/scope_inputs.h"
-#include "cmd/opts.h"
+#include "cli/help.h"
+#include "cli/opts.h"
 #include "kube/kube.h"
 #include "scope/scope.h"
 #include "source/source.h"
@@ -69,42 +70,6 @@ vs_option(void *payload, int id, const char *value)
 	return 0;
 }
 
-static const char vs_about[] =
-	"Place every DaemonSet of the manifests on every node of the inventory with\n"
-	"Kubernetes' rules: nodeSelector, required node affinity (terms ORed,\n"
-	"expressions ANDed; In, NotIn, Exists, DoesNotExist, Gt, Lt; matchFields\n"
-	"on metadata.name), taints with effect NoSchedule or NoExecute against the\n"
-	"pod's tolerations and the ones the DaemonSet controller adds to every\n"
-	"daemon pod.  Prints the placement table (rows DaemonSets, columns nodes).\n"
-	"\n"
-	"A DaemonSet belongs to the GPU stack when its name, app.kubernetes.io/name\n"
-	"or helm.sh/chart label names the NVIDIA device plugin, GPU Feature\n"
-	"Discovery, Node Feature Discovery, DCGM or the GPU Operator, when it runs\n"
-	"an image from nvcr.io/nvidia or registry.k8s.io/nfd, or when it selects\n"
-	"on NVIDIA node labels.  A GPU Operator ClusterPolicy adds the operand\n"
-	"DaemonSets the operator will create (with daemonsets.tolerations and their\n"
-	"nvidia.com/gpu.deploy.* selector).  A node is hybrid with\n"
-	"eks.amazonaws.com/compute-type=hybrid, and has a GPU with an NFD NVIDIA PCI\n"
-	"label, nvidia.com/gpu capacity, nvidia.com/gpu.present=true, an NVIDIA\n"
-	"instance-gpu-manufacturer label or gpusite's node-type label.  Labels the\n"
-	"stack adds while it runs (NFD's PCI label where the NFD worker runs, the\n"
-	"operator's deploy labels, MPS/MIG capability) are assumed as listed.\n"
-	"\n"
-	"\n"
-	"gpusite's fallback device plugin (fallback.nodeImage: al2023) "
-	"selects\n" INV_NODE_IMAGE_LABEL "=al2023: it must run on every AL2023 fallback GPU\n"
-	"node (" INV_NODE_TYPE_LABEL "=" INV_NODE_TYPE_FALLBACK ", " INV_NODE_IMAGE_LABEL
-	"=al2023) and on\n"
-	"no other node; a Bottlerocket or Auto Mode fallback node brings its own\n"
-	"plugin and gets none of gpusite's.  testdata/nodes/fallback/ holds an\n"
-	"AL2023 and a Bottlerocket fallback node, labelled and tainted as the\n"
-	"rendered NodePool makes them: with the reference inventory they prove one\n"
-	"device plugin per GPU node, the cloud fallback included (t2220).\n"
-	"\n"
-	"Exit 1 when a GPU-stack DaemonSet misses a hybrid GPU node (GS160) or\n"
-	"would run on a non-hybrid node (GS161), and when the fallback plugin\n"
-	"misses an AL2023 fallback GPU node (GS160) or runs elsewhere (GS161).\n";
-
 int
 cmd_verify_scope(int argc, char **argv)
 {
@@ -113,7 +78,7 @@ cmd_verify_scope(int argc, char **argv)
 		.name = "verify-scope",
 		.usage = "--nodes FILE --manifests FILE | --live [--nodes FILE | --manifests FILE] "
 			 "[--format text|json]",
-		.about = vs_about,
+		.about = cli_help_verify_scope,
 		.common = OPTS_FORMAT | OPTS_COLOR | OPTS_VERBOSE,
 		.own = vs_opts,
 		.on_option = vs_option,
@@ -126,16 +91,17 @@ cmd_verify_scope(int argc, char **argv)
 	struct arena a = ARENA_INIT;
 	struct diags d;
 	struct source_set files = { 0 };
-	struct yamlio_docs nodes = { 0 }, manifests = { 0 };
+	struct scope_inputs_paths in = { v.nodes, 0, v.manifests, 0 };
+	struct kube_options ko;
 	struct scope_result r;
+	struct cmd_findings rf;
 	struct buf out = BUF_INIT;
 	int rc, code = GS_EXIT_OK;
-	struct report_input in;
 
 	v.cmd = &cmd;
 	rc = opts_parse(&o, &cmd, argc, argv);
 	if (rc != OPTS_OK)
-		return opts_exit_code(rc);
+		return cmd_parse_exit(rc);
 	if (o.format != REPORT_TEXT && o.format != REPORT_JSON) {
 		opts_usage_error(&cmd, "--format must be text or json");
 		return GS_EXIT_USAGE;
@@ -148,6 +114,8 @@ cmd_verify_scope(int argc, char **argv)
 		opts_usage_error(&cmd, "--kubeconfig, --context and --timeout go with --live");
 		return GS_EXIT_USAGE;
 	}
+	in.nnodes = v.nnodes;
+	in.nmanifests = v.nmanifests;
 	if (v.lo.cluster) {
 		opts_usage_error(&cmd, "--cluster does not apply: verify-scope --live"
 				       " places what the context's cluster runs");
@@ -155,36 +123,17 @@ cmd_verify_scope(int argc, char **argv)
 	}
 	arena_init(&a);
 	diags_init(&d, &a);
-	scope_init(&r);
-	rc = scope_inputs_read(&a, &d, &files, v.nodes, v.nnodes, &nodes);
-	if (rc == 0)
-		rc = scope_inputs_read(&a, &d, &files, v.manifests, v.nmanifests, &manifests);
-	if (rc == 0 && v.live) {
-		struct kube_options ko;
-
+	if (v.live)
 		live_kube_options(&ko, &v.lo, o.verbose);
-		rc = scope_inputs_live(&a, &d, &ko, !v.nnodes, !v.nmanifests, &nodes, &manifests) <
-				     0
-			     ? -3
-			     : 0;
-	}
-	source_set_sort(&files);
-	memset(&in, 0, sizeof(in));
-	in.diags = &d;
-	in.files = &files;
-	in.tool_name = "gpusite verify-scope";
-	if (rc < 0) {
+	rc = scope_inputs_place(&r, &a, &d, &files, &in, v.live ? &ko : NULL);
+	rf = (struct cmd_findings){ &d, &files, NULL, 0, "gpusite verify-scope", stderr };
+	if (rc == SCOPE_INPUTS_EREAD) {
 		/* unreadable or not YAML: the job cannot be done */
-		diags_sort(&d);
-		report_write_flags(stdout, stderr, &in, REPORT_TEXT, REPORT_NO_SUMMARY);
+		code = cmd_fail_exit(&rf, &o, 0);
 		arena_release(&a);
-		return GS_EXIT_FAILURE;
+		return code;
 	}
-	if (scope_add_nodes(&r, &a, &d, nodes.docs, nodes.count) < 0)
-		code = GS_EXIT_FINDINGS;
-	if (scope_add_manifests(&r, &a, &d, manifests.docs, manifests.count) < 0)
-		code = GS_EXIT_FINDINGS;
-	if (scope_run(&r, &a, &d) < 0)
+	if (rc < 0)
 		code = GS_EXIT_FINDINGS;
 	buf_init(&out, 0);
 	diags_sort(&d);
@@ -192,8 +141,8 @@ cmd_verify_scope(int argc, char **argv)
 		rc = scope_write_json(&out, &a, &r, &d);
 	} else {
 		rc = scope_write_text(&out, &r);
-		report_write_flags(
-			stdout, stderr, &in, REPORT_TEXT,
+		cmd_report_exit(
+			&rf, &o, REPORT_TEXT,
 			REPORT_NO_SUMMARY |
 				(opts_use_color(&o, stderr) ? REPORT_COLOR | REPORT_CARET : 0));
 	}

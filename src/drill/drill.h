@@ -16,6 +16,7 @@
 
 #include "base/buf.h"
 #include "base/diag.h"
+#include "report/report.h"
 
 struct arena;
 struct node;
@@ -417,5 +418,29 @@ void drill_plan_rendered(struct drill_plan_input *in, struct arena *a,
  * measured total is over the target, else NULL. */
 const char *drill_over_target(struct arena *a, const struct spec_site *s,
 			      const struct drill_terms *terms);
+
+/* What drill_plan_nodes_check() found wrong. */
+enum drill_node_check {
+	DRILL_NODE_MISSING = -1, /* *bad is not in the cluster */
+	DRILL_NODE_REFUSED = -2, /* *bad is no on-prem hybrid node of the site: *why */
+	DRILL_NODE_EKUBE = -3,   /* the cluster could not be read (the client says why) */
+};
+
+/*
+ * A misspelt node would make an empty drill look ready: each of
+ * in->nodes must be in the cluster (in->kube) and an on-prem hybrid node
+ * of in->site, never a cloud fallback node, which has the site label too.
+ * The ones unschedulable now go to in->cordoned.  0, or a
+ * drill_node_check.
+ */
+int drill_plan_nodes_check(struct drill_plan_input *in, struct arena *a, const char **bad,
+			   const char **why);
+
+/* The report in `format`: text, json or markdown.  0, or -1. */
+int drill_report_write(struct buf *out, const struct drill_report_input *ri,
+		       enum report_format format);
+
+/* The SVG chart (drill_report_svg) written to the file at path: 0, or -1. */
+int drill_report_svg_file(const char *path, const struct drill_report_input *ri);
 
 #endif

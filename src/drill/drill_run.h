@@ -90,4 +90,20 @@ const char *drill_run_restore_hint(struct arena *a, const struct drill_run_opts 
  * rename).  0, or -1 after a GS227 diagnostic. */
 int drill_run_write_record(struct diags *d, const struct drill_record *rec, const char *path);
 
+/*
+ * --restore: the drill's record at `record`, of this site and of its
+ * cluster.  0, or -1 after a diagnostic (GS236) in `errors`.
+ */
+int drill_run_read_drilled(struct drill_record *out, struct arena *a, struct diags *errors,
+			   const char *record, const struct spec_site *site);
+
+/*
+ * A drill that went to its end: recovered within targetRTO (said on
+ * dro->err unless `quiet`), too late (a diagnostic in `errors`,
+ * res->target_missed set) or not at all.  0 when it recovered in time,
+ * else -1.
+ */
+int drill_run_verdict(struct drill_run_result *res, struct arena *a, struct diags *errors,
+		      const struct drill_run_opts *dro, const struct drill_record *rec, bool quiet);
+
 #endif

@@ -426,3 +426,55 @@ emit_batch_render(struct emit_batch *out, struct arena *a, struct diags *d,
 		qsort(out->files, out->file_count, sizeof(*out->files), text_file_cmp);
 	return 0;
 }
+
+/* The files of `kind` of a batched render, below `dir`. */
+static int
+plan_files(struct arena *a, struct emit_files *s, const struct emit_batch *r,
+	   enum render_file_kind kind, const char *dir)
+{
+	for (size_t i = 0; i < r->file_count; i++) {
+		const struct emit_text_file *f = &r->files[i];
+
+		if (f->key.kind != kind)
+			continue;
+		if (!emit_path_is_plain(f->key.path)) {
+			fprintf(stderr, "%s: error: refusing to write '%s' outside '%s'\n", r->name,
+				f->key.path, dir);
+			return -1;
+		}
+		emit_files_add(a, s, dir, f->key.path, f->data, f->key.has_secret);
+	}
+	return 0;
+}
+
+int
+emit_batch_commit(struct arena *a, struct emit_files *outs, const struct emit_batch *r,
+		  const char *nodeconfigs, const char *values, const char *output)
+{
+	if ((nodeconfigs && plan_files(a, outs, r, RENDER_FILE_NODECONFIG, nodeconfigs) < 0) ||
+	    (values && plan_files(a, outs, r, RENDER_FILE_VALUES, values) < 0))
+		return -1;
+	if (output)
+		emit_files_add_writer(a, outs, output, emit_batch_write_fd, r);
+	return emit_files_commit(a, outs) < 0 ? -1 : 0;
+}
+
+/*
+ * A stream holding the objects of several clusters fits no one cluster:
+ * say so, once, on stderr (stdout and the exit code stay as they are).
+ */
+void
+emit_batch_note_clusters(struct arena *a, const struct emit_batch *r)
+{
+	const char *names = "";
+
+	if (r->clusters < 2)
+		return;
+	for (size_t i = 0; i < r->clusters && i < EMIT_CLUSTER_NAMES; i++)
+		names = arena_printf(a, "%s%s%s", names, i ? ", " : "", r->cluster_names[i]);
+	fprintf(stderr,
+		"%s: note: the stream holds the objects of %zu clusters (%s%s);"
+		" it fits no single cluster: render one cluster at a time"
+		" (--objects cluster --cluster NAME), or --objects argocd for a hub Argo CD\n",
+		r->name, r->clusters, names, r->clusters > EMIT_CLUSTER_NAMES ? ", ..." : "");
+}

@@ -93,4 +93,22 @@ int emit_batch_write(int fd, const struct emit_batch *r);
 /* emit_batch_write() as an emit_write_fn (emit_file.h). */
 int emit_batch_write_fd(int fd, const void *batch);
 
+struct emit_files;
+
+/*
+ * The files of a render without errors, committed all or nothing
+ * (emit_file.h): the NodeConfig files below `nodeconfigs`, the Helm
+ * values below `values`, then the stream to `output` (the largest, last;
+ * each NULL: none).  0, or -1 after saying why on stderr.
+ */
+int emit_batch_commit(struct arena *a, struct emit_files *outs, const struct emit_batch *r,
+		      const char *nodeconfigs, const char *values, const char *output);
+
+/*
+ * A stream holding the objects of several clusters fits no one cluster:
+ * say so, once, on stderr, naming the first few (stdout and the exit code
+ * stay as they are).
+ */
+void emit_batch_note_clusters(struct arena *a, const struct emit_batch *r);
+
 #endif

@@ -689,3 +689,20 @@ emit_files_sweep(struct arena *a, struct emit_files *s, const struct timespec *s
 	walk_leave(&w);
 	return removed;
 }
+
+int
+emit_whole_file(struct arena *a, const char *name, const char *path, const struct buf *b)
+{
+	struct emit_files outs;
+
+	if (emit_path_is_stdout(path)) {
+		if (fwrite(b->data, 1, b->len, stdout) == b->len && fflush(stdout) == 0)
+			return 0;
+		fprintf(stderr, "%s: cannot write the page to standard output\n", name);
+		return -1;
+	}
+	memset(&outs, 0, sizeof(outs));
+	outs.name = name;
+	emit_files_add_path(a, &outs, path, b);
+	return emit_files_commit(a, &outs);
+}

@@ -82,6 +82,13 @@ void emit_files_add_path(struct arena *a, struct emit_files *s, const char *path
 			 const struct buf *data);
 
 /*
+ * One page written whole or not at all: `b` to the file at `path`
+ * (emit_files_commit) or to stdout when path is "-" or /dev/stdout.
+ * 0, or -1 after a message on stderr naming `name` ("gpusite report").
+ */
+int emit_whole_file(struct arena *a, const char *name, const char *path, const struct buf *b);
+
+/*
  * Check every planned path first: below its root, a symlink anywhere, a
  * non-directory on the way or a target that exists and is not a regular
  * file (a FIFO, socket, device or directory) is refused with one line on
@@ -102,5 +109,16 @@ size_t emit_files_sweep(struct arena *a, struct emit_files *s, const struct time
 
 /* write(2) all of `p`, retrying on EINTR: 0, or -1 with errno set. */
 int emit_write_all(int fd, const char *p, size_t n);
+
+/* mkdir -p `dir` (mode 0777 before the umask): 0, or -1 with errno. */
+int emit_mkdirs(struct arena *a, const char *dir);
+
+/*
+ * The path `rel`, relative to the current directory, as seen from the
+ * existing directory `dir`, whatever `dir` is: nested, absolute or with
+ * "..": "../../schemas/x.json".  NULL with errno when either cannot be
+ * resolved.
+ */
+const char *emit_path_from(struct arena *a, const char *dir, const char *rel);
 
 #endif

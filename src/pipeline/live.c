@@ -164,3 +164,12 @@ live_run_finish(struct live_run *r)
 	kube_close(r->kube);
 	r->kube = NULL;
 }
+
+const struct spec_site *
+live_run_site(const struct live_run *r, const char *name)
+{
+	for (size_t i = 0; i < r->nsites; i++)
+		if (!strcmp(r->sites[i]->name, name))
+			return r->sites[i];
+	return NULL;
+}

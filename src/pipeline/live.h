@@ -63,6 +63,10 @@ int live_run_start(struct live_run *out, struct arena *a, const char *name,
 		   bool quiet);
 void live_run_finish(struct live_run *r);
 
+/* The site called `name` among the cluster's sites (names are unique in
+ * specs that loaded), or NULL. */
+const struct spec_site *live_run_site(const struct live_run *r, const char *name);
+
 /* Print r->errors (and kube diagnostics) on stderr. */
 void live_run_print_errors(const struct live_run *r);
 

@@ -7,6 +7,7 @@
 #ifndef GS_PIPELINE_LIVE_DIFF_H
 #define GS_PIPELINE_LIVE_DIFF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "pipeline/live.h"
@@ -54,5 +55,21 @@ enum live_diff_result {
  */
 int live_diff_compare(const struct render_object **failed, struct live_run *r, size_t cap,
 		      const struct live_diff_cb *cb);
+
+/* What live_diff_write() found. */
+struct live_diff_tally {
+	size_t changed, added, removed, same;
+};
+
+/*
+ * live_diff_compare() writing to `out` (at most `cap` bytes): each
+ * object's unified diff, then "N objects changed, N added, N removed"
+ * (left out with `quiet` when nothing differs); with `json` one JSON
+ * document instead: the cluster, every object with its status and diff,
+ * the summary.  Returns 0, or a live_diff_result (LIVE_DIFF_EOUTPUT
+ * also when the summary does not fit).
+ */
+int live_diff_write(struct buf *out, struct live_diff_tally *t, const struct render_object **failed,
+		    struct live_run *r, size_t cap, bool json, bool quiet);
 
 #endif

@@ -4,6 +4,7 @@
  * NodePool, its node class and NodeClaims, listed page by page into the
  * records of live/drift.h.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "inventory/inventory.h"
@@ -338,4 +339,20 @@ live_drift_fleet(struct spec_fleet *fleet, struct source_set *files, const struc
 			source_set_add(r->arena, files, sf->path, sf->data, sf->len);
 	}
 	fleet->files = files->count;
+}
+
+void
+live_drift_summary(FILE *out, const struct live_run *run, const struct drift_input *in,
+		   const struct diags *findings)
+{
+	size_t e = diags_count(findings, DIAG_ERROR);
+	size_t w = diags_count(findings, DIAG_WARNING);
+	size_t n = diags_count(findings, DIAG_NOTE);
+
+	fprintf(out,
+		"gpusite drift: cluster %s: %zu error%s, %zu warning%s, %zu "
+		"note%s (%zu site%s, %zu node%s, %zu pod%s checked)\n",
+		run->cluster, e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", n, n == 1 ? "" : "s",
+		run->nsites, run->nsites == 1 ? "" : "s", in->nnodes, in->nnodes == 1 ? "" : "s",
+		in->npods, in->npods == 1 ? "" : "s");
 }

@@ -6,6 +6,8 @@
 #ifndef GS_PIPELINE_LIVE_DRIFT_H
 #define GS_PIPELINE_LIVE_DRIFT_H
 
+#include <stdio.h>
+
 #include "live/drift.h"
 #include "pipeline/live.h"
 #include "source/source.h"
@@ -27,5 +29,10 @@ int live_drift_read(struct drift_input *out, struct live_run *r);
  * cases.
  */
 void live_drift_fleet(struct spec_fleet *fleet, struct source_set *files, const struct live_run *r);
+
+/* The text format's closing line: the counts of `findings`, and what was
+ * checked (sites, nodes, pods). */
+void live_drift_summary(FILE *out, const struct live_run *run, const struct drift_input *in,
+			const struct diags *findings);
 
 #endif

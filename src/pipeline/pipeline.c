@@ -756,3 +756,12 @@ pipeline_now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+
+bool
+pipeline_has_error(const struct diags *d, const char *rule)
+{
+	for (size_t i = 0; i < d->count; i++)
+		if (d->items[i].level == DIAG_ERROR && !strcmp(d->items[i].rule, rule))
+			return true;
+	return false;
+}

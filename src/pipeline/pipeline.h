@@ -130,6 +130,9 @@ int pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
 void pipeline_check_kube_agrees(struct diags *d, const struct spec_fleet *fleet,
 				const struct render_options *opt, const char *what);
 
+/* An error of `rule` is among `d`. */
+bool pipeline_has_error(const struct diags *d, const char *rule);
+
 /* Append copies of every diagnostic of `from` to `into`. */
 void pipeline_merge_diags(struct diags *into, const struct diags *from);
 

@@ -52,4 +52,23 @@ int diff_revisions_cmp(const void *x, const void *y);
 int diff_revisions_compare(struct diff_result *res, struct arena *a, struct diff_side *base,
 			   struct diff_side *head);
 
+/* The formats of `diff --base`. */
+enum diff_format { DIFF_FORMAT_TEXT, DIFF_FORMAT_JSON, DIFF_FORMAT_MARKDOWN, DIFF_FORMAT_GITHUB };
+
+/* "text", "json", "markdown" or "github" (NULL: text): 0, or -1. */
+int diff_format_parse(enum diff_format *out, const char *s);
+
+/* Name the --head side: the revision `head`, else the index (`staged`),
+ * HEAD of --repo (`repo`) or the work tree. */
+void diff_side_name_head(struct diff_side *hs, struct arena *a, const char *head, bool staged,
+			 bool repo);
+
+/*
+ * Write the comparison to stdout in `fmt` (github annotations name each
+ * spec file from the top of src's work tree); negative when it could not
+ * be written.
+ */
+int diff_revisions_write(enum diff_format fmt, struct arena *a, struct diff_result *res,
+			 const struct pipeline_source *src, bool quiet);
+
 #endif

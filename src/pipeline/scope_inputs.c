@@ -11,6 +11,7 @@
 #include "check/check.h"
 #include "node/node.h"
 #include "pipeline/scope_inputs.h"
+#include "scope/scope.h"
 
 /* A live list as one document scope_add_*() takes: items of built-in
  * lists carry no apiVersion and kind, so they are set. */
@@ -174,4 +175,33 @@ scope_inputs_read(struct arena *a, struct diags *d, struct source_set *files,
 		}
 	}
 	return worst;
+}
+
+int
+scope_inputs_place(struct scope_result *r, struct arena *a, struct diags *d,
+		   struct source_set *files, const struct scope_inputs_paths *in,
+		   const struct kube_options *ko)
+{
+	struct yamlio_docs nodes = { 0 }, manifests = { 0 };
+	int rc, found = 0;
+
+	scope_init(r);
+	rc = scope_inputs_read(a, d, files, in->nodes, in->nnodes, &nodes);
+	if (rc == 0)
+		rc = scope_inputs_read(a, d, files, in->manifests, in->nmanifests, &manifests);
+	if (rc == 0 && ko)
+		rc = scope_inputs_live(a, d, ko, !in->nnodes, !in->nmanifests, &nodes, &manifests) <
+				     0
+			     ? -3
+			     : 0;
+	source_set_sort(files);
+	if (rc < 0)
+		return SCOPE_INPUTS_EREAD;
+	if (scope_add_nodes(r, a, d, nodes.docs, nodes.count) < 0)
+		found = -1;
+	if (scope_add_manifests(r, a, d, manifests.docs, manifests.count) < 0)
+		found = -1;
+	if (scope_run(r, a, d) < 0)
+		found = -1;
+	return found;
 }

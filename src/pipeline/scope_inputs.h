@@ -32,4 +32,27 @@ int scope_inputs_live(struct arena *a, struct diags *d, const struct kube_option
 		      bool want_nodes, bool want_manifests, struct yamlio_docs *nodes,
 		      struct yamlio_docs *manifests);
 
+struct scope_result;
+
+/* The files verify-scope was given: --nodes and --manifests. */
+struct scope_inputs_paths {
+	const char *const *nodes;
+	size_t nnodes;
+	const char *const *manifests;
+	size_t nmanifests;
+};
+
+enum { SCOPE_INPUTS_EREAD = -3 }; /* an input unreadable or not YAML: the job cannot be done */
+
+/*
+ * verify-scope's placement: the nodes and manifests of `in`, with `ko`
+ * (NULL: none) what the files leave out read from the cluster, every
+ * DaemonSet placed on every node into `r` (scope/scope.h).  `files`
+ * holds the files read, sorted.  0; -1 when the placement found
+ * something (the findings in `d`); SCOPE_INPUTS_EREAD.
+ */
+int scope_inputs_place(struct scope_result *r, struct arena *a, struct diags *d,
+		       struct source_set *files, const struct scope_inputs_paths *in,
+		       const struct kube_options *ko);
+
 #endif

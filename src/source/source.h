@@ -95,6 +95,8 @@ const char *source_url_scrub(struct arena *a, const char *url);
 void source_set_add(struct arena *a, struct source_set *s, const char *path, const char *data,
 		    size_t len);
 void source_set_sort(struct source_set *s);
+/* The bytes of all the files of the set. */
+size_t source_set_bytes(const struct source_set *s);
 
 const char *source_library_version(void); /* libgit2's */
 

@@ -85,3 +85,13 @@ source_set_sort(struct source_set *s)
 	if (s->count > 1)
 		qsort(s->files, s->count, sizeof(*s->files), cmp_file);
 }
+
+size_t
+source_set_bytes(const struct source_set *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->count; i++)
+		n += s->files[i].len;
+	return n;
+}

@@ -359,6 +359,8 @@ int64_t spec_image_pull_seconds(const struct spec_site *s, bool *cached);
 void spec_fleet_add(struct arena *a, struct spec_fleet *f, struct spec_site *s);
 void spec_fleet_sort(struct spec_fleet *f);
 struct spec_site *spec_fleet_find(const struct spec_fleet *f, const char *name);
+/* Some site of the fleet is of cluster `name` (spec.cluster.name). */
+bool spec_fleet_has_cluster(const struct spec_fleet *f, const char *name);
 
 /* Position of map[key]'s value, else of the map itself, else a file pos. */
 struct pos spec_field_pos(const struct node *map, const char *key);

@@ -199,3 +199,12 @@ spec_site_binding_name(enum spec_site_binding b)
 	}
 	return "?";
 }
+
+bool
+spec_fleet_has_cluster(const struct spec_fleet *f, const char *name)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (!strcmp(f->sites[i]->cluster.name, name))
+			return true;
+	return false;
+}

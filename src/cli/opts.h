@@ -17,6 +17,8 @@
 #include "pipeline/pipeline.h"
 #include "report/report.h"
 
+struct arena;
+
 /* The common options a command takes (docs/design/commands.md). */
 enum opts_common {
 	OPTS_FORMAT = 1 << 0,  /* --format text|json|github|sarif|junit|markdown */
@@ -78,21 +80,25 @@ struct opts_cmd {
 
 #define OPTS_FMT(f) (1u << (f))
 
+/* The row of --kube-version X.Y (render, explain), with the command's id. */
+#define OPTS_KUBE_VERSION_ROW(id)                                                                  \
+	{                                                                                          \
+		id, "kube-version", 0, "X.Y",                                                      \
+			"target Kubernetes version (overrides cluster.kubernetesVersion)"          \
+	}
+
 #define OPTS_ANY ((size_t)-1)
 
 enum opts_result {
 	OPTS_OK = 0,      /* go on */
-	OPTS_HELP = 1,    /* help printed to stdout: exit 0 */
-	OPTS_EUSAGE = -2, /* usage error printed to stderr: exit 2 */
+	OPTS_HELP = 1,    /* help printed to stdout: the command exits 0 */
+	OPTS_EUSAGE = -2, /* usage error printed to stderr: the command exits 2 */
 };
 
 void opts_init(struct opts *out);
 
 /* Parse argv (argv[0] is the command name). */
 int opts_parse(struct opts *out, const struct opts_cmd *cmd, int argc, char **argv);
-
-/* The exit code for a non-OK result of opts_parse(). */
-int opts_exit_code(int result);
 
 /* Print the command's help (usage line, paragraph, options). */
 void opts_help(FILE *out, const struct opts_cmd *cmd);
@@ -121,8 +127,14 @@ unsigned opts_report_flags(const struct opts *o, FILE *stream);
  * --staged) and `paths`. */
 struct pipeline_source opts_source(const struct opts *o, const char *const *paths, size_t npaths);
 
-/* pipeline_files_from_top() for the common source options: kept for the
- * commands not yet calling that one directly. */
-void pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o);
+/*
+ * Append the names of one value of a repeatable option that takes a
+ * comma-separated list (--site a,b), empty items skipped, copied into
+ * `a`: 0, or -1 when the value names none at all.
+ */
+int opts_names_add(struct arena *a, const char ***names, size_t *count, const char *value);
+
+/* `s` as a whole number from `min` to `max` (strtoul, nothing after it): 0, or -1. */
+int opts_parse_ulong(unsigned long *out, const char *s, unsigned long min, unsigned long max);
 
 #endif

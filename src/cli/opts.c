@@ -1,12 +1,14 @@
 /*
  * opts.c - one option parser and help printer for every subcommand.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/opts.h"
+#include "base/arena.h"
+#include "cli/opts.h"
 
 /* Ids of the common options; commands' own ids are theirs alone, the
  * tables are searched separately. */
@@ -73,12 +75,6 @@ opts_usage_error(const struct opts_cmd *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nsee 'gpusite %s --help'\n", cmd->name);
 	return OPTS_EUSAGE;
-}
-
-int
-opts_exit_code(int result)
-{
-	return result == OPTS_HELP ? 0 : 2;
 }
 
 #define N_FORMATS ((size_t)REPORT_FORMATS)
@@ -390,10 +386,34 @@ opts_source(const struct opts *o, const char *const *paths, size_t npaths)
 	return src;
 }
 
-void
-pipeline_paths_from_top(struct diags *d, struct arena *a, const struct opts *o)
+/* Append the names of a comma-separated list (empty items skipped);
+ * -1 when there is none at all. */
+int
+opts_names_add(struct arena *a, const char ***names, size_t *count, const char *value)
 {
-	struct pipeline_source src = opts_source(o, NULL, 0);
+	const char *p = value;
+	size_t before = *count;
 
-	pipeline_files_from_top(d, a, &src);
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n) {
+			*names = arena_realloc(a, *names, *count * sizeof(**names),
+					       (*count + 1) * sizeof(**names));
+			(*names)[(*count)++] = arena_strndup(a, p, n);
+		}
+		p += n + (comma ? 1 : 0);
+	}
+	return *count > before ? 0 : -1;
+}
+
+int
+opts_parse_ulong(unsigned long *out, const char *s, unsigned long min, unsigned long max)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return !*s || *end || errno || *out < min || *out > max ? -1 : 0;
 }

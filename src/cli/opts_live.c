@@ -1,12 +1,10 @@
 /*
- * opts_live.c - the cluster options of the live commands, and a live run
- * started from the common options with its exit code.
+ * opts_live.c - the cluster options of the live commands.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/opts_live.h"
+#include "cli/opts_live.h"
 #include "spec/spec.h"
 
 int
@@ -47,30 +45,4 @@ live_on_option(struct live_opts *lo, const struct opts_cmd *cmd, int id, const c
 	}
 	}
 	return 1;
-}
-
-int
-live_start(struct live_run *out, struct arena *a, const char *name, const struct opts *o,
-	   const struct live_opts *lo)
-{
-	struct pipeline_source src = opts_source(o, (const char *const *)o->args, o->nargs);
-
-	switch (live_run_start(out, a, name, &src, lo, o->verbose, o->quiet)) {
-	case LIVE_OK: return GS_EXIT_OK;
-	case LIVE_EINVALID: return GS_EXIT_FINDINGS;
-	default: return GS_EXIT_FAILURE;
-	}
-}
-
-void
-live_finish(struct live_run *r)
-{
-	live_run_finish(r);
-}
-
-int
-live_fail(struct live_run *r)
-{
-	live_run_print_errors(r);
-	return GS_EXIT_FAILURE;
 }

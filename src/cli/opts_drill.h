@@ -7,10 +7,30 @@
 
 #include <stddef.h>
 
-#include "cmd/opts.h"
+#include "cli/opts.h"
 
 struct arena;
 struct live_opts;
+
+/* The ids of the drill commands' own options (the cluster options are
+ * cli/opts_live.h's). */
+enum drill_opt_id {
+	DRILL_OPT_SCENARIO = 1,
+	DRILL_OPT_NODES,
+	DRILL_OPT_GROUP,
+	DRILL_OPT_SINCE,
+	DRILL_OPT_RECORD,
+	DRILL_OPT_SVG,
+	DRILL_OPT_EXECUTE,
+	DRILL_OPT_RESTORE,
+	DRILL_OPT_WAIT,
+	DRILL_OPT_INTERVAL,
+};
+
+/* The option rows of `drill plan`, `drill report` and `drill run`. */
+extern const struct opt_spec opts_drill_plan[];
+extern const struct opt_spec opts_drill_report[];
+extern const struct opt_spec opts_drill_run[];
 
 /* The node names of every --nodes given, each its own malloc'd copy. */
 struct opts_drill_nodes {

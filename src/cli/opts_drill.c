@@ -7,7 +7,8 @@
 
 #include "base/arena.h"
 #include "base/secret.h"
-#include "cmd/opts_drill.h"
+#include "cli/opts_drill.h"
+#include "cli/opts_live.h"
 #include "drill/drill.h"
 #include "pipeline/live.h"
 
@@ -100,3 +101,54 @@ opts_drill_again(struct arena *a, const struct opts *o, const struct live_opts *
 			    again_opt(a, "context", lo->context, "CONTEXT"),
 			    again_opt(a, "cluster", lo->cluster, "CLUSTER"));
 }
+
+/* drill plan */
+const struct opt_spec opts_drill_plan[] = {
+	{ DRILL_OPT_SCENARIO, "scenario", 0, "NAME",
+	  "node-failure (a drain; the default) or partition (the site cut off from the VPC)" },
+	{ DRILL_OPT_NODES, "nodes", 0, "NAME[,NAME]",
+	  "the nodes the drill takes down (repeatable; default: every node the spec names)" },
+	{ DRILL_OPT_GROUP, "group", 0, "GROUP", "the nodes of this node group" },
+	LIVE_OPT_SPECS,
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+/* drill report */
+const struct opt_spec opts_drill_report[] = {
+	{ DRILL_OPT_RECORD, "record", 0, "FILE",
+	  "measure from this drill record (drill run --record) instead of the cluster" },
+	{ DRILL_OPT_SINCE, "since", 0, "TIME",
+	  "from the cluster: leave out what happened before this RFC 3339 time" },
+	{ DRILL_OPT_SCENARIO, "scenario", 0, "NAME",
+	  "from the cluster: node-failure (default) or partition (the eviction budget)" },
+	{ DRILL_OPT_SVG, "svg", 0, "FILE",
+	  "also write the timeline chart, budget against measured" },
+	LIVE_OPT_SPECS,
+	{ 0, NULL, 0, NULL, NULL },
+};
+
+/* drill run */
+const struct opt_spec opts_drill_run[] = {
+	{ DRILL_OPT_EXECUTE, "execute", 0, NULL,
+	  "really run the drill (without it: print the API calls it would make)" },
+	{ DRILL_OPT_RESTORE, "restore", 0, NULL,
+	  "uncordon the nodes the drill of --record FILE cordoned (not those"
+	  " unschedulable before it) and wait for the return condition" },
+	{ DRILL_OPT_NODES, "nodes", 0, "NAME[,NAME...]",
+	  "the nodes to take down (repeatable; default: every hybrid node of the site);"
+	  " with --restore, those of the record to uncordon" },
+	{ DRILL_OPT_GROUP, "group", 0, "GROUP", "the hybrid nodes of this nodeGroup" },
+	{ DRILL_OPT_WAIT, "timeout", 0, "DURATION",
+	  "wait this long for the condition (default 30m; --restore: the"
+	  " pool's consolidateAfter + 5m)" },
+	{ DRILL_OPT_INTERVAL, "interval", 0, "SECONDS",
+	  "poll period and first eviction retry wait (default 2)" },
+	{ DRILL_OPT_RECORD, "record", 0, "FILE",
+	  "the drill record (JSON): --execute writes it (a new file, atomically,"
+	  " from before the first write on); --restore reads it and adds its steps" },
+	LIVE_OPT_KUBECONFIG_ROW(""),
+	LIVE_OPT_CONTEXT_ROW(""),
+	{ LIVE_OPT_CLUSTER, "cluster", 0, "NAME",
+	  "the cluster.name of the site (default: from the kubeconfig)" },
+	{ 0, NULL, 0, NULL, NULL },
+};
