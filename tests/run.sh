@@ -43,6 +43,9 @@ elif [ -n "${GPUSITE_SANITIZE:-}" ]; then
 else
 	pass_kind=plain
 fi
+# the seconds each runner took when this build directory last ran it in
+# this pass ("SECONDS NAME" lines): the order of the next run
+times="$odir/test-times.$pass_kind"
 
 # budget_of NAME: seconds NAME may take in this pass (its row or the
 # default, times the pass's factor)
@@ -119,6 +122,7 @@ job() {
 			grep -av '^not ok .*# [Ss][Kk][Ii][Pp]' "$log" | grep -aB2 -A25 '^not ok' | head -80 | sed 's/^/    | /'
 		fi
 	} >"$state/$base.out"
+	echo "$secs $name" >"$state/$base.secs"
 	echo "$p $f $s" >"$state/$base.res.tmp" && mv "$state/$base.res.tmp" "$state/$base.res"
 }
 
@@ -182,11 +186,16 @@ untracked() {
 [ "$layer" = unit ] || untracked >"$logdir/untracked.before"
 
 echo "tests: $(echo "$run" | grep -c .) runners, $jobs at a time ($pass_kind pass; TEST_JOBS sets it)"
-# the longest first (by budget), so the tail of the run is short ones
+# The longest first, so the tail of the run is short ones: by the seconds
+# each took when this build directory last ran it (times, below), else by
+# a third of its budget (budgets are two to three times a runner's time).
 if [ -n "$run" ]; then
 	for n in $run; do
 		echo "$(budget_of "$n") $n"
-	done | sort -k1,1nr -k2 | cut -d' ' -f2 |
+	done | awk -v f="$times" '
+		BEGIN { while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ /^[0-9]+$/) t[a[2]] = a[1] } }
+		{ print (($2 in t) ? t[$2] : int($1 / 3)), $2 }
+	' | sort -k1,1nr -k2 | cut -d' ' -f2 |
 		xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" --job &
 	xpid=$!
 else
@@ -212,6 +221,16 @@ for n in $last; do
 	job "$n"
 	collect "$n"
 done
+
+# keep this run's times for the next one's order (the runners this run
+# did not start keep theirs); a new file moved over the old, never a write
+# through what is there
+if [ -n "$run" ]; then
+	cat "$state"/*.secs 2>/dev/null >"$state/times.new"
+	[ -f "$times" ] && [ ! -L "$times" ] && awk 'NR == FNR { seen[$2] = 1; next } !($2 in seen)' \
+		"$state/times.new" "$times" >>"$state/times.new"
+	sort -k2 "$state/times.new" >"$state/times.sorted" && mv -f "$state/times.sorted" "$times"
+fi
 
 if [ "$layer" != unit ]; then
 	untracked >"$logdir/untracked.after"
