@@ -84,6 +84,11 @@ job() {
 	*) set -- sh "$name" ;;
 	esac
 	budget=$(budget_of "$name")
+	# the CPU seconds (user + system) of the runner and what it waited for,
+	# when /usr/bin/time is there (make deps installs it): on a shared
+	# machine the wall time says little of what a runner costs
+	rm -f "$state/$base.cpu"
+	[ -x /usr/bin/time ] && set -- /usr/bin/time -f '%U %S' -o "$state/$base.cpu" "$@"
 	t0=$(date +%s)
 	# timeout stops the runner's whole process group (servers it started
 	# included) at the budget; -k: KILL what ignores TERM 10 s later.  That
@@ -113,8 +118,10 @@ job() {
 		echo "not ok - $name ran no test" >>"$log"
 	fi
 	status=ok; [ "$f" -gt 0 ] && status=FAIL
+	cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$state/$base.cpu" 2>/dev/null)
 	{
-		printf '%-48s %4d passed %3d failed %3d skipped %4d s  %s\n' "$name" "$p" "$f" "$s" "$secs" "$status"
+		printf '%-48s %4d passed %3d failed %3d skipped %4d s %6s s CPU  %s\n' \
+			"$name" "$p" "$f" "$s" "$secs" "${cpu:--}" "$status"
 		grep -aE '^(not )?ok .*# [Ss][Kk][Ii][Pp]' "$log" | sed 's/^/    /'
 		# headline figures a runner wants seen (conformance counts, agreement)
 		grep -aE '^# (JSON-Schema-Test-Suite|ajv cross-check|conformance|summary):' "$log" | sed 's/^# /    /'
@@ -123,6 +130,7 @@ job() {
 		fi
 	} >"$state/$base.out"
 	echo "$secs $name" >"$state/$base.secs"
+	[ -n "$cpu" ] && echo "$cpu" >"$state/$base.cpus"
 	echo "$p $f $s" >"$state/$base.res.tmp" && mv "$state/$base.res.tmp" "$state/$base.res"
 }
 
@@ -145,7 +153,7 @@ collect() {
 		cat "$state/$base.out"
 	else
 		p=0 f=1 s=0
-		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "$1" 0 1 0 "" FAIL
+		printf '%-48s %4d passed %3d failed %3d skipped %15s  %s\n' "$1" 0 1 0 "" FAIL
 		echo "    | not ok - $1 left no result (the runner was killed?)"
 	fi
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
@@ -205,7 +213,7 @@ for n in $names; do
 	case " $skipped " in
 	*" $n "*)
 		skip=$((skip + 1))
-		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "$n" 0 0 1 "" "skip: not in the $pass_kind pass (noasan in tests/budgets)"
+		printf '%-48s %4d passed %3d failed %3d skipped %15s  %s\n' "$n" 0 0 1 "" "skip: not in the $pass_kind pass (noasan in tests/budgets)"
 		continue
 		;;
 	esac
@@ -242,11 +250,13 @@ if [ "$layer" != unit ]; then
 		echo "$left" | sed 's/^/    | /'
 	else
 		pass=$((pass + 1))
-		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "checkout-clean" 1 0 0 "" ok
+		printf '%-48s %4d passed %3d failed %3d skipped %15s  %s\n' "checkout-clean" 1 0 0 "" ok
 	fi
 fi
 
 echo
+cpus=$(cat "$state"/*.cpus 2>/dev/null | awk '{ t += $1 } END { print t + 0 }')
+echo "runners: $cpus s of CPU in all"
 [ -n "$broken" ] && echo "failing:$broken"
 echo "logs: $logdir/"
 echo "$pass passed, $fail failed, $skip skipped"
