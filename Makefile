@@ -60,7 +60,10 @@ $(O)/tests/%: tests/unit/%.c $(LIB)
 		$(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS_ALL) \
 		$(shell pkg-config --libs cmocka 2>/dev/null)
 
--include $(shell find $(O) -name '*.d' -type f 2>/dev/null)
+# the dependency files beside the objects, all under $(O)/src: never a walk
+# of all of $(O), which holds the package and image tests' Debian roots
+# (usr/sbin/invoke-rc.d, a mounted /proc) while they run
+-include $(shell find $(O)/src -name '*.d' -type f 2>/dev/null)
 
 # Installs (as root) or names (otherwise) every package the build and the
 # tests need; then the npm tools the tests use (ajv, helm) into .tools/.

@@ -43,6 +43,9 @@ elif [ -n "${GPUSITE_SANITIZE:-}" ]; then
 else
 	pass_kind=plain
 fi
+# the seconds each runner took when this build directory last ran it in
+# this pass ("SECONDS NAME" lines): the order of the next run
+times="$odir/test-times.$pass_kind"
 
 # budget_of NAME: seconds NAME may take in this pass (its row or the
 # default, times the pass's factor)
@@ -81,6 +84,11 @@ job() {
 	*) set -- sh "$name" ;;
 	esac
 	budget=$(budget_of "$name")
+	# the CPU seconds (user + system) of the runner and what it waited for,
+	# when /usr/bin/time is there (make deps installs it): on a shared
+	# machine the wall time says little of what a runner costs
+	rm -f "$state/$base.cpu"
+	[ -x /usr/bin/time ] && set -- /usr/bin/time -f '%U %S' -o "$state/$base.cpu" "$@"
 	t0=$(date +%s)
 	# timeout stops the runner's whole process group (servers it started
 	# included) at the budget; -k: KILL what ignores TERM 10 s later.  That
@@ -110,8 +118,10 @@ job() {
 		echo "not ok - $name ran no test" >>"$log"
 	fi
 	status=ok; [ "$f" -gt 0 ] && status=FAIL
+	cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.1f", $1 + $2 }' "$state/$base.cpu" 2>/dev/null)
 	{
-		printf '%-48s %4d passed %3d failed %3d skipped %4d s  %s\n' "$name" "$p" "$f" "$s" "$secs" "$status"
+		printf '%-48s %4d passed %3d failed %3d skipped %4d s %6s s CPU  %s\n' \
+			"$name" "$p" "$f" "$s" "$secs" "${cpu:--}" "$status"
 		grep -aE '^(not )?ok .*# [Ss][Kk][Ii][Pp]' "$log" | sed 's/^/    /'
 		# headline figures a runner wants seen (conformance counts, agreement)
 		grep -aE '^# (JSON-Schema-Test-Suite|ajv cross-check|conformance|summary):' "$log" | sed 's/^# /    /'
@@ -119,6 +129,8 @@ job() {
 			grep -av '^not ok .*# [Ss][Kk][Ii][Pp]' "$log" | grep -aB2 -A25 '^not ok' | head -80 | sed 's/^/    | /'
 		fi
 	} >"$state/$base.out"
+	echo "$secs $name" >"$state/$base.secs"
+	[ -n "$cpu" ] && echo "$cpu" >"$state/$base.cpus"
 	echo "$p $f $s" >"$state/$base.res.tmp" && mv "$state/$base.res.tmp" "$state/$base.res"
 }
 
@@ -141,7 +153,7 @@ collect() {
 		cat "$state/$base.out"
 	else
 		p=0 f=1 s=0
-		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "$1" 0 1 0 "" FAIL
+		printf '%-48s %4d passed %3d failed %3d skipped %15s  %s\n' "$1" 0 1 0 "" FAIL
 		echo "    | not ok - $1 left no result (the runner was killed?)"
 	fi
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
@@ -182,11 +194,16 @@ untracked() {
 [ "$layer" = unit ] || untracked >"$logdir/untracked.before"
 
 echo "tests: $(echo "$run" | grep -c .) runners, $jobs at a time ($pass_kind pass; TEST_JOBS sets it)"
-# the longest first (by budget), so the tail of the run is short ones
+# The longest first, so the tail of the run is short ones: by the seconds
+# each took when this build directory last ran it (times, below), else by
+# a third of its budget (budgets are two to three times a runner's time).
 if [ -n "$run" ]; then
 	for n in $run; do
 		echo "$(budget_of "$n") $n"
-	done | sort -k1,1nr -k2 | cut -d' ' -f2 |
+	done | awk -v f="$times" '
+		BEGIN { while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ /^[0-9]+$/) t[a[2]] = a[1] } }
+		{ print (($2 in t) ? t[$2] : int($1 / 3)), $2 }
+	' | sort -k1,1nr -k2 | cut -d' ' -f2 |
 		xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" --job &
 	xpid=$!
 else
@@ -196,7 +213,7 @@ for n in $names; do
 	case " $skipped " in
 	*" $n "*)
 		skip=$((skip + 1))
-		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "$n" 0 0 1 "" "skip: not in the $pass_kind pass (noasan in tests/budgets)"
+		printf '%-48s %4d passed %3d failed %3d skipped %15s  %s\n' "$n" 0 0 1 "" "skip: not in the $pass_kind pass (noasan in tests/budgets)"
 		continue
 		;;
 	esac
@@ -213,6 +230,16 @@ for n in $last; do
 	collect "$n"
 done
 
+# keep this run's times for the next one's order (the runners this run
+# did not start keep theirs); a new file moved over the old, never a write
+# through what is there
+if [ -n "$run" ]; then
+	cat "$state"/*.secs 2>/dev/null >"$state/times.new"
+	[ -f "$times" ] && [ ! -L "$times" ] && awk 'NR == FNR { seen[$2] = 1; next } !($2 in seen)' \
+		"$state/times.new" "$times" >>"$state/times.new"
+	sort -k2 "$state/times.new" >"$state/times.sorted" && mv -f "$state/times.sorted" "$times"
+fi
+
 if [ "$layer" != unit ]; then
 	untracked >"$logdir/untracked.after"
 	left=$(comm -13 "$logdir/untracked.before" "$logdir/untracked.after")
@@ -223,11 +250,13 @@ if [ "$layer" != unit ]; then
 		echo "$left" | sed 's/^/    | /'
 	else
 		pass=$((pass + 1))
-		printf '%-48s %4d passed %3d failed %3d skipped %6s  %s\n' "checkout-clean" 1 0 0 "" ok
+		printf '%-48s %4d passed %3d failed %3d skipped %15s  %s\n' "checkout-clean" 1 0 0 "" ok
 	fi
 fi
 
 echo
+cpus=$(cat "$state"/*.cpus 2>/dev/null | awk '{ t += $1 } END { print t + 0 }')
+echo "runners: $cpus s of CPU in all"
 [ -n "$broken" ] && echo "failing:$broken"
 echo "logs: $logdir/"
 echo "$pass passed, $fail failed, $skip skipped"

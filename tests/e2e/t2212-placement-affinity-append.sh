@@ -39,10 +39,6 @@ cat >"$SCRATCH/eval/to-json.cjs" <<'JS'
 const fs = require('fs'), YAML = require('yaml');
 fs.writeFileSync(process.argv[3], JSON.stringify(YAML.parse(fs.readFileSync(process.argv[2], 'utf8'))));
 JS
-same_json() {
-	python3 -c 'import json,sys; a,b=(json.load(open(x)) for x in sys.argv[1:]); sys.exit(a != b)' "$1" "$2" ||
-	{ echo "$2 differs from $1:"; diff -u "$1" "$2"; return 1; }
-}
 
 # variant NAME ENGINE MODE [render options]: seoul-dc1 with that engine and mode
 variant() {
@@ -94,21 +90,27 @@ for mode in prefer-onprem require-onprem; do
 		# every Pod in one evaluator process: DIR/POD.json and DIR/POD.log
 		eval_policy --batch "$dir" "$stream" gpusite-seoul-dc1-placement \
 			$(for p in $affinity_pods; do echo "$pods/$p.yaml"; done) 2>"$dir.err"
+		# what came out against the expected Pods and the expectation, each
+		# in one process: DIR.same ("same POD.json" lines), DIR/POD.expect
+		python3 "$TEST_TOP/tests/tools/json-same.py" "$pods/expected/$mode" "$dir" \
+			$(for p in $affinity_pods; do echo "$p.json"; done) >"$dir.same" 2>"$dir.same.err"
+		python3 "$TEST_TOP/tests/tools/policy-expect.py" --batch "$SCRATCH/orig" "$dir" inference '{}' \
+			"$mode" 100 60 60 seoul-dc1 2>"$dir.expect.err"
 		for p in $affinity_pods; do
 			out="$dir/$p.json"
 			test_expect_success "$engine $mode: $p comes out exactly as expected/$mode/$p.json" "
 				{ test -s '$out' || { cat '$dir/$p.log' '$dir.err'; exit 1; }; } &&
-				same_json '$pods/expected/$mode/$p.json' '$out' &&
-				python3 '$TEST_TOP/tests/tools/policy-expect.py' '$SCRATCH/orig/$p.json' '$out' inference '{}' \
-					'$mode' 100 60 60 seoul-dc1
+				{ grep -qx 'same $p.json' '$dir.same' ||
+				  { echo '$out differs from $pods/expected/$mode/$p.json:'; cat '$dir.same.err';
+				    diff -u '$pods/expected/$mode/$p.json' '$out'; exit 1; }; } &&
+				{ head -n 1 '$dir/$p.expect' | grep -qx ok || { cat '$dir/$p.expect' '$dir.expect.err'; exit 1; }; }
 			"
 		done
 		test_expect_success "$engine $mode: a second pass changes nothing" "
 			mkdir '$dir.again' &&
 			eval_policy --batch '$dir.again' '$stream' gpusite-seoul-dc1-placement '$dir'/*.json &&
-			for f in '$dir'/*.json; do
-				same_json \"\$f\" '$dir.again/'\"\${f##*/}\" || exit 1
-			done
+			{ python3 '$TEST_TOP/tests/tools/json-same.py' '$dir' '$dir.again' >'$dir.again.same' ||
+			  { grep -v '^same ' '$dir.again.same' | sed 's/^/second pass: /'; exit 1; }; }
 		"
 	done
 done
@@ -117,8 +119,7 @@ done
 test_expect_success "the expected Pods keep every affinity the Pod had" '
 	for mode in prefer-onprem require-onprem; do
 		for p in $affinity_pods; do
-			node "$SCRATCH/eval/to-json.cjs" "$pods/$p.yaml" "$SCRATCH/$p.orig" &&
-			python3 - "$SCRATCH/$p.orig" "$pods/expected/$mode/$p.json" "$mode" <<-PY || exit 1
+			python3 - "$SCRATCH/orig/$p.json" "$pods/expected/$mode/$p.json" "$mode" <<-PY || exit 1
 			import json, sys
 			orig, want, mode = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
 			oa, wa = orig["spec"].get("affinity") or {}, want["spec"]["affinity"]

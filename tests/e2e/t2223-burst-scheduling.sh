@@ -90,15 +90,26 @@ variant() {
 	"$GPUSITE" render "$SCRATCH/$name/sites" "$@" >"$SCRATCH/$name.yaml"
 }
 
+# evaluated OUTDIR POD...: each POD came out of a --batch evaluation into
+# OUTDIR (OUTDIR/NAME.json; absent when admission rejected the Pod or the
+# evaluation failed, which OUTDIR/NAME.log then says)
+evaluated() {
+	ev_dir=$1
+	shift
+	for ev_pod; do
+		ev_base=$ev_dir/$(basename "${ev_pod%.*}")
+		test -s "$ev_base.json" || { cat "$ev_base.log" >&2; return 1; }
+	done
+}
+
 # place NAME BINDING [POLICIES]: every Pod through the policies (ALL of the
-# stream by default), then onto the nodes
+# stream by default), all in one evaluator process, then onto the nodes
 place() {
 	name=$1 binding=$2 policies=${3:-ALL}
 	mkdir -p "$SCRATCH/$name/out" &&
-	for pod in "$SCRATCH"/pods/*.yaml; do
-		node "$SCRATCH/eval/policy-eval.mjs" "$SCRATCH/$name.yaml" "$policies" "$pod" \
-			>"$SCRATCH/$name/out/$(basename "$pod" .yaml).json" 2>>"$SCRATCH/$name/eval.log" || return 1
-	done &&
+	node "$SCRATCH/eval/policy-eval.mjs" --batch "$SCRATCH/$name/out" "$SCRATCH/$name.yaml" "$policies" \
+		"$SCRATCH"/pods/*.yaml 2>>"$SCRATCH/$name/eval.log" &&
+	evaluated "$SCRATCH/$name/out" "$SCRATCH"/pods/*.yaml &&
 	python3 "$TEST_TOP/tests/tools/schedule-check.py" "$SCRATCH/$name.yaml" "$binding" "$scopes" \
 		"$SCRATCH/$name"/out/*.json >"$SCRATCH/$name/placed.txt"
 }
@@ -138,12 +149,15 @@ test_expect_success "placement Pods with their own burst or catch-all toleration
 
 test_expect_success "a second pass of every policy changes nothing, every engine" '
 	for engine in kyverno kyverno-clusterpolicy map-v1 map-v1beta1; do
+		out="$SCRATCH/$engine-required/out" again="$SCRATCH/$engine-required/again" &&
+		mkdir -p "$again" &&
+		node "$SCRATCH/eval/policy-eval.mjs" --batch "$again" "$SCRATCH/$engine-required.yaml" ALL \
+			"$out/llm-serving-own.json" "$out/llm-serving-exists.json" \
+			"$out/batch-inference-burst-tol.json" "$out/llm-batch-own.json" 2>/dev/null || return 1
 		for pod in llm-serving-own llm-serving-exists batch-inference-burst-tol llm-batch-own; do
-			out="$SCRATCH/$engine-required/out/$pod.json" &&
-			node "$SCRATCH/eval/policy-eval.mjs" "$SCRATCH/$engine-required.yaml" ALL "$out" \
-				>"$SCRATCH/again.json" 2>/dev/null &&
+			evaluated "$again" "$out/$pod.json" &&
 			python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a!=b)" \
-				"$out" "$SCRATCH/again.json" || { echo "$engine $pod changed on a second pass"; return 1; }
+				"$out/$pod.json" "$again/$pod.json" || { echo "$engine $pod changed on a second pass"; return 1; }
 		done
 	done
 '

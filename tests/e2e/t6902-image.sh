@@ -3,7 +3,8 @@
 # built without docker or a registry.  `make image` runs exactly as the
 # README writes it, at the top of a copy of the checkout (the default,
 # relative O=build; the cached base tarball and its checksum in the
-# default, relative build/e2e-cache), and again with every path relative
+# default, relative build/e2e-cache: a copy of the base the package test
+# shares, tests/tools/debroot.sh), and again with every path relative
 # (O, IMAGE_DEB, IMAGE_CACHE): the same sources and SOURCE_DATE_EPOCH give
 # the same manifest digest.  The image runs as user 999 in /home/argocd,
 # holds no compiler and no apt lists or caches; unpacked (umoci),
@@ -13,16 +14,16 @@
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
-INCLUDE=
 DEBROOT_TOOLS="umoci"
 . "$TEST_TOP/tests/tools/debroot.sh"
-TARBALL=$CACHE/$SUITE-minbase-image.tgz
 WORK=$odir/t6902
 TREE=$WORK/tree
 
 trap 'rm -rf "$WORK" "$SCRATCH"' EXIT
 
 why=$(debroot_why) || { echo "debroot_why failed" >&2; exit 1; }
+# the debootstrap base the package test shares, made once under $O
+[ -n "$why" ] || why=$(debroot_base) || { echo "debroot_base failed" >&2; exit 1; }
 if [ -z "$why" ] && ! git -C "$TEST_TOP" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 	why="the tree is not a git checkout (make deb copies the files git knows)"
 fi

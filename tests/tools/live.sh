@@ -79,10 +79,12 @@ live_start() {	# live_start SCENARIO (a name under testdata/live, or a path) ARG
 		2>"$SCRATCH/server.err" &
 	SERVER_PID=$!
 	echo "$SERVER_PID" >"$SCRATCH/server.pid"
+	# up to 30 s: a python start that makes its TLS context can take over
+	# 10 s on 2 cores shared by a parallel make test and other builds
 	i=0
 	while [ ! -s "$SCRATCH/port" ]; do
 		i=$((i + 1))
-		if [ $i -gt 200 ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+		if [ $i -gt 600 ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
 			echo "fake API server did not start:" >&2
 			cat "$SCRATCH/server.err" >&2
 			return 1

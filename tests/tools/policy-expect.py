@@ -11,10 +11,22 @@ SITE is the site's name, BINDING its placement.siteBinding (required when
 left out); without SITE no site term is expected.
 
 Exit 0 when MUTATED is exactly the expected Pod, else 1 with the difference.
+
+  policy-expect.py --batch ORIGINAL_DIR MUTATED_DIR NAMESPACES ... (as above)
+
+The same for every ORIGINAL_DIR/NAME.json in one process (a python start
+per Pod is most of a policy test's time): MUTATED_DIR/NAME.expect gets the
+verdict, "ok", or "differs" and the difference, "missing" when
+MUTATED_DIR/NAME.json is not there or not JSON, or "error" and the
+traceback when the expectation itself failed.  Exit 0 unless the
+arguments are bad (2).
 """
 import copy
+import io
 import json
+import os
 import sys
+import traceback
 
 GPU = "nvidia.com/gpu"
 HYBRID = {"key": "eks.amazonaws.com/compute-type", "operator": "In", "values": ["hybrid"]}
@@ -125,21 +137,57 @@ def expected(pod, namespaces, pod_selector, mode, weight, seconds, site=None, bi
     return out
 
 
-def main():
-    original, mutated = load(sys.argv[1]), load(sys.argv[2])
-    namespaces = sys.argv[3].split(",")
-    pod_selector = json.loads(sys.argv[4])
-    mode, weight = sys.argv[5], int(sys.argv[6])
-    seconds = {"node.kubernetes.io/not-ready": int(sys.argv[7]),
-               "node.kubernetes.io/unreachable": int(sys.argv[8])}
-    site = sys.argv[9] if len(sys.argv) > 9 else None
-    binding = sys.argv[10] if len(sys.argv) > 10 else "required"
+def compare(original, mutated, settings, out):
+    """compare(ORIGINAL, MUTATED, SETTINGS, OUT): 0 when MUTATED is the
+    Pod SETTINGS (the arguments after the two files) make of ORIGINAL,
+    else 1 with the difference written to OUT"""
+    namespaces = settings[0].split(",")
+    pod_selector = json.loads(settings[1])
+    mode, weight = settings[2], int(settings[3])
+    seconds = {"node.kubernetes.io/not-ready": int(settings[4]),
+               "node.kubernetes.io/unreachable": int(settings[5])}
+    site = settings[6] if len(settings) > 6 else None
+    binding = settings[7] if len(settings) > 7 else "required"
     want = expected(original, namespaces, pod_selector, mode, weight, seconds, site, binding)
     if want != mutated:
-        print("expected:", json.dumps(want["spec"], indent=1, sort_keys=True))
-        print("got:     ", json.dumps(mutated["spec"], indent=1, sort_keys=True))
+        print("expected:", json.dumps(want["spec"], indent=1, sort_keys=True), file=out)
+        print("got:     ", json.dumps(mutated["spec"], indent=1, sort_keys=True), file=out)
         return 1
     return 0
+
+
+def batch(orig_dir, mutated_dir, settings):
+    for name in sorted(n for n in os.listdir(orig_dir) if n.endswith(".json")):
+        original = load(os.path.join(orig_dir, name))
+        with open(os.path.join(mutated_dir, name[:-len(".json")] + ".expect"), "w") as out:
+            try:
+                mutated = load(os.path.join(mutated_dir, name))
+            except (OSError, ValueError) as e:
+                print("missing", file=out)
+                print(e, file=out)
+                continue
+            verdict = io.StringIO()
+            try:
+                differs = compare(original, mutated, settings, verdict)
+            except Exception:  # what would have ended a run of its own
+                print("error", file=out)
+                traceback.print_exc(file=out)
+                continue
+            if differs:
+                print("differs", file=out)
+                out.write(verdict.getvalue())
+            else:
+                print("ok", file=out)
+    return 0
+
+
+def main():
+    if len(sys.argv) >= 11 and sys.argv[1] == "--batch":
+        return batch(sys.argv[2], sys.argv[3], sys.argv[4:])
+    if len(sys.argv) < 9 or sys.argv[1] == "--batch":
+        print(__doc__, file=sys.stderr)
+        return 2
+    return compare(load(sys.argv[1]), load(sys.argv[2]), sys.argv[3:], sys.stdout)
 
 
 if __name__ == "__main__":
