@@ -166,7 +166,7 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 		const char *s = node_str(ns);
 
 		if (scope == 0)
-			check_report(c, DIAG_WARNING, CHECK_OBJECT, ns, "metadata.namespace",
+			check_report(c, DIAG_WARNING, CHECK_NAMESPACE, ns, "metadata.namespace",
 				     "%s is cluster-scoped: metadata.namespace \"%s\" means "
 				     "nothing and confuses tools that compare objects; drop it",
 				     kind, s ? s : "");
@@ -176,7 +176,7 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 				     "letters, digits and '-', at most 63 characters)",
 				     s ? s : "");
 	} else if (scope == 1) {
-		check_report(c, DIAG_WARNING, CHECK_OBJECT, meta, "metadata.namespace",
+		check_report(c, DIAG_WARNING, CHECK_NAMESPACE, meta, "metadata.namespace",
 			     "%s %s has no metadata.namespace: it lands in whatever namespace the "
 			     "tool applying it uses; set it",
 			     kind, n ? n : "");
@@ -312,7 +312,7 @@ check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_
 					!strcmp(p, name);
 			}
 			if (!found)
-				check_report(&c, DIAG_WARNING, CHECK_POL_BINDING, docs[i], "",
+				check_report(&c, DIAG_WARNING, CHECK_POL_UNBOUND, docs[i], "",
 					     "MutatingAdmissionPolicy \"%s\" has no binding in the "
 					     "stream: a policy without a "
 					     "MutatingAdmissionPolicyBinding never runs",

@@ -311,8 +311,8 @@ smp_walk(struct check_ctx *c, const struct node *n, const char *path, bool ancho
 
 		if (!strcmp(bare, "tolerations") && v && v->kind == NODE_SEQ) {
 			if (anchor)
-				check_report(c, DIAG_WARNING, CHECK_POL_JSONPATCH,
-					     n->map.pairs[i].key, sub,
+				check_report(c, DIAG_WARNING, CHECK_POL_ANCHOR, n->map.pairs[i].key,
+					     sub,
 					     "+(tolerations) never fires: DefaultTolerationSeconds "
 					     "has always added a list by the time the webhook "
 					     "runs; append with patchesJson6902");
@@ -433,7 +433,7 @@ check_clusterpolicy(struct check_ctx *c)
 			affinity = affinity || node_path(smp, "spec.affinity") ||
 				   node_map_get(node_map_get(smp, "spec"), "+(affinity)");
 			if (pods_only && !(autogen && !strcmp(autogen, "none")))
-				check_report(c, DIAG_WARNING, CHECK_POL_AUTOGEN, r, path,
+				check_report(c, DIAG_WARNING, CHECK_POL_AUTOGEN_SMP, r, path,
 					     "rule \"%s\" mutates Pods with a strategic-merge "
 					     "patch and autogen is on: Kyverno copies it onto "
 					     "Deployments, StatefulSets and Jobs, which Argo CD "
