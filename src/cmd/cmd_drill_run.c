@@ -194,10 +194,10 @@ read_drilled(struct drill_record *out, struct live_run *run, struct arena *a,
 	if (drill_record_load(a, &run->errors, out, ra->record, site->name) < 0)
 		return live_fail(run);
 	if (out->cluster && site->cluster.name && strcmp(out->cluster, site->cluster.name)) {
-		diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RECORD, "",
-			 "%s is a record of a drill in cluster %s, not %s: restore it against"
-			 " its own cluster (--context)",
-			 ra->record, out->cluster, site->cluster.name);
+		diag_report(&run->errors, (struct pos)POS_NONE, DRILL_RECORD, "",
+			    "%s is a record of a drill in cluster %s, not %s: restore it against"
+			    " its own cluster (--context)",
+			    ra->record, out->cluster, site->cluster.name);
 		return live_fail(run);
 	}
 	return GS_EXIT_OK;
@@ -287,12 +287,12 @@ run_verdict(struct live_run *run, struct arena *a, const struct opts *o, const s
 		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
 		drill_terms_compute(a, &t, &b, rec);
 		if (t.total_known && t.target && !t.within_target) {
-			diag_add(&run->errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET,
-				 "",
-				 "site '%s' recovered in %llds, over its targetRTO "
-				 "of %llds: `gpusite drill report %s --record FILE` "
-				 "shows which term ran over",
-				 site->name, (long long)t.total, (long long)t.target, site->name);
+			diag_report(&run->errors, (struct pos)POS_NONE, DRILL_RUN_TARGET, "",
+				    "site '%s' recovered in %llds, over its targetRTO "
+				    "of %llds: `gpusite drill report %s --record FILE` "
+				    "shows which term ran over",
+				    site->name, (long long)t.total, (long long)t.target,
+				    site->name);
 			res->target_missed = true;
 		} else if (!o->quiet) {
 			fprintf(stderr, "gpusite drill run: site '%s' recovered%s%s\n", site->name,

@@ -131,9 +131,9 @@ deadline_check(struct diags *d, double start, const char *stage)
 
 	if (now_seconds() - start < DEADLINE_SECONDS)
 		return 0;
-	return diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_DEADLINE, "",
-			"gave up after %s, past %d s of Argo CD's 60 s deadline", stage,
-			DEADLINE_SECONDS);
+	return diag_report(d, at, ARGOCD_RULE_DEADLINE, "",
+			   "gave up after %s, past %d s of Argo CD's 60 s deadline", stage,
+			   DEADLINE_SECONDS);
 }
 
 /* Activation codes are never needed: generate writes no NodeConfig file. */
@@ -200,18 +200,18 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	if (!r.count) {
 		struct pos at = POS_NONE;
 
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the sites rendered no object%s: refusing an empty success, which would "
-			 "prune the application",
-			 g.objects == ARGOCD_OBJECTS_ARGOCD && shared_left
-				 ? " for the hub (shared-objects leaves the cluster's Argo CD "
-				   "Applications to another application)"
-			 : g.objects == ARGOCD_OBJECTS_ARGOCD
-				 ? " for the hub (objects: argocd keeps only Argo CD Applications)"
-			 : shared_left
-				 ? " of their own (shared-objects leaves the cluster's shared "
-				   "objects to another application)"
-				 : "");
+		diag_report(
+			d, at, ARGOCD_RULE_OUTPUT, "",
+			"the sites rendered no object%s: refusing an empty success, which would "
+			"prune the application",
+			g.objects == ARGOCD_OBJECTS_ARGOCD && shared_left
+				? " for the hub (shared-objects leaves the cluster's Argo CD "
+				  "Applications to another application)"
+			: g.objects == ARGOCD_OBJECTS_ARGOCD
+				? " for the hub (objects: argocd keeps only Argo CD Applications)"
+			: shared_left ? " of their own (shared-objects leaves the cluster's shared "
+					"objects to another application)"
+				      : "");
 		return GS_EXIT_FINDINGS;
 	}
 	if (argocd_check_apis(a, d, &env, &g, &p.fleet, &r) < 0)
@@ -225,12 +225,12 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	if (ret < 0 || !out->len) {
 		struct pos at = POS_NONE;
 
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 ret == BUF_ETOOBIG
-				 ? "the rendered stream is larger than %u MiB: split the sites "
-				   "over several applications with the 'sites' setting"
-				 : "the rendered stream could not be written (%u MiB cap)",
-			 OUTPUT_CAP >> 20);
+		diag_report(d, at, ARGOCD_RULE_OUTPUT, "",
+			    ret == BUF_ETOOBIG
+				    ? "the rendered stream is larger than %u MiB: split the sites "
+				      "over several applications with the 'sites' setting"
+				    : "the rendered stream could not be written (%u MiB cap)",
+			    OUTPUT_CAP >> 20);
 		return GS_EXIT_FAILURE;
 	}
 	if (deadline_check(d, start, "rendering") < 0)

@@ -127,8 +127,8 @@ run(struct buf *out, struct arena *a, struct diags *d)
 	if (json_write(out, list, 0) < 0 || buf_addch(out, '\n') < 0) {
 		struct pos at = POS_NONE;
 
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the parameter announcements do not fit in %zu bytes", out->cap);
+		diag_report(d, at, ARGOCD_RULE_OUTPUT, "",
+			    "the parameter announcements do not fit in %zu bytes", out->cap);
 		return GS_EXIT_FAILURE;
 	}
 	return GS_EXIT_OK;
