@@ -229,17 +229,17 @@ api_require(struct api_check *c, const struct render_object *o, const char *api,
 		/* Argo CD would apply it where no controller reads it: the
 		 * GPU stack would never be installed. */
 		c->errors++;
-		diag_add(c->d, DIAG_ERROR, at, ARGOCD_RULE_HUB, "",
-			 "the stream holds the Argo CD Application %s/%s of %s, but the "
-			 "destination does not serve %s %s (KUBE_API_VERSIONS): %s",
-			 o->namespace, o->name, who, api, kind,
-			 advice(c->a, &c->have, api, kind, need));
+		diag_report(c->d, at, ARGOCD_RULE_HUB, "",
+			    "the stream holds the Argo CD Application %s/%s of %s, but the "
+			    "destination does not serve %s %s (KUBE_API_VERSIONS): %s",
+			    o->namespace, o->name, who, api, kind,
+			    advice(c->a, &c->have, api, kind, need));
 		return;
 	}
-	diag_add(c->d, DIAG_WARNING, at, ARGOCD_RULE_API, "",
-		 "site %s needs %s %s%s, which the target cluster does not serve "
-		 "(KUBE_API_VERSIONS): %s",
-		 who, api, kind, via ? via : "", advice(c->a, &c->have, api, kind, need));
+	diag_report(c->d, at, ARGOCD_RULE_API, "",
+		    "site %s needs %s %s%s, which the target cluster does not serve "
+		    "(KUBE_API_VERSIONS): %s",
+		    who, api, kind, via ? via : "", advice(c->a, &c->have, api, kind, need));
 }
 
 int

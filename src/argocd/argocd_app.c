@@ -97,8 +97,7 @@ diags_append(struct diags *to, const struct diags *from)
 	for (size_t i = 0; i < from->count; i++) {
 		const struct diag *g = &from->items[i];
 
-		diag_add(to, g->level, g->at, g->rule, g->path ? g->path : "", "%s", g->msg);
-		to->items[to->count - 1].site = g->site;
+		diag_copy(to, g);
 	}
 }
 
@@ -115,9 +114,9 @@ argocd_app_load(struct pipeline *p, struct source_set *files, struct arena *a, s
 	memset(p, 0, sizeof(*p));
 	memset(files, 0, sizeof(*files));
 	if (!getcwd(cwd, sizeof(cwd))) {
-		diag_add(d, DIAG_ERROR, here, ARGOCD_RULE_OUTPUT, "",
-			 "cannot read the working directory (the application path): %s",
-			 strerror(errno));
+		diag_report(d, here, ARGOCD_RULE_OUTPUT, "",
+			    "cannot read the working directory (the application path): %s",
+			    strerror(errno));
 		return ARGOCD_LOAD_FAILED;
 	}
 	/* lstat: a `sites` symlink still goes to the walker, which refuses

@@ -105,7 +105,7 @@ bad(struct diags *d, const char *where, const char *fmt, ...)
 	int ret;
 
 	va_start(ap, fmt);
-	ret = diag_vadd(d, DIAG_ERROR, at, ARGOCD_RULE_PARAMETERS, "", fmt, ap);
+	ret = diag_vreport(d, at, ARGOCD_RULE_PARAMETERS, "", fmt, ap);
 	va_end(ap);
 	return ret;
 }
@@ -474,15 +474,15 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *
 		for (size_t j = i + 1; j < e->param_count; j++)
 			later |= !strcmp(e->params[j].name, name);
 		if (!is_known(known, name))
-			ret = diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_UNKNOWN, "",
-				       "parameter '%s' is not a gpusite setting%s: refusing to "
-				       "render without it; the settings are %s",
-				       name, did_you_mean(a, known, name),
-				       known_list(a, known, "", false));
+			ret = diag_report(d, at, ARGOCD_RULE_UNKNOWN, "",
+					  "parameter '%s' is not a gpusite setting%s: refusing to "
+					  "render without it; the settings are %s",
+					  name, did_you_mean(a, known, name),
+					  known_list(a, known, "", false));
 		else if (later)
-			ret = diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_UNKNOWN, "",
-				       "parameter '%s' is given more than once: give it once",
-				       name);
+			ret = diag_report(d, at, ARGOCD_RULE_UNKNOWN, "",
+					  "parameter '%s' is given more than once: give it once",
+					  name);
 	}
 	if (!e->envp)
 		return ret;
@@ -504,10 +504,11 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *
 		if (want && strcmp(norm, var)) {
 			/* Argo CD passes plugin env names as written: refused by
 			 * name rather than guessed at. */
-			ret = diag_add(d, DIAG_ERROR, vat, ARGOCD_RULE_UNKNOWN, "",
-				       "%s is not read (plugin env names are upper case with '_'): "
-				       "write it as %s, or pass the parameter '%s'",
-				       var, norm + sizeof(prefix) - 1, want);
+			ret = diag_report(
+				d, vat, ARGOCD_RULE_UNKNOWN, "",
+				"%s is not read (plugin env names are upper case with '_'): "
+				"write it as %s, or pass the parameter '%s'",
+				var, norm + sizeof(prefix) - 1, want);
 		} else if (!want) {
 			const char *lower = arena_strdup(a, var + sizeof(prefix) - 1);
 			const char *const *kp = known;
@@ -521,12 +522,12 @@ argocd_env_check_names(struct diags *d, const struct argocd_env *e, const char *
 					*c = '-';
 			}
 			m = argocd_closest_name(kp, lower);
-			ret = diag_add(d, DIAG_ERROR, vat, ARGOCD_RULE_UNKNOWN, "",
-				       "%s is not a gpusite setting%s%s%s: refusing to render "
-				       "without it; the plugin env names are %s",
-				       var, m ? " (did you mean " : "",
-				       m ? argocd_env_var_name(a, prefix, m) : "", m ? "?)" : "",
-				       known_list(a, known, prefix, true));
+			ret = diag_report(d, vat, ARGOCD_RULE_UNKNOWN, "",
+					  "%s is not a gpusite setting%s%s%s: refusing to render "
+					  "without it; the plugin env names are %s",
+					  var, m ? " (did you mean " : "",
+					  m ? argocd_env_var_name(a, prefix, m) : "", m ? "?)" : "",
+					  known_list(a, known, prefix, true));
 		}
 	}
 	return ret;

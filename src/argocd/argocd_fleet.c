@@ -46,10 +46,11 @@ check_site_names(struct arena *a, struct diags *d, const struct argocd_env *e,
 	for (size_t i = 0; i < g->site_count; i++) {
 		if (spec_fleet_find(fleet, g->sites[i]))
 			continue;
-		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&s), ARGOCD_RULE_OUTPUT, "",
-			       "no site is named '%s' under the application path (sites: %s): fix "
-			       "the 'sites' setting or the site's metadata.name",
-			       g->sites[i], fleet->count ? known : "none");
+		ret = diag_report(
+			d, argocd_setting_pos(&s), ARGOCD_RULE_OUTPUT, "",
+			"no site is named '%s' under the application path (sites: %s): fix "
+			"the 'sites' setting or the site's metadata.name",
+			g->sites[i], fleet->count ? known : "none");
 	}
 	return ret;
 }
@@ -226,10 +227,11 @@ argocd_select(struct argocd_settings *g, struct arena *a, struct diags *d,
 	for (size_t i = 0; i < g->cluster_count; i++) {
 		if (in_names(all, nall, g->clusters[i]))
 			continue;
-		ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&cs), ARGOCD_RULE_CLUSTER, "",
-			       "no site under the application path is in cluster '%s' (clusters: "
-			       "%s): fix the 'cluster' setting or the sites' spec.cluster.name",
-			       g->clusters[i], nall ? name_list(a, all, nall) : "none");
+		ret = diag_report(
+			d, argocd_setting_pos(&cs), ARGOCD_RULE_CLUSTER, "",
+			"no site under the application path is in cluster '%s' (clusters: "
+			"%s): fix the 'cluster' setting or the sites' spec.cluster.name",
+			g->clusters[i], nall ? name_list(a, all, nall) : "none");
 	}
 	if (ret < 0)
 		return ret;
@@ -239,13 +241,13 @@ argocd_select(struct argocd_settings *g, struct arena *a, struct diags *d,
 
 			if (s && in_names(g->clusters, g->cluster_count, cluster_of(s)))
 				continue;
-			ret = diag_add(d, DIAG_ERROR, argocd_setting_pos(&cs), ARGOCD_RULE_CLUSTER,
-				       "",
-				       "site '%s' is in cluster '%s', which the 'cluster' setting "
-				       "(%s) does not name: drop it from 'sites' or name its "
-				       "cluster",
-				       g->sites[i], s ? cluster_of(s) : "?",
-				       name_list(a, g->clusters, g->cluster_count));
+			ret = diag_report(
+				d, argocd_setting_pos(&cs), ARGOCD_RULE_CLUSTER, "",
+				"site '%s' is in cluster '%s', which the 'cluster' setting "
+				"(%s) does not name: drop it from 'sites' or name its "
+				"cluster",
+				g->sites[i], s ? cluster_of(s) : "?",
+				name_list(a, g->clusters, g->cluster_count));
 		}
 		if (ret < 0)
 			return ret;
@@ -266,8 +268,8 @@ argocd_select(struct argocd_settings *g, struct arena *a, struct diags *d,
 	if (nspanned > 1) {
 		struct pos at = { g->cluster_count ? argocd_setting_pos(&cs).file : NULL, 0, 0 };
 
-		return diag_add(
-			d, DIAG_ERROR, at, ARGOCD_RULE_FLEET, "",
+		return diag_report(
+			d, at, ARGOCD_RULE_FLEET, "",
 			"the selected sites are in %zu clusters (%s), but Argo CD applies "
 			"one stream to one destination: set the 'cluster' setting to one of "
 			"them (one Application per cluster), or objects: argocd for the hub's "

@@ -41,9 +41,9 @@ deadline_check(struct diags *d, double start, const char *stage)
 
 	if (now_seconds() - start < ARGOCD_DEADLINE_SECONDS)
 		return 0;
-	return diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_DEADLINE, "",
-			"gave up after %s, past %d s of Argo CD's 60 s deadline", stage,
-			ARGOCD_DEADLINE_SECONDS);
+	return diag_report(d, at, ARGOCD_RULE_DEADLINE, "",
+			   "gave up after %s, past %d s of Argo CD's 60 s deadline", stage,
+			   ARGOCD_DEADLINE_SECONDS);
 }
 
 /* Activation codes are never needed: generate writes no NodeConfig file. */
@@ -110,18 +110,18 @@ argocd_generate(struct buf *out, struct arena *a, struct diags *d, const char *c
 	if (!r.count) {
 		struct pos at = POS_NONE;
 
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the sites rendered no object%s: refusing an empty success, which would "
-			 "prune the application",
-			 g.objects == ARGOCD_OBJECTS_ARGOCD && shared_left
-				 ? " for the hub (shared-objects leaves the cluster's Argo CD "
-				   "Applications to another application)"
-			 : g.objects == ARGOCD_OBJECTS_ARGOCD
-				 ? " for the hub (objects: argocd keeps only Argo CD Applications)"
-			 : shared_left
-				 ? " of their own (shared-objects leaves the cluster's shared "
-				   "objects to another application)"
-				 : "");
+		diag_report(
+			d, at, ARGOCD_RULE_OUTPUT, "",
+			"the sites rendered no object%s: refusing an empty success, which would "
+			"prune the application",
+			g.objects == ARGOCD_OBJECTS_ARGOCD && shared_left
+				? " for the hub (shared-objects leaves the cluster's Argo CD "
+				  "Applications to another application)"
+			: g.objects == ARGOCD_OBJECTS_ARGOCD
+				? " for the hub (objects: argocd keeps only Argo CD Applications)"
+			: shared_left ? " of their own (shared-objects leaves the cluster's shared "
+					"objects to another application)"
+				      : "");
 		return ARGOCD_RUN_FINDINGS;
 	}
 	if (argocd_check_apis(a, d, &env, &g, &p.fleet, &r) < 0)
@@ -135,12 +135,12 @@ argocd_generate(struct buf *out, struct arena *a, struct diags *d, const char *c
 	if (ret < 0 || !out->len) {
 		struct pos at = POS_NONE;
 
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 ret == BUF_ETOOBIG
-				 ? "the rendered stream is larger than %u MiB: split the sites "
-				   "over several applications with the 'sites' setting"
-				 : "the rendered stream could not be written (%u MiB cap)",
-			 ARGOCD_OUTPUT_CAP >> 20);
+		diag_report(d, at, ARGOCD_RULE_OUTPUT, "",
+			    ret == BUF_ETOOBIG
+				    ? "the rendered stream is larger than %u MiB: split the sites "
+				      "over several applications with the 'sites' setting"
+				    : "the rendered stream could not be written (%u MiB cap)",
+			    ARGOCD_OUTPUT_CAP >> 20);
 		return ARGOCD_RUN_FAILED;
 	}
 	if (deadline_check(d, start, "rendering") < 0)
@@ -233,8 +233,8 @@ argocd_parameters(struct buf *out, struct arena *a, struct diags *d, const char 
 	if (json_write(out, list, 0) < 0 || buf_addch(out, '\n') < 0) {
 		struct pos at = POS_NONE;
 
-		diag_add(d, DIAG_ERROR, at, ARGOCD_RULE_OUTPUT, "",
-			 "the parameter announcements do not fit in %zu bytes", out->cap);
+		diag_report(d, at, ARGOCD_RULE_OUTPUT, "",
+			    "the parameter announcements do not fit in %zu bytes", out->cap);
 		return ARGOCD_RUN_FAILED;
 	}
 	return ARGOCD_RUN_OK;

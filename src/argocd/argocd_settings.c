@@ -86,8 +86,8 @@ need_string(struct diags *d, const struct argocd_setting *s)
 {
 	if (!s->is_array && !s->is_map)
 		return 0;
-	return diag_add(
-		d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+	return diag_report(
+		d, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
 		"setting '%s' takes a string, not %s: pass it as {name: %s, string: \"...\"}",
 		s->name, s->is_map ? "a map" : "an array", s->name);
 }
@@ -100,8 +100,8 @@ parse_strict(struct argocd_settings *out, struct arena *a, struct diags *d,
 	if (need_string(d, s) < 0)
 		return -1;
 	if (s->string && argocd_parse_bool(&out->strict, s->string) < 0)
-		return diag_add(d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
-				"strict is '%s': write true or false", s->string);
+		return diag_report(d, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+				   "strict is '%s': write true or false", s->string);
 	return 0;
 }
 
@@ -113,8 +113,8 @@ parse_kube_version(struct argocd_settings *out, struct arena *a, struct diags *d
 	if (need_string(d, s) < 0)
 		return -1;
 	if (s->string && argocd_parse_kube_version(&out->kube_minor, s->string) < 0)
-		return diag_add(
-			d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+		return diag_report(
+			d, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
 			"kube-version is '%s': write a Kubernetes version such as 1.35 or v1.35.2",
 			s->string);
 	return 0;
@@ -128,8 +128,8 @@ parse_shared(struct argocd_settings *out, struct arena *a, struct diags *d,
 	if (need_string(d, s) < 0)
 		return -1;
 	if (s->string && argocd_parse_shared_objects(&out->shared, s->string) < 0)
-		return diag_add(d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
-				"shared-objects is '%s': write owner, all or none", s->string);
+		return diag_report(d, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+				   "shared-objects is '%s': write owner, all or none", s->string);
 	return 0;
 }
 
@@ -141,10 +141,11 @@ parse_objects(struct argocd_settings *out, struct arena *a, struct diags *d,
 	if (need_string(d, s) < 0)
 		return -1;
 	if (s->string && argocd_parse_objects(&out->objects, s->string) < 0)
-		return diag_add(d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
-				"objects is '%s': write cluster (what lives in the destination "
-				"cluster), argocd (the Argo CD Applications, for the hub) or all",
-				s->string);
+		return diag_report(
+			d, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+			"objects is '%s': write cluster (what lives in the destination "
+			"cluster), argocd (the Argo CD Applications, for the hub) or all",
+			s->string);
 	return 0;
 }
 
@@ -157,8 +158,8 @@ parse_list(const char ***names, size_t *count, struct arena *a, struct diags *d,
 	size_t n, kept = 0;
 
 	if (s->is_map)
-		return diag_add(d, DIAG_ERROR, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
-				"setting '%s' takes an array of %s, not a map", s->name, what);
+		return diag_report(d, argocd_setting_pos(s), ARGOCD_RULE_SETTING, "",
+				   "setting '%s' takes an array of %s, not a map", s->name, what);
 	n = argocd_setting_list(&list, a, s);
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;

@@ -7,6 +7,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/findings.h"
 #include "base/xalloc.h"
 
 void
@@ -48,6 +49,35 @@ diag_add(struct diags *d, enum diag_level level, struct pos at, const char *rule
 	ret = diag_vadd(d, level, at, rule, path, fmt, ap);
 	va_end(ap);
 	return ret;
+}
+
+int
+diag_vreport(struct diags *d, struct pos at, const char *rule, const char *path, const char *fmt,
+	     va_list ap)
+{
+	const struct finding *f = findings_find(rule);
+
+	return diag_vadd(d, f ? f->level : DIAG_ERROR, at, rule, path, fmt, ap);
+}
+
+int
+diag_report(struct diags *d, struct pos at, const char *rule, const char *path, const char *fmt,
+	    ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = diag_vreport(d, at, rule, path, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void
+diag_copy(struct diags *to, const struct diag *g)
+{
+	diag_add(to, g->level, g->at, g->rule, g->path, "%s", g->msg);
+	to->items[to->count - 1].site = g->site;
 }
 
 static int

@@ -51,8 +51,24 @@ struct diags {
 
 void diags_init(struct diags *d, struct arena *a);
 
-/* Append one diagnostic.  Returns -1 for DIAG_ERROR, 0 otherwise, so
- * callers can write `return diag_add(...)` (git's error()). */
+/* Report the finding `rule` ("GS041"): the level is the one the table of
+ * findings gives the ID (base/findings.c), never the caller's; an ID
+ * without a row is reported as an error (test_catalogue and
+ * mk/lint/finding-levels.sh fail on one).  Where one condition needs two
+ * levels it has two IDs.  Returns -1 for an error, 0 otherwise, so
+ * callers can write `return diag_report(...)` (git's error()). */
+int diag_report(struct diags *d, struct pos at, const char *rule, const char *path, const char *fmt,
+		...) __attribute__((format(printf, 5, 6)));
+int diag_vreport(struct diags *d, struct pos at, const char *rule, const char *path,
+		 const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+
+/* Append a copy of `g` (level, place, rule, path, message and site), as
+ * found: a level promoted by --strict stays promoted. */
+void diag_copy(struct diags *to, const struct diag *g);
+
+/* Append one diagnostic at the level given.  For the unit tests that
+ * build a list of every level; nothing under src/ but this module calls
+ * it (mk/lint/finding-levels.sh). */
 int diag_add(struct diags *d, enum diag_level level, struct pos at, const char *rule,
 	     const char *path, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 int diag_vadd(struct diags *d, enum diag_level level, struct pos at, const char *rule,

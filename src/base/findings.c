@@ -174,12 +174,10 @@ const struct finding findings_table[] = {
 	    "a rendered object does not match its upstream schema, or uses a version the CRD does "
 	    "not serve"),
 	ROW("GS131", DIAG_WARNING, FINDING_CHECK,
-	    "no upstream schema checks an object (a note for a stand-in schema or for a kind that "
-	    "several files define, an error when the upstream directory cannot be read or an "
-	    "object's evaluation passes its bounds)"),
+	    "no upstream schema checks an object: none was found for its kind and version"),
 	ROW("GS132", DIAG_ERROR, FINDING_CHECK,
 	    "apiVersion, kind or metadata (name, namespace, labels, annotations) of a rendered "
-	    "object is not valid (a warning for a missing or meaningless namespace)"),
+	    "object is not valid"),
 	ROW("GS133", DIAG_ERROR, FINDING_CHECK,
 	    "NodePool: a static pool (replicas) limits more than nodes"),
 	ROW("GS134", DIAG_ERROR, FINDING_CHECK, "NodePool: a static pool (replicas) sets weight"),
@@ -264,8 +262,7 @@ const struct finding findings_table[] = {
 	    "Kyverno policy: pod-controller autogen together with JSON patches (they would patch "
 	    "the wrong paths)"),
 	ROW("GS169", DIAG_ERROR, FINDING_CHECK,
-	    "a MutatingAdmissionPolicyBinding names no policy of the stream (a warning for a "
-	    "policy without a binding)"),
+	    "a MutatingAdmissionPolicyBinding names no policy of the stream"),
 	ROW("GS170", DIAG_ERROR, FINDING_CHECK,
 	    "Kyverno ClusterPolicy patches: not the JSON patch shape, or a strategic merge on a "
 	    "list"),
@@ -419,6 +416,23 @@ const struct finding findings_table[] = {
 	    "drill plan: a partition drill of a single-writer workload without fencing"),
 	ROW("GS239", DIAG_WARNING, FINDING_DRILL_REPORT,
 	    "drill report: the measured recovery is over targetRTO"),
+	ROW("GS240", DIAG_NOTE, FINDING_CHECK,
+	    "an object checked against a stand-in schema (none of its own version was found), or "
+	    "a kind that several upstream files define: the one used is named"),
+	ROW("GS241", DIAG_ERROR, FINDING_CHECK,
+	    "objects not checked: the upstream schemas cannot be read, or an object's evaluation "
+	    "passes its bounds"),
+	ROW("GS242", DIAG_WARNING, FINDING_CHECK,
+	    "a rendered object's namespace is missing (a namespaced kind) or means nothing (a "
+	    "cluster-scoped kind)"),
+	ROW("GS243", DIAG_WARNING, FINDING_CHECK,
+	    "Kyverno policy: a strategic-merge patch of Pods with pod-controller autogen on (Argo "
+	    "CD shows the controllers as changed)"),
+	ROW("GS244", DIAG_WARNING, FINDING_CHECK,
+	    "a MutatingAdmissionPolicy without a binding in the stream: it never runs"),
+	ROW("GS245", DIAG_WARNING, FINDING_CHECK,
+	    "Kyverno ClusterPolicy: a +(tolerations) anchor that never fires (the list is always "
+	    "there by then)"),
 	ROW("GS290", DIAG_ERROR, FINDING_KUBE,
 	    "the cluster could not be reached or read: kubeconfig, credentials, connection, API "
 	    "errors"),

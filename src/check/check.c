@@ -153,11 +153,11 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 	const char *n = node_str(name);
 
 	if (!meta || meta->kind != NODE_MAP || !n || !*n) {
-		check_report(c, DIAG_ERROR, CHECK_OBJECT, meta, "metadata.name",
+		check_report(c, CHECK_OBJECT, meta, "metadata.name",
 			     "%s has no metadata.name: the API server rejects it; name it", kind);
 	} else if (check_dns1123_subdomain(n) < 0) {
 		check_report(
-			c, DIAG_ERROR, CHECK_OBJECT, name, "metadata.name",
+			c, CHECK_OBJECT, name, "metadata.name",
 			"%s name \"%s\" is not a DNS-1123 subdomain (lower-case letters, digits, "
 			"'-' and '.', at most 253 characters): the API server rejects it",
 			kind, n);
@@ -166,17 +166,17 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 		const char *s = node_str(ns);
 
 		if (scope == 0)
-			check_report(c, DIAG_WARNING, CHECK_OBJECT, ns, "metadata.namespace",
+			check_report(c, CHECK_NAMESPACE, ns, "metadata.namespace",
 				     "%s is cluster-scoped: metadata.namespace \"%s\" means "
 				     "nothing and confuses tools that compare objects; drop it",
 				     kind, s ? s : "");
 		else if (!s || check_dns1123_label(s) < 0)
-			check_report(c, DIAG_ERROR, CHECK_OBJECT, ns, "metadata.namespace",
+			check_report(c, CHECK_OBJECT, ns, "metadata.namespace",
 				     "namespace \"%s\" is not a DNS-1123 label (lower-case "
 				     "letters, digits and '-', at most 63 characters)",
 				     s ? s : "");
 	} else if (scope == 1) {
-		check_report(c, DIAG_WARNING, CHECK_OBJECT, meta, "metadata.namespace",
+		check_report(c, CHECK_NAMESPACE, meta, "metadata.namespace",
 			     "%s %s has no metadata.namespace: it lands in whatever namespace the "
 			     "tool applying it uses; set it",
 			     kind, n ? n : "");
@@ -187,17 +187,17 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 		const char *path = check_path(c, "metadata.labels", k);
 
 		if (check_qualified_name(k) < 0)
-			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->key, path,
+			check_report(c, CHECK_OBJECT, p->key, path,
 				     "label key \"%s\" is not a qualified name ([prefix/]name, "
 				     "name at most 63 characters of [A-Za-z0-9_.-] starting and "
 				     "ending alphanumeric)",
 				     k);
 		if (!node_is_str(p->value) && !node_is_null(p->value))
-			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->value, path,
+			check_report(c, CHECK_OBJECT, p->value, path,
 				     "label \"%s\" has a non-string value: quote it", k);
 		else if (check_label_value(v ? v : "") < 0)
 			check_report(
-				c, DIAG_ERROR, CHECK_OBJECT, p->value, path,
+				c, CHECK_OBJECT, p->value, path,
 				"label \"%s\" value \"%s\" is not a valid label value (at most 63 "
 				"characters of [A-Za-z0-9_.-], starting and ending alphanumeric)",
 				k, v ? v : "");
@@ -207,11 +207,11 @@ check_metadata(struct check_ctx *c, const char *api, const char *kind)
 		const char *k = node_text(p->key);
 
 		if (check_qualified_name(k) < 0)
-			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->key,
+			check_report(c, CHECK_OBJECT, p->key,
 				     check_path(c, "metadata.annotations", k),
 				     "annotation key \"%s\" is not a qualified name", k);
 		if (!node_is_str(p->value) && !node_is_null(p->value))
-			check_report(c, DIAG_ERROR, CHECK_OBJECT, p->value,
+			check_report(c, CHECK_OBJECT, p->value,
 				     check_path(c, "metadata.annotations", k),
 				     "annotation \"%s\" has a non-string value: quote it", k);
 	}
@@ -254,7 +254,7 @@ check_object(struct arena *a, struct diags *d, const struct node *obj)
 
 	if (!obj || obj->kind != NODE_MAP || !api || !*api || !kind || !*kind) {
 		check_report(
-			&c, DIAG_ERROR, CHECK_OBJECT, obj, "",
+			&c, CHECK_OBJECT, obj, "",
 			"this document is not a Kubernetes object (it needs apiVersion and kind)");
 		return -1;
 	}
@@ -295,8 +295,7 @@ check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_
 					!strcmp(n, want);
 			}
 			if (!found)
-				check_report(&c, DIAG_ERROR, CHECK_POL_BINDING, pn,
-					     "spec.policyName",
+				check_report(&c, CHECK_POL_BINDING, pn, "spec.policyName",
 					     "binding names MutatingAdmissionPolicy \"%s\", which "
 					     "is not in the stream: the binding does nothing; "
 					     "render the policy with it",
@@ -312,7 +311,7 @@ check_bindings(struct arena *a, struct diags *d, struct node *const *docs, size_
 					!strcmp(p, name);
 			}
 			if (!found)
-				check_report(&c, DIAG_WARNING, CHECK_POL_BINDING, docs[i], "",
+				check_report(&c, CHECK_POL_UNBOUND, docs[i], "",
 					     "MutatingAdmissionPolicy \"%s\" has no binding in the "
 					     "stream: a policy without a "
 					     "MutatingAdmissionPolicyBinding never runs",
@@ -396,11 +395,11 @@ check_rendered_files(struct arena *a, struct diags *d, struct source_set *files,
 	}
 	source_set_sort(files);
 	if (!count) {
-		diag_add(d, DIAG_ERROR,
-			 (struct pos){ files->count ? files->files[0].path : NULL, 0, 0 },
-			 CHECK_OBJECT, "",
-			 "the rendered stream holds no object: an empty render is an error, not a "
-			 "success");
+		diag_report(
+			d, (struct pos){ files->count ? files->files[0].path : NULL, 0, 0 },
+			CHECK_OBJECT, "",
+			"the rendered stream holds no object: an empty render is an error, not a "
+			"success");
 		return -1;
 	}
 	switch (check_rendered(a, d, u, all, count)) {

@@ -32,7 +32,7 @@ struct arena;
 /* The IDs of the upstream checks; each one's severity and summary are its
  * row of the table of findings (base/findings.c, FINDING_CHECK).  General: */
 #define CHECK_SCHEMA "GS130"   /* object does not match its upstream schema */
-#define CHECK_COVERAGE "GS131" /* no upstream schema for the kind (or a stand-in) */
+#define CHECK_COVERAGE "GS131" /* no upstream schema for the kind */
 #define CHECK_OBJECT "GS132"   /* apiVersion/kind/metadata: name, namespace, labels */
 /* NodePool: CEL rules of the AWS-provider CRD (docs/design/upstream.md, "Karpenter") */
 #define CHECK_NP_STATIC_LIMITS "GS133" /* S2 */
@@ -73,6 +73,13 @@ struct arena;
 #define CHECK_POL_AUTOGEN "GS168"   /* pod-controller autogen with JSON patches */
 #define CHECK_POL_BINDING "GS169"   /* binding names no policy of the stream */
 #define CHECK_POL_JSONPATCH "GS170" /* ClusterPolicy patches: JSON patch shape, SMP on lists */
+/* the second level of a condition above: its own ID (the table's level) */
+#define CHECK_STANDIN "GS240"         /* a stand-in schema, or several files of one kind */
+#define CHECK_UNCHECKED "GS241"       /* upstream unreadable, or evaluation out of bounds */
+#define CHECK_NAMESPACE "GS242"       /* namespace missing, or set on a cluster-scoped kind */
+#define CHECK_POL_AUTOGEN_SMP "GS243" /* strategic merge of Pods with autogen on */
+#define CHECK_POL_UNBOUND "GS244"     /* MutatingAdmissionPolicy without a binding */
+#define CHECK_POL_ANCHOR "GS245"      /* +(tolerations) that never fires */
 
 /* What an object of the stream is checked against. */
 struct check_upstream;

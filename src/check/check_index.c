@@ -156,7 +156,7 @@ index_file(struct check_index *ix, struct arena *a, const char *path)
 	       (b.data[i] == ' ' || b.data[i] == '\n' || b.data[i] == '\t' || b.data[i] == '\r'))
 		i++;
 	if (i < b.len && b.data[i] == '{') {
-		struct node *root = json_parse(a, &quiet, CHECK_COVERAGE, path, b.data, b.len);
+		struct node *root = json_parse(a, &quiet, CHECK_UNCHECKED, path, b.data, b.len);
 
 		buf_release(&b);
 		check_index_doc(ix, a, path, root);

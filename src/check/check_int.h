@@ -18,10 +18,10 @@ struct check_ctx {
 	int rc;           /* -1 once an error was added */
 };
 
-/* Append a diagnostic at node `at` (the object when NULL). */
-void check_report(struct check_ctx *c, enum diag_level level, const char *rule,
-		  const struct node *at, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+/* Append the finding `rule` at node `at` (the object when NULL), at the
+ * level the table of findings gives it. */
+void check_report(struct check_ctx *c, const char *rule, const struct node *at, const char *path,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Scalar text, NULL for absent, null or a collection. */
 const char *check_text(const struct node *n);

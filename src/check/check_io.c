@@ -32,17 +32,17 @@ check_read_docs(struct yamlio_docs *out, struct arena *a, struct diags *d, const
 	rc = is_stdin ? buf_read_fd(&b, STDIN_FILENO) : buf_read_file(&b, path);
 	if (rc == BUF_ETOOBIG) {
 		buf_release(&b);
-		diag_add(d, DIAG_ERROR, (struct pos){ name, 0, 0 }, "GS001", "",
-			 "%s is larger than %u MiB: refusing to read it", name,
-			 CHECK_MAX_BYTES >> 20);
+		diag_report(d, (struct pos){ name, 0, 0 }, "GS001", "",
+			    "%s is larger than %u MiB: refusing to read it", name,
+			    CHECK_MAX_BYTES >> 20);
 		return -3;
 	}
 	if (rc < 0) {
 		int err = errno ? errno : EIO;
 
 		buf_release(&b);
-		diag_add(d, DIAG_ERROR, (struct pos){ name, 0, 0 }, "GS001", "",
-			 "cannot read %s: %s", name, strerror(err));
+		diag_report(d, (struct pos){ name, 0, 0 }, "GS001", "", "cannot read %s: %s", name,
+			    strerror(err));
 		return -3;
 	}
 	len = b.len;

@@ -44,27 +44,25 @@ check_configmap(struct check_ctx *c)
 			const char *path = check_path(c, fields[f], k);
 
 			if (!configmap_key_ok(k))
-				check_report(c, DIAG_ERROR, CHECK_CM_DATA, m->map.pairs[i].key,
-					     path,
+				check_report(c, CHECK_CM_DATA, m->map.pairs[i].key, path,
 					     "ConfigMap key \"%s\" is not valid: keys are at most "
 					     "253 characters of [-._a-zA-Z0-9] and not '.' or '..'",
 					     k);
 			if (!node_is_str(m->map.pairs[i].value) &&
 			    !node_is_null(m->map.pairs[i].value))
-				check_report(c, DIAG_ERROR, CHECK_CM_DATA, m->map.pairs[i].value,
-					     path,
+				check_report(c, CHECK_CM_DATA, m->map.pairs[i].value, path,
 					     "ConfigMap %s \"%s\" is not a string: the API server "
 					     "rejects it; quote it",
 					     fields[f], k);
 			if (f && data && node_map_get(data, k))
-				check_report(
-					c, DIAG_ERROR, CHECK_CM_DATA, m->map.pairs[i].key, path,
-					"ConfigMap key \"%s\" is in both data and binaryData", k);
+				check_report(c, CHECK_CM_DATA, m->map.pairs[i].key, path,
+					     "ConfigMap key \"%s\" is in both data and binaryData",
+					     k);
 			total += strlen(k) + (v ? strlen(v) : 0);
 		}
 	}
 	if (total > CONFIGMAP_MAX_BYTES)
-		check_report(c, DIAG_ERROR, CHECK_CM_DATA, data ? data : bin, "data",
+		check_report(c, CHECK_CM_DATA, data ? data : bin, "data",
 			     "the ConfigMap holds %zu bytes, over the 1 MiB the API server "
 			     "accepts: split it",
 			     total);
@@ -99,7 +97,7 @@ check_configmap_nodeconfigs(struct check_ctx *c, struct check_upstream *u)
 		if (yamlio_load(&docs, c->a, c->d, v->at.file, text, strlen(text), NULL) < 0 ||
 		    docs.count != 1) {
 			/* the parser's own diagnostics stay; say which key */
-			check_report(c, DIAG_ERROR, CHECK_CM_DATA, v, path,
+			check_report(c, CHECK_CM_DATA, v, path,
 				     "ConfigMap key \"%s\" should hold one NodeConfig document and "
 				     "does not parse as one",
 				     k);
@@ -108,7 +106,7 @@ check_configmap_nodeconfigs(struct check_ctx *c, struct check_upstream *u)
 
 			e.obj = docs.docs[0];
 			if (!kind || strcmp(kind, "NodeConfig")) {
-				check_report(c, DIAG_ERROR, CHECK_CM_DATA, v, path,
+				check_report(c, CHECK_CM_DATA, v, path,
 					     "ConfigMap key \"%s\" holds a %s, not a NodeConfig", k,
 					     kind ? kind : "document without kind");
 			} else {
@@ -164,7 +162,7 @@ check_application(struct check_ctx *c)
 	const char *name = check_text(node_map_get(dest, "name"));
 
 	if ((src && !node_is_null(src)) == (check_seq_count(srcs) > 0))
-		check_report(c, DIAG_ERROR, CHECK_APP, spec, "spec.source",
+		check_report(c, CHECK_APP, spec, "spec.source",
 			     "an Application needs exactly one of spec.source and spec.sources");
 	if (src && node_map_get(src, "chart")) {
 		const struct node *tr = node_map_get(src, "targetRevision");
@@ -172,22 +170,20 @@ check_application(struct check_ctx *c)
 
 		if (why)
 			check_report(
-				c, DIAG_ERROR, CHECK_APP, tr ? tr : src,
-				"spec.source.targetRevision",
+				c, CHECK_APP, tr ? tr : src, "spec.source.targetRevision",
 				"chart %s targetRevision \"%s\" %s: pin one exact chart version",
 				check_text(node_map_get(src, "chart")), rev ? rev : "", why);
 		if (node_map_get(src, "path"))
-			check_report(c, DIAG_ERROR, CHECK_APP, node_map_get(src, "path"),
-				     "spec.source.path",
+			check_report(c, CHECK_APP, node_map_get(src, "path"), "spec.source.path",
 				     "a Helm chart source takes chart, not path");
 	}
 	if ((server && *server) && (name && *name))
-		check_report(c, DIAG_ERROR, CHECK_APP, dest, "spec.destination",
+		check_report(c, CHECK_APP, dest, "spec.destination",
 			     "the destination needs exactly one of server and name: Argo CD "
 			     "refuses the Application (\"application destination can't have both "
 			     "name and server defined\")");
 	else if (!(server && *server) && !(name && *name))
-		check_report(c, DIAG_ERROR, CHECK_APP, dest ? dest : spec, "spec.destination",
+		check_report(c, CHECK_APP, dest ? dest : spec, "spec.destination",
 			     "the destination needs exactly one of server and name: it names no "
 			     "cluster");
 }

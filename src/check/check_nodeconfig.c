@@ -55,7 +55,7 @@ required(struct check_ctx *c, const struct node *parent, const char *base, const
 	const char *s = check_text(f);
 
 	if (!s || !*s)
-		check_report(c, DIAG_ERROR, rule, f ? f : parent, check_path(c, base, field),
+		check_report(c, rule, f ? f : parent, check_path(c, base, field),
 			     "%s is missing in the hybrid NodeConfig: %s", field, why);
 }
 
@@ -68,22 +68,19 @@ ssm(struct check_ctx *c, const struct node *s)
 
 	if (c->embedded) {
 		if (code)
-			check_report(c, DIAG_ERROR, CHECK_NC_SSM, code,
-				     "spec.hybrid.ssm.activationCode",
+			check_report(c, CHECK_NC_SSM, code, "spec.hybrid.ssm.activationCode",
 				     "the SSM activation code is published in the cluster stream: "
 				     "it is a secret and belongs only in the NodeConfig file given "
 				     "to the node");
 	} else if (!cs || !activation_code_ok(cs)) {
-		check_report(c, DIAG_ERROR, CHECK_NC_SSM, code ? code : s,
-			     "spec.hybrid.ssm.activationCode",
+		check_report(c, CHECK_NC_SSM, code ? code : s, "spec.hybrid.ssm.activationCode",
 			     "%s: nodeadm requires an SSM activation code of 20 to 250 characters "
 			     "on one line",
 			     cs ? "the SSM activation code has the wrong length"
 				: "the SSM activation code is missing");
 	}
 	if (!is || !uuid_ok(is))
-		check_report(c, DIAG_ERROR, CHECK_NC_SSM, id ? id : s,
-			     "spec.hybrid.ssm.activationId",
+		check_report(c, CHECK_NC_SSM, id ? id : s, "spec.hybrid.ssm.activationId",
 			     "SSM activation id \"%s\" is not a lower-case UUID "
 			     "(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx): nodeadm rejects it",
 			     is ? is : "");
@@ -97,17 +94,16 @@ iamra(struct check_ctx *c, const struct node *r)
 	const char *name = check_text(nn);
 
 	if (!name || !*name)
-		check_report(c, DIAG_ERROR, CHECK_NC_IAMRA, nn ? nn : r,
+		check_report(c, CHECK_NC_IAMRA, nn ? nn : r,
 			     "spec.hybrid.iamRolesAnywhere.nodeName",
 			     "nodeName is missing: nodeadm needs it for IAM Roles Anywhere (it "
 			     "becomes the Node name and must match the certificate's CN)");
 	else if (strlen(name) > 64)
-		check_report(
-			c, DIAG_ERROR, CHECK_NC_IAMRA, nn, "spec.hybrid.iamRolesAnywhere.nodeName",
-			"nodeName \"%s\" is longer than 64 characters: nodeadm rejects it", name);
+		check_report(c, CHECK_NC_IAMRA, nn, "spec.hybrid.iamRolesAnywhere.nodeName",
+			     "nodeName \"%s\" is longer than 64 characters: nodeadm rejects it",
+			     name);
 	else if (check_dns1123_subdomain(name) < 0)
-		check_report(c, DIAG_ERROR, CHECK_NC_IAMRA, nn,
-			     "spec.hybrid.iamRolesAnywhere.nodeName",
+		check_report(c, CHECK_NC_IAMRA, nn, "spec.hybrid.iamRolesAnywhere.nodeName",
 			     "nodeName \"%s\" is not a lower-case DNS-1123 subdomain: the kubelet "
 			     "cannot register a Node by that name",
 			     name);
@@ -160,17 +156,17 @@ node_labels(struct check_ctx *c, const struct node *at, const char *path, const 
 			*eq = '\0';
 		if (!eq || check_qualified_name(item) < 0 || check_label_value(val) < 0)
 			check_report(
-				c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+				c, CHECK_NC_FLAGS, at, path,
 				"--node-labels item \"%s%s%s\" is not key=value with a qualified "
 				"name and a valid label value: the kubelet does not start",
 				item, eq ? "=" : "", val);
 		else if (!strcmp(item, "eks.amazonaws.com/compute-type"))
 			check_report(
-				c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+				c, CHECK_NC_FLAGS, at, path,
 				"--node-labels sets eks.amazonaws.com/compute-type: nodeadm sets "
 				"it to hybrid and a later value would override it; remove it");
 		else if (k8s_kubelet_refuses_label(item))
-			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+			check_report(c, CHECK_NC_FLAGS, at, path,
 				     "--node-labels sets %s: the kubelet refuses to start with "
 				     "\"unknown 'kubernetes.io' or 'k8s.io' labels specified with "
 				     "--node-labels\"; use another domain",
@@ -201,7 +197,7 @@ register_taints(struct check_ctx *c, const struct node *at, const char *path, co
 			ok_effect = ok_effect || !strcmp(effect, effects[k]);
 		if (!colon || !ok_effect || check_qualified_name(item) < 0 ||
 		    check_label_value(value) < 0)
-			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+			check_report(c, CHECK_NC_FLAGS, at, path,
 				     "--register-with-taints item \"%s\" is not key[=value]:effect "
 				     "with a qualified key, a valid value and NoSchedule, "
 				     "PreferNoSchedule or NoExecute: the kubelet does not start",
@@ -219,13 +215,13 @@ kubelet_flags(struct check_ctx *c, const struct node *flags)
 		bool is;
 
 		if (!node_is_str(at)) {
-			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+			check_report(c, CHECK_NC_FLAGS, at, path,
 				     "kubelet flag is not a string: quote it");
 			continue;
 		}
 		flag_value(flags, &i, "--hostname-override", &is);
 		if (is) {
-			check_report(c, DIAG_ERROR, CHECK_NC_FLAGS, at, path,
+			check_report(c, CHECK_NC_FLAGS, at, path,
 				     "--hostname-override is not supported for hybrid nodes: "
 				     "nodeadm rejects the NodeConfig (the node name comes from "
 				     "nodeName or the SSM instance id)");
@@ -254,21 +250,19 @@ check_nodeconfig(struct check_ctx *c)
 	const char *region = check_text(node_map_get(cluster, "region"));
 
 	if (!name || !*name)
-		check_report(c, DIAG_ERROR, CHECK_NC_CLUSTER, cluster ? cluster : spec,
-			     "spec.cluster.name",
+		check_report(c, CHECK_NC_CLUSTER, cluster ? cluster : spec, "spec.cluster.name",
 			     "Name is missing in cluster configuration: nodeadm needs "
 			     "spec.cluster.name");
 	if (!region || !*region)
-		check_report(c, DIAG_ERROR, CHECK_NC_CLUSTER, cluster ? cluster : spec,
-			     "spec.cluster.region",
+		check_report(c, CHECK_NC_CLUSTER, cluster ? cluster : spec, "spec.cluster.region",
 			     "Region is missing in cluster configuration: nodeadm needs "
 			     "spec.cluster.region");
 	if (!hybrid || node_is_null(hybrid)) {
-		check_report(c, DIAG_ERROR, CHECK_NC_CREDENTIALS, spec, "spec.hybrid",
+		check_report(c, CHECK_NC_CREDENTIALS, spec, "spec.hybrid",
 			     "spec.hybrid is missing: without it nodeadm configures an EC2 node, "
 			     "not a hybrid node");
 	} else if ((s && !node_is_null(s)) == (r && !node_is_null(r))) {
-		check_report(c, DIAG_ERROR, CHECK_NC_CREDENTIALS, hybrid, "spec.hybrid",
+		check_report(c, CHECK_NC_CREDENTIALS, hybrid, "spec.hybrid",
 			     s ? "Only one of IAMRolesAnywhere or SSM must be provided for hybrid "
 				 "node configuration"
 			       : "Either IAMRolesAnywhere or SSM must be provided for hybrid node "

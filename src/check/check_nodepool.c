@@ -85,24 +85,24 @@ restricted_key(struct check_ctx *c, const struct node *at, const char *path, con
 						  "karpenter.sh/nodepool" };
 
 	if (!in_list(key, sh_allowed, COUNT(sh_allowed)) && domain_ends_with(key, "karpenter.sh"))
-		check_report(c, DIAG_ERROR, CHECK_NP_DOMAIN_SH, at, path,
+		check_report(c, CHECK_NP_DOMAIN_SH, at, path,
 			     "label domain \"karpenter.sh\" is restricted: %s \"%s\" makes the API "
 			     "server reject the NodePool; use another domain",
 			     where, key);
 	if (!strcmp(key, "karpenter.sh/nodepool"))
-		check_report(c, DIAG_ERROR, CHECK_NP_NODEPOOL, at, path,
+		check_report(c, CHECK_NP_NODEPOOL, at, path,
 			     "label \"karpenter.sh/nodepool\" is restricted: %s \"%s\" makes the "
 			     "API server reject the NodePool; Karpenter sets it on every node it "
 			     "launches, remove it",
 			     where, key);
 	if (!strcmp(key, "kubernetes.io/hostname"))
-		check_report(c, DIAG_ERROR, CHECK_NP_HOSTNAME, at, path,
+		check_report(c, CHECK_NP_HOSTNAME, at, path,
 			     "label \"kubernetes.io/hostname\" is restricted: %s \"%s\" makes the "
 			     "API server reject the NodePool; remove it",
 			     where, key);
 	if (!in_list(key, aws_allowed, COUNT(aws_allowed)) &&
 	    domain_ends_with(key, "karpenter.k8s.aws"))
-		check_report(c, DIAG_ERROR, CHECK_NP_DOMAIN_AWS, at, path,
+		check_report(c, CHECK_NP_DOMAIN_AWS, at, path,
 			     "label domain \"karpenter.k8s.aws\" is restricted: %s \"%s\" is not "
 			     "one of the well-known karpenter.k8s.aws labels, so the AWS "
 			     "provider's CRD rejects the NodePool",
@@ -120,13 +120,13 @@ template_labels(struct check_ctx *c, const struct node *labels)
 		restricted_key(c, p->key, path, k, "template label");
 		if (check_qualified_name(k) < 0)
 			check_report(
-				c, DIAG_ERROR, CHECK_NP_LABEL_KEY, p->key, path,
+				c, CHECK_NP_LABEL_KEY, p->key, path,
 				"template label key \"%s\" is not a qualified name: Karpenter "
 				"marks the NodePool ValidationSucceeded=False and launches nothing",
 				k);
 		if (check_label_value(v ? v : "") < 0)
 			check_report(
-				c, DIAG_ERROR, CHECK_NP_LABEL_VALUE, p->value, path,
+				c, CHECK_NP_LABEL_VALUE, p->value, path,
 				"template label \"%s\" value \"%s\" is not a valid label value: "
 				"Karpenter marks the NodePool ValidationSucceeded=False",
 				k, v ? v : "");
@@ -150,15 +150,13 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 	if (key) {
 		restricted_key(c, key_n, check_path(c, path, "key"), key, "requirement key");
 		if (check_qualified_name(key) < 0)
-			check_report(c, DIAG_ERROR, CHECK_NP_LABEL_KEY, key_n,
-				     check_path(c, path, "key"),
+			check_report(c, CHECK_NP_LABEL_KEY, key_n, check_path(c, path, "key"),
 				     "requirement key \"%s\" is not a qualified name: Karpenter "
 				     "marks the NodePool ValidationSucceeded=False",
 				     key);
 	}
 	if (op && !in_list(op, operators, COUNT(operators)))
-		check_report(c, DIAG_ERROR, CHECK_NP_OPERATOR, op_n,
-			     check_path(c, path, "operator"),
+		check_report(c, CHECK_NP_OPERATOR, op_n, check_path(c, path, "operator"),
 			     "requirement %s has an unsupported operator %s: use In, NotIn, "
 			     "Exists, DoesNotExist, Gt, Lt, Gte or Lte",
 			     key ? key : "", op);
@@ -168,7 +166,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 		const char *s = check_text(values->seq.items[i]);
 
 		if (!node_is_str(values->seq.items[i]) || check_label_value(s) < 0)
-			check_report(c, DIAG_ERROR, CHECK_NP_LABEL_VALUE, values->seq.items[i],
+			check_report(c, CHECK_NP_LABEL_VALUE, values->seq.items[i],
 				     check_index(c, vpath, i),
 				     "requirement %s value \"%s\" is not a valid label value (a "
 				     "string of at most 63 characters of [A-Za-z0-9_.-], starting "
@@ -180,14 +178,14 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 		return;
 	/* R1 */
 	if (!strcmp(op, "In") && nvalues == 0)
-		check_report(c, DIAG_ERROR, CHECK_NP_IN_VALUES, r, path,
+		check_report(c, CHECK_NP_IN_VALUES, r, path,
 			     "requirements with operator 'In' must have a value defined: %s In [] "
 			     "matches no instance type; list the values",
 			     key ? key : "");
 	/* R2: int() of a non-integer is an evaluation error, which rejects too */
 	if (!strcmp(op, "Gt") || !strcmp(op, "Lt") || !strcmp(op, "Gte") || !strcmp(op, "Lte")) {
 		if (nvalues != 1 || !k8s_parse_int64(check_text(values->seq.items[0]), &v) || v < 0)
-			check_report(c, DIAG_ERROR, CHECK_NP_INT_OP, nvalues ? values : r,
+			check_report(c, CHECK_NP_INT_OP, nvalues ? values : r,
 				     nvalues ? vpath : path,
 				     "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have "
 				     "a single positive integer value: %s %s has %zu value%s%s",
@@ -198,7 +196,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 	if (!strcmp(op, "In") && minv && !node_is_null(minv) &&
 	    k8s_parse_int64(check_text(minv), &mv) && (long long)nvalues < mv)
 		check_report(
-			c, DIAG_ERROR, CHECK_NP_MIN_VALUES, minv, check_path(c, path, "minValues"),
+			c, CHECK_NP_MIN_VALUES, minv, check_path(c, path, "minValues"),
 			"requirements with 'minValues' must have at least that many values "
 			"specified in the 'values' field: %s has minValues %lld but %zu value%s",
 			key ? key : "", mv, nvalues, nvalues == 1 ? "" : "s");
@@ -214,7 +212,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 				     in_list(check_text(values->seq.items[i]), cap, COUNT(cap));
 			if (!ok)
 				check_report(
-					c, DIAG_ERROR, CHECK_NP_CAPACITY, values, vpath,
+					c, CHECK_NP_CAPACITY, values, vpath,
 					"karpenter.sh/capacity-type In %s names no capacity type "
 					"Karpenter knows: include on-demand, spot or reserved",
 					values_text(c, values));
@@ -223,7 +221,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 				ok = ok ||
 				     in_list(check_text(values->seq.items[i]), ten, COUNT(ten));
 			if (!ok)
-				check_report(c, DIAG_ERROR, CHECK_NP_TENANCY, values, vpath,
+				check_report(c, CHECK_NP_TENANCY, values, vpath,
 					     "karpenter.k8s.aws/instance-tenancy In %s must "
 					     "include default or dedicated",
 					     values_text(c, values));
@@ -273,22 +271,21 @@ taints(struct check_ctx *c, const struct node *spec)
 			const char *effect = taint_effect(t);
 
 			if (key && check_qualified_name(key) < 0)
-				check_report(c, DIAG_ERROR, CHECK_NP_TAINT_KEY,
-					     node_map_get(t, "key"), check_path(c, path, "key"),
+				check_report(c, CHECK_NP_TAINT_KEY, node_map_get(t, "key"),
+					     check_path(c, path, "key"),
 					     "taint key \"%s\" is not a qualified name: Karpenter "
 					     "marks the NodePool ValidationSucceeded=False",
 					     key);
 			if (value && *value && check_qualified_name(value) < 0)
 				check_report(
-					c, DIAG_ERROR, CHECK_NP_TAINT_VALUE,
-					node_map_get(t, "value"), check_path(c, path, "value"),
+					c, CHECK_NP_TAINT_VALUE, node_map_get(t, "value"),
+					check_path(c, path, "value"),
 					"taint %s value \"%s\" is not a qualified name (Karpenter "
 					"requires one, stricter than Kubernetes): the NodePool "
 					"gets ValidationSucceeded=False and launches nothing",
 					key ? key : "", value);
 			if (*effect && !in_list(effect, effects, COUNT(effects)))
-				check_report(c, DIAG_ERROR, CHECK_NP_TAINT_EFFECT,
-					     node_map_get(t, "effect"),
+				check_report(c, CHECK_NP_TAINT_EFFECT, node_map_get(t, "effect"),
 					     check_path(c, path, "effect"),
 					     "taint %s effect \"%s\" is not NoSchedule, "
 					     "PreferNoSchedule or NoExecute",
@@ -299,7 +296,7 @@ taints(struct check_ctx *c, const struct node *spec)
 				if (k2 && !strcmp(k2, key) &&
 				    !strcmp(taint_effect(seen[k]), effect)) {
 					check_report(
-						c, DIAG_ERROR, CHECK_NP_TAINT_DUP, t, path,
+						c, CHECK_NP_TAINT_DUP, t, path,
 						"taint %s:%s appears twice in taints and "
 						"startupTaints (first at %s): Karpenter marks the "
 						"NodePool ValidationSucceeded=False; keep one",
@@ -332,12 +329,12 @@ check_nodepool(struct check_ctx *c)
 		size_t nl = limits && limits->kind == NODE_MAP ? limits->map.count : 0;
 
 		if (nl && !(nl == 1 && node_map_get(limits, "nodes")))
-			check_report(c, DIAG_ERROR, CHECK_NP_STATIC_LIMITS, limits, "spec.limits",
+			check_report(c, CHECK_NP_STATIC_LIMITS, limits, "spec.limits",
 				     "only 'limits.nodes' is supported on static NodePools: a pool "
 				     "with replicas may not limit other resources");
 		if (node_map_get(spec, "weight"))
-			check_report(c, DIAG_ERROR, CHECK_NP_STATIC_WEIGHT,
-				     node_map_get(spec, "weight"), "spec.weight",
+			check_report(c, CHECK_NP_STATIC_WEIGHT, node_map_get(spec, "weight"),
+				     "spec.weight",
 				     "'weight' is not supported on static NodePools: drop weight "
 				     "or replicas");
 	}
@@ -346,7 +343,7 @@ check_nodepool(struct check_ctx *c)
 		const struct node *b = budgets->seq.items[i];
 
 		if ((node_map_get(b, "schedule") != NULL) != (node_map_get(b, "duration") != NULL))
-			check_report(c, DIAG_ERROR, CHECK_NP_BUDGET, b,
+			check_report(c, CHECK_NP_BUDGET, b,
 				     check_index(c, "spec.disruption.budgets", i),
 				     "'schedule' must be set with 'duration': a budget needs both "
 				     "or neither");
@@ -359,7 +356,7 @@ check_nodepool(struct check_ctx *c)
 
 		if (f && (!s || !*s))
 			check_report(
-				c, DIAG_ERROR, CHECK_NP_CLASSREF, f,
+				c, CHECK_NP_CLASSREF, f,
 				check_path(c, "spec.template.spec.nodeClassRef", ref_fields[i]),
 				"%s may not be empty: nodeClassRef must name the node class (%s)",
 				ref_fields[i],
@@ -369,8 +366,7 @@ check_nodepool(struct check_ctx *c)
 								 : "its metadata.name");
 		else if (!f)
 			check_report(
-				c, DIAG_ERROR, CHECK_NP_CLASSREF, ref,
-				"spec.template.spec.nodeClassRef",
+				c, CHECK_NP_CLASSREF, ref, "spec.template.spec.nodeClassRef",
 				"nodeClassRef has no %s: group, kind and name are all required",
 				ref_fields[i]);
 	}

@@ -67,7 +67,7 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 	*single_pods_rule = false;
 	if (!mc || node_is_null(mc)) {
 		if (required)
-			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, spec, "spec.matchConstraints",
+			check_report(c, CHECK_POL_MATCH, spec, "spec.matchConstraints",
 				     "matchConstraints is required: the API server rejects a "
 				     "policy that does not say what it matches");
 		return;
@@ -85,7 +85,7 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 			for (size_t m = 0; o && m < COUNT(ok_ops); m++)
 				ok = ok || !strcmp(o, ok_ops[m]);
 			if (!ok)
-				check_report(c, DIAG_ERROR, CHECK_POL_MATCH, ops->seq.items[k],
+				check_report(c, CHECK_POL_MATCH, ops->seq.items[k],
 					     check_index(c, check_path(c, path, "operations"), k),
 					     "operation \"%s\" cannot be matched by a mutating "
 					     "policy: use CREATE, UPDATE, CONNECT or *",
@@ -93,7 +93,7 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 		}
 		if (patches_affinity && ops_include_update(ops))
 			check_report(
-				c, DIAG_ERROR, CHECK_POL_MATCH, ops ? ops : r,
+				c, CHECK_POL_MATCH, ops ? ops : r,
 				check_path(c, path, "operations"),
 				"the policy patches spec.affinity but also matches UPDATE: a Pod's "
 				"affinity is immutable after creation, so the API server rejects "
@@ -105,7 +105,7 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 		}
 	}
 	if (check_seq_count(conds) > 64)
-		check_report(c, DIAG_ERROR, CHECK_POL_MATCH, conds, "spec.matchConditions",
+		check_report(c, CHECK_POL_MATCH, conds, "spec.matchConditions",
 			     "%zu matchConditions: at most 64 are allowed", check_seq_count(conds));
 	for (size_t i = 0; i < check_seq_count(conds); i++) {
 		const struct node *m = conds->seq.items[i];
@@ -114,22 +114,20 @@ match_constraints(struct check_ctx *c, const struct node *spec, bool required,
 		const char *path = check_index(c, "spec.matchConditions", i);
 
 		if (!name || check_qualified_name(name) < 0)
-			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m, check_path(c, path, "name"),
+			check_report(c, CHECK_POL_MATCH, m, check_path(c, path, "name"),
 				     "matchCondition name \"%s\" is not a qualified name",
 				     name ? name : "");
 		for (size_t k = 0; name && k < i; k++) {
 			const char *o = check_text(node_map_get(conds->seq.items[k], "name"));
 
 			if (o && !strcmp(o, name))
-				check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m,
-					     check_path(c, path, "name"),
+				check_report(c, CHECK_POL_MATCH, m, check_path(c, path, "name"),
 					     "matchCondition name \"%s\" is used twice: names must "
 					     "be unique",
 					     name);
 		}
 		if (!expr || !*expr)
-			check_report(c, DIAG_ERROR, CHECK_POL_MATCH, m,
-				     check_path(c, path, "expression"),
+			check_report(c, CHECK_POL_MATCH, m, check_path(c, path, "expression"),
 				     "matchCondition \"%s\" has no expression", name ? name : "");
 	}
 }
@@ -143,8 +141,7 @@ mutations(struct check_ctx *c, const struct node *spec, bool *affinity, bool *js
 
 	*affinity = *json_patch = false;
 	if (!check_seq_count(muts))
-		check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, muts ? muts : spec,
-			     "spec.mutations",
+		check_report(c, CHECK_POL_MUTATION, muts ? muts : spec, "spec.mutations",
 			     "the policy has no mutations: it changes nothing (the API server "
 			     "wants at least one)");
 	for (size_t i = 0; i < check_seq_count(muts); i++) {
@@ -156,8 +153,7 @@ mutations(struct check_ctx *c, const struct node *spec, bool *affinity, bool *js
 		const char *expr = NULL;
 
 		if (!type || (strcmp(type, "JSONPatch") && strcmp(type, "ApplyConfiguration"))) {
-			check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
-				     check_path(c, path, "patchType"),
+			check_report(c, CHECK_POL_MUTATION, m, check_path(c, path, "patchType"),
 				     "patchType \"%s\" is not JSONPatch or ApplyConfiguration",
 				     type ? type : "");
 			continue;
@@ -166,30 +162,30 @@ mutations(struct check_ctx *c, const struct node *spec, bool *affinity, bool *js
 			*json_patch = true;
 			expr = jp;
 			if (!jp || !*jp)
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+				check_report(c, CHECK_POL_MUTATION, m,
 					     check_path(c, path, "jsonPatch.expression"),
 					     "patchType JSONPatch needs jsonPatch.expression");
 			if (node_map_get(m, "applyConfiguration"))
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+				check_report(c, CHECK_POL_MUTATION, m,
 					     check_path(c, path, "applyConfiguration"),
 					     "patchType JSONPatch with an applyConfiguration: the "
 					     "API server allows only the one the patch type names");
 		} else {
 			expr = ac;
 			if (!ac || !*ac)
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+				check_report(c, CHECK_POL_MUTATION, m,
 					     check_path(c, path, "applyConfiguration.expression"),
 					     "patchType ApplyConfiguration needs "
 					     "applyConfiguration.expression");
 			if (node_map_get(m, "jsonPatch"))
-				check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+				check_report(c, CHECK_POL_MUTATION, m,
 					     check_path(c, path, "jsonPatch"),
 					     "patchType ApplyConfiguration with a jsonPatch: the "
 					     "API server allows only the one the patch type names");
 			if (contains_any(ac, atomic_fields, COUNT(atomic_fields)) &&
 			    !(node_is_bool(ssa) && ssa->scalar.i))
 				check_report(
-					c, DIAG_ERROR, CHECK_POL_MUTATION, m,
+					c, CHECK_POL_MUTATION, m,
 					check_path(c, path, "applyConfiguration.expression"),
 					"an apply configuration that sets tolerations or node "
 					"affinity is rejected (\"may not mutate atomic arrays, "
@@ -212,8 +208,7 @@ check_mutatingpolicy(struct check_ctx *c)
 	/* autogen copies a single-"pods" policy to controllers, rewriting
 	 * matchConditions and apply configurations but not JSON patch paths */
 	if (json_patch && pods_only && !(ctrl && ctrl->kind == NODE_SEQ && ctrl->seq.count == 0))
-		check_report(c, DIAG_ERROR, CHECK_POL_AUTOGEN, spec,
-			     "spec.autogen.podControllers.controllers",
+		check_report(c, CHECK_POL_AUTOGEN, spec, "spec.autogen.podControllers.controllers",
 			     "a JSONPatch policy on pods with pod-controller autogen on: Kyverno "
 			     "copies it to Deployments, Jobs and the rest without rewriting the "
 			     "/spec/... paths, so the copies patch the wrong place; set "
@@ -231,8 +226,7 @@ check_admissionpolicy(struct check_ctx *c)
 	mutations(c, spec, &affinity, &json_patch);
 	match_constraints(c, spec, true, affinity, &pods_only);
 	if (!r || (strcmp(r, "Never") && strcmp(r, "IfNeeded")))
-		check_report(c, DIAG_ERROR, CHECK_POL_MUTATION, rp ? rp : spec,
-			     "spec.reinvocationPolicy",
+		check_report(c, CHECK_POL_MUTATION, rp ? rp : spec, "spec.reinvocationPolicy",
 			     "reinvocationPolicy %s%s%s: the API server requires Never or IfNeeded",
 			     r ? "\"" : "is missing", r ? r : "", r ? "\" is not valid" : "");
 }
@@ -249,7 +243,7 @@ json6902(struct check_ctx *c, const struct node *patch, const char *path)
 	size_t before = c->d->count;
 
 	if (!text) {
-		check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
+		check_report(c, CHECK_POL_JSONPATCH, patch, path,
 			     "patchesJson6902 must be a string holding a YAML or JSON list of "
 			     "operations");
 		return;
@@ -259,7 +253,7 @@ json6902(struct check_ctx *c, const struct node *patch, const char *path)
 		/* the parser's diagnostics are inside the string: point at it */
 		for (size_t j = before; j < c->d->count; j++)
 			c->d->items[j].at = patch->at;
-		check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
+		check_report(c, CHECK_POL_JSONPATCH, patch, path,
 			     "patchesJson6902 is not a list of JSON patch operations");
 		return;
 	}
@@ -274,23 +268,23 @@ json6902(struct check_ctx *c, const struct node *patch, const char *path)
 		for (size_t k = 0; o && k < COUNT(ops); k++)
 			known = known || !strcmp(o, ops[k]);
 		if (!known) {
-			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
+			check_report(c, CHECK_POL_JSONPATCH, patch, path,
 				     "patch operation %zu: op \"%s\" is not add, remove, replace, "
 				     "move, copy or test",
 				     i, o ? o : "");
 			continue;
 		}
 		if (!p || (*p && *p != '/'))
-			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
+			check_report(c, CHECK_POL_JSONPATCH, patch, path,
 				     "patch operation %zu (%s): path \"%s\" is not a JSON pointer",
 				     i, o, p ? p : "");
 		if ((!strcmp(o, "add") || !strcmp(o, "replace") || !strcmp(o, "test")) &&
 		    !node_map_get(op, "value"))
-			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
+			check_report(c, CHECK_POL_JSONPATCH, patch, path,
 				     "patch operation %zu (%s %s) has no value", i, o, p ? p : "");
 		if ((!strcmp(o, "move") || !strcmp(o, "copy")) &&
 		    (!from || (*from && *from != '/')))
-			check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, patch, path,
+			check_report(c, CHECK_POL_JSONPATCH, patch, path,
 				     "patch operation %zu (%s) needs from, a JSON pointer", i, o);
 	}
 }
@@ -311,15 +305,13 @@ smp_walk(struct check_ctx *c, const struct node *n, const char *path, bool ancho
 
 		if (!strcmp(bare, "tolerations") && v && v->kind == NODE_SEQ) {
 			if (anchor)
-				check_report(c, DIAG_WARNING, CHECK_POL_JSONPATCH,
-					     n->map.pairs[i].key, sub,
+				check_report(c, CHECK_POL_ANCHOR, n->map.pairs[i].key, sub,
 					     "+(tolerations) never fires: DefaultTolerationSeconds "
 					     "has always added a list by the time the webhook "
 					     "runs; append with patchesJson6902");
 			else if (!anchored)
 				check_report(
-					c, DIAG_ERROR, CHECK_POL_JSONPATCH, n->map.pairs[i].key,
-					sub,
+					c, CHECK_POL_JSONPATCH, n->map.pairs[i].key, sub,
 					"a strategic-merge patch of tolerations replaces the Pod's "
 					"whole list (spec.tolerations has no merge key): the "
 					"user's tolerations and the default not-ready/unreachable "
@@ -330,7 +322,7 @@ smp_walk(struct check_ctx *c, const struct node *n, const char *path, bool ancho
 		    (!strcmp(bare, "nodeSelectorTerms") ||
 		     !strcmp(bare, "preferredDuringSchedulingIgnoredDuringExecution")))
 			check_report(
-				c, DIAG_ERROR, CHECK_POL_JSONPATCH, n->map.pairs[i].key, sub,
+				c, CHECK_POL_JSONPATCH, n->map.pairs[i].key, sub,
 				"a strategic-merge patch of %s replaces the Pod's own list (it is "
 				"atomic); guard it with a +() anchor or use patchesJson6902",
 				bare);
@@ -403,8 +395,7 @@ check_clusterpolicy(struct check_ctx *c)
 			const char *o = check_text(node_map_get(rules->seq.items[k], "name"));
 
 			if (o && !strcmp(o, name))
-				check_report(c, DIAG_ERROR, CHECK_POL_JSONPATCH, r,
-					     check_path(c, path, "name"),
+				check_report(c, CHECK_POL_JSONPATCH, r, check_path(c, path, "name"),
 					     "rule name \"%s\" is used twice: Kyverno requires "
 					     "unique rule names",
 					     name);
@@ -433,7 +424,7 @@ check_clusterpolicy(struct check_ctx *c)
 			affinity = affinity || node_path(smp, "spec.affinity") ||
 				   node_map_get(node_map_get(smp, "spec"), "+(affinity)");
 			if (pods_only && !(autogen && !strcmp(autogen, "none")))
-				check_report(c, DIAG_WARNING, CHECK_POL_AUTOGEN, r, path,
+				check_report(c, CHECK_POL_AUTOGEN_SMP, r, path,
 					     "rule \"%s\" mutates Pods with a strategic-merge "
 					     "patch and autogen is on: Kyverno copies it onto "
 					     "Deployments, StatefulSets and Jobs, which Argo CD "
@@ -443,8 +434,7 @@ check_clusterpolicy(struct check_ctx *c)
 		}
 		if (affinity && ops_include_update(ops))
 			check_report(
-				c, DIAG_ERROR, CHECK_POL_MATCH, ops ? ops : r,
-				check_path(c, path, "match"),
+				c, CHECK_POL_MATCH, ops ? ops : r, check_path(c, path, "match"),
 				"rule \"%s\" patches spec.affinity but matches UPDATE%s: a Pod's "
 				"affinity is immutable after creation; add operations: [CREATE]",
 				name ? name : "",

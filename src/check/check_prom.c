@@ -112,7 +112,7 @@ duration_field(struct check_ctx *c, const struct node *m, const char *base, cons
 	const char *s = check_text(v);
 
 	if (v && !node_is_null(v) && !duration_ok(s))
-		check_report(c, DIAG_ERROR, CHECK_PR_RULE, v, check_path(c, base, field),
+		check_report(c, CHECK_PR_RULE, v, check_path(c, base, field),
 			     "%s \"%s\" is not a Prometheus duration (like 5m, 1h30m, 0): the API "
 			     "server rejects the PrometheusRule",
 			     field, s ? s : "");
@@ -126,14 +126,12 @@ label_map(struct check_ctx *c, const struct node *m, const char *base, const cha
 
 		if (!label_name_ok(k))
 			check_report(
-				c, DIAG_ERROR, CHECK_PR_RULE, m->map.pairs[i].key,
-				check_path(c, base, k),
+				c, CHECK_PR_RULE, m->map.pairs[i].key, check_path(c, base, k),
 				"%s name \"%s\" is not a Prometheus label name "
 				"([a-zA-Z_][a-zA-Z0-9_]*): Prometheus refuses to load the group",
 				what, k);
 		else if (!strncmp(k, "__", 2))
-			check_report(c, DIAG_ERROR, CHECK_PR_RULE, m->map.pairs[i].key,
-				     check_path(c, base, k),
+			check_report(c, CHECK_PR_RULE, m->map.pairs[i].key, check_path(c, base, k),
 				     "%s name \"%s\" starts with __, which Prometheus reserves",
 				     what, k);
 	}
@@ -149,23 +147,23 @@ rule(struct check_ctx *c, const struct node *r, const char *path)
 	bool is_alert = alert && !node_is_null(alert), is_record = record && !node_is_null(record);
 
 	if (is_alert == is_record)
-		check_report(c, DIAG_ERROR, CHECK_PR_RULE, r, path,
+		check_report(c, CHECK_PR_RULE, r, path,
 			     "a rule needs exactly one of 'alert' and 'record'%s: Prometheus "
 			     "refuses to load the group",
 			     is_alert ? " (it has both)" : " (it has neither)");
 	if (is_alert && !*(check_text(alert) ? check_text(alert) : ""))
-		check_report(c, DIAG_ERROR, CHECK_PR_RULE, alert, check_path(c, path, "alert"),
+		check_report(c, CHECK_PR_RULE, alert, check_path(c, path, "alert"),
 			     "the alert name is empty");
 	if (is_record && !metric_name_ok(check_text(record)))
-		check_report(c, DIAG_ERROR, CHECK_PR_RULE, record, check_path(c, path, "record"),
+		check_report(c, CHECK_PR_RULE, record, check_path(c, path, "record"),
 			     "recording rule name \"%s\" is not a metric name "
 			     "([a-zA-Z_:][a-zA-Z0-9_:]*)",
 			     check_text(record) ? check_text(record) : "");
 	if (!e || !*e)
-		check_report(c, DIAG_ERROR, CHECK_PR_RULE, expr ? expr : r,
-			     check_path(c, path, "expr"), "the rule has no expression");
+		check_report(c, CHECK_PR_RULE, expr ? expr : r, check_path(c, path, "expr"),
+			     "the rule has no expression");
 	else if ((why = expr_unbalanced(e)) != NULL)
-		check_report(c, DIAG_ERROR, CHECK_PR_RULE, expr, check_path(c, path, "expr"),
+		check_report(c, CHECK_PR_RULE, expr, check_path(c, path, "expr"),
 			     "the expression cannot parse: %s", why);
 	duration_field(c, r, path, "for");
 	duration_field(c, r, path, "keep_firing_for");
@@ -174,8 +172,7 @@ rule(struct check_ctx *c, const struct node *r, const char *path)
 
 		for (size_t k = 0; k < sizeof(alert_only) / sizeof(alert_only[0]); k++)
 			if (node_map_get(r, alert_only[k]))
-				check_report(c, DIAG_ERROR, CHECK_PR_RULE,
-					     node_map_get(r, alert_only[k]),
+				check_report(c, CHECK_PR_RULE, node_map_get(r, alert_only[k]),
 					     check_path(c, path, alert_only[k]),
 					     "invalid field '%s' in recording rule: Prometheus "
 					     "refuses to load the group",
@@ -199,7 +196,7 @@ check_prometheusrule(struct check_ctx *c)
 		const struct node *rules = node_map_get(g, "rules");
 
 		if (!n || !*n) {
-			check_report(c, DIAG_ERROR, CHECK_PR_GROUPS, name ? name : g,
+			check_report(c, CHECK_PR_GROUPS, name ? name : g,
 				     check_path(c, path, "name"),
 				     "rule group has no name: groups are keyed by name; name it");
 		} else {
@@ -208,7 +205,7 @@ check_prometheusrule(struct check_ctx *c)
 					check_text(node_map_get(groups->seq.items[k], "name"));
 
 				if (o && !strcmp(o, n)) {
-					check_report(c, DIAG_ERROR, CHECK_PR_GROUPS, name,
+					check_report(c, CHECK_PR_GROUPS, name,
 						     check_path(c, path, "name"),
 						     "rule group name \"%s\" is used twice (also "
 						     "spec.groups[%zu]): groups are a list-map "

@@ -107,11 +107,12 @@ check_upstream_open(struct arena *a, struct diags *d, const char *dir)
 	struct check_upstream *u;
 
 	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		diag_add(d, DIAG_ERROR, (struct pos){ dir, 0, 0 }, CHECK_COVERAGE, "",
-			 "upstream schema directory %s is not a directory: give --upstream DIR (a "
-			 "directory of CRDs and OpenAPI v3 documents, or GPUSITE_UPSTREAM) or "
-			 "--live",
-			 dir ? dir : "(none)");
+		diag_report(
+			d, (struct pos){ dir, 0, 0 }, CHECK_UNCHECKED, "",
+			"upstream schema directory %s is not a directory: give --upstream DIR (a "
+			"directory of CRDs and OpenAPI v3 documents, or GPUSITE_UPSTREAM) or "
+			"--live",
+			dir ? dir : "(none)");
 		return NULL;
 	}
 	u = check_upstream_new(a, "");
@@ -225,12 +226,12 @@ load(struct check_upstream *u, struct arena *a, struct diags *d, const char *rel
 		buf_init(&b, MAX_FILE);
 		if (buf_read_file(&b, path) < 0) {
 			buf_release(&b);
-			diag_add(d, DIAG_ERROR, (struct pos){ arena_strdup(a, path), 0, 0 },
-				 CHECK_COVERAGE, "", "cannot read upstream schema %s", path);
+			diag_report(d, (struct pos){ arena_strdup(a, path), 0, 0 }, CHECK_UNCHECKED,
+				    "", "cannot read upstream schema %s", path);
 			f->rc = -3;
 			return f;
 		}
-		root = json_parse(a, d, CHECK_COVERAGE, arena_strdup(a, path), b.data, b.len);
+		root = json_parse(a, d, CHECK_UNCHECKED, arena_strdup(a, path), b.data, b.len);
 		buf_release(&b);
 		if (!root) {
 			f->rc = -3;
@@ -627,21 +628,22 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 		return 1;
 	e = lookup(u, a, d, api, kind);
 	if (e->several) {
-		diag_add(d, DIAG_NOTE, obj->at, CHECK_COVERAGE, "", "%s", e->several);
+		diag_report(d, obj->at, CHECK_STANDIN, "", "%s", e->several);
 		e->several = NULL;
 	}
 	if (e->rc < 0 || u->fetch_failed)
 		return -3;
 	if (!e->s) {
 		if (e->source)
-			return diag_add(d, DIAG_ERROR, obj->at, CHECK_SCHEMA, "apiVersion",
-					"%s %s is not a version the upstream CRD (%s) serves: the "
-					"API server rejects it",
-					kind, api, e->source) < 0
+			return diag_report(
+				       d, obj->at, CHECK_SCHEMA, "apiVersion",
+				       "%s %s is not a version the upstream CRD (%s) serves: the "
+				       "API server rejects it",
+				       kind, api, e->source) < 0
 				       ? -1
 				       : 0;
-		diag_add(
-			d, DIAG_WARNING, obj->at, CHECK_COVERAGE, "",
+		diag_report(
+			d, obj->at, CHECK_COVERAGE, "",
 			"no upstream schema for %s %s in %s: the object is not checked against one "
 			"(give its CRD or the OpenAPI v3 document of its group/version)",
 			api, kind, u->where);
@@ -653,21 +655,22 @@ check_upstream_validate(struct check_upstream *u, struct arena *a, struct diags 
 
 		node_map_set(a, copy, "apiVersion", node_new_str(a, obj->at, e->standin));
 		doc = copy;
-		diag_add(d, DIAG_NOTE, obj->at, CHECK_COVERAGE, "",
-			 "%s %s checked against the %s schema of %s (no %s schema was found: it "
-			 "is GA in Kubernetes 1.36, whose Go types have the same fields)",
-			 api, kind, e->standin, e->source, api);
+		diag_report(d, obj->at, CHECK_STANDIN, "",
+			    "%s %s checked against the %s schema of %s (no %s schema was found: it "
+			    "is GA in Kubernetes 1.36, whose Go types have the same fields)",
+			    api, kind, e->standin, e->source, api);
 	}
 	switch (schema_validate_bounded(e->s, a, d, CHECK_SCHEMA, doc, &u->budget)) {
 	case 0: return 0;
 	case -3: {
 		const char *name = node_str(node_path(obj, "metadata.name"));
 
-		diag_add(d, DIAG_ERROR, obj->at, CHECK_COVERAGE, "",
-			 "%s %s%s%s could not be checked against the schema of %s: %s; a schema "
-			 "whose allOf, anyOf or $ref fan out is not evaluated to the end, and the "
-			 "object is not passed",
-			 api, kind, name ? " " : "", name ? name : "", e->source, u->budget.why);
+		diag_report(
+			d, obj->at, CHECK_UNCHECKED, "",
+			"%s %s%s%s could not be checked against the schema of %s: %s; a schema "
+			"whose allOf, anyOf or $ref fan out is not evaluated to the end, and the "
+			"object is not passed",
+			api, kind, name ? " " : "", name ? name : "", e->source, u->budget.why);
 		return -3;
 	}
 	default: return -1;

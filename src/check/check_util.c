@@ -8,15 +8,15 @@
 #include "check/check_int.h"
 
 void
-check_report(struct check_ctx *c, enum diag_level level, const char *rule, const struct node *at,
-	     const char *path, const char *fmt, ...)
+check_report(struct check_ctx *c, const char *rule, const struct node *at, const char *path,
+	     const char *fmt, ...)
 {
 	va_list ap;
 	struct pos where =
 		at && at->at.file ? at->at : (c->obj ? c->obj->at : (struct pos)POS_NONE);
 
 	va_start(ap, fmt);
-	if (diag_vadd(c->d, level, where, rule, path ? path : "", fmt, ap) < 0)
+	if (diag_vreport(c->d, where, rule, path ? path : "", fmt, ap) < 0)
 		c->rc = -1;
 	va_end(ap);
 }

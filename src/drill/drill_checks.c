@@ -76,10 +76,10 @@ drill_run_read_drilled(struct drill_record *out, struct arena *a, struct diags *
 	if (drill_record_load(a, errors, out, record, site->name) < 0)
 		return -1;
 	if (out->cluster && site->cluster.name && strcmp(out->cluster, site->cluster.name)) {
-		diag_add(errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RECORD, "",
-			 "%s is a record of a drill in cluster %s, not %s: restore it against"
-			 " its own cluster (--context)",
-			 record, out->cluster, site->cluster.name);
+		diag_report(errors, (struct pos)POS_NONE, DRILL_RECORD, "",
+			    "%s is a record of a drill in cluster %s, not %s: restore it against"
+			    " its own cluster (--context)",
+			    record, out->cluster, site->cluster.name);
 		return -1;
 	}
 	return 0;
@@ -98,11 +98,12 @@ drill_run_verdict(struct drill_run_result *res, struct arena *a, struct diags *e
 		drill_budget_compute(&b, site, DRILL_NODE_FAILURE);
 		drill_terms_compute(a, &t, &b, rec);
 		if (t.total_known && t.target && !t.within_target) {
-			diag_add(errors, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TARGET, "",
-				 "site '%s' recovered in %llds, over its targetRTO "
-				 "of %llds: `gpusite drill report %s --record FILE` "
-				 "shows which term ran over",
-				 site->name, (long long)t.total, (long long)t.target, site->name);
+			diag_report(errors, (struct pos)POS_NONE, DRILL_RUN_TARGET, "",
+				    "site '%s' recovered in %llds, over its targetRTO "
+				    "of %llds: `gpusite drill report %s --record FILE` "
+				    "shows which term ran over",
+				    site->name, (long long)t.total, (long long)t.target,
+				    site->name);
 			res->target_missed = true;
 		} else if (!quiet) {
 			fprintf(dro->err, "gpusite drill run: site '%s' recovered%s%s\n",

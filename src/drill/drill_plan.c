@@ -22,10 +22,10 @@
 #define MAX_PATHS 5
 
 static void
-finding(struct diags *d, struct drill_plan *p, enum diag_level lv, struct pos at, const char *rule,
-	const char *path, const char *msg)
+finding(struct diags *d, struct drill_plan *p, struct pos at, const char *rule, const char *path,
+	const char *msg)
 {
-	diag_add(d, lv, at, rule, path, "%s", msg);
+	diag_report(d, at, rule, path, "%s", msg);
 	p->findings++;
 }
 
@@ -60,7 +60,7 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 	if (rc == KUBE_EFAIL)
 		return -1;
 	if (!live) {
-		finding(d, p, DIAG_ERROR, at, DRILL_POOL, "spec.fallback",
+		finding(d, p, at, DRILL_POOL, "spec.fallback",
 			arena_printf(a,
 				     "fallback NodePool %s is not in the cluster: the"
 				     " drill would leave the pods Pending; sync the Argo CD"
@@ -77,7 +77,7 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 
 			for (size_t i = 1; i < n && i < MAX_PATHS; i++)
 				list = arena_printf(a, "%s, %s", list, paths[i]);
-			finding(d, p, DIAG_ERROR, at, DRILL_POOL, "spec.fallback",
+			finding(d, p, at, DRILL_POOL, "spec.fallback",
 				arena_printf(a,
 					     "fallback NodePool %s differs from the render at"
 					     " %s%s: the drill would measure another pool; sync it"
@@ -91,8 +91,8 @@ check_pool(struct arena *a, struct diags *d, struct drill_plan *p,
 	if (rc == KUBE_EFAIL)
 		return -1;
 	if (!cls)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "nodeClassName"),
-			DRILL_CLASS, "spec.fallback.nodeClassName",
+		finding(d, p, spec_field_pos(s->fallback.src, "nodeClassName"), DRILL_CLASS,
+			"spec.fallback.nodeClassName",
 			arena_printf(
 				a,
 				"%s %s, the fallback pool's node class, is not in the"
@@ -124,8 +124,8 @@ check_plugin(struct arena *a, struct diags *d, struct drill_plan *p,
 			(inst && !strcmp(inst, INV_RELEASE_FALLBACK_PLUGIN));
 	}
 	if (!found)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "nodeImage"),
-			DRILL_DEVICE_PLUGIN, "spec.fallback.nodeImage",
+		finding(d, p, spec_field_pos(s->fallback.src, "nodeImage"), DRILL_DEVICE_PLUGIN,
+			"spec.fallback.nodeImage",
 			arena_printf(a,
 				     "fallback.nodeImage is al2023 but the fallback device plugin's"
 				     " DaemonSet (nvidia-device-plugin-fallback) is not in the"
@@ -247,7 +247,7 @@ report_largest_pod(struct arena *a, struct diags *d, struct drill_plan *p,
 	}
 	if (widest->nvidia_gpus >= p->largest_pod_gpus)
 		return;
-	finding(d, p, DIAG_ERROR, spec_field_pos(fb->src, "instanceTypes"), DRILL_GPU_LIMIT,
+	finding(d, p, spec_field_pos(fb->src, "instanceTypes"), DRILL_GPU_LIMIT,
 		"spec.fallback.instanceTypes",
 		arena_printf(a,
 			     "a GPU pod of the drilled nodes requests %lld GPUs, but the largest"
@@ -266,7 +266,7 @@ report_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 	size_t nunfenced = scan->nunfenced;
 
 	for (size_t k = 0; k < p->blocking_count; k++)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"), DRILL_PDB,
+		finding(d, p, spec_field_pos(s->placement.src, "namespaces"), DRILL_PDB,
 			"spec.placement.namespaces",
 			arena_printf(a,
 				     "PodDisruptionBudget %s allows no disruption now and"
@@ -275,8 +275,8 @@ report_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     " for the drill",
 				     p->blocking_pdbs[k]));
 	if (nunfenced)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "fencing"),
-			DRILL_SINGLE_WRITER, "spec.placement.fencing",
+		finding(d, p, spec_field_pos(s->placement.src, "fencing"), DRILL_SINGLE_WRITER,
+			"spec.placement.fencing",
 			arena_printf(a,
 				     "placement.singleWriter is true with fencing statefulset, but"
 				     " %zu GPU pod%s of the drilled nodes %s not of a StatefulSet"
@@ -288,8 +288,8 @@ report_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     nunfenced == 1 ? "" : "s", nunfenced == 1 ? "its" : "their",
 				     nunfenced == 1 ? "" : "s"));
 	if (p->pending_pods)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->placement.src, "namespaces"),
-			DRILL_NOT_IDLE, "spec.placement.namespaces",
+		finding(d, p, spec_field_pos(s->placement.src, "namespaces"), DRILL_NOT_IDLE,
+			"spec.placement.namespaces",
 			arena_printf(a,
 				     "%zu GPU pod%s Pending now (first %s): the drill could not"
 				     " tell its replacements from these; let them schedule or"
@@ -298,8 +298,8 @@ report_pods(struct arena *a, struct diags *d, struct drill_plan *p,
 				     scan->pending[0]));
 	if (s->fallback.enabled && s->fallback.gpu_limit_set &&
 	    p->moving_gpus > s->fallback.gpu_limit)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "gpuLimit"),
-			DRILL_GPU_LIMIT, "spec.fallback.gpuLimit",
+		finding(d, p, spec_field_pos(s->fallback.src, "gpuLimit"), DRILL_GPU_LIMIT,
+			"spec.fallback.gpuLimit",
 			arena_printf(a,
 				     "fallback.gpuLimit %lld is below the %lld GPUs that the"
 				     " %zu GPU pods of the drilled nodes request: some would stay"
@@ -339,8 +339,8 @@ check_active(struct arena *a, struct diags *d, struct drill_plan *p,
 		return -1;
 	p->fallback_nodes = nodes ? nodes->seq.count : 0;
 	if (p->fallback_nodes)
-		finding(d, p, DIAG_ERROR, spec_field_pos(s->fallback.src, "enabled"),
-			DRILL_NOT_IDLE, "spec.fallback",
+		finding(d, p, spec_field_pos(s->fallback.src, "enabled"), DRILL_NOT_IDLE,
+			"spec.fallback",
 			arena_printf(a,
 				     "the fallback is already active: NodePool %s has %zu"
 				     " node%s (first %s); a drill now would measure nothing; wait"
@@ -359,7 +359,7 @@ drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
 
 	memset(out, 0, sizeof(*out));
 	if (!s->fallback.enabled) {
-		finding(d, out, DIAG_ERROR, spec_field_pos(s->fallback.src, "enabled"), DRILL_POOL,
+		finding(d, out, spec_field_pos(s->fallback.src, "enabled"), DRILL_POOL,
 			"spec.fallback.enabled",
 			"fallback.enabled is false: there is no fallback to drill");
 		return 0;
@@ -375,8 +375,8 @@ drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
 		if (rc == KUBE_EFAIL)
 			return -1;
 		if (!rule)
-			finding(d, out, DIAG_ERROR, spec_field_pos(s->alerts.src, "enabled"),
-				DRILL_PROM_RULE, "spec.alerts",
+			finding(d, out, spec_field_pos(s->alerts.src, "enabled"), DRILL_PROM_RULE,
+				"spec.alerts",
 				arena_printf(
 					a,
 					"PrometheusRule %s/%s is not in the cluster: the drill"
@@ -386,8 +386,8 @@ drill_plan_check(struct arena *a, struct diags *d, struct drill_plan *out,
 	}
 	if (in->scenario == DRILL_PARTITION && s->placement.single_writer &&
 	    s->placement.fencing == FENCE_NONE)
-		finding(d, out, DIAG_ERROR, spec_field_pos(s->placement.src, "fencing"),
-			DRILL_SINGLE_WRITER, "spec.placement.fencing",
+		finding(d, out, spec_field_pos(s->placement.src, "fencing"), DRILL_SINGLE_WRITER,
+			"spec.placement.fencing",
 			"placement.singleWriter is true and fencing is none: in a partition the"
 			" old pods may still run on the unreachable nodes while their"
 			" replacements start, two writers at once; set placement.fencing"

@@ -183,16 +183,17 @@ choose_named(struct run *r, const struct node *nodes)
 		const char *why = obj ? drill_node_refusal(r->a, o->site, obj, o->nodes[i]) : NULL;
 
 		if (!obj)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
-					"node '%s' is not in the cluster: check the name "
-					"(kubectl get nodes -l %s=%s,%s)",
-					o->nodes[i], SITE_LABEL, s, HYBRID_SELECTOR);
+			return diag_report(r->d, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+					   "node '%s' is not in the cluster: check the name "
+					   "(kubectl get nodes -l %s=%s,%s)",
+					   o->nodes[i], SITE_LABEL, s, HYBRID_SELECTOR);
 		if (why)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
-					"%s: a drill takes down only the on-prem hybrid nodes of "
-					"site '%s'; name them with --nodes (kubectl get nodes -l "
-					"%s=%s,%s)",
-					why, s, SITE_LABEL, s, HYBRID_SELECTOR);
+			return diag_report(
+				r->d, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+				"%s: a drill takes down only the on-prem hybrid nodes of "
+				"site '%s'; name them with --nodes (kubectl get nodes -l "
+				"%s=%s,%s)",
+				why, s, SITE_LABEL, s, HYBRID_SELECTOR);
 		add_target(r, o->nodes[i], drill_node_unschedulable(obj));
 	}
 	return 0;
@@ -221,13 +222,13 @@ choose_nodes(struct run *r)
 		add_target(r, name, drill_node_unschedulable(n));
 	}
 	if (!r->ntargets)
-		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
-				o->group ? "no hybrid node of group '%s' of site '%s' is in the "
-					   "cluster: check --group and the nodes' %s label"
-					 : "no hybrid node of site '%s%s' is in the cluster: check "
-					   "the nodes' %s label or name them with --nodes",
-				o->group ? o->group : "", s->name,
-				o->group ? GROUP_LABEL : SITE_LABEL);
+		return diag_report(
+			r->d, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+			o->group ? "no hybrid node of group '%s' of site '%s' is in the "
+				   "cluster: check --group and the nodes' %s label"
+				 : "no hybrid node of site '%s%s' is in the cluster: check "
+				   "the nodes' %s label or name them with --nodes",
+			o->group ? o->group : "", s->name, o->group ? GROUP_LABEL : SITE_LABEL);
 	return 0;
 }
 
@@ -251,19 +252,20 @@ choose_restore(struct run *r)
 	struct node *nodes;
 
 	if (!dr->state_count)
-		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
-				"the record %s does not say which nodes the drill cordoned (no "
-				"nodeStates: an older gpusite wrote it): nothing was changed; "
-				"uncordon by hand the nodes the drill cordoned (kubectl uncordon "
-				"NODE), not those cordoned before it",
-				o->record);
+		return diag_report(
+			r->d, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+			"the record %s does not say which nodes the drill cordoned (no "
+			"nodeStates: an older gpusite wrote it): nothing was changed; "
+			"uncordon by hand the nodes the drill cordoned (kubectl uncordon "
+			"NODE), not those cordoned before it",
+			o->record);
 	for (size_t i = 0; i < o->node_count; i++)
 		if (!drill_record_state(dr, o->nodes[i]))
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
-					"node '%s' is not in the drill record %s: the drill did "
-					"not take it down, so --restore leaves it; nothing was "
-					"changed",
-					o->nodes[i], o->record);
+			return diag_report(r->d, (struct pos)POS_NONE, DRILL_RUN_NODES, "",
+					   "node '%s' is not in the drill record %s: the drill did "
+					   "not take it down, so --restore leaves it; nothing was "
+					   "changed",
+					   o->nodes[i], o->record);
 	if (kube_list_nodes(&nodes, o->kube, r->a) < 0)
 		return -1;
 	for (size_t i = 0; i < dr->state_count; i++) {
@@ -531,13 +533,12 @@ check_rights(struct run *r)
 			return -1;
 		allowed = node_path(ans.body, "status.allowed");
 		if (ans.status != 201 && ans.status != 200)
-			return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RIGHTS,
-					"",
-					"cannot ask whether the drill may %s: "
-					"SelfSubjectAccessReview answered %ld%s%s; nothing "
-					"was changed",
-					right_text(r->a, rt), ans.status, ans.message ? ": " : "",
-					ans.message ? ans.message : "");
+			return diag_report(r->d, (struct pos)POS_NONE, DRILL_RUN_RIGHTS, "",
+					   "cannot ask whether the drill may %s: "
+					   "SelfSubjectAccessReview answered %ld%s%s; nothing "
+					   "was changed",
+					   right_text(r->a, rt), ans.status,
+					   ans.message ? ": " : "", ans.message ? ans.message : "");
 		if (!node_is_bool(allowed) || !allowed->scalar.i) {
 			nmissing++;
 			missing = missing ? arena_printf(r->a, "%s, '%s'", missing,
@@ -547,11 +548,11 @@ check_rights(struct run *r)
 	}
 	if (missing) {
 		r->res->denied = true;
-		return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RIGHTS, "",
-				"the drill needs %s at the cluster scope and the user "
-				"of this context lacks %s; nothing was changed: bind "
-				"the role of examples/rbac/gpusite-drill.yaml",
-				missing, nmissing > 1 ? "them" : "it");
+		return diag_report(r->d, (struct pos)POS_NONE, DRILL_RUN_RIGHTS, "",
+				   "the drill needs %s at the cluster scope and the user "
+				   "of this context lacks %s; nothing was changed: bind "
+				   "the role of examples/rbac/gpusite-drill.yaml",
+				   missing, nmissing > 1 ? "them" : "it");
 	}
 	return 0;
 }
@@ -636,8 +637,8 @@ stopped(struct run *r, const char *rule, const char *fmt, ...)
 	va_start(ap, fmt);
 	what = arena_vprintf(r->a, fmt, ap);
 	va_end(ap);
-	return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, rule, "", "%s; %s", what,
-			r->o->restore ? left_cordoned(r) : left_behind(r));
+	return diag_report(r->d, (struct pos)POS_NONE, rule, "", "%s; %s", what,
+			   r->o->restore ? left_cordoned(r) : left_behind(r));
 }
 
 /* The record so far, when the run keeps one: 0, or -1 after GS227. */
@@ -827,17 +828,17 @@ wait_available(struct run *r, int64_t deadline)
 			r->res->outcome = DRILL_OUTCOME_TIMEOUT;
 			for (size_t i = 0; i < r->nowners; i++)
 				if (counts[i] < r->owners[i].ready_before)
-					diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE,
-						 DRILL_RUN_TIMEOUT, "",
-						 "%s '%s' in namespace '%s' has %zu of its %zu "
-						 "GPU pods Ready after %gs: its replacements are "
-						 "Pending or starting; check that the fallback "
-						 "nodes get GPUs (gpusite drift: device plugin) "
-						 "and the events of its pods",
-						 "controller",
-						 r->owners[i].name ? r->owners[i].name : "?",
-						 r->owners[i].ns, counts[i],
-						 r->owners[i].ready_before, r->o->timeout);
+					diag_report(
+						r->d, (struct pos)POS_NONE, DRILL_RUN_TIMEOUT, "",
+						"%s '%s' in namespace '%s' has %zu of its %zu "
+						"GPU pods Ready after %gs: its replacements are "
+						"Pending or starting; check that the fallback "
+						"nodes get GPUs (gpusite drift: device plugin) "
+						"and the events of its pods",
+						"controller",
+						r->owners[i].name ? r->owners[i].name : "?",
+						r->owners[i].ns, counts[i],
+						r->owners[i].ready_before, r->o->timeout);
 			return 0;
 		}
 		if (nap(r, r->o->interval) < 0)
@@ -903,17 +904,17 @@ wait_returned(struct run *r, int64_t deadline)
 		}
 		if (now_s() >= deadline) {
 			r->res->outcome = DRILL_OUTCOME_TIMEOUT;
-			diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_TIMEOUT, "",
-				 "the return is not complete after %gs: %zu GPU pod(s) "
-				 "still on fallback nodes, %zu node(s) in pool '%s', %zu "
-				 "node(s) the drill cordoned still cordoned; check the pool's "
-				 "consolidation (consolidateAfter %s) and the placement "
-				 "policy",
-				 r->o->timeout, away, pool_nodes, pool_name ? pool_name : "",
-				 cordoned,
-				 s->fallback.consolidate_after.text
-					 ? s->fallback.consolidate_after.text
-					 : "");
+			diag_report(r->d, (struct pos)POS_NONE, DRILL_RUN_TIMEOUT, "",
+				    "the return is not complete after %gs: %zu GPU pod(s) "
+				    "still on fallback nodes, %zu node(s) in pool '%s', %zu "
+				    "node(s) the drill cordoned still cordoned; check the pool's "
+				    "consolidation (consolidateAfter %s) and the placement "
+				    "policy",
+				    r->o->timeout, away, pool_nodes, pool_name ? pool_name : "",
+				    cordoned,
+				    s->fallback.consolidate_after.text
+					    ? s->fallback.consolidate_after.text
+					    : "");
 			return 0;
 		}
 		if (nap(r, r->o->interval) < 0)
@@ -925,10 +926,10 @@ static int
 interrupted(struct run *r)
 {
 	r->res->outcome = DRILL_OUTCOME_INTERRUPTED;
-	return diag_add(r->d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_INTERRUPTED, "",
-			"the %s of site '%s' was interrupted: the nodes stay as they are; %s",
-			r->o->restore ? "restore" : "drill", r->o->site->name,
-			r->o->restore ? left_cordoned(r) : left_behind(r));
+	return diag_report(r->d, (struct pos)POS_NONE, DRILL_RUN_INTERRUPTED, "",
+			   "the %s of site '%s' was interrupted: the nodes stay as they are; %s",
+			   r->o->restore ? "restore" : "drill", r->o->site->name,
+			   r->o->restore ? left_cordoned(r) : left_behind(r));
 }
 
 /* The run begins: the record of a drill, or the drill's for --restore. */
@@ -1064,10 +1065,10 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec, const ch
 	buf_init(&b, DRILL_RECORD_MAX);
 	if (drill_record_write(&b, rec) < 0) {
 		buf_release(&b);
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
-				"the drill record is larger than %u MiB; not written "
-				"to %s",
-				DRILL_RECORD_MAX >> 20, path);
+		return diag_report(d, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
+				   "the drill record is larger than %u MiB; not written "
+				   "to %s",
+				   DRILL_RECORD_MAX >> 20, path);
 	}
 	tmp = malloc(strlen(path) + 16);
 	if (!tmp) {
@@ -1104,9 +1105,9 @@ drill_run_write_record(struct diags *d, const struct drill_record *rec, const ch
 	free(tmp);
 	buf_release(&b);
 	if (err)
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
-				"cannot write the drill record %s: %s; the cluster is as "
-				"the run left it",
-				path, strerror(err));
+		return diag_report(d, (struct pos)POS_NONE, DRILL_RUN_RECORD, "",
+				   "cannot write the drill record %s: %s; the cluster is as "
+				   "the run left it",
+				   path, strerror(err));
 	return 0;
 }

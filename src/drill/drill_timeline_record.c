@@ -93,9 +93,9 @@ bad(struct diags *d, const char *file, const char *path, const char *what)
 {
 	struct pos at = { file, 0, 0 };
 
-	return diag_add(d, DIAG_ERROR, at, RECORD_RULE, path,
-			"%s: %s is not a drill record's %s; write it as drill run --record does",
-			file, path, what);
+	return diag_report(d, at, RECORD_RULE, path,
+			   "%s: %s is not a drill record's %s; write it as drill run --record does",
+			   file, path, what);
 }
 
 /* A string, or NULL when null/absent and `nullable`; -1 on anything else. */
@@ -234,18 +234,19 @@ drill_record_load(struct arena *a, struct diags *d, struct drill_record *out, co
 	rc = buf_read_file(&file, path);
 	if (rc < 0) {
 		buf_release(&file);
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, RECORD_RULE, "",
-				"cannot read the drill record %s: %s", path,
-				rc == BUF_ETOOBIG ? "over the 16 MiB a drill record may have"
-						  : "no such file, or not readable");
+		return diag_report(d, (struct pos)POS_NONE, RECORD_RULE, "",
+				   "cannot read the drill record %s: %s", path,
+				   rc == BUF_ETOOBIG ? "over the 16 MiB a drill record may have"
+						     : "no such file, or not readable");
 	}
 	rc = drill_record_read(a, d, out, file.data, file.len, path);
 	buf_release(&file);
 	if (rc < 0)
 		return -1;
 	if (site && strcmp(out->site, site))
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, RECORD_RULE, "",
-				"%s is a record of site %s, not %s; pass the record of this site",
-				path, out->site, site);
+		return diag_report(
+			d, (struct pos)POS_NONE, RECORD_RULE, "",
+			"%s is a record of site %s, not %s; pass the record of this site", path,
+			out->site, site);
 	return 0;
 }

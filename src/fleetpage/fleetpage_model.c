@@ -374,10 +374,11 @@ drills_read(struct fleetpage *fp, struct arena *a, struct diags *d,
 		}
 		s = site_named(fp, r->site);
 		if (!s) {
-			rc = diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, DRILL_RECORD, "",
-				      "%s is a record of site %s, which the specs read do not"
-				      " hold; pass the specs of that site or leave the record out",
-				      o->drill_records[i], r->site);
+			rc = diag_report(
+				d, (struct pos)POS_NONE, DRILL_RECORD, "",
+				"%s is a record of site %s, which the specs read do not"
+				" hold; pass the specs of that site or leave the record out",
+				o->drill_records[i], r->site);
 			continue;
 		}
 		if (s->drill && s->drill_started >= r->started_at)

@@ -198,21 +198,21 @@ check_dirs(struct arena *a, struct diags *d, const struct hydrate_cluster *cs, s
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!cs[i].dir) {
-			diag_add(d, DIAG_ERROR, name_pos(&cs[i]), HYDRATE_RULE_DIR,
-				 cs[i].site->file,
-				 "cluster name '%s' becomes '%s' as a directory and Application"
-				 " name, which is no DNS-1123 label (a-z, 0-9 and '-', at most 63"
-				 " characters)",
-				 cs[i].name, inventory_dns_name(a, cs[i].name));
+			diag_report(
+				d, name_pos(&cs[i]), HYDRATE_RULE_DIR, cs[i].site->file,
+				"cluster name '%s' becomes '%s' as a directory and Application"
+				" name, which is no DNS-1123 label (a-z, 0-9 and '-', at most 63"
+				" characters)",
+				cs[i].name, inventory_dns_name(a, cs[i].name));
 			continue;
 		}
 		for (size_t k = 0; k < i; k++)
 			if (cs[k].dir && !strcmp(cs[k].dir, cs[i].dir))
-				diag_add(d, DIAG_ERROR, name_pos(&cs[i]), HYDRATE_RULE_DIR,
-					 cs[i].site->file,
-					 "cluster '%s' becomes the directory and Application name"
-					 " '%s', as cluster '%s' does: rename one of them",
-					 cs[i].name, cs[i].dir, cs[k].name);
+				diag_report(
+					d, name_pos(&cs[i]), HYDRATE_RULE_DIR, cs[i].site->file,
+					"cluster '%s' becomes the directory and Application name"
+					" '%s', as cluster '%s' does: rename one of them",
+					cs[i].name, cs[i].dir, cs[k].name);
 	}
 }
 

@@ -72,7 +72,7 @@ parse_error(struct diags *d, const char *rule, const char *file, const char *tex
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(d, DIAG_ERROR, at, rule, "", fmt, ap);
+	diag_vreport(d, at, rule, "", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -259,8 +259,8 @@ json_parse_flags(struct arena *a, struct diags *d, const char *rule, const char 
 	size_t off;
 
 	if (len > JSON_MAX_BYTES) {
-		diag_add(d, DIAG_ERROR, at, rule, "", "JSON text is %zu bytes; the limit is %zu",
-			 len, JSON_MAX_BYTES);
+		diag_report(d, at, rule, "", "JSON text is %zu bytes; the limit is %zu", len,
+			    JSON_MAX_BYTES);
 		goto out;
 	}
 	if (utf8_check(text, len, &off, &why)) {
@@ -304,8 +304,8 @@ json_parse_flags(struct arena *a, struct diags *d, const char *rule, const char 
 		const char *dup = find_duplicate_key(tree);
 
 		if (dup) {
-			diag_add(d, DIAG_ERROR, at, rule, "",
-				 "the key '%.64s' is given twice in one object: keep one", dup);
+			diag_report(d, at, rule, "",
+				    "the key '%.64s' is given twice in one object: keep one", dup);
 			goto out;
 		}
 	}

@@ -72,11 +72,11 @@ no_ctl(struct diags *d, const struct node *map, const char *key, const char *wha
 
 	if (!s || (!kube_has_ctl(s) && strlen(s) == n->scalar.len))
 		return 0;
-	return diag_add(d, DIAG_ERROR, n->at, KUBE_RULE, key,
-			"%s holds a control character (CR, LF or another): "
-			"refusing it, it would reach an HTTP header or a path; "
-			"fix the kubeconfig",
-			what);
+	return diag_report(d, n->at, KUBE_RULE, key,
+			   "%s holds a control character (CR, LF or another): "
+			   "refusing it, it would reach an HTTP header or a path; "
+			   "fix the kubeconfig",
+			   what);
 }
 
 /* Read a PEM file into data without ever blocking: a FIFO, a device or
@@ -93,9 +93,8 @@ read_pem(struct arena *a, struct diags *d, struct pos at, const char *path, cons
 	err = errno;
 	if (rc < 0) {
 		buf_release(&b);
-		return diag_add(d, DIAG_ERROR, at, KUBE_RULE, "", "cannot read %s '%s': %s", what,
-				path,
-				rc == BUF_ETOOBIG ? "larger than 1 MiB" : kube_file_error(err));
+		return diag_report(d, at, KUBE_RULE, "", "cannot read %s '%s': %s", what, path,
+				   rc == BUF_ETOOBIG ? "larger than 1 MiB" : kube_file_error(err));
 	}
 	*data = arena_strndup(a, b.data ? b.data : "", b.len);
 	*len = b.len;
@@ -215,11 +214,11 @@ merge_file(struct merged *m, struct arena *a, struct diags *d, const char *path,
 		if (rc == -1 && err == ENOENT && may_miss)
 			return 0;
 		if (rc == BUF_ETOOBIG)
-			return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 }, KUBE_RULE, "",
-					"kubeconfig '%s' is larger than %u bytes", path,
-					YAMLIO_MAX_BYTES);
-		return diag_add(d, DIAG_ERROR, (struct pos){ file, 0, 0 }, KUBE_RULE, "",
-				"cannot read kubeconfig '%s': %s", path, kube_file_error(err));
+			return diag_report(d, (struct pos){ file, 0, 0 }, KUBE_RULE, "",
+					   "kubeconfig '%s' is larger than %u bytes", path,
+					   YAMLIO_MAX_BYTES);
+		return diag_report(d, (struct pos){ file, 0, 0 }, KUBE_RULE, "",
+				   "cannot read kubeconfig '%s': %s", path, kube_file_error(err));
 	}
 	rc = yamlio_load(&docs, a, d, file, b.data, b.len, &yamlio_default_limits);
 	buf_release(&b);
@@ -235,8 +234,8 @@ merge_file(struct merged *m, struct arena *a, struct diags *d, const char *path,
 	}
 	root = docs.docs[0];
 	if (root->kind != NODE_MAP)
-		return diag_add(d, DIAG_ERROR, root->at, KUBE_RULE, "",
-				"kubeconfig '%s' is not a mapping", path);
+		return diag_report(d, root->at, KUBE_RULE, "", "kubeconfig '%s' is not a mapping",
+				   path);
 	merge_list(a, &m->clusters, node_map_get(root, "clusters"), "cluster", file, dir);
 	merge_list(a, &m->users, node_map_get(root, "users"), "user", file, dir);
 	merge_list(a, &m->contexts, node_map_get(root, "contexts"), "context", file, dir);
@@ -260,10 +259,10 @@ load_data(struct arena *a, struct diags *d, const struct node *map, const char *
 	if (!s || !*s)
 		return 0;
 	if (kube_base64_decode(a, s, out, len) < 0 || *len == 0)
-		return diag_add(d, DIAG_ERROR, n->at, KUBE_RULE, key,
-				"%s is not valid base64: decode it with "
-				"'base64 -d' to check, or use the file form",
-				what);
+		return diag_report(d, n->at, KUBE_RULE, key,
+				   "%s is not valid base64: decode it with "
+				   "'base64 -d' to check, or use the file form",
+				   what);
 	return 0;
 }
 
@@ -277,39 +276,39 @@ load_exec(struct kube_conf *c, struct arena *a, struct diags *d, const struct no
 	const char *cmd = str_field(ex, "command");
 
 	if (!cmd)
-		return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE, "exec.command",
-				"exec credential plugin has no command");
+		return diag_report(d, ex->at, KUBE_RULE, "exec.command",
+				   "exec credential plugin has no command");
 	e->api_version = str_field(ex, "apiVersion");
 	if (!e->api_version)
-		return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE, "exec.apiVersion",
-				"exec credential plugin '%s' has no apiVersion: "
-				"set client.authentication.k8s.io/v1",
-				cmd);
+		return diag_report(d, ex->at, KUBE_RULE, "exec.apiVersion",
+				   "exec credential plugin '%s' has no apiVersion: "
+				   "set client.authentication.k8s.io/v1",
+				   cmd);
 	if (strcmp(e->api_version, "client.authentication.k8s.io/v1") &&
 	    strcmp(e->api_version, "client.authentication.k8s.io/v1beta1"))
-		return diag_add(d, DIAG_ERROR, node_map_get(ex, "apiVersion")->at, KUBE_RULE,
-				"exec.apiVersion",
-				"exec plugin apiVersion '%s' is not supported: use "
-				"client.authentication.k8s.io/v1 or v1beta1",
-				e->api_version);
+		return diag_report(d, node_map_get(ex, "apiVersion")->at, KUBE_RULE,
+				   "exec.apiVersion",
+				   "exec plugin apiVersion '%s' is not supported: use "
+				   "client.authentication.k8s.io/v1 or v1beta1",
+				   e->api_version);
 	e->command = strchr(cmd, '/') ? resolve_path(a, dir, cmd) : cmd;
 	e->interactive_mode = str_field(ex, "interactiveMode");
 	if (!e->interactive_mode) {
 		if (!strcmp(e->api_version, "client.authentication.k8s.io/v1"))
-			return diag_add(d, DIAG_ERROR, ex->at, KUBE_RULE, "exec.interactiveMode",
-					"interactiveMode must be specified for exec plugin "
-					"'%s' with client.authentication.k8s.io/v1 (Never, "
-					"IfAvailable or Always)",
-					cmd);
+			return diag_report(d, ex->at, KUBE_RULE, "exec.interactiveMode",
+					   "interactiveMode must be specified for exec plugin "
+					   "'%s' with client.authentication.k8s.io/v1 (Never, "
+					   "IfAvailable or Always)",
+					   cmd);
 		e->interactive_mode = "IfAvailable";
 	} else if (strcmp(e->interactive_mode, "Never") &&
 		   strcmp(e->interactive_mode, "IfAvailable") &&
 		   strcmp(e->interactive_mode, "Always")) {
-		return diag_add(d, DIAG_ERROR, node_map_get(ex, "interactiveMode")->at, KUBE_RULE,
-				"exec.interactiveMode",
-				"exec plugin interactiveMode '%s' is not one of Never, "
-				"IfAvailable, Always",
-				e->interactive_mode);
+		return diag_report(d, node_map_get(ex, "interactiveMode")->at, KUBE_RULE,
+				   "exec.interactiveMode",
+				   "exec plugin interactiveMode '%s' is not one of Never, "
+				   "IfAvailable, Always",
+				   e->interactive_mode);
 	}
 	e->install_hint = str_field(ex, "installHint");
 	e->provide_cluster_info = bool_field(ex, "provideClusterInfo");
@@ -347,12 +346,12 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d, const struct
 	const char *ca_data;
 
 	if (!cl || cl->kind != NODE_MAP)
-		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "clusters",
-				"cluster '%s' has no 'cluster' mapping", en->name);
+		return diag_report(d, en->at, KUBE_RULE, "clusters",
+				   "cluster '%s' has no 'cluster' mapping", en->name);
 	c->info.server = str_field(cl, "server");
 	if (!c->info.server)
-		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "cluster.server",
-				"cluster '%s' has no server URL", en->name);
+		return diag_report(d, en->at, KUBE_RULE, "cluster.server",
+				   "cluster '%s' has no server URL", en->name);
 	if (no_ctl(d, cl, "server",
 		   arena_printf(a,
 				"the server URL of cluster "
@@ -404,11 +403,11 @@ load_cluster(struct kube_conf *c, struct arena *a, struct diags *d, const struct
 		return -1;
 	c->insecure = bool_field(cl, "insecure-skip-tls-verify");
 	if (c->insecure && (c->ca_file || c->ca_data))
-		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "cluster",
-				"cluster '%s' sets a certificate authority and "
-				"insecure-skip-tls-verify together: remove one "
-				"(kubectl refuses this too)",
-				en->name);
+		return diag_report(d, en->at, KUBE_RULE, "cluster",
+				   "cluster '%s' sets a certificate authority and "
+				   "insecure-skip-tls-verify together: remove one "
+				   "(kubectl refuses this too)",
+				   en->name);
 	{
 		/* extensions[name=client.authentication.k8s.io/exec]: config
 		 * handed to exec plugins that ask for the cluster info */
@@ -439,12 +438,12 @@ load_user(struct kube_conf *c, struct arena *a, struct diags *d, const struct en
 		return 0;
 	}
 	if (node_map_get(u, "auth-provider"))
-		return diag_add(d, DIAG_ERROR, node_map_get(u, "auth-provider")->at, KUBE_RULE,
-				"user.auth-provider",
-				"user '%s' uses an auth-provider, which is not "
-				"supported (removed from kubectl in 1.26): use an "
-				"exec credential plugin",
-				en->name);
+		return diag_report(d, node_map_get(u, "auth-provider")->at, KUBE_RULE,
+				   "user.auth-provider",
+				   "user '%s' uses an auth-provider, which is not "
+				   "supported (removed from kubectl in 1.26): use an "
+				   "exec credential plugin",
+				   en->name);
 	if (no_ctl(d, u, "token", arena_printf(a, "the token of user '%s'", en->name)) < 0 ||
 	    no_ctl(d, u, "tokenFile", arena_printf(a, "tokenFile of user '%s'", en->name)) < 0 ||
 	    no_ctl(d, u, "username", arena_printf(a, "the username of user '%s'", en->name)) < 0 ||
@@ -468,10 +467,10 @@ load_user(struct kube_conf *c, struct arena *a, struct diags *d, const struct en
 		      &c->key_len) < 0)
 		return -1;
 	if ((c->cert_file || c->cert_data) != (c->key_file || c->key_data))
-		return diag_add(d, DIAG_ERROR, en->at, KUBE_RULE, "user",
-				"user '%s' has a client certificate without its key "
-				"or a key without its certificate: set both",
-				en->name);
+		return diag_report(d, en->at, KUBE_RULE, "user",
+				   "user '%s' has a client certificate without its key "
+				   "or a key without its certificate: set both",
+				   en->name);
 	c->token = str_field(u, "token");
 	c->token_file = resolve_path(a, en->dir, str_field(u, "tokenFile"));
 	c->username = str_field(u, "username");
@@ -600,40 +599,40 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 		if (host && *host && port && *port && !opt->context)
 			return kube_config_in_cluster(out, a, d, env) < 0 ? KUBE_EFAIL : 0;
 		if (m.nfiles == 0) {
-			diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				 "no kubeconfig found (%s) and not running in a "
-				 "cluster: pass --kubeconfig or set KUBECONFIG",
-				 list && *list
-					 ? arena_printf(a, "none of KUBECONFIG=%s exists", list)
-					 : "~/.kube/config does not exist");
+			diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+				    "no kubeconfig found (%s) and not running in a "
+				    "cluster: pass --kubeconfig or set KUBECONFIG",
+				    list && *list
+					    ? arena_printf(a, "none of KUBECONFIG=%s exists", list)
+					    : "~/.kube/config does not exist");
 			return KUBE_EFAIL;
 		}
 	}
 	out->info.origin = m.files;
 	name = opt->context ? opt->context : m.current;
 	if (!name && m.nempty == m.nfiles) {
-		diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-			 "kubeconfig %s is empty: no current-context, cluster or "
-			 "user; write one with 'aws eks update-kubeconfig' or pass "
-			 "another --kubeconfig",
-			 m.files);
+		diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+			    "kubeconfig %s is empty: no current-context, cluster or "
+			    "user; write one with 'aws eks update-kubeconfig' or pass "
+			    "another --kubeconfig",
+			    m.files);
 		return KUBE_EFAIL;
 	}
 	if (!name) {
-		diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-			 "no context chosen: %s sets no current-context; pass "
-			 "--context NAME or run 'kubectl config use-context NAME'",
-			 m.files);
+		diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+			    "no context chosen: %s sets no current-context; pass "
+			    "--context NAME or run 'kubectl config use-context NAME'",
+			    m.files);
 		return KUBE_EFAIL;
 	}
 	ctx = entries_find(&m.contexts, name);
 	if (!ctx) {
 		struct pos at = opt->context ? (struct pos)POS_NONE : m.current_at;
 
-		diag_add(d, DIAG_ERROR, at, KUBE_RULE, "",
-			 "context '%s' is not defined in %s; see 'kubectl config "
-			 "get-contexts'",
-			 name, m.files);
+		diag_report(d, at, KUBE_RULE, "",
+			    "context '%s' is not defined in %s; see 'kubectl config "
+			    "get-contexts'",
+			    name, m.files);
 		return KUBE_EFAIL;
 	}
 	out->at = ctx->at;
@@ -644,18 +643,18 @@ kube_config_load(struct kube_conf *out, struct arena *a, struct diags *d,
 	if (!out->info.namespace)
 		out->info.namespace = "default";
 	if (!out->info.cluster || !(cl = entries_find(&m.clusters, out->info.cluster))) {
-		diag_add(d, DIAG_ERROR, ctx->at, KUBE_RULE, "context.cluster",
-			 "context '%s' names cluster '%s', which is not defined in %s", name,
-			 out->info.cluster ? out->info.cluster : "", m.files);
+		diag_report(d, ctx->at, KUBE_RULE, "context.cluster",
+			    "context '%s' names cluster '%s', which is not defined in %s", name,
+			    out->info.cluster ? out->info.cluster : "", m.files);
 		return KUBE_EFAIL;
 	}
 	if (load_cluster(out, a, d, cl) < 0)
 		return KUBE_EFAIL;
 	us = out->info.user ? entries_find(&m.users, out->info.user) : NULL;
 	if (out->info.user && *out->info.user && !us) {
-		diag_add(d, DIAG_ERROR, ctx->at, KUBE_RULE, "context.user",
-			 "context '%s' names user '%s', which is not defined in %s", name,
-			 out->info.user, m.files);
+		diag_report(d, ctx->at, KUBE_RULE, "context.user",
+			    "context '%s' names user '%s', which is not defined in %s", name,
+			    out->info.user, m.files);
 		return KUBE_EFAIL;
 	}
 	if (us) {

@@ -74,10 +74,10 @@ discover(struct kube_gv **out, struct kube_client *k, const char *group, const c
 		root = doc;
 		list = node_map_get(root, "resources");
 		if (list && !node_is_null(list) && list->kind != NODE_SEQ) {
-			rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				      "malformed answer to GET %s: 'resources' "
-				      "is not a list; is that really an API server?",
-				      where);
+			rc = diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					 "malformed answer to GET %s: 'resources' "
+					 "is not a list; is that really an API server?",
+					 where);
 			goto out;
 		}
 	}

@@ -123,10 +123,10 @@ exec_fail(struct diags *d, const struct kube_conf *c, const char *fmt, const cha
 {
 	const char *hint = c->exec->install_hint;
 
-	return diag_add(d, DIAG_ERROR, c->at, KUBE_RULE, "user.exec",
-			"exec credential plugin '%s' of user '%s' %s%s%s", c->exec->command,
-			c->info.user ? c->info.user : "", detail ? detail : fmt, hint ? ": " : "",
-			hint ? hint : "");
+	return diag_report(d, c->at, KUBE_RULE, "user.exec",
+			   "exec credential plugin '%s' of user '%s' %s%s%s", c->exec->command,
+			   c->info.user ? c->info.user : "", detail ? detail : fmt,
+			   hint ? ": " : "", hint ? hint : "");
 }
 
 /* The plugin's standard error as it is collected. */

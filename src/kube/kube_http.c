@@ -88,10 +88,10 @@ kube_answer_header(struct kube_answer_meta *m, const char *line, size_t n)
 static int
 malformed(struct diags *d, const char *where, const char *what)
 {
-	return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-			"malformed answer to GET %s: %s; is that really an API "
-			"server?",
-			where, what);
+	return diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+			   "malformed answer to GET %s: %s; is that really an API "
+			   "server?",
+			   where, what);
 }
 
 int
@@ -130,11 +130,11 @@ kube_page_parse(struct kube_page *out, struct arena *a, struct diags *d, const c
 		if (!node_is_str(cont))
 			return malformed(d, where, "'metadata.continue' is not a string");
 		if (cont->scalar.len > KUBE_MAX_CONTINUE)
-			return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"continue token too long in the answer to GET %s: "
-					"%zu bytes, the limit is %u; is that really an API "
-					"server?",
-					where, cont->scalar.len, KUBE_MAX_CONTINUE);
+			return diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "continue token too long in the answer to GET %s: "
+					   "%zu bytes, the limit is %u; is that really an API "
+					   "server?",
+					   where, cont->scalar.len, KUBE_MAX_CONTINUE);
 		if (strlen(cont->scalar.text) != cont->scalar.len)
 			return malformed(d, where, "'metadata.continue' holds a NUL");
 		out->cont = cont->scalar.text;
@@ -204,8 +204,8 @@ env_count(struct kube_client *k, const char *name, size_t def, size_t *out)
 	errno = 0;
 	n = strtoull(v, &end, 10);
 	if (*end || errno || n == 0 || v[0] == '-' || n > SIZE_MAX / 2)
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"%s='%s' is not a positive whole number", name, v);
+		return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "%s='%s' is not a positive whole number", name, v);
 	*out = (size_t)n;
 	return 0;
 }
@@ -242,28 +242,29 @@ kube_status_fail(struct kube_client *k, const struct kube_resp *r, const char *v
 
 	switch (r->code) {
 	case 401:
-		return diag_add(k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
-				"the API server %s rejected the credentials of user "
-				"'%s' (%s) with 401 Unauthorized: they are missing, "
-				"expired or for another cluster",
-				k->conf.info.server,
-				k->conf.info.user ? k->conf.info.user : "(service account)",
-				k->conf.info.auth);
+		return diag_report(k->diags, k->conf.at, KUBE_RULE, "",
+				   "the API server %s rejected the credentials of user "
+				   "'%s' (%s) with 401 Unauthorized: they are missing, "
+				   "expired or for another cluster",
+				   k->conf.info.server,
+				   k->conf.info.user ? k->conf.info.user : "(service account)",
+				   k->conf.info.auth);
 	case 403:
 		if (ns && *ns)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"cannot %s %s in namespace '%s': RBAC needs '%s' on "
-					"'%s' in namespace '%s' for the user of context '%s'",
-					verb, obj, ns, verb, res, ns,
-					k->conf.info.context ? k->conf.info.context : "in-cluster");
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"cannot %s %s at the cluster scope: RBAC needs '%s' on "
-				"'%s' for the user of context '%s'",
-				verb, obj, verb, res,
-				k->conf.info.context ? k->conf.info.context : "in-cluster");
+			return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "cannot %s %s in namespace '%s': RBAC needs '%s' on "
+					   "'%s' in namespace '%s' for the user of context '%s'",
+					   verb, obj, ns, verb, res, ns,
+					   k->conf.info.context ? k->conf.info.context
+								: "in-cluster");
+		return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "cannot %s %s at the cluster scope: RBAC needs '%s' on "
+				   "'%s' for the user of context '%s'",
+				   verb, obj, verb, res,
+				   k->conf.info.context ? k->conf.info.context : "in-cluster");
 	default:
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"cannot %s %s: the API server answered %ld%s%s", verb, obj, r->code,
-				msg ? ": " : "", msg ? msg : "");
+		return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "cannot %s %s: the API server answered %ld%s%s", verb, obj,
+				   r->code, msg ? ": " : "", msg ? msg : "");
 	}
 }

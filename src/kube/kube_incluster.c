@@ -46,21 +46,21 @@ kube_config_in_cluster(struct kube_conf *c, struct arena *a, struct diags *d,
 	if (!dir || !*dir)
 		dir = KUBE_SA_DIR;
 	if (kube_has_ctl(host) || kube_has_ctl(port))
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
-				"holds a control character (CR, LF or another): "
-				"refusing it, it would reach an HTTP request");
+		return diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "KUBERNETES_SERVICE_HOST or KUBERNETES_SERVICE_PORT "
+				   "holds a control character (CR, LF or another): "
+				   "refusing it, it would reach an HTTP request");
 	c->info.origin = "in-cluster";
 	c->info.server = arena_printf(a, strchr(host, ':') ? "https://[%s]:%s" : "https://%s:%s",
 				      host, port);
 	c->token_file = arena_printf(a, "%s/token", dir);
 	c->ca_file = arena_printf(a, "%s/ca.crt", dir);
 	if (stat(c->token_file, &st) < 0)
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"running in a cluster (KUBERNETES_SERVICE_HOST is set) "
-				"but the service account token %s cannot be read: %s; "
-				"mount a service account token or pass --kubeconfig",
-				c->token_file, strerror(errno));
+		return diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "running in a cluster (KUBERNETES_SERVICE_HOST is set) "
+				   "but the service account token %s cannot be read: %s; "
+				   "mount a service account token or pass --kubeconfig",
+				   c->token_file, strerror(errno));
 	if (stat(c->ca_file, &st) < 0)
 		c->ca_file = NULL; /* system roots then */
 	if (read_small(a, arena_printf(a, "%s/namespace", dir), &ns) == 0 && *ns)

@@ -85,17 +85,17 @@ kube_get_path(struct node **out, struct kube_client *k, struct arena *a, const c
 	/* a path the server named (serverRelativeURL): this server's, plain */
 	if (!path || path[0] != '/' || path[1] == '/' || kube_has_ctl(path) || strchr(path, ' ') ||
 	    strchr(path, '#'))
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"the API server named %s at a path that is not one of its own: "
-				"refusing to follow it",
-				what);
+		return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "the API server named %s at a path that is not one of its own: "
+				   "refusing to follow it",
+				   what);
 	rc = get_json(out, k, a, path, arena_printf(k->arena, "get %s", what), &r);
 	if (rc == 1) {
 		const char *msg = kube_status_message(k->arena, r.body.data, r.body.len);
 
-		rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-			      "cannot get %s: the API server answered %ld%s%s", what, r.code,
-			      msg ? ": " : "", msg ? msg : "");
+		rc = diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				 "cannot get %s: the API server answered %ld%s%s", what, r.code,
+				 msg ? ": " : "", msg ? msg : "");
 	}
 	buf_release(&r.body);
 	return rc;
@@ -177,12 +177,12 @@ list_page(char **cont, struct list_walk *w, struct kube_resp *r, const struct ku
 	/* the whole list is bounded, not only each page */
 	w->bytes += r->body.len;
 	if (w->bytes > k->list_max_bytes)
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"the list of %s from %s is larger than %zu MiB "
-				"over its pages; refusing to read on (raise %s "
-				"if the cluster really is that large)",
-				kube_res_name(k->arena, res->plural, res->group), w->origin,
-				k->list_max_bytes >> 20, KUBE_LIST_MAX_MIB_ENV);
+		return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "the list of %s from %s is larger than %zu MiB "
+				   "over its pages; refusing to read on (raise %s "
+				   "if the cluster really is that large)",
+				   kube_res_name(k->arena, res->plural, res->group), w->origin,
+				   k->list_max_bytes >> 20, KUBE_LIST_MAX_MIB_ENV);
 	arena_init(&page);
 	if (kube_page_parse(&pg, &page, k->diags, w->origin, r->body.data, r->body.len) < 0) {
 		arena_release(&page);
@@ -192,22 +192,22 @@ list_page(char **cont, struct list_walk *w, struct kube_resp *r, const struct ku
 	w->objects += pg.items->seq.count;
 	if (w->objects > k->list_max_objects) {
 		arena_release(&page);
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"the list of %s from %s has more than %zu "
-				"objects over its pages; refusing to read on (raise "
-				"%s if the cluster really is that large)",
-				kube_res_name(k->arena, res->plural, res->group), w->origin,
-				k->list_max_objects, KUBE_LIST_MAX_OBJECTS_ENV);
+		return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "the list of %s from %s has more than %zu "
+				   "objects over its pages; refusing to read on (raise "
+				   "%s if the cluster really is that large)",
+				   kube_res_name(k->arena, res->plural, res->group), w->origin,
+				   k->list_max_objects, KUBE_LIST_MAX_OBJECTS_ENV);
 	}
 	if (pg.cont && *pg.cont && token_seen(&w->seen, pg.cont, pg.cont_len)) {
 		arena_release(&page);
-		return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"the API server sent the same continue token "
-				"twice in the list of %s from %s (after %zu "
-				"objects): the list would never end; is that "
-				"really an API server?",
-				kube_res_name(k->arena, res->plural, res->group), w->origin,
-				w->objects);
+		return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "the API server sent the same continue token "
+				   "twice in the list of %s from %s (after %zu "
+				   "objects): the list would never end; is that "
+				   "really an API server?",
+				   kube_res_name(k->arena, res->plural, res->group), w->origin,
+				   w->objects);
 	}
 	for (size_t i = 0; i < pg.items->seq.count && rc == 0; i++)
 		rc = cb->item(cb->payload, pg.items->seq.items[i]);

@@ -107,12 +107,12 @@ proxy_env_check(struct kube_client *k)
 		const char *v = k->env(names[i]);
 
 		if (v && kube_has_ctl(v))
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"the environment variable %s "
-					"holds a control character (CR, LF or another): "
-					"refusing it, it would reach an HTTP request; fix "
-					"or unset it",
-					names[i]);
+			return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "the environment variable %s "
+					   "holds a control character (CR, LF or another): "
+					   "refusing it, it would reach an HTTP request; fix "
+					   "or unset it",
+					   names[i]);
 	}
 	return 0;
 }
@@ -157,14 +157,15 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 		return KUBE_EFAIL;
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"libcurl could not be initialised: %s", kube_curl_error());
+			return diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "libcurl could not be initialised: %s",
+					   kube_curl_error());
 		curl_ready = true;
 	}
 	k->tr->curl = curl_easy_init();
 	if (!k->tr->curl)
-		return diag_add(d, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				"libcurl could not be initialised");
+		return diag_report(d, (struct pos)POS_NONE, KUBE_RULE, "",
+				   "libcurl could not be initialised");
 	k->tr->fetch_base = k->conf.info.server;
 	if (k->conf.userinfo) {
 		/* the URL's user:pass@ goes to curl, never into a message */
@@ -181,9 +182,9 @@ kube_open(struct kube_client **out, struct arena *a, struct diags *d,
 		k->conf.exec->log = k->log;
 	if (k->conf.tls_server_name && tls_name_route(k) < 0) {
 		kube_close(k);
-		return diag_add(d, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
-				"cannot use tls-server-name '%s' with server %s",
-				k->conf.tls_server_name, k->conf.info.server);
+		return diag_report(d, k->conf.at, KUBE_RULE, "",
+				   "cannot use tls-server-name '%s' with server %s",
+				   k->conf.tls_server_name, k->conf.info.server);
 	}
 	*out = k;
 	return 0;
@@ -255,10 +256,10 @@ sleep_for(double secs)
 static int
 timeout_fail(struct kube_client *k, const char *what)
 {
-	return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-			"timed out after %gs trying to %s on %s: the cluster is "
-			"slow or unreachable; raise --timeout or retry later",
-			k->timeout, what, k->conf.info.server);
+	return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+			   "timed out after %gs trying to %s on %s: the cluster is "
+			   "slow or unreachable; raise --timeout or retry later",
+			   k->timeout, what, k->conf.info.server);
 }
 
 /* The bearer token for this request (heap, wiped by the caller), or NULL. */
@@ -284,8 +285,8 @@ current_token(struct kube_client *k, int *err)
 			int e = errno;
 
 			buf_release(&b);
-			*err = diag_add(
-				k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
+			*err = diag_report(
+				k->diags, c->at, KUBE_RULE, "",
 				"cannot read the token file %s of user '%s': %s", c->token_file,
 				c->info.user ? c->info.user : "(service account)",
 				rc == BUF_ETOOBIG ? "larger than 1 MiB" : kube_file_error(e));
@@ -301,12 +302,12 @@ current_token(struct kube_client *k, int *err)
 		if (kube_has_ctl(t) || strlen(t) != n) {
 			memset(t, 0, n);
 			free(t);
-			*err = diag_add(k->diags, DIAG_ERROR, c->at, KUBE_RULE, "",
-					"the token file %s of user '%s' holds a control "
-					"character (CR, LF or another): refusing to send it "
-					"in an HTTP header",
-					c->token_file,
-					c->info.user ? c->info.user : "(service account)");
+			*err = diag_report(k->diags, c->at, KUBE_RULE, "",
+					   "the token file %s of user '%s' holds a control "
+					   "character (CR, LF or another): refusing to send it "
+					   "in an HTTP header",
+					   c->token_file,
+					   c->info.user ? c->info.user : "(service account)");
 			return NULL;
 		}
 		return t;
@@ -345,8 +346,8 @@ set_blob(struct kube_client *k, CURLoption opt, const char *what, const void *da
 	if (curl_easy_setopt(k->tr->curl, opt, &blob) == CURLE_OK)
 		return 0;
 	v = curl_version_info(CURLVERSION_NOW);
-	return diag_add(
-		k->diags, DIAG_ERROR, k->conf.at, KUBE_RULE, "",
+	return diag_report(
+		k->diags, k->conf.at, KUBE_RULE, "",
 		"the libcurl gpusite loaded (%s, %s) cannot take %s from memory: install"
 		" the OpenSSL build of libcurl (Debian: libcurl4), which gpusite loads first",
 		v->version, v->ssl_version ? v->ssl_version : "no TLS", what);
@@ -554,46 +555,47 @@ kube_request_send(struct kube_client *k, const struct kube_call *call, struct ku
 			fflush(k->log);
 		}
 		if (r->too_big)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"the answer to %s %s is larger than %zu MiB; "
-					"refusing it (is that really an API server?)",
-					call->method, url, r->body.cap >> 20);
+			return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "the answer to %s %s is larger than %zu MiB; "
+					   "refusing it (is that really an API server?)",
+					   call->method, url, r->body.cap >> 20);
 		if (cc == CURLE_OPERATION_TIMEDOUT || kube_now() >= k->deadline)
 			return timeout_fail(k, what);
 		if (cc == CURLE_SSL_CERTPROBLEM)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"cannot use the client certificate for %s: %s; "
-					"check %s",
-					k->conf.info.server, curl_text(k, cc),
-					client_cert_source(k));
+			return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "cannot use the client certificate for %s: %s; "
+					   "check %s",
+					   k->conf.info.server, curl_text(k, cc),
+					   client_cert_source(k));
 		if (tls_error(cc))
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"cannot verify the TLS certificate of %s: %s; "
-					"check certificate-authority(-data) of cluster '%s' "
-					"in %s",
-					k->conf.info.server, curl_text(k, cc),
-					k->conf.info.cluster ? k->conf.info.cluster : "",
-					k->conf.info.origin);
+			return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "cannot verify the TLS certificate of %s: %s; "
+					   "check certificate-authority(-data) of cluster '%s' "
+					   "in %s",
+					   k->conf.info.server, curl_text(k, cc),
+					   k->conf.info.cluster ? k->conf.info.cluster : "",
+					   k->conf.info.origin);
 		if (dropped(cc) && ++drops <= DROP_RETRY_MAX) {
 			sleep_for(fmin(0.2 * drops, k->deadline - kube_now()));
 			continue;
 		}
 		if (cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST ||
 		    cc == CURLE_COULDNT_RESOLVE_PROXY)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"cannot connect to the API server "
-					"%s of context '%s' (%s): is the cluster up, and the "
-					"kubeconfig's server (or proxy-url) right?",
-					k->conf.info.server,
-					k->conf.info.context ? k->conf.info.context : "in-cluster",
-					curl_text(k, cc));
+			return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "cannot connect to the API server "
+					   "%s of context '%s' (%s): is the cluster up, and the "
+					   "kubeconfig's server (or proxy-url) right?",
+					   k->conf.info.server,
+					   k->conf.info.context ? k->conf.info.context
+								: "in-cluster",
+					   curl_text(k, cc));
 		if (cc != CURLE_OK)
-			return diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-					"cannot %s: %s: %s%s", what, k->conf.info.server,
-					curl_text(k, cc),
-					dropped(cc) ? " (the connection was dropped "
-						      "every time)"
-						    : "");
+			return diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+					   "cannot %s: %s: %s%s", what, k->conf.info.server,
+					   curl_text(k, cc),
+					   dropped(cc) ? " (the connection was dropped "
+							 "every time)"
+						       : "");
 		if (r->code == 401 && k->conf.exec && !reexec) {
 			/* the cached credential may have been revoked: once more */
 			reexec = true;

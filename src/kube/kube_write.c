@@ -179,10 +179,10 @@ kube_send(struct kube_answer *out, struct kube_client *k, struct arena *a,
 		}
 	}
 	if (r.code >= 200 && r.code < 300 && !out->body)
-		rc = diag_add(k->diags, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-			      "malformed answer to %s %s%s: not a JSON object; is "
-			      "that really an API server?",
-			      c->method, k->conf.info.server, c->path);
+		rc = diag_report(k->diags, (struct pos)POS_NONE, KUBE_RULE, "",
+				 "malformed answer to %s %s%s: not a JSON object; is "
+				 "that really an API server?",
+				 c->method, k->conf.info.server, c->path);
 out:
 	buf_release(&r.body);
 	return rc;

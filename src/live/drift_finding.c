@@ -18,7 +18,7 @@ drift_finding(struct diags *d, size_t *count, const char *rule, struct pos at, c
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(d, r->level, at, rule, path, fmt, ap);
+	diag_vreport(d, at, rule, path, fmt, ap);
 	va_end(ap);
 	d->items[d->count - 1].site = site;
 	if (r->level != DIAG_NOTE)

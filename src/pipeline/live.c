@@ -109,13 +109,13 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 		if (diags_count(&out->errors, DIAG_ERROR))
 			return fail(out);
 		if (!out->cluster) {
-			diag_add(&out->errors, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-				 "cannot tell which EKS cluster context '%s' points at: "
-				 "its names carry no EKS cluster ARN and no node has an "
-				 "eks-hybrid:/// providerID; pass --cluster NAME",
-				 kube_get_info(out->kube)->context
-					 ? kube_get_info(out->kube)->context
-					 : "in-cluster");
+			diag_report(&out->errors, (struct pos)POS_NONE, KUBE_RULE, "",
+				    "cannot tell which EKS cluster context '%s' points at: "
+				    "its names carry no EKS cluster ARN and no node has an "
+				    "eks-hybrid:/// providerID; pass --cluster NAME",
+				    kube_get_info(out->kube)->context
+					    ? kube_get_info(out->kube)->context
+					    : "in-cluster");
 			return fail(out);
 		}
 	}
@@ -130,11 +130,11 @@ live_run_start(struct live_run *out, struct arena *a, const char *name,
 		}
 	}
 	if (!out->nsites) {
-		diag_add(&out->errors, DIAG_ERROR, (struct pos)POS_NONE, KUBE_RULE, "",
-			 "no site spec names cluster %s (settled from %s): check "
-			 "--context, or pass --cluster with one of the specs' "
-			 "cluster.name values",
-			 out->cluster, out->cluster_how);
+		diag_report(&out->errors, (struct pos)POS_NONE, KUBE_RULE, "",
+			    "no site spec names cluster %s (settled from %s): check "
+			    "--context, or pass --cluster with one of the specs' "
+			    "cluster.name values",
+			    out->cluster, out->cluster_how);
 		return fail(out);
 	}
 	if (!quiet) {

@@ -353,16 +353,16 @@ static void
 note_not_site(struct diags *d, const struct node *doc, const char *api, const char *kind)
 {
 	if (api)
-		diag_add(d, DIAG_NOTE, doc->at, "GS127", "",
-			 "skipped: not a site spec (apiVersion %s%s%s);"
-			 " keep other files out of the spec paths to"
-			 " silence this",
-			 api, kind ? ", kind " : "", kind ? kind : "");
+		diag_report(d, doc->at, "GS127", "",
+			    "skipped: not a site spec (apiVersion %s%s%s);"
+			    " keep other files out of the spec paths to"
+			    " silence this",
+			    api, kind ? ", kind " : "", kind ? kind : "");
 	else
-		diag_add(d, DIAG_NOTE, doc->at, "GS127", "",
-			 "skipped: no apiVersion, kind, metadata or spec, so"
-			 " not a site spec; keep other files out of the spec"
-			 " paths to silence this");
+		diag_report(d, doc->at, "GS127", "",
+			    "skipped: no apiVersion, kind, metadata or spec, so"
+			    " not a site spec; keep other files out of the spec"
+			    " paths to silence this");
 }
 
 /* GS126: a gpusite.io/ kind that is not GPUSite, or GPUSite under
@@ -375,11 +375,11 @@ load_wrong_kind(struct load_state *st, struct arena *t, const struct source_file
 	size_t mark = d->count;
 
 	refs_add(st->a, &st->refs, f->path, doc->at.line, name);
-	diag_add(d, DIAG_ERROR, doc->at, "GS126", "",
-		 "'apiVersion: %s' with 'kind: %s' is not a site spec"
-		 " and gpusite has no other kind: a site spec has"
-		 " 'apiVersion: %s' and 'kind: %s'",
-		 api ? api : "", kind ? kind : "", SPEC_API_VERSION, SPEC_KIND);
+	diag_report(d, doc->at, "GS126", "",
+		    "'apiVersion: %s' with 'kind: %s' is not a site spec"
+		    " and gpusite has no other kind: a site spec has"
+		    " 'apiVersion: %s' and 'kind: %s'",
+		    api ? api : "", kind ? kind : "", SPEC_API_VERSION, SPEC_KIND);
 	rules_scan_secrets(t, d, doc);
 	mark_site(d, mark, name);
 }
@@ -423,10 +423,10 @@ load_doc(struct load_state *st, struct arena *t, const struct source_file *f, si
 
 	if (doc->kind != NODE_MAP) {
 		p->docs++;
-		diag_add(&p->diags, DIAG_ERROR, doc->at, "GS001", "",
-			 "document is not a mapping: a site spec starts with"
-			 " 'apiVersion: %s' and 'kind: %s'",
-			 SPEC_API_VERSION, SPEC_KIND);
+		diag_report(&p->diags, doc->at, "GS001", "",
+			    "document is not a mapping: a site spec starts with"
+			    " 'apiVersion: %s' and 'kind: %s'",
+			    SPEC_API_VERSION, SPEC_KIND);
 		return;
 	}
 	switch (classify(doc, &api, &kind)) {
@@ -464,9 +464,8 @@ load_file(struct load_state *st, const struct source_file *f, size_t file)
 	if (yamlio_load(&docs, t, &st->p->diags, f->path, f->data, f->len,
 			&yamlio_default_limits) == 0 &&
 	    !docs.count)
-		diag_add(
-			&st->p->diags, DIAG_WARNING, (struct pos){ f->path, 0, 0 },
-			PIPELINE_RULE_EMPTY_FILE, "",
+		diag_report(
+			&st->p->diags, (struct pos){ f->path, 0, 0 }, PIPELINE_RULE_EMPTY_FILE, "",
 			"the file holds no document (it is empty or only comments): add the site's"
 			" spec or remove the file; generate and serve refuse the specs until then");
 	for (size_t j = 0; j < docs.count; j++)
@@ -538,12 +537,12 @@ pipeline_read(struct source_set *out, struct arena *a, struct diags *d,
 		const char *what = src->staged ? "staged spec files" : "spec files";
 
 		if (src->npaths > 1)
-			diag_add(d, DIAG_ERROR, none, "GS007", "",
-				 "no %s found in the %zu paths given", what, src->npaths);
+			diag_report(d, none, "GS007", "", "no %s found in the %zu paths given",
+				    what, src->npaths);
 		else
-			diag_add(d, DIAG_ERROR, none, "GS007", "", "no %s found under '%s'%s%s",
-				 what, where, src->repo || src->ref ? " at " : "",
-				 src->repo || src->ref ? (src->ref ? src->ref : "HEAD") : "");
+			diag_report(d, none, "GS007", "", "no %s found under '%s'%s%s", what, where,
+				    src->repo || src->ref ? " at " : "",
+				    src->repo || src->ref ? (src->ref ? src->ref : "HEAD") : "");
 		return SOURCE_ENOTFOUND;
 	}
 	return 0;
@@ -555,8 +554,7 @@ pipeline_merge_diags(struct diags *into, const struct diags *from)
 	for (size_t i = 0; i < from->count; i++) {
 		const struct diag *d = &from->items[i];
 
-		diag_add(into, d->level, d->at, d->rule, d->path, "%s", d->msg);
-		into->items[into->count - 1].site = d->site;
+		diag_copy(into, d);
 	}
 }
 
@@ -628,13 +626,13 @@ pipeline_check_kube_agrees(struct diags *d, const struct spec_fleet *fleet,
 		if (!site_rendered(opt, s) || s->cluster.kube_version_assumed ||
 		    !s->cluster.kubernetes_version || s->cluster.kube_minor == opt->kube_minor)
 			continue;
-		diag_add(d, DIAG_WARNING, spec_field_pos(s->cluster.src, "kubernetesVersion"),
-			 "GS177", "spec.cluster.kubernetesVersion",
-			 "cluster.kubernetesVersion is %s, but %s is 1.%d: the objects are"
-			 " rendered for 1.%d; write the cluster's real version in the spec,"
-			 " or point the application at cluster %s",
-			 s->cluster.kubernetes_version, what, opt->kube_minor, opt->kube_minor,
-			 s->cluster.name);
+		diag_report(d, spec_field_pos(s->cluster.src, "kubernetesVersion"), "GS177",
+			    "spec.cluster.kubernetesVersion",
+			    "cluster.kubernetesVersion is %s, but %s is 1.%d: the objects are"
+			    " rendered for 1.%d; write the cluster's real version in the spec,"
+			    " or point the application at cluster %s",
+			    s->cluster.kubernetes_version, what, opt->kube_minor, opt->kube_minor,
+			    s->cluster.name);
 		d->items[d->count - 1].site = s->name;
 	}
 }
@@ -659,11 +657,12 @@ pipeline_check_kube_version(struct diags *d, const struct spec_fleet *fleet,
 			at = s->doc->at;
 		else
 			at = (struct pos){ s->file, 0, 0 };
-		ret = diag_add(d, DIAG_ERROR, at, "GS062", "spec.placement.engine",
-			       "placement.engine mutating-admission-policy needs Kubernetes 1.34 or"
-			       " later, and %s is 1.%d: use kyverno, or set it to the cluster's"
-			       " version",
-			       what, opt->kube_minor);
+		ret = diag_report(
+			d, at, "GS062", "spec.placement.engine",
+			"placement.engine mutating-admission-policy needs Kubernetes 1.34 or"
+			" later, and %s is 1.%d: use kyverno, or set it to the cluster's"
+			" version",
+			what, opt->kube_minor);
 		d->items[d->count - 1].site = s->name;
 	}
 	return ret;

@@ -89,7 +89,7 @@ diff_side_load(struct diff_side *s, struct arena *a, const struct pipeline_sourc
 			const struct diag *d = &s->p.diags.items[i];
 
 			if (d->level == DIAG_ERROR)
-				diag_add(&errs, d->level, d->at, d->rule, d->path, "%s", d->msg);
+				diag_copy(&errs, d);
 		}
 		if (is_base) {
 			/* not the change's fault, and no difference either: the

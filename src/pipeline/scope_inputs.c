@@ -107,8 +107,8 @@ expand(struct arena *a, struct diags *d, const char *path, const char ***out, si
 	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		dir = opendir(path);
 		if (!dir) {
-			diag_add(d, DIAG_ERROR, (struct pos){ path, 0, 0 }, "GS001", "",
-				 "cannot read directory %s", path);
+			diag_report(d, (struct pos){ path, 0, 0 }, "GS001", "",
+				    "cannot read directory %s", path);
 			return -3;
 		}
 		while ((e = readdir(dir)) != NULL) {
@@ -128,8 +128,8 @@ expand(struct arena *a, struct diags *d, const char *path, const char ***out, si
 		closedir(dir);
 		qsort((void *)*out, *count, sizeof(**out), cmp_str);
 		if (!*count) {
-			diag_add(d, DIAG_ERROR, (struct pos){ path, 0, 0 }, "GS001", "",
-				 "directory %s holds no *.yaml file", path);
+			diag_report(d, (struct pos){ path, 0, 0 }, "GS001", "",
+				    "directory %s holds no *.yaml file", path);
 			return -3;
 		}
 		return 0;

@@ -277,17 +277,17 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 	 * success that Argo CD would take as "prune everything". */
 	for (i = 0; opt->sites && i < opt->site_count; i++) {
 		if (!spec_fleet_find(fleet, opt->sites[i]))
-			rc = diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_UNKNOWN_SITE, "",
-				      "no site is named '%s' (%zu site%s read): check the"
-				      " name against metadata.name",
-				      opt->sites[i], fleet->count, fleet->count == 1 ? "" : "s");
+			rc = diag_report(d, nowhere, RENDER_RULE_UNKNOWN_SITE, "",
+					 "no site is named '%s' (%zu site%s read): check the"
+					 " name against metadata.name",
+					 opt->sites[i], fleet->count, fleet->count == 1 ? "" : "s");
 	}
 	for (i = 0; opt->clusters && i < opt->cluster_count; i++) {
 		if (!cluster_known(fleet, opt->clusters[i]))
-			rc = diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_UNKNOWN_SITE, "",
-				      "no site is in cluster '%s' (clusters: %s): check the"
-				      " name against spec.cluster.name",
-				      opt->clusters[i], cluster_names(a, fleet));
+			rc = diag_report(d, nowhere, RENDER_RULE_UNKNOWN_SITE, "",
+					 "no site is in cluster '%s' (clusters: %s): check the"
+					 " name against spec.cluster.name",
+					 opt->clusters[i], cluster_names(a, fleet));
 	}
 	if (rc)
 		return -1;
@@ -330,13 +330,13 @@ render_fleet(struct render_result *out, struct arena *a, struct diags *d,
 			render_object_annotate(a, &out->objects[i], RENDER_SHARED_ANNOTATION,
 					       RENDER_SHARED_SYNC_OPTIONS);
 	if (out->count == 0)
-		return diag_add(d, DIAG_ERROR, nowhere, RENDER_RULE_EMPTY, "",
-				nsel == 0 ? "nothing to render: no site spec was found;"
-					    " point the command at the directory that holds"
-					    " the GPUSite files"
-					  : "nothing to render: the selected sites produce no"
-					    " object; an empty stream would make Argo CD prune"
-					    " everything");
+		return diag_report(d, nowhere, RENDER_RULE_EMPTY, "",
+				   nsel == 0 ? "nothing to render: no site spec was found;"
+					       " point the command at the directory that holds"
+					       " the GPUSite files"
+					     : "nothing to render: the selected sites produce no"
+					       " object; an empty stream would make Argo CD prune"
+					       " everything");
 	qsort(out->objects, out->count, sizeof(*out->objects), object_cmp);
 	if (out->file_count > 1)
 		qsort(out->files, out->file_count, sizeof(*out->files), file_cmp);

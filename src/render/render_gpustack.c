@@ -194,12 +194,12 @@ gpustack_cluster(struct render_ctx *ctx, const struct spec_site *const *sites, s
 	struct node *values;
 
 	if (!label_value_ok(cluster))
-		return diag_add(ctx->diags, DIAG_ERROR, spec_field_pos(first->cluster.src, "name"),
-				RENDER_RULE_NAME, "spec.cluster.name",
-				"cluster name '%s' cannot be the value of the %s label of the"
-				" cluster's GPU stack Application (at most 63 characters,"
-				" ending in a letter or digit): shorten it",
-				cluster, INV_CLUSTER_LABEL);
+		return diag_report(ctx->diags, spec_field_pos(first->cluster.src, "name"),
+				   RENDER_RULE_NAME, "spec.cluster.name",
+				   "cluster name '%s' cannot be the value of the %s label of the"
+				   " cluster's GPU stack Application (at most 63 characters,"
+				   " ending in a letter or digit): shorten it",
+				   cluster, INV_CLUSTER_LABEL);
 	values = render_gpustack_values(a, sites, count);
 	o = render_object_add(ctx, &render_kind_gpustack, NULL, NULL,
 			      ad->namespace ? ad->namespace : "argocd",

@@ -160,49 +160,49 @@ activation_code(struct render_ctx *ctx, const struct spec_site *site,
 	size_t n, bad;
 
 	if (env && *env && (why = rules_activation_env_problem(env))) {
-		diag_add(ctx->diags, DIAG_ERROR, at, RULE_ACTIVATION_ENV,
-			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
-			 "site '%s', node group '%s': activationCodeEnv %s cannot name"
-			 " the variable of an SSM activation code: %s; it was not read",
-			 site->name, g->name, env, why);
+		diag_report(ctx->diags, at, RULE_ACTIVATION_ENV,
+			    "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			    "site '%s', node group '%s': activationCodeEnv %s cannot name"
+			    " the variable of an SSM activation code: %s; it was not read",
+			    site->name, g->name, env, why);
 		return NULL;
 	}
 	code = env && ctx->opt->getenv ? ctx->opt->getenv(env) : NULL;
 	if (!env || !*env) {
-		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
-			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
-			 "site '%s', node group '%s': no activationCodeEnv names the"
-			 " variable that holds the SSM activation code",
-			 site->name, g->name);
+		diag_report(ctx->diags, at, RENDER_RULE_SECRET_ENV,
+			    "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			    "site '%s', node group '%s': no activationCodeEnv names the"
+			    " variable that holds the SSM activation code",
+			    site->name, g->name);
 		return NULL;
 	}
 	if (!code || !*code) {
-		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
-			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
-			 "environment variable %s is not set: it must hold the SSM"
-			 " activation code of node group '%s' of site '%s' to write its"
-			 " NodeConfig; set it, or render without --nodeconfigs",
-			 env, g->name, site->name);
+		diag_report(ctx->diags, at, RENDER_RULE_SECRET_ENV,
+			    "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			    "environment variable %s is not set: it must hold the SSM"
+			    " activation code of node group '%s' of site '%s' to write its"
+			    " NodeConfig; set it, or render without --nodeconfigs",
+			    env, g->name, site->name);
 		return NULL;
 	}
 	n = strlen(code);
 	if (n < SSM_CODE_MIN || n > SSM_CODE_MAX) {
-		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
-			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
-			 "environment variable %s holds %zu characters, but an SSM"
-			 " activation code has %d to %d (nodeadm rejects it): set it to"
-			 " the code of the activation",
-			 env, n, SSM_CODE_MIN, SSM_CODE_MAX);
+		diag_report(ctx->diags, at, RENDER_RULE_SECRET_ENV,
+			    "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			    "environment variable %s holds %zu characters, but an SSM"
+			    " activation code has %d to %d (nodeadm rejects it): set it to"
+			    " the code of the activation",
+			    env, n, SSM_CODE_MIN, SSM_CODE_MAX);
 		return NULL;
 	}
 	if ((bad = code_bad_char(code))) {
-		diag_add(ctx->diags, DIAG_ERROR, at, RENDER_RULE_SECRET_ENV,
-			 "spec.nodeGroups.credentials.ssm.activationCodeEnv",
-			 "environment variable %s holds a character an SSM activation"
-			 " code never has (at position %zu: codes are base64 text of"
-			 " letters, digits, '+', '/' and '=' padding): set it to the"
-			 " code of the activation, without spaces, quotes or newlines",
-			 env, bad);
+		diag_report(ctx->diags, at, RENDER_RULE_SECRET_ENV,
+			    "spec.nodeGroups.credentials.ssm.activationCodeEnv",
+			    "environment variable %s holds a character an SSM activation"
+			    " code never has (at position %zu: codes are base64 text of"
+			    " letters, digits, '+', '/' and '=' padding): set it to the"
+			    " code of the activation, without spaces, quotes or newlines",
+			    env, bad);
 		return NULL;
 	}
 	return code;
@@ -310,14 +310,14 @@ nodeconfig_site(struct render_ctx *ctx, const struct spec_site *site)
 		}
 	}
 	if (total > CONFIGMAP_BYTES_CAP) {
-		diag_add(ctx->diags, DIAG_ERROR, groups_pos(site), RULE_CONFIGMAP_SIZE,
-			 "spec.nodeGroups",
-			 "site '%s': the ConfigMap kube-system/gpusite-nodeconfig-%s"
-			 " would hold %s bytes of NodeConfigs, over the 1048576 (1 MiB)"
-			 " the API server accepts in a ConfigMap: split the site's node"
-			 " groups into several sites",
-			 site->name, site->name,
-			 total >= TOTAL_OVER ? "more than 1048576" : arena_printf(a, "%zu", total));
+		diag_report(ctx->diags, groups_pos(site), RULE_CONFIGMAP_SIZE, "spec.nodeGroups",
+			    "site '%s': the ConfigMap kube-system/gpusite-nodeconfig-%s"
+			    " would hold %s bytes of NodeConfigs, over the 1048576 (1 MiB)"
+			    " the API server accepts in a ConfigMap: split the site's node"
+			    " groups into several sites",
+			    site->name, site->name,
+			    total >= TOTAL_OVER ? "more than 1048576"
+						: arena_printf(a, "%zu", total));
 		return -1;
 	}
 	/* Data keys in one order whatever the spec's group order. */

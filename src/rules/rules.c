@@ -50,19 +50,17 @@ void
 rule_report(struct rule_ctx *c, const struct spec_site *site, struct pos at, const char *path,
 	    const char *fmt, ...)
 {
-	const struct finding *f = findings_find(c->rule->id);
-	/* test_catalogue proves every rule has its row */
-	enum diag_level level = f ? f->level : DIAG_ERROR;
 	va_list ap;
+	int rc;
 
 	if (!at.file && site)
 		at.file = site->file;
 	va_start(ap, fmt);
-	diag_vadd(c->diags, level, at, c->rule->id, path ? path : "", fmt, ap);
+	rc = diag_vreport(c->diags, at, c->rule->id, path ? path : "", fmt, ap);
 	va_end(ap);
 	if (c->diags->count && site)
 		c->diags->items[c->diags->count - 1].site = site->name;
-	if (level == DIAG_ERROR)
+	if (rc < 0)
 		c->errors++;
 }
 

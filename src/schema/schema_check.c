@@ -1410,17 +1410,15 @@ schema_validate_bounded(const struct schema *s, struct arena *a, struct diags *d
 	if (rc == 0 && c.nerrs == 0)
 		return 0;
 	if (c.nerrs == 0)
-		diag_add(d, DIAG_ERROR, doc->at, rule, "",
-			 "the document does not match the schema");
+		diag_report(d, doc->at, rule, "", "the document does not match the schema");
 	for (k = 0; k < c.nerrs; k++)
 		if (!said_at_typo(&c, &c.errs[k]))
-			diag_add(d, DIAG_ERROR, c.errs[k].at, rule, c.errs[k].path, "%s",
-				 c.errs[k].msg);
+			diag_report(d, c.errs[k].at, rule, c.errs[k].path, "%s", c.errs[k].msg);
 	if (c.truncated)
-		diag_add(d, DIAG_ERROR, doc->at, rule, "",
-			 "more than %d schema violations in this document; "
-			 "the rest are not shown",
-			 MAX_ERRORS);
+		diag_report(d, doc->at, rule, "",
+			    "more than %d schema violations in this document; "
+			    "the rest are not shown",
+			    MAX_ERRORS);
 	return -1;
 }
 

@@ -68,7 +68,7 @@ cerr(struct cctx *c, const struct node *at, const char *where, const char *fmt, 
 	if (at)
 		p = at->at;
 	va_start(ap, fmt);
-	diag_vadd(c->d, DIAG_ERROR, p, c->rule, where ? where : "", fmt, ap);
+	diag_vreport(c->d, p, c->rule, where ? where : "", fmt, ap);
 	va_end(ap);
 	c->err = -1;
 }

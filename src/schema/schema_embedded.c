@@ -48,8 +48,8 @@ schema_gpusite_compile(struct arena *a, struct diags *d)
 	}
 	if (!gpusite_schema) {
 		for (k = 0; k < local.count; k++)
-			diag_add(d, DIAG_ERROR, local.items[k].at, local.items[k].rule,
-				 local.items[k].path, "built-in schema: %s", local.items[k].msg);
+			diag_report(d, local.items[k].at, local.items[k].rule, local.items[k].path,
+				    "built-in schema: %s", local.items[k].msg);
 		return NULL;
 	}
 	return gpusite_schema;

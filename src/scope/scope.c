@@ -217,12 +217,12 @@ add_node(void *vctx, const struct node *obj)
 	struct scope_node *n;
 
 	if (!kind || strcmp(kind, "Node") || !name) {
-		c->rc = diag_add(c->d, DIAG_ERROR, obj ? obj->at : (struct pos)POS_NONE,
-				 SCOPE_RULE_INPUT, "",
-				 "the node inventory holds %s%s%s: give Node objects (kubectl get "
-				 "nodes -o yaml)",
-				 kind ? "a " : "a document without kind", kind ? kind : "",
-				 kind && !name ? " without metadata.name" : "");
+		c->rc = diag_report(
+			c->d, obj ? obj->at : (struct pos)POS_NONE, SCOPE_RULE_INPUT, "",
+			"the node inventory holds %s%s%s: give Node objects (kubectl get "
+			"nodes -o yaml)",
+			kind ? "a " : "a document without kind", kind ? kind : "",
+			kind && !name ? " without metadata.name" : "");
 		return;
 	}
 	grow(c->a, (void **)&c->r->nodes, &c->r->node_alloc, c->r->node_count,
@@ -489,10 +489,10 @@ add_manifest(void *vctx, const struct node *obj)
 		return;
 	}
 	if (!name || !pod_spec || pod_spec->kind != NODE_MAP) {
-		c->rc = diag_add(c->d, DIAG_ERROR, obj->at, SCOPE_RULE_INPUT, "spec.template.spec",
-				 "DaemonSet %s has no %s: its placement cannot be judged",
-				 name ? name : "(no metadata.name)",
-				 name ? "spec.template.spec" : "name");
+		c->rc = diag_report(c->d, obj->at, SCOPE_RULE_INPUT, "spec.template.spec",
+				    "DaemonSet %s has no %s: its placement cannot be judged",
+				    name ? name : "(no metadata.name)",
+				    name ? "spec.template.spec" : "name");
 		return;
 	}
 	ds = new_ds(c);
@@ -664,20 +664,22 @@ judge_fallback(struct scope_result *r, struct arena *a, struct diags *d, const s
 
 	if (target && !c->runs) {
 		r->misses++;
-		diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_MISSES, "spec.template.spec",
-			 "fallback device plugin DaemonSet %s does not run on AL2023 fallback GPU "
-			 "node %s: %s; GPU pods there stay Pending: tolerate the GPU taint and "
-			 "select %s=%s",
-			 ds_label(a, ds), n->name, joined(a, c), SCOPE_NODE_IMAGE_LABEL,
-			 SCOPE_NODE_IMAGE_PLUGIN);
+		diag_report(
+			d, ds->at, SCOPE_RULE_MISSES, "spec.template.spec",
+			"fallback device plugin DaemonSet %s does not run on AL2023 fallback GPU "
+			"node %s: %s; GPU pods there stay Pending: tolerate the GPU taint and "
+			"select %s=%s",
+			ds_label(a, ds), n->name, joined(a, c), SCOPE_NODE_IMAGE_LABEL,
+			SCOPE_NODE_IMAGE_PLUGIN);
 	} else if (!target && c->runs) {
 		r->leaks++;
-		diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_LEAKS, "spec.template.spec",
-			 "fallback device plugin DaemonSet %s would run on %s node %s, which is "
-			 "not an AL2023 fallback GPU node (it has its own plugin or no GPU); scope "
-			 "it with nodeSelector %s: %s",
-			 ds_label(a, ds), node_class(n), n->name, SCOPE_NODE_IMAGE_LABEL,
-			 SCOPE_NODE_IMAGE_PLUGIN);
+		diag_report(
+			d, ds->at, SCOPE_RULE_LEAKS, "spec.template.spec",
+			"fallback device plugin DaemonSet %s would run on %s node %s, which is "
+			"not an AL2023 fallback GPU node (it has its own plugin or no GPU); scope "
+			"it with nodeSelector %s: %s",
+			ds_label(a, ds), node_class(n), n->name, SCOPE_NODE_IMAGE_LABEL,
+			SCOPE_NODE_IMAGE_PLUGIN);
 	}
 }
 
@@ -704,22 +706,22 @@ judge(struct scope_result *r, struct arena *a, struct diags *d)
 				for (size_t k = 0; k < c->reason_count; k++)
 					taint = taint || starts_with(c->reasons[k], "taint ");
 				r->misses++;
-				diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_MISSES, path,
-					 "GPU-stack DaemonSet %s%s%s does not run on hybrid GPU "
-					 "node %s: %s; %s",
-					 ds_label(a, ds), ds->origin ? " of " : "",
-					 ds->origin ? ds->origin : "", n->name, joined(a, c),
-					 taint ? "add a toleration for that taint with operator "
-						 "Exists"
-					       : "the node lacks the label it selects on");
+				diag_report(d, ds->at, SCOPE_RULE_MISSES, path,
+					    "GPU-stack DaemonSet %s%s%s does not run on hybrid GPU "
+					    "node %s: %s; %s",
+					    ds_label(a, ds), ds->origin ? " of " : "",
+					    ds->origin ? ds->origin : "", n->name, joined(a, c),
+					    taint ? "add a toleration for that taint with operator "
+						    "Exists"
+						  : "the node lacks the label it selects on");
 			} else if (!n->hybrid && c->runs) {
 				r->leaks++;
-				diag_add(d, DIAG_ERROR, ds->at, SCOPE_RULE_LEAKS, path,
-					 "GPU-stack DaemonSet %s%s%s would run on non-hybrid %s "
-					 "node %s; scope it with nodeSelector %s: hybrid",
-					 ds_label(a, ds), ds->origin ? " of " : "",
-					 ds->origin ? ds->origin : "", node_class(n), n->name,
-					 LABEL_COMPUTE_TYPE);
+				diag_report(d, ds->at, SCOPE_RULE_LEAKS, path,
+					    "GPU-stack DaemonSet %s%s%s would run on non-hybrid %s "
+					    "node %s; scope it with nodeSelector %s: hybrid",
+					    ds_label(a, ds), ds->origin ? " of " : "",
+					    ds->origin ? ds->origin : "", node_class(n), n->name,
+					    LABEL_COMPUTE_TYPE);
 			}
 		}
 	}
@@ -753,17 +755,19 @@ scope_run(struct scope_result *r, struct arena *a, struct diags *d)
 	if (r->node_count)
 		at.file = r->nodes[0].at.file;
 	if (!hybrid_gpu)
-		diag_add(d, DIAG_WARNING, at, SCOPE_RULE_NOTHING, "",
-			 "the node inventory has no hybrid GPU node (%s=hybrid and an NVIDIA GPU): "
-			 "nothing shows that the GPU stack reaches the on-prem GPUs; add one",
-			 LABEL_COMPUTE_TYPE);
+		diag_report(
+			d, at, SCOPE_RULE_NOTHING, "",
+			"the node inventory has no hybrid GPU node (%s=hybrid and an NVIDIA GPU): "
+			"nothing shows that the GPU stack reaches the on-prem GPUs; add one",
+			LABEL_COMPUTE_TYPE);
 	if (r->ds_count)
 		at = r->ds[0].at;
 	if (!stack)
-		diag_add(d, DIAG_WARNING, at, SCOPE_RULE_NOTHING, "",
-			 "the manifests hold no GPU-stack DaemonSet (%zu DaemonSets, %zu other "
-			 "objects): nothing to judge; pass the output of helm template for the GPU "
-			 "stack chart",
-			 r->ds_count, r->other_docs);
+		diag_report(
+			d, at, SCOPE_RULE_NOTHING, "",
+			"the manifests hold no GPU-stack DaemonSet (%zu DaemonSets, %zu other "
+			"objects): nothing to judge; pass the output of helm template for the GPU "
+			"stack chart",
+			r->ds_count, r->other_docs);
 	return r->misses || r->leaks ? -1 : 0;
 }

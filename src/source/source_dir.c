@@ -140,10 +140,10 @@ read_file(struct dir_walk *w, const char *path, const char *fs_path)
 		goto out;
 	}
 	if ((uintmax_t)st.st_size > SOURCE_MAX_FILE_BYTES) {
-		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, SOURCE_RULE_READ, "",
-			 "file is %jd bytes, over the %u MiB limit for a spec file;"
-			 " split it into several files",
-			 (intmax_t)st.st_size, SOURCE_MAX_FILE_BYTES >> 20);
+		diag_report(w->diags, (struct pos){ path, 0, 0 }, SOURCE_RULE_READ, "",
+			    "file is %jd bytes, over the %u MiB limit for a spec file;"
+			    " split it into several files",
+			    (intmax_t)st.st_size, SOURCE_MAX_FILE_BYTES >> 20);
 		goto out;
 	}
 	if (w->out->count >= SOURCE_MAX_FILES) {
@@ -156,9 +156,9 @@ read_file(struct dir_walk *w, const char *path, const char *fs_path)
 	buf_init(&b, SOURCE_MAX_FILE_BYTES);
 	r = buf_read_fd(&b, fd);
 	if (r == BUF_ETOOBIG) {
-		diag_add(w->diags, DIAG_ERROR, (struct pos){ path, 0, 0 }, SOURCE_RULE_READ, "",
-			 "file grew over the %u MiB limit for a spec file while it was read",
-			 SOURCE_MAX_FILE_BYTES >> 20);
+		diag_report(w->diags, (struct pos){ path, 0, 0 }, SOURCE_RULE_READ, "",
+			    "file grew over the %u MiB limit for a spec file while it was read",
+			    SOURCE_MAX_FILE_BYTES >> 20);
 		goto out;
 	}
 	if (r < 0) {

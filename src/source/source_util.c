@@ -26,7 +26,7 @@ source__fail(struct diags *d, int code, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(d, DIAG_ERROR, none, SOURCE_RULE_FETCH, "", fmt, ap);
+	diag_vreport(d, none, SOURCE_RULE_FETCH, "", fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -38,7 +38,7 @@ source__file_error(struct diags *d, const char *rule, const char *path, const ch
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(d, DIAG_ERROR, at, rule, "", fmt, ap);
+	diag_vreport(d, at, rule, "", fmt, ap);
 	va_end(ap);
 }
 

@@ -116,9 +116,9 @@ read_int(struct loader *L, const struct node *map, const char *key, const char *
 		return false;
 	if (spec_node_int(L->a, n, &v) < 0 || v < lo || v > hi) {
 		L->failed = true;
-		diag_add(L->d, DIAG_ERROR, n->at, "GS003", arena_printf(L->a, "%s.%s", path, key),
-			 "%s.%s is %s; write a whole number from %lld to %lld", path, key,
-			 node_text(n), (long long)lo, (long long)hi);
+		diag_report(L->d, n->at, "GS003", arena_printf(L->a, "%s.%s", path, key),
+			    "%s.%s is %s; write a whole number from %lld to %lld", path, key,
+			    node_text(n), (long long)lo, (long long)hi);
 		return false;
 	}
 	*out = v;
@@ -170,20 +170,19 @@ load_duration(struct loader *L, struct spec_duration *out, const struct node *ma
 			if (r >= 0)
 				return;
 			L->failed = true;
-			diag_add(L->d, DIAG_ERROR, n->at, "GS003",
-				 arena_printf(L->a, "%s.%s", path, key),
-				 "%s.%s is %s: %s; write whole seconds, minutes or "
-				 "hours such as 90s, 5m or 1h30m%s",
-				 path + (strncmp(path, "spec.", 5) ? 0 : 5), key, text, why,
-				 allow_never ? ", or Never" : "");
+			diag_report(L->d, n->at, "GS003", arena_printf(L->a, "%s.%s", path, key),
+				    "%s.%s is %s: %s; write whole seconds, minutes or "
+				    "hours such as 90s, 5m or 1h30m%s",
+				    path + (strncmp(path, "spec.", 5) ? 0 : 5), key, text, why,
+				    allow_never ? ", or Never" : "");
 			goto defaulted;
 		}
 		L->failed = true;
-		diag_add(L->d, DIAG_ERROR, n->at, "GS003", arena_printf(L->a, "%s.%s", path, key),
-			 "%s.%s is not a duration: write Go syntax such as 90s, "
-			 "5m or 1h30m%s",
-			 path + (strncmp(path, "spec.", 5) ? 0 : 5), key,
-			 allow_never ? ", or Never" : "");
+		diag_report(L->d, n->at, "GS003", arena_printf(L->a, "%s.%s", path, key),
+			    "%s.%s is not a duration: write Go syntax such as 90s, "
+			    "5m or 1h30m%s",
+			    path + (strncmp(path, "spec.", 5) ? 0 : 5), key,
+			    allow_never ? ", or Never" : "");
 	}
 defaulted:
 	if (def) {
@@ -654,10 +653,10 @@ spec_load(struct arena *a, struct diags *d, const struct node *doc)
 		struct pos at = { doc ? doc->at.file : NULL, doc ? doc->at.line : 0,
 				  doc ? doc->at.col : 0 };
 
-		diag_add(d, DIAG_ERROR, at, "GS003", "",
-			 "document is not a %s: write apiVersion: %s, kind: %s "
-			 "and a spec mapping",
-			 SPEC_KIND, SPEC_API_VERSION, SPEC_KIND);
+		diag_report(d, at, "GS003", "",
+			    "document is not a %s: write apiVersion: %s, kind: %s "
+			    "and a spec mapping",
+			    SPEC_KIND, SPEC_API_VERSION, SPEC_KIND);
 		return NULL;
 	}
 	spec = get_map(doc, "spec");

@@ -153,7 +153,7 @@ syntax_error(struct loader *l, struct pos at, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(l->d, DIAG_ERROR, at, RULE_SYNTAX, "", fmt, ap);
+	diag_vreport(l->d, at, RULE_SYNTAX, "", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -534,11 +534,11 @@ map_finish(struct loader *l, struct frame *fr)
 		const struct node *first = keyset_add(&set, p->key);
 
 		if (first) {
-			diag_add(l->d, DIAG_ERROR, p->key->at, RULE_DUPKEY, "",
-				 "duplicate key '%s' (first at line %u, column %u); "
-				 "remove one of them",
-				 shown(l, p->key->scalar.text, p->key->scalar.len), first->at.line,
-				 first->at.col);
+			diag_report(l->d, p->key->at, RULE_DUPKEY, "",
+				    "duplicate key '%s' (first at line %u, column %u); "
+				    "remove one of them",
+				    shown(l, p->key->scalar.text, p->key->scalar.len),
+				    first->at.line, first->at.col);
 			l->dup_found = true;
 			continue;
 		}

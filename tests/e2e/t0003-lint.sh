@@ -261,14 +261,34 @@ test_expect_success 'regex/regex.h and a word like "translation" pass regex-once
 	sh "$TEST_TOP/mk/lint/regex-once.sh" rxok
 '
 
-test_expect_success 'a finding reported with another level than the table of findings fails' '
+test_expect_success 'a finding reported with a level of its own fails: the level is the table'"'"'s' '
 	make_tree lvl src/base/findings.c "	ROW(\"GS041\", DIAG_ERROR, FINDING_RULE, \"x\")," &&
 	mkdir -p lvl/src/render &&
 	printf "%s\n" "	diag_add(d, DIAG_WARNING, at, \"GS041\", \"\", \"x\");" >lvl/src/render/r.c &&
 	expect_exit 1 sh "$TEST_TOP/mk/lint/finding-levels.sh" lvl 2>err &&
-	grep -F "src/render/r.c:1: GS041 reported as DIAG_WARNING, the table of findings says DIAG_ERROR" err &&
-	printf "%s\n" "	diag_add(d, DIAG_ERROR, at, \"GS041\", \"\", \"x\");" >lvl/src/render/r.c &&
+	grep -F "src/render/r.c:1: diag_add() passes a level" err &&
+	printf "%s\n" "" "	check_report(c, DIAG_WARNING, \"GS041\", n, \"\", \"x\");" >lvl/src/render/r.c &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/finding-levels.sh" lvl 2>err &&
+	grep -F "src/render/r.c:2: check_report() passes a level" err &&
+	printf "%s\n" "	diag_report(d, at, \"GS041\", \"\", \"x\");" >lvl/src/render/r.c &&
 	sh "$TEST_TOP/mk/lint/finding-levels.sh" lvl
+'
+
+test_expect_success 'a finding whose #define'"'"'d ID has no row, or is defined nowhere, fails' '
+	make_tree lid src/base/findings.c "	ROW(\"GS041\", DIAG_ERROR, FINDING_RULE, \"x\")," &&
+	mkdir -p lid/src/render &&
+	printf "%s\n" "#define RENDER_RULE_TOY \\" "	\"GS999\" /* a toy */" >lid/src/render/render.h &&
+	printf "%s\n" "#include \"render/render.h\"" "" \
+		"	return diag_report(d, at, RENDER_RULE_TOY, \"\", \"x\");" >lid/src/render/r.c &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/finding-levels.sh" lid 2>err &&
+	grep -F "src/render/r.c:3: diag_report() reports GS999 (RENDER_RULE_TOY), which has no row" err &&
+	printf "%s\n" "	diag_report(d, at, RENDER_RULE_NOWHERE, \"\", \"x\");" >lid/src/render/r.c &&
+	expect_exit 1 sh "$TEST_TOP/mk/lint/finding-levels.sh" lid 2>err &&
+	grep -F "src/render/r.c:1: diag_report() reports RENDER_RULE_NOWHERE, which no #define" err &&
+	printf "%s\n" "#define RENDER_RULE_BASE \"GS041\"" "#define RENDER_RULE_TOY RENDER_RULE_BASE" \
+		>lid/src/render/render.h &&
+	printf "%s\n" "	return diag_report(d, at, RENDER_RULE_TOY, \"\", \"x\");" >lid/src/render/r.c &&
+	sh "$TEST_TOP/mk/lint/finding-levels.sh" lid
 '
 
 test_expect_success 'a gpusite label spelled outside the inventory fails; a comment or the inventory passes' '

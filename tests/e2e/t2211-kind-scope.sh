@@ -1,5 +1,5 @@
 #!/bin/sh
-# t2211: which kinds validate --rendered calls namespaced (GS132), checked
+# t2211: which kinds validate --rendered calls namespaced (GS242), checked
 # against upstream itself: the Kubernetes 1.35 OpenAPI files saved under
 # kubernetes/release-1.35 (a kind is namespaced when its collection path is
 # /namespaces/{namespace}/<resource>) and every CRD saved upstream
@@ -60,7 +60,7 @@ def gs132(api, kind, ns):
     r = subprocess.run([gpusite, "validate", "--rendered", "--upstream", up, "--format", "json", f],
                        capture_output=True, text=True)
     return [d["message"] for d in json.loads(r.stdout)["diagnostics"]
-            if d["rule"] == "GS132" and d["path"] == "metadata.namespace"]
+            if d["rule"] == "GS242" and d["path"] == "metadata.namespace"]
 
 bad = []
 for (api, kind), namespaced in sorted(kinds.items()):
@@ -77,10 +77,10 @@ if bad:
     sys.exit(1)
 PY
 
-test_expect_success "every upstream kind's scope is the one GS132 assumes" '
+test_expect_success "every upstream kind's scope is the one GS242 assumes" '
 	python3 "$SCRATCH/scopes.py" "$UPSTREAM" "$GPUSITE" "$SCRATCH"
 '
-test_expect_success "Role, RoleBinding and Job in a namespace: no GS132" '
+test_expect_success "Role, RoleBinding and Job in a namespace: no GS242" '
 	cat >"$SCRATCH/rbac.yaml" <<-YAML &&
 	apiVersion: rbac.authorization.k8s.io/v1
 	kind: Role
@@ -98,12 +98,12 @@ test_expect_success "Role, RoleBinding and Job in a namespace: no GS132" '
 	spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}
 	YAML
 	expect_exit 0 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/rbac.yaml" 2>"$SCRATCH/rbac.err" &&
-	cat "$SCRATCH/rbac.err" && ! grep -q "GS132" "$SCRATCH/rbac.err"
+	cat "$SCRATCH/rbac.err" && ! grep -q "GS132\|GS242" "$SCRATCH/rbac.err"
 '
 test_expect_success "a ClusterRole with a namespace is still warned about" '
 	printf "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: r, namespace: gpu}\nrules: []\n" \
 		>"$SCRATCH/cr.yaml" &&
 	expect_exit 0 "$GPUSITE" validate --rendered --upstream "$UPSTREAM" "$SCRATCH/cr.yaml" 2>"$SCRATCH/cr.err" &&
-	grep -q "3:.*warning: ClusterRole is cluster-scoped: metadata.namespace \"gpu\" means nothing.*\[GS132\]" "$SCRATCH/cr.err"
+	grep -q "3:.*warning: ClusterRole is cluster-scoped: metadata.namespace \"gpu\" means nothing.*\[GS242\]" "$SCRATCH/cr.err"
 '
 test_done

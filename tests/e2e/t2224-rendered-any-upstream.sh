@@ -101,6 +101,19 @@ test_expect_success 'two CRDs of one kind: the last file in name order wins, a n
 	grep "note: karpenter.sh/v1 NodePool is defined by 2 files of al2023-last (al2023-last/np-a, al2023-last/np-b): the last in file-name order, al2023-last/np-b, is used" err
 '
 
+test_expect_success 'GS131 is reported at its row'"'"'s level only: its note is GS240, its error GS241' '
+	"$GPUSITE" validate --rendered --upstream hybrid-last fleet.yaml 2>all &&
+	"$GPUSITE" validate --rendered --upstream none bad.yaml 2>>all &&
+	"$GPUSITE" validate --rendered --upstream odd fleet.yaml 2>>all &&
+	expect_exit 3 "$GPUSITE" validate --rendered --upstream nowhere fleet.yaml 2>>all &&
+	grep "\[GS131\]" all >gs131 &&
+	test -s gs131 &&
+	! grep -v ": warning: no upstream schema for " gs131 &&
+	grep "note: karpenter.sh/v1 NodePool is defined by 2 files of hybrid-last .*\[GS240\]\$" all &&
+	grep "note: admissionregistration.k8s.io/v1 MutatingAdmissionPolicy checked against .*\[GS240\]\$" all &&
+	grep "^nowhere: error: upstream schema directory nowhere is not a directory: .*\[GS241\]\$" all
+'
+
 test_expect_success '--live without --rendered, --upstream without --rendered: usage errors' '
 	expect_exit 2 "$GPUSITE" validate --live "$TEST_TOP/testdata/fleet" 2>err &&
 	grep "go with --rendered" err &&

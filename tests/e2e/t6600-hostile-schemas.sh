@@ -51,11 +51,11 @@ test_expect_success '/usr/bin/time and prlimit are there (make deps)' '
 '
 
 
-# one_line OUT: exactly one line, the GS131 error naming schema and object
+# one_line OUT: exactly one line, the GS241 error (the table's level: an error; GS131 is a warning) naming schema and object
 one_line() {
 	cat "$1" &&
 	test "$(wc -l <"$1")" -eq 1 &&
-	grep "^obj.yaml:1:1: error: example.com/v1 Thing t1 could not be checked against the schema of $2/api.json: .*\[GS131\]$" "$1"
+	grep "^obj.yaml:1:1: error: example.com/v1 Thing t1 could not be checked against the schema of $2/api.json: .*\[GS241\]$" "$1"
 }
 
 # the fields of the object, spec a string

@@ -268,8 +268,7 @@ test_catalogue__sarif_describes_ids_of_every_module(void **state)
 	arena_init(&a);
 	diags_init(&d, &a);
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		diag_add(&d, findings_find(ids[i])->level, (struct pos){ "sites/a.yaml", 3, 5 },
-			 ids[i], "", "finding %zu", i);
+		diag_report(&d, (struct pos){ "sites/a.yaml", 3, 5 }, ids[i], "", "finding %zu", i);
 	memset(&in, 0, sizeof(in));
 	in.diags = &d;
 	in.tool_name = "gpusite validate";

@@ -52,6 +52,16 @@ count(const char *rule, const char *text)
 	return n;
 }
 
+/* The level of the first diagnostic with `rule` and `text` (-1: none). */
+static int
+level_of(const char *rule, const char *text)
+{
+	for (size_t i = 0; i < D.count; i++)
+		if (!strcmp(D.items[i].rule, rule) && strstr(D.items[i].msg, text))
+			return (int)D.items[i].level;
+	return -1;
+}
+
 static void
 test_check__qualified_names_and_label_values(void **state)
 {
@@ -361,7 +371,7 @@ test_check__not_an_object(void **state)
 static void
 test_check__kind_scope_by_group_and_kind(void **state)
 {
-	size_t before = count("GS132", NULL);
+	size_t before = count("GS242", NULL);
 
 	(void)state;
 	/* namespaced: Role, RoleBinding, Job (the NVIDIA charts' own) */
@@ -370,20 +380,22 @@ test_check__kind_scope_by_group_and_kind(void **state)
 	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: r, "
 	    "namespace: gpu}\n"
 	    "---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j, namespace: gpu}\n");
-	assert_int_equal(count("GS132", NULL), before);
+	assert_int_equal(count("GS242", NULL), before);
 	run("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n");
-	assert_int_equal(count("GS132", "Job j has no metadata.namespace"), 1);
+	assert_int_equal(count("GS242", "Job j has no metadata.namespace"), 1);
+	/* a level of its own: the table's warning, the object's other errors GS132 */
+	assert_int_equal(level_of("GS242", "Job j has no metadata.namespace"), DIAG_WARNING);
 	/* cluster-scoped, by group: both ClusterPolicy kinds */
 	run("apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: c, namespace: gpu}\n"
 	    "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: c, "
 	    "namespace: gpu}\n");
-	assert_int_equal(count("GS132", "ClusterPolicy is cluster-scoped"), 1);
-	assert_int_equal(count("GS132", "ClusterRole is cluster-scoped"), 1);
+	assert_int_equal(count("GS242", "ClusterPolicy is cluster-scoped"), 1);
+	assert_int_equal(count("GS242", "ClusterRole is cluster-scoped"), 1);
 	/* a Deployment outside apps, and a kind nobody knows: no opinion */
-	before = count("GS132", NULL);
+	before = count("GS242", NULL);
 	run("apiVersion: example.com/v1\nkind: Deployment\nmetadata: {name: d}\n"
 	    "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: gpu}\n");
-	assert_int_equal(count("GS132", NULL), before);
+	assert_int_equal(count("GS242", NULL), before);
 }
 
 /* A whole file into A (NULL when it cannot be read). */
@@ -578,10 +590,11 @@ test_check__the_last_of_two_crds_wins(void **state)
 	assert_int_equal(check_rendered(&A, &D, u, obj.docs, obj.count), -1);
 	assert_int_equal(count("GS130", "unknown field 'first'"), 1);
 	assert_int_equal(count("GS130", "unknown field 'second'"), 0);
-	assert_int_equal(count("GS131", "example.com/v1 Widget is defined by 2 files of DIR "
+	assert_int_equal(count("GS240", "example.com/v1 Widget is defined by 2 files of DIR "
 					"(DIR/a.yaml, DIR/b.yaml): the last in file-name order, "
 					"DIR/b.yaml, is used"),
 			 1);
+	assert_int_equal(level_of("GS240", "Widget is defined by 2 files"), DIAG_NOTE);
 	assert_int_equal(D.count - before, 2);
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/findings.h"
 
 static struct pos
 at(const char *file, unsigned line, unsigned col)
@@ -40,6 +41,47 @@ test_diag__add_returns_by_level(void **state)
 	diags_promote_warnings(&d);
 	assert_int_equal(diags_count(&d, DIAG_ERROR), 2);
 	assert_int_equal(diags_count(&d, DIAG_NOTE), 1);
+	arena_release(&a);
+}
+
+/* The level is the ID's row, never the caller's: GS131's note and error
+ * are IDs of their own. */
+static void
+test_diag__report_takes_the_tables_level(void **state)
+{
+	static const char *const ids[] = { "GS041", "GS127", "GS131", "GS240", "GS241", "GS242" };
+	struct arena a = ARENA_INIT;
+	struct diags d, e;
+
+	(void)state;
+	diags_init(&d, &a);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		enum diag_level want = findings_find(ids[i])->level;
+
+		assert_int_equal(diag_report(&d, at("f", 1, 1), ids[i], "", "m %zu", i),
+				 want == DIAG_ERROR ? -1 : 0);
+		assert_int_equal(d.items[i].level, want);
+	}
+	assert_int_equal(d.items[2].level, DIAG_WARNING); /* GS131 */
+	assert_int_equal(d.items[3].level, DIAG_NOTE);    /* GS240 */
+	assert_int_equal(d.items[4].level, DIAG_ERROR);   /* GS241 */
+	/* an ID without a row is an error (test_catalogue fails on one) */
+	assert_int_equal(diag_report(&d, at("f", 2, 1), "GS999", "", "x"), -1);
+	assert_int_equal(d.items[d.count - 1].level, DIAG_ERROR);
+	/* a copy keeps the level as found, --strict's promotion included */
+	diags_promote_warnings(&d);
+	d.items[2].site = "seoul-dc1";
+	diags_init(&e, &a);
+	for (size_t i = 0; i < d.count; i++)
+		diag_copy(&e, &d.items[i]);
+	assert_int_equal(e.count, d.count);
+	for (size_t i = 0; i < d.count; i++) {
+		assert_int_equal(e.items[i].level, d.items[i].level);
+		assert_string_equal(e.items[i].rule, d.items[i].rule);
+		assert_string_equal(e.items[i].msg, d.items[i].msg);
+	}
+	assert_int_equal(e.items[2].level, DIAG_ERROR);
+	assert_string_equal(e.items[2].site, "seoul-dc1");
 	arena_release(&a);
 }
 
@@ -122,6 +164,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag__add_returns_by_level),
+		cmocka_unit_test(test_diag__report_takes_the_tables_level),
 		cmocka_unit_test(test_diag__strings_are_copied),
 		cmocka_unit_test(test_diag__sort_is_stable_and_ordered),
 	};
