@@ -446,7 +446,8 @@ drill_report(int argc, char **argv)
 	ri.cluster = s->cluster.name;
 	ri.terms = &terms;
 	ri.source = live ? "from the cluster" : arena_printf(&a, "from record %s", d.record);
-	ri.burst = rec.burst_checked ? &rec : NULL;
+	ri.scope_checks = rec.scope_checks;
+	ri.scope_check_count = rec.scope_check_count;
 	if (drill_report_write(&out, &ri, o.format) < 0 || put("gpusite drill report", &out) < 0) {
 		code = GS_EXIT_FAILURE;
 		goto out;

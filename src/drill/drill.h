@@ -155,6 +155,16 @@ struct drill_node_state {
 	bool cordoned;             /* the drill cordoned it */
 };
 
+/* The GPU Pods of a pool's own scope bound to a node, and those bound to
+ * a node of the site's failover pool (the first named). */
+struct drill_scope_check {
+	const char *noun;          /* the scoped pool's: "burst" */
+	const char *failover_noun; /* the failover pool's: "fallback" */
+	size_t pods;
+	size_t on_failover;
+	const char *offender; /* "<ns>/<pod> on <node>" */
+};
+
 struct drill_record {
 	const char *site;    /* metadata.name */
 	const char *cluster; /* spec.cluster.name */
@@ -171,13 +181,11 @@ struct drill_record {
 	struct drill_transition *transitions; /* sorted by time (stable) */
 	size_t count;
 	size_t cap;
-	/* The burst scope, read from the cluster when the site has a burst
-	 * pool (burst_checked): its GPU Pods bound to a node, and those bound
-	 * to a node of the fallback pool (the first named). */
-	bool burst_checked;
-	size_t burst_pods;
-	size_t burst_on_fallback;
-	const char *burst_offender; /* "<ns>/<pod> on <node>" */
+	/* One per pool with a scope of its own (the burst pool), read from
+	 * the cluster: whether that scope's work stayed off the failover
+	 * pool's nodes.  None from a record. */
+	struct drill_scope_check *scope_checks;
+	size_t scope_check_count;
 };
 
 /* Append one node state (the name is copied into the arena). */
@@ -383,16 +391,18 @@ struct drill_report_input {
 	const char *cluster; /* or NULL */
 	const struct drill_terms *terms;
 	const char *source; /* "record FILE" or "cluster" */
-	/* whether burst work stayed off the fallback, or NULL when the site
-	 * has no burst pool or it was not read (a record) */
-	const struct drill_record *burst;
+	/* whether each scoped pool's work stayed off the failover pool; none
+	 * when the site has no such pool or they were not read (a record) */
+	const struct drill_scope_check *scope_checks;
+	size_t scope_check_count;
 };
 
 /*
  * Text, Markdown and JSON:
  *   {"site", "scenario", "terms": [{"name", "budgetSeconds",
  *    "measuredSeconds"}], "totalSeconds", "targetSeconds", "withinTarget"}
- *   plus, with in->burst, "burstPods" and "burstOnFallback" (counts)
+ *   plus, per scope check, "<noun>Pods" and "<noun>On<Failover noun>"
+ *   (counts: "burstPods", "burstOnFallback")
  * terms in the fixed order; an unknown measured is null with a "reason"
  * key; totalSeconds is null when a term that applies is unknown,
  * targetSeconds null without targetRTO, withinTarget null when either is.

@@ -2,6 +2,7 @@
  * drill_report.c - the measured terms against the budget: text,
  * Markdown and JSON (drill.h has the JSON shape).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,20 +78,22 @@ total_line(char *b, size_t n, const struct drill_terms *t)
 			 dur(d, sizeof(d), t->total - t->target));
 }
 
-/* Whether burst work stayed off the fallback, one sentence. */
+/* Whether a scoped pool's work stayed off the failover pool, one
+ * sentence ("burst work stayed off the fallback: ..."). */
 static const char *
-burst_line(char *b, size_t n, const struct drill_record *r)
+scope_line(char *b, size_t n, const struct drill_scope_check *k)
 {
-	if (!r->burst_on_fallback)
+	if (!k->on_failover)
 		snprintf(b, n,
-			 "burst work stayed off the fallback: none of the %zu running Pods of the"
-			 " burst scope is on a fallback node",
-			 r->burst_pods);
+			 "%s work stayed off the %s: none of the %zu running Pods of the"
+			 " %s scope is on a %s node",
+			 k->noun, k->failover_noun, k->pods, k->noun, k->failover_noun);
 	else
 		snprintf(b, n,
-			 "burst work did NOT stay off the fallback: %zu of %zu Pods of the burst"
-			 " scope on fallback nodes (%s)",
-			 r->burst_on_fallback, r->burst_pods, r->burst_offender);
+			 "%s work did NOT stay off the %s: %zu of %zu Pods of the %s"
+			 " scope on %s nodes (%s)",
+			 k->noun, k->failover_noun, k->on_failover, k->pods, k->noun,
+			 k->failover_noun, k->offender);
 	return b;
 }
 
@@ -123,8 +126,8 @@ drill_report_text(struct buf *out, const struct drill_report_input *in)
 			     t->terms[0].budget + t->terms[1].budget + t->terms[2].budget +
 				     t->terms[3].budget + t->terms[4].budget),
 			 t->total_known ? dur(b1, sizeof(b1), t->total) : "unknown", line);
-	if (in->burst)
-		rc |= buf_printf(out, "  %s\n", burst_line(bl, sizeof(bl), in->burst));
+	for (size_t i = 0; i < in->scope_check_count; i++)
+		rc |= buf_printf(out, "  %s\n", scope_line(bl, sizeof(bl), &in->scope_checks[i]));
 	return rc ? BUF_ETOOBIG : 0;
 }
 
@@ -156,8 +159,9 @@ drill_report_markdown(struct buf *out, const struct drill_report_input *in)
 			     t->terms[0].budget + t->terms[1].budget + t->terms[2].budget +
 				     t->terms[3].budget + t->terms[4].budget),
 			 t->total_known ? dur(b1, sizeof(b1), t->total) : "unknown", line);
-	if (in->burst)
-		rc |= buf_printf(out, "\n%s\n", burst_line(bl, sizeof(bl), in->burst));
+	for (size_t i = 0; i < in->scope_check_count; i++)
+		rc |= buf_printf(out, "%s%s\n", i ? "" : "\n",
+				 scope_line(bl, sizeof(bl), &in->scope_checks[i]));
 	return rc ? BUF_ETOOBIG : 0;
 }
 
@@ -192,9 +196,15 @@ drill_report_json(struct buf *out, const struct drill_report_input *in)
 	rc |= buf_adds(out, ",\"withinTarget\":");
 	rc |= !t->total_known || !t->target ? buf_adds(out, "null")
 					    : buf_adds(out, t->within_target ? "true" : "false");
-	if (in->burst)
-		rc |= buf_printf(out, ",\"burstPods\":%zu,\"burstOnFallback\":%zu",
-				 in->burst->burst_pods, in->burst->burst_on_fallback);
+	for (size_t i = 0; i < in->scope_check_count; i++) {
+		const struct drill_scope_check *k = &in->scope_checks[i];
+
+		/* "burstPods", "burstOnFallback": the nouns are the inventory's
+		 * lower-case words, so the first letter's upper case is ASCII */
+		rc |= buf_printf(out, ",\"%sPods\":%zu,\"%sOn%c%s\":%zu", k->noun, k->pods, k->noun,
+				 toupper((unsigned char)k->failover_noun[0]), k->failover_noun + 1,
+				 k->on_failover);
+	}
 	rc |= buf_adds(out, "}\n");
 	return rc ? BUF_ETOOBIG : 0;
 }

@@ -26,7 +26,8 @@ struct collect {
 	int64_t since;
 	const char **fallback_nodes; /* the nodes of the fallback pool */
 	size_t nfallback;
-	const struct inv_scope *scope; /* the pool scope read_burst() lists */
+	const struct inv_scope *scope;   /* the pool scope read_scopes() lists */
+	struct drill_scope_check *check; /* and its check in the record */
 };
 
 static bool
@@ -123,9 +124,9 @@ on_node(void *payload, const struct node *obj)
 static void on_restart(void *payload);
 
 /* A Pod of a pool's own scope (the burst scope): bound to a node of the
- * fallback pool? */
+ * failover pool? */
 static int
-on_burst_pod(void *payload, const struct node *obj)
+on_scope_pod(void *payload, const struct node *obj)
 {
 	struct collect *c = payload;
 	const char *ns = node_str(node_path(obj, "metadata.namespace"));
@@ -135,33 +136,42 @@ on_burst_pod(void *payload, const struct node *obj)
 	if (!name || !node ||
 	    !k8s_label_selector_matches(c->scope->pod_selector, node_path(obj, "metadata.labels")))
 		return 0;
-	c->r->burst_pods++;
+	c->check->pods++;
 	for (size_t i = 0; i < c->nfallback; i++) {
 		if (strcmp(c->fallback_nodes[i], node))
 			continue;
-		if (!c->r->burst_on_fallback++)
-			c->r->burst_offender =
+		if (!c->check->on_failover++)
+			c->check->offender =
 				arena_printf(c->a, "%s/%s on %s", ns ? ns : "", name, node);
 		break;
 	}
 	return 0;
 }
 
-/* The Pods of every pool's own scope (the burst scope's) against the
- * fallback nodes: the record's burst fields count them all. */
+/* The Pods of each pool's own scope against the failover pool's nodes:
+ * one check in the record per such pool. */
 static int
-read_burst(struct collect *c, struct kube_client *k)
+read_scopes(struct collect *c, struct kube_client *k)
 {
 	const struct inventory *inv = inventory_site(c->a, c->s);
+	const struct inv_pool *failover = inventory_failover_pool(inv);
+	size_t n = 0;
 
+	for (size_t p = 0; p < inv->pool_count; p++)
+		n += inv->pools[p].scope != NULL;
+	if (!n || !failover)
+		return 0;
+	c->r->scope_checks = arena_alloc(c->a, n * sizeof(*c->r->scope_checks));
 	for (size_t p = 0; p < inv->pool_count; p++) {
 		if (!(c->scope = inv->pools[p].scope))
 			continue;
-		c->r->burst_checked = true;
+		c->check = &c->r->scope_checks[c->r->scope_check_count++];
+		c->check->noun = inv->pools[p].noun;
+		c->check->failover_noun = failover->noun;
 		for (size_t i = 0; i < c->scope->namespace_count; i++) {
 			struct kube_list_query pq = { "v1", "Pod", c->scope->namespaces[i],
 						      NULL, NULL,  0 };
-			struct kube_list_cb pcb = { on_burst_pod, on_restart, c };
+			struct kube_list_cb pcb = { on_scope_pod, on_restart, c };
 
 			if (kube_list(k, &pq, &pcb) == KUBE_EFAIL)
 				return -1;
@@ -287,7 +297,7 @@ int
 drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct kube_client *k,
 			    const struct spec_site *s, enum drill_scenario sc, int64_t since)
 {
-	struct collect c = { a, out, s, since, NULL, 0, NULL };
+	struct collect c = { a, out, s, since, NULL, 0, NULL, NULL };
 	struct kube_list_cb cb = { on_node, on_restart, &c };
 	struct kube_list_query q = { "v1", "Node", NULL, NULL, NULL, 0 };
 	int rc;
@@ -327,7 +337,7 @@ drill_timeline_from_cluster(struct arena *a, struct drill_record *out, struct ku
 		if (kube_list(k, &cq, &ccb) == KUBE_EFAIL)
 			return -1;
 	}
-	if (read_burst(&c, k) < 0)
+	if (read_scopes(&c, k) < 0)
 		return -1;
 	drill_record_sort(out);
 	if (out->count)

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -389,11 +390,46 @@ test_drill__commands_are_shell_words(void **state)
 	assert_null(drill_restore_command(&A, "seoul-dc1", "", nodes, 0, "r.json"));
 }
 
+/* Each pool with a scope of its own gets its line and its JSON counts,
+ * named from its noun and the failover pool's: a second scoped pool (a toy
+ * here) needs no code in the report. */
+static void
+test_drill__report_names_each_scope_check(void **state)
+{
+	struct drill_budget b = budget(DRILL_NODE_FAILURE);
+	struct drill_record r;
+	struct drill_terms t;
+	struct drill_scope_check checks[] = {
+		{ "burst", "fallback", 2, 0, NULL },
+		{ "toy", "fallback", 3, 1, "jobs/toy-0 on ip-10-0-0-9" },
+	};
+	struct drill_report_input in = { "seoul-dc1", NULL, &t, "cluster", checks, 2 };
+	struct buf out = BUF_INIT;
+
+	(void)state;
+	drain(&r, 290, true, true);
+	drill_terms_compute(&A, &t, &b, &r);
+	buf_init(&out, 0);
+	assert_int_equal(drill_report_json(&out, &in), 0);
+	assert_non_null(strstr(out.data,
+			       ",\"withinTarget\":true,\"burstPods\":2,"
+			       "\"burstOnFallback\":0,\"toyPods\":3,\"toyOnFallback\":1}\n"));
+	buf_reset(&out);
+	assert_int_equal(drill_report_text(&out, &in), 0);
+	assert_non_null(strstr(out.data,
+			       "\n  burst work stayed off the fallback: none of the 2"
+			       " running Pods of the burst scope is on a fallback node\n"
+			       "  toy work did NOT stay off the fallback: 1 of 3 Pods of the"
+			       " toy scope on fallback nodes (jobs/toy-0 on ip-10-0-0-9)\n"));
+	buf_release(&out);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TESTUTIL_CASE(test_drill__drain_within_target),
+		TESTUTIL_CASE(test_drill__report_names_each_scope_check),
 		TESTUTIL_CASE(test_drill__drain_missed_on_image_pull),
 		TESTUTIL_CASE(test_drill__unknown_terms_say_why),
 		TESTUTIL_CASE(test_drill__partition_from_last_heartbeat),
