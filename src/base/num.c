@@ -161,3 +161,12 @@ num_parse_int64(const char *s, size_t len, int64_t *out)
 		*out = (int64_t)v;
 	return true;
 }
+
+char *
+num_u64_text(char *end, uint64_t u)
+{
+	do
+		*--end = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	return end;
+}

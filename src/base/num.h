@@ -19,6 +19,12 @@ double num_strtod(const char *s, char **end);
  */
 size_t num_fmt_double(char *out, size_t size, double f);
 
+/* The decimal text of u written backwards so that it ends just before
+ * `end` (no NUL; up to NUM_U64_DIGITS bytes before it); returns where
+ * the text starts.  For hot paths that would otherwise printf "%zu". */
+#define NUM_U64_DIGITS 20
+char *num_u64_text(char *end, uint64_t u);
+
 /*
  * The int64 a double is exactly: 0 with *out set when f is finite, has
  * no fractional part and lies in [-2^63, 2^63); else -1 (*out untouched).

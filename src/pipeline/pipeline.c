@@ -12,8 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "inventory/inventory.h"
 #include "base/arena.h"
+#include "base/num.h"
+#include "inventory/inventory.h"
 #include "pipeline/pipeline.h"
 #include "render/render.h"
 #include "report/report.h"
@@ -163,15 +164,13 @@ static void
 key_add(void *payload, const char *key)
 {
 	struct key_sink *k = payload;
-	char num[24], *p = num + sizeof(num), *text;
+	char num[NUM_U64_DIGITS + 1], *p = num + sizeof(num), *text;
 	size_t r = k->rule, n = strlen(key);
 
 	/* "<rule>:<key>", written without printf: every site declares its
 	 * keys for every cross-file rule */
 	*--p = ':';
-	do
-		*--p = (char)('0' + r % 10);
-	while ((r /= 10) != 0);
+	p = num_u64_text(p, r);
 	text = arena_alloc(k->a, (size_t)(num + sizeof(num) - p) + n + 1);
 	memcpy(text, p, (size_t)(num + sizeof(num) - p));
 	memcpy(text + (num + sizeof(num) - p), key, n + 1);

@@ -400,13 +400,11 @@ scalar_node(struct loader *l, struct pos at, enum node_type type, const char *te
 static struct node *
 int_node(struct loader *l, struct pos at, int64_t v)
 {
-	char text[24], *p = text + sizeof(text);
+	char text[NUM_U64_DIGITS + 1], *p = text + sizeof(text);
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	struct node *n;
 
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
+	p = num_u64_text(p, u);
 	if (v < 0)
 		*--p = '-';
 	n = node_new_strn(l->a, at, p, (size_t)(text + sizeof(text) - p));

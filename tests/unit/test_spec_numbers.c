@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "base/arena.h"
+#include "base/num.h"
 #include "schema/schema.h"
 #include "spec/spec.h"
 #include "yamlio/yamlio.h"
@@ -339,6 +340,24 @@ test_spec_numbers__tree_holds_the_integer(void **state)
 	}
 }
 
+/* The decimal writer the reader's integer nodes and the fleet keys use:
+ * the same text as printf's %llu, 0 and UINT64_MAX included. */
+static void
+test_spec_numbers__u64_text_is_printf_text(void **state)
+{
+	static const uint64_t v[] = { 0, 7, 10, 99, 1000, 4294967296u, UINT64_MAX };
+	char buf[NUM_U64_DIGITS + 1], want[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char *p = num_u64_text(buf + NUM_U64_DIGITS, v[i]);
+
+		buf[NUM_U64_DIGITS] = '\0';
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v[i]);
+		assert_string_equal(p, want);
+	}
+}
+
 int
 main(void)
 {
@@ -346,6 +365,7 @@ main(void)
 		TESTUTIL_CASE(test_spec_numbers__every_spelling_read_exactly),
 		TESTUTIL_CASE(test_spec_numbers__beyond_int64_refused),
 		TESTUTIL_CASE(test_spec_numbers__tree_holds_the_integer),
+		TESTUTIL_CASE(test_spec_numbers__u64_text_is_printf_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
