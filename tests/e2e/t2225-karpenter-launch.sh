@@ -147,15 +147,27 @@ test_expect_success UPSTREAM 'reservations of an excluded type alone drop the in
 
 test_expect_success UPSTREAM 'a Pod: its requirements meet the pool and the offerings' '
 	reserved_site pod "[reserved, on-demand]" default &&
-	printf "%s\n" "{\"spec\": {\"nodeSelector\": {\"karpenter.sh/capacity-type\": \"on-demand\"}}}" \
+	T="\"tolerations\": [{\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\"}]" &&
+	printf "%s\n" "{\"spec\": {$T, \"nodeSelector\": {\"karpenter.sh/capacity-type\": \"on-demand\"}}}" \
 		>"$SCRATCH/od-pod.json" &&
 	expect_exit 1 launch --pod "$SCRATCH/od-pod.json" "$SCRATCH/pod.json" >"$SCRATCH/od.out" &&
 	grep -q "^lab-gpu-fallback on-demand: launches g6e.12xlarge" "$SCRATCH/od.out" &&
 	grep -q "^lab-gpu-fallback reserved: no offering: g6e.12xlarge reserved offering: karpenter.sh/capacity-type In \[reserved\] never meets karpenter.sh/capacity-type In \[on-demand\]" "$SCRATCH/od.out" &&
-	printf "%s\n" "{\"spec\": {\"nodeSelector\": {\"example.com/team\": \"a\"}}}" \
+	printf "%s\n" "{\"spec\": {$T, \"nodeSelector\": {\"example.com/team\": \"a\"}}}" \
 		>"$SCRATCH/stranger.json" &&
 	expect_exit 1 launch --pod "$SCRATCH/stranger.json" "$SCRATCH/pod.json" >"$SCRATCH/stranger.out" &&
 	grep -q "^lab-gpu-fallback on-demand: no offering: the Pod: label example.com/team does not have known values$" "$SCRATCH/stranger.out"
+'
+
+# the ReservedCapacity feature gate: off by default before Karpenter 1.6
+test_expect_success UPSTREAM 'reserved capacity: no offering while the ReservedCapacity gate is off' '
+	reserved_site gate "[reserved, on-demand]" default &&
+	expect_exit 1 launch --karpenter-version 1.5 "$SCRATCH/gate.json" >"$SCRATCH/gate.out" &&
+	cat "$SCRATCH/gate.out" &&
+	grep -q "^lab-gpu-fallback reserved: no offering: " "$SCRATCH/gate.out" &&
+	grep -q "^lab-gpu-fallback on-demand: launches " "$SCRATCH/gate.out" &&
+	launch --karpenter-version 1.5 --feature-gates ReservedCapacity=true "$SCRATCH/gate.json" &&
+	launch --karpenter-version 1.6 "$SCRATCH/gate.json"
 '
 
 test_done

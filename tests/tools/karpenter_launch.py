@@ -23,6 +23,29 @@ pkg/scheduling/requirement.go and requirements.go (tag v1.14.1):
   - Compatible(r, other) also fails a key of other that r lacks unless it
     is a well-known label or other's operator is NotIn or DoesNotExist.
 
+Pods (kubernetes-sigs/karpenter v1.14.1, pkg/controllers/provisioning/
+scheduling/):
+  - taints: NodeClaim.CanAdd (nodeclaim.go) first asks
+    scheduling.Taints(n.Spec.Taints).ToleratesPod(pod) (pkg/scheduling/
+    taints.go, Taints.Tolerates: every taint tolerated by some toleration,
+    core/v1 ToleratesTaint with the comparison operators on).  n.Spec.Taints
+    are the template's spec.taints (NewNodeClaimTemplate in
+    nodeclaimtemplate.go); spec.startupTaints are not looked at;
+  - requirements: PodData.Requirements is NewPodRequirements(pod)
+    (scheduler.go, pkg/scheduling/requirements.go newPodRequirements): the
+    nodeSelector, the heaviest preferred nodeAffinity term as if required,
+    and the first required nodeSelectorTerm.  When the Pod cannot
+    schedule, Preferences.Relax (preferences.go) drops the first required
+    term while more than one is left (the terms are alternatives), then
+    the preferred terms one at a time, heaviest first, then (when some
+    NodePool has a PreferNoSchedule taint, NewScheduler) tolerates
+    PreferNoSchedule.  A pool launches for the Pod when one of these
+    attempts yields an offering; the line says what was relaxed;
+  - resources: filterInstanceTypesByRequirements / fits (nodeclaim.go)
+    keep an instance type only when the Pod's requests fit it: the Pod's
+    nvidia.com/gpu (resources.RequestsForPods: the containers' sum, or an
+    init container's if larger) against the type's nvidia.com/gpu column.
+
 The scheduler (pkg/controllers/provisioning/scheduling/nodeclaim.go) keeps
 an instance type when it.Requirements.Intersects(nodeClaim) holds and it
 has an offering with nodeClaim.IsCompatible(offering,
@@ -51,6 +74,10 @@ reserved_capacity_resolver.go):
     DoesNotExist; per reservation of the type, reserved with capacity-type
     In [reserved], zone In [its zone], -id In [id], -type In [its type],
     -interruptible In [true|false].  Every offering is taken as available.
+    Reserved offerings exist only with the ReservedCapacity feature gate
+    on (reserved_capacity_resolver.go ResolveOfferings; its default is in
+    pkg/operator/options/options.go: off in v1.3.0-v1.5.x, on from
+    v1.6.0).
   - With EKS Auto Mode (nodeClassRef group eks.amazonaws.com) the
     instance labels are spelled eks.amazonaws.com/instance-* instead of
     karpenter.k8s.aws/instance-* (an assumption: Auto Mode's controller is
@@ -64,9 +91,15 @@ Options:
                         reserved, one reservation of each type (default,
                         capacity-block) for each instance type the pool
                         names, in its first zone
-  --pod JSON            a Pod (its nodeSelector and first required
-                        nodeSelectorTerm, as Karpenter's strict Pod
-                        requirements) or a list of NodeSelectorRequirements
+  --pod JSON            a Pod (JSON, as it comes out of admission), or a
+                        list of NodeSelectorRequirements (no taint check);
+                        repeat for several Pods: each line then starts
+                        with the file's name without .json and ": "
+  --gpus N|largest      the Pods' nvidia.com/gpu request instead of their
+                        own; largest: the most any type the pool can
+                        launch has
+  --karpenter-version V the release whose ReservedCapacity default holds
+  --feature-gates G     Karpenter's FEATURE_GATES (ReservedCapacity=...)
   --zones Z,Z           the zones offered (default: the pool's zone
                         requirement's values, else us-west-2a,b,c)
   --region R            default us-west-2
@@ -74,7 +107,7 @@ STREAM.json is `gpusite render --format json` output (one object a line),
 a JSON list or one object; every NodePool in it is judged.
 
 Output, one line per NodePool and capacity type the pool lists:
-  POOL CAPACITY: launches TYPE in ZONE[ (reservation ID)]
+  POOL CAPACITY: launches TYPE in ZONE[ (reservation ID)][ [RELAXED]]
   POOL CAPACITY: no offering: TYPE: WHY; ...
 Exit 0 when every listed capacity type of every pool launches, 1 when one
 does not, 2 on bad input.
@@ -277,18 +310,106 @@ def label_requirements(labels):
     return Requirements().add(*(Requirement.new(k, "In", [v]) for k, v in (labels or {}).items()))
 
 
-def pod_requirements(doc):
-    """NewStrictPodRequirements, or a plain list of NodeSelectorRequirements."""
-    if isinstance(doc, list):
-        return requirements_of(doc)
-    spec = doc.get("spec") or {}
-    r = label_requirements(spec.get("nodeSelector"))
-    req = (((spec.get("affinity") or {}).get("nodeAffinity") or {})
-           .get("requiredDuringSchedulingIgnoredDuringExecution") or {})
-    terms = req.get("nodeSelectorTerms") or []
-    if terms:
-        r.add(*requirements_of(terms[0].get("matchExpressions")).values())
-    return r
+def node_selector_terms(affinity_part):
+    return (affinity_part or {}).get("nodeSelectorTerms") or []
+
+
+class Pod:
+    """A pending Pod as Karpenter's scheduler reads it: its tolerations,
+    its nodeSelector, its required nodeSelectorTerms (alternatives, tried
+    in order), its preferred terms (heaviest first, each tried as a
+    requirement and then dropped) and its nvidia.com/gpu request; or a
+    plain list of NodeSelectorRequirements (no tolerations, no request)."""
+
+    def __init__(self, doc, name="pod"):
+        self.name = name
+        if isinstance(doc, list):
+            self.selector, self.required, self.preferred = {}, [{"matchExpressions": doc}], []
+            self.tolerations, self.gpus = None, 0
+            return
+        spec = doc.get("spec") or {}
+        node_aff = (spec.get("affinity") or {}).get("nodeAffinity") or {}
+        self.selector = spec.get("nodeSelector") or {}
+        self.required = node_selector_terms(
+            node_aff.get("requiredDuringSchedulingIgnoredDuringExecution"))
+        # sort.SliceStable by weight, descending (preferences.go)
+        self.preferred = sorted(node_aff.get("preferredDuringSchedulingIgnoredDuringExecution")
+                                or [], key=lambda t: -int(t.get("weight") or 0))
+        self.tolerations = list(spec.get("tolerations") or [])
+        self.gpus = gpu_request(spec)
+
+    def attempts(self, tolerate_prefer_no_schedule):
+        """(requirements, tolerations, what was relaxed) in the order
+        Preferences.Relax (preferences.go) gives them: required terms
+        dropped one at a time while more than one is left, then preferred
+        terms one at a time, then a PreferNoSchedule toleration when some
+        NodePool has such a taint.  newPodRequirements (requirements.go)
+        reads the nodeSelector, the heaviest preferred term and the first
+        required term of each."""
+        required, preferred = list(self.required), list(self.preferred)
+        tolerations = list(self.tolerations or [])
+        relaxed = []
+        while True:
+            r = label_requirements(self.selector)
+            if preferred:
+                r.add(*requirements_of((preferred[0].get("preference") or {})
+                                       .get("matchExpressions")).values())
+            if required:
+                r.add(*requirements_of(required[0].get("matchExpressions")).values())
+            yield r, tolerations, list(relaxed)
+            if len(required) > 1:
+                relaxed.append("required term dropped")
+                required = required[1:]
+            elif preferred:
+                relaxed.append("preferred term dropped")
+                preferred = preferred[1:]
+            elif tolerate_prefer_no_schedule and not any(
+                    t.get("operator") == "Exists" and not t.get("key") and
+                    t.get("effect") == "PreferNoSchedule" for t in tolerations):
+                relaxed.append("PreferNoSchedule tolerated")
+                tolerations = tolerations + [{"operator": "Exists", "effect": "PreferNoSchedule"}]
+            else:
+                return
+
+
+def gpu_request(spec):
+    """resources.RequestsForPods for nvidia.com/gpu: the containers' sum
+    (a limit stands for a missing request, as the API server defaults it),
+    or an init container's if larger."""
+    def one(c):
+        res = c.get("resources") or {}
+        v = (res.get("requests") or {}).get("nvidia.com/gpu",
+                                             (res.get("limits") or {}).get("nvidia.com/gpu", 0))
+        return int(str(v), 10)
+    total = sum(one(c) for c in spec.get("containers") or ())
+    return max([total] + [one(c) for c in spec.get("initContainers") or ()])
+
+
+def tolerates(t, taint):
+    """core/v1 Toleration.ToleratesTaint, with the comparison operators
+    Karpenter enables (taints.go Tolerates passes true)."""
+    if t.get("effect") and t["effect"] != taint.get("effect"):
+        return False
+    if t.get("key") and t["key"] != taint.get("key"):
+        return False
+    op = t.get("operator") or "Equal"
+    if op == "Exists":
+        return True
+    if op == "Equal":
+        return (t.get("value") or "") == (taint.get("value") or "")
+    if op in ("Gt", "Lt") and is_int(t.get("value")) and is_int(taint.get("value")):
+        a, b = int(taint["value"], 10), int(t["value"], 10)
+        return a > b if op == "Gt" else a < b
+    return False
+
+
+def untolerated(taints, tolerations):
+    """Taints.Tolerates (pkg/scheduling/taints.go): the first taint no
+    toleration tolerates, as KEY=VALUE:EFFECT, or None."""
+    for taint in taints or ():
+        if not any(tolerates(t, taint) for t in tolerations or ()):
+            return "%s=%s:%s" % (taint.get("key"), taint.get("value", ""), taint.get("effect"))
+    return None
 
 
 def read_csv(path):
@@ -382,14 +503,60 @@ def template_requirements(pool):
     return r
 
 
-def judge_pool(pool, rows, opts):
-    """The lines for one NodePool and whether every listed capacity type launches."""
+def search(claim, ct, rows, names, zones, reservations, opts, vocab, gpus):
+    """The first (type, zone, reservation) with an offering of capacity type
+    ct compatible with claim, the instance type intersecting it
+    (nodeclaim.go filterInstanceTypesByRequirements: compatible and fits),
+    and gpus nvidia.com/gpu fitting; else None and why not."""
+    why = []
+    for n in sorted(rows):
+        mine = [x for x in reservations if x["instanceType"] == n]
+        it = instance_requirements(rows[n], zones, opts["region"], mine, vocab)
+        bad = it.intersects(claim)
+        if bad:
+            if n in names:
+                why.append("%s: instance type: %s" % (n, bad))
+            continue
+        have = atoi(rows[n].get("resource_nvidia_com_gpu") or "0")
+        if gpus > have:
+            why.append("%s: %d nvidia.com/gpu requested, the type has %d" % (n, gpus, have))
+            continue
+        for (oct_, z, rid, req) in offerings(zones, mine):
+            if oct_ != ct:
+                continue
+            bad = claim.compatible(req)
+            if not bad:
+                return (n, z, rid), why
+            why.append("%s %s offering: %s" % (n, ct, bad))
+    return None, why
+
+
+def pool_reservations(opts, names, zones, listed):
+    """The reservations the pool's node class selects (see --reservations);
+    none while the ReservedCapacity feature gate is off: the provider's
+    nodeclass controller then resolves no reservation
+    (pkg/controllers/nodeclass/controller.go) and the reserved resolver
+    offers nothing (reserved_capacity_resolver.go ResolveOfferings)."""
+    if not opts["reserved_gate"]:
+        return []
+    if opts["reservations"] is not None:
+        return opts["reservations"]
+    if "reserved" not in listed:
+        return []
+    return [{"id": "cr-%s-%s" % (n, t), "instanceType": n, "zone": zones[0],
+             "type": t, "interruptible": False} for n in names for t in RESERVATION_TYPES]
+
+
+def judge_pool(pool, rows, opts, pod=None):
+    """The lines for one NodePool (for a Pod, or for the pool alone) and
+    whether every listed capacity type launches."""
     name = pool["metadata"]["name"]
-    ref = pool["spec"]["template"]["spec"].get("nodeClassRef") or {}
+    tspec = pool["spec"]["template"]["spec"]
+    ref = tspec.get("nodeClassRef") or {}
     vocab = "eks.amazonaws.com/" if ref.get("group") == "eks.amazonaws.com" else AWS
     tmpl = template_requirements(pool)
-    written = requirements_of(pool["spec"]["template"]["spec"].get("requirements"))
-    listed = [r["values"] for r in pool["spec"]["template"]["spec"].get("requirements") or ()
+    written = requirements_of(tspec.get("requirements"))
+    listed = [r["values"] for r in tspec.get("requirements") or ()
               if r["key"] == CAPACITY and r["operator"] == "In"]
     listed = list(dict.fromkeys(listed[0])) if listed else ["on-demand"]
     zones = opts["zones"] or (sorted(written[ZONE].values) if ZONE in written and
@@ -397,44 +564,45 @@ def judge_pool(pool, rows, opts):
                               ["us-west-2a", "us-west-2b", "us-west-2c"])
     names = sorted(written[INSTANCE_TYPE].values) if INSTANCE_TYPE in written and \
         not written[INSTANCE_TYPE].complement else sorted(rows)
-    reservations = opts["reservations"]
-    if reservations is None:
-        reservations = [{"id": "cr-%s-%s" % (n, t), "instanceType": n, "zone": zones[0],
-                         "type": t, "interruptible": False}
-                        for n in names for t in RESERVATION_TYPES] if "reserved" in listed else []
-    claim = tmpl.copy()
-    why_pod = None
-    if opts["pod"] is not None:
-        why_pod = tmpl.compatible(opts["pod"])
-        claim.add(*opts["pod"].values())
+    reservations = pool_reservations(opts, names, zones, listed)
+    # spec.template.spec.taints only: startupTaints are not the Pod's to
+    # tolerate (nodeclaim.go CanAdd checks n.Spec.Taints)
+    taints = tspec.get("taints") or []
+    gpus = pod.gpus if pod else 0
+    if opts["gpus"] == "largest":
+        gpus = max([atoi(rows[n].get("resource_nvidia_com_gpu") or "0") for n in sorted(rows)
+                    if not instance_requirements(rows[n], zones, opts["region"], [], vocab)
+                    .intersects(tmpl)] or [0])
+    elif opts["gpus"] is not None:
+        gpus = atoi(opts["gpus"])
+    if pod is None:
+        attempts = [(Requirements(), None, [])]
+    else:
+        attempts = list(pod.attempts(opts["prefer_no_schedule"]))
     lines, ok = [], True
     for ct in listed:
-        if why_pod:
-            lines.append("%s %s: no offering: the Pod: %s" % (name, ct, why_pod))
-            ok = False
-            continue
         found, why = None, []
-        for n in sorted(rows):
-            mine = [x for x in reservations if x["instanceType"] == n]
-            it = instance_requirements(rows[n], zones, opts["region"], mine, vocab)
-            bad = it.intersects(claim)
-            if bad:
-                if n in names:
-                    why.append("%s: instance type: %s" % (n, bad))
-                continue
-            for (oct_, z, rid, req) in offerings(zones, mine):
-                if oct_ != ct:
+        for preq, tols, relaxed in attempts:
+            if tols is not None:
+                bad = untolerated(taints, tols)
+                if bad:
+                    why.append("the Pod: does not tolerate taint %s" % bad)
                     continue
-                bad = claim.compatible(req)
-                if not bad:
-                    found = (n, z, rid)
-                    break
-                why.append("%s %s offering: %s" % (n, ct, bad))
+            bad = tmpl.compatible(preq)
+            if bad:
+                why.append("the Pod: %s" % bad)
+                continue
+            claim = tmpl.copy().add(*preq.values())
+            found, more = search(claim, ct, rows, names, zones, reservations, opts, vocab, gpus)
+            why += more
             if found:
+                found += (relaxed,)
                 break
         if found:
-            lines.append("%s %s: launches %s in %s%s" % (
-                name, ct, found[0], found[1], " (reservation %s)" % found[2] if found[2] else ""))
+            lines.append("%s %s: launches %s in %s%s%s" % (
+                name, ct, found[0], found[1],
+                " (reservation %s)" % found[2] if found[2] else "",
+                " [%s]" % ", ".join(found[3]) if found[3] else ""))
         else:
             ok = False
             lines.append("%s %s: no offering: %s" % (
@@ -462,9 +630,40 @@ def parse_side(text):
     return Requirements().add(Requirement.new(parts[0], parts[1], values))
 
 
+def release(text):
+    """"1.5" or "v1.5.2" as (1, 5)."""
+    m = re.fullmatch(r"v?([0-9]+)\.([0-9]+)(\.[0-9]+)?", text or "")
+    if not m:
+        raise ValueError("--karpenter-version wants MAJOR.MINOR, got %r" % text)
+    return int(m.group(1)), int(m.group(2))
+
+
+def reserved_gate(opts):
+    """The ReservedCapacity feature gate: as --feature-gates says, else its
+    default in the release (pkg/operator/options/options.go: false in
+    v1.3.0-v1.5.x, true from v1.6.0; no such gate, and no reserved
+    capacity, before v1.3.0), else v1.14.1's (true)."""
+    if opts["feature_gates"] is not None:
+        for kv in opts["feature_gates"].split(","):
+            k, _, v = kv.partition("=")
+            if k.strip() == "ReservedCapacity":
+                return v.strip().lower() == "true"
+    if opts["karpenter_version"]:
+        return release(opts["karpenter_version"]) >= (1, 6)
+    return True
+
+
+def read_pod(path):
+    with open(path) as f:
+        doc = json.load(f)
+    base = re.sub(r"\.json$", "", path.rsplit("/", 1)[-1])
+    return Pod(doc, base)
+
+
 def main(argv):
-    opts = {"instance_types": None, "local_nvme": None, "reservations": None, "pod": None,
-            "zones": None, "region": "us-west-2"}
+    opts = {"instance_types": None, "local_nvme": None, "reservations": None, "pod": [],
+            "zones": None, "region": "us-west-2", "karpenter_version": None,
+            "feature_gates": None, "prefer_no_schedule": False, "gpus": None}
     files = []
     args = list(argv)
     try:
@@ -476,15 +675,14 @@ def main(argv):
                 print("incompatible: %s" % bad if bad else "compatible")
                 return 0
             if a in ("--instance-types", "--local-nvme", "--reservations", "--pod", "--zones",
-                     "--region"):
+                     "--region", "--karpenter-version", "--feature-gates", "--gpus"):
                 value = args.pop(0)
                 key = a[2:].replace("-", "_")
                 if key in ("reservations",):
                     with open(value) as f:
                         value = json.load(f)
                 elif key == "pod":
-                    with open(value) as f:
-                        value = pod_requirements(json.load(f))
+                    value = opts["pod"] + [read_pod(value)]
                 elif key == "zones":
                     value = value.split(",")
                 opts[key] = value
@@ -494,23 +692,32 @@ def main(argv):
                 files.append(a)
         if not opts["instance_types"] or not files:
             raise ValueError("need --instance-types CSV and a stream")
+        opts["reserved_gate"] = reserved_gate(opts)
         rows = instance_rows(opts["instance_types"], opts["local_nvme"])
         pools = [d for f in files for d in read_stream(f)
                  if isinstance(d, dict) and d.get("kind") == "NodePool"]
     except (ValueError, IndexError, OSError, KeyError) as e:
         print("karpenter_launch.py: %s" % e, file=sys.stderr)
         return 2
+    # NewScheduler (scheduler.go): a PreferNoSchedule taint on any pool
+    # lets preference relaxation tolerate them all
+    opts["prefer_no_schedule"] = any(
+        t.get("effect") == "PreferNoSchedule" for p in pools
+        for t in ((p.get("spec") or {}).get("template") or {}).get("spec", {}).get("taints") or ())
     all_ok = True
-    for p in pools:
-        try:
-            lines, ok = judge_pool(p, rows, opts)
-        except (ValueError, IndexError, KeyError, TypeError) as e:
-            print("karpenter_launch.py: NodePool %s: %s" % (
-                (p.get("metadata") or {}).get("name"), e), file=sys.stderr)
-            return 2
-        all_ok &= ok
-        for line in lines:
-            print(line)
+    pods = opts["pod"] or [None]
+    for pod in pods:
+        prefix = "%s: " % pod.name if len(pods) > 1 else ""
+        for p in pools:
+            try:
+                lines, ok = judge_pool(p, rows, opts, pod)
+            except (ValueError, IndexError, KeyError, TypeError) as e:
+                print("karpenter_launch.py: NodePool %s: %s" % (
+                    (p.get("metadata") or {}).get("name"), e), file=sys.stderr)
+                return 2
+            all_ok &= ok
+            for line in lines:
+                print(prefix + line)
     if not pools:
         print("no NodePool")
     return 0 if all_ok else 1

@@ -1,0 +1,217 @@
+#!/bin/sh
+# t2226: which Pods each rendered NodePool launches for, as Karpenter
+# decides it.  For every golden render case, Pods of each site are run
+# through the case's rendered placement policies by the CEL engine of
+# t2204 (tests/tools/policy-eval.mjs, every policy of the stream, as
+# admission chains them), and what comes out is judged by
+# tests/tools/karpenter_launch.py against every NodePool of the case: the
+# pool's taints (startupTaints aside), its requirements, the instance
+# types and their offerings, the Pod's nodeSelector, required terms
+# (alternatives) and preferred terms (relaxed), and its GPU request (the
+# largest nvidia.com/gpu count of the types the pool can launch).
+#   place    a GPU Pod of the first placement namespace (and the scope's
+#            matchLabels), no tolerations of its own: launches from every
+#            capacity type of its site's fallback pool, none from a burst
+#            pool;
+#   burst    the same in the burst scope: launches from its site's burst
+#            pool, none from the fallback;
+#   stranger a GPU Pod of another namespace that tolerates nvidia.com/gpu
+#            (operator Exists) and has no site affinity: launches from no
+#            pool of an exclusive site (one whose pools carry the site
+#            taint), and can from a site that is not exclusive;
+#   all      a stranger tolerating every taint (operator Exists, no key):
+#            launches from every pool of every site, the documented
+#            exception.
+. "$TEST_TOP/tests/lib.sh"
+
+tool="$TEST_TOP/tests/tools/karpenter_launch.py"
+tools="$TEST_TOP/.tools/node_modules"
+cases="$TEST_TOP/testdata/render"
+K="$UPSTREAM/karpenter"
+
+if ! [ -d "$tools/@marcbachmann/cel-js" ] || ! [ -d "$tools/yaml" ]; then
+	test_skip "Pods launched by the rendered NodePools" "npm test tools missing in .tools (run make deps)"
+	test_done
+	exit
+fi
+if ! [ -f "$K/gpu-instance-types.csv" ]; then
+	test_skip "Pods launched by the rendered NodePools" "../shared/upstream not found"
+	test_done
+	exit
+fi
+mkdir -p "$SCRATCH/eval"
+cp "$TEST_TOP/tests/tools/policy-eval.mjs" "$SCRATCH/eval/"
+ln -s "$tools" "$SCRATCH/eval/node_modules"
+
+# pods.cjs SITES_DIR OUT_DIR: for each site file, OUT/SITE.{place,burst,
+# stranger,all}.json (burst only with a burst block) and a line
+# "SITE ENGINE CLUSTER" on stdout
+cat >"$SCRATCH/eval/pods.cjs" <<'JS'
+const fs = require('fs'), YAML = require('yaml');
+const [dir, out] = process.argv.slice(2);
+const pod = (name, ns, labels, tolerations) => ({
+	apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels },
+	spec: Object.assign({ containers: [{ name: 'main', image: 'registry.example.com/gpu:1',
+		resources: { limits: { 'nvidia.com/gpu': '1' } } }] }, tolerations ? { tolerations } : {}) });
+const write = (site, kind, p) => fs.writeFileSync(`${out}/${site}.${kind}.json`, JSON.stringify(p));
+for (const f of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+	for (const doc of YAML.parseAllDocuments(fs.readFileSync(`${dir}/${f}`, 'utf8')).map((d) => d.toJS())) {
+		if (!doc || doc.kind !== 'GPUSite') continue;
+		const site = doc.metadata.name, spec = doc.spec ?? {}, pl = spec.placement ?? {};
+		const labels = (sel) => (sel ?? {}).matchLabels ?? {};
+		write(site, 'place', pod('place', (pl.namespaces ?? ['default'])[0], labels(pl.podSelector)));
+		if (spec.burst)
+			write(site, 'burst', pod('burst', spec.burst.namespaces[0], labels(spec.burst.podSelector)));
+		write(site, 'stranger', pod('stranger', 'stranger-ns', {},
+			[{ key: 'nvidia.com/gpu', operator: 'Exists' }]));
+		write(site, 'all', pod('all', 'stranger-ns', {}, [{ operator: 'Exists' }]));
+		console.log(`${site} ${pl.engine ?? 'kyverno'} ${spec.cluster?.name ?? ''}`);
+	}
+}
+JS
+
+# pools.cjs STREAM.json: "POOL SITE ROLE EXCLUSIVE" for every NodePool
+# (EXCLUSIVE: yes when the pool carries the site taint gpusite.io/site)
+cat >"$SCRATCH/eval/pools.cjs" <<'JS'
+const fs = require('fs');
+for (const line of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
+	if (!line.trim()) continue;
+	const o = JSON.parse(line);
+	if (o.kind !== 'NodePool') continue;
+	const t = o.spec.template, taints = t.spec.taints ?? [];
+	const site = t.metadata.labels['gpusite.io/site'], role = t.metadata.labels['gpusite.io/pool'];
+	const excl = taints.some((x) => x.key === 'gpusite.io/site' && x.value === site);
+	console.log(`${o.metadata.name} ${site} ${role} ${excl ? 'yes' : 'no'}`);
+}
+JS
+
+# policies.cjs STREAM.json SITES SITE: the placement policies of every
+# site of SITE's cluster, comma separated (admission runs them all)
+cat >"$SCRATCH/eval/policies.cjs" <<'JS'
+const fs = require('fs');
+const [stream, sitesFile, site] = process.argv.slice(2);
+const cluster = {};
+for (const l of fs.readFileSync(sitesFile, 'utf8').split('\n').filter(Boolean)) {
+	const [s, , c] = l.split(' ');
+	cluster[s] = c;
+}
+const kinds = ['MutatingPolicy', 'ClusterPolicy', 'MutatingAdmissionPolicy'];
+const names = fs.readFileSync(stream, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
+	.filter((o) => kinds.includes(o.kind) && cluster[o.metadata.labels?.['gpusite.io/site']] === cluster[site])
+	.map((o) => o.metadata.name);
+console.log(names.join(','));
+JS
+
+# judge.py POOLS SITES LAUNCH: what each Pod must and must not get, one
+# line per claim: "ok CLAIM" or "FAIL CLAIM: the tool's lines"
+cat >"$SCRATCH/eval/judge.py" <<'PY'
+import sys
+pools = [l.split() for l in open(sys.argv[1]) if l.strip()]
+sites = dict(l.split()[:2] for l in open(sys.argv[2]) if l.strip())
+lines = [l.rstrip("\n") for l in open(sys.argv[3])]
+def got(podfile, pool):
+    return [l for l in lines if l.startswith("%s: %s " % (podfile, pool))]
+def claim(text, podfile, pool, want):
+    out = got(podfile, pool)
+    if not out:
+        print("FAIL %s: no line for %s on %s" % (text, podfile, pool)); return
+    bad = [l for l in out if (": launches " in l) != want]
+    print(("FAIL %s: %s" % (text, " | ".join(bad))) if bad else "ok " + text)
+for name, site, role, excl in pools:
+    has_burst = any(p[1] == site and p[2] == "burst" for p in pools)
+    if sites.get(site) == "none":
+        print("skip %s: placement.engine none renders no policy" % name)
+    elif role == "fallback":
+        claim("%s: the largest placement Pod launches every capacity type" % name,
+              site + ".place", name, True)
+        if has_burst:
+            claim("%s: the burst Pod launches none" % name, site + ".burst", name, False)
+    elif role == "burst":
+        claim("%s: the largest burst Pod launches every capacity type" % name,
+              site + ".burst", name, True)
+        claim("%s: the placement Pod launches none" % name, site + ".place", name, False)
+    if role == "burst":
+        claim("%s: a stranger launches none (the burst taint)" % name, site + ".stranger", name,
+              False)
+    elif excl == "yes":
+        claim("%s: exclusive site, a stranger launches none" % name, site + ".stranger", name, False)
+    else:
+        claim("%s: site not exclusive, a stranger can launch" % name, site + ".stranger", name, True)
+    claim("%s: a Pod tolerating everything still launches (the exception)" % name,
+          site + ".all", name, True)
+PY
+
+launch() {
+	python3 "$tool" --instance-types "$K/gpu-instance-types.csv" \
+		--local-nvme "$K/gpu-instance-local-nvme.csv" "$@"
+}
+
+test_expect_success 'the model: taints, tolerations, affinity alternatives, preferred terms, GPU fit' '
+	run_in_case "$cases/two-site-burst" render --format json >"$SCRATCH/tsb.json" &&
+	pod() { printf "%s\n" "{\"metadata\": {\"name\": \"p\"}, \"spec\": {$2, \"containers\": [{\"name\": \"c\", \"resources\": {\"limits\": {\"nvidia.com/gpu\": \"$3\"}}}]}}" >"$SCRATCH/$1.json"; } &&
+	T="\"tolerations\": [{\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\"}]" &&
+	pod bare "\"nodeSelector\": {}" 4 &&
+	pod tol "$T" 4 &&
+	pod big "$T" 5 &&
+	pod alt "$T, \"affinity\": {\"nodeAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": {\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"gpusite.io/site\", \"operator\": \"In\", \"values\": [\"elsewhere\"]}]}, {\"matchExpressions\": [{\"key\": \"gpusite.io/site\", \"operator\": \"In\", \"values\": [\"seoul-dc1\"]}]}]}}}" 1 &&
+	pod pref "$T, \"affinity\": {\"nodeAffinity\": {\"preferredDuringSchedulingIgnoredDuringExecution\": [{\"weight\": 1, \"preference\": {\"matchExpressions\": [{\"key\": \"gpusite.io/site\", \"operator\": \"In\", \"values\": [\"seoul-dc1\"]}]}}, {\"weight\": 100, \"preference\": {\"matchExpressions\": [{\"key\": \"eks.amazonaws.com/compute-type\", \"operator\": \"In\", \"values\": [\"hybrid\"]}]}}]}}" 1 &&
+	{ launch --pod "$SCRATCH/bare.json" --pod "$SCRATCH/tol.json" --pod "$SCRATCH/big.json" \
+		--pod "$SCRATCH/alt.json" --pod "$SCRATCH/pref.json" "$SCRATCH/tsb.json" || :; } >"$SCRATCH/model.out" &&
+	cat "$SCRATCH/model.out" &&
+	grep -q "^bare: seoul-dc1-gpu-fallback on-demand: no offering: the Pod: does not tolerate taint nvidia.com/gpu=Exists:NoSchedule$" "$SCRATCH/model.out" &&
+	grep -q "^tol: seoul-dc1-gpu-fallback on-demand: launches g6e.12xlarge in " "$SCRATCH/model.out" &&
+	grep -q "^tol: seoul-dc1-gpu-burst spot: no offering: the Pod: does not tolerate taint gpusite.io/burst=true:NoSchedule$" "$SCRATCH/model.out" &&
+	grep -q "^big: seoul-dc1-gpu-fallback on-demand: no offering: g6e.12xlarge: 5 nvidia.com/gpu requested, the type has 4$" "$SCRATCH/model.out" &&
+	grep -q "^alt: seoul-dc1-gpu-fallback on-demand: launches g6e.12xlarge in us-west-2a \[required term dropped\]$" "$SCRATCH/model.out" &&
+	grep -q "^alt: seoul-dc2-gpu-fallback on-demand: no offering: the Pod: gpusite.io/site In \[elsewhere\] never meets gpusite.io/site In \[seoul-dc2\]; the Pod: gpusite.io/site In \[seoul-dc1\] never meets " "$SCRATCH/model.out" &&
+	grep -q "^pref: seoul-dc1-gpu-fallback on-demand: launches g6e.12xlarge in us-west-2a \[preferred term dropped\]$" "$SCRATCH/model.out" &&
+	grep -q "^pref: seoul-dc2-gpu-fallback on-demand: launches g6e.12xlarge in us-west-2a \[preferred term dropped, preferred term dropped\]$" "$SCRATCH/model.out"
+'
+
+test_expect_success 'the model: startupTaints are not the Pod'"'"'s to tolerate' '
+	sed "s/\"taints\":/\"startupTaints\":/" "$SCRATCH/tsb.json" >"$SCRATCH/startup.json" &&
+	launch --pod "$SCRATCH/bare.json" "$SCRATCH/startup.json" >"$SCRATCH/startup.out" &&
+	cat "$SCRATCH/startup.out" &&
+	! grep -q "no offering" "$SCRATCH/startup.out"
+'
+
+test_expect_success 'every golden site: placement, burst, stranger and tolerate-all Pods' '
+	: >"$SCRATCH/all.judged" &&
+	for dir in "$cases"/*/; do
+		name=$(basename "$dir") &&
+		sites="$dir/sites" &&
+		{ ! [ -f "$dir/path" ] || sites="$dir/$(cat "$dir/path")"; } &&
+		mkdir -p "$SCRATCH/$name/pods" "$SCRATCH/$name/mut" &&
+		run_in_case "${dir%/}" render --format json >"$SCRATCH/$name/stream.json" 2>"$SCRATCH/$name/err" &&
+		run_in_case "${dir%/}" render >"$SCRATCH/$name/stream.yaml" 2>>"$SCRATCH/$name/err" &&
+		node "$SCRATCH/eval/pods.cjs" "$sites" "$SCRATCH/$name/pods" >"$SCRATCH/$name/sites" &&
+		node "$SCRATCH/eval/pools.cjs" "$SCRATCH/$name/stream.json" >"$SCRATCH/$name/pools" &&
+		while read -r site engine cluster; do
+			pols=$(node "$SCRATCH/eval/policies.cjs" "$SCRATCH/$name/stream.json" \
+				"$SCRATCH/$name/sites" "$site") &&
+			if test -n "$pols"
+			then
+				node "$SCRATCH/eval/policy-eval.mjs" --batch "$SCRATCH/$name/mut" \
+					"$SCRATCH/$name/stream.yaml" "$pols" "$SCRATCH/$name/pods/$site".*.json \
+					2>>"$SCRATCH/$name/eval.err"
+			else
+				cp "$SCRATCH/$name/pods/$site".*.json "$SCRATCH/$name/mut/"
+			fi || return 1
+		done <"$SCRATCH/$name/sites" &&
+		set -- &&
+		for p in "$SCRATCH/$name/mut"/*.json; do
+			set -- "$@" --pod "$p" || return 1
+		done &&
+		{ launch --gpus largest "$@" "$SCRATCH/$name/stream.json" || :; } >"$SCRATCH/$name/launch" &&
+		python3 "$SCRATCH/eval/judge.py" "$SCRATCH/$name/pools" "$SCRATCH/$name/sites" \
+			"$SCRATCH/$name/launch" | sed "s/^\([a-zA-Z]*\) /\1 $name: /" >>"$SCRATCH/all.judged" || return 1
+	done &&
+	cat "$SCRATCH/all.judged" &&
+	! grep -q "^FAIL" "$SCRATCH/all.judged" &&
+	test "$(grep -c "^ok .*: the largest placement Pod launches every capacity type" "$SCRATCH/all.judged")" -ge 20 &&
+	grep -q "^ok two-site-burst: seoul-dc1-gpu-burst: the placement Pod launches none" "$SCRATCH/all.judged" &&
+	grep -q "^ok two-site-burst: seoul-dc2-gpu-fallback: the burst Pod launches none" "$SCRATCH/all.judged" &&
+	grep -q "^ok fallback-reserved-al2023: lab-gpu-fallback: the largest placement Pod" "$SCRATCH/all.judged"
+'
+
+test_done
