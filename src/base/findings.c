@@ -315,6 +315,9 @@ const struct finding findings_table[] = {
 	ROW("GS188", DIAG_ERROR, FINDING_RULE,
 	    "argocd.destinationServer is the ARN of an EKS cluster of another name or region than "
 	    "the site's cluster"),
+	ROW("GS189", DIAG_ERROR, FINDING_RULE,
+	    "a cloud pool lists a capacity type that no offering of its instance types can "
+	    "satisfy"),
 	ROW("GS190", DIAG_ERROR, FINDING_RENDER, "--site or --cluster names nothing"),
 	ROW("GS191", DIAG_ERROR, FINDING_RENDER,
 	    "nothing to render: no site, or the selected sites produce no object"),

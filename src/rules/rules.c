@@ -22,7 +22,7 @@ const struct rule *const rules_table[] = {
 	&rule_gs107, &rule_gs108, &rule_gs109, &rule_gs110, &rule_gs111, &rule_gs112, &rule_gs113,
 	&rule_gs114, &rule_gs115, &rule_gs116, &rule_gs117, &rule_gs171, &rule_gs172, &rule_gs174,
 	&rule_gs176, &rule_gs178, &rule_gs179, &rule_gs180, &rule_gs181, &rule_gs182, &rule_gs183,
-	&rule_gs184, &rule_gs186, &rule_gs187, &rule_gs188, &rule_gs196,
+	&rule_gs184, &rule_gs186, &rule_gs187, &rule_gs188, &rule_gs189, &rule_gs196,
 };
 
 const size_t rules_count = sizeof(rules_table) / sizeof(rules_table[0]);

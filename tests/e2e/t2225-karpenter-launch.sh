@@ -164,10 +164,35 @@ test_expect_success UPSTREAM 'reserved capacity: no offering while the ReservedC
 	reserved_site gate "[reserved, on-demand]" default &&
 	expect_exit 1 launch --karpenter-version 1.5 "$SCRATCH/gate.json" >"$SCRATCH/gate.out" &&
 	cat "$SCRATCH/gate.out" &&
-	grep -q "^lab-gpu-fallback reserved: no offering: " "$SCRATCH/gate.out" &&
+	grep -q "^lab-gpu-fallback reserved: no offering: the ReservedCapacity feature gate is off" "$SCRATCH/gate.out" &&
 	grep -q "^lab-gpu-fallback on-demand: launches " "$SCRATCH/gate.out" &&
 	launch --karpenter-version 1.5 --feature-gates ReservedCapacity=true "$SCRATCH/gate.json" &&
 	launch --karpenter-version 1.6 "$SCRATCH/gate.json"
+'
+
+# GS189: the case of testdata/invalid is refused by render, so it is
+# rendered at Karpenter 1.6, where GS189 is quiet: its NodePools have no
+# requirement that depends on the release (no capacityReservationType, no
+# minGpuMemoryMiB), so they are the ones 1.5 would get.  Karpenter 1.5's
+# default gates give them no reserved offering; 1.6's do.
+test_expect_success UPSTREAM 'GS189: each pool it names has no offering of that capacity type' '
+	case189="$TEST_TOP/testdata/invalid/GS189-reserved-gate-off" &&
+	grep "\[GS189\]" "$case189/expected.err" >"$SCRATCH/gs189.err" &&
+	test "$(wc -l <"$SCRATCH/gs189.err")" = 2 &&
+	mkdir -p "$SCRATCH/gs189/sites" &&
+	sed "s/versions: {karpenter: \"1.5\"}/versions: {karpenter: \"1.6\"}/" \
+		"$case189/sites/lab.yaml" >"$SCRATCH/gs189/sites/lab.yaml" &&
+	"$GPUSITE" validate "$SCRATCH/gs189/sites" &&
+	"$GPUSITE" render --format json "$SCRATCH/gs189/sites" >"$SCRATCH/gs189.json" &&
+	! grep -q "capacity-reservation-type\|Gte\|instance-gpu-memory" "$SCRATCH/gs189.json" &&
+	expect_exit 1 launch --karpenter-version 1.5 "$SCRATCH/gs189.json" >"$SCRATCH/gs189-15.out" &&
+	cat "$SCRATCH/gs189-15.out" &&
+	grep -q "^lab-gpu-fallback reserved: no offering: the ReservedCapacity feature gate is off" "$SCRATCH/gs189-15.out" &&
+	grep -q "^lab-gpu-burst reserved: no offering: the ReservedCapacity feature gate is off" "$SCRATCH/gs189-15.out" &&
+	grep -q "^lab-gpu-fallback on-demand: launches " "$SCRATCH/gs189-15.out" &&
+	test "$(grep -c ": no offering" "$SCRATCH/gs189-15.out")" = 2 &&
+	launch --karpenter-version 1.6 "$SCRATCH/gs189.json" >"$SCRATCH/gs189-16.out" &&
+	grep -q "^lab-gpu-burst reserved: launches " "$SCRATCH/gs189-16.out"
 '
 
 test_done

@@ -605,6 +605,9 @@ def judge_pool(pool, rows, opts, pod=None):
                 " [%s]" % ", ".join(found[3]) if found[3] else ""))
         else:
             ok = False
+            if ct == "reserved" and not opts["reserved_gate"]:
+                why.insert(0, "the ReservedCapacity feature gate is off: the node class"
+                           " resolves no reservation")
             lines.append("%s %s: no offering: %s" % (
                 name, ct, "; ".join(dict.fromkeys(why)) or "no instance type of --instance-types"))
     return lines, ok
