@@ -234,9 +234,13 @@ explain_scoped_pool(FILE *out, struct arena *a, const struct spec_site *s,
 			? arena_printf(a, " (%s.podSelector)", pool->spec_key)
 			: "",
 		pool->title, inventory_excludes_text(a, sc));
-	if (pool->taint)
-		fprintf(out, " (its nodes are tainted %s=%s:%s)", pool->taint->key,
-			pool->taint->value ? pool->taint->value : "", pool->taint->effect);
+	for (size_t t = 0; t < pool->taint_count; t++)
+		fprintf(out, "%s%s=%s:%s%s",
+			!t                          ? " (its nodes are tainted "
+			: t + 1 < pool->taint_count ? ", "
+						    : " and ",
+			pool->taints[t].key, pool->taints[t].value ? pool->taints[t].value : "",
+			pool->taints[t].effect, t + 1 == pool->taint_count ? ")" : "");
 	fprintf(out, "\n");
 	explain_types(out, f);
 	if (!uses_spot(f))

@@ -84,6 +84,24 @@ has_fallback(const struct spec_site *site)
 	return site->fallback.enabled;
 }
 
+/* The taints of pool `p` beside the GPU taint: the role's `own` (or
+ * NULL), then the site taint when the pool is exclusive (docs/design/inventory.md). */
+static void
+pool_taints(struct arena *a, struct inv_pool *p, const struct spec_site *site,
+	    const struct spec_taint *own)
+{
+	struct spec_taint *t = arena_alloc(a, 2 * sizeof(*t));
+	size_t n = 0;
+
+	if (own)
+		t[n++] = *own;
+	if (p->spec->exclusive)
+		t[n++] = (struct spec_taint){ INV_SITE_TAINT_KEY, site->name, INV_POOL_TAINT_EFFECT,
+					      NULL };
+	p->taints = n ? t : NULL;
+	p->taint_count = n;
+}
+
 static void
 fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 {
@@ -114,6 +132,7 @@ fallback_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 	p->owns_class = true;
 	p->plugin_covers = true;
 	p->scope = NULL; /* the placement scope's Pods */
+	pool_taints(a, p, site, NULL);
 	p->alert_prefix = "GPUSiteFallback";
 	p->limit_note = "pods beyond it stay pending.";
 }
@@ -153,7 +172,7 @@ burst_pool(struct arena *a, struct inv_pool *p, const struct spec_site *site)
 	p->spec_path = "spec.burst";
 	p->name = arena_printf(a, "%s" INV_BURST_POOL_SUFFIX, site->name);
 	p->renders_class = false; /* the fallback's entry renders it */
-	p->taint = &taint;
+	pool_taints(a, p, site, &taint);
 	p->normal_time = true;
 	for (size_t i = 0; i < fb.node_label_count; i++)
 		kvs_set(a, &tl, fb.node_labels[i].key, fb.node_labels[i].value);

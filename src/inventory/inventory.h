@@ -63,8 +63,11 @@ struct inv_pool {
 	/* the labels the pool's template puts on every node it launches */
 	const struct spec_kv *node_labels;
 	size_t node_label_count;
-	/* a taint the pool's nodes carry beside the GPU taint, or NULL */
-	const struct spec_taint *taint;
+	/* the taints the pool's nodes carry beside the GPU taint: the
+	 * role's own (the burst taint), then the site taint when the pool is
+	 * exclusive.  The Pods of the pool's scope tolerate each of them. */
+	const struct spec_taint *taints;
+	size_t taint_count;
 	/* capacity for normal times (the burst pool): its nodes do not mean
 	 * the site has failed over, so no activation alert */
 	bool normal_time;

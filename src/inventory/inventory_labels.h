@@ -30,12 +30,19 @@
 #define INV_POOL_LABEL "gpusite.io/pool"
 #define INV_POOL_FALLBACK "fallback"
 #define INV_POOL_BURST "burst"
+/* The effect of every taint gpusite puts on a pool's nodes. */
+#define INV_POOL_TAINT_EFFECT "NoSchedule" /* Kubernetes' (upstream's name) */
+/* A node of an exclusive pool (fallback.exclusive, burst.exclusive, the
+ * default): the taint <INV_SITE_LABEL>=<site>:NoSchedule, tolerated only
+ * by the site's scoped Pods and what gpusite renders for its nodes
+ * (docs/design/inventory.md).  Its key is the site label's. */
+#define INV_SITE_TAINT_KEY INV_SITE_LABEL
 /* A burst node: node-type=cloud-gpu-burst, and the taint that keeps every
  * Pod but those of the burst scope off it. */
 #define INV_NODE_TYPE_BURST "cloud-gpu-burst"
 #define INV_BURST_TAINT_KEY "gpusite.io/burst"
 #define INV_BURST_TAINT_VALUE "true"
-#define INV_BURST_TAINT_EFFECT "NoSchedule"
+#define INV_BURST_TAINT_EFFECT INV_POOL_TAINT_EFFECT
 /* The name of a burst pool: <site>-gpu-burst. */
 #define INV_BURST_POOL_SUFFIX "-gpu-burst"
 /* The suffix of a fallback pool's default name: <site>-gpu-fallback. */

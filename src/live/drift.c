@@ -805,16 +805,34 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 {
 	const struct k8s_taint taint = { s->gpu_taint.key, s->gpu_taint.value,
 					 s->gpu_taint.effect };
-	const struct spec_taint *own = sc->pool ? sc->pool->taint : NULL;
-	const struct k8s_taint pool_taint = { own ? own->key : NULL, own ? own->value : NULL,
-					      own ? own->effect : NULL };
+	const struct inventory *inv = inventory_site(a, s);
+	/* the taints of the pools the scope launches from: its own pool's,
+	 * or those of the pools without a scope of their own */
+	struct k8s_taint *own = arena_alloc(a, (INV_POOL_MAX * 2 + 1) * sizeof(*own));
+	size_t own_count = 0;
 	const char *taints =
 		taint_text(a, s->gpu_taint.key, s->gpu_taint.value, s->gpu_taint.effect);
 	const char *noun = sc->pool ? arena_printf(a, "%s ", sc->pool->noun) : "";
 
-	if (own)
-		taints = arena_printf(a, "%s and %s", taints,
-				      taint_text(a, own->key, own->value, own->effect));
+	for (size_t k = 0; k < inv->pool_count; k++) {
+		const struct inv_pool *p = &inv->pools[k];
+
+		if (sc->pool ? p != sc->pool : p->scope != NULL)
+			continue;
+		for (size_t t = 0; t < p->taint_count; t++) {
+			const struct spec_taint *pt = &p->taints[t];
+			bool seen = false;
+
+			for (size_t i = 0; i < own_count; i++)
+				seen |= !strcmp(own[i].key, pt->key) &&
+					!strcmp(own[i].value, pt->value);
+			if (seen)
+				continue;
+			own[own_count++] = (struct k8s_taint){ pt->key, pt->value, pt->effect };
+			taints = arena_printf(a, "%s and %s", taints,
+					      taint_text(a, pt->key, pt->value, pt->effect));
+		}
+	}
 	for (size_t ni = 0; ni < sc->namespace_count; ni++) {
 		const char *ns = sc->namespaces[ni];
 		const char **pending = arena_alloc(a, (in->npods + 1) * sizeof(char *));
@@ -829,9 +847,11 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 				continue;
 			if (!strcmp(p->phase, "Pending"))
 				pending[np++] = p->name;
-			if (s->placement.engine != ENGINE_NONE &&
-			    (!k8s_tolerations_tolerate(p->tolerations, &taint) ||
-			     (own && !k8s_tolerations_tolerate(p->tolerations, &pool_taint))) &&
+			bool tolerated = k8s_tolerations_tolerate(p->tolerations, &taint);
+
+			for (size_t t = 0; t < own_count; t++)
+				tolerated &= k8s_tolerations_tolerate(p->tolerations, &own[t]);
+			if (s->placement.engine != ENGINE_NONE && !tolerated &&
 			    strcmp(p->phase, "Succeeded") && strcmp(p->phase, "Failed"))
 				untol[nu++] = p->name;
 		}

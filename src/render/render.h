@@ -287,8 +287,8 @@ struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site
  *          {op: add, path: /spec/tolerations/-, value: the toleration}
  *          when spec.tolerations exists, else
  *          {op: add, path: /spec/tolerations, value: [the toleration]}.
- *  step 2b the same for `pool_taint` when set (the plan of a pool's own
- *          scope: the toleration of the pool's taint), after step 2's.
+ *  step 2b the same for each of `pool_taints`, in order (the taints of
+ *          the pools the scope launches from), after step 2's.
  *  step 3  node affinity, appended to what the Pod has, one requirement
  *          after the other (`affinity`, in order: the hybrid one,
  *          eks.amazonaws.com/compute-type In [hybrid], preferred with
@@ -334,6 +334,8 @@ struct render_affinity {
 	int weight;
 };
 #define RENDER_AFFINITY_MAX 4
+/* The most pool taints one plan tolerates (a pool's own and the site's). */
+#define RENDER_PLAN_TAINTS_MAX 4
 
 struct render_placement_plan {
 	const char *name;         /* policy (and binding) name */
@@ -354,9 +356,16 @@ struct render_placement_plan {
 	const char *site;
 	/* how purpose lines name the scope: "placement", or the pool's noun */
 	const char *scope_noun;
-	/* step 2b: a second taint the Pods tolerate (the pool's), or NULL;
-	 * set only in the plan of a pool's own scope */
-	const struct spec_taint *pool_taint;
+	bool pool_scope; /* the plan of a pool's own scope */
+	/* step 2b: the taints of the pools the scope launches from (the
+	 * burst taint, the site taint of an exclusive pool), each tolerated
+	 * after the GPU taint; `noun` names it ("burst", "site") */
+	struct render_plan_taint {
+		const char *noun;
+		const struct spec_taint *taint;
+		bool exact; /* tolerated by its value (Equal), not Exists */
+	} pool_taints[RENDER_PLAN_TAINTS_MAX];
+	size_t pool_taint_count;
 	/* step 3, in order */
 	struct render_affinity affinity[RENDER_AFFINITY_MAX];
 	size_t affinity_count;

@@ -63,24 +63,28 @@ covered_pools(struct arena *a, struct covered *c, const struct spec_site *const 
 {
 	memset(c, 0, sizeof(*c));
 	c->types = arena_alloc(a, (count * INV_POOL_MAX + 1) * sizeof(*c->types));
-	c->taints = arena_alloc(a, (count * INV_POOL_MAX + 1) * sizeof(*c->taints));
+	c->taints = arena_alloc(a, (count * INV_POOL_MAX * 2 + 1) * sizeof(*c->taints));
 	for (size_t i = 0; i < count; i++) {
 		const struct inventory *inv = inventory_site(a, sites[i]);
 
 		for (size_t k = 0; render_fallback_needs_plugin(sites[i]) && k < inv->pool_count;
 		     k++) {
 			const struct inv_pool *p = &inv->pools[k];
-			bool seen = false;
 
 			if (!p->plugin_covers)
 				continue;
 			if (!listed(c->types, c->type_count, p->node_type))
 				c->types[c->type_count++] = p->node_type;
-			for (size_t t = 0; p->taint && t < c->taint_count; t++)
-				seen |= !strcmp(c->taints[t]->key, p->taint->key) &&
-					!strcmp(c->taints[t]->effect, p->taint->effect);
-			if (p->taint && !seen)
-				c->taints[c->taint_count++] = p->taint;
+			for (size_t pt = 0; pt < p->taint_count; pt++) {
+				const struct spec_taint *own = &p->taints[pt];
+				bool seen = false;
+
+				for (size_t t = 0; t < c->taint_count; t++)
+					seen |= !strcmp(c->taints[t]->key, own->key) &&
+						!strcmp(c->taints[t]->effect, own->effect);
+				if (!seen)
+					c->taints[c->taint_count++] = own;
+			}
 		}
 	}
 }

@@ -165,10 +165,10 @@ nodepool_one(struct render_ctx *ctx, const struct spec_site *site, const struct 
 	 * only Pods that tolerate it (the placement policy adds that) land. */
 	taints = node_map_add(a, tspec, "taints", node_new_seq(a, no_pos));
 	node_seq_push(a, taints, render_toleration_taint(a, &site->gpu_taint));
-	/* a pool's own taint (the burst pool's): only its scope's Pods
-	 * tolerate it */
-	if (pool->taint)
-		node_seq_push(a, taints, render_toleration_taint(a, pool->taint));
+	/* the pool's own taints (the burst taint, the site taint of an
+	 * exclusive pool): only its scope's Pods tolerate them */
+	for (size_t t = 0; t < pool->taint_count; t++)
+		node_seq_push(a, taints, render_toleration_taint(a, &pool->taints[t]));
 	node_map_add_str(a, tspec, "expireAfter",
 			 fb->expire_after.text                         ? fb->expire_after.text
 			 : site->cluster.provisioner == PROV_AUTO_MODE ? "336h"

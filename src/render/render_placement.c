@@ -54,6 +54,31 @@ plan_fill(struct render_placement_plan *out, const struct spec_site *site, bool 
 					      RENDER_SITE_PREFERENCE_WEIGHT);
 }
 
+/* Step 2b of `pool`'s taints: each once, named by the pool's noun, or
+ * "site" for the site taint. */
+static void
+plan_tolerate_pool(struct render_placement_plan *out, const struct inv_pool *pool)
+{
+	for (size_t t = 0; t < pool->taint_count; t++) {
+		const struct spec_taint *pt = &pool->taints[t];
+		bool seen = false;
+
+		for (size_t i = 0; i < out->pool_taint_count; i++)
+			seen |= !strcmp(out->pool_taints[i].taint->key, pt->key) &&
+				!strcmp(out->pool_taints[i].taint->value, pt->value) &&
+				!strcmp(out->pool_taints[i].taint->effect, pt->effect);
+		if (seen || out->pool_taint_count == RENDER_PLAN_TAINTS_MAX)
+			continue;
+		/* the site taint is tolerated by its value: one site's Pods
+		 * never tolerate another site's pools */
+		out->pool_taints[out->pool_taint_count].exact =
+			!strcmp(pt->key, INV_SITE_TAINT_KEY);
+		out->pool_taints[out->pool_taint_count].noun =
+			out->pool_taints[out->pool_taint_count].exact ? "site" : pool->noun;
+		out->pool_taints[out->pool_taint_count++].taint = pt;
+	}
+}
+
 void
 render_placement_plan(struct render_placement_plan *out, struct arena *a,
 		      const struct spec_site *site)
@@ -62,6 +87,10 @@ render_placement_plan(struct render_placement_plan *out, struct arena *a,
 
 	plan_fill(out, site, site->placement.mode == PLACE_REQUIRE_ONPREM);
 	out->scope_noun = "placement";
+	/* the taints of the pools the placement scope launches from */
+	for (size_t k = 0; k < inv->pool_count; k++)
+		if (!inv->pools[k].scope)
+			plan_tolerate_pool(out, &inv->pools[k]);
 	/* fallback work never lands on a pool of another scope (Spot),
 	 * whatever the Pod tolerates itself (a catch-all toleration); hybrid
 	 * nodes carry no pool label, so NotIn keeps them */
@@ -81,10 +110,11 @@ render_placement_pool_plan(struct render_placement_plan *out, const struct spec_
 	plan_fill(out, site, false);
 	out->name = sc->policy_name;
 	out->scope_noun = pool->noun;
+	out->pool_scope = true;
 	out->namespaces = sc->namespaces;
 	out->namespace_count = sc->namespace_count;
 	out->pod_selector = sc->pod_selector;
-	out->pool_taint = pool->taint;
+	plan_tolerate_pool(out, pool);
 	render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn", sc->excludes,
 				      sc->exclude_count, true, 0);
 }
@@ -288,11 +318,14 @@ has_requirement(const struct node *exprs, const struct render_affinity *r)
 	return false;
 }
 
-/* The toleration steps 2 and 2b add: key, Exists, the taint's effect. */
+/* The toleration steps 2 and 2b add: key, Exists, the taint's effect;
+ * `exact` (the site taint): key, Equal, the taint's value, so it
+ * tolerates this site's taint and no other site's. */
 static struct node *
-toleration_of(struct arena *a, const struct k8s_taint *taint)
+toleration_of(struct arena *a, const struct k8s_taint *taint, bool exact)
 {
-	return render_toleration(a, taint->key, "Exists", NULL, taint->effect, -1);
+	return render_toleration(a, taint->key, exact ? "Equal" : "Exists",
+				 exact ? taint->value : NULL, taint->effect, -1);
 }
 
 /* Step 2 (or 2b) for `taint`: its toleration appended unless one the Pod
@@ -300,18 +333,18 @@ toleration_of(struct arena *a, const struct k8s_taint *taint)
  * created the list. */
 static void
 tolerate_step(struct arena *a, struct render_patch *out, bool *added, const struct node *tols,
-	      const struct k8s_taint *taint)
+	      const struct k8s_taint *taint, bool exact)
 {
 	struct node *list;
 
 	if (k8s_tolerations_tolerate(tols, taint))
 		return;
 	if (tols || *added) {
-		patch_add(a, out, "add", "/spec/tolerations/-", toleration_of(a, taint));
+		patch_add(a, out, "add", "/spec/tolerations/-", toleration_of(a, taint, exact));
 		return;
 	}
 	list = node_new_seq(a, no_pos);
-	node_seq_push(a, list, toleration_of(a, taint));
+	node_seq_push(a, list, toleration_of(a, taint, exact));
 	patch_add(a, out, "add", "/spec/tolerations", list);
 	*added = true;
 }
@@ -480,13 +513,16 @@ render_placement_patches(struct render_patch *out, struct arena *a,
 
 	/* step 2: the GPU toleration unless the taint is tolerated already;
 	 * step 2b: the pool taint's the same way */
-	tolerate_step(
-		a, out, &tols_added, tols,
-		&(struct k8s_taint){ plan->taint_key, plan->taint_value, plan->taint_effect });
-	if (plan->pool_taint)
+	tolerate_step(a, out, &tols_added, tols,
+		      &(struct k8s_taint){ plan->taint_key, plan->taint_value, plan->taint_effect },
+		      false);
+	for (size_t t = 0; t < plan->pool_taint_count; t++) {
+		const struct spec_taint *pt = plan->pool_taints[t].taint;
+
 		tolerate_step(a, out, &tols_added, tols,
-			      &(struct k8s_taint){ plan->pool_taint->key, plan->pool_taint->value,
-						   plan->pool_taint->effect });
+			      &(struct k8s_taint){ pt->key, pt->value, pt->effect },
+			      plan->pool_taints[t].exact);
+	}
 
 	/* step 3: node affinity appended to what the Pod has */
 	placement_affinity(a, out, plan, aff);
@@ -540,8 +576,14 @@ render_placement_pod_rules(struct arena *a)
 
 /* CEL: Object.<path>{...} for the toleration of step 2 (or 2b). */
 static const char *
-cel_toleration(struct arena *a, const struct k8s_taint *t)
+cel_toleration(struct arena *a, const struct k8s_taint *t, bool exact)
 {
+	if (exact)
+		return arena_printf(a,
+				    "Object.spec.tolerations{key: %s, operator: \"Equal\","
+				    " value: %s, effect: %s}",
+				    render_quote(a, t->key), render_quote(a, t->value),
+				    render_quote(a, t->effect));
 	return arena_printf(a,
 			    "Object.spec.tolerations{key: %s, operator: \"Exists\","
 			    " effect: %s}",
@@ -550,7 +592,7 @@ cel_toleration(struct arena *a, const struct k8s_taint *t)
 
 /* CEL: the JSON patch of step 2 (or 2b) for taint t. */
 static const char *
-cel_toleration_patch(struct arena *a, const struct k8s_taint *t)
+cel_toleration_patch(struct arena *a, const struct k8s_taint *t, bool exact)
 {
 	return arena_printf(a,
 			    "object.spec.?tolerations.orValue([]).exists(t,\n"
@@ -567,7 +609,8 @@ cel_toleration_patch(struct arena *a, const struct k8s_taint *t)
 			    "  [JSONPatch{op: \"add\", path: \"/spec/tolerations\",\n"
 			    "    value: [%s]}]",
 			    render_quote(a, t->key), render_quote(a, t->value),
-			    render_quote(a, t->effect), cel_toleration(a, t), cel_toleration(a, t));
+			    render_quote(a, t->effect), cel_toleration(a, t, exact),
+			    cel_toleration(a, t, exact));
 }
 
 /* CEL: the values of r as a list literal. */
@@ -747,16 +790,19 @@ render_placement_cel(struct arena *a, struct node *spec, const struct render_pla
 				     "variables.evictionSeconds[object.spec.tolerations[i].key]})",
 				     RENDER_DEFAULT_TOLERATION_SECONDS));
 
-	add_json_patch(
-		a, muts,
-		cel_toleration_patch(a, &(struct k8s_taint){ plan->taint_key, plan->taint_value,
-							     plan->taint_effect }));
-	if (plan->pool_taint)
-		add_json_patch(
-			a, muts,
-			cel_toleration_patch(a, &(struct k8s_taint){ plan->pool_taint->key,
-								     plan->pool_taint->value,
-								     plan->pool_taint->effect }));
+	add_json_patch(a, muts,
+		       cel_toleration_patch(a,
+					    &(struct k8s_taint){ plan->taint_key, plan->taint_value,
+								 plan->taint_effect },
+					    false));
+	for (size_t t = 0; t < plan->pool_taint_count; t++) {
+		const struct spec_taint *pt = plan->pool_taints[t].taint;
+
+		add_json_patch(a, muts,
+			       cel_toleration_patch(
+				       a, &(struct k8s_taint){ pt->key, pt->value, pt->effect },
+				       plan->pool_taints[t].exact));
+	}
 
 	for (size_t k = 0; k < plan->affinity_count; k++)
 		add_json_patch(a, muts,
@@ -795,21 +841,29 @@ const char *
 render_placement_purpose(struct arena *a, const struct render_placement_plan *plan)
 {
 	const char *off = pools_off(a, plan);
+	const char *tols = "GPU";
 
-	if (plan->pool_taint)
+	for (size_t t = 0; t < plan->pool_taint_count; t++)
+		tols = arena_printf(a, "%s%s%s", tols,
+				    t + 1 < plan->pool_taint_count ? ", " : " and ",
+				    plan->pool_taints[t].noun);
+	tols = arena_printf(a, "%s %s", tols,
+			    plan->pool_taint_count ? "taint tolerations" : "toleration");
+	if (plan->pool_scope)
 		return arena_printf(a,
-				    "adds to GPU Pods in the %s namespaces the GPU and %s"
-				    " taint tolerations, a preferred affinity to hybrid nodes and"
+				    "adds to GPU Pods in the %s namespaces the %s, a preferred"
+				    " affinity to hybrid nodes and"
 				    " a required one to every pool but the %s (on-prem"
 				    " first, then the %s pool, never the %s%s)",
-				    plan->scope_noun, plan->scope_noun, off ? off : "",
-				    plan->scope_noun, off ? off : "", binding_purpose(plan));
+				    plan->scope_noun, tols, off ? off : "", plan->scope_noun,
+				    off ? off : "", binding_purpose(plan));
 	const char *bind = binding_purpose(plan);
 
 	return arena_printf(a,
-			    "adds to GPU Pods in %s the GPU toleration%s and a %s"
+			    "adds to GPU Pods in %s the %s%s and a %s"
 			    " affinity to hybrid nodes (%s%s%s%s%s)",
 			    plan->namespace_count ? "the placement namespaces" : "every namespace",
+			    tols,
 			    plan->replace_not_ready || plan->replace_unreachable
 				    ? ", the eviction toleration seconds"
 				    : "",

@@ -257,7 +257,7 @@ required_rules(struct arena *a, struct node *rules, const struct render_placemen
  * tolerates it. */
 static void
 toleration_rule(struct arena *a, struct node *rules, const struct render_placement_plan *plan,
-		const char *name, const struct k8s_taint *t)
+		const char *name, const struct k8s_taint *t, bool exact)
 {
 	struct node *all, *mutate;
 
@@ -273,13 +273,15 @@ toleration_rule(struct arena *a, struct node *rules, const struct render_placeme
 					     render_jp_raw(a, t->effect)),
 				"Equals", node_new_int(a, no_pos, 0)));
 	/* Appended; Kyverno creates the list when it is absent. */
-	node_map_add_str(a, mutate, "patchesJson6902",
-			 arena_printf(a,
-				      "- op: add\n"
-				      "  path: /spec/tolerations/-\n"
-				      "  value: %s\n",
-				      json_text(a, render_toleration(a, t->key, "Exists", NULL,
-								     t->effect, -1))));
+	node_map_add_str(
+		a, mutate, "patchesJson6902",
+		arena_printf(
+			a,
+			"- op: add\n"
+			"  path: /spec/tolerations/-\n"
+			"  value: %s\n",
+			json_text(a, render_toleration(a, t->key, exact ? "Equal" : "Exists",
+						       exact ? t->value : NULL, t->effect, -1))));
 }
 
 /* The ClusterPolicy of one scope of a site. */
@@ -321,11 +323,16 @@ clusterpolicy_one(struct render_ctx *ctx, const struct spec_site *site,
 	}
 
 	toleration_rule(a, rules, &plan, "gpu-toleration",
-			&(struct k8s_taint){ plan.taint_key, plan.taint_value, plan.taint_effect });
-	if (plan.pool_taint)
-		toleration_rule(a, rules, &plan, arena_printf(a, "%s-toleration", plan.scope_noun),
-				&(struct k8s_taint){ plan.pool_taint->key, plan.pool_taint->value,
-						     plan.pool_taint->effect });
+			&(struct k8s_taint){ plan.taint_key, plan.taint_value, plan.taint_effect },
+			false);
+	for (size_t t = 0; t < plan.pool_taint_count; t++) {
+		const struct spec_taint *pt = plan.pool_taints[t].taint;
+
+		toleration_rule(a, rules, &plan,
+				arena_printf(a, "%s-toleration", plan.pool_taints[t].noun),
+				&(struct k8s_taint){ pt->key, pt->value, pt->effect },
+				plan.pool_taints[t].exact);
+	}
 
 	for (size_t k = 0; k < plan.affinity_count; k++) {
 		if (plan.affinity[k].required)

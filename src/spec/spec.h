@@ -177,6 +177,8 @@ struct spec_fallback {
 	bool class_selects_reservations;
 	/* disruptionBudgets as written (sequence) or NULL */
 	const struct node *disruption_budgets;
+	/* exclusive (default true): the pool's nodes carry the site taint */
+	bool exclusive;
 	int64_t gpu_limit;
 	bool gpu_limit_set;
 	int64_t min_gpu_memory_mib; /* 0 when not set */

@@ -529,6 +529,7 @@ load_fallback(struct loader *L, struct spec_fallback *f, const struct node *map,
 	read_int(L, map, "minGpuMemoryMiB", path, 1, INT64_MAX, 0, &f->min_gpu_memory_mib);
 	load_duration(L, &f->expire_after, map, "expireAfter", path, auto_mode ? "336h" : "720h",
 		      true, true);
+	f->exclusive = get_bool(map, "exclusive", true, NULL);
 	f->consolidation_policy = get_str(map, "consolidationPolicy", "WhenEmptyOrUnderutilized");
 	load_duration(L, &f->consolidate_after, map, "consolidateAfter", path, "5m", true, true);
 	f->zones = load_strings(L, get_seq(map, "zones"), NULL, &f->zone_count);

@@ -50,7 +50,7 @@ test_expect_success 'add a pool role: an enum value, its name, a builder, one ro
 		p->renders_class = false;
 		p->owns_class = false;
 		p->normal_time = true;
-		p->taint = &taint;
+		pool_taints(a, p, site, &taint);
 		*sc = (struct inv_scope){ ns, 1, NULL, site->fallback.src, p->spec_path,
 					  scope_policy_name(a, site, p->noun), off, 1 };
 		p->scope = sc;
@@ -126,8 +126,8 @@ test_expect_success 'the alerts watch the toy pool with its own alerts' '
 
 test_expect_success 'explain prints the toy pool, its scope and its policies from its entry' '
 	"$toy" explain "$TEST_TOP/testdata/fleet/sites/frankfurt-lab.yaml" >explain.txt &&
-	grep "^    toy: NodePool toy-pool, .*for GPU Pods in toy-jobs: on-prem first, then the toy pool, never the fallback (its nodes are tainted example.com/toy=true:NoSchedule)$" explain.txt &&
-	grep -F "adds to GPU Pods in the toy namespaces the GPU and toy taint tolerations" explain.txt &&
+	grep "^    toy: NodePool toy-pool, .*for GPU Pods in toy-jobs: on-prem first, then the toy pool, never the fallback (its nodes are tainted example.com/toy=true:NoSchedule and gpusite.io/site=frankfurt-lab:NoSchedule)$" explain.txt &&
+	grep -F "adds to GPU Pods in the toy namespaces the GPU, toy and site taint tolerations" explain.txt &&
 	grep -F "never the toy pool" explain.txt
 '
 

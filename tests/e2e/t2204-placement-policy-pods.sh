@@ -44,12 +44,13 @@ variant() {
 	"$GPUSITE" render "$SCRATCH/$name" "$@" >"$SCRATCH/$name.yaml"
 }
 
-# run_case CASE STREAM POLICY NAMESPACES SELECTOR MODE WEIGHT NR UR SITE [BINDING]
+# run_case CASE STREAM POLICY NAMESPACES SELECTOR MODE WEIGHT NR UR SITE [BINDING [POOL]]
+# POOL: exclusive (the scope's pool carries the site taint) or shared (no pool)
 # One test per sample Pod, then the second pass and the schema check.
 run_case() {
 	case=$1 stream=$2 policy=$3 nss=$4 sel=$5 mode=$6 weight=$7 nr=$8 ur=$9
 	shift 9
-	site=$1 binding=${2:-required}
+	site=$1 binding=${2:-required} pool=${3:-exclusive}
 	mkdir -p "$SCRATCH/$case"
 	# every Pod in one evaluator process (its start is most of the time):
 	# $case/POD.json comes out, $case/POD.log says what applied or why not
@@ -58,7 +59,7 @@ run_case() {
 	# and every Pod that came out against the expectation, one process too:
 	# $case/POD.expect starts with "ok" or says what differs
 	python3 "$TEST_TOP/tests/tools/policy-expect.py" --batch "$SCRATCH/orig" "$SCRATCH/$case" \
-		"$nss" "$sel" "$mode" "$weight" "$nr" "$ur" "$site" "$binding" 2>"$SCRATCH/$case.expect.err"
+		"$nss" "$sel" "$mode" "$weight" "$nr" "$ur" "$site" "$binding" "$pool" 2>"$SCRATCH/$case.expect.err"
 	for pod in "$pods"/*.yaml "$SCRATCH"/extra-pods/*.yaml; do
 		[ -f "$pod" ] || continue
 		p=$(basename "$pod" .yaml)
@@ -121,7 +122,7 @@ run_case kyverno "$SCRATCH/fleet.yaml" gpusite-seoul-dc1-placement inference '{}
 run_case clusterpolicy "$SCRATCH/clusterpolicy.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1
 run_case map-v1 "$SCRATCH/map136.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1
 run_case map-v1beta1 "$SCRATCH/map135.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1
-run_case require-onprem "$SCRATCH/require.yaml" gpusite-seoul-dc1-placement inference '{}' require-onprem 100 60 60 seoul-dc1
+run_case require-onprem "$SCRATCH/require.yaml" gpusite-seoul-dc1-placement inference '{}' require-onprem 100 60 60 seoul-dc1 required shared
 # siteBinding preferred and none, every engine (required, the default, is above)
 for binding in preferred none; do
 	test_expect_success "render seoul-dc1 with siteBinding $binding, every engine" "
@@ -134,13 +135,32 @@ for binding in preferred none; do
 		run_case "$engine-$binding" "$SCRATCH/$engine-$binding.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1 $binding
 	done
 done
+# site_term POD.json: a node affinity term on gpusite.io/site (In) anywhere
+site_term() {
+	python3 -c "import json, sys
+def walk(n):
+    if isinstance(n, dict):
+        if n.get('key') == 'gpusite.io/site' and n.get('operator') == 'In':
+            return True
+        return any(walk(v) for v in n.values())
+    return isinstance(n, list) and any(walk(v) for v in n)
+sys.exit(not walk(json.load(open(sys.argv[1]))['spec'].get('affinity')))" "$1"
+}
+# site_toleration POD.json SITE: the toleration of gpusite.io/site=SITE:NoSchedule, by value
+site_toleration() {
+	python3 -c "import json, sys
+t = json.load(open(sys.argv[1]))['spec'].get('tolerations') or []
+sys.exit({'key': 'gpusite.io/site', 'operator': 'Equal', 'value': sys.argv[2], 'effect': 'NoSchedule'} not in t)" "$1" "$2"
+}
 test_expect_success "siteBinding: required ANDs the site term, preferred prefers it, none leaves it out" '
 	grep -q "\"gpusite.io/site\", \"operator\": \"In\", \"values\": \[\"seoul-dc1\"\]" "$SCRATCH/kyverno/gpu-own-affinity.json" ||
 	python3 -c "import json,sys; p=json.load(open(sys.argv[1])); t=p[\"spec\"][\"affinity\"][\"nodeAffinity\"][\"requiredDuringSchedulingIgnoredDuringExecution\"][\"nodeSelectorTerms\"]; sys.exit(not all({\"key\": \"gpusite.io/site\", \"operator\": \"In\", \"values\": [\"seoul-dc1\"]} in x[\"matchExpressions\"] for x in t))" "$SCRATCH/kyverno/gpu-own-affinity.json" &&
-	grep -q "gpusite.io/site" "$SCRATCH/kyverno-preferred/gpu-no-tolerations.json" &&
+	site_term "$SCRATCH/kyverno-preferred/gpu-no-tolerations.json" &&
 	! grep -q "requiredDuringScheduling" "$SCRATCH/kyverno-preferred/gpu-no-tolerations.json" &&
-	! grep -q "gpusite.io/site" "$SCRATCH/kyverno-none/gpu-no-tolerations.json" &&
-	! grep -q "gpusite.io/site" "$SCRATCH/clusterpolicy-none/gpu-own-affinity.json"
+	! site_term "$SCRATCH/kyverno-none/gpu-no-tolerations.json" &&
+	! site_term "$SCRATCH/clusterpolicy-none/gpu-own-affinity.json" &&
+	# the site taint is tolerated whatever the binding: the pools are the site own
+	site_toleration "$SCRATCH/kyverno-none/gpu-no-tolerations.json" seoul-dc1
 '
 
 # frankfurt-lab: MutatingAdmissionPolicy v1, [research, inference], 300 s, weight 80

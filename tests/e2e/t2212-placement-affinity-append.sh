@@ -95,7 +95,8 @@ for mode in prefer-onprem require-onprem; do
 		python3 "$TEST_TOP/tests/tools/json-same.py" "$pods/expected/$mode" "$dir" \
 			$(for p in $affinity_pods; do echo "$p.json"; done) >"$dir.same" 2>"$dir.same.err"
 		python3 "$TEST_TOP/tests/tools/policy-expect.py" --batch "$SCRATCH/orig" "$dir" inference '{}' \
-			"$mode" 100 60 60 seoul-dc1 2>"$dir.expect.err"
+			"$mode" 100 60 60 seoul-dc1 required \
+			"$(if [ "$mode" = prefer-onprem ]; then echo exclusive; else echo shared; fi)" 2>"$dir.expect.err"
 		for p in $affinity_pods; do
 			out="$dir/$p.json"
 			test_expect_success "$engine $mode: $p comes out exactly as expected/$mode/$p.json" "

@@ -62,7 +62,7 @@ test_expect_success 'burst NodePool deleted: drift says burst work waits for the
 test_expect_success 'burst pods: pending is Spot capacity missing, a pod without the burst toleration is named' '
 	run burst-pods 1 drift &&
 	grep "sites/seoul-dc1.yaml:[0-9]*:[0-9]*: error: 1 burst GPU pod is Pending in namespace batch of site seoul-dc1: burst-job-0; the on-prem GPUs are full and the burst pool has no spot capacity for it or is at burst.gpuLimit (burst work never uses the fallback, so this is not a failover.*\[GS214\]" "$SCRATCH/out" &&
-	grep "error: 1 burst GPU pod in namespace batch of site seoul-dc1 lacks a toleration for nvidia.com/gpu=Exists:NoSchedule and gpusite.io/burst=true:NoSchedule: burst-job-1; the kyverno burst placement policy did not mutate it.*\[GS215\]" "$SCRATCH/out" &&
+	grep "error: 1 burst GPU pod in namespace batch of site seoul-dc1 lacks a toleration for nvidia.com/gpu=Exists:NoSchedule and gpusite.io/burst=true:NoSchedule and gpusite.io/site=seoul-dc1:NoSchedule: burst-job-1; the kyverno burst placement policy did not mutate it.*\[GS215\]" "$SCRATCH/out" &&
 	! grep "burst-job-0.*GS215" "$SCRATCH/out" &&
 	! grep "the fallback has not placed" "$SCRATCH/out"
 '

@@ -5,10 +5,13 @@ compared with what the rendered policy did (policy-eval.mjs).
 
   policy-expect.py ORIGINAL.json MUTATED.json NAMESPACES POD_SELECTOR_JSON \
                    MODE WEIGHT NOT_READY_SECONDS UNREACHABLE_SECONDS \
-                   [SITE [BINDING]]
+                   [SITE [BINDING [POOL]]]
 
 SITE is the site's name, BINDING its placement.siteBinding (required when
-left out); without SITE no site term is expected.
+left out); without SITE no site term is expected.  POOL is "exclusive"
+(the default with SITE: the scope launches from a pool tainted
+gpusite.io/site=SITE:NoSchedule, whose toleration the policy adds by
+value) or "shared" (no such pool: fallback.exclusive false, or none).
 
 Exit 0 when MUTATED is exactly the expected Pod, else 1 with the difference.
 
@@ -29,6 +32,7 @@ import sys
 import traceback
 
 GPU = "nvidia.com/gpu"
+SITE_TAINT = "gpusite.io/site"
 HYBRID = {"key": "eks.amazonaws.com/compute-type", "operator": "In", "values": ["hybrid"]}
 
 
@@ -101,6 +105,18 @@ def prefer(spec, req, weight):
         {"weight": weight, "preference": {"matchExpressions": [dict(req)]}}]
 
 
+def tolerates_site_taint(t, site):
+    """Toleration.ToleratesTaint against gpusite.io/site=SITE:NoSchedule."""
+    if t.get("effect") and t["effect"] != "NoSchedule":
+        return False
+    if t.get("key") and t["key"] != SITE_TAINT:
+        return False
+    if not t.get("key") and t.get("operator") != "Exists":
+        return False
+    op = t.get("operator") or "Equal"
+    return op == "Exists" or (op == "Equal" and t.get("value", "") == site)
+
+
 def place_affinity(spec, mode, weight, site, binding):
     """Node affinity APPENDED to what the Pod has (docs/design/artifacts.md, "Placement"):
     the hybrid requirement, then the site's (siteBinding)."""
@@ -117,7 +133,8 @@ def place_affinity(spec, mode, weight, site, binding):
         require(spec, term)
 
 
-def expected(pod, namespaces, pod_selector, mode, weight, seconds, site=None, binding="required"):
+def expected(pod, namespaces, pod_selector, mode, weight, seconds, site=None, binding="required",
+             pool="exclusive"):
     ns = pod["metadata"].get("namespace", "default")
     if ns not in namespaces or not selects(pod_selector, pod["metadata"].get("labels") or {}) \
             or not requests_gpu(pod):
@@ -133,6 +150,11 @@ def expected(pod, namespaces, pod_selector, mode, weight, seconds, site=None, bi
             t["tolerationSeconds"] = seconds[t["key"]]
     if not any(tolerates_gpu_taint(t) for t in tols or []):
         spec["tolerations"] = (tols or []) + [{"key": GPU, "operator": "Exists", "effect": "NoSchedule"}]
+    # the site taint of an exclusive pool, tolerated by its value (after the GPU one)
+    tols = spec.get("tolerations")
+    if site and pool == "exclusive" and not any(tolerates_site_taint(t, site) for t in tols or []):
+        spec["tolerations"] = (tols or []) + [
+            {"key": SITE_TAINT, "operator": "Equal", "value": site, "effect": "NoSchedule"}]
     place_affinity(spec, mode, weight, site, binding)
     return out
 
@@ -148,7 +170,8 @@ def compare(original, mutated, settings, out):
                "node.kubernetes.io/unreachable": int(settings[5])}
     site = settings[6] if len(settings) > 6 else None
     binding = settings[7] if len(settings) > 7 else "required"
-    want = expected(original, namespaces, pod_selector, mode, weight, seconds, site, binding)
+    pool = settings[8] if len(settings) > 8 else "exclusive"
+    want = expected(original, namespaces, pod_selector, mode, weight, seconds, site, binding, pool)
     if want != mutated:
         print("expected:", json.dumps(want["spec"], indent=1, sort_keys=True), file=out)
         print("got:     ", json.dumps(mutated["spec"], indent=1, sort_keys=True), file=out)

@@ -106,9 +106,15 @@ test_inventory__burst_pool(void **state)
 	assert_string_equal(label_of(fb->node_labels, fb->node_label_count, INV_POOL_LABEL),
 			    INV_POOL_FALLBACK);
 	assert_string_equal(label_of(b->node_labels, b->node_label_count, INV_SITE_LABEL), "lab");
-	assert_non_null(b->taint);
-	assert_string_equal(b->taint->key, INV_BURST_TAINT_KEY);
-	assert_null(fb->taint);
+	/* the burst taint, then the site taint (exclusive by default) */
+	assert_int_equal(b->taint_count, 2);
+	assert_string_equal(b->taints[0].key, INV_BURST_TAINT_KEY);
+	assert_string_equal(b->taints[1].key, INV_SITE_TAINT_KEY);
+	assert_string_equal(b->taints[1].value, "lab");
+	assert_string_equal(b->taints[1].effect, INV_POOL_TAINT_EFFECT);
+	assert_int_equal(fb->taint_count, 1);
+	assert_string_equal(fb->taints[0].key, INV_SITE_TAINT_KEY);
+	assert_string_equal(fb->taints[0].value, "lab");
 	/* what the modules read instead of asking the role */
 	assert_string_equal(b->noun, "burst");
 	assert_string_equal(b->node_type, INV_NODE_TYPE_BURST);

@@ -163,7 +163,12 @@ add_pod(struct fixture *f, const char *ns, const char *name, const char *node, c
 }
 
 #define GPU_TAINT "[{\"key\":\"nvidia.com/gpu\",\"value\":\"Exists\",\"effect\":\"NoSchedule\"}]"
-#define GPU_TOL "[{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\"}]"
+/* what the placement policy adds: the GPU taint's toleration and the
+ * site taint's (the fallback pool is exclusive by default) */
+#define GPU_TOL                                                                                    \
+	"[{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\"},"                                   \
+	"{\"key\":\"gpusite.io/site\",\"operator\":\"Equal\",\"value\":\"seoul-dc1\","             \
+	"\"effect\":\"NoSchedule\"}]"
 #define DP_LABELS "{\"app.kubernetes.io/name\":\"nvidia-device-plugin\"}"
 
 static void

@@ -1168,7 +1168,8 @@ test_render__burst_plan_keeps_burst_work_off_the_fallback(void **state)
 	assert_int_equal(render_placement_plans(plans, &f->a, s), 2);
 	assert_string_equal(plans[0].name, "gpusite-seoul-dc1-placement");
 	assert_string_equal(plans[1].name, "gpusite-seoul-dc1-burst-placement");
-	assert_null(plans[0].pool_taint);
+	for (size_t t = 0; t < plans[0].pool_taint_count; t++)
+		assert_string_not_equal(plans[0].pool_taints[t].taint->key, "gpusite.io/burst");
 	plan = plans[1];
 	assert_int_equal(plan.affinity_count, 3);
 	assert_false(plan.affinity[0].required); /* hybrid: on-prem first */
