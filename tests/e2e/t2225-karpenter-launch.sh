@@ -147,7 +147,7 @@ test_expect_success UPSTREAM 'reservations of an excluded type alone drop the in
 
 test_expect_success UPSTREAM 'a Pod: its requirements meet the pool and the offerings' '
 	reserved_site pod "[reserved, on-demand]" default &&
-	T="\"tolerations\": [{\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\"}]" &&
+	T="\"tolerations\": [{\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\"}, {\"key\": \"gpusite.io/site\", \"value\": \"lab\"}]" &&
 	printf "%s\n" "{\"spec\": {$T, \"nodeSelector\": {\"karpenter.sh/capacity-type\": \"on-demand\"}}}" \
 		>"$SCRATCH/od-pod.json" &&
 	expect_exit 1 launch --pod "$SCRATCH/od-pod.json" "$SCRATCH/pod.json" >"$SCRATCH/od.out" &&

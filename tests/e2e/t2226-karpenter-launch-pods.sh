@@ -17,8 +17,10 @@
 #            pool, none from the fallback;
 #   stranger a GPU Pod of another namespace that tolerates nvidia.com/gpu
 #            (operator Exists) and has no site affinity: launches from no
-#            pool of an exclusive site (one whose pools carry the site
-#            taint), and can from a site that is not exclusive;
+#            exclusive pool (fallback.exclusive, burst.exclusive: true by
+#            default; such a pool must carry the site taint) and can from
+#            one that is not; for a burst pool the stranger also tolerates
+#            gpusite.io/burst (without it, it launches none there);
 #   all      a stranger tolerating every taint (operator Exists, no key):
 #            launches from every pool of every site, the documented
 #            exception.
@@ -44,8 +46,9 @@ cp "$TEST_TOP/tests/tools/policy-eval.mjs" "$SCRATCH/eval/"
 ln -s "$tools" "$SCRATCH/eval/node_modules"
 
 # pods.cjs SITES_DIR OUT_DIR: for each site file, OUT/SITE.{place,burst,
-# stranger,all}.json (burst only with a burst block) and a line
-# "SITE ENGINE CLUSTER" on stdout
+# stranger,strangerburst,all}.json (burst only with a burst block) and a
+# line "SITE ENGINE CLUSTER FALLBACK_EXCLUSIVE BURST_EXCLUSIVE" (yes/no,
+# the spec's exclusive, true by default) on stdout
 cat >"$SCRATCH/eval/pods.cjs" <<'JS'
 const fs = require('fs'), YAML = require('yaml');
 const [dir, out] = process.argv.slice(2);
@@ -64,8 +67,11 @@ for (const f of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
 			write(site, 'burst', pod('burst', spec.burst.namespaces[0], labels(spec.burst.podSelector)));
 		write(site, 'stranger', pod('stranger', 'stranger-ns', {},
 			[{ key: 'nvidia.com/gpu', operator: 'Exists' }]));
+		write(site, 'strangerburst', pod('strangerburst', 'stranger-ns', {},
+			[{ key: 'nvidia.com/gpu', operator: 'Exists' }, { key: 'gpusite.io/burst', operator: 'Exists' }]));
 		write(site, 'all', pod('all', 'stranger-ns', {}, [{ operator: 'Exists' }]));
-		console.log(`${site} ${pl.engine ?? 'kyverno'} ${spec.cluster?.name ?? ''}`);
+		const excl = (b) => (b?.exclusive ?? true) ? 'yes' : 'no';
+		console.log(`${site} ${pl.engine ?? 'kyverno'} ${spec.cluster?.name ?? ''} ${excl(spec.fallback)} ${excl(spec.burst)}`);
 	}
 }
 JS
@@ -107,7 +113,7 @@ JS
 cat >"$SCRATCH/eval/judge.py" <<'PY'
 import sys
 pools = [l.split() for l in open(sys.argv[1]) if l.strip()]
-sites = dict(l.split()[:2] for l in open(sys.argv[2]) if l.strip())
+sites = {l.split()[0]: l.split() for l in open(sys.argv[2]) if l.strip()}
 lines = [l.rstrip("\n") for l in open(sys.argv[3])]
 def got(podfile, pool):
     return [l for l in lines if l.startswith("%s: %s " % (podfile, pool))]
@@ -117,9 +123,13 @@ def claim(text, podfile, pool, want):
         print("FAIL %s: no line for %s on %s" % (text, podfile, pool)); return
     bad = [l for l in out if (": launches " in l) != want]
     print(("FAIL %s: %s" % (text, " | ".join(bad))) if bad else "ok " + text)
-for name, site, role, excl in pools:
+for name, site, role, tainted in pools:
     has_burst = any(p[1] == site and p[2] == "burst" for p in pools)
-    if sites.get(site) == "none":
+    facts = sites[site]
+    exclusive = facts[3 if role == "fallback" else 4] == "yes"
+    print(("ok %s: the site taint iff exclusive" if (tainted == "yes") == exclusive else
+           "FAIL %s: exclusive is " + str(exclusive) + ", the site taint " + tainted) % name)
+    if facts[1] == "none":
         print("skip %s: placement.engine none renders no policy" % name)
     elif role == "fallback":
         claim("%s: the largest placement Pod launches every capacity type" % name,
@@ -130,13 +140,14 @@ for name, site, role, excl in pools:
         claim("%s: the largest burst Pod launches every capacity type" % name,
               site + ".burst", name, True)
         claim("%s: the placement Pod launches none" % name, site + ".place", name, False)
+    stranger = site + (".strangerburst" if role == "burst" else ".stranger")
     if role == "burst":
-        claim("%s: a stranger launches none (the burst taint)" % name, site + ".stranger", name,
-              False)
-    elif excl == "yes":
-        claim("%s: exclusive site, a stranger launches none" % name, site + ".stranger", name, False)
+        claim("%s: a stranger without the burst toleration launches none" % name,
+              site + ".stranger", name, False)
+    if exclusive:
+        claim("%s: exclusive, a stranger launches none" % name, stranger, name, False)
     else:
-        claim("%s: site not exclusive, a stranger can launch" % name, site + ".stranger", name, True)
+        claim("%s: not exclusive, a stranger can launch" % name, stranger, name, True)
     claim("%s: a Pod tolerating everything still launches (the exception)" % name,
           site + ".all", name, True)
 PY
@@ -149,7 +160,7 @@ launch() {
 test_expect_success 'the model: taints, tolerations, affinity alternatives, preferred terms, GPU fit' '
 	run_in_case "$cases/two-site-burst" render --format json >"$SCRATCH/tsb.json" &&
 	pod() { printf "%s\n" "{\"metadata\": {\"name\": \"p\"}, \"spec\": {$2, \"containers\": [{\"name\": \"c\", \"resources\": {\"limits\": {\"nvidia.com/gpu\": \"$3\"}}}]}}" >"$SCRATCH/$1.json"; } &&
-	T="\"tolerations\": [{\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\"}]" &&
+	T="\"tolerations\": [{\"key\": \"nvidia.com/gpu\", \"operator\": \"Exists\"}, {\"key\": \"gpusite.io/site\", \"operator\": \"Exists\"}]" &&
 	pod bare "\"nodeSelector\": {}" 4 &&
 	pod tol "$T" 4 &&
 	pod big "$T" 5 &&
@@ -217,7 +228,12 @@ test_expect_success 'every golden site: placement, burst, stranger and tolerate-
 	test "$(grep -c "^ok .*: the largest placement Pod launches every capacity type" "$SCRATCH/all.judged")" -ge 20 &&
 	grep -q "^ok two-site-burst: seoul-dc1-gpu-burst: the placement Pod launches none" "$SCRATCH/all.judged" &&
 	grep -q "^ok two-site-burst: seoul-dc2-gpu-fallback: the burst Pod launches none" "$SCRATCH/all.judged" &&
-	grep -q "^ok fallback-reserved-al2023: lab-gpu-fallback: the largest placement Pod" "$SCRATCH/all.judged"
+	grep -q "^ok fallback-reserved-al2023: lab-gpu-fallback: the largest placement Pod" "$SCRATCH/all.judged" &&
+	grep -q "^ok two-site-burst: seoul-dc1-gpu-fallback: exclusive, a stranger launches none" "$SCRATCH/all.judged" &&
+	grep -q "^ok two-site-burst: seoul-dc1-gpu-burst: exclusive, a stranger launches none" "$SCRATCH/all.judged" &&
+	grep -q "^ok burst-shared-pools: .*-gpu-fallback: not exclusive, a stranger can launch" "$SCRATCH/all.judged" &&
+	grep -q "^ok burst-shared-pools: .*-gpu-burst: not exclusive, a stranger can launch" "$SCRATCH/all.judged" &&
+	test "$(grep -c "^ok .*: exclusive, a stranger launches none" "$SCRATCH/all.judged")" -ge 25
 '
 
 # a site whose placement renders no policy: its Pods are the user's
