@@ -45,67 +45,61 @@ mkdir -p "$SCRATCH/eval"
 cp "$TEST_TOP/tests/tools/policy-eval.mjs" "$SCRATCH/eval/"
 ln -s "$tools" "$SCRATCH/eval/node_modules"
 
-# pods.cjs SITES_DIR OUT_DIR: for each site file, OUT/SITE.{place,burst,
-# stranger,strangerburst,all}.json (burst only with a burst block) and a
-# line "SITE ENGINE CLUSTER FALLBACK_EXCLUSIVE BURST_EXCLUSIVE" (yes/no,
-# the spec's exclusive, true by default) on stdout
-cat >"$SCRATCH/eval/pods.cjs" <<'JS'
+# prep.cjs SITES_DIR STREAM.json OUT: for each site file of SITES_DIR,
+# OUT/pods/cN/SITE.{place,burst,stranger,strangerburst,all}.json (cN: the
+# site's cluster; burst only with a burst block); OUT/sites, a line
+# "SITE ENGINE FALLBACK_EXCLUSIVE BURST_EXCLUSIVE" a site (yes/no: the
+# spec's exclusive, true by default); OUT/pools, "POOL SITE ROLE TAINTED"
+# a NodePool of the stream (TAINTED: yes when it carries the site taint
+# gpusite.io/site=<site>); and on stdout a line "cN POLICIES" a cluster:
+# the placement policies of its sites, comma separated ("-": none), as
+# admission runs them all on every Pod of the cluster
+cat >"$SCRATCH/eval/prep.cjs" <<'JS'
 const fs = require('fs'), YAML = require('yaml');
-const [dir, out] = process.argv.slice(2);
+const [dir, stream, out] = process.argv.slice(2);
 const pod = (name, ns, labels, tolerations) => ({
 	apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, labels },
 	spec: Object.assign({ containers: [{ name: 'main', image: 'registry.example.com/gpu:1',
 		resources: { limits: { 'nvidia.com/gpu': '1' } } }] }, tolerations ? { tolerations } : {}) });
-const write = (site, kind, p) => fs.writeFileSync(`${out}/${site}.${kind}.json`, JSON.stringify(p));
+const clusters = [], clusterOf = {}, sites = [];
+const gpu = { key: 'nvidia.com/gpu', operator: 'Exists' };
 for (const f of fs.readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
 	for (const doc of YAML.parseAllDocuments(fs.readFileSync(`${dir}/${f}`, 'utf8')).map((d) => d.toJS())) {
 		if (!doc || doc.kind !== 'GPUSite') continue;
 		const site = doc.metadata.name, spec = doc.spec ?? {}, pl = spec.placement ?? {};
+		const cluster = spec.cluster?.name ?? '';
+		if (!clusters.includes(cluster)) clusters.push(cluster);
+		const cdir = `${out}/pods/c${clusters.indexOf(cluster)}`;
+		fs.mkdirSync(cdir, { recursive: true });
+		clusterOf[site] = clusters.indexOf(cluster);
+		const write = (kind, p) => fs.writeFileSync(`${cdir}/${site}.${kind}.json`, JSON.stringify(p));
 		const labels = (sel) => (sel ?? {}).matchLabels ?? {};
-		write(site, 'place', pod('place', (pl.namespaces ?? ['default'])[0], labels(pl.podSelector)));
+		write('place', pod('place', (pl.namespaces ?? ['default'])[0], labels(pl.podSelector)));
 		if (spec.burst)
-			write(site, 'burst', pod('burst', spec.burst.namespaces[0], labels(spec.burst.podSelector)));
-		write(site, 'stranger', pod('stranger', 'stranger-ns', {},
-			[{ key: 'nvidia.com/gpu', operator: 'Exists' }]));
-		write(site, 'strangerburst', pod('strangerburst', 'stranger-ns', {},
-			[{ key: 'nvidia.com/gpu', operator: 'Exists' }, { key: 'gpusite.io/burst', operator: 'Exists' }]));
-		write(site, 'all', pod('all', 'stranger-ns', {}, [{ operator: 'Exists' }]));
+			write('burst', pod('burst', spec.burst.namespaces[0], labels(spec.burst.podSelector)));
+		write('stranger', pod('stranger', 'stranger-ns', {}, [gpu]));
+		write('strangerburst', pod('strangerburst', 'stranger-ns', {},
+			[gpu, { key: 'gpusite.io/burst', operator: 'Exists' }]));
+		write('all', pod('all', 'stranger-ns', {}, [{ operator: 'Exists' }]));
 		const excl = (b) => (b?.exclusive ?? true) ? 'yes' : 'no';
-		console.log(`${site} ${pl.engine ?? 'kyverno'} ${spec.cluster?.name ?? ''} ${excl(spec.fallback)} ${excl(spec.burst)}`);
+		sites.push(`${site} ${pl.engine ?? 'kyverno'} ${excl(spec.fallback)} ${excl(spec.burst)}\n`);
 	}
 }
-JS
-
-# pools.cjs STREAM.json: "POOL SITE ROLE EXCLUSIVE" for every NodePool
-# (EXCLUSIVE: yes when the pool carries the site taint gpusite.io/site)
-cat >"$SCRATCH/eval/pools.cjs" <<'JS'
-const fs = require('fs');
-for (const line of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
-	if (!line.trim()) continue;
-	const o = JSON.parse(line);
-	if (o.kind !== 'NodePool') continue;
+fs.writeFileSync(`${out}/sites`, sites.join(''));
+const objs = fs.readFileSync(stream, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const pools = objs.filter((o) => o.kind === 'NodePool').map((o) => {
 	const t = o.spec.template, taints = t.spec.taints ?? [];
 	const site = t.metadata.labels['gpusite.io/site'], role = t.metadata.labels['gpusite.io/pool'];
-	const excl = taints.some((x) => x.key === 'gpusite.io/site' && x.value === site);
-	console.log(`${o.metadata.name} ${site} ${role} ${excl ? 'yes' : 'no'}`);
-}
-JS
-
-# policies.cjs STREAM.json SITES SITE: the placement policies of every
-# site of SITE's cluster, comma separated (admission runs them all)
-cat >"$SCRATCH/eval/policies.cjs" <<'JS'
-const fs = require('fs');
-const [stream, sitesFile, site] = process.argv.slice(2);
-const cluster = {};
-for (const l of fs.readFileSync(sitesFile, 'utf8').split('\n').filter(Boolean)) {
-	const [s, , c] = l.split(' ');
-	cluster[s] = c;
-}
+	const tainted = taints.some((x) => x.key === 'gpusite.io/site' && x.value === site);
+	return `${o.metadata.name} ${site} ${role} ${tainted ? 'yes' : 'no'}\n`;
+});
+fs.writeFileSync(`${out}/pools`, pools.join(''));
 const kinds = ['MutatingPolicy', 'ClusterPolicy', 'MutatingAdmissionPolicy'];
-const names = fs.readFileSync(stream, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
-	.filter((o) => kinds.includes(o.kind) && cluster[o.metadata.labels?.['gpusite.io/site']] === cluster[site])
-	.map((o) => o.metadata.name);
-console.log(names.join(','));
+clusters.forEach((_, i) => {
+	const names = objs.filter((o) => kinds.includes(o.kind) &&
+		clusterOf[o.metadata.labels?.['gpusite.io/site']] === i).map((o) => o.metadata.name);
+	console.log(`c${i} ${names.join(',') || '-'}`);
+});
 JS
 
 # judge.py POOLS SITES LAUNCH: what each Pod must and must not get, one
@@ -126,7 +120,7 @@ def claim(text, podfile, pool, want):
 for name, site, role, tainted in pools:
     has_burst = any(p[1] == site and p[2] == "burst" for p in pools)
     facts = sites[site]
-    exclusive = facts[3 if role == "fallback" else 4] == "yes"
+    exclusive = facts[2 if role == "fallback" else 3] == "yes"
     print(("ok %s: the site taint iff exclusive" if (tainted == "yes") == exclusive else
            "FAIL %s: exclusive is " + str(exclusive) + ", the site taint " + tainted) % name)
     if facts[1] == "none":
@@ -194,21 +188,19 @@ judge_case() {
 	jc_dir=$1 jc_name=$2 jc=$SCRATCH/$2 &&
 	jc_sites="$jc_dir/sites" &&
 	{ ! [ -f "$jc_dir/path" ] || jc_sites="$jc_dir/$(cat "$jc_dir/path")"; } &&
-	mkdir -p "$jc/pods" "$jc/mut" &&
+	mkdir -p "$jc/mut" &&
 	run_in_case "$jc_dir" render --format json >"$jc/stream.json" 2>"$jc/err" &&
 	run_in_case "$jc_dir" render >"$jc/stream.yaml" 2>>"$jc/err" &&
-	node "$SCRATCH/eval/pods.cjs" "$jc_sites" "$jc/pods" >"$jc/sites" &&
-	node "$SCRATCH/eval/pools.cjs" "$jc/stream.json" >"$jc/pools" &&
-	while read -r site engine cluster; do
-		pols=$(node "$SCRATCH/eval/policies.cjs" "$jc/stream.json" "$jc/sites" "$site") &&
-		if test -n "$pols"
+	node "$SCRATCH/eval/prep.cjs" "$jc_sites" "$jc/stream.json" "$jc" >"$jc/clusters" &&
+	while read -r cl pols; do
+		if test "$pols" != -
 		then
 			node "$SCRATCH/eval/policy-eval.mjs" --batch "$jc/mut" "$jc/stream.yaml" "$pols" \
-				"$jc/pods/$site".*.json 2>>"$jc/eval.err"
+				"$jc/pods/$cl"/*.json 2>>"$jc/eval.err"
 		else
-			cp "$jc/pods/$site".*.json "$jc/mut/"
+			cp "$jc/pods/$cl"/*.json "$jc/mut/"
 		fi || return 1
-	done <"$jc/sites" &&
+	done <"$jc/clusters" &&
 	set -- &&
 	for p in "$jc/mut"/*.json; do
 		set -- "$@" --pod "$p" || return 1

@@ -426,7 +426,21 @@ def instance_rows(path, nvme_path):
     return rows
 
 
+_IT_CACHE = {}
+
+
 def instance_requirements(row, zones, region, reservations, vocab):
+    """computeRequirements for one row, the same answer for the same
+    arguments (kept: a run asks it for every Pod, pool and type again)."""
+    key = (row["instance_type"], tuple(zones), region, vocab,
+           tuple((x["id"], x["type"], x["zone"], str(x.get("interruptible", False)))
+                 for x in reservations))
+    if key not in _IT_CACHE:
+        _IT_CACHE[key] = compute_requirements(row, zones, region, reservations, vocab)
+    return _IT_CACHE[key]
+
+
+def compute_requirements(row, zones, region, reservations, vocab):
     """computeRequirements for one row of gpu-instance-types.csv."""
     def label(name, value):
         key = vocab + name
