@@ -2,7 +2,8 @@
  * gs186_controller_versions.c - the controller releases a site declares
  * (cluster.versions) against what gpusite renders for it:
  *   GS186 a rendered construct the declared release does not serve: the
- *         karpenter.sh/v1 NodePool (Karpenter 1.0), reserved capacity (1.3,
+ *         karpenter.sh/v1 NodePool (Karpenter 1.0), reserved capacity of any
+ *         pool of the inventory (1.3,
  *         with the ReservedCapacity gate), Capacity Blocks (1.6), Kyverno's
  *         MutatingPolicy (1.17), its ClusterPolicy (removed in 1.20).  The
  *         objects would be refused at sync, or accepted and never acted on;
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "inventory/inventory.h"
 #include "rules/rules_int.h"
 
 static const char *
@@ -67,23 +69,37 @@ lists(const char **v, size_t n, const char *want)
 	return false;
 }
 
+/* The constructs a pool's NodePool needs: karpenter.sh/v1 (said once, for
+ * the first pool), reserved capacity and Capacity Blocks per pool, named
+ * by its spec key ("fallback.capacityType lists reserved"). */
+static void
+check_pool(struct rule_ctx *c, const struct spec_site *s, const struct inv_pool *p, bool first)
+{
+	const struct spec_fallback *f = p->spec;
+	const char *key = p->spec_key;
+
+	if (first)
+		need(c, s, K8S_NODEPOOL_V1, arena_printf(c->arena, "the %s NodePool", p->noun),
+		     arena_printf(c->arena, "disable the %s (%s.enabled: false)", key, key));
+	if (f->reserved)
+		need(c, s, K8S_RESERVED_CAPACITY,
+		     arena_printf(c->arena, "%s.capacityType lists reserved", key),
+		     arena_printf(c->arena, "remove reserved from %s.capacityType", key));
+	if (f->reserved &&
+	    lists(f->reservation_types, f->reservation_type_count, K8S_RESERVATION_CAPACITY_BLOCK))
+		need(c, s, K8S_CAPACITY_BLOCK,
+		     arena_printf(c->arena, "%s.capacityReservationType lists capacity-block", key),
+		     arena_printf(c->arena, "remove capacity-block from %s.capacityReservationType",
+				  key));
+}
+
 static void
 check_gs186(struct rule_ctx *c, const struct spec_site *s)
 {
-	const struct spec_fallback *fb = &s->fallback;
+	const struct inventory *inv = inventory_site(c->arena, s);
 
-	if (fb->enabled && s->cluster.provisioner == PROV_KARPENTER) {
-		need(c, s, K8S_NODEPOOL_V1, "the fallback NodePool",
-		     "disable the fallback (fallback.enabled: false)");
-		if (fb->reserved)
-			need(c, s, K8S_RESERVED_CAPACITY, "fallback.capacityType lists reserved",
-			     "remove reserved from fallback.capacityType");
-		if (fb->reserved && lists(fb->reservation_types, fb->reservation_type_count,
-					  K8S_RESERVATION_CAPACITY_BLOCK))
-			need(c, s, K8S_CAPACITY_BLOCK,
-			     "fallback.capacityReservationType lists capacity-block",
-			     "remove capacity-block from fallback.capacityReservationType");
-	}
+	for (size_t i = 0; s->cluster.provisioner == PROV_KARPENTER && i < inv->pool_count; i++)
+		check_pool(c, s, &inv->pools[i], i == 0);
 	if (s->placement.engine == ENGINE_KYVERNO)
 		need(c, s, K8S_MUTATING_POLICY, "placement.engine kyverno",
 		     "set placement.engine kyverno-clusterpolicy (Kyverno before 1.20)");
