@@ -456,19 +456,118 @@ explain_binding(FILE *out, const struct spec_site *s)
 		fprintf(out,
 			"  site binding: preferred: GPU Pods of the placement scope prefer nodes"
 			" labelled %s=%s (weight %d) but may run on any GPU node of cluster %s,"
-			" and Karpenter may launch for them from another site's pool\n",
+			" and Karpenter may launch for them from another site's shared pool"
+			" (exclusive: false; they never tolerate another site's taint)\n",
 			INV_SITE_LABEL, site, RENDER_SITE_PREFERENCE_WEIGHT, s->cluster.name);
 		break;
 	case BIND_NONE:
 		fprintf(out,
 			"  site binding: none: GPU Pods of the placement scope may run on any GPU"
 			" node of cluster %s, another site's hybrid nodes included, and"
-			" Karpenter may launch for them from any pool whose taint they tolerate;"
+			" Karpenter may launch for them from any pool whose taint they tolerate"
+			" (another site's pool only when shared, exclusive: false);"
 			" the limits and alerts of this site then do not describe where they"
 			" run\n",
 			s->cluster.name);
 		break;
 	}
+}
+
+const struct spec_taint *
+explain_pool_site_taint(const struct inv_pool *p)
+{
+	for (size_t t = 0; t < p->taint_count; t++)
+		if (!strcmp(p->taints[t].key, INV_SITE_TAINT_KEY))
+			return &p->taints[t];
+	return NULL;
+}
+
+/* The exclusive pools' names, "NodePool a", "NodePool a and NodePool b". */
+static void
+exclusive_pools(FILE *out, const struct inventory *inv, size_t count)
+{
+	for (size_t i = 0, n = 0; i < inv->pool_count; i++) {
+		if (!explain_pool_site_taint(&inv->pools[i]))
+			continue;
+		fprintf(out, "%sNodePool %s (%s.exclusive)",
+			!n              ? ""
+			: n + 1 < count ? ", "
+					: " and ",
+			inv->pools[i].name, inv->pools[i].spec_key);
+		n++;
+	}
+}
+
+/* A shared pool: who can land on it and launch it. */
+static void
+explain_shared_pool(FILE *out, const struct spec_site *s, const struct inv_pool *p)
+{
+	fprintf(out,
+		"  site taint: none on NodePool %s (%s.exclusive: false): the pool is shared,"
+		" any Pod that tolerates %s",
+		p->name, p->spec_key, s->gpu_taint.key);
+	for (size_t t = 0; t < p->taint_count; t++)
+		fprintf(out, " and %s", p->taints[t].key);
+	fprintf(out, " can land on its nodes and make Karpenter launch one\n");
+}
+
+/*
+ * Who may run on the site's pools (docs/design/inventory.md, "The site
+ * taint"): the nodes of an exclusive pool carry the site taint, which only
+ * the site's scoped GPU Pods and gpusite's fallback device plugin
+ * tolerate; the DaemonSets of the cluster that must run there need its
+ * toleration, and a Pod that tolerates every taint still lands there.  A
+ * pool of exclusive: false is shared.
+ */
+static void
+explain_site_taint(FILE *out, const struct spec_site *s, const struct inventory *inv)
+{
+	const struct spec_taint *st = NULL;
+	size_t exclusive = 0;
+	bool plugin = false;
+
+	for (size_t i = 0; i < inv->pool_count; i++) {
+		const struct spec_taint *t = explain_pool_site_taint(&inv->pools[i]);
+
+		if (!t)
+			continue;
+		st = t;
+		exclusive++;
+		plugin |= inv->pools[i].plugin_covers && render_fallback_needs_plugin(s);
+	}
+	if (st) {
+		fprintf(out, "  site taint: the nodes of ");
+		exclusive_pools(out, inv, exclusive);
+		fprintf(out,
+			" carry %s=%s:%s: only the site's scoped GPU Pods tolerate it (%s"
+			" the toleration with value %s)%s, so a Pod of another site or any other"
+			" Pod that tolerates %s neither lands on these nodes nor makes Karpenter"
+			" launch one\n",
+			st->key, st->value ? st->value : "", st->effect,
+			s->placement.engine == ENGINE_NONE ? "the policy to paste below adds"
+							   : "its placement policies add",
+			s->name,
+			plugin ? " and gpusite's fallback device plugin (the key, operator Exists)"
+			       : "",
+			s->gpu_taint.key);
+		fprintf(out,
+			"    DaemonSets that must run on these nodes (node exporters, log shippers,"
+			" CNI and CSI node agents, security agents) need the toleration {key: %s,"
+			" operator: Exists, effect: %s}; one that tolerates every taint (operator"
+			" Exists without a key, as EKS's kube-proxy, aws-node and ebs-csi-node do)"
+			" has it already%s\n",
+			st->key, st->effect,
+			s->cluster.provisioner == PROV_AUTO_MODE
+				? "; EKS Auto Mode runs the node's own networking, storage and GPU"
+				  " components outside DaemonSets"
+				: "");
+		fprintf(out, "    a Pod that tolerates every taint (operator Exists without a key)"
+			     " still lands on these nodes and can make Karpenter launch one: keep"
+			     " such tolerations to node agents\n");
+	}
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (!explain_pool_site_taint(&inv->pools[i]))
+			explain_shared_pool(out, s, &inv->pools[i]);
 }
 
 /* The reservation types the pool leaves out (render_nodepool.c), and what
@@ -602,6 +701,7 @@ explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec_site
 	explain_reservations(out, s);
 	explain_disruption(out, s);
 	explain_binding(out, s);
+	explain_site_taint(out, s, inv);
 	if (s->placement.engine == ENGINE_NONE)
 		explain_snippet(out, a, d, s, in->render_options);
 	explain_objects(out, s, in->rendered, in->rendered_ok);

@@ -12,6 +12,7 @@
 #include "spec/spec.h"
 
 struct arena;
+struct inv_pool;
 
 struct explain_input {
 	int kube_minor;                       /* --kube-version, 0 when not given */
@@ -29,5 +30,9 @@ void explain_site(FILE *out, struct arena *a, struct diags *d, const struct spec
  * capacity and the cluster's totals, where each namespace's GPU Pods go,
  * and whether every GPU pool is reachable from exactly one site's scope. */
 void explain_cluster(FILE *out, struct arena *a, const struct spec_fleet *f, const char *cluster);
+
+/* The site taint a pool's nodes carry (an exclusive pool: fallback.exclusive,
+ * burst.exclusive), or NULL: the pool is shared. */
+const struct spec_taint *explain_pool_site_taint(const struct inv_pool *p);
 
 #endif

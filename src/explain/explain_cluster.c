@@ -11,6 +11,7 @@
 #include "base/arena.h"
 #include "explain/explain.h"
 #include "inventory/inventory.h"
+#include "inventory/inventory_labels.h"
 
 /* Whether a site's scope renders a policy that selects Pods. */
 static bool
@@ -112,10 +113,11 @@ has_pool(const struct inventory *inv, const char *noun)
 }
 
 /* The sites whose scope can reach pool `p` of site `owner`: its own scope
- * for the pool, and that of every site not bound to its own nodes
- * (siteBinding preferred or none) that has a scope for such a pool.  The
- * placement scope never tolerates a pool's own taint (the burst pool's);
- * a pool's own scope never takes the pools it excludes. */
+ * for the pool, and, when the pool is shared, that of every site not
+ * bound to its own nodes (siteBinding preferred or none) that has a scope
+ * for such a pool: another site's Pods tolerate only their own site's
+ * taint.  The placement scope never tolerates a pool's own taint (the
+ * burst pool's); a pool's own scope never takes the pools it excludes. */
 static size_t
 reaching(struct arena *a, const struct spec_fleet *f, const char *cluster,
 	 const struct spec_site *owner, const struct inv_pool *p, const char **first_other)
@@ -129,7 +131,8 @@ reaching(struct arena *a, const struct spec_fleet *f, const char *cluster,
 		if (strcmp(t->cluster.name, cluster) || !places(t) ||
 		    (p->scope && !has_pool(inventory_site(a, t), p->noun)))
 			continue;
-		if (t != owner && t->placement.site_binding == BIND_REQUIRED)
+		if (t != owner &&
+		    (t->placement.site_binding == BIND_REQUIRED || explain_pool_site_taint(p)))
 			continue;
 		n++;
 		if (t != owner && !*first_other)
@@ -184,6 +187,48 @@ reachability(FILE *out, struct arena *a, const struct spec_fleet *f, const char 
 			pools);
 }
 
+/* The cluster's pools against the site taint: how many carry their
+ * site's, what a DaemonSet needs to run on them, and the shared ones. */
+static void
+site_taints(FILE *out, struct arena *a, const struct spec_fleet *f, const char *cluster)
+{
+	size_t pools = 0, exclusive = 0;
+	const char *shared = "";
+
+	for (size_t i = 0; i < f->count; i++) {
+		const struct inventory *inv;
+
+		if (strcmp(f->sites[i]->cluster.name, cluster))
+			continue;
+		inv = inventory_site(a, f->sites[i]);
+		for (size_t k = 0; k < inv->pool_count; k++) {
+			const struct inv_pool *p = &inv->pools[k];
+
+			pools++;
+			if (explain_pool_site_taint(p))
+				exclusive++;
+			else
+				shared = arena_printf(a, "%s%s%s", shared, *shared ? ", " : "",
+						      p->name);
+		}
+	}
+	if (exclusive)
+		fprintf(out,
+			"  site taint: %zu of the %zu GPU pools carry their site's taint "
+			"(%s=<site>:%s):"
+			" a DaemonSet that must run on their nodes needs the toleration {key: %s,"
+			" operator: Exists}, and a Pod that tolerates every taint still lands "
+			"there\n",
+			exclusive, pools, INV_SITE_TAINT_KEY, INV_POOL_TAINT_EFFECT,
+			INV_SITE_TAINT_KEY);
+	if (*shared)
+		fprintf(out,
+			"  site taint: none on %s (exclusive: false): shared, any Pod that "
+			"tolerates"
+			" their taints lands on them\n",
+			shared);
+}
+
 void
 explain_cluster(FILE *out, struct arena *a, const struct spec_fleet *f, const char *cluster)
 {
@@ -207,4 +252,5 @@ explain_cluster(FILE *out, struct arena *a, const struct spec_fleet *f, const ch
 		scope_lines(out, a, s, inv);
 	}
 	reachability(out, a, f, cluster);
+	site_taints(out, a, f, cluster);
 }

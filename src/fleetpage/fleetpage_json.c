@@ -12,6 +12,7 @@
 #include "base/arena.h"
 #include "fleetpage/fleetpage.h"
 #include "inventory/inventory.h"
+#include "inventory/inventory_labels.h"
 #include "json/json.h"
 #include "rules/quota.h"
 
@@ -179,6 +180,52 @@ caps_json(struct arena *a, const struct spec_fallback *fb)
 	return caps;
 }
 
+/* Whether a pool is the site's alone: "exclusive", and the site taint
+ * its nodes carry ("gpusite.io/site=<site>:NoSchedule"), null when shared. */
+static void
+pool_taint_json(struct arena *a, struct node *m, const struct spec_site *sp,
+		const struct spec_fallback *pool)
+{
+	node_map_add_bool(a, m, "exclusive", pool->exclusive);
+	node_map_add(a, m, "siteTaint",
+		     pool->exclusive ? node_new_str(a, P,
+						    arena_printf(a, "%s=%s:%s", INV_SITE_TAINT_KEY,
+								 sp->name, INV_POOL_TAINT_EFFECT))
+				     : node_new_null(a, P));
+}
+
+/* Who may run on the site's pools (docs/design/inventory.md, "The site
+ * taint"): the pools whose nodes carry the site taint and those shared,
+ * the toleration a DaemonSet needs to run on them, and that a Pod
+ * tolerating every taint still lands there.  null: the site has no pool. */
+static struct node *
+site_taint_json(struct arena *a, const struct spec_site *sp)
+{
+	const struct inventory *inv = inventory_site(a, sp);
+	struct node *m, *ex, *shared, *tol;
+
+	if (!inv->pool_count)
+		return node_new_null(a, P);
+	m = node_new_map(a, P);
+	node_map_add_str(a, m, "key", INV_SITE_TAINT_KEY);
+	node_map_add_str(a, m, "value", sp->name);
+	node_map_add_str(a, m, "effect", INV_POOL_TAINT_EFFECT);
+	ex = node_map_add(a, m, "exclusivePools", node_new_seq(a, P));
+	shared = node_map_add(a, m, "sharedPools", node_new_seq(a, P));
+	for (size_t i = 0; i < inv->pool_count; i++) {
+		const struct inv_pool *p = &inv->pools[i];
+
+		node_seq_push(a, p->spec->exclusive ? ex : shared, node_new_str(a, P, p->name));
+	}
+	tol = node_map_add(a, m, "daemonSetToleration", node_new_map(a, P));
+	node_map_add_str(a, tol, "key", INV_SITE_TAINT_KEY);
+	node_map_add_str(a, tol, "operator", "Exists");
+	node_map_add_str(a, tol, "effect", INV_POOL_TAINT_EFFECT);
+	/* operator Exists without a key tolerates the site taint too */
+	node_map_add_bool(a, m, "everyTaintToleratorLands", true);
+	return m;
+}
+
 static struct node *
 fallback_json(struct arena *a, const struct fp_site *s)
 {
@@ -216,6 +263,7 @@ fallback_json(struct arena *a, const struct fp_site *s)
 		node_map_add(a, m, "costPerHourAtLimit", node_new_null(a, P));
 		node_map_add_str(a, m, "costUnknownBecause", fleetpage_cost_reason(s));
 	}
+	pool_taint_json(a, m, s->spec, fb);
 	return m;
 }
 
@@ -235,6 +283,7 @@ pool_json(struct arena *a, const struct fp_site *s, const char *noun)
 		node_map_add(a, m, "capacityTypes", caps_json(a, p->spec));
 		node_map_add_int(a, m, "gpuLimit", p->limit);
 		node_map_add_bool(a, m, "failoverCapacity", false);
+		pool_taint_json(a, m, s->spec, p->spec);
 		return m;
 	}
 	return node_new_null(a, P);
@@ -271,6 +320,7 @@ site_json(struct arena *a, const struct fleetpage *fp, const struct fp_site *s)
 		node_map_add(a, m, noun, pool_json(a, s, noun));
 	}
 	node_map_add(a, m, "drill", drill_json(a, s));
+	node_map_add(a, m, "siteTaint", site_taint_json(a, sp));
 	return m;
 }
 

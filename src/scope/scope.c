@@ -156,6 +156,30 @@ struct load_ctx {
 	const char *operator_ns;
 };
 
+/* A node of one of gpusite's pools: its pool, its site, and the site
+ * taint it carries (the key is the site label's, INV_SITE_TAINT_KEY), or
+ * none when its pool is shared (exclusive: false). */
+static void
+classify_pool(struct scope_node *n, const char *node_type)
+{
+	const char *pool = scope_node_label(n, INV_POOL_LABEL);
+
+	n->pool = n->pool_site = NULL;
+	n->site_taint = NULL;
+	if (n->hybrid || !inventory_is_pool_node_type(node_type))
+		return;
+	n->pool = pool && *pool ? pool : node_type;
+	n->pool_site = scope_node_label(n, INV_SITE_LABEL);
+	for (size_t i = 0; n->taints && n->taints->kind == NODE_SEQ && i < n->taints->seq.count;
+	     i++) {
+		const struct node *t = n->taints->seq.items[i];
+		const char *key = node_str(node_map_get(t, "key"));
+
+		if (key && !strcmp(key, INV_SITE_TAINT_KEY))
+			n->site_taint = t;
+	}
+}
+
 void
 scope_node_classify(struct scope_node *n, const struct node *obj)
 {
@@ -171,6 +195,7 @@ scope_node_classify(struct scope_node *n, const struct node *obj)
 	n->fallback_image = !n->hybrid && inventory_is_pool_node_type(nt)
 				    ? scope_node_label(n, SCOPE_NODE_IMAGE_LABEL)
 				    : NULL;
+	classify_pool(n, nt);
 	n->gpu = false;
 	n->gpu_why = NULL;
 	for (size_t i = 0; i < COUNT(pci_labels) && !n->gpu; i++) {
@@ -310,6 +335,59 @@ selects_on(const struct node *pod_spec, const char *prefix, const char **key)
 		}
 	}
 	return false;
+}
+
+/* Whether a requirement on `key` (with `values`, or a nodeSelector
+ * pair's value `one`) asks for nodes of gpusite's pools: any value of
+ * gpusite.io/pool or gpusite.io/node-image, or a pool's node-type. */
+static bool
+pool_requirement(const char *key, const struct node *values, const char *one)
+{
+	if (!key)
+		return false;
+	if (!strcmp(key, INV_POOL_LABEL) || !strcmp(key, INV_NODE_IMAGE_LABEL))
+		return true;
+	if (strcmp(key, INV_NODE_TYPE_LABEL))
+		return false;
+	if (!values)
+		return inventory_is_pool_node_type(one);
+	for (size_t i = 0; values->kind == NODE_SEQ && i < values->seq.count; i++)
+		if (inventory_is_pool_node_type(node_str(values->seq.items[i])))
+			return true;
+	return false;
+}
+
+/* The label of gpusite's pool nodes the pod spec selects them by (its
+ * nodeSelector, or an In or Exists requirement of its node affinity), or
+ * NULL: it is not meant for pool nodes. */
+static const char *
+selects_pool(const struct node *pod_spec)
+{
+	const struct node *sel = node_map_get(pod_spec, "nodeSelector");
+	const struct node *terms = node_path(
+		pod_spec, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+			  "nodeSelectorTerms");
+
+	for (size_t i = 0; sel && sel->kind == NODE_MAP && i < sel->map.count; i++) {
+		const char *k = node_text(sel->map.pairs[i].key);
+
+		if (pool_requirement(k, NULL, node_str(sel->map.pairs[i].value)))
+			return k;
+	}
+	for (size_t i = 0; terms && terms->kind == NODE_SEQ && i < terms->seq.count; i++) {
+		const struct node *ex = node_map_get(terms->seq.items[i], "matchExpressions");
+
+		for (size_t j = 0; ex && ex->kind == NODE_SEQ && j < ex->seq.count; j++) {
+			const struct node *e = ex->seq.items[j];
+			const char *k = node_str(node_map_get(e, "key"));
+			const char *op = node_str(node_map_get(e, "operator"));
+
+			if (op && (!strcmp(op, "In") || !strcmp(op, "Exists")) &&
+			    pool_requirement(k, node_map_get(e, "values"), NULL))
+				return k;
+		}
+	}
+	return NULL;
 }
 
 /* Whether the pod spec requires gpusite.io/node-image=al2023: in its
@@ -503,6 +581,7 @@ add_manifest(void *vctx, const struct node *obj)
 	scope_ds_is_gpu_stack(ds, c->a, obj);
 	ds->role = ds_role(ds, obj);
 	ds->fallback = ds->gpu_stack && selects_fallback(pod_spec);
+	ds->pool_key = selects_pool(pod_spec);
 }
 
 /* The operands go where the operator Deployment is. */
@@ -653,6 +732,35 @@ joined(struct arena *a, const struct scope_cell *c)
 	return s;
 }
 
+/* Whether a cell that does not run counts the site taint among its
+ * reasons ("taint gpusite.io/site=<site>:NoSchedule"), and whether taints
+ * are all that keep it off. */
+static bool
+kept_off_by_site_taint(const struct scope_cell *c)
+{
+	static const char prefix[] = "taint " INV_SITE_TAINT_KEY;
+
+	for (size_t k = 0; !c->runs && k < c->reason_count; k++)
+		if (starts_with(c->reasons[k], prefix) &&
+		    strchr("=:", c->reasons[k][sizeof(prefix) - 1]))
+			return true;
+	return false;
+}
+
+static bool
+kept_off_by_taints_only(const struct scope_cell *c)
+{
+	for (size_t k = 0; k < c->reason_count; k++)
+		if (!starts_with(c->reasons[k], "taint "))
+			return false;
+	return !c->runs && c->reason_count;
+}
+
+/* What a DaemonSet kept off a pool node by the site taint must add. */
+#define SITE_TAINT_FIX                                                                             \
+	"tolerate the site taint of gpusite's exclusive pools: key " INV_SITE_TAINT_KEY            \
+	", operator Exists, effect NoSchedule"
+
 /* gpusite's fallback device plugin on one node: on every AL2023 fallback
  * GPU node, nowhere else. */
 static void
@@ -664,13 +772,15 @@ judge_fallback(struct scope_result *r, struct arena *a, struct diags *d, const s
 
 	if (target && !c->runs) {
 		r->misses++;
-		diag_report(
-			d, ds->at, SCOPE_RULE_MISSES, "spec.template.spec",
-			"fallback device plugin DaemonSet %s does not run on AL2023 fallback GPU "
-			"node %s: %s; GPU pods there stay Pending: tolerate the GPU taint and "
-			"select %s=%s",
-			ds_label(a, ds), n->name, joined(a, c), SCOPE_NODE_IMAGE_LABEL,
-			SCOPE_NODE_IMAGE_PLUGIN);
+		diag_report(d, ds->at, SCOPE_RULE_MISSES, "spec.template.spec",
+			    "fallback device plugin DaemonSet %s does not run on AL2023 %s GPU "
+			    "node %s: %s; GPU pods there stay Pending: %s",
+			    ds_label(a, ds), n->pool ? n->pool : "fallback", n->name, joined(a, c),
+			    kept_off_by_site_taint(c)
+				    ? SITE_TAINT_FIX
+				    : arena_printf(a, "tolerate the GPU taint and select %s=%s",
+						   SCOPE_NODE_IMAGE_LABEL,
+						   SCOPE_NODE_IMAGE_PLUGIN));
 	} else if (!target && c->runs) {
 		r->leaks++;
 		diag_report(
@@ -683,6 +793,30 @@ judge_fallback(struct scope_result *r, struct arena *a, struct diags *d, const s
 	}
 }
 
+/* A DaemonSet that selects gpusite's pool nodes (ds->pool_key) but that a
+ * taint keeps off one it selects: the site taint of an exclusive pool, or
+ * the pool's own. */
+static void
+judge_pool_meant(struct scope_result *r, struct arena *a, struct diags *d,
+		 const struct scope_ds *ds, size_t i)
+{
+	for (size_t j = 0; ds->pool_key && j < r->node_count; j++) {
+		const struct scope_node *n = &r->nodes[j];
+		const struct scope_cell *c = scope_cell_at(r, i, j);
+
+		if (!n->pool || !kept_off_by_taints_only(c))
+			continue;
+		r->misses++;
+		diag_report(d, ds->at, SCOPE_RULE_MISSES, "spec.template.spec",
+			    "DaemonSet %s selects gpusite's pool nodes (%s) but does not run on %s "
+			    "node %s: %s; %s",
+			    ds_label(a, ds), ds->pool_key, n->pool, n->name, joined(a, c),
+			    kept_off_by_site_taint(c)
+				    ? SITE_TAINT_FIX
+				    : "add a toleration for that taint with operator Exists");
+	}
+}
+
 static void
 judge(struct scope_result *r, struct arena *a, struct diags *d)
 {
@@ -690,8 +824,10 @@ judge(struct scope_result *r, struct arena *a, struct diags *d)
 		const struct scope_ds *ds = &r->ds[i];
 		const char *path = ds->origin ? "spec.daemonsets" : "spec.template.spec";
 
-		if (!ds->gpu_stack)
+		if (!ds->gpu_stack) {
+			judge_pool_meant(r, a, d, ds, i);
 			continue;
+		}
 		for (size_t j = 0; j < r->node_count; j++) {
 			const struct scope_node *n = &r->nodes[j];
 			const struct scope_cell *c = scope_cell_at(r, i, j);
@@ -748,8 +884,12 @@ scope_run(struct scope_result *r, struct arena *a, struct diags *d)
 	}
 	r->misses = r->leaks = 0;
 	judge(r, a, d);
-	for (size_t j = 0; j < r->node_count; j++)
+	r->pool_nodes = r->shared_pool_nodes = 0;
+	for (size_t j = 0; j < r->node_count; j++) {
 		hybrid_gpu += r->nodes[j].hybrid && r->nodes[j].gpu;
+		r->pool_nodes += r->nodes[j].pool != NULL;
+		r->shared_pool_nodes += r->nodes[j].pool && !r->nodes[j].site_taint;
+	}
 	for (size_t i = 0; i < r->ds_count; i++)
 		stack += r->ds[i].gpu_stack;
 	if (r->node_count)

@@ -68,6 +68,13 @@ struct scope_node {
 	/* gpusite.io/node-image of a gpusite fallback node
 	 * (node-type=cloud-gpu-fallback), else NULL */
 	const char *fallback_image;
+	/* a node of one of gpusite's pools (node-type of a pool): its
+	 * gpusite.io/pool value (or node-type) and gpusite.io/site, else NULL */
+	const char *pool;
+	const char *pool_site;
+	/* the site taint it carries (gpusite.io/site=<site>:NoSchedule, an
+	 * item of spec.taints), or NULL: the pool is shared (exclusive: false) */
+	const struct node *site_taint;
 	struct scope_label *runtime; /* labels the stack adds (override) */
 	size_t runtime_count;
 	size_t runtime_alloc;
@@ -90,6 +97,10 @@ struct scope_ds {
 	 * gpusite.io/node-image=al2023.  It must run on every GPU node with
 	 * that label and on no other node, hybrid ones included. */
 	bool fallback;
+	/* the label of gpusite's pool nodes it selects on (gpusite.io/pool,
+	 * gpusite.io/node-image, a pool's node-type): meant for pool nodes,
+	 * so a taint that keeps it off one it selects is a miss; else NULL */
+	const char *pool_key;
 	const struct node *pod_spec; /* spec.template.spec (or a made-up one) */
 };
 
@@ -112,6 +123,8 @@ struct scope_result {
 	bool operator_model;      /* a ClusterPolicy was in the manifests */
 	size_t misses;            /* GS160 findings */
 	size_t leaks;             /* GS161 findings */
+	size_t pool_nodes;        /* nodes of gpusite's pools */
+	size_t shared_pool_nodes; /* of those, without the site taint */
 };
 
 void scope_init(struct scope_result *r);
@@ -151,6 +164,8 @@ void scope_place(struct scope_cell *out, struct arena *a, const struct scope_nod
 /* The pieces, for tests. */
 const char *scope_node_label(const struct scope_node *n, const char *key);
 bool scope_toleration_tolerates(const struct node *toleration, const struct node *taint);
+/* A taint as key=value:effect (key:effect without a value). */
+const char *scope_taint_text(struct arena *a, const struct node *taint);
 /* One nodeSelectorTerm; `why` gets the first failing requirement. */
 bool scope_term_matches(const struct scope_node *n, const struct node *term, struct arena *a,
 			const char **why);

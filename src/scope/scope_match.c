@@ -152,13 +152,19 @@ tolerated_by_daemon(const struct node *taint, bool host_network)
 	return false;
 }
 
-static const char *
-taint_text(struct arena *a, const struct node *taint)
+const char *
+scope_taint_text(struct arena *a, const struct node *taint)
 {
 	const char *value = text_or_empty(node_map_get(taint, "value"));
 
-	return arena_printf(a, "taint %s%s%s:%s", text_or_empty(node_map_get(taint, "key")),
+	return arena_printf(a, "%s%s%s:%s", text_or_empty(node_map_get(taint, "key")),
 			    *value ? "=" : "", value, text_or_empty(node_map_get(taint, "effect")));
+}
+
+static const char *
+taint_text(struct arena *a, const struct node *taint)
+{
+	return arena_printf(a, "taint %s", scope_taint_text(a, taint));
 }
 
 /* Which runtime labels the pod's placement refers to (for "yes" cells). */

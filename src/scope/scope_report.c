@@ -61,6 +61,39 @@ pad(struct buf *out, const char *s, size_t width, bool last)
 	return buf_printf(out, "%-*s  ", (int)width, s);
 }
 
+/* gpusite's pool nodes: the site taint each carries, or that its pool is
+ * shared (exclusive: false) and takes any Pod that tolerates its other
+ * taints. */
+static int
+pool_nodes_text(struct buf *out, struct arena *a, const struct scope_result *r)
+{
+	int rc = 0;
+
+	if (r->pool_nodes)
+		rc = buf_adds(out, "\nnodes of gpusite's pools and their site taint:\n");
+	for (size_t j = 0; j < r->node_count && !rc; j++) {
+		const struct scope_node *n = &r->nodes[j];
+
+		if (!n->pool)
+			continue;
+		if (n->site_taint)
+			rc = buf_printf(out,
+					"  %s: %s of site %s, tainted %s: exclusive, only the "
+					"site's scoped GPU Pods and what tolerates the key %s run "
+					"there\n",
+					n->name, n->pool, n->pool_site ? n->pool_site : "?",
+					scope_taint_text(a, n->site_taint), INV_SITE_TAINT_KEY);
+		else
+			rc = buf_printf(out,
+					"  %s: %s of site %s, no %s taint: the pool is shared "
+					"(exclusive: false), any Pod that tolerates its other "
+					"taints runs there and makes Karpenter launch its nodes\n",
+					n->name, n->pool, n->pool_site ? n->pool_site : "?",
+					INV_SITE_TAINT_KEY);
+	}
+	return rc;
+}
+
 int
 scope_write_text(struct buf *out, const struct scope_result *r)
 {
@@ -125,6 +158,8 @@ scope_write_text(struct buf *out, const struct scope_result *r)
 		}
 	}
 	if (!rc)
+		rc = pool_nodes_text(out, &a, r);
+	if (!rc)
 		rc = buf_printf(out,
 				"\n%zu DaemonSets (%zu GPU stack, %zu GPU Operator operands) on "
 				"%zu nodes (%zu hybrid GPU): %zu misses, %zu leaks\n",
@@ -166,6 +201,17 @@ scope_write_json(struct buf *out, struct arena *a, const struct scope_result *r,
 		node_map_add_bool(a, o, "gpu", n->gpu);
 		if (n->gpu_why)
 			node_map_add_str(a, o, "gpuSignal", n->gpu_why);
+		if (n->pool) {
+			struct node *p = node_map_add(a, o, "pool", node_new_map(a, z));
+
+			node_map_add_str(a, p, "name", n->pool);
+			if (n->pool_site)
+				node_map_add_str(a, p, "site", n->pool_site);
+			if (n->site_taint)
+				node_map_add_str(a, p, "siteTaint",
+						 scope_taint_text(a, n->site_taint));
+			node_map_add_bool(a, p, "shared", !n->site_taint);
+		}
 		labels = node_map_add(a, o, "runtimeLabels", node_new_seq(a, z));
 		for (size_t k = 0; k < n->runtime_count; k++) {
 			struct node *l = node_new_map(a, z);
@@ -226,6 +272,8 @@ scope_write_json(struct buf *out, struct arena *a, const struct scope_result *r,
 	node_map_add_int(a, sum, "hybridGpuNodes", (int64_t)hybrid_gpu);
 	node_map_add_int(a, sum, "misses", (int64_t)r->misses);
 	node_map_add_int(a, sum, "leaks", (int64_t)r->leaks);
+	node_map_add_int(a, sum, "poolNodes", (int64_t)r->pool_nodes);
+	node_map_add_int(a, sum, "sharedPoolNodes", (int64_t)r->shared_pool_nodes);
 	if (json_write(out, root, JSON_PRETTY) < 0)
 		return -1;
 	return buf_addch(out, '\n');

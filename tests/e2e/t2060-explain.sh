@@ -102,8 +102,8 @@ test_expect_success 'a burst pool: its capacity, its scope and the Spot interrup
 test_expect_success 'explain CLUSTER: the cluster view first (capacity and totals, namespaces, the pool check), then each site' '
 	"$GPUSITE" explain shared-cluster "$burst" >"$SCRATCH/c.all" &&
 	test "$(grep -c "^site " "$SCRATCH/c.all")" -eq 2 &&
-	sed -n "1,12p" "$SCRATCH/c.all" >"$SCRATCH/c.txt" &&
-	sed -n "13p" "$SCRATCH/c.all" | grep -q "^\$" &&
+	sed -n "1,13p" "$SCRATCH/c.all" >"$SCRATCH/c.txt" &&
+	sed -n "14p" "$SCRATCH/c.all" | grep -q "^\$" &&
 	cat >"$SCRATCH/c.want" <<-\EOF &&
 	cluster shared-cluster (2 sites)
 	  capacity (nvidia.com/gpu):
@@ -117,18 +117,34 @@ test_expect_success 'explain CLUSTER: the cluster view first (capacity and total
 	    batch-inference          seoul-dc2 placement: hybrid nodes, then NodePool seoul-dc2-gpu-fallback
 	    batch-burst              seoul-dc2 burst: hybrid nodes, then NodePool seoul-dc2-gpu-burst (never the fallback)
 	  pools: every GPU pool of the cluster (4) is reachable from exactly one site'"'"'s scope
+	  site taint: 4 of the 4 GPU pools carry their site'"'"'s taint (gpusite.io/site=<site>:NoSchedule): a DaemonSet that must run on their nodes needs the toleration {key: gpusite.io/site, operator: Exists}, and a Pod that tolerates every taint still lands there
 	EOF
 	test_cmp "$SCRATCH/c.want" "$SCRATCH/c.txt"
 '
 
-test_expect_success 'explain CLUSTER: a site not bound to its own nodes reaches the other site'"'"'s pools, and says so' '
+test_expect_success 'explain CLUSTER: a site not bound to its own nodes never reaches the other site'"'"'s exclusive pools' '
 	mkdir -p "$SCRATCH/loose" &&
 	cp "$burst"/*.yaml "$SCRATCH/loose/" &&
 	sed -i "s/^    namespaces: \[llm-serving\]$/    namespaces: [llm-serving]\n    siteBinding: none/" "$SCRATCH/loose/seoul-dc1.yaml" &&
+	grep -q "siteBinding: none" "$SCRATCH/loose/seoul-dc1.yaml" &&
 	"$GPUSITE" explain shared-cluster "$SCRATCH/loose" >"$SCRATCH/l.txt" &&
-	grep -q "^  pools: NodePool seoul-dc2-gpu-fallback of site seoul-dc2 is reachable from 2 sites'"'"' scopes (seoul-dc1 among them" "$SCRATCH/l.txt" &&
-	grep -q "^  pools: NodePool seoul-dc2-gpu-burst of site seoul-dc2 is reachable from 2 sites'"'"' scopes" "$SCRATCH/l.txt" &&
-	! grep -q "every GPU pool" "$SCRATCH/l.txt"
+	grep -q "^  pools: every GPU pool of the cluster (4) is reachable from exactly one site" "$SCRATCH/l.txt" &&
+	"$GPUSITE" explain seoul-dc1 "$SCRATCH/loose" >"$SCRATCH/l1.txt" &&
+	grep -q "^  site binding: none: .* (another site.s pool only when shared, exclusive: false)" "$SCRATCH/l1.txt"
+'
+
+test_expect_success 'explain CLUSTER: with exclusive: false the other site reaches the shared pools, and each site says they are shared' '
+	mkdir -p "$SCRATCH/shared" &&
+	cp "$SCRATCH/loose"/*.yaml "$SCRATCH/shared/" &&
+	sed -i "s/^    gpuLimit: \(.*\)$/    gpuLimit: \1\n    exclusive: false/" "$SCRATCH/shared/seoul-dc2.yaml" &&
+	test "$(grep -c "exclusive: false" "$SCRATCH/shared/seoul-dc2.yaml")" -eq 2 &&
+	"$GPUSITE" explain shared-cluster "$SCRATCH/shared" >"$SCRATCH/s.txt" &&
+	grep -q "^  pools: NodePool seoul-dc2-gpu-fallback of site seoul-dc2 is reachable from 2 sites'"'"' scopes (seoul-dc1 among them" "$SCRATCH/s.txt" &&
+	grep -q "^  pools: NodePool seoul-dc2-gpu-burst of site seoul-dc2 is reachable from 2 sites'"'"' scopes" "$SCRATCH/s.txt" &&
+	! grep -q "every GPU pool" "$SCRATCH/s.txt" &&
+	grep -q "^  site taint: 2 of the 4 GPU pools carry their site" "$SCRATCH/s.txt" &&
+	grep -q "^  site taint: none on seoul-dc2-gpu-fallback, seoul-dc2-gpu-burst (exclusive: false): shared" "$SCRATCH/s.txt" &&
+	grep -q "^  site taint: none on NodePool seoul-dc2-gpu-burst (burst.exclusive: false): the pool is shared, any Pod that tolerates nvidia.com/gpu and gpusite.io/burst can land on its nodes and make Karpenter launch one" "$SCRATCH/s.txt"
 '
 
 test_done

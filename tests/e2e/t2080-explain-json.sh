@@ -47,7 +47,7 @@ assert c[\"burstGpuLimit\"] == 12 and c[\"burstCapacityType\"] == \"varies by si
 assert c[\"fallbackGpuLimit\"] == 16, c
 s = {x[\"name\"]: x for x in d[\"sites\"]}
 b = s[\"seoul-dc1\"][\"burst\"]
-assert b == {\"nodePool\": \"seoul-dc1-gpu-burst\", \"capacityTypes\": [\"spot\"], \"gpuLimit\": 8, \"failoverCapacity\": False}, b
+assert b == {\"nodePool\": \"seoul-dc1-gpu-burst\", \"capacityTypes\": [\"spot\"], \"gpuLimit\": 8, \"failoverCapacity\": False, \"exclusive\": True, \"siteTaint\": \"gpusite.io/site=seoul-dc1:NoSchedule\"}, b
 assert s[\"seoul-dc2\"][\"burst\"][\"capacityTypes\"] == [\"on-demand\"]
 w = [x for x in d[\"whatIf\"][\"sets\"] if len(x[\"sites\"]) == 2][0]
 assert w[\"launchableGpus\"] == 16 and w[\"shortfallGpus\"] == 0, w
@@ -99,6 +99,29 @@ assert d[\"fail\"] == 1 and len(d[\"whatIf\"][\"sets\"]) == 3, d[\"whatIf\"]
 test_expect_success 'a format explain has not is a usage error' '
 	expect_exit 2 "$GPUSITE" explain --format sarif "$fleet" 2>err &&
 	grep -q "sarif" err
+'
+
+test_expect_success 'the site taint: exclusive pools by default, shared ones with exclusive: false' '
+	"$GPUSITE" explain --format json "$TEST_TOP/testdata/render/burst-al2023/sites" >excl.json &&
+	"$GPUSITE" explain --format json "$TEST_TOP/testdata/render/burst-shared-pools/sites" >shared.json &&
+	python3 -c "
+import json
+tol = {\"key\": \"gpusite.io/site\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\"}
+s = json.load(open(\"excl.json\"))[\"sites\"][0]
+assert s[\"siteTaint\"] == {\"key\": \"gpusite.io/site\", \"value\": \"lab\", \"effect\": \"NoSchedule\", \"exclusivePools\": [\"lab-gpu-fallback\", \"lab-gpu-burst\"], \"sharedPools\": [], \"daemonSetToleration\": tol, \"everyTaintToleratorLands\": True}, s[\"siteTaint\"]
+for k in (\"fallback\", \"burst\"):
+    assert s[k][\"exclusive\"] is True and s[k][\"siteTaint\"] == \"gpusite.io/site=lab:NoSchedule\", s[k]
+s = json.load(open(\"shared.json\"))[\"sites\"][0]
+assert s[\"siteTaint\"][\"exclusivePools\"] == [] and s[\"siteTaint\"][\"sharedPools\"] == [\"lab-gpu-fallback\", \"lab-gpu-burst\"], s[\"siteTaint\"]
+for k in (\"fallback\", \"burst\"):
+    assert s[k][\"exclusive\"] is False and s[k][\"siteTaint\"] is None, s[k]
+" &&
+	"$GPUSITE" explain --format json "$TEST_TOP/testdata/render/require-onprem/sites" >off.json &&
+	python3 -c "
+import json
+s = json.load(open(\"off.json\"))[\"sites\"][0]
+assert s[\"fallback\"] == {\"enabled\": False} and s[\"siteTaint\"] is None, s
+"
 '
 
 test_done

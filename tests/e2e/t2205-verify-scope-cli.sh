@@ -66,7 +66,9 @@ test_expect_success "--format json: placement, findings and summary" '
 	"$GPUSITE" verify-scope --nodes "$nodes" --manifests "$SCRATCH/plugin.yaml" --format json >"$SCRATCH/ok.json" &&
 	python3 -c "import json,sys
 r = json.load(open(sys.argv[1]))
-assert r[\"summary\"] == {\"daemonsets\": 2, \"gpuStack\": 1, \"nodes\": 6, \"hybridGpuNodes\": 2, \"misses\": 0, \"leaks\": 0}, r[\"summary\"]
+assert r[\"summary\"] == {\"daemonsets\": 2, \"gpuStack\": 1, \"nodes\": 6, \"hybridGpuNodes\": 2, \"misses\": 0, \"leaks\": 0, \"poolNodes\": 1, \"sharedPoolNodes\": 1}, r[\"summary\"]
+p = [n for n in r[\"nodes\"] if \"pool\" in n]
+assert p == [{**p[0], \"pool\": {\"name\": \"fallback\", \"site\": \"seoul-dc1\", \"shared\": True}}], p
 d = [d for d in r[\"daemonsets\"] if d[\"name\"] == \"nvidia-device-plugin\"][0]
 assert d[\"why\"].startswith(\"name contains\"), d
 assert r[\"findings\"] == []
@@ -98,5 +100,49 @@ test_expect_success "nothing to judge is a warning (GS162), not a pass in silenc
 test_expect_success "a document that is not a Node in the inventory: GS163, exit 1" '
 	"$GPUSITE" verify-scope --nodes "$SCRATCH/plugin.yaml" --manifests "$SCRATCH/plugin.yaml" >/dev/null 2>"$SCRATCH/notnode.err";
 	test $? -eq 1 && grep -q "the node inventory holds a DaemonSet.*\[GS163\]" "$SCRATCH/notnode.err"
+'
+cat >"$SCRATCH/pool-agent.yaml" <<'YAML'
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: pool-exporter
+  namespace: monitoring
+spec:
+  template:
+    spec:
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+              - matchExpressions: [{key: gpusite.io/pool, operator: Exists}]
+      tolerations:
+        - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}
+        - {key: gpusite.io/burst, operator: Exists, effect: NoSchedule}
+      containers: [{name: exporter, image: quay.io/prometheus/node-exporter:v1.9.1}]
+YAML
+test_expect_success "a DaemonSet meant for the pool nodes without the site toleration: GS160 naming the site taint on each, exit 1" '
+	expect_exit 1 "$GPUSITE" verify-scope --nodes "$nodes" --nodes "$nodes/fallback" --nodes "$nodes/burst" \
+		--manifests "$SCRATCH/plugin.yaml" --manifests "$SCRATCH/pool-agent.yaml" >"$SCRATCH/agent.txt" 2>"$SCRATCH/agent.err" &&
+	test "$(grep -c "\[GS160\]" "$SCRATCH/agent.err")" -eq 3 &&
+	for n in fallback:ip-10-0-81-15 fallback:ip-10-0-82-31 burst:ip-10-0-91-23; do
+		grep -q "error: DaemonSet monitoring/pool-exporter selects gpusite.s pool nodes (gpusite.io/pool) but does not run on ${n%%:*} node ${n#*:}.us-west-2.compute.internal: taint gpusite.io/site=lab:NoSchedule; tolerate the site taint of gpusite.s exclusive pools: key gpusite.io/site, operator Exists, effect NoSchedule \[GS160\]" "$SCRATCH/agent.err" || return 1
+	done &&
+	grep -q "^  ip-10-0-77-204.us-west-2.compute.internal: fallback of site seoul-dc1, no gpusite.io/site taint: the pool is shared (exclusive: false)" "$SCRATCH/agent.txt" &&
+	grep -q "^  ip-10-0-91-23.us-west-2.compute.internal: burst of site lab, tainted gpusite.io/site=lab:NoSchedule: exclusive" "$SCRATCH/agent.txt" &&
+	! grep -q "ip-10-0-77-204.*\[GS160\]" "$SCRATCH/agent.err"
+'
+test_expect_success "with the site toleration by key, or tolerating every taint, it runs on every pool node: exit 0" '
+	sed "s/^        - {key: gpusite.io\/burst, .*/&\n        - {key: gpusite.io\/site, operator: Exists, effect: NoSchedule}/" \
+		"$SCRATCH/pool-agent.yaml" >"$SCRATCH/pool-agent-site.yaml" &&
+	grep -q "key: gpusite.io/site" "$SCRATCH/pool-agent-site.yaml" &&
+	sed "/^        - {key:/d; s/^      tolerations:/      tolerations: [{operator: Exists}]/" \
+		"$SCRATCH/pool-agent.yaml" >"$SCRATCH/pool-agent-all.yaml" &&
+	for f in pool-agent-site pool-agent-all; do
+		"$GPUSITE" verify-scope --nodes "$nodes" --nodes "$nodes/fallback" --nodes "$nodes/burst" \
+			--manifests "$SCRATCH/plugin.yaml" --manifests "$SCRATCH/$f.yaml" >"$SCRATCH/$f.txt" 2>"$SCRATCH/$f.err" &&
+		! grep -q GS160 "$SCRATCH/$f.err" &&
+		grep "^monitoring/pool-exporter " "$SCRATCH/$f.txt" >"$SCRATCH/$f.row" &&
+		test "$(grep -o " yes" "$SCRATCH/$f.row" | wc -l)" -eq 4 || return 1
+	done
 '
 test_done

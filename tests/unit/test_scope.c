@@ -4,7 +4,8 @@
  * matchFields, empty terms), the DaemonSet controller's own tolerations,
  * node and DaemonSet classification, the runtime-label fixed point (NFD
  * labels a node, then the device plugin's affinity matches; the GPU
- * Operator's operands follow NFD) and the verdict (misses and leaks).
+ * Operator's operands follow NFD) and the verdict (misses and leaks),
+ * the site taint of pool nodes and the DaemonSets meant for them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -536,6 +537,87 @@ test_scope__inputs_that_are_not_nodes(void **state)
 	assert_int_equal(r.node_count, 0);
 }
 
+/* Two pool nodes, one of an exclusive pool (the site taint), one of a
+ * shared one; an agent meant for pool nodes, a node exporter for every
+ * node and one that tolerates every taint. */
+static void
+test_scope__site_taint_of_pool_nodes(void **state)
+{
+	static const char nodes[] =
+		"kind: Node\nmetadata:\n  name: fb-excl\n  labels:\n"
+		"    node-type: cloud-gpu-fallback\n    gpusite.io/pool: fallback\n"
+		"    gpusite.io/site: lab\n"
+		"spec:\n  taints:\n    - {key: nvidia.com/gpu, value: Exists, effect: NoSchedule}\n"
+		"    - {key: gpusite.io/site, value: lab, effect: NoSchedule}\n"
+		"---\n"
+		"kind: Node\nmetadata:\n  name: burst-shared\n  labels:\n"
+		"    node-type: cloud-gpu-burst\n    gpusite.io/pool: burst\n"
+		"    gpusite.io/site: lab\n"
+		"spec:\n  taints:\n    - {key: nvidia.com/gpu, value: Exists, effect: NoSchedule}\n"
+		"    - {key: gpusite.io/burst, value: \"true\", effect: NoSchedule}\n";
+	static const char manifests[] =
+		"kind: DaemonSet\nmetadata: {name: pool-agent, namespace: mon}\n"
+		"spec:\n  template:\n    spec:\n"
+		"      nodeSelector: {node-type: cloud-gpu-fallback}\n"
+		"      tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n"
+		"---\n"
+		"kind: DaemonSet\nmetadata: {name: burst-agent, namespace: mon}\n"
+		"spec:\n  template:\n    spec:\n"
+		"      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+		"{nodeSelectorTerms: [{matchExpressions: [{key: node-type, operator: In, values: "
+		"[cloud-gpu-burst]}]}]}}}\n"
+		"      tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n"
+		"---\n"
+		"kind: DaemonSet\nmetadata: {name: node-exporter, namespace: mon}\n"
+		"spec:\n  template:\n    spec:\n"
+		"      nodeSelector: {node-type: hybrid-gpu}\n"
+		"---\n"
+		"kind: DaemonSet\nmetadata: {name: everywhere, namespace: mon}\n"
+		"spec:\n  template:\n    spec:\n      nodeSelector: {gpusite.io/pool: fallback}\n"
+		"      tolerations: [{operator: Exists}]\n";
+	struct yamlio_docs n = yaml_docs(nodes), m = yaml_docs(manifests);
+	struct scope_result r;
+	size_t before = D.count, site = 0, burst = 0;
+
+	(void)state;
+	scope_init(&r);
+	assert_int_equal(scope_add_nodes(&r, &A, &D, n.docs, n.count), 0);
+	assert_int_equal(scope_add_manifests(&r, &A, &D, m.docs, m.count), 0);
+	assert_string_equal(r.nodes[0].pool, "fallback");
+	assert_string_equal(r.nodes[0].pool_site, "lab");
+	assert_non_null(r.nodes[0].site_taint);
+	assert_string_equal(scope_taint_text(&A, r.nodes[0].site_taint),
+			    "gpusite.io/site=lab:NoSchedule");
+	assert_string_equal(r.nodes[1].pool, "burst");
+	assert_null(r.nodes[1].site_taint);
+	assert_string_equal(r.ds[0].pool_key, "node-type");
+	assert_string_equal(r.ds[1].pool_key, "node-type");
+	assert_null(r.ds[2].pool_key); /* a hybrid node type is no pool's */
+	assert_string_equal(r.ds[3].pool_key, "gpusite.io/pool");
+	assert_int_equal(scope_run(&r, &A, &D), -1);
+	assert_int_equal(r.pool_nodes, 2);
+	assert_int_equal(r.shared_pool_nodes, 1);
+	/* the site taint keeps pool-agent off fb-excl, the burst taint keeps
+	 * burst-agent off burst-shared; the one tolerating every taint runs */
+	assert_int_equal(r.misses, 2);
+	assert_true(scope_cell_at(&r, 3, 0)->runs);
+	for (size_t k = before; k < D.count; k++) {
+		const char *msg = D.items[k].msg;
+
+		if (strcmp(D.items[k].rule, SCOPE_RULE_MISSES))
+			continue;
+		site += strstr(msg,
+			       "mon/pool-agent selects gpusite's pool nodes (node-type) but "
+			       "does not run on fallback node fb-excl: taint "
+			       "gpusite.io/site=lab:NoSchedule; tolerate the site taint") != NULL;
+		burst += strstr(msg, "mon/burst-agent selects gpusite's pool nodes (node-type) but "
+				     "does not run on burst node burst-shared: taint "
+				     "gpusite.io/burst=true:NoSchedule; add a toleration") != NULL;
+	}
+	assert_int_equal(site, 1);
+	assert_int_equal(burst, 1);
+}
+
 int
 main(void)
 {
@@ -556,6 +638,7 @@ main(void)
 		TESTUTIL_CASE(test_scope__operator_operands_follow_nfd),
 		TESTUTIL_CASE(test_scope__unscoped_operator_nfd_leaks_operands),
 		TESTUTIL_CASE(test_scope__inputs_that_are_not_nodes),
+		TESTUTIL_CASE(test_scope__site_taint_of_pool_nodes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
