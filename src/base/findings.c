@@ -238,7 +238,9 @@ const struct finding findings_table[] = {
 	ROW("GS159", DIAG_ERROR, FINDING_CHECK,
 	    "PrometheusRule: a rule without alert or record, with a bad expression, duration or "
 	    "label"),
-	ROW("GS160", DIAG_ERROR, FINDING_SCOPE, "a GPU-stack DaemonSet misses a hybrid GPU node"),
+	ROW("GS160", DIAG_ERROR, FINDING_SCOPE,
+	    "a GPU-stack DaemonSet misses a hybrid GPU node, or one meant for a pool's nodes "
+	    "misses one"),
 	ROW("GS161", DIAG_ERROR, FINDING_SCOPE,
 	    "a GPU-stack DaemonSet would run on a node that is not hybrid (a second device "
 	    "plugin)"),
