@@ -7,12 +7,12 @@
  *         NodePool template lists: the GPU taint, then the pool's own
  *         (inv_pool.taints: the burst taint, the site taint of an
  *         exclusive pool).  GS201-GS203 judge hybrid nodes only.
- *  GS247  every running or pending GPU Pod of a scope (its namespaces,
- *         its podSelector) has the node affinity the scope's placement
- *         policy adds: each requirement of the plan's step 3
- *         (render/render.h), handed down in drift_input.plans.  A Pod
- *         admitted while the policy was not acting lacks it for good: a
- *         Pod's affinity cannot change.
+ *  GS247  every GPU Pod of a scope (its namespaces, its podSelector) not
+ *         finished (Succeeded, Failed), as GS215, has the node affinity
+ *         the scope's placement policy adds: each requirement of the
+ *         plan's step 3 (render/render.h), handed down in
+ *         drift_input.plans.  A Pod admitted while the policy was not
+ *         acting lacks it for good: a Pod's affinity cannot change.
  */
 #include <string.h>
 
