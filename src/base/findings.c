@@ -438,6 +438,12 @@ const struct finding findings_table[] = {
 	ROW("GS245", DIAG_WARNING, FINDING_CHECK,
 	    "Kyverno ClusterPolicy: a +(tolerations) anchor that never fires (the list is always "
 	    "there by then)"),
+	ROW("GS246", DIAG_ERROR, FINDING_DRIFT,
+	    "a node of a site's fallback or burst pool lacks a taint of the pool's NodePool (the "
+	    "site taint, the burst taint, the GPU taint)"),
+	ROW("GS247", DIAG_ERROR, FINDING_DRIFT,
+	    "a GPU pod of a placement or burst scope lacks the node affinity its placement policy "
+	    "adds (site binding, pool exclusion): admitted while the policy was not acting"),
 	ROW("GS290", DIAG_ERROR, FINDING_KUBE,
 	    "the cluster could not be reached or read: kubeconfig, credentials, connection, API "
 	    "errors"),

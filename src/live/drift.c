@@ -19,8 +19,7 @@
 #include "k8s/k8s_toleration.h"
 #include "node/node.h"
 
-#define MAX_NAMED 10 /* objects named in one message before "and N more" */
-#define MAX_PATHS 5  /* differing fields named in GS211 */
+#define MAX_PATHS 5 /* differing fields named in GS211 */
 
 /* ------------------------------------------------------------ records */
 
@@ -95,6 +94,8 @@ drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj)
 	const struct node *owners = node_map_get(md, "ownerReferences");
 	const struct node *ctrs = node_map_get(spec, "containers");
 	const char *phase = node_str(node_path(obj, "status.phase"));
+	const struct node *na = node_map_get(node_map_get(spec, "affinity"), "nodeAffinity");
+	const struct node *sel = node_map_get(spec, "nodeSelector");
 
 	memset(out, 0, sizeof(*out));
 	out->ns = dup_or_null(a, node_str(node_map_get(md, "namespace")));
@@ -107,6 +108,8 @@ drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj)
 	out->phase = phase ? arena_strdup(a, phase) : "";
 	out->labels = labels && labels->kind == NODE_MAP ? node_clone(a, labels) : NULL;
 	out->tolerations = tols && tols->kind == NODE_SEQ ? node_clone(a, tols) : NULL;
+	out->node_affinity = na && na->kind == NODE_MAP ? node_clone(a, na) : NULL;
+	out->node_selector = sel && sel->kind == NODE_MAP ? node_clone(a, sel) : NULL;
 	for (size_t i = 0; owners && owners->kind == NODE_SEQ && i < owners->seq.count; i++) {
 		const struct node *o = owners->seq.items[i];
 		const struct node *ctl = node_map_get(o, "controller");
@@ -198,13 +201,6 @@ node_nature(struct arena *a, const struct drift_node *n)
 	return "not a hybrid node";
 }
 
-static const char *
-taint_text(struct arena *a, const char *key, const char *value, const char *effect)
-{
-	return value && *value ? arena_printf(a, "%s=%s:%s", key, value, effect)
-			       : arena_printf(a, "%s:%s", key, effect);
-}
-
 /* Append to an uncapped buffer (it cannot fail but by running out of
  * memory, which is fatal anyway). */
 static void addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -220,24 +216,6 @@ addf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "a, b, c and 4 more" of at most MAX_NAMED names */
-static const char *
-name_list(struct arena *a, const char *const *names, size_t n)
-{
-	struct buf b;
-	const char *res;
-
-	buf_init(&b, 0);
-	for (size_t i = 0; i < n && i < MAX_NAMED; i++)
-		if (buf_printf(&b, "%s%s", i ? ", " : "", names[i]) < 0)
-			break;
-	if (n > MAX_NAMED && buf_printf(&b, " and %zu more", n - MAX_NAMED) < 0)
-		buf_reset(&b);
-	res = arena_strdup(a, b.data);
-	buf_release(&b);
-	return res;
-}
-
 /* ------------------------------------------------------------ node checks */
 
 static void
@@ -245,7 +223,7 @@ check_taint(struct arena *a, struct diags *d, size_t *count, const struct spec_s
 	    const struct drift_node *n, struct pos at)
 {
 	const struct spec_taint *t = &s->gpu_taint;
-	const char *want = taint_text(a, t->key, t->value, t->effect);
+	const char *want = drift_taint_text(a, t->key, t->value, t->effect);
 
 	for (size_t i = 0; n->taints && i < n->taints->seq.count; i++) {
 		const struct node *tn = n->taints->seq.items[i];
@@ -266,8 +244,8 @@ check_taint(struct arena *a, struct diags *d, size_t *count, const struct spec_s
 			      "tolerate only the site's taint may not land on it, or other "
 			      "pods may; fix it with 'kubectl taint nodes %s %s-' and "
 			      "'kubectl taint nodes %s %s', and correct the node's NodeConfig",
-			      n->name, s->name, taint_text(a, k, v, e), want, n->name,
-			      taint_text(a, k, v, e), n->name, want);
+			      n->name, s->name, drift_taint_text(a, k, v, e), want, n->name,
+			      drift_taint_text(a, k, v, e), n->name, want);
 		return;
 	}
 	drift_finding(d, count, DRIFT_NO_TAINT, at, "spec.gpuTaint", s->name,
@@ -431,7 +409,7 @@ check_unknown_nodes(struct arena *a, struct diags *d, size_t *count, const struc
 		      "%zu hybrid node%s of cluster %s %s in no site spec: %s; add %s to a "
 		      "node group or remove %s from the cluster",
 		      n, n == 1 ? "" : "s", in->cluster, n == 1 ? "is" : "are",
-		      name_list(a, names, n), n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+		      drift_name_list(a, names, n), n == 1 ? "it" : "them", n == 1 ? "it" : "them");
 }
 
 /* ------------------------------------------------------------ GPU stack */
@@ -661,7 +639,7 @@ check_fallback_nodes(struct arena *a, struct diags *d, size_t *count, const stru
 				      "keep one (fallback.nodeImage decides which: al2023 runs "
 				      "gpusite's fallback plugin, bottlerocket none)",
 				      what, n->name, pool, s->name, nplug,
-				      name_list(a, plugins, nplug));
+				      drift_name_list(a, plugins, nplug));
 	}
 }
 
@@ -744,9 +722,9 @@ check_fallback(struct arena *a, struct diags *d, size_t *count, const struct dri
 			      "(%lld%%)%s",
 			      what, pool, s->name, f->nclaims, f->nclaims == 1 ? "" : "s",
 			      f->nclaims ? " (" : "",
-			      f->nclaims ? name_list(a, f->claims, f->nclaims) : "",
+			      f->nclaims ? drift_name_list(a, f->claims, f->nclaims) : "",
 			      f->nclaims ? ")" : "", npool, npool == 1 ? "" : "s",
-			      npool ? " (" : "", npool ? name_list(a, pool_nodes, npool) : "",
+			      npool ? " (" : "", npool ? drift_name_list(a, pool_nodes, npool) : "",
 			      npool ? ")" : "", (long long)gpus, (long long)fb->gpu_limit,
 			      fb->gpu_limit ? (long long)(gpus * 100 / fb->gpu_limit) : 0LL,
 			      fb->gpu_limit && gpus * 100 >= fb->gpu_limit * 80
@@ -787,7 +765,7 @@ scope_pending(struct arena *a, struct diags *d, size_t *count, const struct spec
 			      "fallback, so this is not a failover; see 'kubectl describe pod' "
 			      "and the NodeClaims of %s)",
 			      np, p->noun, np == 1 ? " is" : "s are", ns, s->name,
-			      name_list(a, pending, np), p->title,
+			      drift_name_list(a, pending, np), p->title,
 			      spec_capacity_name(p->spec->capacity_type), np == 1 ? "it" : "them",
 			      p->spec_key, p->noun, p->title);
 	else
@@ -795,8 +773,8 @@ scope_pending(struct arena *a, struct diags *d, size_t *count, const struct spec
 			      "%zu GPU pod%s Pending in namespace %s of site %s: "
 			      "%s; the on-prem GPUs are full or unreachable and the "
 			      "fallback has not placed %s (see 'kubectl describe pod')",
-			      np, np == 1 ? " is" : "s are", ns, s->name, name_list(a, pending, np),
-			      np == 1 ? "it" : "them");
+			      np, np == 1 ? " is" : "s are", ns, s->name,
+			      drift_name_list(a, pending, np), np == 1 ? "it" : "them");
 }
 
 static void
@@ -811,7 +789,7 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 	struct k8s_taint *own = arena_alloc(a, (INV_POOL_MAX * 2 + 1) * sizeof(*own));
 	size_t own_count = 0;
 	const char *taints =
-		taint_text(a, s->gpu_taint.key, s->gpu_taint.value, s->gpu_taint.effect);
+		drift_taint_text(a, s->gpu_taint.key, s->gpu_taint.value, s->gpu_taint.effect);
 	const char *noun = sc->pool ? arena_printf(a, "%s ", sc->pool->noun) : "";
 
 	for (size_t k = 0; k < inv->pool_count; k++) {
@@ -830,7 +808,7 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 				continue;
 			own[own_count++] = (struct k8s_taint){ pt->key, pt->value, pt->effect };
 			taints = arena_printf(a, "%s and %s", taints,
-					      taint_text(a, pt->key, pt->value, pt->effect));
+					      drift_taint_text(a, pt->key, pt->value, pt->effect));
 		}
 	}
 	for (size_t ni = 0; ni < sc->namespace_count; ni++) {
@@ -864,7 +842,7 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 				      "mutate %s (is the admission controller running and the "
 				      "policy ready?)",
 				      nu, noun, nu == 1 ? "" : "s", ns, s->name, nu == 1 ? "s" : "",
-				      taints, name_list(a, untol, nu),
+				      taints, drift_name_list(a, untol, nu),
 				      spec_engine_name(s->placement.engine), noun,
 				      nu == 1 ? "it" : "them");
 	}
@@ -919,8 +897,10 @@ drift_check(struct arena *a, struct diags *d, const struct drift_input *in)
 	check_stack(a, d, &count, in, &ix);
 	for (size_t i = 0; i < in->nfallbacks; i++)
 		check_fallback(a, d, &count, in, &in->fallbacks[i]);
+	drift_check_pool_taints(a, d, &count, in);
 	for (size_t i = 0; i < in->nsites; i++)
 		check_placement(a, d, &count, in, in->sites[i]);
+	drift_check_bindings(a, d, &count, in);
 	drift_check_versions(a, d, &count, in);
 	return count;
 }

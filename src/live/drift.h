@@ -43,6 +43,8 @@ struct arena;
 #define DRIFT_FALLBACK_PLUGINS "GS217"
 #define DRIFT_CLASS_IMAGE "GS218"
 #define DRIFT_VERSION_CONTRADICTED "GS219"
+#define DRIFT_POOL_NODE_UNTAINTED "GS246"
+#define DRIFT_PODS_UNBOUND "GS247"
 
 /* A Node, cut down to what the checks read.  Strings in the arena. */
 struct drift_node {
@@ -60,12 +62,14 @@ struct drift_node {
 struct drift_pod {
 	const char *ns;
 	const char *name;
-	const char *node;               /* spec.nodeName, or NULL (not scheduled) */
-	const char *phase;              /* status.phase, or "" */
-	const struct node *labels;      /* mapping, or NULL */
-	const struct node *tolerations; /* sequence, or NULL */
-	const char *owner_kind;         /* controller's kind, or NULL */
-	int64_t gpus;                   /* nvidia.com/gpu requested (0: none) */
+	const char *node;                 /* spec.nodeName, or NULL (not scheduled) */
+	const char *phase;                /* status.phase, or "" */
+	const struct node *labels;        /* mapping, or NULL */
+	const struct node *tolerations;   /* sequence, or NULL */
+	const char *owner_kind;           /* controller's kind, or NULL */
+	int64_t gpus;                     /* nvidia.com/gpu requested (0: none) */
+	const struct node *node_affinity; /* spec.affinity.nodeAffinity, or NULL */
+	const struct node *node_selector; /* spec.nodeSelector, or NULL */
 };
 
 /* One site's fallback pool as found in the cluster. */
@@ -95,6 +99,34 @@ struct drift_served {
 	bool cluster_policy;         /* kyverno.io/v1 ClusterPolicy (before 1.20) */
 };
 
+/*
+ * What the placement policy of one scope adds to a GPU Pod's node
+ * affinity: step 3 of the scope's placement plan (render/render.h,
+ * "Placement semantics as data"), copied from the rendered plan by the
+ * caller (pipeline/live_drift.c, live_drift_plans()), since live/ sits
+ * below render/ on the road.  GS247 asks each Pod of the scope for it.
+ */
+struct drift_requirement {
+	const char *key;
+	const char *op; /* "In" | "NotIn" */
+	const char *const *values;
+	size_t value_count;
+	bool required; /* else a preferred term */
+	int weight;    /* of the preferred term */
+};
+#define DRIFT_PLAN_REQUIREMENTS_MAX 4
+
+struct drift_plan {
+	const struct spec_site *site;
+	const char *policy; /* the policy's name */
+	const char *const *namespaces;
+	size_t namespace_count;
+	const struct node *pod_selector; /* or NULL: every Pod */
+	const struct inv_pool *pool;     /* the pool of its own scope, or NULL: placement */
+	struct drift_requirement reqs[DRIFT_PLAN_REQUIREMENTS_MAX];
+	size_t req_count;
+};
+
 struct drift_input {
 	const char *cluster;
 	const struct spec_site *const *sites; /* the sites of `cluster` */
@@ -107,6 +139,10 @@ struct drift_input {
 	bool stack_listed; /* the stack namespace's pods are in `pods` */
 	const struct drift_fallback *fallbacks;
 	size_t nfallbacks;
+	/* the placement plans of every site (GS247), from
+	 * live_drift_plans(); without them no Pod's binding is judged */
+	const struct drift_plan *plans;
+	size_t nplans;
 	struct drift_served served;
 };
 

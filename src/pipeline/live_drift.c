@@ -320,7 +320,57 @@ live_drift_read(struct drift_input *out, struct live_run *r)
 	out->stack_listed = true;
 	out->fallbacks = fbs;
 	out->nfallbacks = nfb;
+	live_drift_plans(out, a);
 	return read_served(&out->served, r);
+}
+
+/* The pool whose scope's policy `plan` is, or NULL (the placement scope). */
+static const struct inv_pool *
+plan_pool(const struct inventory *inv, const struct render_placement_plan *plan)
+{
+	for (size_t i = 0; i < inv->pool_count; i++)
+		if (inv->pools[i].scope && plan->pool_scope &&
+		    !strcmp(inv->pools[i].scope->policy_name, plan->name))
+			return &inv->pools[i];
+	return NULL;
+}
+
+/* every requirement of a plan reaches drift */
+_Static_assert(RENDER_AFFINITY_MAX <= DRIFT_PLAN_REQUIREMENTS_MAX,
+	       "a drift_plan holds every requirement of a placement plan");
+
+void
+live_drift_plans(struct drift_input *in, struct arena *a)
+{
+	struct drift_plan *out = arena_alloc(a, (in->nsites * RENDER_PLANS_MAX + 1) * sizeof(*out));
+	size_t n = 0;
+
+	for (size_t si = 0; si < in->nsites; si++) {
+		const struct spec_site *s = in->sites[si];
+		struct render_placement_plan plans[RENDER_PLANS_MAX];
+		size_t np = render_placement_plans(plans, a, s);
+
+		for (size_t k = 0; k < np; k++) {
+			const struct render_placement_plan *p = &plans[k];
+			struct drift_plan *dp = &out[n++];
+
+			memset(dp, 0, sizeof(*dp));
+			dp->site = s;
+			dp->policy = p->name;
+			dp->namespaces = p->namespaces;
+			dp->namespace_count = p->namespace_count;
+			dp->pod_selector = p->pod_selector;
+			dp->pool = plan_pool(inventory_site(a, s), p);
+			for (size_t r = 0; r < p->affinity_count; r++)
+				dp->reqs[dp->req_count++] = (struct drift_requirement){
+					p->affinity[r].key,      p->affinity[r].op,
+					p->affinity[r].values,   p->affinity[r].value_count,
+					p->affinity[r].required, p->affinity[r].weight
+				};
+		}
+	}
+	in->plans = out;
+	in->nplans = n;
 }
 
 void

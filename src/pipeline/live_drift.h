@@ -24,6 +24,16 @@
 int live_drift_read(struct drift_input *out, struct live_run *r);
 
 /*
+ * The placement plans of in->sites (render_placement_plans(): the
+ * placement scope's and one per pool with a scope of its own), copied
+ * into in->plans for GS247: what each policy adds to a Pod's node
+ * affinity, from the plan the policies are written from, so drift asks
+ * for exactly that.  live_drift_read() calls it; tests building a
+ * drift_input by hand call it too.
+ */
+void live_drift_plans(struct drift_input *in, struct arena *a);
+
+/*
  * The fleet of `r`'s sites only, and the spec files they come from (in
  * r->arena): what drift reports on, so other clusters' sites are no test
  * cases.

@@ -46,11 +46,12 @@ test_expect_success 'EC2NodeClass missing: GS212' '
 	drift_case nodeclass-missing 1 &&
 	grep "EC2NodeClass gpu-fallback, which fallback NodePool seoul-dc1-gpu-fallback .*\[GS212\]" "$SCRATCH/out"
 '
-test_expect_success 'fallback active is a note; pending and untolerated GPU pods are drift' '
+test_expect_success 'fallback active is a note; pending, untolerated and unbound GPU pods are drift' '
 	drift_case fallback-active 1 &&
 	grep "note: fallback NodePool seoul-dc1-gpu-fallback of site seoul-dc1 is active: 2 NodeClaims.*8 of 16 GPUs" "$SCRATCH/out" &&
 	grep "3 GPU pods are Pending in namespace inference.*\[GS214\]" "$SCRATCH/out" &&
 	grep "embedder-0.*\[GS215\]" "$SCRATCH/out" &&
+	grep "1 GPU pod in namespace inference of site seoul-dc1 lacks the node affinity .*gpusite.io/site In \[seoul-dc1\] (required) that the kyverno placement policy gpusite-seoul-dc1-placement adds: embedder-0;.*\[GS247\]" "$SCRATCH/out" &&
 	grep "node gpu-a-01 of site seoul-dc1 is not Ready.*\[GS205\]" "$SCRATCH/out"
 '
 test_expect_success 'a hybrid node in no spec is a warning: exit 0, exit 1 with --strict' '
@@ -67,7 +68,7 @@ test_expect_success 'drift --format json: each finding with rule, severity and f
 import json, sys
 d = json.load(open(sys.argv[1]))
 rules = sorted(x[\"rule\"] for x in d[\"diagnostics\"])
-assert rules == [\"GS205\", \"GS205\", \"GS213\", \"GS214\", \"GS215\"], rules
+assert rules == [\"GS205\", \"GS205\", \"GS213\", \"GS214\", \"GS215\", \"GS247\"], rules
 note = [x for x in d[\"diagnostics\"] if x[\"rule\"] == \"GS213\"][0]
 assert note[\"severity\"] == \"note\", note
 assert note[\"file\"] == \"sites/seoul-dc1.yaml\", note

@@ -1,7 +1,9 @@
 /*
  * test_live_drift.c - the drift checks over records, without a server:
  * each GS2xx finding from a minimal cluster, positions in the spec, and
- * notes (an active fallback) that are state, not drift.
+ * notes (an active fallback) that are state, not drift; the pool nodes'
+ * taints (GS246) and the Pods' node affinity against the placement plans
+ * (GS247).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/findings.h"
+#include "pipeline/live_drift.h"
 #include "pipeline/pipeline.h"
 #include "live/drift.h"
 #include "inventory/inventory.h"
@@ -58,7 +61,7 @@ struct fixture {
 	struct diags d;
 	struct drift_node nodes[8];
 	size_t nnodes;
-	struct drift_pod pods[8];
+	struct drift_pod pods[16];
 	size_t npods;
 	struct drift_input in;
 	const struct spec_site *sites[1];
@@ -169,6 +172,11 @@ add_pod(struct fixture *f, const char *ns, const char *name, const char *node, c
 	"[{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\"},"                                   \
 	"{\"key\":\"gpusite.io/site\",\"operator\":\"Equal\",\"value\":\"seoul-dc1\","             \
 	"\"effect\":\"NoSchedule\"}]"
+/* what the fallback NodePool's template puts on its nodes: the GPU taint,
+ * then the site taint (exclusive by default) */
+#define POOL_TAINTS                                                                                \
+	"[{\"key\":\"nvidia.com/gpu\",\"value\":\"Exists\",\"effect\":\"NoSchedule\"},"            \
+	"{\"key\":\"gpusite.io/site\",\"value\":\"seoul-dc1\",\"effect\":\"NoSchedule\"}]"
 #define DP_LABELS "{\"app.kubernetes.io/name\":\"nvidia-device-plugin\"}"
 
 static void
@@ -197,6 +205,17 @@ first(const struct diags *d, const char *rule)
 {
 	for (size_t i = 0; i < d->count; i++)
 		if (!strcmp(d->items[i].rule, rule))
+			return &d->items[i];
+	fail_msg("no %s finding", rule);
+	return NULL;
+}
+
+/* The k-th finding of `rule` (from 0). */
+static const struct diag *
+nth(const struct diags *d, const char *rule, size_t k)
+{
+	for (size_t i = 0; i < d->count; i++)
+		if (!strcmp(d->items[i].rule, rule) && k-- == 0)
 			return &d->items[i];
 	fail_msg("no %s finding", rule);
 	return NULL;
@@ -308,6 +327,7 @@ test_live_drift__fallback_near_its_limit(void **state)
 	drift_node_from(&f->nodes[f->nnodes++], &f->a,
 			J(f, "{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
 			     "\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+			     "\"spec\":{\"taints\":" POOL_TAINTS "},"
 			     "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"14\"},"
 			     "\"allocatable\":{\"nvidia.com/gpu\":\"14\"},"
 			     "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
@@ -392,6 +412,7 @@ test_live_drift__fallback_node_without_allocatable_gpus(void **state)
 	drift_node_from(&f->nodes[f->nnodes++], &f->a,
 			J(f, "{\"metadata\":{\"name\":\"ip-10-0-1-2\",\"labels\":{"
 			     "\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+			     "\"spec\":{\"taints\":" POOL_TAINTS "},"
 			     "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"4\"},"
 			     "\"allocatable\":{\"nvidia.com/gpu\":\"0\"},"
 			     "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}"));
@@ -399,6 +420,7 @@ test_live_drift__fallback_node_without_allocatable_gpus(void **state)
 		&f->nodes[f->nnodes++], &f->a,
 		J(f, "{\"metadata\":{\"name\":\"ip-10-0-1-3\",\"labels\":{"
 		     "\"karpenter.sh/nodepool\":\"seoul-dc1-gpu-fallback\"}},"
+		     "\"spec\":{\"taints\":" POOL_TAINTS "},"
 		     "\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"}]}}"));
 	f->in.nnodes = f->nnodes;
 	memset(&fb, 0, sizeof(fb));
@@ -417,23 +439,240 @@ test_live_drift__fallback_node_without_allocatable_gpus(void **state)
 	assert_null(strstr(first(&f->d, DRIFT_FALLBACK_NO_GPU)->msg, "ip-10-0-1-3"));
 }
 
+/* A fallback node as its NodePool launches it, with `taints`. */
+static void
+add_pool_node(struct fixture *f, const char *name, const char *pool, const char *taints)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\"metadata\":{\"name\":\"%s\",\"labels\":{\"karpenter.sh/nodepool\":\"%s\"}},"
+		 "\"spec\":{\"taints\":%s},"
+		 "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"4\"},"
+		 "\"allocatable\":{\"nvidia.com/gpu\":\"4\"},"
+		 "\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}",
+		 name, pool, taints);
+	drift_node_from(&f->nodes[f->nnodes++], &f->a, J(f, text));
+	f->in.nnodes = f->nnodes;
+}
+
+/* GS246: each node of a pool of the inventory against every taint its
+ * NodePool lists (the GPU taint and inv_pool.taints); a node of another
+ * NodePool is not the site's. */
+static void
+test_live_drift__pool_node_lacks_its_taints(void **state)
+{
+	struct fixture *f = *state;
+	const struct diag *x;
+
+	healthy(f);
+	add_pool_node(f, "ip-ok", "seoul-dc1-gpu-fallback", POOL_TAINTS);
+	add_pool_node(f, "ip-nosite", "seoul-dc1-gpu-fallback", GPU_TAINT);
+	add_pool_node(f, "ip-bare", "seoul-dc1-gpu-fallback", "[]");
+	add_pool_node(
+		f, "ip-other", "seoul-dc1-gpu-fallback",
+		"[{\"key\":\"nvidia.com/gpu\",\"value\":\"Exists\",\"effect\":\"NoSchedule\"},"
+		"{\"key\":\"gpusite.io/site\",\"value\":\"busan-dc2\","
+		"\"effect\":\"NoSchedule\"}]");
+	add_pool_node(f, "ip-stranger", "gpu", "[]");
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 3);
+	assert_int_equal(count_rule(&f->d, DRIFT_POOL_NODE_UNTAINTED), 3);
+	x = first(&f->d, DRIFT_POOL_NODE_UNTAINTED);
+	assert_int_equal(x->level, DIAG_ERROR);
+	assert_string_equal(x->path, "spec.fallback");
+	assert_string_equal(x->site, "seoul-dc1");
+	assert_non_null(strstr(x->msg,
+			       "fallback node ip-nosite of NodePool seoul-dc1-gpu-fallback "
+			       "(site seoul-dc1) lacks the taint "
+			       "gpusite.io/site=seoul-dc1:NoSchedule: any Pod that tolerates "
+			       "nvidia.com/gpu=Exists:NoSchedule can land on it;"));
+	assert_non_null(strstr(x->msg, "Karpenter's drift replaces"));
+	assert_non_null(strstr(x->msg, "'kubectl drain ip-nosite --ignore-daemonsets'"));
+	x = nth(&f->d, DRIFT_POOL_NODE_UNTAINTED, 1);
+	assert_non_null(strstr(x->msg,
+			       "ip-bare of NodePool seoul-dc1-gpu-fallback (site seoul-dc1) "
+			       "lacks the taints nvidia.com/gpu=Exists:NoSchedule, "
+			       "gpusite.io/site=seoul-dc1:NoSchedule: any Pod can land"));
+	x = nth(&f->d, DRIFT_POOL_NODE_UNTAINTED, 2);
+	assert_non_null(strstr(x->msg,
+			       "ip-other of NodePool seoul-dc1-gpu-fallback (site seoul-dc1) "
+			       "lacks the taint gpusite.io/site=seoul-dc1:NoSchedule (has "
+			       "gpusite.io/site=busan-dc2:NoSchedule)"));
+	for (size_t i = 0; i < f->d.count; i++) {
+		assert_null(strstr(f->d.items[i].msg, "ip-ok "));
+		assert_null(strstr(f->d.items[i].msg, "ip-stranger"));
+	}
+}
+
+/* A GPU Pod of the placement scope with `affinity` (spec.affinity's
+ * nodeAffinity, or NULL) and `selector` (spec.nodeSelector, or NULL). */
+static void
+add_bound_pod(struct fixture *f, const char *name, const char *phase, const char *affinity,
+	      const char *selector)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\"metadata\":{\"namespace\":\"inference\",\"name\":\"%s\","
+		 "\"labels\":{\"gpu\":\"yes\"}},"
+		 "\"spec\":{%s%s%s%s%s%s\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":"
+		 "{\"nvidia.com/gpu\":\"1\"}}}],\"tolerations\":" GPU_TOL "},"
+		 "\"status\":{\"phase\":\"%s\"}}",
+		 name, affinity ? "\"affinity\":{\"nodeAffinity\":" : "", affinity ? affinity : "",
+		 affinity ? "}," : "", selector ? "\"nodeSelector\":" : "",
+		 selector ? selector : "", selector ? "," : "", phase);
+	drift_pod_from(&f->pods[f->npods++], &f->a, J(f, text));
+	f->in.npods = f->npods;
+}
+
+#define PREF_HYBRID                                                                                \
+	"\"preferredDuringSchedulingIgnoredDuringExecution\":[{\"weight\":100,\"preference\":"     \
+	"{\"matchExpressions\":[{\"key\":\"eks.amazonaws.com/compute-type\",\"operator\":\"In\","  \
+	"\"values\":[\"hybrid\"]}]}}]"
+#define SITE_EXPR "{\"key\":\"gpusite.io/site\",\"operator\":\"In\",\"values\":[\"seoul-dc1\"]}"
+#define REQUIRED(terms)                                                                            \
+	"\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[" terms "]}"
+
+/* GS247: the requirements of the rendered placement plan (prefer-onprem:
+ * the hybrid term preferred; siteBinding required), each Pod judged on
+ * what it lacks, Pods grouped by it; a stricter requirement, a site
+ * nodeSelector count; finished Pods and Pods outside the podSelector are
+ * not judged. */
+static void
+test_live_drift__unbound_gpu_pods(void **state)
+{
+	struct fixture *f = *state;
+	const struct diag *x;
+
+	healthy(f);
+	live_drift_plans(&f->in, &f->a);
+	assert_int_equal(f->in.nplans, 1);
+	assert_int_equal(f->in.plans[0].req_count, 2);
+	/* what the policy makes of a Pod without affinity */
+	add_bound_pod(f, "bound", "Running",
+		      "{" PREF_HYBRID "," REQUIRED("{\"matchExpressions\":[" SITE_EXPR "]}") "}",
+		      NULL);
+	/* every term has it, one with a narrower value list of its own */
+	add_bound_pod(f, "two-terms", "Pending",
+		      "{" PREF_HYBRID "," REQUIRED("{\"matchExpressions\":[" SITE_EXPR "]},"
+						   "{\"matchExpressions\":[{\"key\":"
+						   "\"gpusite.io/site\",\"operator\":\"In\","
+						   "\"values\":[\"seoul-dc1\"]},{\"key\":\"zone\","
+						   "\"operator\":\"In\",\"values\":[\"a\"]}]}") "}",
+		      NULL);
+	add_bound_pod(f, "by-selector", "Running", "{" PREF_HYBRID "}",
+		      "{\"gpusite.io/site\":\"seoul-dc1\"}");
+	/* one term of two lacks the site: the Pod may land anywhere */
+	add_bound_pod(f, "one-term", "Running",
+		      "{" PREF_HYBRID "," REQUIRED("{\"matchExpressions\":[" SITE_EXPR "]},"
+						   "{\"matchExpressions\":[{\"key\":\"zone\","
+						   "\"operator\":\"In\",\"values\":[\"a\"]}]}") "}",
+		      NULL);
+	/* another site's value, and a selector of another site */
+	add_bound_pod(f, "wrong-site", "Running",
+		      "{" PREF_HYBRID
+		      "," REQUIRED("{\"matchExpressions\":[{\"key\":"
+				   "\"gpusite.io/site\",\"operator\":\"In\","
+				   "\"values\":[\"seoul-dc1\",\"busan-dc2\"]}]}") "}",
+		      "{\"gpusite.io/site\":\"busan-dc2\"}");
+	/* the hybrid preference narrowed by a second expression is another one */
+	add_bound_pod(f, "narrow-pref", "Running",
+		      "{\"preferredDuringSchedulingIgnoredDuringExecution\":[{\"weight\":100,"
+		      "\"preference\":{\"matchExpressions\":[{\"key\":"
+		      "\"eks.amazonaws.com/compute-type\",\"operator\":\"In\",\"values\":"
+		      "[\"hybrid\"]},{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\"]}]}}]"
+		      "," REQUIRED("{\"matchExpressions\":[" SITE_EXPR "]}") "}",
+		      NULL);
+	add_bound_pod(f, "bare", "Running", NULL, NULL);
+	add_bound_pod(f, "done", "Succeeded", NULL, NULL);
+	add_pod(f, "inference", "not-selected", NULL, "Running", "{}", "Job", 1, "[]");
+	/* three GS247, and GS214 of the Pending two-terms */
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 4);
+	assert_int_equal(count_rule(&f->d, DRIFT_PODS_UNBOUND), 3);
+	/* grouped by what they lack, in the order of the plan's requirements */
+	x = nth(&f->d, DRIFT_PODS_UNBOUND, 0);
+	assert_string_equal(x->path, "spec.placement.namespaces");
+	assert_non_null(strstr(x->msg,
+			       "1 GPU pod in namespace inference of site seoul-dc1 lacks "
+			       "the node affinity eks.amazonaws.com/compute-type In [hybrid] "
+			       "(preferred, weight 100) that the kyverno placement policy "
+			       "gpusite-seoul-dc1-placement adds: narrow-pref;"));
+	x = nth(&f->d, DRIFT_PODS_UNBOUND, 1);
+	assert_non_null(strstr(x->msg,
+			       "2 GPU pods in namespace inference of site seoul-dc1 lack "
+			       "the node affinity gpusite.io/site In [seoul-dc1] (required) "
+			       "that the kyverno placement policy gpusite-seoul-dc1-placement "
+			       "adds: one-term, wrong-site; they were admitted while the "
+			       "policy was not acting"));
+	assert_non_null(strstr(x->msg, "'kubectl rollout restart'"));
+	x = nth(&f->d, DRIFT_PODS_UNBOUND, 2);
+	assert_non_null(strstr(x->msg, "lacks the node affinity eks.amazonaws.com/compute-type In "
+				       "[hybrid] (preferred, weight 100) and gpusite.io/site In "
+				       "[seoul-dc1] (required) that the kyverno placement policy "
+				       "gpusite-seoul-dc1-placement adds: bare;"));
+	for (size_t i = 0; i < f->d.count; i++)
+		assert_null(strstr(f->d.items[i].msg, "done"));
+}
+
+/* The expectation is the plan's: siteBinding preferred asks for the
+ * preferred site term (a required one counts too), none for no site term;
+ * with engine none no policy is rendered and nothing is judged; the list
+ * of Pods is bounded. */
+static void
+test_live_drift__binding_follows_the_plan(void **state)
+{
+	struct fixture *f = *state;
+	struct spec_site *s = (struct spec_site *)f->sites[0];
+
+	healthy(f);
+	for (int i = 0; i < 12; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "pod-%02d", i);
+		add_bound_pod(f, arena_strdup(&f->a, name), "Running", "{" PREF_HYBRID "}", NULL);
+	}
+	s->placement.site_binding = BIND_PREFERRED;
+	live_drift_plans(&f->in, &f->a);
+	assert_false(f->in.plans[0].reqs[1].required);
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 1);
+	assert_non_null(
+		strstr(first(&f->d, DRIFT_PODS_UNBOUND)->msg,
+		       "12 GPU pods in namespace inference of site seoul-dc1 lack the node "
+		       "affinity gpusite.io/site In [seoul-dc1] (preferred, weight 100) "
+		       "that the kyverno placement policy gpusite-seoul-dc1-placement adds: "
+		       "pod-00, pod-01, pod-02, pod-03, pod-04, pod-05, pod-06, pod-07, "
+		       "pod-08, pod-09 and 2 more;"));
+	s->placement.site_binding = BIND_NONE;
+	live_drift_plans(&f->in, &f->a);
+	assert_int_equal(f->in.plans[0].req_count, 1);
+	diags_init(&f->d, &f->a);
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 0);
+	s->placement.site_binding = BIND_REQUIRED;
+	s->placement.engine = ENGINE_NONE;
+	live_drift_plans(&f->in, &f->a);
+	diags_init(&f->d, &f->a);
+	assert_int_equal(drift_check(&f->a, &f->d, &f->in), 0);
+}
+
 static void
 test_live_drift__rule_table_is_whole(void **state)
 {
 	size_t n = 0;
 
 	(void)state;
-	/* the drift rows of the table of findings: GS201-GS219, in a row */
+	/* the drift rows of the table of findings: GS201-GS219, then
+	 * GS246-GS247, each in a row */
 	for (size_t i = 0; i < findings_count; i++) {
 		char want[8];
 
 		if (findings_table[i].source != FINDING_DRIFT)
 			continue;
-		snprintf(want, sizeof(want), "GS%03zu", 201 + n++);
+		snprintf(want, sizeof(want), "GS%03zu", n < 19 ? 201 + n : 246 + n - 19);
+		n++;
 		assert_string_equal(findings_table[i].id, want);
 		assert_true(strlen(findings_table[i].summary) > 10);
 	}
-	assert_int_equal(n, 19);
+	assert_int_equal(n, 21);
 	assert_int_equal(findings_find(DRIFT_FALLBACK_ACTIVE)->level, DIAG_NOTE);
 	assert_int_equal(findings_find(DRIFT_FALLBACK_ACTIVE)->source, FINDING_DRIFT);
 	assert_null(findings_find("GS299"));
@@ -463,6 +702,11 @@ main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_live_drift__fallback_node_without_allocatable_gpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__pool_node_lacks_its_taints, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__unbound_gpu_pods, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__binding_follows_the_plan, setup,
+						teardown),
 		cmocka_unit_test(test_live_drift__rule_table_is_whole),
 	};
 
