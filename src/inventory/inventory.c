@@ -8,6 +8,7 @@
 #include "base/arena.h"
 #include "inventory/inventory.h"
 #include "k8s/k8s_gpu.h"
+#include "k8s/k8s_names.h"
 #include "yamlio/yamlio.h"
 
 /* One row per role: its name in messages. */
@@ -399,14 +400,18 @@ static const struct yamlio_limits sharing_limits = {
 	.max_key = 256,
 };
 
+/* A resource name as the device plugin makes it: nvidia.com/ added when
+ * missing, `suffix` appended; NULL unless the rest is a DNS-1123
+ * subdomain (the plugin refuses such a config). */
 static const char *
-resource_name(struct arena *a, const char *n)
+resource_name(struct arena *a, const char *n, const char *suffix)
 {
 	size_t pl = strlen(K8S_GPU_RESOURCE_PREFIX);
+	bool bare = strncmp(n, K8S_GPU_RESOURCE_PREFIX, pl) != 0;
+	const char *full =
+		arena_printf(a, "%s%s%s", bare ? K8S_GPU_RESOURCE_PREFIX : "", n, suffix);
 
-	return strncmp(n, K8S_GPU_RESOURCE_PREFIX, pl)
-		       ? arena_printf(a, "%s%s", K8S_GPU_RESOURCE_PREFIX, n)
-		       : n;
+	return k8s_is_dns1123_subdomain(full + pl) ? full : NULL;
 }
 
 static void
@@ -414,7 +419,8 @@ shared_add(struct arena *a, struct inventory *inv, size_t *alloc, const char *na
 {
 	const char **names = (const char **)inv->gpu_shared_names;
 
-	if (k8s_gpu_resource_is_gpu(name, inv->gpu_shared_names, inv->gpu_shared_name_count) ||
+	if (!name ||
+	    k8s_gpu_resource_is_gpu(name, inv->gpu_shared_names, inv->gpu_shared_name_count) ||
 	    inv->gpu_shared_name_count == INV_GPU_SHARED_MAX)
 		return;
 	ARENA_GROW(a, names, inv->gpu_shared_name_count, *alloc, 4);
@@ -435,11 +441,9 @@ sharing_names(struct arena *a, struct inventory *inv, size_t *alloc, const struc
 		const char *rename = node_str(node_map_get(res->seq.items[i], "rename"));
 
 		if (rename && *rename)
-			shared_add(a, inv, alloc, resource_name(a, rename));
+			shared_add(a, inv, alloc, resource_name(a, rename, ""));
 		else if (rename_all && name && *name)
-			shared_add(a, inv, alloc,
-				   arena_printf(a, "%s" K8S_GPU_SHARED_SUFFIX,
-						resource_name(a, name)));
+			shared_add(a, inv, alloc, resource_name(a, name, K8S_GPU_SHARED_SUFFIX));
 	}
 }
 

@@ -242,8 +242,9 @@ test_inventory__objects_by_role(void **state)
 
 /* The names the device plugin's sharing configs rename GPUs to: a
  * rename (prefixed nvidia.com/ when it has none), <name>.shared with
- * renameByDefault, each once; a MIG share is a GPU name already; a
- * config that is not YAML or not a string gives none. */
+ * renameByDefault, each once; a MIG share is a GPU name already; a name
+ * the device plugin refuses (not a DNS-1123 subdomain after the prefix),
+ * a config that is not YAML or not a string gives none. */
 static void
 test_inventory__gpu_shared_names(void **state)
 {
@@ -253,7 +254,9 @@ test_inventory__gpu_shared_names(void **state)
 		"{name: gpu, replicas: 4}, {name: nvidia.com/mig-1g.10gb, replicas: 2},"
 		" {name: nvidia.com/gpu, rename: gpu-slice, replicas: 2}]}}',"
 		" mps: 'sharing: {mps: {resources: [{name: gpu, rename: nvidia.com/gpu-mps, "
-		"replicas: 2}, {name: gpu, rename: gpu-slice, replicas: 3}]}}',"
+		"replicas: 2}, {name: gpu, rename: gpu-slice, replicas: 3},"
+		" {name: gpu, rename: \"x}} || @\", replicas: 2},"
+		" {name: gpu, rename: Upper_Case, replicas: 2}]}}',"
 		" broken: 'sharing: [unclosed', number: 3,"
 		" plain: 'version: v1', deep: '[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]'"
 		"}}}}"));
