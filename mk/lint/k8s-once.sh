@@ -4,7 +4,8 @@
 # elsewhere: "DoesNotExist" (or a negated "NotIn" test) in a strcmp, a
 # function whose name says it matches tolerations and that reads a
 # toleration's operator, a timestamp parser (timegm), or a list of the
-# kubelet's own labels.  src/spec/ and src/schema/ hold the words as vocabulary
+# kubelet's own labels, or a GPU resource name list (the MIG prefix).
+# src/spec/ and src/schema/ hold the words as vocabulary
 # only, and render code that builds requirements passes them as values,
 # not to strcmp.
 # Usage: sh mk/lint/k8s-once.sh [top]   (run from the top of the tree)
@@ -54,4 +55,10 @@ flag "$hits" "a timestamp parser outside src/k8s/" "use k8s_time_parse (src/k8s/
 hits=$(grep -Hn '"failure-domain.beta.kubernetes.io/region"\|"node-restriction.kubernetes.io"' $files)
 flag "$hits" "a list of kubelet labels outside src/k8s/" \
 	"use k8s_kubelet_refuses_label or k8s_node_restriction_forbids (src/k8s/k8s_labels.h)"
+# the GPU resource names are one list, k8s_gpu_resources[] (src/k8s/k8s_gpu.h):
+# a MIG prefix spelled elsewhere is a second list
+# shellcheck disable=SC2086
+hits=$(grep -Hn '"nvidia.com/mig-' $files)
+flag "$hits" "a GPU resource name list outside src/k8s/" \
+	"use k8s_gpu_pod or k8s_gpu_resources[] (src/k8s/k8s_gpu.h)"
 exit $status

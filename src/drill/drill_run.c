@@ -30,6 +30,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "drill/drill_run.h"
+#include "k8s/k8s_gpu.h"
 #include "k8s/k8s_time.h"
 #include "inventory/inventory.h"
 #include "kube/kube.h"
@@ -292,16 +293,14 @@ choose_restore(struct run *r)
 	return 0;
 }
 
+/* A GPU Pod of `site` (k8s/k8s_gpu.h: any request form, the site's
+ * shared names among them). */
 static bool
-requests_gpu(const struct node *pod)
+requests_gpu(struct arena *a, const struct spec_site *site, const struct node *pod)
 {
-	const struct node *cs = node_path(pod, "spec.containers");
+	const struct inventory *inv = inventory_site(a, site);
 
-	for (size_t i = 0; cs && cs->kind == NODE_SEQ && i < cs->seq.count; i++)
-		if (node_map_get(node_path(cs->seq.items[i], "resources.requests"),
-				 "nvidia.com/gpu"))
-			return true;
-	return false;
+	return k8s_gpu_pod(pod, inv->gpu_shared_names, inv->gpu_shared_name_count);
 }
 
 static const struct node *
@@ -399,7 +398,7 @@ collect_pods(struct run *r)
 			m->name = name;
 			m->node = r->targets[i].name;
 			m->owner_uid = ctl ? node_str(node_map_get(ctl, "uid")) : NULL;
-			m->gpu = requests_gpu(p) && in_placement(r->o->site, ns);
+			m->gpu = requests_gpu(r->a, r->o->site, p) && in_placement(r->o->site, ns);
 			if (m->gpu && m->owner_uid)
 				add_owner(r, ns, m->owner_uid, node_str(node_map_get(ctl, "name")));
 		}
@@ -889,7 +888,7 @@ wait_returned(struct run *r, int64_t deadline)
 					if (pool && pool_name && !strcmp(pool, pool_name) &&
 					    !strcmp(node,
 						    node_str(node_path(n, "metadata.name"))) &&
-					    requests_gpu(pods->seq.items[i]))
+					    requests_gpu(r->a, s, pods->seq.items[i]))
 						away++;
 				}
 			}

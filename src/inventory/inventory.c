@@ -7,6 +7,9 @@
 
 #include "base/arena.h"
 #include "inventory/inventory.h"
+#include "k8s/k8s_gpu.h"
+#include "k8s/k8s_names.h"
+#include "yamlio/yamlio.h"
 
 /* One row per role: its name in messages. */
 static const char *const role_names[INV_ROLE_COUNT] = {
@@ -375,6 +378,101 @@ placement_excludes(struct arena *a, struct inventory *inv)
 	inv->placement_exclude_count = n;
 }
 
+/*
+ * The shared GPU resource names of the site's device-plugin sharing
+ * configs (docs/design/upstream.md, "GPU resource names").  The configs
+ * are YAML text in the chart values the site gives: config.map.<name> of
+ * the device-plugin chart, devicePlugin.config.data.<name> of the GPU
+ * Operator's.  Each may share resources by time-slicing or MPS,
+ * `sharing: {timeSlicing|mps: {renameByDefault, resources: [{name,
+ * rename}]}}`; the device plugin prefixes a name without one with
+ * nvidia.com/, and renameByDefault renames a resource without `rename`
+ * to <name>.shared.  The text is the user's: parsed with small limits,
+ * and a config that does not parse gives no name (the device plugin
+ * refuses it too).
+ */
+static const struct yamlio_limits sharing_limits = {
+	.max_bytes = 64u << 10,
+	.max_depth = 16,
+	.max_nodes = 4096,
+	.max_scalar = 4096,
+	.max_docs = 1,
+	.max_key = 256,
+};
+
+/* A resource name as the device plugin makes it: nvidia.com/ added when
+ * missing, `suffix` appended; NULL unless the rest is a DNS-1123
+ * subdomain (the plugin refuses such a config). */
+static const char *
+resource_name(struct arena *a, const char *n, const char *suffix)
+{
+	size_t pl = strlen(K8S_GPU_RESOURCE_PREFIX);
+	bool bare = strncmp(n, K8S_GPU_RESOURCE_PREFIX, pl) != 0;
+	const char *full =
+		arena_printf(a, "%s%s%s", bare ? K8S_GPU_RESOURCE_PREFIX : "", n, suffix);
+
+	return k8s_is_dns1123_subdomain(full + pl) ? full : NULL;
+}
+
+static void
+shared_add(struct arena *a, struct inventory *inv, size_t *alloc, const char *name)
+{
+	const char **names = (const char **)inv->gpu_shared_names;
+
+	if (!name ||
+	    k8s_gpu_resource_is_gpu(name, inv->gpu_shared_names, inv->gpu_shared_name_count) ||
+	    inv->gpu_shared_name_count == INV_GPU_SHARED_MAX)
+		return;
+	ARENA_GROW(a, names, inv->gpu_shared_name_count, *alloc, 4);
+	names[inv->gpu_shared_name_count++] = name;
+	inv->gpu_shared_names = names;
+}
+
+/* The names one strategy (timeSlicing or mps) of a config renames to. */
+static void
+sharing_names(struct arena *a, struct inventory *inv, size_t *alloc, const struct node *strategy)
+{
+	const struct node *by_default = node_map_get(strategy, "renameByDefault");
+	const struct node *res = node_map_get(strategy, "resources");
+	bool rename_all = by_default && by_default->type == NODE_BOOL && by_default->scalar.i;
+
+	for (size_t i = 0; res && res->kind == NODE_SEQ && i < res->seq.count; i++) {
+		const char *name = node_str(node_map_get(res->seq.items[i], "name"));
+		const char *rename = node_str(node_map_get(res->seq.items[i], "rename"));
+
+		if (rename && *rename)
+			shared_add(a, inv, alloc, resource_name(a, rename, ""));
+		else if (rename_all && name && *name)
+			shared_add(a, inv, alloc, resource_name(a, name, K8S_GPU_SHARED_SUFFIX));
+	}
+}
+
+static void
+gpu_shared_names(struct arena *a, struct inventory *inv, const struct spec_site *site)
+{
+	const struct node *configs =
+		node_path(site->gpu_stack.values, site->gpu_stack.type == STACK_GPU_OPERATOR
+							  ? "devicePlugin.config.data"
+							  : "config.map");
+	size_t alloc = 0;
+
+	for (size_t i = 0; configs && configs->kind == NODE_MAP && i < configs->map.count; i++) {
+		const struct node *text = configs->map.pairs[i].value;
+		struct yamlio_docs docs = { NULL, 0 };
+		struct diags ignored;
+
+		if (!text || text->kind != NODE_SCALAR || text->type != NODE_STR)
+			continue;
+		diags_init(&ignored, a);
+		if (yamlio_load(&docs, a, &ignored, "sharing config", text->scalar.text,
+				text->scalar.len, &sharing_limits) ||
+		    !docs.count)
+			continue;
+		sharing_names(a, inv, &alloc, node_path(docs.docs[0], "sharing.timeSlicing"));
+		sharing_names(a, inv, &alloc, node_path(docs.docs[0], "sharing.mps"));
+	}
+}
+
 const struct inventory *
 inventory_site(struct arena *a, const struct spec_site *site)
 {
@@ -401,6 +499,7 @@ inventory_build(struct arena *a, const struct spec_site *site)
 		if (pool_kinds[k].present(site))
 			pool_kinds[k].build(a, &inv->pools[inv->pool_count++], site);
 	placement_excludes(a, inv);
+	gpu_shared_names(a, inv, site);
 	return inv;
 }
 

@@ -124,7 +124,17 @@ struct inventory {
 	size_t placement_exclude_count;
 	struct inv_group *groups; /* in spec order */
 	size_t group_count;
+	/* the resource names the site's device-plugin sharing configs
+	 * advertise shared GPUs under, beyond k8s/k8s_gpu.h's list (a
+	 * `rename`, or <name>.shared with renameByDefault), each once, in
+	 * the order the configs give them; none without such a config */
+	const char *const *gpu_shared_names;
+	size_t gpu_shared_name_count;
 };
+
+/* The most shared names a site's sharing configs give (any more are
+ * not read: a config renames each of its few resources once). */
+#define INV_GPU_SHARED_MAX 16
 
 /* What `site` owns; everything in `a`.  Never fails: the model is whole. */
 const struct inventory *inventory_site(struct arena *a, const struct spec_site *site);

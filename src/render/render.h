@@ -14,6 +14,7 @@
 
 #include "base/diag.h"
 #include "inventory/inventory.h"
+#include "k8s/k8s_gpu.h"
 #include "node/node.h"
 #include "spec/spec.h"
 
@@ -271,9 +272,11 @@ struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site
  * the same steps:
  *
  *  match   the Pod is created in one of `namespaces` (none listed: any),
- *          its labels match `pod_selector` (NULL: any), and one of
- *          spec.containers has `gpu_resource` under resources.limits or
- *          resources.requests.  Otherwise: no patch at all.
+ *          its labels match `pod_selector` (NULL: any), and it is a GPU
+ *          Pod (k8s/k8s_gpu.h: a container or init container, sidecars
+ *          included, names a GPU resource of k8s_gpu_resources[] or of
+ *          `gpu_shared` under resources.limits or resources.requests, or
+ *          spec.resourceClaims is not empty).  Otherwise: no patch at all.
  *  step 1  for each key K in {not-ready, unreachable} whose seconds differ
  *          from 300 (`replace_not_ready` / `replace_unreachable`): every
  *          toleration with key K, operator Exists, effect NoExecute and
@@ -316,7 +319,7 @@ struct node *render_nodeconfig_doc(struct arena *a, const struct spec_site *site
  * so its ops differ (missing parents appear with the add) but the Pod that
  * comes out is the same.
  */
-#define RENDER_GPU_RESOURCE "nvidia.com/gpu"
+#define RENDER_GPU_RESOURCE K8S_GPU_RESOURCE
 #define RENDER_HYBRID_LABEL "eks.amazonaws.com/compute-type"
 #define RENDER_HYBRID_VALUE "hybrid"
 #define RENDER_NOT_READY_KEY "node.kubernetes.io/not-ready"
@@ -338,8 +341,11 @@ struct render_affinity {
 #define RENDER_PLAN_TAINTS_MAX 4
 
 struct render_placement_plan {
-	const char *name;         /* policy (and binding) name */
-	const char *gpu_resource; /* RENDER_GPU_RESOURCE */
+	const char *name; /* policy (and binding) name */
+	/* the site's shared GPU resource names (inventory), beside
+	 * k8s_gpu_resources[]: what makes a Pod a GPU Pod */
+	const char *const *gpu_shared;
+	size_t gpu_shared_count;
 	const char *const *namespaces;
 	size_t namespace_count;
 	const struct node *pod_selector; /* label selector or NULL */
@@ -400,8 +406,8 @@ void render_placement_plan(struct render_placement_plan *out, struct arena *a,
  * `gpusite.io/pool NotIn [<scope's excludes>]` (never the on-demand
  * fallback).  `pool->scope` must be set.
  */
-void render_placement_pool_plan(struct render_placement_plan *out, const struct spec_site *site,
-				const struct inv_pool *pool);
+void render_placement_pool_plan(struct render_placement_plan *out, struct arena *a,
+				const struct spec_site *site, const struct inv_pool *pool);
 
 /* The most plans of a site: its placement scope's and one per pool of a
  * scope of its own. */

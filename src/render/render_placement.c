@@ -23,13 +23,15 @@ static const char *const hybrid_values[] = { RENDER_HYBRID_VALUE };
 /* The steps both scopes share; `require` false keeps the hybrid nodes
  * only preferred. */
 static void
-plan_fill(struct render_placement_plan *out, const struct spec_site *site, bool require)
+plan_fill(struct render_placement_plan *out, const struct spec_site *site,
+	  const struct inventory *inv, bool require)
 {
 	const struct spec_placement *p = &site->placement;
 
 	memset(out, 0, sizeof(*out));
 	out->name = NULL; /* set by render_placement_plans() */
-	out->gpu_resource = RENDER_GPU_RESOURCE;
+	out->gpu_shared = inv->gpu_shared_names;
+	out->gpu_shared_count = inv->gpu_shared_name_count;
 	out->namespaces = p->namespaces;
 	out->namespace_count = p->namespace_count;
 	out->pod_selector = p->pod_selector;
@@ -85,7 +87,7 @@ render_placement_plan(struct render_placement_plan *out, struct arena *a,
 {
 	const struct inventory *inv = inventory_site(a, site);
 
-	plan_fill(out, site, site->placement.mode == PLACE_REQUIRE_ONPREM);
+	plan_fill(out, site, inv, site->placement.mode == PLACE_REQUIRE_ONPREM);
 	out->scope_noun = "placement";
 	/* the taints of the pools the placement scope launches from */
 	for (size_t k = 0; k < inv->pool_count; k++)
@@ -101,13 +103,13 @@ render_placement_plan(struct render_placement_plan *out, struct arena *a,
 }
 
 void
-render_placement_pool_plan(struct render_placement_plan *out, const struct spec_site *site,
-			   const struct inv_pool *pool)
+render_placement_pool_plan(struct render_placement_plan *out, struct arena *a,
+			   const struct spec_site *site, const struct inv_pool *pool)
 {
 	const struct inv_scope *sc = pool->scope;
 
 	/* on-prem first, then the pool: the hybrid nodes only preferred */
-	plan_fill(out, site, false);
+	plan_fill(out, site, inventory_site(a, site), false);
 	out->name = sc->policy_name;
 	out->scope_noun = pool->noun;
 	out->pool_scope = true;
@@ -130,7 +132,7 @@ render_placement_plans(struct render_placement_plan out[RENDER_PLANS_MAX], struc
 	out[n++].name = inventory_object(inv, INV_ROLE_PLACEMENT_POLICY)->name;
 	for (size_t i = 0; i < inv->pool_count && n < RENDER_PLANS_MAX; i++)
 		if (inv->pools[i].scope)
-			render_placement_pool_plan(&out[n++], site, &inv->pools[i]);
+			render_placement_pool_plan(&out[n++], a, site, &inv->pools[i]);
 	return n;
 }
 
@@ -168,19 +170,23 @@ render_selector_matches(const struct node *sel, const struct node *labels)
 	return k8s_label_selector_matches(sel, labels);
 }
 
-static bool
-requests_gpu(const struct node *pod, const char *resource)
+const char *
+render_placement_gpu_test(struct arena *a, const struct render_placement_plan *plan,
+			  const struct render_gpu_syntax *syn)
 {
-	const struct node *cs = node_path(pod, "spec.containers");
+	const char *t = "";
 
-	for (size_t i = 0; cs && cs->kind == NODE_SEQ && i < cs->seq.count; i++) {
-		const struct node *r = node_map_get(cs->seq.items[i], "resources");
+	for (size_t i = 0; i < k8s_gpu_resource_count + plan->gpu_shared_count; i++) {
+		bool shared = i >= k8s_gpu_resource_count;
+		const char *name = shared ? plan->gpu_shared[i - k8s_gpu_resource_count]
+					  : k8s_gpu_resources[i].name;
+		bool prefix = !shared && k8s_gpu_resources[i].prefix;
 
-		if (node_map_get(node_map_get(r, "limits"), resource) ||
-		    node_map_get(node_map_get(r, "requests"), resource))
-			return true;
+		t = arena_printf(a, "%s%s%s%s%s", t, i ? " || " : "",
+				 prefix ? syn->prefix_pre : syn->exact_pre, syn->quote(a, name),
+				 prefix ? syn->prefix_post : syn->exact_post);
 	}
-	return false;
+	return t;
 }
 
 bool
@@ -196,7 +202,7 @@ render_placement_applies(const struct render_placement_plan *plan, const struct 
 		return false;
 	if (!render_selector_matches(plan->pod_selector, node_path(pod, "metadata.labels")))
 		return false;
-	return requests_gpu(pod, plan->gpu_resource);
+	return k8s_gpu_pod(pod, plan->gpu_shared, plan->gpu_shared_count);
 }
 
 static void
@@ -739,19 +745,46 @@ add_json_patch(struct arena *a, struct node *seq, const char *expr)
 	node_seq_push(a, seq, m);
 }
 
+/* CEL: whether the containers of list `list` (a field of object.spec)
+ * name a GPU resource (`test`, over resource name r). */
+static const char *
+cel_containers_ask(struct arena *a, const char *list, const char *test)
+{
+	return arena_printf(a,
+			    "object.spec.%s.exists(c, has(c.resources) && (\n"
+			    "    (has(c.resources.limits) && c.resources.limits.exists(r,\n"
+			    "      %s)) ||\n"
+			    "    (has(c.resources.requests) && c.resources.requests.exists(r,\n"
+			    "      %s))))",
+			    list, test, test);
+}
+
+/* CEL: the match condition of a GPU Pod (k8s/k8s_gpu.h). */
+static const char *
+cel_gpu_pod(struct arena *a, const struct render_placement_plan *plan)
+{
+	static const struct render_gpu_syntax cel = { render_quote, "r == ", "", "r.startsWith(",
+						      ")" };
+	const char *test = render_placement_gpu_test(a, plan, &cel);
+
+	/* spec.ephemeralContainers have no resources: nothing to look at */
+	return arena_printf(
+		a,
+		"%s ||\n"
+		"(has(object.spec.initContainers) &&\n"
+		"  %s) ||\n"
+		"(has(object.spec.resourceClaims) && size(object.spec.resourceClaims) > 0)",
+		cel_containers_ask(a, "containers", test),
+		cel_containers_ask(a, "initContainers", test));
+}
+
 void
 render_placement_cel(struct arena *a, struct node *spec, const struct render_placement_plan *plan)
 {
-	const char *res = render_quote(a, plan->gpu_resource);
 	struct node *conds, *muts;
 
 	conds = node_map_add(a, spec, "matchConditions", node_new_seq(a, no_pos));
-	add_named(a, conds, "requests-gpu",
-		  arena_printf(a,
-			       "object.spec.containers.exists(c, has(c.resources) && (\n"
-			       "  (has(c.resources.limits) && %s in c.resources.limits) ||\n"
-			       "  (has(c.resources.requests) && %s in c.resources.requests)))",
-			       res, res));
+	add_named(a, conds, "gpu-pod", cel_gpu_pod(a, plan));
 
 	if (plan->replace_not_ready || plan->replace_unreachable) {
 		struct node *vars = node_map_add(a, spec, "variables", node_new_seq(a, no_pos));

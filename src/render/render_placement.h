@@ -8,6 +8,20 @@
 
 #include "render/render.h"
 
+/*
+ * The test "resource name X is a GPU" (k8s/k8s_gpu.h's list, then the
+ * plan's shared names) in an engine's syntax, the tests joined by " || ":
+ * an exact name as exact_pre, the name quoted by `quote`, exact_post; a
+ * prefix as prefix_pre, the quoted prefix, prefix_post.
+ */
+struct render_gpu_syntax {
+	const char *(*quote)(struct arena *a, const char *s);
+	const char *exact_pre, *exact_post;
+	const char *prefix_pre, *prefix_post;
+};
+const char *render_placement_gpu_test(struct arena *a, const struct render_placement_plan *plan,
+				      const struct render_gpu_syntax *syn);
+
 /* The expression of one requirement of step 3 (key, operator, values). */
 struct node *render_placement_requirement(struct arena *a, const struct render_affinity *r);
 

@@ -44,19 +44,28 @@ condition(struct arena *a, const char *key, const char *op, struct node *value)
 	return c;
 }
 
-/* The GPU Pod precondition: a container with the GPU resource under
- * limits or requests.  A JMESPath projection drops missing values. */
-static struct node *
-gpu_condition(struct arena *a, const struct render_placement_plan *plan)
+/* The GPU Pod preconditions (k8s/k8s_gpu.h), any of: a container or
+ * init container (sidecars included) that names a GPU resource under
+ * limits or requests; resource claims.  spec.ephemeralContainers have no
+ * resources. */
+static void
+gpu_conditions(struct arena *a, struct node *any, const struct render_placement_plan *plan)
 {
-	const char *r = render_quote(a, plan->gpu_resource);
+	static const struct render_gpu_syntax jp = { render_jp_raw, "@ == ", "", "starts_with(@, ",
+						     ")" };
 
-	return condition(a,
-			 arena_printf(a,
-				      "{{ length(request.object.spec.containers["
-				      "?resources.limits.%s || resources.requests.%s]) }}",
-				      r, r),
-			 "GreaterThan", node_new_int(a, no_pos, 0));
+	node_seq_push(a, any,
+		      condition(a,
+				arena_printf(a,
+					     "{{ length([request.object.spec.containers || `[]`, "
+					     "request.object.spec.initContainers || `[]`][] | "
+					     "[?length(keys(merge(resources.limits || `{}`, "
+					     "resources.requests || `{}`))[?%s]) > `0`]) }}",
+					     render_placement_gpu_test(a, plan, &jp)),
+				"GreaterThan", node_new_int(a, no_pos, 0)));
+	node_seq_push(a, any,
+		      condition(a, "{{ length(request.object.spec.resourceClaims || `[]`) }}",
+				"GreaterThan", node_new_int(a, no_pos, 0)));
 }
 
 static struct node *
@@ -81,7 +90,8 @@ match_block(struct arena *a, const struct render_placement_plan *plan)
 	return m;
 }
 
-/* A rule with the shared match block and preconditions (GPU Pod first). */
+/* A rule with the shared match block and preconditions (GPU Pod: any;
+ * the rule's own: all, both must hold). */
 static struct node *
 rule(struct arena *a, struct node *rules, const char *name,
      const struct render_placement_plan *plan, struct node **all_out, struct node **mutate_out)
@@ -91,8 +101,8 @@ rule(struct arena *a, struct node *rules, const char *name,
 	node_map_add_str(a, r, "name", name);
 	node_map_add(a, r, "match", match_block(a, plan));
 	pre = node_map_add(a, r, "preconditions", node_new_map(a, no_pos));
+	gpu_conditions(a, node_map_add(a, pre, "any", node_new_seq(a, no_pos)), plan);
 	*all_out = node_map_add(a, pre, "all", node_new_seq(a, no_pos));
-	node_seq_push(a, *all_out, gpu_condition(a, plan));
 	*mutate_out = node_map_add(a, r, "mutate", node_new_map(a, no_pos));
 	node_seq_push(a, rules, r);
 	return r;

@@ -44,13 +44,14 @@ variant() {
 	"$GPUSITE" render "$SCRATCH/$name" "$@" >"$SCRATCH/$name.yaml"
 }
 
-# run_case CASE STREAM POLICY NAMESPACES SELECTOR MODE WEIGHT NR UR SITE [BINDING [POOL]]
+# run_case CASE STREAM POLICY NAMESPACES SELECTOR MODE WEIGHT NR UR SITE [BINDING [POOL [SHARED]]]
 # POOL: exclusive (the scope's pool carries the site taint) or shared (no pool)
+# SHARED: the site's shared GPU resource names, comma-separated (none by default)
 # One test per sample Pod, then the second pass and the schema check.
 run_case() {
 	case=$1 stream=$2 policy=$3 nss=$4 sel=$5 mode=$6 weight=$7 nr=$8 ur=$9
 	shift 9
-	site=$1 binding=${2:-required} pool=${3:-exclusive}
+	site=$1 binding=${2:-required} pool=${3:-exclusive} shared=${4:-}
 	mkdir -p "$SCRATCH/$case"
 	# every Pod in one evaluator process (its start is most of the time):
 	# $case/POD.json comes out, $case/POD.log says what applied or why not
@@ -59,7 +60,7 @@ run_case() {
 	# and every Pod that came out against the expectation, one process too:
 	# $case/POD.expect starts with "ok" or says what differs
 	python3 "$TEST_TOP/tests/tools/policy-expect.py" --batch "$SCRATCH/orig" "$SCRATCH/$case" \
-		"$nss" "$sel" "$mode" "$weight" "$nr" "$ur" "$site" "$binding" "$pool" 2>"$SCRATCH/$case.expect.err"
+		"$nss" "$sel" "$mode" "$weight" "$nr" "$ur" "$site" "$binding" "$pool" "$shared" 2>"$SCRATCH/$case.expect.err"
 	for pod in "$pods"/*.yaml "$SCRATCH"/extra-pods/*.yaml; do
 		[ -f "$pod" ] || continue
 		p=$(basename "$pod" .yaml)
@@ -79,7 +80,19 @@ run_case() {
 	test_expect_success "$case: the policy really mutated the matching Pods" "
 		grep -q 'tolerationSeconds' '$SCRATCH/$case/gpu-own-tolerations.json' &&
 		grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/gpu-own-tolerations.json' &&
-		! grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/cpu-pod.json'
+		! grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/cpu-pod.json' &&
+		! grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/cpu-empty-claims.json'
+	"
+	# every GPU request form is a GPU Pod; a shared name only where the site has it
+	test_expect_success "$case: init containers, native sidecars, MIG and claims are placed" "
+		for p in gpu-init-container gpu-native-sidecar gpu-mig gpu-resource-claims; do
+			grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/'\$p.json || { echo \"\$p not placed\"; exit 1; }
+		done &&
+		if test -n '$shared'; then
+			grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/gpu-shared.json'
+		else
+			! grep -q 'eks.amazonaws.com/compute-type' '$SCRATCH/$case/gpu-shared.json'
+		fi
 	"
 	if need_upstream; then
 		test_expect_success "$case: every mutated Pod validates against the Kubernetes 1.35 Pod schema" "
@@ -162,6 +175,37 @@ test_expect_success "siteBinding: required ANDs the site term, preferred prefers
 	# the site taint is tolerated whatever the binding: the pools are the site own
 	site_toleration "$SCRATCH/kyverno-none/gpu-no-tolerations.json" seoul-dc1
 '
+
+# seoul-dc1 with a device-plugin sharing config that renames the GPU
+# (renameByDefault: nvidia.com/gpu.shared): Pods asking for the shared
+# name are GPU Pods too, in every engine
+sharing='/^    values: \{\}$/ { print "    values:"; print "      config:"; print "        map:";
+	print "          default: |"; print "            version: v1"; print "            sharing:";
+	print "              timeSlicing:"; print "                renameByDefault: true";
+	print "                resources:"; print "                - name: nvidia.com/gpu";
+	print "                  replicas: 4"; next }'
+# sharing_variant NAME ENGINE [render options]: the cluster's two sites
+# with the sharing config (the GPU stack is cluster-wide), seoul-dc1 with ENGINE
+sharing_variant() {
+	sv_name=$1 sv_engine=$2
+	shift 2
+	rm -rf "$SCRATCH/$sv_name" && cp -R "$fleet" "$SCRATCH/$sv_name" &&
+	awk "$sharing 1" "$fleet/sites/incheon-edge.yaml" >"$SCRATCH/$sv_name/sites/incheon-edge.yaml" &&
+	awk "$sharing { sub(/engine: kyverno\$/, \"engine: $sv_engine\") } 1" "$fleet/sites/seoul-dc1.yaml" \
+		>"$SCRATCH/$sv_name/sites/seoul-dc1.yaml" &&
+	"$GPUSITE" render "$SCRATCH/$sv_name" "$@" >"$SCRATCH/$sv_name.yaml"
+}
+test_expect_success "render seoul-dc1 with a sharing config, every engine" "
+	sharing_variant kyverno-sharing kyverno &&
+	sharing_variant clusterpolicy-sharing kyverno-clusterpolicy &&
+	sharing_variant map136-sharing mutating-admission-policy --kube-version 1.36 &&
+	grep -q 'nvidia.com/gpu.shared' '$SCRATCH/kyverno-sharing.yaml' &&
+	grep -q 'nvidia.com/gpu.shared' '$SCRATCH/clusterpolicy-sharing.yaml' &&
+	grep -q 'nvidia.com/gpu.shared' '$SCRATCH/map136-sharing.yaml'
+"
+for engine in kyverno clusterpolicy map136; do
+	run_case "$engine-sharing" "$SCRATCH/$engine-sharing.yaml" gpusite-seoul-dc1-placement inference '{}' prefer-onprem 100 60 60 seoul-dc1 required exclusive nvidia.com/gpu.shared
+done
 
 # frankfurt-lab: MutatingAdmissionPolicy v1, [research, inference], 300 s, weight 80
 run_case frankfurt "$SCRATCH/fleet.yaml" gpusite-frankfurt-lab-placement research,inference '{}' prefer-onprem 80 300 300 frankfurt-lab

@@ -12,7 +12,9 @@
 #     it, require-onprem ANDs the hybrid requirement into every term (one
 #     with matchFields only gets a matchExpressions list);
 #   - podAffinity only: kept, node affinity added beside it;
-#   - the hybrid preference or requirement already there: nothing twice.
+#   - the hybrid preference or requirement already there: nothing twice;
+#   - every other GPU request form placed alike: the GPU only in an init
+#     container or a native sidecar, a MIG resource, resource claims.
 # siteBinding is required (the default): every required term also gets
 # gpusite.io/site In [seoul-dc1], or the one term is added.
 # A second pass changes nothing, and the C model (render_placement_patches,
@@ -23,7 +25,8 @@ tools="$TEST_TOP/.tools/node_modules"
 pods="$TEST_TOP/testdata/pods"
 fleet="$TEST_TOP/testdata/fleet"
 affinity_pods="gpu-own-tolerations gpu-preferred-affinity gpu-own-affinity gpu-pod-affinity-only
-	gpu-required-terms gpu-hybrid-already gpu-empty-node-affinity"
+	gpu-required-terms gpu-hybrid-already gpu-empty-node-affinity
+	gpu-init-container gpu-native-sidecar gpu-mig gpu-resource-claims"
 
 if ! [ -d "$tools/@marcbachmann/cel-js" ] || ! [ -d "$tools/fast-json-patch" ] ||
    ! [ -d "$tools/jmespath" ] || ! [ -d "$tools/yaml" ]; then

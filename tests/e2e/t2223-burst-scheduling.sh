@@ -17,14 +17,20 @@
 #     even those that tolerate the burst taint themselves (the burst one or
 #     a catch-all Exists): the placement policy requires pool NotIn [burst];
 #   - siteBinding required: only the site's own nodes and pools;
-#     preferred: the site preferred; none: no site term.
+#     preferred: the site preferred; none: no site term;
+#   - every GPU request form is a GPU Pod and bound alike: the GPU only in
+#     an init container or a native sidecar, a MIG device, a shared name
+#     the sites' sharing config renames the GPU to, resource claims;
+#   - a stranger (a namespace of no scope) that tolerates the GPU taint
+#     fits no pool node: the site taint keeps it off.
 . "$TEST_TOP/tests/lib.sh"
 
 tools="$TEST_TOP/.tools/node_modules"
 fleet="$TEST_TOP/testdata/render/two-site-burst/sites"
 pods="$TEST_TOP/testdata/pods"
 scopes='{"llm-serving": ["seoul-dc1", "placement"], "llm-batch": ["seoul-dc1", "burst"],
- "batch-inference": ["seoul-dc2", "placement"], "batch-burst": ["seoul-dc2", "burst"]}'
+ "batch-inference": ["seoul-dc2", "placement"], "batch-burst": ["seoul-dc2", "burst"],
+ "strangers": null}'
 
 if ! [ -d "$tools/@marcbachmann/cel-js" ] || ! [ -d "$tools/fast-json-patch" ] ||
    ! [ -d "$tools/jmespath" ] || ! [ -d "$tools/yaml" ]; then
@@ -77,15 +83,41 @@ for ns in llm-serving batch-inference; do
 	EOF
 done
 
+# every other GPU request form, in each namespace: the GPU only in an init
+# container or a native sidecar, a MIG device, a name the sites' sharing
+# config renames the GPU to (below), resource claims
+for ns in llm-serving llm-batch batch-inference batch-burst; do
+	for form in gpu-init-container gpu-native-sidecar gpu-mig gpu-shared gpu-resource-claims; do
+		sed "s/namespace: inference\$/namespace: $ns/" "$pods/$form.yaml" >"$SCRATCH/pods/$ns-$form.yaml" || exit 1
+	done
+done
+# the second shared name (a rename of its own), once
+sed -e "s/namespace: inference\$/namespace: batch-inference/" -e "s|nvidia.com/gpu.shared|nvidia.com/gpu-slice|" \
+	"$pods/gpu-shared.yaml" >"$SCRATCH/pods/batch-inference-gpu-slice.yaml"
+# a stranger: a GPU Pod in a namespace of no scope that tolerates the GPU
+# taint itself; no policy touches it and the site taint keeps it off
+# every pool node
+sed "s/namespace: inference\$/namespace: strangers/" "$pods/gpu-has-gpu-toleration.yaml" >"$SCRATCH/pods/strangers-gpu.yaml"
+
 # variant NAME ENGINE BINDING [render options]: both sites with that engine
-# and siteBinding
+# and siteBinding, and the same device-plugin sharing config (the GPU
+# stack is cluster-wide): time-slicing with renameByDefault
+# (nvidia.com/gpu.shared), MPS with a rename (nvidia.com/gpu-slice)
 variant() {
 	name=$1 engine=$2 binding=$3
 	shift 3
 	mkdir -p "$SCRATCH/$name/sites" &&
 	for f in "$fleet"/*.yaml; do
 		awk -v e="$engine" -v b="$binding" '{ print } /^  placement:$/ {
-			print "    engine: " e; print "    siteBinding: " b }' "$f" >"$SCRATCH/$name/sites/$(basename "$f")" || return 1
+			print "    engine: " e; print "    siteBinding: " b }
+			/^  gpuStack:$/ { print "    values:"; print "      config:"; print "        map:"
+			print "          default: |"; print "            version: v1"; print "            sharing:"
+			print "              timeSlicing:"; print "                renameByDefault: true"
+			print "                resources:"; print "                - {name: nvidia.com/gpu, replicas: 4}"
+			print "          slices: |"; print "            version: v1"; print "            sharing:"
+			print "              mps:"; print "                resources:"
+			print "                - {name: gpu, rename: gpu-slice, replicas: 2}" }' \
+			"$f" >"$SCRATCH/$name/sites/$(basename "$f")" || return 1
 	done &&
 	"$GPUSITE" render "$SCRATCH/$name/sites" "$@" >"$SCRATCH/$name.yaml"
 }
@@ -144,6 +176,29 @@ test_expect_success "placement Pods with their own burst or catch-all toleration
 			grep -q "gpu-fallback-" "$SCRATCH/t.txt" &&
 			! grep -q "gpu-burst-" "$SCRATCH/t.txt" || return 1
 		done
+	done
+'
+
+test_expect_success "every GPU request form is bound to its site and scope, every engine" '
+	for engine in kyverno kyverno-clusterpolicy map-v1 map-v1beta1; do
+		for form in gpu-init-container gpu-native-sidecar gpu-mig gpu-shared gpu-resource-claims; do
+			grep "^llm-batch-$form.json" "$SCRATCH/$engine-required/placed.txt" >"$SCRATCH/f.txt" &&
+			grep -q "seoul-dc1-gpu-01" "$SCRATCH/f.txt" && grep -q "seoul-dc1-gpu-burst-" "$SCRATCH/f.txt" &&
+			! grep -q "gpu-fallback-\|seoul-dc2" "$SCRATCH/f.txt" &&
+			grep "^batch-inference-$form.json" "$SCRATCH/$engine-required/placed.txt" >"$SCRATCH/f.txt" &&
+			grep -q "seoul-dc2-gpu-01" "$SCRATCH/f.txt" && grep -q "seoul-dc2-gpu-fallback-" "$SCRATCH/f.txt" &&
+			! grep -q "gpu-burst-\|seoul-dc1" "$SCRATCH/f.txt" || { echo "$engine: $form"; return 1; }
+		done &&
+		grep "^batch-inference-gpu-slice.json" "$SCRATCH/$engine-none/placed.txt" >"$SCRATCH/f.txt" &&
+		grep -q "seoul-dc2-gpu-fallback-" "$SCRATCH/f.txt" && ! grep -q "gpu-burst-" "$SCRATCH/f.txt" || return 1
+	done
+'
+
+test_expect_success "a stranger tolerating the GPU taint fits no pool node, every engine and binding" '
+	for f in "$SCRATCH"/*-required/placed.txt "$SCRATCH"/*-preferred/placed.txt "$SCRATCH"/*-none/placed.txt; do
+		grep "^strangers-gpu.json" "$f" >"$SCRATCH/s.txt" &&
+		grep -q "seoul-dc1-gpu-01" "$SCRATCH/s.txt" &&
+		! grep -q "gpu-fallback-\|gpu-burst-" "$SCRATCH/s.txt" || { echo "$f"; return 1; }
 	done
 '
 

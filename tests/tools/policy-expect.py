@@ -5,13 +5,15 @@ compared with what the rendered policy did (policy-eval.mjs).
 
   policy-expect.py ORIGINAL.json MUTATED.json NAMESPACES POD_SELECTOR_JSON \
                    MODE WEIGHT NOT_READY_SECONDS UNREACHABLE_SECONDS \
-                   [SITE [BINDING [POOL]]]
+                   [SITE [BINDING [POOL [SHARED]]]]
 
 SITE is the site's name, BINDING its placement.siteBinding (required when
 left out); without SITE no site term is expected.  POOL is "exclusive"
 (the default with SITE: the scope launches from a pool tainted
 gpusite.io/site=SITE:NoSchedule, whose toleration the policy adds by
 value) or "shared" (no such pool: fallback.exclusive false, or none).
+SHARED is the site's shared GPU resource names, comma-separated (none
+when left out or empty): a Pod that asks for one is a GPU Pod too.
 
 Exit 0 when MUTATED is exactly the expected Pod, else 1 with the difference.
 
@@ -32,6 +34,7 @@ import sys
 import traceback
 
 GPU = "nvidia.com/gpu"
+MIG_PREFIX = "nvidia.com/mig-"
 SITE_TAINT = "gpusite.io/site"
 HYBRID = {"key": "eks.amazonaws.com/compute-type", "operator": "In", "values": ["hybrid"]}
 
@@ -55,12 +58,22 @@ def selects(sel, labels):
     return True
 
 
-def requests_gpu(pod):
-    for c in pod["spec"].get("containers") or []:
+def is_gpu(name, shared):
+    """k8s_gpu.h's list: nvidia.com/gpu, the nvidia.com/mig- prefix, and
+    the site's shared names (exact)."""
+    return name == GPU or name.startswith(MIG_PREFIX) or name in shared
+
+
+def requests_gpu(pod, shared=()):
+    """A GPU Pod: a container or init container (native sidecars are init
+    containers) with a GPU name under limits or requests, or resource
+    claims.  Ephemeral containers have no resources."""
+    spec = pod["spec"]
+    for c in (spec.get("containers") or []) + (spec.get("initContainers") or []):
         r = c.get("resources") or {}
-        if GPU in (r.get("limits") or {}) or GPU in (r.get("requests") or {}):
+        if any(is_gpu(n, shared) for n in list(r.get("limits") or {}) + list(r.get("requests") or {})):
             return True
-    return False
+    return bool(spec.get("resourceClaims"))
 
 
 def tolerates_gpu_taint(t):
@@ -134,10 +147,10 @@ def place_affinity(spec, mode, weight, site, binding):
 
 
 def expected(pod, namespaces, pod_selector, mode, weight, seconds, site=None, binding="required",
-             pool="exclusive"):
+             pool="exclusive", shared=()):
     ns = pod["metadata"].get("namespace", "default")
     if ns not in namespaces or not selects(pod_selector, pod["metadata"].get("labels") or {}) \
-            or not requests_gpu(pod):
+            or not requests_gpu(pod, shared):
         return pod
     out = copy.deepcopy(pod)
     spec = out["spec"]
@@ -171,7 +184,9 @@ def compare(original, mutated, settings, out):
     site = settings[6] if len(settings) > 6 else None
     binding = settings[7] if len(settings) > 7 else "required"
     pool = settings[8] if len(settings) > 8 else "exclusive"
-    want = expected(original, namespaces, pod_selector, mode, weight, seconds, site, binding, pool)
+    shared = [n for n in settings[9].split(",") if n] if len(settings) > 9 else []
+    want = expected(original, namespaces, pod_selector, mode, weight, seconds, site, binding, pool,
+                    shared)
     if want != mutated:
         print("expected:", json.dumps(want["spec"], indent=1, sort_keys=True), file=out)
         print("got:     ", json.dumps(mutated["spec"], indent=1, sort_keys=True), file=out)

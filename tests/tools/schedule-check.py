@@ -16,11 +16,15 @@ node (core/v1 ToleratesTaint) and one of its required nodeSelectorTerms
 matches the node's labels (In, NotIn, Exists, DoesNotExist; NotIn and
 DoesNotExist match a missing label).  BINDING is the siteBinding of every
 site (required | preferred | none); SCOPES_JSON maps a namespace to
-[site, "placement" | "burst"].
+[site, "placement" | "burst"], or to null: a namespace of no scope.
 
 What must hold, per Pod (its namespace names its site and scope):
   - burst Pods fit the site's burst nodes and never a fallback node;
-  - placement Pods fit the site's hybrid nodes and never a burst node;
+  - placement Pods fit the site's hybrid nodes and its fallback nodes
+    (when it has some), never a burst node;
+  - whatever the binding, no Pod fits another site's pool node (the site
+    taint, tolerated by value), unless it tolerates every taint itself;
+    a Pod of no scope fits no pool node and is not placed;
   - with siteBinding required, every node a Pod fits is its site's: its
     hybrid nodes, its own pools' nodes (so Karpenter can launch for it only
     from the site's pools); with preferred, the Pod prefers its site
@@ -93,6 +97,11 @@ def tolerates(tol, taint):
     return op == "Exists" or tol.get("value", "") == taint.get("value", "")
 
 
+def tolerates_all(pod):
+    return any(not t.get("key") and t.get("operator") == "Exists" and not t.get("effect")
+               for t in pod["spec"].get("tolerations") or [])
+
+
 def expr_matches(e, labels):
     has, vals = e["key"] in labels, e.get("values", [])
     op = e["operator"]
@@ -140,13 +149,32 @@ def main():
     bad = []
     if not any(n["kind"] == "burst" for n in nodes):
         bad.append("the stream has no burst node")
+    sites_kinds = {(n["site"], n["kind"]) for n in nodes}
     for f in sys.argv[4:]:
         pod = json.load(open(f))
         ns = pod["metadata"]["namespace"]
-        site, scope = scopes[ns]
         on = [n for n in nodes if fits(pod, n)]
         kinds = {(n["site"], n["kind"]) for n in on}
+        if scopes.get(ns) is None:
+            # a stranger: no scope, no policy; the site taint keeps it off
+            # every pool node whatever else it tolerates
+            who = "%s (%s, no scope)" % (f.rsplit("/", 1)[-1], ns)
+            if any(k != "hybrid" for _, k in kinds):
+                bad.append("%s fits a pool node: %s" % (who, sorted(kinds)))
+            if names_site(pod):
+                bad.append("%s was placed by a policy" % who)
+            print("%s -> %s" % (who, ", ".join(n["name"] for n in on)))
+            continue
+        site, scope = scopes[ns]
         who = "%s (%s, %s scope of %s)" % (f.rsplit("/", 1)[-1], ns, scope, site)
+        # a pool node of another site, whatever the binding: its site
+        # taint is tolerated by value, for the Pod's own site only (unless
+        # the Pod tolerates every taint itself: a key-less Exists)
+        if not tolerates_all(pod) and any(s != site and k != "hybrid" for s, k in kinds):
+            bad.append("%s fits another site's pool node: %s" % (who, sorted(kinds)))
+        if scope == "placement" and (site, "fallback") in sites_kinds and \
+                (site, "fallback") not in kinds:
+            bad.append("%s fits no fallback node of its site: %s" % (who, sorted(kinds)))
         want = "burst" if scope == "burst" else "hybrid"
         if (site, want) not in kinds:
             bad.append("%s fits no %s node of its site: %s" % (who, want, sorted(kinds)))

@@ -1,7 +1,8 @@
 /*
  * test_inventory.c - what a site owns (src/inventory/): the names a
  * pool and its node class get when the spec leaves them out, the labels
- * of its nodes, and that a hybrid node's labels are the rendered ones.
+ * of its nodes, that a hybrid node's labels are the rendered ones, and
+ * the shared GPU resource names of its device-plugin sharing configs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +18,7 @@
 
 #include "testutil.h"
 
-#define SITE(cluster, fallback)                                                                    \
+#define SITE_STACK(cluster, stack, fallback)                                                       \
 	"apiVersion: gpusite.io/v1alpha1\n"                                                        \
 	"kind: GPUSite\n"                                                                          \
 	"metadata: {name: lab}\n"                                                                  \
@@ -30,8 +31,11 @@
 	"    credentials:\n"                                                                       \
 	"      iamRolesAnywhere: {trustAnchorArn: ta, profileArn: pa, roleArn: ra}\n"              \
 	"    labels: {zeta: z, node-type: mine}\n"                                                 \
-	"  gpuStack: {chart: {version: 0.20.0}}\n"                                                 \
+	"  gpuStack: " stack "\n"                                                                  \
 	"  fallback: " fallback "\n"
+
+#define SITE(cluster, fallback) SITE_STACK(cluster, "{chart: {version: 0.20.0}}", fallback)
+#define STACK_SITE(stack) SITE_STACK("{name: c, region: us-west-2}", stack, "{enabled: false}")
 
 static const struct inventory *
 inventory_of(const char *yaml)
@@ -236,6 +240,51 @@ test_inventory__objects_by_role(void **state)
 			    "c-gpu-operator");
 }
 
+/* The names the device plugin's sharing configs rename GPUs to: a
+ * rename (prefixed nvidia.com/ when it has none), <name>.shared with
+ * renameByDefault, each once; a MIG share is a GPU name already; a name
+ * the device plugin refuses (not a DNS-1123 subdomain after the prefix),
+ * a config that is not YAML or not a string gives none. */
+static void
+test_inventory__gpu_shared_names(void **state)
+{
+	const struct inventory *inv = inventory_of(STACK_SITE(
+		"{chart: {version: 0.20.0}, values: {config: {map: {"
+		"default: 'sharing: {timeSlicing: {renameByDefault: true, resources: ["
+		"{name: gpu, replicas: 4}, {name: nvidia.com/mig-1g.10gb, replicas: 2},"
+		" {name: nvidia.com/gpu, rename: gpu-slice, replicas: 2}]}}',"
+		" mps: 'sharing: {mps: {resources: [{name: gpu, rename: nvidia.com/gpu-mps, "
+		"replicas: 2}, {name: gpu, rename: gpu-slice, replicas: 3},"
+		" {name: gpu, rename: \"x}} || @\", replicas: 2},"
+		" {name: gpu, rename: Upper_Case, replicas: 2}]}}',"
+		" broken: 'sharing: [unclosed', number: 3,"
+		" plain: 'version: v1', deep: '[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]'"
+		"}}}}"));
+
+	(void)state;
+	assert_int_equal(inv->gpu_shared_name_count, 3);
+	assert_string_equal(inv->gpu_shared_names[0], "nvidia.com/gpu.shared");
+	assert_string_equal(inv->gpu_shared_names[1], "nvidia.com/gpu-slice");
+	assert_string_equal(inv->gpu_shared_names[2], "nvidia.com/gpu-mps");
+
+	/* the GPU Operator's configs live under devicePlugin.config.data;
+	 * its config.map is no device-plugin config */
+	inv = inventory_of(
+		STACK_SITE("{type: gpu-operator, chart: {version: v25.3.0}, values: {"
+			   "config: {map: {a: 'sharing: {mps: {resources: [{name: gpu, rename: x, "
+			   "replicas: 2}]}}'}},"
+			   " devicePlugin: {config: {create: true, name: dp, data: {"
+			   "any: 'sharing: {timeSlicing: {renameByDefault: true, resources: ["
+			   "{name: gpu, replicas: 2}]}}'}}}}}"));
+	assert_int_equal(inv->gpu_shared_name_count, 1);
+	assert_string_equal(inv->gpu_shared_names[0], "nvidia.com/gpu.shared");
+
+	/* no sharing config: none */
+	inv = inventory_of(STACK_SITE("{chart: {version: 0.20.0}}"));
+	assert_int_equal(inv->gpu_shared_name_count, 0);
+	assert_null(inv->gpu_shared_names);
+}
+
 int
 main(void)
 {
@@ -247,6 +296,7 @@ main(void)
 		TESTUTIL_CASE(test_inventory__no_pool_without_fallback),
 		TESTUTIL_CASE(test_inventory__hybrid_labels),
 		TESTUTIL_CASE(test_inventory__objects_by_role),
+		TESTUTIL_CASE(test_inventory__gpu_shared_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

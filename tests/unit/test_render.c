@@ -17,6 +17,8 @@
 #include "base/buf.h"
 #include "emit/emit.h"
 #include "render/render.h"
+#include "render/render_placement.h"
+#include "render/render_util.h"
 #include "yamlio/yamlio.h"
 
 static const struct pos P0 = { NULL, 0, 0 };
@@ -1322,6 +1324,60 @@ test_render__patches_leave_other_pods_alone(void **state)
 	assert_true(render_placement_applies(&plan, pod(f, GPU_POD), "inference"));
 }
 
+/* Every GPU request form is a GPU Pod (k8s/k8s_gpu.h), the site's shared
+ * names from its sharing config among them, and the engines' tests name
+ * the same list. */
+static void
+test_render__patches_every_gpu_request_form(void **state)
+{
+	struct fx *f = *state;
+	struct spec_site *s = site_new(&f->a, "seoul-dc1", "c1");
+	struct render_placement_plan plan;
+	static const struct render_gpu_syntax syn = { render_quote, "r == ", "", "r.startsWith(",
+						      ")" };
+	static const char *const forms[] = {
+		"spec: {initContainers: [{name: i, resources: {limits: {nvidia.com/gpu: 1}}}],"
+		" containers: [{name: c}]}\n",
+		"spec: {initContainers: [{name: s, restartPolicy: Always, resources: {requests:"
+		" {nvidia.com/gpu: 1}}}], containers: [{name: c}]}\n",
+		"spec: {containers: [{name: c, resources: {limits: {nvidia.com/mig-2g.20gb: "
+		"1}}}]}\n",
+		"spec: {containers: [{name: c}], resourceClaims: [{name: gpu,"
+		" resourceClaimTemplateName: gpu}]}\n",
+	};
+	const char *shared_pod = "spec: {containers: [{name: c, resources: {limits: "
+				 "{nvidia.com/gpu.shared: 1}}}]}\n";
+	struct render_patch p;
+
+	render_placement_plan(&plan, &f->a, s);
+	assert_int_equal(plan.gpu_shared_count, 0);
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		assert_true(render_placement_applies(&plan, pod(f, forms[i]), "inference"));
+		assert_int_equal(
+			render_placement_patches(&p, &f->a, &plan, pod(f, forms[i]), "inference"),
+			0);
+		assert_true(p.count > 0);
+	}
+	/* a shared name is a GPU only where the site's sharing config has it */
+	assert_false(render_placement_applies(&plan, pod(f, shared_pod), "inference"));
+	assert_false(render_placement_applies(
+		&plan, pod(f, "spec: {containers: [{name: c}], resourceClaims: []}\n"),
+		"inference"));
+	assert_string_equal(render_placement_gpu_test(&f->a, &plan, &syn),
+			    "r == \"nvidia.com/gpu\" || r.startsWith(\"nvidia.com/mig-\")");
+
+	s->gpu_stack.values =
+		pod(f, "config: {map: {default: 'sharing: {timeSlicing: {renameByDefault: true,"
+		       " resources: [{name: gpu, replicas: 4}]}}'}}\n");
+	s->inventory = NULL;
+	render_placement_plan(&plan, &f->a, s);
+	assert_int_equal(plan.gpu_shared_count, 1);
+	assert_true(render_placement_applies(&plan, pod(f, shared_pod), "inference"));
+	assert_string_equal(render_placement_gpu_test(&f->a, &plan, &syn),
+			    "r == \"nvidia.com/gpu\" || r.startsWith(\"nvidia.com/mig-\") ||"
+			    " r == \"nvidia.com/gpu.shared\"");
+}
+
 /* ---- alerts and errors --------------------------------------------- */
 
 static void
@@ -1495,6 +1551,8 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_render__burst_plan_keeps_burst_work_off_the_fallback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_render__patches_every_gpu_request_form, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_render__patches_leave_other_pods_alone, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_render__alerts_use_real_metric_names, setup,
