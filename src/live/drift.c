@@ -14,6 +14,7 @@
 #include "diff/diff.h"
 #include "live/drift.h"
 #include "live/drift_int.h"
+#include "k8s/k8s_gpu.h"
 #include "k8s/k8s_quantity.h"
 #include "k8s/k8s_selector.h"
 #include "k8s/k8s_toleration.h"
@@ -84,6 +85,55 @@ gpu_amount(const struct node *resources)
 	return best;
 }
 
+/* The nvidia.com/ names of `resources`' limits and requests, each once,
+ * into out->gpu_names. */
+static void
+gpu_names_of(struct drift_pod *out, struct arena *a, const struct node *resources)
+{
+	static const char *const which[] = { "requests", "limits" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const struct node *m = node_map_get(resources, which[i]);
+
+		for (size_t k = 0; m && m->kind == NODE_MAP && k < m->map.count; k++) {
+			const char *name = node_str(m->map.pairs[k].key);
+			bool seen = false;
+
+			if (!name ||
+			    strncmp(name, K8S_GPU_RESOURCE_PREFIX, strlen(K8S_GPU_RESOURCE_PREFIX)))
+				continue;
+			for (size_t j = 0; j < out->gpu_name_count; j++)
+				seen |= !strcmp(out->gpu_names[j], name);
+			if (seen || out->gpu_name_count == DRIFT_POD_GPU_NAMES_MAX)
+				continue;
+			if (!out->gpu_names)
+				out->gpu_names = arena_alloc(a, DRIFT_POD_GPU_NAMES_MAX *
+									sizeof(*out->gpu_names));
+			out->gpu_names[out->gpu_name_count++] = arena_strdup(a, name);
+		}
+	}
+}
+
+bool
+drift_pod_maybe_gpu(const struct drift_pod *p)
+{
+	return p->gpus > 0 || p->gpu_name_count || p->claims;
+}
+
+bool
+drift_pod_is_gpu(struct arena *a, const struct drift_pod *p, const struct spec_site *site)
+{
+	const struct inventory *inv = inventory_site(a, site);
+
+	if (p->claims)
+		return true;
+	for (size_t i = 0; i < p->gpu_name_count; i++)
+		if (k8s_gpu_resource_is_gpu(p->gpu_names[i], inv->gpu_shared_names,
+					    inv->gpu_shared_name_count))
+			return true;
+	return false;
+}
+
 void
 drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj)
 {
@@ -93,6 +143,8 @@ drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj)
 	const struct node *tols = node_map_get(spec, "tolerations");
 	const struct node *owners = node_map_get(md, "ownerReferences");
 	const struct node *ctrs = node_map_get(spec, "containers");
+	const struct node *inits = node_map_get(spec, "initContainers");
+	const struct node *claims = node_map_get(spec, "resourceClaims");
 	const char *phase = node_str(node_path(obj, "status.phase"));
 	const struct node *na = node_map_get(node_map_get(spec, "affinity"), "nodeAffinity");
 	const struct node *sel = node_map_get(spec, "nodeSelector");
@@ -117,8 +169,15 @@ drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj)
 		if (!ctl || (node_is_bool(ctl) && ctl->scalar.i))
 			out->owner_kind = dup_or_null(a, node_str(node_map_get(o, "kind")));
 	}
-	for (size_t i = 0; ctrs && ctrs->kind == NODE_SEQ && i < ctrs->seq.count; i++)
+	for (size_t i = 0; ctrs && ctrs->kind == NODE_SEQ && i < ctrs->seq.count; i++) {
 		out->gpus += gpu_amount(node_map_get(ctrs->seq.items[i], "resources"));
+		gpu_names_of(out, a, node_map_get(ctrs->seq.items[i], "resources"));
+	}
+	/* init containers (native sidecars among them) ask for GPUs the
+	 * scheduler counts too; resource claims make a GPU Pod (k8s_gpu.h) */
+	for (size_t i = 0; inits && inits->kind == NODE_SEQ && i < inits->seq.count; i++)
+		gpu_names_of(out, a, node_map_get(inits->seq.items[i], "resources"));
+	out->claims = claims && claims->kind == NODE_SEQ && claims->seq.count;
 }
 
 static const char *
@@ -820,7 +879,7 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 		for (size_t i = 0; i < in->npods; i++) {
 			const struct drift_pod *p = &in->pods[i];
 
-			if (strcmp(p->ns, ns) || p->gpus <= 0 ||
+			if (strcmp(p->ns, ns) || !drift_pod_is_gpu(a, p, s) ||
 			    !k8s_label_selector_matches(sc->pod_selector, p->labels))
 				continue;
 			if (!strcmp(p->phase, "Pending"))

@@ -62,12 +62,18 @@ struct drift_node {
 struct drift_pod {
 	const char *ns;
 	const char *name;
-	const char *node;                 /* spec.nodeName, or NULL (not scheduled) */
-	const char *phase;                /* status.phase, or "" */
-	const struct node *labels;        /* mapping, or NULL */
-	const struct node *tolerations;   /* sequence, or NULL */
-	const char *owner_kind;           /* controller's kind, or NULL */
-	int64_t gpus;                     /* nvidia.com/gpu requested (0: none) */
+	const char *node;               /* spec.nodeName, or NULL (not scheduled) */
+	const char *phase;              /* status.phase, or "" */
+	const struct node *labels;      /* mapping, or NULL */
+	const struct node *tolerations; /* sequence, or NULL */
+	const char *owner_kind;         /* controller's kind, or NULL */
+	int64_t gpus;                   /* nvidia.com/gpu requested (0: none) */
+	/* the nvidia.com/ resources its containers and init containers ask
+	 * for (at most DRIFT_POD_GPU_NAMES_MAX), and whether it has resource
+	 * claims: what drift_pod_is_gpu() judges with a site's shared names */
+	const char **gpu_names;
+	size_t gpu_name_count;
+	bool claims;
 	const struct node *node_affinity; /* spec.affinity.nodeAffinity, or NULL */
 	const struct node *node_selector; /* spec.nodeSelector, or NULL */
 };
@@ -149,6 +155,18 @@ struct drift_input {
 /* Records from API objects (copied into `a`, so the page can go). */
 void drift_node_from(struct drift_node *out, struct arena *a, const struct node *obj);
 void drift_pod_from(struct drift_pod *out, struct arena *a, const struct node *obj);
+
+/* The most nvidia.com/ resource names a record keeps (a Pod asking for
+ * more is a GPU Pod by its first ones already, or by none). */
+#define DRIFT_POD_GPU_NAMES_MAX 8
+
+/* Whether the record may be a GPU Pod of some site: it asks for an
+ * nvidia.com/ resource or has resource claims (what a reader keeps). */
+bool drift_pod_maybe_gpu(const struct drift_pod *p);
+
+/* Whether `p` is a GPU Pod of `site` (src/k8s/k8s_gpu.h: the list, the
+ * site's shared names, resource claims), as its placement policy judges. */
+bool drift_pod_is_gpu(struct arena *a, const struct drift_pod *p, const struct spec_site *site);
 
 /* Is this pod one of the device plugin's (either chart)? */
 bool drift_is_device_plugin(const struct drift_pod *p);

@@ -289,8 +289,8 @@ check_namespace(struct arena *a, struct diags *d, size_t *count, const struct dr
 		const struct drift_pod *p = &in->pods[i];
 
 		missing[i] = 0;
-		if (strcmp(p->ns, ns) || p->gpus <= 0 || !strcmp(p->phase, "Succeeded") ||
-		    !strcmp(p->phase, "Failed") ||
+		if (strcmp(p->ns, ns) || !drift_pod_is_gpu(a, p, plan->site) ||
+		    !strcmp(p->phase, "Succeeded") || !strcmp(p->phase, "Failed") ||
 		    !k8s_label_selector_matches(plan->pod_selector, p->labels))
 			continue;
 		missing[i] = pod_missing(p, plan);

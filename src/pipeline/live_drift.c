@@ -56,7 +56,7 @@ on_pod(void *payload, const struct node *item)
 	struct drift_pod p;
 
 	drift_pod_from(&p, c->a, item);
-	if (c->gpu_only && p.gpus <= 0)
+	if (c->gpu_only && !drift_pod_maybe_gpu(&p))
 		return 0;
 	ARENA_GROW(c->a, c->pods, c->npods, c->apods, 256);
 	c->pods[c->npods++] = p;

@@ -157,10 +157,11 @@ add_pod(struct fixture *f, const char *ns, const char *name, const char *node, c
 		 "{\"metadata\":{\"namespace\":\"%s\",\"name\":\"%s\",\"labels\":%s,"
 		 "\"ownerReferences\":[{\"kind\":\"%s\",\"name\":\"o\",\"controller\":true}]},"
 		 "\"spec\":{%s%s%s\"containers\":[{\"name\":\"c\",\"resources\":{\"limits\":"
-		 "{\"nvidia.com/gpu\":\"%d\"}}}],\"tolerations\":%s},"
+		 "{\"%s\":\"%d\"}}}],\"tolerations\":%s},"
 		 "\"status\":{\"phase\":\"%s\"}}",
 		 ns, name, labels, owner, node ? "\"nodeName\":\"" : "", node ? node : "",
-		 node ? "\"," : "", gpus, tolerations, phase);
+		 node ? "\"," : "", gpus ? "nvidia.com/gpu" : "cpu", gpus ? gpus : 1, tolerations,
+		 phase);
 	drift_pod_from(&f->pods[f->npods++], &f->a, J(f, text));
 	f->in.npods = f->npods;
 }
@@ -397,6 +398,48 @@ test_live_drift__pending_and_untolerated_gpu_pods(void **state)
 		       "1 GPU pod is Pending in namespace inference of site seoul-dc1: llm-0"));
 	assert_non_null(strstr(first(&f->d, DRIFT_PODS_NO_TOLERATION)->msg, ": llm-1;"));
 	assert_null(strstr(first(&f->d, DRIFT_PODS_NO_TOLERATION)->msg, "other"));
+}
+
+/* Every GPU request form makes a GPU Pod for drift as for the placement
+ * policy (src/k8s/k8s_gpu.h): a MIG resource in an init container, a
+ * native sidecar's nvidia.com/gpu, resource claims; a CPU Pod does not. */
+static void
+test_live_drift__every_gpu_request_form(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const pods[] = {
+		"{\"metadata\":{\"namespace\":\"inference\",\"name\":\"mig-init\","
+		"\"labels\":{\"gpu\":\"yes\"}},\"spec\":{\"initContainers\":[{\"name\":\"i\","
+		"\"resources\":{\"limits\":{\"nvidia.com/mig-1g.10gb\":\"1\"}}}],"
+		"\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":\"Running\"}}",
+		"{\"metadata\":{\"namespace\":\"inference\",\"name\":\"sidecar\","
+		"\"labels\":{\"gpu\":\"yes\"}},\"spec\":{\"initContainers\":[{\"name\":\"s\","
+		"\"restartPolicy\":\"Always\",\"resources\":{\"requests\":{\"nvidia.com/gpu\":"
+		"\"1\"}}}],\"containers\":[{\"name\":\"c\"}]},\"status\":{\"phase\":\"Running\"}}",
+		"{\"metadata\":{\"namespace\":\"inference\",\"name\":\"claims\","
+		"\"labels\":{\"gpu\":\"yes\"}},\"spec\":{\"resourceClaims\":[{\"name\":\"g\","
+		"\"resourceClaimTemplateName\":\"gpu\"}],\"containers\":[{\"name\":\"c\"}]},"
+		"\"status\":{\"phase\":\"Running\"}}",
+		"{\"metadata\":{\"namespace\":\"inference\",\"name\":\"cpu-only\","
+		"\"labels\":{\"gpu\":\"yes\"}},\"spec\":{\"containers\":[{\"name\":\"c\","
+		"\"resources\":{\"limits\":{\"cpu\":\"1\",\"example.com/fpga\":\"1\"}}}]},"
+		"\"status\":{\"phase\":\"Running\"}}",
+	};
+	const struct diag *tol;
+
+	healthy(f);
+	for (size_t i = 0; i < sizeof(pods) / sizeof(pods[0]); i++) {
+		drift_pod_from(&f->pods[f->npods], &f->a, J(f, pods[i]));
+		assert_int_equal(drift_pod_maybe_gpu(&f->pods[f->npods]), i < 3);
+		f->npods++;
+	}
+	f->in.npods = f->npods;
+	drift_check(&f->a, &f->d, &f->in);
+	tol = first(&f->d, DRIFT_PODS_NO_TOLERATION);
+	assert_non_null(tol);
+	assert_non_null(strstr(tol->msg, "3 GPU pods in namespace inference"));
+	assert_non_null(strstr(tol->msg, "mig-init, sidecar, claims"));
+	assert_null(strstr(tol->msg, "cpu-only"));
 }
 
 /* A Ready fallback node whose allocatable GPUs are 0 is GS216; one that
@@ -698,6 +741,8 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_live_drift__pool_missing_changed_class_missing,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_live_drift__every_gpu_request_form, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_live_drift__pending_and_untolerated_gpu_pods,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
