@@ -18,6 +18,9 @@
 # Runners tagged "noasan" there (packaging, dist, image, tree rebuilds,
 # the fuzz build) are skipped, visibly, in the sanitizer pass.
 #
+# What runners share within one run (a package built once for two of
+# them) is under $TEST_SHARED, $O/test-shared, made afresh for each run.
+#
 # Internal: run.sh --job NAME runs one runner for the parent (via xargs).
 set -u
 O=${O:-build}
@@ -143,6 +146,12 @@ layer=${1:-all}
 ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 jobs=${TEST_JOBS:-$((2 * ncpu))}
 rm -rf "$logdir" && mkdir -p "$state"
+# what runners of this run share, made once by the first that needs it
+# (tests/tools/debroot.sh: the package the README's make image builds, for
+# the package and the image tests): afresh for each run, gone at its end
+shared="$odir/test-shared"
+rm -rf "$shared" && mkdir -p "$shared"
+export TEST_SHARED="$shared"
 pass=0 fail=0 skip=0 broken=""
 
 # collect NAME: add the result of a finished runner to the totals, print it
@@ -254,6 +263,7 @@ if [ "$layer" != unit ]; then
 	fi
 fi
 
+rm -rf "$shared"
 echo
 cpus=$(cat "$state"/*.cpus 2>/dev/null | awk '{ t += $1 } END { print t + 0 }')
 echo "runners: $cpus s of CPU in all"
