@@ -205,13 +205,21 @@ untracked() {
 echo "tests: $(echo "$run" | grep -c .) runners, $jobs at a time ($pass_kind pass; TEST_JOBS sets it)"
 # The longest first, so the tail of the run is short ones: by the seconds
 # each took when this build directory last ran it (times, below), else by
-# a third of its budget (budgets are two to three times a runner's time).
+# a third of the budget of its row (budgets are two to three times a
+# runner's time); a runner without a row (most take a few seconds) after
+# every one with a row, so on a fresh clone the rows give the order.
 if [ -n "$run" ]; then
 	for n in $run; do
-		echo "$(budget_of "$n") $n"
-	done | awk -v f="$times" '
-		BEGIN { while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ /^[0-9]+$/) t[a[2]] = a[1] } }
-		{ print (($2 in t) ? t[$2] : int($1 / 3)), $2 }
+		echo "$n"
+	done | awk -v f="$times" -v b="$budgets" '
+		BEGIN {
+			while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ /^[0-9]+$/) t[a[2]] = a[1] }
+			while ((getline l < b) > 0) {
+				split(l, a, " ")
+				if (a[1] != "default" && a[1] != "factor" && a[2] ~ /^[0-9]+$/) r[a[1]] = a[2]
+			}
+		}
+		{ print (($1 in t) ? t[$1] : (($1 in r) ? int(r[$1] / 3) : 0)), $1 }
 	' | sort -k1,1nr -k2 | cut -d' ' -f2 |
 		xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" --job &
 	xpid=$!
