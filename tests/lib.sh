@@ -149,7 +149,8 @@ init_filled() {
 # mk, docs, tests/tools and the Makefile) into DIR, with the objects of the
 # build under test in DIR/build-toy, so `make O=build-toy` there compiles
 # only what a test changes (t0004, t0008).  Not what other scripts keep in
-# the build directory meanwhile (e2e-cache/, their tNNNN/ work directories).
+# the build directory meanwhile (e2e-cache/, test-shared/, their tNNNN/
+# work directories).
 copy_tree() {
 	mkdir "$1" &&
 	(cd "$TEST_TOP" && git ls-files -co --exclude-standard -- src schemas mk docs tests/tools Makefile VERSION) |
@@ -159,7 +160,7 @@ copy_tree() {
 	done &&
 	mkdir -p "$1/build-toy" &&
 	(cd "$(dirname "$GPUSITE")" && tar cf - --exclude=./tests --exclude=./test-logs \
-		--exclude=./e2e-cache --exclude="./t[0-9][0-9][0-9][0-9]*" .) |
+		--exclude=./e2e-cache --exclude=./test-shared --exclude="./t[0-9][0-9][0-9][0-9]*" .) |
 	(cd "$1/build-toy" && tar xf -)
 }
 

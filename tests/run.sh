@@ -18,6 +18,9 @@
 # Runners tagged "noasan" there (packaging, dist, image, tree rebuilds,
 # the fuzz build) are skipped, visibly, in the sanitizer pass.
 #
+# What runners share within one run (a package built once for two of
+# them) is under $TEST_SHARED, $O/test-shared, made afresh for each run.
+#
 # Internal: run.sh --job NAME runs one runner for the parent (via xargs).
 set -u
 O=${O:-build}
@@ -143,6 +146,12 @@ layer=${1:-all}
 ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 jobs=${TEST_JOBS:-$((2 * ncpu))}
 rm -rf "$logdir" && mkdir -p "$state"
+# what runners of this run share, made once by the first that needs it
+# (tests/tools/debroot.sh: the package the README's make image builds, for
+# the package and the image tests): afresh for each run, gone at its end
+shared="$odir/test-shared"
+rm -rf "$shared" && mkdir -p "$shared"
+export TEST_SHARED="$shared"
 pass=0 fail=0 skip=0 broken=""
 
 # collect NAME: add the result of a finished runner to the totals, print it
@@ -196,13 +205,21 @@ untracked() {
 echo "tests: $(echo "$run" | grep -c .) runners, $jobs at a time ($pass_kind pass; TEST_JOBS sets it)"
 # The longest first, so the tail of the run is short ones: by the seconds
 # each took when this build directory last ran it (times, below), else by
-# a third of its budget (budgets are two to three times a runner's time).
+# a third of the budget of its row (budgets are two to three times a
+# runner's time); a runner without a row (most take a few seconds) after
+# every one with a row, so on a fresh clone the rows give the order.
 if [ -n "$run" ]; then
 	for n in $run; do
-		echo "$(budget_of "$n") $n"
-	done | awk -v f="$times" '
-		BEGIN { while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ /^[0-9]+$/) t[a[2]] = a[1] } }
-		{ print (($2 in t) ? t[$2] : int($1 / 3)), $2 }
+		echo "$n"
+	done | awk -v f="$times" -v b="$budgets" '
+		BEGIN {
+			while ((getline l < f) > 0) { split(l, a, " "); if (a[1] ~ /^[0-9]+$/) t[a[2]] = a[1] }
+			while ((getline l < b) > 0) {
+				split(l, a, " ")
+				if (a[1] != "default" && a[1] != "factor" && a[2] ~ /^[0-9]+$/) r[a[1]] = a[2]
+			}
+		}
+		{ print (($1 in t) ? t[$1] : (($1 in r) ? int(r[$1] / 3) : 0)), $1 }
 	' | sort -k1,1nr -k2 | cut -d' ' -f2 |
 		xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" --job &
 	xpid=$!
@@ -254,6 +271,7 @@ if [ "$layer" != unit ]; then
 	fi
 fi
 
+rm -rf "$shared"
 echo
 cpus=$(cat "$state"/*.cpus 2>/dev/null | awk '{ t += $1 } END { print t + 0 }')
 echo "runners: $cpus s of CPU in all"

@@ -7,8 +7,10 @@
 set -u
 cd "${1:?usage: doc-refs.sh TOP}" || exit 2
 [ -d src ] || exit 0
-have=$(find . -name '*.md' ! -path './.git/*' ! -path './.tools/*' ! -path './build*' \
-	-exec basename {} \; | LC_ALL=C sort -u)
+# never into .git, .tools or a build directory (a test's Debian root may
+# be there, /proc mounted in it)
+have=$(find . \( -path ./.git -o -path ./.tools -o -path './build*' \) -prune -o -name '*.md' -print |
+	sed 's|.*/||' | LC_ALL=C sort -u)
 bad=0
 refs=$(grep -rnoE '[A-Za-z0-9_-]+\.md\b' src 2>/dev/null | grep -v ':SOURCES\.md$')
 for r in $refs; do

@@ -1,7 +1,9 @@
 #!/bin/sh
 # t6100: the fuzz targets (fuzz/) replay their seeds and kept regression
 # inputs and survive a short fresh run each (FUZZ_SHORT seconds, default
-# 10), built with clang, libFuzzer, AddressSanitizer and
+# 3 here: a smoke test of each target, as every second of it is a second
+# of a core; `make fuzz-regress` defaults to 10 and `make fuzz` is the
+# long run), built with clang, libFuzzer, AddressSanitizer and
 # UndefinedBehaviorSanitizer in their own directory ($O-fuzz: build-fuzz
 # for the default build).  Every step of `make fuzz-regress` is a test here.
 . "$TEST_TOP/tests/lib.sh"
@@ -37,7 +39,7 @@ test_expect_success "the fuzz targets build ($fo)" '
 
 # regress.sh speaks TAP: its lines become this script's tests
 cd "$TEST_TOP" || exit 1
-FUZZ_SHORT=${FUZZ_SHORT:-10} sh fuzz/regress.sh "$fo" >"$SCRATCH/regress.tap" 2>&1
+FUZZ_SHORT=${FUZZ_SHORT:-3} sh fuzz/regress.sh "$fo" >"$SCRATCH/regress.tap" 2>&1
 rc=$?
 while IFS= read -r line; do
 	case $line in

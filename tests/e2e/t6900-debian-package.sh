@@ -1,6 +1,8 @@
 #!/bin/sh
 # t6900-debian-package.sh - the Debian package on a system that has never
-# seen the source tree: `make deb` (lintian clean), a fresh Debian 12 root
+# seen the source tree: `make deb` (lintian clean; the package the
+# README's `make image` builds, once per test run for this test and the
+# image test, debroot_image in tests/tools/debroot.sh), a fresh Debian 12 root
 # from debootstrap (minbase), `apt-get install ./gpusite_*.deb` there with
 # every dependency from the distribution, then inside it: --version with
 # every library, validate and render of the example fleet, generate the way
@@ -55,34 +57,16 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 rm -rf "$WORK" && mkdir -p "$WORK"
-# the debootstrap base (shared with the image test, made once under $O)
-# is fetched while the package builds
-debroot_base >"$SCRATCH/base.why" &
-base_pid=$!
-
-test_expect_success 'make deb: gpusite_VERSION_ARCH.deb, lintian without warning or error' '
-	DEB_BUILD_OPTIONS=nocheck make -s -C "$TEST_TOP" O="$WORK/o" deb >make.out 2>&1 ||
-		{ tail -40 make.out; exit 1; } &&
-	DEB="$WORK/o/deb/gpusite_${VERSION}_$(dpkg --print-architecture).deb" &&
-	test -s "$DEB" &&
-	! grep -E "^[EW]: " "$WORK/o/deb/lintian.log" &&
-	cp "$DEB" "$WORK/gpusite.deb"
-'
-
-test_expect_success 'the package depends on libgit2 and recommends libcurl and libmicrohttpd' '
-	dpkg-deb -f "$WORK/gpusite.deb" Depends >depends &&
-	dpkg-deb -f "$WORK/gpusite.deb" Recommends >recommends &&
-	grep -E "(^|, )libgit2-[0-9.]+ \(>= " depends &&
-	grep -E "(^|, )libyaml-0-2" depends &&
-	grep -E "(^|, )libcurl4 \(>= [^)]*\)(,|$)" recommends &&
-	! grep libcurl3-gnutls recommends &&
-	grep -E "(^|, )libmicrohttpd12 \(>= " recommends &&
-	! grep -E "libcurl|libmicrohttpd" depends
-'
-
-wait "$base_pid"
-why=$(cat "$SCRATCH/base.why")
+# the package: the README's make image builds it, once for this run (a
+# script run alone has its own), while the root is made here from the
+# debootstrap base (shared with the image test, made once under $O)
+[ -n "$DEBROOT_RUN" ] || DEBROOT_RUN=$WORK/run
+README=$DEBROOT_RUN/readme
+debroot_image >"$SCRATCH/image.why" &
+image_pid=$!
+why=$(debroot_base)
 if [ -n "$why" ]; then
+	wait "$image_pid"
 	test_skip 'the Debian package installed on a clean Debian 12' "$why"
 	test_done
 	exit 0
@@ -103,6 +87,34 @@ test_expect_success 'a minbase Debian 12 root from the cached debootstrap tarbal
 		{ tail -20 apt.out; exit 1; } &&
 	test_must_fail in_root dpkg-query -W libgit2-1.5 2>/dev/null &&
 	test ! -e "$ROOT/usr/bin/gpusite"
+'
+
+wait "$image_pid"
+why=$(cat "$SCRATCH/image.why")
+if [ -n "$why" ]; then
+	test_skip 'the Debian package installed on a clean Debian 12' "$why"
+	test_done
+	exit 0
+fi
+
+test_expect_success 'make deb (make image runs it, as the README writes it): gpusite_VERSION_ARCH.deb, lintian without warning or error' '
+	{ test "$(cat "$README/rc")" = 0 || { tail -40 "$README/make.out"; exit 1; }; } &&
+	DEB="$README/tree/build/deb/gpusite_${VERSION}_$(dpkg --print-architecture).deb" &&
+	test "$(cat "$README/deb")" = "$DEB" &&
+	test -s "$DEB" &&
+	! grep -E "^[EW]: " "$README/tree/build/deb/lintian.log" &&
+	debroot_deb "$WORK/gpusite.deb"
+'
+
+test_expect_success 'the package depends on libgit2 and recommends libcurl and libmicrohttpd' '
+	dpkg-deb -f "$WORK/gpusite.deb" Depends >depends &&
+	dpkg-deb -f "$WORK/gpusite.deb" Recommends >recommends &&
+	grep -E "(^|, )libgit2-[0-9.]+ \(>= " depends &&
+	grep -E "(^|, )libyaml-0-2" depends &&
+	grep -E "(^|, )libcurl4 \(>= [^)]*\)(,|$)" recommends &&
+	! grep libcurl3-gnutls recommends &&
+	grep -E "(^|, )libmicrohttpd12 \(>= " recommends &&
+	! grep -E "libcurl|libmicrohttpd" depends
 '
 
 test_expect_success 'apt-get install ./gpusite_*.deb: the dependencies from the distribution' '

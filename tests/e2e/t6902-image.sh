@@ -4,9 +4,11 @@
 # README writes it, at the top of a copy of the checkout (the default,
 # relative O=build; the cached base tarball and its checksum in the
 # default, relative build/e2e-cache: a copy of the base the package test
-# shares, tests/tools/debroot.sh), and again with every path relative
-# (O, IMAGE_DEB, IMAGE_CACHE): the same sources and SOURCE_DATE_EPOCH give
-# the same manifest digest.  The image runs as user 999 in /home/argocd,
+# shares), once per test run (debroot_image, tests/tools/debroot.sh: the
+# package test takes the package it builds), and again here with every
+# path relative (O, IMAGE_DEB, IMAGE_CACHE): a second build from scratch,
+# the same sources and SOURCE_DATE_EPOCH give the same manifest digest.
+# The image runs as user 999 in /home/argocd,
 # holds no compiler and no apt lists or caches; unpacked (umoci),
 # `gpusite generate` runs in it as argocd-cmp-server runs it (uid 999, its
 # environment) and prints what the build tree's binary prints.  Skips
@@ -14,55 +16,36 @@
 . "$TEST_TOP/tests/lib.sh"
 cd "$SCRATCH" || exit 1
 
-DEBROOT_TOOLS="umoci"
 . "$TEST_TOP/tests/tools/debroot.sh"
 WORK=$odir/t6902
-TREE=$WORK/tree
+# the README's build: this run's, shared with the package test (a script
+# run alone has its own)
+[ -n "$DEBROOT_RUN" ] || DEBROOT_RUN=$WORK/run
+README=$DEBROOT_RUN/readme
+TREE=$README/tree
 
 trap 'rm -rf "$WORK" "$SCRATCH"' EXIT
 
 why=$(debroot_why) || { echo "debroot_why failed" >&2; exit 1; }
-# the debootstrap base the package test shares, made once under $O
-[ -n "$why" ] || why=$(debroot_base) || { echo "debroot_base failed" >&2; exit 1; }
-if [ -z "$why" ] && ! git -C "$TEST_TOP" rev-parse --verify -q HEAD >/dev/null 2>&1; then
-	why="the tree is not a git checkout (make deb copies the files git knows)"
+if [ -z "$why" ]; then
+	rm -rf "$WORK" && mkdir -p "$WORK" &&
+		why=$(debroot_image) || { echo "debroot_image failed" >&2; exit 1; }
 fi
 if [ -n "$why" ]; then
 	test_skip 'make image' "$why"
 	test_done
 	exit 0
 fi
-rm -rf "$WORK" && mkdir -p "$TREE"
-
-# cache_in DIR: the cached base tarball and its checksum in DIR, as
-# make image leaves them
-cache_in() {
-	mkdir -p "$1" &&
-	cp "$TARBALL" "$1/" &&
-	(cd "$1" && sha256sum "$(basename "$TARBALL")" >"$(basename "$TARBALL").sha256")
-}
-
-# copy_tree DIR: the files of the checkout (those make deb takes) in DIR
-copy_tree() {
-	(cd "$TEST_TOP" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-		tar --null -T - -cf -) | tar -xf - -C "$1"
-}
 
 test_expect_success 'make image as the README writes it: relative O=build, the cached base in build/e2e-cache' '
-	cmd=$(sed -n "s/^\(make image\) *#.*/\1/p" "$TEST_TOP/README.md") &&
-	test "$cmd" = "make image" &&
-	copy_tree "$TREE" &&
-	(cd "$TREE" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.invalid \
-		commit -q -m tree) &&
-	cache_in "$TREE/build/e2e-cache" &&
-	(cd "$TREE" && DEB_BUILD_OPTIONS=nocheck $cmd) >image1.out 2>&1 || { tail -40 image1.out; exit 1; } &&
-	! grep "must be given an absolute path" image1.out &&
+	test "$(cat "$README/cmd")" = "make image" &&
+	{ test "$(cat "$README/rc")" = 0 || { tail -40 "$README/make.out"; exit 1; }; } &&
+	! grep "must be given an absolute path" "$README/make.out" &&
 	grep -E "^sha256:[0-9a-f]{64}$" "$TREE/build/image/DIGEST"
 '
 
 test_expect_success 'again, O, IMAGE_DEB and IMAGE_CACHE relative: the same digest' '
-	cache_in "$TREE/cache2" &&
+	debroot_cache_in "$TREE/cache2" &&
 	deb=$(cd "$TREE" && ls build/deb/gpusite_"$VERSION"_*.deb) &&
 	(cd "$TREE" && make -s O=build2 IMAGE_DEB="$deb" IMAGE_CACHE=cache2 image) >image2.out 2>&1 ||
 		{ tail -20 image2.out; exit 1; } &&
