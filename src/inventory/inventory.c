@@ -512,6 +512,38 @@ inventory_failover_pool(const struct inventory *inv)
 	return NULL;
 }
 
+size_t
+inventory_scope_tolerations(const struct inventory *inv, const struct inv_pool *own,
+			    struct inv_toleration out[INV_TOLERATIONS_MAX])
+{
+	size_t n = 0;
+
+	/* `own` is read as given: it may be an entry of another inventory of
+	 * the same site (one built anew) */
+	for (size_t k = 0; k < (own ? 1 : inv->pool_count); k++) {
+		const struct inv_pool *p = own ? own : &inv->pools[k];
+
+		if (!own && p->scope)
+			continue;
+		for (size_t t = 0; t < p->taint_count && n < INV_TOLERATIONS_MAX; t++) {
+			const struct spec_taint *pt = &p->taints[t];
+			bool seen = false;
+
+			for (size_t i = 0; i < n; i++)
+				seen |= !strcmp(out[i].taint->key, pt->key) &&
+					!strcmp(out[i].taint->value, pt->value) &&
+					!strcmp(out[i].taint->effect, pt->effect);
+			if (seen)
+				continue;
+			out[n].taint = pt;
+			out[n].exact = !strcmp(pt->key, INV_SITE_TAINT_KEY);
+			out[n].noun = out[n].exact ? "site" : p->noun;
+			n++;
+		}
+	}
+	return n;
+}
+
 const struct inv_pool *
 inventory_pool(const struct inventory *inv, enum inv_role role)
 {

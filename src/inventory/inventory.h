@@ -163,6 +163,25 @@ const char *inventory_app_name(struct arena *a, const char *cluster, enum inv_ro
 /* The Helm release of the GPU stack of `type`. */
 const char *inventory_stack_release(enum spec_stack_type type);
 
+/* A taint the GPU Pods of a scope tolerate beside the GPU taint: one of
+ * the taints of the pools the scope launches from. */
+struct inv_toleration {
+	const struct spec_taint *taint;
+	const char *noun; /* "site" for the site taint, else its pool's noun */
+	bool exact;       /* tolerated by its value (Equal): the site taint, so
+			   * one site's Pods never tolerate another site's pool */
+};
+
+/* The most tolerations of one scope (each pool's own taint and the site's). */
+#define INV_TOLERATIONS_MAX (INV_POOL_MAX * 2)
+
+/* The taints the Pods of the scope of pool `own` tolerate (its taints),
+ * or with `own` NULL those of the placement scope (the taints of the pools
+ * without a scope of their own), each once, in pool order; returns how
+ * many.  The placement policies add them, drift asks Pods for them. */
+size_t inventory_scope_tolerations(const struct inventory *inv, const struct inv_pool *own,
+				   struct inv_toleration out[INV_TOLERATIONS_MAX]);
+
 /* The pool of `role`, or NULL when the site has none. */
 const struct inv_pool *inventory_pool(const struct inventory *inv, enum inv_role role);
 

@@ -842,33 +842,21 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 {
 	const struct k8s_taint taint = { s->gpu_taint.key, s->gpu_taint.value,
 					 s->gpu_taint.effect };
-	const struct inventory *inv = inventory_site(a, s);
-	/* the taints of the pools the scope launches from: its own pool's,
-	 * or those of the pools without a scope of their own */
-	struct k8s_taint *own = arena_alloc(a, (INV_POOL_MAX * 2 + 1) * sizeof(*own));
-	size_t own_count = 0;
+	/* the taints of the pools the scope launches from, which its policy
+	 * tolerates beside the GPU taint */
+	struct inv_toleration tols[INV_TOLERATIONS_MAX];
+	size_t tol_count = inventory_scope_tolerations(inventory_site(a, s), sc->pool, tols);
+	struct k8s_taint own[INV_TOLERATIONS_MAX];
 	const char *taints =
 		drift_taint_text(a, s->gpu_taint.key, s->gpu_taint.value, s->gpu_taint.effect);
 	const char *noun = sc->pool ? arena_printf(a, "%s ", sc->pool->noun) : "";
 
-	for (size_t k = 0; k < inv->pool_count; k++) {
-		const struct inv_pool *p = &inv->pools[k];
+	for (size_t t = 0; t < tol_count; t++) {
+		const struct spec_taint *pt = tols[t].taint;
 
-		if (sc->pool ? p != sc->pool : p->scope != NULL)
-			continue;
-		for (size_t t = 0; t < p->taint_count; t++) {
-			const struct spec_taint *pt = &p->taints[t];
-			bool seen = false;
-
-			for (size_t i = 0; i < own_count; i++)
-				seen |= !strcmp(own[i].key, pt->key) &&
-					!strcmp(own[i].value, pt->value);
-			if (seen)
-				continue;
-			own[own_count++] = (struct k8s_taint){ pt->key, pt->value, pt->effect };
-			taints = arena_printf(a, "%s and %s", taints,
-					      drift_taint_text(a, pt->key, pt->value, pt->effect));
-		}
+		own[t] = (struct k8s_taint){ pt->key, pt->value, pt->effect };
+		taints = arena_printf(a, "%s and %s", taints,
+				      drift_taint_text(a, pt->key, pt->value, pt->effect));
 	}
 	for (size_t ni = 0; ni < sc->namespace_count; ni++) {
 		const char *ns = sc->namespaces[ni];
@@ -886,7 +874,7 @@ check_scope(struct arena *a, struct diags *d, size_t *count, const struct drift_
 				pending[np++] = p->name;
 			bool tolerated = k8s_tolerations_tolerate(p->tolerations, &taint);
 
-			for (size_t t = 0; t < own_count; t++)
+			for (size_t t = 0; t < tol_count; t++)
 				tolerated &= k8s_tolerations_tolerate(p->tolerations, &own[t]);
 			if (s->placement.engine != ENGINE_NONE && !tolerated &&
 			    strcmp(p->phase, "Succeeded") && strcmp(p->phase, "Failed"))

@@ -337,8 +337,6 @@ struct render_affinity {
 	int weight;
 };
 #define RENDER_AFFINITY_MAX 4
-/* The most pool taints one plan tolerates (a pool's own and the site's). */
-#define RENDER_PLAN_TAINTS_MAX 4
 
 struct render_placement_plan {
 	const char *name; /* policy (and binding) name */
@@ -366,11 +364,7 @@ struct render_placement_plan {
 	/* step 2b: the taints of the pools the scope launches from (the
 	 * burst taint, the site taint of an exclusive pool), each tolerated
 	 * after the GPU taint; `noun` names it ("burst", "site") */
-	struct render_plan_taint {
-		const char *noun;
-		const struct spec_taint *taint;
-		bool exact; /* tolerated by its value (Equal), not Exists */
-	} pool_taints[RENDER_PLAN_TAINTS_MAX];
+	struct inv_toleration pool_taints[INV_TOLERATIONS_MAX];
 	size_t pool_taint_count;
 	/* step 3, in order */
 	struct render_affinity affinity[RENDER_AFFINITY_MAX];

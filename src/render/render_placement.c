@@ -56,31 +56,6 @@ plan_fill(struct render_placement_plan *out, const struct spec_site *site,
 					      RENDER_SITE_PREFERENCE_WEIGHT);
 }
 
-/* Step 2b of `pool`'s taints: each once, named by the pool's noun, or
- * "site" for the site taint. */
-static void
-plan_tolerate_pool(struct render_placement_plan *out, const struct inv_pool *pool)
-{
-	for (size_t t = 0; t < pool->taint_count; t++) {
-		const struct spec_taint *pt = &pool->taints[t];
-		bool seen = false;
-
-		for (size_t i = 0; i < out->pool_taint_count; i++)
-			seen |= !strcmp(out->pool_taints[i].taint->key, pt->key) &&
-				!strcmp(out->pool_taints[i].taint->value, pt->value) &&
-				!strcmp(out->pool_taints[i].taint->effect, pt->effect);
-		if (seen || out->pool_taint_count == RENDER_PLAN_TAINTS_MAX)
-			continue;
-		/* the site taint is tolerated by its value: one site's Pods
-		 * never tolerate another site's pools */
-		out->pool_taints[out->pool_taint_count].exact =
-			!strcmp(pt->key, INV_SITE_TAINT_KEY);
-		out->pool_taints[out->pool_taint_count].noun =
-			out->pool_taints[out->pool_taint_count].exact ? "site" : pool->noun;
-		out->pool_taints[out->pool_taint_count++].taint = pt;
-	}
-}
-
 void
 render_placement_plan(struct render_placement_plan *out, struct arena *a,
 		      const struct spec_site *site)
@@ -89,10 +64,8 @@ render_placement_plan(struct render_placement_plan *out, struct arena *a,
 
 	plan_fill(out, site, inv, site->placement.mode == PLACE_REQUIRE_ONPREM);
 	out->scope_noun = "placement";
-	/* the taints of the pools the placement scope launches from */
-	for (size_t k = 0; k < inv->pool_count; k++)
-		if (!inv->pools[k].scope)
-			plan_tolerate_pool(out, &inv->pools[k]);
+	/* step 2b: the taints of the pools the placement scope launches from */
+	out->pool_taint_count = inventory_scope_tolerations(inv, NULL, out->pool_taints);
 	/* fallback work never lands on a pool of another scope (Spot),
 	 * whatever the Pod tolerates itself (a catch-all toleration); hybrid
 	 * nodes carry no pool label, so NotIn keeps them */
@@ -107,16 +80,17 @@ render_placement_pool_plan(struct render_placement_plan *out, struct arena *a,
 			   const struct spec_site *site, const struct inv_pool *pool)
 {
 	const struct inv_scope *sc = pool->scope;
+	const struct inventory *inv = inventory_site(a, site);
 
 	/* on-prem first, then the pool: the hybrid nodes only preferred */
-	plan_fill(out, site, inventory_site(a, site), false);
+	plan_fill(out, site, inv, false);
 	out->name = sc->policy_name;
 	out->scope_noun = pool->noun;
 	out->pool_scope = true;
 	out->namespaces = sc->namespaces;
 	out->namespace_count = sc->namespace_count;
 	out->pod_selector = sc->pod_selector;
-	plan_tolerate_pool(out, pool);
+	out->pool_taint_count = inventory_scope_tolerations(inv, pool, out->pool_taints);
 	render_placement_affinity_add(out, "pool", INV_POOL_LABEL, "NotIn", sc->excludes,
 				      sc->exclude_count, true, 0);
 }
