@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/strlist.h"
 #include "argocd/argocd_app.h"
 #include "base/arena.h"
 #include "pipeline/pipeline.h"
@@ -171,16 +172,6 @@ argocd_diags_print(FILE *err, const struct diags *d, size_t max)
 	}
 }
 
-static bool
-in_list(const char *const *list, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(list[i], s))
-			return true;
-	}
-	return false;
-}
-
 char *
 argocd_diags_summary(struct arena *a, const struct diags *d)
 {
@@ -198,9 +189,9 @@ argocd_diags_summary(struct arena *a, const struct diags *d)
 
 		if (g->level != DIAG_ERROR)
 			continue;
-		if (file && !in_list(files, nfiles, file))
+		if (file && !str_listed(file, files, nfiles))
 			files[nfiles++] = file;
-		if (!in_list(rules, nrules, g->rule))
+		if (!str_listed(g->rule, rules, nrules))
 			rules[nrules++] = g->rule;
 	}
 	qsort(files, nfiles, sizeof(*files), cmp_str);

@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "base/strlist.h"
 #include "base/arena.h"
 #include "check/check_int.h"
 #include "k8s/k8s_int.h"
@@ -56,15 +57,6 @@ static const char *const operators[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static bool
-in_list(const char *s, const char *const *list, size_t n)
-{
-	for (size_t i = 0; s && i < n; i++)
-		if (!strcmp(s, list[i]))
-			return true;
-	return false;
-}
-
 /* CEL `key.find("^([^/]+)").endsWith(domain)`: the part before the
  * first '/' (the whole key without one); a plain suffix test. */
 static bool
@@ -84,7 +76,8 @@ restricted_key(struct check_ctx *c, const struct node *at, const char *path, con
 	static const char *const sh_allowed[] = { "karpenter.sh/capacity-type",
 						  "karpenter.sh/nodepool" };
 
-	if (!in_list(key, sh_allowed, COUNT(sh_allowed)) && domain_ends_with(key, "karpenter.sh"))
+	if (!str_listed(key, sh_allowed, COUNT(sh_allowed)) &&
+	    domain_ends_with(key, "karpenter.sh"))
 		check_report(c, CHECK_NP_DOMAIN_SH, at, path,
 			     "label domain \"karpenter.sh\" is restricted: %s \"%s\" makes the API "
 			     "server reject the NodePool; use another domain",
@@ -100,7 +93,7 @@ restricted_key(struct check_ctx *c, const struct node *at, const char *path, con
 			     "label \"kubernetes.io/hostname\" is restricted: %s \"%s\" makes the "
 			     "API server reject the NodePool; remove it",
 			     where, key);
-	if (!in_list(key, aws_allowed, COUNT(aws_allowed)) &&
+	if (!str_listed(key, aws_allowed, COUNT(aws_allowed)) &&
 	    domain_ends_with(key, "karpenter.k8s.aws"))
 		check_report(c, CHECK_NP_DOMAIN_AWS, at, path,
 			     "label domain \"karpenter.k8s.aws\" is restricted: %s \"%s\" is not "
@@ -155,7 +148,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 				     "marks the NodePool ValidationSucceeded=False",
 				     key);
 	}
-	if (op && !in_list(op, operators, COUNT(operators)))
+	if (op && !str_listed(op, operators, COUNT(operators)))
 		check_report(c, CHECK_NP_OPERATOR, op_n, check_path(c, path, "operator"),
 			     "requirement %s has an unsupported operator %s: use In, NotIn, "
 			     "Exists, DoesNotExist, Gt, Lt, Gte or Lte",
@@ -209,7 +202,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 		if (!strcmp(key, "karpenter.sh/capacity-type")) {
 			for (size_t i = 0; i < nvalues; i++)
 				ok = ok ||
-				     in_list(check_text(values->seq.items[i]), cap, COUNT(cap));
+				     str_listed(check_text(values->seq.items[i]), cap, COUNT(cap));
 			if (!ok)
 				check_report(
 					c, CHECK_NP_CAPACITY, values, vpath,
@@ -219,7 +212,7 @@ requirement(struct check_ctx *c, const struct node *r, const char *path)
 		} else if (!strcmp(key, "karpenter.k8s.aws/instance-tenancy")) {
 			for (size_t i = 0; i < nvalues; i++)
 				ok = ok ||
-				     in_list(check_text(values->seq.items[i]), ten, COUNT(ten));
+				     str_listed(check_text(values->seq.items[i]), ten, COUNT(ten));
 			if (!ok)
 				check_report(c, CHECK_NP_TENANCY, values, vpath,
 					     "karpenter.k8s.aws/instance-tenancy In %s must "
@@ -284,7 +277,7 @@ taints(struct check_ctx *c, const struct node *spec)
 					"requires one, stricter than Kubernetes): the NodePool "
 					"gets ValidationSucceeded=False and launches nothing",
 					key ? key : "", value);
-			if (*effect && !in_list(effect, effects, COUNT(effects)))
+			if (*effect && !str_listed(effect, effects, COUNT(effects)))
 				check_report(c, CHECK_NP_TAINT_EFFECT, node_map_get(t, "effect"),
 					     check_path(c, path, "effect"),
 					     "taint %s effect \"%s\" is not NoSchedule, "

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strlist.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/secret.h"
@@ -35,15 +36,6 @@ static const char *const drop_labels[] = {
 	"argocd.argoproj.io/instance",
 };
 
-static bool
-in_list(const char *s, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s, list[i]))
-			return true;
-	return false;
-}
-
 #define N(x) (sizeof(x) / sizeof((x)[0]))
 
 /* A copy of map without the keys in list; NULL when nothing is left and
@@ -57,7 +49,7 @@ map_without(struct arena *a, const struct node *map, const char *const *list, si
 	for (size_t i = 0; i < map->map.count; i++) {
 		const char *k = node_text(map->map.pairs[i].key);
 
-		if (k && in_list(k, list, n))
+		if (k && str_listed(k, list, n))
 			continue;
 		node_map_add(a, out, k ? k : "", node_clone(a, map->map.pairs[i].value));
 	}
@@ -88,7 +80,7 @@ diff_normalize(struct arena *a, const struct node *obj)
 				const struct node *mv = v->map.pairs[j].value;
 				struct node *nv;
 
-				if (!mk || in_list(mk, drop_meta, N(drop_meta)))
+				if (!mk || str_listed(mk, drop_meta, N(drop_meta)))
 					continue;
 				if (!strcmp(mk, "annotations") && mv->kind == NODE_MAP)
 					nv = map_without(a, mv, drop_annotations,

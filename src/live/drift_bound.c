@@ -16,6 +16,7 @@
  */
 #include <string.h>
 
+#include "base/strlist.h"
 #include "inventory/inventory.h"
 #include "base/arena.h"
 #include "base/buf.h"
@@ -114,16 +115,6 @@ drift_check_pool_taints(struct arena *a, struct diags *d, size_t *count,
 
 /* ------------------------------------------------------------ GS247 */
 
-/* Is `v` one of the `n` strings of `set`? */
-static bool
-in_set(const char *v, const char *const *set, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		if (!strcmp(v, set[i]))
-			return true;
-	return false;
-}
-
 /* Does matchExpression `e` (a Pod's) imply requirement `r`: the same key
  * and operator, and for In values the plan allows only (none outside
  * its list, at least one), for NotIn at least the values it excludes?
@@ -140,7 +131,7 @@ expr_implies(const struct node *e, const struct drift_requirement *r)
 		return false;
 	if (!strcmp(r->op, "In")) {
 		for (size_t i = 0; i < nv; i++)
-			if (!in_set(node_str(vals->seq.items[i]), r->values, r->value_count))
+			if (!str_listed(node_str(vals->seq.items[i]), r->values, r->value_count))
 				return false;
 		return nv > 0;
 	}
@@ -182,7 +173,7 @@ pod_requires(const struct drift_pod *p, const struct drift_requirement *r)
 	bool all = n > 0;
 
 	if (!strcmp(r->op, "In") &&
-	    in_set(node_str(node_map_get(p->node_selector, r->key)), r->values, r->value_count))
+	    str_listed(node_str(node_map_get(p->node_selector, r->key)), r->values, r->value_count))
 		return true;
 	for (size_t i = 0; i < n && all; i++)
 		all = term_has(terms->seq.items[i], r);

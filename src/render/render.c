@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strlist.h"
 #include "base/arena.h"
 #include "render/render.h"
 #include "render/render_util.h"
@@ -129,15 +130,6 @@ render_file_cmp(const void *a, const void *b)
 	return file_cmp(a, b);
 }
 
-static bool
-in_list(const char *const *names, size_t count, const char *name)
-{
-	for (size_t i = 0; i < count; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
-}
-
 static const char *
 cluster_of(const struct spec_site *s)
 {
@@ -147,8 +139,8 @@ cluster_of(const struct spec_site *s)
 static bool
 site_selected(const struct render_options *opt, const struct spec_site *s)
 {
-	return (!opt->sites || in_list(opt->sites, opt->site_count, s->name)) &&
-	       (!opt->clusters || in_list(opt->clusters, opt->cluster_count, cluster_of(s)));
+	return (!opt->sites || str_listed(s->name, opt->sites, opt->site_count)) &&
+	       (!opt->clusters || str_listed(cluster_of(s), opt->clusters, opt->cluster_count));
 }
 
 /* The fleet's cluster names, comma-separated, for a message. */

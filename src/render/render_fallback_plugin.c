@@ -20,6 +20,7 @@
  */
 #include <string.h>
 
+#include "base/strlist.h"
 #include "base/arena.h"
 #include "render/render_fallback.h"
 #include "render/render_util.h"
@@ -48,15 +49,6 @@ struct covered {
 	size_t taint_count;
 };
 
-static bool
-listed(const char *const *list, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(list[i], s))
-			return true;
-	return false;
-}
-
 static void
 covered_pools(struct arena *a, struct covered *c, const struct spec_site *const *sites,
 	      size_t count)
@@ -73,7 +65,7 @@ covered_pools(struct arena *a, struct covered *c, const struct spec_site *const 
 
 			if (!p->plugin_covers)
 				continue;
-			if (!listed(c->types, c->type_count, p->node_type))
+			if (!str_listed(p->node_type, c->types, c->type_count))
 				c->types[c->type_count++] = p->node_type;
 			for (size_t pt = 0; pt < p->taint_count; pt++) {
 				const struct spec_taint *own = &p->taints[pt];

@@ -15,6 +15,7 @@
  */
 #include <string.h>
 
+#include "base/strlist.h"
 #include "base/arena.h"
 #include "inventory/inventory.h"
 #include "rules/rules_int.h"
@@ -60,15 +61,6 @@ need(struct rule_ctx *c, const struct spec_site *s, enum k8s_construct what, con
 			    n->note ? n->note : "", k8s_controller_name(n->controller), field, fix);
 }
 
-static bool
-lists(const char **v, size_t n, const char *want)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], want))
-			return true;
-	return false;
-}
-
 /* The constructs a pool's NodePool needs: karpenter.sh/v1 (said once, for
  * the first pool), reserved capacity and Capacity Blocks per pool, named
  * by its spec key ("fallback.capacityType lists reserved"). */
@@ -86,7 +78,8 @@ check_pool(struct rule_ctx *c, const struct spec_site *s, const struct inv_pool 
 		     arena_printf(c->arena, "%s.capacityType lists reserved", key),
 		     arena_printf(c->arena, "remove reserved from %s.capacityType", key));
 	if (f->reserved &&
-	    lists(f->reservation_types, f->reservation_type_count, K8S_RESERVATION_CAPACITY_BLOCK))
+	    str_listed(K8S_RESERVATION_CAPACITY_BLOCK, (const char *const *)f->reservation_types,
+		       f->reservation_type_count))
 		need(c, s, K8S_CAPACITY_BLOCK,
 		     arena_printf(c->arena, "%s.capacityReservationType lists capacity-block", key),
 		     arena_printf(c->arena, "remove capacity-block from %s.capacityReservationType",

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strlist.h"
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/diag.h"
@@ -171,17 +172,6 @@ static const char *const kw_schema_map[] = {
 	"properties",
 };
 
-static bool
-in_list(const char *const *list, size_t n, const char *s)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (strcmp(list[k], s) == 0)
-			return true;
-	return false;
-}
-
 /* Record every $id below n (base = the base URI around n). */
 static void
 index_ids(struct cctx *c, const struct node *n, const char *base, unsigned depth)
@@ -205,12 +195,12 @@ index_ids(struct cctx *c, const struct node *n, const char *base, unsigned depth
 		const char *kw = n->map.pairs[k].key->scalar.text;
 		const struct node *v = n->map.pairs[k].value;
 
-		if (in_list(kw_schema, COUNT(kw_schema), kw))
+		if (str_listed(kw, kw_schema, COUNT(kw_schema)))
 			index_ids(c, v, base, depth + 1);
-		if (in_list(kw_schema_array, COUNT(kw_schema_array), kw) && v->kind == NODE_SEQ)
+		if (str_listed(kw, kw_schema_array, COUNT(kw_schema_array)) && v->kind == NODE_SEQ)
 			for (j = 0; j < v->seq.count; j++)
 				index_ids(c, v->seq.items[j], base, depth + 1);
-		if (in_list(kw_schema_map, COUNT(kw_schema_map), kw) && v->kind == NODE_MAP)
+		if (str_listed(kw, kw_schema_map, COUNT(kw_schema_map)) && v->kind == NODE_MAP)
 			for (j = 0; j < v->map.count; j++)
 				index_ids(c, v->map.pairs[j].value, base, depth + 1);
 	}
@@ -1063,7 +1053,7 @@ compile_keyword(struct cctx *c, struct schema *s, const char *kw, const struct n
 			return;
 		}
 	}
-	if (in_list(kw_unsupported, COUNT(kw_unsupported), kw))
+	if (str_listed(kw, kw_unsupported, COUNT(kw_unsupported)))
 		cerr(c, v, in.where,
 		     "keyword '%s' belongs to a later JSON Schema draft "
 		     "and is not implemented here (draft-07 only)",

@@ -13,6 +13,7 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/strdist.h"
+#include "base/strlist.h"
 #include "base/utf8.h"
 
 static void
@@ -88,6 +89,19 @@ test_base__utf8_length(void **state)
 	assert_int_equal(utf8_length("abcdef", 2), 2);
 }
 
+static void
+test_base__str_listed(void **state)
+{
+	static const char *const list[] = { "In", "NotIn", "" };
+
+	(void)state;
+	assert_true(str_listed("NotIn", list, 3));
+	assert_true(str_listed("", list, 3));
+	assert_false(str_listed("in", list, 3));
+	assert_false(str_listed("In", list, 0));
+	assert_false(str_listed(NULL, list, 3));
+}
+
 int
 main(void)
 {
@@ -95,6 +109,7 @@ main(void)
 		cmocka_unit_test(test_base__arena_grow_doubles_and_keeps),
 		cmocka_unit_test(test_base__pos_none),
 		cmocka_unit_test(test_base__strdist_edit),
+		cmocka_unit_test(test_base__str_listed),
 		cmocka_unit_test(test_base__utf8_length),
 	};
 
